@@ -1,0 +1,83 @@
+//! Random playouts on the seed's Table A (24 x 15, ten units a side, terrain):
+//! commands listed, chosen, checked and applied per second, and the time of
+//! `legal_commands()` before and right after an activation.
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use sandtable_rules::{Command, Game, samples};
+use std::hint::black_box;
+
+const COMMANDS: u64 = 10_000;
+
+/// Plays `COMMANDS` random legal commands, starting new games as games end.
+fn playout(start: &Game, game: &mut Game, rng: &mut SmallRng) -> u64 {
+    let mut legal = Vec::with_capacity(64);
+    let mut events = Vec::with_capacity(16);
+    let mut captures = 0;
+    for _ in 0..COMMANDS {
+        game.legal_commands_into(&mut legal);
+        if legal.is_empty() {
+            game.clone_from(start);
+            game.legal_commands_into(&mut legal);
+        }
+        let pick = legal[rng.random_range(0..legal.len())].command;
+        events.clear();
+        game.apply_into(pick, &mut events)
+            .expect("a listed command is legal");
+        captures += events.len() as u64;
+    }
+    captures
+}
+
+fn bench(c: &mut Criterion) {
+    let start = Game::new(&samples::table_a_skirmish(7, Some(200))).expect("sample setup is valid");
+    let mut group = c.benchmark_group("playout");
+    group.throughput(Throughput::Elements(COMMANDS));
+    group.bench_function("random commands on table A", |b| {
+        let mut rng = SmallRng::seed_from_u64(1);
+        let mut game = start.clone();
+        b.iter(|| black_box(playout(&start, &mut game, &mut rng)));
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("legal_commands");
+    let mut buf = Vec::with_capacity(64);
+    group.bench_function("turn start, into a buffer", |b| {
+        b.iter(|| {
+            black_box(&start).legal_commands_into(&mut buf);
+            black_box(buf.len())
+        })
+    });
+    group.bench_function("turn start, new Vec", |b| {
+        b.iter(|| black_box(black_box(&start).legal_commands()))
+    });
+    let mut active = start.clone();
+    active
+        .apply(Command::Activate("F7".parse().expect("square")))
+        .expect("F7 holds a Red unit");
+    group.bench_function("activation start, into a buffer", |b| {
+        b.iter(|| {
+            black_box(&active).legal_commands_into(&mut buf);
+            black_box(buf.len())
+        })
+    });
+    group.bench_function("activation start, new Vec", |b| {
+        b.iter(|| black_box(black_box(&active).legal_commands()))
+    });
+    group.finish();
+
+    c.bench_function("undo after three commands", |b| {
+        let mut game = active.clone();
+        game.apply(Command::Advance).expect("F7 east is open");
+        game.apply(Command::TurnLeft).expect("turn");
+        b.iter_batched(
+            || game.clone(),
+            |mut g| black_box(g.undo()),
+            BatchSize::SmallInput,
+        )
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

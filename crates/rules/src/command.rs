@@ -1,0 +1,540 @@
+//! Commands a player gives and their check (R5 to R16): `plan` works out what a
+//! command would do, or why it is refused, without changing anything. Carrying
+//! a plan out is left to `event`.
+
+use std::fmt;
+
+use crate::game::{Actions, Game, Occupant, Place, PlayerId, UnitId, activation_limit};
+use crate::geometry::{Facing, Square};
+use crate::ruling::Ruling;
+use crate::terrain::{Ground, TerrainClass};
+
+/// A command in the move notation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// `activate C7`: start the activation of the current player's unit on that square (R6, R7).
+    Activate(Square),
+    /// `left`: turn the acting unit 90 degrees counter-clockwise (R8).
+    TurnLeft,
+    /// `right`: turn the acting unit 90 degrees clockwise (R8).
+    TurnRight,
+    /// `advance`: one step straight ahead, or a crossing of a low wall (R8, R13).
+    Advance,
+    /// `advance F7`: a road run straight ahead to that square, at least 2 squares away (R14).
+    AdvanceTo(Square),
+    /// `end`: end the acting unit's activation (R7).
+    End,
+    /// `pass`: end the turn, and any activation in progress (R5).
+    Pass,
+}
+
+/// A legal command with the actions it costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LegalCommand {
+    /// The command.
+    pub command: Command,
+    /// Actions it spends (0 for activate, end and pass).
+    pub cost: Actions,
+}
+
+/// Why a command is refused. The game is unchanged by a refused command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CommandError {
+    /// The game has ended (R11).
+    GameOver,
+    /// A unit command with no unit acting (R7).
+    NoActivation,
+    /// Another unit is still acting (R7).
+    StillActing {
+        /// Square of the acting unit.
+        square: Square,
+    },
+    /// The square is off the board (R1).
+    OffBoard {
+        /// The square named.
+        square: Square,
+    },
+    /// No unit stands on the square (R6).
+    NoUnit {
+        /// The square named.
+        square: Square,
+    },
+    /// The unit belongs to another player (R5).
+    NotYours {
+        /// The square named.
+        square: Square,
+        /// Name of the unit's owner.
+        owner: String,
+    },
+    /// The unit has already been activated this turn (R6).
+    AlreadyActivated {
+        /// The square named.
+        square: Square,
+    },
+    /// The player has used every activation of this turn (R6).
+    NoActivationsLeft {
+        /// The player's limit this turn.
+        limit: u16,
+    },
+    /// The action costs more than the budget left (R8).
+    NotEnoughActions {
+        /// What the action would be.
+        action: &'static str,
+        /// What it costs.
+        cost: Actions,
+        /// What is left.
+        left: Actions,
+    },
+    /// Straight ahead is the board edge (R1, R8).
+    EdgeAhead {
+        /// Where the unit stands.
+        from: Square,
+        /// The way it faces.
+        facing: Facing,
+    },
+    /// The square ahead is T190 (R12).
+    Impassable {
+        /// The square.
+        square: Square,
+        /// Its ground.
+        ground: Ground,
+    },
+    /// The square is held by a friendly unit or Base (R8).
+    Friendly {
+        /// The square.
+        square: Square,
+        /// What holds it.
+        what: &'static str,
+    },
+    /// A low wall cannot be crossed here (R13).
+    BadCrossing {
+        /// The wall square.
+        wall: Square,
+        /// Why not.
+        reason: String,
+    },
+    /// The road run is not possible (R14).
+    BadRun {
+        /// The target square.
+        target: Square,
+        /// Why not.
+        reason: String,
+    },
+}
+
+impl CommandError {
+    /// The ruling the refusal enforces.
+    pub fn ruling(&self) -> Ruling {
+        match self {
+            CommandError::GameOver => Ruling::R11,
+            CommandError::NoActivation | CommandError::StillActing { .. } => Ruling::R7,
+            CommandError::OffBoard { .. } | CommandError::EdgeAhead { .. } => Ruling::R1,
+            CommandError::NoUnit { .. }
+            | CommandError::AlreadyActivated { .. }
+            | CommandError::NoActivationsLeft { .. } => Ruling::R6,
+            CommandError::NotYours { .. } => Ruling::R5,
+            CommandError::NotEnoughActions { .. } | CommandError::Friendly { .. } => Ruling::R8,
+            CommandError::Impassable { .. } => Ruling::R12,
+            CommandError::BadCrossing { .. } => Ruling::R13,
+            CommandError::BadRun { .. } => Ruling::R14,
+        }
+    }
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::GameOver => write!(f, "the game is over"),
+            CommandError::NoActivation => {
+                write!(f, "no unit is acting: activate a unit first")
+            }
+            CommandError::StillActing { square } => write!(
+                f,
+                "the unit on {square} is still acting: no other unit acts until it ends its activation"
+            ),
+            CommandError::OffBoard { square } => write!(f, "{square} is off the board"),
+            CommandError::NoUnit { square } => write!(f, "there is no unit on {square}"),
+            CommandError::NotYours { square, owner } => {
+                write!(f, "the unit on {square} belongs to {owner}")
+            }
+            CommandError::AlreadyActivated { square } => write!(
+                f,
+                "the unit on {square} has already been activated this turn: each unit acts at most once a turn"
+            ),
+            CommandError::NoActivationsLeft { limit } => write!(
+                f,
+                "no activations left: {limit} unit{} may act this turn, half the player's units rounded up",
+                if *limit == 1 { "" } else { "s" }
+            ),
+            CommandError::NotEnoughActions { action, cost, left } => write!(
+                f,
+                "{action} costs {cost} and only {left} {} left",
+                if left.0 == 1 { "is" } else { "are" }
+            ),
+            CommandError::EdgeAhead { from, facing } => write!(
+                f,
+                "the unit on {from} faces {facing} toward the board edge: there is no square ahead"
+            ),
+            CommandError::Impassable { square, ground } => {
+                write!(f, "{square} is {}: no unit may enter it", ground.describe())
+            }
+            CommandError::Friendly { square, what } => {
+                write!(
+                    f,
+                    "{square} is held by a friendly {what}: a unit may not enter it"
+                )
+            }
+            CommandError::BadCrossing { wall, reason } => {
+                write!(f, "cannot cross the low wall on {wall}: {reason}")
+            }
+            CommandError::BadRun { target, reason } => {
+                write!(f, "cannot run to {target}: {reason}")
+            }
+        }?;
+        write!(f, " ({})", self.ruling())
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+/// How a unit moves in one Advance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// One square straight ahead.
+    Step,
+    /// Over a low wall onto the square beyond it (R13).
+    Crossing {
+        /// The wall square crossed.
+        wall: Square,
+    },
+    /// Several T130 squares in one action (R14).
+    Run,
+}
+
+/// What a checked command will do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Plan {
+    Activate(UnitId),
+    Turn {
+        unit: UnitId,
+        to: Facing,
+    },
+    Advance {
+        unit: UnitId,
+        to: Square,
+        kind: MoveKind,
+        cost: u16,
+        target: Option<Occupant>,
+    },
+    End,
+    Pass,
+}
+
+impl Plan {
+    pub(crate) fn cost(&self) -> Actions {
+        match self {
+            Plan::Turn { .. } => Actions(1),
+            Plan::Advance { cost, .. } => Actions(*cost),
+            _ => Actions(0),
+        }
+    }
+}
+
+/// The acting unit's id, square, facing and actions left.
+pub(crate) struct Acting {
+    pub(crate) unit: UnitId,
+    pub(crate) player: PlayerId,
+    pub(crate) square: Square,
+    pub(crate) facing: Facing,
+    pub(crate) left: u16,
+    pub(crate) start_square: Square,
+    pub(crate) start_facing: Facing,
+}
+
+impl Game {
+    /// Checks a command without changing anything: the actions it would cost, or
+    /// why it is refused, naming the ruling.
+    pub fn check(&self, command: &Command) -> Result<Actions, CommandError> {
+        self.plan(*command).map(|p| p.cost())
+    }
+
+    pub(crate) fn acting(&self) -> Option<Acting> {
+        let a = self.state.activation?;
+        let Place::Board { square, facing } = self.state.places[a.unit.index()] else {
+            return None;
+        };
+        Some(Acting {
+            unit: a.unit,
+            player: self.table.units[a.unit.index()].player,
+            square,
+            facing,
+            left: a.left().0,
+            start_square: a.start_square,
+            start_facing: a.start_facing,
+        })
+    }
+
+    pub(crate) fn plan(&self, command: Command) -> Result<Plan, CommandError> {
+        if self.state.outcome.is_some() {
+            return Err(CommandError::GameOver);
+        }
+        match command {
+            Command::Activate(square) => self.plan_activate(square),
+            Command::TurnLeft | Command::TurnRight => {
+                let acting = self.acting().ok_or(CommandError::NoActivation)?;
+                let action = if command == Command::TurnLeft {
+                    "turning left"
+                } else {
+                    "turning right"
+                };
+                if acting.left < 1 {
+                    return Err(CommandError::NotEnoughActions {
+                        action,
+                        cost: Actions(1),
+                        left: Actions(acting.left),
+                    });
+                }
+                let to = if command == Command::TurnLeft {
+                    acting.facing.left()
+                } else {
+                    acting.facing.right()
+                };
+                Ok(Plan::Turn {
+                    unit: acting.unit,
+                    to,
+                })
+            }
+            Command::Advance => {
+                let acting = self.acting().ok_or(CommandError::NoActivation)?;
+                self.plan_step(&acting)
+            }
+            Command::AdvanceTo(target) => {
+                let acting = self.acting().ok_or(CommandError::NoActivation)?;
+                self.plan_run(&acting, target)
+            }
+            Command::End => match self.state.activation {
+                Some(_) => Ok(Plan::End),
+                None => Err(CommandError::NoActivation),
+            },
+            Command::Pass => Ok(Plan::Pass),
+        }
+    }
+
+    fn plan_activate(&self, square: Square) -> Result<Plan, CommandError> {
+        if let Some(acting) = self.acting() {
+            return Err(CommandError::StillActing {
+                square: acting.square,
+            });
+        }
+        if !self.table.board.contains(square) {
+            return Err(CommandError::OffBoard { square });
+        }
+        let Some(Occupant::Unit(unit)) = self.state.occupant(self.table.board, square) else {
+            return Err(CommandError::NoUnit { square });
+        };
+        let owner = self.table.units[unit.index()].player;
+        if owner != self.state.current {
+            return Err(CommandError::NotYours {
+                square,
+                owner: self.table.players[owner.index()].name.clone(),
+            });
+        }
+        if self.state.activated_in[unit.index()] == self.state.turn {
+            return Err(CommandError::AlreadyActivated { square });
+        }
+        if self.state.activations_left == 0 {
+            return Err(CommandError::NoActivationsLeft {
+                limit: self.turn_activation_limit(),
+            });
+        }
+        Ok(Plan::Activate(unit))
+    }
+
+    /// The activation limit fixed at the start of this turn (R6).
+    pub fn turn_activation_limit(&self) -> u16 {
+        let s = &self.turn_start;
+        activation_limit(s.units_on_board(&self.table, s.current))
+    }
+
+    /// What lies on a square entered by `acting`, refusing friendly pieces (R8).
+    fn target_on(&self, acting: &Acting, square: Square) -> Result<Option<Occupant>, CommandError> {
+        let occupant = self.state.occupant(self.table.board, square);
+        let friendly = match occupant {
+            Some(Occupant::Unit(u)) => {
+                (self.table.units[u.index()].player == acting.player).then_some("unit")
+            }
+            Some(Occupant::Base(f)) => {
+                (self.table.factors[f.index()].player == acting.player).then_some("base")
+            }
+            None => None,
+        };
+        match friendly {
+            Some(what) => Err(CommandError::Friendly { square, what }),
+            None => Ok(occupant),
+        }
+    }
+
+    /// Cost of changing level between two squares (R15): +1 onto or off an
+    /// elevated bridge.
+    fn elevation_cost(&self, from: Square, to: Square) -> u16 {
+        let board = self.table.board;
+        let a = self.table.ground[board.index(from)].elevated();
+        let b = self.table.ground[board.index(to)].elevated();
+        u16::from(a != b)
+    }
+
+    fn afford(acting: &Acting, action: &'static str, cost: u16) -> Result<(), CommandError> {
+        if cost > acting.left {
+            Err(CommandError::NotEnoughActions {
+                action,
+                cost: Actions(cost),
+                left: Actions(acting.left),
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// One Advance without a named square: a step, or a low-wall crossing (R8, R12, R13).
+    pub(crate) fn plan_step(&self, acting: &Acting) -> Result<Plan, CommandError> {
+        let board = self.table.board;
+        let next = acting
+            .square
+            .step(acting.facing, board)
+            .ok_or(CommandError::EdgeAhead {
+                from: acting.square,
+                facing: acting.facing,
+            })?;
+        let ground = self.table.ground[board.index(next)];
+        match ground.class() {
+            TerrainClass::T190 => Err(CommandError::Impassable {
+                square: next,
+                ground,
+            }),
+            TerrainClass::T110 => {
+                // R13: over the wall onto the first square beyond it.
+                let bad = |reason: String| CommandError::BadCrossing { wall: next, reason };
+                let land = next
+                    .step(acting.facing, board)
+                    .ok_or_else(|| bad("the board ends beyond it".to_owned()))?;
+                let land_ground = self.table.ground[board.index(land)];
+                if !land_ground.can_hold_unit() {
+                    return Err(bad(format!(
+                        "the square beyond, {land}, is {}, where no unit may stand",
+                        land_ground.describe()
+                    )));
+                }
+                let target = self.target_on(acting, land).map_err(|e| match e {
+                    CommandError::Friendly { square, what } => bad(format!(
+                        "the square beyond, {square}, is held by a friendly {what} (R8)"
+                    )),
+                    other => other,
+                })?;
+                // Two to cross the wall, plus entering the square beyond (3 in
+                // all onto open ground), one less when the unit began its
+                // activation on this square facing the wall.
+                let discount = u16::from(
+                    acting.start_square == acting.square && acting.start_facing == acting.facing,
+                );
+                let cost = 2 + enter_cost(land_ground) + self.elevation_cost(acting.square, land)
+                    - discount;
+                Self::afford(acting, "crossing the low wall", cost)?;
+                Ok(Plan::Advance {
+                    unit: acting.unit,
+                    to: land,
+                    kind: MoveKind::Crossing { wall: next },
+                    cost,
+                    target,
+                })
+            }
+            _ => {
+                let target = self.target_on(acting, next)?;
+                let cost = enter_cost(ground) + self.elevation_cost(acting.square, next);
+                Self::afford(acting, "advancing", cost)?;
+                Ok(Plan::Advance {
+                    unit: acting.unit,
+                    to: next,
+                    kind: MoveKind::Step,
+                    cost,
+                    target,
+                })
+            }
+        }
+    }
+
+    /// A road run to a named square (R14, R15).
+    pub(crate) fn plan_run(&self, acting: &Acting, target: Square) -> Result<Plan, CommandError> {
+        let board = self.table.board;
+        let bad = |reason: String| CommandError::BadRun { target, reason };
+        if !board.contains(target) {
+            return Err(CommandError::OffBoard { square: target });
+        }
+        let distance = acting
+            .square
+            .steps_to(acting.facing, target)
+            .ok_or_else(|| {
+                bad(format!(
+                    "it is not straight ahead of {} facing {}",
+                    acting.square, acting.facing
+                ))
+            })?;
+        if distance < 2 {
+            return Err(bad(
+                "a road run names a square at least 2 squares ahead; for one step write `advance`"
+                    .to_owned(),
+            ));
+        }
+        let mut cost = 1;
+        let mut from = acting.square;
+        for i in 1..=distance {
+            let Some(sq) = from.step(acting.facing, board) else {
+                unreachable!("the target is on the board and straight ahead")
+            };
+            let ground = self.table.ground[board.index(sq)];
+            if ground.class() != TerrainClass::T130 {
+                return Err(bad(format!(
+                    "{sq} is {}; every square entered in a run must be T130",
+                    ground.describe()
+                )));
+            }
+            cost += self.elevation_cost(from, sq);
+            if i < distance && self.state.occupant(board, sq).is_some() {
+                return Err(bad(format!(
+                    "{sq} is occupied; a run stops before an occupied square or on a capture"
+                )));
+            }
+            from = sq;
+        }
+        let captured = self.target_on(acting, target)?;
+        Self::afford(acting, "this road run", cost)?;
+        Ok(Plan::Advance {
+            unit: acting.unit,
+            to: target,
+            kind: MoveKind::Run,
+            cost,
+            target: captured,
+        })
+    }
+}
+
+/// Actions to enter a square a unit may stand on (R12): 1, or 3 for water.
+pub(crate) fn enter_cost(ground: Ground) -> u16 {
+    match ground.class() {
+        TerrainClass::T120 => 3,
+        _ => 1,
+    }
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Activate(sq) => write!(f, "activate {sq}"),
+            Command::TurnLeft => f.write_str("left"),
+            Command::TurnRight => f.write_str("right"),
+            Command::Advance => f.write_str("advance"),
+            Command::AdvanceTo(sq) => write!(f, "advance {sq}"),
+            Command::End => f.write_str("end"),
+            Command::Pass => f.write_str("pass"),
+        }
+    }
+}

@@ -1,0 +1,591 @@
+//! Events: what a command caused. Executing a checked plan emits events, and
+//! only applying an event changes the state, so the app and the CLI can follow
+//! a game from its events alone. Undo (R31) replays the turn's commands.
+
+use std::fmt;
+
+use crate::command::{Command, CommandError, MoveKind, Plan};
+use crate::game::{
+    Actions, Activation, FactorId, Game, Occupant, Outcome, Place, PlayerId, State, Table, UnitId,
+    activation_limit,
+};
+use crate::geometry::{Facing, Square};
+use crate::ruling::Ruling;
+
+/// From which side a capture came (R9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CaptureSide {
+    /// Into the captured unit's face: +0.
+    Front,
+    /// From its left or right: +2.
+    Side,
+    /// From directly behind: +3.
+    Behind,
+}
+
+impl CaptureSide {
+    /// The side of a capture by a unit advancing in `direction` onto a unit
+    /// facing `facing` (R9).
+    pub fn of(direction: Facing, facing: Facing) -> CaptureSide {
+        if facing == direction {
+            CaptureSide::Behind
+        } else if facing == direction.opposite() {
+            CaptureSide::Front
+        } else {
+            CaptureSide::Side
+        }
+    }
+
+    /// Earned actions for this side (R9).
+    pub fn bonus(self) -> Actions {
+        Actions(match self {
+            CaptureSide::Front => 0,
+            CaptureSide::Side => 2,
+            CaptureSide::Behind => 3,
+        })
+    }
+
+    /// How the side reads in messages: "from behind".
+    pub fn phrase(self) -> &'static str {
+        match self {
+            CaptureSide::Front => "from the front",
+            CaptureSide::Side => "from the side",
+            CaptureSide::Behind => "from behind",
+        }
+    }
+}
+
+/// Something that happened in the game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// A unit began its activation with its given actions (R6, R7).
+    Activated {
+        /// The unit.
+        unit: UnitId,
+        /// Its square.
+        square: Square,
+        /// Actions given (AG+4).
+        given: Actions,
+    },
+    /// A unit turned on its square (R8).
+    Turned {
+        /// The unit.
+        unit: UnitId,
+        /// Its square.
+        square: Square,
+        /// Its facing before.
+        from: Facing,
+        /// Its facing after.
+        to: Facing,
+        /// Actions spent.
+        cost: Actions,
+    },
+    /// A unit was captured into custody, and its captor earned actions (R9, R10).
+    Captured {
+        /// The capturing unit.
+        captor: UnitId,
+        /// The captured unit.
+        unit: UnitId,
+        /// Where it stood.
+        square: Square,
+        /// From which side.
+        side: CaptureSide,
+        /// Actions earned.
+        earned: Actions,
+        /// The player who now holds it.
+        holder: PlayerId,
+    },
+    /// A Base was captured: it and its Factor's units on the board leave the game (R10).
+    BaseCaptured {
+        /// The capturing unit.
+        captor: UnitId,
+        /// The Factor whose Base fell.
+        factor: FactorId,
+        /// Where the Base stood.
+        square: Square,
+        /// Units of that Factor removed from the board, with their squares.
+        removed: Vec<(UnitId, Square)>,
+    },
+    /// A player lost its last Base and is out of the game (R10).
+    PlayerEliminated {
+        /// The player.
+        player: PlayerId,
+    },
+    /// A unit advanced (R8, R12 to R15).
+    Moved {
+        /// The unit.
+        unit: UnitId,
+        /// Where it came from.
+        from: Square,
+        /// Where it stands now.
+        to: Square,
+        /// Step, wall crossing or road run.
+        kind: MoveKind,
+        /// Actions spent.
+        cost: Actions,
+    },
+    /// A unit's activation ended; unspent actions are lost (R7).
+    ActivationEnded {
+        /// The unit.
+        unit: UnitId,
+        /// Actions it did not spend.
+        unspent: Actions,
+    },
+    /// The turn passed to the next player in turn order (R5, R6).
+    TurnPassed {
+        /// The player whose turn it is now.
+        player: PlayerId,
+        /// The new turn number.
+        turn: u32,
+        /// How many of its units it may activate (R6).
+        activation_limit: u16,
+    },
+    /// Only this player has an active Base left (R11).
+    GameWon {
+        /// The winner.
+        winner: PlayerId,
+    },
+    /// The turn limit was reached (R11).
+    GameDrawn {
+        /// The limit in turns.
+        turn_limit: u32,
+    },
+}
+
+/// Why undo cannot go back further (R31).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UndoError {
+    /// No command has been given in this turn.
+    StartOfTurn,
+}
+
+impl fmt::Display for UndoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UndoError::StartOfTurn => write!(
+                f,
+                "nothing to undo in this turn: undo never goes back past the start of the turn ({})",
+                Ruling::R31
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UndoError {}
+
+impl State {
+    /// Applies one event: the only place where the state changes.
+    pub(crate) fn apply_event(&mut self, table: &Table, event: &Event) {
+        let board = table.board;
+        match *event {
+            Event::Activated {
+                unit,
+                square,
+                given,
+            } => {
+                let Place::Board { facing, .. } = self.places[unit.index()] else {
+                    unreachable!("only units on the board are activated")
+                };
+                self.activation = Some(Activation {
+                    unit,
+                    given: given.0,
+                    earned: 0,
+                    spent: 0,
+                    start_square: square,
+                    start_facing: facing,
+                });
+                self.activations_left -= 1;
+                self.activated_in[unit.index()] = self.turn;
+            }
+            Event::Turned {
+                unit,
+                square,
+                to,
+                cost,
+                ..
+            } => {
+                self.places[unit.index()] = Place::Board { square, facing: to };
+                self.spend(cost);
+            }
+            Event::Captured {
+                unit,
+                square,
+                earned,
+                holder,
+                ..
+            } => {
+                self.set_cell(board, square, None);
+                self.places[unit.index()] = Place::Custody { holder };
+                if let Some(a) = self.activation.as_mut() {
+                    a.earned += earned.0;
+                }
+            }
+            Event::BaseCaptured {
+                factor,
+                square,
+                ref removed,
+                ..
+            } => {
+                self.set_cell(board, square, None);
+                self.base_active[factor.index()] = false;
+                for &(unit, at) in removed {
+                    self.set_cell(board, at, None);
+                    self.places[unit.index()] = Place::Removed;
+                }
+            }
+            Event::PlayerEliminated { .. } => {}
+            Event::Moved {
+                unit,
+                from,
+                to,
+                cost,
+                ..
+            } => {
+                let Place::Board { facing, .. } = self.places[unit.index()] else {
+                    unreachable!("only units on the board move")
+                };
+                self.set_cell(board, from, None);
+                self.set_cell(board, to, Some(Occupant::Unit(unit)));
+                self.places[unit.index()] = Place::Board { square: to, facing };
+                self.spend(cost);
+            }
+            Event::ActivationEnded { .. } => self.activation = None,
+            Event::TurnPassed {
+                player,
+                turn,
+                activation_limit,
+            } => {
+                self.current = player;
+                self.turn = turn;
+                self.activations_left = activation_limit;
+            }
+            Event::GameWon { winner } => self.outcome = Some(Outcome::Won(winner)),
+            Event::GameDrawn { .. } => self.outcome = Some(Outcome::Draw),
+        }
+    }
+
+    fn spend(&mut self, cost: Actions) {
+        if let Some(a) = self.activation.as_mut() {
+            a.spent += cost.0;
+        }
+    }
+
+    fn emit(&mut self, table: &Table, events: &mut Vec<Event>, event: Event) {
+        self.apply_event(table, &event);
+        events.push(event);
+    }
+
+    fn end_activation(&mut self, table: &Table, events: &mut Vec<Event>) {
+        if let Some(a) = self.activation {
+            self.emit(
+                table,
+                events,
+                Event::ActivationEnded {
+                    unit: a.unit,
+                    unspent: a.left(),
+                },
+            );
+        }
+    }
+
+    /// Carries out a checked plan, emitting its events.
+    pub(crate) fn execute(&mut self, table: &Table, plan: Plan, events: &mut Vec<Event>) {
+        match plan {
+            Plan::Activate(unit) => {
+                let Place::Board { square, .. } = self.places[unit.index()] else {
+                    unreachable!("plan checked the unit is on the board")
+                };
+                self.emit(
+                    table,
+                    events,
+                    Event::Activated {
+                        unit,
+                        square,
+                        given: Actions(4),
+                    },
+                );
+            }
+            Plan::Turn { unit, to } => {
+                let Place::Board { square, facing } = self.places[unit.index()] else {
+                    unreachable!("plan checked the unit is on the board")
+                };
+                let event = Event::Turned {
+                    unit,
+                    square,
+                    from: facing,
+                    to,
+                    cost: Actions(1),
+                };
+                self.emit(table, events, event);
+                self.end_if_spent(table, events);
+            }
+            Plan::Advance {
+                unit,
+                to,
+                kind,
+                cost,
+                target,
+            } => {
+                let Place::Board {
+                    square: from,
+                    facing,
+                } = self.places[unit.index()]
+                else {
+                    unreachable!("plan checked the unit is on the board")
+                };
+                let mut won = None;
+                match target {
+                    Some(Occupant::Unit(victim)) => {
+                        let Place::Board {
+                            facing: victim_facing,
+                            ..
+                        } = self.places[victim.index()]
+                        else {
+                            unreachable!("a unit in the grid is on the board")
+                        };
+                        let side = CaptureSide::of(facing, victim_facing);
+                        let event = Event::Captured {
+                            captor: unit,
+                            unit: victim,
+                            square: to,
+                            side,
+                            earned: side.bonus(),
+                            holder: table.units[unit.index()].player,
+                        };
+                        self.emit(table, events, event);
+                    }
+                    Some(Occupant::Base(factor)) => {
+                        won = self.capture_base(table, events, unit, factor, to);
+                    }
+                    None => {}
+                }
+                let event = Event::Moved {
+                    unit,
+                    from,
+                    to,
+                    kind,
+                    cost: Actions(cost),
+                };
+                self.emit(table, events, event);
+                if let Some(winner) = won {
+                    self.end_activation(table, events);
+                    self.emit(table, events, Event::GameWon { winner });
+                } else {
+                    self.end_if_spent(table, events);
+                }
+            }
+            Plan::End => self.end_activation(table, events),
+            Plan::Pass => {
+                self.end_activation(table, events);
+                if table.turn_limit == Some(self.turn) {
+                    self.emit(
+                        table,
+                        events,
+                        Event::GameDrawn {
+                            turn_limit: self.turn,
+                        },
+                    );
+                    return;
+                }
+                let n = table.players.len();
+                let next = (1..=n)
+                    .map(|k| PlayerId(((self.current.index() + k) % n) as u16))
+                    .find(|p| self.has_active_base(table, *p))
+                    .unwrap_or(self.current);
+                let limit = activation_limit(self.units_on_board(table, next));
+                self.emit(
+                    table,
+                    events,
+                    Event::TurnPassed {
+                        player: next,
+                        turn: self.turn + 1,
+                        activation_limit: limit,
+                    },
+                );
+            }
+        }
+    }
+
+    /// R7: the activation ends by itself when its budget is spent.
+    fn end_if_spent(&mut self, table: &Table, events: &mut Vec<Event>) {
+        if self.activation.is_some_and(|a| a.left().0 == 0) {
+            self.end_activation(table, events);
+        }
+    }
+
+    /// R10, R11: the Base and its Factor's units on the board leave the game; a
+    /// player without active Bases is out; the last one left wins.
+    fn capture_base(
+        &mut self,
+        table: &Table,
+        events: &mut Vec<Event>,
+        captor: UnitId,
+        factor: FactorId,
+        square: Square,
+    ) -> Option<PlayerId> {
+        let f = &table.factors[factor.index()];
+        let removed = (f.units.start..f.units.end)
+            .map(UnitId)
+            .filter_map(|u| match self.places[u.index()] {
+                Place::Board { square, .. } => Some((u, square)),
+                _ => None,
+            })
+            .collect();
+        self.emit(
+            table,
+            events,
+            Event::BaseCaptured {
+                captor,
+                factor,
+                square,
+                removed,
+            },
+        );
+        let loser = f.player;
+        if !self.has_active_base(table, loser) {
+            self.emit(table, events, Event::PlayerEliminated { player: loser });
+        }
+        let mut alive = (0..table.players.len() as u16)
+            .map(PlayerId)
+            .filter(|p| self.has_active_base(table, *p));
+        match (alive.next(), alive.next()) {
+            (Some(winner), None) => Some(winner),
+            _ => None,
+        }
+    }
+}
+
+impl Game {
+    /// Checks and applies a command, returning the events it caused. A refused
+    /// command changes nothing.
+    pub fn apply(&mut self, command: Command) -> Result<Vec<Event>, CommandError> {
+        let mut events = Vec::new();
+        self.apply_into(command, &mut events)?;
+        Ok(events)
+    }
+
+    /// As [`Game::apply`], appending the events to `events` (no allocation when
+    /// it has room).
+    pub fn apply_into(
+        &mut self,
+        command: Command,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        let plan = self.plan(command)?;
+        self.state.execute(&self.table, plan, events);
+        if command == Command::Pass {
+            self.turn_start.clone_from(&self.state);
+            self.turn_log.clear();
+        } else {
+            self.turn_log.push(command);
+        }
+        Ok(())
+    }
+
+    /// Steps back one command within the current turn (R31), restoring the state
+    /// and budgets exactly as they were before it. Returns the command undone.
+    pub fn undo(&mut self) -> Result<Command, UndoError> {
+        let mut log = std::mem::take(&mut self.turn_log);
+        let undone = log.pop().ok_or(UndoError::StartOfTurn)?;
+        self.state.clone_from(&self.turn_start);
+        let mut scratch = Vec::new();
+        for command in log {
+            // Replaying from the turn's start reproduces each command exactly:
+            // the state, the generator included, is the same as when it was given.
+            self.apply_into(command, &mut scratch)
+                .expect("a command of this turn replays as it was first applied");
+            scratch.clear();
+        }
+        Ok(undone)
+    }
+
+    /// A one-line description of an event for logs and the CLI.
+    pub fn describe(&self, event: &Event) -> String {
+        let player = |p: PlayerId| self.table.players[p.index()].name.as_str();
+        let owner = |u: UnitId| player(self.table.units[u.index()].player);
+        match event {
+            Event::Activated {
+                unit,
+                square,
+                given,
+            } => {
+                format!(
+                    "{} activates the unit on {square} with {given}",
+                    owner(*unit)
+                )
+            }
+            Event::Turned {
+                square, from, to, ..
+            } => format!("the unit on {square} turns from {from} to {to}"),
+            Event::Captured {
+                unit,
+                square,
+                side,
+                earned,
+                ..
+            } => format!(
+                "captured {}'s unit on {square} {}: +{} earned",
+                owner(*unit),
+                side.phrase(),
+                earned.0
+            ),
+            Event::BaseCaptured {
+                factor,
+                square,
+                removed,
+                ..
+            } => {
+                let f = &self.table.factors[factor.index()];
+                format!(
+                    "captured {}'s base on {square}: {} unit{} of its Factor leave the game",
+                    player(f.player),
+                    removed.len(),
+                    if removed.len() == 1 { "" } else { "s" }
+                )
+            }
+            Event::PlayerEliminated { player: p } => {
+                format!(
+                    "{} has no active base left and is out of the game",
+                    player(*p)
+                )
+            }
+            Event::Moved {
+                from,
+                to,
+                kind,
+                cost,
+                ..
+            } => {
+                let how = match kind {
+                    MoveKind::Step => "advances",
+                    MoveKind::Crossing { .. } => "crosses the low wall",
+                    MoveKind::Run => "runs along the road",
+                };
+                format!("the unit on {from} {how} to {to} for {cost}")
+            }
+            Event::ActivationEnded { unit, unspent } => {
+                let at = match self.state.places[unit.index()] {
+                    Place::Board { square, .. } => format!(" on {square}"),
+                    _ => String::new(),
+                };
+                format!("the activation of the unit{at} ends ({unspent} unspent)")
+            }
+            Event::TurnPassed {
+                player: p,
+                turn,
+                activation_limit,
+            } => format!(
+                "turn {turn}: {} may activate {activation_limit} unit{}",
+                player(*p),
+                if *activation_limit == 1 { "" } else { "s" }
+            ),
+            Event::GameWon { winner } => format!(
+                "{} wins: the last player with an active base",
+                player(*winner)
+            ),
+            Event::GameDrawn { turn_limit } => {
+                format!("the game is drawn: the turn limit of {turn_limit} turns is reached")
+            }
+        }
+    }
+}

@@ -1,0 +1,515 @@
+//! The validated game: its fixed table (board, terrain, players, factors) and its
+//! changing state, with queries for the UI, the CLI and bots. Commands are
+//! checked in `command`, executed into events in `event`, listed in `legal`.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::command::Command;
+use crate::geometry::{Board, Facing, Square};
+use crate::setup::{Setup, SetupError, SetupProblem};
+use crate::terrain::{Ground, TerrainPiece};
+
+/// A player's index in turn order (R5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlayerId(pub u16);
+
+/// A Factor's index in the game, counting every player's Factors in order (R2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FactorId(pub u16);
+
+/// A unit's index in the game, counting every Factor's units in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UnitId(pub u16);
+
+impl PlayerId {
+    pub(crate) fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+impl FactorId {
+    pub(crate) fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+impl UnitId {
+    pub(crate) fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// A count of actions (R7): given, earned, spent or left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Actions(pub u16);
+
+impl std::fmt::Display for Actions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0;
+        write!(f, "{n} action{}", if n == 1 { "" } else { "s" })
+    }
+}
+
+/// A player, as fixed at setup.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    /// Name shown to people.
+    pub name: String,
+    /// The player's Factors.
+    pub factors: Range<u16>,
+    /// The player's units (those of its Factors, in order).
+    pub units: Range<u16>,
+}
+
+/// A Factor, as fixed at setup (R2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Factor {
+    /// Who commands it.
+    pub player: PlayerId,
+    /// Its index among its player's Factors.
+    pub index: u16,
+    /// The square of its Base.
+    pub base: Square,
+    /// Its units.
+    pub units: Range<u16>,
+}
+
+/// A unit, as fixed at setup.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    /// Who commands it.
+    pub player: PlayerId,
+    /// Its Factor.
+    pub factor: FactorId,
+    /// An optional name for the miniature.
+    pub name: Option<String>,
+}
+
+/// Where a unit is now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// On the board.
+    Board {
+        /// Its square.
+        square: Square,
+        /// The way it faces.
+        facing: Facing,
+    },
+    /// Captured, in a player's custody (R10).
+    Custody {
+        /// The player who captured it.
+        holder: PlayerId,
+    },
+    /// Out of the game: its Base was captured (R10).
+    Removed,
+}
+
+/// What stands on a square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Occupant {
+    /// A unit.
+    Unit(UnitId),
+    /// The Base of a Factor (active: captured bases leave the board).
+    Base(FactorId),
+}
+
+/// The unit acting now and its action budget (R7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Activation {
+    /// The unit acting.
+    pub unit: UnitId,
+    /// Actions given at activation (AG+4).
+    pub given: u16,
+    /// Actions earned by captures (R9).
+    pub earned: u16,
+    /// Actions spent so far.
+    pub spent: u16,
+    /// Where the unit stood when its activation began (R13).
+    pub start_square: Square,
+    /// The way it faced when its activation began (R13).
+    pub start_facing: Facing,
+}
+
+impl Activation {
+    /// Actions still to spend.
+    pub fn left(&self) -> Actions {
+        Actions(self.given + self.earned - self.spent)
+    }
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Only this player has an active Base (R11).
+    Won(PlayerId),
+    /// The turn limit was reached (R11).
+    Draw,
+}
+
+/// The fixed part of a game, shared between copies of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Table {
+    pub(crate) board: Board,
+    pub(crate) ground: Vec<Ground>,
+    pub(crate) pieces: Vec<TerrainPiece>,
+    pub(crate) players: Vec<Player>,
+    pub(crate) factors: Vec<Factor>,
+    pub(crate) units: Vec<Unit>,
+    pub(crate) seed: u64,
+    pub(crate) turn_limit: Option<u32>,
+    pub(crate) warnings: Vec<SetupProblem>,
+}
+
+/// Empty square in the occupancy grid.
+const EMPTY: u16 = u16::MAX;
+/// Flag marking a base in the occupancy grid.
+const BASE_FLAG: u16 = 0x8000;
+
+/// The changing part of a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct State {
+    /// Occupancy of every square: `EMPTY`, a unit id, or `BASE_FLAG | factor`.
+    pub(crate) cells: Vec<u16>,
+    pub(crate) places: Vec<Place>,
+    /// The turn in which each unit was last activated (0: never).
+    pub(crate) activated_in: Vec<u32>,
+    pub(crate) base_active: Vec<bool>,
+    pub(crate) current: PlayerId,
+    pub(crate) turn: u32,
+    pub(crate) activations_left: u16,
+    pub(crate) activation: Option<Activation>,
+    pub(crate) outcome: Option<Outcome>,
+    pub(crate) rng: ChaCha8Rng,
+}
+
+impl State {
+    pub(crate) fn occupant(&self, board: Board, sq: Square) -> Option<Occupant> {
+        decode(self.cells[board.index(sq)])
+    }
+
+    pub(crate) fn set_cell(&mut self, board: Board, sq: Square, occupant: Option<Occupant>) {
+        self.cells[board.index(sq)] = match occupant {
+            None => EMPTY,
+            Some(Occupant::Unit(u)) => u.0,
+            Some(Occupant::Base(f)) => BASE_FLAG | f.0,
+        };
+    }
+
+    pub(crate) fn units_on_board(&self, table: &Table, player: PlayerId) -> usize {
+        let units = &table.players[player.index()].units;
+        self.places[usize::from(units.start)..usize::from(units.end)]
+            .iter()
+            .filter(|p| matches!(p, Place::Board { .. }))
+            .count()
+    }
+
+    pub(crate) fn has_active_base(&self, table: &Table, player: PlayerId) -> bool {
+        let f = &table.players[player.index()].factors;
+        self.base_active[usize::from(f.start)..usize::from(f.end)]
+            .iter()
+            .any(|a| *a)
+    }
+}
+
+fn decode(cell: u16) -> Option<Occupant> {
+    match cell {
+        EMPTY => None,
+        c if c & BASE_FLAG != 0 => Some(Occupant::Base(FactorId(c & !BASE_FLAG))),
+        c => Some(Occupant::Unit(UnitId(c))),
+    }
+}
+
+/// The activation limit of a player with `n` units on the board (R6): half, rounded up.
+pub fn activation_limit(n: usize) -> u16 {
+    u16::try_from(n.div_ceil(2)).unwrap_or(u16::MAX)
+}
+
+/// A game of Conflict at Cache: a validated table and its state, with the
+/// history needed for undo within the current turn (R31).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game {
+    pub(crate) table: Arc<Table>,
+    pub(crate) state: State,
+    /// The state when the current turn began (R31).
+    pub(crate) turn_start: State,
+    /// Commands applied since the current turn began (R31).
+    pub(crate) turn_log: Vec<Command>,
+}
+
+impl Game {
+    /// Validates a setup (R1 to R5, R12, R16) and starts the game: the first
+    /// player is the one named, or one drawn with the seed (R5, R30).
+    pub fn new(setup: &Setup) -> Result<Game, SetupError> {
+        let valid = setup.validate()?;
+        let board = setup.board;
+        let mut players = Vec::new();
+        let mut factors = Vec::new();
+        let mut units = Vec::new();
+        let mut cells = vec![EMPTY; board.len()];
+        let mut places = Vec::new();
+        for (p, player) in setup.players.iter().enumerate() {
+            let pid = PlayerId(p as u16);
+            let first_factor = factors.len() as u16;
+            let first_unit = units.len() as u16;
+            for (f, factor) in player.factors.iter().enumerate() {
+                let fid = FactorId(factors.len() as u16);
+                let start = units.len() as u16;
+                cells[board.index(factor.base)] = BASE_FLAG | fid.0;
+                for unit in &factor.units {
+                    cells[board.index(unit.at)] = units.len() as u16;
+                    units.push(Unit {
+                        player: pid,
+                        factor: fid,
+                        name: unit.name.clone(),
+                    });
+                    places.push(Place::Board {
+                        square: unit.at,
+                        facing: unit.facing,
+                    });
+                }
+                factors.push(Factor {
+                    player: pid,
+                    index: f as u16,
+                    base: factor.base,
+                    units: start..units.len() as u16,
+                });
+            }
+            players.push(Player {
+                name: player.name.clone(),
+                factors: first_factor..factors.len() as u16,
+                units: first_unit..units.len() as u16,
+            });
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
+        let first = match setup.first_player {
+            Some(i) => i,
+            None => rng.random_range(0..players.len()),
+        };
+        let table = Table {
+            board,
+            ground: valid.ground,
+            pieces: setup.terrain.clone(),
+            players,
+            factors,
+            seed: setup.seed,
+            turn_limit: setup.turn_limit,
+            warnings: valid.warnings,
+            units,
+        };
+        let n = table.units.len();
+        let mut state = State {
+            cells,
+            places,
+            activated_in: vec![0; n],
+            base_active: vec![true; table.factors.len()],
+            current: PlayerId(first as u16),
+            turn: 1,
+            activations_left: 0,
+            activation: None,
+            outcome: None,
+            rng,
+        };
+        state.activations_left = activation_limit(state.units_on_board(&table, state.current));
+        Ok(Game {
+            table: Arc::new(table),
+            turn_start: state.clone(),
+            state,
+            turn_log: Vec::new(),
+        })
+    }
+
+    /// The board's size.
+    pub fn board(&self) -> Board {
+        self.table.board
+    }
+
+    /// The ground of a square.
+    pub fn ground(&self, sq: Square) -> Ground {
+        self.table.ground[self.table.board.index(sq)]
+    }
+
+    /// The terrain pieces as laid at setup.
+    pub fn terrain_pieces(&self) -> &[TerrainPiece] {
+        &self.table.pieces
+    }
+
+    /// The players in turn order.
+    pub fn players(&self) -> &[Player] {
+        &self.table.players
+    }
+
+    /// A player.
+    pub fn player(&self, id: PlayerId) -> &Player {
+        &self.table.players[id.index()]
+    }
+
+    /// Every Factor.
+    pub fn factors(&self) -> &[Factor] {
+        &self.table.factors
+    }
+
+    /// Every unit, as fixed at setup.
+    pub fn units(&self) -> &[Unit] {
+        &self.table.units
+    }
+
+    /// Where a unit is now.
+    pub fn place(&self, unit: UnitId) -> Place {
+        self.state.places[unit.index()]
+    }
+
+    /// Whether a Factor's Base is still on the board.
+    pub fn base_active(&self, factor: FactorId) -> bool {
+        self.state.base_active[factor.index()]
+    }
+
+    /// What stands on a square (None when empty or off the board).
+    pub fn occupant(&self, sq: Square) -> Option<Occupant> {
+        if !self.table.board.contains(sq) {
+            return None;
+        }
+        self.state.occupant(self.table.board, sq)
+    }
+
+    /// The unit on a square, if any.
+    pub fn unit_at(&self, sq: Square) -> Option<UnitId> {
+        match self.occupant(sq) {
+            Some(Occupant::Unit(u)) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// The player whose turn it is.
+    pub fn current_player(&self) -> PlayerId {
+        self.state.current
+    }
+
+    /// The turn number: 1 for the first player's first turn, +1 at every pass.
+    pub fn turn(&self) -> u32 {
+        self.state.turn
+    }
+
+    /// How many more units the current player may activate this turn (R6).
+    pub fn activations_left(&self) -> u16 {
+        self.state.activations_left
+    }
+
+    /// Whether the unit has already been activated in this turn (R6).
+    pub fn activated_this_turn(&self, unit: UnitId) -> bool {
+        self.state.activated_in[unit.index()] == self.state.turn
+    }
+
+    /// The unit acting now, with its budget (R7).
+    pub fn activation(&self) -> Option<Activation> {
+        self.state.activation
+    }
+
+    /// How the game ended, if it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome
+    }
+
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.state.outcome.is_some()
+    }
+
+    /// Whether the player still has an active Base (R10).
+    pub fn in_game(&self, player: PlayerId) -> bool {
+        self.state.has_active_base(&self.table, player)
+    }
+
+    /// The seed the game was started with (R30).
+    pub fn seed(&self) -> u64 {
+        self.table.seed
+    }
+
+    /// The turn limit, if the scenario set one (R11).
+    pub fn turn_limit(&self) -> Option<u32> {
+        self.table.turn_limit
+    }
+
+    /// Setup warnings worth showing (R2: a Factor without ten units).
+    pub fn warnings(&self) -> &[SetupProblem] {
+        &self.table.warnings
+    }
+
+    /// Commands applied since the current turn began, oldest first (R31).
+    pub fn turn_commands(&self) -> &[Command] {
+        &self.turn_log
+    }
+
+    /// Units of a player on the board now.
+    pub fn units_on_board(&self, player: PlayerId) -> usize {
+        self.state.units_on_board(&self.table, player)
+    }
+
+    /// The unit's square and facing, if it is on the board.
+    pub fn position(&self, unit: UnitId) -> Option<(Square, Facing)> {
+        match self.state.places[unit.index()] {
+            Place::Board { square, facing } => Some((square, facing)),
+            _ => None,
+        }
+    }
+
+    /// A stable 64-bit hash of the whole changing state, generator included
+    /// (FNV-1a over a fixed encoding, the same on every platform and build).
+    pub fn state_hash(&self) -> u64 {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        let s = &self.state;
+        h.u64(u64::from(s.current.0));
+        h.u64(u64::from(s.turn));
+        h.u64(u64::from(s.activations_left));
+        match s.outcome {
+            None => h.u64(0),
+            Some(Outcome::Draw) => h.u64(1),
+            Some(Outcome::Won(p)) => h.u64(2 + u64::from(p.0)),
+        }
+        match s.activation {
+            None => h.u64(0),
+            Some(a) => {
+                h.u64(1 + u64::from(a.unit.0));
+                h.u64(u64::from(a.given));
+                h.u64(u64::from(a.earned));
+                h.u64(u64::from(a.spent));
+                h.square(a.start_square);
+                h.u64(a.start_facing as u64);
+            }
+        }
+        for (place, turn) in s.places.iter().zip(&s.activated_in) {
+            match *place {
+                Place::Board { square, facing } => {
+                    h.u64(1);
+                    h.square(square);
+                    h.u64(facing as u64);
+                }
+                Place::Custody { holder } => h.u64(2 + (u64::from(holder.0) << 8)),
+                Place::Removed => h.u64(3),
+            }
+            h.u64(u64::from(*turn));
+        }
+        for active in &s.base_active {
+            h.u64(u64::from(*active));
+        }
+        let pos = s.rng.get_word_pos();
+        h.u64(pos as u64);
+        h.u64((pos >> 64) as u64);
+        h.0
+    }
+}
+
+struct Fnv(u64);
+
+impl Fnv {
+    fn u64(&mut self, v: u64) {
+        for b in v.to_le_bytes() {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn square(&mut self, sq: Square) {
+        self.u64(u64::from(sq.col) | (u64::from(sq.row) << 16));
+    }
+}

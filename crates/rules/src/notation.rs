@@ -1,0 +1,232 @@
+//! The move notation: a plain-text game record, one command a line, `#` starts
+//! a comment, optional `[Key "value"]` header lines first. Parsing and printing
+//! only; applying the commands is the caller's business.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::command::Command;
+use crate::geometry::Square;
+
+/// Why a command could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseCommandError {
+    /// The text given.
+    pub text: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl fmt::Display for ParseCommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`: {}", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for ParseCommandError {}
+
+const WORDS: &str = "activate SQUARE, left, right, advance, advance SQUARE, end or pass";
+
+impl FromStr for Command {
+    type Err = ParseCommandError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let err = |reason: String| ParseCommandError {
+            text: text.trim().to_owned(),
+            reason,
+        };
+        let mut words = text.split_whitespace();
+        let Some(word) = words.next() else {
+            return Err(err(format!("empty command: expected {WORDS}")));
+        };
+        let arg = words.next();
+        if let Some(extra) = words.next() {
+            return Err(err(format!("unexpected `{extra}` at the end")));
+        }
+        let square = |arg: Option<&str>| -> Result<Square, ParseCommandError> {
+            arg.ok_or_else(|| err(format!("`{word}` needs a square, like `{word} C7`")))?
+                .parse()
+                .map_err(|e: crate::geometry::ParseSquareError| err(e.to_string()))
+        };
+        let bare = |command: Command| match arg {
+            None => Ok(command),
+            Some(a) => Err(err(format!("`{word}` takes no square, found `{a}`"))),
+        };
+        match word.to_ascii_lowercase().as_str() {
+            "activate" => Ok(Command::Activate(square(arg)?)),
+            "left" => bare(Command::TurnLeft),
+            "right" => bare(Command::TurnRight),
+            "advance" => match arg {
+                None => Ok(Command::Advance),
+                Some(_) => Ok(Command::AdvanceTo(square(arg)?)),
+            },
+            "end" => bare(Command::End),
+            "pass" => bare(Command::Pass),
+            _ => Err(err(format!("unknown command `{word}`: expected {WORDS}"))),
+        }
+    }
+}
+
+/// A game record: headers and commands, each command with its line number.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Record {
+    /// Header lines `[Key "value"]`, in order.
+    pub headers: Vec<(String, String)>,
+    /// Commands with the 1-based line they stand on.
+    pub commands: Vec<(usize, Command)>,
+}
+
+/// Why a record could not be read: the first bad line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseRecordError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong there.
+    pub reason: String,
+}
+
+impl fmt::Display for ParseRecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.reason)
+    }
+}
+
+impl std::error::Error for ParseRecordError {}
+
+impl Record {
+    /// A record of these commands with no headers.
+    pub fn from_commands(commands: impl IntoIterator<Item = Command>) -> Record {
+        Record {
+            headers: Vec::new(),
+            commands: commands
+                .into_iter()
+                .enumerate()
+                .map(|(i, c)| (i + 1, c))
+                .collect(),
+        }
+    }
+
+    /// The value of a header, if present.
+    pub fn header(&self, key: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The commands alone.
+    pub fn command_list(&self) -> Vec<Command> {
+        self.commands.iter().map(|(_, c)| *c).collect()
+    }
+
+    /// Reads a record.
+    pub fn parse(text: &str) -> Result<Record, ParseRecordError> {
+        let mut record = Record::default();
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let content = raw.split('#').next().unwrap_or("").trim();
+            if content.is_empty() {
+                continue;
+            }
+            if content.starts_with('[') {
+                if !record.commands.is_empty() {
+                    return Err(ParseRecordError {
+                        line,
+                        reason: "header lines come before the first command".to_owned(),
+                    });
+                }
+                record
+                    .headers
+                    .push(parse_header(content).ok_or_else(|| ParseRecordError {
+                        line,
+                        reason: format!("`{content}` is not a header: write [Key \"value\"]"),
+                    })?);
+                continue;
+            }
+            let command = content
+                .parse()
+                .map_err(|e: ParseCommandError| ParseRecordError {
+                    line,
+                    reason: e.to_string(),
+                })?;
+            record.commands.push((line, command));
+        }
+        Ok(record)
+    }
+}
+
+fn parse_header(content: &str) -> Option<(String, String)> {
+    let inner = content.strip_prefix('[')?.strip_suffix(']')?.trim();
+    let (key, value) = inner.split_once(char::is_whitespace)?;
+    let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
+    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    if value.contains('"') {
+        return None;
+    }
+    Some((key.to_owned(), value.to_owned()))
+}
+
+impl fmt::Display for Record {
+    /// Prints headers, then one command a line; parsing the text gives the
+    /// same headers and commands.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (key, value) in &self.headers {
+            writeln!(f, "[{key} \"{value}\"]")?;
+        }
+        for (_, command) in &self.commands {
+            writeln!(f, "{command}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_print_and_parse_back() {
+        let text = "[Scenario \"standard.ron\"]\n[Seed \"42\"]\nactivate C7\nleft\nright\nadvance\nadvance F7\nend\npass\n";
+        let record = Record::parse(text).unwrap();
+        assert_eq!(record.header("Seed"), Some("42"));
+        assert_eq!(record.commands.len(), 7);
+        assert_eq!(record.to_string(), text, "printing gives the text back");
+        let again = Record::parse(&record.to_string()).unwrap();
+        assert_eq!(again.command_list(), record.command_list());
+    }
+
+    #[test]
+    fn comments_blank_lines_and_case_are_accepted() {
+        let record =
+            Record::parse("# opening\n\n  ACTIVATE c7   # the sergeant\nAdvance\n").unwrap();
+        assert_eq!(
+            record.commands,
+            vec![
+                (3, Command::Activate("C7".parse().unwrap())),
+                (4, Command::Advance)
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_lines_are_refused_with_their_number_and_reason() {
+        for (text, line, reason) in [
+            ("activate C7\njump\n", 2, "unknown command `jump`"),
+            ("activate\n", 1, "needs a square"),
+            ("left C7\n", 1, "takes no square"),
+            ("advance 7C\n", 1, "not a square name"),
+            ("pass now please\n", 1, "unexpected"),
+            ("pass\n[Seed \"1\"]\n", 2, "before the first command"),
+            ("[Seed 1]\n", 1, "not a header"),
+        ] {
+            let err = Record::parse(text).unwrap_err();
+            assert_eq!(err.line, line, "line of the error in {text:?}");
+            assert!(
+                err.reason.contains(reason),
+                "{text:?} gave `{err}`, expected `{reason}`"
+            );
+        }
+    }
+}

@@ -1,0 +1,500 @@
+//! Setup descriptions and their validation (R1 to R5, R12, R16): the raw state a
+//! scenario states, checked in full before a `Game` can exist. Reading files is
+//! left to the scenario crate.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::{Board, Facing, MAX_BOARD_SIDE, Square};
+use crate::ruling::Ruling;
+use crate::terrain::{Ground, TerrainKind, TerrainPiece};
+
+/// The number of units in a standard Factor (R2).
+pub const STANDARD_FACTOR_UNITS: usize = 10;
+
+/// The largest number of units or factors a game may hold.
+pub const MAX_PIECES: usize = 0x7fff;
+
+/// Everything needed to start a game: the result of setup, before validation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The board's size in squares.
+    pub board: Board,
+    /// Players in turn order (R5).
+    pub players: Vec<PlayerSetup>,
+    /// Terrain pieces, laid in order.
+    pub terrain: Vec<TerrainPiece>,
+    /// Index of the player who takes the first turn; `None` draws one with the seed (R5).
+    pub first_player: Option<usize>,
+    /// Seed of the game's random generator (R30).
+    pub seed: u64,
+    /// Number of turns after which the game is a draw (R11); a turn is one player's turn.
+    pub turn_limit: Option<u32>,
+}
+
+/// One player and the Factors it commands (R2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerSetup {
+    /// The player's name, unique in the game.
+    pub name: String,
+    /// The player's Factors.
+    pub factors: Vec<FactorSetup>,
+}
+
+/// A Factor: one Base and its Units (R2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FactorSetup {
+    /// The square of the Factor's Base.
+    pub base: Square,
+    /// The Factor's Units.
+    pub units: Vec<UnitSetup>,
+}
+
+/// A Unit as placed at setup.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitSetup {
+    /// Its square.
+    pub at: Square,
+    /// The way it faces.
+    pub facing: Facing,
+    /// An optional name for the miniature.
+    pub name: Option<String>,
+}
+
+/// One problem with a setup, located by the path of the field that causes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupProblem {
+    /// Field path, as in the scenario file: `players[1].factors[0].units[3]`.
+    pub path: String,
+    /// The ruling that is broken, if the problem breaks one.
+    pub ruling: Option<Ruling>,
+    /// What is wrong, in plain words.
+    pub message: String,
+}
+
+impl fmt::Display for SetupProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)?;
+        if let Some(r) = self.ruling {
+            write!(f, " ({r})")?;
+        }
+        Ok(())
+    }
+}
+
+/// A setup that breaks the rulings, with every problem found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupError {
+    /// All problems, in the order of the fields.
+    pub problems: Vec<SetupProblem>,
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.problems.len();
+        write!(
+            f,
+            "the setup has {n} problem{}",
+            if n == 1 { "" } else { "s" }
+        )?;
+        for p in &self.problems {
+            write!(f, "\n  {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// A setup that passed validation, with the ground of every square.
+#[derive(Debug, Clone)]
+pub(crate) struct ValidSetup {
+    pub(crate) ground: Vec<Ground>,
+    pub(crate) warnings: Vec<SetupProblem>,
+}
+
+struct Problems(Vec<SetupProblem>);
+
+impl Problems {
+    fn add(&mut self, path: impl Into<String>, ruling: Option<Ruling>, message: impl Into<String>) {
+        self.0.push(SetupProblem {
+            path: path.into(),
+            ruling,
+            message: message.into(),
+        });
+    }
+}
+
+impl Setup {
+    /// Problems that do not stop a game but that a person should hear about, such
+    /// as a Factor without the standard ten Units (R2). Empty for a setup that
+    /// fails validation in other ways too.
+    pub fn warnings(&self) -> Vec<SetupProblem> {
+        self.validate().map(|v| v.warnings).unwrap_or_default()
+    }
+
+    /// Checks the setup against R1 to R5, R12 and R16, collecting every problem.
+    pub(crate) fn validate(&self) -> Result<ValidSetup, SetupError> {
+        let mut problems = Problems(Vec::new());
+        let mut warnings = Problems(Vec::new());
+        let board = self.board;
+        let side = 1..=MAX_BOARD_SIDE;
+        if !side.contains(&board.columns) || !side.contains(&board.rows) {
+            problems.add(
+                "board",
+                Some(Ruling::R1),
+                format!(
+                    "a board of {} x {} squares is not allowed: columns and rows must each be 1 to {MAX_BOARD_SIDE}",
+                    board.columns, board.rows
+                ),
+            );
+            // Nothing else can be placed on a board that does not exist.
+            return Err(SetupError {
+                problems: problems.0,
+            });
+        }
+
+        let ground = self.lay_terrain(&mut problems);
+
+        if self.players.len() < 2 {
+            problems.add(
+                "players",
+                Some(Ruling::R5),
+                format!(
+                    "a game needs at least 2 players, this setup has {}",
+                    self.players.len()
+                ),
+            );
+        }
+        let mut names: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut structures: BTreeMap<Square, String> = BTreeMap::new();
+        let mut unit_squares: BTreeMap<Square, String> = BTreeMap::new();
+        let mut n_units = 0usize;
+        let mut n_factors = 0usize;
+        for (p, player) in self.players.iter().enumerate() {
+            let ppath = format!("players[{p}]");
+            if player.name.trim().is_empty() {
+                problems.add(
+                    format!("{ppath}.name"),
+                    Some(Ruling::R5),
+                    "a player needs a name",
+                );
+            } else if let Some(first) = names.insert(&player.name, p) {
+                problems.add(
+                    format!("{ppath}.name"),
+                    Some(Ruling::R5),
+                    format!(
+                        "the name `{}` is already used by players[{first}]",
+                        player.name
+                    ),
+                );
+                names.insert(&self.players[first].name, first);
+            }
+            if player.factors.is_empty() {
+                problems.add(
+                    format!("{ppath}.factors"),
+                    Some(Ruling::R2),
+                    "a player commands at least one Factor",
+                );
+            }
+            for (f, factor) in player.factors.iter().enumerate() {
+                n_factors += 1;
+                let fpath = format!("{ppath}.factors[{f}]");
+                let base = factor.base;
+                let bpath = format!("{fpath}.base");
+                if !board.contains(base) {
+                    problems.add(&bpath, Some(Ruling::R1), off_board(base, board));
+                } else {
+                    let g = ground[board.index(base)];
+                    if board.on_edge(base) {
+                        problems.add(
+                            &bpath,
+                            Some(Ruling::R3),
+                            format!("base {base} borders the board edge"),
+                        );
+                    }
+                    if g != Ground::Open {
+                        problems.add(
+                            &bpath,
+                            Some(Ruling::R3),
+                            format!(
+                                "base {base} stands on {}: a base may stand only on open ground",
+                                g.describe()
+                            ),
+                        );
+                    }
+                    if let Some(other) = structures.insert(base, bpath.clone()) {
+                        problems.add(
+                            &bpath,
+                            Some(Ruling::R3),
+                            format!("base {base} stands on the base of {other}"),
+                        );
+                    }
+                }
+                if factor.units.len() != STANDARD_FACTOR_UNITS {
+                    warnings.add(
+                        format!("{fpath}.units"),
+                        Some(Ruling::R2),
+                        format!(
+                            "this Factor has {} units; a standard Factor has {STANDARD_FACTOR_UNITS}",
+                            factor.units.len()
+                        ),
+                    );
+                }
+                for (u, unit) in factor.units.iter().enumerate() {
+                    n_units += 1;
+                    let upath = format!("{fpath}.units[{u}]");
+                    let at = unit.at;
+                    if !board.contains(at) {
+                        problems.add(&upath, Some(Ruling::R1), off_board(at, board));
+                        continue;
+                    }
+                    let distance = at.chebyshev(base);
+                    if distance > 2 {
+                        problems.add(
+                            &upath,
+                            Some(Ruling::R4),
+                            format!(
+                                "{at} is {distance} squares from its base {base}, at most 2 allowed"
+                            ),
+                        );
+                    }
+                    let g = ground[board.index(at)];
+                    if !g.can_hold_unit() {
+                        problems.add(
+                            &upath,
+                            Some(Ruling::R4),
+                            format!("{at} is {}, where no unit may stand (R12)", g.describe()),
+                        );
+                    }
+                    if let Some(other) = unit_squares.insert(at, upath.clone()) {
+                        problems.add(
+                            &upath,
+                            Some(Ruling::R1),
+                            format!("{at} already holds {other}; a square holds at most one unit"),
+                        );
+                    }
+                }
+            }
+        }
+        // Units on bases are checked once every base is known.
+        for (at, upath) in &unit_squares {
+            if let Some(bpath) = structures.get(at) {
+                problems.add(
+                    upath,
+                    Some(Ruling::R4),
+                    format!("{at} holds the base of {bpath}; a unit may not start on a base"),
+                );
+            }
+        }
+        if n_units > MAX_PIECES || n_factors > MAX_PIECES {
+            problems.add(
+                "players",
+                None,
+                format!(
+                    "{n_units} units in {n_factors} factors: at most {MAX_PIECES} of each are supported"
+                ),
+            );
+        }
+        if let Some(first) = self.first_player
+            && first >= self.players.len()
+        {
+            problems.add(
+                "first_player",
+                Some(Ruling::R5),
+                format!(
+                    "player {first} does not exist: players are numbered 0 to {}",
+                    self.players.len().saturating_sub(1)
+                ),
+            );
+        }
+        if self.turn_limit == Some(0) {
+            problems.add(
+                "turn_limit",
+                Some(Ruling::R11),
+                "a turn limit must be at least 1 turn",
+            );
+        }
+        problems.0.sort_by_key(|p| path_order(&p.path));
+        if problems.0.is_empty() {
+            Ok(ValidSetup {
+                ground,
+                warnings: warnings.0,
+            })
+        } else {
+            Err(SetupError {
+                problems: problems.0,
+            })
+        }
+    }
+
+    /// Lays the terrain pieces in order, reporting pieces off the board, broken
+    /// buildings (R16) and overlaps (only a bridge over water may overlap).
+    fn lay_terrain(&self, problems: &mut Problems) -> Vec<Ground> {
+        let board = self.board;
+        let mut ground = vec![Ground::Open; board.len()];
+        // Which piece last covered each square, to name both pieces of an overlap.
+        let mut owner: Vec<u32> = vec![u32::MAX; board.len()];
+        for (i, piece) in self.terrain.iter().enumerate() {
+            let path = format!("terrain[{i}]");
+            if piece.squares.is_empty() {
+                problems.add(&path, None, "a terrain piece covers at least one square");
+                continue;
+            }
+            if let Some(sq) = piece.squares.iter().find(|s| !board.contains(**s)) {
+                problems.add(&path, Some(Ruling::R1), off_board(*sq, board));
+                continue;
+            }
+            let building = match piece.kind {
+                TerrainKind::Building { entrance } => {
+                    match building_shape(&piece.squares, entrance) {
+                        Ok(rect) => Some(rect),
+                        Err(message) => {
+                            problems.add(&path, Some(Ruling::R16), message);
+                            continue;
+                        }
+                    }
+                }
+                _ => None,
+            };
+            let mut seen = std::collections::BTreeSet::new();
+            for &sq in &piece.squares {
+                if !seen.insert(sq) {
+                    problems.add(&path, None, format!("{sq} is listed twice"));
+                    continue;
+                }
+                let idx = board.index(sq);
+                let laid = match (piece.kind, building) {
+                    (TerrainKind::Building { entrance }, Some((lo, hi))) => {
+                        if sq == entrance {
+                            Ground::BuildingEntrance
+                        } else if sq.col == lo.col
+                            || sq.col == hi.col
+                            || sq.row == lo.row
+                            || sq.row == hi.row
+                        {
+                            Ground::BuildingWall
+                        } else {
+                            Ground::BuildingFloor
+                        }
+                    }
+                    (kind, _) => ground_of(kind),
+                };
+                let before = ground[idx];
+                let prior = owner[idx];
+                if prior != u32::MAX {
+                    let bridge_over_water = matches!(
+                        (before, laid),
+                        (Ground::Water, Ground::Bridge { .. })
+                            | (Ground::Bridge { .. }, Ground::Water)
+                    );
+                    if !bridge_over_water {
+                        problems.add(
+                            &path,
+                            None,
+                            format!(
+                                "{} at {sq} overlaps terrain[{prior}] ({}); pieces may not overlap, except a bridge laid over water",
+                                piece.kind.name(),
+                                self.terrain[prior as usize].kind.name()
+                            ),
+                        );
+                        continue;
+                    }
+                    if let Ground::Bridge { .. } = before {
+                        // Water under an earlier bridge: the square stays a bridge.
+                        continue;
+                    }
+                }
+                ground[idx] = laid;
+                owner[idx] = i as u32;
+            }
+        }
+        ground
+    }
+}
+
+fn ground_of(kind: TerrainKind) -> Ground {
+    match kind {
+        TerrainKind::LowWall => Ground::LowWall,
+        TerrainKind::HighWall => Ground::HighWall,
+        TerrainKind::Mountain => Ground::Mountain,
+        TerrainKind::Woods => Ground::Woods,
+        TerrainKind::Water => Ground::Water,
+        TerrainKind::Road => Ground::Road,
+        TerrainKind::Bridge { elevated } => Ground::Bridge { elevated },
+        TerrainKind::Building { .. } => Ground::BuildingFloor,
+    }
+}
+
+/// Checks that a building covers a filled rectangle of at least 3 x 3 squares and
+/// that its entrance is on the ring but not at a corner (R16). Returns the corners.
+fn building_shape(squares: &[Square], entrance: Square) -> Result<(Square, Square), String> {
+    let lo = Square::new(
+        squares.iter().map(|s| s.col).min().unwrap_or(0),
+        squares.iter().map(|s| s.row).min().unwrap_or(0),
+    );
+    let hi = Square::new(
+        squares.iter().map(|s| s.col).max().unwrap_or(0),
+        squares.iter().map(|s| s.row).max().unwrap_or(0),
+    );
+    let width = usize::from(hi.col - lo.col) + 1;
+    let height = usize::from(hi.row - lo.row) + 1;
+    let distinct: std::collections::BTreeSet<_> = squares.iter().collect();
+    if distinct.len() != width * height {
+        return Err(format!(
+            "a building covers a whole rectangle; {lo} to {hi} has {} squares but {} are given",
+            width * height,
+            distinct.len()
+        ));
+    }
+    if width < 3 || height < 3 {
+        return Err(format!(
+            "a building is at least 3 x 3 squares (a wall ring round a floor); {lo} to {hi} is {width} x {height}"
+        ));
+    }
+    let on_ring = distinct.contains(&entrance)
+        && (entrance.col == lo.col
+            || entrance.col == hi.col
+            || entrance.row == lo.row
+            || entrance.row == hi.row);
+    let corner = (entrance.col == lo.col || entrance.col == hi.col)
+        && (entrance.row == lo.row || entrance.row == hi.row);
+    if !on_ring || corner {
+        return Err(format!(
+            "the entrance {entrance} must be on the building's wall ring from {lo} to {hi}, not at a corner"
+        ));
+    }
+    Ok((lo, hi))
+}
+
+fn off_board(sq: Square, board: Board) -> String {
+    format!(
+        "{sq} is off the board of {} x {} squares",
+        board.columns, board.rows
+    )
+}
+
+/// Sort key that orders field paths as they appear in the file, with indices
+/// compared as numbers (`units[10]` after `units[9]`).
+fn path_order(path: &str) -> (u8, Vec<(String, usize)>) {
+    let rank = match path.split(['.', '[']).next().unwrap_or("") {
+        "board" => 0,
+        "players" => 1,
+        "terrain" => 2,
+        "first_player" => 3,
+        _ => 4,
+    };
+    let parts = path
+        .split('.')
+        .map(|part| match part.split_once('[') {
+            Some((name, rest)) => (
+                name.to_owned(),
+                rest.trim_end_matches(']').parse().unwrap_or(usize::MAX),
+            ),
+            None => (part.to_owned(), usize::MAX),
+        })
+        .collect();
+    (rank, parts)
+}

@@ -1,0 +1,891 @@
+//! One or more tests for every ruling R1 to R16 and R30, R31 of RULINGS.md,
+//! each named after the ruling it covers.
+
+mod common;
+
+use common::{board, cmd, left, play, refuse, sq};
+use sandtable_rules::{
+    CaptureSide, Command, Event, Game, Ground, MoveKind, Occupant, Outcome, Place, PlayerId,
+    Ruling, TerrainKind, UnitId,
+};
+
+fn problems(table: &common::Table) -> Vec<String> {
+    let err = Game::new(&table.0).expect_err("the setup breaks a ruling");
+    err.problems.iter().map(|p| p.to_string()).collect()
+}
+
+/// Red at the bottom left, Blue at the top right of a 10 x 10 board.
+fn duel() -> common::Table {
+    board(10, 10)
+        .player("Red", "B2", &[("C3", 'N'), ("D3", 'N'), ("D4", 'E')])
+        .player("Blue", "H8", &[("G7", 'S'), ("H7", 'S')])
+}
+
+// ---------------------------------------------------------------- R1
+
+#[test]
+fn r1_a_square_holds_at_most_one_unit() {
+    let table = board(10, 10)
+        .player("Red", "C3", &[("C4", 'N'), ("C4", 'E')])
+        .player("Blue", "H8", &[("G7", 'S')]);
+    assert_eq!(
+        problems(&table),
+        [
+            "players[0].factors[0].units[1]: C4 already holds players[0].factors[0].units[0]; a square holds at most one unit (R1)"
+        ]
+    );
+}
+
+#[test]
+fn r1_the_board_edge_stops_an_advance_and_squares_off_the_board_are_refused() {
+    let mut game = board(10, 10)
+        .player("Red", "B2", &[("A1", 'S')])
+        .player("Blue", "H8", &[("G7", 'S')])
+        .game();
+    refuse(&mut game, "activate K1", Ruling::R1);
+    play(&mut game, &["activate A1"]);
+    let msg = refuse(&mut game, "advance", Ruling::R1);
+    assert!(msg.contains("faces S toward the board edge"), "{msg}");
+}
+
+#[test]
+fn r1_pieces_off_the_board_are_refused_at_setup() {
+    let table = board(10, 10)
+        .player("Red", "B2", &[("K1", 'S')])
+        .player("Blue", "H8", &[("G7", 'S')])
+        .terrain(TerrainKind::Woods, &["E11"]);
+    assert_eq!(
+        problems(&table),
+        [
+            "players[0].factors[0].units[0]: K1 is off the board of 10 x 10 squares (R1)",
+            "terrain[0]: E11 is off the board of 10 x 10 squares (R1)",
+        ]
+    );
+}
+
+// ---------------------------------------------------------------- R2
+
+#[test]
+fn r2_every_player_commands_a_factor_and_odd_factor_sizes_are_warned() {
+    let mut table = duel();
+    table.0.players[1].factors.clear();
+    assert_eq!(
+        problems(&table),
+        ["players[1].factors: a player commands at least one Factor (R2)"]
+    );
+    let game = duel().game();
+    let warnings: Vec<String> = game.warnings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        warnings,
+        [
+            "players[0].factors[0].units: this Factor has 3 units; a standard Factor has 10 (R2)",
+            "players[1].factors[0].units: this Factor has 2 units; a standard Factor has 10 (R2)",
+        ]
+    );
+}
+
+// ---------------------------------------------------------------- R3
+
+#[test]
+fn r3_bases_keep_off_the_edge_and_off_terrain_every_problem_listed() {
+    let table = board(12, 12)
+        .player("Red", "A5", &[("B5", 'N')])
+        .factor("E5", &[("E6", 'N')])
+        .factor("H5", &[("H6", 'N')])
+        .player("Blue", "E9", &[("E10", 'S')])
+        .factor("E9", &[("F10", 'S')])
+        .terrain(TerrainKind::Water, &["E5"])
+        .terrain(TerrainKind::Road, &["H5"]);
+    assert_eq!(
+        problems(&table),
+        [
+            "players[0].factors[0].base: base A5 borders the board edge (R3)",
+            "players[0].factors[1].base: base E5 stands on water (T120): a base may stand only on open ground (R3)",
+            "players[0].factors[2].base: base H5 stands on road (T130): a base may stand only on open ground (R3)",
+            "players[1].factors[1].base: base E9 stands on the base of players[1].factors[0].base (R3)",
+        ]
+    );
+    for kind in [TerrainKind::LowWall, TerrainKind::Woods] {
+        let table = duel().terrain(kind, &["B2"]);
+        let found = problems(&table);
+        assert!(
+            found[0].starts_with("players[0].factors[0].base: base B2 stands on"),
+            "{kind:?}: {found:?}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- R4
+
+#[test]
+fn r4_units_start_within_two_squares_of_their_base_diagonals_allowed() {
+    let ok = board(12, 12)
+        .player("Red", "D8", &[("F10", 'N'), ("B6", 'N')])
+        .player("Blue", "J3", &[("J2", 'S')]);
+    assert!(
+        Game::new(&ok.0).is_ok(),
+        "two squares diagonally is allowed"
+    );
+    let table = board(12, 12)
+        .player("Red", "D8", &[("G9", 'N'), ("D8", 'N'), ("D9", 'N')])
+        .player("Blue", "J3", &[("J2", 'S')])
+        .terrain(TerrainKind::Woods, &["D9"]);
+    assert_eq!(
+        problems(&table),
+        [
+            "players[0].factors[0].units[0]: G9 is 3 squares from its base D8, at most 2 allowed (R4)",
+            "players[0].factors[0].units[1]: D8 holds the base of players[0].factors[0].base; a unit may not start on a base (R4)",
+            "players[0].factors[0].units[2]: D9 is woods (T190), where no unit may stand (R12) (R4)",
+        ]
+    );
+}
+
+// ---------------------------------------------------------------- R5
+
+#[test]
+fn r5_turns_pass_clockwise_from_the_first_player() {
+    let mut game = board(12, 12)
+        .player("Red", "C3", &[("C4", 'N')])
+        .player("Green", "J3", &[("J4", 'N')])
+        .player("Blue", "F9", &[("F8", 'S')])
+        .first(Some(1))
+        .game();
+    let order: Vec<u16> = (0..4)
+        .map(|_| {
+            let p = game.current_player().0;
+            play(&mut game, &["pass"]);
+            p
+        })
+        .collect();
+    assert_eq!(
+        order,
+        [1, 2, 0, 1],
+        "R5: list order, starting with first_player"
+    );
+    assert_eq!(game.turn(), 5);
+}
+
+#[test]
+fn r5_players_without_an_active_base_are_skipped() {
+    // Red captures Green's base; the turn then passes straight to Blue.
+    let mut game = board(12, 12)
+        .player("Red", "C3", &[("D4", 'E')])
+        .player("Green", "F4", &[("F6", 'N')])
+        .player("Blue", "J9", &[("J8", 'S')])
+        .game();
+    play(&mut game, &["activate D4", "advance", "advance"]);
+    assert!(!game.in_game(PlayerId(1)), "Green lost its only base");
+    play(&mut game, &["pass"]);
+    assert_eq!(game.current_player(), PlayerId(2), "Green is skipped");
+}
+
+#[test]
+fn r5_a_units_owner_alone_may_activate_it() {
+    let mut game = duel().game();
+    let msg = refuse(&mut game, "activate G7", Ruling::R5);
+    assert_eq!(msg, "the unit on G7 belongs to Blue (R5)");
+}
+
+#[test]
+fn r5_r30_a_missing_first_player_is_drawn_with_the_seed() {
+    let first = |seed| duel().first(None).seed(seed).game().current_player();
+    let drawn: Vec<u16> = (0..32).map(|s| first(s).0).collect();
+    assert!(
+        drawn.contains(&0) && drawn.contains(&1),
+        "both players can be drawn: {drawn:?}"
+    );
+    for seed in 0..32 {
+        assert_eq!(
+            first(seed),
+            first(seed),
+            "R30: the same seed draws the same player"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- R6
+
+#[test]
+fn r6_half_the_units_rounded_up_may_act_each_once() {
+    let mut game = board(12, 12)
+        .player(
+            "Red",
+            "D4",
+            &[
+                ("C3", 'N'),
+                ("D3", 'N'),
+                ("E3", 'N'),
+                ("C5", 'N'),
+                ("D5", 'N'),
+            ],
+        )
+        .player(
+            "Blue",
+            "J9",
+            &[("J8", 'S'), ("I8", 'S'), ("H8", 'S'), ("K8", 'S')],
+        )
+        .game();
+    assert_eq!(game.activations_left(), 3, "R6: ceil(5 / 2) = 3");
+    play(&mut game, &["activate C3", "end"]);
+    let msg = refuse(&mut game, "activate C3", Ruling::R6);
+    assert!(msg.contains("already been activated this turn"), "{msg}");
+    play(&mut game, &["activate D3", "end", "activate E3", "end"]);
+    assert_eq!(game.activations_left(), 0);
+    let msg = refuse(&mut game, "activate C5", Ruling::R6);
+    assert!(msg.contains("3 units may act this turn"), "{msg}");
+    refuse(&mut game, "activate F5", Ruling::R6);
+    play(&mut game, &["pass"]);
+    assert_eq!(game.activations_left(), 2, "R6: ceil(4 / 2) = 2 for Blue");
+    play(&mut game, &["pass"]);
+    assert_eq!(game.activations_left(), 3, "a new turn, a new limit");
+    play(&mut game, &["activate C3"]);
+}
+
+// ---------------------------------------------------------------- R7
+
+#[test]
+fn r7_an_activation_gets_four_actions_and_no_other_unit_acts_meanwhile() {
+    let mut game = duel().game();
+    refuse(&mut game, "left", Ruling::R7);
+    refuse(&mut game, "advance", Ruling::R7);
+    refuse(&mut game, "end", Ruling::R7);
+    let events = game.apply(cmd("activate C3")).unwrap();
+    assert!(
+        matches!(events[..], [Event::Activated { given, .. }] if given.0 == 4),
+        "AG+4: {events:?}"
+    );
+    assert_eq!(left(&game), 4);
+    let msg = refuse(&mut game, "activate D3", Ruling::R7);
+    assert!(msg.contains("the unit on C3 is still acting"), "{msg}");
+    play(&mut game, &["left"]);
+    let events = game.apply(cmd("end")).unwrap();
+    assert!(
+        matches!(events[..], [Event::ActivationEnded { unspent, .. }] if unspent.0 == 3),
+        "unspent actions are lost: {events:?}"
+    );
+    assert!(game.activation().is_none());
+}
+
+#[test]
+fn r7_the_activation_ends_by_itself_at_budget_zero() {
+    let mut game = duel().game();
+    play(&mut game, &["activate C3", "left", "left", "left"]);
+    let events = game.apply(cmd("left")).unwrap();
+    assert!(
+        matches!(events.last(), Some(Event::ActivationEnded { unspent, .. }) if unspent.0 == 0),
+        "{events:?}"
+    );
+    assert!(game.activation().is_none());
+    assert_eq!(
+        game.position(UnitId(0)).unwrap().1.to_string(),
+        "N",
+        "four lefts"
+    );
+}
+
+#[test]
+fn r7_pass_ends_an_activation_in_progress() {
+    let mut game = duel().game();
+    play(&mut game, &["activate C3"]);
+    let events = game.apply(Command::Pass).unwrap();
+    assert!(
+        matches!(events[0], Event::ActivationEnded { .. }),
+        "{events:?}"
+    );
+    assert!(
+        matches!(events[1], Event::TurnPassed { turn: 2, .. }),
+        "{events:?}"
+    );
+}
+
+// ---------------------------------------------------------------- R8
+
+#[test]
+fn r8_turns_cost_one_action_a_half_turn_two() {
+    let mut game = duel().game();
+    play(&mut game, &["activate C3", "right", "right"]);
+    assert_eq!(left(&game), 2);
+    assert_eq!(game.position(UnitId(0)).unwrap().1.to_string(), "S");
+}
+
+#[test]
+fn r8_friendly_units_and_bases_block_the_way() {
+    let mut game = board(10, 10)
+        .player("Red", "C3", &[("B3", 'E'), ("C4", 'E'), ("D4", 'S')])
+        .player("Blue", "H8", &[("G7", 'S')])
+        .game();
+    play(&mut game, &["activate B3"]);
+    let msg = refuse(&mut game, "advance", Ruling::R8);
+    assert_eq!(
+        msg,
+        "C3 is held by a friendly base: a unit may not enter it (R8)"
+    );
+    play(&mut game, &["end", "activate C4"]);
+    let msg = refuse(&mut game, "advance", Ruling::R8);
+    assert_eq!(
+        msg,
+        "D4 is held by a friendly unit: a unit may not enter it (R8)"
+    );
+}
+
+#[test]
+fn r8_an_action_the_budget_cannot_pay_in_full_is_illegal() {
+    let mut game = duel().terrain(TerrainKind::Water, &["C5"]).game();
+    play(&mut game, &["activate C3", "advance", "left"]);
+    play(&mut game, &["right"]);
+    assert_eq!(left(&game), 1);
+    let msg = refuse(&mut game, "advance", Ruling::R8);
+    assert_eq!(
+        msg,
+        "advancing costs 3 actions and only 1 action is left (R8)"
+    );
+}
+
+// ---------------------------------------------------------------- R9
+
+#[test]
+fn r9_seed_worked_example_behind_then_side_leaves_three_actions() {
+    // Two Blue units side by side on E5 and F5, both facing north. Red comes
+    // from behind: its fourth action captures E5 (+3), one action turns it to
+    // face F5, the next captures F5 from the side (+2): three actions left.
+    let mut game = board(10, 10)
+        .player("Red", "C2", &[("E1", 'N')])
+        .player("Blue", "G6", &[("E5", 'N'), ("F5", 'N')])
+        .game();
+    play(&mut game, &["activate E1", "advance", "advance", "advance"]);
+    assert_eq!(left(&game), 1);
+    let events = game.apply(cmd("advance")).unwrap();
+    assert!(
+        matches!(events[0], Event::Captured { side: CaptureSide::Behind, earned, .. } if earned.0 == 3),
+        "AE+3 from behind: {events:?}"
+    );
+    assert_eq!(left(&game), 3, "the fourth action spent, three earned");
+    play(&mut game, &["right"]);
+    let events = game.apply(cmd("advance")).unwrap();
+    assert!(
+        matches!(events[0], Event::Captured { side: CaptureSide::Side, earned, .. } if earned.0 == 2),
+        "AE+2 from the side: {events:?}"
+    );
+    assert_eq!(left(&game), 3, "the seed: 3 earned actions left");
+    assert_eq!(game.occupant(sq("F5")), Some(Occupant::Unit(UnitId(0))));
+}
+
+#[test]
+fn r9_a_capture_into_the_face_earns_nothing_nor_does_a_base() {
+    let mut game = board(10, 10)
+        .player("Red", "C2", &[("E3", 'N')])
+        .player("Blue", "G6", &[("E4", 'S')])
+        .factor("C4", &[("C6", 'S')])
+        .game();
+    let events = {
+        play(&mut game, &["activate E3"]);
+        game.apply(cmd("advance")).unwrap()
+    };
+    assert!(
+        matches!(events[0], Event::Captured { side: CaptureSide::Front, earned, .. } if earned.0 == 0),
+        "{events:?}"
+    );
+    assert_eq!(left(&game), 3);
+    play(&mut game, &["left", "advance"]);
+    let events = game.apply(cmd("advance")).unwrap();
+    assert!(
+        matches!(events[0], Event::BaseCaptured { .. }),
+        "{events:?}"
+    );
+    assert!(
+        events.iter().all(|e| !matches!(e, Event::Captured { .. })),
+        "a base earns no bonus: {events:?}"
+    );
+    assert_eq!(
+        game.activation().map(|a| a.earned),
+        None,
+        "budget spent: activation over"
+    );
+}
+
+// ---------------------------------------------------------------- R10
+
+#[test]
+fn r10_captured_units_go_to_custody_and_a_base_takes_its_factor_with_it() {
+    let mut game = board(12, 12)
+        .player("Red", "C3", &[("E4", 'E'), ("D5", 'N')])
+        .player("Blue", "G4", &[("F4", 'N'), ("H5", 'S'), ("G6", 'S')])
+        .factor("G9", &[("G10", 'S')])
+        .game();
+    play(&mut game, &["activate E4", "advance"]);
+    assert_eq!(
+        game.place(UnitId(2)),
+        Place::Custody {
+            holder: PlayerId(0)
+        }
+    );
+    let events = game.apply(cmd("advance")).unwrap();
+    let Event::BaseCaptured { removed, .. } = &events[0] else {
+        panic!("a base capture: {events:?}")
+    };
+    assert_eq!(removed.len(), 2, "H5 and G6 leave with their base");
+    assert_eq!(game.place(UnitId(3)), Place::Removed);
+    assert_eq!(game.place(UnitId(4)), Place::Removed);
+    assert_eq!(game.occupant(sq("H5")), None);
+    assert_eq!(
+        game.place(UnitId(2)),
+        Place::Custody {
+            holder: PlayerId(0)
+        },
+        "custody stays"
+    );
+    assert!(game.in_game(PlayerId(1)), "Blue still has the base on G9");
+    assert!(!game.is_over());
+    let summary = game.summary();
+    assert_eq!(summary.custody.len(), 1);
+    assert_eq!(summary.removed.len(), 2);
+    assert_eq!(summary.bases.iter().filter(|b| !b.active).count(), 1);
+}
+
+// ---------------------------------------------------------------- R11
+
+#[test]
+fn r11_the_last_player_with_an_active_base_wins_and_play_stops() {
+    let mut game = board(10, 10)
+        .player("Red", "C3", &[("E4", 'E')])
+        .player("Blue", "F4", &[("G6", 'S')])
+        .game();
+    play(&mut game, &["activate E4"]);
+    let events = game.apply(cmd("advance")).unwrap();
+    assert!(
+        matches!(
+            events.last(),
+            Some(Event::GameWon {
+                winner: PlayerId(0)
+            })
+        ),
+        "{events:?}"
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::PlayerEliminated {
+            player: PlayerId(1)
+        }
+    )));
+    assert_eq!(game.outcome(), Some(Outcome::Won(PlayerId(0))));
+    assert!(
+        game.legal_commands().is_empty(),
+        "nothing is legal once the game is over"
+    );
+    let msg = refuse(&mut game, "pass", Ruling::R11);
+    assert_eq!(msg, "the game is over (R11)");
+    let summary = game.summary();
+    assert!(summary.over);
+    assert_eq!(summary.winner.as_deref(), Some("Red"));
+}
+
+#[test]
+fn r11_a_turn_limit_ends_the_game_in_a_draw() {
+    let mut game = duel().turn_limit(3).game();
+    play(&mut game, &["pass", "pass"]);
+    assert!(!game.is_over());
+    let events = game.apply(Command::Pass).unwrap();
+    assert_eq!(events, [Event::GameDrawn { turn_limit: 3 }]);
+    assert_eq!(game.outcome(), Some(Outcome::Draw));
+    refuse(&mut game, "pass", Ruling::R11);
+    assert_eq!(game.summary().winner, None);
+}
+
+// ---------------------------------------------------------------- R12
+
+#[test]
+fn r12_water_costs_three_and_two_squares_of_it_take_seven_to_cross() {
+    let mut game = board(10, 10)
+        .player("Red", "B3", &[("C3", 'E')])
+        .player("Blue", "H8", &[("G7", 'S')])
+        .terrain(TerrainKind::Water, &["D3", "E3"])
+        .game();
+    let mut spent = 0;
+    play(&mut game, &["activate C3", "advance"]);
+    assert_eq!(left(&game), 1, "entering water costs 1 + 2");
+    spent += 3;
+    refuse(&mut game, "advance", Ruling::R8);
+    play(&mut game, &["end", "pass", "pass"]);
+    assert_eq!(
+        game.ground(sq("D3")),
+        Ground::Water,
+        "the unit may stay in water"
+    );
+    play(&mut game, &["activate D3", "advance"]);
+    spent += 3;
+    play(&mut game, &["advance"]);
+    spent += 1;
+    assert!(game.activation().is_none(), "budget spent exactly");
+    assert_eq!(spent, 7, "the seed's example: 3 + 3 + 1");
+    assert_eq!(game.unit_at(sq("F3")), Some(UnitId(0)));
+}
+
+#[test]
+fn r12_high_walls_mountains_woods_and_building_walls_cannot_be_entered() {
+    for kind in [
+        TerrainKind::HighWall,
+        TerrainKind::Mountain,
+        TerrainKind::Woods,
+    ] {
+        let mut game = duel().terrain(kind, &["C4"]).game();
+        play(&mut game, &["activate C3"]);
+        let msg = refuse(&mut game, "advance", Ruling::R12);
+        assert!(
+            msg.starts_with("C4 is ") && msg.contains("(T190): no unit may enter it"),
+            "{msg}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- R13
+
+#[test]
+fn r13_crossing_a_low_wall_costs_three_or_two_from_a_standing_start() {
+    let table = board(12, 10)
+        .player("Red", "B5", &[("C3", 'E'), ("B3", 'E'), ("B4", 'N')])
+        .player("Blue", "J8", &[("J7", 'S')])
+        .terrain(TerrainKind::LowWall, &["D3", "D4"]);
+    let mut game = table.game();
+    play(&mut game, &["activate C3"]);
+    let events = game.apply(cmd("advance")).unwrap();
+    assert!(
+        matches!(events[0], Event::Moved { kind: MoveKind::Crossing { .. }, cost, .. } if cost.0 == 2),
+        "next to the wall and facing it when the activation began: 2, {events:?}"
+    );
+    assert_eq!(
+        game.unit_at(sq("E3")),
+        Some(UnitId(0)),
+        "over the wall, never on it"
+    );
+
+    let mut game = table.game();
+    play(&mut game, &["activate B3", "left", "right"]);
+    refuse(&mut game, "advance", Ruling::R8);
+    play(&mut game, &["end", "activate C3", "left", "right"]);
+    assert_eq!(
+        game.check(&Command::Advance).unwrap().0,
+        2,
+        "same square and facing as at the start"
+    );
+
+    // B3 first steps up to the wall, then crosses: 1 + 3.
+    let mut game = board(12, 10)
+        .player("Red", "B5", &[("B3", 'E')])
+        .player("Blue", "J8", &[("J7", 'S')])
+        .terrain(TerrainKind::LowWall, &["D3"])
+        .game();
+    play(&mut game, &["activate B3", "advance"]);
+    assert_eq!(
+        game.check(&Command::Advance).unwrap().0,
+        3,
+        "A+1 for the crossing"
+    );
+    play(&mut game, &["advance"]);
+    assert!(game.activation().is_none(), "1 + 3 = 4 actions");
+    assert_eq!(game.unit_at(sq("E3")), Some(UnitId(0)));
+}
+
+#[test]
+fn r13_the_square_beyond_must_be_enterable() {
+    let mut game = board(12, 10)
+        .player(
+            "Red",
+            "D5",
+            &[
+                ("C3", 'E'),
+                ("E3", 'N'),
+                ("C6", 'E'),
+                ("C7", 'E'),
+                ("C5", 'N'),
+                ("E5", 'N'),
+            ],
+        )
+        .player("Blue", "J8", &[("J7", 'S'), ("K8", 'E')])
+        .terrain(TerrainKind::LowWall, &["D3", "D6", "E6", "D7", "L8"])
+        .terrain(TerrainKind::Woods, &["E7"])
+        .game();
+    play(&mut game, &["activate C3"]);
+    let msg = refuse(&mut game, "advance", Ruling::R13);
+    assert_eq!(
+        msg,
+        "cannot cross the low wall on D3: the square beyond, E3, is held by a friendly unit (R8) (R13)"
+    );
+    play(&mut game, &["end", "activate C6"]);
+    let msg = refuse(&mut game, "advance", Ruling::R13);
+    assert!(
+        msg.contains("E6, is a low wall (T110), where no unit may stand"),
+        "{msg}"
+    );
+    play(&mut game, &["end", "activate C7"]);
+    let msg = refuse(&mut game, "advance", Ruling::R13);
+    assert!(msg.contains("E7, is woods (T190)"), "{msg}");
+    play(&mut game, &["end", "pass", "activate K8"]);
+    let msg = refuse(&mut game, "advance", Ruling::R13);
+    assert!(msg.contains("the board ends beyond it"), "{msg}");
+}
+
+#[test]
+fn r13_a_crossing_may_capture_beyond_the_wall() {
+    let mut game = board(12, 10)
+        .player("Red", "B5", &[("C3", 'E')])
+        .player("Blue", "G5", &[("E3", 'E')])
+        .terrain(TerrainKind::LowWall, &["D3"])
+        .game();
+    play(&mut game, &["activate C3"]);
+    let events = game.apply(cmd("advance")).unwrap();
+    assert!(
+        matches!(
+            events[0],
+            Event::Captured {
+                side: CaptureSide::Behind,
+                ..
+            }
+        ),
+        "{events:?}"
+    );
+    assert_eq!(left(&game), 4 - 2 + 3);
+}
+
+// ---------------------------------------------------------------- R14
+
+#[test]
+fn r14_a_road_run_crosses_many_squares_for_one_action() {
+    let mut game = board(12, 10)
+        .player("Red", "B6", &[("A4", 'E')])
+        .player("Blue", "I6", &[("H4", 'W'), ("J7", 'S')])
+        .terrain(
+            TerrainKind::Road,
+            &["B4", "C4", "D4", "E4", "F4", "G4", "H4", "I4"],
+        )
+        .game();
+    play(&mut game, &["activate A4", "advance"]);
+    assert_eq!(left(&game), 3, "a step onto the road costs 1");
+    let legal: Vec<String> = game
+        .legal_commands()
+        .iter()
+        .map(|l| format!("{} ({})", l.command, l.cost))
+        .collect();
+    assert_eq!(
+        legal,
+        [
+            "left (1 action)",
+            "right (1 action)",
+            "advance (1 action)",
+            "advance D4 (1 action)",
+            "advance E4 (1 action)",
+            "advance F4 (1 action)",
+            "advance G4 (1 action)",
+            "advance H4 (1 action)",
+            "end (0 actions)",
+            "pass (0 actions)",
+        ]
+    );
+    let msg = refuse(&mut game, "advance I4", Ruling::R14);
+    assert!(
+        msg.contains("H4 is occupied; a run stops before an occupied square"),
+        "{msg}"
+    );
+    refuse(&mut game, "advance C4", Ruling::R14);
+    let msg = refuse(&mut game, "advance B6", Ruling::R14);
+    assert!(msg.contains("not straight ahead"), "{msg}");
+    let events = game.apply(cmd("advance H4")).unwrap();
+    assert!(
+        matches!(
+            events[0],
+            Event::Captured {
+                side: CaptureSide::Front,
+                ..
+            }
+        ),
+        "a run ends on its capture: {events:?}"
+    );
+    assert!(matches!(events[1], Event::Moved { kind: MoveKind::Run, cost, .. } if cost.0 == 1));
+    assert_eq!(left(&game), 2);
+}
+
+#[test]
+fn r14_every_square_of_a_run_must_be_road() {
+    let mut game = board(12, 10)
+        .player("Red", "B6", &[("A4", 'E')])
+        .player("Blue", "J8", &[("J7", 'S')])
+        .terrain(TerrainKind::Road, &["B4", "C4", "E4"])
+        .game();
+    play(&mut game, &["activate A4"]);
+    play(&mut game, &["advance C4"]);
+    let msg = refuse(&mut game, "advance E4", Ruling::R14);
+    assert_eq!(
+        msg,
+        "cannot run to E4: D4 is open ground; every square entered in a run must be T130 (R14)"
+    );
+}
+
+// ---------------------------------------------------------------- R15
+
+#[test]
+fn r15_stepping_onto_and_off_an_elevated_bridge_costs_one_more() {
+    let table = board(12, 10)
+        .player("Red", "B6", &[("B4", 'E')])
+        .player("Blue", "J8", &[("J7", 'S')])
+        .terrain(TerrainKind::Water, &["D4", "E4"])
+        .terrain(TerrainKind::Bridge { elevated: true }, &["D4", "E4"])
+        .terrain(TerrainKind::Road, &["C4"]);
+    let mut game = table.game();
+    assert_eq!(
+        game.ground(sq("D4")),
+        Ground::Bridge { elevated: true },
+        "a bridge over water"
+    );
+    play(&mut game, &["activate B4", "advance"]);
+    assert_eq!(
+        game.check(&Command::Advance).unwrap().0,
+        2,
+        "R15: onto the bridge, 1 + 1"
+    );
+    play(&mut game, &["advance"]);
+    assert_eq!(
+        game.check(&Command::Advance).unwrap().0,
+        1,
+        "along the bridge"
+    );
+    play(
+        &mut game,
+        &["end", "pass", "pass", "activate D4", "advance"],
+    );
+    assert_eq!(
+        game.check(&Command::Advance).unwrap().0,
+        2,
+        "R15: off the bridge, 1 + 1"
+    );
+
+    let mut game = table.game();
+    play(&mut game, &["activate B4"]);
+    assert_eq!(
+        game.check(&cmd("advance E4")).unwrap().0,
+        2,
+        "a run from the road onto the bridge pays the climb"
+    );
+    let flat = board(12, 10)
+        .player("Red", "B6", &[("C4", 'E')])
+        .player("Blue", "J8", &[("J7", 'S')])
+        .terrain(TerrainKind::Bridge { elevated: false }, &["D4", "E4"])
+        .game();
+    assert_eq!(
+        {
+            let mut g = flat;
+            play(&mut g, &["activate C4"]);
+            g.check(&Command::Advance).unwrap().0
+        },
+        1,
+        "a flat bridge is plain T130"
+    );
+}
+
+// ---------------------------------------------------------------- R16
+
+#[test]
+fn r16_a_building_is_entered_only_by_its_entrance() {
+    let mut game = board(12, 10)
+        .player("Red", "C2", &[("E3", 'N'), ("D3", 'N'), ("B3", 'N')])
+        .player("Blue", "J8", &[("J7", 'S')])
+        .area(TerrainKind::Building { entrance: sq("E4") }, "C4", "G7")
+        .game();
+    assert_eq!(game.ground(sq("C4")), Ground::BuildingWall);
+    assert_eq!(game.ground(sq("E4")), Ground::BuildingEntrance);
+    assert_eq!(game.ground(sq("E5")), Ground::BuildingFloor);
+    play(&mut game, &["activate D3"]);
+    let msg = refuse(&mut game, "advance", Ruling::R12);
+    assert_eq!(
+        msg,
+        "D4 is a building wall (T190): no unit may enter it (R12)"
+    );
+    play(&mut game, &["end", "activate E3"]);
+    assert_eq!(
+        game.check(&cmd("advance E6")).unwrap().0,
+        1,
+        "entrance and floor are T130"
+    );
+    play(&mut game, &["advance E6"]);
+    refuse(&mut game, "advance", Ruling::R12);
+}
+
+#[test]
+fn r16_a_building_is_a_walled_rectangle_with_one_entrance_off_the_corners() {
+    let table = duel()
+        .area(TerrainKind::Building { entrance: sq("E5") }, "E5", "G7")
+        .area(TerrainKind::Building { entrance: sq("B9") }, "A8", "B9");
+    let found = problems(&table);
+    assert_eq!(
+        found,
+        [
+            "terrain[0]: the entrance E5 must be on the building's wall ring from E5 to G7, not at a corner (R16)",
+            "terrain[1]: a building is at least 3 x 3 squares (a wall ring round a floor); A8 to B9 is 2 x 2 (R16)",
+        ]
+    );
+}
+
+#[test]
+fn terrain_pieces_may_overlap_only_as_a_bridge_over_water() {
+    let table = duel()
+        .terrain(TerrainKind::Woods, &["F5", "F6"])
+        .terrain(TerrainKind::LowWall, &["F6"]);
+    assert_eq!(
+        problems(&table),
+        [
+            "terrain[1]: low wall at F6 overlaps terrain[0] (woods); pieces may not overlap, except a bridge laid over water"
+        ]
+    );
+}
+
+// ---------------------------------------------------------------- R31
+
+#[test]
+fn r31_undo_steps_back_one_command_and_restores_budgets_exactly() {
+    let mut game = board(10, 10)
+        .player("Red", "C2", &[("E1", 'N')])
+        .player("Blue", "G6", &[("E5", 'N'), ("F5", 'N')])
+        .game();
+    let start = game.clone();
+    let mut snapshots = vec![game.clone()];
+    for text in [
+        "activate E1",
+        "advance",
+        "advance",
+        "advance",
+        "advance",
+        "right",
+        "advance",
+    ] {
+        play(&mut game, &[text]);
+        snapshots.push(game.clone());
+    }
+    assert_eq!(left(&game), 3);
+    snapshots.pop();
+    while let Some(expected) = snapshots.pop() {
+        let undone = game.undo().expect("within the turn");
+        assert_eq!(game.summary(), expected.summary(), "after undoing {undone}");
+        assert_eq!(
+            game.activation(),
+            expected.activation(),
+            "budget restored exactly"
+        );
+        assert_eq!(game.state_hash(), expected.state_hash());
+    }
+    assert_eq!(game.summary(), start.summary());
+    let err = game.undo().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "nothing to undo in this turn: undo never goes back past the start of the turn (R31)"
+    );
+}
+
+#[test]
+fn r31_undo_never_goes_back_past_a_pass() {
+    let mut game = duel().game();
+    play(&mut game, &["activate C3", "advance", "pass"]);
+    let before = game.clone();
+    assert!(game.undo().is_err(), "the pass began a new turn");
+    assert_eq!(game, before, "a refused undo changes nothing");
+    play(&mut game, &["activate G7"]);
+    assert_eq!(game.undo(), Ok(cmd("activate G7")));
+    assert_eq!(game.summary(), before.summary());
+}

@@ -1,0 +1,148 @@
+//! Property test: random games from a few setups, checking after every command
+//! that `legal_commands()` agrees with `check`, that other commands are refused
+//! without touching the state, that undo steps back exactly (R31), and that no
+//! two pieces share a square (R1).
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::{board, sq};
+use proptest::prelude::*;
+use sandtable_rules::{Command, Game, Occupant, Place, Square, TerrainKind, UnitId, samples};
+
+fn setups() -> Vec<Game> {
+    let three = board(14, 12)
+        .player(
+            "Red",
+            "C3",
+            &[("C4", 'N'), ("D4", 'E'), ("B4", 'W'), ("D2", 'E')],
+        )
+        .player("Green", "L3", &[("L4", 'N'), ("K4", 'W'), ("M2", 'S')])
+        .factor("G9", &[("G8", 'S'), ("F8", 'W')])
+        .player("Blue", "G5", &[("G6", 'N'), ("F5", 'W'), ("H4", 'S')])
+        .terrain(TerrainKind::LowWall, &["E5", "E6", "J5"])
+        .terrain(TerrainKind::Water, &["F3", "G3", "H3"])
+        .terrain(TerrainKind::Bridge { elevated: true }, &["G3"])
+        .terrain(TerrainKind::Road, &["A7", "B7", "C7", "D7", "E7", "F7"])
+        .area(
+            TerrainKind::Building {
+                entrance: sq("J10"),
+            },
+            "I10",
+            "K12",
+        )
+        .turn_limit(60)
+        .first(None)
+        .seed(3);
+    let small = board(6, 6)
+        .player("Red", "B2", &[("A1", 'N'), ("C3", 'E'), ("B3", 'N')])
+        .player("Blue", "E5", &[("D4", 'W'), ("F6", 'S'), ("E4", 'S')])
+        .terrain(TerrainKind::LowWall, &["C4", "D3"])
+        .turn_limit(40);
+    vec![
+        Game::new(&samples::table_a_skirmish(11, Some(80))).expect("valid"),
+        three.game(),
+        small.game(),
+    ]
+}
+
+/// Commands worth probing: every fixed word, activation of every square with a
+/// unit or base, and runs to every square in line with the acting unit.
+fn candidates(game: &Game, extra: &[Square]) -> Vec<Command> {
+    let mut out = vec![
+        Command::TurnLeft,
+        Command::TurnRight,
+        Command::Advance,
+        Command::End,
+        Command::Pass,
+    ];
+    let b = game.board();
+    for s in b.squares() {
+        if game.occupant(s).is_some() {
+            out.push(Command::Activate(s));
+        }
+    }
+    if let Some(a) = game.activation()
+        && let Some((at, _)) = game.position(a.unit)
+    {
+        for s in b.squares() {
+            if s.col == at.col || s.row == at.row {
+                out.push(Command::AdvanceTo(s));
+            }
+        }
+    }
+    for s in extra {
+        out.push(Command::Activate(*s));
+        out.push(Command::AdvanceTo(*s));
+    }
+    out
+}
+
+fn assert_board_consistent(game: &Game) {
+    let mut seen = BTreeSet::new();
+    for (i, _) in game.units().iter().enumerate() {
+        let id = UnitId(i as u16);
+        if let Place::Board { square, .. } = game.place(id) {
+            assert!(seen.insert(square), "R1: two pieces on {square}");
+            assert_eq!(
+                game.occupant(square),
+                Some(Occupant::Unit(id)),
+                "grid agrees on {square}"
+            );
+        }
+    }
+    for (i, f) in game.factors().iter().enumerate() {
+        if game.base_active(sandtable_rules::FactorId(i as u16)) {
+            assert!(seen.insert(f.base), "R1: a base shares {}", f.base);
+        }
+    }
+    let occupied = game
+        .board()
+        .squares()
+        .filter(|s| game.occupant(*s).is_some())
+        .count();
+    assert_eq!(occupied, seen.len(), "no stale pieces in the grid");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn legal_commands_are_exactly_the_commands_check_accepts(
+        which in 0usize..3,
+        choices in prop::collection::vec(any::<u32>(), 50..400),
+        probes in prop::collection::vec((0u16..30, 0u16..30), 4),
+    ) {
+        let mut game = setups().swap_remove(which);
+        let extra: Vec<Square> = probes.iter().map(|(c, r)| Square::new(*c, *r)).collect();
+        for choice in choices {
+            let legal = game.legal_commands();
+            for l in &legal {
+                prop_assert_eq!(game.check(&l.command), Ok(l.cost), "listed {} passes check", l.command);
+            }
+            for c in candidates(&game, &extra) {
+                if legal.iter().any(|l| l.command == c) {
+                    continue;
+                }
+                let before = game.clone();
+                let err = game.apply(c);
+                prop_assert!(err.is_err(), "{} is not listed, so it is refused", c);
+                prop_assert!(game == before, "refused {} changed the state", c);
+            }
+            if legal.is_empty() {
+                prop_assert!(game.is_over(), "only a finished game has no legal command");
+                break;
+            }
+            let pick = legal[choice as usize % legal.len()].command;
+            let before = game.clone();
+            game.apply(pick).expect("listed commands apply");
+            assert_board_consistent(&game);
+            if pick != Command::Pass && choice % 5 == 0 {
+                prop_assert_eq!(game.undo(), Ok(pick));
+                prop_assert!(game == before, "R31: undo of {} restores the state exactly", pick);
+                game.apply(pick).expect("it applies again");
+            }
+        }
+    }
+}

@@ -43,12 +43,14 @@
 //! 24 x 15 board, two players of ten units each, with walls, water, woods and
 //! a road, on one core of the 2-core development machine:
 //!
-//! | what | measured |
-//! | --- | --- |
-//! | random playout, commands listed, chosen, checked and applied | see below |
-//! | `legal_commands()` at the start of an activation | see below |
+//! | what | measured | target |
+//! | --- | --- | --- |
+//! | random playout: commands listed, one chosen, checked and applied | 19.4 million commands/s (51 ns each) | 10 million/s |
+//! | `legal_commands()` at the start of a turn (7 commands), into a buffer / new `Vec` | 10 ns / 49 ns | under 1 µs |
+//! | `legal_commands()` right after an activation, into a buffer / new `Vec` | 14 ns / 41 ns | under 1 µs |
+//! | `undo()` after three commands of a turn | 0.29 µs | |
 //!
-//! MEASURED-FIGURES
+//! The playout restarts from the setup when a game ends (turn limit 200).
 
 mod command;
 mod event;

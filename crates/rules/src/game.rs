@@ -242,7 +242,7 @@ impl Game {
     /// Validates a setup (R1 to R5, R12, R16) and starts the game: the first
     /// player is the one named, or one drawn with the seed (R5, R30).
     pub fn new(setup: &Setup) -> Result<Game, SetupError> {
-        let valid = setup.validate()?;
+        let valid = setup.check_all()?;
         let board = setup.board;
         let mut players = Vec::new();
         let mut factors = Vec::new();

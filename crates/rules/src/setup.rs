@@ -128,15 +128,14 @@ impl Problems {
 }
 
 impl Setup {
-    /// Problems that do not stop a game but that a person should hear about, such
-    /// as a Factor without the standard ten Units (R2). Empty for a setup that
-    /// fails validation in other ways too.
-    pub fn warnings(&self) -> Vec<SetupProblem> {
-        self.validate().map(|v| v.warnings).unwrap_or_default()
+    /// Checks the setup against R1 to R5, R12 and R16, collecting every problem.
+    /// A valid setup gives the warnings a person should still hear about, such
+    /// as a Factor without the standard ten Units (R2).
+    pub fn validate(&self) -> Result<Vec<SetupProblem>, SetupError> {
+        self.check_all().map(|v| v.warnings)
     }
 
-    /// Checks the setup against R1 to R5, R12 and R16, collecting every problem.
-    pub(crate) fn validate(&self) -> Result<ValidSetup, SetupError> {
+    pub(crate) fn check_all(&self) -> Result<ValidSetup, SetupError> {
         let mut problems = Problems(Vec::new());
         let mut warnings = Problems(Vec::new());
         let board = self.board;

@@ -1,0 +1,148 @@
+//! `sandtable-cli`: Sandtable without a window. Validates scenario files, draws
+//! boards in the terminal, replays game records and simulates random games.
+//! Rules live in `sandtable-rules`, files in `sandtable-scenario`.
+
+mod render;
+mod replay;
+mod simulate;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "sandtable-cli",
+    version,
+    about = "Sandtable without a window: check scenarios, replay game records, simulate games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Check scenario files; exit 0 when all are valid, otherwise print every problem and exit 1
+    Validate {
+        /// Scenario files (.ron)
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Draw a scenario's board in the terminal, after a game record if one is given
+    Show {
+        /// Scenario file (.ron)
+        file: PathBuf,
+        /// Game record in the move notation to apply first
+        #[arg(long)]
+        record: Option<PathBuf>,
+    },
+    /// Apply a game record and print the final state; exit 2 at an illegal command
+    Play {
+        /// Scenario file (.ron)
+        file: PathBuf,
+        /// Game record in the move notation
+        #[arg(long)]
+        record: PathBuf,
+        /// Seed of the game's generator (default: the record's [Seed] header, then the scenario's)
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print the final state as the rules crate's JSON state summary
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play many games with random legal commands and print a summary
+    Simulate {
+        /// Scenario file (.ron)
+        file: PathBuf,
+        /// Number of games
+        #[arg(long)]
+        games: u32,
+        /// Seed of the first game; game i uses seed + i (default: the scenario's seed)
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Turns after which a game is a draw (default: the scenario's limit, else 200)
+        #[arg(long)]
+        turn_limit: Option<u32>,
+        /// Write each game's record into this folder
+        #[arg(long)]
+        save_record: Option<PathBuf>,
+    },
+}
+
+/// A failure to report: the message for stderr and the exit code.
+pub(crate) struct Failure {
+    pub(crate) message: String,
+    pub(crate) code: u8,
+}
+
+impl Failure {
+    pub(crate) fn new(code: u8, message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            code,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Cmd::Validate { files } => validate(&files),
+        Cmd::Show { file, record } => replay::show(&file, record.as_deref()),
+        Cmd::Play {
+            file,
+            record,
+            seed,
+            json,
+        } => replay::play(&file, &record, seed, json),
+        Cmd::Simulate {
+            file,
+            games,
+            seed,
+            turn_limit,
+            save_record,
+        } => simulate::run(&file, games, seed, turn_limit, save_record.as_deref()),
+    };
+    match result {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth a panic.
+            let _ = stdout.write_all(out.as_bytes());
+            let _ = stdout.flush();
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            eprintln!("{}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+fn validate(files: &[PathBuf]) -> Result<String, Failure> {
+    let mut out = String::new();
+    let mut errors = Vec::new();
+    for file in files {
+        match sandtable_scenario::load(file) {
+            Ok(scenario) => {
+                out.push_str(&format!("{}: ok ({})\n", file.display(), scenario.name));
+                for w in &scenario.warnings {
+                    out.push_str(&format!(
+                        "{}: warning: {}\n",
+                        file.display(),
+                        w.display_in("").to_string().trim_start_matches(": ")
+                    ));
+                }
+            }
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        print!("{out}");
+        Err(Failure::new(1, errors.join("\n")))
+    }
+}

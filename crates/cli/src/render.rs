@@ -1,0 +1,147 @@
+//! The board drawn as text: three characters a square, north up, column
+//! letters and row numbers along the edges, a legend and a status line.
+
+use std::fmt::Write as _;
+
+use sandtable_rules::{Facing, Game, Ground, Occupant, Outcome, PlayerId, Square};
+
+/// One mark a player, unique: the name's first letter, or its number.
+fn marks(game: &Game) -> Vec<char> {
+    let initials: Vec<char> = game
+        .players()
+        .iter()
+        .map(|p| p.name.chars().next().unwrap_or('?').to_ascii_uppercase())
+        .collect();
+    initials
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            if initials.iter().filter(|d| *d == c).count() == 1 {
+                *c
+            } else {
+                char::from_digit((i as u32 + 1) % 10, 10).unwrap_or('?')
+            }
+        })
+        .collect()
+}
+
+fn glyph(ground: Ground) -> char {
+    match ground {
+        Ground::Open => '.',
+        Ground::LowWall => '+',
+        Ground::HighWall => '#',
+        Ground::Mountain => '^',
+        Ground::Woods => '%',
+        Ground::Water => '~',
+        Ground::Road => ':',
+        Ground::Bridge { elevated: true } => '≡',
+        Ground::Bridge { elevated: false } => '=',
+        Ground::BuildingWall => 'X',
+        Ground::BuildingFloor => '_',
+        Ground::BuildingEntrance => 'D',
+    }
+}
+
+fn arrow(facing: Facing) -> char {
+    match facing {
+        Facing::N => '↑',
+        Facing::E => '→',
+        Facing::S => '↓',
+        Facing::W => '←',
+    }
+}
+
+fn column_name(col: u16) -> String {
+    let name = Square::new(col, 0).to_string();
+    name.trim_end_matches('1').to_owned()
+}
+
+/// The board, north up.
+pub(crate) fn board(game: &Game, stashes: &[Square]) -> String {
+    let b = game.board();
+    let marks = marks(game);
+    let mut out = String::new();
+    let header: String = (0..b.columns)
+        .map(|c| format!("{:<3}", column_name(c)))
+        .collect();
+    let _ = writeln!(out, "     {}", header.trim_end());
+    for row in (0..b.rows).rev() {
+        let _ = write!(out, "{:>4} ", row + 1);
+        for col in 0..b.columns {
+            let sq = Square::new(col, row);
+            let g = glyph(game.ground(sq));
+            match game.occupant(sq) {
+                Some(Occupant::Unit(u)) => {
+                    let (_, facing) = game
+                        .position(u)
+                        .expect("a unit in the grid is on the board");
+                    let owner = game.units()[usize::from(u.0)].player;
+                    let _ = write!(out, "{}{}{}", marks[usize::from(owner.0)], arrow(facing), g);
+                }
+                Some(Occupant::Base(f)) => {
+                    let owner = game.factors()[usize::from(f.0)].player;
+                    let _ = write!(out, "[{}]", marks[usize::from(owner.0)]);
+                }
+                None if stashes.contains(&sq) => out.push_str(" * "),
+                None if g == '.' => out.push_str(" . "),
+                None => {
+                    for _ in 0..3 {
+                        out.push(g);
+                    }
+                }
+            }
+        }
+        out.push('\n');
+    }
+    let players: Vec<String> = game
+        .players()
+        .iter()
+        .zip(&marks)
+        .map(|(p, m)| format!("{m} {}", p.name))
+        .collect();
+    let _ = writeln!(out, "\nplayers: {}", players.join(", "));
+    let _ = writeln!(
+        out,
+        "legend: R→ unit and facing, [R] base, + low wall, # high wall, ^ mountain, % woods, ~ water,\n        : road, = bridge, ≡ elevated bridge, X building wall, _ floor, D entrance, * stash"
+    );
+    out
+}
+
+/// One line or two on whose turn it is and what is going on.
+pub(crate) fn status(game: &Game) -> String {
+    let name = |p: PlayerId| game.player(p).name.clone();
+    match game.outcome() {
+        Some(Outcome::Won(p)) => {
+            return format!("turn {}: game over, {} wins\n", game.turn(), name(p));
+        }
+        Some(Outcome::Draw) => {
+            return format!(
+                "turn {}: game over, a draw at the turn limit\n",
+                game.turn()
+            );
+        }
+        None => {}
+    }
+    let mut out = format!(
+        "turn {}: {} to play, {} activation{} left",
+        game.turn(),
+        name(game.current_player()),
+        game.activations_left(),
+        if game.activations_left() == 1 {
+            ""
+        } else {
+            "s"
+        }
+    );
+    if let Some(a) = game.activation()
+        && let Some((sq, facing)) = game.position(a.unit)
+    {
+        let _ = write!(
+            out,
+            "; the unit on {sq} (facing {facing}) is acting with {} left",
+            a.left()
+        );
+    }
+    out.push('\n');
+    out
+}

@@ -1,0 +1,523 @@
+//! Scenario files in RON: the file schema, loading with located errors, and
+//! validation through the rules crate. A scenario that loads is a table the
+//! rules accept; rules and play are left to `sandtable-rules`.
+//!
+//! Every problem is reported, each with the file and either the line and
+//! column that the RON parser gives or the field path of the offending value
+//! (`players[1].factors[0].units[3]`), and the ruling it breaks. The format is
+//! documented in `docs/scenario-format.md`.
+
+use std::fmt;
+use std::path::Path;
+
+use sandtable_rules::{
+    Board, Facing, FactorSetup, Game, MAX_BOARD_SIDE, PlayerSetup, Ruling, Setup, Square,
+    TerrainKind, TerrainPiece, UnitSetup,
+};
+use serde::{Deserialize, Serialize};
+
+/// Scenario files larger than this are refused before they are read.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The default table: `scenarios/standard.ron`, embedded in the binaries.
+pub const STANDARD: &str = include_str!("../../../scenarios/standard.ron");
+
+/// The rule system a scenario is played with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RuleSystem {
+    /// Conflict at Cache (V100).
+    ConflictAtCache,
+    /// The Snyder Skirmish (V101): Conflict at Cache with stashes.
+    SnyderSkirmish,
+}
+
+/// A player's colour, `#rrggbb` in files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Colour(pub [u8; 3]);
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [r, g, b] = self.0;
+        write!(f, "#{r:02x}{g:02x}{b:02x}")
+    }
+}
+
+impl std::str::FromStr for Colour {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let hex = text
+            .strip_prefix('#')
+            .filter(|h| h.len() == 6 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+            .ok_or_else(|| format!("`{text}` is not a colour: write #rrggbb, like #b03a2e"))?;
+        let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(0);
+        Ok(Colour([byte(0), byte(2), byte(4)]))
+    }
+}
+
+/// Colours given to players whose entry names none, in turn order.
+pub const DEFAULT_COLOURS: [Colour; 6] = [
+    Colour([0xb0, 0x3a, 0x2e]),
+    Colour([0x2e, 0x5f, 0xb0]),
+    Colour([0x2e, 0x8b, 0x57]),
+    Colour([0xd4, 0xa0, 0x17]),
+    Colour([0x7d, 0x3c, 0x98]),
+    Colour([0x5d, 0x6d, 0x7e]),
+];
+
+/// A loaded, valid scenario.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scenario {
+    /// Its name, for people.
+    pub name: String,
+    /// The rule system it is played with.
+    pub rules: RuleSystem,
+    /// The setup the rules crate validated.
+    pub setup: Setup,
+    /// Each player's colour, in turn order.
+    pub colours: Vec<Colour>,
+    /// Squares of stash tokens (The Snyder Skirmish only).
+    pub stashes: Vec<Square>,
+    /// Things worth telling a person that do not stop play (R2).
+    pub warnings: Vec<Problem>,
+}
+
+impl Scenario {
+    /// Starts a game of this scenario with its own seed.
+    pub fn game(&self) -> Game {
+        Game::new(&self.setup).expect("a loaded scenario passed the rules crate's validation")
+    }
+
+    /// Starts a game of this scenario with another seed (R30).
+    pub fn game_with_seed(&self, seed: u64) -> Game {
+        let mut setup = self.setup.clone();
+        setup.seed = seed;
+        Game::new(&setup).expect("the seed does not affect validation")
+    }
+}
+
+/// The embedded default scenario, `scenarios/standard.ron`.
+pub fn standard() -> Scenario {
+    parse(STANDARD, "scenarios/standard.ron").expect("the embedded standard scenario is valid")
+}
+
+/// Where in a file a problem lies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// The file as a whole (it cannot be read).
+    File,
+    /// A 1-based line and column, as the RON parser gives them.
+    At {
+        /// Line, from 1.
+        line: usize,
+        /// Column, from 1.
+        col: usize,
+    },
+    /// The path of a field: `players[1].factors[0].units[3]`.
+    Field(String),
+}
+
+/// One problem found in a scenario file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Where it lies.
+    pub location: Location,
+    /// What is wrong, in plain words.
+    pub message: String,
+    /// The ruling it breaks, if any.
+    pub ruling: Option<Ruling>,
+}
+
+impl Problem {
+    fn field(path: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem {
+            location: Location::Field(path.into()),
+            message: message.into(),
+            ruling: None,
+        }
+    }
+
+    fn with_ruling(mut self, ruling: Ruling) -> Problem {
+        self.ruling = Some(ruling);
+        self
+    }
+
+    /// The problem as one line, after the file's name.
+    pub fn display_in<'a>(&'a self, origin: &'a str) -> impl fmt::Display + 'a {
+        struct D<'a>(&'a Problem, &'a str);
+        impl fmt::Display for D<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let (p, origin) = (self.0, self.1);
+                match &p.location {
+                    Location::File => write!(f, "{origin}: {}", p.message)?,
+                    Location::At { line, col } => {
+                        write!(f, "{origin}:{line}:{col}: {}", p.message)?
+                    }
+                    Location::Field(path) => write!(f, "{origin}: {path}: {}", p.message)?,
+                }
+                if let Some(r) = p.ruling {
+                    write!(f, " ({r})")?;
+                }
+                Ok(())
+            }
+        }
+        D(self, origin)
+    }
+}
+
+/// A scenario that could not be loaded, with every problem found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadScenarioError {
+    /// The file's path or another name for where the text came from.
+    pub origin: String,
+    /// Every problem, in file order.
+    pub problems: Vec<Problem>,
+}
+
+impl fmt::Display for LoadScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{}", p.display_in(&self.origin))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadScenarioError {}
+
+// ---------------------------------------------------------------- file schema
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileScenario {
+    name: String,
+    rules: RuleSystem,
+    board: FileBoard,
+    players: Vec<FilePlayer>,
+    #[serde(default)]
+    terrain: Vec<FileTerrain>,
+    #[serde(default)]
+    stashes: Vec<String>,
+    #[serde(default = "default_first_player")]
+    first_player: Option<usize>,
+    #[serde(default = "default_seed")]
+    seed: u64,
+    #[serde(default)]
+    turn_limit: Option<u32>,
+}
+
+fn default_first_player() -> Option<usize> {
+    Some(0)
+}
+
+/// The seed a scenario gets when it names none.
+pub const DEFAULT_SEED: u64 = 42;
+
+fn default_seed() -> u64 {
+    DEFAULT_SEED
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileBoard {
+    columns: u64,
+    rows: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FilePlayer {
+    name: String,
+    #[serde(default)]
+    colour: Option<String>,
+    factors: Vec<FileFactor>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileFactor {
+    base: String,
+    units: Vec<FileUnit>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileUnit {
+    at: String,
+    facing: Facing,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileTerrain {
+    kind: FileTerrainKind,
+    #[serde(default)]
+    squares: Option<Vec<String>>,
+    #[serde(default)]
+    area: Option<(String, String)>,
+}
+
+#[derive(Debug, Deserialize)]
+enum FileTerrainKind {
+    LowWall,
+    HighWall,
+    Mountain,
+    Woods,
+    Water,
+    Road,
+    Bridge {
+        #[serde(default)]
+        elevated: bool,
+    },
+    Building {
+        entrance: String,
+    },
+}
+
+// ---------------------------------------------------------------- loading
+
+/// Reads and validates a scenario file.
+pub fn load(path: &Path) -> Result<Scenario, LoadScenarioError> {
+    let origin = path.display().to_string();
+    let fail = |message: String| LoadScenarioError {
+        origin: origin.clone(),
+        problems: vec![Problem {
+            location: Location::File,
+            message,
+            ruling: None,
+        }],
+    };
+    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "the file is {} bytes; scenario files are at most {MAX_FILE_BYTES} bytes",
+            meta.len()
+        )));
+    }
+    let text =
+        std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
+    parse(&text, &origin)
+}
+
+/// Parses and validates scenario text; `origin` names it in messages.
+pub fn parse(text: &str, origin: &str) -> Result<Scenario, LoadScenarioError> {
+    let error = |problems| LoadScenarioError {
+        origin: origin.to_owned(),
+        problems,
+    };
+    // IMPLICIT_SOME: optional fields read `name: "Vance"` as well as `Some("Vance")`.
+    let options =
+        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let file: FileScenario = options.from_str(text).map_err(|e| {
+        error(vec![Problem {
+            location: Location::At {
+                line: e.span.start.line,
+                col: e.span.start.col,
+            },
+            message: e.code.to_string(),
+            ruling: None,
+        }])
+    })?;
+    let (scenario, mut problems) = convert(file);
+    if !problems.is_empty() {
+        return Err(error(problems));
+    }
+    match scenario.setup.validate() {
+        Ok(warnings) => Ok(Scenario {
+            warnings: warnings.into_iter().map(from_setup_problem).collect(),
+            ..scenario
+        }),
+        Err(e) => {
+            problems.extend(e.problems.into_iter().map(from_setup_problem));
+            Err(error(problems))
+        }
+    }
+}
+
+fn from_setup_problem(p: sandtable_rules::SetupProblem) -> Problem {
+    Problem {
+        location: Location::Field(p.path),
+        message: p.message,
+        ruling: p.ruling,
+    }
+}
+
+/// Reads square names and colours, expands areas and checks what the rules
+/// crate cannot see (the board's size before anything is allocated, stashes
+/// outside The Snyder Skirmish), collecting every problem.
+fn convert(file: FileScenario) -> (Scenario, Vec<Problem>) {
+    let mut problems = Vec::new();
+    let side = 1..=u64::from(MAX_BOARD_SIDE);
+    let board = if side.contains(&file.board.columns) && side.contains(&file.board.rows) {
+        Board {
+            columns: file.board.columns as u16,
+            rows: file.board.rows as u16,
+        }
+    } else {
+        problems.push(
+            Problem::field(
+                "board",
+                format!(
+                    "a board of {} x {} squares is not allowed: columns and rows must each be 1 to {MAX_BOARD_SIDE}",
+                    file.board.columns, file.board.rows
+                ),
+            )
+            .with_ruling(Ruling::R1),
+        );
+        Board {
+            columns: 0,
+            rows: 0,
+        }
+    };
+    let mut square = |text: &str, path: String| -> Square {
+        match text.parse::<Square>() {
+            Ok(sq) => sq,
+            Err(e) => {
+                problems.push(Problem::field(path, e.to_string()));
+                Square::new(0, 0)
+            }
+        }
+    };
+    let mut players = Vec::new();
+    let mut colour_texts = Vec::new();
+    for (p, player) in file.players.iter().enumerate() {
+        let mut factors = Vec::new();
+        for (f, factor) in player.factors.iter().enumerate() {
+            let fpath = format!("players[{p}].factors[{f}]");
+            let base = square(&factor.base, format!("{fpath}.base"));
+            let units = factor
+                .units
+                .iter()
+                .enumerate()
+                .map(|(u, unit)| UnitSetup {
+                    at: square(&unit.at, format!("{fpath}.units[{u}].at")),
+                    facing: unit.facing,
+                    name: unit.name.clone(),
+                })
+                .collect();
+            factors.push(FactorSetup { base, units });
+        }
+        players.push(PlayerSetup {
+            name: player.name.clone(),
+            factors,
+        });
+        colour_texts.push(player.colour.clone());
+    }
+    let mut terrain = Vec::new();
+    let mut area_problems = Vec::new();
+    for (i, piece) in file.terrain.iter().enumerate() {
+        let path = format!("terrain[{i}]");
+        let kind = match &piece.kind {
+            FileTerrainKind::LowWall => TerrainKind::LowWall,
+            FileTerrainKind::HighWall => TerrainKind::HighWall,
+            FileTerrainKind::Mountain => TerrainKind::Mountain,
+            FileTerrainKind::Woods => TerrainKind::Woods,
+            FileTerrainKind::Water => TerrainKind::Water,
+            FileTerrainKind::Road => TerrainKind::Road,
+            FileTerrainKind::Bridge { elevated } => TerrainKind::Bridge {
+                elevated: *elevated,
+            },
+            FileTerrainKind::Building { entrance } => TerrainKind::Building {
+                entrance: square(entrance, format!("{path}.kind.entrance")),
+            },
+        };
+        let squares = match (&piece.squares, &piece.area) {
+            (Some(list), None) => list
+                .iter()
+                .enumerate()
+                .map(|(k, s)| square(s, format!("{path}.squares[{k}]")))
+                .collect(),
+            (None, Some((from, to))) => {
+                let a = square(from, format!("{path}.area.0"));
+                let b = square(to, format!("{path}.area.1"));
+                if board.contains(a) && board.contains(b) {
+                    rectangle(a, b)
+                } else {
+                    let off = if board.contains(a) { b } else { a };
+                    area_problems.push(
+                        Problem::field(
+                            format!("{path}.area"),
+                            format!(
+                                "corner {off} is off the board of {} x {} squares",
+                                board.columns, board.rows
+                            ),
+                        )
+                        .with_ruling(Ruling::R1),
+                    );
+                    Vec::new()
+                }
+            }
+            (Some(_), Some(_)) => {
+                area_problems.push(Problem::field(
+                    &path,
+                    "give either `squares` or `area`, not both",
+                ));
+                Vec::new()
+            }
+            (None, None) => {
+                area_problems.push(Problem::field(
+                    &path,
+                    "a terrain entry needs `squares: [...]` or `area: (corner, corner)`",
+                ));
+                Vec::new()
+            }
+        };
+        terrain.push(TerrainPiece { kind, squares });
+    }
+    let stashes: Vec<Square> = file
+        .stashes
+        .iter()
+        .enumerate()
+        .map(|(k, s)| square(s, format!("stashes[{k}]")))
+        .collect();
+    problems.extend(area_problems);
+    let mut colours = Vec::new();
+    for (p, text) in colour_texts.iter().enumerate() {
+        match text.as_deref().map(str::parse::<Colour>) {
+            None => colours.push(DEFAULT_COLOURS[p % DEFAULT_COLOURS.len()]),
+            Some(Ok(c)) => colours.push(c),
+            Some(Err(message)) => {
+                problems.push(Problem::field(format!("players[{p}].colour"), message));
+            }
+        }
+    }
+    match file.rules {
+        RuleSystem::ConflictAtCache if !stashes.is_empty() => problems.push(Problem::field(
+            "stashes",
+            "stashes belong to The Snyder Skirmish: set `rules: SnyderSkirmish` or remove them",
+        )),
+        RuleSystem::SnyderSkirmish => problems.push(Problem::field(
+            "rules",
+            "The Snyder Skirmish (V101) is not playable in this version; use ConflictAtCache",
+        )),
+        RuleSystem::ConflictAtCache => {}
+    }
+    let scenario = Scenario {
+        name: file.name,
+        rules: file.rules,
+        setup: Setup {
+            board,
+            players,
+            terrain,
+            first_player: file.first_player,
+            seed: file.seed,
+            turn_limit: file.turn_limit,
+        },
+        colours,
+        stashes,
+        warnings: Vec::new(),
+    };
+    (scenario, problems)
+}
+
+/// Every square of the rectangle between two corners, corners included.
+fn rectangle(a: Square, b: Square) -> Vec<Square> {
+    (a.row.min(b.row)..=a.row.max(b.row))
+        .flat_map(|row| (a.col.min(b.col)..=a.col.max(b.col)).map(move |col| Square::new(col, row)))
+        .collect()
+}

@@ -21,7 +21,8 @@ pub(crate) fn load_record(path: &Path) -> Result<Record, Failure> {
             format!("{}: cannot read the record: {e}", path.display()),
         )
     })?;
-    Record::parse(&text).map_err(|e| Failure::new(2, format!("{}:{e}", path.display())))
+    Record::parse(&text)
+        .map_err(|e| Failure::new(2, format!("{}:{}: {}", path.display(), e.line, e.reason)))
 }
 
 fn header_number<T: std::str::FromStr>(

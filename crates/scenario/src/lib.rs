@@ -191,7 +191,7 @@ impl std::error::Error for LoadScenarioError {}
 // ---------------------------------------------------------------- file schema
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename = "scenario")]
 struct FileScenario {
     name: String,
     rules: RuleSystem,
@@ -221,14 +221,14 @@ fn default_seed() -> u64 {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename = "board")]
 struct FileBoard {
     columns: u64,
     rows: u64,
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename = "player")]
 struct FilePlayer {
     name: String,
     #[serde(default)]
@@ -237,14 +237,14 @@ struct FilePlayer {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename = "factor")]
 struct FileFactor {
     base: String,
     units: Vec<FileUnit>,
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename = "unit")]
 struct FileUnit {
     at: String,
     facing: Facing,
@@ -253,7 +253,7 @@ struct FileUnit {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename = "terrain")]
 struct FileTerrain {
     kind: FileTerrainKind,
     #[serde(default)]
@@ -263,6 +263,7 @@ struct FileTerrain {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(rename = "kind")]
 enum FileTerrainKind {
     LowWall,
     HighWall,

@@ -1,0 +1,258 @@
+//! End-to-end tests of the `sandtable-cli` binary on the shipped scenarios.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use sandtable_rules::{Game, Record};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sandtable-cli"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sandtable-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The rules crate's own replay of a record: seed and turn limit from its headers.
+fn replay(scenario: &Path, record_path: &Path) -> Game {
+    let scenario = sandtable_scenario::load(&root().join(scenario)).expect("valid scenario");
+    let record =
+        Record::parse(&std::fs::read_to_string(record_path).expect("record")).expect("parses");
+    let mut setup = scenario.setup.clone();
+    if let Some(seed) = record.header("Seed") {
+        setup.seed = seed.parse().expect("numeric seed");
+    }
+    if let Some(limit) = record.header("TurnLimit") {
+        setup.turn_limit = Some(limit.parse().expect("numeric limit"));
+    }
+    let mut game = Game::new(&setup).expect("valid setup");
+    for (_, c) in &record.commands {
+        game.apply(*c).expect("legal record");
+    }
+    game
+}
+
+#[test]
+fn validate_accepts_every_shipped_scenario() {
+    let out = cli(&[
+        "validate",
+        "scenarios/standard.ron",
+        "scenarios/open-field.ron",
+        "scenarios/three-players.ron",
+        "scenarios/two-factors.ron",
+        "scenarios/river-crossing.ron",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout)
+            .lines()
+            .filter(|l| l.contains(": ok ("))
+            .count(),
+        5
+    );
+}
+
+#[test]
+fn validate_prints_every_problem_and_exits_1() {
+    let out = cli(&[
+        "validate",
+        "scenarios/standard.ron",
+        "scenarios/tests/many-problems.ron",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 6, "{err}");
+    assert!(
+        err.contains("scenarios/tests/many-problems.ron: first_player: player 2 does not exist"),
+        "{err}"
+    );
+    assert!(text(&out.stdout).contains("scenarios/standard.ron: ok"));
+}
+
+#[test]
+fn play_json_matches_the_rules_crates_replay() {
+    let record = root().join("crates/cli/tests/data/open-field-capture.moves");
+    let out = cli(&[
+        "play",
+        "scenarios/open-field.ron",
+        "--record",
+        record.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let expected =
+        serde_json::to_value(replay(Path::new("scenarios/open-field.ron"), &record).summary())
+            .expect("json");
+    assert_eq!(printed, expected);
+    assert_eq!(
+        printed["custody"],
+        serde_json::json!([{"holder": "Blue", "player": "Red", "factor": 0}])
+    );
+    assert_eq!(
+        printed["activation"],
+        serde_json::json!({"square": "M7", "actions_left": 1})
+    );
+}
+
+#[test]
+fn play_text_shows_the_log_and_the_board() {
+    let record = root().join("crates/cli/tests/data/open-field-capture.moves");
+    let out = cli(&[
+        "play",
+        "scenarios/open-field.ron",
+        "--record",
+        record.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("captured Red's unit on M7 from the front: +0 earned"),
+        "{s}"
+    );
+    assert!(s.contains("turn 4: Blue to play"), "{s}");
+    assert!(
+        s.contains("B←."),
+        "Blue's capturer faces west on the board: {s}"
+    );
+}
+
+#[test]
+fn play_stops_at_an_illegal_command_with_its_line_and_ruling() {
+    let dir = temp_dir("illegal");
+    let good =
+        std::fs::read_to_string(root().join("crates/cli/tests/data/open-field-capture.moves"))
+            .expect("record");
+    let bad = dir.join("bad.moves");
+    std::fs::write(&bad, format!("{good}advance B7\n")).expect("write");
+    let out = cli(&[
+        "play",
+        "scenarios/open-field.ron",
+        "--record",
+        bad.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stdout.is_empty(),
+        "nothing on stdout: {}",
+        text(&out.stdout)
+    );
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("bad.moves:26: `advance B7` is illegal: cannot run to B7: L7 is open ground; every square entered in a run must be T130 (R14)"),
+        "{err}"
+    );
+    std::fs::write(&bad, "activate E7\njump\n").expect("write");
+    let out = cli(&[
+        "play",
+        "scenarios/open-field.ron",
+        "--record",
+        bad.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("bad.moves:2: `jump`: unknown command"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn show_draws_the_board_with_bases_units_and_terrain() {
+    let out = cli(&["show", "scenarios/standard.ron"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("A  B  C  D"), "column letters: {s}");
+    assert!(s.contains("[R]") && s.contains("[B]"), "bases: {s}");
+    assert!(
+        s.contains("R→.") && s.contains("B←."),
+        "units with facings: {s}"
+    );
+    assert!(
+        s.contains("~~~") && s.contains("≡≡≡") && s.contains("+++"),
+        "terrain: {s}"
+    );
+    assert!(s.contains("turn 1: Red to play, 5 activations left"), "{s}");
+}
+
+#[test]
+fn simulate_summarises_and_saves_records_that_replay() {
+    let dir = temp_dir("simulate");
+    let out = cli(&[
+        "simulate",
+        "scenarios/open-field.ron",
+        "--games",
+        "3",
+        "--seed",
+        "9",
+        "--turn-limit",
+        "30",
+        "--save-record",
+        dir.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("3 random games of \"Open field\" (seeds 9 to 11, turn limit 30)"),
+        "{s}"
+    );
+    assert!(s.contains("wins: Red ") && s.contains("draws: "), "{s}");
+    assert!(
+        s.contains("mean turns: ") && s.contains("commands: "),
+        "{s}"
+    );
+    for i in 1..=3 {
+        let record = dir.join(format!("game-{i:04}.moves"));
+        let out = cli(&[
+            "play",
+            "scenarios/open-field.ron",
+            "--record",
+            record.to_str().expect("utf-8"),
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(
+            printed["over"],
+            serde_json::json!(true),
+            "a saved game ran to its end"
+        );
+        let expected =
+            serde_json::to_value(replay(Path::new("scenarios/open-field.ron"), &record).summary())
+                .expect("json");
+        assert_eq!(printed, expected);
+    }
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for sub in ["validate", "show", "play", "simulate"] {
+        let out = cli(&[sub, "--help"]);
+        assert!(out.status.success(), "{sub} --help");
+        assert!(text(&out.stdout).contains("Usage: sandtable-cli"), "{sub}");
+    }
+    let out = cli(&["play", "scenarios/standard.ron"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a missing --record is a usage error"
+    );
+    let out = cli(&["play", "scenarios/nope.ron", "--record", "x.moves"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("scenarios/nope.ron: cannot read the file"));
+}

@@ -1,0 +1,168 @@
+//! The shipped scenarios all load, and the standard table is what the docs
+//! promise: Table A, ten units a side, every terrain kind, mirror-symmetric.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use sandtable_rules::{Facing, Game, Ground, Place, Square, TerrainKind, UnitId};
+use sandtable_scenario::{RuleSystem, load, standard};
+
+fn scenarios_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios")
+}
+
+#[test]
+fn every_shipped_scenario_loads_without_warnings() {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(scenarios_dir()).expect("scenarios/ exists") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|x| x != "ron") {
+            continue;
+        }
+        let scenario = load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            scenario.warnings.is_empty(),
+            "{}: {:?}",
+            path.display(),
+            scenario.warnings
+        );
+        let game = scenario.game();
+        assert!(
+            !game.legal_commands().is_empty(),
+            "{} is playable",
+            path.display()
+        );
+        names.push(
+            path.file_name()
+                .expect("name")
+                .to_string_lossy()
+                .into_owned(),
+        );
+    }
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "open-field.ron",
+            "river-crossing.ron",
+            "standard.ron",
+            "three-players.ron",
+            "two-factors.ron"
+        ]
+    );
+}
+
+#[test]
+fn the_embedded_standard_scenario_is_the_file() {
+    let file = load(&scenarios_dir().join("standard.ron")).expect("loads");
+    assert_eq!(standard(), file);
+}
+
+fn mirror(sq: Square, columns: u16) -> Square {
+    Square::new(columns - 1 - sq.col, sq.row)
+}
+
+#[test]
+fn the_standard_table_is_table_a_with_every_terrain_kind_and_mirror_symmetric() {
+    let scenario = standard();
+    assert_eq!(scenario.rules, RuleSystem::ConflictAtCache);
+    let b = scenario.setup.board;
+    assert_eq!((b.columns, b.rows), (24, 15), "Table A: 24 x 15 squares");
+    assert_eq!(scenario.setup.players.len(), 2);
+    for p in &scenario.setup.players {
+        assert_eq!(p.factors.len(), 1);
+        assert_eq!(
+            p.factors[0].units.len(),
+            10,
+            "{} has a standard Factor",
+            p.name
+        );
+    }
+    let kinds: BTreeSet<&str> = scenario
+        .setup
+        .terrain
+        .iter()
+        .map(|t| match t.kind {
+            TerrainKind::Bridge { elevated: true } => "elevated bridge",
+            k => k.name(),
+        })
+        .collect();
+    for kind in [
+        "low wall",
+        "high wall",
+        "mountain",
+        "woods",
+        "water",
+        "road",
+        "elevated bridge",
+        "building",
+    ] {
+        assert!(kinds.contains(kind), "standard.ron has {kind}: {kinds:?}");
+    }
+    // Fairness: the table reads the same from either side.
+    let game: Game = scenario.game();
+    for sq in b.squares() {
+        assert_eq!(
+            game.ground(sq),
+            game.ground(mirror(sq, b.columns)),
+            "ground at {sq}"
+        );
+    }
+    let side = |player: u16| -> BTreeSet<(Square, Facing)> {
+        (0..game.units().len() as u16)
+            .map(UnitId)
+            .filter(|u| game.units()[usize::from(u.0)].player.0 == player)
+            .filter_map(|u| match game.place(u) {
+                Place::Board { square, facing } => Some((square, facing)),
+                _ => None,
+            })
+            .collect()
+    };
+    let flip = |f: Facing| match f {
+        Facing::E => Facing::W,
+        Facing::W => Facing::E,
+        other => other,
+    };
+    let red_mirrored: BTreeSet<(Square, Facing)> = side(0)
+        .into_iter()
+        .map(|(s, f)| (mirror(s, b.columns), flip(f)))
+        .collect();
+    assert_eq!(red_mirrored, side(1), "Blue's deployment mirrors Red's");
+    assert_eq!(
+        mirror(game.factors()[0].base, b.columns),
+        game.factors()[1].base
+    );
+    assert_eq!(
+        game.ground("L8".parse().expect("square")),
+        Ground::Bridge { elevated: true }
+    );
+}
+
+#[test]
+fn optional_fields_take_their_documented_defaults() {
+    let text = r#"(
+        name: "defaults",
+        rules: ConflictAtCache,
+        board: (columns: 8, rows: 8),
+        players: [
+            (name: "Red", factors: [(base: "C3", units: [(at: "C4", facing: N)])]),
+            (name: "Blue", factors: [(base: "F6", units: [(at: "F5", facing: S, name: Some("Vance"))])]),
+        ],
+    )"#;
+    let s = sandtable_scenario::parse(text, "inline").expect("valid");
+    assert_eq!(s.setup.first_player, Some(0));
+    assert_eq!(s.setup.seed, sandtable_scenario::DEFAULT_SEED);
+    assert_eq!(s.setup.turn_limit, None);
+    assert!(s.setup.terrain.is_empty() && s.stashes.is_empty());
+    assert_eq!(s.colours, sandtable_scenario::DEFAULT_COLOURS[..2]);
+    assert_eq!(
+        s.setup.players[1].factors[0].units[0].name.as_deref(),
+        Some("Vance")
+    );
+    assert_eq!(
+        s.warnings.len(),
+        2,
+        "R2: factors of one unit are warned: {:?}",
+        s.warnings
+    );
+}

@@ -109,7 +109,7 @@ pub(crate) fn run(
         .min(n);
     let bar = ProgressBar::new(u64::from(games));
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let next = AtomicUsize::new(0);

@@ -57,7 +57,7 @@ fn column_name(col: u16) -> String {
 }
 
 /// The board, north up.
-pub(crate) fn board(game: &Game, stashes: &[Square]) -> String {
+pub(crate) fn board(game: &Game) -> String {
     let b = game.board();
     let marks = marks(game);
     let mut out = String::new();
@@ -82,7 +82,7 @@ pub(crate) fn board(game: &Game, stashes: &[Square]) -> String {
                     let owner = game.factors()[usize::from(f.0)].player;
                     let _ = write!(out, "[{}]", marks[usize::from(owner.0)]);
                 }
-                None if stashes.contains(&sq) => out.push_str(" * "),
+                None if game.stash_at(sq) => out.push_str(" * "),
                 None if g == '.' => out.push_str(" . "),
                 None => {
                     for _ in 0..3 {

@@ -101,7 +101,7 @@ pub(crate) fn show(file: &Path, record: Option<&Path>) -> Result<String, Failure
         apply_all(&mut game, &rec, path, &mut String::new())?;
     }
     let mut out = format!("{}\n\n", scenario.name);
-    out.push_str(&render::board(&game, &scenario.stashes));
+    out.push_str(&render::board(&game));
     out.push('\n');
     out.push_str(&render::status(&game));
     Ok(out)
@@ -126,7 +126,7 @@ pub(crate) fn play(
     }
     let mut out = log;
     out.push('\n');
-    out.push_str(&render::board(&game, &scenario.stashes));
+    out.push_str(&render::board(&game));
     out.push('\n');
     out.push_str(&render::status(&game));
     Ok(out)

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::game::{Actions, Game, Occupant, Place, PlayerId, UnitId, activation_limit};
+use crate::game::{Actions, Game, Occupant, Place, PlayerId, UnitId};
 use crate::geometry::{Facing, Square};
 use crate::ruling::Ruling;
 use crate::terrain::{Ground, TerrainClass};
@@ -26,6 +26,10 @@ pub enum Command {
     End,
     /// `pass`: end the turn, and any activation in progress (R5).
     Pass,
+    /// `pick C7`: answer a stash result's choice with the unit on that square (R22, R23).
+    Pick(Square),
+    /// `place D5 N`: answer a stash result's choice with a square and a facing (R22, R23).
+    Place(Square, Facing),
 }
 
 /// A legal command with the actions it costs.
@@ -120,6 +124,18 @@ pub enum CommandError {
         /// Why not.
         reason: String,
     },
+    /// A stash result waits for a choice; nothing else is legal (R22).
+    ChoicePending {
+        /// What is awaited, in plain words.
+        awaited: String,
+    },
+    /// `pick` or `place` with no choice awaited (R22).
+    NoChoicePending,
+    /// The pick or place does not answer the awaited choice (R23).
+    BadChoice {
+        /// Why not.
+        reason: String,
+    },
 }
 
 impl CommandError {
@@ -137,6 +153,8 @@ impl CommandError {
             CommandError::Impassable { .. } => Ruling::R12,
             CommandError::BadCrossing { .. } => Ruling::R13,
             CommandError::BadRun { .. } => Ruling::R14,
+            CommandError::ChoicePending { .. } | CommandError::NoChoicePending => Ruling::R22,
+            CommandError::BadChoice { .. } => Ruling::R23,
         }
     }
 }
@@ -190,6 +208,16 @@ impl fmt::Display for CommandError {
             CommandError::BadRun { target, reason } => {
                 write!(f, "cannot run to {target}: {reason}")
             }
+            CommandError::ChoicePending { awaited } => {
+                write!(f, "a stash result waits for a choice: {awaited}")
+            }
+            CommandError::NoChoicePending => {
+                write!(
+                    f,
+                    "no choice is awaited: `pick` and `place` answer stash results"
+                )
+            }
+            CommandError::BadChoice { reason } => f.write_str(reason),
         }?;
         write!(f, " ({})", self.ruling())
     }
@@ -228,6 +256,21 @@ pub(crate) enum Plan {
     },
     End,
     Pass,
+    /// Put a unit on a square with a facing (R23).
+    Place {
+        unit: UnitId,
+        to: Square,
+        facing: Facing,
+    },
+    /// The unit picked to take additional actions (R23).
+    PickForActions {
+        unit: UnitId,
+        actions: u8,
+    },
+    /// The unfriendly unit picked to be returned or captured (R23).
+    PickUnfriendly {
+        unit: UnitId,
+    },
 }
 
 impl Plan {
@@ -278,6 +321,20 @@ impl Game {
         if self.state.outcome.is_some() {
             return Err(CommandError::GameOver);
         }
+        match (self.state.pending, command) {
+            (Some(choice), Command::Pick(_) | Command::Place(..)) => {
+                return self.plan_choice(choice, command);
+            }
+            (Some(choice), _) => {
+                return Err(CommandError::ChoicePending {
+                    awaited: choice.awaited(),
+                });
+            }
+            (None, Command::Pick(_) | Command::Place(..)) => {
+                return Err(CommandError::NoChoicePending);
+            }
+            (None, _) => {}
+        }
         match command {
             Command::Activate(square) => self.plan_activate(square),
             Command::TurnLeft | Command::TurnRight => {
@@ -317,6 +374,7 @@ impl Game {
                 None => Err(CommandError::NoActivation),
             },
             Command::Pass => Ok(Plan::Pass),
+            Command::Pick(_) | Command::Place(..) => Err(CommandError::NoChoicePending),
         }
     }
 
@@ -352,8 +410,7 @@ impl Game {
 
     /// The activation limit fixed at the start of this turn (R6).
     pub fn turn_activation_limit(&self) -> u16 {
-        let s = &self.turn_start;
-        activation_limit(s.units_on_board(&self.table, s.current))
+        self.state.activation_limit
     }
 
     /// What lies on a square entered by `acting`, refusing friendly pieces (R8).
@@ -535,6 +592,8 @@ impl fmt::Display for Command {
             Command::AdvanceTo(sq) => write!(f, "advance {sq}"),
             Command::End => f.write_str("end"),
             Command::Pass => f.write_str("pass"),
+            Command::Pick(sq) => write!(f, "pick {sq}"),
+            Command::Place(sq, facing) => write!(f, "place {sq} {facing}"),
         }
     }
 }

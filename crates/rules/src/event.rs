@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use crate::choice::Choice;
 use crate::command::{Command, CommandError, MoveKind, Plan};
 use crate::game::{
     Actions, Activation, FactorId, Game, Occupant, Outcome, Place, PlayerId, State, Table, UnitId,
@@ -11,6 +12,7 @@ use crate::game::{
 };
 use crate::geometry::{Facing, Square};
 use crate::ruling::Ruling;
+use crate::stash::StashResult;
 
 /// From which side a capture came (R9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -150,6 +152,81 @@ pub enum Event {
         /// The limit in turns.
         turn_limit: u32,
     },
+    /// A unit discovered a stash: two d6 were rolled and the stash removed (R21).
+    StashRolled {
+        /// The discovering unit.
+        unit: UnitId,
+        /// The stash's square.
+        square: Square,
+        /// The two dice, tens first.
+        dice: [u8; 2],
+        /// The row rolled, 11 to 66.
+        roll: u8,
+        /// That row's result.
+        result: StashResult,
+    },
+    /// A result waits for the current player's choice (R22).
+    ChoiceAwaited {
+        /// What is awaited.
+        choice: Choice,
+    },
+    /// A unit was picked to answer a choice (R23).
+    Picked {
+        /// The unit.
+        unit: UnitId,
+        /// Its square.
+        square: Square,
+    },
+    /// A unit was put on a square with a facing by a stash result (R23).
+    UnitPlaced {
+        /// The unit.
+        unit: UnitId,
+        /// Where it stood, or `None` when it came back from custody.
+        from: Option<Square>,
+        /// Where it stands now.
+        to: Square,
+        /// The way it faces now.
+        facing: Facing,
+    },
+    /// The acting unit gained additional actions from a stash (R23).
+    ExtraActions {
+        /// The unit.
+        unit: UnitId,
+        /// Actions added to its budget.
+        actions: Actions,
+    },
+    /// The acting unit's activation pauses while another unit takes
+    /// additional actions from a stash; not an activation of R6 (R23).
+    BonusStarted {
+        /// The unit taking the actions.
+        unit: UnitId,
+        /// Its square.
+        square: Square,
+        /// Actions it may take.
+        actions: Actions,
+    },
+    /// A paused activation goes on (R23).
+    ActivationResumed {
+        /// The unit whose activation resumes.
+        unit: UnitId,
+    },
+    /// An unfriendly unit with no room near its base was captured by a stash
+    /// result, without a facing bonus (R23).
+    TakenIntoCustody {
+        /// The unit.
+        unit: UnitId,
+        /// Where it stood.
+        square: Square,
+        /// The player who now holds it.
+        holder: PlayerId,
+    },
+    /// The discovering unit found no room near its base and leaves the game (R23).
+    UnitDiscarded {
+        /// The unit.
+        unit: UnitId,
+        /// Where it stood.
+        square: Square,
+    },
 }
 
 /// Why undo cannot go back further (R31).
@@ -157,6 +234,8 @@ pub enum Event {
 pub enum UndoError {
     /// No command has been given in this turn.
     StartOfTurn,
+    /// The last command rolled the dice for a stash, which stays discovered.
+    PastRoll,
 }
 
 impl fmt::Display for UndoError {
@@ -165,6 +244,11 @@ impl fmt::Display for UndoError {
             UndoError::StartOfTurn => write!(
                 f,
                 "nothing to undo in this turn: undo never goes back past the start of the turn ({})",
+                Ruling::R31
+            ),
+            UndoError::PastRoll => write!(
+                f,
+                "cannot undo further: undo never goes back past a dice roll or a discovered stash ({})",
                 Ruling::R31
             ),
         }
@@ -250,6 +334,64 @@ impl State {
                 self.spend(cost);
             }
             Event::ActivationEnded { .. } => self.activation = None,
+            Event::StashRolled { square, .. } => {
+                if let Some(k) = table.stash_index(square) {
+                    self.stash_present[k] = false;
+                }
+            }
+            Event::ChoiceAwaited { choice } => self.pending = Some(choice),
+            Event::Picked { .. } => self.pending = None,
+            Event::UnitPlaced {
+                unit,
+                from,
+                to,
+                facing,
+            } => {
+                self.pending = None;
+                if let Some(from) = from {
+                    self.set_cell(board, from, None);
+                }
+                self.set_cell(board, to, Some(Occupant::Unit(unit)));
+                self.places[unit.index()] = Place::Board { square: to, facing };
+            }
+            Event::ExtraActions { actions, .. } => {
+                if let Some(a) = self.activation.as_mut() {
+                    a.earned += actions.0;
+                }
+            }
+            Event::BonusStarted {
+                unit,
+                square,
+                actions,
+            } => {
+                let Place::Board { facing, .. } = self.places[unit.index()] else {
+                    unreachable!("only units on the board take actions")
+                };
+                if let Some(paused) = self.activation.take() {
+                    self.paused.push(paused);
+                }
+                self.activation = Some(Activation {
+                    unit,
+                    given: actions.0,
+                    earned: 0,
+                    spent: 0,
+                    start_square: square,
+                    start_facing: facing,
+                });
+            }
+            Event::ActivationResumed { .. } => self.activation = self.paused.pop(),
+            Event::TakenIntoCustody {
+                unit,
+                square,
+                holder,
+            } => {
+                self.set_cell(board, square, None);
+                self.places[unit.index()] = Place::Custody { holder };
+            }
+            Event::UnitDiscarded { unit, square } => {
+                self.set_cell(board, square, None);
+                self.places[unit.index()] = Place::Removed;
+            }
             Event::TurnPassed {
                 player,
                 turn,
@@ -270,7 +412,7 @@ impl State {
         }
     }
 
-    fn emit(&mut self, table: &Table, events: &mut Vec<Event>, event: Event) {
+    pub(crate) fn emit(&mut self, table: &Table, events: &mut Vec<Event>, event: Event) {
         self.apply_event(table, &event);
         events.push(event);
     }
@@ -285,6 +427,27 @@ impl State {
                     unspent: a.left(),
                 },
             );
+        }
+    }
+
+    /// Ends the acting unit's activation; a paused one resumes (R23), and ends
+    /// too if it has nothing left to spend (R7).
+    pub(crate) fn close_activation(&mut self, table: &Table, events: &mut Vec<Event>) {
+        self.end_activation(table, events);
+        if let Some(a) = self.paused.last() {
+            let unit = a.unit;
+            self.emit(table, events, Event::ActivationResumed { unit });
+            self.end_if_spent(table, events);
+        }
+    }
+
+    /// Ends the activation in progress and every paused one (a pass, a win).
+    fn close_all(&mut self, table: &Table, events: &mut Vec<Event>) {
+        self.end_activation(table, events);
+        while let Some(a) = self.paused.last() {
+            let unit = a.unit;
+            self.emit(table, events, Event::ActivationResumed { unit });
+            self.end_activation(table, events);
         }
     }
 
@@ -368,15 +531,79 @@ impl State {
                 };
                 self.emit(table, events, event);
                 if let Some(winner) = won {
-                    self.end_activation(table, events);
+                    self.close_all(table, events);
                     self.emit(table, events, Event::GameWon { winner });
-                } else {
+                    return;
+                }
+                // R21: ending an Advance on a stash discovers it (a run that
+                // passes over one does not).
+                self.discover(table, events, unit, to);
+                if self.pending.is_none() {
                     self.end_if_spent(table, events);
                 }
             }
-            Plan::End => self.end_activation(table, events),
+            Plan::End => self.close_activation(table, events),
+            Plan::Place { unit, to, facing } => {
+                let from = match self.places[unit.index()] {
+                    Place::Board { square, .. } => Some(square),
+                    _ => None,
+                };
+                self.emit(
+                    table,
+                    events,
+                    Event::UnitPlaced {
+                        unit,
+                        from,
+                        to,
+                        facing,
+                    },
+                );
+                self.end_if_spent(table, events);
+            }
+            Plan::PickForActions { unit, actions } => {
+                let Place::Board { square, .. } = self.places[unit.index()] else {
+                    unreachable!("only units on the board are picked")
+                };
+                self.emit(table, events, Event::Picked { unit, square });
+                let actions = Actions(u16::from(actions));
+                if self.activation.is_some_and(|a| a.unit == unit) {
+                    self.emit(table, events, Event::ExtraActions { unit, actions });
+                } else {
+                    let event = Event::BonusStarted {
+                        unit,
+                        square,
+                        actions,
+                    };
+                    self.emit(table, events, event);
+                }
+                self.end_if_spent(table, events);
+            }
+            Plan::PickUnfriendly { unit } => {
+                let Place::Board { square, .. } = self.places[unit.index()] else {
+                    unreachable!("only units on the board are picked")
+                };
+                self.emit(table, events, Event::Picked { unit, square });
+                let factor = table.units[unit.index()].factor;
+                if self
+                    .return_squares(table, factor, Some(unit))
+                    .next()
+                    .is_some()
+                {
+                    let choice = Choice::ReturnUnfriendly { unit };
+                    self.emit(table, events, Event::ChoiceAwaited { choice });
+                } else {
+                    let holder = self.current;
+                    let event = Event::TakenIntoCustody {
+                        unit,
+                        square,
+                        holder,
+                    };
+                    self.emit(table, events, event);
+                    self.end_if_spent(table, events);
+                }
+            }
             Plan::Pass => {
-                self.end_activation(table, events);
+                self.close_all(table, events);
                 if table.turn_limit == Some(self.turn) {
                     self.emit(
                         table,
@@ -393,6 +620,7 @@ impl State {
                     .find(|p| self.has_active_base(table, *p))
                     .unwrap_or(self.current);
                 let limit = activation_limit(self.units_on_board(table, next));
+                self.activation_limit = limit;
                 self.emit(
                     table,
                     events,
@@ -407,9 +635,9 @@ impl State {
     }
 
     /// R7: the activation ends by itself when its budget is spent.
-    fn end_if_spent(&mut self, table: &Table, events: &mut Vec<Event>) {
+    pub(crate) fn end_if_spent(&mut self, table: &Table, events: &mut Vec<Event>) {
         if self.activation.is_some_and(|a| a.left().0 == 0) {
-            self.end_activation(table, events);
+            self.close_activation(table, events);
         }
     }
 
@@ -472,10 +700,20 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), CommandError> {
         let plan = self.plan(command)?;
+        let first = events.len();
         self.state.execute(&self.table, plan, events);
-        if command == Command::Pass {
+        let rolled = events[first..]
+            .iter()
+            .any(|e| matches!(e, Event::StashRolled { .. }));
+        if command == Command::Pass || rolled {
+            // R31: undo stops at the start of a turn and after a roll.
             self.turn_start.clone_from(&self.state);
             self.turn_log.clear();
+            self.undo_barrier = if rolled {
+                UndoError::PastRoll
+            } else {
+                UndoError::StartOfTurn
+            };
         } else {
             self.turn_log.push(command);
         }
@@ -486,7 +724,9 @@ impl Game {
     /// and budgets exactly as they were before it. Returns the command undone.
     pub fn undo(&mut self) -> Result<Command, UndoError> {
         let mut log = std::mem::take(&mut self.turn_log);
-        let undone = log.pop().ok_or(UndoError::StartOfTurn)?;
+        let Some(undone) = log.pop() else {
+            return Err(self.undo_barrier.clone());
+        };
         self.state.clone_from(&self.turn_start);
         let mut scratch = Vec::new();
         for command in log {
@@ -585,6 +825,52 @@ impl Game {
             ),
             Event::GameDrawn { turn_limit } => {
                 format!("the game is drawn: the turn limit of {turn_limit} turns is reached")
+            }
+            Event::StashRolled {
+                square,
+                dice,
+                roll,
+                result,
+                ..
+            } => format!(
+                "stash on {square}: rolled {} then {}: {roll}, {result}",
+                dice[0], dice[1]
+            ),
+            Event::ChoiceAwaited { choice } => format!("awaiting {}", choice.awaited()),
+            Event::Picked { square, .. } => format!("picked the unit on {square}"),
+            Event::UnitPlaced {
+                unit,
+                from,
+                to,
+                facing,
+                ..
+            } => match from {
+                Some(from) => format!("the unit on {from} is placed on {to} facing {facing}"),
+                None => format!(
+                    "{}'s captured unit returns to {to} facing {facing}",
+                    owner(*unit)
+                ),
+            },
+            Event::ExtraActions { actions, .. } => format!("+{} additional actions", actions.0),
+            Event::BonusStarted {
+                square, actions, ..
+            } => format!(
+                "the unit on {square} takes up to {}; the acting unit waits",
+                actions
+            ),
+            Event::ActivationResumed { unit } => {
+                let at = match self.state.places[unit.index()] {
+                    Place::Board { square, .. } => format!(" on {square}"),
+                    _ => String::new(),
+                };
+                format!("the activation of the unit{at} resumes")
+            }
+            Event::TakenIntoCustody { unit, square, .. } => format!(
+                "{}'s unit on {square} has no room near its base and is captured",
+                owner(*unit)
+            ),
+            Event::UnitDiscarded { square, .. } => {
+                format!("the unit on {square} has no room near its base and leaves the game")
             }
         }
     }

@@ -8,9 +8,11 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::choice::Choice;
 use crate::command::Command;
 use crate::geometry::{Board, Facing, Square};
 use crate::setup::{Setup, SetupError, SetupProblem};
+use crate::stash::StashList;
 use crate::terrain::{Ground, TerrainPiece};
 
 /// A player's index in turn order (R5).
@@ -160,6 +162,28 @@ pub(crate) struct Table {
     pub(crate) seed: u64,
     pub(crate) turn_limit: Option<u32>,
     pub(crate) warnings: Vec<SetupProblem>,
+    /// Stash squares (R20), in setup order.
+    pub(crate) stashes: Vec<Square>,
+    /// Index into `stashes` for every square, or `NO_STASH`; empty when the
+    /// game has no stashes.
+    pub(crate) stash_at: Vec<u16>,
+    pub(crate) stash_list: StashList,
+}
+
+/// No stash on a square, in `Table::stash_at`.
+pub(crate) const NO_STASH: u16 = u16::MAX;
+
+impl Table {
+    /// The index of the stash token on a square, if setup put one there.
+    pub(crate) fn stash_index(&self, sq: Square) -> Option<usize> {
+        if self.stash_at.is_empty() {
+            return None;
+        }
+        match self.stash_at[self.board.index(sq)] {
+            NO_STASH => None,
+            k => Some(usize::from(k)),
+        }
+    }
 }
 
 /// Empty square in the occupancy grid.
@@ -179,7 +203,15 @@ pub(crate) struct State {
     pub(crate) current: PlayerId,
     pub(crate) turn: u32,
     pub(crate) activations_left: u16,
+    /// The activation limit fixed when this turn began (R6).
+    pub(crate) activation_limit: u16,
     pub(crate) activation: Option<Activation>,
+    /// Activations paused by a bonus from a stash, innermost last (R23).
+    pub(crate) paused: Vec<Activation>,
+    /// The choice a stash result waits for (R22).
+    pub(crate) pending: Option<Choice>,
+    /// Which stashes are still undiscovered (R21).
+    pub(crate) stash_present: Vec<bool>,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) rng: ChaCha8Rng,
 }
@@ -234,8 +266,10 @@ pub struct Game {
     pub(crate) state: State,
     /// The state when the current turn began (R31).
     pub(crate) turn_start: State,
-    /// Commands applied since the current turn began (R31).
+    /// Commands applied since the current turn began or the last roll (R31).
     pub(crate) turn_log: Vec<Command>,
+    /// Why undo stops where `turn_start` was taken (R31).
+    pub(crate) undo_barrier: crate::event::UndoError,
 }
 
 impl Game {
@@ -287,7 +321,17 @@ impl Game {
             Some(i) => i,
             None => rng.random_range(0..players.len()),
         };
+        let mut stash_at = Vec::new();
+        if !setup.stashes.is_empty() {
+            stash_at = vec![NO_STASH; board.len()];
+            for (k, sq) in setup.stashes.iter().enumerate() {
+                stash_at[board.index(*sq)] = k as u16;
+            }
+        }
         let table = Table {
+            stashes: setup.stashes.clone(),
+            stash_at,
+            stash_list: setup.stash_list.clone(),
             board,
             ground: valid.ground,
             pieces: setup.terrain.clone(),
@@ -307,16 +351,22 @@ impl Game {
             current: PlayerId(first as u16),
             turn: 1,
             activations_left: 0,
+            activation_limit: 0,
             activation: None,
+            paused: Vec::new(),
+            pending: None,
+            stash_present: vec![true; table.stashes.len()],
             outcome: None,
             rng,
         };
-        state.activations_left = activation_limit(state.units_on_board(&table, state.current));
+        state.activation_limit = activation_limit(state.units_on_board(&table, state.current));
+        state.activations_left = state.activation_limit;
         Ok(Game {
             table: Arc::new(table),
             turn_start: state.clone(),
             state,
             turn_log: Vec::new(),
+            undo_barrier: crate::event::UndoError::StartOfTurn,
         })
     }
 
@@ -421,6 +471,38 @@ impl Game {
         self.state.has_active_base(&self.table, player)
     }
 
+    /// The choice a stash result waits for, if any (R22).
+    pub fn pending(&self) -> Option<Choice> {
+        self.state.pending
+    }
+
+    /// Activations paused by a bonus from a stash, innermost last (R23).
+    pub fn paused_activations(&self) -> &[Activation] {
+        &self.state.paused
+    }
+
+    /// Squares of the stashes not yet discovered (R21).
+    pub fn stashes(&self) -> impl Iterator<Item = Square> + '_ {
+        self.table
+            .stashes
+            .iter()
+            .zip(&self.state.stash_present)
+            .filter(|(_, present)| **present)
+            .map(|(sq, _)| *sq)
+    }
+
+    /// Whether an undiscovered stash lies on the square.
+    pub fn stash_at(&self, sq: Square) -> bool {
+        self.table
+            .stash_index(sq)
+            .is_some_and(|k| self.state.stash_present[k])
+    }
+
+    /// The stash list this game rolls on (R21).
+    pub fn stash_list(&self) -> &StashList {
+        &self.table.stash_list
+    }
+
     /// The seed the game was started with (R30).
     pub fn seed(&self) -> u64 {
         self.table.seed
@@ -436,7 +518,8 @@ impl Game {
         &self.table.warnings
     }
 
-    /// Commands applied since the current turn began, oldest first (R31).
+    /// Commands applied since the current turn began or the last stash roll,
+    /// oldest first: what undo can take back (R31).
     pub fn turn_commands(&self) -> &[Command] {
         &self.turn_log
     }
@@ -492,6 +575,19 @@ impl Game {
         }
         for active in &s.base_active {
             h.u64(u64::from(*active));
+        }
+        // V101 state is hashed only when present, so V100 hashes stay as they were.
+        if !s.stash_present.is_empty() {
+            for present in &s.stash_present {
+                h.u64(u64::from(*present));
+            }
+        }
+        if let Some(choice) = s.pending {
+            h.u64(0x100 + choice.code());
+        }
+        for a in &s.paused {
+            h.u64(0x200 + u64::from(a.unit.0));
+            h.u64(u64::from(a.given) | u64::from(a.earned) << 16 | u64::from(a.spent) << 32);
         }
         let pos = s.rng.get_word_pos();
         h.u64(pos as u64);

@@ -20,6 +20,10 @@ impl Game {
         if self.state.outcome.is_some() {
             return;
         }
+        if let Some(choice) = self.state.pending {
+            self.legal_choices(choice, out);
+            return;
+        }
         let free = |command| LegalCommand {
             command,
             cost: Actions(0),

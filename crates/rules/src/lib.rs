@@ -1,6 +1,6 @@
-//! Rules engine for Conflict at Cache (V100): a pure, seeded, deterministic
-//! game that checks every command against the rulings of RULINGS.md and
-//! explains every refusal. No Bevy, no IO: the scenario crate reads files, the
+//! Rules engine for Conflict at Cache (V100) and The Snyder Skirmish (V101): a
+//! pure, seeded, deterministic game that checks every command against the
+//! rulings of RULINGS.md and explains every refusal. No Bevy, no IO: the scenario crate reads files, the
 //! CLI and the app drive a [`Game`] with [`Command`]s and follow its [`Event`]s.
 //!
 //! ```
@@ -19,6 +19,8 @@
 //!     first_player: Some(0),
 //!     seed: 42,
 //!     turn_limit: None,
+//!     stashes: vec![],
+//!     stash_list: Default::default(),
 //! };
 //! let mut game = Game::new(&setup).unwrap();
 //! game.apply("activate C3".parse().unwrap()).unwrap();
@@ -36,7 +38,11 @@
 //! Factors, `square` like `"C7"`, `facing` as `"N"`/`"E"`/`"S"`/`"W"`),
 //! `bases` (`player`, `factor`, `square`, `active`), `custody` (`holder`,
 //! `player`, `factor`), `removed` (`player`, `factor`), `activation` (null, or
-//! `square` and `actions_left`), `activations_left`.
+//! `square` and `actions_left`), `activations_left`, `stashes` (squares of
+//! undiscovered stashes) and `pending` (null, or the kind of choice a stash
+//! result waits for: `place_anywhere`, `pick_for_extra_actions`,
+//! `pick_unfriendly`, `return_unfriendly`, `return_captured_friend`,
+//! `return_this_unit`).
 //!
 //! # Speed
 //! Measured with `cargo bench -p sandtable-rules` (benches/playouts.rs) on a
@@ -52,6 +58,7 @@
 //!
 //! The playout restarts from the setup when a game ends (turn limit 200).
 
+mod choice;
 mod command;
 mod event;
 mod game;
@@ -61,9 +68,11 @@ mod notation;
 mod ruling;
 pub mod samples;
 mod setup;
+mod stash;
 mod summary;
 mod terrain;
 
+pub use choice::Choice;
 pub use command::{Command, CommandError, LegalCommand, MoveKind};
 pub use event::{CaptureSide, Event, UndoError};
 pub use game::{
@@ -77,6 +86,7 @@ pub use setup::{
     FactorSetup, MAX_PIECES, PlayerSetup, STANDARD_FACTOR_UNITS, Setup, SetupError, SetupProblem,
     UnitSetup,
 };
+pub use stash::{DEFAULT_STASH_LIST, MAX_EXTRA_ACTIONS, StashList, StashResult, StashRow};
 pub use summary::{
     ActivationSummary, BaseSummary, CustodySummary, RemovedSummary, StateSummary, UnitSummary,
 };

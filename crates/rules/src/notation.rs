@@ -25,7 +25,7 @@ impl fmt::Display for ParseCommandError {
 
 impl std::error::Error for ParseCommandError {}
 
-const WORDS: &str = "activate SQUARE, left, right, advance, advance SQUARE, end or pass";
+const WORDS: &str = "activate SQUARE, left, right, advance, advance SQUARE, end, pass, pick SQUARE or place SQUARE FACING";
 
 impl FromStr for Command {
     type Err = ParseCommandError;
@@ -40,6 +40,11 @@ impl FromStr for Command {
             return Err(err(format!("empty command: expected {WORDS}")));
         };
         let arg = words.next();
+        let third = if word.eq_ignore_ascii_case("place") {
+            words.next()
+        } else {
+            None
+        };
         if let Some(extra) = words.next() {
             return Err(err(format!("unexpected `{extra}` at the end")));
         }
@@ -62,6 +67,17 @@ impl FromStr for Command {
             },
             "end" => bare(Command::End),
             "pass" => bare(Command::Pass),
+            "pick" => Ok(Command::Pick(square(arg)?)),
+            "place" => {
+                let sq = square(arg)?;
+                let facing = third
+                    .ok_or_else(|| {
+                        err("`place` needs a square and a facing, like `place D5 N`".to_owned())
+                    })?
+                    .parse()
+                    .map_err(|e: crate::geometry::ParseFacingError| err(e.to_string()))?;
+                Ok(Command::Place(sq, facing))
+            }
             _ => Err(err(format!("unknown command `{word}`: expected {WORDS}"))),
         }
     }
@@ -188,10 +204,10 @@ mod tests {
 
     #[test]
     fn commands_print_and_parse_back() {
-        let text = "[Scenario \"standard.ron\"]\n[Seed \"42\"]\nactivate C7\nleft\nright\nadvance\nadvance F7\nend\npass\n";
+        let text = "[Scenario \"standard.ron\"]\n[Seed \"42\"]\nactivate C7\nleft\nright\nadvance\nadvance F7\nend\npass\npick C7\nplace D5 N\n";
         let record = Record::parse(text).unwrap();
         assert_eq!(record.header("Seed"), Some("42"));
-        assert_eq!(record.commands.len(), 7);
+        assert_eq!(record.commands.len(), 9);
         assert_eq!(record.to_string(), text, "printing gives the text back");
         let again = Record::parse(&record.to_string()).unwrap();
         assert_eq!(again.command_list(), record.command_list());
@@ -220,6 +236,9 @@ mod tests {
             ("pass now please\n", 1, "unexpected"),
             ("pass\n[Seed \"1\"]\n", 2, "before the first command"),
             ("[Seed 1]\n", 1, "not a header"),
+            ("place D5\n", 1, "needs a square and a facing"),
+            ("place D5 Q\n", 1, "not a facing"),
+            ("pick\n", 1, "needs a square"),
         ] {
             let err = Record::parse(text).unwrap_err();
             assert_eq!(err.line, line, "line of the error in {text:?}");

@@ -22,6 +22,10 @@ pub enum Ruling {
     R14,
     R15,
     R16,
+    R20,
+    R21,
+    R22,
+    R23,
     R30,
     R31,
 }

@@ -69,5 +69,7 @@ pub fn table_a_skirmish(seed: u64, turn_limit: Option<u32>) -> Setup {
         first_player: Some(0),
         seed,
         turn_limit,
+        stashes: Vec::new(),
+        stash_list: Default::default(),
     }
 }

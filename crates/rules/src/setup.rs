@@ -5,10 +5,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use crate::geometry::{Board, Facing, MAX_BOARD_SIDE, Square};
 use crate::ruling::Ruling;
+use crate::stash::StashList;
 use crate::terrain::{Ground, TerrainKind, TerrainPiece};
 
 /// The number of units in a standard Factor (R2).
@@ -18,7 +17,7 @@ pub const STANDARD_FACTOR_UNITS: usize = 10;
 pub const MAX_PIECES: usize = 0x7fff;
 
 /// Everything needed to start a game: the result of setup, before validation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Setup {
     /// The board's size in squares.
     pub board: Board,
@@ -32,10 +31,14 @@ pub struct Setup {
     pub seed: u64,
     /// Number of turns after which the game is a draw (R11); a turn is one player's turn.
     pub turn_limit: Option<u32>,
+    /// Squares of stash tokens (The Snyder Skirmish, R20); empty for Conflict at Cache.
+    pub stashes: Vec<Square>,
+    /// The stash list rolled on when a stash is discovered (R21).
+    pub stash_list: StashList,
 }
 
 /// One player and the Factors it commands (R2).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerSetup {
     /// The player's name, unique in the game.
     pub name: String,
@@ -44,7 +47,7 @@ pub struct PlayerSetup {
 }
 
 /// A Factor: one Base and its Units (R2).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FactorSetup {
     /// The square of the Factor's Base.
     pub base: Square,
@@ -53,7 +56,7 @@ pub struct FactorSetup {
 }
 
 /// A Unit as placed at setup.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitSetup {
     /// Its square.
     pub at: Square,
@@ -288,6 +291,37 @@ impl Setup {
                 );
             }
         }
+        // R20: stashes lie flat where a unit may stand, one a square, off bases.
+        let mut stash_squares: BTreeMap<Square, usize> = BTreeMap::new();
+        for (k, &sq) in self.stashes.iter().enumerate() {
+            let path = format!("stashes[{k}]");
+            if !board.contains(sq) {
+                problems.add(&path, Some(Ruling::R1), off_board(sq, board));
+                continue;
+            }
+            if let Some(first) = stash_squares.insert(sq, k) {
+                problems.add(
+                    &path,
+                    Some(Ruling::R20),
+                    format!("{sq} already has stashes[{first}]; at most one stash a square"),
+                );
+            }
+            let g = ground[board.index(sq)];
+            if !g.can_hold_unit() {
+                problems.add(
+                    &path,
+                    Some(Ruling::R20),
+                    format!("a stash may not lie on {}, at {sq}", g.describe()),
+                );
+            }
+            if let Some(bpath) = structures.get(&sq) {
+                problems.add(
+                    &path,
+                    Some(Ruling::R20),
+                    format!("{sq} holds the base of {bpath}; a stash may not lie on a base"),
+                );
+            }
+        }
         if n_units > MAX_PIECES || n_factors > MAX_PIECES {
             problems.add(
                 "players",
@@ -482,8 +516,9 @@ fn path_order(path: &str) -> (u8, Vec<(String, usize)>) {
         "board" => 0,
         "players" => 1,
         "terrain" => 2,
-        "first_player" => 3,
-        _ => 4,
+        "stashes" => 3,
+        "first_player" => 4,
+        _ => 5,
     };
     let parts = path
         .split('.')

@@ -29,6 +29,10 @@ pub struct StateSummary {
     pub activation: Option<ActivationSummary>,
     /// How many more units the current player may activate this turn.
     pub activations_left: u16,
+    /// Squares of the stashes not yet discovered (The Snyder Skirmish).
+    pub stashes: Vec<Square>,
+    /// The kind of choice a stash result waits for, or null (R22).
+    pub pending: Option<String>,
 }
 
 /// A unit on the board.
@@ -109,6 +113,8 @@ impl Game {
                 })
             }),
             activations_left: self.activations_left(),
+            stashes: self.stashes().collect(),
+            pending: self.pending().map(|c| c.kind().to_owned()),
         };
         for (i, unit) in self.units().iter().enumerate() {
             let player = name(unit.player);

@@ -35,7 +35,9 @@ fn summary_serializes_with_the_documented_field_names() {
             "current_player",
             "custody",
             "over",
+            "pending",
             "removed",
+            "stashes",
             "turn",
             "units",
             "winner"
@@ -48,6 +50,8 @@ fn summary_serializes_with_the_documented_field_names() {
     // F4 faced N: taken from the side, 4 - 1 + 2, then the base for 1.
     assert_eq!(v["activation"], json!({"square": "G4", "actions_left": 4}));
     assert_eq!(v["activations_left"], json!(0));
+    assert_eq!(v["stashes"], json!([]));
+    assert_eq!(v["pending"], Value::Null);
     assert_eq!(
         v["units"],
         json!([

@@ -14,6 +14,7 @@ use sandtable_rules::{
     Board, Facing, FactorSetup, Game, MAX_BOARD_SIDE, PlayerSetup, Ruling, Setup, Square,
     TerrainKind, TerrainPiece, UnitSetup,
 };
+use sandtable_rules::{StashList, StashRow};
 use serde::{Deserialize, Serialize};
 
 /// Scenario files larger than this are refused before they are read.
@@ -76,8 +77,6 @@ pub struct Scenario {
     pub setup: Setup,
     /// Each player's colour, in turn order.
     pub colours: Vec<Colour>,
-    /// Squares of stash tokens (The Snyder Skirmish only).
-    pub stashes: Vec<Square>,
     /// Things worth telling a person that do not stop play (R2).
     pub warnings: Vec<Problem>,
 }
@@ -201,6 +200,8 @@ struct FileScenario {
     terrain: Vec<FileTerrain>,
     #[serde(default)]
     stashes: Vec<String>,
+    #[serde(default)]
+    stash_list: Option<FileStashList>,
     #[serde(default = "default_first_player")]
     first_player: Option<usize>,
     #[serde(default = "default_seed")]
@@ -218,6 +219,15 @@ pub const DEFAULT_SEED: u64 = 42;
 
 fn default_seed() -> u64 {
     DEFAULT_SEED
+}
+
+/// A stash list: the path of a RON file (relative to the scenario's folder)
+/// or the rows themselves.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum FileStashList {
+    File(String),
+    Rows(Vec<StashRow>),
 }
 
 #[derive(Debug, Deserialize)]
@@ -302,11 +312,21 @@ pub fn load(path: &Path) -> Result<Scenario, LoadScenarioError> {
     }
     let text =
         std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
-    parse(&text, &origin)
+    parse_in(&text, &origin, path.parent())
 }
 
-/// Parses and validates scenario text; `origin` names it in messages.
+/// Parses and validates scenario text; `origin` names it in messages. A stash
+/// list named by file needs [`load`] or [`parse_in`].
 pub fn parse(text: &str, origin: &str) -> Result<Scenario, LoadScenarioError> {
+    parse_in(text, origin, None)
+}
+
+/// As [`parse`], reading a stash list file relative to `dir`.
+pub fn parse_in(
+    text: &str,
+    origin: &str,
+    dir: Option<&Path>,
+) -> Result<Scenario, LoadScenarioError> {
     let error = |problems| LoadScenarioError {
         origin: origin.to_owned(),
         problems,
@@ -324,7 +344,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Scenario, LoadScenarioError> {
             ruling: None,
         }])
     })?;
-    let (scenario, mut problems) = convert(file);
+    let (scenario, mut problems) = convert(file, dir);
     if !problems.is_empty() {
         return Err(error(problems));
     }
@@ -351,7 +371,7 @@ fn from_setup_problem(p: sandtable_rules::SetupProblem) -> Problem {
 /// Reads square names and colours, expands areas and checks what the rules
 /// crate cannot see (the board's size before anything is allocated, stashes
 /// outside The Snyder Skirmish), collecting every problem.
-fn convert(file: FileScenario) -> (Scenario, Vec<Problem>) {
+fn convert(file: FileScenario, dir: Option<&Path>) -> (Scenario, Vec<Problem>) {
     let mut problems = Vec::new();
     let side = 1..=u64::from(MAX_BOARD_SIDE);
     let board = if side.contains(&file.board.columns) && side.contains(&file.board.rows) {
@@ -492,12 +512,19 @@ fn convert(file: FileScenario) -> (Scenario, Vec<Problem>) {
             "stashes",
             "stashes belong to The Snyder Skirmish: set `rules: SnyderSkirmish` or remove them",
         )),
-        RuleSystem::SnyderSkirmish => problems.push(Problem::field(
-            "rules",
-            "The Snyder Skirmish (V101) is not playable in this version; use ConflictAtCache",
+        RuleSystem::ConflictAtCache if file.stash_list.is_some() => problems.push(Problem::field(
+            "stash_list",
+            "a stash list belongs to The Snyder Skirmish: set `rules: SnyderSkirmish` or remove it",
         )),
-        RuleSystem::ConflictAtCache => {}
+        _ => {}
     }
+    let stash_list = match file.stash_list {
+        None => StashList::seed_default(),
+        Some(list) => read_stash_list(list, dir).unwrap_or_else(|mut found| {
+            problems.append(&mut found);
+            StashList::seed_default()
+        }),
+    };
     let scenario = Scenario {
         name: file.name,
         rules: file.rules,
@@ -508,12 +535,51 @@ fn convert(file: FileScenario) -> (Scenario, Vec<Problem>) {
             first_player: file.first_player,
             seed: file.seed,
             turn_limit: file.turn_limit,
+            stashes,
+            stash_list,
         },
         colours,
-        stashes,
         warnings: Vec::new(),
     };
     (scenario, problems)
+}
+
+/// Reads a stash list given inline or by file, validated in full (R21).
+fn read_stash_list(list: FileStashList, dir: Option<&Path>) -> Result<StashList, Vec<Problem>> {
+    let (rows, origin) = match list {
+        FileStashList::Rows(rows) => (rows, "stash_list".to_owned()),
+        FileStashList::File(name) => {
+            let Some(dir) = dir else {
+                return Err(vec![Problem::field(
+                    "stash_list",
+                    format!(
+                        "the stash list file `{name}` can only be read for a scenario loaded from a file"
+                    ),
+                )]);
+            };
+            let path = dir.join(&name);
+            let origin = format!("stash_list ({})", path.display());
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                vec![Problem::field(
+                    "stash_list",
+                    format!("cannot read `{}`: {e}", path.display()),
+                )]
+            })?;
+            let rows: Vec<StashRow> = ron::from_str(&text).map_err(|e| {
+                vec![Problem::field(
+                    &origin,
+                    format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code),
+                )]
+            })?;
+            (rows, origin)
+        }
+    };
+    StashList::from_rows(&rows).map_err(|found| {
+        found
+            .into_iter()
+            .map(|m| Problem::field(&origin, m).with_ruling(Ruling::R21))
+            .collect()
+    })
 }
 
 /// Every square of the rectangle between two corners, corners included.

@@ -153,7 +153,7 @@ fn optional_fields_take_their_documented_defaults() {
     assert_eq!(s.setup.first_player, Some(0));
     assert_eq!(s.setup.seed, sandtable_scenario::DEFAULT_SEED);
     assert_eq!(s.setup.turn_limit, None);
-    assert!(s.setup.terrain.is_empty() && s.stashes.is_empty());
+    assert!(s.setup.terrain.is_empty() && s.setup.stashes.is_empty());
     assert_eq!(s.colours, sandtable_scenario::DEFAULT_COLOURS[..2]);
     assert_eq!(
         s.setup.players[1].factors[0].units[0].name.as_deref(),

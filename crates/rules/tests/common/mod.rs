@@ -5,6 +5,7 @@ use sandtable_rules::{
     Board, Command, Facing, FactorSetup, Game, PlayerSetup, Ruling, Setup, Square, TerrainKind,
     TerrainPiece, UnitSetup,
 };
+use sandtable_rules::{StashList, StashResult, StashRow};
 
 pub fn sq(name: &str) -> Square {
     name.parse().expect("test squares are valid names")
@@ -25,6 +26,8 @@ pub fn board(columns: u16, rows: u16) -> Table {
         first_player: Some(0),
         seed: 1,
         turn_limit: None,
+        stashes: Vec::new(),
+        stash_list: StashList::seed_default(),
     })
 }
 
@@ -97,6 +100,27 @@ impl Table {
 
     pub fn turn_limit(mut self, limit: u32) -> Table {
         self.0.turn_limit = Some(limit);
+        self
+    }
+
+    /// Lays stash tokens (The Snyder Skirmish).
+    pub fn stashes(mut self, squares: &[&str]) -> Table {
+        self.0.stashes = squares.iter().map(|s| sq(s)).collect();
+        self
+    }
+
+    /// A stash list whose every row gives `result`: whatever the dice show,
+    /// the real roll path leads to this result.
+    pub fn every_roll(mut self, result: StashResult) -> Table {
+        let rows: Vec<StashRow> = (1..=6)
+            .flat_map(|t| {
+                (1..=6).map(move |u| StashRow {
+                    roll: t * 10 + u,
+                    result,
+                })
+            })
+            .collect();
+        self.0.stash_list = StashList::from_rows(&rows).expect("a full list");
         self
     }
 

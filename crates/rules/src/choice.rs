@@ -1,0 +1,349 @@
+//! Stashes of The Snyder Skirmish (R20 to R23): discovery and its roll, and the
+//! choices some results wait for. While a choice waits, only the `pick` or
+//! `place` commands it allows are legal (R22).
+
+use crate::command::{CommandError, Plan};
+use crate::event::Event;
+use crate::game::{FactorId, Game, Occupant, Place, PlayerId, State, Table, UnitId};
+use crate::geometry::{Facing, Square};
+use crate::stash::StashResult;
+use crate::{Command, LegalCommand};
+
+use rand::Rng;
+
+/// A choice a stash result waits for (R22, R23).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Choice {
+    /// `place SQ F`: the discovering unit to any empty square.
+    PlaceAnywhere {
+        /// The discovering unit.
+        unit: UnitId,
+    },
+    /// `pick SQ`: one of the player's units takes up to N additional actions.
+    ExtraActions {
+        /// N.
+        actions: u8,
+    },
+    /// `pick SQ`: an unfriendly unit to return to its base, or capture.
+    PickUnfriendly,
+    /// `place SQ F`: the picked unfriendly unit to within 2 of its base.
+    ReturnUnfriendly {
+        /// The unit picked.
+        unit: UnitId,
+    },
+    /// `place SQ F`: a captured friendly unit back to within 2 of its base.
+    ReturnFriend,
+    /// `place SQ F`: the discovering unit to within 2 of its own base.
+    ReturnThisUnit {
+        /// The discovering unit.
+        unit: UnitId,
+    },
+}
+
+impl Choice {
+    /// A short name for the kind of choice, used in the state summary.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Choice::PlaceAnywhere { .. } => "place_anywhere",
+            Choice::ExtraActions { .. } => "pick_for_extra_actions",
+            Choice::PickUnfriendly => "pick_unfriendly",
+            Choice::ReturnUnfriendly { .. } => "return_unfriendly",
+            Choice::ReturnFriend => "return_captured_friend",
+            Choice::ReturnThisUnit { .. } => "return_this_unit",
+        }
+    }
+
+    /// What is awaited, in plain words.
+    pub fn awaited(&self) -> String {
+        match self {
+            Choice::PlaceAnywhere { .. } => {
+                "`place SQUARE FACING` for the discovering unit, on any empty square".to_owned()
+            }
+            Choice::ExtraActions { actions } => format!(
+                "`pick SQUARE`: one of your units on the board to take up to {actions} additional actions"
+            ),
+            Choice::PickUnfriendly => {
+                "`pick SQUARE`: an unfriendly unit to return to its base or capture".to_owned()
+            }
+            Choice::ReturnUnfriendly { .. } => {
+                "`place SQUARE FACING` for the picked unit, within 2 squares of its base".to_owned()
+            }
+            Choice::ReturnFriend => {
+                "`place SQUARE FACING` for a captured unit of yours, within 2 squares of its base"
+                    .to_owned()
+            }
+            Choice::ReturnThisUnit { .. } => {
+                "`place SQUARE FACING` for the discovering unit, within 2 squares of its base"
+                    .to_owned()
+            }
+        }
+    }
+
+    pub(crate) fn code(&self) -> u64 {
+        match *self {
+            Choice::PlaceAnywhere { unit } => 1 | u64::from(unit.0) << 8,
+            Choice::ExtraActions { actions } => 2 | u64::from(actions) << 8,
+            Choice::PickUnfriendly => 3,
+            Choice::ReturnUnfriendly { unit } => 4 | u64::from(unit.0) << 8,
+            Choice::ReturnFriend => 5,
+            Choice::ReturnThisUnit { unit } => 6 | u64::from(unit.0) << 8,
+        }
+    }
+}
+
+fn bad(reason: String) -> CommandError {
+    CommandError::BadChoice { reason }
+}
+
+impl State {
+    /// Whether `mover` may be put on `sq`: a square a unit may stand on, empty
+    /// or already its own (R12, R23).
+    pub(crate) fn free_for(&self, table: &Table, sq: Square, mover: Option<UnitId>) -> bool {
+        table.board.contains(sq)
+            && table.ground[table.board.index(sq)].can_hold_unit()
+            && match self.occupant(table.board, sq) {
+                None => true,
+                Some(Occupant::Unit(u)) => Some(u) == mover,
+                Some(Occupant::Base(_)) => false,
+            }
+    }
+
+    /// Squares within 2 of a Factor's base where `mover` may be put (R23).
+    pub(crate) fn return_squares<'a>(
+        &'a self,
+        table: &'a Table,
+        factor: FactorId,
+        mover: Option<UnitId>,
+    ) -> impl Iterator<Item = Square> + 'a {
+        let base = table.factors[factor.index()].base;
+        let rows = base.row.saturating_sub(2)..=base.row.saturating_add(2);
+        rows.flat_map(move |row| {
+            (base.col.saturating_sub(2)..=base.col.saturating_add(2))
+                .map(move |col| Square::new(col, row))
+        })
+        .filter(move |sq| self.free_for(table, *sq, mover))
+    }
+
+    /// The player's units in an opponent's custody whose base is still active (R23).
+    pub(crate) fn returnable_friends<'a>(
+        &'a self,
+        table: &'a Table,
+        player: PlayerId,
+    ) -> impl Iterator<Item = UnitId> + 'a {
+        let units = &table.players[player.index()].units;
+        (units.start..units.end).map(UnitId).filter(move |u| {
+            matches!(self.places[u.index()], Place::Custody { holder } if holder != player)
+                && self.base_active[table.units[u.index()].factor.index()]
+        })
+    }
+
+    /// The first returnable friend that may be put on `sq`.
+    fn friend_for(&self, table: &Table, player: PlayerId, sq: Square) -> Option<UnitId> {
+        if !self.free_for(table, sq, None) {
+            return None;
+        }
+        self.returnable_friends(table, player).find(|u| {
+            table.factors[table.units[u.index()].factor.index()]
+                .base
+                .chebyshev(sq)
+                <= 2
+        })
+    }
+
+    /// R21: a unit ended an Advance on a stash. Rolls two d6, removes the stash
+    /// and carries out the result, or sets the choice it waits for.
+    pub(crate) fn discover(
+        &mut self,
+        table: &Table,
+        events: &mut Vec<Event>,
+        unit: UnitId,
+        square: Square,
+    ) {
+        let Some(k) = table.stash_index(square) else {
+            return;
+        };
+        if !self.stash_present[k] {
+            return;
+        }
+        let tens: u8 = self.rng.random_range(1..=6);
+        let units: u8 = self.rng.random_range(1..=6);
+        let roll = tens * 10 + units;
+        let result = table
+            .stash_list
+            .result(roll)
+            .expect("two d6 read as tens and units give 11 to 66");
+        self.emit(
+            table,
+            events,
+            Event::StashRolled {
+                unit,
+                square,
+                dice: [tens, units],
+                roll,
+                result,
+            },
+        );
+        let player = table.units[unit.index()].player;
+        let choice = match result {
+            StashResult::Nothing => None,
+            StashResult::PlaceAnywhere => Some(Choice::PlaceAnywhere { unit }),
+            StashResult::ExtraActions(actions) => Some(Choice::ExtraActions { actions }),
+            StashResult::ReturnUnfriendly => {
+                let any = table.units.iter().enumerate().any(|(i, u)| {
+                    u.player != player && matches!(self.places[i], Place::Board { .. })
+                });
+                any.then_some(Choice::PickUnfriendly)
+            }
+            StashResult::ReturnCapturedFriend => {
+                let any = self.returnable_friends(table, player).any(|u| {
+                    let factor = table.units[u.index()].factor;
+                    self.return_squares(table, factor, None).next().is_some()
+                });
+                any.then_some(Choice::ReturnFriend)
+            }
+            StashResult::ReturnThisUnit => {
+                let factor = table.units[unit.index()].factor;
+                if self
+                    .return_squares(table, factor, Some(unit))
+                    .next()
+                    .is_some()
+                {
+                    Some(Choice::ReturnThisUnit { unit })
+                } else {
+                    // No free square near its base: the unit leaves the game.
+                    self.emit(table, events, Event::UnitDiscarded { unit, square });
+                    self.close_activation(table, events);
+                    None
+                }
+            }
+        };
+        if let Some(choice) = choice {
+            self.emit(table, events, Event::ChoiceAwaited { choice });
+        }
+    }
+}
+
+impl Game {
+    /// Checks a `pick` or `place` against the awaited choice (R22, R23).
+    pub(crate) fn plan_choice(
+        &self,
+        choice: Choice,
+        command: Command,
+    ) -> Result<Plan, CommandError> {
+        let table = &*self.table;
+        let s = &self.state;
+        let player = s.current;
+        let wrong = || CommandError::ChoicePending {
+            awaited: choice.awaited(),
+        };
+        match (choice, command) {
+            (Choice::ExtraActions { actions }, Command::Pick(sq)) => match self.occupant(sq) {
+                Some(Occupant::Unit(u)) if table.units[u.index()].player == player => {
+                    Ok(Plan::PickForActions { unit: u, actions })
+                }
+                _ => Err(bad(format!(
+                    "{sq} holds no unit of yours to take the additional actions"
+                ))),
+            },
+            (Choice::PickUnfriendly, Command::Pick(sq)) => match self.occupant(sq) {
+                Some(Occupant::Unit(u)) if table.units[u.index()].player != player => {
+                    Ok(Plan::PickUnfriendly { unit: u })
+                }
+                _ => Err(bad(format!("{sq} holds no unfriendly unit"))),
+            },
+            (Choice::PlaceAnywhere { unit }, Command::Place(sq, facing)) => {
+                if s.free_for(table, sq, Some(unit)) {
+                    Ok(Plan::Place {
+                        unit,
+                        to: sq,
+                        facing,
+                    })
+                } else {
+                    Err(bad(format!(
+                        "{sq} is not an empty square a unit may stand on"
+                    )))
+                }
+            }
+            (
+                Choice::ReturnUnfriendly { unit } | Choice::ReturnThisUnit { unit },
+                Command::Place(sq, facing),
+            ) => {
+                let factor = table.units[unit.index()].factor;
+                let base = table.factors[factor.index()].base;
+                if base.chebyshev(sq) <= 2 && s.free_for(table, sq, Some(unit)) {
+                    Ok(Plan::Place {
+                        unit,
+                        to: sq,
+                        facing,
+                    })
+                } else {
+                    Err(bad(format!(
+                        "{sq} is not an empty square within 2 of the unit's base {base}"
+                    )))
+                }
+            }
+            (Choice::ReturnFriend, Command::Place(sq, facing)) => {
+                match s.friend_for(table, player, sq) {
+                    Some(unit) => Ok(Plan::Place {
+                        unit,
+                        to: sq,
+                        facing,
+                    }),
+                    None => Err(bad(format!(
+                        "{sq} is not an empty square within 2 of the base of a captured unit of yours"
+                    ))),
+                }
+            }
+            _ => Err(wrong()),
+        }
+    }
+
+    /// The commands that answer the awaited choice.
+    pub(crate) fn legal_choices(&self, choice: Choice, out: &mut Vec<LegalCommand>) {
+        let table = &*self.table;
+        let s = &self.state;
+        let free = |command| LegalCommand {
+            command,
+            cost: crate::Actions(0),
+        };
+        let mut places = |squares: &mut dyn Iterator<Item = Square>| {
+            for sq in squares {
+                for f in Facing::ALL {
+                    out.push(free(Command::Place(sq, f)));
+                }
+            }
+        };
+        match choice {
+            Choice::PlaceAnywhere { unit } => {
+                places(
+                    &mut table
+                        .board
+                        .squares()
+                        .filter(|sq| s.free_for(table, *sq, Some(unit))),
+                );
+            }
+            Choice::ReturnUnfriendly { unit } | Choice::ReturnThisUnit { unit } => {
+                let factor = table.units[unit.index()].factor;
+                places(&mut s.return_squares(table, factor, Some(unit)));
+            }
+            Choice::ReturnFriend => {
+                places(
+                    &mut table
+                        .board
+                        .squares()
+                        .filter(|sq| s.friend_for(table, s.current, *sq).is_some()),
+                );
+            }
+            Choice::ExtraActions { .. } | Choice::PickUnfriendly => {
+                let mine = matches!(choice, Choice::ExtraActions { .. });
+                for (i, u) in table.units.iter().enumerate() {
+                    if (u.player == s.current) == mine
+                        && let Place::Board { square, .. } = s.places[i]
+                    {
+                        out.push(free(Command::Pick(square)));
+                    }
+                }
+            }
+        }
+    }
+}

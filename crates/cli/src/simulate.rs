@@ -25,6 +25,8 @@ struct GameResult {
     commands: u64,
     unit_captures: u64,
     base_captures: u64,
+    /// Stash results rolled, by kind (R21).
+    stash_results: std::collections::BTreeMap<String, u64>,
     record: Option<Vec<Command>>,
 }
 
@@ -39,6 +41,7 @@ fn play_one(start: Game, seed: u64, keep_record: bool) -> GameResult {
         commands: 0,
         unit_captures: 0,
         base_captures: 0,
+        stash_results: Default::default(),
         record: keep_record.then(Vec::new),
     };
     loop {
@@ -55,6 +58,9 @@ fn play_one(start: Game, seed: u64, keep_record: bool) -> GameResult {
             match e {
                 Event::Captured { .. } => result.unit_captures += 1,
                 Event::BaseCaptured { .. } => result.base_captures += 1,
+                Event::StashRolled { result: r, .. } => {
+                    *result.stash_results.entry(r.to_string()).or_default() += 1;
+                }
                 _ => {}
             }
         }
@@ -164,6 +170,7 @@ pub(crate) fn run(
     let mut wins = vec![0u32; players];
     let mut draws = 0;
     let (mut turns, mut commands, mut units, mut bases) = (0u64, 0u64, 0u64, 0u64);
+    let mut stash_results: std::collections::BTreeMap<String, u64> = Default::default();
     for r in &results {
         match r.outcome {
             Some(Outcome::Won(p)) => wins[usize::from(p.0)] += 1,
@@ -173,6 +180,9 @@ pub(crate) fn run(
         commands += r.commands;
         units += r.unit_captures;
         bases += r.base_captures;
+        for (kind, n) in &r.stash_results {
+            *stash_results.entry(kind.clone()).or_default() += n;
+        }
     }
     let g = results.len() as f64;
     let mut out = String::new();
@@ -196,6 +206,13 @@ pub(crate) fn run(
         "captures: {units} units and {bases} bases ({:.1} units a game)",
         units as f64 / g
     );
+    if !stash_results.is_empty() {
+        let rolled: u64 = stash_results.values().sum();
+        let _ = writeln!(out, "stashes discovered: {rolled}");
+        for (kind, n) in &stash_results {
+            let _ = writeln!(out, "  {n:>6}  {kind}");
+        }
+    }
     let _ = writeln!(
         out,
         "commands: {commands} in {seconds:.2} s on {threads} thread{}, {:.0} a second",

@@ -256,3 +256,69 @@ fn every_subcommand_has_help() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("scenarios/nope.ron: cannot read the file"));
 }
+
+#[test]
+fn play_prints_stash_rolls_as_they_happen() {
+    let record = root().join("crates/cli/tests/data/snyder-stash.moves");
+    let out = cli(&[
+        "play",
+        "scenarios/snyder-skirmish.ron",
+        "--record",
+        record.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    let line = s
+        .lines()
+        .find(|l| l.contains("stash on I8: rolled "))
+        .unwrap_or_else(|| panic!("{s}"));
+    let game = replay(Path::new("scenarios/snyder-skirmish.ron"), &record);
+    assert!(
+        !game.stash_at("I8".parse().expect("square")),
+        "the stash is gone"
+    );
+    assert!(line.contains(": "), "{line}");
+    let json = cli(&[
+        "play",
+        "scenarios/snyder-skirmish.ron",
+        "--record",
+        record.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(
+        v["stashes"],
+        serde_json::json!(["P8", "K5", "N5", "K11", "N11"])
+    );
+    assert_eq!(v, serde_json::to_value(game.summary()).expect("json"));
+}
+
+#[test]
+fn simulate_counts_stash_results_and_its_records_replay() {
+    let dir = temp_dir("simulate-snyder");
+    let out = cli(&[
+        "simulate",
+        "scenarios/snyder-skirmish.ron",
+        "--games",
+        "20",
+        "--save-record",
+        dir.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("stashes discovered: "), "{s}");
+    let record = dir.join("game-0007.moves");
+    let out = cli(&[
+        "play",
+        "scenarios/snyder-skirmish.ron",
+        "--record",
+        record.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let expected =
+        serde_json::to_value(replay(Path::new("scenarios/snyder-skirmish.ron"), &record).summary())
+            .expect("json");
+    assert_eq!(printed, expected);
+}

@@ -9,9 +9,11 @@ use std::collections::BTreeSet;
 
 use common::{board, sq};
 use proptest::prelude::*;
-use sandtable_rules::{Command, Game, Occupant, Place, Square, TerrainKind, UnitId, samples};
+use sandtable_rules::{
+    Command, Game, Occupant, Place, Setup, Square, TerrainKind, UnitId, samples,
+};
 
-fn setups() -> Vec<Game> {
+fn setups() -> Vec<Setup> {
     let three = board(14, 12)
         .player(
             "Red",
@@ -40,10 +42,30 @@ fn setups() -> Vec<Game> {
         .player("Blue", "E5", &[("D4", 'W'), ("F6", 'S'), ("E4", 'S')])
         .terrain(TerrainKind::LowWall, &["C4", "D3"])
         .turn_limit(40);
+    // The Snyder Skirmish: stashes everywhere, the seed's stash list.
+    let snyder = board(8, 8)
+        .player(
+            "Red",
+            "C2",
+            &[("B3", 'N'), ("C3", 'E'), ("D3", 'N'), ("D1", 'E')],
+        )
+        .player(
+            "Blue",
+            "F7",
+            &[("E6", 'S'), ("F6", 'W'), ("G6", 'S'), ("G8", 'W')],
+        )
+        .terrain(TerrainKind::LowWall, &["A5", "H5"])
+        .stashes(&[
+            "B4", "C4", "D4", "E4", "F4", "G4", "B5", "C5", "D5", "E5", "F5", "G5", "A6", "H3",
+            "C6", "E3",
+        ])
+        .turn_limit(40)
+        .seed(17);
     vec![
-        Game::new(&samples::table_a_skirmish(11, Some(80))).expect("valid"),
-        three.game(),
-        small.game(),
+        samples::table_a_skirmish(11, Some(80)),
+        three.0,
+        small.0,
+        snyder.0,
     ]
 }
 
@@ -75,6 +97,16 @@ fn candidates(game: &Game, extra: &[Square]) -> Vec<Command> {
     for s in extra {
         out.push(Command::Activate(*s));
         out.push(Command::AdvanceTo(*s));
+        out.push(Command::Pick(*s));
+        out.push(Command::Place(*s, sandtable_rules::Facing::N));
+    }
+    if game.pending().is_some() {
+        for s in b.squares() {
+            out.push(Command::Pick(s));
+            for f in sandtable_rules::Facing::ALL {
+                out.push(Command::Place(s, f));
+            }
+        }
     }
     out
 }
@@ -106,15 +138,18 @@ fn assert_board_consistent(game: &Game) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn legal_commands_are_exactly_the_commands_check_accepts(
-        which in 0usize..3,
+        which in 0usize..4,
+        seed in any::<u64>(),
         choices in prop::collection::vec(any::<u32>(), 50..400),
         probes in prop::collection::vec((0u16..30, 0u16..30), 4),
     ) {
-        let mut game = setups().swap_remove(which);
+        let mut setup = setups().swap_remove(which);
+        setup.seed = seed;
+        let mut game = Game::new(&setup).expect("valid setup");
         let extra: Vec<Square> = probes.iter().map(|(c, r)| Square::new(*c, *r)).collect();
         for choice in choices {
             let legal = game.legal_commands();
@@ -136,9 +171,12 @@ proptest! {
             }
             let pick = legal[choice as usize % legal.len()].command;
             let before = game.clone();
-            game.apply(pick).expect("listed commands apply");
+            let events = game.apply(pick).expect("listed commands apply");
             assert_board_consistent(&game);
-            if pick != Command::Pass && choice % 5 == 0 {
+            let rolled = events.iter().any(|e| matches!(e, sandtable_rules::Event::StashRolled { .. }));
+            if rolled {
+                prop_assert!(game.undo().is_err(), "R31: no undo past a roll");
+            } else if pick != Command::Pass && choice % 5 == 0 {
                 prop_assert_eq!(game.undo(), Ok(pick));
                 prop_assert!(game == before, "R31: undo of {} restores the state exactly", pick);
                 game.apply(pick).expect("it applies again");

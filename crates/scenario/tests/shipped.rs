@@ -45,6 +45,7 @@ fn every_shipped_scenario_loads_without_warnings() {
         [
             "open-field.ron",
             "river-crossing.ron",
+            "snyder-skirmish.ron",
             "standard.ron",
             "three-players.ron",
             "two-factors.ron"
@@ -164,5 +165,50 @@ fn optional_fields_take_their_documented_defaults() {
         2,
         "R2: factors of one unit are warned: {:?}",
         s.warnings
+    );
+}
+
+#[test]
+fn a_snyder_skirmish_may_bring_its_own_stash_list_by_file_or_inline() {
+    use sandtable_rules::{StashList, StashResult};
+    let dir = std::env::temp_dir().join(format!("sandtable-stash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let rows: Vec<String> = (1..=6)
+        .flat_map(|t| (1..=6).map(move |u| format!("(roll: {t}{u}, result: ExtraActions(5))")))
+        .collect();
+    std::fs::write(dir.join("generous.ron"), format!("[{}]", rows.join(", "))).expect("write");
+    let scenario = std::fs::read_to_string(scenarios_dir().join("snyder-skirmish.ron"))
+        .expect("shipped")
+        .replace(
+            "    first_player:",
+            "    stash_list: \"generous.ron\",\n    first_player:",
+        );
+    std::fs::write(dir.join("game.ron"), &scenario).expect("write");
+    let loaded = load(&dir.join("game.ron")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(loaded.rules, RuleSystem::SnyderSkirmish);
+    assert_eq!(loaded.setup.stashes.len(), 6);
+    assert!(
+        loaded
+            .setup
+            .stash_list
+            .rows()
+            .all(|r| r.result == StashResult::ExtraActions(5))
+    );
+
+    let inline = scenario.replace("\"generous.ron\"", &format!("[{}]", rows.join(", ")));
+    let parsed = sandtable_scenario::parse(&inline, "inline").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(parsed.setup.stash_list, loaded.setup.stash_list);
+    let err = sandtable_scenario::parse(&scenario, "inline").unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("can only be read for a scenario loaded from a file"),
+        "{err}"
+    );
+
+    let shipped = load(&scenarios_dir().join("snyder-skirmish.ron")).expect("loads");
+    assert_eq!(
+        shipped.setup.stash_list,
+        StashList::seed_default(),
+        "the seed's list by default"
     );
 }

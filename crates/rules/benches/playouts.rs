@@ -39,6 +39,12 @@ fn bench(c: &mut Criterion) {
         let mut game = start.clone();
         b.iter(|| black_box(playout(&start, &mut game, &mut rng)));
     });
+    let snyder = Game::new(&samples::table_a_snyder(7, Some(200))).expect("sample setup is valid");
+    group.bench_function("random commands on table A with stashes", |b| {
+        let mut rng = SmallRng::seed_from_u64(1);
+        let mut game = snyder.clone();
+        b.iter(|| black_box(playout(&snyder, &mut game, &mut rng)));
+    });
     group.finish();
 
     let mut group = c.benchmark_group("legal_commands");

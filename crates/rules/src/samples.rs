@@ -73,3 +73,15 @@ pub fn table_a_skirmish(seed: u64, turn_limit: Option<u32>) -> Setup {
         stash_list: Default::default(),
     }
 }
+
+/// [`table_a_skirmish`] as The Snyder Skirmish: six stashes between the
+/// armies, the seed's stash list.
+pub fn table_a_snyder(seed: u64, turn_limit: Option<u32>) -> Setup {
+    Setup {
+        stashes: ["I8", "P8", "K5", "N5", "K11", "N11"]
+            .iter()
+            .map(|s| sq(s))
+            .collect(),
+        ..table_a_skirmish(seed, turn_limit)
+    }
+}

@@ -47,6 +47,7 @@ fn every_shipped_scenario_loads_without_warnings() {
             "river-crossing.ron",
             "snyder-skirmish.ron",
             "standard.ron",
+            "stress-100x100.ron",
             "three-players.ron",
             "two-factors.ron"
         ]

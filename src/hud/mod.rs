@@ -1,0 +1,366 @@
+//! The panels (egui): whose turn it is, the acting unit's budget, the buttons,
+//! the log, undo, save and load, the hot-seat hand-over banner and the
+//! victory screen; and labels drawn over the table: square names along the
+//! edges, costs on reachable squares, floating capture bonuses.
+
+use bevy::camera::Viewport;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::input::EguiWantsInput;
+use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
+use sandtable_rules::{Choice, Command, Facing, Square};
+
+use crate::picking::{Hovered, PlaceFacing};
+use crate::play::keys::KeyboardTaken;
+use crate::play::{
+    ActiveGame, CommandRequest, LoadRequest, Notice, SaveRequest, UndoRequest, default_save_path,
+    outcome_text,
+};
+use crate::table::{
+    ActionBudget, FloatingText, GridPos, Reachable, SQUARE, SquareTile, square_center,
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(EguiPlugin::default())
+        // The panels get a camera of their own, so that the table's camera can
+        // be narrowed to the space left of the side panel.
+        .insert_resource(bevy_egui::EguiGlobalSettings {
+            auto_create_primary_context: false,
+            ..default()
+        })
+        .add_systems(Startup, spawn_panel_camera)
+        .init_resource::<FileField>()
+        .add_systems(EguiPrimaryContextPass, (draw_panels, label_table).chain())
+        .add_systems(PreUpdate, note_keyboard_use);
+}
+
+fn spawn_panel_camera(mut commands: Commands) {
+    commands.spawn((
+        bevy_egui::PrimaryEguiContext,
+        Camera3d::default(),
+        bevy::camera::visibility::RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: bevy::camera::CameraOutputMode::Write {
+                blend_state: Some(bevy::render::render_resource::BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+    ));
+}
+
+/// The path typed in the save and load field.
+#[derive(Resource, Default)]
+pub struct FileField(pub Option<String>);
+
+fn note_keyboard_use(egui: Option<Res<EguiWantsInput>>, mut taken: ResMut<KeyboardTaken>) {
+    taken.0 = egui.is_some_and(|e| e.wants_any_keyboard_input());
+}
+
+fn player_colour(active: &ActiveGame, p: usize) -> egui::Color32 {
+    let [r, g, b] = active
+        .scenario
+        .colours
+        .get(p)
+        .map_or([200, 200, 200], |c| c.0);
+    egui::Color32::from_rgb(r, g, b)
+}
+
+#[allow(clippy::too_many_lines)]
+fn draw_panels(
+    mut contexts: EguiContexts,
+    active: Option<ResMut<ActiveGame>>,
+    notice: Res<Notice>,
+    budget: Query<&ActionBudget>,
+    mut facing: ResMut<PlaceFacing>,
+    mut file: ResMut<FileField>,
+    mut requests: MessageWriter<CommandRequest>,
+    mut undo: MessageWriter<UndoRequest>,
+    mut save: MessageWriter<SaveRequest>,
+    mut load: MessageWriter<LoadRequest>,
+    mut cameras: Query<&mut Camera, Without<bevy_egui::PrimaryEguiContext>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Some(mut active) = active else {
+        egui::Window::new("Sandtable").show(ctx, |ui| {
+            ui.label("No game is open.");
+            if let Some(text) = &notice.text {
+                ui.colored_label(egui::Color32::LIGHT_RED, text);
+            }
+        });
+        return Ok(());
+    };
+    let file_text = file
+        .0
+        .get_or_insert_with(|| default_save_path(&active.source).display().to_string());
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "table-root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    let game = &active.game;
+    let current = game.current_player();
+    let panel = egui::Panel::right("play-panel")
+        .resizable(false)
+        .exact_size(300.0)
+        .show(&mut root, |ui| {
+            ui.heading(&active.scenario.name);
+            ui.horizontal(|ui| {
+                ui.label(format!("Turn {}:", game.turn()));
+                ui.colored_label(
+                    player_colour(&active, usize::from(current.0)),
+                    egui::RichText::new(&game.player(current).name).strong(),
+                );
+                ui.label("to play");
+            });
+            ui.label(format!(
+                "{} of {} activations left (R6)",
+                game.activations_left(),
+                game.turn_activation_limit()
+            ));
+            ui.separator();
+            match (game.activation(), budget.iter().next()) {
+                (Some(a), Some(b)) => {
+                    let at = game
+                        .position(a.unit)
+                        .map(|(s, f)| format!("{s} facing {f}"))
+                        .unwrap_or_default();
+                    ui.label(egui::RichText::new(format!("Acting: the unit on {at}")).strong());
+                    ui.label(format!(
+                        "given {} + earned {} - spent {} = {} left",
+                        b.given,
+                        b.earned,
+                        b.spent,
+                        a.left().0
+                    ));
+                    if !game.paused_activations().is_empty() {
+                        ui.label(format!(
+                            "{} paused activation(s) resume after this bonus",
+                            game.paused_activations().len()
+                        ));
+                    }
+                }
+                _ => {
+                    ui.label("Click one of your miniatures to activate it.");
+                }
+            }
+            if let Some(choice) = game.pending() {
+                ui.separator();
+                ui.colored_label(egui::Color32::GOLD, format!("Stash: {}", choice.awaited()));
+                if !matches!(choice, Choice::ExtraActions { .. } | Choice::PickUnfriendly) {
+                    ui.horizontal(|ui| {
+                        ui.label("Facing:");
+                        for f in Facing::ALL {
+                            ui.selectable_value(&mut facing.0, f, f.to_string());
+                        }
+                    });
+                }
+            }
+            ui.separator();
+            ui.horizontal_wrapped(|ui| {
+                let acting = game.activation().is_some();
+                if ui
+                    .add_enabled(acting, egui::Button::new("⟲ Left (Q)"))
+                    .clicked()
+                {
+                    requests.write(CommandRequest(Command::TurnLeft));
+                }
+                if ui
+                    .add_enabled(acting, egui::Button::new("Right (E) ⟳"))
+                    .clicked()
+                {
+                    requests.write(CommandRequest(Command::TurnRight));
+                }
+                if ui
+                    .add_enabled(acting, egui::Button::new("Advance (F)"))
+                    .clicked()
+                {
+                    requests.write(CommandRequest(Command::Advance));
+                }
+                if ui
+                    .add_enabled(acting, egui::Button::new("End (Enter)"))
+                    .clicked()
+                {
+                    requests.write(CommandRequest(Command::End));
+                }
+                if ui.button("Pass turn (P)").clicked() {
+                    requests.write(CommandRequest(Command::Pass));
+                }
+                if ui.button("Undo (U)").clicked() {
+                    undo.write(UndoRequest);
+                }
+            });
+            if let Some(text) = &notice.text {
+                let colour = if notice.error {
+                    egui::Color32::from_rgb(255, 120, 110)
+                } else {
+                    egui::Color32::LIGHT_GRAY
+                };
+                ui.colored_label(colour, text);
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.label("File:");
+                ui.text_edit_singleline(file_text);
+            });
+            ui.horizontal(|ui| {
+                if ui.button("Save game").clicked() {
+                    save.write(SaveRequest(file_text.clone().into()));
+                }
+                if ui.button("Open scenario or game").clicked() {
+                    load.write(LoadRequest(file_text.clone().into()));
+                }
+            });
+            ui.separator();
+            ui.label(egui::RichText::new("Log").strong());
+            egui::ScrollArea::vertical()
+                .stick_to_bottom(true)
+                .show(ui, |ui| {
+                    for line in &active.log {
+                        if line.command {
+                            ui.monospace(&line.text);
+                        } else {
+                            ui.small(format!("   {}", line.text));
+                        }
+                    }
+                });
+        });
+    // The table is drawn left of the panel, so nothing of it hides behind it.
+    if let Ok(window) = window.single() {
+        let panel_px = (panel.response.rect.width() * window.scale_factor()) as u32;
+        let size = UVec2::new(
+            window.physical_width().saturating_sub(panel_px).max(1),
+            window.physical_height().max(1),
+        );
+        for mut camera in &mut cameras {
+            let current = camera
+                .viewport
+                .as_ref()
+                .map(|v| (v.physical_position, v.physical_size));
+            if current != Some((UVec2::ZERO, size)) {
+                camera.viewport = Some(Viewport {
+                    physical_position: UVec2::ZERO,
+                    physical_size: size,
+                    ..default()
+                });
+            }
+        }
+    }
+
+    if let Some(next) = active.handover {
+        let name = active.game.player(next).name.clone();
+        let colour = player_colour(&active, usize::from(next.0));
+        egui::Window::new("Hand over")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_TOP, [-150.0, 16.0])
+            .show(ctx, |ui| {
+                ui.label(
+                    egui::RichText::new(format!("{name}'s turn"))
+                        .size(26.0)
+                        .color(colour),
+                );
+                ui.label(format!(
+                    "Turn {}. Pass the mouse to {name}.",
+                    active.game.turn()
+                ));
+                if ui
+                    .button(egui::RichText::new("Start turn").size(18.0))
+                    .clicked()
+                {
+                    active.handover = None;
+                }
+            });
+    } else if let Some(text) = outcome_text(&active.game) {
+        egui::Window::new("Game over")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                ui.label(egui::RichText::new(text).size(28.0).strong());
+                ui.label("Save the game or open another scenario from the panel.");
+            });
+    }
+    Ok(())
+}
+
+/// Square names along the near and left edges, costs on reachable squares,
+/// the hovered square's name, and floating capture bonuses.
+fn label_table(
+    mut contexts: EguiContexts,
+    active: Option<Res<ActiveGame>>,
+    camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
+    reachable: Query<(&GridPos, &Reachable), With<SquareTile>>,
+    floating: Query<(&FloatingText, &Transform)>,
+    hovered: Res<Hovered>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let (Some(active), Ok((cam, cam_at))) = (active, camera.single()) else {
+        return Ok(());
+    };
+    let board = active.game.board();
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        "table-labels".into(),
+    ));
+    let to_screen = |p: Vec3| -> Option<egui::Pos2> {
+        cam.world_to_viewport(cam_at, p)
+            .ok()
+            .map(|v| egui::pos2(v.x, v.y))
+    };
+    let text = |at: egui::Pos2, s: &str, size: f32, colour: egui::Color32| {
+        painter.text(
+            at,
+            egui::Align2::CENTER_CENTER,
+            s,
+            egui::FontId::proportional(size),
+            colour,
+        );
+    };
+    let edge = egui::Color32::from_rgb(240, 230, 200);
+    for col in 0..board.columns {
+        let sq = Square::new(col, 0);
+        let name = sq.to_string();
+        if let Some(p) = to_screen(square_center(board, sq) + Vec3::new(0.0, 0.0, 0.8 * SQUARE)) {
+            text(p, name.trim_end_matches('1'), 13.0, edge);
+        }
+    }
+    for row in 0..board.rows {
+        let sq = Square::new(0, row);
+        if let Some(p) = to_screen(square_center(board, sq) - Vec3::new(0.8 * SQUARE, 0.0, 0.0)) {
+            text(p, &(row + 1).to_string(), 13.0, edge);
+        }
+    }
+    for (pos, reach) in &reachable {
+        if let Some(p) = to_screen(square_center(board, pos.0) + Vec3::Y * 0.15) {
+            text(p, &reach.cost.to_string(), 16.0, egui::Color32::BLACK);
+        }
+    }
+    if let Some(sq) = hovered.0
+        && let Some(p) = to_screen(square_center(board, sq) + Vec3::Y * 0.1)
+    {
+        let label = match active.game.occupant(sq) {
+            Some(_) => format!("{sq}"),
+            None => format!("{sq}: {}", active.game.ground(sq).describe()),
+        };
+        text(
+            p + egui::vec2(0.0, 22.0),
+            &label,
+            13.0,
+            egui::Color32::WHITE,
+        );
+    }
+    for (float, at) in &floating {
+        if let Some(p) = to_screen(at.translation) {
+            let alpha = (float.left / 2.5).clamp(0.0, 1.0);
+            let colour = egui::Color32::from_rgba_unmultiplied(255, 220, 90, (alpha * 255.0) as u8);
+            text(p, &float.text, 22.0, colour);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,57 @@
+//! Sandtable's 3D table: a Bevy app that shows a game of the rules crate and
+//! turns mouse and keyboard input into its commands. The rules live in
+//! `sandtable-rules`; scenarios in `sandtable-scenario`. This crate only
+//! shows, asks and forwards: systems never change rules state behind the
+//! rules crate's back.
+//!
+//! [`logic_plugin`] is everything that runs without a window (headless tests
+//! use it with `MinimalPlugins`); [`plugin`] adds the looks, the camera,
+//! picking and the panels.
+
+use bevy::prelude::*;
+
+pub mod camera;
+pub mod hud;
+pub mod picking;
+pub mod play;
+pub mod table;
+
+/// The order of Sandtable's work in a frame. Input becomes requests, requests
+/// are applied by the rules crate, then the table and the visuals follow.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AppSystems {
+    /// Keys, clicks and panel buttons become command requests.
+    RecordInput,
+    /// Requests go to the rules crate; its events are published.
+    ApplyCommands,
+    /// Entities follow the game state.
+    SyncTable,
+    /// Short-lived visuals: floating bonuses, highlights.
+    Animate,
+}
+
+/// The game flow and the table's entities, without rendering or input devices.
+pub fn logic_plugin(app: &mut App) {
+    app.configure_sets(
+        Update,
+        (
+            AppSystems::RecordInput,
+            AppSystems::ApplyCommands,
+            AppSystems::SyncTable,
+            AppSystems::Animate,
+        )
+            .chain(),
+    );
+    app.add_plugins((play::plugin, table::plugin));
+}
+
+/// The whole app on top of `DefaultPlugins`: logic, looks, camera, picking, panels.
+pub fn plugin(app: &mut App) {
+    app.add_plugins((
+        logic_plugin,
+        table::looks::plugin,
+        camera::plugin,
+        picking::plugin,
+        hud::plugin,
+    ));
+}

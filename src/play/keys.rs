@@ -1,0 +1,45 @@
+//! Keyboard shortcuts for play: Q and E turn, Enter ends the activation, P
+//! passes the turn, U or Ctrl+Z undoes. Ignored while a panel has the keyboard.
+
+use bevy::prelude::*;
+use sandtable_rules::Command;
+
+use super::{ActiveGame, CommandRequest, UndoRequest};
+
+/// Whether a text field or another panel widget is using the keyboard.
+#[derive(Resource, Default, Debug, Clone, Copy)]
+pub struct KeyboardTaken(pub bool);
+
+pub(super) fn read_play_keys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    taken: Option<Res<KeyboardTaken>>,
+    active: Option<Res<ActiveGame>>,
+    mut requests: MessageWriter<CommandRequest>,
+    mut undo: MessageWriter<UndoRequest>,
+) {
+    let (Some(keys), Some(active)) = (keys, active) else {
+        return;
+    };
+    if taken.is_some_and(|t| t.0) || active.handover.is_some() {
+        return;
+    }
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if keys.just_pressed(KeyCode::KeyU) || (ctrl && keys.just_pressed(KeyCode::KeyZ)) {
+        undo.write(UndoRequest);
+        return;
+    }
+    let command = if keys.just_pressed(KeyCode::KeyQ) {
+        Command::TurnLeft
+    } else if keys.just_pressed(KeyCode::KeyE) {
+        Command::TurnRight
+    } else if keys.just_pressed(KeyCode::Enter) {
+        Command::End
+    } else if keys.just_pressed(KeyCode::KeyP) {
+        Command::Pass
+    } else if keys.just_pressed(KeyCode::KeyF) && active.game.activation().is_some() {
+        Command::Advance
+    } else {
+        return;
+    };
+    requests.write(CommandRequest(command));
+}

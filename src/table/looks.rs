@@ -1,0 +1,492 @@
+//! How the table looks: meshes and materials made in code for squares,
+//! terrain, bases, miniatures and stashes, the lights, the highlights of
+//! reachable squares and of the acting unit. Everything here only decorates
+//! entities that `table` spawned; decoration is never pickable.
+
+use bevy::prelude::*;
+use sandtable_rules::Ground;
+
+use super::{
+    ActionBudget, BasePiece, GridPos, Owner, Reachable, SQUARE, SquareTile, StashToken, TablePiece,
+    TerrainPiece, UnitPiece, square_center,
+};
+use crate::AppSystems;
+use crate::picking::{on_hover, on_unhover};
+use crate::play::{ActiveGame, GameLoaded};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(Startup, (make_looks, light_the_table))
+        .add_systems(
+            Update,
+            (
+                (lay_table_slab, make_player_looks),
+                (
+                    dress_squares,
+                    dress_terrain,
+                    dress_bases,
+                    dress_units,
+                    dress_stashes,
+                ),
+                (highlight_reachable_squares, ring_acting_unit),
+            )
+                .chain()
+                .after(AppSystems::SyncTable)
+                .before(AppSystems::Animate),
+        );
+}
+
+/// Meshes and materials shared by all pieces.
+#[derive(Resource)]
+pub struct Looks {
+    tile: Handle<Mesh>,
+    overlay: Handle<Mesh>,
+    low_wall: Handle<Mesh>,
+    high_wall: Handle<Mesh>,
+    mountain: Handle<Mesh>,
+    trunk: Handle<Mesh>,
+    canopy: Handle<Mesh>,
+    flat: Handle<Mesh>,
+    deck: Handle<Mesh>,
+    post: Handle<Mesh>,
+    disc: Handle<Mesh>,
+    body: Handle<Mesh>,
+    head: Handle<Mesh>,
+    nose: Handle<Mesh>,
+    plinth: Handle<Mesh>,
+    pole: Handle<Mesh>,
+    flag: Handle<Mesh>,
+    token: Handle<Mesh>,
+    ring: Handle<Mesh>,
+    light_square: Handle<StandardMaterial>,
+    dark_square: Handle<StandardMaterial>,
+    stone: Handle<StandardMaterial>,
+    rock: Handle<StandardMaterial>,
+    leaf: Handle<StandardMaterial>,
+    bark: Handle<StandardMaterial>,
+    water: Handle<StandardMaterial>,
+    road: Handle<StandardMaterial>,
+    plank: Handle<StandardMaterial>,
+    building: Handle<StandardMaterial>,
+    floor: Handle<StandardMaterial>,
+    door: Handle<StandardMaterial>,
+    gold: Handle<StandardMaterial>,
+    white: Handle<StandardMaterial>,
+    table: Handle<StandardMaterial>,
+    reach: [Handle<StandardMaterial>; 3],
+}
+
+/// Materials in each player's colour, in turn order.
+#[derive(Resource, Default)]
+pub struct PlayerLooks(pub Vec<(Handle<StandardMaterial>, Handle<StandardMaterial>)>);
+
+/// A highlight tile over a reachable square.
+#[derive(Component)]
+pub struct ReachMark;
+
+/// The ring under the acting unit.
+#[derive(Component)]
+pub struct ActingRing;
+
+fn matte(materials: &mut Assets<StandardMaterial>, color: Color) -> Handle<StandardMaterial> {
+    materials.add(StandardMaterial {
+        base_color: color,
+        perceptual_roughness: 0.85,
+        ..default()
+    })
+}
+
+fn glow(materials: &mut Assets<StandardMaterial>, color: Color) -> Handle<StandardMaterial> {
+    materials.add(StandardMaterial {
+        base_color: color.with_alpha(0.55),
+        emissive: color.to_linear() * 0.6,
+        alpha_mode: AlphaMode::Blend,
+        unlit: true,
+        ..default()
+    })
+}
+
+fn make_looks(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let s = SQUARE;
+    let looks = Looks {
+        tile: meshes.add(Cuboid::new(0.96 * s, 0.05, 0.96 * s)),
+        overlay: meshes.add(Cuboid::new(0.9 * s, 0.01, 0.9 * s)),
+        low_wall: meshes.add(Cuboid::new(0.9 * s, 0.22, 0.9 * s)),
+        high_wall: meshes.add(Cuboid::new(0.98 * s, 0.9, 0.98 * s)),
+        mountain: meshes.add(Cone {
+            radius: 0.55 * s,
+            height: 1.1,
+        }),
+        trunk: meshes.add(Cylinder::new(0.06, 0.35)),
+        canopy: meshes.add(Cone {
+            radius: 0.3 * s,
+            height: 0.7,
+        }),
+        flat: meshes.add(Cuboid::new(s, 0.02, s)),
+        deck: meshes.add(Cuboid::new(s, 0.06, 0.8 * s)),
+        post: meshes.add(Cuboid::new(0.08, 0.3, 0.08)),
+        disc: meshes.add(Cylinder::new(0.32 * s, 0.06)),
+        body: meshes.add(Capsule3d::new(0.13, 0.32)),
+        head: meshes.add(Sphere::new(0.11)),
+        nose: meshes.add(Cuboid::new(0.16, 0.08, 0.22)),
+        plinth: meshes.add(Cylinder::new(0.36 * s, 0.14)),
+        pole: meshes.add(Cylinder::new(0.03, 1.0)),
+        flag: meshes.add(Cuboid::new(0.4, 0.26, 0.02)),
+        token: meshes.add(Cylinder::new(0.22 * s, 0.04)),
+        ring: meshes.add(Torus::new(0.36 * s, 0.44 * s)),
+        light_square: matte(&mut materials, Color::srgb(0.62, 0.70, 0.45)),
+        dark_square: matte(&mut materials, Color::srgb(0.52, 0.61, 0.38)),
+        stone: matte(&mut materials, Color::srgb(0.62, 0.58, 0.52)),
+        rock: matte(&mut materials, Color::srgb(0.45, 0.40, 0.36)),
+        leaf: matte(&mut materials, Color::srgb(0.13, 0.38, 0.16)),
+        bark: matte(&mut materials, Color::srgb(0.35, 0.24, 0.14)),
+        water: materials.add(StandardMaterial {
+            base_color: Color::srgb(0.17, 0.42, 0.70),
+            perceptual_roughness: 0.15,
+            reflectance: 0.6,
+            ..default()
+        }),
+        road: matte(&mut materials, Color::srgb(0.72, 0.64, 0.48)),
+        plank: matte(&mut materials, Color::srgb(0.50, 0.34, 0.20)),
+        building: matte(&mut materials, Color::srgb(0.80, 0.74, 0.62)),
+        floor: matte(&mut materials, Color::srgb(0.55, 0.45, 0.35)),
+        door: matte(&mut materials, Color::srgb(0.35, 0.22, 0.12)),
+        gold: materials.add(StandardMaterial {
+            base_color: Color::srgb(0.95, 0.78, 0.25),
+            metallic: 0.8,
+            perceptual_roughness: 0.3,
+            ..default()
+        }),
+        white: matte(&mut materials, Color::srgb(0.96, 0.96, 0.92)),
+        table: matte(&mut materials, Color::srgb(0.36, 0.25, 0.16)),
+        reach: [
+            glow(&mut materials, Color::srgb(0.3, 0.9, 0.4)),
+            glow(&mut materials, Color::srgb(0.95, 0.85, 0.2)),
+            glow(&mut materials, Color::srgb(0.95, 0.45, 0.15)),
+        ],
+    };
+    commands.insert_resource(looks);
+    commands.init_resource::<PlayerLooks>();
+}
+
+fn light_the_table(mut commands: Commands) {
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 9_000.0,
+            shadow_maps_enabled: true,
+            ..default()
+        },
+        Transform::from_xyz(-8.0, 20.0, 10.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.insert_resource(GlobalAmbientLight {
+        color: Color::WHITE,
+        brightness: 600.0,
+        ..default()
+    });
+    commands.insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.20)));
+}
+
+fn lay_table_slab(
+    mut commands: Commands,
+    mut loaded: MessageReader<GameLoaded>,
+    active: Option<Res<ActiveGame>>,
+    looks: Res<Looks>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    if loaded.read().count() == 0 {
+        return;
+    }
+    let Some(active) = active else {
+        return;
+    };
+    let b = active.game.board();
+    let (w, d) = (f32::from(b.columns) + 7.0, f32::from(b.rows) + 1.5);
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(w * SQUARE, 0.2, d * SQUARE))),
+        MeshMaterial3d(looks.table.clone()),
+        Transform::from_xyz(0.0, -0.1, 0.0),
+        Pickable::IGNORE,
+        TablePiece,
+    ));
+}
+
+fn make_player_looks(
+    mut loaded: MessageReader<GameLoaded>,
+    active: Option<Res<ActiveGame>>,
+    mut players: ResMut<PlayerLooks>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    if loaded.read().count() == 0 {
+        return;
+    }
+    let Some(active) = active else {
+        return;
+    };
+    players.0 = active
+        .scenario
+        .colours
+        .iter()
+        .map(|c| {
+            let [r, g, b] = c.0;
+            let color = Color::srgb_u8(r, g, b);
+            let dark = Color::srgb_u8(r / 2, g / 2, b / 2);
+            (matte(&mut materials, color), matte(&mut materials, dark))
+        })
+        .collect();
+}
+
+fn part(
+    mesh: &Handle<Mesh>,
+    material: &Handle<StandardMaterial>,
+    at: Transform,
+) -> (Mesh3d, MeshMaterial3d<StandardMaterial>, Transform) {
+    (Mesh3d(mesh.clone()), MeshMaterial3d(material.clone()), at)
+}
+
+fn dress_squares(
+    mut commands: Commands,
+    looks: Res<Looks>,
+    squares: Query<(Entity, &GridPos), Added<SquareTile>>,
+) {
+    for (e, pos) in &squares {
+        let dark = (pos.0.col + pos.0.row) % 2 == 0;
+        let material = if dark {
+            &looks.dark_square
+        } else {
+            &looks.light_square
+        };
+        commands
+            .entity(e)
+            .insert((Mesh3d(looks.tile.clone()), MeshMaterial3d(material.clone())))
+            .observe(on_hover)
+            .observe(on_unhover);
+    }
+}
+
+fn dress_terrain(
+    mut commands: Commands,
+    looks: Res<Looks>,
+    active: Option<Res<ActiveGame>>,
+    pieces: Query<(Entity, &TerrainPiece), Added<TerrainPiece>>,
+) {
+    let Some(active) = active else {
+        return;
+    };
+    let board = active.game.board();
+    for (e, piece) in &pieces {
+        commands.entity(e).with_children(|parent| {
+            for &(sq, ground) in &piece.squares {
+                let at = square_center(board, sq);
+                let t = |y: f32| Transform::from_translation(at + Vec3::Y * y);
+                let mut spawn = |bundle: (Mesh3d, MeshMaterial3d<StandardMaterial>, Transform)| {
+                    parent.spawn((bundle, Pickable::IGNORE));
+                };
+                match ground {
+                    Ground::Open => {}
+                    Ground::LowWall => spawn(part(&looks.low_wall, &looks.stone, t(0.11))),
+                    Ground::HighWall => spawn(part(&looks.high_wall, &looks.rock, t(0.45))),
+                    Ground::BuildingWall => spawn(part(&looks.high_wall, &looks.building, t(0.45))),
+                    Ground::Mountain => spawn(part(&looks.mountain, &looks.rock, t(0.55))),
+                    Ground::Woods => {
+                        for (dx, dz) in [(-0.2, -0.15), (0.2, 0.1), (-0.05, 0.25)] {
+                            let off = Vec3::new(dx, 0.0, dz);
+                            spawn(part(
+                                &looks.trunk,
+                                &looks.bark,
+                                t(0.17).with_translation(at + off + Vec3::Y * 0.17),
+                            ));
+                            spawn(part(
+                                &looks.canopy,
+                                &looks.leaf,
+                                t(0.0).with_translation(at + off + Vec3::Y * 0.65),
+                            ));
+                        }
+                    }
+                    Ground::Water => spawn(part(&looks.flat, &looks.water, t(0.04))),
+                    Ground::Road => spawn(part(&looks.flat, &looks.road, t(0.06))),
+                    Ground::BuildingFloor => spawn(part(&looks.flat, &looks.floor, t(0.06))),
+                    Ground::BuildingEntrance => {
+                        spawn(part(&looks.flat, &looks.door, t(0.06)));
+                        for dx in [-0.42, 0.42] {
+                            spawn(part(
+                                &looks.post,
+                                &looks.building,
+                                t(0.15).with_translation(at + Vec3::new(dx, 0.15, 0.0)),
+                            ));
+                        }
+                    }
+                    Ground::Bridge { elevated } => {
+                        // Water under a bridge stays visible around its deck.
+                        spawn(part(&looks.flat, &looks.water, t(0.04)));
+                        let y = if elevated { 0.32 } else { 0.09 };
+                        spawn(part(&looks.deck, &looks.plank, t(y)));
+                        if elevated {
+                            for dx in [-0.4, 0.4] {
+                                spawn(part(
+                                    &looks.post,
+                                    &looks.plank,
+                                    t(0.15).with_translation(at + Vec3::new(dx, 0.15, 0.3)),
+                                ));
+                                spawn(part(
+                                    &looks.post,
+                                    &looks.plank,
+                                    t(0.15).with_translation(at + Vec3::new(dx, 0.15, -0.3)),
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        });
+    }
+}
+
+fn dress_bases(
+    mut commands: Commands,
+    looks: Res<Looks>,
+    players: Res<PlayerLooks>,
+    bases: Query<(Entity, &Owner), Added<BasePiece>>,
+) {
+    for (e, owner) in &bases {
+        let Some((colour, dark)) = players.0.get(usize::from(owner.0.0)) else {
+            continue;
+        };
+        commands.entity(e).with_children(|p| {
+            p.spawn(part(
+                &looks.plinth,
+                dark,
+                Transform::from_xyz(0.0, 0.07, 0.0),
+            ));
+            p.spawn(part(
+                &looks.pole,
+                &looks.white,
+                Transform::from_xyz(0.0, 0.6, 0.0),
+            ));
+            p.spawn(part(
+                &looks.flag,
+                colour,
+                Transform::from_xyz(0.21, 0.95, 0.0),
+            ));
+        });
+    }
+}
+
+fn dress_units(
+    mut commands: Commands,
+    looks: Res<Looks>,
+    players: Res<PlayerLooks>,
+    units: Query<(Entity, &Owner), Added<UnitPiece>>,
+) {
+    for (e, owner) in &units {
+        let Some((colour, dark)) = players.0.get(usize::from(owner.0.0)) else {
+            continue;
+        };
+        // The front is -Z: a white visor on the head and a white wedge on the
+        // base point the way the miniature faces.
+        commands.entity(e).with_children(|p| {
+            p.spawn(part(&looks.disc, dark, Transform::from_xyz(0.0, 0.03, 0.0)));
+            p.spawn(part(
+                &looks.nose,
+                &looks.white,
+                Transform::from_xyz(0.0, 0.05, -0.24),
+            ));
+            p.spawn(part(
+                &looks.body,
+                colour,
+                Transform::from_xyz(0.0, 0.35, 0.0),
+            ));
+            p.spawn(part(
+                &looks.head,
+                colour,
+                Transform::from_xyz(0.0, 0.68, 0.0),
+            ));
+            p.spawn(part(
+                &looks.nose,
+                &looks.white,
+                Transform::from_xyz(0.0, 0.70, -0.09).with_scale(Vec3::new(0.9, 0.6, 0.5)),
+            ));
+        });
+    }
+}
+
+fn dress_stashes(
+    mut commands: Commands,
+    looks: Res<Looks>,
+    stashes: Query<Entity, Added<StashToken>>,
+) {
+    for e in &stashes {
+        commands.entity(e).with_children(|p| {
+            p.spawn((
+                part(
+                    &looks.token,
+                    &looks.gold,
+                    Transform::from_xyz(0.0, 0.07, 0.0),
+                ),
+                Pickable::IGNORE,
+            ));
+        });
+    }
+}
+
+/// Reachable squares glow by cost: green for 1, yellow for 2 or 3, orange above.
+fn highlight_reachable_squares(
+    mut commands: Commands,
+    looks: Res<Looks>,
+    changed: Query<(Entity, &Reachable), Changed<Reachable>>,
+    mut removed: RemovedComponents<Reachable>,
+    marks: Query<(Entity, &ChildOf), With<ReachMark>>,
+) {
+    let mut clear: Vec<Entity> = removed.read().collect();
+    clear.extend(changed.iter().map(|(e, _)| e));
+    for (mark, parent) in &marks {
+        if clear.contains(&parent.parent()) {
+            commands.entity(mark).despawn();
+        }
+    }
+    for (e, reach) in &changed {
+        let material = match reach.cost {
+            0 | 1 => &looks.reach[0],
+            2 | 3 => &looks.reach[1],
+            _ => &looks.reach[2],
+        };
+        commands.entity(e).with_children(|p| {
+            p.spawn((
+                part(&looks.overlay, material, Transform::from_xyz(0.0, 0.1, 0.0)),
+                ReachMark,
+                Pickable::IGNORE,
+            ));
+        });
+    }
+}
+
+/// A gold ring under the unit that is acting.
+fn ring_acting_unit(
+    mut commands: Commands,
+    looks: Res<Looks>,
+    added: Query<Entity, Added<ActionBudget>>,
+    mut removed: RemovedComponents<ActionBudget>,
+    rings: Query<(Entity, &ChildOf), With<ActingRing>>,
+) {
+    let gone: Vec<Entity> = removed.read().collect();
+    for (ring, parent) in &rings {
+        if gone.contains(&parent.parent()) {
+            commands.entity(ring).despawn();
+        }
+    }
+    for e in &added {
+        commands.entity(e).with_children(|p| {
+            p.spawn((
+                part(
+                    &looks.ring,
+                    &looks.gold,
+                    Transform::from_xyz(0.0, 0.04, 0.0),
+                ),
+                ActingRing,
+                Pickable::IGNORE,
+            ));
+        });
+    }
+}

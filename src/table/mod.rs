@@ -1,0 +1,534 @@
+//! The table's entities: one for every square, unit, base, terrain piece and
+//! stash, with components that mirror the rules state. They are spawned when
+//! a game is loaded and follow the game after every change; the rules state
+//! itself is only read here. Meshes and materials are left to `looks`.
+
+use bevy::prelude::*;
+use sandtable_rules::{
+    Board, CaptureSide, Event, Facing, FactorId, Game, Ground, Place, PlayerId, Square, UnitId,
+};
+
+use crate::AppSystems;
+use crate::picking::{on_square_click, on_unit_click};
+use crate::play::{ActiveGame, GameLoaded, PlayEvent};
+
+pub mod looks;
+
+/// Size of a square in world units (one unit is one square, 30 mm on Table A).
+pub const SQUARE: f32 = 1.0;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<TableIndex>()
+        .init_resource::<SyncedRevision>()
+        .add_systems(
+            Update,
+            (
+                spawn_table,
+                (
+                    sync_units,
+                    sync_bases_and_stashes,
+                    show_action_budget,
+                    label_reachable_squares,
+                )
+                    .chain(),
+            )
+                .chain()
+                .in_set(AppSystems::SyncTable),
+        )
+        .add_systems(
+            Update,
+            (float_capture_bonuses, fade_floating_texts)
+                .chain()
+                .in_set(AppSystems::Animate),
+        );
+}
+
+/// Every entity of the table, to be despawned when another game is loaded.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct TablePiece;
+
+/// A square of the board.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SquareTile;
+
+/// The square an entity stands on.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GridPos(pub Square);
+
+/// A unit's miniature.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnitPiece(pub UnitId);
+
+/// The way a unit faces.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FacingDir(pub Facing);
+
+/// Who commands a unit or a base.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owner(pub PlayerId);
+
+/// A unit captured into a player's custody tray (R10).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InCustody(pub PlayerId);
+
+/// A unit out of the game (R10).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfGame;
+
+/// A Factor's base.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BasePiece(pub FactorId);
+
+/// A terrain piece as the scenario laid it; its squares' looks are children.
+#[derive(Component, Debug, Clone, PartialEq, Eq)]
+pub struct TerrainPiece {
+    /// Index in the scenario's terrain list.
+    pub index: usize,
+    /// Ground of each square it covers, as the rules crate laid it.
+    pub squares: Vec<(Square, Ground)>,
+}
+
+/// A stash token (The Snyder Skirmish).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StashToken(pub Square);
+
+/// The budget of the unit acting now (R7): given, earned and spent actions.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActionBudget {
+    /// Actions given at activation.
+    pub given: u16,
+    /// Actions earned by captures and stashes.
+    pub earned: u16,
+    /// Actions spent.
+    pub spent: u16,
+}
+
+/// A square the acting unit can reach, with the cost of getting there.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reachable {
+    /// Actions the advance costs.
+    pub cost: u16,
+}
+
+/// A label that rises and fades above the table ("+3 from behind").
+#[derive(Component, Debug, Clone)]
+pub struct FloatingText {
+    /// What it says.
+    pub text: String,
+    /// Seconds left to live.
+    pub left: f32,
+}
+
+/// Entities by square, unit, base and stash index.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct TableIndex {
+    /// Square tiles, row-major as `Board::index`.
+    pub squares: Vec<Entity>,
+    /// Unit entities by `UnitId`.
+    pub units: Vec<Entity>,
+    /// Base entities by `FactorId`.
+    pub bases: Vec<Entity>,
+    /// Stash entities, in setup order.
+    pub stashes: Vec<Entity>,
+    /// Terrain piece entities.
+    pub terrain: Vec<Entity>,
+    /// The board the index was built for.
+    pub board: Option<Board>,
+}
+
+/// The game revision the table last followed.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SyncedRevision(pub Option<u64>);
+
+/// World position of a square's centre on the table top.
+pub fn square_center(board: Board, sq: Square) -> Vec3 {
+    Vec3::new(
+        (f32::from(sq.col) + 0.5 - f32::from(board.columns) / 2.0) * SQUARE,
+        0.0,
+        -(f32::from(sq.row) + 0.5 - f32::from(board.rows) / 2.0) * SQUARE,
+    )
+}
+
+/// Rotation of a miniature facing `facing`: north is away from the near edge (-Z).
+pub fn facing_rotation(facing: Facing) -> Quat {
+    let angle = match facing {
+        Facing::N => 0.0,
+        Facing::E => -std::f32::consts::FRAC_PI_2,
+        Facing::S => std::f32::consts::PI,
+        Facing::W => std::f32::consts::FRAC_PI_2,
+    };
+    Quat::from_rotation_y(angle)
+}
+
+/// Where the `slot`th captured unit of `holder`'s tray stands: trays line the
+/// table's left and right edges, one column of ten slots per player.
+pub fn custody_slot(board: Board, holder: PlayerId, slot: usize) -> Vec3 {
+    let side = if holder.0 % 2 == 0 { -1.0 } else { 1.0 };
+    let lane = f32::from(holder.0 / 2);
+    let x = side * (f32::from(board.columns) / 2.0 + 1.5 + lane * 1.2 + (slot / 10) as f32 * 0.8);
+    let z = -(f32::from(board.rows) / 2.0) + 0.6 + (slot % 10) as f32 * 0.8;
+    Vec3::new(x * SQUARE, 0.0, z * SQUARE)
+}
+
+/// Builds the table anew when a game is loaded: one entity per square, unit,
+/// base, terrain piece and stash.
+pub fn spawn_table(
+    mut commands: Commands,
+    mut loaded: MessageReader<GameLoaded>,
+    active: Option<Res<ActiveGame>>,
+    old: Query<Entity, With<TablePiece>>,
+    mut index: ResMut<TableIndex>,
+    mut synced: ResMut<SyncedRevision>,
+) {
+    if loaded.read().count() == 0 {
+        return;
+    }
+    let Some(active) = active else {
+        return;
+    };
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let game = &active.game;
+    let board = game.board();
+    *index = TableIndex {
+        board: Some(board),
+        ..default()
+    };
+    for sq in board.squares() {
+        let e = commands
+            .spawn((
+                SquareTile,
+                GridPos(sq),
+                TablePiece,
+                Transform::from_translation(square_center(board, sq)),
+                Visibility::default(),
+            ))
+            .observe(on_square_click)
+            .id();
+        index.squares.push(e);
+    }
+    for (i, piece) in game.terrain_pieces().iter().enumerate() {
+        let squares = piece
+            .squares
+            .iter()
+            .map(|sq| (*sq, game.ground(*sq)))
+            .collect();
+        let e = commands
+            .spawn((
+                TerrainPiece { index: i, squares },
+                TablePiece,
+                Transform::default(),
+                Visibility::default(),
+            ))
+            .id();
+        index.terrain.push(e);
+    }
+    for (i, factor) in game.factors().iter().enumerate() {
+        let e = commands
+            .spawn((
+                BasePiece(FactorId(i as u16)),
+                Owner(factor.player),
+                GridPos(factor.base),
+                TablePiece,
+                Transform::from_translation(square_center(board, factor.base)),
+                Visibility::default(),
+            ))
+            .observe(on_square_click)
+            .id();
+        index.bases.push(e);
+    }
+    for (i, unit) in game.units().iter().enumerate() {
+        let id = UnitId(i as u16);
+        let (square, facing) = game.position(id).unwrap_or((Square::new(0, 0), Facing::N));
+        let e = commands
+            .spawn((
+                UnitPiece(id),
+                Owner(unit.player),
+                GridPos(square),
+                FacingDir(facing),
+                TablePiece,
+                Transform::from_translation(square_center(board, square))
+                    .with_rotation(facing_rotation(facing)),
+                Visibility::default(),
+            ))
+            .observe(on_unit_click)
+            .id();
+        index.units.push(e);
+    }
+    for sq in game.stashes() {
+        let e = commands
+            .spawn((
+                StashToken(sq),
+                GridPos(sq),
+                TablePiece,
+                Transform::from_translation(square_center(board, sq)),
+                Visibility::default(),
+            ))
+            .id();
+        index.stashes.push(e);
+    }
+    // Force a full sync of the new table.
+    synced.0 = None;
+}
+
+fn changed(active: &ActiveGame, synced: &SyncedRevision) -> bool {
+    synced.0 != Some(active.revision)
+}
+
+/// Moves each miniature to where the game says it is: its square and facing,
+/// its captor's custody tray, or off the table.
+pub fn sync_units(
+    mut commands: Commands,
+    active: Option<Res<ActiveGame>>,
+    synced: Res<SyncedRevision>,
+    index: Res<TableIndex>,
+    mut units: Query<(&UnitPiece, &mut Transform, &mut Visibility)>,
+) {
+    let Some(active) = active else {
+        return;
+    };
+    if !changed(&active, &synced) || index.units.len() != active.game.units().len() {
+        return;
+    }
+    let game = &active.game;
+    let board = game.board();
+    let mut tray_fill = vec![0usize; game.players().len()];
+    for (i, &e) in index.units.iter().enumerate() {
+        let Ok((piece, mut transform, mut visibility)) = units.get_mut(e) else {
+            continue;
+        };
+        debug_assert_eq!(usize::from(piece.0.0), i);
+        let mut entity = commands.entity(e);
+        match game.place(piece.0) {
+            Place::Board { square, facing } => {
+                let target = Transform::from_translation(square_center(board, square))
+                    .with_rotation(facing_rotation(facing));
+                if *transform != target {
+                    *transform = target;
+                }
+                *visibility = Visibility::Inherited;
+                entity
+                    .insert((GridPos(square), FacingDir(facing)))
+                    .remove::<(InCustody, OutOfGame)>();
+            }
+            Place::Custody { holder } => {
+                let slot = tray_fill[usize::from(holder.0)];
+                tray_fill[usize::from(holder.0)] += 1;
+                *transform = Transform::from_translation(custody_slot(board, holder, slot))
+                    .with_rotation(facing_rotation(Facing::S));
+                *visibility = Visibility::Inherited;
+                entity
+                    .insert(InCustody(holder))
+                    .remove::<(GridPos, OutOfGame)>();
+            }
+            Place::Removed => {
+                *visibility = Visibility::Hidden;
+                entity.insert(OutOfGame).remove::<(GridPos, InCustody)>();
+            }
+        }
+    }
+}
+
+/// Captured bases leave the table (R10); discovered stashes are taken away (R21).
+pub fn sync_bases_and_stashes(
+    active: Option<Res<ActiveGame>>,
+    synced: Res<SyncedRevision>,
+    index: Res<TableIndex>,
+    bases: Query<&BasePiece>,
+    stashes: Query<&StashToken>,
+    mut visibility: Query<&mut Visibility>,
+) {
+    let Some(active) = active else {
+        return;
+    };
+    if !changed(&active, &synced) {
+        return;
+    }
+    let game = &active.game;
+    for &e in &index.bases {
+        if let (Ok(base), Ok(mut v)) = (bases.get(e), visibility.get_mut(e)) {
+            *v = if game.base_active(base.0) {
+                Visibility::Inherited
+            } else {
+                Visibility::Hidden
+            };
+        }
+    }
+    for &e in &index.stashes {
+        if let (Ok(stash), Ok(mut v)) = (stashes.get(e), visibility.get_mut(e)) {
+            *v = if game.stash_at(stash.0) {
+                Visibility::Inherited
+            } else {
+                Visibility::Hidden
+            };
+        }
+    }
+}
+
+/// The acting unit carries its budget: given, earned and spent actions (R7).
+pub fn show_action_budget(
+    mut commands: Commands,
+    active: Option<Res<ActiveGame>>,
+    synced: Res<SyncedRevision>,
+    index: Res<TableIndex>,
+    holders: Query<Entity, With<ActionBudget>>,
+) {
+    let Some(active) = active else {
+        return;
+    };
+    if !changed(&active, &synced) {
+        return;
+    }
+    let acting = active.game.activation();
+    let acting_entity = acting.and_then(|a| index.units.get(usize::from(a.unit.0)).copied());
+    for e in &holders {
+        if Some(e) != acting_entity {
+            commands.entity(e).remove::<ActionBudget>();
+        }
+    }
+    if let (Some(a), Some(e)) = (acting, acting_entity) {
+        commands.entity(e).insert(ActionBudget {
+            given: a.given,
+            earned: a.earned,
+            spent: a.spent,
+        });
+    }
+}
+
+/// Every square the acting unit can reach in one Advance, with its cost
+/// (R12 to R15), from the rules crate's legal commands. Only squares whose
+/// mark changes are touched.
+pub fn label_reachable_squares(
+    mut commands: Commands,
+    active: Option<Res<ActiveGame>>,
+    mut synced: ResMut<SyncedRevision>,
+    index: Res<TableIndex>,
+    marked: Query<(Entity, &Reachable)>,
+) {
+    let Some(active) = active else {
+        return;
+    };
+    if !changed(&active, &synced) {
+        return;
+    }
+    synced.0 = Some(active.revision);
+    let board = active.game.board();
+    let wanted: Vec<(Square, u16)> = reachable(&active.game);
+    let mut keep = Vec::new();
+    for (e, r) in &marked {
+        let still = wanted
+            .iter()
+            .find(|(sq, _)| index.squares.get(board.index(*sq)) == Some(&e));
+        match still {
+            Some((_, cost)) if *cost == r.cost => keep.push(e),
+            _ => {
+                commands.entity(e).remove::<Reachable>();
+            }
+        }
+    }
+    for (sq, cost) in wanted {
+        if let Some(&e) = index.squares.get(board.index(sq))
+            && !keep.contains(&e)
+        {
+            commands.entity(e).insert(Reachable { cost });
+        }
+    }
+}
+
+/// The squares the acting unit's legal advances end on, with their costs.
+pub fn reachable(game: &Game) -> Vec<(Square, u16)> {
+    let Some(a) = game.activation() else {
+        return Vec::new();
+    };
+    let Some((from, facing)) = game.position(a.unit) else {
+        return Vec::new();
+    };
+    let board = game.board();
+    game.legal_commands()
+        .into_iter()
+        .filter_map(|l| match l.command {
+            sandtable_rules::Command::AdvanceTo(sq) => Some((sq, l.cost.0)),
+            sandtable_rules::Command::Advance => {
+                // A step lands next door; a wall crossing two squares on.
+                let next = from.step(facing, board)?;
+                let land = if game.ground(next) == Ground::LowWall {
+                    next.step(facing, board)?
+                } else {
+                    next
+                };
+                Some((land, l.cost.0))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The target of a legal advance onto `sq`, if the acting unit has one.
+pub fn advance_to(game: &Game, sq: Square) -> Option<sandtable_rules::Command> {
+    let (from, facing) = game.position(game.activation()?.unit)?;
+    let steps = from.steps_to(facing, sq)?;
+    let crossing = steps == 2
+        && from
+            .step(facing, game.board())
+            .is_some_and(|n| game.ground(n) == Ground::LowWall);
+    let command = if steps == 1 || crossing {
+        sandtable_rules::Command::Advance
+    } else {
+        sandtable_rules::Command::AdvanceTo(sq)
+    };
+    game.check(&command).ok().map(|_| command)
+}
+
+/// A capture's facing bonus floats over the square: "+3 from behind" (R9).
+pub fn float_capture_bonuses(
+    mut commands: Commands,
+    mut events: MessageReader<PlayEvent>,
+    active: Option<Res<ActiveGame>>,
+) {
+    let Some(active) = active else {
+        events.clear();
+        return;
+    };
+    let board = active.game.board();
+    for PlayEvent(event) in events.read() {
+        let (square, text) = match event {
+            Event::Captured {
+                square,
+                side,
+                earned,
+                ..
+            } => (
+                *square,
+                match side {
+                    CaptureSide::Front => "+0 from the front".to_owned(),
+                    _ => format!("+{} {}", earned.0, side.phrase()),
+                },
+            ),
+            Event::BaseCaptured { square, .. } => (*square, "base captured".to_owned()),
+            Event::StashRolled { square, roll, .. } => (*square, format!("stash: {roll}")),
+            _ => continue,
+        };
+        commands.spawn((
+            FloatingText { text, left: 2.5 },
+            TablePiece,
+            Transform::from_translation(square_center(board, square) + Vec3::Y * 1.2),
+        ));
+    }
+}
+
+/// Floating labels rise and go.
+pub fn fade_floating_texts(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut texts: Query<(Entity, &mut FloatingText, &mut Transform)>,
+) {
+    let dt = time.delta_secs();
+    for (e, mut text, mut transform) in &mut texts {
+        text.left -= dt;
+        transform.translation.y += dt * 0.3;
+        if text.left <= 0.0 {
+            commands.entity(e).despawn();
+        }
+    }
+}

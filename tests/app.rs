@@ -1,0 +1,363 @@
+//! Headless app tests: `MinimalPlugins` with Sandtable's logic and click
+//! handling, no window and no renderer. Clicks are sent as the picking layer
+//! sends them (`TableClick`), panel buttons as `CommandRequest`s.
+
+use bevy::prelude::*;
+use sandtable::picking::{ClickButton, TableClick, click_plugin};
+use sandtable::play::{
+    ActiveGame, CommandRequest, GameLoaded, Notice, ScenarioSource, UndoRequest,
+};
+use sandtable::table::{
+    ActionBudget, BasePiece, FacingDir, FloatingText, GridPos, InCustody, OutOfGame, Reachable,
+    SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, custody_slot, square_center,
+};
+use sandtable_rules::{Command, Facing, PlayerId, Square, UnitId};
+use sandtable_scenario::Scenario;
+
+fn sq(name: &str) -> Square {
+    name.parse().expect("square name")
+}
+
+fn app_with(scenario: Scenario) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins((sandtable::logic_plugin, click_plugin));
+    let mut active = ActiveGame::new(scenario, ScenarioSource::Embedded);
+    active.handover = None;
+    app.insert_resource(active);
+    app.world_mut().write_message(GameLoaded);
+    app.update();
+    app
+}
+
+fn count<T: Component>(app: &mut App) -> usize {
+    app.world_mut()
+        .query_filtered::<Entity, With<T>>()
+        .iter(app.world())
+        .count()
+}
+
+fn click(app: &mut App, square: &str, on_unit: bool) {
+    app.world_mut().write_message(TableClick {
+        square: sq(square),
+        on_unit,
+        button: ClickButton::Primary,
+    });
+    app.update();
+}
+
+fn unit_entity(app: &App, id: u16) -> Entity {
+    app.world().resource::<TableIndex>().units[usize::from(id)]
+}
+
+fn game_summary(app: &App) -> sandtable_rules::StateSummary {
+    app.world().resource::<ActiveGame>().game.summary()
+}
+
+/// A small duel: Red on D4 facing north behind Blue's D5, also facing north.
+fn duel() -> Scenario {
+    sandtable_scenario::parse(
+        r#"(
+            name: "duel",
+            rules: ConflictAtCache,
+            board: (columns: 8, rows: 8),
+            players: [
+                (name: "Red", factors: [(base: "C2", units: [(at: "D4", facing: N), (at: "B3", facing: E)])]),
+                (name: "Blue", factors: [(base: "E6", units: [(at: "D5", facing: N), (at: "F7", facing: S)])]),
+            ],
+            terrain: [(kind: Woods, squares: ["H1"])],
+        )"#,
+        "duel",
+    )
+    .expect("valid duel")
+}
+
+#[test]
+fn loading_spawns_one_entity_per_square_unit_structure_and_stash() {
+    let scenario =
+        sandtable_scenario::parse(sandtable_scenario::STANDARD, "standard").expect("valid");
+    let pieces = scenario.setup.terrain.len();
+    let mut app = app_with(scenario);
+    assert_eq!(count::<SquareTile>(&mut app), 24 * 15, "one per square");
+    assert_eq!(count::<UnitPiece>(&mut app), 20, "one per unit");
+    assert_eq!(count::<BasePiece>(&mut app), 2, "one per base");
+    assert_eq!(
+        count::<TerrainPiece>(&mut app),
+        pieces,
+        "one per terrain piece"
+    );
+    assert_eq!(
+        count::<StashToken>(&mut app),
+        0,
+        "no stashes in Conflict at Cache"
+    );
+
+    let snyder = sandtable_scenario::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/snyder-skirmish.ron"
+    )))
+    .expect("valid");
+    let mut app = app_with(snyder);
+    assert_eq!(count::<StashToken>(&mut app), 6, "one per stash");
+
+    // Loading again rebuilds the table rather than adding to it.
+    app.world_mut().write_message(GameLoaded);
+    app.update();
+    assert_eq!(
+        count::<SquareTile>(&mut app),
+        24 * 15,
+        "the old table is gone"
+    );
+    assert_eq!(count::<UnitPiece>(&mut app), 20);
+}
+
+#[test]
+fn clicks_activate_and_advance_and_the_miniature_follows() {
+    let mut app = app_with(duel());
+    click(&mut app, "B3", true);
+    let game = &app.world().resource::<ActiveGame>().game;
+    assert_eq!(
+        game.activation().map(|a| a.unit),
+        Some(UnitId(1)),
+        "B3 is acting"
+    );
+    let e = unit_entity(&app, 1);
+    assert_eq!(
+        app.world().get::<ActionBudget>(e),
+        Some(&ActionBudget {
+            given: 4,
+            earned: 0,
+            spent: 0
+        }),
+        "the acting unit shows its budget"
+    );
+    let reach: Vec<(Square, u16)> = {
+        let mut q = app.world_mut().query::<(&GridPos, &Reachable)>();
+        q.iter(app.world()).map(|(p, r)| (p.0, r.cost)).collect()
+    };
+    assert_eq!(reach, vec![(sq("C3"), 1)], "one step east, costing 1");
+
+    click(&mut app, "C3", false);
+    let board = app.world().resource::<ActiveGame>().game.board();
+    assert_eq!(app.world().get::<GridPos>(e), Some(&GridPos(sq("C3"))));
+    assert_eq!(
+        app.world().get::<Transform>(e).map(|t| t.translation),
+        Some(square_center(board, sq("C3")))
+    );
+    app.world_mut()
+        .write_message(CommandRequest(Command::TurnLeft));
+    app.update();
+    assert_eq!(app.world().get::<FacingDir>(e), Some(&FacingDir(Facing::N)));
+    assert_eq!(
+        app.world().get::<ActionBudget>(e).map(|b| b.spent),
+        Some(2),
+        "a step and a turn spent"
+    );
+}
+
+#[test]
+fn a_capture_moves_the_captured_miniature_to_custody_and_floats_the_bonus() {
+    let mut app = app_with(duel());
+    click(&mut app, "D4", true);
+    click(&mut app, "D5", true);
+    let captured = unit_entity(&app, 2);
+    assert_eq!(
+        app.world().get::<InCustody>(captured),
+        Some(&InCustody(PlayerId(0)))
+    );
+    let board = app.world().resource::<ActiveGame>().game.board();
+    assert_eq!(
+        app.world()
+            .get::<Transform>(captured)
+            .map(|t| t.translation),
+        Some(custody_slot(board, PlayerId(0), 0)),
+        "first slot of Red's tray"
+    );
+    let floats: Vec<String> = {
+        let mut q = app.world_mut().query::<&FloatingText>();
+        q.iter(app.world()).map(|f| f.text.clone()).collect()
+    };
+    assert_eq!(floats, ["+3 from behind"]);
+    let budget = app
+        .world()
+        .get::<ActionBudget>(unit_entity(&app, 0))
+        .copied();
+    assert_eq!(
+        budget,
+        Some(ActionBudget {
+            given: 4,
+            earned: 3,
+            spent: 1
+        })
+    );
+}
+
+#[test]
+fn a_captured_base_removes_its_factor_from_the_table() {
+    let mut app = app_with(duel());
+    // Red's D4 walks round to Blue's base on E6: capture D5, turn, step, turn, capture.
+    for (square, on_unit) in [("D4", true), ("D5", true)] {
+        click(&mut app, square, on_unit);
+    }
+    for command in [
+        Command::TurnRight,
+        Command::Advance,
+        Command::TurnLeft,
+        Command::Advance,
+    ] {
+        app.world_mut().write_message(CommandRequest(command));
+        app.update();
+    }
+    let game = &app.world().resource::<ActiveGame>().game;
+    assert!(
+        game.is_over(),
+        "Blue's only base fell: {:?}",
+        game.summary()
+    );
+    let base = app.world().resource::<TableIndex>().bases[1];
+    assert_eq!(
+        app.world().get::<Visibility>(base),
+        Some(&Visibility::Hidden)
+    );
+    let f7 = unit_entity(&app, 3);
+    assert!(
+        app.world().get::<OutOfGame>(f7).is_some(),
+        "F7 left the game with its base"
+    );
+    assert_eq!(app.world().get::<Visibility>(f7), Some(&Visibility::Hidden));
+}
+
+#[test]
+fn undo_puts_the_miniatures_back() {
+    let mut app = app_with(duel());
+    click(&mut app, "D4", true);
+    click(&mut app, "D5", true);
+    let before_undo = game_summary(&app);
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    let board = app.world().resource::<ActiveGame>().game.board();
+    let red = unit_entity(&app, 0);
+    let blue = unit_entity(&app, 2);
+    assert_eq!(app.world().get::<GridPos>(red), Some(&GridPos(sq("D4"))));
+    assert_eq!(app.world().get::<GridPos>(blue), Some(&GridPos(sq("D5"))));
+    assert!(
+        app.world().get::<InCustody>(blue).is_none(),
+        "back from custody"
+    );
+    assert_eq!(
+        app.world().get::<Transform>(blue).map(|t| t.translation),
+        Some(square_center(board, sq("D5")))
+    );
+    assert_ne!(game_summary(&app), before_undo);
+    assert_eq!(
+        app.world().resource::<ActiveGame>().record,
+        [Command::Activate(sq("D4"))]
+    );
+}
+
+#[test]
+fn an_illegal_click_changes_nothing_and_says_why() {
+    let mut app = app_with(duel());
+    let before = game_summary(&app);
+    let positions = |app: &mut App| -> Vec<Option<GridPos>> {
+        let mut q = app.world_mut().query::<(&UnitPiece, Option<&GridPos>)>();
+        let mut v: Vec<(u16, Option<GridPos>)> = q
+            .iter(app.world())
+            .map(|(u, p)| (u.0.0, p.copied()))
+            .collect();
+        v.sort_by_key(|(u, _)| *u);
+        v.into_iter().map(|(_, p)| p).collect()
+    };
+    let placed = positions(&mut app);
+    click(&mut app, "D5", true);
+    let notice = app.world().resource::<Notice>().clone();
+    assert_eq!(
+        notice.text.as_deref(),
+        Some("the unit on D5 belongs to Blue (R5)")
+    );
+    assert!(notice.error);
+    assert_eq!(game_summary(&app), before);
+    assert_eq!(positions(&mut app), placed);
+    assert!(app.world().resource::<ActiveGame>().record.is_empty());
+
+    click(&mut app, "B3", true);
+    click(&mut app, "H1", false);
+    let notice = app
+        .world()
+        .resource::<Notice>()
+        .text
+        .clone()
+        .unwrap_or_default();
+    assert!(notice.ends_with("(R8)"), "not straight ahead: {notice}");
+}
+
+#[test]
+fn passing_hands_the_table_over_and_clicks_wait_for_the_next_player() {
+    let mut app = app_with(duel());
+    app.world_mut().write_message(CommandRequest(Command::Pass));
+    app.update();
+    assert_eq!(
+        app.world().resource::<ActiveGame>().handover,
+        Some(PlayerId(1))
+    );
+    click(&mut app, "D5", true);
+    assert!(
+        app.world()
+            .resource::<ActiveGame>()
+            .game
+            .activation()
+            .is_none(),
+        "nothing happens until Blue takes the table"
+    );
+    app.world_mut().resource_mut::<ActiveGame>().handover = None;
+    click(&mut app, "D5", true);
+    assert!(
+        app.world()
+            .resource::<ActiveGame>()
+            .game
+            .activation()
+            .is_some()
+    );
+}
+
+#[test]
+fn saving_and_opening_a_game_gives_the_same_state() {
+    let dir = std::env::temp_dir().join(format!("sandtable-app-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let scenario_path = dir.join("duel.ron");
+    std::fs::write(
+        &scenario_path,
+        r#"(name: "duel", rules: ConflictAtCache, board: (columns: 8, rows: 8),
+            players: [
+                (name: "Red", factors: [(base: "C2", units: [(at: "D4", facing: N), (at: "B3", facing: E)])]),
+                (name: "Blue", factors: [(base: "E6", units: [(at: "D5", facing: N), (at: "F7", facing: S)])]),
+            ])"#,
+    )
+    .expect("write scenario");
+    let mut active = sandtable::play::session::open(&scenario_path).expect("opens");
+    active.handover = None;
+    for command in ["activate D4", "advance", "right"] {
+        active
+            .game
+            .apply(command.parse().expect("notation"))
+            .expect("legal");
+        active.record.push(command.parse().expect("notation"));
+    }
+    let saved = dir.join("duel.moves");
+    sandtable::play::session::save(&saved, &active.to_record()).expect("saves");
+    let text = std::fs::read_to_string(&saved).expect("saved");
+    assert!(text.starts_with("[Scenario \""), "{text}");
+    assert!(text.contains("[Seed \"42\"]"), "{text}");
+    let reopened = sandtable::play::session::open(&saved).expect("reopens");
+    assert_eq!(reopened.game.summary(), active.game.summary());
+    assert_eq!(reopened.record, active.record);
+
+    std::fs::write(&saved, "[Scenario \"duel.ron\"]\nactivate D4\njump\n").expect("write");
+    let err = sandtable::play::session::open(&saved)
+        .err()
+        .expect("a bad record is refused");
+    assert!(
+        err.contains("duel.moves:3: `jump`: unknown command"),
+        "{err}"
+    );
+}

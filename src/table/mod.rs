@@ -163,7 +163,7 @@ pub fn facing_rotation(facing: Facing) -> Quat {
 /// Where the `slot`th captured unit of `holder`'s tray stands: trays line the
 /// table's left and right edges, one column of ten slots per player.
 pub fn custody_slot(board: Board, holder: PlayerId, slot: usize) -> Vec3 {
-    let side = if holder.0 % 2 == 0 { -1.0 } else { 1.0 };
+    let side = if holder.0.is_multiple_of(2) { -1.0 } else { 1.0 };
     let lane = f32::from(holder.0 / 2);
     let x = side * (f32::from(board.columns) / 2.0 + 1.5 + lane * 1.2 + (slot / 10) as f32 * 0.8);
     let z = -(f32::from(board.rows) / 2.0) + 0.6 + (slot % 10) as f32 * 0.8;

@@ -361,3 +361,68 @@ fn saving_and_opening_a_game_gives_the_same_state() {
         "{err}"
     );
 }
+
+/// Counts, each frame, the table entities whose transform changed.
+#[derive(Resource, Default)]
+struct Moved {
+    squares: usize,
+    units: usize,
+}
+
+fn count_moved(
+    squares: Query<(), (With<SquareTile>, Changed<Transform>)>,
+    units: Query<(), (With<UnitPiece>, Changed<Transform>)>,
+    mut moved: ResMut<Moved>,
+) {
+    moved.squares = squares.iter().count();
+    moved.units = units.iter().count();
+}
+
+#[test]
+fn selecting_and_moving_a_unit_touches_only_that_unit() {
+    let stress = sandtable_scenario::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/stress-100x100.ron"
+    )))
+    .expect("valid");
+    let mut app = app_with(stress);
+    app.init_resource::<Moved>().add_systems(Last, count_moved);
+    app.update();
+    let squares_before: Vec<Entity> = app.world().resource::<TableIndex>().squares.clone();
+    assert_eq!(squares_before.len(), 100 * 100);
+    let first = app
+        .world()
+        .resource::<ActiveGame>()
+        .game
+        .position(UnitId(0))
+        .expect("on board")
+        .0;
+    click(&mut app, &first.to_string(), true);
+    assert!(
+        app.world()
+            .resource::<ActiveGame>()
+            .game
+            .activation()
+            .is_some(),
+        "selected"
+    );
+    assert_eq!(
+        app.world().resource::<Moved>().units,
+        0,
+        "selecting moves no miniature"
+    );
+    assert_eq!(app.world().resource::<Moved>().squares, 0, "nor any square");
+    app.world_mut()
+        .write_message(CommandRequest(Command::Advance));
+    app.update();
+    assert_eq!(
+        app.world().resource::<Moved>().units,
+        1,
+        "a step moves one miniature"
+    );
+    assert_eq!(
+        app.world().resource::<TableIndex>().squares,
+        squares_before,
+        "the board is not rebuilt"
+    );
+}

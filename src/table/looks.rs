@@ -40,7 +40,8 @@ pub(crate) fn plugin(app: &mut App) {
 pub struct Looks {
     tile: Handle<Mesh>,
     overlay: Handle<Mesh>,
-    low_wall: Handle<Mesh>,
+    rail: Handle<Mesh>,
+    fence_post: Handle<Mesh>,
     high_wall: Handle<Mesh>,
     mountain: Handle<Mesh>,
     trunk: Handle<Mesh>,
@@ -59,7 +60,6 @@ pub struct Looks {
     ring: Handle<Mesh>,
     light_square: Handle<StandardMaterial>,
     dark_square: Handle<StandardMaterial>,
-    stone: Handle<StandardMaterial>,
     rock: Handle<StandardMaterial>,
     leaf: Handle<StandardMaterial>,
     bark: Handle<StandardMaterial>,
@@ -114,7 +114,8 @@ fn make_looks(
     let looks = Looks {
         tile: meshes.add(Cuboid::new(0.96 * s, 0.05, 0.96 * s)),
         overlay: meshes.add(Cuboid::new(0.9 * s, 0.01, 0.9 * s)),
-        low_wall: meshes.add(Cuboid::new(0.9 * s, 0.22, 0.9 * s)),
+        rail: meshes.add(Cuboid::new(0.09, 0.09, s)),
+        fence_post: meshes.add(Cuboid::new(0.13, 0.44, 0.13)),
         high_wall: meshes.add(Cuboid::new(0.98 * s, 0.9, 0.98 * s)),
         mountain: meshes.add(Cone {
             radius: 0.55 * s,
@@ -139,7 +140,6 @@ fn make_looks(
         ring: meshes.add(Torus::new(0.36 * s, 0.44 * s)),
         light_square: matte(&mut materials, Color::srgb(0.62, 0.70, 0.45)),
         dark_square: matte(&mut materials, Color::srgb(0.52, 0.61, 0.38)),
-        stone: matte(&mut materials, Color::srgb(0.62, 0.58, 0.52)),
         rock: matte(&mut materials, Color::srgb(0.45, 0.40, 0.36)),
         leaf: matte(&mut materials, Color::srgb(0.13, 0.38, 0.16)),
         bark: matte(&mut materials, Color::srgb(0.35, 0.24, 0.14)),
@@ -286,7 +286,28 @@ fn dress_terrain(
                 };
                 match ground {
                     Ground::Open => {}
-                    Ground::LowWall => spawn(part(&looks.low_wall, &looks.stone, t(0.11))),
+                    Ground::LowWall => {
+                        // A fence: posts and two rails, along the line the wall runs.
+                        let along_x = piece.squares.iter().any(|(o, g)| {
+                            *g == Ground::LowWall && o.row == sq.row && o.col.abs_diff(sq.col) == 1
+                        });
+                        let turn = if along_x {
+                            Quat::from_rotation_y(std::f32::consts::FRAC_PI_2)
+                        } else {
+                            Quat::IDENTITY
+                        };
+                        for k in [-0.4, 0.0, 0.4] {
+                            let off = turn * Vec3::new(0.0, 0.22, k);
+                            spawn(part(
+                                &looks.fence_post,
+                                &looks.plank,
+                                t(0.0).with_translation(at + off),
+                            ));
+                        }
+                        for y in [0.18, 0.36] {
+                            spawn(part(&looks.rail, &looks.white, t(y).with_rotation(turn)));
+                        }
+                    }
                     Ground::HighWall => spawn(part(&looks.high_wall, &looks.rock, t(0.45))),
                     Ground::BuildingWall => spawn(part(&looks.high_wall, &looks.building, t(0.45))),
                     Ground::Mountain => spawn(part(&looks.mountain, &looks.rock, t(0.55))),

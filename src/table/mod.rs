@@ -163,7 +163,11 @@ pub fn facing_rotation(facing: Facing) -> Quat {
 /// Where the `slot`th captured unit of `holder`'s tray stands: trays line the
 /// table's left and right edges, one column of ten slots per player.
 pub fn custody_slot(board: Board, holder: PlayerId, slot: usize) -> Vec3 {
-    let side = if holder.0.is_multiple_of(2) { -1.0 } else { 1.0 };
+    let side = if holder.0.is_multiple_of(2) {
+        -1.0
+    } else {
+        1.0
+    };
     let lane = f32::from(holder.0 / 2);
     let x = side * (f32::from(board.columns) / 2.0 + 1.5 + lane * 1.2 + (slot / 10) as f32 * 0.8);
     let z = -(f32::from(board.rows) / 2.0) + 0.6 + (slot % 10) as f32 * 0.8;
@@ -277,13 +281,21 @@ fn changed(active: &ActiveGame, synced: &SyncedRevision) -> bool {
 }
 
 /// Moves each miniature to where the game says it is: its square and facing,
-/// its captor's custody tray, or off the table.
+/// its captor's custody tray, or off the table. Only miniatures whose place
+/// changed are touched, so a selection or a step costs a few writes.
 pub fn sync_units(
     mut commands: Commands,
     active: Option<Res<ActiveGame>>,
     synced: Res<SyncedRevision>,
     index: Res<TableIndex>,
-    mut units: Query<(&UnitPiece, &mut Transform, &mut Visibility)>,
+    mut units: Query<(
+        &UnitPiece,
+        &mut Transform,
+        &mut Visibility,
+        Option<&GridPos>,
+        Option<&FacingDir>,
+        Option<&InCustody>,
+    )>,
 ) {
     let Some(active) = active else {
         return;
@@ -294,37 +306,48 @@ pub fn sync_units(
     let game = &active.game;
     let board = game.board();
     let mut tray_fill = vec![0usize; game.players().len()];
-    for (i, &e) in index.units.iter().enumerate() {
-        let Ok((piece, mut transform, mut visibility)) = units.get_mut(e) else {
+    for &e in &index.units {
+        let Ok((piece, mut transform, mut visibility, pos, facing_now, custody)) = units.get_mut(e)
+        else {
             continue;
         };
-        debug_assert_eq!(usize::from(piece.0.0), i);
-        let mut entity = commands.entity(e);
         match game.place(piece.0) {
             Place::Board { square, facing } => {
-                let target = Transform::from_translation(square_center(board, square))
-                    .with_rotation(facing_rotation(facing));
-                if *transform != target {
-                    *transform = target;
+                if pos != Some(&GridPos(square))
+                    || facing_now != Some(&FacingDir(facing))
+                    || custody.is_some()
+                {
+                    *transform = Transform::from_translation(square_center(board, square))
+                        .with_rotation(facing_rotation(facing));
+                    *visibility = Visibility::Inherited;
+                    commands
+                        .entity(e)
+                        .insert((GridPos(square), FacingDir(facing)))
+                        .remove::<(InCustody, OutOfGame)>();
                 }
-                *visibility = Visibility::Inherited;
-                entity
-                    .insert((GridPos(square), FacingDir(facing)))
-                    .remove::<(InCustody, OutOfGame)>();
             }
             Place::Custody { holder } => {
                 let slot = tray_fill[usize::from(holder.0)];
                 tray_fill[usize::from(holder.0)] += 1;
-                *transform = Transform::from_translation(custody_slot(board, holder, slot))
+                let target = Transform::from_translation(custody_slot(board, holder, slot))
                     .with_rotation(facing_rotation(Facing::S));
-                *visibility = Visibility::Inherited;
-                entity
-                    .insert(InCustody(holder))
-                    .remove::<(GridPos, OutOfGame)>();
+                if custody != Some(&InCustody(holder)) || *transform != target {
+                    *transform = target;
+                    *visibility = Visibility::Inherited;
+                    commands
+                        .entity(e)
+                        .insert(InCustody(holder))
+                        .remove::<(GridPos, FacingDir, OutOfGame)>();
+                }
             }
             Place::Removed => {
-                *visibility = Visibility::Hidden;
-                entity.insert(OutOfGame).remove::<(GridPos, InCustody)>();
+                if *visibility != Visibility::Hidden {
+                    *visibility = Visibility::Hidden;
+                    commands
+                        .entity(e)
+                        .insert(OutOfGame)
+                        .remove::<(GridPos, FacingDir, InCustody)>();
+                }
             }
         }
     }
@@ -348,20 +371,22 @@ pub fn sync_bases_and_stashes(
     let game = &active.game;
     for &e in &index.bases {
         if let (Ok(base), Ok(mut v)) = (bases.get(e), visibility.get_mut(e)) {
-            *v = if game.base_active(base.0) {
+            let wanted = if game.base_active(base.0) {
                 Visibility::Inherited
             } else {
                 Visibility::Hidden
             };
+            v.set_if_neq(wanted);
         }
     }
     for &e in &index.stashes {
         if let (Ok(stash), Ok(mut v)) = (stashes.get(e), visibility.get_mut(e)) {
-            *v = if game.stash_at(stash.0) {
+            let wanted = if game.stash_at(stash.0) {
                 Visibility::Inherited
             } else {
                 Visibility::Hidden
             };
+            v.set_if_neq(wanted);
         }
     }
 }

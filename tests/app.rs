@@ -426,3 +426,56 @@ fn selecting_and_moving_a_unit_touches_only_that_unit() {
         "the board is not rebuilt"
     );
 }
+
+#[test]
+fn a_stash_choice_is_answered_by_clicking_a_square() {
+    let rows: Vec<String> = (1..=6)
+        .flat_map(|t| (1..=6).map(move |u| format!("(roll: {t}{u}, result: PlaceAnywhere)")))
+        .collect();
+    let scenario = sandtable_scenario::parse(
+        &format!(
+            r#"(
+            name: "stash", rules: SnyderSkirmish, board: (columns: 8, rows: 8),
+            players: [
+                (name: "Red", factors: [(base: "C2", units: [(at: "D4", facing: N)])]),
+                (name: "Blue", factors: [(base: "F7", units: [(at: "G6", facing: S)])]),
+            ],
+            stashes: ["D5"],
+            stash_list: [{}],
+        )"#,
+            rows.join(", ")
+        ),
+        "stash",
+    )
+    .expect("valid");
+    let mut app = app_with(scenario);
+    click(&mut app, "D4", true);
+    click(&mut app, "D5", false);
+    let active = app.world().resource::<ActiveGame>();
+    assert!(
+        active.game.pending().is_some(),
+        "the stash waits for a square"
+    );
+    assert!(active.last_roll.is_some(), "the roll is shown");
+    assert_eq!(count::<StashToken>(&mut app), 1);
+    let stash = app.world().resource::<TableIndex>().stashes[0];
+    assert_eq!(
+        app.world().get::<Visibility>(stash),
+        Some(&Visibility::Hidden),
+        "token taken away"
+    );
+    app.world_mut()
+        .resource_mut::<sandtable::picking::PlaceFacing>()
+        .0 = Facing::E;
+    click(&mut app, "A8", false);
+    let e = unit_entity(&app, 0);
+    assert_eq!(app.world().get::<GridPos>(e), Some(&GridPos(sq("A8"))));
+    assert_eq!(app.world().get::<FacingDir>(e), Some(&FacingDir(Facing::E)));
+    assert!(
+        app.world()
+            .resource::<ActiveGame>()
+            .game
+            .pending()
+            .is_none()
+    );
+}

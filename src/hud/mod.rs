@@ -149,6 +149,23 @@ fn draw_panels(
                     ui.label("Click one of your miniatures to activate it.");
                 }
             }
+            if let Some((dice, roll, result)) = &active.last_roll {
+                ui.separator();
+                ui.horizontal(|ui| {
+                    ui.label("Stash roll:");
+                    for d in dice {
+                        ui.label(
+                            egui::RichText::new(format!(" {d} "))
+                                .strong()
+                                .size(18.0)
+                                .background_color(egui::Color32::from_rgb(240, 235, 220))
+                                .color(egui::Color32::BLACK),
+                        );
+                    }
+                    ui.label(egui::RichText::new(roll.to_string()).strong());
+                });
+                ui.label(result);
+            }
             if let Some(choice) = game.pending() {
                 ui.separator();
                 ui.colored_label(egui::Color32::GOLD, format!("Stash: {}", choice.awaited()));

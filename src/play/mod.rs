@@ -83,6 +83,8 @@ pub struct ActiveGame {
     pub handover: Option<PlayerId>,
     /// Grows by one at every change of the game, so that visuals know to follow.
     pub revision: u64,
+    /// The last stash roll: the two dice, the row and its result (R21).
+    pub last_roll: Option<([u8; 2], u8, String)>,
 }
 
 impl ActiveGame {
@@ -98,6 +100,7 @@ impl ActiveGame {
             log: Vec::new(),
             handover: Some(first),
             revision: 0,
+            last_roll: None,
         }
     }
 
@@ -188,8 +191,12 @@ pub fn apply_commands(
                             command: false,
                         });
                     }
-                    if let Event::TurnPassed { player, .. } = event {
-                        active.handover = Some(player);
+                    match &event {
+                        Event::TurnPassed { player, .. } => active.handover = Some(*player),
+                        Event::StashRolled {
+                            dice, roll, result, ..
+                        } => active.last_roll = Some((*dice, *roll, result.to_string())),
+                        _ => {}
                     }
                     events.write(PlayEvent(event));
                 }

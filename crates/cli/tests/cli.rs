@@ -47,6 +47,22 @@ fn replay(scenario: &Path, record_path: &Path) -> Game {
     game
 }
 
+/// `play --json` of a record, and the rules crate's own replay of it, as JSON.
+fn played_and_replayed(scenario: &str, record: &Path) -> (serde_json::Value, serde_json::Value) {
+    let out = cli(&[
+        "play",
+        scenario,
+        "--record",
+        record.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let expected =
+        serde_json::to_value(replay(Path::new(scenario), record).summary()).expect("json");
+    (printed, expected)
+}
+
 #[test]
 fn validate_accepts_every_shipped_scenario() {
     let out = cli(&[
@@ -87,18 +103,7 @@ fn validate_prints_every_problem_and_exits_1() {
 #[test]
 fn play_json_matches_the_rules_crates_replay() {
     let record = root().join("crates/cli/tests/data/open-field-capture.moves");
-    let out = cli(&[
-        "play",
-        "scenarios/open-field.ron",
-        "--record",
-        record.to_str().expect("utf-8"),
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-    let expected =
-        serde_json::to_value(replay(Path::new("scenarios/open-field.ron"), &record).summary())
-            .expect("json");
+    let (printed, expected) = played_and_replayed("scenarios/open-field.ron", &record);
     assert_eq!(printed, expected);
     assert_eq!(
         printed["custody"],
@@ -218,23 +223,12 @@ fn simulate_summarises_and_saves_records_that_replay() {
     );
     for i in 1..=3 {
         let record = dir.join(format!("game-{i:04}.moves"));
-        let out = cli(&[
-            "play",
-            "scenarios/open-field.ron",
-            "--record",
-            record.to_str().expect("utf-8"),
-            "--json",
-        ]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let (printed, expected) = played_and_replayed("scenarios/open-field.ron", &record);
         assert_eq!(
             printed["over"],
             serde_json::json!(true),
             "a saved game ran to its end"
         );
-        let expected =
-            serde_json::to_value(replay(Path::new("scenarios/open-field.ron"), &record).summary())
-                .expect("json");
         assert_eq!(printed, expected);
     }
 }
@@ -272,25 +266,14 @@ fn play_prints_stash_rolls_as_they_happen() {
         .lines()
         .find(|l| l.contains("stash on I8: rolled "))
         .unwrap_or_else(|| panic!("{s}"));
-    let game = replay(Path::new("scenarios/snyder-skirmish.ron"), &record);
-    assert!(
-        !game.stash_at("I8".parse().expect("square")),
-        "the stash is gone"
-    );
-    assert!(line.contains(": "), "{line}");
-    let json = cli(&[
-        "play",
-        "scenarios/snyder-skirmish.ron",
-        "--record",
-        record.to_str().expect("utf-8"),
-        "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let (v, expected) = played_and_replayed("scenarios/snyder-skirmish.ron", &record);
     assert_eq!(
         v["stashes"],
-        serde_json::json!(["P8", "K5", "N5", "K11", "N11"])
+        serde_json::json!(["P8", "K5", "N5", "K11", "N11"]),
+        "I8 is gone"
     );
-    assert_eq!(v, serde_json::to_value(game.summary()).expect("json"));
+    assert!(line.contains(": "), "{line}");
+    assert_eq!(v, expected);
 }
 
 #[test]
@@ -308,17 +291,6 @@ fn simulate_counts_stash_results_and_its_records_replay() {
     let s = text(&out.stdout);
     assert!(s.contains("stashes discovered: "), "{s}");
     let record = dir.join("game-0007.moves");
-    let out = cli(&[
-        "play",
-        "scenarios/snyder-skirmish.ron",
-        "--record",
-        record.to_str().expect("utf-8"),
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let expected =
-        serde_json::to_value(replay(Path::new("scenarios/snyder-skirmish.ron"), &record).summary())
-            .expect("json");
+    let (printed, expected) = played_and_replayed("scenarios/snyder-skirmish.ron", &record);
     assert_eq!(printed, expected);
 }

@@ -27,7 +27,7 @@ pub(crate) fn plugin(app: &mut App) {
                     dress_units,
                     dress_stashes,
                 ),
-                (highlight_reachable_squares, ring_acting_unit),
+                (highlight_reachable_squares, ring_acting_unit, follow_hover),
             )
                 .chain()
                 .after(AppSystems::SyncTable)
@@ -73,6 +73,7 @@ pub struct Looks {
     white: Handle<StandardMaterial>,
     table: Handle<StandardMaterial>,
     reach: [Handle<StandardMaterial>; 3],
+    hover: Handle<StandardMaterial>,
 }
 
 /// Materials in each player's colour, in turn order.
@@ -82,6 +83,10 @@ pub struct PlayerLooks(pub Vec<(Handle<StandardMaterial>, Handle<StandardMateria
 /// A highlight tile over a reachable square.
 #[derive(Component)]
 pub struct ReachMark;
+
+/// The light over the square under the pointer.
+#[derive(Component)]
+pub struct HoverMark;
 
 /// The ring under the acting unit.
 #[derive(Component)]
@@ -167,7 +172,14 @@ fn make_looks(
             glow(&mut materials, Color::srgb(0.95, 0.85, 0.2)),
             glow(&mut materials, Color::srgb(0.95, 0.45, 0.15)),
         ],
+        hover: glow(&mut materials, Color::srgb(0.9, 0.95, 1.0)),
     };
+    commands.spawn((
+        part(&looks.overlay, &looks.hover, Transform::default()),
+        HoverMark,
+        Pickable::IGNORE,
+        Visibility::Hidden,
+    ));
     commands.insert_resource(looks);
     commands.init_resource::<PlayerLooks>();
 }
@@ -509,5 +521,29 @@ fn ring_acting_unit(
                 Pickable::IGNORE,
             ));
         });
+    }
+}
+
+/// A pale light follows the square under the pointer.
+fn follow_hover(
+    hovered: Res<crate::picking::Hovered>,
+    active: Option<Res<ActiveGame>>,
+    mut mark: Query<(&mut Transform, &mut Visibility), With<HoverMark>>,
+) {
+    if !hovered.is_changed() {
+        return;
+    }
+    let Some(active) = active else {
+        return;
+    };
+    let Ok((mut transform, mut visibility)) = mark.single_mut() else {
+        return;
+    };
+    match hovered.0 {
+        Some(sq) if active.game.board().contains(sq) => {
+            transform.translation = square_center(active.game.board(), sq) + Vec3::Y * 0.09;
+            *visibility = Visibility::Inherited;
+        }
+        _ => *visibility = Visibility::Hidden,
     }
 }

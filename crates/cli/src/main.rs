@@ -53,6 +53,17 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Write a printable setup sheet: the table at 1:1 scale over several pages, and a list of every piece
+    Print {
+        /// Scenario file (.ron)
+        file: PathBuf,
+        /// Paper size: a4 or letter
+        #[arg(long, default_value = "a4")]
+        paper: String,
+        /// The PDF to write
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Play many games with random legal commands and print a summary
     Simulate {
         /// Scenario file (.ron)
@@ -98,6 +109,7 @@ fn main() -> ExitCode {
             seed,
             json,
         } => replay::play(&file, &record, seed, json),
+        Cmd::Print { file, paper, out } => print_sheet(&file, &paper, &out),
         Cmd::Simulate {
             file,
             games,
@@ -145,4 +157,30 @@ fn validate(files: &[PathBuf]) -> Result<String, Failure> {
         print!("{out}");
         Err(Failure::new(1, errors.join("\n")))
     }
+}
+
+fn print_sheet(
+    file: &std::path::Path,
+    paper: &str,
+    out: &std::path::Path,
+) -> Result<String, Failure> {
+    let paper: sandtable_sheet::Paper = paper.parse().map_err(|e: String| Failure::new(1, e))?;
+    let scenario = replay::load_scenario(file)?;
+    let sheet = sandtable_sheet::plan(&scenario, paper);
+    let pdf = sandtable_sheet::render_pdf(&sheet, true);
+    // Written beside the target and renamed into place: an existing sheet is
+    // never left half-written.
+    let tmp = out.with_extension("pdf.tmp");
+    std::fs::write(&tmp, &pdf)
+        .and_then(|()| std::fs::rename(&tmp, out))
+        .map_err(|e| Failure::new(1, format!("{}: cannot write the sheet: {e}", out.display())))?;
+    let (w, d) = sheet.physical.table_mm;
+    Ok(format!(
+        "{}: {} pages on {paper} ({} x {} tiles of the {w:.0} x {d:.0} mm table at 1:1, then {} of pieces)\n",
+        out.display(),
+        sheet.page_count(),
+        sheet.grid.0,
+        sheet.grid.1,
+        sheet.page_count() - sheet.tiles.len()
+    ))
 }

@@ -235,7 +235,7 @@ fn simulate_summarises_and_saves_records_that_replay() {
 
 #[test]
 fn every_subcommand_has_help() {
-    for sub in ["validate", "show", "play", "simulate"] {
+    for sub in ["validate", "show", "play", "simulate", "print"] {
         let out = cli(&[sub, "--help"]);
         assert!(out.status.success(), "{sub} --help");
         assert!(text(&out.stdout).contains("Usage: sandtable-cli"), "{sub}");
@@ -293,4 +293,38 @@ fn simulate_counts_stash_results_and_its_records_replay() {
     let record = dir.join("game-0007.moves");
     let (printed, expected) = played_and_replayed("scenarios/snyder-skirmish.ron", &record);
     assert_eq!(printed, expected);
+}
+
+#[test]
+fn print_writes_a_tiled_setup_sheet() {
+    let dir = temp_dir("print");
+    let out = dir.join("sheet.pdf");
+    let run = cli(&[
+        "print",
+        "scenarios/standard.ron",
+        "--paper",
+        "a4",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stdout).contains(
+            "10 pages on A4 (3 x 3 tiles of the 762 x 508 mm table at 1:1, then 1 of pieces)"
+        ),
+        "{}",
+        text(&run.stdout)
+    );
+    let pdf = std::fs::read(&out).expect("written");
+    assert!(pdf.starts_with(b"%PDF-"));
+    let run = cli(&[
+        "print",
+        "scenarios/standard.ron",
+        "--paper",
+        "a3",
+        "--out",
+        "x.pdf",
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(text(&run.stderr).contains("unknown paper `a3`"));
 }

@@ -66,8 +66,58 @@ pub const DEFAULT_COLOURS: [Colour; 6] = [
     Colour([0x5d, 0x6d, 0x7e]),
 ];
 
+/// The physical table a layout is set up on (all lengths in millimetres).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Physical {
+    /// Side of one square, in mm (30 on the seed's Table A).
+    pub square_mm: f64,
+    /// The table's width (left to right) and depth (near to far edge), in mm.
+    pub table_mm: (f64, f64),
+    /// Figure scale: foot to eye of a man-sized figure, in mm (28 is common).
+    pub figure_scale_mm: f64,
+}
+
+impl Physical {
+    /// The seed's Table A: 30 mm squares on a 30 x 20 inch table, 28 mm figures.
+    pub const TABLE_A: Physical = Physical {
+        square_mm: 30.0,
+        table_mm: (762.0, 508.0),
+        figure_scale_mm: 28.0,
+    };
+
+    /// The base a figure of this scale stands on, in mm: 25 mm for 28 mm
+    /// figures, in proportion for other scales.
+    pub fn figure_base_mm(&self) -> f64 {
+        self.figure_scale_mm * 25.0 / 28.0
+    }
+
+    /// The grid's width and depth on the table, in mm.
+    pub fn grid_mm(&self, board: Board) -> (f64, f64) {
+        (
+            f64::from(board.columns) * self.square_mm,
+            f64::from(board.rows) * self.square_mm,
+        )
+    }
+
+    /// Where the grid's near-left corner lies on the table: centred, in mm
+    /// from the table's left and near edges.
+    pub fn grid_offset_mm(&self, board: Board) -> (f64, f64) {
+        let (w, d) = self.grid_mm(board);
+        ((self.table_mm.0 - w) / 2.0, (self.table_mm.1 - d) / 2.0)
+    }
+
+    /// The centre of a square, in mm from the table's left and near edges.
+    pub fn square_centre_mm(&self, board: Board, sq: Square) -> (f64, f64) {
+        let (ox, oy) = self.grid_offset_mm(board);
+        (
+            ox + (f64::from(sq.col) + 0.5) * self.square_mm,
+            oy + (f64::from(sq.row) + 0.5) * self.square_mm,
+        )
+    }
+}
+
 /// A loaded, valid scenario.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
     /// Its name, for people.
     pub name: String,
@@ -77,6 +127,8 @@ pub struct Scenario {
     pub setup: Setup,
     /// Each player's colour, in turn order.
     pub colours: Vec<Colour>,
+    /// The physical table, if the scenario gives one.
+    pub physical: Option<Physical>,
     /// Things worth telling a person that do not stop play (R2).
     pub warnings: Vec<Problem>,
 }
@@ -165,7 +217,7 @@ impl Problem {
 }
 
 /// A scenario that could not be loaded, with every problem found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LoadScenarioError {
     /// The file's path or another name for where the text came from.
     pub origin: String,
@@ -208,6 +260,21 @@ struct FileScenario {
     seed: u64,
     #[serde(default)]
     turn_limit: Option<u32>,
+    #[serde(default)]
+    physical: Option<FilePhysical>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "physical")]
+struct FilePhysical {
+    square_mm: f64,
+    table_mm: (f64, f64),
+    #[serde(default = "default_figure_scale")]
+    figure_scale_mm: f64,
+}
+
+fn default_figure_scale() -> f64 {
+    28.0
 }
 
 fn default_first_player() -> Option<usize> {
@@ -349,10 +416,13 @@ pub fn parse_in(
         return Err(error(problems));
     }
     match scenario.setup.validate() {
-        Ok(warnings) => Ok(Scenario {
-            warnings: warnings.into_iter().map(from_setup_problem).collect(),
-            ..scenario
-        }),
+        Ok(warnings) => {
+            let mut scenario = scenario;
+            scenario
+                .warnings
+                .extend(warnings.into_iter().map(from_setup_problem));
+            Ok(scenario)
+        }
         Err(e) => {
             problems.extend(e.problems.into_iter().map(from_setup_problem));
             Err(error(problems))
@@ -518,6 +588,50 @@ fn convert(file: FileScenario, dir: Option<&Path>) -> (Scenario, Vec<Problem>) {
         )),
         _ => {}
     }
+    let mut warnings = Vec::new();
+    let physical = file.physical.as_ref().and_then(|p| {
+        let physical = Physical {
+            square_mm: p.square_mm,
+            table_mm: p.table_mm,
+            figure_scale_mm: p.figure_scale_mm,
+        };
+        let positive = |v: f64| v.is_finite() && v > 0.0;
+        let (tw, td) = physical.table_mm;
+        if ![physical.square_mm, tw, td, physical.figure_scale_mm].into_iter().all(positive) {
+            problems.push(Problem::field(
+                "physical",
+                "square_mm, table_mm and figure_scale_mm must all be positive lengths in millimetres",
+            ));
+            return None;
+        }
+        if board.columns > 0 {
+            let (gw, gd) = physical.grid_mm(board);
+            let mut short = Vec::new();
+            if gw > tw {
+                short.push(format!("{:.1} mm too wide ({gw:.1} mm of squares on a {tw:.1} mm table)", gw - tw));
+            }
+            if gd > td {
+                short.push(format!("{:.1} mm too deep ({gd:.1} mm of squares on a {td:.1} mm table)", gd - td));
+            }
+            if !short.is_empty() {
+                problems.push(Problem::field(
+                    "physical",
+                    format!("the grid does not fit on the table: it is {}", short.join(" and ")),
+                ));
+            }
+        }
+        let base = physical.figure_base_mm();
+        if physical.square_mm < base {
+            warnings.push(Problem::field(
+                "physical.square_mm",
+                format!(
+                    "squares of {:.1} mm are smaller than the {base:.1} mm base of a {:.0} mm figure: unit bases must fit within squares",
+                    physical.square_mm, physical.figure_scale_mm
+                ),
+            ));
+        }
+        Some(physical)
+    });
     let stash_list = match file.stash_list {
         None => StashList::seed_default(),
         Some(list) => read_stash_list(list, dir).unwrap_or_else(|mut found| {
@@ -539,7 +653,8 @@ fn convert(file: FileScenario, dir: Option<&Path>) -> (Scenario, Vec<Problem>) {
             stash_list,
         },
         colours,
-        warnings: Vec::new(),
+        physical,
+        warnings,
     };
     (scenario, problems)
 }

@@ -213,3 +213,36 @@ fn a_snyder_skirmish_may_bring_its_own_stash_list_by_file_or_inline() {
         "the seed's list by default"
     );
 }
+
+#[test]
+fn the_standard_table_is_physically_table_a_and_small_squares_are_warned() {
+    let physical = standard().physical.expect("standard.ron gives its table");
+    assert_eq!(physical, sandtable_scenario::Physical::TABLE_A);
+    let board = standard().setup.board;
+    assert_eq!(physical.grid_mm(board), (720.0, 450.0));
+    assert_eq!(
+        physical.grid_offset_mm(board),
+        (21.0, 29.0),
+        "centred on 762 x 508"
+    );
+    assert_eq!(
+        physical.square_centre_mm(board, "A1".parse().expect("sq")),
+        (36.0, 44.0)
+    );
+
+    let small = std::fs::read_to_string(scenarios_dir().join("standard.ron"))
+        .expect("shipped")
+        .replace("square_mm: 30.0", "square_mm: 24.0");
+    let s = sandtable_scenario::parse(&small, "small").expect("fits, with a warning");
+    let warnings: Vec<String> = s
+        .warnings
+        .iter()
+        .map(|w| w.display_in("small").to_string())
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "small: physical.square_mm: squares of 24.0 mm are smaller than the 25.0 mm base of a 28 mm figure: unit bases must fit within squares"
+        ]
+    );
+}

@@ -1,0 +1,121 @@
+//! The setup sheet: page counts for a table and a paper, true 1:1 scale, the
+//! check ruler, and the listing of pieces with their distances.
+
+use sandtable_sheet::{MARGIN_MM, Mark, OVERLAP_MM, Paper, plan, render_pdf};
+
+fn standard() -> sandtable_scenario::Scenario {
+    sandtable_scenario::standard()
+}
+
+fn pdf_pages(pdf: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(pdf);
+    text.matches("/Type/Page/").count()
+}
+
+#[test]
+fn table_a_on_a4_takes_nine_landscape_tiles_and_a_listing_page() {
+    let sheet = plan(&standard(), Paper::A4);
+    assert_eq!(sheet.page_mm, (297.0, 210.0), "landscape needs fewer pages");
+    // 762 mm across 277 mm of print, 262 mm a step; 508 mm across 190, 175 a step.
+    assert_eq!(sheet.grid, (3, 3));
+    assert_eq!(sheet.tiles.len(), 9);
+    assert_eq!(sheet.page_count(), 10);
+    let pdf = render_pdf(&sheet, false);
+    assert!(pdf.starts_with(b"%PDF-"), "a PDF file");
+    assert_eq!(pdf_pages(&pdf), 10);
+    let text = String::from_utf8_lossy(&pdf);
+    assert_eq!(
+        text.matches("/MediaBox[0 0 841.88983 595.27563]").count(),
+        10,
+        "A4 landscape pages: 297 x 210 mm in points"
+    );
+    assert!(
+        text.contains("/Type/Pages/Count 10/"),
+        "the page tree counts 10"
+    );
+
+    let letter = plan(&standard(), Paper::Letter);
+    // Letter prints 259.4 x 195.9 mm in landscape: 762 mm needs 4 tiles across.
+    assert_eq!(
+        letter.grid,
+        (4, 3),
+        "Letter landscape: 4 x 3 (portrait would need 5 x 3)"
+    );
+    assert_eq!(letter.page_mm, (279.4, 215.9));
+}
+
+#[test]
+fn tiles_overlap_and_cover_the_whole_table() {
+    let sheet = plan(&standard(), Paper::A4);
+    let (w, h) = sheet.page_mm;
+    let (pw, ph) = (w - 2.0 * MARGIN_MM, h - 2.0 * MARGIN_MM);
+    let last = sheet.tiles.last().expect("tiles");
+    assert!(
+        last.origin_mm.0 + pw >= 762.0 && last.origin_mm.1 + ph >= 508.0,
+        "covered"
+    );
+    let second = &sheet.tiles[1];
+    assert!((sheet.tiles[0].origin_mm.0 + pw - second.origin_mm.0 - OVERLAP_MM).abs() < 1e-9);
+}
+
+#[test]
+fn a_30_mm_square_measures_30_mm_in_the_document() {
+    let sheet = plan(&standard(), Paper::A4);
+    let a1 = sheet
+        .marks
+        .iter()
+        .find_map(|m| match m {
+            Mark::Rect { x, y, w, h, .. }
+                if (*x - 21.0).abs() < 1e-9 && (*y - 29.0).abs() < 1e-9 =>
+            {
+                Some((*w, *h))
+            }
+            _ => None,
+        })
+        .expect("square A1 sits 21 mm from the left and 29 mm from the near edge");
+    assert_eq!(a1, (30.0, 30.0));
+    // In the PDF, lengths are points: 30 mm is 85.04 pt, and the 100 mm ruler
+    // runs from 28.35 pt (the 10 mm margin) to 311.81 pt.
+    let text = String::from_utf8_lossy(&render_pdf(&sheet, false)).into_owned();
+    assert!(
+        text.contains("85.03") || text.contains("85.04"),
+        "a 30 mm square is drawn 85.04 pt wide"
+    );
+    assert!(
+        text.contains("311.8"),
+        "the ruler ends 110 mm from the page edge"
+    );
+}
+
+#[test]
+fn the_listing_gives_every_piece_with_its_distances_from_the_edges() {
+    let sheet = plan(&standard(), Paper::A4);
+    let scenario = standard();
+    let pieces = 2 + 20 + scenario.setup.terrain.len();
+    assert_eq!(sheet.listing.len(), pieces);
+    assert!(
+        sheet.listing.contains(
+            &"Red base (Factor 1) on D8: 126.0 mm from the left edge, 254.0 mm from the near edge"
+                .to_owned()
+        ),
+        "{:#?}",
+        sheet.listing
+    );
+    assert!(
+        sheet.listing.iter().any(|l| l
+            .starts_with("Red unit \"Sergeant Vance\" on C7 facing E: 96.0 mm from the left edge")),
+        "{:#?}",
+        sheet.listing
+    );
+}
+
+#[test]
+fn paper_names_are_read_in_any_case() {
+    assert_eq!("A4".parse::<Paper>(), Ok(Paper::A4));
+    assert_eq!("letter".parse::<Paper>(), Ok(Paper::Letter));
+    assert!(
+        "a3".parse::<Paper>()
+            .unwrap_err()
+            .contains("use a4 or letter")
+    );
+}

@@ -215,7 +215,15 @@ fn lay_table_slab(
         return;
     };
     let b = active.game.board();
-    let (w, d) = (f32::from(b.columns) + 7.0, f32::from(b.rows) + 1.5);
+    // The real table when the scenario gives one (its `physical` field), in
+    // squares; otherwise a rim round the grid.
+    let (w, d) = match active.scenario.physical {
+        Some(p) => (
+            (p.table_mm.0 / p.square_mm) as f32,
+            (p.table_mm.1 / p.square_mm) as f32,
+        ),
+        None => (f32::from(b.columns) + 1.5, f32::from(b.rows) + 1.5),
+    };
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(w * SQUARE, 0.2, d * SQUARE))),
         MeshMaterial3d(looks.table.clone()),
@@ -223,6 +231,19 @@ fn lay_table_slab(
         Pickable::IGNORE,
         TablePiece,
     ));
+    // Each player's custody tray beside the table.
+    let tray = meshes.add(Cuboid::new(1.0 * SQUARE, 0.1, 8.2 * SQUARE));
+    for p in 0..active.game.players().len() {
+        let first = super::custody_slot(b, sandtable_rules::PlayerId(p as u16), 0);
+        let last = super::custody_slot(b, sandtable_rules::PlayerId(p as u16), 9);
+        commands.spawn((
+            Mesh3d(tray.clone()),
+            MeshMaterial3d(looks.door.clone()),
+            Transform::from_translation((first + last) / 2.0 - Vec3::Y * 0.05),
+            Pickable::IGNORE,
+            TablePiece,
+        ));
+    }
 }
 
 fn make_player_looks(

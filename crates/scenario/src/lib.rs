@@ -703,3 +703,110 @@ fn rectangle(a: Square, b: Square) -> Vec<Square> {
         .flat_map(|row| (a.col.min(b.col)..=a.col.max(b.col)).map(move |col| Square::new(col, row)))
         .collect()
 }
+
+// ---------------------------------------------------------------- writing
+
+fn quoted(text: &str) -> String {
+    ron::to_string(text).unwrap_or_else(|_| format!("{text:?}"))
+}
+
+fn kind_ron(kind: TerrainKind) -> String {
+    match kind {
+        TerrainKind::LowWall => "LowWall".to_owned(),
+        TerrainKind::HighWall => "HighWall".to_owned(),
+        TerrainKind::Mountain => "Mountain".to_owned(),
+        TerrainKind::Woods => "Woods".to_owned(),
+        TerrainKind::Water => "Water".to_owned(),
+        TerrainKind::Road => "Road".to_owned(),
+        TerrainKind::Bridge { elevated } => format!("Bridge(elevated: {elevated})"),
+        TerrainKind::Building { entrance } => format!("Building(entrance: \"{entrance}\")"),
+    }
+}
+
+fn square_list(squares: &[Square]) -> String {
+    let names: Vec<String> = squares.iter().map(|s| format!("\"{s}\"")).collect();
+    format!("[{}]", names.join(", "))
+}
+
+impl Scenario {
+    /// The scenario as a RON file in the documented format; reading it back
+    /// gives the same scenario.
+    pub fn to_ron(&self) -> String {
+        use std::fmt::Write as _;
+        let s = &self.setup;
+        let mut out = String::from("(\n");
+        let _ = writeln!(out, "    name: {},", quoted(&self.name));
+        let _ = writeln!(out, "    rules: {:?},", self.rules);
+        let _ = writeln!(
+            out,
+            "    board: (columns: {}, rows: {}),",
+            s.board.columns, s.board.rows
+        );
+        out.push_str("    players: [\n");
+        for (p, player) in s.players.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "        (\n            name: {},",
+                quoted(&player.name)
+            );
+            if let Some(c) = self.colours.get(p) {
+                let _ = writeln!(out, "            colour: \"{c}\",");
+            }
+            out.push_str("            factors: [\n");
+            for factor in &player.factors {
+                let _ = writeln!(
+                    out,
+                    "                (\n                    base: \"{}\",\n                    units: [",
+                    factor.base
+                );
+                for unit in &factor.units {
+                    let name = unit
+                        .name
+                        .as_deref()
+                        .map(|n| format!(", name: {}", quoted(n)))
+                        .unwrap_or_default();
+                    let _ = writeln!(
+                        out,
+                        "                        (at: \"{}\", facing: {}{name}),",
+                        unit.at, unit.facing
+                    );
+                }
+                out.push_str("                    ],\n                ),\n");
+            }
+            out.push_str("            ],\n        ),\n");
+        }
+        out.push_str("    ],\n    terrain: [\n");
+        for piece in &s.terrain {
+            let _ = writeln!(
+                out,
+                "        (kind: {}, squares: {}),",
+                kind_ron(piece.kind),
+                square_list(&piece.squares)
+            );
+        }
+        out.push_str("    ],\n");
+        if !s.stashes.is_empty() {
+            let _ = writeln!(out, "    stashes: {},", square_list(&s.stashes));
+        }
+        if s.stash_list != StashList::seed_default() {
+            let rows: Vec<String> = s
+                .stash_list
+                .rows()
+                .map(|r| format!("(roll: {}, result: {:?})", r.roll, r.result))
+                .collect();
+            let _ = writeln!(out, "    stash_list: [{}],", rows.join(", "));
+        }
+        let _ = writeln!(out, "    first_player: {:?},", s.first_player);
+        let _ = writeln!(out, "    seed: {},", s.seed);
+        let _ = writeln!(out, "    turn_limit: {:?},", s.turn_limit);
+        if let Some(p) = self.physical {
+            let _ = writeln!(
+                out,
+                "    physical: (square_mm: {:?}, table_mm: ({:?}, {:?}), figure_scale_mm: {:?}),",
+                p.square_mm, p.table_mm.0, p.table_mm.1, p.figure_scale_mm
+            );
+        }
+        out.push_str(")\n");
+        out
+    }
+}

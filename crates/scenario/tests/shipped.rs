@@ -246,3 +246,38 @@ fn the_standard_table_is_physically_table_a_and_small_squares_are_warned() {
         ]
     );
 }
+
+#[test]
+fn every_shipped_scenario_writes_back_to_the_same_scenario() {
+    for entry in std::fs::read_dir(scenarios_dir()).expect("scenarios/ exists") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|x| x != "ron") {
+            continue;
+        }
+        let scenario = load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let text = scenario.to_ron();
+        let again = sandtable_scenario::parse(&text, "written").unwrap_or_else(|e| {
+            panic!(
+                "{}: the written file is refused: {e}\n{text}",
+                path.display()
+            )
+        });
+        assert_eq!(again, scenario, "{} round trip", path.display());
+    }
+    let mut custom = standard();
+    custom.setup.stash_list = sandtable_rules::StashList::from_rows(
+        &(1..=6)
+            .flat_map(|t| {
+                (1..=6).map(move |u| sandtable_rules::StashRow {
+                    roll: t * 10 + u,
+                    result: sandtable_rules::StashResult::Nothing,
+                })
+            })
+            .collect::<Vec<_>>(),
+    )
+    .expect("full list");
+    custom.name = "quote \" and \\ backslash".to_owned();
+    custom.rules = RuleSystem::SnyderSkirmish;
+    let again = sandtable_scenario::parse(&custom.to_ron(), "custom").expect("reads back");
+    assert_eq!(again, custom);
+}

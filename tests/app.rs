@@ -479,3 +479,17 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
             .is_none()
     );
 }
+
+#[test]
+fn the_print_button_writes_the_sheet_beside_the_file_field() {
+    let dir = std::env::temp_dir().join(format!("sandtable-print-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = sandtable::play::session::print_sheet(
+        &sandtable_scenario::standard(),
+        &dir.join("game.moves"),
+    )
+    .expect("written");
+    assert_eq!(out, dir.join("game.pdf"));
+    let pdf = std::fs::read(&out).expect("readable");
+    assert!(pdf.starts_with(b"%PDF-"), "a PDF");
+}

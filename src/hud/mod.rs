@@ -72,7 +72,7 @@ fn player_colour(active: &ActiveGame, p: usize) -> egui::Color32 {
 fn draw_panels(
     mut contexts: EguiContexts,
     active: Option<ResMut<ActiveGame>>,
-    notice: Res<Notice>,
+    mut notice: ResMut<Notice>,
     budget: Query<&ActionBudget>,
     mut facing: ResMut<PlaceFacing>,
     mut file: ResMut<FileField>,
@@ -233,6 +233,25 @@ fn draw_panels(
                     load.write(LoadRequest(file_text.clone().into()));
                 }
             });
+            if ui
+                .button("Print setup sheet (A4 PDF)")
+                .on_hover_text("the table at 1:1 over several pages, beside the file named above")
+                .clicked()
+            {
+                match crate::play::session::print_sheet(
+                    &active.scenario,
+                    std::path::Path::new(file_text.as_str()),
+                ) {
+                    Ok(out) => {
+                        notice.text = Some(format!("sheet written to {}", out.display()));
+                        notice.error = false;
+                    }
+                    Err(e) => {
+                        notice.text = Some(e);
+                        notice.error = true;
+                    }
+                }
+            }
             ui.separator();
             ui.label(egui::RichText::new("Log").strong());
             egui::ScrollArea::vertical()

@@ -76,3 +76,18 @@ pub fn save(path: &Path, record: &Record) -> Result<(), String> {
         .and_then(|()| std::fs::rename(&tmp, path))
         .map_err(|e| format!("{}: cannot save: {e}", path.display()))
 }
+
+/// Writes the setup sheet of a scenario as a PDF beside `path` (same name,
+/// `.pdf`), through a temporary file renamed into place.
+pub fn print_sheet(
+    scenario: &sandtable_scenario::Scenario,
+    path: &Path,
+) -> Result<std::path::PathBuf, String> {
+    let out = path.with_extension("pdf");
+    let sheet = sandtable_sheet::plan(scenario, sandtable_sheet::Paper::A4);
+    let tmp = out.with_extension("pdf.tmp");
+    std::fs::write(&tmp, sandtable_sheet::render_pdf(&sheet, true))
+        .and_then(|()| std::fs::rename(&tmp, &out))
+        .map_err(|e| format!("{}: cannot write the sheet: {e}", out.display()))?;
+    Ok(out)
+}

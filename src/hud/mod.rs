@@ -30,7 +30,10 @@ pub(super) fn plugin(app: &mut App) {
         })
         .add_systems(Startup, spawn_panel_camera)
         .init_resource::<FileField>()
-        .add_systems(EguiPrimaryContextPass, (draw_panels, label_table).chain())
+        .add_systems(
+            EguiPrimaryContextPass,
+            (draw_panels, label_table).chain().in_set(HudSystems),
+        )
         .add_systems(PreUpdate, note_keyboard_use);
 }
 
@@ -50,6 +53,10 @@ fn spawn_panel_camera(mut commands: Commands) {
         },
     ));
 }
+
+/// The panel systems, for timing them.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct HudSystems;
 
 /// The path typed in the save and load field.
 #[derive(Resource, Default)]

@@ -12,6 +12,7 @@ use bevy::prelude::*;
 
 pub mod camera;
 pub mod hud;
+pub mod layout;
 pub mod picking;
 pub mod play;
 pub mod table;
@@ -42,7 +43,7 @@ pub fn logic_plugin(app: &mut App) {
         )
             .chain(),
     );
-    app.add_plugins((play::plugin, table::plugin));
+    app.add_plugins((play::plugin, table::plugin, layout::plugin));
 }
 
 /// The whole app on top of `DefaultPlugins`: logic, looks, camera, picking, panels.

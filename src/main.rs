@@ -18,6 +18,7 @@ const USAGE: &str =
   FILE.ron           a scenario to play (default: the embedded standard table)
   GAME.moves         a saved game to resume
   --screenshot PNG   save a screenshot after N frames (default 30), then exit
+  --layout           start in layout mode (rulers and the measuring tool)
   --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit";
 
 #[derive(Debug, Default)]
@@ -26,6 +27,7 @@ struct Options {
     screenshot: Option<PathBuf>,
     frames: u32,
     bench_frames: Option<u32>,
+    layout: bool,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -46,6 +48,7 @@ fn parse_args() -> Result<Options, String> {
                     Some(args.next().ok_or("--screenshot needs a file name")?.into());
             }
             "--frames" => options.frames = number(args.next(), "--frames")?,
+            "--layout" => options.layout = true,
             "--bench-frames" => options.bench_frames = Some(number(args.next(), "--bench-frames")?),
             flag if flag.starts_with('-') => {
                 return Err(format!("unknown option {flag}\n\n{USAGE}"));
@@ -97,6 +100,10 @@ fn main() -> AppExit {
         }
     }
     app.insert_resource(notice);
+    app.insert_resource(sandtable::layout::LayoutMode {
+        on: options.layout,
+        ..default()
+    });
     app.insert_resource(LoadTimer(started));
     app.add_systems(Last, report_load_time);
 

@@ -129,11 +129,17 @@ pub fn interpret_table_clicks(
     mut notice: ResMut<Notice>,
     mut requests: MessageWriter<CommandRequest>,
     mut undo: MessageWriter<UndoRequest>,
+    layout: Option<Res<crate::layout::LayoutMode>>,
 ) {
     let Some(active) = active else {
         clicks.clear();
         return;
     };
+    if layout.is_some_and(|l| l.on) {
+        // Layout mode measures with clicks; nothing is played.
+        clicks.clear();
+        return;
+    }
     for click in clicks.read() {
         if active.handover.is_some() || active.game.is_over() {
             continue;

@@ -493,3 +493,48 @@ fn the_print_button_writes_the_sheet_beside_the_file_field() {
     let pdf = std::fs::read(&out).expect("readable");
     assert!(pdf.starts_with(b"%PDF-"), "a PDF");
 }
+
+#[test]
+fn in_layout_mode_clicks_measure_instead_of_playing() {
+    use sandtable::layout::{LayoutMode, ruler_marks};
+    let mut app = app_with(sandtable_scenario::standard());
+    app.world_mut().resource_mut::<LayoutMode>().on = true;
+    click(&mut app, "C7", true);
+    assert!(
+        app.world()
+            .resource::<ActiveGame>()
+            .game
+            .activation()
+            .is_none(),
+        "nothing is played in layout mode"
+    );
+    click(&mut app, "F11", false);
+    let reading = app
+        .world()
+        .resource::<LayoutMode>()
+        .reading
+        .expect("measured");
+    // 3 columns and 4 rows apart: 5 squares of 30 mm.
+    assert_eq!((reading.squares, reading.mm), (5.0, 150.0));
+    assert_eq!(
+        reading.describe(),
+        "C7 to F11: 150.0 mm, 5.91 in, 5.00 squares"
+    );
+    app.world_mut().resource_mut::<LayoutMode>().on = false;
+    click(&mut app, "C7", true);
+    assert!(
+        app.world()
+            .resource::<ActiveGame>()
+            .game
+            .activation()
+            .is_some(),
+        "play again"
+    );
+
+    let mm = ruler_marks(762.0, false);
+    assert_eq!(mm.first(), Some(&(0.0, "0".to_owned())));
+    assert_eq!(mm.last(), Some(&(750.0, "750".to_owned())));
+    let inches = ruler_marks(762.0, true);
+    assert_eq!(inches.len(), 16, "0 to 30 inches every 2");
+    assert_eq!(inches.last().map(|m| m.1.as_str()), Some("30\""));
+}

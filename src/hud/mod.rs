@@ -89,6 +89,7 @@ fn draw_panels(
     mut load: MessageWriter<LoadRequest>,
     mut cameras: Query<&mut Camera, Without<bevy_egui::PrimaryEguiContext>>,
     window: Query<&Window, With<PrimaryWindow>>,
+    mut layout: ResMut<crate::layout::LayoutMode>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(mut active) = active else {
@@ -117,6 +118,41 @@ fn draw_panels(
         .exact_size(300.0)
         .show(&mut root, |ui| {
             ui.heading(&active.scenario.name);
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut layout.on, "Layout mode")
+                    .on_hover_text("the table at its real size, rulers, and a measuring tool");
+                if layout.on {
+                    ui.selectable_value(&mut layout.inches, false, "mm");
+                    ui.selectable_value(&mut layout.inches, true, "inches");
+                }
+            });
+            if layout.on {
+                let p = crate::layout::physical_of(&active);
+                let unit = |mm: f64| {
+                    if layout.inches {
+                        format!("{:.1} in", mm / crate::layout::MM_PER_INCH)
+                    } else {
+                        format!("{mm:.0} mm")
+                    }
+                };
+                ui.label(format!(
+                    "Table {} x {}, squares of {}",
+                    unit(p.table_mm.0),
+                    unit(p.table_mm.1),
+                    unit(p.square_mm)
+                ));
+                ui.label("Click two squares to measure between their centres; right click clears.");
+                match (&layout.reading, layout.from) {
+                    (_, Some(from)) => {
+                        ui.label(format!("from {from} to ..."));
+                    }
+                    (Some(m), None) => {
+                        ui.label(egui::RichText::new(m.describe()).strong());
+                    }
+                    _ => {}
+                }
+                ui.separator();
+            }
             ui.horizontal(|ui| {
                 ui.label(format!("Turn {}:", game.turn()));
                 ui.colored_label(
@@ -341,6 +377,7 @@ fn label_table(
     reachable: Query<(&GridPos, &Reachable), With<SquareTile>>,
     floating: Query<(&FloatingText, &Transform)>,
     hovered: Res<Hovered>,
+    layout: Res<crate::layout::LayoutMode>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let (Some(active), Ok((cam, cam_at))) = (active, camera.single()) else {
@@ -377,6 +414,31 @@ fn label_table(
         let sq = Square::new(0, row);
         if let Some(p) = to_screen(square_center(board, sq) - Vec3::new(0.8 * SQUARE, 0.0, 0.0)) {
             text(p, &(row + 1).to_string(), 13.0, edge);
+        }
+    }
+    if layout.on {
+        // Rulers along the table's near and left edges, from its near-left corner.
+        let p = crate::layout::physical_of(&active);
+        let (tw, td) = p.table_mm;
+        let world = |x_mm: f64, y_mm: f64| {
+            Vec3::new(
+                ((x_mm - tw / 2.0) / p.square_mm) as f32 * SQUARE,
+                0.05,
+                -((y_mm - td / 2.0) / p.square_mm) as f32 * SQUARE,
+            )
+        };
+        let ruler = egui::Color32::from_rgb(255, 240, 150);
+        for (at, label) in crate::layout::ruler_marks(tw, layout.inches) {
+            if let Some(pt) = to_screen(world(at, 0.0)) {
+                text(pt, "|", 12.0, ruler);
+                text(pt + egui::vec2(0.0, 12.0), &label, 11.0, ruler);
+            }
+        }
+        for (at, label) in crate::layout::ruler_marks(td, layout.inches) {
+            if let Some(pt) = to_screen(world(0.0, at)) {
+                text(pt, "-", 12.0, ruler);
+                text(pt - egui::vec2(18.0, 0.0), &label, 11.0, ruler);
+            }
         }
     }
     for (pos, reach) in &reachable {

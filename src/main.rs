@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;
 use sandtable::AppSystems;
-use sandtable::play::{ActiveGame, GameLoaded, Notice, ScenarioSource, session};
+use sandtable::play::{ActiveGame, GameLoaded, Notice, ScenarioSource, files};
 
 const USAGE: &str =
     "usage: sandtable [FILE.ron | GAME.moves] [--screenshot PNG [--frames N]] [--bench-frames N]
@@ -86,7 +86,7 @@ fn main() -> AppExit {
             sandtable_scenario::standard(),
             ScenarioSource::Embedded,
         )),
-        Some(path) => session::open(path),
+        Some(path) => files::open(path),
     };
     match opened {
         Ok(active) => {

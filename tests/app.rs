@@ -334,7 +334,7 @@ fn saving_and_opening_a_game_gives_the_same_state() {
             ])"#,
     )
     .expect("write scenario");
-    let mut active = sandtable::play::session::open(&scenario_path).expect("opens");
+    let mut active = sandtable::play::files::open(&scenario_path).expect("opens");
     active.handover = None;
     for command in ["activate D4", "advance", "right"] {
         active
@@ -344,16 +344,16 @@ fn saving_and_opening_a_game_gives_the_same_state() {
         active.record.push(command.parse().expect("notation"));
     }
     let saved = dir.join("duel.moves");
-    sandtable::play::session::save(&saved, &active.to_record()).expect("saves");
+    sandtable::play::files::save(&saved, &active.to_record()).expect("saves");
     let text = std::fs::read_to_string(&saved).expect("saved");
     assert!(text.starts_with("[Scenario \""), "{text}");
     assert!(text.contains("[Seed \"42\"]"), "{text}");
-    let reopened = sandtable::play::session::open(&saved).expect("reopens");
+    let reopened = sandtable::play::files::open(&saved).expect("reopens");
     assert_eq!(reopened.game.summary(), active.game.summary());
     assert_eq!(reopened.record, active.record);
 
     std::fs::write(&saved, "[Scenario \"duel.ron\"]\nactivate D4\njump\n").expect("write");
-    let err = sandtable::play::session::open(&saved)
+    let err = sandtable::play::files::open(&saved)
         .err()
         .expect("a bad record is refused");
     assert!(
@@ -484,7 +484,7 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
 fn the_print_button_writes_the_sheet_beside_the_file_field() {
     let dir = std::env::temp_dir().join(format!("sandtable-print-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let out = sandtable::play::session::print_sheet(
+    let out = sandtable::play::files::print_sheet(
         &sandtable_scenario::standard(),
         &dir.join("game.moves"),
     )

@@ -281,7 +281,7 @@ fn draw_panels(
                 .on_hover_text("the table at 1:1 over several pages, beside the file named above")
                 .clicked()
             {
-                match crate::play::session::print_sheet(
+                match crate::play::files::print_sheet(
                     &active.scenario,
                     std::path::Path::new(file_text.as_str()),
                 ) {

@@ -10,8 +10,8 @@ use sandtable_scenario::Scenario;
 
 use crate::AppSystems;
 
+pub mod files;
 pub mod keys;
-pub mod session;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<CommandRequest>()
@@ -51,7 +51,7 @@ impl ScenarioSource {
     /// How the source is written in a saved game's `[Scenario]` header.
     pub fn header(&self) -> String {
         match self {
-            ScenarioSource::Embedded => session::EMBEDDED.to_owned(),
+            ScenarioSource::Embedded => files::EMBEDDED.to_owned(),
             ScenarioSource::File(p) => p.display().to_string(),
         }
     }
@@ -245,7 +245,7 @@ pub fn save_game(
         return;
     };
     for SaveRequest(path) in requests.read() {
-        match session::save(path, &active.to_record()) {
+        match files::save(path, &active.to_record()) {
             Ok(()) => notice.info(format!("saved to {}", path.display())),
             Err(e) => notice.error(e),
         }
@@ -260,7 +260,7 @@ pub fn load_requested_file(
     mut loaded: MessageWriter<GameLoaded>,
 ) {
     for LoadRequest(path) in requests.read() {
-        match session::open(path) {
+        match files::open(path) {
             Ok(active) => {
                 notice.info(format!("opened {}", path.display()));
                 commands.insert_resource(active);

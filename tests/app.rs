@@ -30,6 +30,14 @@ fn app_with(scenario: Scenario) -> App {
     app
 }
 
+/// A fresh folder under the system's temporary folder for one test.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sandtable-app-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
 fn count<T: Component>(app: &mut App) -> usize {
     app.world_mut()
         .query_filtered::<Entity, With<T>>()
@@ -316,14 +324,14 @@ fn passing_hands_the_table_over_and_clicks_wait_for_the_next_player() {
             .resource::<ActiveGame>()
             .game
             .activation()
-            .is_some()
+            .is_some(),
+        "once Blue has the table, the click activates D5"
     );
 }
 
 #[test]
 fn saving_and_opening_a_game_gives_the_same_state() {
-    let dir = std::env::temp_dir().join(format!("sandtable-app-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = temp_dir("save");
     let scenario_path = dir.join("duel.ron");
     std::fs::write(
         &scenario_path,
@@ -476,14 +484,14 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
             .resource::<ActiveGame>()
             .game
             .pending()
-            .is_none()
+            .is_none(),
+        "the choice is answered"
     );
 }
 
 #[test]
 fn the_print_button_writes_the_sheet_beside_the_file_field() {
-    let dir = std::env::temp_dir().join(format!("sandtable-print-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = temp_dir("print");
     let out = sandtable::play::files::print_sheet(
         &sandtable_scenario::standard(),
         &dir.join("game.moves"),

@@ -58,8 +58,12 @@ fn unit_entity(app: &App, id: u16) -> Entity {
     app.world().resource::<TableIndex>().units[usize::from(id)]
 }
 
+fn game(app: &App) -> &sandtable_rules::Game {
+    &app.world().resource::<ActiveGame>().game
+}
+
 fn game_summary(app: &App) -> sandtable_rules::StateSummary {
-    app.world().resource::<ActiveGame>().game.summary()
+    game(app).summary()
 }
 
 /// A small duel: Red on D4 facing north behind Blue's D5, also facing north.
@@ -123,9 +127,8 @@ fn loading_spawns_one_entity_per_square_unit_structure_and_stash() {
 fn clicks_activate_and_advance_and_the_miniature_follows() {
     let mut app = app_with(duel());
     click(&mut app, "B3", true);
-    let game = &app.world().resource::<ActiveGame>().game;
     assert_eq!(
-        game.activation().map(|a| a.unit),
+        game(&app).activation().map(|a| a.unit),
         Some(UnitId(1)),
         "B3 is acting"
     );
@@ -146,7 +149,7 @@ fn clicks_activate_and_advance_and_the_miniature_follows() {
     assert_eq!(reach, vec![(sq("C3"), 1)], "one step east, costing 1");
 
     click(&mut app, "C3", false);
-    let board = app.world().resource::<ActiveGame>().game.board();
+    let board = game(&app).board();
     assert_eq!(app.world().get::<GridPos>(e), Some(&GridPos(sq("C3"))));
     assert_eq!(
         app.world().get::<Transform>(e).map(|t| t.translation),
@@ -173,7 +176,7 @@ fn a_capture_moves_the_captured_miniature_to_custody_and_floats_the_bonus() {
         app.world().get::<InCustody>(captured),
         Some(&InCustody(PlayerId(0)))
     );
-    let board = app.world().resource::<ActiveGame>().game.board();
+    let board = game(&app).board();
     assert_eq!(
         app.world()
             .get::<Transform>(captured)
@@ -216,7 +219,7 @@ fn a_captured_base_removes_its_factor_from_the_table() {
         app.world_mut().write_message(CommandRequest(command));
         app.update();
     }
-    let game = &app.world().resource::<ActiveGame>().game;
+    let game = game(&app);
     assert!(
         game.is_over(),
         "Blue's only base fell: {:?}",
@@ -243,7 +246,7 @@ fn undo_puts_the_miniatures_back() {
     let before_undo = game_summary(&app);
     app.world_mut().write_message(UndoRequest);
     app.update();
-    let board = app.world().resource::<ActiveGame>().game.board();
+    let board = game(&app).board();
     let red = unit_entity(&app, 0);
     let blue = unit_entity(&app, 2);
     assert_eq!(app.world().get::<GridPos>(red), Some(&GridPos(sq("D4"))));
@@ -310,21 +313,13 @@ fn passing_hands_the_table_over_and_clicks_wait_for_the_next_player() {
     );
     click(&mut app, "D5", true);
     assert!(
-        app.world()
-            .resource::<ActiveGame>()
-            .game
-            .activation()
-            .is_none(),
+        game(&app).activation().is_none(),
         "nothing happens until Blue takes the table"
     );
     app.world_mut().resource_mut::<ActiveGame>().handover = None;
     click(&mut app, "D5", true);
     assert!(
-        app.world()
-            .resource::<ActiveGame>()
-            .game
-            .activation()
-            .is_some(),
+        game(&app).activation().is_some(),
         "once Blue has the table, the click activates D5"
     );
 }
@@ -406,14 +401,7 @@ fn selecting_and_moving_a_unit_touches_only_that_unit() {
         .expect("on board")
         .0;
     click(&mut app, &first.to_string(), true);
-    assert!(
-        app.world()
-            .resource::<ActiveGame>()
-            .game
-            .activation()
-            .is_some(),
-        "selected"
-    );
+    assert!(game(&app).activation().is_some(), "selected");
     assert_eq!(
         app.world().resource::<Moved>().units,
         0,
@@ -479,14 +467,7 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
     let e = unit_entity(&app, 0);
     assert_eq!(app.world().get::<GridPos>(e), Some(&GridPos(sq("A8"))));
     assert_eq!(app.world().get::<FacingDir>(e), Some(&FacingDir(Facing::E)));
-    assert!(
-        app.world()
-            .resource::<ActiveGame>()
-            .game
-            .pending()
-            .is_none(),
-        "the choice is answered"
-    );
+    assert!(game(&app).pending().is_none(), "the choice is answered");
 }
 
 #[test]
@@ -509,11 +490,7 @@ fn in_layout_mode_clicks_measure_instead_of_playing() {
     app.world_mut().resource_mut::<LayoutMode>().on = true;
     click(&mut app, "C7", true);
     assert!(
-        app.world()
-            .resource::<ActiveGame>()
-            .game
-            .activation()
-            .is_none(),
+        game(&app).activation().is_none(),
         "nothing is played in layout mode"
     );
     click(&mut app, "F11", false);
@@ -530,14 +507,7 @@ fn in_layout_mode_clicks_measure_instead_of_playing() {
     );
     app.world_mut().resource_mut::<LayoutMode>().on = false;
     click(&mut app, "C7", true);
-    assert!(
-        app.world()
-            .resource::<ActiveGame>()
-            .game
-            .activation()
-            .is_some(),
-        "play again"
-    );
+    assert!(game(&app).activation().is_some(), "play again");
 
     let mm = ruler_marks(762.0, false);
     assert_eq!(mm.first(), Some(&(0.0, "0".to_owned())));

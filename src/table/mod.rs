@@ -427,7 +427,7 @@ pub fn show_action_budget(
 pub fn label_reachable_squares(
     mut commands: Commands,
     active: Option<Res<ActiveGame>>,
-    mut synced: ResMut<SyncedRevision>,
+    synced: Res<SyncedRevision>,
     index: Res<TableIndex>,
     marked: Query<(Entity, &Reachable)>,
 ) {
@@ -437,7 +437,6 @@ pub fn label_reachable_squares(
     if !changed(&active, &synced) {
         return;
     }
-    synced.0 = Some(active.revision);
     let board = active.game.board();
     let wanted: Vec<(Square, u16)> = reachable(&active.game);
     let mut keep = Vec::new();
@@ -458,6 +457,13 @@ pub fn label_reachable_squares(
         {
             commands.entity(e).insert(Reachable { cost });
         }
+    }
+}
+
+/// Last of the sync chain: the table now follows this revision of the game.
+pub fn note_synced_revision(active: Option<Res<ActiveGame>>, mut synced: ResMut<SyncedRevision>) {
+    if let Some(active) = active {
+        synced.set_if_neq(SyncedRevision(Some(active.revision)));
     }
 }
 

@@ -339,6 +339,8 @@ struct FileTerrain {
     area: Option<(String, String)>,
 }
 
+/// The file's own copy of `TerrainKind`: the entrance is read as text so that
+/// a bad square name is collected with its field path, not a parse stop.
 #[derive(Debug, Deserialize)]
 #[serde(rename = "kind")]
 enum FileTerrainKind {

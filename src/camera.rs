@@ -6,7 +6,7 @@ use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseSc
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
 
-use crate::play::{ActiveGame, GameLoaded};
+use crate::table::{TableBuilt, TableShown};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera).add_systems(
@@ -57,17 +57,16 @@ fn spawn_camera(mut commands: Commands) {
 }
 
 fn frame_board_on_load(
-    mut loaded: MessageReader<GameLoaded>,
-    active: Option<Res<ActiveGame>>,
+    mut built: MessageReader<TableBuilt>,
+    shown: Res<TableShown>,
     mut cameras: Query<&mut OrbitCamera>,
 ) {
-    if loaded.read().count() == 0 {
+    if !built.read().any(|b| b.reframe) {
         return;
     }
-    let Some(active) = active else {
+    let Some(b) = shown.board else {
         return;
     };
-    let b = active.game.board();
     for mut cam in &mut cameras {
         cam.home = OrbitCamera::framing(f32::from(b.columns), f32::from(b.rows));
         cam.reset();

@@ -18,7 +18,7 @@ const USAGE: &str =
   FILE.ron           a scenario to play (default: the embedded standard table)
   GAME.moves         a saved game to resume
   --screenshot PNG   save a screenshot after N frames (default 30), then exit
-  --layout           start in layout mode (rulers and the measuring tool)
+  --layout           start in layout mode (rulers, measuring and the editor)
   --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit";
 
 #[derive(Debug, Default)]
@@ -100,10 +100,10 @@ fn main() -> AppExit {
         }
     }
     app.insert_resource(notice);
-    app.insert_resource(sandtable::layout::LayoutMode {
-        on: options.layout,
-        ..default()
-    });
+    if options.layout {
+        app.world_mut()
+            .write_message(sandtable::layout::SetLayoutMode(true));
+    }
     app.insert_resource(LoadTimer(started));
     app.add_systems(Last, report_load_time);
 

@@ -13,13 +13,21 @@ use crate::play::{ActiveGame, CommandRequest, Notice, UndoRequest};
 use crate::table::{GridPos, UnitPiece, advance_to};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(MeshPickingPlugin);
+    app.add_plugins(MeshPickingPlugin)
+        .init_resource::<DragStart>()
+        .add_systems(
+            Update,
+            read_table_drags
+                .in_set(AppSystems::RecordInput)
+                .before(crate::layout::editor::move_with_drags),
+        );
     click_plugin(app);
 }
 
 /// The click handling without the picking backend, for headless tests.
 pub fn click_plugin(app: &mut App) {
     app.add_message::<TableClick>()
+        .add_message::<TableDrag>()
         .init_resource::<Hovered>()
         .init_resource::<PlaceFacing>()
         .add_systems(
@@ -29,7 +37,7 @@ pub fn click_plugin(app: &mut App) {
 }
 
 /// What was clicked on the table.
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
 pub struct TableClick {
     /// The square clicked, or the square of the miniature clicked.
     pub square: Square,
@@ -37,6 +45,67 @@ pub struct TableClick {
     pub on_unit: bool,
     /// Left click acts, right click cancels.
     pub button: ClickButton,
+    /// Where on the table top the click landed (world position), when the
+    /// picking backend says; measuring uses it.
+    pub point: Option<Vec3>,
+}
+
+/// A left-button drag on the table from one square to another (the layout
+/// editor moves pieces with it).
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableDrag {
+    /// The square the button went down on.
+    pub from: Square,
+    /// The square it was let go on.
+    pub to: Square,
+}
+
+/// The square the left button went down on, until it is let go.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct DragStart(pub Option<Square>);
+
+/// Turns a left press on one square and a release on another into a
+/// [`TableDrag`]. A press over a panel starts nothing: the panels block
+/// picking, so nothing of the table is hovered there. The release square is
+/// found under the cursor, as picking does not follow a held button.
+pub fn read_table_drags(
+    buttons: Res<ButtonInput<MouseButton>>,
+    hovered: Res<Hovered>,
+    shown: Res<crate::table::TableShown>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
+    mut start: ResMut<DragStart>,
+    mut drags: MessageWriter<TableDrag>,
+) {
+    if buttons.just_pressed(MouseButton::Left) {
+        start.0 = hovered.0;
+    }
+    if buttons.just_released(MouseButton::Left)
+        && let Some(from) = start.0.take()
+        && let (Ok(window), Ok(camera), Some(board)) =
+            (window.single(), camera.single(), shown.board)
+        && let Some(to) = square_under_cursor(window, camera, board)
+        && to != from
+    {
+        drags.write(TableDrag { from, to });
+    }
+}
+
+/// The square of the table under the mouse, found by casting the pointer's
+/// ray onto the table top.
+pub fn square_under_cursor(
+    window: &Window,
+    camera: (&Camera, &GlobalTransform),
+    board: sandtable_rules::Board,
+) -> Option<Square> {
+    let cursor = window.cursor_position()?;
+    let ray = camera.0.viewport_to_world(camera.1, cursor).ok()?;
+    let t = ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y))?;
+    let at = ray.get_point(t);
+    let col = (at.x / crate::table::SQUARE + f32::from(board.columns) / 2.0).floor();
+    let row = (-at.z / crate::table::SQUARE + f32::from(board.rows) / 2.0).floor();
+    let fits = |v: f32, n: u16| v >= 0.0 && v < f32::from(n);
+    (fits(col, board.columns) && fits(row, board.rows)).then(|| Square::new(col as u16, row as u16))
 }
 
 /// The mouse button of a table click.
@@ -81,6 +150,7 @@ pub fn on_square_click(
             square: pos.0,
             on_unit: false,
             button,
+            point: click.hit.position,
         });
     }
 }
@@ -97,6 +167,7 @@ pub fn on_unit_click(
             square: pos.0,
             on_unit: true,
             button,
+            point: click.hit.position,
         });
     }
 }

@@ -3,16 +3,19 @@
 //! sends them (`TableClick`), panel buttons as `CommandRequest`s.
 
 use bevy::prelude::*;
-use sandtable::picking::{ClickButton, TableClick, click_plugin};
+use sandtable::layout::draft::{Edit, Item, PieceRef};
+use sandtable::layout::{EditorRequest, LayoutEditor, LayoutMode, LayoutTool, SetLayoutMode};
+use sandtable::picking::{ClickButton, TableClick, TableDrag, click_plugin};
 use sandtable::play::{
     ActiveGame, CommandRequest, GameLoaded, Notice, ScenarioSource, UndoRequest,
 };
 use sandtable::table::{
-    ActionBudget, BasePiece, FacingDir, FloatingText, GridPos, InCustody, OutOfGame, Reachable,
-    SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, custody_slot, square_center,
+    ActionBudget, BasePiece, FacingDir, FloatingText, GridPos, InCustody, Offending, OutOfGame,
+    Reachable, SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, custody_slot,
+    square_center,
 };
-use sandtable_rules::{Command, Facing, PlayerId, Square, UnitId};
-use sandtable_scenario::Scenario;
+use sandtable_rules::{Command, Facing, PlayerId, Square, TerrainKind, UnitId};
+use sandtable_scenario::{Physical, RuleSystem, Scenario};
 
 fn sq(name: &str) -> Square {
     name.parse().expect("square name")
@@ -50,6 +53,7 @@ fn click(app: &mut App, square: &str, on_unit: bool) {
         square: sq(square),
         on_unit,
         button: ClickButton::Primary,
+        point: None,
     });
     app.update();
 }
@@ -483,11 +487,95 @@ fn the_print_button_writes_the_sheet_beside_the_file_field() {
     assert!(pdf.starts_with(b"%PDF-"), "a PDF");
 }
 
+fn set_layout_mode(app: &mut App, on: bool) {
+    app.world_mut().write_message(SetLayoutMode(on));
+    app.update();
+}
+
+fn editor(app: &App) -> &LayoutEditor {
+    app.world()
+        .get_resource::<LayoutEditor>()
+        .expect("layout mode is on, so the editor is there")
+}
+
+fn request(app: &mut App, request: EditorRequest) {
+    app.world_mut().write_message(request);
+    app.update();
+}
+
+fn edit(app: &mut App, edit: Edit) {
+    request(app, EditorRequest::Edit(edit));
+}
+
+fn drag(app: &mut App, from: &str, to: &str) {
+    app.world_mut().write_message(TableDrag {
+        from: sq(from),
+        to: sq(to),
+    });
+    app.update();
+}
+
+fn right_click(app: &mut App, square: &str) {
+    app.world_mut().write_message(TableClick {
+        square: sq(square),
+        on_unit: false,
+        button: ClickButton::Secondary,
+        point: None,
+    });
+    app.update();
+}
+
+fn press(app: &mut App, keys: &[KeyCode]) {
+    let mut input = ButtonInput::<KeyCode>::default();
+    for k in keys {
+        input.press(*k);
+    }
+    app.world_mut().insert_resource(input);
+    app.update();
+    app.world_mut().remove_resource::<ButtonInput<KeyCode>>();
+}
+
+fn error_lines(app: &App) -> Vec<String> {
+    editor(app)
+        .draft
+        .errors()
+        .iter()
+        .map(|f| f.line())
+        .collect()
+}
+
+fn notice(app: &App) -> String {
+    app.world()
+        .resource::<Notice>()
+        .text
+        .clone()
+        .unwrap_or_default()
+}
+
+/// Layout mode on the duel, with the edit tool.
+fn editing_duel() -> App {
+    let mut app = app_with(duel());
+    set_layout_mode(&mut app, true);
+    app.world_mut().resource_mut::<LayoutMode>().tool = LayoutTool::Edit;
+    app
+}
+
+fn offending<T: Component>(app: &mut App) -> Vec<Square> {
+    let mut found: Vec<Square> = app
+        .world_mut()
+        .query_filtered::<&GridPos, (With<T>, With<Offending>)>()
+        .iter(app.world())
+        .map(|p| p.0)
+        .collect();
+    found.sort();
+    found
+}
+
 #[test]
 fn in_layout_mode_clicks_measure_instead_of_playing() {
-    use sandtable::layout::{LayoutMode, ruler_marks};
+    use sandtable::layout::ruler_marks;
     let mut app = app_with(sandtable_scenario::standard());
-    app.world_mut().resource_mut::<LayoutMode>().on = true;
+    set_layout_mode(&mut app, true);
     click(&mut app, "C7", true);
     assert!(
         game(&app).activation().is_none(),
@@ -505,7 +593,37 @@ fn in_layout_mode_clicks_measure_instead_of_playing() {
         reading.describe(),
         "C7 to F11: 150.0 mm, 5.91 in, 5.00 squares"
     );
-    app.world_mut().resource_mut::<LayoutMode>().on = false;
+    // Any two points of the table, not only square centres: the table's
+    // centre (381, 254) and a point 2 squares right and 1.5 squares far of it.
+    for (square, point) in [("L8", Vec3::ZERO), ("N9", Vec3::new(2.0, 0.0, -1.5))] {
+        app.world_mut().write_message(TableClick {
+            square: sq(square),
+            on_unit: false,
+            button: ClickButton::Primary,
+            point: Some(point),
+        });
+        app.update();
+    }
+    let reading = app
+        .world()
+        .resource::<LayoutMode>()
+        .reading
+        .expect("measured between points");
+    assert!(
+        (reading.mm - 75.0).abs() < 1e-3,
+        "60 mm across and 45 mm deep make 75 mm, read {}",
+        reading.mm
+    );
+    assert_eq!(
+        (reading.from.x_mm, reading.from.y_mm),
+        (381.0, 254.0),
+        "the world's origin is the middle of a 762 x 508 mm table"
+    );
+    set_layout_mode(&mut app, false);
+    assert!(
+        app.world().get_resource::<LayoutEditor>().is_none(),
+        "leaving layout mode ends the editing"
+    );
     click(&mut app, "C7", true);
     assert!(game(&app).activation().is_some(), "play again");
 
@@ -515,4 +633,369 @@ fn in_layout_mode_clicks_measure_instead_of_playing() {
     let inches = ruler_marks(762.0, true);
     assert_eq!(inches.len(), 16, "0 to 30 inches every 2");
     assert_eq!(inches.last().map(|m| m.1.as_str()), Some("30\""));
+}
+
+#[test]
+fn the_editor_places_moves_turns_and_deletes_with_undo_and_redo() {
+    let mut app = editing_duel();
+    let original = editor(&app).draft.scenario().clone();
+    assert_eq!(count::<TerrainPiece>(&mut app), 1, "the duel's woods");
+
+    // Place: arm a low wall from the palette and click two squares.
+    app.world_mut().resource_mut::<LayoutEditor>().armed =
+        Some(Item::Terrain(TerrainKind::LowWall));
+    click(&mut app, "D2", false);
+    click(&mut app, "G3", false);
+    let terrain = &editor(&app).draft.scenario().setup.terrain;
+    assert_eq!(terrain.len(), 3, "two walls placed: {terrain:?}");
+    assert_eq!(terrain[1].squares, [sq("D2")], "the first wall");
+    assert_eq!(
+        count::<TerrainPiece>(&mut app),
+        3,
+        "the table shows both walls"
+    );
+    right_click(&mut app, "A1");
+    assert_eq!(
+        editor(&app).armed,
+        None,
+        "a right click puts the palette item down"
+    );
+
+    // Move: drag the wall from D2 to E3.
+    drag(&mut app, "D2", "E3");
+    assert_eq!(
+        editor(&app).draft.scenario().setup.terrain[1].squares,
+        [sq("E3")],
+        "the wall moved"
+    );
+    // A drag onto a square of the same sort that is taken is refused.
+    drag(&mut app, "D4", "D5");
+    assert!(
+        notice(&app).contains("D5 already holds a unit (R1)"),
+        "refused: {}",
+        notice(&app)
+    );
+    assert_eq!(
+        editor(&app).draft.scenario().setup.players[0].factors[0].units[0].at,
+        sq("D4"),
+        "a refused move changes nothing"
+    );
+
+    // Shift+click grows the selected wall by a square; E turns it about its
+    // first square, clockwise seen from above.
+    click(&mut app, "E3", false);
+    assert_eq!(
+        editor(&app).selected,
+        Some(PieceRef::Terrain(1)),
+        "the wall"
+    );
+    let mut shift = ButtonInput::<KeyCode>::default();
+    shift.press(KeyCode::ShiftLeft);
+    app.world_mut().insert_resource(shift);
+    click(&mut app, "E4", false);
+    app.world_mut().remove_resource::<ButtonInput<KeyCode>>();
+    assert_eq!(
+        editor(&app).draft.scenario().setup.terrain[1].squares,
+        [sq("E3"), sq("E4")],
+        "the wall grew north"
+    );
+    press(&mut app, &[KeyCode::KeyE]);
+    assert_eq!(
+        editor(&app).draft.scenario().setup.terrain[1].squares,
+        [sq("E3"), sq("F3")],
+        "the wall now runs east"
+    );
+    request(&mut app, EditorRequest::Undo);
+    request(&mut app, EditorRequest::Undo);
+
+    // Select the unit on D4 with a click; E turns it, Delete removes it.
+    click(&mut app, "D4", true);
+    let unit = PieceRef::Unit {
+        player: 0,
+        factor: 0,
+        unit: 0,
+    };
+    assert_eq!(editor(&app).selected, Some(unit), "selected by a click");
+    press(&mut app, &[KeyCode::KeyE]);
+    assert_eq!(
+        editor(&app).draft.scenario().setup.players[0].factors[0].units[0].facing,
+        Facing::E,
+        "E turns the selected unit right"
+    );
+    let facing = *app
+        .world()
+        .get::<FacingDir>(unit_entity(&app, 0))
+        .expect("the miniature");
+    assert_eq!(facing, FacingDir(Facing::E), "the miniature turned too");
+    press(&mut app, &[KeyCode::Delete]);
+    assert_eq!(
+        count::<UnitPiece>(&mut app),
+        3,
+        "the unit is gone from the table"
+    );
+
+    // Undo all five edits, one at a time, then redo them.
+    let edited = editor(&app).draft.scenario().clone();
+    for _ in 0..2 {
+        press(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
+    }
+    assert_eq!(count::<UnitPiece>(&mut app), 4, "the unit is back");
+    request(&mut app, EditorRequest::Undo);
+    request(&mut app, EditorRequest::Undo);
+    request(&mut app, EditorRequest::Undo);
+    assert_eq!(
+        editor(&app).draft.scenario(),
+        &original,
+        "five undos give back the layout as opened"
+    );
+    request(&mut app, EditorRequest::Undo);
+    assert_eq!(
+        notice(&app),
+        "there is nothing to undo",
+        "at the start of history"
+    );
+    for _ in 0..4 {
+        request(&mut app, EditorRequest::Redo);
+    }
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyY]);
+    assert_eq!(
+        editor(&app).draft.scenario(),
+        &edited,
+        "five redos give back every edit"
+    );
+}
+
+#[test]
+fn a_piece_that_breaks_a_setup_ruling_turns_red_at_once() {
+    let mut app = editing_duel();
+    assert!(editor(&app).draft.errors().is_empty(), "the duel is valid");
+    // R3: Red's base dragged onto the board's edge; its unit on D4 is then
+    // 3 squares from it, which breaks R4.
+    drag(&mut app, "C2", "A2");
+    assert_eq!(
+        offending::<BasePiece>(&mut app),
+        [sq("A2")],
+        "the base is red"
+    );
+    assert_eq!(
+        offending::<UnitPiece>(&mut app),
+        [sq("D4")],
+        "the far unit is red"
+    );
+    let said = notice(&app);
+    assert!(
+        said.contains("breaks: base A2 borders the board edge (R3)"),
+        "the panel names the ruling: {said}"
+    );
+    assert_eq!(
+        error_lines(&app),
+        [
+            "players[0].factors[0].base: base A2 borders the board edge (R3)",
+            "players[0].factors[0].units[0]: D4 is 3 squares from its base A2, at most 2 allowed (R4)",
+        ]
+    );
+    // Back where it was: nothing is red.
+    drag(&mut app, "A2", "C2");
+    assert!(
+        offending::<BasePiece>(&mut app).is_empty(),
+        "the base is fine again"
+    );
+    assert!(
+        offending::<UnitPiece>(&mut app).is_empty(),
+        "the unit is fine again"
+    );
+
+    // R20: a stash on the woods of H1 in The Snyder Skirmish.
+    edit(&mut app, Edit::SetRules(RuleSystem::SnyderSkirmish));
+    edit(
+        &mut app,
+        Edit::Place {
+            item: Item::Stash,
+            at: sq("H1"),
+        },
+    );
+    assert_eq!(
+        offending::<StashToken>(&mut app),
+        [sq("H1")],
+        "the stash is red"
+    );
+    assert!(
+        notice(&app).contains("(R20)"),
+        "the stash breaks R20: {}",
+        notice(&app)
+    );
+}
+
+#[test]
+fn a_saved_layout_loads_back_to_the_same_layout() {
+    let dir = temp_dir("layout-save");
+    let mut app = editing_duel();
+    edit(
+        &mut app,
+        Edit::Place {
+            item: Item::Terrain(TerrainKind::Building { entrance: sq("A1") }),
+            at: sq("F2"),
+        },
+    );
+    edit(
+        &mut app,
+        Edit::Place {
+            item: Item::Unit {
+                player: 1,
+                factor: 0,
+                facing: Facing::W,
+            },
+            at: sq("F6"),
+        },
+    );
+    edit(&mut app, Edit::Rename("duel, edited".to_owned()));
+    assert!(
+        editor(&app).draft.errors().is_empty(),
+        "valid: {:?}",
+        editor(&app).draft.errors()
+    );
+    let path = dir.join("edited.ron");
+    request(&mut app, EditorRequest::Save(path.clone()));
+    assert_eq!(notice(&app), format!("layout saved to {}", path.display()));
+    let loaded = sandtable_scenario::load(&path).expect("the saved layout loads");
+    let draft = editor(&app).draft.scenario().clone();
+    assert_eq!(loaded.setup, draft.setup, "the same setup");
+    assert_eq!(
+        (&loaded.name, loaded.rules, loaded.physical, &loaded.colours),
+        (&draft.name, draft.rules, draft.physical, &draft.colours),
+        "the same name, rules, table and colours"
+    );
+    assert_eq!(
+        loaded.setup.terrain[1].kind,
+        TerrainKind::Building { entrance: sq("F2") },
+        "the building's entrance is the clicked square"
+    );
+
+    // A layout that breaks a ruling is not written: it would not load.
+    drag(&mut app, "C2", "A2");
+    let bad = dir.join("bad.ron");
+    request(&mut app, EditorRequest::Save(bad.clone()));
+    assert!(!bad.exists(), "nothing written");
+    assert!(
+        notice(&app).contains("not saved") && notice(&app).contains("(R3)"),
+        "says why: {}",
+        notice(&app)
+    );
+}
+
+#[test]
+fn leaving_layout_mode_plays_the_edited_layout_or_says_why_not() {
+    let mut app = editing_duel();
+    drag(&mut app, "C2", "A2");
+    set_layout_mode(&mut app, false);
+    assert!(
+        app.world().get_resource::<LayoutEditor>().is_some(),
+        "a layout that breaks R3 cannot be played"
+    );
+    assert!(
+        notice(&app).starts_with("the layout cannot be played: 2 problems"),
+        "says why: {}",
+        notice(&app)
+    );
+    // Opening another file would lose the edits: refused.
+    app.world_mut().write_message(sandtable::play::LoadRequest(
+        "scenarios/open-field.ron".into(),
+    ));
+    app.update();
+    assert!(
+        notice(&app).contains("not saved"),
+        "refused: {}",
+        notice(&app)
+    );
+    request(&mut app, EditorRequest::Undo);
+    drag(&mut app, "D4", "D3");
+    set_layout_mode(&mut app, false);
+    assert!(
+        app.world().get_resource::<LayoutEditor>().is_none(),
+        "left layout mode: {}",
+        notice(&app)
+    );
+    let active = app.world().resource::<ActiveGame>();
+    assert_eq!(
+        active.game.unit_at(sq("D3")),
+        Some(UnitId(0)),
+        "the new game is on the edited layout"
+    );
+    assert_eq!(active.source, ScenarioSource::Unsaved);
+    let dir = temp_dir("layout-unsaved");
+    app.world_mut()
+        .write_message(sandtable::play::SaveRequest(dir.join("g.moves")));
+    app.update();
+    assert!(
+        notice(&app).contains("never saved"),
+        "a game on an unsaved layout cannot name its scenario: {}",
+        notice(&app)
+    );
+    let unit = unit_entity(&app, 0);
+    assert_eq!(
+        app.world().get::<GridPos>(unit),
+        Some(&GridPos(sq("D3"))),
+        "the table shows the new game"
+    );
+}
+
+#[test]
+fn a_new_layout_has_the_chosen_size_and_says_what_it_lacks() {
+    let mut app = editing_duel();
+    edit(
+        &mut app,
+        Edit::New {
+            columns: 10,
+            rows: 6,
+        },
+    );
+    assert_eq!(
+        app.world().resource::<TableIndex>().squares.len(),
+        60,
+        "10 x 6 squares on the table"
+    );
+    let draft = editor(&app).draft.scenario().clone();
+    assert_eq!(draft.physical, Some(Physical::TABLE_A), "it fits Table A");
+    assert_eq!(
+        error_lines(&app),
+        [
+            "players[0].factors: a player commands at least one Factor (R2)",
+            "players[1].factors: a player commands at least one Factor (R2)",
+        ]
+    );
+    edit(
+        &mut app,
+        Edit::New {
+            columns: 0,
+            rows: 6,
+        },
+    );
+    assert!(
+        notice(&app).contains("each side is 1 to 100"),
+        "refused: {}",
+        notice(&app)
+    );
+    assert_eq!(
+        editor(&app).draft.scenario(),
+        &draft,
+        "a refused size changes nothing"
+    );
+    // Larger than Table A: the table is the grid with a 30 mm rim.
+    edit(
+        &mut app,
+        Edit::New {
+            columns: 40,
+            rows: 30,
+        },
+    );
+    assert_eq!(
+        editor(&app).draft.scenario().physical.map(|p| p.table_mm),
+        Some((1260.0, 960.0))
+    );
+    request(&mut app, EditorRequest::Undo);
+    assert_eq!(
+        editor(&app).draft.scenario(),
+        &draft,
+        "undo gives the 10 x 6 back"
+    );
 }

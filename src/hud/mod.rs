@@ -10,6 +10,8 @@ use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 use sandtable_rules::{Choice, Command, Facing, Square};
 
+use crate::layout::LayoutEditor;
+use crate::layout::SetLayoutMode;
 use crate::picking::{Hovered, PlaceFacing};
 use crate::play::keys::KeyboardTaken;
 use crate::play::{
@@ -17,8 +19,10 @@ use crate::play::{
     outcome_text,
 };
 use crate::table::{
-    ActionBudget, FloatingText, GridPos, Reachable, SQUARE, SquareTile, square_center,
+    ActionBudget, FloatingText, GridPos, Reachable, SQUARE, SquareTile, TableShown, square_center,
 };
+
+pub mod layout_panel;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default())
@@ -30,9 +34,18 @@ pub(super) fn plugin(app: &mut App) {
         })
         .add_systems(Startup, spawn_panel_camera)
         .init_resource::<FileField>()
+        .init_resource::<PanelWidth>()
+        .init_resource::<layout_panel::LayoutPanel>()
         .add_systems(
             EguiPrimaryContextPass,
-            (draw_panels, label_table).chain().in_set(HudSystems),
+            (
+                draw_panels,
+                layout_panel::draw_layout_panel,
+                fit_table_viewport,
+                label_table,
+            )
+                .chain()
+                .in_set(HudSystems),
         )
         .add_systems(PreUpdate, note_keyboard_use);
 }
@@ -62,6 +75,48 @@ pub struct HudSystems;
 #[derive(Resource, Default)]
 pub struct FileField(pub Option<String>);
 
+/// The width of the side panel drawn this frame, in logical pixels.
+#[derive(Resource, Default)]
+pub struct PanelWidth(pub f32);
+
+/// The table is drawn left of the panel, so nothing of it hides behind it.
+fn fit_table_viewport(
+    panel: Res<PanelWidth>,
+    mut cameras: Query<&mut Camera, Without<bevy_egui::PrimaryEguiContext>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+) {
+    let Ok(window) = window.single() else {
+        return;
+    };
+    let panel_px = (panel.0 * window.scale_factor()) as u32;
+    let size = UVec2::new(
+        window.physical_width().saturating_sub(panel_px).max(1),
+        window.physical_height().max(1),
+    );
+    for mut camera in &mut cameras {
+        let current = camera
+            .viewport
+            .as_ref()
+            .map(|v| (v.physical_position, v.physical_size));
+        if current != Some((UVec2::ZERO, size)) {
+            camera.viewport = Some(Viewport {
+                physical_position: UVec2::ZERO,
+                physical_size: size,
+                ..default()
+            });
+        }
+    }
+}
+
+/// The text colour of the notice.
+fn notice_colour(notice: &Notice) -> egui::Color32 {
+    if notice.error {
+        egui::Color32::from_rgb(255, 120, 110)
+    } else {
+        egui::Color32::LIGHT_GRAY
+    }
+}
+
 fn note_keyboard_use(egui: Option<Res<EguiWantsInput>>, mut taken: ResMut<KeyboardTaken>) {
     taken.0 = egui.is_some_and(|e| e.wants_any_keyboard_input());
 }
@@ -87,10 +142,14 @@ fn draw_panels(
     mut undo: MessageWriter<UndoRequest>,
     mut save: MessageWriter<SaveRequest>,
     mut load: MessageWriter<LoadRequest>,
-    mut cameras: Query<&mut Camera, Without<bevy_egui::PrimaryEguiContext>>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    mut layout: ResMut<crate::layout::LayoutMode>,
+    layout: Res<crate::layout::LayoutMode>,
+    mut set_layout: MessageWriter<SetLayoutMode>,
+    mut width: ResMut<PanelWidth>,
 ) -> Result {
+    if layout.on {
+        // The layout panel takes the side instead.
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?;
     let Some(mut active) = active else {
         egui::Window::new("Sandtable").show(ctx, |ui| {
@@ -118,40 +177,13 @@ fn draw_panels(
         .exact_size(300.0)
         .show(&mut root, |ui| {
             ui.heading(&active.scenario.name);
-            ui.horizontal(|ui| {
-                ui.checkbox(&mut layout.on, "Layout mode")
-                    .on_hover_text("the table at its real size, rulers, and a measuring tool");
-                if layout.on {
-                    ui.selectable_value(&mut layout.inches, false, "mm");
-                    ui.selectable_value(&mut layout.inches, true, "inches");
-                }
-            });
-            if layout.on {
-                let p = crate::layout::physical_of(&active);
-                let unit = |mm: f64| {
-                    if layout.inches {
-                        format!("{:.1} in", mm / crate::layout::MM_PER_INCH)
-                    } else {
-                        format!("{mm:.0} mm")
-                    }
-                };
-                ui.label(format!(
-                    "Table {} x {}, squares of {}",
-                    unit(p.table_mm.0),
-                    unit(p.table_mm.1),
-                    unit(p.square_mm)
-                ));
-                ui.label("Click two squares to measure between their centres; right click clears.");
-                match (&layout.reading, layout.from) {
-                    (_, Some(from)) => {
-                        ui.label(format!("from {from} to ..."));
-                    }
-                    (Some(m), None) => {
-                        ui.label(egui::RichText::new(m.describe()).strong());
-                    }
-                    _ => {}
-                }
-                ui.separator();
+            let mut on = false;
+            if ui
+                .checkbox(&mut on, "Layout mode")
+                .on_hover_text("the layout at its real size: rulers, measuring and the editor")
+                .changed()
+            {
+                set_layout.write(SetLayoutMode(true));
             }
             ui.horizontal(|ui| {
                 ui.label(format!("Turn {}:", game.turn()));
@@ -256,12 +288,7 @@ fn draw_panels(
                 }
             });
             if let Some(text) = &notice.text {
-                let colour = if notice.error {
-                    egui::Color32::from_rgb(255, 120, 110)
-                } else {
-                    egui::Color32::LIGHT_GRAY
-                };
-                ui.colored_label(colour, text);
+                ui.colored_label(notice_colour(&notice), text);
             }
             ui.separator();
             ui.horizontal(|ui| {
@@ -309,27 +336,7 @@ fn draw_panels(
                     }
                 });
         });
-    // The table is drawn left of the panel, so nothing of it hides behind it.
-    if let Ok(window) = window.single() {
-        let panel_px = (panel.response.rect.width() * window.scale_factor()) as u32;
-        let size = UVec2::new(
-            window.physical_width().saturating_sub(panel_px).max(1),
-            window.physical_height().max(1),
-        );
-        for mut camera in &mut cameras {
-            let current = camera
-                .viewport
-                .as_ref()
-                .map(|v| (v.physical_position, v.physical_size));
-            if current != Some((UVec2::ZERO, size)) {
-                camera.viewport = Some(Viewport {
-                    physical_position: UVec2::ZERO,
-                    physical_size: size,
-                    ..default()
-                });
-            }
-        }
-    }
+    width.0 = panel.response.rect.width();
 
     if let Some(next) = active.handover {
         let name = active.game.player(next).name.clone();
@@ -373,6 +380,8 @@ fn draw_panels(
 fn label_table(
     mut contexts: EguiContexts,
     active: Option<Res<ActiveGame>>,
+    shown: Res<TableShown>,
+    editor: Option<Res<LayoutEditor>>,
     camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
     reachable: Query<(&GridPos, &Reachable), With<SquareTile>>,
     floating: Query<(&FloatingText, &Transform)>,
@@ -380,10 +389,9 @@ fn label_table(
     layout: Res<crate::layout::LayoutMode>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let (Some(active), Ok((cam, cam_at))) = (active, camera.single()) else {
+    let (Some(board), Ok((cam, cam_at))) = (shown.board, camera.single()) else {
         return Ok(());
     };
-    let board = active.game.board();
     let painter = ctx.layer_painter(egui::LayerId::new(
         egui::Order::Foreground,
         "table-labels".into(),
@@ -418,7 +426,7 @@ fn label_table(
     }
     if layout.on {
         // Rulers along the table's near and left edges, from its near-left corner.
-        let p = crate::layout::physical_of(&active);
+        let p = crate::layout::shown_physical(&shown);
         let (tw, td) = p.table_mm;
         let world = |x_mm: f64, y_mm: f64| {
             Vec3::new(
@@ -449,9 +457,20 @@ fn label_table(
     if let Some(sq) = hovered.0
         && let Some(p) = to_screen(square_center(board, sq) + Vec3::Y * 0.1)
     {
-        let label = match active.game.occupant(sq) {
-            Some(_) => format!("{sq}"),
-            None => format!("{sq}: {}", active.game.ground(sq).describe()),
+        let label = match (editor.as_deref(), active.as_deref()) {
+            (Some(editor), _) => match editor
+                .draft
+                .piece_at(sq)
+                .and_then(|p| editor.draft.describe(p))
+            {
+                Some(what) => format!("{sq}: {what}"),
+                None => sq.to_string(),
+            },
+            (None, Some(active)) => match active.game.occupant(sq) {
+                Some(_) => sq.to_string(),
+                None => format!("{sq}: {}", active.game.ground(sq).describe()),
+            },
+            (None, None) => sq.to_string(),
         };
         text(
             p + egui::vec2(0.0, 22.0),

@@ -14,13 +14,15 @@ pub(super) fn read_play_keys(
     keys: Option<Res<ButtonInput<KeyCode>>>,
     taken: Option<Res<KeyboardTaken>>,
     active: Option<Res<ActiveGame>>,
+    layout: Option<Res<crate::layout::LayoutMode>>,
     mut requests: MessageWriter<CommandRequest>,
     mut undo: MessageWriter<UndoRequest>,
 ) {
     let (Some(keys), Some(active)) = (keys, active) else {
         return;
     };
-    if taken.is_some_and(|t| t.0) || active.handover.is_some() {
+    // Layout mode has keys of its own.
+    if taken.is_some_and(|t| t.0) || active.handover.is_some() || layout.is_some_and(|l| l.on) {
         return;
     }
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);

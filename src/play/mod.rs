@@ -45,6 +45,8 @@ pub enum ScenarioSource {
     Embedded,
     /// A scenario file.
     File(PathBuf),
+    /// A layout edited in layout mode and not saved since.
+    Unsaved,
 }
 
 impl ScenarioSource {
@@ -53,6 +55,7 @@ impl ScenarioSource {
         match self {
             ScenarioSource::Embedded => files::EMBEDDED.to_owned(),
             ScenarioSource::File(p) => p.display().to_string(),
+            ScenarioSource::Unsaved => "unsaved layout".to_owned(),
         }
     }
 }
@@ -149,12 +152,14 @@ pub struct Notice {
 }
 
 impl Notice {
-    fn error(&mut self, text: impl Into<String>) {
+    /// Shows a refusal or an error.
+    pub fn error(&mut self, text: impl Into<String>) {
         self.text = Some(text.into());
         self.error = true;
     }
 
-    fn info(&mut self, text: impl Into<String>) {
+    /// Shows a message.
+    pub fn info(&mut self, text: impl Into<String>) {
         self.text = Some(text.into());
         self.error = false;
     }
@@ -245,6 +250,12 @@ pub fn save_game(
         return;
     };
     for SaveRequest(path) in requests.read() {
+        if active.source == ScenarioSource::Unsaved {
+            notice.error(
+                "this game is on an edited layout that was never saved: save the layout in layout mode first, so that the game record can name its scenario",
+            );
+            continue;
+        }
         match files::save(path, &active.to_record()) {
             Ok(()) => notice.info(format!("saved to {}", path.display())),
             Err(e) => notice.error(e),
@@ -258,8 +269,19 @@ pub fn load_requested_file(
     mut requests: MessageReader<LoadRequest>,
     mut notice: ResMut<Notice>,
     mut loaded: MessageWriter<GameLoaded>,
+    editor: Option<Res<crate::layout::LayoutEditor>>,
 ) {
     for LoadRequest(path) in requests.read() {
+        if let Some(editor) = &editor
+            && editor.edited()
+            && editor.saved_file().is_none()
+        {
+            notice.error(format!(
+                "not opening {}: the layout has edits that are not saved; save it or revert first",
+                path.display()
+            ));
+            continue;
+        }
         match files::open(path) {
             Ok(active) => {
                 notice.info(format!("opened {}", path.display()));
@@ -286,6 +308,6 @@ pub fn outcome_text(game: &Game) -> Option<String> {
 pub fn default_save_path(source: &ScenarioSource) -> PathBuf {
     match source {
         ScenarioSource::File(p) => p.with_extension("moves"),
-        ScenarioSource::Embedded => Path::new("game.moves").to_path_buf(),
+        ScenarioSource::Embedded | ScenarioSource::Unsaved => Path::new("game.moves").to_path_buf(),
     }
 }

@@ -7,12 +7,12 @@ use bevy::prelude::*;
 use sandtable_rules::Ground;
 
 use super::{
-    ActionBudget, BasePiece, GridPos, Owner, Reachable, SQUARE, SquareTile, StashToken, TablePiece,
-    TerrainPiece, UnitPiece, square_center,
+    ActionBudget, BasePiece, GridPos, Offending, Owner, Reachable, SQUARE, Selected, SquareTile,
+    StashToken, TableBuilt, TableIndex, TablePiece, TableShown, TerrainPiece, UnitPiece,
+    square_center,
 };
 use crate::AppSystems;
 use crate::picking::{on_hover, on_unhover};
-use crate::play::{ActiveGame, GameLoaded};
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Startup, (make_looks, light_the_table))
@@ -27,7 +27,12 @@ pub(crate) fn plugin(app: &mut App) {
                     dress_units,
                     dress_stashes,
                 ),
-                (highlight_reachable_squares, ring_acting_unit, follow_hover),
+                (
+                    highlight_reachable_squares,
+                    ring_acting_unit,
+                    follow_hover,
+                    mark_selection,
+                ),
             )
                 .chain()
                 .after(AppSystems::SyncTable)
@@ -74,6 +79,8 @@ pub struct Looks {
     table: Handle<StandardMaterial>,
     reach: [Handle<StandardMaterial>; 3],
     hover: Handle<StandardMaterial>,
+    offending: Handle<StandardMaterial>,
+    selection: Handle<StandardMaterial>,
 }
 
 /// Materials in each player's colour, in turn order.
@@ -91,6 +98,10 @@ pub struct HoverMark;
 /// The ring under the acting unit.
 #[derive(Component)]
 pub struct ActingRing;
+
+/// The glow on the squares of the piece selected in the layout editor.
+#[derive(Component)]
+pub struct SelectionMark;
 
 fn matte(materials: &mut Assets<StandardMaterial>, color: Color) -> Handle<StandardMaterial> {
     materials.add(StandardMaterial {
@@ -173,6 +184,13 @@ fn make_looks(
             glow(&mut materials, Color::srgb(0.95, 0.45, 0.15)),
         ],
         hover: glow(&mut materials, Color::srgb(0.9, 0.95, 1.0)),
+        offending: materials.add(StandardMaterial {
+            base_color: Color::srgb(0.92, 0.10, 0.08),
+            emissive: LinearRgba::rgb(0.5, 0.02, 0.0),
+            perceptual_roughness: 0.6,
+            ..default()
+        }),
+        selection: glow(&mut materials, Color::srgb(1.0, 0.85, 0.2)),
     };
     commands.spawn((
         part(&looks.overlay, &looks.hover, Transform::default()),
@@ -203,21 +221,20 @@ fn light_the_table(mut commands: Commands) {
 
 fn lay_table_slab(
     mut commands: Commands,
-    mut loaded: MessageReader<GameLoaded>,
-    active: Option<Res<ActiveGame>>,
+    mut built: MessageReader<TableBuilt>,
+    shown: Res<TableShown>,
     looks: Res<Looks>,
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
-    if loaded.read().count() == 0 {
+    if built.read().count() == 0 {
         return;
     }
-    let Some(active) = active else {
+    let Some(b) = shown.board else {
         return;
     };
-    let b = active.game.board();
     // The real table when the scenario gives one (its `physical` field), in
     // squares; otherwise a rim round the grid.
-    let (w, d) = match active.scenario.physical {
+    let (w, d) = match shown.physical {
         Some(p) => (
             (p.table_mm.0 / p.square_mm) as f32,
             (p.table_mm.1 / p.square_mm) as f32,
@@ -233,7 +250,7 @@ fn lay_table_slab(
     ));
     // Each player's custody tray beside the table.
     let tray = meshes.add(Cuboid::new(1.0 * SQUARE, 0.1, 8.2 * SQUARE));
-    for p in 0..active.game.players().len() {
+    for p in 0..shown.colours.len() {
         let first = super::custody_slot(b, sandtable_rules::PlayerId(p as u16), 0);
         let last = super::custody_slot(b, sandtable_rules::PlayerId(p as u16), 9);
         commands.spawn((
@@ -247,19 +264,15 @@ fn lay_table_slab(
 }
 
 fn make_player_looks(
-    mut loaded: MessageReader<GameLoaded>,
-    active: Option<Res<ActiveGame>>,
+    mut built: MessageReader<TableBuilt>,
+    shown: Res<TableShown>,
     mut players: ResMut<PlayerLooks>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    if loaded.read().count() == 0 {
+    if built.read().count() == 0 {
         return;
     }
-    let Some(active) = active else {
-        return;
-    };
-    players.0 = active
-        .scenario
+    players.0 = shown
         .colours
         .iter()
         .map(|c| {
@@ -302,20 +315,29 @@ fn dress_squares(
 fn dress_terrain(
     mut commands: Commands,
     looks: Res<Looks>,
-    active: Option<Res<ActiveGame>>,
-    pieces: Query<(Entity, &TerrainPiece), Added<TerrainPiece>>,
+    index: Res<TableIndex>,
+    pieces: Query<(Entity, &TerrainPiece, Has<Offending>), Added<TerrainPiece>>,
 ) {
-    let Some(active) = active else {
+    let Some(board) = index.board else {
         return;
     };
-    let board = active.game.board();
-    for (e, piece) in &pieces {
+    for (e, piece, offending) in &pieces {
         commands.entity(e).with_children(|parent| {
             for &(sq, ground) in &piece.squares {
                 let at = square_center(board, sq);
                 let t = |y: f32| Transform::from_translation(at + Vec3::Y * y);
-                let mut spawn = |bundle: (Mesh3d, MeshMaterial3d<StandardMaterial>, Transform)| {
-                    parent.spawn((bundle, Pickable::IGNORE));
+                // A piece that breaks a ruling is drawn all in red.
+                let mut spawn = |(mesh, material, at): (
+                    Mesh3d,
+                    MeshMaterial3d<StandardMaterial>,
+                    Transform,
+                )| {
+                    let material = if offending {
+                        MeshMaterial3d(looks.offending.clone())
+                    } else {
+                        material
+                    };
+                    parent.spawn(((mesh, material, at), Pickable::IGNORE));
                 };
                 match ground {
                     Ground::Open => {}
@@ -402,12 +424,13 @@ fn dress_bases(
     mut commands: Commands,
     looks: Res<Looks>,
     players: Res<PlayerLooks>,
-    bases: Query<(Entity, &Owner), Added<BasePiece>>,
+    bases: Query<(Entity, &Owner, Has<Offending>), Added<BasePiece>>,
 ) {
-    for (e, owner) in &bases {
+    for (e, owner, offending) in &bases {
         let Some((colour, dark)) = players.0.get(usize::from(owner.0.0)) else {
             continue;
         };
+        let dark = if offending { &looks.offending } else { dark };
         commands.entity(e).with_children(|p| {
             p.spawn(part(
                 &looks.plinth,
@@ -432,11 +455,17 @@ fn dress_units(
     mut commands: Commands,
     looks: Res<Looks>,
     players: Res<PlayerLooks>,
-    units: Query<(Entity, &Owner), Added<UnitPiece>>,
+    units: Query<(Entity, &Owner, Has<Offending>), Added<UnitPiece>>,
 ) {
-    for (e, owner) in &units {
+    for (e, owner, offending) in &units {
         let Some((colour, dark)) = players.0.get(usize::from(owner.0.0)) else {
             continue;
+        };
+        // An offending unit is red but for its head in its player's colour.
+        let (body, dark) = if offending {
+            (&looks.offending, &looks.offending)
+        } else {
+            (colour, dark)
         };
         // The front is -Z: a white visor on the head and a white wedge on the
         // base point the way the miniature faces.
@@ -447,11 +476,7 @@ fn dress_units(
                 &looks.white,
                 Transform::from_xyz(0.0, 0.05, -0.24),
             ));
-            p.spawn(part(
-                &looks.body,
-                colour,
-                Transform::from_xyz(0.0, 0.35, 0.0),
-            ));
+            p.spawn(part(&looks.body, body, Transform::from_xyz(0.0, 0.35, 0.0)));
             p.spawn(part(
                 &looks.head,
                 colour,
@@ -469,16 +494,17 @@ fn dress_units(
 fn dress_stashes(
     mut commands: Commands,
     looks: Res<Looks>,
-    stashes: Query<Entity, Added<StashToken>>,
+    stashes: Query<(Entity, Has<Offending>), Added<StashToken>>,
 ) {
-    for e in &stashes {
+    for (e, offending) in &stashes {
+        let material = if offending {
+            &looks.offending
+        } else {
+            &looks.gold
+        };
         commands.entity(e).with_children(|p| {
             p.spawn((
-                part(
-                    &looks.token,
-                    &looks.gold,
-                    Transform::from_xyz(0.0, 0.07, 0.0),
-                ),
+                part(&looks.token, material, Transform::from_xyz(0.0, 0.07, 0.0)),
                 Pickable::IGNORE,
             ));
         });
@@ -548,23 +574,65 @@ fn ring_acting_unit(
 /// A pale light follows the square under the pointer.
 fn follow_hover(
     hovered: Res<crate::picking::Hovered>,
-    active: Option<Res<ActiveGame>>,
+    index: Res<TableIndex>,
     mut mark: Query<(&mut Transform, &mut Visibility), With<HoverMark>>,
 ) {
     if !hovered.is_changed() {
         return;
     }
-    let Some(active) = active else {
+    let Some(board) = index.board else {
         return;
     };
     let Ok((mut transform, mut visibility)) = mark.single_mut() else {
         return;
     };
     match hovered.0 {
-        Some(sq) if active.game.board().contains(sq) => {
-            transform.translation = square_center(active.game.board(), sq) + Vec3::Y * 0.09;
+        Some(sq) if board.contains(sq) => {
+            transform.translation = square_center(board, sq) + Vec3::Y * 0.09;
             *visibility = Visibility::Inherited;
         }
         _ => *visibility = Visibility::Hidden,
+    }
+}
+
+/// A yellow glow under every square of the piece selected in the layout editor.
+fn mark_selection(
+    mut commands: Commands,
+    looks: Res<Looks>,
+    index: Res<TableIndex>,
+    added: Query<(Entity, Option<&GridPos>, Option<&TerrainPiece>), Added<Selected>>,
+    mut removed: RemovedComponents<Selected>,
+    marks: Query<(Entity, &ChildOf), With<SelectionMark>>,
+) {
+    let gone: Vec<Entity> = removed.read().collect();
+    for (mark, parent) in &marks {
+        if gone.contains(&parent.parent()) {
+            commands.entity(mark).despawn();
+        }
+    }
+    let Some(board) = index.board else {
+        return;
+    };
+    for (e, pos, terrain) in &added {
+        let mut glow = |at: Transform| {
+            commands.entity(e).with_child((
+                part(&looks.overlay, &looks.selection, at),
+                SelectionMark,
+                Pickable::IGNORE,
+            ));
+        };
+        match (pos, terrain) {
+            // Pieces on one square: the mark sits under the piece itself.
+            (Some(_), _) => glow(Transform::from_xyz(0.0, 0.1, 0.0)),
+            // Terrain pieces stand at the origin with their squares' looks as children.
+            (None, Some(t)) => {
+                for (sq, _) in &t.squares {
+                    glow(Transform::from_translation(
+                        square_center(board, *sq) + Vec3::Y * 0.12,
+                    ));
+                }
+            }
+            (None, None) => {}
+        }
     }
 }

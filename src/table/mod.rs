@@ -3,13 +3,19 @@
 //! a game is loaded and follow the game after every change; the rules state
 //! itself is only read here. Meshes and materials are left to `looks`.
 
+use std::collections::BTreeSet;
+
 use bevy::prelude::*;
 use sandtable_rules::{
     Board, CaptureSide, Event, Facing, FactorId, Game, Ground, Place, PlayerId, Square, UnitId,
 };
+use sandtable_scenario::{Colour, Physical};
 
 use crate::AppSystems;
-use crate::picking::{on_square_click, on_unit_click};
+use crate::layout::LayoutEditor;
+use crate::layout::draft::{Draft, PieceRef};
+use crate::layout::editor::not_editing;
+use crate::picking::{on_hover, on_square_click, on_unhover, on_unit_click};
 use crate::play::{ActiveGame, GameLoaded, PlayEvent};
 
 pub mod looks;
@@ -20,17 +26,23 @@ pub const SQUARE: f32 = 1.0;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TableIndex>()
         .init_resource::<SyncedRevision>()
+        .init_resource::<TableShown>()
+        .add_message::<TableRebuild>()
+        .add_message::<TableBuilt>()
         .add_systems(
             Update,
             (
                 spawn_table,
+                mark_selected_piece,
+                // While the layout is edited the table shows the layout, not the game.
                 (
                     sync_units,
                     sync_bases_and_stashes,
                     show_action_budget,
                     label_reachable_squares,
                 )
-                    .chain(),
+                    .chain()
+                    .run_if(not_editing),
             )
                 .chain()
                 .in_set(AppSystems::SyncTable),
@@ -136,6 +148,42 @@ pub struct TableIndex {
     pub board: Option<Board>,
 }
 
+/// Build the table anew from what it should show now: the layout being
+/// edited while layout mode is on, else the game.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableRebuild;
+
+/// The table was built anew; `reframe` when the board's size changed or a
+/// game was loaded, so that the camera frames it again.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableBuilt {
+    /// The camera should frame the board again.
+    pub reframe: bool,
+}
+
+/// What the table shows: its board, physical table and player colours.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct TableShown {
+    /// The board, once a table is built.
+    pub board: Option<Board>,
+    /// The physical table, if the scenario gives one.
+    pub physical: Option<Physical>,
+    /// Player colours, in turn order.
+    pub colours: Vec<Colour>,
+}
+
+/// The piece of the edited layout an entity shows (layout mode only).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayoutPiece(pub PieceRef);
+
+/// A piece of the edited layout that breaks a ruling: it is drawn red.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offending;
+
+/// The piece selected in the layout editor.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Selected;
+
 /// The game revision the table last followed.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct SyncedRevision(pub Option<u64>);
@@ -174,30 +222,132 @@ pub fn custody_slot(board: Board, holder: PlayerId, slot: usize) -> Vec3 {
     Vec3::new(x * SQUARE, 0.0, z * SQUARE)
 }
 
-/// Builds the table anew when a game is loaded: one entity per square, unit,
-/// base, terrain piece and stash.
+/// What a table is built from: a game, or a layout that may break rulings.
+struct Contents {
+    board: Board,
+    terrain: Vec<Vec<(Square, Ground)>>,
+    bases: Vec<(PlayerId, Square, Option<PieceRef>)>,
+    units: Vec<(PlayerId, Option<(Square, Facing)>, Option<PieceRef>)>,
+    stashes: Vec<(Square, Option<PieceRef>)>,
+    offending: BTreeSet<PieceRef>,
+}
+
+impl Contents {
+    fn of_game(game: &Game) -> Contents {
+        Contents {
+            board: game.board(),
+            terrain: game
+                .terrain_pieces()
+                .iter()
+                .map(|piece| {
+                    piece
+                        .squares
+                        .iter()
+                        .map(|sq| (*sq, game.ground(*sq)))
+                        .collect()
+                })
+                .collect(),
+            bases: game
+                .factors()
+                .iter()
+                .map(|f| (f.player, f.base, None))
+                .collect(),
+            units: (0..game.units().len())
+                .map(|i| {
+                    let id = UnitId(i as u16);
+                    (game.units()[i].player, game.position(id), None)
+                })
+                .collect(),
+            stashes: game.stashes().map(|sq| (sq, None)).collect(),
+            offending: BTreeSet::new(),
+        }
+    }
+
+    fn of_draft(draft: &Draft) -> Contents {
+        let setup = &draft.scenario().setup;
+        let mut bases = Vec::new();
+        let mut units = Vec::new();
+        for (p, player) in setup.players.iter().enumerate() {
+            let owner = PlayerId(p as u16);
+            for (f, factor) in player.factors.iter().enumerate() {
+                let base = PieceRef::Base {
+                    player: p,
+                    factor: f,
+                };
+                bases.push((owner, factor.base, Some(base)));
+                for (u, unit) in factor.units.iter().enumerate() {
+                    let piece = PieceRef::Unit {
+                        player: p,
+                        factor: f,
+                        unit: u,
+                    };
+                    units.push((owner, Some((unit.at, unit.facing)), Some(piece)));
+                }
+            }
+        }
+        Contents {
+            board: setup.board,
+            terrain: setup.preview_terrain(),
+            bases,
+            units,
+            stashes: setup
+                .stashes
+                .iter()
+                .enumerate()
+                .map(|(i, sq)| (*sq, Some(PieceRef::Stash(i))))
+                .collect(),
+            offending: draft.errors().iter().filter_map(|f| f.piece).collect(),
+        }
+    }
+}
+
+/// Builds the table anew when a game is loaded or the table must show
+/// something else (layout mode on or off, an edit of the layout): one
+/// entity per square, unit, base, terrain piece and stash.
 pub fn spawn_table(
     mut commands: Commands,
     mut loaded: MessageReader<GameLoaded>,
+    mut rebuild: MessageReader<TableRebuild>,
     active: Option<Res<ActiveGame>>,
+    editor: Option<Res<LayoutEditor>>,
     old: Query<Entity, With<TablePiece>>,
     mut index: ResMut<TableIndex>,
+    mut shown: ResMut<TableShown>,
     mut synced: ResMut<SyncedRevision>,
+    mut built: MessageWriter<TableBuilt>,
 ) {
-    if loaded.read().count() == 0 {
+    let game_loaded = loaded.read().count() > 0;
+    if !game_loaded && rebuild.read().count() == 0 {
         return;
     }
-    let Some(active) = active else {
-        return;
+    let (contents, scenario) = match (editor.as_deref(), active.as_deref()) {
+        (Some(editor), _) => (Contents::of_draft(&editor.draft), editor.draft.scenario()),
+        (None, Some(active)) => (Contents::of_game(&active.game), &active.scenario),
+        (None, None) => return,
     };
     for e in &old {
         commands.entity(e).despawn();
     }
-    let game = &active.game;
-    let board = game.board();
+    let board = contents.board;
+    built.write(TableBuilt {
+        reframe: game_loaded || shown.board != Some(board),
+    });
+    *shown = TableShown {
+        board: Some(board),
+        physical: scenario.physical,
+        colours: scenario.colours.clone(),
+    };
     *index = TableIndex {
         board: Some(board),
         ..default()
+    };
+    let mark = |e: &mut EntityCommands, piece: Option<PieceRef>| {
+        if let Some(piece) = piece {
+            e.insert(LayoutPiece(piece));
+            if contents.offending.contains(&piece) {
+                e.insert(Offending);
+            }
+        }
     };
     for sq in board.squares() {
         let e = commands
@@ -212,68 +362,83 @@ pub fn spawn_table(
             .id();
         index.squares.push(e);
     }
-    for (i, piece) in game.terrain_pieces().iter().enumerate() {
-        let squares = piece
-            .squares
-            .iter()
-            .map(|sq| (*sq, game.ground(*sq)))
-            .collect();
-        let e = commands
-            .spawn((
-                TerrainPiece { index: i, squares },
-                TablePiece,
-                Transform::default(),
-                Visibility::default(),
-            ))
-            .id();
-        index.terrain.push(e);
+    for (i, squares) in contents.terrain.iter().enumerate() {
+        let mut e = commands.spawn((
+            TerrainPiece {
+                index: i,
+                squares: squares.clone(),
+            },
+            TablePiece,
+            Transform::default(),
+            Visibility::default(),
+        ));
+        mark(&mut e, editor.is_some().then_some(PieceRef::Terrain(i)));
+        index.terrain.push(e.id());
     }
-    for (i, factor) in game.factors().iter().enumerate() {
-        let e = commands
-            .spawn((
-                BasePiece(FactorId(i as u16)),
-                Owner(factor.player),
-                GridPos(factor.base),
-                TablePiece,
-                Transform::from_translation(square_center(board, factor.base)),
-                Visibility::default(),
-            ))
-            .observe(on_square_click)
-            .id();
-        index.bases.push(e);
+    for (i, &(owner, at, piece)) in contents.bases.iter().enumerate() {
+        let mut e = commands.spawn((
+            BasePiece(FactorId(i as u16)),
+            Owner(owner),
+            GridPos(at),
+            TablePiece,
+            Transform::from_translation(square_center(board, at)),
+            Visibility::default(),
+        ));
+        e.observe(on_square_click)
+            .observe(on_hover)
+            .observe(on_unhover);
+        mark(&mut e, piece);
+        index.bases.push(e.id());
     }
-    for (i, unit) in game.units().iter().enumerate() {
+    for (i, &(owner, place, piece)) in contents.units.iter().enumerate() {
         let id = UnitId(i as u16);
-        let (square, facing) = game.position(id).unwrap_or((Square::new(0, 0), Facing::N));
-        let e = commands
-            .spawn((
-                UnitPiece(id),
-                Owner(unit.player),
-                GridPos(square),
-                FacingDir(facing),
-                TablePiece,
-                Transform::from_translation(square_center(board, square))
-                    .with_rotation(facing_rotation(facing)),
-                Visibility::default(),
-            ))
-            .observe(on_unit_click)
-            .id();
-        index.units.push(e);
+        let (square, facing) = place.unwrap_or((Square::new(0, 0), Facing::N));
+        let mut e = commands.spawn((
+            UnitPiece(id),
+            Owner(owner),
+            GridPos(square),
+            FacingDir(facing),
+            TablePiece,
+            Transform::from_translation(square_center(board, square))
+                .with_rotation(facing_rotation(facing)),
+            Visibility::default(),
+        ));
+        e.observe(on_unit_click)
+            .observe(on_hover)
+            .observe(on_unhover);
+        mark(&mut e, piece);
+        index.units.push(e.id());
     }
-    for sq in game.stashes() {
-        let e = commands
-            .spawn((
-                StashToken(sq),
-                GridPos(sq),
-                TablePiece,
-                Transform::from_translation(square_center(board, sq)),
-                Visibility::default(),
-            ))
-            .id();
-        index.stashes.push(e);
+    for &(sq, piece) in &contents.stashes {
+        let mut e = commands.spawn((
+            StashToken(sq),
+            GridPos(sq),
+            TablePiece,
+            Transform::from_translation(square_center(board, sq)),
+            Visibility::default(),
+        ));
+        mark(&mut e, piece);
+        index.stashes.push(e.id());
     }
     // Force a full sync of the new table.
     synced.0 = None;
+}
+
+/// Keeps the `Selected` marker on the entity of the editor's selected piece.
+pub fn mark_selected_piece(
+    mut commands: Commands,
+    editor: Option<Res<LayoutEditor>>,
+    pieces: Query<(Entity, &LayoutPiece, Has<Selected>)>,
+) {
+    let want = editor.and_then(|e| e.selected);
+    for (e, piece, has) in &pieces {
+        let should = want == Some(piece.0);
+        if should && !has {
+            commands.entity(e).insert(Selected);
+        } else if has && !should {
+            commands.entity(e).remove::<Selected>();
+        }
+    }
 }
 
 fn changed(active: &ActiveGame, synced: &SyncedRevision) -> bool {

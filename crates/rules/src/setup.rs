@@ -400,18 +400,8 @@ impl Setup {
                 }
                 let idx = board.index(sq);
                 let laid = match (piece.kind, building) {
-                    (TerrainKind::Building { entrance }, Some((lo, hi))) => {
-                        if sq == entrance {
-                            Ground::BuildingEntrance
-                        } else if sq.col == lo.col
-                            || sq.col == hi.col
-                            || sq.row == lo.row
-                            || sq.row == hi.row
-                        {
-                            Ground::BuildingWall
-                        } else {
-                            Ground::BuildingFloor
-                        }
+                    (TerrainKind::Building { entrance }, Some(rect)) => {
+                        building_ground(sq, rect, entrance)
                     }
                     (kind, _) => ground_of(kind),
                 };
@@ -445,6 +435,54 @@ impl Setup {
             }
         }
         ground
+    }
+}
+
+impl Setup {
+    /// The ground each terrain piece lays on each of its squares that lie on
+    /// the board, with every problem ignored: for showing a setup that is
+    /// still being edited and may break the rulings. A building whose shape
+    /// breaks R16 shows all its squares as wall. Only [`Setup::validate`]
+    /// says whether the setup can be played.
+    pub fn preview_terrain(&self) -> Vec<Vec<(Square, Ground)>> {
+        self.terrain
+            .iter()
+            .map(|piece| {
+                let shape = match piece.kind {
+                    TerrainKind::Building { entrance } => {
+                        building_shape(&piece.squares, entrance).ok()
+                    }
+                    _ => None,
+                };
+                piece
+                    .squares
+                    .iter()
+                    .filter(|sq| self.board.contains(**sq))
+                    .map(|&sq| {
+                        let ground = match (piece.kind, shape) {
+                            (TerrainKind::Building { entrance }, Some(rect)) => {
+                                building_ground(sq, rect, entrance)
+                            }
+                            (TerrainKind::Building { .. }, None) => Ground::BuildingWall,
+                            (kind, _) => ground_of(kind),
+                        };
+                        (sq, ground)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// The ground of a square of a building whose shape passed R16: the
+/// entrance, the wall ring, or the floor inside.
+fn building_ground(sq: Square, (lo, hi): (Square, Square), entrance: Square) -> Ground {
+    if sq == entrance {
+        Ground::BuildingEntrance
+    } else if sq.col == lo.col || sq.col == hi.col || sq.row == lo.row || sq.row == hi.row {
+        Ground::BuildingWall
+    } else {
+        Ground::BuildingFloor
     }
 }
 

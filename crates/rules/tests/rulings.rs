@@ -824,6 +824,34 @@ fn r16_a_building_is_a_walled_rectangle_with_one_entrance_off_the_corners() {
 }
 
 #[test]
+fn r16_preview_lays_a_valid_building_as_the_game_does_and_a_broken_one_as_wall() {
+    let good = duel().area(TerrainKind::Building { entrance: sq("F4") }, "E4", "G6");
+    let game = good.game();
+    let preview = good.0.preview_terrain();
+    assert_eq!(preview.len(), 1, "one piece, one list");
+    assert_eq!(preview[0].len(), 9, "every square of the 3 x 3 building");
+    for &(square, ground) in &preview[0] {
+        assert_eq!(
+            ground,
+            game.ground(square),
+            "the preview of {square} must be what the game lays"
+        );
+    }
+    // A 2 x 2 building breaks R16: validation refuses it, the preview still shows it.
+    let broken = duel().area(TerrainKind::Building { entrance: sq("B9") }, "A8", "B9");
+    assert!(broken.0.validate().is_err(), "a 2 x 2 building breaks R16");
+    let preview = broken.0.preview_terrain();
+    assert_eq!(
+        preview[0],
+        ["A8", "B8", "A9", "B9"]
+            .iter()
+            .map(|s| (sq(s), Ground::BuildingWall))
+            .collect::<Vec<_>>(),
+        "a broken building shows as wall on each of its squares"
+    );
+}
+
+#[test]
 fn terrain_pieces_may_overlap_only_as_a_bridge_over_water() {
     let table = duel()
         .terrain(TerrainKind::Woods, &["F5", "F6"])

@@ -1,0 +1,442 @@
+//! The layout editor in the app: switching layout mode on and off, clicks,
+//! drags and keys turned into edits of the [`Draft`], and the selection.
+//! The table shows the draft while layout mode is on (see `table`), rebuilt
+//! after every edit; leaving layout mode after edits starts a new game from
+//! the edited layout, which must then pass the rulings.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use sandtable_rules::Facing;
+use sandtable_scenario::Scenario;
+
+use super::draft::{Draft, Edit, Item, PieceRef, Turn};
+use super::{LayoutMode, LayoutTool};
+use crate::AppSystems;
+use crate::picking::{ClickButton, TableClick, TableDrag};
+use crate::play::keys::KeyboardTaken;
+use crate::play::{ActiveGame, GameLoaded, Notice, ScenarioSource};
+use crate::table::TableRebuild;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<SetLayoutMode>()
+        .add_message::<EditorRequest>()
+        .add_systems(
+            Update,
+            (edit_with_clicks, move_with_drags, read_editor_keys)
+                .chain()
+                .in_set(AppSystems::RecordInput),
+        )
+        .add_systems(
+            Update,
+            (
+                restart_editor_on_load,
+                switch_layout_mode,
+                apply_editor_requests,
+            )
+                .chain()
+                .after(crate::play::load_requested_file)
+                .in_set(AppSystems::ApplyCommands),
+        );
+}
+
+/// Switch layout mode on (`true`) or off. On, the layout of the game's
+/// scenario is shown and can be edited; off, the game comes back, or a new
+/// game of the edited layout starts.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetLayoutMode(pub bool);
+
+/// A request to the editor, from the panel, a click or a key.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub enum EditorRequest {
+    /// Change the layout.
+    Edit(Edit),
+    /// Step back one edit.
+    Undo,
+    /// Make the last undone edit again.
+    Redo,
+    /// Write the layout as a scenario file.
+    Save(PathBuf),
+    /// Write the layout's setup sheet as a PDF beside this path.
+    Print(PathBuf),
+    /// Go back to the layout as it was when layout mode was switched on (an
+    /// edit itself, so it can be undone).
+    Revert,
+}
+
+/// The editing in progress; present only while layout mode is on.
+#[derive(Resource, Debug, Clone)]
+pub struct LayoutEditor {
+    /// The layout and its history.
+    pub draft: Draft,
+    /// The scenario as it was when layout mode was switched on.
+    pub entered: Scenario,
+    /// Where the layout was last saved, and what it held then.
+    pub saved: Option<(PathBuf, Scenario)>,
+    /// The piece selected by a click: Q and E turn it, Delete removes it.
+    pub selected: Option<PieceRef>,
+    /// The palette item that left clicks place, until a right click.
+    pub armed: Option<Item>,
+    /// The palette's facing for new units.
+    pub facing: Facing,
+    /// The palette's player for new bases and units.
+    pub player: usize,
+    /// The palette's Factor (of that player) for new units.
+    pub factor: usize,
+}
+
+impl LayoutEditor {
+    /// Starts editing a scenario; `file` is where it was read from, if anywhere.
+    pub fn new(scenario: Scenario, file: Option<PathBuf>) -> LayoutEditor {
+        LayoutEditor {
+            draft: Draft::new(scenario.clone()),
+            saved: file.map(|f| (f, scenario.clone())),
+            entered: scenario,
+            selected: None,
+            armed: None,
+            facing: Facing::N,
+            player: 0,
+            factor: 0,
+        }
+    }
+
+    /// Whether the layout differs from the one layout mode started with.
+    pub fn edited(&self) -> bool {
+        *self.draft.scenario() != self.entered
+    }
+
+    /// The palette's unit item, for the chosen player's chosen Factor.
+    pub fn unit_item(&self) -> Item {
+        Item::Unit {
+            player: self.player,
+            factor: self.factor,
+            facing: self.facing,
+        }
+    }
+
+    /// The file the layout is saved in, if the layout is exactly what it holds.
+    pub fn saved_file(&self) -> Option<&PathBuf> {
+        self.saved
+            .as_ref()
+            .filter(|(_, s)| s == self.draft.scenario())
+            .map(|(p, _)| p)
+    }
+}
+
+/// Whether the layout editor is off, so that the table follows the game.
+pub fn not_editing(editor: Option<Res<LayoutEditor>>) -> bool {
+    editor.is_none()
+}
+
+/// Switches layout mode. Leaving after edits starts a new game from the
+/// edited layout, read back through the scenario loader; a layout that
+/// breaks a ruling keeps layout mode on and says why.
+pub fn switch_layout_mode(
+    mut commands: Commands,
+    mut requests: MessageReader<SetLayoutMode>,
+    mut layout: ResMut<LayoutMode>,
+    editor: Option<Res<LayoutEditor>>,
+    active: Option<Res<ActiveGame>>,
+    mut notice: ResMut<Notice>,
+    mut rebuild: MessageWriter<TableRebuild>,
+    mut new_game: MessageWriter<GameLoaded>,
+) {
+    for SetLayoutMode(on) in requests.read().copied() {
+        match (on, editor.as_deref()) {
+            (true, None) => {
+                let Some(active) = active.as_deref() else {
+                    notice.error("no game is open to show the layout of");
+                    continue;
+                };
+                commands.insert_resource(LayoutEditor::new(
+                    active.scenario.clone(),
+                    file_of(&active.source),
+                ));
+                layout.on = true;
+                layout.from = None;
+                layout.reading = None;
+                rebuild.write(TableRebuild);
+            }
+            (false, Some(ed)) if !ed.edited() => {
+                commands.remove_resource::<LayoutEditor>();
+                layout.on = false;
+                rebuild.write(TableRebuild);
+            }
+            (false, Some(ed)) => {
+                if let Some(first) = ed.draft.errors().first() {
+                    let n = ed.draft.errors().len();
+                    notice.error(format!(
+                        "the layout cannot be played: {n} problem{} to fix, undo or revert; first: {}",
+                        if n == 1 { "" } else { "s" },
+                        first.line()
+                    ));
+                    continue;
+                }
+                let source = match ed.saved_file() {
+                    Some(path) => ScenarioSource::File(path.clone()),
+                    None => ScenarioSource::Unsaved,
+                };
+                match sandtable_scenario::parse(&ed.draft.scenario().to_ron(), "layout") {
+                    Ok(scenario) => {
+                        commands.insert_resource(ActiveGame::new(scenario, source));
+                        commands.remove_resource::<LayoutEditor>();
+                        layout.on = false;
+                        new_game.write(GameLoaded);
+                        notice.info("a new game starts on the edited layout");
+                    }
+                    Err(e) => notice.error(e.to_string()),
+                }
+            }
+            _ => layout.on = on,
+        }
+    }
+}
+
+/// Another file opened in layout mode: edit that one from now on.
+pub fn restart_editor_on_load(
+    mut loaded: MessageReader<GameLoaded>,
+    editor: Option<ResMut<LayoutEditor>>,
+    active: Option<Res<ActiveGame>>,
+) {
+    if loaded.read().count() > 0
+        && let (Some(mut editor), Some(active)) = (editor, active)
+    {
+        *editor = LayoutEditor::new(active.scenario.clone(), file_of(&active.source));
+    }
+}
+
+fn file_of(source: &ScenarioSource) -> Option<PathBuf> {
+    match source {
+        ScenarioSource::File(p) => Some(p.clone()),
+        _ => None,
+    }
+}
+
+/// With the edit tool, a left click places the armed palette item, or with
+/// Shift adds a square to (or takes one from) the selected terrain piece, or
+/// selects what is on the square; a right click disarms and deselects.
+pub fn edit_with_clicks(
+    mut clicks: MessageReader<TableClick>,
+    layout: Res<LayoutMode>,
+    editor: Option<ResMut<LayoutEditor>>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    mut requests: MessageWriter<EditorRequest>,
+) {
+    let Some(mut editor) = editor.filter(|_| layout.on && layout.tool == LayoutTool::Edit) else {
+        clicks.clear();
+        return;
+    };
+    let shift = keys.is_some_and(|k| k.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]));
+    for click in clicks.read() {
+        match (click.button, editor.armed, editor.selected) {
+            (ClickButton::Secondary, _, _) => {
+                editor.armed = None;
+                editor.selected = None;
+            }
+            (ClickButton::Primary, Some(item), _) => {
+                requests.write(EditorRequest::Edit(Edit::Place {
+                    item,
+                    at: click.square,
+                }));
+            }
+            (ClickButton::Primary, None, Some(PieceRef::Terrain(terrain))) if shift => {
+                requests.write(EditorRequest::Edit(Edit::ToggleSquare {
+                    terrain,
+                    at: click.square,
+                }));
+            }
+            (ClickButton::Primary, None, _) => {
+                editor.selected = editor.draft.piece_at(click.square);
+            }
+        }
+    }
+}
+
+/// With the edit tool, dragging a piece from one square to another moves it.
+pub fn move_with_drags(
+    mut drags: MessageReader<TableDrag>,
+    layout: Res<LayoutMode>,
+    editor: Option<ResMut<LayoutEditor>>,
+    mut requests: MessageWriter<EditorRequest>,
+) {
+    let Some(mut editor) = editor.filter(|_| layout.on && layout.tool == LayoutTool::Edit) else {
+        drags.clear();
+        return;
+    };
+    for drag in drags.read() {
+        if let Some(piece) = editor.draft.piece_at(drag.from) {
+            editor.selected = Some(piece);
+            requests.write(EditorRequest::Edit(Edit::Move {
+                piece,
+                from: drag.from,
+                to: drag.to,
+            }));
+        }
+    }
+}
+
+/// Keys of the editor: Q and E turn the selected piece, Delete or Backspace
+/// removes it, Ctrl+Z undoes, Ctrl+Y or Ctrl+Shift+Z redoes, Escape lets go.
+pub fn read_editor_keys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    taken: Option<Res<KeyboardTaken>>,
+    layout: Res<LayoutMode>,
+    editor: Option<ResMut<LayoutEditor>>,
+    mut requests: MessageWriter<EditorRequest>,
+) {
+    let (Some(keys), Some(mut editor)) = (keys, editor) else {
+        return;
+    };
+    if !layout.on || taken.is_some_and(|t| t.0) {
+        return;
+    }
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    if ctrl && (keys.just_pressed(KeyCode::KeyY) || (shift && keys.just_pressed(KeyCode::KeyZ))) {
+        requests.write(EditorRequest::Redo);
+        return;
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+        requests.write(EditorRequest::Undo);
+        return;
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        editor.armed = None;
+        editor.selected = None;
+        return;
+    }
+    let Some(piece) = editor.selected else {
+        return;
+    };
+    let edit = if keys.just_pressed(KeyCode::KeyQ) {
+        Edit::Rotate {
+            piece,
+            turn: Turn::Left,
+        }
+    } else if keys.just_pressed(KeyCode::KeyE) {
+        Edit::Rotate {
+            piece,
+            turn: Turn::Right,
+        }
+    } else if keys.any_just_pressed([KeyCode::Delete, KeyCode::Backspace]) {
+        Edit::Delete(piece)
+    } else {
+        return;
+    };
+    requests.write(EditorRequest::Edit(edit));
+}
+
+/// Carries out the editor's requests. A refused edit changes nothing and
+/// says why; an accepted one rebuilds the table and says which rulings the
+/// piece it touched now breaks.
+pub fn apply_editor_requests(
+    mut requests: MessageReader<EditorRequest>,
+    editor: Option<ResMut<LayoutEditor>>,
+    mut notice: ResMut<Notice>,
+    mut rebuild: MessageWriter<TableRebuild>,
+) {
+    let Some(mut editor) = editor else {
+        requests.clear();
+        return;
+    };
+    let editor = &mut *editor;
+    let mut changed = false;
+    for request in requests.read() {
+        let done = match request {
+            EditorRequest::Edit(edit) => editor.draft.apply(edit).map(|()| {
+                editor.selected = match edit {
+                    Edit::Place { at, .. } => editor.draft.piece_at(*at),
+                    Edit::Move { piece, .. } | Edit::Rotate { piece, .. } => Some(*piece),
+                    Edit::ToggleSquare { terrain, .. } => Some(PieceRef::Terrain(*terrain)),
+                    _ => None,
+                };
+                let what = editor
+                    .selected
+                    .and_then(|p| editor.draft.describe(p))
+                    .unwrap_or_else(|| "the layout".to_owned());
+                format!("{}: {what}", verb(edit))
+            }),
+            EditorRequest::Undo => editor.draft.undo().map(|()| "undid an edit".to_owned()),
+            EditorRequest::Redo => editor.draft.redo().map(|()| "redid an edit".to_owned()),
+            EditorRequest::Revert => {
+                let entered = editor.entered.clone();
+                editor.draft.revert_to(entered);
+                Ok("back to the layout as it was opened".to_owned())
+            }
+            EditorRequest::Print(path) => {
+                match editor.draft.errors().first() {
+                    Some(first) => notice.error(format!(
+                        "no sheet printed: the layout has problems to fix first; first: {}",
+                        first.line()
+                    )),
+                    None => match crate::play::files::print_sheet(editor.draft.scenario(), path) {
+                        Ok(out) => notice.info(format!("sheet written to {}", out.display())),
+                        Err(e) => notice.error(e),
+                    },
+                }
+                continue;
+            }
+            EditorRequest::Save(path) => {
+                match editor.draft.save(path) {
+                    Ok(()) => {
+                        editor.saved = Some((path.clone(), editor.draft.scenario().clone()));
+                        notice.info(format!("layout saved to {}", path.display()));
+                    }
+                    Err(e) => notice.error(e),
+                }
+                continue;
+            }
+        };
+        match done {
+            Ok(mut text) => {
+                changed = true;
+                // Say at once which rulings the touched piece now breaks.
+                if let Some(piece) = editor.selected {
+                    let broken: Vec<String> = editor
+                        .draft
+                        .errors_of(piece)
+                        .map(|f| {
+                            let ruling = f
+                                .problem
+                                .ruling
+                                .map(|r| format!(" ({r})"))
+                                .unwrap_or_default();
+                            format!("{}{ruling}", f.problem.message)
+                        })
+                        .collect();
+                    if !broken.is_empty() {
+                        text = format!("{text}; breaks: {}", broken.join("; "));
+                        notice.error(text);
+                        continue;
+                    }
+                }
+                notice.info(text);
+            }
+            Err(e) => notice.error(e.to_string()),
+        }
+    }
+    if changed {
+        if editor
+            .selected
+            .is_some_and(|p| editor.draft.describe(p).is_none())
+        {
+            editor.selected = None;
+        }
+        rebuild.write(TableRebuild);
+    }
+}
+
+fn verb(edit: &Edit) -> &'static str {
+    match edit {
+        Edit::Place { .. } => "placed",
+        Edit::Move { .. } => "moved",
+        Edit::Rotate { .. } => "turned",
+        Edit::Delete(_) => "removed a piece from",
+        Edit::ToggleSquare { .. } => "reshaped",
+        Edit::AddPlayer => "added a player to",
+        Edit::Rename(_) => "renamed",
+        Edit::SetRules(_) => "changed the rules of",
+        Edit::SetPhysical(_) => "changed the table of",
+        Edit::New { .. } => "started",
+    }
+}

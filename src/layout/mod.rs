@@ -1,0 +1,198 @@
+//! Layout mode beside play: the scenario's layout on its table at physical
+//! size, rulers along the near and left edges (millimetres or inches), a
+//! measuring tool that reads the distance between two clicked points, and
+//! the editor (see [`editor`] and [`draft`]). While it is on, the table shows
+//! the layout being edited, not the game, and clicks measure or edit.
+
+use bevy::prelude::*;
+use sandtable_rules::{Board, Square};
+use sandtable_scenario::Physical;
+
+use crate::AppSystems;
+use crate::picking::{ClickButton, TableClick};
+use crate::play::ActiveGame;
+use crate::table::{SQUARE, TableShown};
+
+pub mod draft;
+pub mod editor;
+
+pub use editor::{EditorRequest, LayoutEditor, SetLayoutMode};
+
+/// Millimetres in an inch.
+pub const MM_PER_INCH: f64 = 25.4;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LayoutMode>()
+        .add_systems(Update, measure_with_clicks.in_set(AppSystems::RecordInput))
+        .add_plugins(editor::plugin);
+}
+
+/// What a left click on the table does in layout mode.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum LayoutTool {
+    /// Two clicks read a distance.
+    #[default]
+    Measure,
+    /// Clicks select and place pieces, drags move them.
+    Edit,
+}
+
+/// Whether layout mode is on, its ruler unit, and the measurement in progress.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct LayoutMode {
+    /// Layout mode is on: the table shows the layout, clicks do not play.
+    /// Switch it with [`SetLayoutMode`], which starts and ends the editing.
+    pub on: bool,
+    /// What clicks do.
+    pub tool: LayoutTool,
+    /// Rulers and readings in inches rather than millimetres.
+    pub inches: bool,
+    /// The first point clicked, waiting for the second.
+    pub from: Option<TablePoint>,
+    /// The last complete measurement.
+    pub reading: Option<Measurement>,
+}
+
+/// A point on the physical table: the square it lies in and its place in
+/// mm from the table's left and near edges.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TablePoint {
+    /// The square under the point.
+    pub square: Square,
+    /// Millimetres from the table's left edge.
+    pub x_mm: f64,
+    /// Millimetres from the table's near edge.
+    pub y_mm: f64,
+}
+
+impl TablePoint {
+    /// The centre of a square.
+    pub fn centre(physical: Physical, board: Board, square: Square) -> TablePoint {
+        let (x_mm, y_mm) = physical.square_centre_mm(board, square);
+        TablePoint { square, x_mm, y_mm }
+    }
+
+    /// The point of the table top under a world position (the table is
+    /// centred on the world's origin, one world unit a square).
+    pub fn at_world(physical: Physical, square: Square, world: Vec3) -> TablePoint {
+        let (tw, td) = physical.table_mm;
+        TablePoint {
+            square,
+            x_mm: f64::from(world.x / SQUARE) * physical.square_mm + tw / 2.0,
+            y_mm: -f64::from(world.z / SQUARE) * physical.square_mm + td / 2.0,
+        }
+    }
+}
+
+/// The distance between two points of the table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Measurement {
+    /// First point.
+    pub from: TablePoint,
+    /// Second point.
+    pub to: TablePoint,
+    /// Straight-line distance, in mm.
+    pub mm: f64,
+    /// The same in squares (square sides).
+    pub squares: f64,
+}
+
+impl Measurement {
+    /// Measures between two points on a table.
+    pub fn between(physical: Physical, from: TablePoint, to: TablePoint) -> Measurement {
+        let mm = (from.x_mm - to.x_mm).hypot(from.y_mm - to.y_mm);
+        Measurement {
+            from,
+            to,
+            mm,
+            squares: mm / physical.square_mm,
+        }
+    }
+
+    /// The reading as a person says it.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} to {}: {:.1} mm, {:.2} in, {:.2} squares",
+            self.from.square,
+            self.to.square,
+            self.mm,
+            self.mm / MM_PER_INCH,
+            self.squares
+        )
+    }
+
+    /// Where the two points lie, in mm from the table's left and near edges.
+    pub fn points(&self) -> String {
+        format!(
+            "from ({:.0}, {:.0}) to ({:.0}, {:.0}) mm from the left and near edges",
+            self.from.x_mm, self.from.y_mm, self.to.x_mm, self.to.y_mm
+        )
+    }
+}
+
+/// The table a scenario is laid on: its own, or Table A's.
+pub fn physical_of(active: &ActiveGame) -> Physical {
+    active.scenario.physical.unwrap_or(Physical::TABLE_A)
+}
+
+/// The table shown now (the layout's while editing, else the game's), or
+/// Table A's when the scenario gives none.
+pub fn shown_physical(shown: &TableShown) -> Physical {
+    shown.physical.unwrap_or(Physical::TABLE_A)
+}
+
+/// With the measuring tool a left click sets the first point, the next one
+/// reads the distance; a right click clears. The clicks are consumed here.
+pub fn measure_with_clicks(
+    mut clicks: MessageReader<TableClick>,
+    mut layout: ResMut<LayoutMode>,
+    shown: Res<TableShown>,
+) {
+    if !layout.on || layout.tool != LayoutTool::Measure {
+        return;
+    }
+    let Some(board) = shown.board else {
+        clicks.clear();
+        return;
+    };
+    let physical = shown_physical(&shown);
+    for click in clicks.read() {
+        let point = match click.point {
+            Some(world) => TablePoint::at_world(physical, click.square, world),
+            None => TablePoint::centre(physical, board, click.square),
+        };
+        match (click.button, layout.from) {
+            (ClickButton::Secondary, _) => {
+                layout.from = None;
+                layout.reading = None;
+            }
+            (ClickButton::Primary, None) => layout.from = Some(point),
+            (ClickButton::Primary, Some(from)) => {
+                layout.reading = Some(Measurement::between(physical, from, point));
+                layout.from = None;
+            }
+        }
+    }
+}
+
+/// Ruler marks along one edge: (position in mm from the table's corner, label).
+pub fn ruler_marks(length_mm: f64, inches: bool) -> Vec<(f64, String)> {
+    let (step, unit) = if inches {
+        (2.0 * MM_PER_INCH, MM_PER_INCH)
+    } else {
+        (50.0, 1.0)
+    };
+    let mut marks = Vec::new();
+    let mut at = 0.0;
+    while at <= length_mm + 1e-9 {
+        let value = at / unit;
+        let label = if inches {
+            format!("{value:.0}\"")
+        } else {
+            format!("{value:.0}")
+        };
+        marks.push((at, label));
+        at += step;
+    }
+    marks
+}

@@ -32,7 +32,8 @@ pub struct OrbitCamera {
 
 impl OrbitCamera {
     fn framing(columns: f32, rows: f32) -> (Vec3, f32, f32, f32) {
-        let extent = columns.max(rows * 1.6);
+        // The table is drawn left of a side panel: about 4 wide to 3 high.
+        let extent = (columns * 1.1).max(rows * 1.6);
         (Vec3::new(0.0, 0.0, 0.6), 0.0, 0.95, extent * 1.08 + 2.0)
     }
 
@@ -67,8 +68,14 @@ fn frame_board_on_load(
     let Some(b) = shown.board else {
         return;
     };
+    // The whole physical table when the scenario gives one, else the grid.
+    let (mut columns, mut rows) = (f32::from(b.columns), f32::from(b.rows));
+    if let Some(p) = shown.physical {
+        columns = columns.max((p.table_mm.0 / p.square_mm) as f32);
+        rows = rows.max((p.table_mm.1 / p.square_mm) as f32);
+    }
     for mut cam in &mut cameras {
-        cam.home = OrbitCamera::framing(f32::from(b.columns), f32::from(b.rows));
+        cam.home = OrbitCamera::framing(columns, rows);
         cam.reset();
     }
 }

@@ -871,6 +871,33 @@ fn a_saved_layout_loads_back_to_the_same_layout() {
         "the building's entrance is the clicked square"
     );
 
+    // Saving again over the file keeps the one it replaces.
+    let first = std::fs::read_to_string(&path).expect("saved");
+    drag(&mut app, "B3", "B4");
+    request(&mut app, EditorRequest::Save(path.clone()));
+    let bak = dir.join("edited.ron.bak");
+    assert_eq!(
+        std::fs::read_to_string(&bak).expect("a backup"),
+        first,
+        "the replaced file is kept"
+    );
+    assert!(
+        notice(&app).ends_with(&format!("is kept as {}", bak.display())),
+        "says so: {}",
+        notice(&app)
+    );
+    assert_eq!(
+        sandtable_scenario::load(&path)
+            .expect("loads")
+            .setup
+            .players[0]
+            .factors[0]
+            .units[1]
+            .at,
+        sq("B4"),
+        "the new layout is in the file"
+    );
+
     // A layout that breaks a ruling is not written: it would not load.
     drag(&mut app, "C2", "A2");
     let bad = dir.join("bad.ron");

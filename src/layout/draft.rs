@@ -477,7 +477,10 @@ impl Draft {
 
     /// Writes the layout as a scenario file, through a temporary file renamed
     /// into place. A layout with problems is not written: it would not load.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    /// The file is written in Sandtable's own form, so comments of a file
+    /// saved over are not kept: the file it replaces is kept beside it as
+    /// `.ron.bak`. Returns the backup's path when one was made.
+    pub fn save(&self, path: &Path) -> Result<Option<std::path::PathBuf>, String> {
         if let Some(first) = self.errors.first() {
             return Err(format!(
                 "{}: not saved, the layout has {} problem{} that would stop it loading; first: {}",
@@ -487,10 +490,18 @@ impl Draft {
                 first.line()
             ));
         }
+        let cannot = |e: std::io::Error| format!("{}: cannot save: {e}", path.display());
         let tmp = path.with_extension("ron.tmp");
-        std::fs::write(&tmp, self.scenario.to_ron())
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| format!("{}: cannot save: {e}", path.display()))
+        std::fs::write(&tmp, self.scenario.to_ron()).map_err(cannot)?;
+        let backup = if path.exists() {
+            let bak = path.with_extension("ron.bak");
+            std::fs::copy(path, &bak).map_err(cannot)?;
+            Some(bak)
+        } else {
+            None
+        };
+        std::fs::rename(&tmp, path).map_err(cannot)?;
+        Ok(backup)
     }
 }
 

@@ -378,9 +378,16 @@ pub fn apply_editor_requests(
             }
             EditorRequest::Save(path) => {
                 match editor.draft.save(path) {
-                    Ok(()) => {
+                    Ok(backup) => {
                         editor.saved = Some((path.clone(), editor.draft.scenario().clone()));
-                        notice.info(format!("layout saved to {}", path.display()));
+                        notice.info(match backup {
+                            None => format!("layout saved to {}", path.display()),
+                            Some(bak) => format!(
+                                "layout saved to {}; the file it replaced is kept as {}",
+                                path.display(),
+                                bak.display()
+                            ),
+                        });
                     }
                     Err(e) => notice.error(e),
                 }

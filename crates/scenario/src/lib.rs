@@ -779,12 +779,18 @@ impl Scenario {
         }
         out.push_str("    ],\n    terrain: [\n");
         for piece in &s.terrain {
-            let _ = writeln!(
-                out,
-                "        (kind: {}, squares: {}),",
-                kind_ron(piece.kind),
-                square_list(&piece.squares)
-            );
+            // A filled rectangle listed row by row is written as its corners.
+            let lo = piece.squares.iter().copied().min_by_key(|q| (q.row, q.col));
+            let hi = piece.squares.iter().copied().max_by_key(|q| (q.row, q.col));
+            let place = match (lo, hi) {
+                (Some(lo), Some(hi))
+                    if piece.squares.len() > 1 && rectangle(lo, hi) == piece.squares =>
+                {
+                    format!("area: (\"{lo}\", \"{hi}\")")
+                }
+                _ => format!("squares: {}", square_list(&piece.squares)),
+            };
+            let _ = writeln!(out, "        (kind: {}, {place}),", kind_ron(piece.kind));
         }
         out.push_str("    ],\n");
         if !s.stashes.is_empty() {

@@ -264,6 +264,16 @@ fn every_shipped_scenario_writes_back_to_the_same_scenario() {
         });
         assert_eq!(again, scenario, "{} round trip", path.display());
     }
+    let written = standard().to_ron();
+    for rectangle in [
+        r#"(kind: Road, area: ("A12", "X12")),"#,
+        r#"(kind: Building(entrance: "G4"), area: ("F2", "H4")),"#,
+    ] {
+        assert!(
+            written.contains(rectangle),
+            "a filled rectangle is written as its corners: {rectangle}\n{written}"
+        );
+    }
     let mut custom = standard();
     custom.setup.stash_list = sandtable_rules::StashList::from_rows(
         &(1..=6)

@@ -529,13 +529,21 @@ fn r30_a_reseeded_copy_rolls_its_own_dice_and_the_game_keeps_its_own() {
         copy.reseed(seed);
         roll_after(&copy)
     };
-    assert_eq!(reseeded(5), reseeded(5), "the same reseed gives the same roll");
+    assert_eq!(
+        reseeded(5),
+        reseeded(5),
+        "the same reseed gives the same roll"
+    );
     let rolls: std::collections::BTreeSet<u8> = (0..200).map(reseeded).collect();
     assert!(
         rolls.len() > 20,
         "reseeded copies sample rolls of their own: {rolls:?}"
     );
-    assert_eq!(roll_after(&game), real, "reseeding a copy leaves the game alone");
+    assert_eq!(
+        roll_after(&game),
+        real,
+        "reseeding a copy leaves the game alone"
+    );
     let mut copy = game.clone();
     copy.reseed(1);
     assert_eq!(

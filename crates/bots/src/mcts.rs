@@ -20,15 +20,33 @@ use crate::eval::{self, Maps};
 use crate::{Budget, mix};
 
 /// Exploration constant of UCT, for values in 0..=1.
-const EXPLORATION: f32 = 0.7;
+const EXPLORATION: f32 = 0.35;
 /// Share of playout commands chosen uniformly at random instead of by score.
-const EPSILON: f64 = 0.15;
+const EPSILON: f64 = 0.05;
 /// Most commands in one playout.
 const PLAYOUT_LIMIT: usize = 400;
 /// Score difference (in evaluation points) that moves a value from 0.5 to 0.73.
-const SCALE: f32 = 10.0;
+const SCALE: f32 = 4.0;
 /// Iterations between two looks at the clock under a time budget.
 const CLOCK_EVERY: u32 = 16;
+
+/// Commands the tree never tries while others are legal: a turn undone by the
+/// opposite turn, three quarter turns the same way (one the other way costs
+/// less), and passing while units may still act.
+fn wasteful(game: &Game, [last, before]: [Option<Command>; 2], command: Command) -> bool {
+    match command {
+        Command::TurnLeft => {
+            last == Some(Command::TurnRight)
+                || (last == Some(Command::TurnLeft) && before == Some(Command::TurnLeft))
+        }
+        Command::TurnRight => {
+            last == Some(Command::TurnLeft)
+                || (last == Some(Command::TurnRight) && before == Some(Command::TurnRight))
+        }
+        Command::Pass => game.activations_left() > 0,
+        _ => false,
+    }
+}
 
 /// One node: the command that led to it, who gave it, and its statistics.
 struct Node {
@@ -104,12 +122,27 @@ impl<'a> Tree<'a> {
             .expect("the search only gives commands from legal_commands()");
     }
 
-    /// Commands legal now, ordered so that the best quick score comes last.
+    /// The last two commands given before the node at the end of the path.
+    fn history(&self) -> [Option<Command>; 2] {
+        let mut given = self.path[1..]
+            .iter()
+            .rev()
+            .map(|&n| self.nodes[n as usize].command)
+            .chain(self.root.turn_commands().iter().rev().copied());
+        [given.next(), given.next()]
+    }
+
+    /// Commands legal now and worth trying, ordered so that the best quick
+    /// score comes last.
     fn ranked(&mut self) -> Vec<Command> {
         self.game.legal_commands_into(&mut self.legal);
+        let history = self.history();
+        let keep = |c: &Command| !wasteful(&self.game, history, *c);
+        let any_kept = self.legal.iter().any(|l| keep(&l.command));
         let mut ranked: Vec<(f32, Command)> = self
             .legal
             .iter()
+            .filter(|l| !any_kept || keep(&l.command))
             .map(|l| (eval::quick_score(&self.game, self.maps, l), l.command))
             .collect();
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -186,10 +219,11 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// Plays guided commands until the turn after the root's opponent's reply
-    /// begins, then values the position for every player.
+    /// Plays guided commands until the root's turn ends, then values the
+    /// position for every player, the threats of the player to move next
+    /// weighing most.
     fn playout(&mut self) {
-        let stop_turn = self.root.turn() + 2;
+        let stop_turn = self.root.turn() + 1;
         for _ in 0..PLAYOUT_LIMIT {
             if self.game.is_over() || self.game.turn() >= stop_turn {
                 break;

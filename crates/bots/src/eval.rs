@@ -328,7 +328,7 @@ pub(crate) fn quick_score(game: &Game, maps: &Maps, legal: &LegalCommand) -> f32
     let me = game.current_player();
     let acting = game
         .activation()
-        .and_then(|a| game.position(a.unit).map(|(sq, f)| (sq, f)));
+        .and_then(|a| game.position(a.unit));
     match legal.command {
         Command::Activate(sq) => {
             let facing = game

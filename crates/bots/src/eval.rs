@@ -326,9 +326,7 @@ fn facing_value(game: &Game, maps: &Maps, me: PlayerId, from: Square, facing: Fa
 /// enemy Base; activations before ending the turn.
 pub(crate) fn quick_score(game: &Game, maps: &Maps, legal: &LegalCommand) -> f32 {
     let me = game.current_player();
-    let acting = game
-        .activation()
-        .and_then(|a| game.position(a.unit));
+    let acting = game.activation().and_then(|a| game.position(a.unit));
     match legal.command {
         Command::Activate(sq) => {
             let facing = game

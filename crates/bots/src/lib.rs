@@ -26,10 +26,12 @@
 //!   the opponent's next activation, and progress toward the enemy Bases (a
 //!   distance map with terrain costs, R12, R13). It passes when no activation
 //!   improves the score.
-//! - **mcts**: UCT over single commands. Playouts follow the greedy scoring
-//!   one command at a time (captures first, then progress; 15% random) until
-//!   the opponent's reply turn ends, and the position is then valued for every
-//!   player by the same evaluation. The most visited root command is played.
+//! - **mcts**: UCT over single commands, children tried best-first by the
+//!   greedy scoring of one command (turns undone at once and passes while
+//!   units may act are not tried). Playouts follow that scoring (captures
+//!   first, then progress; 5% random) to the end of the current turn, and the
+//!   position is then valued for every player by the greedy bot's evaluation.
+//!   The most visited root command is played.
 //!
 //! # Chance and determinism
 //! The game's generator lives inside the [`Game`] (R30), so a copy of the game
@@ -59,10 +61,12 @@
 //! | 2 | greedy |
 //! | 3 | mcts, 1,000 iterations a decision |
 //! | 4 | mcts, 5,000 iterations a decision |
-//! | 5 | mcts, 20,000 iterations a decision (about a second on one core) |
+//! | 5 | mcts, 20,000 iterations a decision (about 0.1 s on one core) |
 //!
 //! # Speed
-//! See `benches/mcts.rs` and the README for measured playout rates.
+//! `cargo bench -p sandtable-bots` (benches/mcts.rs): 162,000 playouts a
+//! second on one core at the start of `scenarios/standard.ron`, measured on
+//! the 2-core development machine. Tournament figures are in docs/bots.md.
 
 mod eval;
 mod greedy;

@@ -1,5 +1,5 @@
 //! Monte Carlo tree search over commands (UCT), with playouts guided by the
-//! quick command scores of `eval` and cut at the end of the opponent's reply,
+//! quick command scores of `eval` and cut at the end of the current turn,
 //! where the static evaluation gives every player a value between 0 and 1.
 //!
 //! Chance (R21 stash rolls) is sampled: every iteration plays on a copy of the

@@ -95,7 +95,7 @@ fn factor(base: &str, units: Vec<UnitSetup>) -> FactorSetup {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(32))]
 
     /// Every bot picks one of `legal_commands()`, which `check` accepts, in
     /// positions reached by random play on Table A, with and without stashes.
@@ -178,11 +178,12 @@ fn a_fixed_seed_and_iteration_budget_give_the_same_choice() {
     }
 }
 
-/// Greedy against greedy, and mcts (small budget) against greedy, on every
-/// shipped scenario but the 100 x 100 stress table (1,000 units: its
-/// evaluation is quadratic in units and a game there takes minutes). With a
-/// turn limit of 200 every one of these games ends with a winner: the bots
-/// push to the enemy Bases (R10, R11).
+/// Greedy against greedy on every shipped scenario but the 100 x 100 stress
+/// table (1,000 units: the evaluation is quadratic in units and a game there
+/// takes minutes), and mcts (small budget) against greedy on the standard
+/// table and the one with stashes. With a turn limit of 200 every one of these
+/// games ends with a winner, not a draw: the bots push to the enemy Bases
+/// (R10, R11).
 #[test]
 fn bots_finish_a_game_on_every_shipped_scenario() {
     let mut names: Vec<String> = std::fs::read_dir(root().join("scenarios"))
@@ -207,7 +208,11 @@ fn bots_finish_a_game_on_every_shipped_scenario() {
             .collect();
         let mut with_mcts = greedy.clone();
         with_mcts[0] = mcts(300, 9);
-        for seats in [greedy, with_mcts] {
+        let mut line_ups = vec![greedy];
+        if name == "standard.ron" || name == "snyder-skirmish.ron" {
+            line_ups.push(with_mcts);
+        }
+        for seats in line_ups {
             let mut game = start.clone();
             let commands = play_out(&mut game, &seats);
             assert!(

@@ -1,7 +1,9 @@
 //! `sandtable-cli`: Sandtable without a window. Validates scenario files, draws
-//! boards in the terminal, replays game records and simulates random games.
-//! Rules live in `sandtable-rules`, files in `sandtable-scenario`.
+//! boards in the terminal, replays game records, simulates random games, and
+//! lets bots play and hold tournaments. Rules live in `sandtable-rules`, files
+//! in `sandtable-scenario`, bots in `sandtable-bots`.
 
+mod bots;
 mod render;
 mod replay;
 mod simulate;
@@ -39,19 +41,52 @@ enum Cmd {
         #[arg(long)]
         record: Option<PathBuf>,
     },
-    /// Apply a game record and print the final state; exit 2 at an illegal command
+    /// Apply a game record, let bots play on, and print the final state; exit 2 at an illegal command
     Play {
         /// Scenario file (.ron)
         file: PathBuf,
-        /// Game record in the move notation
-        #[arg(long)]
-        record: PathBuf,
+        /// Game record in the move notation (without one, bots play from the start)
+        #[arg(long, required_unless_present = "bots")]
+        record: Option<PathBuf>,
         /// Seed of the game's generator (default: the record's [Seed] header, then the scenario's)
         #[arg(long)]
         seed: Option<u64>,
         /// Print the final state as the rules crate's JSON state summary
         #[arg(long)]
         json: bool,
+        /// A bot for a seat, as PLAYER=BOT: PLAYER is the player's index from 0, BOT is random, greedy or mcts (repeatable)
+        #[arg(long = "bot", value_name = "PLAYER=BOT")]
+        bots: Vec<String>,
+        /// Turns after which the game is a draw (default: the record's [TurnLimit], else the scenario's, else 200 when bots play)
+        #[arg(long)]
+        turn_limit: Option<u32>,
+        /// Write the whole game record (the given one and the bots' commands) to this file
+        #[arg(long)]
+        save: Option<PathBuf>,
+        #[command(flatten)]
+        thinking: bots::Thinking,
+    },
+    /// Play every pairing of bots on a two-player scenario, seats swapped, and print a win-rate table
+    Tournament {
+        /// Scenario file (.ron) with two players
+        file: PathBuf,
+        /// Bots to pair, separated by commas
+        #[arg(long, value_delimiter = ',', default_value = "random,greedy,mcts")]
+        bots: Vec<sandtable_bots::BotKind>,
+        /// Games a pairing; each deal is played twice, once from each seat
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        /// Seed of the first deal; deal i uses seed + i (default: the scenario's seed)
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Turns after which a game is a draw (default: the scenario's limit, else 200)
+        #[arg(long)]
+        turn_limit: Option<u32>,
+        /// Games played at once (default: the machine's cores)
+        #[arg(long)]
+        threads: Option<usize>,
+        #[command(flatten)]
+        thinking: bots::Thinking,
     },
     /// Write a printable setup sheet: the table at 1:1 scale over several pages, and a list of every piece
     Print {
@@ -108,7 +143,41 @@ fn main() -> ExitCode {
             record,
             seed,
             json,
-        } => replay::play(&file, &record, seed, json),
+            bots,
+            turn_limit,
+            save,
+            thinking,
+        } => bots::play(
+            &file,
+            bots::PlayOptions {
+                record: record.as_deref(),
+                seed,
+                json,
+                bots: &bots,
+                turn_limit,
+                save: save.as_deref(),
+                thinking,
+            },
+        ),
+        Cmd::Tournament {
+            file,
+            bots,
+            games,
+            seed,
+            turn_limit,
+            threads,
+            thinking,
+        } => bots::tournament(
+            &file,
+            &bots,
+            bots::TournamentOptions {
+                games,
+                seed,
+                turn_limit,
+                threads,
+                thinking,
+            },
+        ),
         Cmd::Print { file, paper, out } => print_sheet(&file, &paper, &out),
         Cmd::Simulate {
             file,

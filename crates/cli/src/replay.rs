@@ -1,5 +1,5 @@
-//! `show` and `play`: load a scenario, apply a game record line by line, and
-//! print the board, the log or the JSON state summary.
+//! `show`, and what `play` shares with it: load a scenario, apply a game record
+//! line by line, and print the board, the log or the JSON state summary.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -25,7 +25,7 @@ pub(crate) fn load_record(path: &Path) -> Result<Record, Failure> {
         .map_err(|e| Failure::new(2, format!("{}:{}: {}", path.display(), e.line, e.reason)))
 }
 
-fn header_number<T: std::str::FromStr>(
+pub(crate) fn header_number<T: std::str::FromStr>(
     record: &Record,
     key: &str,
     path: &Path,
@@ -48,18 +48,20 @@ fn header_number<T: std::str::FromStr>(
 
 /// The game a record starts from: the scenario, with the seed from the command
 /// line, else the record's `[Seed]` header, else the scenario's own, and the
-/// record's `[TurnLimit]` header if it has one.
+/// turn limit from the command line, else the record's `[TurnLimit]` header if
+/// it has one.
 pub(crate) fn start(
     scenario: &Scenario,
     record: &Record,
     path: &Path,
     seed: Option<u64>,
+    turn_limit: Option<u32>,
 ) -> Result<Game, Failure> {
     let mut setup = scenario.setup.clone();
     if let Some(seed) = seed.or(header_number(record, "Seed", path)?) {
         setup.seed = seed;
     }
-    if let Some(limit) = header_number::<u32>(record, "TurnLimit", path)? {
+    if let Some(limit) = turn_limit.or(header_number::<u32>(record, "TurnLimit", path)?) {
         setup.turn_limit = Some(limit);
     }
     Game::new(&setup).map_err(|e| Failure::new(2, format!("{}: {e}", path.display())))
@@ -97,35 +99,10 @@ pub(crate) fn show(file: &Path, record: Option<&Path>) -> Result<String, Failure
     let mut game = scenario.game();
     if let Some(path) = record {
         let rec = load_record(path)?;
-        game = start(&scenario, &rec, path, None)?;
+        game = start(&scenario, &rec, path, None, None)?;
         apply_all(&mut game, &rec, path, &mut String::new())?;
     }
     let mut out = format!("{}\n\n", scenario.name);
-    out.push_str(&render::board(&game));
-    out.push('\n');
-    out.push_str(&render::status(&game));
-    Ok(out)
-}
-
-pub(crate) fn play(
-    file: &Path,
-    record_path: &Path,
-    seed: Option<u64>,
-    json: bool,
-) -> Result<String, Failure> {
-    let scenario = load_scenario(file)?;
-    let record = load_record(record_path)?;
-    let mut game = start(&scenario, &record, record_path, seed)?;
-    let mut log = String::new();
-    apply_all(&mut game, &record, record_path, &mut log)?;
-    if json {
-        let mut text = serde_json::to_string_pretty(&game.summary())
-            .map_err(|e| Failure::new(1, format!("cannot write the summary: {e}")))?;
-        text.push('\n');
-        return Ok(text);
-    }
-    let mut out = log;
-    out.push('\n');
     out.push_str(&render::board(&game));
     out.push('\n');
     out.push_str(&render::status(&game));

@@ -235,7 +235,14 @@ fn simulate_summarises_and_saves_records_that_replay() {
 
 #[test]
 fn every_subcommand_has_help() {
-    for sub in ["validate", "show", "play", "simulate", "print"] {
+    for sub in [
+        "validate",
+        "show",
+        "play",
+        "simulate",
+        "print",
+        "tournament",
+    ] {
         let out = cli(&[sub, "--help"]);
         assert!(out.status.success(), "{sub} --help");
         assert!(text(&out.stdout).contains("Usage: sandtable-cli"), "{sub}");
@@ -244,7 +251,7 @@ fn every_subcommand_has_help() {
     assert_eq!(
         out.status.code(),
         Some(2),
-        "a missing --record is a usage error"
+        "play without --record or --bot is a usage error"
     );
     let out = cli(&["play", "scenarios/nope.ron", "--record", "x.moves"]);
     assert_eq!(out.status.code(), Some(1));
@@ -327,4 +334,191 @@ fn print_writes_a_tiled_setup_sheet() {
     ]);
     assert_eq!(run.status.code(), Some(1));
     assert!(text(&run.stderr).contains("unknown paper `a3`"));
+}
+
+#[test]
+fn play_with_bots_finishes_the_game_and_saves_a_record_that_replays() {
+    let dir = temp_dir("bots-play");
+    let saved = dir.join("bots.moves");
+    let out = cli(&[
+        "play",
+        "scenarios/standard.ron",
+        "--bot",
+        "1=mcts",
+        "--bot",
+        "0=greedy",
+        "--mcts-iterations",
+        "300",
+        "--save",
+        saved.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(printed["over"], true, "bots play to the end: {printed}");
+    let record = std::fs::read_to_string(&saved).expect("the record is saved");
+    assert!(
+        record.starts_with(
+            "[Scenario \"scenarios/standard.ron\"]\n[Seed \"42\"]\n[TurnLimit \"200\"]\n"
+        ),
+        "headers name the scenario, seed and the default bot turn limit: {record}"
+    );
+    let replayed =
+        serde_json::to_value(replay(Path::new("scenarios/standard.ron"), &saved).summary())
+            .expect("json");
+    assert_eq!(
+        printed, replayed,
+        "the saved record replays to the printed state"
+    );
+
+    let again = cli(&[
+        "play",
+        "scenarios/standard.ron",
+        "--bot",
+        "1=mcts",
+        "--bot",
+        "0=greedy",
+        "--mcts-iterations",
+        "300",
+        "--json",
+    ]);
+    assert_eq!(again.stdout, out.stdout, "same seeds and budget, same game");
+}
+
+#[test]
+fn play_continues_a_record_with_a_bot_until_a_seat_without_one() {
+    let record = root().join("crates/cli/tests/data/open-field-capture.moves");
+    let given = Record::parse(&std::fs::read_to_string(&record).expect("record")).expect("parses");
+    let dir = temp_dir("bots-continue");
+    let saved = dir.join("continued.moves");
+    let out = cli(&[
+        "play",
+        "scenarios/open-field.ron",
+        "--record",
+        record.to_str().expect("utf-8"),
+        "--bot",
+        "1=greedy",
+        "--save",
+        saved.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Blue (greedy)"),
+        "the bot's commands are marked in the log: {stdout}"
+    );
+    let continued =
+        Record::parse(&std::fs::read_to_string(&saved).expect("saved")).expect("parses");
+    let given_commands = given.command_list();
+    let all = continued.command_list();
+    assert!(
+        all.len() > given_commands.len() && all[..given_commands.len()] == given_commands[..],
+        "the saved record is the given one and then the bot's commands"
+    );
+    let game = replay(Path::new("scenarios/open-field.ron"), &saved);
+    assert!(
+        game.is_over() || game.current_player().0 == 0,
+        "the bot finished Blue's turn, begun in the record, and stopped at Red, who has no bot (turn {})",
+        game.turn()
+    );
+}
+
+#[test]
+fn play_refuses_a_bad_bot_seat() {
+    let out = cli(&["play", "scenarios/standard.ron", "--bot", "2=greedy"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "--bot 2=greedy: the scenario has 2 players, numbered 0 to 1",
+        "the seat and the range are named"
+    );
+}
+
+#[test]
+fn tournament_prints_a_win_rate_table_with_wilson_intervals_and_draws() {
+    let out = cli(&[
+        "tournament",
+        "scenarios/standard.ron",
+        "--bots",
+        "random,greedy,mcts",
+        "--games",
+        "2",
+        "--mcts-iterations",
+        "200",
+        "--turn-limit",
+        "30",
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("2 games a pairing") && stdout.contains("turn limit 30"),
+        "settings are stated: {stdout}"
+    );
+    assert!(
+        stdout.contains("mcts: 200 iterations a decision, one tree"),
+        "the mcts budget is stated: {stdout}"
+    );
+    assert!(
+        stdout.contains("draws") && stdout.contains("95% CI (Wilson)"),
+        "draws and intervals have columns: {stdout}"
+    );
+    for pairing in ["greedy vs random", "mcts vs random", "mcts vs greedy"] {
+        let row = stdout
+            .lines()
+            .find(|l| l.starts_with(pairing))
+            .unwrap_or_else(|| panic!("a row for {pairing}: {stdout}"));
+        let numbers: Vec<u32> = row[pairing.len()..]
+            .split_whitespace()
+            .take(4)
+            .map(|n| n.parse().expect("counts"))
+            .collect();
+        assert_eq!(numbers[0], 2, "{pairing}: games");
+        assert_eq!(
+            numbers[1] + numbers[2] + numbers[3],
+            2,
+            "{pairing}: wins, draws and losses add up"
+        );
+    }
+    // Random against random never reaches a Base in 30 turns on this table:
+    // the draw column counts it.
+    let out = cli(&[
+        "tournament",
+        "scenarios/standard.ron",
+        "--bots",
+        "random,greedy",
+        "--games",
+        "2",
+        "--turn-limit",
+        "3",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("greedy vs random"))
+        .unwrap_or_else(|| panic!("a row: {stdout}"));
+    assert!(
+        row.split_whitespace().nth(5) == Some("2"),
+        "three turns are too few for a win: two draws in `{row}`"
+    );
+}
+
+#[test]
+fn tournament_refuses_a_scenario_without_two_players() {
+    let out = cli(&[
+        "tournament",
+        "scenarios/three-players.ron",
+        "--bots",
+        "random,greedy",
+        "--games",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "scenarios/three-players.ron: a tournament needs a scenario with two players, this one has 3",
+        "the reason is given"
+    );
 }

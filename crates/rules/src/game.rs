@@ -537,6 +537,19 @@ impl Game {
         }
     }
 
+    /// Replaces the game's generator with a fresh one seeded with `seed`, so that
+    /// dice rolled from now on (R21 stash rolls) no longer follow the game's own
+    /// seed (R30). Bots call it on their private copies of a game, so that a
+    /// search samples dice it cannot know instead of peeking at the real ones.
+    /// Undo cannot go back past a reseed: the turn's history is cut here as after
+    /// a roll (R31).
+    pub fn reseed(&mut self, seed: u64) {
+        self.state.rng = ChaCha8Rng::seed_from_u64(seed);
+        self.turn_start.clone_from(&self.state);
+        self.turn_log.clear();
+        self.undo_barrier = crate::event::UndoError::PastRoll;
+    }
+
     /// A stable 64-bit hash of the whole changing state, generator included
     /// (FNV-1a over a fixed encoding, the same on every platform and build).
     pub fn state_hash(&self) -> u64 {

@@ -511,3 +511,49 @@ fn r31_undo_never_goes_back_past_a_roll() {
     );
     assert!(game.undo().is_err());
 }
+
+#[test]
+fn r30_a_reseeded_copy_rolls_its_own_dice_and_the_game_keeps_its_own() {
+    let roll_after = |game: &Game| {
+        let mut copy = game.clone();
+        rolled(&copy.apply(Command::Advance).unwrap())
+            .expect("a roll")
+            .0
+    };
+    let mut game = red_before_stash(StashResult::Nothing).seed(7).game();
+    play(&mut game, &["activate D4"]);
+    let real = roll_after(&game);
+    assert_eq!(roll_after(&game), real, "R30: the same game rolls the same");
+    let reseeded = |seed| {
+        let mut copy = game.clone();
+        copy.reseed(seed);
+        roll_after(&copy)
+    };
+    assert_eq!(
+        reseeded(5),
+        reseeded(5),
+        "the same reseed gives the same roll"
+    );
+    let rolls: std::collections::BTreeSet<u8> = (0..200).map(reseeded).collect();
+    assert!(
+        rolls.len() > 20,
+        "reseeded copies sample rolls of their own: {rolls:?}"
+    );
+    assert_eq!(
+        roll_after(&game),
+        real,
+        "reseeding a copy leaves the game alone"
+    );
+    let mut copy = game.clone();
+    copy.reseed(1);
+    assert_eq!(
+        copy.summary(),
+        game.summary(),
+        "reseeding changes no piece, budget or turn"
+    );
+    assert_eq!(
+        copy.undo().unwrap_err().to_string(),
+        "cannot undo further: undo never goes back past a dice roll or a discovered stash (R31)",
+        "R31: undo does not go back past a reseed"
+    );
+}

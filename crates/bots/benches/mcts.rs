@@ -1,0 +1,37 @@
+//! Playouts a second of the tree search at the start of `scenarios/standard.ron`
+//! on one thread (iterations of select, expand, guided playout to the end of
+//! the opponent's reply, and back-up), and the time of one greedy decision.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sandtable_bots::{BotConfig, BotKind, Budget, choose};
+
+const ITERATIONS: u32 = 2_000;
+
+fn bench(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/standard.ron");
+    let start = sandtable_scenario::load(&path)
+        .expect("the standard scenario loads")
+        .game();
+    let mut group = c.benchmark_group("mcts");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
+    group.bench_function("playouts at the start of standard.ron, one thread", |b| {
+        let config = BotConfig::new(BotKind::Mcts, 1).with_budget(Budget::Iterations(ITERATIONS));
+        b.iter(|| black_box(choose(black_box(&start), &config)))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("greedy");
+    group.sample_size(20);
+    group.bench_function("decision at the start of standard.ron", |b| {
+        let config = BotConfig::new(BotKind::Greedy, 1);
+        b.iter(|| black_box(choose(black_box(&start), &config)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,424 @@
+//! The scoring shared by the greedy bot and the tree search: distance maps to
+//! the enemy Bases, a static evaluation of a position for every player, and a
+//! quick score of one legal command for guided playouts. Choosing among
+//! commands is left to `greedy` and `mcts`.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use sandtable_rules::{
+    Board, CaptureSide, Command, Facing, Game, LegalCommand, Occupant, Outcome, PlayerId, Square,
+    TerrainClass,
+};
+
+/// Value of one unit on the board, the unit of every score.
+pub(crate) const UNIT: f32 = 10.0;
+/// Value of an active Base beyond its units (R10).
+const BASE: f32 = 100.0;
+/// Score per action of progress toward the nearest enemy Base.
+const PROGRESS: f32 = 0.4;
+/// Distances beyond this many actions count as this many.
+const FAR: u16 = 40;
+/// Actions an attacker has in one activation (AG+4, R7).
+const REACH: u16 = 4;
+/// Loss feared for a unit an enemy can capture next activation, in units.
+const UNIT_AT_RISK: f32 = 0.6;
+/// Loss feared for a Base an enemy can capture next activation.
+const BASE_AT_RISK: f32 = 80.0;
+/// Loss feared for a Base an enemy can capture within two activations.
+const BASE_NEAR_RISK: f32 = 20.0;
+/// Weight of threats by the player who moves next, and by any other.
+const NEXT_MOVER: f32 = 1.0;
+const LATER_MOVER: f32 = 0.3;
+/// Score of a won (or lost) game.
+pub(crate) const WIN: f32 = 10_000.0;
+
+/// Unreachable in a distance map.
+const NO_WAY: u16 = u16::MAX;
+
+/// Distance maps fixed when a bot starts thinking: for every player, the
+/// actions a unit needs from every square to reach the nearest enemy Base
+/// (R12, R13 costs; turns, roads and other units ignored).
+#[derive(Debug, Clone)]
+pub(crate) struct Maps {
+    board: Board,
+    to_enemy_base: Vec<Vec<u16>>,
+}
+
+impl Maps {
+    /// Maps for the Bases active in `game` now.
+    pub(crate) fn new(game: &Game) -> Maps {
+        let board = game.board();
+        let to_enemy_base = (0..game.players().len())
+            .map(|p| {
+                let me = PlayerId(p as u16);
+                let targets: Vec<Square> = game
+                    .factors()
+                    .iter()
+                    .enumerate()
+                    .filter(|(f, factor)| {
+                        factor.player != me
+                            && game.base_active(sandtable_rules::FactorId(*f as u16))
+                    })
+                    .map(|(_, factor)| factor.base)
+                    .collect();
+                distances_to(game, &targets)
+            })
+            .collect();
+        Maps {
+            board,
+            to_enemy_base,
+        }
+    }
+
+    /// Actions from `sq` to the nearest enemy Base of `player`, capped at `FAR`.
+    pub(crate) fn distance(&self, player: PlayerId, sq: Square) -> u16 {
+        self.to_enemy_base[usize::from(player.0)][self.board.index(sq)].min(FAR)
+    }
+}
+
+/// Cost of entering a square (R12), `None` for squares no unit can stop on.
+fn entry_cost(game: &Game, sq: Square) -> Option<u16> {
+    match game.ground(sq).class() {
+        TerrainClass::Open | TerrainClass::T130 => Some(1),
+        TerrainClass::T120 => Some(3),
+        TerrainClass::T110 | TerrainClass::T190 => None,
+    }
+}
+
+/// Backward Dijkstra from the targets: for every square, the cheapest actions
+/// to advance from it onto a target, with low walls crossed for 3 (R13).
+fn distances_to(game: &Game, targets: &[Square]) -> Vec<u16> {
+    let board = game.board();
+    let mut dist = vec![NO_WAY; board.len()];
+    let mut heap = BinaryHeap::new();
+    for t in targets {
+        dist[board.index(*t)] = 0;
+        heap.push(Reverse((0u16, t.col, t.row)));
+    }
+    while let Some(Reverse((d, col, row))) = heap.pop() {
+        let to = Square::new(col, row);
+        if d > dist[board.index(to)] {
+            continue;
+        }
+        // Entering `to` costs its ground; a Base stands on open ground (R3).
+        let enter = if targets.contains(&to) {
+            1
+        } else {
+            match entry_cost(game, to) {
+                Some(c) => c,
+                None => continue,
+            }
+        };
+        for facing in Facing::ALL {
+            // A unit on `from` facing back toward `to` advances onto it.
+            let Some(from) = to.step(facing, board) else {
+                continue;
+            };
+            let mut relax = |from: Square, cost: u16| {
+                if game.ground(from).can_hold_unit() {
+                    let nd = d.saturating_add(cost);
+                    let k = board.index(from);
+                    if nd < dist[k] {
+                        dist[k] = nd;
+                        heap.push(Reverse((nd, from.col, from.row)));
+                    }
+                }
+            };
+            match game.ground(from).class() {
+                TerrainClass::T110 => {
+                    if let Some(beyond) = from.step(facing, board) {
+                        relax(beyond, 3);
+                    }
+                }
+                _ => relax(from, enter),
+            }
+        }
+    }
+    dist
+}
+
+/// Quarter turns from one facing to another.
+fn turns_between(from: Facing, to: Facing) -> u16 {
+    if from == to {
+        0
+    } else if from.opposite() == to {
+        2
+    } else {
+        1
+    }
+}
+
+/// Actions a unit on `from` facing `facing` needs to advance onto `to` on open
+/// ground: the steps plus the quarter turns (terrain ignored).
+pub(crate) fn reach_cost(from: Square, facing: Facing, to: Square) -> u16 {
+    let steps = from.col.abs_diff(to.col) + from.row.abs_diff(to.row);
+    let h = match to.col.cmp(&from.col) {
+        std::cmp::Ordering::Greater => Some(Facing::E),
+        std::cmp::Ordering::Less => Some(Facing::W),
+        std::cmp::Ordering::Equal => None,
+    };
+    let v = match to.row.cmp(&from.row) {
+        std::cmp::Ordering::Greater => Some(Facing::N),
+        std::cmp::Ordering::Less => Some(Facing::S),
+        std::cmp::Ordering::Equal => None,
+    };
+    let turns = match (h, v) {
+        (Some(a), None) | (None, Some(a)) => turns_between(facing, a),
+        (Some(a), Some(b)) => 1 + u16::from(facing != a && facing != b),
+        (None, None) => 0,
+    };
+    steps + turns
+}
+
+/// A unit on the board, as the evaluation sees it.
+#[derive(Clone, Copy)]
+struct Piece {
+    player: PlayerId,
+    square: Square,
+    facing: Facing,
+}
+
+/// The player who acts next: the current one, unless all it can do is pass.
+pub(crate) fn next_mover(game: &Game) -> PlayerId {
+    let current = game.current_player();
+    if game.activation().is_some() || game.pending().is_some() || game.activations_left() > 0 {
+        return current;
+    }
+    following(game, current)
+}
+
+/// The next player after `player` in turn order who still has a Base (R5).
+pub(crate) fn following(game: &Game, player: PlayerId) -> PlayerId {
+    let n = game.players().len() as u16;
+    (1..=n)
+        .map(|k| PlayerId((player.0 + k) % n))
+        .find(|p| game.in_game(*p))
+        .unwrap_or(player)
+}
+
+/// Scores of every player in a position, each its own material, progress and
+/// safety minus the mean of the others'; `to_move` is the player whose threats
+/// weigh most. A won game scores `WIN` for the winner, `-WIN` for the others.
+pub(crate) fn scores(game: &Game, maps: &Maps, to_move: PlayerId, out: &mut Vec<f32>) {
+    let n = game.players().len();
+    out.clear();
+    match game.outcome() {
+        Some(Outcome::Won(w)) => {
+            out.extend((0..n).map(|p| if p == usize::from(w.0) { WIN } else { -WIN }));
+            return;
+        }
+        Some(Outcome::Draw) => {
+            out.resize(n, 0.0);
+            return;
+        }
+        None => {}
+    }
+    let mut pieces: Vec<Piece> = Vec::with_capacity(game.units().len());
+    for (i, unit) in game.units().iter().enumerate() {
+        if let Some((square, facing)) = game.position(sandtable_rules::UnitId(i as u16)) {
+            pieces.push(Piece {
+                player: unit.player,
+                square,
+                facing,
+            });
+        }
+    }
+    let mut raw = vec![0.0f32; n];
+    for a in &pieces {
+        let own = &mut raw[usize::from(a.player.0)];
+        *own += UNIT + PROGRESS * f32::from(FAR - maps.distance(a.player, a.square));
+        // The cheapest capture of this unit by any enemy unit.
+        let threat = pieces
+            .iter()
+            .filter(|e| e.player != a.player)
+            .map(|e| (reach_cost(e.square, e.facing, a.square), e.player))
+            .min_by_key(|(c, _)| *c);
+        if let Some((cost, by)) = threat
+            && cost <= REACH
+        {
+            let w = if by == to_move {
+                NEXT_MOVER
+            } else {
+                LATER_MOVER
+            };
+            *own -= UNIT * UNIT_AT_RISK * w;
+        }
+    }
+    for (f, factor) in game.factors().iter().enumerate() {
+        if !game.base_active(sandtable_rules::FactorId(f as u16)) {
+            continue;
+        }
+        let own = &mut raw[usize::from(factor.player.0)];
+        *own += BASE;
+        let threat = pieces
+            .iter()
+            .filter(|e| e.player != factor.player)
+            .map(|e| (reach_cost(e.square, e.facing, factor.base), e.player))
+            .min_by_key(|(c, _)| *c);
+        if let Some((cost, by)) = threat {
+            let w = if by == to_move {
+                NEXT_MOVER
+            } else {
+                LATER_MOVER
+            };
+            if cost <= REACH {
+                *own -= BASE_AT_RISK * w;
+            } else if cost <= 2 * REACH {
+                *own -= BASE_NEAR_RISK * w;
+            }
+        }
+    }
+    let total: f32 = raw.iter().sum();
+    let others = (n.max(2) - 1) as f32;
+    out.extend(raw.iter().map(|r| r - (total - r) / others));
+}
+
+/// What lies where an Advance of the acting unit ends: the square entered, past
+/// a low wall when one is ahead (R13).
+fn advance_target(game: &Game, from: Square, facing: Facing) -> Option<Square> {
+    let next = from.step(facing, game.board())?;
+    if game.ground(next).class() == TerrainClass::T110 {
+        next.step(facing, game.board())
+    } else {
+        Some(next)
+    }
+}
+
+/// What entering `to`, advancing in `facing`, is worth to `me` right now: a
+/// capture (Bases far above units, the facing bonus counted, R9) or progress.
+fn entry_value(
+    game: &Game,
+    maps: &Maps,
+    me: PlayerId,
+    from: Square,
+    facing: Facing,
+    to: Square,
+) -> f32 {
+    match game.occupant(to) {
+        Some(Occupant::Base(f)) if game.factors()[usize::from(f.0)].player != me => 1000.0,
+        Some(Occupant::Unit(u)) if game.units()[usize::from(u.0)].player != me => {
+            let bonus = game
+                .position(u)
+                .map_or(0, |(_, theirs)| CaptureSide::of(facing, theirs).bonus().0);
+            20.0 + 3.0 * f32::from(bonus)
+        }
+        Some(_) => -1.0,
+        None => {
+            let gain = f32::from(maps.distance(me, from)) - f32::from(maps.distance(me, to));
+            gain + if game.stash_at(to) { 0.5 } else { 0.0 }
+        }
+    }
+}
+
+/// What facing `facing` on `from` promises: the value of advancing next.
+fn facing_value(game: &Game, maps: &Maps, me: PlayerId, from: Square, facing: Facing) -> f32 {
+    match advance_target(game, from, facing) {
+        Some(to) if entry_cost(game, to).is_some() || game.occupant(to).is_some() => {
+            entry_value(game, maps, me, from, facing, to)
+        }
+        _ => -2.0,
+    }
+}
+
+/// A quick score of one legal command for the playout policy, without applying
+/// it: captures first, then steps and turns that bring the unit closer to an
+/// enemy Base; activations before ending the turn.
+pub(crate) fn quick_score(game: &Game, maps: &Maps, legal: &LegalCommand) -> f32 {
+    let me = game.current_player();
+    let acting = game.activation().and_then(|a| game.position(a.unit));
+    match legal.command {
+        Command::Activate(sq) => {
+            let facing = game
+                .unit_at(sq)
+                .and_then(|u| game.position(u))
+                .map_or(Facing::N, |(_, f)| f);
+            let best = Facing::ALL
+                .iter()
+                .map(|f| {
+                    facing_value(game, maps, me, sq, *f)
+                        - 0.3 * f32::from(turns_between(facing, *f))
+                })
+                .fold(f32::MIN, f32::max);
+            3.0 + best.clamp(-2.0, 50.0) * 0.1
+        }
+        Command::Advance => {
+            match acting.and_then(|(sq, f)| advance_target(game, sq, f).map(|t| (sq, f, t))) {
+                Some((sq, f, to)) => entry_value(game, maps, me, sq, f, to),
+                None => 0.0,
+            }
+        }
+        Command::AdvanceTo(to) => match acting {
+            Some((sq, f)) => entry_value(game, maps, me, sq, f, to) + 0.2,
+            None => 0.0,
+        },
+        Command::TurnLeft | Command::TurnRight => match acting {
+            Some((sq, f)) => {
+                let to = if legal.command == Command::TurnLeft {
+                    f.left()
+                } else {
+                    f.right()
+                };
+                facing_value(game, maps, me, sq, to) - facing_value(game, maps, me, sq, f) - 0.3
+            }
+            None => 0.0,
+        },
+        Command::End => 0.0,
+        Command::Pass => {
+            if game.activation().is_some() || game.activations_left() > 0 {
+                -1.0
+            } else {
+                0.0
+            }
+        }
+        Command::Pick(_) | Command::Place(..) => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> Square {
+        name.parse().expect("square name")
+    }
+
+    #[test]
+    fn reach_cost_counts_steps_and_quarter_turns() {
+        assert_eq!(
+            reach_cost(sq("C3"), Facing::N, sq("C5")),
+            2,
+            "straight ahead"
+        );
+        assert_eq!(
+            reach_cost(sq("C3"), Facing::S, sq("C5")),
+            4,
+            "half turn first"
+        );
+        assert_eq!(
+            reach_cost(sq("C3"), Facing::E, sq("C5")),
+            3,
+            "quarter turn first"
+        );
+        assert_eq!(
+            reach_cost(sq("C3"), Facing::N, sq("E5")),
+            5,
+            "one turn on the way"
+        );
+        assert_eq!(reach_cost(sq("C3"), Facing::W, sq("E5")), 6, "two turns");
+    }
+
+    #[test]
+    fn distance_maps_follow_terrain_costs() {
+        let game = Game::new(&sandtable_rules::samples::table_a_skirmish(1, None))
+            .expect("sample setup is valid");
+        let maps = Maps::new(&game);
+        // Red's target is Blue's Base on U8; Blue's is Red's on D8.
+        assert_eq!(maps.distance(PlayerId(0), sq("T8")), 1, "next to the base");
+        assert_eq!(maps.distance(PlayerId(1), sq("E8")), 1, "next to the base");
+        assert!(
+            maps.distance(PlayerId(0), sq("C8")) > maps.distance(PlayerId(0), sq("P8")),
+            "farther from the enemy base is farther"
+        );
+    }
+}

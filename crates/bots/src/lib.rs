@@ -1,0 +1,294 @@
+//! Computer players for Sandtable: given a [`Game`], a bot picks one of its
+//! `legal_commands()`. Three kinds: [`BotKind::Random`] (uniform, the
+//! baseline), [`BotKind::Greedy`] (one activation ahead) and [`BotKind::Mcts`]
+//! (Monte Carlo tree search). No Bevy, no IO: the app and the CLI call
+//! [`choose`] and apply the command themselves.
+//!
+//! ```
+//! use sandtable_bots::{BotConfig, BotKind, Budget, choose};
+//! use sandtable_rules::{Game, samples};
+//!
+//! let mut game = Game::new(&samples::table_a_skirmish(7, Some(200))).unwrap();
+//! let config = BotConfig::new(BotKind::Mcts, 1).with_budget(Budget::Iterations(200));
+//! let command = choose(&game, &config).expect("a game that is not over has a legal command");
+//! assert!(game.check(&command).is_ok());
+//! game.apply(command).unwrap();
+//! ```
+//!
+//! # The bots
+//! - **random**: uniform among the legal commands. It almost never ends a
+//!   game: it rarely walks a unit all the way to an enemy Base.
+//! - **greedy**: tries every sequence of commands that the acting unit (at a
+//!   turn's start: each unit it may activate) can give before its activation
+//!   ends, and scores where each leaves the game: units on the board (captures
+//!   count; a Base is worth ten units and its capture wins), actions earned by
+//!   the facing of a capture (R9), the exposure of its own units and Bases to
+//!   the opponent's next activation, and progress toward the enemy Bases (a
+//!   distance map with terrain costs, R12, R13). It passes when no activation
+//!   improves the score.
+//! - **mcts**: UCT over single commands, children tried best-first by the
+//!   greedy scoring of one command (turns undone at once and passes while
+//!   units may act are not tried). Playouts follow that scoring (captures
+//!   first, then progress; 5% random) to the end of the current turn, and the
+//!   position is then valued for every player by the greedy bot's evaluation.
+//!   The most visited root command is played.
+//!
+//! # Chance and determinism
+//! The game's generator lives inside the [`Game`] (R30), so a copy of the game
+//! would roll the real future dice. Every bot therefore thinks on copies given
+//! a generator of their own ([`Game::reseed`]): the greedy bot with one seed
+//! per decision, the tree search with a fresh seed every iteration, so that
+//! stash rolls (R21) are sampled, never peeked at.
+//!
+//! A decision depends only on the position (its [`Game::state_hash`]), the
+//! config's seed, and for mcts its iteration budget and number of trees: the
+//! same inputs give the same command every time. A time budget
+//! ([`Budget::Time`]) trades that for a fixed thinking time.
+//!
+//! # Threads
+//! With [`BotConfig::threads`] above 1, mcts grows one tree per thread from
+//! different seeds (root parallelism) and adds their root visits in tree
+//! order. An iteration budget is split between the trees; a time budget
+//! applies to each.
+//!
+//! # Strength
+//! [`BotConfig::strength`] maps a level from 1 to [`MAX_STRENGTH`] to a bot
+//! for the app's menu:
+//!
+//! | level | bot |
+//! | --- | --- |
+//! | 1 | random |
+//! | 2 | greedy |
+//! | 3 | mcts, 1,000 iterations a decision |
+//! | 4 | mcts, 5,000 iterations a decision |
+//! | 5 | mcts, 20,000 iterations a decision (about 0.1 s on one core) |
+//!
+//! # Speed
+//! `cargo bench -p sandtable-bots` (benches/mcts.rs): 162,000 playouts a
+//! second on one core at the start of `scenarios/standard.ron`, measured on
+//! the 2-core development machine. Tournament figures are in docs/bots.md.
+
+mod eval;
+mod greedy;
+mod mcts;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sandtable_rules::{Command, Game};
+
+/// Which bot plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BotKind {
+    /// Uniform among the legal commands.
+    Random,
+    /// One activation ahead, by the shared evaluation.
+    Greedy,
+    /// Monte Carlo tree search over commands.
+    Mcts,
+}
+
+impl BotKind {
+    /// Every kind, weakest first.
+    pub const ALL: [BotKind; 3] = [BotKind::Random, BotKind::Greedy, BotKind::Mcts];
+
+    /// The name used on the command line and in menus: `random`, `greedy`, `mcts`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Greedy => "greedy",
+            BotKind::Mcts => "mcts",
+        }
+    }
+}
+
+impl fmt::Display for BotKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A bot name that is not one of `random`, `greedy`, `mcts`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseBotKindError(pub String);
+
+impl fmt::Display for ParseBotKindError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` is not a bot: use random, greedy or mcts", self.0)
+    }
+}
+
+impl std::error::Error for ParseBotKindError {}
+
+impl FromStr for BotKind {
+    type Err = ParseBotKindError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        BotKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| ParseBotKindError(text.to_owned()))
+    }
+}
+
+/// How long mcts thinks about one decision (random and greedy ignore it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// This many iterations (playouts) in all, split between the trees:
+    /// deterministic.
+    Iterations(u32),
+    /// Iterations until this much time has passed, on every tree: not
+    /// deterministic.
+    Time(Duration),
+}
+
+/// Iterations of mcts when no budget is given.
+pub const DEFAULT_ITERATIONS: u32 = 5_000;
+
+/// The highest level of [`BotConfig::strength`].
+pub const MAX_STRENGTH: u8 = 5;
+
+/// A bot and how it thinks. `Send + 'static`: it can go to a background task
+/// with a clone of the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BotConfig {
+    /// Which bot.
+    pub kind: BotKind,
+    /// Seed of the bot's own choices (tie-breaks, playouts, sampled dice).
+    pub seed: u64,
+    /// Thinking budget of mcts.
+    pub budget: Budget,
+    /// Trees grown in parallel by mcts, one per thread (1 to 255; 0 counts as 1).
+    pub threads: u8,
+}
+
+impl BotConfig {
+    /// A bot with [`DEFAULT_ITERATIONS`] and one thread.
+    pub fn new(kind: BotKind, seed: u64) -> BotConfig {
+        BotConfig {
+            kind,
+            seed,
+            budget: Budget::Iterations(DEFAULT_ITERATIONS),
+            threads: 1,
+        }
+    }
+
+    /// The same bot with another budget.
+    pub fn with_budget(self, budget: Budget) -> BotConfig {
+        BotConfig { budget, ..self }
+    }
+
+    /// The same bot with another number of threads.
+    pub fn with_threads(self, threads: u8) -> BotConfig {
+        BotConfig { threads, ..self }
+    }
+
+    /// A bot for a strength level from 1 (random) to [`MAX_STRENGTH`] (mcts
+    /// with 20,000 iterations); levels outside are clamped. See the crate docs.
+    pub fn strength(level: u8, seed: u64) -> BotConfig {
+        let (kind, iterations) = match level.clamp(1, MAX_STRENGTH) {
+            1 => (BotKind::Random, DEFAULT_ITERATIONS),
+            2 => (BotKind::Greedy, DEFAULT_ITERATIONS),
+            3 => (BotKind::Mcts, 1_000),
+            4 => (BotKind::Mcts, 5_000),
+            _ => (BotKind::Mcts, 20_000),
+        };
+        BotConfig::new(kind, seed).with_budget(Budget::Iterations(iterations))
+    }
+}
+
+/// What a bot decided, with the work it took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Decision {
+    /// The command, always one of `game.legal_commands()`.
+    pub command: Command,
+    /// Playouts run by mcts (0 for the other bots, and when only one command was legal).
+    pub playouts: u64,
+}
+
+/// The bot's command for the current position, or `None` only when no
+/// command is legal (the game is over). Never changes the game.
+pub fn choose(game: &Game, config: &BotConfig) -> Option<Command> {
+    decide(game, config).map(|d| d.command)
+}
+
+/// As [`choose`], with the playouts it ran.
+pub fn decide(game: &Game, config: &BotConfig) -> Option<Decision> {
+    // One seed per decision: the same position and config give the same choice.
+    let seed = mix(config.seed, game.state_hash());
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    match config.kind {
+        BotKind::Random => {
+            let legal = game.legal_commands();
+            (!legal.is_empty()).then(|| Decision {
+                command: legal[rng.random_range(0..legal.len())].command,
+                playouts: 0,
+            })
+        }
+        BotKind::Greedy => {
+            // R30: think on a copy whose dice are the bot's own.
+            let mut own = game.clone();
+            own.reseed(mix(seed, 1));
+            greedy::choose(&own, &mut rng).map(|command| Decision {
+                command,
+                playouts: 0,
+            })
+        }
+        BotKind::Mcts => mcts::choose(game, seed, config.budget, config.threads)
+            .map(|(command, playouts)| Decision { command, playouts }),
+    }
+}
+
+/// Mixes two words into a seed (SplitMix64's finaliser over their sum).
+pub(crate) fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a
+        .wrapping_add(b.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_names_read_back() {
+        for kind in BotKind::ALL {
+            assert_eq!(kind.to_string().parse::<BotKind>(), Ok(kind), "{kind}");
+        }
+        assert_eq!("MCTS".parse::<BotKind>(), Ok(BotKind::Mcts), "any case");
+        assert_eq!(
+            "minimax".parse::<BotKind>().unwrap_err().to_string(),
+            "`minimax` is not a bot: use random, greedy or mcts",
+            "unknown names are refused with the list"
+        );
+    }
+
+    #[test]
+    fn strength_levels_grow_and_clamp() {
+        assert_eq!(
+            BotConfig::strength(0, 1).kind,
+            BotKind::Random,
+            "clamped up"
+        );
+        assert_eq!(BotConfig::strength(2, 1).kind, BotKind::Greedy, "level 2");
+        assert_eq!(
+            BotConfig::strength(9, 1),
+            BotConfig::strength(MAX_STRENGTH, 1),
+            "clamped down"
+        );
+        let iterations = |level| match BotConfig::strength(level, 1).budget {
+            Budget::Iterations(n) => n,
+            Budget::Time(_) => 0,
+        };
+        assert!(
+            iterations(3) < iterations(4) && iterations(4) < iterations(5),
+            "mcts levels think longer"
+        );
+    }
+}

@@ -1,0 +1,483 @@
+//! `play` (a record, then bots for the seats given) and `tournament` (every
+//! pairing of bots, seats swapped, a win-rate table with Wilson intervals).
+//! The bots themselves live in `sandtable-bots`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use sandtable_bots::{BotConfig, BotKind, Budget, DEFAULT_ITERATIONS};
+use sandtable_rules::{Event, Game, Outcome, PlayerId, Record};
+
+use crate::Failure;
+use crate::render;
+use crate::replay::{apply_all, header_number, load_record, load_scenario, start};
+
+/// Turn limit of bot games whose scenario and record set none.
+const DEFAULT_TURN_LIMIT: u32 = 200;
+
+/// How mcts thinks, and the seed of the bots' own choices.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub(crate) struct Thinking {
+    /// Iterations (playouts) of mcts a decision [default: 5000]
+    #[arg(long, conflicts_with = "mcts_ms")]
+    mcts_iterations: Option<u32>,
+    /// Milliseconds of mcts a decision, instead of iterations (then not deterministic)
+    #[arg(long)]
+    mcts_ms: Option<u64>,
+    /// Trees mcts grows at once, one a thread
+    #[arg(long, default_value_t = 1)]
+    mcts_trees: u8,
+    /// Seed of the bots' own choices (default: the game's seed)
+    #[arg(long)]
+    bot_seed: Option<u64>,
+}
+
+impl Thinking {
+    fn budget(&self) -> Budget {
+        match (self.mcts_ms, self.mcts_iterations) {
+            (Some(ms), _) => Budget::Time(Duration::from_millis(ms)),
+            (None, n) => Budget::Iterations(n.unwrap_or(DEFAULT_ITERATIONS)),
+        }
+    }
+
+    fn config(&self, kind: BotKind, seed: u64) -> BotConfig {
+        BotConfig::new(kind, seed)
+            .with_budget(self.budget())
+            .with_threads(self.mcts_trees)
+    }
+
+    fn check(&self) -> Result<(), Failure> {
+        if self.mcts_iterations == Some(0) || self.mcts_ms == Some(0) {
+            return Err(Failure::new(1, "the mcts budget must be at least 1"));
+        }
+        if self.mcts_trees == 0 {
+            return Err(Failure::new(1, "--mcts-trees must be at least 1"));
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        let trees = match self.mcts_trees {
+            1 => "one tree".to_owned(),
+            n => format!("{n} trees"),
+        };
+        match self.budget() {
+            Budget::Iterations(n) => format!("{n} iterations a decision, {trees}"),
+            Budget::Time(t) => format!("{} ms a decision, {trees}", t.as_millis()),
+        }
+    }
+}
+
+/// Reads `PLAYER=BOT` seat assignments for a game of `players` players.
+fn seats(specs: &[String], players: usize) -> Result<Vec<Option<BotKind>>, Failure> {
+    let mut seats = vec![None; players];
+    for spec in specs {
+        let bad = |why: String| Failure::new(1, format!("--bot {spec}: {why}"));
+        let (player, kind) = spec
+            .split_once('=')
+            .ok_or_else(|| bad("write PLAYER=BOT, for example 1=mcts".to_owned()))?;
+        let player: usize = player
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("`{player}` is not a player index")))?;
+        let kind: BotKind = kind.parse().map_err(|e| bad(format!("{e}")))?;
+        let seat = seats.get_mut(player).ok_or_else(|| {
+            bad(format!(
+                "the scenario has {players} players, numbered 0 to {}",
+                players - 1
+            ))
+        })?;
+        if seat.is_some() {
+            return Err(bad(format!("player {player} already has a bot")));
+        }
+        *seat = Some(kind);
+    }
+    Ok(seats)
+}
+
+/// Options of `play`.
+pub(crate) struct PlayOptions<'a> {
+    pub(crate) record: Option<&'a Path>,
+    pub(crate) seed: Option<u64>,
+    pub(crate) json: bool,
+    pub(crate) bots: &'a [String],
+    pub(crate) turn_limit: Option<u32>,
+    pub(crate) save: Option<&'a Path>,
+    pub(crate) thinking: Thinking,
+}
+
+/// `play`: apply the record if one is given, let the bots play their seats
+/// until the game ends or a seat without a bot is to play, then print the log
+/// and the board, or the JSON summary.
+pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
+    o.thinking.check()?;
+    if o.turn_limit == Some(0) {
+        return Err(Failure::new(1, "--turn-limit must be at least 1 (R11)"));
+    }
+    let scenario = load_scenario(file)?;
+    let seats = seats(o.bots, scenario.setup.players.len())?;
+    let fallback_limit = (!o.bots.is_empty()).then_some(DEFAULT_TURN_LIMIT);
+    let mut log = String::new();
+    let mut commands = Vec::new();
+    let mut game = match o.record {
+        Some(path) => {
+            let record = load_record(path)?;
+            let limit = o
+                .turn_limit
+                .or(header_number(&record, "TurnLimit", path)?)
+                .or(scenario.setup.turn_limit)
+                .or(fallback_limit);
+            let mut game = start(&scenario, &record, path, o.seed, limit)?;
+            apply_all(&mut game, &record, path, &mut log)?;
+            commands = record.command_list();
+            game
+        }
+        None => {
+            let mut setup = scenario.setup.clone();
+            if let Some(seed) = o.seed {
+                setup.seed = seed;
+            }
+            setup.turn_limit = o.turn_limit.or(setup.turn_limit).or(fallback_limit);
+            Game::new(&setup).map_err(|e| Failure::new(2, format!("{}: {e}", file.display())))?
+        }
+    };
+    let bot_seed = o.thinking.bot_seed.unwrap_or(game.seed());
+    let mut events: Vec<Event> = Vec::new();
+    while !game.is_over() {
+        let player = game.current_player();
+        let Some(kind) = seats[usize::from(player.0)] else {
+            break;
+        };
+        let config = o
+            .thinking
+            .config(kind, bot_seed.wrapping_add(u64::from(player.0)));
+        let command = sandtable_bots::choose(&game, &config)
+            .expect("a game that is not over has a legal command");
+        events.clear();
+        game.apply_into(command, &mut events)
+            .expect("bots give legal commands");
+        commands.push(command);
+        let _ = writeln!(
+            log,
+            "{:>4}  {:<16}{} ({kind})",
+            commands.len(),
+            command.to_string(),
+            game.player(player).name
+        );
+        for e in &events {
+            if !matches!(e, Event::Activated { .. }) {
+                let _ = writeln!(log, "        {}", game.describe(e));
+            }
+        }
+    }
+    if let Some(path) = o.save {
+        let mut record = Record::from_commands(commands);
+        record.headers = vec![
+            ("Scenario".to_owned(), file.display().to_string()),
+            ("Seed".to_owned(), game.seed().to_string()),
+        ];
+        if let Some(limit) = game.turn_limit() {
+            record
+                .headers
+                .push(("TurnLimit".to_owned(), limit.to_string()));
+        }
+        let tmp = path.with_extension("moves.tmp");
+        std::fs::write(&tmp, record.to_string())
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .map_err(|e| {
+                Failure::new(
+                    1,
+                    format!("{}: cannot write the record: {e}", path.display()),
+                )
+            })?;
+    }
+    if o.json {
+        let mut text = serde_json::to_string_pretty(&game.summary())
+            .map_err(|e| Failure::new(1, format!("cannot write the summary: {e}")))?;
+        text.push('\n');
+        return Ok(text);
+    }
+    let mut out = log;
+    out.push('\n');
+    out.push_str(&render::board(&game));
+    out.push('\n');
+    out.push_str(&render::status(&game));
+    Ok(out)
+}
+
+/// Options of `tournament`.
+pub(crate) struct TournamentOptions {
+    pub(crate) games: u32,
+    pub(crate) seed: Option<u64>,
+    pub(crate) turn_limit: Option<u32>,
+    pub(crate) threads: Option<usize>,
+    pub(crate) thinking: Thinking,
+}
+
+/// One game of a tournament, as the first bot of its pairing saw it.
+#[derive(Clone, Copy, Default)]
+struct Played {
+    /// 1: the first bot won; -1: the second did; 0: a draw.
+    result: i8,
+    turns: u32,
+    mcts_decisions: u64,
+    playouts: u64,
+    mcts_seconds: f64,
+}
+
+/// Plays one game with `bots[p]` on seat p, to its end (the turn limit is set).
+fn play_game(mut game: Game, bots: [BotConfig; 2]) -> (Option<Outcome>, Played) {
+    let mut played = Played::default();
+    let mut events = Vec::new();
+    while !game.is_over() {
+        let config = &bots[usize::from(game.current_player().0)];
+        let started = Instant::now();
+        let decision = sandtable_bots::decide(&game, config)
+            .expect("a game that is not over has a legal command");
+        if config.kind == BotKind::Mcts && decision.playouts > 0 {
+            played.mcts_decisions += 1;
+            played.playouts += decision.playouts;
+            played.mcts_seconds += started.elapsed().as_secs_f64();
+        }
+        events.clear();
+        game.apply_into(decision.command, &mut events)
+            .expect("bots give legal commands");
+    }
+    played.turns = game.turn();
+    (game.outcome(), played)
+}
+
+/// The Wilson score interval of `wins` in `n` at 95% (z = 1.96).
+pub(crate) fn wilson(wins: u32, n: u32) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.96f64;
+    let n = f64::from(n);
+    let p = f64::from(wins) / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// `tournament`: every pairing of the bots, `games` games each, each deal
+/// played from both seats; a table of wins, draws and losses with the first
+/// bot's win rate and its Wilson 95% interval.
+pub(crate) fn tournament(
+    file: &Path,
+    bots: &[BotKind],
+    o: TournamentOptions,
+) -> Result<String, Failure> {
+    o.thinking.check()?;
+    let scenario = load_scenario(file)?;
+    let players = scenario.setup.players.len();
+    if players != 2 {
+        return Err(Failure::new(
+            1,
+            format!(
+                "{}: a tournament needs a scenario with two players, this one has {players}",
+                file.display()
+            ),
+        ));
+    }
+    if bots.len() < 2 {
+        return Err(Failure::new(1, "--bots needs at least two bots"));
+    }
+    if let Some((_, b)) = bots
+        .iter()
+        .enumerate()
+        .find(|(i, b)| bots[..*i].contains(b))
+    {
+        return Err(Failure::new(1, format!("--bots lists {b} twice")));
+    }
+    if o.games == 0 {
+        return Err(Failure::new(1, "--games must be at least 1"));
+    }
+    if o.turn_limit == Some(0) || o.threads == Some(0) {
+        return Err(Failure::new(
+            1,
+            "--turn-limit and --threads must be at least 1 (R11)",
+        ));
+    }
+    let first_seed = o.seed.unwrap_or(scenario.setup.seed);
+    let limit = o
+        .turn_limit
+        .or(scenario.setup.turn_limit)
+        .unwrap_or(DEFAULT_TURN_LIMIT);
+    let mut setup = scenario.setup.clone();
+    setup.turn_limit = Some(limit);
+    // Later bots first: with the default order, the stronger bot of each pairing.
+    let pairings: Vec<(BotKind, BotKind)> = (0..bots.len())
+        .flat_map(|j| (0..j).map(move |i| (bots[j], bots[i])))
+        .collect();
+    let jobs: Vec<(usize, u32)> = (0..pairings.len())
+        .flat_map(|p| (0..o.games).map(move |k| (p, k)))
+        .collect();
+    let threads = o
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
+        .min(jobs.len());
+    let bar = ProgressBar::new(jobs.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Played>> = Mutex::new(vec![Played::default(); jobs.len()]);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let j = next.fetch_add(1, Ordering::Relaxed);
+                    if j >= jobs.len() {
+                        break;
+                    }
+                    let (p, k) = jobs[j];
+                    let (a, b) = pairings[p];
+                    let seed = first_seed.wrapping_add(u64::from(k / 2));
+                    let mut s = setup.clone();
+                    s.seed = seed;
+                    let game = Game::new(&s).expect("a loaded scenario is valid with any seed");
+                    // Deal k/2 is played twice: the first bot on seat 0, then on seat 1.
+                    let a_seat = (k % 2) as usize;
+                    let mut kinds = [b, b];
+                    kinds[a_seat] = a;
+                    let configs = [0, 1].map(|seat| {
+                        o.thinking
+                            .config(kinds[seat], seed.wrapping_mul(2).wrapping_add(seat as u64))
+                    });
+                    let (outcome, mut played) = play_game(game, configs);
+                    played.result = match outcome {
+                        Some(Outcome::Won(PlayerId(w))) if usize::from(w) == a_seat => 1,
+                        Some(Outcome::Won(_)) => -1,
+                        _ => 0,
+                    };
+                    results.lock().expect("no panics hold this lock")[j] = played;
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let results = results.into_inner().expect("threads are done");
+
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "tournament on \"{}\": {} games a pairing, deals from seed {first_seed} each played from both seats, turn limit {limit}",
+        scenario.name, o.games
+    );
+    if bots.contains(&BotKind::Mcts) {
+        let _ = writeln!(out, "mcts: {}", o.thinking.describe());
+    }
+    let _ = writeln!(
+        out,
+        "{:<18} {:>5} {:>5} {:>5} {:>6}  {:>8}  {:<17} {:>6}",
+        "pairing", "games", "wins", "draws", "losses", "win rate", "95% CI (Wilson)", "turns"
+    );
+    let (mut decisions, mut playouts, mut mcts_seconds) = (0u64, 0u64, 0f64);
+    for (p, (a, b)) in pairings.iter().enumerate() {
+        let rows: Vec<&Played> = jobs
+            .iter()
+            .zip(&results)
+            .filter(|((q, _), _)| *q == p)
+            .map(|(_, r)| r)
+            .collect();
+        let n = rows.len() as u32;
+        let wins = rows.iter().filter(|r| r.result == 1).count() as u32;
+        let losses = rows.iter().filter(|r| r.result == -1).count() as u32;
+        let draws = n - wins - losses;
+        let turns: f64 = rows.iter().map(|r| f64::from(r.turns)).sum::<f64>() / f64::from(n);
+        let (lo, hi) = wilson(wins, n);
+        let _ = writeln!(
+            out,
+            "{:<18} {n:>5} {wins:>5} {draws:>5} {losses:>6}  {:>7.1}%  {:>5.1}% to {:>5.1}%  {turns:>6.1}",
+            format!("{a} vs {b}"),
+            100.0 * f64::from(wins) / f64::from(n),
+            100.0 * lo,
+            100.0 * hi,
+        );
+        for r in rows {
+            decisions += r.mcts_decisions;
+            playouts += r.playouts;
+            mcts_seconds += r.mcts_seconds;
+        }
+    }
+    let _ = writeln!(
+        out,
+        "wins, draws and losses are the first bot's; a draw is a game still going at the turn limit (R11)"
+    );
+    if decisions > 0 {
+        let _ = writeln!(
+            out,
+            "mcts: {decisions} decisions, {:.0} playouts a decision, {:.0} playouts a second a game",
+            playouts as f64 / decisions as f64,
+            playouts as f64 / mcts_seconds.max(1e-9)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{} games in {seconds:.1} s on {threads} thread{}",
+        results.len(),
+        if threads == 1 { "" } else { "s" }
+    );
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_intervals_match_known_values() {
+        let (lo, hi) = wilson(8, 10);
+        assert!(
+            (lo - 0.490).abs() < 0.002 && (hi - 0.943).abs() < 0.002,
+            "8 of 10: {lo} to {hi}"
+        );
+        let (lo, hi) = wilson(10, 10);
+        assert!(
+            (lo - 0.722).abs() < 0.002 && hi == 1.0,
+            "10 of 10: {lo} to {hi}"
+        );
+        assert_eq!(wilson(0, 0), (0.0, 1.0), "no games: no knowledge");
+    }
+
+    #[test]
+    fn seats_read_player_equals_bot() {
+        let specs = vec!["1=mcts".to_owned(), "0=Greedy".to_owned()];
+        assert_eq!(
+            seats(&specs, 2).ok(),
+            Some(vec![Some(BotKind::Greedy), Some(BotKind::Mcts)]),
+            "both seats"
+        );
+        let err = |spec: &str| {
+            seats(&[spec.to_owned()], 2)
+                .err()
+                .map(|f| f.message)
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            err("2=random"),
+            "--bot 2=random: the scenario has 2 players, numbered 0 to 1",
+            "seat out of range"
+        );
+        assert_eq!(
+            err("0=minimax"),
+            "--bot 0=minimax: `minimax` is not a bot: use random, greedy or mcts",
+            "unknown bot"
+        );
+        assert_eq!(
+            err("mcts"),
+            "--bot mcts: write PLAYER=BOT, for example 1=mcts",
+            "no seat"
+        );
+    }
+}

@@ -64,7 +64,7 @@
 //! | 5 | mcts, 20,000 iterations a decision (about 0.1 s on one core) |
 //!
 //! # Speed
-//! `cargo bench -p sandtable-bots` (benches/mcts.rs): 162,000 playouts a
+//! `cargo bench -p sandtable-bots` (benches/mcts.rs): 245,000 playouts a
 //! second on one core at the start of `scenarios/standard.ron`, measured on
 //! the 2-core development machine. Tournament figures are in docs/bots.md.
 

@@ -13,11 +13,12 @@ use sandtable::AppSystems;
 use sandtable::play::{ActiveGame, GameLoaded, Notice, ScenarioSource, files};
 
 const USAGE: &str =
-    "usage: sandtable [FILE.ron | GAME.moves] [--screenshot PNG [--frames N]] [--bench-frames N]
+    "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL]... [--layout] [--screenshot PNG [--frames N]] [--bench-frames N]
 
   FILE.ron           a scenario to play (default: the embedded standard table)
   GAME.moves         a saved game to resume
   --screenshot PNG   save a screenshot after N frames (default 30), then exit
+  --bot P=LEVEL      player P (0 is the first) is a bot of strength 1 (random) to 5
   --layout           start in layout mode (rulers, measuring and the editor)
   --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit";
 
@@ -28,6 +29,7 @@ struct Options {
     frames: u32,
     bench_frames: Option<u32>,
     layout: bool,
+    bots: Vec<(usize, u8)>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -49,6 +51,20 @@ fn parse_args() -> Result<Options, String> {
             }
             "--frames" => options.frames = number(args.next(), "--frames")?,
             "--layout" => options.layout = true,
+            "--bot" => {
+                let seat = args.next().unwrap_or_default();
+                let parsed = seat.split_once('=').and_then(|(p, l)| {
+                    let level: u8 = l.parse().ok()?;
+                    let range = 1..=sandtable_bots::MAX_STRENGTH;
+                    Some((p.parse().ok()?, level)).filter(|_| range.contains(&level))
+                });
+                options.bots.push(parsed.ok_or_else(|| {
+                    format!(
+                        "--bot needs PLAYER=LEVEL, a player index and a strength 1 to {}, not `{seat}`",
+                        sandtable_bots::MAX_STRENGTH
+                    )
+                })?);
+            }
             "--bench-frames" => options.bench_frames = Some(number(args.next(), "--bench-frames")?),
             flag if flag.starts_with('-') => {
                 return Err(format!("unknown option {flag}\n\n{USAGE}"));
@@ -100,6 +116,16 @@ fn main() -> AppExit {
         }
     }
     app.insert_resource(notice);
+    let mut seats = sandtable::play::bots::Seats::default();
+    for (player, level) in &options.bots {
+        if seats.0.len() <= *player {
+            seats
+                .0
+                .resize(player + 1, sandtable::play::bots::Seat::Human);
+        }
+        seats.0[*player] = sandtable::play::bots::Seat::Bot(*level);
+    }
+    app.insert_resource(seats);
     if options.layout {
         app.world_mut()
             .write_message(sandtable::layout::SetLayoutMode(true));

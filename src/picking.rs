@@ -201,6 +201,7 @@ pub fn interpret_table_clicks(
     mut requests: MessageWriter<CommandRequest>,
     mut undo: MessageWriter<UndoRequest>,
     layout: Option<Res<crate::layout::LayoutMode>>,
+    seats: Option<Res<crate::play::bots::Seats>>,
 ) {
     let Some(active) = active else {
         clicks.clear();
@@ -213,6 +214,15 @@ pub fn interpret_table_clicks(
     }
     for click in clicks.read() {
         if active.handover.is_some() || active.game.is_over() {
+            continue;
+        }
+        if seats.as_ref().is_some_and(|s| s.bot_to_move(&active.game)) {
+            let player = active.game.player(active.game.current_player());
+            notice.text = Some(format!(
+                "{} is played by a bot: wait for its turn to end",
+                player.name
+            ));
+            notice.error = false;
             continue;
         }
         let game = &active.game;

@@ -1026,3 +1026,114 @@ fn a_new_layout_has_the_chosen_size_and_says_what_it_lacks() {
         "undo gives the 10 x 6 back"
     );
 }
+
+/// Runs frames until `done` holds (bots think on background tasks).
+fn run_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
+    for _ in 0..4000 {
+        if done(app) {
+            return;
+        }
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    panic!("gave up waiting: {what}");
+}
+
+#[test]
+fn a_bot_plays_its_seat_and_hands_the_table_back() {
+    use sandtable::play::bots::{BotPace, Seat, Seats};
+    let mut app = app_with(duel());
+    assert_eq!(
+        app.world().resource::<Seats>().0,
+        [Seat::Human, Seat::Human],
+        "every seat starts with a person"
+    );
+    app.world_mut().resource_mut::<Seats>().0[1] = Seat::Bot(2);
+    app.world_mut()
+        .insert_resource(BotPace(std::time::Duration::ZERO));
+    app.world_mut().write_message(CommandRequest(Command::Pass));
+    app.update();
+    assert_eq!(
+        game(&app).current_player(),
+        PlayerId(1),
+        "Blue, the bot, to play"
+    );
+    assert_eq!(
+        app.world().resource::<ActiveGame>().handover,
+        None,
+        "nobody confirms a hand-over to a bot"
+    );
+    // A person's click in the bot's turn plays nothing.
+    click(&mut app, "D5", true);
+    assert!(
+        notice(&app).contains("Blue is played by a bot"),
+        "says why: {}",
+        notice(&app)
+    );
+    run_until(&mut app, "the bot's turn to end", |app| {
+        game(app).current_player() == PlayerId(0) || game(app).is_over()
+    });
+    let active = app.world().resource::<ActiveGame>();
+    let blue: Vec<String> = active.record[1..].iter().map(|c| c.to_string()).collect();
+    assert!(
+        blue.len() >= 2,
+        "the bot activated a unit and passed: {blue:?}"
+    );
+    assert!(
+        !app.world().resource::<Notice>().error,
+        "every bot command was accepted: {}",
+        notice(&app)
+    );
+    // The same game replayed by the rules crate gives the same state.
+    let mut replay = duel().game();
+    for command in &active.record {
+        replay.apply(*command).expect("legal in replay");
+    }
+    assert_eq!(
+        replay.state_hash(),
+        active.game.state_hash(),
+        "the table's game is the rules' game"
+    );
+    if !active.game.is_over() {
+        assert_eq!(
+            active.handover,
+            Some(PlayerId(0)),
+            "the table is handed back to the person"
+        );
+    }
+}
+
+#[test]
+fn a_hint_shows_a_legal_command_without_playing_it() {
+    use sandtable::play::bots::{Hint, HintRequest};
+    let mut app = app_with(sandtable_scenario::standard());
+    let before = game_summary(&app);
+    app.world_mut().write_message(HintRequest);
+    app.update();
+    let revision = app.world().resource::<ActiveGame>().revision;
+    run_until(&mut app, "the hint", |app| {
+        app.world()
+            .resource::<Hint>()
+            .for_revision(revision)
+            .is_some()
+    });
+    let hint = app
+        .world()
+        .resource::<Hint>()
+        .for_revision(revision)
+        .expect("a hint");
+    assert!(
+        game(&app).check(&hint).is_ok(),
+        "the hint `{hint}` is legal"
+    );
+    assert_eq!(game_summary(&app), before, "a hint plays nothing");
+    // Once the game moves on, the hint is no longer shown.
+    app.world_mut().write_message(CommandRequest(hint));
+    app.update();
+    let revision = app.world().resource::<ActiveGame>().revision;
+    assert_eq!(
+        app.world().resource::<Hint>().for_revision(revision),
+        None,
+        "a hint belongs to one position"
+    );
+}

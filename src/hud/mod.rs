@@ -13,6 +13,7 @@ use sandtable_rules::{Choice, Command, Facing, Square};
 use crate::layout::LayoutEditor;
 use crate::layout::SetLayoutMode;
 use crate::picking::{Hovered, PlaceFacing};
+use crate::play::bots::{Hint, HintRequest, NewGameRequest, Seat, Seats, Thinking};
 use crate::play::keys::KeyboardTaken;
 use crate::play::{
     ActiveGame, CommandRequest, LoadRequest, Notice, SaveRequest, UndoRequest, default_save_path,
@@ -65,6 +66,16 @@ fn spawn_panel_camera(mut commands: Commands) {
             ..default()
         },
     ));
+}
+
+/// The players' seats, the bot thinking and the hint, for the play panel.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct BotPanel<'w> {
+    seats: ResMut<'w, Seats>,
+    hint: Res<'w, Hint>,
+    thinking: Option<Res<'w, Thinking>>,
+    hint_requests: MessageWriter<'w, HintRequest>,
+    new_game: MessageWriter<'w, NewGameRequest>,
 }
 
 /// The panel systems, for timing them.
@@ -145,6 +156,7 @@ fn draw_panels(
     layout: Res<crate::layout::LayoutMode>,
     mut set_layout: MessageWriter<SetLayoutMode>,
     mut width: ResMut<PanelWidth>,
+    mut bots: BotPanel,
 ) -> Result {
     if layout.on {
         // The layout panel takes the side instead.
@@ -254,42 +266,100 @@ fn draw_panels(
                 }
             }
             ui.separator();
-            ui.horizontal_wrapped(|ui| {
-                let acting = game.activation().is_some();
-                if ui
-                    .add_enabled(acting, egui::Button::new("⟲ Left (Q)"))
-                    .clicked()
-                {
-                    requests.write(CommandRequest(Command::TurnLeft));
-                }
-                if ui
-                    .add_enabled(acting, egui::Button::new("Right (E) ⟳"))
-                    .clicked()
-                {
-                    requests.write(CommandRequest(Command::TurnRight));
-                }
-                if ui
-                    .add_enabled(acting, egui::Button::new("Advance (F)"))
-                    .clicked()
-                {
-                    requests.write(CommandRequest(Command::Advance));
-                }
-                if ui
-                    .add_enabled(acting, egui::Button::new("End (Enter)"))
-                    .clicked()
-                {
-                    requests.write(CommandRequest(Command::End));
-                }
-                if ui.button("Pass turn (P)").clicked() {
-                    requests.write(CommandRequest(Command::Pass));
-                }
-                if ui.button("Undo (U)").clicked() {
-                    undo.write(UndoRequest);
-                }
+            let bot_turn = bots.seats.bot_to_move(game);
+            if bot_turn && !game.is_over() {
+                let seat = bots.seats.of(current).describe();
+                let doing = if bots.thinking.is_some() {
+                    "thinking"
+                } else {
+                    "playing"
+                };
+                ui.colored_label(
+                    egui::Color32::GOLD,
+                    format!("{} ({seat}) is {doing}...", game.player(current).name),
+                );
+            }
+            ui.add_enabled_ui(!bot_turn, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    let acting = game.activation().is_some();
+                    if ui
+                        .add_enabled(acting, egui::Button::new("⟲ Left (Q)"))
+                        .clicked()
+                    {
+                        requests.write(CommandRequest(Command::TurnLeft));
+                    }
+                    if ui
+                        .add_enabled(acting, egui::Button::new("Right (E) ⟳"))
+                        .clicked()
+                    {
+                        requests.write(CommandRequest(Command::TurnRight));
+                    }
+                    if ui
+                        .add_enabled(acting, egui::Button::new("Advance (F)"))
+                        .clicked()
+                    {
+                        requests.write(CommandRequest(Command::Advance));
+                    }
+                    if ui
+                        .add_enabled(acting, egui::Button::new("End (Enter)"))
+                        .clicked()
+                    {
+                        requests.write(CommandRequest(Command::End));
+                    }
+                    if ui.button("Pass turn (P)").clicked() {
+                        requests.write(CommandRequest(Command::Pass));
+                    }
+                    if ui.button("Undo (U)").clicked() {
+                        undo.write(UndoRequest);
+                    }
+                    if ui
+                        .add_enabled(
+                            !bots.hint.thinking() && !game.is_over(),
+                            egui::Button::new("Hint"),
+                        )
+                        .on_hover_text(format!(
+                            "the move a bot of strength {} would make",
+                            crate::play::bots::HINT_STRENGTH
+                        ))
+                        .clicked()
+                    {
+                        bots.hint_requests.write(HintRequest);
+                    }
+                })
             });
+            if let Some(command) = bots.hint.for_revision(active.revision) {
+                ui.colored_label(egui::Color32::GOLD, format!("Hint: `{command}`"));
+            }
             if let Some(text) = &notice.text {
                 ui.colored_label(notice_colour(&notice), text);
             }
+            ui.separator();
+            egui::CollapsingHeader::new("Players")
+                .default_open(true)
+                .show(ui, |ui| {
+                    for (i, player) in game.players().iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            ui.colored_label(player_colour(&active, i), &player.name);
+                            let Some(seat) = bots.seats.0.get_mut(i) else {
+                                return;
+                            };
+                            egui::ComboBox::from_id_salt(("seat", i))
+                                .selected_text(seat.describe())
+                                .show_ui(ui, |ui| {
+                                    for choice in Seat::choices() {
+                                        ui.selectable_value(seat, choice, choice.describe());
+                                    }
+                                });
+                        });
+                    }
+                    if ui
+                        .button("New game")
+                        .on_hover_text("this scenario again from its setup, with these players")
+                        .clicked()
+                    {
+                        bots.new_game.write(NewGameRequest);
+                    }
+                });
             ui.separator();
             ui.horizontal(|ui| {
                 ui.label("File:");

@@ -15,14 +15,19 @@ pub(super) fn read_play_keys(
     taken: Option<Res<KeyboardTaken>>,
     active: Option<Res<ActiveGame>>,
     layout: Option<Res<crate::layout::LayoutMode>>,
+    seats: Option<Res<super::bots::Seats>>,
     mut requests: MessageWriter<CommandRequest>,
     mut undo: MessageWriter<UndoRequest>,
 ) {
     let (Some(keys), Some(active)) = (keys, active) else {
         return;
     };
-    // Layout mode has keys of its own.
-    if taken.is_some_and(|t| t.0) || active.handover.is_some() || layout.is_some_and(|l| l.on) {
+    // Layout mode has keys of its own; a bot's turn takes no keys.
+    if taken.is_some_and(|t| t.0)
+        || active.handover.is_some()
+        || layout.is_some_and(|l| l.on)
+        || seats.is_some_and(|s| s.bot_to_move(&active.game))
+    {
         return;
     }
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);

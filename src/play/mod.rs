@@ -10,11 +10,13 @@ use sandtable_scenario::Scenario;
 
 use crate::AppSystems;
 
+pub mod bots;
 pub mod files;
 pub mod keys;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<CommandRequest>()
+    app.add_plugins(bots::plugin)
+        .add_message::<CommandRequest>()
         .add_message::<UndoRequest>()
         .add_message::<PlayEvent>()
         .add_message::<GameLoaded>()

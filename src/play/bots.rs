@@ -1,0 +1,297 @@
+//! Computer players at the table: each seat is a person or a bot of some
+//! strength. A bot thinks on a background task (the window never waits for
+//! it), its command goes through the same request as a click, and its moves
+//! come at a readable pace. A hint runs a bot for a person's turn and shows
+//! its choice without playing it.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use sandtable_bots::{BotConfig, MAX_STRENGTH};
+use sandtable_rules::{Command, Game, PlayerId};
+
+use super::{ActiveGame, CommandRequest, GameLoaded, Notice};
+use crate::layout::LayoutMode;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Seats>()
+        .init_resource::<BotPace>()
+        .init_resource::<Hint>()
+        .add_message::<HintRequest>()
+        .add_message::<NewGameRequest>()
+        .add_systems(
+            Update,
+            (
+                (fit_seats_to_game, start_new_game).chain(),
+                (finish_bot_thinking, start_bot_thinking, think_of_hint)
+                    .chain()
+                    .in_set(crate::AppSystems::RecordInput),
+            ),
+        )
+        .add_systems(
+            Update,
+            confirm_bot_handover
+                .after(super::apply_commands)
+                .in_set(crate::AppSystems::ApplyCommands),
+        );
+}
+
+/// Who plays a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Seat {
+    /// A person at the table.
+    #[default]
+    Human,
+    /// A bot of this strength, 1 (random) to [`MAX_STRENGTH`].
+    Bot(u8),
+}
+
+impl Seat {
+    /// Every choice of the players panel, weakest bot first.
+    pub fn choices() -> impl Iterator<Item = Seat> {
+        std::iter::once(Seat::Human).chain((1..=MAX_STRENGTH).map(Seat::Bot))
+    }
+
+    /// The seat as the panel names it.
+    pub fn describe(self) -> String {
+        match self {
+            Seat::Human => "person".to_owned(),
+            Seat::Bot(level) => {
+                let config = BotConfig::strength(level, 0);
+                match config.budget {
+                    sandtable_bots::Budget::Iterations(n)
+                        if config.kind == sandtable_bots::BotKind::Mcts =>
+                    {
+                        format!("bot {level}: mcts, {n} playouts")
+                    }
+                    _ => format!("bot {level}: {}", config.kind),
+                }
+            }
+        }
+    }
+}
+
+/// The seat of every player, in turn order.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Seats(pub Vec<Seat>);
+
+impl Seats {
+    /// The seat of a player (a person when the list is short).
+    pub fn of(&self, player: PlayerId) -> Seat {
+        self.0
+            .get(usize::from(player.0))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Whether the player to move is a bot.
+    pub fn bot_to_move(&self, game: &Game) -> bool {
+        matches!(self.of(game.current_player()), Seat::Bot(_))
+    }
+}
+
+/// How long a bot's command stays on the table before its next one.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BotPace(pub Duration);
+
+impl Default for BotPace {
+    fn default() -> Self {
+        BotPace(Duration::from_millis(700))
+    }
+}
+
+/// A bot thinking for the player to move, for one revision of the game.
+#[derive(Resource)]
+pub struct Thinking {
+    task: Task<Option<Command>>,
+    revision: u64,
+    /// The player it thinks for.
+    pub player: PlayerId,
+}
+
+/// The time the last bot command was applied, for the pace.
+#[derive(Resource, Debug, Clone, Copy)]
+struct LastBotMove(Duration);
+
+/// Ask for a hint for the person to move.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HintRequest;
+
+/// Start the scenario in play again from its setup, keeping the seats.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewGameRequest;
+
+/// The strength a hint thinks with.
+pub const HINT_STRENGTH: u8 = 3;
+
+/// The last hint: the command a bot would play, for one revision of the game.
+#[derive(Resource, Default)]
+pub struct Hint {
+    /// Waiting for the bot.
+    task: Option<(Task<Option<Command>>, u64)>,
+    /// The command and the revision it is for.
+    pub shown: Option<(Command, u64)>,
+}
+
+impl Hint {
+    /// Whether a hint is being thought of.
+    pub fn thinking(&self) -> bool {
+        self.task.is_some()
+    }
+
+    /// The hint for this revision of the game, if one was given.
+    pub fn for_revision(&self, revision: u64) -> Option<Command> {
+        self.shown
+            .filter(|(_, r)| *r == revision)
+            .map(|(command, _)| command)
+    }
+}
+
+/// A bot's seed for one game: its own choices depend on the game's seed and
+/// the player, so a replayed game with the same seats plays the same.
+fn bot_config(level: u8, game: &Game, player: PlayerId) -> BotConfig {
+    BotConfig::strength(level, game.seed() ^ (u64::from(player.0) << 32))
+}
+
+fn think(game: &Game, config: BotConfig) -> Task<Option<Command>> {
+    let game = game.clone();
+    AsyncComputeTaskPool::get().spawn(async move { sandtable_bots::choose(&game, &config) })
+}
+
+/// Keeps one seat per player of the game in play.
+fn fit_seats_to_game(active: Option<Res<ActiveGame>>, mut seats: ResMut<Seats>) {
+    if let Some(active) = active {
+        let n = active.game.players().len();
+        if seats.0.len() != n {
+            seats.0.resize(n, Seat::Human);
+        }
+    }
+}
+
+/// Restarts the scenario in play.
+fn start_new_game(
+    mut commands: Commands,
+    mut requests: MessageReader<NewGameRequest>,
+    active: Option<Res<ActiveGame>>,
+    mut loaded: MessageWriter<GameLoaded>,
+    mut notice: ResMut<Notice>,
+) {
+    if requests.read().count() == 0 {
+        return;
+    }
+    if let Some(active) = active {
+        commands.insert_resource(ActiveGame::new(
+            active.scenario.clone(),
+            active.source.clone(),
+        ));
+        loaded.write(GameLoaded);
+        notice.info("a new game of the same scenario");
+    }
+}
+
+/// A hand-over to a bot needs nobody to confirm it.
+fn confirm_bot_handover(mut active: Option<ResMut<ActiveGame>>, seats: Res<Seats>) {
+    if let Some(active) = active.as_deref_mut()
+        && let Some(next) = active.handover
+        && matches!(seats.of(next), Seat::Bot(_))
+    {
+        active.handover = None;
+    }
+}
+
+/// Starts a bot thinking when it is its turn, the last bot command has been
+/// on the table long enough, and layout mode is off.
+fn start_bot_thinking(
+    mut commands: Commands,
+    active: Option<Res<ActiveGame>>,
+    seats: Res<Seats>,
+    thinking: Option<Res<Thinking>>,
+    layout: Option<Res<LayoutMode>>,
+    pace: Res<BotPace>,
+    last: Option<Res<LastBotMove>>,
+    time: Res<Time<Real>>,
+) {
+    let Some(active) = active else {
+        return;
+    };
+    let game = &active.game;
+    if thinking.is_some()
+        || game.is_over()
+        || active.handover.is_some()
+        || layout.is_some_and(|l| l.on)
+        || last.is_some_and(|l| time.elapsed() < l.0 + pace.0)
+    {
+        return;
+    }
+    let player = game.current_player();
+    if let Seat::Bot(level) = seats.of(player) {
+        commands.insert_resource(Thinking {
+            task: think(game, bot_config(level, game, player)),
+            revision: active.revision,
+            player,
+        });
+    }
+}
+
+/// Plays a bot's command once it is ready, if the game has not changed
+/// meanwhile (a new game, an undo); otherwise the thought is dropped.
+fn finish_bot_thinking(
+    mut commands: Commands,
+    thinking: Option<ResMut<Thinking>>,
+    active: Option<Res<ActiveGame>>,
+    seats: Res<Seats>,
+    time: Res<Time<Real>>,
+    mut requests: MessageWriter<CommandRequest>,
+) {
+    let Some(mut thinking) = thinking else {
+        return;
+    };
+    let Some(result) = check_ready(&mut thinking.task) else {
+        return;
+    };
+    commands.remove_resource::<Thinking>();
+    let Some(active) = active else {
+        return;
+    };
+    let still = active.revision == thinking.revision
+        && active.game.current_player() == thinking.player
+        && matches!(seats.of(thinking.player), Seat::Bot(_));
+    if let (true, Some(command)) = (still, result) {
+        requests.write(CommandRequest(command));
+        commands.insert_resource(LastBotMove(time.elapsed()));
+    }
+}
+
+/// Starts and collects hints.
+fn think_of_hint(
+    mut requests: MessageReader<HintRequest>,
+    mut hint: ResMut<Hint>,
+    active: Option<Res<ActiveGame>>,
+    mut notice: ResMut<Notice>,
+) {
+    let Some(active) = active else {
+        requests.clear();
+        return;
+    };
+    if requests.read().count() > 0 && hint.task.is_none() && !active.game.is_over() {
+        let game = &active.game;
+        let config = bot_config(HINT_STRENGTH, game, game.current_player());
+        hint.task = Some((think(game, config), active.revision));
+    }
+    let ready = match hint.task.as_mut() {
+        Some((task, revision)) => check_ready(task).map(|c| (c, *revision)),
+        None => None,
+    };
+    if let Some((command, revision)) = ready {
+        hint.task = None;
+        match command {
+            Some(command) if revision == active.revision => {
+                hint.shown = Some((command, revision));
+            }
+            // The game moved on while the bot thought: the hint is stale.
+            Some(_) => notice.info("the game moved on: ask for a new hint"),
+            None => {}
+        }
+    }
+}

@@ -1127,6 +1127,14 @@ fn a_hint_shows_a_legal_command_without_playing_it() {
         "the hint `{hint}` is legal"
     );
     assert_eq!(game_summary(&app), before, "a hint plays nothing");
+    let Command::Activate(unit) = hint else {
+        panic!("at the start of a turn the hint activates a unit, not `{hint}`");
+    };
+    assert_eq!(
+        Hint::square(hint, game(&app)),
+        Some(unit),
+        "the table lights the unit to activate"
+    );
     // Once the game moves on, the hint is no longer shown.
     app.world_mut().write_message(CommandRequest(hint));
     app.update();

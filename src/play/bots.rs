@@ -140,6 +140,23 @@ impl Hint {
         self.task.is_some()
     }
 
+    /// The square a hint points at: the unit to activate or pick, the square
+    /// to advance or be placed on (a one-step advance: the square ahead of
+    /// the acting unit). `None` for turns, end and pass.
+    pub fn square(command: Command, game: &Game) -> Option<sandtable_rules::Square> {
+        match command {
+            Command::Activate(sq)
+            | Command::AdvanceTo(sq)
+            | Command::Pick(sq)
+            | Command::Place(sq, _) => Some(sq),
+            Command::Advance => {
+                let (at, facing) = game.position(game.activation()?.unit)?;
+                at.step(facing, game.board())
+            }
+            Command::TurnLeft | Command::TurnRight | Command::End | Command::Pass => None,
+        }
+    }
+
     /// The hint for this revision of the game, if one was given.
     pub fn for_revision(&self, revision: u64) -> Option<Command> {
         self.shown
@@ -235,12 +252,14 @@ fn start_bot_thinking(
 }
 
 /// Plays a bot's command once it is ready, if the game has not changed
-/// meanwhile (a new game, an undo); otherwise the thought is dropped.
+/// meanwhile (a new game, an undo, a seat given to a person) and layout
+/// mode is off; otherwise the thought is dropped.
 fn finish_bot_thinking(
     mut commands: Commands,
     thinking: Option<ResMut<Thinking>>,
     active: Option<Res<ActiveGame>>,
     seats: Res<Seats>,
+    layout: Option<Res<LayoutMode>>,
     time: Res<Time<Real>>,
     mut requests: MessageWriter<CommandRequest>,
 ) {
@@ -254,9 +273,11 @@ fn finish_bot_thinking(
     let Some(active) = active else {
         return;
     };
+    // Layout mode hides the game: the bot thinks again when it is back.
     let still = active.revision == thinking.revision
         && active.game.current_player() == thinking.player
-        && matches!(seats.of(thinking.player), Seat::Bot(_));
+        && matches!(seats.of(thinking.player), Seat::Bot(_))
+        && !layout.is_some_and(|l| l.on);
     if let (true, Some(command)) = (still, result) {
         requests.write(CommandRequest(command));
         commands.insert_resource(LastBotMove(time.elapsed()));

@@ -32,6 +32,7 @@ pub(crate) fn plugin(app: &mut App) {
                     ring_acting_unit,
                     follow_hover,
                     mark_selection,
+                    show_hint,
                 ),
             )
                 .chain()
@@ -98,6 +99,10 @@ pub struct HoverMark;
 /// The ring under the acting unit.
 #[derive(Component)]
 pub struct ActingRing;
+
+/// The gold light on the square a hint points at.
+#[derive(Component)]
+pub struct HintMark;
 
 /// The glow on the squares of the piece selected in the layout editor.
 #[derive(Component)]
@@ -195,6 +200,12 @@ fn make_looks(
     commands.spawn((
         part(&looks.overlay, &looks.hover, Transform::default()),
         HoverMark,
+        Pickable::IGNORE,
+        Visibility::Hidden,
+    ));
+    commands.spawn((
+        part(&looks.overlay, &looks.selection, Transform::default()),
+        HintMark,
         Pickable::IGNORE,
         Visibility::Hidden,
     ));
@@ -634,5 +645,37 @@ fn mark_selection(
             }
             (None, None) => {}
         }
+    }
+}
+
+/// The square of the hint for the position on the table lights up in gold.
+fn show_hint(
+    hint: Res<crate::play::bots::Hint>,
+    active: Option<Res<crate::play::ActiveGame>>,
+    editor: Option<Res<crate::layout::LayoutEditor>>,
+    mut mark: Query<(&mut Transform, &mut Visibility), With<HintMark>>,
+) {
+    let Ok((mut transform, mut visibility)) = mark.single_mut() else {
+        return;
+    };
+    let square = active
+        .as_deref()
+        .filter(|_| editor.is_none())
+        .and_then(|a| {
+            let command = hint.for_revision(a.revision)?;
+            crate::play::bots::Hint::square(command, &a.game).map(|sq| (a.game.board(), sq))
+        });
+    let wanted = match square {
+        Some((board, sq)) => {
+            let at = square_center(board, sq) + Vec3::Y * 0.11;
+            if transform.translation != at {
+                transform.translation = at;
+            }
+            Visibility::Inherited
+        }
+        None => Visibility::Hidden,
+    };
+    if *visibility != wanted {
+        *visibility = wanted;
     }
 }

@@ -68,12 +68,11 @@ fn frame_board_on_load(
     let Some(b) = shown.board else {
         return;
     };
-    // The whole physical table when the scenario gives one, else the grid.
+    // The whole physical table.
     let (mut columns, mut rows) = (f32::from(b.columns), f32::from(b.rows));
-    if let Some(p) = shown.physical {
-        columns = columns.max((p.table_mm.0 / p.square_mm) as f32);
-        rows = rows.max((p.table_mm.1 / p.square_mm) as f32);
-    }
+    let p = crate::layout::shown_physical(&shown);
+    columns = columns.max((p.table_mm.0 / p.square_mm) as f32);
+    rows = rows.max((p.table_mm.1 / p.square_mm) as f32);
     for mut cam in &mut cameras {
         cam.home = OrbitCamera::framing(columns, rows);
         cam.reset();

@@ -633,6 +633,9 @@ fn in_layout_mode_clicks_measure_instead_of_playing() {
     let inches = ruler_marks(762.0, true);
     assert_eq!(inches.len(), 16, "0 to 30 inches every 2");
     assert_eq!(inches.last().map(|m| m.1.as_str()), Some("30\""));
+    // A 3 m table is marked every 250 mm, so labels do not run together.
+    let long = ruler_marks(3060.0, false);
+    assert_eq!((long.len(), long[1].0), (13, 250.0), "0 to 3000 every 250");
 }
 
 #[test]

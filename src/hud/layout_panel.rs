@@ -74,7 +74,7 @@ pub(super) fn draw_layout_panel(
     let ctx = contexts.ctx_mut()?;
     let editor = &mut *editor;
     let scenario = editor.draft.scenario().clone();
-    let physical = scenario.physical.unwrap_or(Physical::TABLE_A);
+    let physical = scenario.table();
     let file = panel.file.get_or_insert_with(|| {
         editor
             .saved
@@ -127,6 +127,9 @@ pub(super) fn draw_layout_panel(
                     unit(p.table_mm.1),
                     unit(p.square_mm)
                 ));
+                if scenario.physical.is_none() {
+                    ui.small("The scenario gives no table: this one is assumed.");
+                }
                 ui.collapsing("Table and figures (mm)", |ui| {
                     let mut q = physical;
                     let mut changed = false;

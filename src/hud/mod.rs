@@ -481,14 +481,16 @@ fn label_table(
         );
     };
     let edge = egui::Color32::from_rgb(240, 230, 200);
-    for col in 0..board.columns {
+    // On a large board only every few columns and rows are named.
+    let every = |n: u16| n.div_ceil(30).max(1);
+    for col in (0..board.columns).step_by(usize::from(every(board.columns))) {
         let sq = Square::new(col, 0);
         let name = sq.to_string();
         if let Some(p) = to_screen(square_center(board, sq) + Vec3::new(0.0, 0.0, 0.8 * SQUARE)) {
             text(p, name.trim_end_matches('1'), 13.0, edge);
         }
     }
-    for row in 0..board.rows {
+    for row in (0..board.rows).step_by(usize::from(every(board.rows))) {
         let sq = Square::new(0, row);
         if let Some(p) = to_screen(square_center(board, sq) - Vec3::new(0.8 * SQUARE, 0.0, 0.0)) {
             text(p, &(row + 1).to_string(), 13.0, edge);

@@ -177,8 +177,8 @@ pub enum Edit {
     SetRules(RuleSystem),
     /// Set or clear the physical table.
     SetPhysical(Option<Physical>),
-    /// Start an empty layout of this many columns and rows, on Table A when
-    /// the grid fits it and on a table with a 30 mm rim round the grid when not.
+    /// Start an empty layout of this many columns and rows, on the table
+    /// `Physical::assumed` for it (Table A when the grid fits).
     New {
         /// Columns.
         columns: u16,
@@ -508,17 +508,7 @@ impl Draft {
 /// An empty layout: two players without Factors on a board of this size.
 pub fn empty_scenario(columns: u16, rows: u16) -> Scenario {
     let board = Board { columns, rows };
-    let rim = Physical::TABLE_A.square_mm;
-    let grid = Physical::TABLE_A.grid_mm(board);
-    let (tw, td) = Physical::TABLE_A.table_mm;
-    let physical = if grid.0 <= tw && grid.1 <= td {
-        Physical::TABLE_A
-    } else {
-        Physical {
-            table_mm: (grid.0 + 2.0 * rim, grid.1 + 2.0 * rim),
-            ..Physical::TABLE_A
-        }
-    };
+    let physical = Physical::assumed(board);
     Scenario {
         name: format!("New layout {columns} x {rows}"),
         rules: RuleSystem::ConflictAtCache,

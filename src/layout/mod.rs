@@ -10,7 +10,6 @@ use sandtable_scenario::Physical;
 
 use crate::AppSystems;
 use crate::picking::{ClickButton, TableClick};
-use crate::play::ActiveGame;
 use crate::table::{SQUARE, TableShown};
 
 pub mod draft;
@@ -130,15 +129,14 @@ impl Measurement {
     }
 }
 
-/// The table a scenario is laid on: its own, or Table A's.
-pub fn physical_of(active: &ActiveGame) -> Physical {
-    active.scenario.physical.unwrap_or(Physical::TABLE_A)
-}
-
 /// The table shown now (the layout's while editing, else the game's), or
-/// Table A's when the scenario gives none.
+/// the one assumed for its board when the scenario gives none.
 pub fn shown_physical(shown: &TableShown) -> Physical {
-    shown.physical.unwrap_or(Physical::TABLE_A)
+    match (shown.physical, shown.board) {
+        (Some(p), _) => p,
+        (None, Some(board)) => Physical::assumed(board),
+        (None, None) => Physical::TABLE_A,
+    }
 }
 
 /// With the measuring tool a left click sets the first point, the next one
@@ -177,11 +175,17 @@ pub fn measure_with_clicks(
 
 /// Ruler marks along one edge: (position in mm from the table's corner, label).
 pub fn ruler_marks(length_mm: f64, inches: bool) -> Vec<(f64, String)> {
-    let (step, unit) = if inches {
-        (2.0 * MM_PER_INCH, MM_PER_INCH)
+    // The finest step that keeps a ruler to 20 marks or fewer.
+    let (steps, unit): (&[f64], f64) = if inches {
+        (&[2.0, 6.0, 12.0, 24.0, 60.0], MM_PER_INCH)
     } else {
-        (50.0, 1.0)
+        (&[50.0, 100.0, 250.0, 500.0, 1000.0], 1.0)
     };
+    let step = steps
+        .iter()
+        .map(|s| s * unit)
+        .find(|s| length_mm / s <= 20.0)
+        .unwrap_or(steps[steps.len() - 1] * unit);
     let mut marks = Vec::new();
     let mut at = 0.0;
     while at <= length_mm + 1e-9 {

@@ -243,15 +243,13 @@ fn lay_table_slab(
     let Some(b) = shown.board else {
         return;
     };
-    // The real table when the scenario gives one (its `physical` field), in
-    // squares; otherwise a rim round the grid.
-    let (w, d) = match shown.physical {
-        Some(p) => (
-            (p.table_mm.0 / p.square_mm) as f32,
-            (p.table_mm.1 / p.square_mm) as f32,
-        ),
-        None => (f32::from(b.columns) + 1.5, f32::from(b.rows) + 1.5),
-    };
+    // The real table: the scenario's `physical` field, or the one assumed
+    // for its board; in squares.
+    let p = crate::layout::shown_physical(&shown);
+    let (w, d) = (
+        (p.table_mm.0 / p.square_mm) as f32,
+        (p.table_mm.1 / p.square_mm) as f32,
+    );
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(w * SQUARE, 0.2, d * SQUARE))),
         MeshMaterial3d(looks.table.clone()),

@@ -85,6 +85,22 @@ impl Physical {
         figure_scale_mm: 28.0,
     };
 
+    /// The table assumed for a board whose scenario gives none: Table A when
+    /// the grid fits on it, else Table A's squares and figures on a table
+    /// with a one-square rim round the grid.
+    pub fn assumed(board: Board) -> Physical {
+        let a = Physical::TABLE_A;
+        let (gw, gd) = a.grid_mm(board);
+        if gw <= a.table_mm.0 && gd <= a.table_mm.1 {
+            a
+        } else {
+            Physical {
+                table_mm: (gw + 2.0 * a.square_mm, gd + 2.0 * a.square_mm),
+                ..a
+            }
+        }
+    }
+
     /// The base a figure of this scale stands on, in mm: 25 mm for 28 mm
     /// figures, in proportion for other scales.
     pub fn figure_base_mm(&self) -> f64 {
@@ -134,6 +150,13 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// The physical table: the scenario's own, or the one [`Physical::assumed`]
+    /// for its board.
+    pub fn table(&self) -> Physical {
+        self.physical
+            .unwrap_or_else(|| Physical::assumed(self.setup.board))
+    }
+
     /// Starts a game of this scenario with its own seed.
     pub fn game(&self) -> Game {
         Game::new(&self.setup).expect("a loaded scenario passed the rules crate's validation")

@@ -291,3 +291,25 @@ fn every_shipped_scenario_writes_back_to_the_same_scenario() {
     let again = sandtable_scenario::parse(&custom.to_ron(), "custom").expect("reads back");
     assert_eq!(again, custom);
 }
+
+#[test]
+fn a_scenario_without_a_table_is_laid_on_table_a_or_a_rimmed_table() {
+    let open = load(&scenarios_dir().join("open-field.ron")).expect("loads");
+    assert_eq!(open.physical, None, "open-field gives no table");
+    assert_eq!(
+        open.table(),
+        sandtable_scenario::Physical::TABLE_A,
+        "24 x 15 fits Table A"
+    );
+    let stress = load(&scenarios_dir().join("stress-100x100.ron")).expect("loads");
+    assert_eq!(
+        stress.table().table_mm,
+        (3060.0, 3060.0),
+        "3000 mm of squares with a 30 mm rim each side"
+    );
+    assert_eq!(
+        standard().table(),
+        standard().physical.expect("given"),
+        "its own"
+    );
+}

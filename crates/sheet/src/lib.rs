@@ -195,7 +195,7 @@ fn ground_colour(g: Ground) -> Option<Rgbf> {
 /// (Table A's 30 mm squares on 762 x 508 mm when the scenario gives no
 /// `physical`), in whichever orientation needs fewer pages.
 pub fn plan(scenario: &Scenario, paper: Paper) -> Sheet {
-    let physical = scenario.physical.unwrap_or(Physical::TABLE_A);
+    let physical = scenario.table();
     let game = scenario.game();
     let board = game.board();
     let (tw, td) = physical.table_mm;

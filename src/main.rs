@@ -106,8 +106,19 @@ fn main() -> AppExit {
     };
     match opened {
         Ok(active) => {
+            let players = active.game.players().len();
+            for (player, _) in options.bots.iter().filter(|(p, _)| *p >= players) {
+                eprintln!(
+                    "--bot {player}=...: this game has players 0 to {}; the seat is ignored",
+                    players - 1
+                );
+            }
             app.insert_resource(active);
             app.world_mut().write_message(GameLoaded);
+            if options.layout {
+                app.world_mut()
+                    .write_message(sandtable::layout::SetLayoutMode(true));
+            }
         }
         Err(e) => {
             eprintln!("{e}");
@@ -126,10 +137,6 @@ fn main() -> AppExit {
         seats.0[*player] = sandtable::play::bots::Seat::Bot(*level);
     }
     app.insert_resource(seats);
-    if options.layout {
-        app.world_mut()
-            .write_message(sandtable::layout::SetLayoutMode(true));
-    }
     app.insert_resource(LoadTimer(started));
     app.add_systems(Last, report_load_time);
 

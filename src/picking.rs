@@ -99,6 +99,14 @@ pub fn square_under_cursor(
     board: sandtable_rules::Board,
 ) -> Option<Square> {
     let cursor = window.cursor_position()?;
+    // Over a panel, beside the table's part of the window, is not the table.
+    if camera
+        .0
+        .logical_viewport_rect()
+        .is_some_and(|r| !r.contains(cursor))
+    {
+        return None;
+    }
     let ray = camera.0.viewport_to_world(camera.1, cursor).ok()?;
     let t = ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y))?;
     let at = ray.get_point(t);

@@ -737,6 +737,22 @@ fn the_editor_places_moves_turns_and_deletes_with_undo_and_redo() {
         "the unit is gone from the table"
     );
 
+    // A road laid under a unit selects the road, not the unit.
+    app.world_mut().resource_mut::<LayoutEditor>().armed = Some(Item::Terrain(TerrainKind::Road));
+    click(&mut app, "B3", true);
+    assert_eq!(
+        editor(&app).selected,
+        Some(PieceRef::Terrain(3)),
+        "the road just laid is selected"
+    );
+    app.world_mut().resource_mut::<LayoutEditor>().armed = None;
+    request(&mut app, EditorRequest::Undo);
+    assert_eq!(
+        editor(&app).selected,
+        None,
+        "an undo lets go of the selection"
+    );
+
     // Undo all five edits, one at a time, then redo them.
     let edited = editor(&app).draft.scenario().clone();
     for _ in 0..2 {
@@ -874,21 +890,32 @@ fn a_saved_layout_loads_back_to_the_same_layout() {
         "the building's entrance is the clicked square"
     );
 
-    // Saving again over the file keeps the one it replaces.
-    let first = std::fs::read_to_string(&path).expect("saved");
+    // Saving again over our own file needs no backup.
     drag(&mut app, "B3", "B4");
     request(&mut app, EditorRequest::Save(path.clone()));
+    assert_eq!(notice(&app), format!("layout saved to {}", path.display()));
     let bak = dir.join("edited.ron.bak");
-    assert_eq!(
-        std::fs::read_to_string(&bak).expect("a backup"),
-        first,
-        "the replaced file is kept"
-    );
+    assert!(!bak.exists(), "no backup of what the editor wrote itself");
+    // Saving over a person's own file keeps it, and a second save keeps
+    // that backup rather than replacing it with the editor's own output.
+    let theirs = dir.join("theirs.ron");
+    let their_text = format!("// my notes\n{}", sandtable_scenario::STANDARD);
+    std::fs::write(&theirs, &their_text).expect("written");
+    request(&mut app, EditorRequest::Save(theirs.clone()));
+    let their_bak = dir.join("theirs.ron.bak");
     assert!(
-        notice(&app).ends_with(&format!("is kept as {}", bak.display())),
+        notice(&app).ends_with(&format!("is kept as {}", their_bak.display())),
         "says so: {}",
         notice(&app)
     );
+    drag(&mut app, "B4", "B3");
+    request(&mut app, EditorRequest::Save(theirs.clone()));
+    assert_eq!(
+        std::fs::read_to_string(&their_bak).expect("a backup"),
+        their_text,
+        "the person's file, comments and all, is still the backup"
+    );
+    drag(&mut app, "B3", "B4");
     assert_eq!(
         sandtable_scenario::load(&path)
             .expect("loads")
@@ -1113,18 +1140,13 @@ fn a_hint_shows_a_legal_command_without_playing_it() {
     let before = game_summary(&app);
     app.world_mut().write_message(HintRequest);
     app.update();
-    let revision = app.world().resource::<ActiveGame>().revision;
-    run_until(&mut app, "the hint", |app| {
+    let hint_now = |app: &App| {
         app.world()
             .resource::<Hint>()
-            .for_revision(revision)
-            .is_some()
-    });
-    let hint = app
-        .world()
-        .resource::<Hint>()
-        .for_revision(revision)
-        .expect("a hint");
+            .for_game(app.world().resource::<ActiveGame>())
+    };
+    run_until(&mut app, "the hint", |app| hint_now(app).is_some());
+    let hint = hint_now(&app).expect("a hint");
     assert!(
         game(&app).check(&hint).is_ok(),
         "the hint `{hint}` is legal"
@@ -1141,10 +1163,52 @@ fn a_hint_shows_a_legal_command_without_playing_it() {
     // Once the game moves on, the hint is no longer shown.
     app.world_mut().write_message(CommandRequest(hint));
     app.update();
-    let revision = app.world().resource::<ActiveGame>().revision;
+    assert_eq!(hint_now(&app), None, "a hint belongs to one position");
+    // Nor in a new game at the same revision: a hint at a game's start is
+    // not shown at the start of the next one.
+    app.world_mut()
+        .write_message(sandtable::play::bots::NewGameRequest);
+    app.update();
+    app.world_mut().write_message(HintRequest);
+    run_until(&mut app, "a hint at the start", |app| {
+        hint_now(app).is_some()
+    });
     assert_eq!(
-        app.world().resource::<Hint>().for_revision(revision),
-        None,
-        "a hint belongs to one position"
+        app.world().resource::<ActiveGame>().revision,
+        0,
+        "at the start"
+    );
+    app.world_mut()
+        .write_message(sandtable::play::bots::NewGameRequest);
+    app.update();
+    assert_eq!(
+        app.world().resource::<ActiveGame>().revision,
+        0,
+        "the new game is at the same revision"
+    );
+    assert_eq!(hint_now(&app), None, "a hint belongs to one game");
+}
+
+#[test]
+fn a_bot_thought_is_dropped_when_a_new_game_starts_with_a_person_on_its_seat() {
+    use sandtable::play::bots::{BotPace, NewGameRequest, Seat, Seats};
+    let mut app = app_with(duel());
+    app.world_mut().resource_mut::<Seats>().0[0] = Seat::Bot(2);
+    app.world_mut()
+        .insert_resource(BotPace(std::time::Duration::ZERO));
+    // The bot (Red, first to move) starts thinking; a new game is asked for
+    // in the same frame, before its command can come back.
+    app.update();
+    app.world_mut().write_message(NewGameRequest);
+    app.world_mut().resource_mut::<Seats>().0[0] = Seat::Human;
+    app.update();
+    for _ in 0..50 {
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(
+        app.world().resource::<ActiveGame>().record.is_empty(),
+        "the new game, with a person on the seat, has no command: {:?}",
+        app.world().resource::<ActiveGame>().record
     );
 }

@@ -27,6 +27,8 @@ pub struct LayoutPanel {
     pub new_size: (u16, u16),
     /// A palette item dragged out of the panel, placed where it is let go.
     pub dragging: Option<Item>,
+    /// The editor the fields belong to (`LayoutEditor::opened`).
+    pub editor: u64,
 }
 
 impl Default for LayoutPanel {
@@ -35,6 +37,7 @@ impl Default for LayoutPanel {
             file: None,
             new_size: (24, 15),
             dragging: None,
+            editor: 0,
         }
     }
 }
@@ -75,6 +78,11 @@ pub(super) fn draw_layout_panel(
     let editor = &mut *editor;
     let scenario = editor.draft.scenario().clone();
     let physical = scenario.table();
+    // Another layout opened: its own file is offered for saving.
+    if panel.editor != editor.opened {
+        panel.editor = editor.opened;
+        panel.file = None;
+    }
     let file = panel.file.get_or_insert_with(|| {
         editor
             .saved

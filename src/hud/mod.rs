@@ -327,7 +327,7 @@ fn draw_panels(
                     }
                 })
             });
-            if let Some(command) = bots.hint.for_revision(active.revision) {
+            if let Some(command) = bots.hint.for_game(&active) {
                 ui.colored_label(egui::Color32::GOLD, format!("Hint: `{command}`"));
             }
             if let Some(text) = &notice.text {

@@ -475,12 +475,37 @@ impl Draft {
         })
     }
 
+    /// The piece an accepted `Place` of this item added: the last of its list.
+    pub fn last_placed(&self, item: Item) -> Option<PieceRef> {
+        let setup = &self.scenario.setup;
+        let last = |n: usize| n.checked_sub(1);
+        match item {
+            Item::Unit { player, factor, .. } => Some(PieceRef::Unit {
+                player,
+                factor,
+                unit: last(setup.players.get(player)?.factors.get(factor)?.units.len())?,
+            }),
+            Item::Base { player } => Some(PieceRef::Base {
+                player,
+                factor: last(setup.players.get(player)?.factors.len())?,
+            }),
+            Item::Stash => last(setup.stashes.len()).map(PieceRef::Stash),
+            Item::Terrain(_) => last(setup.terrain.len()).map(PieceRef::Terrain),
+        }
+    }
+
     /// Writes the layout as a scenario file, through a temporary file renamed
     /// into place. A layout with problems is not written: it would not load.
     /// The file is written in Sandtable's own form, so comments of a file
-    /// saved over are not kept: the file it replaces is kept beside it as
-    /// `.ron.bak`. Returns the backup's path when one was made.
-    pub fn save(&self, path: &Path) -> Result<Option<std::path::PathBuf>, String> {
+    /// saved over are not kept: the file it replaces is first copied beside
+    /// it as `.ron.bak`, unless it holds `ours`, the text Sandtable itself
+    /// last wrote there (so the backup keeps the person's own file). Returns
+    /// the backup's path when one was made.
+    pub fn save(
+        &self,
+        path: &Path,
+        ours: Option<&str>,
+    ) -> Result<Option<std::path::PathBuf>, String> {
         if let Some(first) = self.errors.first() {
             return Err(format!(
                 "{}: not saved, the layout has {} problem{} that would stop it loading; first: {}",
@@ -492,16 +517,25 @@ impl Draft {
         }
         let cannot = |e: std::io::Error| format!("{}: cannot save: {e}", path.display());
         let tmp = path.with_extension("ron.tmp");
-        std::fs::write(&tmp, self.scenario.to_ron()).map_err(cannot)?;
-        let backup = if path.exists() {
-            let bak = path.with_extension("ron.bak");
-            std::fs::copy(path, &bak).map_err(cannot)?;
-            Some(bak)
-        } else {
-            None
-        };
-        std::fs::rename(&tmp, path).map_err(cannot)?;
-        Ok(backup)
+        let written = std::fs::write(&tmp, self.scenario.to_ron()).and_then(|()| {
+            let on_disk = std::fs::read_to_string(path).ok();
+            let backup = match (on_disk, ours) {
+                (Some(text), Some(ours)) if text == ours => None,
+                (Some(_), _) => {
+                    let bak = path.with_extension("ron.bak");
+                    std::fs::copy(path, &bak)?;
+                    Some(bak)
+                }
+                (None, _) => None,
+            };
+            std::fs::rename(&tmp, path)?;
+            Ok(backup)
+        });
+        if written.is_err() {
+            // Nothing half-written is left behind.
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written.map_err(cannot)
     }
 }
 

@@ -83,7 +83,12 @@ pub struct LayoutEditor {
     pub player: usize,
     /// The palette's Factor (of that player) for new units.
     pub factor: usize,
+    /// A number no other editor of this run has: the panel's fields (the
+    /// file to save to) start again for each.
+    pub opened: u64,
 }
+
+static NEXT_EDITOR: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl LayoutEditor {
     /// Starts editing a scenario; `file` is where it was read from, if anywhere.
@@ -97,6 +102,7 @@ impl LayoutEditor {
             facing: Facing::N,
             player: 0,
             factor: 0,
+            opened: NEXT_EDITOR.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
@@ -342,16 +348,32 @@ pub fn apply_editor_requests(
     let editor = &mut *editor;
     let mut changed = false;
     for request in requests.read() {
+        // Indices shift when pieces come and go: the palette's Factor starts
+        // again from the first, and the selection is what the edit touched.
+        if matches!(
+            request,
+            EditorRequest::Undo
+                | EditorRequest::Redo
+                | EditorRequest::Revert
+                | EditorRequest::Edit(Edit::Delete(_) | Edit::New { .. })
+        ) {
+            editor.factor = 0;
+            editor.selected = None;
+        }
+        // The piece an edit touched: it is selected and its problems told.
+        let mut touched = None;
         let done = match request {
             EditorRequest::Edit(edit) => editor.draft.apply(edit).map(|()| {
-                editor.selected = match edit {
-                    Edit::Place { at, .. } => editor.draft.piece_at(*at),
+                touched = match edit {
+                    Edit::Place { item, .. } => editor.draft.last_placed(*item),
                     Edit::Move { piece, .. } | Edit::Rotate { piece, .. } => Some(*piece),
                     Edit::ToggleSquare { terrain, .. } => Some(PieceRef::Terrain(*terrain)),
                     _ => None,
                 };
-                let what = editor
-                    .selected
+                if touched.is_some() {
+                    editor.selected = touched;
+                }
+                let what = touched
                     .and_then(|p| editor.draft.describe(p))
                     .unwrap_or_else(|| "the layout".to_owned());
                 format!("{}: {what}", verb(edit))
@@ -377,7 +399,13 @@ pub fn apply_editor_requests(
                 continue;
             }
             EditorRequest::Save(path) => {
-                match editor.draft.save(path) {
+                // What this editor last wrote there needs no backup.
+                let ours = editor
+                    .saved
+                    .as_ref()
+                    .filter(|(p, _)| p == path)
+                    .map(|(_, s)| s.to_ron());
+                match editor.draft.save(path, ours.as_deref()) {
                     Ok(backup) => {
                         editor.saved = Some((path.clone(), editor.draft.scenario().clone()));
                         notice.info(match backup {
@@ -398,7 +426,7 @@ pub fn apply_editor_requests(
             Ok(mut text) => {
                 changed = true;
                 // Say at once which rulings the touched piece now breaks.
-                if let Some(piece) = editor.selected {
+                if let Some(piece) = touched {
                     let broken: Vec<String> = editor
                         .draft
                         .errors_of(piece)

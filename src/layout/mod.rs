@@ -155,9 +155,11 @@ pub fn measure_with_clicks(
     };
     let physical = shown_physical(&shown);
     for click in clicks.read() {
+        // A click on a miniature hits its body, above the table: it measures
+        // from the centre of the miniature's square.
         let point = match click.point {
-            Some(world) => TablePoint::at_world(physical, click.square, world),
-            None => TablePoint::centre(physical, board, click.square),
+            Some(world) if !click.on_unit => TablePoint::at_world(physical, click.square, world),
+            _ => TablePoint::centre(physical, board, click.square),
         };
         match (click.button, layout.from) {
             (ClickButton::Secondary, _) => {

@@ -22,17 +22,18 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<NewGameRequest>()
         .add_systems(
             Update,
-            (
-                (fit_seats_to_game, start_new_game).chain(),
-                (finish_bot_thinking, start_bot_thinking, think_of_hint)
-                    .chain()
-                    .in_set(crate::AppSystems::RecordInput),
-            ),
+            (finish_bot_thinking, start_bot_thinking, think_of_hint)
+                .chain()
+                .in_set(crate::AppSystems::RecordInput),
         )
         .add_systems(
             Update,
-            confirm_bot_handover
-                .after(super::apply_commands)
+            (
+                start_new_game.before(super::load_requested_file),
+                confirm_bot_handover.after(super::apply_commands),
+                // After every way a game can be loaded.
+                fit_seats_to_game.after(super::save_game),
+            )
                 .in_set(crate::AppSystems::ApplyCommands),
         );
 }
@@ -105,6 +106,7 @@ impl Default for BotPace {
 #[derive(Resource)]
 pub struct Thinking {
     task: Task<Option<Command>>,
+    game: u64,
     revision: u64,
     /// The player it thinks for.
     pub player: PlayerId,
@@ -128,10 +130,10 @@ pub const HINT_STRENGTH: u8 = 3;
 /// The last hint: the command a bot would play, for one revision of the game.
 #[derive(Resource, Default)]
 pub struct Hint {
-    /// Waiting for the bot.
-    task: Option<(Task<Option<Command>>, u64)>,
-    /// The command and the revision it is for.
-    pub shown: Option<(Command, u64)>,
+    /// Waiting for the bot, for a game and a revision of it.
+    task: Option<(Task<Option<Command>>, (u64, u64))>,
+    /// The command, and the game and revision it is for.
+    pub shown: Option<(Command, (u64, u64))>,
 }
 
 impl Hint {
@@ -157,10 +159,10 @@ impl Hint {
         }
     }
 
-    /// The hint for this revision of the game, if one was given.
-    pub fn for_revision(&self, revision: u64) -> Option<Command> {
+    /// The hint for the game in play as it stands, if one was given.
+    pub fn for_game(&self, active: &ActiveGame) -> Option<Command> {
         self.shown
-            .filter(|(_, r)| *r == revision)
+            .filter(|(_, at)| *at == (active.id, active.revision))
             .map(|(command, _)| command)
     }
 }
@@ -176,8 +178,19 @@ fn think(game: &Game, config: BotConfig) -> Task<Option<Command>> {
     AsyncComputeTaskPool::get().spawn(async move { sandtable_bots::choose(&game, &config) })
 }
 
-/// Keeps one seat per player of the game in play.
-fn fit_seats_to_game(active: Option<Res<ActiveGame>>, mut seats: ResMut<Seats>) {
+/// Keeps one seat per player of the game in play; another game drops the
+/// thinking and the hint begun for the one before.
+fn fit_seats_to_game(
+    mut commands: Commands,
+    mut loaded: MessageReader<GameLoaded>,
+    active: Option<Res<ActiveGame>>,
+    mut seats: ResMut<Seats>,
+    mut hint: ResMut<Hint>,
+) {
+    if loaded.read().count() > 0 {
+        commands.remove_resource::<Thinking>();
+        *hint = Hint::default();
+    }
     if let Some(active) = active {
         let n = active.game.players().len();
         if seats.0.len() != n {
@@ -245,6 +258,7 @@ fn start_bot_thinking(
     if let Seat::Bot(level) = seats.of(player) {
         commands.insert_resource(Thinking {
             task: think(game, bot_config(level, game, player)),
+            game: active.id,
             revision: active.revision,
             player,
         });
@@ -274,7 +288,7 @@ fn finish_bot_thinking(
         return;
     };
     // Layout mode hides the game: the bot thinks again when it is back.
-    let still = active.revision == thinking.revision
+    let still = (active.id, active.revision) == (thinking.game, thinking.revision)
         && active.game.current_player() == thinking.player
         && matches!(seats.of(thinking.player), Seat::Bot(_))
         && !layout.is_some_and(|l| l.on);
@@ -298,7 +312,7 @@ fn think_of_hint(
     if requests.read().count() > 0 && hint.task.is_none() && !active.game.is_over() {
         let game = &active.game;
         let config = bot_config(HINT_STRENGTH, game, game.current_player());
-        hint.task = Some((think(game, config), active.revision));
+        hint.task = Some((think(game, config), (active.id, active.revision)));
     }
     let ready = match hint.task.as_mut() {
         Some((task, revision)) => check_ready(task).map(|c| (c, *revision)),
@@ -307,7 +321,7 @@ fn think_of_hint(
     if let Some((command, revision)) = ready {
         hint.task = None;
         match command {
-            Some(command) if revision == active.revision => {
+            Some(command) if revision == (active.id, active.revision) => {
                 hint.shown = Some((command, revision));
             }
             // The game moved on while the bot thought: the hint is stale.

@@ -71,6 +71,8 @@ pub struct LogLine {
     pub command: bool,
 }
 
+static NEXT_GAME_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// The game in play: the rules crate's `Game`, its scenario and its history.
 #[derive(Resource)]
 pub struct ActiveGame {
@@ -88,6 +90,9 @@ pub struct ActiveGame {
     pub handover: Option<PlayerId>,
     /// Grows by one at every change of the game, so that visuals know to follow.
     pub revision: u64,
+    /// A number no other game of this run has, so that work begun for one
+    /// game (a bot's thought, a hint) is never applied to another.
+    pub id: u64,
     /// The last stash roll: the two dice, the row and its result (R21).
     pub last_roll: Option<([u8; 2], u8, String)>,
 }
@@ -105,6 +110,7 @@ impl ActiveGame {
             log: Vec::new(),
             handover: Some(first),
             revision: 0,
+            id: NEXT_GAME_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             last_roll: None,
         }
     }
@@ -174,11 +180,17 @@ pub fn apply_commands(
     mut active: Option<ResMut<ActiveGame>>,
     mut notice: ResMut<Notice>,
     mut events: MessageWriter<PlayEvent>,
+    mut loaded: MessageReader<GameLoaded>,
 ) {
     let Some(active) = active.as_deref_mut() else {
         requests.clear();
         return;
     };
+    // Requests made before another game was opened were meant for the old one.
+    if loaded.read().count() > 0 {
+        requests.clear();
+        return;
+    }
     for CommandRequest(command) in requests.read().copied() {
         if active.handover.is_some() {
             notice.info("confirm the hand-over first");

@@ -660,7 +660,7 @@ fn show_hint(
         .as_deref()
         .filter(|_| editor.is_none())
         .and_then(|a| {
-            let command = hint.for_revision(a.revision)?;
+            let command = hint.for_game(a)?;
             crate::play::bots::Hint::square(command, &a.game).map(|sq| (a.game.board(), sq))
         });
     let wanted = match square {

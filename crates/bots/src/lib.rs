@@ -70,6 +70,7 @@
 
 mod eval;
 mod greedy;
+mod lines;
 mod mcts;
 
 use std::fmt;
@@ -237,7 +238,7 @@ pub fn decide(game: &Game, config: &BotConfig) -> Option<Decision> {
                 playouts: 0,
             })
         }
-        BotKind::Mcts => mcts::choose(game, seed, config.budget, config.threads)
+        BotKind::Mcts => mcts::choose(game, seed, config.seed, config.budget, config.threads)
             .map(|(command, playouts)| Decision { command, playouts }),
     }
 }

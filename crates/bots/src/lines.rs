@@ -101,12 +101,12 @@ impl<'a> Lines<'a> {
             self.walk(game, 0, rng);
             return;
         }
-        // The units to try: all, or the `units` most promising by the quick
-        // score of their activation (captures and progress in reach).
+        // The units to try: all, or the `units` that matter most (enemy
+        // Bases and units in reach, threats; see `eval::urgency`).
         let mut starts: Vec<(f32, Command)> = legal
             .iter()
             .filter(|l| matches!(l.command, Command::Activate(_)))
-            .map(|l| (eval::quick_score(game, self.maps, l), l.command))
+            .map(|l| (eval::urgency(game, self.maps, l), l.command))
             .collect();
         if starts.len() > units {
             starts.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -185,10 +185,7 @@ impl<'a> Lines<'a> {
         let mut events = Vec::new();
         for l in legal {
             let command = l.command;
-            if matches!(
-                command,
-                Command::End | Command::Pass | Command::Activate(_)
-            ) {
+            if matches!(command, Command::End | Command::Pass | Command::Activate(_)) {
                 continue;
             }
             if self.nodes >= NODE_LIMIT {

@@ -133,7 +133,8 @@ impl<'a> Tree<'a> {
     fn moves(&mut self) -> Vec<Vec<Command>> {
         let legal = self.game.legal_commands();
         if self.game.pending().is_none() {
-            self.lines.search(&self.game, false, usize::MAX, &mut self.rng);
+            self.lines
+                .search(&self.game, false, usize::MAX, &mut self.rng);
             if !self.lines.out.is_empty() {
                 let mut ranked = std::mem::take(&mut self.lines.out);
                 ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -251,7 +252,8 @@ impl<'a> Tree<'a> {
                 self.apply_line(&line);
                 continue;
             }
-            self.lines.search(&self.game, true, PLAYOUT_UNITS, &mut self.rng);
+            self.lines
+                .search(&self.game, true, PLAYOUT_UNITS, &mut self.rng);
             let best = self.lines.out.pop();
             let line = match best {
                 Some(best)

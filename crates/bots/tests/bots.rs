@@ -112,7 +112,7 @@ proptest! {
         for config in [
             BotConfig::new(BotKind::Random, seed),
             BotConfig::new(BotKind::Greedy, seed),
-            mcts(60, seed),
+            mcts(4, seed),
         ] {
             let choice = choose(&game, &config);
             match choice {
@@ -159,8 +159,8 @@ fn a_fixed_seed_and_iteration_budget_give_the_same_choice() {
     for (steps, seed) in [(0, 1), (37, 2), (120, 3), (260, 4)] {
         let game = position(&start, steps, seed);
         for config in [
-            mcts(400, seed),
-            mcts(400, seed).with_threads(2),
+            mcts(12, seed),
+            mcts(12, seed).with_threads(2),
             BotConfig::new(BotKind::Greedy, seed),
             BotConfig::new(BotKind::Random, seed),
         ] {
@@ -207,7 +207,7 @@ fn bots_finish_a_game_on_every_shipped_scenario() {
             .map(|p| BotConfig::new(BotKind::Greedy, p as u64))
             .collect();
         let mut with_mcts = greedy.clone();
-        with_mcts[0] = mcts(300, 9);
+        with_mcts[0] = mcts(3, 9);
         let mut line_ups = vec![greedy];
         if name == "standard.ron" || name == "snyder-skirmish.ron" {
             line_ups.push(with_mcts);
@@ -297,7 +297,7 @@ fn mcts_finds_a_two_capture_sequence_paid_by_an_earned_bonus() {
             squares: vec!["F4".parse().expect("square")],
         }],
     );
-    let config = mcts(4000, 11);
+    let config = mcts(40, 11);
     let mut game = game;
     let mut side_capture = false;
     for _ in 0..40 {

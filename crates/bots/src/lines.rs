@@ -177,7 +177,19 @@ impl<'a> Lines<'a> {
         if !just_activated {
             let here = self.value(game) + EARNED * f32::from(earned) - STEP * steps as f32
                 + rng.random_range(0.0..1e-3);
-            self.offer(here, game.state_hash(), Some(Command::End));
+            // Lines are told apart by the position after their end: a unit
+            // that stops here and one that wastes actions to stand the same
+            // way end alike (of the two, the shorter scores more).
+            let end = if self.best_only {
+                0
+            } else {
+                let mut ended = game.clone();
+                ended
+                    .apply(Command::End)
+                    .expect("an acting unit may end its activation");
+                ended.state_hash()
+            };
+            self.offer(here, end, Some(Command::End));
         }
         let mut legal = Vec::new();
         game.legal_commands_into(&mut legal);
@@ -225,5 +237,51 @@ impl<'a> Lines<'a> {
             }
             self.path.pop();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use sandtable_rules::samples;
+
+    use super::*;
+
+    #[test]
+    fn every_line_is_legal_and_ends_its_activation() {
+        let game =
+            Game::new(&samples::table_a_skirmish(3, Some(50))).expect("sample setup is valid");
+        let maps = Maps::new(&game);
+        let mut lines = Lines::new(&maps);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        lines.search(&game, false, usize::MAX, &mut rng);
+        assert!(!lines.out.is_empty(), "units may act at the start");
+        let mut ends = HashSet::new();
+        for line in &lines.out {
+            assert!(
+                matches!(line.commands[0], Command::Activate(_)),
+                "a line starts with its activation (R6): {:?}",
+                line.commands
+            );
+            assert!(
+                line.commands.len() > 2 || line.commands[1] != Command::End,
+                "no activation that only ends: {:?}",
+                line.commands
+            );
+            let mut after = game.clone();
+            for &command in &line.commands {
+                after
+                    .apply(command)
+                    .unwrap_or_else(|e| panic!("`{command}` in {:?}: {e}", line.commands));
+            }
+            assert!(
+                after.activation().is_none(),
+                "the activation is over at the line's end (R7): {:?}",
+                line.commands
+            );
+            assert!(ends.insert(after.state_hash()), "one line a position");
+        }
+        lines.search(&game, true, 3, &mut rng);
+        assert_eq!(lines.out.len(), 1, "only the best line is kept");
     }
 }

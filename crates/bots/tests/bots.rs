@@ -325,3 +325,33 @@ fn mcts_finds_a_two_capture_sequence_paid_by_an_earned_bonus() {
         game.turn_commands()
     );
 }
+
+#[test]
+fn mcts_under_a_time_budget_follows_its_lines_with_legal_commands() {
+    let mut game = Game::new(&samples::table_a_skirmish(2, Some(60))).expect("valid");
+    let before = game.clone();
+    let timed = BotConfig::new(BotKind::Mcts, 3)
+        .with_budget(Budget::Time(std::time::Duration::from_millis(5)));
+    let greedy = BotConfig::new(BotKind::Greedy, 4);
+    let mut planned = 0;
+    for _ in 0..60 {
+        let seat = if game.current_player() == PlayerId(0) {
+            timed
+        } else {
+            greedy
+        };
+        let Some(decision) = sandtable_bots::decide(&game, &seat) else {
+            break;
+        };
+        if seat.kind == BotKind::Mcts && decision.playouts == 0 && game.legal_commands().len() > 1 {
+            planned += 1;
+        }
+        game.apply(decision.command)
+            .unwrap_or_else(|e| panic!("`{}` is illegal: {e}", decision.command));
+    }
+    assert!(
+        planned > 0,
+        "later commands of a chosen line come without a search"
+    );
+    assert_ne!(game, before, "the game moved on");
+}

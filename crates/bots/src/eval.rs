@@ -375,49 +375,6 @@ pub(crate) fn quick_score(game: &Game, maps: &Maps, legal: &LegalCommand) -> f32
     }
 }
 
-/// How much the activation of the current player's unit on `sq` may matter:
-/// its quick score, raised when an enemy Base is within two activations'
-/// reach of it, when an enemy unit is within one activation's reach, or when
-/// an enemy unit reaches it (R7: 4 actions; quarter turns counted, terrain
-/// ignored). Playouts try the units that matter most.
-pub(crate) fn urgency(game: &Game, maps: &Maps, legal: &LegalCommand) -> f32 {
-    let Command::Activate(sq) = legal.command else {
-        return quick_score(game, maps, legal);
-    };
-    let me = game.current_player();
-    let facing = game
-        .unit_at(sq)
-        .and_then(|u| game.position(u))
-        .map_or(Facing::N, |(_, f)| f);
-    let mut to_base = u16::MAX;
-    for (f, factor) in game.factors().iter().enumerate() {
-        if factor.player != me && game.base_active(sandtable_rules::FactorId(f as u16)) {
-            to_base = to_base.min(reach_cost(sq, facing, factor.base));
-        }
-    }
-    let (mut to_unit, mut threatened) = (u16::MAX, u16::MAX);
-    for (i, unit) in game.units().iter().enumerate() {
-        if unit.player == me {
-            continue;
-        }
-        if let Some((at, theirs)) = game.position(sandtable_rules::UnitId(i as u16)) {
-            to_unit = to_unit.min(reach_cost(sq, facing, at));
-            threatened = threatened.min(reach_cost(at, theirs, sq));
-        }
-    }
-    let mut score = quick_score(game, maps, legal);
-    if to_base <= 2 * REACH {
-        score += 40.0 - 4.0 * f32::from(to_base);
-    }
-    if to_unit <= REACH {
-        score += 20.0 - 3.0 * f32::from(to_unit);
-    }
-    if threatened <= REACH {
-        score += 10.0;
-    }
-    score
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -101,12 +101,12 @@ impl<'a> Lines<'a> {
             self.walk(game, 0, rng);
             return;
         }
-        // The units to try: all, or the `units` that matter most (enemy
-        // Bases and units in reach, threats; see `eval::urgency`).
+        // The units to try: all, or the `units` most promising by the quick
+        // score of their activation (captures and progress in reach).
         let mut starts: Vec<(f32, Command)> = legal
             .iter()
             .filter(|l| matches!(l.command, Command::Activate(_)))
-            .map(|l| (eval::urgency(game, self.maps, l), l.command))
+            .map(|l| (eval::quick_score(game, self.maps, l), l.command))
             .collect();
         if starts.len() > units {
             starts.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -177,19 +177,7 @@ impl<'a> Lines<'a> {
         if !just_activated {
             let here = self.value(game) + EARNED * f32::from(earned) - STEP * steps as f32
                 + rng.random_range(0.0..1e-3);
-            // Lines are told apart by the position after their end: a unit
-            // that stops here and one that wastes actions to stand the same
-            // way end alike (of the two, the shorter scores more).
-            let end = if self.best_only {
-                0
-            } else {
-                let mut ended = game.clone();
-                ended
-                    .apply(Command::End)
-                    .expect("an acting unit may end its activation");
-                ended.state_hash()
-            };
-            self.offer(here, end, Some(Command::End));
+            self.offer(here, game.state_hash(), Some(Command::End));
         }
         let mut legal = Vec::new();
         game.legal_commands_into(&mut legal);
@@ -256,7 +244,6 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         lines.search(&game, false, usize::MAX, &mut rng);
         assert!(!lines.out.is_empty(), "units may act at the start");
-        let mut ends = HashSet::new();
         for line in &lines.out {
             assert!(
                 matches!(line.commands[0], Command::Activate(_)),
@@ -279,7 +266,6 @@ mod tests {
                 "the activation is over at the line's end (R7): {:?}",
                 line.commands
             );
-            assert!(ends.insert(after.state_hash()), "one line a position");
         }
         lines.search(&game, true, 3, &mut rng);
         assert_eq!(lines.out.len(), 1, "only the best line is kept");

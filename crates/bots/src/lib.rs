@@ -9,7 +9,7 @@
 //! use sandtable_rules::{Game, samples};
 //!
 //! let mut game = Game::new(&samples::table_a_skirmish(7, Some(200))).unwrap();
-//! let config = BotConfig::new(BotKind::Mcts, 1).with_budget(Budget::Iterations(200));
+//! let config = BotConfig::new(BotKind::Mcts, 1).with_budget(Budget::Iterations(20));
 //! let command = choose(&game, &config).expect("a game that is not over has a legal command");
 //! assert!(game.check(&command).is_ok());
 //! game.apply(command).unwrap();
@@ -26,12 +26,20 @@
 //!   the opponent's next activation, and progress toward the enemy Bases (a
 //!   distance map with terrain costs, R12, R13). It passes when no activation
 //!   improves the score.
-//! - **mcts**: UCT over single commands, children tried best-first by the
-//!   greedy scoring of one command (turns undone at once and passes while
-//!   units may act are not tried). Playouts follow that scoring (captures
-//!   first, then progress; 5% random) to the end of the current turn, and the
-//!   position is then valued for every player by the greedy bot's evaluation.
-//!   The most visited root command is played.
+//! - **mcts**: UCT over whole activations. A move of the tree is a line of
+//!   commands from a unit's `activate` to the end of its activation: the ten
+//!   best lines by the greedy scoring (over every unit it may activate, or
+//!   the rest of the activation in progress), plus a pass; a stash result's
+//!   choice (R22) is a move of one command. Children are added best-first as
+//!   a node's visits grow (progressive widening). A playout lets both sides
+//!   play the best line of each activation (the greedy bot's play, among the
+//!   four most promising units) until the end of the turn after the root's,
+//!   so the opponent's reply is played out, and the greedy evaluation then
+//!   values the position for every player. The root line of the best mean
+//!   value (among those with at least a quarter of the most visits) is
+//!   chosen and its first command played; the next call searches again.
+//!   Under a time budget the rest of the chosen line is followed without a
+//!   new search while the game goes where the line expected.
 //!
 //! # Chance and determinism
 //! The game's generator lives inside the [`Game`] (R30), so a copy of the game
@@ -43,12 +51,14 @@
 //! A decision depends only on the position (its [`Game::state_hash`]), the
 //! config's seed, and for mcts its iteration budget and number of trees: the
 //! same inputs give the same command every time. A time budget
-//! ([`Budget::Time`]) trades that for a fixed thinking time.
+//! ([`Budget::Time`]) trades that for a fixed thinking time, and follows the
+//! line it chose (kept per thread, keyed by the config's seed and the
+//! positions the line passes through) without thinking again.
 //!
 //! # Threads
 //! With [`BotConfig::threads`] above 1, mcts grows one tree per thread from
-//! different seeds (root parallelism) and adds their root visits in tree
-//! order. An iteration budget is split between the trees; a time budget
+//! different seeds (root parallelism) and adds their root visits and values
+//! line by line in tree order. An iteration budget is split between the trees; a time budget
 //! applies to each.
 //!
 //! # Strength
@@ -59,9 +69,9 @@
 //! | --- | --- |
 //! | 1 | random |
 //! | 2 | greedy |
-//! | 3 | mcts, 1,000 iterations a decision |
-//! | 4 | mcts, 5,000 iterations a decision |
-//! | 5 | mcts, 20,000 iterations a decision (about 0.1 s on one core) |
+//! | 3 | mcts, 25 iterations a decision |
+//! | 4 | mcts, 100 iterations a decision |
+//! | 5 | mcts, 300 iterations a decision (about 1 s on one core) |
 //!
 //! # Speed
 //! `cargo bench -p sandtable-bots` (benches/mcts.rs): 245,000 playouts a
@@ -70,6 +80,7 @@
 
 mod eval;
 mod greedy;
+mod lines;
 mod mcts;
 
 use std::fmt;
@@ -87,7 +98,7 @@ pub enum BotKind {
     Random,
     /// One activation ahead, by the shared evaluation.
     Greedy,
-    /// Monte Carlo tree search over commands.
+    /// Monte Carlo tree search over whole activations.
     Mcts,
 }
 
@@ -146,7 +157,7 @@ pub enum Budget {
 }
 
 /// Iterations of mcts when no budget is given.
-pub const DEFAULT_ITERATIONS: u32 = 5_000;
+pub const DEFAULT_ITERATIONS: u32 = 300;
 
 /// The highest level of [`BotConfig::strength`].
 pub const MAX_STRENGTH: u8 = 5;
@@ -187,14 +198,14 @@ impl BotConfig {
     }
 
     /// A bot for a strength level from 1 (random) to [`MAX_STRENGTH`] (mcts
-    /// with 20,000 iterations); levels outside are clamped. See the crate docs.
+    /// with 300 iterations); levels outside are clamped. See the crate docs.
     pub fn strength(level: u8, seed: u64) -> BotConfig {
         let (kind, iterations) = match level.clamp(1, MAX_STRENGTH) {
             1 => (BotKind::Random, DEFAULT_ITERATIONS),
             2 => (BotKind::Greedy, DEFAULT_ITERATIONS),
-            3 => (BotKind::Mcts, 1_000),
-            4 => (BotKind::Mcts, 5_000),
-            _ => (BotKind::Mcts, 20_000),
+            3 => (BotKind::Mcts, 25),
+            4 => (BotKind::Mcts, 100),
+            _ => (BotKind::Mcts, 300),
         };
         BotConfig::new(kind, seed).with_budget(Budget::Iterations(iterations))
     }
@@ -205,7 +216,8 @@ impl BotConfig {
 pub struct Decision {
     /// The command, always one of `game.legal_commands()`.
     pub command: Command,
-    /// Playouts run by mcts (0 for the other bots, and when only one command was legal).
+    /// Playouts run by mcts (0 for the other bots, when only one command was
+    /// legal, and when a time budget follows the line it chose before).
     pub playouts: u64,
 }
 
@@ -237,7 +249,7 @@ pub fn decide(game: &Game, config: &BotConfig) -> Option<Decision> {
                 playouts: 0,
             })
         }
-        BotKind::Mcts => mcts::choose(game, seed, config.budget, config.threads)
+        BotKind::Mcts => mcts::choose(game, seed, config.seed, config.budget, config.threads)
             .map(|(command, playouts)| Decision { command, playouts }),
     }
 }

@@ -1,70 +1,70 @@
-//! Monte Carlo tree search over commands (UCT), with playouts guided by the
-//! quick command scores of `eval` and cut at the end of the current turn,
-//! where the static evaluation gives every player a value between 0 and 1.
+//! Monte Carlo tree search over whole activations (UCT). A move of the tree
+//! is one line of commands from `lines`: a unit's activation from its
+//! `activate` to its end, one of the best few by the greedy scoring, or a
+//! pass; a stash result's choice (R22) is a move of one command. Children are
+//! added best-first as a node's visits grow (progressive widening). Playouts
+//! let both sides play the best activation line of every activation (the
+//! greedy bot's play, whole activations at a time) until the end of the turn
+//! after the root's, so the opponent's reply is played, not guessed; the
+//! static evaluation then gives every player a value between 0 and 1.
 //!
 //! Chance (R21 stash rolls) is sampled: every iteration plays on a copy of the
 //! game given a generator of its own (`Game::reseed`), so the search never sees
-//! the real dice, and the tree is open-loop: a node is reached by its commands,
-//! and a child whose command is not legal after the sampled rolls is skipped.
-//! Several trees can grow on several threads (root parallelism); their root
-//! visits are summed in tree order, so the choice depends only on the seed, the
-//! iteration budget and the number of trees.
+//! the real dice, and the tree is open-loop: a node is reached by its lines,
+//! lines end where a stash is rolled, and a line that is not legal after the
+//! sampled rolls is skipped. Several trees can grow on several threads (root
+//! parallelism); their root visits are summed line by line in tree order, so
+//! the choice depends only on the seed, the iteration budget and the number of
+//! trees.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sandtable_rules::{Command, Game, LegalCommand, PlayerId};
+use sandtable_rules::{Command, Event, Game, PlayerId};
 
 use crate::eval::{self, Maps};
+use crate::lines::{Line, Lines, MIN_GAIN};
 use crate::{Budget, mix};
 
 /// Exploration constant of UCT, for values in 0..=1.
-const EXPLORATION: f32 = 0.35;
-/// Share of playout commands chosen uniformly at random instead of by score.
-const EPSILON: f64 = 0.05;
-/// Most commands in one playout.
-const PLAYOUT_LIMIT: usize = 400;
+const EXPLORATION: f32 = 0.15;
+/// Activation lines kept as moves of one node (a pass comes on top).
+const WIDTH: usize = 10;
 /// Score difference (in evaluation points) that moves a value from 0.5 to 0.73.
-const SCALE: f32 = 4.0;
+const SCALE: f32 = 8.0;
+/// Units whose activations a playout tries, the most promising by the quick
+/// score of their activation.
+const PLAYOUT_UNITS: usize = 4;
+/// Most activations (and single commands) in one playout.
+const PLAYOUT_LIMIT: usize = 64;
+/// A root line counts for the final choice with at least 1/TRUSTED of the
+/// visits of the most visited one.
+const TRUSTED: u64 = 4;
 /// Iterations between two looks at the clock under a time budget.
-const CLOCK_EVERY: u32 = 16;
+const CLOCK_EVERY: u32 = 4;
+/// Plans kept for a time budget before the store is emptied.
+const PLAN_LIMIT: usize = 4096;
 
-/// Commands the tree never tries while others are legal: a turn undone by the
-/// opposite turn, three quarter turns the same way (one the other way costs
-/// less), and passing while units may still act.
-fn wasteful(game: &Game, [last, before]: [Option<Command>; 2], command: Command) -> bool {
-    match command {
-        Command::TurnLeft => {
-            last == Some(Command::TurnRight)
-                || (last == Some(Command::TurnLeft) && before == Some(Command::TurnLeft))
-        }
-        Command::TurnRight => {
-            last == Some(Command::TurnLeft)
-                || (last == Some(Command::TurnRight) && before == Some(Command::TurnRight))
-        }
-        Command::Pass => game.activations_left() > 0,
-        _ => false,
-    }
-}
-
-/// One node: the command that led to it, who gave it, and its statistics.
+/// One node: the line that led to it, who gave it, and its statistics.
 struct Node {
-    command: Command,
+    line: Vec<Command>,
     mover: PlayerId,
     visits: u32,
     /// Sum of the values, for `mover`, of the playouts through this node.
     total: f32,
     children: Vec<u32>,
-    /// Commands not yet tried here, best quick score last; `None` until the
-    /// node is first expanded.
-    untried: Option<Vec<Command>>,
+    /// Lines not yet tried here, best score last; `None` until the node is
+    /// first expanded.
+    untried: Option<Vec<Vec<Command>>>,
 }
 
 impl Node {
-    fn new(command: Command, mover: PlayerId) -> Node {
+    fn new(line: Vec<Command>, mover: PlayerId) -> Node {
         Node {
-            command,
+            line,
             mover,
             visits: 0,
             total: 0.0,
@@ -74,10 +74,10 @@ impl Node {
     }
 }
 
-/// Visits and value sum of one command at the root of a tree.
-#[derive(Debug, Clone, Copy)]
+/// Visits and value sum of one line at the root of a tree.
+#[derive(Debug, Clone)]
 pub(crate) struct RootStat {
-    pub(crate) command: Command,
+    pub(crate) line: Vec<Command>,
     pub(crate) visits: u32,
     pub(crate) total: f32,
 }
@@ -91,8 +91,8 @@ struct Tree<'a> {
     nodes: Vec<Node>,
     rng: ChaCha8Rng,
     game: Game,
-    legal: Vec<LegalCommand>,
-    events: Vec<sandtable_rules::Event>,
+    lines: Lines<'a>,
+    events: Vec<Event>,
     path: Vec<u32>,
     values: Vec<f32>,
     scores: Vec<f32>,
@@ -104,10 +104,10 @@ impl<'a> Tree<'a> {
             root,
             maps,
             chance: root.stashes().next().is_some(),
-            nodes: vec![Node::new(Command::Pass, root.current_player())],
+            nodes: vec![Node::new(Vec::new(), root.current_player())],
             rng: ChaCha8Rng::seed_from_u64(seed),
             game: root.clone(),
-            legal: Vec::with_capacity(64),
+            lines: Lines::new(maps),
             events: Vec::with_capacity(16),
             path: Vec::with_capacity(64),
             values: Vec::new(),
@@ -115,35 +115,55 @@ impl<'a> Tree<'a> {
         }
     }
 
-    fn apply(&mut self, command: Command) {
-        self.events.clear();
-        self.game
-            .apply_into(command, &mut self.events)
-            .expect("the search only gives commands from legal_commands()");
+    /// Applies a line; false when one of its commands is not legal here
+    /// (after other sampled rolls), the commands before it being applied.
+    fn apply_line(&mut self, line: &[Command]) -> bool {
+        for &command in line {
+            self.events.clear();
+            if self.game.apply_into(command, &mut self.events).is_err() {
+                return false;
+            }
+        }
+        true
     }
 
-    /// The last two commands given before the node at the end of the path.
-    fn history(&self) -> [Option<Command>; 2] {
-        let mut given = self.path[1..]
+    /// The moves of the position in `game`, best last: the best activation
+    /// lines and a pass, or, where a choice is awaited or no line is found,
+    /// the single legal commands.
+    fn moves(&mut self) -> Vec<Vec<Command>> {
+        let legal = self.game.legal_commands();
+        if self.game.pending().is_none() {
+            self.lines
+                .search(&self.game, false, usize::MAX, &mut self.rng);
+            if !self.lines.out.is_empty() {
+                let mut ranked = std::mem::take(&mut self.lines.out);
+                ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
+                ranked.truncate(WIDTH);
+                if self.game.activation().is_none()
+                    && legal.iter().any(|l| l.command == Command::Pass)
+                {
+                    let stay = self.lines.value(&self.game) + MIN_GAIN;
+                    ranked.push(Line {
+                        score: stay,
+                        commands: vec![Command::Pass],
+                    });
+                    ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
+                }
+                return ranked.into_iter().rev().map(|l| l.commands).collect();
+            }
+        }
+        // Single commands, ranked by the position each leaves.
+        let me = self.game.current_player();
+        let opponent = eval::following(&self.game, me);
+        let mut ranked: Vec<(f32, Vec<Command>)> = legal
             .iter()
-            .rev()
-            .map(|&n| self.nodes[n as usize].command)
-            .chain(self.root.turn_commands().iter().rev().copied());
-        [given.next(), given.next()]
-    }
-
-    /// Commands legal now and worth trying, ordered so that the best quick
-    /// score comes last.
-    fn ranked(&mut self) -> Vec<Command> {
-        self.game.legal_commands_into(&mut self.legal);
-        let history = self.history();
-        let keep = |c: &Command| !wasteful(&self.game, history, *c);
-        let any_kept = self.legal.iter().any(|l| keep(&l.command));
-        let mut ranked: Vec<(f32, Command)> = self
-            .legal
-            .iter()
-            .filter(|l| !any_kept || keep(&l.command))
-            .map(|l| (eval::quick_score(&self.game, self.maps, l), l.command))
+            .map(|l| {
+                let mut next = self.game.clone();
+                next.apply(l.command)
+                    .expect("a command from legal_commands() is legal");
+                eval::scores(&next, self.maps, opponent, &mut self.scores);
+                (self.scores[usize::from(me.0)], vec![l.command])
+            })
             .collect();
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
         ranked.into_iter().map(|(_, c)| c).collect()
@@ -161,39 +181,33 @@ impl<'a> Tree<'a> {
         let mut node = 0usize;
         while !self.game.is_over() {
             if self.nodes[node].untried.is_none() {
-                let ranked = self.ranked();
-                self.nodes[node].untried = Some(ranked);
+                let moves = self.moves();
+                self.nodes[node].untried = Some(moves);
             }
-            if self.chance {
-                self.game.legal_commands_into(&mut self.legal);
-            }
-            // Expand the best untried command legal now, if any.
-            let untried = self.nodes[node].untried.as_mut().expect("set above");
-            let pick = if self.chance {
-                let legal = &self.legal;
-                untried
-                    .iter()
-                    .rposition(|c| legal.iter().any(|l| l.command == *c))
-            } else {
-                untried.len().checked_sub(1)
-            };
-            if let Some(k) = pick {
-                let command = untried.remove(k);
+            // Progressive widening: one more child each time the visits
+            // pass a square.
+            let allowed = 1 + (self.nodes[node].visits as f32).sqrt() as usize;
+            let n = &mut self.nodes[node];
+            let untried = n.untried.as_mut().expect("set above");
+            if n.children.len() < allowed
+                && let Some(line) = untried.pop()
+            {
                 let mover = self.game.current_player();
-                self.apply(command);
+                let whole = self.apply_line(&line);
                 let child = self.nodes.len() as u32;
-                self.nodes.push(Node::new(command, mover));
+                self.nodes.push(Node::new(line, mover));
                 self.nodes[node].children.push(child);
-                self.path.push(child);
+                if whole {
+                    self.path.push(child);
+                }
                 break;
             }
-            // Select by UCT among the children legal now.
-            let parent_visits = self.nodes[node].visits.max(1) as f32;
-            let log_n = parent_visits.ln();
+            // Select by UCT among the children.
+            let log_n = (self.nodes[node].visits.max(1) as f32).ln();
             let mut best: Option<(f32, u32)> = None;
             for &c in &self.nodes[node].children {
                 let child = &self.nodes[c as usize];
-                if self.chance && !self.legal.iter().any(|l| l.command == child.command) {
+                if self.chance && self.game.check(&child.line[0]).is_err() {
                     continue;
                 }
                 let n = child.visits.max(1) as f32;
@@ -206,8 +220,12 @@ impl<'a> Tree<'a> {
                 // Nothing tried is legal after these rolls: play out from here.
                 break;
             };
-            let command = self.nodes[c as usize].command;
-            self.apply(command);
+            let line = std::mem::take(&mut self.nodes[c as usize].line);
+            let whole = self.apply_line(&line);
+            self.nodes[c as usize].line = line;
+            if !whole {
+                break;
+            }
             node = c as usize;
             self.path.push(c);
         }
@@ -219,33 +237,40 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// Plays guided commands until the root's turn ends, then values the
-    /// position for every player, the threats of the player to move next
-    /// weighing most.
+    /// Both sides play their best activation lines (a pass when none gains),
+    /// until the turn after the root's has ended; then the position is valued
+    /// for every player, the threats of the player to move next weighing most.
     fn playout(&mut self) {
-        let stop_turn = self.root.turn() + 1;
+        let stop_turn = self.root.turn() + 2;
         for _ in 0..PLAYOUT_LIMIT {
             if self.game.is_over() || self.game.turn() >= stop_turn {
                 break;
             }
-            self.game.legal_commands_into(&mut self.legal);
-            let command = if self.legal.len() == 1 {
-                self.legal[0].command
-            } else if self.rng.random_bool(EPSILON) {
-                self.legal[self.rng.random_range(0..self.legal.len())].command
-            } else {
-                let offset = self.rng.random_range(0..self.legal.len());
-                let mut best = (f32::MIN, self.legal[offset].command);
-                for k in 0..self.legal.len() {
-                    let l = &self.legal[(offset + k) % self.legal.len()];
-                    let s = eval::quick_score(&self.game, self.maps, l);
-                    if s > best.0 {
-                        best = (s, l.command);
-                    }
+            if self.game.pending().is_some() {
+                let moves = self.moves();
+                let line = moves.last().expect("a choice has answers").clone();
+                self.apply_line(&line);
+                continue;
+            }
+            self.lines
+                .search(&self.game, true, PLAYOUT_UNITS, &mut self.rng);
+            let best = self.lines.out.pop();
+            let line = match best {
+                Some(best)
+                    if self.game.activation().is_some()
+                        || best.score > self.lines.value(&self.game) + MIN_GAIN =>
+                {
+                    best.commands
                 }
-                best.1
+                _ => vec![if self.game.activation().is_some() {
+                    Command::End
+                } else {
+                    Command::Pass
+                }],
             };
-            self.apply(command);
+            if !self.apply_line(&line) {
+                break;
+            }
         }
         eval::scores(
             &self.game,
@@ -265,7 +290,7 @@ impl<'a> Tree<'a> {
             .map(|&c| {
                 let n = &self.nodes[c as usize];
                 RootStat {
-                    command: n.command,
+                    line: n.line.clone(),
                     visits: n.visits,
                     total: n.total,
                 }
@@ -303,16 +328,35 @@ fn grow(game: &Game, maps: &Maps, seed: u64, budget: Budget, trees: u32) -> (Vec
     (tree.root_stats(), done)
 }
 
+thread_local! {
+    /// Under a time budget: the rest of the line last chosen, keyed by the
+    /// bot's seed and the position before each of its commands.
+    static PLANS: RefCell<HashMap<(u64, u64), Command>> = RefCell::new(HashMap::new());
+}
+
 /// The search's command and the playouts it ran, or `None` when nothing is legal.
 pub(crate) fn choose(
     game: &Game,
     seed: u64,
+    plan_key: u64,
     budget: Budget,
     threads: u8,
 ) -> Option<(Command, u64)> {
     let legal = game.legal_commands();
     if legal.len() <= 1 {
         return legal.first().map(|l| (l.command, 0));
+    }
+    let timed = matches!(budget, Budget::Time(_));
+    if timed {
+        // A time budget gives up determinism anyway: the line chosen for this
+        // activation is followed without thinking again, as long as the game
+        // goes where it was expected to.
+        let planned = PLANS.with(|p| p.borrow().get(&(plan_key, game.state_hash())).copied());
+        if let Some(command) = planned
+            && legal.iter().any(|l| l.command == command)
+        {
+            return Some((command, 0));
+        }
     }
     let maps = Maps::new(game);
     let trees = u32::from(threads.max(1));
@@ -332,24 +376,51 @@ pub(crate) fn choose(
                 .collect()
         })
     };
-    // Merge in tree order; the most visited command wins, ties to the one
-    // listed first by legal_commands().
-    let mut merged: Vec<(u64, f64)> = vec![(0, 0.0); legal.len()];
+    // Merge line by line in tree order. Playouts vary little (greedy play,
+    // sampled dice), so the line of the best mean value wins among those
+    // visited enough to trust it; ties to the one met first.
+    let mut merged: Vec<(Vec<Command>, u64, f64)> = Vec::new();
     let mut playouts = 0;
     for (stats, done) in &results {
         playouts += done;
         for s in stats {
-            if let Some(k) = legal.iter().position(|l| l.command == s.command) {
-                merged[k].0 += u64::from(s.visits);
-                merged[k].1 += f64::from(s.total);
+            match merged.iter_mut().find(|(line, ..)| *line == s.line) {
+                Some(m) => {
+                    m.1 += u64::from(s.visits);
+                    m.2 += f64::from(s.total);
+                }
+                None => merged.push((s.line.clone(), u64::from(s.visits), f64::from(s.total))),
             }
         }
     }
-    let mut best = 0;
-    for k in 1..legal.len() {
-        if merged[k].0 > merged[best].0 {
-            best = k;
+    merged.retain(|m| m.1 > 0 && legal.iter().any(|l| Some(&l.command) == m.0.first()));
+    let most = merged.iter().map(|m| m.1).max().unwrap_or(0);
+    let trusted = (most / TRUSTED).max(1);
+    let mut best: Option<&(Vec<Command>, u64, f64)> = None;
+    for m in merged.iter().filter(|m| m.1 >= trusted) {
+        if best.is_none_or(|b| m.2 / m.1 as f64 > b.2 / b.1 as f64) {
+            best = Some(m);
         }
     }
-    Some((legal[best].command, playouts))
+    let Some((line, ..)) = best else {
+        return Some((legal[0].command, playouts));
+    };
+    if timed && line.len() > 1 {
+        // The positions before each later command of the line, reached on a
+        // plain copy: a line ends at a roll, so no dice are rolled on the way.
+        let mut ahead = game.clone();
+        PLANS.with(|p| {
+            let mut plans = p.borrow_mut();
+            if plans.len() > PLAN_LIMIT {
+                plans.clear();
+            }
+            for pair in line.windows(2) {
+                if ahead.apply(pair[0]).is_err() {
+                    break;
+                }
+                plans.insert((plan_key, ahead.state_hash()), pair[1]);
+            }
+        });
+    }
+    Some((line[0], playouts))
 }

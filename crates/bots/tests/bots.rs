@@ -112,7 +112,7 @@ proptest! {
         for config in [
             BotConfig::new(BotKind::Random, seed),
             BotConfig::new(BotKind::Greedy, seed),
-            mcts(60, seed),
+            mcts(4, seed),
         ] {
             let choice = choose(&game, &config);
             match choice {
@@ -159,8 +159,8 @@ fn a_fixed_seed_and_iteration_budget_give_the_same_choice() {
     for (steps, seed) in [(0, 1), (37, 2), (120, 3), (260, 4)] {
         let game = position(&start, steps, seed);
         for config in [
-            mcts(400, seed),
-            mcts(400, seed).with_threads(2),
+            mcts(12, seed),
+            mcts(12, seed).with_threads(2),
             BotConfig::new(BotKind::Greedy, seed),
             BotConfig::new(BotKind::Random, seed),
         ] {
@@ -207,7 +207,7 @@ fn bots_finish_a_game_on_every_shipped_scenario() {
             .map(|p| BotConfig::new(BotKind::Greedy, p as u64))
             .collect();
         let mut with_mcts = greedy.clone();
-        with_mcts[0] = mcts(300, 9);
+        with_mcts[0] = mcts(3, 9);
         let mut line_ups = vec![greedy];
         if name == "standard.ron" || name == "snyder-skirmish.ron" {
             line_ups.push(with_mcts);
@@ -297,7 +297,7 @@ fn mcts_finds_a_two_capture_sequence_paid_by_an_earned_bonus() {
             squares: vec!["F4".parse().expect("square")],
         }],
     );
-    let config = mcts(4000, 11);
+    let config = mcts(40, 11);
     let mut game = game;
     let mut side_capture = false;
     for _ in 0..40 {
@@ -324,4 +324,34 @@ fn mcts_finds_a_two_capture_sequence_paid_by_an_earned_bonus() {
         "and went on to take the Base in the same turn: {:?}",
         game.turn_commands()
     );
+}
+
+#[test]
+fn mcts_under_a_time_budget_follows_its_lines_with_legal_commands() {
+    let mut game = Game::new(&samples::table_a_skirmish(2, Some(60))).expect("valid");
+    let before = game.clone();
+    let timed = BotConfig::new(BotKind::Mcts, 3)
+        .with_budget(Budget::Time(std::time::Duration::from_millis(5)));
+    let greedy = BotConfig::new(BotKind::Greedy, 4);
+    let mut planned = 0;
+    for _ in 0..60 {
+        let seat = if game.current_player() == PlayerId(0) {
+            timed
+        } else {
+            greedy
+        };
+        let Some(decision) = sandtable_bots::decide(&game, &seat) else {
+            break;
+        };
+        if seat.kind == BotKind::Mcts && decision.playouts == 0 && game.legal_commands().len() > 1 {
+            planned += 1;
+        }
+        game.apply(decision.command)
+            .unwrap_or_else(|e| panic!("`{}` is illegal: {e}", decision.command));
+    }
+    assert!(
+        planned > 0,
+        "later commands of a chosen line come without a search"
+    );
+    assert_ne!(game, before, "the game moved on");
 }

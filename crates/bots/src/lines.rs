@@ -1,0 +1,273 @@
+//! Whole activations as moves: every line of commands an activation can give,
+//! from its `activate` (or from where the acting unit stands now) to its end,
+//! scored like the greedy bot scores them (the evaluation of where the line
+//! leaves the game, actions earned by the facing of captures, R9, and a small
+//! cost a command). The tree search uses the best lines as its moves and plays
+//! the best line of each activation in its playouts.
+//!
+//! A line ends where the activation ends (an explicit `end`, a budget spent,
+//! R7), where a stash is rolled (R21: what follows depends on the dice) or a
+//! choice awaited (R22), or where the game ends.
+
+use std::collections::{HashMap, HashSet};
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use sandtable_rules::{Command, Event, Game, LegalCommand, PlayerId};
+
+use crate::eval::{self, Maps};
+
+/// Most positions searched for one unit's activation; a budget swollen by
+/// earned actions (R9) is cut short here.
+const NODE_LIMIT: usize = 4000;
+/// Score of an earned action (R9), on top of what the actions achieve.
+const EARNED: f32 = 0.3;
+/// Cost of one more command in a line: of two lines to the same result, the
+/// shorter is preferred.
+const STEP: f32 = 0.01;
+/// A gain over passing below this is not worth an activation.
+pub(crate) const MIN_GAIN: f32 = 0.05;
+
+/// One activation, command by command, with its score for the player giving it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Line {
+    pub(crate) score: f32,
+    pub(crate) commands: Vec<Command>,
+}
+
+/// Enumerates activation lines; its buffers are reused from call to call.
+pub(crate) struct Lines<'a> {
+    maps: &'a Maps,
+    me: PlayerId,
+    opponent: PlayerId,
+    seen: HashSet<u64>,
+    ends: HashMap<u64, usize>,
+    nodes: usize,
+    scores: Vec<f32>,
+    path: Vec<Command>,
+    best_only: bool,
+    /// The lines found by the last call, in no particular order.
+    pub(crate) out: Vec<Line>,
+}
+
+impl<'a> Lines<'a> {
+    pub(crate) fn new(maps: &'a Maps) -> Lines<'a> {
+        Lines {
+            maps,
+            me: PlayerId(0),
+            opponent: PlayerId(0),
+            seen: HashSet::new(),
+            ends: HashMap::new(),
+            nodes: 0,
+            scores: Vec::new(),
+            path: Vec::with_capacity(32),
+            best_only: false,
+            out: Vec::new(),
+        }
+    }
+
+    /// The evaluation of a position for the player whose lines are searched.
+    pub(crate) fn value(&mut self, game: &Game) -> f32 {
+        eval::scores(game, self.maps, self.opponent, &mut self.scores);
+        self.scores[usize::from(self.me.0)]
+    }
+
+    /// Fills `out` with the lines of the current player's activation: the one
+    /// in progress, or else one activation of each unit it may activate. With
+    /// `best_only`, only the best line is kept; otherwise the best line to
+    /// each distinct end position. Lines that activate a unit only to end at
+    /// once are left out (a pass does as much).
+    pub(crate) fn search(
+        &mut self,
+        game: &Game,
+        best_only: bool,
+        units: usize,
+        rng: &mut ChaCha8Rng,
+    ) {
+        self.me = game.current_player();
+        self.opponent = eval::following(game, self.me);
+        self.best_only = best_only;
+        self.out.clear();
+        self.ends.clear();
+        if game.is_over() || game.pending().is_some() {
+            return;
+        }
+        let mut legal: Vec<LegalCommand> = Vec::new();
+        game.legal_commands_into(&mut legal);
+        if game.activation().is_some() {
+            self.path.clear();
+            self.seen.clear();
+            self.nodes = 0;
+            self.walk(game, 0, rng);
+            return;
+        }
+        // The units to try: all, or the `units` most promising by the quick
+        // score of their activation (captures and progress in reach).
+        let mut starts: Vec<(f32, Command)> = legal
+            .iter()
+            .filter(|l| matches!(l.command, Command::Activate(_)))
+            .map(|l| (eval::quick_score(game, self.maps, l), l.command))
+            .collect();
+        if starts.len() > units {
+            starts.sort_by(|a, b| b.0.total_cmp(&a.0));
+            starts.truncate(units);
+        }
+        for (_, command) in starts {
+            let mut next = game.clone();
+            next.apply(command)
+                .expect("a command from legal_commands() is legal");
+            self.path.clear();
+            self.path.push(command);
+            self.seen.clear();
+            self.nodes = 0;
+            self.walk(&next, 0, rng);
+        }
+    }
+
+    /// Offers a line (the path, then `last` if any) ending in the position
+    /// with hash `end`.
+    fn offer(&mut self, score: f32, end: u64, last: Option<Command>) {
+        let make = |path: &[Command]| {
+            let mut commands = Vec::with_capacity(path.len() + 1);
+            commands.extend_from_slice(path);
+            commands.extend(last);
+            commands
+        };
+        if self.best_only {
+            match self.out.first_mut() {
+                Some(best) if best.score >= score => {}
+                Some(best) => {
+                    best.score = score;
+                    best.commands = make(&self.path);
+                }
+                None => self.out.push(Line {
+                    score,
+                    commands: make(&self.path),
+                }),
+            }
+            return;
+        }
+        match self.ends.get(&end) {
+            Some(&k) if self.out[k].score >= score => {}
+            Some(&k) => {
+                self.out[k] = Line {
+                    score,
+                    commands: make(&self.path),
+                }
+            }
+            None => {
+                self.ends.insert(end, self.out.len());
+                self.out.push(Line {
+                    score,
+                    commands: make(&self.path),
+                });
+            }
+        }
+    }
+
+    /// Every line from `game`, where the unit acts with `earned` actions
+    /// earned on the way so far.
+    fn walk(&mut self, game: &Game, earned: u16, rng: &mut ChaCha8Rng) {
+        let steps = self
+            .path
+            .iter()
+            .filter(|c| !matches!(c, Command::Activate(_)))
+            .count();
+        let just_activated = matches!(self.path.as_slice(), [Command::Activate(_)]);
+        if !just_activated {
+            let here = self.value(game) + EARNED * f32::from(earned) - STEP * steps as f32
+                + rng.random_range(0.0..1e-3);
+            self.offer(here, game.state_hash(), Some(Command::End));
+        }
+        let mut legal = Vec::new();
+        game.legal_commands_into(&mut legal);
+        let acting = game.activation().map(|a| a.unit);
+        let mut events = Vec::new();
+        for l in legal {
+            let command = l.command;
+            if matches!(command, Command::End | Command::Pass | Command::Activate(_)) {
+                continue;
+            }
+            if self.nodes >= NODE_LIMIT {
+                break;
+            }
+            self.nodes += 1;
+            let mut next = game.clone();
+            events.clear();
+            next.apply_into(command, &mut events)
+                .expect("a command from legal_commands() is legal");
+            let mut gained = 0u16;
+            let mut rolled = false;
+            for e in &events {
+                match e {
+                    Event::Captured { earned, .. } => gained += earned.0,
+                    Event::StashRolled { .. } => rolled = true,
+                    _ => {}
+                }
+            }
+            let earned = earned + gained;
+            let still_acting = next.activation().map(|a| a.unit) == acting
+                && next.pending().is_none()
+                && !next.is_over()
+                && !rolled;
+            self.path.push(command);
+            if still_acting {
+                // A position reached before, with the same actions spent,
+                // was searched already.
+                if self.seen.insert(next.state_hash()) {
+                    self.walk(&next, earned, rng);
+                }
+            } else {
+                let score = self.value(&next) + EARNED * f32::from(earned)
+                    - STEP * (steps + 1) as f32
+                    + rng.random_range(0.0..1e-3);
+                self.offer(score, next.state_hash(), None);
+            }
+            self.path.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use sandtable_rules::samples;
+
+    use super::*;
+
+    #[test]
+    fn every_line_is_legal_and_ends_its_activation() {
+        let game =
+            Game::new(&samples::table_a_skirmish(3, Some(50))).expect("sample setup is valid");
+        let maps = Maps::new(&game);
+        let mut lines = Lines::new(&maps);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        lines.search(&game, false, usize::MAX, &mut rng);
+        assert!(!lines.out.is_empty(), "units may act at the start");
+        for line in &lines.out {
+            assert!(
+                matches!(line.commands[0], Command::Activate(_)),
+                "a line starts with its activation (R6): {:?}",
+                line.commands
+            );
+            assert!(
+                line.commands.len() > 2 || line.commands[1] != Command::End,
+                "no activation that only ends: {:?}",
+                line.commands
+            );
+            let mut after = game.clone();
+            for &command in &line.commands {
+                after
+                    .apply(command)
+                    .unwrap_or_else(|e| panic!("`{command}` in {:?}: {e}", line.commands));
+            }
+            assert!(
+                after.activation().is_none(),
+                "the activation is over at the line's end (R7): {:?}",
+                line.commands
+            );
+        }
+        lines.search(&game, true, 3, &mut rng);
+        assert_eq!(lines.out.len(), 1, "only the best line is kept");
+    }
+}

@@ -22,7 +22,7 @@ const DEFAULT_TURN_LIMIT: u32 = 200;
 /// How mcts thinks, and the seed of the bots' own choices.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub(crate) struct Thinking {
-    /// Iterations (playouts) of mcts a decision [default: 5000]
+    /// Iterations (playouts) of mcts a decision [default: 300]
     #[arg(long, conflicts_with = "mcts_ms")]
     mcts_iterations: Option<u32>,
     /// Milliseconds of mcts a decision, instead of iterations (then not deterministic)

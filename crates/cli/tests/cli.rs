@@ -348,7 +348,7 @@ fn play_with_bots_finishes_the_game_and_saves_a_record_that_replays() {
         "--bot",
         "0=greedy",
         "--mcts-iterations",
-        "300",
+        "4",
         "--save",
         saved.to_str().expect("utf-8"),
         "--json",
@@ -379,7 +379,7 @@ fn play_with_bots_finishes_the_game_and_saves_a_record_that_replays() {
         "--bot",
         "0=greedy",
         "--mcts-iterations",
-        "300",
+        "4",
         "--json",
     ]);
     assert_eq!(again.stdout, out.stdout, "same seeds and budget, same game");
@@ -444,7 +444,7 @@ fn tournament_prints_a_win_rate_table_with_wilson_intervals_and_draws() {
         "--games",
         "2",
         "--mcts-iterations",
-        "200",
+        "4",
         "--turn-limit",
         "30",
         "--threads",
@@ -457,7 +457,7 @@ fn tournament_prints_a_win_rate_table_with_wilson_intervals_and_draws() {
         "settings are stated: {stdout}"
     );
     assert!(
-        stdout.contains("mcts: 200 iterations a decision, one tree"),
+        stdout.contains("mcts: 4 iterations a decision, one tree"),
         "the mcts budget is stated: {stdout}"
     );
     assert!(

@@ -64,7 +64,7 @@ impl Seat {
                     sandtable_bots::Budget::Iterations(n)
                         if config.kind == sandtable_bots::BotKind::Mcts =>
                     {
-                        format!("bot {level}: mcts, {n} playouts")
+                        format!("bot {level}: mcts, {n} iterations")
                     }
                     _ => format!("bot {level}: {}", config.kind),
                 }

@@ -383,7 +383,8 @@ fn palette(
     items.extend(TERRAIN.iter().map(|k| Item::Terrain(*k)));
     ui.horizontal_wrapped(|ui| {
         for item in items {
-            let armed = editor.armed.is_some_and(|a| same_kind(a, item));
+            // Items of one sort (a unit of any Factor, a building anywhere) share a name.
+            let armed = editor.armed.is_some_and(|a| a.name() == item.name());
             let response = ui
                 .add(
                     egui::Button::selectable(armed, item.name())
@@ -420,16 +421,6 @@ fn palette(
         None => {
             ui.label("Click a piece to select it; drag it to move it.");
         }
-    }
-}
-
-fn same_kind(a: Item, b: Item) -> bool {
-    match (a, b) {
-        (Item::Terrain(x), Item::Terrain(y)) => {
-            std::mem::discriminant(&x) == std::mem::discriminant(&y)
-                && !matches!((x, y), (TerrainKind::Bridge { elevated: e }, TerrainKind::Bridge { elevated: f }) if e != f)
-        }
-        _ => std::mem::discriminant(&a) == std::mem::discriminant(&b),
     }
 }
 

@@ -118,7 +118,6 @@ impl Item {
             Item::Unit { .. } => "unit".to_owned(),
             Item::Base { .. } => "base".to_owned(),
             Item::Stash => "stash".to_owned(),
-            Item::Terrain(TerrainKind::Bridge { elevated: true }) => "elevated bridge".to_owned(),
             Item::Terrain(kind) => kind.name().to_owned(),
         }
     }

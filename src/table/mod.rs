@@ -252,11 +252,11 @@ impl Contents {
                 .iter()
                 .map(|f| (f.player, f.base, None))
                 .collect(),
-            units: (0..game.units().len())
-                .map(|i| {
-                    let id = UnitId(i as u16);
-                    (game.units()[i].player, game.position(id), None)
-                })
+            units: game
+                .units()
+                .iter()
+                .enumerate()
+                .map(|(i, unit)| (unit.player, game.position(UnitId(i as u16)), None))
                 .collect(),
             stashes: game.stashes().map(|sq| (sq, None)).collect(),
             offending: BTreeSet::new(),

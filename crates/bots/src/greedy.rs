@@ -12,17 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use sandtable_rules::{Command, Event, Game, PlayerId};
 
 use crate::eval::{self, Maps};
-
-/// Most positions searched for one activation; a budget swollen by earned
-/// actions (R9) is cut short here.
-const NODE_LIMIT: usize = 4000;
-/// Score of an earned action (R9), on top of what the actions achieve.
-const EARNED: f32 = 0.3;
-/// Cost of one more command in a line: of two lines to the same result, the
-/// shorter is played (a Base taken now, not after turning round).
-const STEP: f32 = 0.01;
-/// Below this gain over passing, the greedy bot passes.
-const MIN_GAIN: f32 = 0.05;
+use crate::lines::{EARNED, MIN_GAIN, NODE_LIMIT, STEP};
 
 /// Searches one activation ahead from positions of one game.
 struct Search<'a> {

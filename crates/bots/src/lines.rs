@@ -19,12 +19,12 @@ use crate::eval::{self, Maps};
 
 /// Most positions searched for one unit's activation; a budget swollen by
 /// earned actions (R9) is cut short here.
-const NODE_LIMIT: usize = 4000;
+pub(crate) const NODE_LIMIT: usize = 4000;
 /// Score of an earned action (R9), on top of what the actions achieve.
-const EARNED: f32 = 0.3;
+pub(crate) const EARNED: f32 = 0.3;
 /// Cost of one more command in a line: of two lines to the same result, the
 /// shorter is preferred.
-const STEP: f32 = 0.01;
+pub(crate) const STEP: f32 = 0.01;
 /// A gain over passing below this is not worth an activation.
 pub(crate) const MIN_GAIN: f32 = 0.05;
 

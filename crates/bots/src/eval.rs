@@ -214,35 +214,73 @@ pub(crate) fn scores(game: &Game, maps: &Maps, to_move: PlayerId, out: &mut Vec<
         }
         None => {}
     }
-    let mut pieces: Vec<Piece> = Vec::with_capacity(game.units().len());
-    for (i, unit) in game.units().iter().enumerate() {
-        if let Some((square, facing)) = game.position(sandtable_rules::UnitId(i as u16)) {
-            pieces.push(Piece {
-                player: unit.player,
-                square,
-                facing,
-            });
+    PIECES.with_borrow_mut(|pieces| {
+        pieces.clear();
+        for (i, unit) in game.units().iter().enumerate() {
+            if let Some((square, facing)) = game.position(sandtable_rules::UnitId(i as u16)) {
+                pieces.push(Piece {
+                    player: unit.player,
+                    square,
+                    facing,
+                });
+            }
+        }
+        score_pieces(game, maps, to_move, pieces, out);
+    });
+}
+
+thread_local! {
+    /// The units on the board, gathered anew by every evaluation.
+    static PIECES: std::cell::RefCell<Vec<Piece>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The cheapest capture of a piece of `player` on `target` by an enemy unit
+/// within `limit` actions, and whose unit it is. Units farther than `limit`
+/// steps away are passed over without counting their turns: they cannot be
+/// the answer. Of equal costs the first unit in the list counts.
+fn cheapest_threat(
+    pieces: &[Piece],
+    player: PlayerId,
+    target: Square,
+    limit: u16,
+) -> Option<(u16, PlayerId)> {
+    let mut best: Option<(u16, PlayerId)> = None;
+    for e in pieces {
+        if e.player == player
+            || e.square.col.abs_diff(target.col) + e.square.row.abs_diff(target.row) > limit
+        {
+            continue;
+        }
+        let cost = reach_cost(e.square, e.facing, target);
+        if cost <= limit && best.is_none_or(|(b, _)| cost < b) {
+            best = Some((cost, e.player));
         }
     }
+    best
+}
+
+fn score_pieces(
+    game: &Game,
+    maps: &Maps,
+    to_move: PlayerId,
+    pieces: &[Piece],
+    out: &mut Vec<f32>,
+) {
+    let n = game.players().len();
+    let weight = |by: PlayerId| {
+        if by == to_move {
+            NEXT_MOVER
+        } else {
+            LATER_MOVER
+        }
+    };
     let mut raw = vec![0.0f32; n];
-    for a in &pieces {
+    for a in pieces {
         let own = &mut raw[usize::from(a.player.0)];
         *own += UNIT + PROGRESS * f32::from(FAR - maps.distance(a.player, a.square));
         // The cheapest capture of this unit by any enemy unit.
-        let threat = pieces
-            .iter()
-            .filter(|e| e.player != a.player)
-            .map(|e| (reach_cost(e.square, e.facing, a.square), e.player))
-            .min_by_key(|(c, _)| *c);
-        if let Some((cost, by)) = threat
-            && cost <= REACH
-        {
-            let w = if by == to_move {
-                NEXT_MOVER
-            } else {
-                LATER_MOVER
-            };
-            *own -= UNIT * UNIT_AT_RISK * w;
+        if let Some((_, by)) = cheapest_threat(pieces, a.player, a.square, REACH) {
+            *own -= UNIT * UNIT_AT_RISK * weight(by);
         }
     }
     for (f, factor) in game.factors().iter().enumerate() {
@@ -251,21 +289,11 @@ pub(crate) fn scores(game: &Game, maps: &Maps, to_move: PlayerId, out: &mut Vec<
         }
         let own = &mut raw[usize::from(factor.player.0)];
         *own += BASE;
-        let threat = pieces
-            .iter()
-            .filter(|e| e.player != factor.player)
-            .map(|e| (reach_cost(e.square, e.facing, factor.base), e.player))
-            .min_by_key(|(c, _)| *c);
-        if let Some((cost, by)) = threat {
-            let w = if by == to_move {
-                NEXT_MOVER
-            } else {
-                LATER_MOVER
-            };
+        if let Some((cost, by)) = cheapest_threat(pieces, factor.player, factor.base, 2 * REACH) {
             if cost <= REACH {
-                *own -= BASE_AT_RISK * w;
-            } else if cost <= 2 * REACH {
-                *own -= BASE_NEAR_RISK * w;
+                *own -= BASE_AT_RISK * weight(by);
+            } else {
+                *own -= BASE_NEAR_RISK * weight(by);
             }
         }
     }
@@ -406,6 +434,111 @@ mod tests {
             "one turn on the way"
         );
         assert_eq!(reach_cost(sq("C3"), Facing::W, sq("E5")), 6, "two turns");
+    }
+
+    /// The evaluation as first written: every enemy unit's reach counted
+    /// in full, for every unit and Base.
+    fn reference_scores(game: &Game, maps: &Maps, to_move: PlayerId) -> Vec<f32> {
+        let n = game.players().len();
+        let pieces: Vec<Piece> = (0..game.units().len())
+            .filter_map(|i| {
+                let (square, facing) = game.position(sandtable_rules::UnitId(i as u16))?;
+                Some(Piece {
+                    player: game.units()[i].player,
+                    square,
+                    facing,
+                })
+            })
+            .collect();
+        let weight = |by: PlayerId| if by == to_move { NEXT_MOVER } else { LATER_MOVER };
+        let threat = |player: PlayerId, target: Square| {
+            pieces
+                .iter()
+                .filter(|e| e.player != player)
+                .map(|e| (reach_cost(e.square, e.facing, target), e.player))
+                .min_by_key(|(c, _)| *c)
+        };
+        let mut raw = vec![0.0f32; n];
+        for a in &pieces {
+            let own = &mut raw[usize::from(a.player.0)];
+            *own += UNIT + PROGRESS * f32::from(FAR - maps.distance(a.player, a.square));
+            if let Some((cost, by)) = threat(a.player, a.square)
+                && cost <= REACH
+            {
+                *own -= UNIT * UNIT_AT_RISK * weight(by);
+            }
+        }
+        for (f, factor) in game.factors().iter().enumerate() {
+            if !game.base_active(sandtable_rules::FactorId(f as u16)) {
+                continue;
+            }
+            let own = &mut raw[usize::from(factor.player.0)];
+            *own += BASE;
+            if let Some((cost, by)) = threat(factor.player, factor.base) {
+                if cost <= REACH {
+                    *own -= BASE_AT_RISK * weight(by);
+                } else if cost <= 2 * REACH {
+                    *own -= BASE_NEAR_RISK * weight(by);
+                }
+            }
+        }
+        let total: f32 = raw.iter().sum();
+        raw.iter().map(|r| r - (total - r) / (n.max(2) - 1) as f32).collect()
+    }
+
+    #[test]
+    fn the_evaluation_passes_over_far_units_without_changing_a_score() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut checked = 0;
+        let mut threatened = 0;
+        for seed in 0..6 {
+            let setup = if seed % 2 == 0 {
+                sandtable_rules::samples::table_a_skirmish(seed, Some(60))
+            } else {
+                sandtable_rules::samples::table_a_snyder(seed, Some(60))
+            };
+            let mut game = Game::new(&setup).expect("sample setup is valid");
+            let maps = Maps::new(&game);
+            let mut out = Vec::new();
+            while !game.is_over() && checked < 3000 * (seed as usize + 1) {
+                for p in 0..game.players().len() {
+                    let to_move = PlayerId(p as u16);
+                    scores(&game, &maps, to_move, &mut out);
+                    let expected = reference_scores(&game, &maps, to_move);
+                    assert_eq!(out, expected, "turn {}, to move {p}", game.turn());
+                    checked += 1;
+                }
+                if expected_risk(&game) {
+                    threatened += 1;
+                }
+                let legal = game.legal_commands();
+                // Mostly advances and turns, so that units meet.
+                let pick = legal
+                    .iter()
+                    .filter(|l| !matches!(l.command, Command::Pass | Command::End))
+                    .nth(rng.random_range(0..legal.len()))
+                    .unwrap_or(&legal[0]);
+                game.apply(pick.command).expect("a legal command applies");
+            }
+        }
+        assert!(checked > 5000, "enough positions compared: {checked}");
+        assert!(threatened > 100, "units came within reach: {threatened}");
+    }
+
+    /// Whether some unit can be captured within one activation.
+    fn expected_risk(game: &Game) -> bool {
+        let on_board: Vec<(PlayerId, Square, Facing)> = (0..game.units().len())
+            .filter_map(|i| {
+                let (sq, f) = game.position(sandtable_rules::UnitId(i as u16))?;
+                Some((game.units()[i].player, sq, f))
+            })
+            .collect();
+        on_board.iter().any(|a| {
+            on_board
+                .iter()
+                .any(|e| e.0 != a.0 && reach_cost(e.1, e.2, a.1) <= REACH)
+        })
     }
 
     #[test]

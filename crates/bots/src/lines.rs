@@ -46,6 +46,8 @@ pub(crate) struct Lines<'a> {
     scores: Vec<f32>,
     path: Vec<Command>,
     best_only: bool,
+    /// Spare games, copied into rather than allocated for every position.
+    pool: Vec<Game>,
     /// The lines found by the last call, in no particular order.
     pub(crate) out: Vec<Line>,
 }
@@ -62,6 +64,7 @@ impl<'a> Lines<'a> {
             scores: Vec::new(),
             path: Vec::with_capacity(32),
             best_only: false,
+            pool: Vec::new(),
             out: Vec::new(),
         }
     }
@@ -98,7 +101,7 @@ impl<'a> Lines<'a> {
             self.path.clear();
             self.seen.clear();
             self.nodes = 0;
-            self.walk(game, 0, rng);
+            self.walk(game, game.state_hash(), 0, rng);
             return;
         }
         // The units to try: all, or the `units` most promising by the quick
@@ -120,7 +123,7 @@ impl<'a> Lines<'a> {
             self.path.push(command);
             self.seen.clear();
             self.nodes = 0;
-            self.walk(&next, 0, rng);
+            self.walk(&next, next.state_hash(), 0, rng);
         }
     }
 
@@ -165,9 +168,9 @@ impl<'a> Lines<'a> {
         }
     }
 
-    /// Every line from `game`, where the unit acts with `earned` actions
-    /// earned on the way so far.
-    fn walk(&mut self, game: &Game, earned: u16, rng: &mut ChaCha8Rng) {
+    /// Every line from `game` (whose `state_hash` is `hash`), where the unit
+    /// acts with `earned` actions earned on the way so far.
+    fn walk(&mut self, game: &Game, hash: u64, earned: u16, rng: &mut ChaCha8Rng) {
         let steps = self
             .path
             .iter()
@@ -177,7 +180,7 @@ impl<'a> Lines<'a> {
         if !just_activated {
             let here = self.value(game) + EARNED * f32::from(earned) - STEP * steps as f32
                 + rng.random_range(0.0..1e-3);
-            self.offer(here, game.state_hash(), Some(Command::End));
+            self.offer(here, hash, Some(Command::End));
         }
         let mut legal = Vec::new();
         game.legal_commands_into(&mut legal);
@@ -192,7 +195,13 @@ impl<'a> Lines<'a> {
                 break;
             }
             self.nodes += 1;
-            let mut next = game.clone();
+            let mut next = match self.pool.pop() {
+                Some(mut spare) => {
+                    spare.clone_from(game);
+                    spare
+                }
+                None => game.clone(),
+            };
             events.clear();
             next.apply_into(command, &mut events)
                 .expect("a command from legal_commands() is legal");
@@ -211,19 +220,21 @@ impl<'a> Lines<'a> {
                 && !next.is_over()
                 && !rolled;
             self.path.push(command);
+            let next_hash = next.state_hash();
             if still_acting {
                 // A position reached before, with the same actions spent,
                 // was searched already.
-                if self.seen.insert(next.state_hash()) {
-                    self.walk(&next, earned, rng);
+                if self.seen.insert(next_hash) {
+                    self.walk(&next, next_hash, earned, rng);
                 }
             } else {
                 let score = self.value(&next) + EARNED * f32::from(earned)
                     - STEP * (steps + 1) as f32
                     + rng.random_range(0.0..1e-3);
-                self.offer(score, next.state_hash(), None);
+                self.offer(score, next_hash, None);
             }
             self.path.pop();
+            self.pool.push(next);
         }
     }
 }

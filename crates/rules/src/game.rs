@@ -192,7 +192,7 @@ const EMPTY: u16 = u16::MAX;
 const BASE_FLAG: u16 = 0x8000;
 
 /// The changing part of a game.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct State {
     /// Occupancy of every square: `EMPTY`, a unit id, or `BASE_FLAG | factor`.
     pub(crate) cells: Vec<u16>,
@@ -214,6 +214,65 @@ pub(crate) struct State {
     pub(crate) stash_present: Vec<bool>,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) rng: ChaCha8Rng,
+}
+
+// Written out so that `clone_from` reuses the buffers: bots copy positions
+// into the same games over and over.
+impl Clone for State {
+    fn clone(&self) -> State {
+        let mut copy = State {
+            cells: Vec::new(),
+            places: Vec::new(),
+            activated_in: Vec::new(),
+            base_active: Vec::new(),
+            current: self.current,
+            turn: self.turn,
+            activations_left: self.activations_left,
+            activation_limit: self.activation_limit,
+            activation: self.activation,
+            paused: Vec::new(),
+            pending: self.pending,
+            stash_present: Vec::new(),
+            outcome: self.outcome,
+            rng: self.rng.clone(),
+        };
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &State) {
+        // Destructured, so that a new field cannot be forgotten here.
+        let State {
+            cells,
+            places,
+            activated_in,
+            base_active,
+            current,
+            turn,
+            activations_left,
+            activation_limit,
+            activation,
+            paused,
+            pending,
+            stash_present,
+            outcome,
+            rng,
+        } = source;
+        self.cells.clone_from(cells);
+        self.places.clone_from(places);
+        self.activated_in.clone_from(activated_in);
+        self.base_active.clone_from(base_active);
+        self.current = *current;
+        self.turn = *turn;
+        self.activations_left = *activations_left;
+        self.activation_limit = *activation_limit;
+        self.activation = *activation;
+        self.paused.clone_from(paused);
+        self.pending = *pending;
+        self.stash_present.clone_from(stash_present);
+        self.outcome = *outcome;
+        self.rng.clone_from(rng);
+    }
 }
 
 impl State {
@@ -260,7 +319,7 @@ pub fn activation_limit(n: usize) -> u16 {
 
 /// A game of Conflict at Cache: a validated table and its state, with the
 /// history needed for undo within the current turn (R31).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Game {
     pub(crate) table: Arc<Table>,
     pub(crate) state: State,
@@ -270,6 +329,36 @@ pub struct Game {
     pub(crate) turn_log: Vec<Command>,
     /// Why undo stops where `turn_start` was taken (R31).
     pub(crate) undo_barrier: crate::event::UndoError,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            table: Arc::clone(&self.table),
+            state: self.state.clone(),
+            turn_start: self.turn_start.clone(),
+            turn_log: self.turn_log.clone(),
+            undo_barrier: self.undo_barrier.clone(),
+        }
+    }
+
+    /// Copies `source` into this game, reusing its buffers.
+    fn clone_from(&mut self, source: &Game) {
+        let Game {
+            table,
+            state,
+            turn_start,
+            turn_log,
+            undo_barrier,
+        } = source;
+        if !Arc::ptr_eq(&self.table, table) {
+            self.table = Arc::clone(table);
+        }
+        self.state.clone_from(state);
+        self.turn_start.clone_from(turn_start);
+        self.turn_log.clone_from(turn_log);
+        self.undo_barrier.clone_from(undo_barrier);
+    }
 }
 
 impl Game {
@@ -551,9 +640,11 @@ impl Game {
     }
 
     /// A stable 64-bit hash of the whole changing state, generator included
-    /// (FNV-1a over a fixed encoding, the same on every platform and build).
+    /// (a multiply-and-shift mix of a fixed encoding, a 64-bit word at a time,
+    /// the same on every platform and build). Bots hash every position they
+    /// search, so it is kept cheap.
     pub fn state_hash(&self) -> u64 {
-        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        let mut h = Mix(0xcbf2_9ce4_8422_2325);
         let s = &self.state;
         h.u64(u64::from(s.current.0));
         h.u64(u64::from(s.turn));
@@ -574,17 +665,20 @@ impl Game {
                 h.u64(a.start_facing as u64);
             }
         }
+        // One word a unit: where it is (kind in bits 0-1, facing or holder
+        // from bit 2, column from bit 5, row from bit 21) and the turn of its
+        // last activation from bit 37.
         for (place, turn) in s.places.iter().zip(&s.activated_in) {
-            match *place {
+            let at = match *place {
                 Place::Board { square, facing } => {
-                    h.u64(1);
-                    h.square(square);
-                    h.u64(facing as u64);
+                    1 | (facing as u64) << 2
+                        | u64::from(square.col) << 5
+                        | u64::from(square.row) << 21
                 }
-                Place::Custody { holder } => h.u64(2 + (u64::from(holder.0) << 8)),
-                Place::Removed => h.u64(3),
-            }
-            h.u64(u64::from(*turn));
+                Place::Custody { holder } => 2 | u64::from(holder.0) << 2,
+                Place::Removed => 3,
+            };
+            h.u64(at | u64::from(*turn) << 37);
         }
         for active in &s.base_active {
             h.u64(u64::from(*active));
@@ -605,18 +699,23 @@ impl Game {
         let pos = s.rng.get_word_pos();
         h.u64(pos as u64);
         h.u64((pos >> 64) as u64);
-        h.0
+        h.finish()
     }
 }
 
-struct Fnv(u64);
+/// The state hash's mixer: each word is folded in with a multiply by an odd
+/// constant and a shift, so that every bit of it reaches the high and the low
+/// bits of the hash; the finish spreads the last word the same way.
+struct Mix(u64);
 
-impl Fnv {
+impl Mix {
     fn u64(&mut self, v: u64) {
-        for b in v.to_le_bytes() {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        self.0 = (self.0 ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 ^= self.0 >> 29;
+    }
+    fn finish(&self) -> u64 {
+        let h = self.0.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h ^ (h >> 32)
     }
     fn square(&mut self, sq: Square) {
         self.u64(u64::from(sq.col) | (u64::from(sq.row) << 16));

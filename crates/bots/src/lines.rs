@@ -15,7 +15,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use sandtable_rules::{Command, Event, Game, LegalCommand, PlayerId};
 
-use crate::eval::{self, Maps};
+use crate::eval::{self, Frozen, Maps};
 
 /// Most positions searched for one unit's activation; a budget swollen by
 /// earned actions (R9) is cut short here.
@@ -48,6 +48,8 @@ pub(crate) struct Lines<'a> {
     best_only: bool,
     /// Spare games, copied into rather than allocated for every position.
     pool: Vec<Game>,
+    /// The evaluation frozen where the activation searched began.
+    frozen: Option<Frozen>,
     /// The lines found by the last call, in no particular order.
     pub(crate) out: Vec<Line>,
 }
@@ -65,6 +67,7 @@ impl<'a> Lines<'a> {
             path: Vec::with_capacity(32),
             best_only: false,
             pool: Vec::new(),
+            frozen: None,
             out: Vec::new(),
         }
     }
@@ -73,6 +76,23 @@ impl<'a> Lines<'a> {
     pub(crate) fn value(&mut self, game: &Game) -> f32 {
         eval::scores(game, self.maps, self.opponent, &mut self.scores);
         self.scores[usize::from(self.me.0)]
+    }
+
+    /// The same for a position of the activation searched; `pure` when only
+    /// the acting unit has moved or turned since it began, so that the frozen
+    /// evaluation applies.
+    fn line_value(&mut self, game: &Game, pure: bool) -> f32 {
+        match &mut self.frozen {
+            Some(frozen) if pure && !game.is_over() => frozen.score(game, self.maps, self.me),
+            _ => self.value(game),
+        }
+    }
+
+    /// Freezes the evaluation where the activation of `game` stands now.
+    fn freeze(&mut self, game: &Game) {
+        self.frozen = game
+            .activation()
+            .map(|a| Frozen::new(game, self.maps, self.opponent, a.unit));
     }
 
     /// Fills `out` with the lines of the current player's activation: the one
@@ -101,7 +121,8 @@ impl<'a> Lines<'a> {
             self.path.clear();
             self.seen.clear();
             self.nodes = 0;
-            self.walk(game, game.state_hash(), 0, rng);
+            self.freeze(game);
+            self.walk(game, game.state_hash(), 0, true, rng);
             return;
         }
         // The units to try: all, or the `units` most promising by the quick
@@ -123,7 +144,8 @@ impl<'a> Lines<'a> {
             self.path.push(command);
             self.seen.clear();
             self.nodes = 0;
-            self.walk(&next, next.state_hash(), 0, rng);
+            self.freeze(&next);
+            self.walk(&next, next.state_hash(), 0, true, rng);
         }
     }
 
@@ -169,8 +191,9 @@ impl<'a> Lines<'a> {
     }
 
     /// Every line from `game` (whose `state_hash` is `hash`), where the unit
-    /// acts with `earned` actions earned on the way so far.
-    fn walk(&mut self, game: &Game, hash: u64, earned: u16, rng: &mut ChaCha8Rng) {
+    /// acts with `earned` actions earned on the way so far; `pure` while it
+    /// has only moved and turned.
+    fn walk(&mut self, game: &Game, hash: u64, earned: u16, pure: bool, rng: &mut ChaCha8Rng) {
         let steps = self
             .path
             .iter()
@@ -178,7 +201,8 @@ impl<'a> Lines<'a> {
             .count();
         let just_activated = matches!(self.path.as_slice(), [Command::Activate(_)]);
         if !just_activated {
-            let here = self.value(game) + EARNED * f32::from(earned) - STEP * steps as f32
+            let here = self.line_value(game, pure) + EARNED * f32::from(earned)
+                - STEP * steps as f32
                 + rng.random_range(0.0..1e-3);
             self.offer(here, hash, Some(Command::End));
         }
@@ -207,12 +231,21 @@ impl<'a> Lines<'a> {
                 .expect("a command from legal_commands() is legal");
             let mut gained = 0u16;
             let mut rolled = false;
+            let mut still_pure = pure;
             for e in &events {
                 match e {
                     Event::Captured { earned, .. } => gained += earned.0,
                     Event::StashRolled { .. } => rolled = true,
                     _ => {}
                 }
+                still_pure &= matches!(
+                    e,
+                    Event::Activated { .. }
+                        | Event::Turned { .. }
+                        | Event::Moved { .. }
+                        | Event::ActivationEnded { .. }
+                        | Event::TurnPassed { .. }
+                );
             }
             let earned = earned + gained;
             let still_acting = next.activation().map(|a| a.unit) == acting
@@ -225,10 +258,10 @@ impl<'a> Lines<'a> {
                 // A position reached before, with the same actions spent,
                 // was searched already.
                 if self.seen.insert(next_hash) {
-                    self.walk(&next, next_hash, earned, rng);
+                    self.walk(&next, next_hash, earned, still_pure, rng);
                 }
             } else {
-                let score = self.value(&next) + EARNED * f32::from(earned)
+                let score = self.line_value(&next, still_pure) + EARNED * f32::from(earned)
                     - STEP * (steps + 1) as f32
                     + rng.random_range(0.0..1e-3);
                 self.offer(score, next_hash, None);

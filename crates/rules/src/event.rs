@@ -707,7 +707,7 @@ impl Game {
             .any(|e| matches!(e, Event::StashRolled { .. }));
         if command == Command::Pass || rolled {
             // R31: undo stops at the start of a turn and after a roll.
-            self.turn_start.clone_from(&self.state);
+            self.mark_turn_start();
             self.turn_log.clear();
             self.undo_barrier = if rolled {
                 UndoError::PastRoll

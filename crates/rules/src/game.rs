@@ -323,8 +323,9 @@ pub fn activation_limit(n: usize) -> u16 {
 pub struct Game {
     pub(crate) table: Arc<Table>,
     pub(crate) state: State,
-    /// The state when the current turn began (R31).
-    pub(crate) turn_start: State,
+    /// The state when the current turn began (R31), shared by copies of the
+    /// game until one of them starts a turn of its own.
+    pub(crate) turn_start: Arc<State>,
     /// Commands applied since the current turn began or the last roll (R31).
     pub(crate) turn_log: Vec<Command>,
     /// Why undo stops where `turn_start` was taken (R31).
@@ -336,7 +337,7 @@ impl Clone for Game {
         Game {
             table: Arc::clone(&self.table),
             state: self.state.clone(),
-            turn_start: self.turn_start.clone(),
+            turn_start: Arc::clone(&self.turn_start),
             turn_log: self.turn_log.clone(),
             undo_barrier: self.undo_barrier.clone(),
         }
@@ -355,7 +356,9 @@ impl Clone for Game {
             self.table = Arc::clone(table);
         }
         self.state.clone_from(state);
-        self.turn_start.clone_from(turn_start);
+        if !Arc::ptr_eq(&self.turn_start, turn_start) {
+            self.turn_start = Arc::clone(turn_start);
+        }
         self.turn_log.clone_from(turn_log);
         self.undo_barrier.clone_from(undo_barrier);
     }
@@ -452,7 +455,7 @@ impl Game {
         state.activations_left = state.activation_limit;
         Ok(Game {
             table: Arc::new(table),
-            turn_start: state.clone(),
+            turn_start: Arc::new(state.clone()),
             state,
             turn_log: Vec::new(),
             undo_barrier: crate::event::UndoError::StartOfTurn,
@@ -634,9 +637,18 @@ impl Game {
     /// a roll (R31).
     pub fn reseed(&mut self, seed: u64) {
         self.state.rng = ChaCha8Rng::seed_from_u64(seed);
-        self.turn_start.clone_from(&self.state);
+        self.mark_turn_start();
         self.turn_log.clear();
         self.undo_barrier = crate::event::UndoError::PastRoll;
+    }
+
+    /// Takes the state now as where undo stops (R31), reusing the stored one
+    /// when no copy of the game shares it.
+    pub(crate) fn mark_turn_start(&mut self) {
+        match Arc::get_mut(&mut self.turn_start) {
+            Some(start) => start.clone_from(&self.state),
+            None => self.turn_start = Arc::new(self.state.clone()),
+        }
     }
 
     /// A stable 64-bit hash of the whole changing state, generator included

@@ -772,13 +772,12 @@ mod tests {
                     && pure
                 {
                     scores(&game, &maps, *to_move, &mut full);
-                    for p in 0..game.players().len() {
+                    for (p, expected) in full.iter().enumerate() {
                         let got = f.score(&game, &maps, PlayerId(p as u16));
                         assert!(
-                            (got - full[p]).abs() < 1e-3,
-                            "turn {}, player {p}: frozen {got}, full {}",
+                            (got - expected).abs() < 1e-3,
+                            "turn {}, player {p}: frozen {got}, full {expected}",
                             game.turn(),
-                            full[p]
                         );
                         compared += 1;
                     }

@@ -46,8 +46,11 @@ pub(crate) struct Lines<'a> {
     scores: Vec<f32>,
     path: Vec<Command>,
     best_only: bool,
-    /// Spare games, copied into rather than allocated for every position.
+    /// Spare games, copied into rather than allocated for every position,
+    /// and spare lists of legal commands, one a level of the search.
     pool: Vec<Game>,
+    spare_lists: Vec<Vec<LegalCommand>>,
+    events: Vec<Event>,
     /// The evaluation frozen where the activation searched began.
     frozen: Option<Frozen>,
     /// The lines found by the last call, in no particular order.
@@ -67,6 +70,8 @@ impl<'a> Lines<'a> {
             path: Vec::with_capacity(32),
             best_only: false,
             pool: Vec::new(),
+            spare_lists: Vec::new(),
+            events: Vec::new(),
             frozen: None,
             out: Vec::new(),
         }
@@ -150,7 +155,7 @@ impl<'a> Lines<'a> {
     }
 
     /// Offers a line (the path, then `last` if any) ending in the position
-    /// with hash `end`.
+    /// with hash `end` (not used when only the best line is kept).
     fn offer(&mut self, score: f32, end: u64, last: Option<Command>) {
         let make = |path: &[Command]| {
             let mut commands = Vec::with_capacity(path.len() + 1);
@@ -206,11 +211,12 @@ impl<'a> Lines<'a> {
                 + rng.random_range(0.0..1e-3);
             self.offer(here, hash, Some(Command::End));
         }
-        let mut legal = Vec::new();
+        let mut legal = self.spare_lists.pop().unwrap_or_default();
+        legal.clear();
         game.legal_commands_into(&mut legal);
         let acting = game.activation().map(|a| a.unit);
-        let mut events = Vec::new();
-        for l in legal {
+        let mut events = std::mem::take(&mut self.events);
+        for &l in &legal {
             let command = l.command;
             if matches!(command, Command::End | Command::Pass | Command::Activate(_)) {
                 continue;
@@ -253,10 +259,10 @@ impl<'a> Lines<'a> {
                 && !next.is_over()
                 && !rolled;
             self.path.push(command);
-            let next_hash = next.state_hash();
             if still_acting {
                 // A position reached before, with the same actions spent,
                 // was searched already.
+                let next_hash = next.state_hash();
                 if self.seen.insert(next_hash) {
                     self.walk(&next, next_hash, earned, still_pure, rng);
                 }
@@ -264,11 +270,15 @@ impl<'a> Lines<'a> {
                 let score = self.line_value(&next, still_pure) + EARNED * f32::from(earned)
                     - STEP * (steps + 1) as f32
                     + rng.random_range(0.0..1e-3);
-                self.offer(score, next_hash, None);
+                // Only lines to distinct ends need the end's hash.
+                let end = if self.best_only { 0 } else { next.state_hash() };
+                self.offer(score, end, None);
             }
             self.path.pop();
             self.pool.push(next);
         }
+        self.spare_lists.push(legal);
+        self.events = events;
     }
 }
 

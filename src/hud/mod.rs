@@ -282,29 +282,15 @@ fn draw_panels(
             ui.add_enabled_ui(!bot_turn, |ui| {
                 ui.horizontal_wrapped(|ui| {
                     let acting = game.activation().is_some();
-                    if ui
-                        .add_enabled(acting, egui::Button::new("⟲ Left (Q)"))
-                        .clicked()
-                    {
-                        requests.write(CommandRequest(Command::TurnLeft));
-                    }
-                    if ui
-                        .add_enabled(acting, egui::Button::new("Right (E) ⟳"))
-                        .clicked()
-                    {
-                        requests.write(CommandRequest(Command::TurnRight));
-                    }
-                    if ui
-                        .add_enabled(acting, egui::Button::new("Advance (F)"))
-                        .clicked()
-                    {
-                        requests.write(CommandRequest(Command::Advance));
-                    }
-                    if ui
-                        .add_enabled(acting, egui::Button::new("End (Enter)"))
-                        .clicked()
-                    {
-                        requests.write(CommandRequest(Command::End));
+                    for (label, command) in [
+                        ("⟲ Left (Q)", Command::TurnLeft),
+                        ("Right (E) ⟳", Command::TurnRight),
+                        ("Advance (F)", Command::Advance),
+                        ("End (Enter)", Command::End),
+                    ] {
+                        if ui.add_enabled(acting, egui::Button::new(label)).clicked() {
+                            requests.write(CommandRequest(command));
+                        }
                     }
                     if ui.button("Pass turn (P)").clicked() {
                         requests.write(CommandRequest(Command::Pass));

@@ -215,18 +215,32 @@ pub(crate) fn scores(game: &Game, maps: &Maps, to_move: PlayerId, out: &mut Vec<
         None => {}
     }
     PIECES.with_borrow_mut(|pieces| {
-        pieces.clear();
-        for (i, unit) in game.units().iter().enumerate() {
-            if let Some((square, facing)) = game.position(sandtable_rules::UnitId(i as u16)) {
-                pieces.push(Piece {
-                    player: unit.player,
-                    square,
-                    facing,
-                });
-            }
-        }
+        gather(game, pieces);
         score_pieces(game, maps, to_move, pieces, out);
     });
+}
+
+/// The units on the board, in unit order, into `pieces`.
+fn gather(game: &Game, pieces: &mut Vec<Piece>) {
+    pieces.clear();
+    for (i, unit) in game.units().iter().enumerate() {
+        if let Some((square, facing)) = game.position(UnitId(i as u16)) {
+            pieces.push(Piece {
+                player: unit.player,
+                square,
+                facing,
+            });
+        }
+    }
+}
+
+/// Weight of a threat by `by`'s units: full from the player who moves next.
+fn weight(by: PlayerId, to_move: PlayerId) -> f32 {
+    if by == to_move {
+        NEXT_MOVER
+    } else {
+        LATER_MOVER
+    }
 }
 
 thread_local! {
@@ -244,30 +258,12 @@ fn cheapest_threat(
     target: Square,
     limit: u16,
 ) -> Option<(u16, PlayerId)> {
-    let mut best: Option<(u16, PlayerId)> = None;
-    for e in pieces {
-        if e.player == player
-            || e.square.col.abs_diff(target.col) + e.square.row.abs_diff(target.row) > limit
-        {
-            continue;
-        }
-        let cost = reach_cost(e.square, e.facing, target);
-        if cost <= limit && best.is_none_or(|(b, _)| cost < b) {
-            best = Some((cost, e.player));
-        }
-    }
-    best
+    threat_skipping(pieces, player, target, limit, usize::MAX).map(|(cost, _, by)| (cost, by))
 }
 
 fn score_pieces(game: &Game, maps: &Maps, to_move: PlayerId, pieces: &[Piece], out: &mut Vec<f32>) {
     let n = game.players().len();
-    let weight = |by: PlayerId| {
-        if by == to_move {
-            NEXT_MOVER
-        } else {
-            LATER_MOVER
-        }
-    };
+    let weight = |by: PlayerId| weight(by, to_move);
     let mut raw = vec![0.0f32; n];
     for a in pieces {
         let own = &mut raw[usize::from(a.player.0)];
@@ -347,9 +343,8 @@ pub(crate) struct Frozen {
     /// own and less the safety of the `watched` pieces.
     fixed: Vec<f32>,
     watched: Vec<Watched>,
-    /// The enemy units, in list order with their indices, that may capture
-    /// the moving unit.
-    enemies: Vec<(usize, Piece)>,
+    /// The enemy units, in list order, that may capture the moving unit.
+    enemies: Vec<Piece>,
     raw: Vec<f32>,
 }
 
@@ -357,28 +352,15 @@ impl Frozen {
     /// Frozen at `game`, with `unit` (on the board) the one that moves.
     pub(crate) fn new(game: &Game, maps: &Maps, to_move: PlayerId, unit: UnitId) -> Frozen {
         let n = game.players().len();
-        let mut pieces: Vec<Piece> = Vec::with_capacity(game.units().len());
-        let mut index = usize::MAX;
-        for (i, u) in game.units().iter().enumerate() {
-            if let Some((square, facing)) = game.position(UnitId(i as u16)) {
-                if i == usize::from(unit.0) {
-                    index = pieces.len();
-                }
-                pieces.push(Piece {
-                    player: u.player,
-                    square,
-                    facing,
-                });
-            }
-        }
+        let mut pieces = Vec::with_capacity(game.units().len());
+        gather(game, &mut pieces);
+        // The moving unit's place among the pieces: the units before it on
+        // the board.
+        let index = (0..unit.0)
+            .filter(|u| game.position(UnitId(*u)).is_some())
+            .count();
         let player = game.units()[usize::from(unit.0)].player;
-        let weight = |by: PlayerId| {
-            if by == to_move {
-                NEXT_MOVER
-            } else {
-                LATER_MOVER
-            }
-        };
+        let weight = |by: PlayerId| weight(by, to_move);
         let mut fixed = vec![0.0f32; n];
         let mut watched = Vec::new();
         for (i, a) in pieces.iter().enumerate() {
@@ -421,12 +403,7 @@ impl Frozen {
                 });
             }
         }
-        let enemies = pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.player != player)
-            .map(|(i, e)| (i, *e))
-            .collect();
+        let enemies = pieces.into_iter().filter(|e| e.player != player).collect();
         Frozen {
             unit,
             index,
@@ -447,28 +424,12 @@ impl Frozen {
             unreachable!("the moving unit stays on the board while nothing is captured");
         };
         let to_move = self.to_move;
-        let weight = |by: PlayerId| {
-            if by == to_move {
-                NEXT_MOVER
-            } else {
-                LATER_MOVER
-            }
-        };
+        let weight = |by: PlayerId| weight(by, to_move);
         self.raw.clear();
         self.raw.extend_from_slice(&self.fixed);
         let mine = usize::from(self.player.0);
         self.raw[mine] += UNIT + PROGRESS * f32::from(FAR - maps.distance(self.player, square));
-        let mut threat: Option<(u16, PlayerId)> = None;
-        for (_, e) in &self.enemies {
-            if e.square.col.abs_diff(square.col) + e.square.row.abs_diff(square.row) > REACH {
-                continue;
-            }
-            let cost = reach_cost(e.square, e.facing, square);
-            if cost <= REACH && threat.is_none_or(|(b, _)| cost < b) {
-                threat = Some((cost, e.player));
-            }
-        }
-        if let Some((_, by)) = threat {
+        if let Some((_, by)) = cheapest_threat(&self.enemies, self.player, square, REACH) {
             self.raw[mine] -= UNIT * UNIT_AT_RISK * weight(by);
         }
         for w in &self.watched {
@@ -647,7 +608,7 @@ mod tests {
         let n = game.players().len();
         let pieces: Vec<Piece> = (0..game.units().len())
             .filter_map(|i| {
-                let (square, facing) = game.position(sandtable_rules::UnitId(i as u16))?;
+                let (square, facing) = game.position(UnitId(i as u16))?;
                 Some(Piece {
                     player: game.units()[i].player,
                     square,
@@ -701,20 +662,15 @@ mod tests {
 
     #[test]
     fn the_evaluation_passes_over_far_units_without_changing_a_score() {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut checked = 0;
         let mut threatened = 0;
-        for seed in 0..6 {
-            let setup = if seed % 2 == 0 {
-                sandtable_rules::samples::table_a_skirmish(seed, Some(60))
-            } else {
-                sandtable_rules::samples::table_a_snyder(seed, Some(60))
-            };
-            let mut game = Game::new(&setup).expect("sample setup is valid");
+        for seed in 0..20 {
+            let mut game = sample_game(seed);
             let maps = Maps::new(&game);
             let mut out = Vec::new();
-            while !game.is_over() && checked < 3000 * (seed as usize + 1) {
+            while !game.is_over() {
                 for p in 0..game.players().len() {
                     let to_move = PlayerId(p as u16);
                     scores(&game, &maps, to_move, &mut out);
@@ -725,14 +681,8 @@ mod tests {
                 if expected_risk(&game) {
                     threatened += 1;
                 }
-                let legal = game.legal_commands();
-                // Mostly advances and turns, so that units meet.
-                let pick = legal
-                    .iter()
-                    .filter(|l| !matches!(l.command, Command::Pass | Command::End))
-                    .nth(rng.random_range(0..legal.len()))
-                    .unwrap_or(&legal[0]);
-                game.apply(pick.command).expect("a legal command applies");
+                let command = next_command(&game, &maps, &mut rng);
+                game.apply(command).expect("a legal command applies");
             }
         }
         assert!(checked > 5000, "enough positions compared: {checked}");
@@ -741,18 +691,13 @@ mod tests {
 
     #[test]
     fn the_frozen_evaluation_of_an_activation_matches_the_full_one() {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         use sandtable_rules::Event;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let mut compared = 0;
         let mut at_risk = 0;
         for seed in 0..20 {
-            let setup = if seed % 2 == 0 {
-                sandtable_rules::samples::table_a_skirmish(seed, Some(60))
-            } else {
-                sandtable_rules::samples::table_a_snyder(seed, Some(60))
-            };
-            let mut game = Game::new(&setup).expect("sample setup is valid");
+            let mut game = sample_game(seed);
             let maps = Maps::new(&game);
             let mut full = Vec::new();
             let mut frozen: Option<(Frozen, PlayerId)> = None;
@@ -785,20 +730,8 @@ mod tests {
                         at_risk += 1;
                     }
                 }
-                // Mostly the playout policy's best command, so that units
-                // close in on each other; sometimes any.
-                let legal = game.legal_commands();
-                let pick = if rng.random_bool(0.7) {
-                    legal
-                        .iter()
-                        .max_by(|a, b| {
-                            quick_score(&game, &maps, a).total_cmp(&quick_score(&game, &maps, b))
-                        })
-                        .expect("a game not over has a legal command")
-                } else {
-                    &legal[rng.random_range(0..legal.len())]
-                };
-                let events = game.apply(pick.command).expect("a legal command applies");
+                let command = next_command(&game, &maps, &mut rng);
+                let events = game.apply(command).expect("a legal command applies");
                 pure &= events.iter().all(|e| {
                     matches!(
                         e,
@@ -814,11 +747,38 @@ mod tests {
         assert!(at_risk > 100, "positions with something at risk: {at_risk}");
     }
 
+    /// Sample game `seed`: Conflict at Cache on even seeds, The Snyder
+    /// Skirmish on odd ones.
+    fn sample_game(seed: u64) -> Game {
+        let setup = if seed.is_multiple_of(2) {
+            sandtable_rules::samples::table_a_skirmish(seed, Some(60))
+        } else {
+            sandtable_rules::samples::table_a_snyder(seed, Some(60))
+        };
+        Game::new(&setup).expect("sample setup is valid")
+    }
+
+    /// Mostly the playout policy's best command, so that units close in on
+    /// each other; sometimes any legal command.
+    fn next_command(game: &Game, maps: &Maps, rng: &mut rand_chacha::ChaCha8Rng) -> Command {
+        use rand::Rng;
+        let legal = game.legal_commands();
+        let pick = if rng.random_bool(0.7) {
+            legal
+                .iter()
+                .max_by(|a, b| quick_score(game, maps, a).total_cmp(&quick_score(game, maps, b)))
+                .expect("a game not over has a legal command")
+        } else {
+            &legal[rng.random_range(0..legal.len())]
+        };
+        pick.command
+    }
+
     /// Whether some unit can be captured within one activation.
     fn expected_risk(game: &Game) -> bool {
         let on_board: Vec<(PlayerId, Square, Facing)> = (0..game.units().len())
             .filter_map(|i| {
-                let (sq, f) = game.position(sandtable_rules::UnitId(i as u16))?;
+                let (sq, f) = game.position(UnitId(i as u16))?;
                 Some((game.units()[i].player, sq, f))
             })
             .collect();

@@ -570,7 +570,7 @@ pub(crate) fn quick_score(game: &Game, maps: &Maps, legal: &LegalCommand) -> f32
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn sq(name: &str) -> Square {
@@ -749,7 +749,7 @@ mod tests {
 
     /// Sample game `seed`: Conflict at Cache on even seeds, The Snyder
     /// Skirmish on odd ones.
-    fn sample_game(seed: u64) -> Game {
+    pub(crate) fn sample_game(seed: u64) -> Game {
         let setup = if seed.is_multiple_of(2) {
             sandtable_rules::samples::table_a_skirmish(seed, Some(60))
         } else {
@@ -760,7 +760,11 @@ mod tests {
 
     /// Mostly the playout policy's best command, so that units close in on
     /// each other; sometimes any legal command.
-    fn next_command(game: &Game, maps: &Maps, rng: &mut rand_chacha::ChaCha8Rng) -> Command {
+    pub(crate) fn next_command(
+        game: &Game,
+        maps: &Maps,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Command {
         use rand::Rng;
         let legal = game.legal_commands();
         let pick = if rng.random_bool(0.7) {

@@ -10,12 +10,14 @@
 //! choice awaited (R22), or where the game ends.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use sandtable_rules::{Command, Event, Game, LegalCommand, PlayerId};
+use sandtable_rules::{Command, Event, Game, LegalCommand, Place, PlayerId, UnitId};
 
 use crate::eval::{self, Frozen, Maps};
+use crate::mix;
 
 /// Most positions searched for one unit's activation; a budget swollen by
 /// earned actions (R9) is cut short here.
@@ -27,6 +29,80 @@ pub(crate) const EARNED: f32 = 0.3;
 pub(crate) const STEP: f32 = 0.01;
 /// A gain over passing below this is not worth an activation.
 pub(crate) const MIN_GAIN: f32 = 0.05;
+
+/// Hashes a key that is already a mixed 64-bit word by taking it as it is.
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type KeyBuild = BuildHasherDefault<KeyHasher>;
+
+/// Keys of the positions of one activation. While a unit acts, only it moves
+/// and turns, its actions are spent and earned (R7, R9), and the units and
+/// Bases it captures leave the board (R10); everything else stays as it was
+/// when the activation began (a stash roll, R21, or a choice, R22, ends a
+/// line). So a position of the activation is known by the acting unit's
+/// place and actions and by what it has captured: `unit` mixes the first two,
+/// `captured` is the exclusive or of a word for each capture.
+fn unit_key(game: &Game, unit: UnitId) -> u64 {
+    let place = place_word(game.place(unit));
+    let actions = game.activation().map_or(0, |a| {
+        1 | u64::from(a.spent) << 1 | u64::from(a.earned) << 17
+    });
+    mix(place, actions)
+}
+
+/// A unit's place as one word.
+fn place_word(place: Place) -> u64 {
+    match place {
+        Place::Board { square, facing } => {
+            1 | (facing as u64) << 2 | u64::from(square.col) << 5 | u64::from(square.row) << 21
+        }
+        Place::Custody { holder } => 2 | u64::from(holder.0) << 2,
+        Place::Removed => 3,
+    }
+}
+
+/// The word a capture adds to a key (by exclusive or).
+fn capture_key(event: &Event) -> u64 {
+    match event {
+        Event::Captured { unit, .. } => mix(0xc0, u64::from(unit.0)),
+        Event::BaseCaptured { factor, .. } => mix(0xba5e, u64::from(factor.0)),
+        _ => 0,
+    }
+}
+
+/// The key of the position where a line ends: the acting unit's place, what
+/// it captured and `how` the line ended (0 when the activation is simply
+/// over, whether by `end`, by a spent budget or with the game, and whether or
+/// not a paused activation resumes, R23). Lines to the same key are lines to
+/// the same position.
+fn end_key(game: &Game, unit: UnitId, captured: u64, how: u64) -> u64 {
+    mix(place_word(game.place(unit)), how) ^ captured
+}
+
+/// The word a stash roll adds to an end key: the stash's square.
+fn roll_key(event: &Event) -> u64 {
+    match event {
+        Event::StashRolled { square, .. } => {
+            mix(0x57a5, u64::from(square.col) | u64::from(square.row) << 16)
+        }
+        _ => 0,
+    }
+}
 
 /// One activation, command by command, with its score for the player giving it.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,21 +116,30 @@ pub(crate) struct Lines<'a> {
     maps: &'a Maps,
     me: PlayerId,
     opponent: PlayerId,
-    seen: HashSet<u64>,
-    ends: HashMap<u64, usize>,
+    seen: HashSet<u64, KeyBuild>,
+    ends: HashMap<u64, usize, KeyBuild>,
     nodes: usize,
     scores: Vec<f32>,
     path: Vec<Command>,
     best_only: bool,
-    /// Spare games, copied into rather than allocated for every position,
-    /// and spare lists of legal commands, one a level of the search.
-    pool: Vec<Game>,
+    /// Spare games, copied into rather than allocated for every position
+    /// (boxed, so that taking one out moves a pointer, not a game), and spare
+    /// lists of legal commands, one a level of the search.
+    pool: Vec<Box<Game>>,
     spare_lists: Vec<Vec<LegalCommand>>,
     events: Vec<Event>,
     /// The evaluation frozen where the activation searched began.
     frozen: Option<Frozen>,
     /// The lines found by the last call, in no particular order.
     pub(crate) out: Vec<Line>,
+    /// Every key given to a position of an activation, with the position's
+    /// `state_hash` and whether a capture led to it, and the same for the
+    /// ends of lines that roll no dice: for the test that keys tell positions
+    /// apart.
+    #[cfg(test)]
+    keyed: Vec<(u64, u64, bool)>,
+    #[cfg(test)]
+    ended: Vec<(u64, u64)>,
 }
 
 impl<'a> Lines<'a> {
@@ -63,8 +148,8 @@ impl<'a> Lines<'a> {
             maps,
             me: PlayerId(0),
             opponent: PlayerId(0),
-            seen: HashSet::new(),
-            ends: HashMap::new(),
+            seen: HashSet::default(),
+            ends: HashMap::default(),
             nodes: 0,
             scores: Vec::new(),
             path: Vec::with_capacity(32),
@@ -74,6 +159,10 @@ impl<'a> Lines<'a> {
             events: Vec::new(),
             frozen: None,
             out: Vec::new(),
+            #[cfg(test)]
+            keyed: Vec::new(),
+            #[cfg(test)]
+            ended: Vec::new(),
         }
     }
 
@@ -127,7 +216,7 @@ impl<'a> Lines<'a> {
             self.seen.clear();
             self.nodes = 0;
             self.freeze(game);
-            self.walk(game, game.state_hash(), 0, true, rng);
+            self.walk(game, 0, 0, true, rng);
             return;
         }
         // The units to try: all, or the `units` most promising by the quick
@@ -150,12 +239,12 @@ impl<'a> Lines<'a> {
             self.seen.clear();
             self.nodes = 0;
             self.freeze(&next);
-            self.walk(&next, next.state_hash(), 0, true, rng);
+            self.walk(&next, 0, 0, true, rng);
         }
     }
 
     /// Offers a line (the path, then `last` if any) ending in the position
-    /// with hash `end` (not used when only the best line is kept).
+    /// with key `end` (not used when only the best line is kept).
     fn offer(&mut self, score: f32, end: u64, last: Option<Command>) {
         let make = |path: &[Command]| {
             let mut commands = Vec::with_capacity(path.len() + 1);
@@ -195,42 +284,58 @@ impl<'a> Lines<'a> {
         }
     }
 
-    /// Every line from `game` (whose `state_hash` is `hash`), where the unit
-    /// acts with `earned` actions earned on the way so far; `pure` while it
-    /// has only moved and turned.
-    fn walk(&mut self, game: &Game, hash: u64, earned: u16, pure: bool, rng: &mut ChaCha8Rng) {
+    /// Every line from `game`, where the unit acts with `earned` actions
+    /// earned on the way so far and `captured` is the key word of what it has
+    /// captured in this activation (see `unit_key`); `pure` while it has only
+    /// moved and turned.
+    fn walk(&mut self, game: &Game, captured: u64, earned: u16, pure: bool, rng: &mut ChaCha8Rng) {
         let steps = self
             .path
             .iter()
             .filter(|c| !matches!(c, Command::Activate(_)))
             .count();
         let just_activated = matches!(self.path.as_slice(), [Command::Activate(_)]);
-        if !just_activated {
+        let acting = game.activation().map(|a| a.unit);
+        if !just_activated && let Some(unit) = acting {
             let here = self.line_value(game, pure) + EARNED * f32::from(earned)
                 - STEP * steps as f32
                 + rng.random_range(0.0..1e-3);
-            self.offer(here, hash, Some(Command::End));
+            // Ended here, the activation leaves the unit where it stands.
+            let end = if self.best_only {
+                0
+            } else {
+                end_key(game, unit, captured, 0)
+            };
+            #[cfg(test)]
+            if !self.best_only {
+                let mut after = game.clone();
+                after
+                    .apply(Command::End)
+                    .expect("an activation may end (R7)");
+                self.ended.push((end, after.state_hash()));
+            }
+            self.offer(here, end, Some(Command::End));
         }
         let mut legal = self.spare_lists.pop().unwrap_or_default();
         legal.clear();
         game.legal_commands_into(&mut legal);
-        let acting = game.activation().map(|a| a.unit);
         let mut events = std::mem::take(&mut self.events);
         for &l in &legal {
             let command = l.command;
             if matches!(command, Command::End | Command::Pass | Command::Activate(_)) {
                 continue;
             }
+            let Some(unit) = acting else { break };
             if self.nodes >= NODE_LIMIT {
                 break;
             }
             self.nodes += 1;
             let mut next = match self.pool.pop() {
                 Some(mut spare) => {
-                    spare.clone_from(game);
+                    spare.as_mut().clone_from(game);
                     spare
                 }
-                None => game.clone(),
+                None => Box::new(game.clone()),
             };
             events.clear();
             next.apply_into(command, &mut events)
@@ -238,12 +343,14 @@ impl<'a> Lines<'a> {
             let mut gained = 0u16;
             let mut rolled = false;
             let mut still_pure = pure;
+            let mut captured_now = captured;
             for e in &events {
                 match e {
                     Event::Captured { earned, .. } => gained += earned.0,
                     Event::StashRolled { .. } => rolled = true,
                     _ => {}
                 }
+                captured_now ^= capture_key(e);
                 still_pure &= matches!(
                     e,
                     Event::Activated { .. }
@@ -262,16 +369,38 @@ impl<'a> Lines<'a> {
             if still_acting {
                 // A position reached before, with the same actions spent,
                 // was searched already.
-                let next_hash = next.state_hash();
-                if self.seen.insert(next_hash) {
-                    self.walk(&next, next_hash, earned, still_pure, rng);
+                let key = unit_key(&next, unit) ^ captured_now;
+                #[cfg(test)]
+                self.keyed.push((
+                    key,
+                    next.state_hash(),
+                    captured_now != captured || captured != 0,
+                ));
+                if self.seen.insert(key) {
+                    self.walk(&next, captured_now, earned, still_pure, rng);
                 }
             } else {
                 let score = self.line_value(&next, still_pure) + EARNED * f32::from(earned)
                     - STEP * (steps + 1) as f32
                     + rng.random_range(0.0..1e-3);
-                // Only lines to distinct ends need the end's hash.
-                let end = if self.best_only { 0 } else { next.state_hash() };
+                // Only lines to distinct ends need the end's key.
+                let end = if self.best_only {
+                    0
+                } else {
+                    let how = if rolled || next.pending().is_some() {
+                        // What follows a roll depends on the dice (R21);
+                        // lines to the same stash from the same square end
+                        // alike.
+                        2 ^ events.iter().map(roll_key).fold(0, |a, b| a ^ b)
+                    } else {
+                        0
+                    };
+                    end_key(&next, unit, captured_now, how)
+                };
+                #[cfg(test)]
+                if !self.best_only && !rolled {
+                    self.ended.push((end, next.state_hash()));
+                }
                 self.offer(score, end, None);
             }
             self.path.pop();
@@ -286,6 +415,8 @@ impl<'a> Lines<'a> {
 mod tests {
     use rand::SeedableRng;
     use sandtable_rules::samples;
+
+    use crate::eval::tests::{next_command, sample_game};
 
     use super::*;
 
@@ -323,5 +454,60 @@ mod tests {
         }
         lines.search(&game, true, 3, &mut rng);
         assert_eq!(lines.out.len(), 1, "only the best line is kept");
+    }
+
+    /// Asserts that `pairs` of keys and hashes match one to one.
+    fn one_to_one(pairs: impl Iterator<Item = (u64, u64)>, what: &str) -> usize {
+        let mut by_key = HashMap::new();
+        let mut by_hash = HashMap::new();
+        let mut n = 0;
+        for (key, hash) in pairs {
+            assert_eq!(
+                *by_key.entry(key).or_insert(hash),
+                hash,
+                "{what}: one key, two positions"
+            );
+            assert_eq!(
+                *by_hash.entry(hash).or_insert(key),
+                key,
+                "{what}: one position, two keys"
+            );
+            n += 1;
+        }
+        n
+    }
+
+    #[test]
+    fn keys_tell_the_positions_of_an_activation_apart() {
+        // While a unit acts, only it moves, turns and spends or earns actions
+        // (R7, R9), and what it captures leaves the board (R10): the key of a
+        // position of the activation, and of a line's end, stands for exactly
+        // one state of the game.
+        let (mut positions, mut after_capture, mut ends) = (0, 0, 0);
+        for seed in 0..16 {
+            let mut game = sample_game(seed);
+            let maps = Maps::new(&game);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while !game.is_over() {
+                if game.activation().is_some() && game.pending().is_none() {
+                    let mut lines = Lines::new(&maps);
+                    lines.search(&game, false, usize::MAX, &mut rng);
+                    positions += one_to_one(
+                        lines.keyed.iter().map(|k| (k.0, k.1)),
+                        "activation position",
+                    );
+                    after_capture += lines.keyed.iter().filter(|k| k.2).count();
+                    ends += one_to_one(lines.ended.iter().copied(), "line end");
+                }
+                let command = next_command(&game, &maps, &mut rng);
+                game.apply(command).expect("a legal command");
+            }
+        }
+        assert!(positions > 30_000, "positions keyed: {positions}");
+        assert!(
+            after_capture > 200,
+            "positions after a capture: {after_capture}"
+        );
+        assert!(ends > 70_000, "line ends keyed: {ends}");
     }
 }

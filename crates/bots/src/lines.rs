@@ -14,7 +14,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use sandtable_rules::{Command, Event, Game, LegalCommand, Place, PlayerId, UnitId};
+use sandtable_rules::{
+    Activation, Command, Event, Game, LegalCommand, Place, PlayerId, TerrainClass, UnitId,
+};
 
 use crate::eval::{self, Frozen, Maps};
 use crate::mix;
@@ -55,14 +57,59 @@ type KeyBuild = BuildHasherDefault<KeyHasher>;
 /// Bases it captures leave the board (R10); everything else stays as it was
 /// when the activation began (a stash roll, R21, or a choice, R22, ends a
 /// line). So a position of the activation is known by the acting unit's
-/// place and actions and by what it has captured: `unit` mixes the first two,
-/// `captured` is the exclusive or of a word for each capture.
-fn unit_key(game: &Game, unit: UnitId) -> u64 {
-    let place = place_word(game.place(unit));
-    let actions = game.activation().map_or(0, |a| {
-        1 | u64::from(a.spent) << 1 | u64::from(a.earned) << 17
-    });
-    mix(place, actions)
+/// place and actions and by what it has captured: the key mixes the place and
+/// the actions and takes the exclusive or of a word for each capture
+/// (`capture_key`).
+fn key_of(place: Place, spent: u16, earned: u16, captured: u64) -> u64 {
+    mix(
+        place_word(place),
+        1 | u64::from(spent) << 1 | u64::from(earned) << 17,
+    ) ^ captured
+}
+
+/// The key of the position of `game`, where `activation` is in progress.
+fn unit_key(game: &Game, activation: Activation, captured: u64) -> u64 {
+    key_of(
+        game.place(activation.unit),
+        activation.spent,
+        activation.earned,
+        captured,
+    )
+}
+
+/// Where a command of the acting unit leads, found without making it: the
+/// unit's place and the actions spent after a turn, or after an advance onto
+/// an empty square without a stash (no capture, R10, and no roll, R21),
+/// where the unit keeps its facing and spends the command's cost. `None` for
+/// anything else.
+fn predicted(game: &Game, activation: Activation, legal: LegalCommand) -> Option<(Place, u16)> {
+    let Place::Board { square, facing } = game.place(activation.unit) else {
+        return None;
+    };
+    let board = game.board();
+    let (to, facing) = match legal.command {
+        Command::TurnLeft => (square, facing.left()),
+        Command::TurnRight => (square, facing.right()),
+        Command::Advance => {
+            let next = square.step(facing, board)?;
+            // Over a low wall onto the square beyond it (R13).
+            let to = if game.ground(next).class() == TerrainClass::T110 {
+                next.step(facing, board)?
+            } else {
+                next
+            };
+            (to, facing)
+        }
+        Command::AdvanceTo(to) => (to, facing),
+        _ => return None,
+    };
+    if to != square && (game.occupant(to).is_some() || game.stash_at(to)) {
+        return None;
+    }
+    Some((
+        Place::Board { square: to, facing },
+        activation.spent + legal.cost.0,
+    ))
 }
 
 /// A unit's place as one word.
@@ -127,6 +174,8 @@ pub(crate) struct Lines<'a> {
     /// lists of legal commands, one a level of the search.
     pool: Vec<Box<Game>>,
     spare_lists: Vec<Vec<LegalCommand>>,
+    /// The activations a search tries, with their quick scores.
+    starts: Vec<(f32, Command)>,
     events: Vec<Event>,
     /// The evaluation frozen where the activation searched began.
     frozen: Option<Frozen>,
@@ -140,6 +189,9 @@ pub(crate) struct Lines<'a> {
     keyed: Vec<(u64, u64, bool)>,
     #[cfg(test)]
     ended: Vec<(u64, u64)>,
+    /// Commands whose position was foreseen (and checked against the rules).
+    #[cfg(test)]
+    predictions: usize,
 }
 
 impl<'a> Lines<'a> {
@@ -156,6 +208,7 @@ impl<'a> Lines<'a> {
             best_only: false,
             pool: Vec::new(),
             spare_lists: Vec::new(),
+            starts: Vec::new(),
             events: Vec::new(),
             frozen: None,
             out: Vec::new(),
@@ -163,6 +216,8 @@ impl<'a> Lines<'a> {
             keyed: Vec::new(),
             #[cfg(test)]
             ended: Vec::new(),
+            #[cfg(test)]
+            predictions: 0,
         }
     }
 
@@ -209,8 +264,6 @@ impl<'a> Lines<'a> {
         if game.is_over() || game.pending().is_some() {
             return;
         }
-        let mut legal: Vec<LegalCommand> = Vec::new();
-        game.legal_commands_into(&mut legal);
         if game.activation().is_some() {
             self.path.clear();
             self.seen.clear();
@@ -221,17 +274,28 @@ impl<'a> Lines<'a> {
         }
         // The units to try: all, or the `units` most promising by the quick
         // score of their activation (captures and progress in reach).
-        let mut starts: Vec<(f32, Command)> = legal
-            .iter()
-            .filter(|l| matches!(l.command, Command::Activate(_)))
-            .map(|l| (eval::quick_score(game, self.maps, l), l.command))
-            .collect();
+        let mut legal = self.spare_lists.pop().unwrap_or_default();
+        legal.clear();
+        game.legal_commands_into(&mut legal);
+        let mut starts = std::mem::take(&mut self.starts);
+        starts.clear();
+        starts.extend(
+            legal
+                .iter()
+                .filter(|l| matches!(l.command, Command::Activate(_)))
+                .map(|l| (eval::quick_score(game, self.maps, l), l.command)),
+        );
+        self.spare_lists.push(legal);
         if starts.len() > units {
             starts.sort_by(|a, b| b.0.total_cmp(&a.0));
             starts.truncate(units);
         }
-        for (_, command) in starts {
-            let mut next = game.clone();
+        let mut next = match self.pool.pop() {
+            Some(spare) => spare,
+            None => Box::new(game.clone()),
+        };
+        for &(_, command) in &starts {
+            next.as_mut().clone_from(game);
             next.apply(command)
                 .expect("a command from legal_commands() is legal");
             self.path.clear();
@@ -241,6 +305,8 @@ impl<'a> Lines<'a> {
             self.freeze(&next);
             self.walk(&next, 0, 0, true, rng);
         }
+        self.pool.push(next);
+        self.starts = starts;
     }
 
     /// Offers a line (the path, then `last` if any) ending in the position
@@ -295,8 +361,11 @@ impl<'a> Lines<'a> {
             .filter(|c| !matches!(c, Command::Activate(_)))
             .count();
         let just_activated = matches!(self.path.as_slice(), [Command::Activate(_)]);
-        let acting = game.activation().map(|a| a.unit);
-        if !just_activated && let Some(unit) = acting {
+        let Some(activation) = game.activation() else {
+            return;
+        };
+        let unit = activation.unit;
+        if !just_activated {
             let here = self.line_value(game, pure) + EARNED * f32::from(earned)
                 - STEP * steps as f32
                 + rng.random_range(0.0..1e-3);
@@ -325,7 +394,17 @@ impl<'a> Lines<'a> {
             if matches!(command, Command::End | Command::Pass | Command::Activate(_)) {
                 continue;
             }
-            let Some(unit) = acting else { break };
+            // A position reached before (the same place, actions spent and
+            // earned, and captures) was searched already: where the key can
+            // be known beforehand, the position is not even made.
+            let ahead = predicted(game, activation, l);
+            let ahead_key =
+                ahead.map(|(place, spent)| key_of(place, spent, activation.earned, captured));
+            if let Some(key) = ahead_key
+                && !self.seen.insert(key)
+            {
+                continue;
+            }
             if self.nodes >= NODE_LIMIT {
                 break;
             }
@@ -361,22 +440,37 @@ impl<'a> Lines<'a> {
                 );
             }
             let earned = earned + gained;
-            let still_acting = next.activation().map(|a| a.unit) == acting
-                && next.pending().is_none()
-                && !next.is_over()
-                && !rolled;
+            let acting_now = next.activation().filter(|a| a.unit == unit);
+            let still_acting =
+                acting_now.is_some() && next.pending().is_none() && !next.is_over() && !rolled;
+            #[cfg(test)]
+            if let Some((place, spent)) = ahead {
+                // The prediction is what the rules made of the command.
+                assert_eq!(next.place(unit), place, "`{command}` leads elsewhere");
+                assert_eq!(captured_now, captured, "`{command}` captured");
+                assert!(!rolled, "`{command}` rolled");
+                match acting_now {
+                    Some(a) => assert_eq!(a.spent, spent, "`{command}` spent otherwise"),
+                    None => assert_eq!(
+                        spent,
+                        activation.given + activation.earned,
+                        "`{command}` ended the activation before its budget"
+                    ),
+                }
+                self.predictions += 1;
+            }
             self.path.push(command);
-            if still_acting {
-                // A position reached before, with the same actions spent,
-                // was searched already.
-                let key = unit_key(&next, unit) ^ captured_now;
+            if let Some(now) = acting_now
+                && still_acting
+            {
+                let key = unit_key(&next, now, captured_now);
                 #[cfg(test)]
                 self.keyed.push((
                     key,
                     next.state_hash(),
                     captured_now != captured || captured != 0,
                 ));
-                if self.seen.insert(key) {
+                if ahead_key.is_some() || self.seen.insert(key) {
                     self.walk(&next, captured_now, earned, still_pure, rng);
                 }
             } else {
@@ -483,7 +577,7 @@ mod tests {
         // (R7, R9), and what it captures leaves the board (R10): the key of a
         // position of the activation, and of a line's end, stands for exactly
         // one state of the game.
-        let (mut positions, mut after_capture, mut ends) = (0, 0, 0);
+        let (mut positions, mut after_capture, mut ends, mut foreseen) = (0, 0, 0, 0);
         for seed in 0..16 {
             let mut game = sample_game(seed);
             let maps = Maps::new(&game);
@@ -498,16 +592,19 @@ mod tests {
                     );
                     after_capture += lines.keyed.iter().filter(|k| k.2).count();
                     ends += one_to_one(lines.ended.iter().copied(), "line end");
+                    // The walk checks every foreseen position against the rules.
+                    foreseen += lines.predictions;
                 }
                 let command = next_command(&game, &maps, &mut rng);
                 game.apply(command).expect("a legal command");
             }
         }
-        assert!(positions > 30_000, "positions keyed: {positions}");
+        assert!(positions > 25_000, "positions keyed: {positions}");
         assert!(
             after_capture > 200,
             "positions after a capture: {after_capture}"
         );
-        assert!(ends > 70_000, "line ends keyed: {ends}");
+        assert!(ends > 50_000, "line ends keyed: {ends}");
+        assert!(foreseen > 50_000, "positions foreseen: {foreseen}");
     }
 }

@@ -172,6 +172,7 @@ pub(crate) struct Lines<'a> {
     /// Spare games, copied into rather than allocated for every position
     /// (boxed, so that taking one out moves a pointer, not a game), and spare
     /// lists of legal commands, one a level of the search.
+    #[allow(clippy::vec_box)] // boxed on purpose: see above
     pool: Vec<Box<Game>>,
     spare_lists: Vec<Vec<LegalCommand>>,
     /// The activations a search tries, with their quick scores.

@@ -34,7 +34,7 @@ pub(crate) const MIN_GAIN: f32 = 0.05;
 
 /// Hashes a key that is already a mixed 64-bit word by taking it as it is.
 #[derive(Default)]
-pub(crate) struct KeyHasher(u64);
+struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -442,8 +442,10 @@ impl<'a> Lines<'a> {
             }
             let earned = earned + gained;
             let acting_now = next.activation().filter(|a| a.unit == unit);
+            // The line goes on while the same unit acts, nothing awaits a
+            // choice, the game goes on and no dice were rolled.
             let still_acting =
-                acting_now.is_some() && next.pending().is_none() && !next.is_over() && !rolled;
+                acting_now.filter(|_| next.pending().is_none() && !next.is_over() && !rolled);
             #[cfg(test)]
             if let Some((place, spent)) = ahead {
                 // The prediction is what the rules made of the command.
@@ -461,16 +463,10 @@ impl<'a> Lines<'a> {
                 self.predictions += 1;
             }
             self.path.push(command);
-            if let Some(now) = acting_now
-                && still_acting
-            {
+            if let Some(now) = still_acting {
                 let key = unit_key(&next, now, captured_now);
                 #[cfg(test)]
-                self.keyed.push((
-                    key,
-                    next.state_hash(),
-                    captured_now != captured || captured != 0,
-                ));
+                self.keyed.push((key, next.state_hash(), captured_now != 0));
                 if ahead_key.is_some() || self.seen.insert(key) {
                     self.walk(&next, captured_now, earned, still_pure, rng);
                 }

@@ -43,6 +43,9 @@ const NO_WAY: u16 = u16::MAX;
 pub(crate) struct Maps {
     board: Board,
     to_enemy_base: Vec<Vec<u16>>,
+    /// For every Factor whose Base is active, when asked for: the actions a
+    /// unit needs from each square and facing to capture that Base.
+    base_reach: Vec<Option<BaseReach>>,
 }
 
 impl Maps {
@@ -68,12 +71,52 @@ impl Maps {
         Maps {
             board,
             to_enemy_base,
+            base_reach: Vec::new(),
         }
+    }
+
+    /// The same maps with the capture costs of every active Base, for
+    /// `settled_scores`.
+    pub(crate) fn with_base_reach(mut self, game: &Game) -> Maps {
+        self.base_reach = game
+            .factors()
+            .iter()
+            .enumerate()
+            .map(|(f, factor)| {
+                game.base_active(sandtable_rules::FactorId(f as u16))
+                    .then(|| BaseReach {
+                        board: self.board,
+                        costs: capture_costs(game, factor.base, 2 * REACH),
+                    })
+            })
+            .collect();
+        self
     }
 
     /// Actions from `sq` to the nearest enemy Base of `player`, capped at `FAR`.
     pub(crate) fn distance(&self, player: PlayerId, sq: Square) -> u16 {
         self.to_enemy_base[usize::from(player.0)][self.board.index(sq)].min(FAR)
+    }
+
+    /// The capture costs of the Base of Factor `f`, when asked for.
+    fn base_reach(&self, f: usize) -> Option<&BaseReach> {
+        self.base_reach.get(f)?.as_ref()
+    }
+}
+
+/// The actions a unit needs from each square and facing to capture one Base
+/// (`capture_costs`).
+#[derive(Debug, Clone)]
+struct BaseReach {
+    board: Board,
+    costs: Vec<u8>,
+}
+
+impl BaseReach {
+    /// Actions from `sq` facing `facing`; more than two activations' worth
+    /// when the Base is farther.
+    fn cost(&self, sq: Square, facing: Facing) -> u16 {
+        u16::from(self.costs[self.board.index(sq) * 4 + facing as usize])
     }
 }
 
@@ -136,6 +179,103 @@ fn distances_to(game: &Game, targets: &[Square]) -> Vec<u16> {
         }
     }
     dist
+}
+
+/// Beyond the cap in `capture_costs`.
+const FAR_BEYOND: u8 = u8::MAX;
+
+/// For every square and facing (index `square * 4 + facing`), the actions a
+/// unit standing there at the start of its activation needs to advance onto
+/// `target` on an otherwise empty board: quarter turns (R8), steps by terrain
+/// (R12), low-wall crossings (R13, one action less as the activation's first
+/// command when the unit faces the wall), road runs (R14) and the steps on
+/// and off elevated bridges (R15). `FAR_BEYOND` where more than `cap`.
+pub(crate) fn capture_costs(game: &Game, target: Square, cap: u16) -> Vec<u8> {
+    let board = game.board();
+    let n = board.len();
+    let state = |sq: Square, f: Facing| board.index(sq) * 4 + f as usize;
+    let elev =
+        |a: Square, b: Square| u16::from(game.ground(a).elevated() != game.ground(b).elevated());
+    // Forward moves of each state: their cost and the state they reach, `None`
+    // for the target; and the low-wall crossings among them.
+    let mut moves: Vec<Vec<(u16, Option<usize>)>> = vec![Vec::new(); n * 4];
+    let mut crossings: Vec<(usize, u16, Option<usize>)> = Vec::new();
+    for i in 0..n {
+        let columns = usize::from(board.columns);
+        let s = Square::new((i % columns) as u16, (i / columns) as u16);
+        if s == target || !game.ground(s).can_hold_unit() {
+            continue;
+        }
+        for f in Facing::ALL {
+            let k = state(s, f);
+            let to = |sq: Square| (sq != target).then(|| state(sq, f));
+            let out = &mut moves[k];
+            out.push((1, Some(state(s, f.left()))));
+            out.push((1, Some(state(s, f.right()))));
+            let Some(next) = s.step(f, board) else {
+                continue;
+            };
+            if game.ground(next).class() == TerrainClass::T110 {
+                if let Some(land) = next.step(f, board)
+                    && let Some(enter) = entry_cost(game, land)
+                {
+                    let cost = 2 + enter + elev(s, land);
+                    out.push((cost, to(land)));
+                    crossings.push((k, cost - 1, to(land)));
+                }
+                continue;
+            }
+            let Some(enter) = entry_cost(game, next) else {
+                continue;
+            };
+            out.push((enter + elev(s, next), to(next)));
+            // A road run (R14): any number of T130 squares for one action.
+            let (mut from, mut sq, mut cost) = (s, next, 1);
+            while game.ground(sq).class() == TerrainClass::T130 {
+                cost += elev(from, sq);
+                if sq != next {
+                    out.push((cost, to(sq)));
+                }
+                let Some(after) = sq.step(f, board).filter(|_| sq != target) else {
+                    break;
+                };
+                (from, sq) = (sq, after);
+            }
+        }
+    }
+    let mut dist = vec![u16::MAX; n * 4];
+    let through = |dist: &[u16], cost: u16, to: Option<usize>| match to {
+        None => cost,
+        Some(t) => dist[t].saturating_add(cost),
+    };
+    loop {
+        let mut changed = false;
+        for (k, out) in moves.iter().enumerate() {
+            let best = out
+                .iter()
+                .map(|&(cost, to)| through(&dist, cost, to))
+                .min()
+                .unwrap_or(u16::MAX);
+            if best < dist[k] && best <= cap {
+                dist[k] = best;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut first = dist.clone();
+    for (k, cost, to) in crossings {
+        let d = through(&dist, cost, to);
+        if d <= cap && d < first[k] {
+            first[k] = d;
+        }
+    }
+    first
+        .into_iter()
+        .map(|d| if d <= cap { d as u8 } else { FAR_BEYOND })
+        .collect()
 }
 
 /// Quarter turns from one facing to another.
@@ -201,6 +341,22 @@ pub(crate) fn following(game: &Game, player: PlayerId) -> PlayerId {
 /// safety minus the mean of the others'; `to_move` is the player whose threats
 /// weigh most. A won game scores `WIN` for the winner, `-WIN` for the others.
 pub(crate) fn scores(game: &Game, maps: &Maps, to_move: PlayerId, out: &mut Vec<f32>) {
+    score_game(game, maps, to_move, false, out);
+}
+
+/// Scores of every player where a playout of the tree search stops, after the
+/// opponent's reply has been played: as `scores`, with two differences. A
+/// Base's threats are counted with the capture costs of `maps` (terrain,
+/// roads, bridges and facing, R8, R12 to R15; see `Maps::with_base_reach`)
+/// instead of steps and turns on open ground. And a threat on a Base that the
+/// player to move cannot take away by capturing the threatening unit weighs
+/// in full, as if the threatening player moved next: a Base threatened that
+/// way is as good as lost.
+pub(crate) fn settled_scores(game: &Game, maps: &Maps, to_move: PlayerId, out: &mut Vec<f32>) {
+    score_game(game, maps, to_move, true, out);
+}
+
+fn score_game(game: &Game, maps: &Maps, to_move: PlayerId, settled: bool, out: &mut Vec<f32>) {
     let n = game.players().len();
     out.clear();
     match game.outcome() {
@@ -216,7 +372,7 @@ pub(crate) fn scores(game: &Game, maps: &Maps, to_move: PlayerId, out: &mut Vec<
     }
     PIECES.with_borrow_mut(|pieces| {
         gather(game, pieces);
-        score_pieces(game, maps, to_move, pieces, out);
+        score_pieces(game, maps, to_move, settled, pieces, out);
     });
 }
 
@@ -261,7 +417,14 @@ fn cheapest_threat(
     threat_skipping(pieces, player, target, limit, usize::MAX).map(|(cost, _, by)| (cost, by))
 }
 
-fn score_pieces(game: &Game, maps: &Maps, to_move: PlayerId, pieces: &[Piece], out: &mut Vec<f32>) {
+fn score_pieces(
+    game: &Game,
+    maps: &Maps,
+    to_move: PlayerId,
+    settled: bool,
+    pieces: &[Piece],
+    out: &mut Vec<f32>,
+) {
     let n = game.players().len();
     let weight = |by: PlayerId| weight(by, to_move);
     let mut raw = vec![0.0f32; n];
@@ -279,13 +442,64 @@ fn score_pieces(game: &Game, maps: &Maps, to_move: PlayerId, pieces: &[Piece], o
         }
         let own = &mut raw[usize::from(factor.player.0)];
         *own += BASE;
-        if let Some((cost, by)) = cheapest_threat(pieces, factor.player, factor.base, 2 * REACH) {
-            *own -= base_risk(cost) * weight(by);
+        let threat = match settled.then(|| maps.base_reach(f)).flatten() {
+            Some(costs) => base_threat(costs, factor.player, pieces),
+            None => cheapest_threat(pieces, factor.player, factor.base, 2 * REACH),
+        };
+        if let Some((cost, by)) = threat {
+            let mut weight = weight(by);
+            if settled && by != to_move && cost <= REACH {
+                let costs = maps.base_reach(f);
+                if unanswered(costs, factor.player, factor.base, to_move, pieces) {
+                    weight = NEXT_MOVER;
+                }
+            }
+            *own -= base_risk(cost) * weight;
         }
     }
     let total: f32 = raw.iter().sum();
     let others = (n.max(2) - 1) as f32;
     out.extend(raw.iter().map(|r| r - (total - r) / others));
+}
+
+/// The cheapest capture of a Base of `player` within two activations by an
+/// enemy unit, by the Base's capture costs, and whose unit it is; of equal
+/// costs the first unit in the list counts.
+fn base_threat(costs: &BaseReach, player: PlayerId, pieces: &[Piece]) -> Option<(u16, PlayerId)> {
+    let mut best: Option<(u16, PlayerId)> = None;
+    for e in pieces.iter().filter(|e| e.player != player) {
+        let cost = costs.cost(e.square, e.facing);
+        if cost <= 2 * REACH && best.is_none_or(|(b, _)| cost < b) {
+            best = Some((cost, e.player));
+        }
+    }
+    best
+}
+
+/// Whether an enemy unit can capture the Base of `player` on `base` in its
+/// next activation while no unit of `to_move` can capture that unit in its
+/// own.
+fn unanswered(
+    costs: Option<&BaseReach>,
+    player: PlayerId,
+    base: Square,
+    to_move: PlayerId,
+    pieces: &[Piece],
+) -> bool {
+    pieces.iter().any(|e| {
+        let cost = match costs {
+            Some(costs) => costs.cost(e.square, e.facing),
+            None => reach_cost(e.square, e.facing, base),
+        };
+        e.player != player
+            && cost <= REACH
+            && !pieces.iter().any(|d| {
+                d.player == to_move
+                    && d.square.col.abs_diff(e.square.col) + d.square.row.abs_diff(e.square.row)
+                        <= REACH
+                    && reach_cost(d.square, d.facing, e.square) <= REACH
+            })
+    })
 }
 
 /// A capture cost, the index of the capturing unit among the pieces, and its
@@ -658,6 +872,203 @@ pub(crate) mod tests {
         raw.iter()
             .map(|r| r - (total - r) / (n.max(2) - 1) as f32)
             .collect()
+    }
+
+    /// The fewest actions the rules need for the activation of the unit on
+    /// `from` (its `activate` applied in `game`) to capture the Base of each
+    /// Factor, capturing nothing before it; `None` where it cannot with the
+    /// actions it has.
+    fn engine_base_captures(game: &Game, factors: usize) -> Vec<Option<u16>> {
+        let mut best = vec![None::<u16>; factors];
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![game.clone()];
+        while let Some(g) = stack.pop() {
+            let Some(act) = g.activation() else { continue };
+            if !seen.insert((g.place(act.unit), act.spent)) {
+                continue;
+            }
+            for l in g.legal_commands() {
+                if !matches!(
+                    l.command,
+                    Command::TurnLeft
+                        | Command::TurnRight
+                        | Command::Advance
+                        | Command::AdvanceTo(_)
+                ) {
+                    continue;
+                }
+                let mut next = g.clone();
+                let mut events = Vec::new();
+                next.apply_into(l.command, &mut events).expect("legal");
+                let spent = act.spent + l.cost.0;
+                let mut go_on = true;
+                for e in &events {
+                    match e {
+                        sandtable_rules::Event::BaseCaptured { factor, .. } => {
+                            let b = &mut best[usize::from(factor.0)];
+                            *b = Some(b.map_or(spent, |b| b.min(spent)));
+                            go_on = false;
+                        }
+                        sandtable_rules::Event::Captured { .. } => go_on = false,
+                        _ => {}
+                    }
+                }
+                if go_on && !next.is_over() {
+                    stack.push(next);
+                }
+            }
+        }
+        best
+    }
+
+    /// The start of `scenarios/standard.ron`.
+    fn standard_game() -> Game {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/standard.ron");
+        let standard = sandtable_scenario::load(&path).expect("the standard table loads");
+        Game::new(&standard.setup).expect("the standard table is valid")
+    }
+
+    #[test]
+    fn base_capture_costs_match_the_rules() {
+        use rand::SeedableRng;
+        // R12-R15: the capture costs on an empty board are never more than
+        // what the rules need on the real one, and equal them where nothing
+        // stands in the way.
+        let game = standard_game();
+        let blue = game
+            .factors()
+            .iter()
+            .position(|f| f.base == sq("U8"))
+            .expect("Blue's Base");
+        let costs = capture_costs(&game, sq("U8"), 8);
+        let at = |s: &str, f: Facing| costs[game.board().index(sq(s)) * 4 + f as usize];
+        assert_eq!(at("U9", Facing::S), 1, "one step");
+        assert_eq!(at("U9", Facing::N), 3, "a half turn and a step");
+        assert_eq!(at("U12", Facing::S), 4, "four steps");
+        assert_eq!(
+            at("K11", Facing::N),
+            8,
+            "onto the road, a run along it (R14), down"
+        );
+        assert_eq!(at("A12", Facing::E), 6, "a run, a turn, four steps");
+        assert_eq!(at("K8", Facing::E), FAR_BEYOND, "ten columns away");
+        let to_d8 = capture_costs(&game, sq("D8"), 8);
+        assert_eq!(
+            to_d8[game.board().index(sq("I7")) * 4 + Facing::W as usize],
+            7,
+            "over the low wall H7 first, facing it (2 actions, R13), three steps, a turn, a step"
+        );
+        let to_k8 = capture_costs(&game, sq("K8"), 8);
+        assert_eq!(
+            to_k8[game.board().index(sq("N8")) * 4 + Facing::W as usize],
+            4,
+            "a run onto the elevated bridge (+1, R15) and a step off it (+1)"
+        );
+        assert_eq!(at("R7", Facing::E), 5, "turn, step, turn, three steps");
+        let maps = Maps::new(&game).with_base_reach(&game);
+        assert_eq!(
+            maps.base_reach(blue).map(|c| c.cost(sq("K11"), Facing::N)),
+            Some(8)
+        );
+
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let (mut checked, mut exact, mut captures) = (0, 0, 0);
+        for seed in [0u64, 2, 4, 6] {
+            for start in [sample_game(seed), game.clone()] {
+                let mut g = start;
+                while !g.is_over() && g.turn() < 40 {
+                    if g.activation().is_none() && g.pending().is_none() {
+                        let tables: Vec<Option<Vec<u8>>> = g
+                            .factors()
+                            .iter()
+                            .enumerate()
+                            .map(|(f, factor)| {
+                                g.base_active(sandtable_rules::FactorId(f as u16))
+                                    .then(|| capture_costs(&g, factor.base, 8))
+                            })
+                            .collect();
+                        for l in g.legal_commands() {
+                            let Command::Activate(from) = l.command else {
+                                continue;
+                            };
+                            let mut active = g.clone();
+                            active.apply(l.command).expect("legal");
+                            let unit = active.activation().expect("activated").unit;
+                            let sandtable_rules::Place::Board { square, facing } =
+                                active.place(unit)
+                            else {
+                                unreachable!("an activated unit is on the board")
+                            };
+                            assert_eq!(square, from);
+                            let engine = engine_base_captures(&active, g.factors().len());
+                            for (f, table) in tables.iter().enumerate() {
+                                let Some(table) = table else { continue };
+                                if g.factors()[f].player == g.current_player() {
+                                    continue;
+                                }
+                                let model =
+                                    u16::from(table[g.board().index(square) * 4 + facing as usize]);
+                                checked += 1;
+                                if let Some(actions) = engine[f] {
+                                    captures += 1;
+                                    assert!(
+                                        model <= actions,
+                                        "seed {seed}, turn {}: {from} facing {facing:?} captures the Base of Factor {f} with {actions} actions, the map says {model}",
+                                        g.turn()
+                                    );
+                                    exact += usize::from(model == actions);
+                                }
+                            }
+                        }
+                    }
+                    let maps = Maps::new(&g);
+                    let command = next_command(&g, &maps, &mut rng);
+                    g.apply(command).expect("a legal command applies");
+                }
+            }
+        }
+        assert!(checked > 1000, "activations compared: {checked}");
+        assert!(captures > 20, "Base captures within reach: {captures}");
+        assert!(
+            exact * 10 >= captures * 9,
+            "the map gave the rules' cost in {exact} of {captures}"
+        );
+    }
+
+    #[test]
+    fn settled_scores_see_roads_and_unanswered_threats_on_a_base() {
+        let game = standard_game();
+        let maps = Maps::new(&game).with_base_reach(&game);
+        let (red, blue) = (PlayerId(0), PlayerId(1));
+        let piece = |player, at: &str, facing| Piece {
+            player,
+            square: sq(at),
+            facing,
+        };
+        // Blue (to move) against one Red unit; what Blue loses to the threat
+        // on its Base U8, plain and settled.
+        let loss = |pieces: &[Piece]| {
+            let (mut plain, mut settled) = (Vec::new(), Vec::new());
+            score_pieces(&game, &maps, blue, false, pieces, &mut plain);
+            score_pieces(&game, &maps, blue, true, pieces, &mut settled);
+            plain[1] - settled[1]
+        };
+        let far_blue = piece(blue, "A1", Facing::N);
+        // Four steps down from U12: Blue has nothing that can capture the
+        // unit, so the threat weighs in full instead of 0.3.
+        let threat = [piece(red, "U12", Facing::S), far_blue];
+        assert_eq!(loss(&threat), BASE_AT_RISK * (NEXT_MOVER - LATER_MOVER));
+        // Blue's unit on U10 facing N captures it in two actions: answered.
+        let answered = [threat[0], piece(blue, "U10", Facing::N)];
+        assert_eq!(loss(&answered), 0.0);
+        // From K11 the road brings the Base within two activations (R14),
+        // which steps and turns on open ground do not see.
+        let by_road = [piece(red, "K11", Facing::N), far_blue];
+        assert_eq!(loss(&by_road), BASE_NEAR_RISK * LATER_MOVER);
+        // Facing away, the same unit needs six actions: no threat this activation.
+        let away = [piece(red, "U12", Facing::N), far_blue];
+        assert_eq!(loss(&away), 0.0);
     }
 
     #[test]

@@ -34,8 +34,13 @@
 //!   a node's visits grow (progressive widening). A playout lets both sides
 //!   play the best line of each activation (the greedy bot's play, among the
 //!   four most promising units) until the end of the turn after the root's,
-//!   so the opponent's reply is played out, and the greedy evaluation then
-//!   values the position for every player. The root line of the best mean
+//!   so the opponent's reply is played out. The position is then valued for
+//!   every player by the greedy evaluation with two changes for a position
+//!   where the reply has been played: a threat on a Base is counted with the
+//!   Base's capture costs (turns, terrain, road runs and bridges on an
+//!   otherwise empty board, R8, R12 to R15), and a threat on a Base that the
+//!   player to move cannot take away by capturing the threatening unit weighs
+//!   in full. The root line of the best mean
 //!   value (among those with at least a quarter of the most visits) is
 //!   chosen and its first command played; the next call searches again.
 //!   Under a time budget the rest of the chosen line is followed without a
@@ -71,12 +76,12 @@
 //! | 2 | greedy |
 //! | 3 | mcts, 25 iterations a decision |
 //! | 4 | mcts, 100 iterations a decision |
-//! | 5 | mcts, 300 iterations a decision (about 1 s on one core) |
+//! | 5 | mcts, 300 iterations a decision |
 //!
 //! # Speed
-//! `cargo bench -p sandtable-bots` (benches/mcts.rs): 245,000 playouts a
-//! second on one core at the start of `scenarios/standard.ron`, measured on
-//! the 2-core development machine. Tournament figures are in docs/bots.md.
+//! `cargo bench -p sandtable-bots` (benches/mcts.rs) times mcts at the start
+//! of `scenarios/standard.ron`; the playout rate and the tournament figures
+//! are in docs/bots.md.
 
 mod eval;
 mod greedy;

@@ -6,7 +6,9 @@
 //! let both sides play the best activation line of every activation (the
 //! greedy bot's play, whole activations at a time) until the end of the turn
 //! after the root's, so the opponent's reply is played, not guessed; the
-//! static evaluation then gives every player a value between 0 and 1.
+//! settled evaluation (`eval::settled_scores`: a Base's threats by its exact
+//! capture costs, an unanswered one in full) then gives every player a value
+//! between 0 and 1.
 //!
 //! Chance (R21 stash rolls) is sampled: every iteration plays on a copy of the
 //! game given a generator of its own (`Game::reseed`), so the search never sees
@@ -239,7 +241,8 @@ impl<'a> Tree<'a> {
 
     /// Both sides play their best activation lines (a pass when none gains),
     /// until the turn after the root's has ended; then the position is valued
-    /// for every player, the threats of the player to move next weighing most.
+    /// for every player by the settled evaluation, the threats of the player
+    /// to move next weighing most, and unanswered threats on a Base in full.
     fn playout(&mut self) {
         let stop_turn = self.root.turn() + 2;
         for _ in 0..PLAYOUT_LIMIT {
@@ -272,7 +275,7 @@ impl<'a> Tree<'a> {
                 break;
             }
         }
-        eval::scores(
+        eval::settled_scores(
             &self.game,
             self.maps,
             eval::next_mover(&self.game),
@@ -358,7 +361,7 @@ pub(crate) fn choose(
             return Some((command, 0));
         }
     }
-    let maps = Maps::new(game);
+    let maps = Maps::new(game).with_base_reach(game);
     let trees = u32::from(threads.max(1));
     let results: Vec<(Vec<RootStat>, u64)> = if trees == 1 {
         vec![grow(game, &maps, mix(seed, 0), budget, 1)]

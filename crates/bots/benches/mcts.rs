@@ -2,7 +2,8 @@
 //! on one thread, and the time of one greedy decision. An iteration (playout)
 //! selects down the tree of activation lines, expands one node (every
 //! activation line of its position searched), plays whole greedy activations
-//! for both sides to the end of the opponent's reply, and backs up.
+//! for both sides to the end of the opponent's reply, and backs up. Timed for
+//! a short search (100 iterations) and for about a second's worth (20,000).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -10,21 +11,25 @@ use std::path::Path;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sandtable_bots::{BotConfig, BotKind, Budget, choose};
 
-const ITERATIONS: u32 = 100;
+/// A short search, and about one second's worth at the start.
+const ITERATIONS: [u32; 2] = [100, 20_000];
 
 fn bench(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/standard.ron");
     let start = sandtable_scenario::load(&path)
         .expect("the standard scenario loads")
         .game();
-    let mut group = c.benchmark_group("mcts");
-    group.sample_size(20);
-    group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
-    group.bench_function("playouts at the start of standard.ron, one thread", |b| {
-        let config = BotConfig::new(BotKind::Mcts, 1).with_budget(Budget::Iterations(ITERATIONS));
-        b.iter(|| black_box(choose(black_box(&start), &config)))
-    });
-    group.finish();
+    for iterations in ITERATIONS {
+        let mut group = c.benchmark_group(format!("mcts, {iterations} iterations"));
+        group.sample_size(if iterations > 1_000 { 10 } else { 20 });
+        group.throughput(Throughput::Elements(u64::from(iterations)));
+        group.bench_function("playouts at the start of standard.ron, one thread", |b| {
+            let config =
+                BotConfig::new(BotKind::Mcts, 1).with_budget(Budget::Iterations(iterations));
+            b.iter(|| black_box(choose(black_box(&start), &config)))
+        });
+        group.finish();
+    }
 
     let mut group = c.benchmark_group("greedy");
     group.sample_size(20);

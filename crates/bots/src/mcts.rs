@@ -47,6 +47,8 @@ const PLAYOUT_LIMIT: usize = 64;
 const TRUSTED: u64 = 4;
 /// Iterations between two looks at the clock under a time budget.
 const CLOCK_EVERY: u32 = 4;
+/// Playout lines a tree keeps before it forgets them all.
+const PLAYED_LIMIT: usize = 1 << 18;
 /// Plans kept for a time budget before the store is emptied.
 const PLAN_LIMIT: usize = 4096;
 
@@ -98,6 +100,13 @@ struct Tree<'a> {
     path: Vec<u32>,
     values: Vec<f32>,
     scores: Vec<f32>,
+    /// The line a playout played in each position met before, by its
+    /// `state_hash()`: playouts are greedy play, a function of the position,
+    /// and the tree's nodes are added best line first, so a playout mostly
+    /// walks positions that earlier playouts walked.
+    played: HashMap<u64, Vec<Command>>,
+    /// The moves of each position expanded before, by its `state_hash()`.
+    expanded: HashMap<u64, Vec<Vec<Command>>>,
 }
 
 impl<'a> Tree<'a> {
@@ -114,6 +123,8 @@ impl<'a> Tree<'a> {
             path: Vec::with_capacity(64),
             values: Vec::new(),
             scores: Vec::new(),
+            played: HashMap::new(),
+            expanded: HashMap::new(),
         }
     }
 
@@ -183,7 +194,17 @@ impl<'a> Tree<'a> {
         let mut node = 0usize;
         while !self.game.is_over() {
             if self.nodes[node].untried.is_none() {
-                let moves = self.moves();
+                // The same position is often reached by the same activations
+                // in another order.
+                let key = self.game.state_hash();
+                let moves = match self.expanded.get(&key) {
+                    Some(moves) => moves.clone(),
+                    None => {
+                        let moves = self.moves();
+                        self.expanded.insert(key, moves.clone());
+                        moves
+                    }
+                };
                 self.nodes[node].untried = Some(moves);
             }
             // Progressive widening: one more child each time the visits
@@ -255,21 +276,17 @@ impl<'a> Tree<'a> {
                 self.apply_line(&line);
                 continue;
             }
-            self.lines
-                .search(&self.game, true, PLAYOUT_UNITS, &mut self.rng);
-            let best = self.lines.out.pop();
-            let line = match best {
-                Some(best)
-                    if self.game.activation().is_some()
-                        || best.score > self.lines.value(&self.game) + MIN_GAIN =>
-                {
-                    best.commands
+            let key = self.game.state_hash();
+            let line = match self.played.get(&key) {
+                Some(line) => line.clone(),
+                None => {
+                    let line = self.best_line();
+                    if self.played.len() >= PLAYED_LIMIT {
+                        self.played.clear();
+                    }
+                    self.played.insert(key, line.clone());
+                    line
                 }
-                _ => vec![if self.game.activation().is_some() {
-                    Command::End
-                } else {
-                    Command::Pass
-                }],
             };
             if !self.apply_line(&line) {
                 break;
@@ -284,6 +301,26 @@ impl<'a> Tree<'a> {
         self.values.clear();
         self.values
             .extend(self.scores.iter().map(|s| 1.0 / (1.0 + (-s / SCALE).exp())));
+    }
+
+    /// The greedy play of the position in `game`: its best activation line,
+    /// or a pass (or an end) when no line gains on staying put.
+    fn best_line(&mut self) -> Vec<Command> {
+        self.lines
+            .search(&self.game, true, PLAYOUT_UNITS, &mut self.rng);
+        match self.lines.out.pop() {
+            Some(best)
+                if self.game.activation().is_some()
+                    || best.score > self.lines.value(&self.game) + MIN_GAIN =>
+            {
+                best.commands
+            }
+            _ => vec![if self.game.activation().is_some() {
+                Command::End
+            } else {
+                Command::Pass
+            }],
+        }
     }
 
     fn root_stats(&self) -> Vec<RootStat> {

@@ -3,7 +3,8 @@
 //! selects down the tree of activation lines, expands one node (every
 //! activation line of its position searched), plays whole greedy activations
 //! for both sides to the end of the opponent's reply, and backs up. Timed for
-//! a short search (100 iterations) and for about a second's worth (20,000).
+//! a short search (100 iterations), the default budget (300, strength 5) and
+//! about a second's worth (20,000).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -11,8 +12,9 @@ use std::path::Path;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sandtable_bots::{BotConfig, BotKind, Budget, choose};
 
-/// A short search, and about one second's worth at the start.
-const ITERATIONS: [u32; 2] = [100, 20_000];
+/// A short search, the default budget, and about one second's worth at the
+/// start.
+const ITERATIONS: [u32; 3] = [100, 300, 20_000];
 
 fn bench(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/standard.ron");

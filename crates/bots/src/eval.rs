@@ -874,10 +874,9 @@ pub(crate) mod tests {
             .collect()
     }
 
-    /// The fewest actions the rules need for the activation of the unit on
-    /// `from` (its `activate` applied in `game`) to capture the Base of each
-    /// Factor, capturing nothing before it; `None` where it cannot with the
-    /// actions it has.
+    /// The fewest actions the activation just begun in `game` needs, by the
+    /// rules' own commands, to capture the Base of each Factor, capturing
+    /// nothing before it; `None` where it cannot with the actions it has.
     fn engine_base_captures(game: &Game, factors: usize) -> Vec<Option<u16>> {
         let mut best = vec![None::<u16>; factors];
         let mut seen = std::collections::HashSet::new();
@@ -933,8 +932,8 @@ pub(crate) mod tests {
     fn base_capture_costs_match_the_rules() {
         use rand::SeedableRng;
         // R12-R15: the capture costs on an empty board are never more than
-        // what the rules need on the real one, and equal them where nothing
-        // stands in the way.
+        // what the rules need on the real one, and mostly equal them (other
+        // units can force a longer way).
         let game = standard_game();
         let blue = game
             .factors()

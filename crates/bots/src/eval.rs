@@ -200,9 +200,7 @@ pub(crate) fn capture_costs(game: &Game, target: Square, cap: u16) -> Vec<u8> {
     // for the target; and the low-wall crossings among them.
     let mut moves: Vec<Vec<(u16, Option<usize>)>> = vec![Vec::new(); n * 4];
     let mut crossings: Vec<(usize, u16, Option<usize>)> = Vec::new();
-    for i in 0..n {
-        let columns = usize::from(board.columns);
-        let s = Square::new((i % columns) as u16, (i / columns) as u16);
+    for s in board.squares() {
         if s == target || !game.ground(s).can_hold_unit() {
             continue;
         }
@@ -442,17 +440,19 @@ fn score_pieces(
         }
         let own = &mut raw[usize::from(factor.player.0)];
         *own += BASE;
-        let threat = match settled.then(|| maps.base_reach(f)).flatten() {
+        let costs = if settled { maps.base_reach(f) } else { None };
+        let threat = match costs {
             Some(costs) => base_threat(costs, factor.player, pieces),
             None => cheapest_threat(pieces, factor.player, factor.base, 2 * REACH),
         };
         if let Some((cost, by)) = threat {
             let mut weight = weight(by);
-            if settled && by != to_move && cost <= REACH {
-                let costs = maps.base_reach(f);
-                if unanswered(costs, factor.player, factor.base, to_move, pieces) {
-                    weight = NEXT_MOVER;
-                }
+            if settled
+                && by != to_move
+                && cost <= REACH
+                && unanswered(costs, factor.player, factor.base, to_move, pieces)
+            {
+                weight = NEXT_MOVER;
             }
             *own -= base_risk(cost) * weight;
         }
@@ -684,7 +684,7 @@ fn base_risk(cost: u16) -> f32 {
 
 /// What lies where an Advance of the acting unit ends: the square entered, past
 /// a low wall when one is ahead (R13).
-fn advance_target(game: &Game, from: Square, facing: Facing) -> Option<Square> {
+pub(crate) fn advance_target(game: &Game, from: Square, facing: Facing) -> Option<Square> {
     let next = from.step(facing, game.board())?;
     if game.ground(next).class() == TerrainClass::T110 {
         next.step(facing, game.board())

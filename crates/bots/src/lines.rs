@@ -14,9 +14,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use sandtable_rules::{
-    Activation, Command, Event, Game, LegalCommand, Place, PlayerId, TerrainClass, UnitId,
-};
+use sandtable_rules::{Activation, Command, Event, Game, LegalCommand, Place, PlayerId, UnitId};
 
 use crate::eval::{self, Frozen, Maps};
 use crate::mix;
@@ -86,20 +84,11 @@ fn predicted(game: &Game, activation: Activation, legal: LegalCommand) -> Option
     let Place::Board { square, facing } = game.place(activation.unit) else {
         return None;
     };
-    let board = game.board();
     let (to, facing) = match legal.command {
         Command::TurnLeft => (square, facing.left()),
         Command::TurnRight => (square, facing.right()),
-        Command::Advance => {
-            let next = square.step(facing, board)?;
-            // Over a low wall onto the square beyond it (R13).
-            let to = if game.ground(next).class() == TerrainClass::T110 {
-                next.step(facing, board)?
-            } else {
-                next
-            };
-            (to, facing)
-        }
+        // A step, or over a low wall onto the square beyond it (R13).
+        Command::Advance => (eval::advance_target(game, square, facing)?, facing),
         Command::AdvanceTo(to) => (to, facing),
         _ => return None,
     };

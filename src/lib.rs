@@ -13,6 +13,7 @@ use bevy::prelude::*;
 pub mod camera;
 pub mod hud;
 pub mod layout;
+pub mod options;
 pub mod picking;
 pub mod play;
 pub mod table;

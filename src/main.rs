@@ -10,80 +10,37 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;
 use sandtable::AppSystems;
-use sandtable::play::{ActiveGame, GameLoaded, Notice, ScenarioSource, files};
-
-const USAGE: &str =
-    "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL]... [--layout] [--screenshot PNG [--frames N]] [--bench-frames N]
-
-  FILE.ron           a scenario to play (default: the embedded standard table)
-  GAME.moves         a saved game to resume
-  --screenshot PNG   save a screenshot after N frames (default 30), then exit
-  --bot P=LEVEL      player P (0 is the first) is a bot of strength 1 (random) to 5
-  --layout           start in layout mode (rulers, measuring and the editor)
-  --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit";
-
-#[derive(Debug, Default)]
-struct Options {
-    file: Option<PathBuf>,
-    screenshot: Option<PathBuf>,
-    frames: u32,
-    bench_frames: Option<u32>,
-    layout: bool,
-    bots: Vec<(usize, u8)>,
-}
-
-fn parse_args() -> Result<Options, String> {
-    let mut options = Options {
-        frames: 30,
-        ..default()
-    };
-    let mut args = std::env::args().skip(1);
-    let number = |v: Option<String>, flag: &str| -> Result<u32, String> {
-        v.and_then(|v| v.parse().ok())
-            .ok_or_else(|| format!("{flag} needs a number of frames"))
-    };
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "-h" | "--help" => return Err(USAGE.to_owned()),
-            "--screenshot" => {
-                options.screenshot =
-                    Some(args.next().ok_or("--screenshot needs a file name")?.into());
-            }
-            "--frames" => options.frames = number(args.next(), "--frames")?,
-            "--layout" => options.layout = true,
-            "--bot" => {
-                let seat = args.next().unwrap_or_default();
-                let parsed = seat.split_once('=').and_then(|(p, l)| {
-                    let level: u8 = l.parse().ok()?;
-                    let range = 1..=sandtable_bots::MAX_STRENGTH;
-                    Some((p.parse().ok()?, level)).filter(|_| range.contains(&level))
-                });
-                options.bots.push(parsed.ok_or_else(|| {
-                    format!(
-                        "--bot needs PLAYER=LEVEL, a player index and a strength 1 to {}, not `{seat}`",
-                        sandtable_bots::MAX_STRENGTH
-                    )
-                })?);
-            }
-            "--bench-frames" => options.bench_frames = Some(number(args.next(), "--bench-frames")?),
-            flag if flag.starts_with('-') => {
-                return Err(format!("unknown option {flag}\n\n{USAGE}"));
-            }
-            _ if options.file.is_none() => options.file = Some(arg.into()),
-            _ => return Err(format!("only one file can be opened\n\n{USAGE}")),
-        }
-    }
-    Ok(options)
-}
+use sandtable::options::Options;
+use sandtable::play::{ActiveGame, GameLoaded, Notice, OpenFailure, ScenarioSource, files};
 
 fn main() -> AppExit {
-    let options = match parse_args() {
+    let options = match Options::parse(std::env::args().skip(1)) {
         Ok(o) => o,
         Err(message) => {
             eprintln!("{message}");
             return AppExit::error();
         }
     };
+    let mut notice = Notice::default();
+    let mut failure = OpenFailure::default();
+    let started = Instant::now();
+    let opened = match &options.file {
+        None => Ok(files::Opened {
+            active: ActiveGame::new(sandtable_scenario::standard(), ScenarioSource::Embedded),
+            seats: None,
+            notes: Vec::new(),
+        }),
+        Some(path) => files::open(path),
+    };
+    // A seat that is not a player is a mistake on the command line: said
+    // before any window opens.
+    if let Ok(opened) = &opened
+        && let Err(message) = options.check_seats(opened.active.game.players().len())
+    {
+        eprintln!("{message}");
+        return AppExit::error();
+    }
+
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -95,39 +52,35 @@ fn main() -> AppExit {
     }))
     .add_plugins(sandtable::plugin);
 
-    let mut notice = Notice::default();
-    let started = Instant::now();
-    let opened = match &options.file {
-        None => Ok(ActiveGame::new(
-            sandtable_scenario::standard(),
-            ScenarioSource::Embedded,
-        )),
-        Some(path) => files::open(path),
-    };
+    let mut seats = sandtable::play::bots::Seats::default();
     match opened {
-        Ok(active) => {
-            let players = active.game.players().len();
-            for (player, _) in options.bots.iter().filter(|(p, _)| *p >= players) {
-                eprintln!(
-                    "--bot {player}=...: this game has players 0 to {}; the seat is ignored",
-                    players - 1
-                );
+        Ok(opened) => {
+            if let Some(saved) = opened.seats {
+                seats.0 = saved;
             }
-            app.insert_resource(active);
+            for note in &opened.notes {
+                eprintln!("note: {}", sandtable_scenario::files::printable(note));
+            }
+            if !opened.notes.is_empty() {
+                notice.info(opened.notes.join("\n"));
+            }
+            app.insert_resource(opened.active);
             app.world_mut().write_message(GameLoaded);
             if options.layout {
                 app.world_mut()
-                    .write_message(sandtable::layout::SetLayoutMode(true));
+                    .write_message(sandtable::layout::SetLayoutMode::ON);
             }
         }
         Err(e) => {
-            eprintln!("{e}");
-            notice.text = Some(e);
-            notice.error = true;
+            eprintln!("{}", sandtable_scenario::files::printable(&e.message));
+            if let (Some(path), Some(line)) = (&options.file, e.bad_line.filter(|l| *l > 1)) {
+                failure.0 = Some((path.clone(), line));
+            }
+            notice.error(e.message);
         }
     }
     app.insert_resource(notice);
-    let mut seats = sandtable::play::bots::Seats::default();
+    app.insert_resource(failure);
     for (player, level) in &options.bots {
         if seats.0.len() <= *player {
             seats

@@ -341,7 +341,9 @@ fn saving_and_opening_a_game_gives_the_same_state() {
             ])"#,
     )
     .expect("write scenario");
-    let mut active = sandtable::play::files::open(&scenario_path).expect("opens");
+    let mut active = sandtable::play::files::open(&scenario_path)
+        .expect("opens")
+        .active;
     active.handover = None;
     for command in ["activate D4", "advance", "right"] {
         active
@@ -351,11 +353,13 @@ fn saving_and_opening_a_game_gives_the_same_state() {
         active.record.push(command.parse().expect("notation"));
     }
     let saved = dir.join("duel.moves");
-    sandtable::play::files::save(&saved, &active.to_record()).expect("saves");
+    sandtable::play::files::save_game(&mut active, &[], Some(&saved), false).expect("saves");
     let text = std::fs::read_to_string(&saved).expect("saved");
     assert!(text.starts_with("[Scenario \""), "{text}");
     assert!(text.contains("[Seed \"42\"]"), "{text}");
-    let reopened = sandtable::play::files::open(&saved).expect("reopens");
+    let reopened = sandtable::play::files::open(&saved)
+        .expect("reopens")
+        .active;
     assert_eq!(reopened.game.summary(), active.game.summary());
     assert_eq!(reopened.record, active.record);
 
@@ -364,9 +368,11 @@ fn saving_and_opening_a_game_gives_the_same_state() {
         .err()
         .expect("a bad record is refused");
     assert!(
-        err.contains("duel.moves:3: `jump`: unknown command"),
+        err.message
+            .contains("duel.moves:3: `jump`: unknown command"),
         "{err}"
     );
+    assert_eq!(err.bad_line, Some(3), "the bad line, for opening up to it");
 }
 
 /// Counts, each frame, the table entities whose transform changed.
@@ -477,18 +483,19 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
 #[test]
 fn the_print_button_writes_the_sheet_beside_the_file_field() {
     let dir = temp_dir("print");
-    let out = sandtable::play::files::print_sheet(
-        &sandtable_scenario::standard(),
-        &dir.join("game.moves"),
-    )
-    .expect("written");
+    let out =
+        sandtable::play::files::print_sheet(&sandtable_scenario::standard(), &dir.join("game.pdf"))
+            .expect("written");
     assert_eq!(out, dir.join("game.pdf"));
     let pdf = std::fs::read(&out).expect("readable");
     assert!(pdf.starts_with(b"%PDF-"), "a PDF");
 }
 
 fn set_layout_mode(app: &mut App, on: bool) {
-    app.world_mut().write_message(SetLayoutMode(on));
+    app.world_mut().write_message(SetLayoutMode {
+        on,
+        discard_unsaved: false,
+    });
     app.update();
 }
 
@@ -955,9 +962,10 @@ fn leaving_layout_mode_plays_the_edited_layout_or_says_why_not() {
         notice(&app)
     );
     // Opening another file would lose the edits: refused.
-    app.world_mut().write_message(sandtable::play::LoadRequest(
-        "scenarios/open-field.ron".into(),
-    ));
+    app.world_mut()
+        .write_message(sandtable::play::LoadRequest::new(
+            "scenarios/open-field.ron",
+        ));
     app.update();
     assert!(
         notice(&app).contains("not saved"),
@@ -981,13 +989,27 @@ fn leaving_layout_mode_plays_the_edited_layout_or_says_why_not() {
     assert_eq!(active.source, ScenarioSource::Unsaved);
     let dir = temp_dir("layout-unsaved");
     app.world_mut()
-        .write_message(sandtable::play::SaveRequest(dir.join("g.moves")));
+        .write_message(sandtable::play::SaveRequest::to(dir.join("g.moves")));
     app.update();
-    assert!(
-        notice(&app).contains("never saved"),
-        "a game on an unsaved layout cannot name its scenario: {}",
-        notice(&app)
+    let layout = dir.join("layout.ron");
+    assert_eq!(
+        notice(&app),
+        format!(
+            "saved to {}; its layout to {}",
+            dir.join("g.moves").display(),
+            layout.display()
+        ),
+        "a game on an unsaved layout saves its layout beside it, so nothing is lost"
     );
+    let reopened = sandtable::play::files::open(&dir.join("g.moves"))
+        .expect("the game and its layout open again")
+        .active;
+    assert_eq!(
+        reopened.game.unit_at(sq("D3")),
+        Some(UnitId(0)),
+        "on the edited layout"
+    );
+    assert_eq!(reopened.source, ScenarioSource::File(layout));
     let unit = unit_entity(&app, 0);
     assert_eq!(
         app.world().get::<GridPos>(unit),
@@ -1167,7 +1189,9 @@ fn a_hint_shows_a_legal_command_without_playing_it() {
     // Nor in a new game at the same revision: a hint at a game's start is
     // not shown at the start of the next one.
     app.world_mut()
-        .write_message(sandtable::play::bots::NewGameRequest);
+        .write_message(sandtable::play::bots::NewGameRequest {
+            discard_unsaved: true,
+        });
     app.update();
     app.world_mut().write_message(HintRequest);
     run_until(&mut app, "a hint at the start", |app| {
@@ -1179,7 +1203,7 @@ fn a_hint_shows_a_legal_command_without_playing_it() {
         "at the start"
     );
     app.world_mut()
-        .write_message(sandtable::play::bots::NewGameRequest);
+        .write_message(sandtable::play::bots::NewGameRequest::default());
     app.update();
     assert_eq!(
         app.world().resource::<ActiveGame>().revision,
@@ -1199,7 +1223,7 @@ fn a_bot_thought_is_dropped_when_a_new_game_starts_with_a_person_on_its_seat() {
     // The bot (Red, first to move) starts thinking; a new game is asked for
     // in the same frame, before its command can come back.
     app.update();
-    app.world_mut().write_message(NewGameRequest);
+    app.world_mut().write_message(NewGameRequest::default());
     app.world_mut().resource_mut::<Seats>().0[0] = Seat::Human;
     app.update();
     for _ in 0..50 {

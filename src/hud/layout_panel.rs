@@ -116,7 +116,7 @@ pub(super) fn draw_layout_panel(
                 ui.horizontal(|ui| {
                     let mut on = true;
                     if ui.checkbox(&mut on, "Layout mode").changed() {
-                        set_layout.write(SetLayoutMode(false));
+                        set_layout.write(SetLayoutMode::OFF);
                     }
                     ui.selectable_value(&mut layout.inches, false, "mm");
                     ui.selectable_value(&mut layout.inches, true, "inches");
@@ -296,7 +296,7 @@ pub(super) fn draw_layout_panel(
                     .on_hover_text("leave layout mode; after edits a new game starts on the layout")
                     .clicked()
                 {
-                    set_layout.write(SetLayoutMode(false));
+                    set_layout.write(SetLayoutMode::OFF);
                 }
                 ui.small(
                     "Edit: click a palette item, then squares (or drag it onto the table); \

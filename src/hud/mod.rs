@@ -16,8 +16,8 @@ use crate::picking::{Hovered, PlaceFacing};
 use crate::play::bots::{Hint, HintRequest, NewGameRequest, Seat, Seats, Thinking};
 use crate::play::keys::KeyboardTaken;
 use crate::play::{
-    ActiveGame, CommandRequest, LoadRequest, Notice, SaveRequest, UndoRequest, default_save_path,
-    outcome_text,
+    ActiveGame, CommandRequest, Dialog, DialogAnswer, GameLoaded, Leaving, LoadRequest, Notice,
+    OpenFailure, SaveRequest, UndoRequest, outcome_text,
 };
 use crate::table::{
     ActionBudget, FloatingText, GridPos, Reachable, SQUARE, SquareTile, TableShown, square_center,
@@ -35,6 +35,7 @@ pub(super) fn plugin(app: &mut App) {
         })
         .add_systems(Startup, spawn_panel_camera)
         .init_resource::<FileField>()
+        .add_systems(Update, reset_file_field)
         .init_resource::<PanelWidth>()
         .init_resource::<layout_panel::LayoutPanel>()
         .add_systems(
@@ -82,9 +83,135 @@ pub struct BotPanel<'w> {
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct HudSystems;
 
-/// The path typed in the save and load field.
+/// The path typed in the file field, for Save as and Open; it starts again
+/// from the game's own file whenever another game is loaded.
 #[derive(Resource, Default)]
 pub struct FileField(pub Option<String>);
+
+/// The file field follows what is open: each game loaded sets it again.
+fn reset_file_field(mut loaded: MessageReader<GameLoaded>, mut field: ResMut<FileField>) {
+    if loaded.read().count() > 0 {
+        field.0 = None;
+    }
+}
+
+/// The files panel's requests and the state they depend on.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct FilePanel<'w> {
+    field: ResMut<'w, FileField>,
+    failure: Res<'w, OpenFailure>,
+    dialog: Option<Res<'w, Dialog>>,
+    answers: MessageWriter<'w, DialogAnswer>,
+    save: MessageWriter<'w, SaveRequest>,
+    load: MessageWriter<'w, LoadRequest>,
+}
+
+impl FilePanel<'_> {
+    /// The field, starting from the game's own file.
+    fn text(&mut self, active: Option<&ActiveGame>) -> &mut String {
+        self.field.0.get_or_insert_with(|| {
+            active
+                .and_then(|a| a.file.as_ref())
+                .map(|f| f.display().to_string())
+                .unwrap_or_default()
+        })
+    }
+
+    /// The field and the Open button, and the offer to open a damaged saved
+    /// game up to its last good line.
+    fn open_row(&mut self, ui: &mut egui::Ui, active: Option<&ActiveGame>) {
+        let text = self.text(active).clone();
+        let mut edited = text.clone();
+        ui.horizontal(|ui| {
+            ui.label("File:");
+            ui.add(
+                egui::TextEdit::singleline(&mut edited).hint_text("path of a .ron or .moves file"),
+            );
+        });
+        if edited != text {
+            self.field.0 = Some(edited.clone());
+        }
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(!edited.trim().is_empty(), egui::Button::new("Open"))
+                .on_hover_text("a scenario (.ron) or a saved game (.moves)")
+                .clicked()
+            {
+                self.load.write(LoadRequest::new(edited.trim()));
+            }
+            if active.is_some()
+                && ui
+                    .add_enabled(!edited.trim().is_empty(), egui::Button::new("Save game as"))
+                    .on_hover_text("a game record, a file ending in .moves")
+                    .clicked()
+            {
+                self.save.write(SaveRequest::to(edited.trim()));
+            }
+        });
+        if let Some((path, line)) = &self.failure.0
+            && ui
+                .button(format!("Open it up to line {}", line - 1))
+                .on_hover_text("the moves before the damaged line; Save then writes a new file")
+                .clicked()
+        {
+            self.load.write(LoadRequest {
+                path: path.clone(),
+                until_line: Some(line - 1),
+                discard_unsaved: false,
+            });
+        }
+    }
+}
+
+/// The dialog the table waits on, over everything else.
+fn draw_dialog(ctx: &egui::Context, dialog: &Dialog, answers: &mut MessageWriter<DialogAnswer>) {
+    let (title, question, choices): (&str, String, &[(&str, DialogAnswer)]) = match dialog {
+        Dialog::UnsavedMoves(leaving) => (
+            "Unsaved moves",
+            format!(
+                "The game in play has moves that are not saved. {}",
+                match leaving {
+                    Leaving::Open(path, _) => format!("Open {} anyway?", path.display()),
+                    Leaving::NewGame => "Start a new game anyway?".to_owned(),
+                    Leaving::PlayLayout => "Play the edited layout anyway?".to_owned(),
+                }
+            ),
+            &[
+                ("Save the game, then go on", DialogAnswer::SaveFirst),
+                ("Discard the moves", DialogAnswer::Discard),
+                ("Cancel", DialogAnswer::Cancel),
+            ],
+        ),
+        Dialog::Replace(path) => (
+            "Replace?",
+            format!(
+                "{} is another saved game. Replace it? It is kept as {}.",
+                path.display(),
+                sandtable_scenario::files::backup_path(path, 1).display()
+            ),
+            &[
+                ("Replace", DialogAnswer::Replace),
+                ("Cancel", DialogAnswer::Cancel),
+            ],
+        ),
+    };
+    egui::Window::new(title)
+        .collapsible(false)
+        .resizable(false)
+        .order(egui::Order::Foreground)
+        .anchor(egui::Align2::CENTER_CENTER, [-150.0, 0.0])
+        .show(ctx, |ui| {
+            ui.set_max_width(360.0);
+            ui.label(question);
+            ui.horizontal_wrapped(|ui| {
+                for (label, answer) in choices {
+                    if ui.button(*label).clicked() {
+                        answers.write(*answer);
+                    }
+                }
+            });
+        });
+}
 
 /// The width of the side panel drawn this frame, in logical pixels.
 #[derive(Resource, Default)]
@@ -148,33 +275,42 @@ fn draw_panels(
     mut notice: ResMut<Notice>,
     budget: Query<&ActionBudget>,
     mut facing: ResMut<PlaceFacing>,
-    mut file: ResMut<FileField>,
+    mut files: FilePanel,
     mut requests: MessageWriter<CommandRequest>,
     mut undo: MessageWriter<UndoRequest>,
-    mut save: MessageWriter<SaveRequest>,
-    mut load: MessageWriter<LoadRequest>,
     layout: Res<crate::layout::LayoutMode>,
     mut set_layout: MessageWriter<SetLayoutMode>,
     mut width: ResMut<PanelWidth>,
     mut bots: BotPanel,
 ) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if let Some(dialog) = files.dialog.as_deref() {
+        draw_dialog(ctx, dialog, &mut files.answers);
+    }
     if layout.on {
         // The layout panel takes the side instead.
         return Ok(());
     }
-    let ctx = contexts.ctx_mut()?;
     let Some(mut active) = active else {
-        egui::Window::new("Sandtable").show(ctx, |ui| {
-            ui.label("No game is open.");
-            if let Some(text) = &notice.text {
-                ui.colored_label(egui::Color32::LIGHT_RED, text);
-            }
-        });
+        egui::Window::new("Sandtable")
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                ui.set_max_width(480.0);
+                ui.label("No game is open.");
+                if let Some(text) = &notice.text {
+                    ui.colored_label(egui::Color32::LIGHT_RED, text);
+                }
+                ui.separator();
+                ui.label("Open another scenario (.ron) or saved game (.moves):");
+                files.open_row(ui, None);
+                if ui.button("Play the standard table").clicked() {
+                    files
+                        .load
+                        .write(LoadRequest::new(crate::play::files::EMBEDDED));
+                }
+            });
         return Ok(());
     };
-    let file_text = file
-        .0
-        .get_or_insert_with(|| default_save_path(&active.source).display().to_string());
     let mut root = egui::Ui::new(
         ctx.clone(),
         "table-root".into(),
@@ -195,7 +331,7 @@ fn draw_panels(
                 .on_hover_text("the layout at its real size: rulers, measuring and the editor")
                 .changed()
             {
-                set_layout.write(SetLayoutMode(true));
+                set_layout.write(SetLayoutMode::ON);
             }
             ui.horizontal(|ui| {
                 ui.label(format!("Turn {}:", game.turn()));
@@ -343,39 +479,47 @@ fn draw_panels(
                         .on_hover_text("this scenario again from its setup, with these players")
                         .clicked()
                     {
-                        bots.new_game.write(NewGameRequest);
+                        bots.new_game.write(NewGameRequest::default());
                     }
                 });
             ui.separator();
+            ui.label(egui::RichText::new("Files").strong());
+            let open = match &active.source {
+                crate::play::ScenarioSource::File(p) => p.display().to_string(),
+                crate::play::ScenarioSource::Embedded => "the standard table (built in)".to_owned(),
+                crate::play::ScenarioSource::Unsaved => "an edited layout, not saved".to_owned(),
+            };
+            ui.small(format!("Scenario: {open}"));
+            let own = active
+                .file
+                .as_ref()
+                .map_or("not saved yet".to_owned(), |f| f.display().to_string());
             ui.horizontal(|ui| {
-                ui.label("File:");
-                ui.text_edit_singleline(file_text);
-            });
-            ui.horizontal(|ui| {
-                if ui.button("Save game").clicked() {
-                    save.write(SaveRequest(file_text.clone().into()));
-                }
-                if ui.button("Open scenario or game").clicked() {
-                    load.write(LoadRequest(file_text.clone().into()));
+                ui.small(format!("Game: {own}"));
+                if active.has_unsaved_moves() {
+                    ui.colored_label(egui::Color32::GOLD, "(unsaved moves)");
                 }
             });
             if ui
-                .button("Print setup sheet (A4 PDF)")
-                .on_hover_text("the table at 1:1 over several pages, beside the file named above")
+                .button("Save game")
+                .on_hover_text("to the game's own file, or a new .moves file beside its scenario")
                 .clicked()
             {
-                match crate::play::files::print_sheet(
-                    &active.scenario,
-                    std::path::Path::new(file_text.as_str()),
-                ) {
-                    Ok(out) => {
-                        notice.text = Some(format!("sheet written to {}", out.display()));
-                        notice.error = false;
-                    }
-                    Err(e) => {
-                        notice.text = Some(e);
-                        notice.error = true;
-                    }
+                files.save.write(SaveRequest::own_file());
+            }
+            files.open_row(ui, Some(&active));
+            let sheet = crate::play::files::sheet_path(&active.source);
+            if ui
+                .button("Print setup sheet (A4 PDF)")
+                .on_hover_text(format!(
+                    "the table at 1:1 over several pages, written to {}",
+                    sheet.display()
+                ))
+                .clicked()
+            {
+                match crate::play::files::print_sheet(&active.scenario, &sheet) {
+                    Ok(out) => notice.info(format!("sheet written to {}", out.display())),
+                    Err(e) => notice.error(e),
                 }
             }
             ui.separator();

@@ -493,13 +493,13 @@ impl Draft {
         }
     }
 
-    /// Writes the layout as a scenario file, through a temporary file renamed
-    /// into place. A layout with problems is not written: it would not load.
-    /// The file is written in Sandtable's own form, so comments of a file
-    /// saved over are not kept: the file it replaces is first copied beside
-    /// it as `.ron.bak`, unless it holds `ours`, the text Sandtable itself
-    /// last wrote there (so the backup keeps the person's own file). Returns
-    /// the backup's path when one was made.
+    /// Writes the layout as a scenario file (`.ron`), crash-safely. A layout
+    /// with problems is not written: it would not load. The file is written
+    /// in Sandtable's own form, so comments of a file saved over are not
+    /// kept: the file it replaces is kept as `NAME.bak` (older backups move
+    /// to `NAME.bak.2` and on), unless it holds `ours`, the text Sandtable
+    /// itself last wrote there (so the backups keep the person's own file).
+    /// Returns the backup's path when one was made.
     pub fn save(
         &self,
         path: &Path,
@@ -514,27 +514,20 @@ impl Draft {
                 first.line()
             ));
         }
-        let cannot = |e: std::io::Error| format!("{}: cannot save: {e}", path.display());
-        let tmp = path.with_extension("ron.tmp");
-        let written = std::fs::write(&tmp, self.scenario.to_ron()).and_then(|()| {
-            let on_disk = std::fs::read_to_string(path).ok();
-            let backup = match (on_disk, ours) {
-                (Some(text), Some(ours)) if text == ours => None,
-                (Some(_), _) => {
-                    let bak = path.with_extension("ron.bak");
-                    std::fs::copy(path, &bak)?;
-                    Some(bak)
-                }
-                (None, _) => None,
-            };
-            std::fs::rename(&tmp, path)?;
-            Ok(backup)
-        });
-        if written.is_err() {
-            // Nothing half-written is left behind.
-            let _ = std::fs::remove_file(&tmp);
+        if path.extension().is_none_or(|e| e != "ron") {
+            return Err(format!(
+                "{}: not saved: a layout is saved as a scenario, a file ending in .ron",
+                path.display()
+            ));
         }
-        written.map_err(cannot)
+        use sandtable_scenario::files;
+        let on_disk = files::read_text(path, sandtable_scenario::MAX_FILE_BYTES).ok();
+        let backups = match (on_disk, ours) {
+            (Some(text), Some(ours)) if text == ours => files::Backups::None,
+            _ => files::Backups::Keep,
+        };
+        files::write_atomically(path, self.scenario.to_ron().as_bytes(), backups)
+            .map_err(|e| format!("{}: cannot save: {e}", path.display()))
     }
 }
 

@@ -40,11 +40,29 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// Switch layout mode on (`true`) or off. On, the layout of the game's
-/// scenario is shown and can be edited; off, the game comes back, or a new
-/// game of the edited layout starts.
+/// Switch layout mode on or off. On, the layout of the game's scenario is
+/// shown and can be edited; off, the game comes back, or a new game of the
+/// edited layout starts (asking first if the game in play has unsaved moves).
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SetLayoutMode(pub bool);
+pub struct SetLayoutMode {
+    /// On or off.
+    pub on: bool,
+    /// The person said the game in play may go with its unsaved moves.
+    pub discard_unsaved: bool,
+}
+
+impl SetLayoutMode {
+    /// Layout mode on.
+    pub const ON: SetLayoutMode = SetLayoutMode {
+        on: true,
+        discard_unsaved: false,
+    };
+    /// Layout mode off.
+    pub const OFF: SetLayoutMode = SetLayoutMode {
+        on: false,
+        discard_unsaved: false,
+    };
+}
 
 /// A request to the editor, from the panel, a click or a key.
 #[derive(Message, Debug, Clone, PartialEq)]
@@ -147,7 +165,11 @@ pub fn switch_layout_mode(
     mut rebuild: MessageWriter<TableRebuild>,
     mut new_game: MessageWriter<GameLoaded>,
 ) {
-    for SetLayoutMode(on) in requests.read().copied() {
+    for SetLayoutMode {
+        on,
+        discard_unsaved,
+    } in requests.read().copied()
+    {
         match (on, editor.as_deref()) {
             (true, None) => {
                 let Some(active) = active.as_deref() else {
@@ -176,6 +198,14 @@ pub fn switch_layout_mode(
                         if n == 1 { "" } else { "s" },
                         first.line()
                     ));
+                    continue;
+                }
+                if !crate::play::may_leave(
+                    &mut commands,
+                    active.as_deref(),
+                    discard_unsaved,
+                    crate::play::Leaving::PlayLayout,
+                ) {
                     continue;
                 }
                 let source = match ed.saved_file() {

@@ -54,6 +54,26 @@ impl Seat {
         std::iter::once(Seat::Human).chain((1..=MAX_STRENGTH).map(Seat::Bot))
     }
 
+    /// The seat as a game record's `[Seats]` header writes it: `person` or
+    /// `bot N`.
+    pub fn word(self) -> String {
+        match self {
+            Seat::Human => "person".to_owned(),
+            Seat::Bot(level) => format!("bot {level}"),
+        }
+    }
+
+    /// Reads [`Seat::word`]; `None` for anything else.
+    pub fn from_word(word: &str) -> Option<Seat> {
+        if word == "person" {
+            return Some(Seat::Human);
+        }
+        let level: u8 = word.strip_prefix("bot ")?.trim().parse().ok()?;
+        (1..=MAX_STRENGTH)
+            .contains(&level)
+            .then_some(Seat::Bot(level))
+    }
+
     /// The seat as the panel names it.
     pub fn describe(self) -> String {
         match self {
@@ -121,8 +141,11 @@ struct LastBotMove(Duration);
 pub struct HintRequest;
 
 /// Start the scenario in play again from its setup, keeping the seats.
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NewGameRequest;
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NewGameRequest {
+    /// The person said the game in play may go with its unsaved moves.
+    pub discard_unsaved: bool,
+}
 
 /// The strength a hint thinks with.
 pub const HINT_STRENGTH: u8 = 3;
@@ -207,7 +230,15 @@ fn start_new_game(
     mut loaded: MessageWriter<GameLoaded>,
     mut notice: ResMut<Notice>,
 ) {
-    if requests.read().count() == 0 {
+    let Some(request) = requests.read().last().copied() else {
+        return;
+    };
+    if !super::may_leave(
+        &mut commands,
+        active.as_deref(),
+        request.discard_unsaved,
+        super::Leaving::NewGame,
+    ) {
         return;
     }
     if let Some(active) = active {

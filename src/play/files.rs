@@ -1,57 +1,141 @@
 //! Opening files (scenarios and saved games) and saving game records, with no
 //! Bevy types: errors are plain messages for the window and stderr.
+//!
+//! A game is saved only as a game record (`.moves`): to its own file, or a
+//! new name beside its scenario, never over a scenario or any file that is
+//! not a Sandtable game record, and over another game's record only when the
+//! person says so; the file replaced is kept as a backup. A record names its
+//! scenario relative to its own folder and pins the scenario's content and
+//! the engine, so that it opens from any folder and says when either has
+//! changed since.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use sandtable_rules::Record;
+use sandtable_scenario::files::{self as disk, Backups};
+use sandtable_scenario::records;
 
+use super::bots::Seat;
 use super::{ActiveGame, LogLine, ScenarioSource};
 
 /// The `[Scenario]` header of games on the embedded default scenario.
-pub const EMBEDDED: &str = "embedded:standard";
+pub const EMBEDDED: &str = records::EMBEDDED;
+
+/// The header of the players' seats: `person` or `bot N`, in turn order.
+pub const SEATS: &str = "Seats";
+
+/// The extension of game records.
+pub const RECORD_EXTENSION: &str = "moves";
+
+/// A game opened from a file, with what the file said besides the game.
+pub struct Opened {
+    /// The game.
+    pub active: ActiveGame,
+    /// The seats the record names (`[Seats]`), if it names them.
+    pub seats: Option<Vec<Seat>>,
+    /// What differs from when the record was saved (the scenario, the engine).
+    pub notes: Vec<String>,
+}
+
+/// Why a file could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenError {
+    /// What went wrong, with the file and the line.
+    pub message: String,
+    /// For a saved game with a bad line: that line, so that the game can be
+    /// opened up to the line before it.
+    pub bad_line: Option<usize>,
+}
+
+impl OpenError {
+    fn plain(message: impl Into<String>) -> OpenError {
+        OpenError {
+            message: message.into(),
+            bad_line: None,
+        }
+    }
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
 
 /// Opens a scenario (`.ron`) or a saved game (any other file, read as a game
 /// record whose `[Scenario]` header names its scenario).
-pub fn open(path: &Path) -> Result<ActiveGame, String> {
-    if path.extension().is_some_and(|e| e == "ron") {
-        let scenario = sandtable_scenario::load(path).map_err(|e| e.to_string())?;
-        return Ok(ActiveGame::new(
-            scenario,
-            ScenarioSource::File(path.to_path_buf()),
-        ));
+pub fn open(path: &Path) -> Result<Opened, OpenError> {
+    open_until(path, None)
+}
+
+/// As [`open`], reading a saved game only up to the line `last_line`: the
+/// way to open a record whose later lines are damaged.
+pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenError> {
+    if path == Path::new(EMBEDDED) {
+        return Ok(Opened {
+            active: ActiveGame::new(sandtable_scenario::standard(), ScenarioSource::Embedded),
+            seats: None,
+            notes: Vec::new(),
+        });
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read the saved game: {e}", path.display()))?;
-    let record =
-        Record::parse(&text).map_err(|e| format!("{}:{}: {}", path.display(), e.line, e.reason))?;
+    if path.extension().is_some_and(|e| e == "ron") {
+        let scenario =
+            sandtable_scenario::load(path).map_err(|e| OpenError::plain(e.to_string()))?;
+        return Ok(Opened {
+            active: ActiveGame::new(scenario, ScenarioSource::File(path.to_path_buf())),
+            seats: None,
+            notes: Vec::new(),
+        });
+    }
+    let mut text = records::read_text(path).map_err(|e| OpenError::plain(e.to_string()))?;
+    if let Some(last) = last_line {
+        text = text.lines().take(last).collect::<Vec<_>>().join("\n");
+    }
+    let record = Record::parse(&text).map_err(|e| OpenError {
+        message: format!("{}:{}: {}", path.display(), e.line, e.reason),
+        bad_line: Some(e.line),
+    })?;
     let (scenario, source) = match record.header("Scenario") {
         None | Some(EMBEDDED) => (sandtable_scenario::standard(), ScenarioSource::Embedded),
         Some(name) => {
-            let mut scenario_path = Path::new(name).to_path_buf();
-            if !scenario_path.exists()
-                && let Some(dir) = path.parent()
-            {
-                scenario_path = dir.join(name);
-            }
-            let s = sandtable_scenario::load(&scenario_path).map_err(|e| e.to_string())?;
+            let scenario_path = records::scenario_path(path, name);
+            let s = sandtable_scenario::load(&scenario_path).map_err(|e| {
+                OpenError::plain(format!(
+                    "{}: the scenario of this game cannot be opened: {e}",
+                    path.display()
+                ))
+            })?;
             (s, ScenarioSource::File(scenario_path))
         }
     };
+    let notes = records::check_pins(&record, &scenario);
     let mut active = ActiveGame::new(scenario, source);
     if let Some(seed) = record.header("Seed") {
         let seed: u64 = seed.parse().map_err(|_| {
-            format!(
+            OpenError::plain(format!(
                 "{}: the [Seed] header `{seed}` is not a number",
                 path.display()
-            )
+            ))
         })?;
         active.game = active.scenario.game_with_seed(seed);
     }
+    let players = active.game.players().len();
+    let seats = record
+        .header(SEATS)
+        .map(|text| parse_seats(text, players))
+        .transpose()
+        .map_err(|e| OpenError::plain(format!("{}: [{SEATS}]: {e}", path.display())))?;
     for (line, command) in &record.commands {
-        let events = active
-            .game
-            .apply(*command)
-            .map_err(|e| format!("{}:{line}: `{command}` is illegal: {e}", path.display()))?;
+        let events = active.game.apply(*command).map_err(|e| {
+            let mut message = format!("{}:{line}: `{command}` is illegal: {e}", path.display());
+            for note in &notes {
+                message.push_str(&format!("\n{note}"));
+            }
+            OpenError {
+                message,
+                bad_line: Some(*line),
+            }
+        })?;
         active.record.push(*command);
         active.log.push(LogLine {
             text: command.to_string(),
@@ -65,29 +149,184 @@ pub fn open(path: &Path) -> Result<ActiveGame, String> {
         }
     }
     active.handover = Some(active.game.current_player());
-    Ok(active)
+    if last_line.is_none() {
+        // The file holds these moves: the game is saved as it stands.
+        active.file = Some(path.to_path_buf());
+        active.saved = active.record.clone();
+    }
+    Ok(Opened {
+        active,
+        seats,
+        notes,
+    })
 }
 
-/// Writes a record to `path` by way of a temporary file renamed into place,
-/// so an interrupted save never destroys the previous one.
-pub fn save(path: &Path, record: &Record) -> Result<(), String> {
-    let tmp = path.with_extension("moves.tmp");
-    std::fs::write(&tmp, record.to_string())
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("{}: cannot save: {e}", path.display()))
+/// The seats of a `[Seats]` header, one a player.
+fn parse_seats(text: &str, players: usize) -> Result<Vec<Seat>, String> {
+    let seats: Vec<Seat> = text
+        .split(',')
+        .map(|word| {
+            Seat::from_word(word.trim()).ok_or_else(|| {
+                format!(
+                    "`{}` is not a seat: write person or bot 1 to 5",
+                    word.trim()
+                )
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    if seats.len() != players {
+        return Err(format!(
+            "{} seats named for a game of {players} players",
+            seats.len()
+        ));
+    }
+    Ok(seats)
 }
 
-/// Writes the setup sheet of a scenario as a PDF beside `path` (same name,
-/// `.pdf`), through a temporary file renamed into place.
-pub fn print_sheet(
-    scenario: &sandtable_scenario::Scenario,
-    path: &Path,
-) -> Result<std::path::PathBuf, String> {
-    let out = path.with_extension("pdf");
-    let sheet = sandtable_sheet::plan(scenario, sandtable_sheet::Paper::A4);
-    let tmp = out.with_extension("pdf.tmp");
-    std::fs::write(&tmp, sandtable_sheet::render_pdf(&sheet, true))
-        .and_then(|()| std::fs::rename(&tmp, &out))
-        .map_err(|e| format!("{}: cannot write the sheet: {e}", out.display()))?;
-    Ok(out)
+/// Why a game was not saved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaveError {
+    /// Another game record is there: the person must say to replace it.
+    AskToReplace(PathBuf),
+    /// Not saved, and why.
+    Refused(String),
+}
+
+impl std::fmt::Display for SaveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SaveError::AskToReplace(p) => {
+                write!(f, "{} is another saved game: replace it?", p.display())
+            }
+            SaveError::Refused(why) => f.write_str(why),
+        }
+    }
+}
+
+/// Where a game with no file of its own is saved: a new name beside its
+/// scenario (in the folder Sandtable runs in for the embedded table or an
+/// unsaved layout).
+pub fn new_record_path(source: &ScenarioSource) -> PathBuf {
+    match source {
+        ScenarioSource::File(p) => {
+            let folder = p.parent().unwrap_or(Path::new(""));
+            let stem = p.file_stem().map_or("game".into(), |s| s.to_string_lossy());
+            disk::unused_path(folder, &stem, RECORD_EXTENSION)
+        }
+        ScenarioSource::Embedded => disk::unused_path(Path::new(""), "standard", RECORD_EXTENSION),
+        ScenarioSource::Unsaved => disk::unused_path(Path::new(""), "layout", RECORD_EXTENSION),
+    }
+}
+
+/// Whether a file holds a Sandtable game record: it reads as the notation
+/// and names its scenario.
+fn is_game_record(path: &Path) -> bool {
+    records::read(path).is_ok_and(|r| r.header("Scenario").is_some())
+}
+
+/// Saves the game: to `to`, else its own file, else a new name beside its
+/// scenario. Refused when the target is not a `.moves` file, is the
+/// scenario, or holds anything but a game record; a game record other than
+/// the game's own is replaced only with `replace`, and every file replaced
+/// is kept as a backup. A game on a layout that was never saved writes the
+/// layout first, as a new scenario file beside the record. Returns where the
+/// game went.
+pub fn save_game(
+    active: &mut ActiveGame,
+    seats: &[Seat],
+    to: Option<&Path>,
+    replace: bool,
+) -> Result<PathBuf, SaveError> {
+    let target = to
+        .map(Path::to_path_buf)
+        .or_else(|| active.file.clone())
+        .unwrap_or_else(|| new_record_path(&active.source));
+    let refused =
+        |why: String| SaveError::Refused(format!("{}: not saved: {why}", target.display()));
+    if target.extension().is_none_or(|e| e != RECORD_EXTENSION) {
+        return Err(refused(format!(
+            "a game is saved as a game record, a file ending in .{RECORD_EXTENSION}"
+        )));
+    }
+    if let ScenarioSource::File(scenario) = &active.source
+        && disk::same_file(&target, scenario)
+    {
+        return Err(refused("it is the game's scenario".to_owned()));
+    }
+    if let Ok(meta) = std::fs::metadata(&target) {
+        if !meta.is_file() || !is_game_record(&target) {
+            return Err(refused(
+                "the file there is not a Sandtable game record, and is left as it is".to_owned(),
+            ));
+        }
+        let own = active
+            .file
+            .as_deref()
+            .is_some_and(|f| disk::same_file(f, &target));
+        if !own && !replace {
+            return Err(SaveError::AskToReplace(target));
+        }
+    }
+    let folder = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if active.source == ScenarioSource::Unsaved {
+        let layout = disk::unused_path(&folder, "layout", "ron");
+        disk::write_atomically(&layout, active.scenario.to_ron().as_bytes(), Backups::Keep)
+            .map_err(|e| {
+                refused(format!(
+                    "the layout cannot be written to {}: {e}",
+                    layout.display()
+                ))
+            })?;
+        active.source = ScenarioSource::File(layout);
+    }
+    let record = record_of(active, &target, seats);
+    disk::write_atomically(&target, record.to_string().as_bytes(), Backups::Keep)
+        .map_err(|e| refused(e.to_string()))?;
+    active.file = Some(target.clone());
+    active.saved = active.record.clone();
+    Ok(target)
+}
+
+/// The record of a game to be written at `path`: its scenario (relative to
+/// `path`'s folder), the pins, the seed and the seats, then its commands.
+pub fn record_of(active: &ActiveGame, path: &Path, seats: &[Seat]) -> Record {
+    let mut record = Record::from_commands(active.record.iter().copied());
+    let scenario = match &active.source {
+        ScenarioSource::File(p) => records::scenario_header(path, p),
+        ScenarioSource::Embedded | ScenarioSource::Unsaved => EMBEDDED.to_owned(),
+    };
+    record.headers = vec![("Scenario".to_owned(), scenario)];
+    record.headers.extend(records::pins(&active.scenario));
+    record
+        .headers
+        .push(("Seed".to_owned(), active.game.seed().to_string()));
+    let players = active.game.players().len();
+    let words: Vec<String> = (0..players)
+        .map(|p| seats.get(p).copied().unwrap_or_default().word())
+        .collect();
+    record.headers.push((SEATS.to_owned(), words.join(", ")));
+    record
+}
+
+/// Where the setup sheet of a game's scenario goes: beside the scenario, as
+/// a PDF of the same name (in the folder Sandtable runs in for the embedded
+/// table or an unsaved layout).
+pub fn sheet_path(source: &ScenarioSource) -> PathBuf {
+    match source {
+        ScenarioSource::File(p) => p.with_extension("pdf"),
+        ScenarioSource::Embedded => PathBuf::from("standard.pdf"),
+        ScenarioSource::Unsaved => PathBuf::from("layout.pdf"),
+    }
+}
+
+/// Writes the setup sheet of a scenario as a PDF at `out`, streamed into a
+/// temporary file renamed into place; only a PDF is replaced.
+pub fn print_sheet(scenario: &sandtable_scenario::Scenario, out: &Path) -> Result<PathBuf, String> {
+    let sheet = sandtable_sheet::plan(scenario, sandtable_sheet::Paper::A4)
+        .map_err(|e| format!("no sheet printed: {e}"))?;
+    sandtable_sheet::write_file(&sheet, out)?;
+    Ok(out.to_path_buf())
 }

@@ -2,10 +2,10 @@
 //! keys and buttons sent to the rules crate, its events published for the
 //! visuals, the hot-seat hand-over, undo, and saving and loading games.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use bevy::prelude::*;
-use sandtable_rules::{Command, Event, Game, Outcome, PlayerId, Record};
+use sandtable_rules::{Command, Event, Game, Outcome, PlayerId};
 use sandtable_scenario::Scenario;
 
 use crate::AppSystems;
@@ -22,13 +22,16 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<GameLoaded>()
         .add_message::<SaveRequest>()
         .add_message::<LoadRequest>()
+        .add_message::<DialogAnswer>()
         .init_resource::<Notice>()
+        .init_resource::<OpenFailure>()
         .init_resource::<keys::KeyboardTaken>()
         .add_systems(
             Update,
             (
                 keys::read_play_keys.in_set(AppSystems::RecordInput),
                 (
+                    answer_dialogs,
                     load_requested_file,
                     apply_commands,
                     undo_commands,
@@ -49,17 +52,6 @@ pub enum ScenarioSource {
     File(PathBuf),
     /// A layout edited in layout mode and not saved since.
     Unsaved,
-}
-
-impl ScenarioSource {
-    /// How the source is written in a saved game's `[Scenario]` header.
-    pub fn header(&self) -> String {
-        match self {
-            ScenarioSource::Embedded => files::EMBEDDED.to_owned(),
-            ScenarioSource::File(p) => p.display().to_string(),
-            ScenarioSource::Unsaved => "unsaved layout".to_owned(),
-        }
-    }
 }
 
 /// One line of the game log: a command in the move notation, or what it caused.
@@ -95,6 +87,11 @@ pub struct ActiveGame {
     pub id: u64,
     /// The last stash roll: the two dice, the row and its result (R21).
     pub last_roll: Option<([u8; 2], u8, String)>,
+    /// The game's own record file, where Save writes: the file it was
+    /// opened from or last saved to; `None` until it has one.
+    pub file: Option<PathBuf>,
+    /// The commands that file holds, to tell whether moves are unsaved.
+    pub saved: Vec<Command>,
 }
 
 impl ActiveGame {
@@ -112,17 +109,15 @@ impl ActiveGame {
             revision: 0,
             id: NEXT_GAME_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             last_roll: None,
+            file: None,
+            saved: Vec::new(),
         }
     }
 
-    /// A game record with `[Scenario]` and `[Seed]` headers.
-    pub fn to_record(&self) -> Record {
-        let mut record = Record::from_commands(self.record.iter().copied());
-        record.headers = vec![
-            ("Scenario".to_owned(), self.source.header()),
-            ("Seed".to_owned(), self.game.seed().to_string()),
-        ];
-        record
+    /// Whether moves were played (or undone) since the game was last saved
+    /// or opened: leaving the game now would lose them.
+    pub fn has_unsaved_moves(&self) -> bool {
+        self.record != self.saved
     }
 }
 
@@ -142,13 +137,91 @@ pub struct PlayEvent(pub Event);
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameLoaded;
 
-/// Save the game in play to a file.
-#[derive(Message, Debug, Clone, PartialEq, Eq)]
-pub struct SaveRequest(pub PathBuf);
+/// Save the game in play as a game record.
+#[derive(Message, Debug, Clone, PartialEq, Eq, Default)]
+pub struct SaveRequest {
+    /// Where: `None` for the game's own file, or a new name beside its
+    /// scenario when it has none.
+    pub to: Option<PathBuf>,
+    /// The person said to replace the other saved game there.
+    pub replace: bool,
+}
+
+impl SaveRequest {
+    /// Save to the game's own file.
+    pub fn own_file() -> SaveRequest {
+        SaveRequest::default()
+    }
+
+    /// Save to another file (asking before another game's record is replaced).
+    pub fn to(path: impl Into<PathBuf>) -> SaveRequest {
+        SaveRequest {
+            to: Some(path.into()),
+            replace: false,
+        }
+    }
+}
 
 /// Load a scenario (`.ron`) or a saved game (`.moves`).
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
-pub struct LoadRequest(pub PathBuf);
+pub struct LoadRequest {
+    /// The file.
+    pub path: PathBuf,
+    /// For a saved game with a damaged line: read it only up to this line.
+    pub until_line: Option<usize>,
+    /// The person said the game in play may go with its unsaved moves.
+    pub discard_unsaved: bool,
+}
+
+impl LoadRequest {
+    /// Open a file (asking first if moves of the game in play are unsaved).
+    pub fn new(path: impl Into<PathBuf>) -> LoadRequest {
+        LoadRequest {
+            path: path.into(),
+            until_line: None,
+            discard_unsaved: false,
+        }
+    }
+}
+
+/// What would leave the game in play behind, waiting for the person to say
+/// whether its unsaved moves are saved first, dropped, or kept by not going on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Leaving {
+    /// Opening a file (up to a line, for a damaged record).
+    Open(PathBuf, Option<usize>),
+    /// Starting the scenario again.
+    NewGame,
+    /// Playing the layout edited in layout mode.
+    PlayLayout,
+}
+
+/// A question the table waits on; the panel shows it until it is answered.
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub enum Dialog {
+    /// The game in play has unsaved moves: save, discard or cancel?
+    UnsavedMoves(Leaving),
+    /// Saving would replace another saved game: replace or cancel?
+    Replace(PathBuf),
+}
+
+/// The person's answer to the [`Dialog`].
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DialogAnswer {
+    /// Save the game, then go on.
+    SaveFirst,
+    /// Go on without saving.
+    Discard,
+    /// Replace the file.
+    Replace,
+    /// Do nothing.
+    Cancel,
+}
+
+/// The last file that could not be opened because of a damaged line, so
+/// that the panel can offer to open it up to the line before.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct OpenFailure(pub Option<(PathBuf, usize)>);
 
 /// The last refusal or message worth showing, with the time it was set.
 #[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
@@ -253,39 +326,165 @@ pub fn undo_commands(
     }
 }
 
-/// Writes the game record through a temporary file renamed into place.
+/// Saves the game record (see [`files::save_game`]): another game's record
+/// is replaced only after the person says so.
 pub fn save_game(
+    mut commands: Commands,
     mut requests: MessageReader<SaveRequest>,
-    active: Option<Res<ActiveGame>>,
+    active: Option<ResMut<ActiveGame>>,
+    seats: Res<bots::Seats>,
     mut notice: ResMut<Notice>,
 ) {
-    let Some(active) = active else {
+    let Some(mut active) = active else {
         requests.clear();
         return;
     };
-    for SaveRequest(path) in requests.read() {
-        if active.source == ScenarioSource::Unsaved {
-            notice.error(
-                "this game is on an edited layout that was never saved: save the layout in layout mode first, so that the game record can name its scenario",
-            );
-            continue;
+    for request in requests.read() {
+        save_now(&mut commands, &mut active, &seats, request, &mut notice);
+    }
+}
+
+/// Saves and says so; asks before replacing another game. Whether it saved.
+fn save_now(
+    commands: &mut Commands,
+    active: &mut ActiveGame,
+    seats: &bots::Seats,
+    request: &SaveRequest,
+    notice: &mut Notice,
+) -> bool {
+    let was_unsaved = active.source == ScenarioSource::Unsaved;
+    match files::save_game(active, &seats.0, request.to.as_deref(), request.replace) {
+        Ok(path) => {
+            let mut text = format!("saved to {}", path.display());
+            if let (true, ScenarioSource::File(layout)) = (was_unsaved, &active.source) {
+                text.push_str(&format!("; its layout to {}", layout.display()));
+            }
+            notice.info(text);
+            true
         }
-        match files::save(path, &active.to_record()) {
-            Ok(()) => notice.info(format!("saved to {}", path.display())),
-            Err(e) => notice.error(e),
+        Err(files::SaveError::AskToReplace(path)) => {
+            commands.insert_resource(Dialog::Replace(path));
+            false
+        }
+        Err(e) => {
+            notice.error(e.to_string());
+            false
         }
     }
 }
 
-/// Loads a scenario or a saved game; a bad file leaves the game in play alone.
+/// Carries out the answer to the dialog on show.
+pub fn answer_dialogs(
+    mut commands: Commands,
+    mut answers: MessageReader<DialogAnswer>,
+    dialog: Option<Res<Dialog>>,
+    active: Option<ResMut<ActiveGame>>,
+    seats: Res<bots::Seats>,
+    mut notice: ResMut<Notice>,
+    mut load: MessageWriter<LoadRequest>,
+    mut new_game: MessageWriter<bots::NewGameRequest>,
+    mut layout: MessageWriter<crate::layout::SetLayoutMode>,
+) {
+    let Some(dialog) = dialog else {
+        answers.clear();
+        return;
+    };
+    let Some(answer) = answers.read().last().copied() else {
+        return;
+    };
+    commands.remove_resource::<Dialog>();
+    let go_on =
+        |leaving: &Leaving,
+         load: &mut MessageWriter<LoadRequest>,
+         new_game: &mut MessageWriter<bots::NewGameRequest>,
+         layout: &mut MessageWriter<crate::layout::SetLayoutMode>| match leaving {
+            Leaving::Open(path, until_line) => {
+                load.write(LoadRequest {
+                    path: path.clone(),
+                    until_line: *until_line,
+                    discard_unsaved: true,
+                });
+            }
+            Leaving::NewGame => {
+                new_game.write(bots::NewGameRequest {
+                    discard_unsaved: true,
+                });
+            }
+            Leaving::PlayLayout => {
+                layout.write(crate::layout::SetLayoutMode {
+                    on: false,
+                    discard_unsaved: true,
+                });
+            }
+        };
+    match (&*dialog, answer) {
+        (_, DialogAnswer::Cancel) => notice.info("nothing done"),
+        (Dialog::UnsavedMoves(leaving), DialogAnswer::Discard) => {
+            go_on(leaving, &mut load, &mut new_game, &mut layout);
+        }
+        (Dialog::UnsavedMoves(leaving), DialogAnswer::SaveFirst) => {
+            let Some(mut active) = active else {
+                return;
+            };
+            if save_now(
+                &mut commands,
+                &mut active,
+                &seats,
+                &SaveRequest::own_file(),
+                &mut notice,
+            ) {
+                go_on(leaving, &mut load, &mut new_game, &mut layout);
+            }
+        }
+        (Dialog::Replace(path), DialogAnswer::Replace) => {
+            let Some(mut active) = active else {
+                return;
+            };
+            save_now(
+                &mut commands,
+                &mut active,
+                &seats,
+                &SaveRequest {
+                    to: Some(path.clone()),
+                    replace: true,
+                },
+                &mut notice,
+            );
+        }
+        // An answer that does not fit the question: ask again.
+        _ => commands.insert_resource(dialog.clone()),
+    }
+}
+
+/// Asks first when going on would lose unsaved moves: `true` when the
+/// caller may go on now.
+pub fn may_leave(
+    commands: &mut Commands,
+    active: Option<&ActiveGame>,
+    discard_unsaved: bool,
+    leaving: Leaving,
+) -> bool {
+    if discard_unsaved || !active.is_some_and(ActiveGame::has_unsaved_moves) {
+        return true;
+    }
+    commands.insert_resource(Dialog::UnsavedMoves(leaving));
+    false
+}
+
+/// Loads a scenario or a saved game; a bad file leaves the game in play
+/// alone, and one with unsaved moves is left only when the person says so.
 pub fn load_requested_file(
     mut commands: Commands,
     mut requests: MessageReader<LoadRequest>,
+    active: Option<Res<ActiveGame>>,
+    mut seats: ResMut<bots::Seats>,
     mut notice: ResMut<Notice>,
+    mut failure: ResMut<OpenFailure>,
     mut loaded: MessageWriter<GameLoaded>,
     editor: Option<Res<crate::layout::LayoutEditor>>,
 ) {
-    for LoadRequest(path) in requests.read() {
+    for request in requests.read() {
+        let path = &request.path;
         if let Some(editor) = &editor
             && editor.edited()
             && editor.saved_file().is_none()
@@ -296,15 +495,41 @@ pub fn load_requested_file(
             ));
             continue;
         }
-        match files::open(path) {
-            Ok(active) => {
-                notice.info(format!("opened {}", path.display()));
-                commands.insert_resource(active);
+        if !may_leave(
+            &mut commands,
+            active.as_deref(),
+            request.discard_unsaved,
+            Leaving::Open(path.clone(), request.until_line),
+        ) {
+            continue;
+        }
+        match files::open_until(path, request.until_line) {
+            Ok(opened) => {
+                let mut text = match request.until_line {
+                    Some(line) => format!(
+                        "opened {} up to line {line}; Save writes it to a new file",
+                        path.display()
+                    ),
+                    None => format!("opened {}", path.display()),
+                };
+                for note in &opened.notes {
+                    text.push_str(&format!("\nnote: {note}"));
+                }
+                notice.info(text);
+                if let Some(s) = opened.seats {
+                    seats.0 = s;
+                }
+                failure.0 = None;
+                commands.insert_resource(opened.active);
                 loaded.write(GameLoaded);
             }
             Err(e) => {
-                eprintln!("{e}");
-                notice.error(e);
+                eprintln!("{}", sandtable_scenario::files::printable(&e.message));
+                failure.0 = e
+                    .bad_line
+                    .filter(|line| *line > 1)
+                    .map(|line| (path.clone(), line));
+                notice.error(e.message);
             }
         }
     }
@@ -314,14 +539,6 @@ pub fn load_requested_file(
 pub fn outcome_text(game: &Game) -> Option<String> {
     match game.outcome()? {
         Outcome::Won(p) => Some(format!("{} wins", game.player(p).name)),
-        Outcome::Draw => Some("a draw: the turn limit is reached".to_owned()),
-    }
-}
-
-/// The default path offered for saving.
-pub fn default_save_path(source: &ScenarioSource) -> PathBuf {
-    match source {
-        ScenarioSource::File(p) => p.with_extension("moves"),
-        ScenarioSource::Embedded | ScenarioSource::Unsaved => Path::new("game.moves").to_path_buf(),
+        Outcome::Draw(why) => Some(format!("a draw: {why}")),
     }
 }

@@ -362,7 +362,7 @@ fn score_game(game: &Game, maps: &Maps, to_move: PlayerId, settled: bool, out: &
             out.extend((0..n).map(|p| if p == usize::from(w.0) { WIN } else { -WIN }));
             return;
         }
-        Some(Outcome::Draw) => {
+        Some(Outcome::Draw(_)) => {
             out.resize(n, 0.0);
             return;
         }

@@ -141,7 +141,7 @@ fn bots_leave_the_game_unchanged_and_return_none_when_it_is_over() {
     game.apply(Command::Pass).expect("pass is legal");
     assert_eq!(
         game.outcome(),
-        Some(Outcome::Draw),
+        Some(Outcome::Draw(sandtable_rules::DrawReason::TurnLimit)),
         "turn limit 1: the pass ends it (R11)"
     );
     for kind in BotKind::ALL {

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -14,7 +14,9 @@ use sandtable_rules::{Event, Game, Outcome, PlayerId, Record};
 
 use crate::Failure;
 use crate::render;
-use crate::replay::{apply_all, header_number, load_record, load_scenario, start};
+use crate::replay::{
+    apply_all, check_turn_limit, header_number, load_record, load_scenario, record_headers, start,
+};
 
 /// Turn limit of bot games whose scenario and record set none.
 const DEFAULT_TURN_LIMIT: u32 = 200;
@@ -115,8 +117,11 @@ pub(crate) struct PlayOptions<'a> {
 /// and the board, or the JSON summary.
 pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
     o.thinking.check()?;
-    if o.turn_limit == Some(0) {
-        return Err(Failure::new(1, "--turn-limit must be at least 1 (R11)"));
+    check_turn_limit(o.turn_limit)?;
+    if let Some(out) = o.save {
+        let inputs = std::iter::once(file).chain(o.record);
+        sandtable_scenario::files::refuse_output_over_input(out, inputs)
+            .map_err(|e| Failure::new(1, e))?;
     }
     let scenario = load_scenario(file)?;
     let seats = seats(o.bots, scenario.setup.players.len())?;
@@ -125,7 +130,7 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
     let mut commands = Vec::new();
     let mut game = match o.record {
         Some(path) => {
-            let record = load_record(path)?;
+            let record = load_record(path, &scenario)?;
             let limit = o
                 .turn_limit
                 .or(header_number(&record, "TurnLimit", path)?)
@@ -176,24 +181,18 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
     }
     if let Some(path) = o.save {
         let mut record = Record::from_commands(commands);
-        record.headers = vec![
-            ("Scenario".to_owned(), file.display().to_string()),
-            ("Seed".to_owned(), game.seed().to_string()),
-        ];
-        if let Some(limit) = game.turn_limit() {
-            record
-                .headers
-                .push(("TurnLimit".to_owned(), limit.to_string()));
-        }
-        let tmp = path.with_extension("moves.tmp");
-        std::fs::write(&tmp, record.to_string())
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| {
-                Failure::new(
-                    1,
-                    format!("{}: cannot write the record: {e}", path.display()),
-                )
-            })?;
+        record.headers = record_headers(&scenario, file, path, game.seed(), game.turn_limit());
+        sandtable_scenario::files::write_atomically(
+            path,
+            record.to_string().as_bytes(),
+            sandtable_scenario::files::Backups::Keep,
+        )
+        .map_err(|e| {
+            Failure::new(
+                1,
+                format!("{}: cannot write the record: {e}", path.display()),
+            )
+        })?;
     }
     if o.json {
         let mut text = serde_json::to_string_pretty(&game.summary())
@@ -227,6 +226,33 @@ struct Played {
     mcts_decisions: u64,
     playouts: u64,
     mcts_seconds: f64,
+}
+
+/// The games of one pairing so far, as running sums.
+#[derive(Clone, Copy, Default)]
+struct PairingTotals {
+    games: u32,
+    wins: u32,
+    losses: u32,
+    turns: u64,
+    mcts_decisions: u64,
+    playouts: u64,
+    mcts_seconds: f64,
+}
+
+impl PairingTotals {
+    fn add(&mut self, game: &Played) {
+        self.games += 1;
+        match game.result {
+            1 => self.wins += 1,
+            -1 => self.losses += 1,
+            _ => {}
+        }
+        self.turns += u64::from(game.turns);
+        self.mcts_decisions += game.mcts_decisions;
+        self.playouts += game.playouts;
+        self.mcts_seconds += game.mcts_seconds;
+    }
 }
 
 /// Plays one game with `bots[p]` on seat p, to its end (the turn limit is set).
@@ -298,11 +324,9 @@ pub(crate) fn tournament(
     if o.games == 0 {
         return Err(Failure::new(1, "--games must be at least 1"));
     }
-    if o.turn_limit == Some(0) || o.threads == Some(0) {
-        return Err(Failure::new(
-            1,
-            "--turn-limit and --threads must be at least 1 (R11)",
-        ));
+    check_turn_limit(o.turn_limit)?;
+    if o.threads == Some(0) {
+        return Err(Failure::new(1, "--threads must be at least 1"));
     }
     let first_seed = o.seed.unwrap_or(scenario.setup.seed);
     let limit = o
@@ -315,30 +339,37 @@ pub(crate) fn tournament(
     let pairings: Vec<(BotKind, BotKind)> = (0..bots.len())
         .flat_map(|j| (0..j).map(move |i| (bots[j], bots[i])))
         .collect();
-    let jobs: Vec<(usize, u32)> = (0..pairings.len())
-        .flat_map(|p| (0..o.games).map(move |k| (p, k)))
-        .collect();
+    // Job j is game j % games of pairing j / games: worked out, not listed,
+    // so that memory does not grow with the number of games.
+    let jobs = pairings.len() as u64 * u64::from(o.games);
+    let job = |j: u64| {
+        (
+            (j / u64::from(o.games)) as usize,
+            (j % u64::from(o.games)) as u32,
+        )
+    };
     let threads = o
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
-        .min(jobs.len());
-    let bar = ProgressBar::new(jobs.len() as u64);
+        .min(usize::try_from(jobs).unwrap_or(usize::MAX));
+    let bar = ProgressBar::new(jobs);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Played>> = Mutex::new(vec![Played::default(); jobs.len()]);
+    let next = AtomicU64::new(0);
+    let results: Mutex<Vec<PairingTotals>> =
+        Mutex::new(vec![PairingTotals::default(); pairings.len()]);
     let started = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
                 loop {
                     let j = next.fetch_add(1, Ordering::Relaxed);
-                    if j >= jobs.len() {
+                    if j >= jobs {
                         break;
                     }
-                    let (p, k) = jobs[j];
+                    let (p, k) = job(j);
                     let (a, b) = pairings[p];
                     let seed = first_seed.wrapping_add(u64::from(k / 2));
                     let mut s = setup.clone();
@@ -358,7 +389,7 @@ pub(crate) fn tournament(
                         Some(Outcome::Won(_)) => -1,
                         _ => 0,
                     };
-                    results.lock().expect("no panics hold this lock")[j] = played;
+                    results.lock().expect("no panics hold this lock")[p].add(&played);
                     bar.inc(1);
                 }
             });
@@ -383,18 +414,11 @@ pub(crate) fn tournament(
         "pairing", "games", "wins", "draws", "losses", "win rate", "95% CI (Wilson)", "turns"
     );
     let (mut decisions, mut playouts, mut mcts_seconds) = (0u64, 0u64, 0f64);
-    for (p, (a, b)) in pairings.iter().enumerate() {
-        let rows: Vec<&Played> = jobs
-            .iter()
-            .zip(&results)
-            .filter(|((q, _), _)| *q == p)
-            .map(|(_, r)| r)
-            .collect();
-        let n = rows.len() as u32;
-        let wins = rows.iter().filter(|r| r.result == 1).count() as u32;
-        let losses = rows.iter().filter(|r| r.result == -1).count() as u32;
+    for ((a, b), t) in pairings.iter().zip(&results) {
+        let n = t.games;
+        let (wins, losses) = (t.wins, t.losses);
         let draws = n - wins - losses;
-        let turns: f64 = rows.iter().map(|r| f64::from(r.turns)).sum::<f64>() / f64::from(n);
+        let turns = t.turns as f64 / f64::from(n);
         let (lo, hi) = wilson(wins, n);
         let _ = writeln!(
             out,
@@ -404,11 +428,9 @@ pub(crate) fn tournament(
             100.0 * lo,
             100.0 * hi,
         );
-        for r in rows {
-            decisions += r.mcts_decisions;
-            playouts += r.playouts;
-            mcts_seconds += r.mcts_seconds;
-        }
+        decisions += t.mcts_decisions;
+        playouts += t.playouts;
+        mcts_seconds += t.mcts_seconds;
     }
     let _ = writeln!(
         out,
@@ -424,8 +446,7 @@ pub(crate) fn tournament(
     }
     let _ = writeln!(
         out,
-        "{} games in {seconds:.1} s on {threads} thread{}",
-        results.len(),
+        "{jobs} games in {seconds:.1} s on {threads} thread{}",
         if threads == 1 { "" } else { "s" }
     );
     Ok(out)

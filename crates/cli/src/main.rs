@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use sandtable_scenario::files::{self, printable};
 
 #[derive(Parser)]
 #[command(
@@ -187,16 +188,17 @@ fn main() -> ExitCode {
             save_record,
         } => simulate::run(&file, games, seed, turn_limit, save_record.as_deref()),
     };
+    // Names and paths come from files: nothing in them may drive the terminal.
     match result {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();
             // A closed pipe (`| head`) is not an error worth a panic.
-            let _ = stdout.write_all(out.as_bytes());
+            let _ = stdout.write_all(printable(&out).as_bytes());
             let _ = stdout.flush();
             ExitCode::SUCCESS
         }
         Err(failure) => {
-            eprintln!("{}", failure.message);
+            eprintln!("{}", printable(&failure.message));
             ExitCode::from(failure.code)
         }
     }
@@ -223,7 +225,7 @@ fn validate(files: &[PathBuf]) -> Result<String, Failure> {
     if errors.is_empty() {
         Ok(out)
     } else {
-        print!("{out}");
+        print!("{}", printable(&out));
         Err(Failure::new(1, errors.join("\n")))
     }
 }
@@ -234,15 +236,12 @@ fn print_sheet(
     out: &std::path::Path,
 ) -> Result<String, Failure> {
     let paper: sandtable_sheet::Paper = paper.parse().map_err(|e: String| Failure::new(1, e))?;
+    files::refuse_output_over_input(out, [file]).map_err(|e| Failure::new(1, e))?;
     let scenario = replay::load_scenario(file)?;
-    let sheet = sandtable_sheet::plan(&scenario, paper);
-    let pdf = sandtable_sheet::render_pdf(&sheet, true);
-    // Written beside the target and renamed into place: an existing sheet is
-    // never left half-written.
-    let tmp = out.with_extension("pdf.tmp");
-    std::fs::write(&tmp, &pdf)
-        .and_then(|()| std::fs::rename(&tmp, out))
-        .map_err(|e| Failure::new(1, format!("{}: cannot write the sheet: {e}", out.display())))?;
+    let sheet = sandtable_sheet::plan(&scenario, paper)
+        .map_err(|e| Failure::new(1, format!("{}: {e}", file.display())))?;
+    // Streamed a page at a time: an existing sheet is never left half-written.
+    sandtable_sheet::write_file(&sheet, out).map_err(|e| Failure::new(1, e))?;
     let (w, d) = sheet.physical.table_mm;
     Ok(format!(
         "{}: {} pages on {paper} ({} x {} tiles of the {w:.0} x {d:.0} mm table at 1:1, then {} of pieces)\n",

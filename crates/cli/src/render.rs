@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use sandtable_rules::{Facing, Game, Ground, Occupant, Outcome, PlayerId, Square};
+use sandtable_rules::{DrawReason, Facing, Game, Ground, Occupant, Outcome, PlayerId, Square};
 
 /// One mark a player, unique: the name's first letter, or its number.
 fn marks(game: &Game) -> Vec<char> {
@@ -114,11 +114,14 @@ pub(crate) fn status(game: &Game) -> String {
         Some(Outcome::Won(p)) => {
             return format!("turn {}: game over, {} wins\n", game.turn(), name(p));
         }
-        Some(Outcome::Draw) => {
+        Some(Outcome::Draw(DrawReason::TurnLimit)) => {
             return format!(
                 "turn {}: game over, a draw at the turn limit\n",
                 game.turn()
             );
+        }
+        Some(Outcome::Draw(why)) => {
+            return format!("turn {}: game over, a draw: {why}\n", game.turn());
         }
         None => {}
     }

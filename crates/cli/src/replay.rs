@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use sandtable_rules::{Command, Event, Game, Record};
-use sandtable_scenario::Scenario;
+use sandtable_rules::{Command, Event, Game, MAX_TURN_LIMIT, Record};
+use sandtable_scenario::{Scenario, records};
 
 use crate::Failure;
 use crate::render;
@@ -14,15 +14,54 @@ pub(crate) fn load_scenario(file: &Path) -> Result<Scenario, Failure> {
     sandtable_scenario::load(file).map_err(|e| Failure::new(1, e.to_string()))
 }
 
-pub(crate) fn load_record(path: &Path) -> Result<Record, Failure> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Failure::new(
-            1,
-            format!("{}: cannot read the record: {e}", path.display()),
-        )
+/// Reads a record for a scenario, telling on stderr what differs from what it
+/// was recorded with (the scenario's content, the engine).
+pub(crate) fn load_record(path: &Path, scenario: &Scenario) -> Result<Record, Failure> {
+    let record = records::read(path).map_err(|e| {
+        let code = if e.line().is_some() { 2 } else { 1 };
+        Failure::new(code, e.to_string())
     })?;
-    Record::parse(&text)
-        .map_err(|e| Failure::new(2, format!("{}:{}: {}", path.display(), e.line, e.reason)))
+    for note in records::check_pins(&record, scenario) {
+        eprintln!(
+            "{}: note: {}",
+            path.display(),
+            sandtable_scenario::files::printable(&note)
+        );
+    }
+    Ok(record)
+}
+
+/// Refuses a turn limit outside 1 to [`MAX_TURN_LIMIT`] (R11).
+pub(crate) fn check_turn_limit(limit: Option<u32>) -> Result<(), Failure> {
+    match limit {
+        Some(n) if !(1..=MAX_TURN_LIMIT).contains(&n) => Err(Failure::new(
+            1,
+            format!("--turn-limit {n}: a turn limit is 1 to {MAX_TURN_LIMIT} turns (R11)"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The headers of a record written to `record_path` for a game of the
+/// scenario in `scenario_file`: the scenario relative to the record's folder,
+/// what pins it (content hash, engine), the seed and the turn limit.
+pub(crate) fn record_headers(
+    scenario: &Scenario,
+    scenario_file: &Path,
+    record_path: &Path,
+    seed: u64,
+    turn_limit: Option<u32>,
+) -> Vec<(String, String)> {
+    let mut headers = vec![(
+        "Scenario".to_owned(),
+        records::scenario_header(record_path, scenario_file),
+    )];
+    headers.extend(records::pins(scenario));
+    headers.push(("Seed".to_owned(), seed.to_string()));
+    if let Some(limit) = turn_limit {
+        headers.push(("TurnLimit".to_owned(), limit.to_string()));
+    }
+    headers
 }
 
 pub(crate) fn header_number<T: std::str::FromStr>(
@@ -98,7 +137,7 @@ pub(crate) fn show(file: &Path, record: Option<&Path>) -> Result<String, Failure
     let scenario = load_scenario(file)?;
     let mut game = scenario.game();
     if let Some(path) = record {
-        let rec = load_record(path)?;
+        let rec = load_record(path, &scenario)?;
         game = start(&scenario, &rec, path, None, None)?;
         apply_all(&mut game, &rec, path, &mut String::new())?;
     }

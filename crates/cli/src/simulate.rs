@@ -2,10 +2,11 @@
 //! machine's cores, with a progress bar on a terminal and a summary at the end.
 //! Game `i` uses seed `seed + i`, so every game can be replayed from its record.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -14,7 +15,7 @@ use rand::{Rng, SeedableRng};
 use sandtable_rules::{Command, Event, Game, Outcome, Record};
 
 use crate::Failure;
-use crate::replay::load_scenario;
+use crate::replay::{check_turn_limit, load_scenario, record_headers};
 
 /// Turn limit of simulated games whose scenario sets none.
 const DEFAULT_TURN_LIMIT: u32 = 200;
@@ -26,8 +27,39 @@ struct GameResult {
     unit_captures: u64,
     base_captures: u64,
     /// Stash results rolled, by kind (R21).
-    stash_results: std::collections::BTreeMap<String, u64>,
+    stash_results: BTreeMap<String, u64>,
     record: Option<Vec<Command>>,
+}
+
+/// What the games played so far add up to: kept as running sums, so that
+/// memory does not grow with the number of games.
+#[derive(Default)]
+struct Totals {
+    wins: Vec<u64>,
+    draws: u64,
+    games: u64,
+    turns: u64,
+    commands: u64,
+    units: u64,
+    bases: u64,
+    stash_results: BTreeMap<String, u64>,
+}
+
+impl Totals {
+    fn add(&mut self, r: &GameResult) {
+        match r.outcome {
+            Some(Outcome::Won(p)) => self.wins[usize::from(p.0)] += 1,
+            _ => self.draws += 1,
+        }
+        self.games += 1;
+        self.turns += u64::from(r.turns);
+        self.commands += r.commands;
+        self.units += r.unit_captures;
+        self.bases += r.base_captures;
+        for (kind, n) in &r.stash_results {
+            *self.stash_results.entry(kind.clone()).or_default() += n;
+        }
+    }
 }
 
 fn play_one(start: Game, seed: u64, keep_record: bool) -> GameResult {
@@ -73,14 +105,6 @@ fn play_one(start: Game, seed: u64, keep_record: bool) -> GameResult {
     result
 }
 
-/// Writes a file by way of a temporary file renamed into place, so that a
-/// crash never leaves half a record behind.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("moves.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
-}
-
 pub(crate) fn run(
     file: &Path,
     games: u32,
@@ -92,9 +116,7 @@ pub(crate) fn run(
     if games == 0 {
         return Err(Failure::new(1, "--games must be at least 1"));
     }
-    if turn_limit == Some(0) {
-        return Err(Failure::new(1, "--turn-limit must be at least 1 (R11)"));
-    }
+    check_turn_limit(turn_limit)?;
     if let Some(dir) = save {
         std::fs::create_dir_all(dir).map_err(|e| {
             Failure::new(
@@ -109,17 +131,20 @@ pub(crate) fn run(
         .unwrap_or(DEFAULT_TURN_LIMIT);
     let mut setup = scenario.setup.clone();
     setup.turn_limit = Some(limit);
-    let n = games as usize;
+    let n = u64::from(games);
     let threads = std::thread::available_parallelism()
         .map_or(1, |t| t.get())
-        .min(n);
+        .min(games as usize);
     let bar = ProgressBar::new(u64::from(games));
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<GameResult>>> = Mutex::new((0..n).map(|_| None).collect());
+    let next = AtomicU64::new(0);
+    let totals = Mutex::new(Totals {
+        wins: vec![0; scenario.setup.players.len()],
+        ..Totals::default()
+    });
     let save_error: Mutex<Option<String>> = Mutex::new(None);
     let started = Instant::now();
     std::thread::scope(|scope| {
@@ -130,25 +155,29 @@ pub(crate) fn run(
                     if i >= n {
                         break;
                     }
-                    let game_seed = first_seed.wrapping_add(i as u64);
+                    let game_seed = first_seed.wrapping_add(i);
                     let mut s = setup.clone();
                     s.seed = game_seed;
                     let start = Game::new(&s).expect("a loaded scenario is valid with any seed");
                     let mut result = play_one(start, game_seed, save.is_some());
                     if let (Some(dir), Some(commands)) = (save, result.record.take()) {
-                        let mut record = Record::from_commands(commands);
-                        record.headers = vec![
-                            ("Scenario".to_owned(), file.display().to_string()),
-                            ("Seed".to_owned(), game_seed.to_string()),
-                            ("TurnLimit".to_owned(), limit.to_string()),
-                        ];
                         let path: PathBuf = dir.join(format!("game-{:04}.moves", i + 1));
-                        if let Err(e) = write_atomically(&path, &record.to_string()) {
+                        let mut record = Record::from_commands(commands);
+                        record.headers =
+                            record_headers(&scenario, file, &path, game_seed, Some(limit));
+                        if let Err(e) = sandtable_scenario::files::write_atomically(
+                            &path,
+                            record.to_string().as_bytes(),
+                            sandtable_scenario::files::Backups::Keep,
+                        ) {
                             *save_error.lock().expect("no panics hold this lock") =
                                 Some(format!("{}: cannot write the record: {e}", path.display()));
                         }
                     }
-                    results.lock().expect("no panics hold this lock")[i] = Some(result);
+                    totals
+                        .lock()
+                        .expect("no panics hold this lock")
+                        .add(&result);
                     bar.inc(1);
                 }
             });
@@ -159,32 +188,11 @@ pub(crate) fn run(
     if let Some(e) = save_error.into_inner().expect("threads are done") {
         return Err(Failure::new(1, e));
     }
-    let results: Vec<GameResult> = results
-        .into_inner()
-        .expect("threads are done")
-        .into_iter()
-        .map(|r| r.expect("every game was played"))
-        .collect();
-
-    let players = scenario.setup.players.len();
-    let mut wins = vec![0u32; players];
-    let mut draws = 0;
-    let (mut turns, mut commands, mut units, mut bases) = (0u64, 0u64, 0u64, 0u64);
-    let mut stash_results: std::collections::BTreeMap<String, u64> = Default::default();
-    for r in &results {
-        match r.outcome {
-            Some(Outcome::Won(p)) => wins[usize::from(p.0)] += 1,
-            _ => draws += 1,
-        }
-        turns += u64::from(r.turns);
-        commands += r.commands;
-        units += r.unit_captures;
-        bases += r.base_captures;
-        for (kind, n) in &r.stash_results {
-            *stash_results.entry(kind.clone()).or_default() += n;
-        }
-    }
-    let g = results.len() as f64;
+    let t = totals.into_inner().expect("threads are done");
+    let (wins, draws, turns, commands, units, bases) =
+        (t.wins, t.draws, t.turns, t.commands, t.units, t.bases);
+    let stash_results = t.stash_results;
+    let g = t.games as f64;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -220,7 +228,7 @@ pub(crate) fn run(
         commands as f64 / seconds.max(1e-9)
     );
     if let Some(dir) = save {
-        let _ = writeln!(out, "records: {} files in {}", results.len(), dir.display());
+        let _ = writeln!(out, "records: {} files in {}", t.games, dir.display());
     }
     Ok(out)
 }

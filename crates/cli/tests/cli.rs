@@ -255,7 +255,11 @@ fn every_subcommand_has_help() {
     );
     let out = cli(&["play", "scenarios/nope.ron", "--record", "x.moves"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("scenarios/nope.ron: cannot read the file"));
+    assert!(
+        text(&out.stderr).contains("scenarios/nope.ron: cannot read the scenario"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -356,12 +360,31 @@ fn play_with_bots_finishes_the_game_and_saves_a_record_that_replays() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
     assert_eq!(printed["over"], true, "bots play to the end: {printed}");
-    let record = std::fs::read_to_string(&saved).expect("the record is saved");
+    let text_saved = std::fs::read_to_string(&saved).expect("the record is saved");
+    let record = Record::parse(&text_saved).expect("the saved record reads back");
+    let scenario = sandtable_scenario::load(&root().join("scenarios/standard.ron")).expect("valid");
+    let named = record.header("Scenario").expect("a [Scenario] header");
     assert!(
-        record.starts_with(
-            "[Scenario \"scenarios/standard.ron\"]\n[Seed \"42\"]\n[TurnLimit \"200\"]\n"
+        sandtable_scenario::files::same_file(
+            &sandtable_scenario::records::scenario_path(&saved, named),
+            &root().join("scenarios/standard.ron")
+        ) && !Path::new(named).is_absolute(),
+        "the scenario is named relative to the record's folder: {text_saved}"
+    );
+    assert_eq!(
+        (
+            record.header("Seed"),
+            record.header("TurnLimit"),
+            record.header("ScenarioHash"),
+            record.header("Engine")
         ),
-        "headers name the scenario, seed and the default bot turn limit: {record}"
+        (
+            Some("42"),
+            Some("200"),
+            Some(scenario.content_hash().as_str()),
+            Some(sandtable_scenario::records::ENGINE)
+        ),
+        "headers give the seed, the default bot turn limit and the pins: {text_saved}"
     );
     let replayed =
         serde_json::to_value(replay(Path::new("scenarios/standard.ron"), &saved).summary())

@@ -213,6 +213,10 @@ impl State {
                     // No free square near its base: the unit leaves the game.
                     self.emit(table, events, Event::UnitDiscarded { unit, square });
                     self.close_activation(table, events);
+                    if !self.any_unit_on_board() {
+                        // R28: with no unit on the board nothing can change again.
+                        self.emit(table, events, Event::NoUnitsLeft);
+                    }
                     None
                 }
             }

@@ -7,9 +7,13 @@ use std::fmt;
 use crate::choice::Choice;
 use crate::command::{Command, CommandError, MoveKind, Plan};
 use crate::game::{
-    Actions, Activation, FactorId, Game, Occupant, Outcome, Place, PlayerId, State, Table, UnitId,
-    activation_limit,
+    Actions, Activation, DrawReason, FactorId, Game, Occupant, Outcome, Place, PlayerId, State,
+    Table, UnitId, activation_limit,
 };
+
+/// Why an activation's budget cannot overflow its 16 bits.
+const BUDGET_BOUND: &str =
+    "R7: validation bounds units and stashes so that a budget fits in 16 bits";
 use crate::geometry::{Facing, Square};
 use crate::ruling::Ruling;
 use crate::stash::StashResult;
@@ -152,6 +156,9 @@ pub enum Event {
         /// The limit in turns.
         turn_limit: u32,
     },
+    /// No player has a unit on the board: nothing can change again, and the
+    /// game is drawn (R28).
+    NoUnitsLeft,
     /// A unit discovered a stash: two d6 were rolled and the stash removed (R21).
     StashRolled {
         /// The discovering unit.
@@ -301,7 +308,7 @@ impl State {
                 self.set_cell(board, square, None);
                 self.places[unit.index()] = Place::Custody { holder };
                 if let Some(a) = self.activation.as_mut() {
-                    a.earned += earned.0;
+                    a.earned = a.earned.checked_add(earned.0).expect(BUDGET_BOUND);
                 }
             }
             Event::BaseCaptured {
@@ -356,7 +363,7 @@ impl State {
             }
             Event::ExtraActions { actions, .. } => {
                 if let Some(a) = self.activation.as_mut() {
-                    a.earned += actions.0;
+                    a.earned = a.earned.checked_add(actions.0).expect(BUDGET_BOUND);
                 }
             }
             Event::BonusStarted {
@@ -402,12 +409,14 @@ impl State {
                 self.activations_left = activation_limit;
             }
             Event::GameWon { winner } => self.outcome = Some(Outcome::Won(winner)),
-            Event::GameDrawn { .. } => self.outcome = Some(Outcome::Draw),
+            Event::GameDrawn { .. } => self.outcome = Some(Outcome::Draw(DrawReason::TurnLimit)),
+            Event::NoUnitsLeft => self.outcome = Some(Outcome::Draw(DrawReason::NoUnits)),
         }
     }
 
     fn spend(&mut self, cost: Actions) {
         if let Some(a) = self.activation.as_mut() {
+            debug_assert!(cost <= a.left(), "R8: a checked action is paid in full");
             a.spent += cost.0;
         }
     }
@@ -626,7 +635,8 @@ impl State {
                     events,
                     Event::TurnPassed {
                         player: next,
-                        turn: self.turn + 1,
+                        // Without a turn limit the count stops at its largest.
+                        turn: self.turn.saturating_add(1),
                         activation_limit: limit,
                     },
                 );
@@ -825,6 +835,9 @@ impl Game {
             ),
             Event::GameDrawn { turn_limit } => {
                 format!("the game is drawn: the turn limit of {turn_limit} turns is reached")
+            }
+            Event::NoUnitsLeft => {
+                "the game is drawn: no player has a unit on the board (R28)".to_owned()
             }
             Event::StashRolled {
                 square,

@@ -146,8 +146,26 @@ impl Activation {
 pub enum Outcome {
     /// Only this player has an active Base (R11).
     Won(PlayerId),
+    /// Nobody won.
+    Draw(DrawReason),
+}
+
+/// Why a game ended in a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DrawReason {
     /// The turn limit was reached (R11).
-    Draw,
+    TurnLimit,
+    /// No player has a unit on the board, so nothing can change again (R28).
+    NoUnits,
+}
+
+impl std::fmt::Display for DrawReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DrawReason::TurnLimit => "the turn limit is reached (R11)",
+            DrawReason::NoUnits => "no player has a unit on the board (R28)",
+        })
+    }
 }
 
 /// The fixed part of a game, shared between copies of it.
@@ -296,6 +314,11 @@ impl State {
             .count()
     }
 
+    /// Whether any player has a unit on the board (R28).
+    pub(crate) fn any_unit_on_board(&self) -> bool {
+        self.places.iter().any(|p| matches!(p, Place::Board { .. }))
+    }
+
     pub(crate) fn has_active_base(&self, table: &Table, player: PlayerId) -> bool {
         let f = &table.players[player.index()].factors;
         self.base_active[usize::from(f.start)..usize::from(f.end)]
@@ -375,16 +398,19 @@ impl Game {
         let mut units = Vec::new();
         let mut cells = vec![EMPTY; board.len()];
         let mut places = Vec::new();
+        // Validation holds players, Factors and units to `MAX_PIECES`, so
+        // every index fits in its 15 or 16 bits.
+        let id = |n: usize| u16::try_from(n).expect("validated: at most MAX_PIECES pieces");
         for (p, player) in setup.players.iter().enumerate() {
-            let pid = PlayerId(p as u16);
-            let first_factor = factors.len() as u16;
-            let first_unit = units.len() as u16;
+            let pid = PlayerId(id(p));
+            let first_factor = id(factors.len());
+            let first_unit = id(units.len());
             for (f, factor) in player.factors.iter().enumerate() {
-                let fid = FactorId(factors.len() as u16);
-                let start = units.len() as u16;
+                let fid = FactorId(id(factors.len()));
+                let start = id(units.len());
                 cells[board.index(factor.base)] = BASE_FLAG | fid.0;
                 for unit in &factor.units {
-                    cells[board.index(unit.at)] = units.len() as u16;
+                    cells[board.index(unit.at)] = id(units.len());
                     units.push(Unit {
                         player: pid,
                         factor: fid,
@@ -397,15 +423,15 @@ impl Game {
                 }
                 factors.push(Factor {
                     player: pid,
-                    index: f as u16,
+                    index: id(f),
                     base: factor.base,
-                    units: start..units.len() as u16,
+                    units: start..id(units.len()),
                 });
             }
             players.push(Player {
                 name: player.name.clone(),
-                factors: first_factor..factors.len() as u16,
-                units: first_unit..units.len() as u16,
+                factors: first_factor..id(factors.len()),
+                units: first_unit..id(units.len()),
             });
         }
         let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
@@ -417,7 +443,9 @@ impl Game {
         if !setup.stashes.is_empty() {
             stash_at = vec![NO_STASH; board.len()];
             for (k, sq) in setup.stashes.iter().enumerate() {
-                stash_at[board.index(*sq)] = k as u16;
+                // Validation holds stashes to `MAX_STASHES`, below `NO_STASH`.
+                stash_at[board.index(*sq)] =
+                    u16::try_from(k).expect("validated: at most MAX_STASHES stashes");
             }
         }
         let table = Table {
@@ -440,7 +468,7 @@ impl Game {
             places,
             activated_in: vec![0; n],
             base_active: vec![true; table.factors.len()],
-            current: PlayerId(first as u16),
+            current: PlayerId(id(first)),
             turn: 1,
             activations_left: 0,
             activation_limit: 0,
@@ -453,6 +481,10 @@ impl Game {
         };
         state.activation_limit = activation_limit(state.units_on_board(&table, state.current));
         state.activations_left = state.activation_limit;
+        if !state.any_unit_on_board() {
+            // R28: a setup without units can never change.
+            state.outcome = Some(Outcome::Draw(DrawReason::NoUnits));
+        }
         Ok(Game {
             table: Arc::new(table),
             turn_start: Arc::new(state.clone()),
@@ -663,7 +695,9 @@ impl Game {
         h.u64(u64::from(s.activations_left));
         match s.outcome {
             None => h.u64(0),
-            Some(Outcome::Draw) => h.u64(1),
+            Some(Outcome::Draw(DrawReason::TurnLimit)) => h.u64(1),
+            // Far from 2 + player, which a win hashes as.
+            Some(Outcome::Draw(DrawReason::NoUnits)) => h.u64(1 << 40),
             Some(Outcome::Won(p)) => h.u64(2 + u64::from(p.0)),
         }
         match s.activation {

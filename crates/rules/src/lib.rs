@@ -77,15 +77,16 @@ pub use choice::Choice;
 pub use command::{Command, CommandError, LegalCommand, MoveKind};
 pub use event::{CaptureSide, Event, UndoError};
 pub use game::{
-    Actions, Activation, Factor, FactorId, Game, Occupant, Outcome, Place, Player, PlayerId, Unit,
-    UnitId, activation_limit,
+    Actions, Activation, DrawReason, Factor, FactorId, Game, Occupant, Outcome, Place, Player,
+    PlayerId, Unit, UnitId, activation_limit,
 };
 pub use geometry::{Board, Facing, MAX_BOARD_SIDE, ParseFacingError, ParseSquareError, Square};
 pub use notation::{ParseCommandError, ParseRecordError, Record};
 pub use ruling::Ruling;
 pub use setup::{
-    FactorSetup, MAX_PIECES, PlayerSetup, STANDARD_FACTOR_UNITS, Setup, SetupError, SetupProblem,
-    UnitSetup,
+    Counts, FactorSetup, MAX_PIECES, MAX_PROBLEMS_KEPT, MAX_STASHES, MAX_TERRAIN_SQUARES,
+    MAX_TURN_LIMIT, PlayerSetup, STANDARD_FACTOR_UNITS, Setup, SetupError, SetupProblem, UnitSetup,
+    count_problems,
 };
 pub use stash::{DEFAULT_STASH_LIST, MAX_EXTRA_ACTIONS, StashList, StashResult, StashRow};
 pub use summary::{

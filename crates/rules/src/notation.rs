@@ -135,16 +135,16 @@ impl Record {
         self.commands.iter().map(|(_, c)| *c).collect()
     }
 
-    /// Reads a record.
+    /// Reads a record. Header values may hold any text, escaped as the
+    /// printer writes them (`\\` a backslash, `\"` a quote, `\u{a}` a
+    /// control character); a backslash before anything else is read as
+    /// itself, as records written before values were escaped hold it.
     pub fn parse(text: &str) -> Result<Record, ParseRecordError> {
         let mut record = Record::default();
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
-            let content = raw.split('#').next().unwrap_or("").trim();
-            if content.is_empty() {
-                continue;
-            }
-            if content.starts_with('[') {
+            let trimmed = raw.trim();
+            if trimmed.starts_with('[') {
                 if !record.commands.is_empty() {
                     return Err(ParseRecordError {
                         line,
@@ -153,10 +153,16 @@ impl Record {
                 }
                 record
                     .headers
-                    .push(parse_header(content).ok_or_else(|| ParseRecordError {
+                    .push(parse_header(trimmed).ok_or_else(|| ParseRecordError {
                         line,
-                        reason: format!("`{content}` is not a header: write [Key \"value\"]"),
+                        reason: format!(
+                            "`{trimmed}` is not a header: write [Key \"value\"], with \\\" for a quote in the value"
+                        ),
                     })?);
+                continue;
+            }
+            let content = raw.split('#').next().unwrap_or("").trim();
+            if content.is_empty() {
                 continue;
             }
             let command = content
@@ -171,17 +177,58 @@ impl Record {
     }
 }
 
+/// Reads `[Key "value"]`, with an optional `# comment` after it.
 fn parse_header(content: &str) -> Option<(String, String)> {
-    let inner = content.strip_prefix('[')?.strip_suffix(']')?.trim();
-    let (key, value) = inner.split_once(char::is_whitespace)?;
-    let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let inner = content.strip_prefix('[')?;
+    let (key, rest) = inner.split_once(char::is_whitespace)?;
     if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return None;
     }
-    if value.contains('"') {
-        return None;
+    let mut chars = rest.trim_start().strip_prefix('"')?.chars();
+    let mut value = String::new();
+    loop {
+        match chars.next()? {
+            '"' => break,
+            '\\' => {
+                let after = chars.clone();
+                match chars.next() {
+                    Some('\\') => value.push('\\'),
+                    Some('"') => value.push('"'),
+                    Some('u') if chars.as_str().starts_with('{') => {
+                        let (hex, _) = chars.as_str()[1..].split_once('}')?;
+                        if !(1..=6).contains(&hex.len()) {
+                            return None;
+                        }
+                        value.push(char::from_u32(u32::from_str_radix(hex, 16).ok()?)?);
+                        chars.nth(hex.len() + 1);
+                    }
+                    // A lone backslash, as older records wrote Windows paths.
+                    _ => {
+                        value.push('\\');
+                        chars = after;
+                    }
+                }
+            }
+            c => value.push(c),
+        }
     }
-    Some((key.to_owned(), value.to_owned()))
+    let after = chars.as_str().trim_start().strip_prefix(']')?.trim_start();
+    (after.is_empty() || after.starts_with('#')).then_some((key.to_owned(), value))
+}
+
+/// A header value as the record holds it: backslashes, quotes and control
+/// characters escaped, so that every value reads back.
+fn escape_header(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 impl fmt::Display for Record {
@@ -189,7 +236,7 @@ impl fmt::Display for Record {
     /// same headers and commands.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (key, value) in &self.headers {
-            writeln!(f, "[{key} \"{value}\"]")?;
+            writeln!(f, "[{key} \"{}\"]", escape_header(value))?;
         }
         for (_, command) in &self.commands {
             writeln!(f, "{command}")?;
@@ -227,6 +274,42 @@ mod tests {
     }
 
     #[test]
+    fn header_values_with_quotes_hashes_backslashes_and_control_characters_read_back() {
+        let values = [
+            "my \"best\" game #3.ron",
+            "C:\\games\\x.ron",
+            "line\nbreak\tand\u{1b}[31m escape",
+            "",
+            "ünïcödé ♞",
+        ];
+        let record = Record {
+            headers: values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (format!("Key{i}"), (*v).to_owned()))
+                .collect(),
+            commands: vec![(1, Command::Pass)],
+        };
+        let text = record.to_string();
+        assert_eq!(
+            text.lines().count(),
+            values.len() + 1,
+            "one line a header: {text}"
+        );
+        let back = Record::parse(&text).expect("what the printer writes reads back");
+        assert_eq!(back.headers, record.headers);
+        assert_eq!(back.command_list(), record.command_list());
+    }
+
+    #[test]
+    fn records_written_before_values_were_escaped_still_read() {
+        let record = Record::parse("[Scenario \"C:\\users\\new\\x.ron\"]  # where it was\npass\n")
+            .expect("reads");
+        assert_eq!(record.header("Scenario"), Some("C:\\users\\new\\x.ron"));
+        assert_eq!(record.command_list(), vec![Command::Pass]);
+    }
+
+    #[test]
     fn bad_lines_are_refused_with_their_number_and_reason() {
         for (text, line, reason) in [
             ("activate C7\njump\n", 2, "unknown command `jump`"),
@@ -236,6 +319,9 @@ mod tests {
             ("pass now please\n", 1, "unexpected"),
             ("pass\n[Seed \"1\"]\n", 2, "before the first command"),
             ("[Seed 1]\n", 1, "not a header"),
+            ("[Seed \"1\" extra]\n", 1, "not a header"),
+            ("[Seed \"1]\n", 1, "not a header"),
+            ("[Seed \"\\u{110000}\"]\n", 1, "not a header"),
             ("place D5\n", 1, "needs a square and a facing"),
             ("place D5 Q\n", 1, "not a facing"),
             ("pick\n", 1, "needs a square"),

@@ -26,6 +26,7 @@ pub enum Ruling {
     R21,
     R22,
     R23,
+    R28,
     R30,
     R31,
 }

@@ -13,8 +13,34 @@ use crate::terrain::{Ground, TerrainKind, TerrainPiece};
 /// The number of units in a standard Factor (R2).
 pub const STANDARD_FACTOR_UNITS: usize = 10;
 
-/// The largest number of units or factors a game may hold.
-pub const MAX_PIECES: usize = 0x7fff;
+/// The largest number of units, and of Factors, a game may hold. Units and
+/// Factors are numbered in 15 bits of the occupancy grid, and an action
+/// budget of 16 bits must hold every capture one activation can make (R9).
+pub const MAX_PIECES: usize = 16_383;
+
+/// The largest number of stash tokens a game may hold (R20): their index is
+/// 16 bits wide, and every stash may add to one activation's budget (R23).
+pub const MAX_STASHES: usize = 1_000;
+
+/// The largest number of terrain squares a setup may lay, counting every
+/// square of every piece: enough to cover the largest board twice (a bridge
+/// laid over water covers a square twice).
+pub const MAX_TERRAIN_SQUARES: usize = 1_000_000;
+
+/// The longest turn limit a game may have, in player turns (R11, R26).
+pub const MAX_TURN_LIMIT: u32 = 10_000;
+
+/// At most this many problems are kept of a setup that breaks the rulings;
+/// the rest are counted.
+pub const MAX_PROBLEMS_KEPT: usize = 1_000;
+
+// One activation's budget (R7) is 16 bits: the 4 given actions, +3 for every
+// capture it can make (each unit once, and once more after every stash that
+// returns an unfriendly unit, R23) and up to 9 from every stash it discovers.
+const _: () = assert!(
+    4 + 3 * (MAX_PIECES + MAX_STASHES) + 9 * MAX_STASHES <= u16::MAX as usize,
+    "an activation's budget must fit in 16 bits"
+);
 
 /// Everything needed to start a game: the result of setup, before validation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,16 +113,19 @@ impl fmt::Display for SetupProblem {
     }
 }
 
-/// A setup that breaks the rulings, with every problem found.
+/// A setup that breaks the rulings, with the problems found: at most
+/// [`MAX_PROBLEMS_KEPT`] of them, and the count of the others.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetupError {
-    /// All problems, in the order of the fields.
+    /// The problems kept, in the order of the fields.
     pub problems: Vec<SetupProblem>,
+    /// How many more problems were found and not kept.
+    pub more: usize,
 }
 
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.problems.len();
+        let n = self.problems.len() + self.more;
         write!(
             f,
             "the setup has {n} problem{}",
@@ -104,6 +133,9 @@ impl fmt::Display for SetupError {
         )?;
         for p in &self.problems {
             write!(f, "\n  {p}")?;
+        }
+        if self.more > 0 {
+            write!(f, "\n  and {} more", self.more)?;
         }
         Ok(())
     }
@@ -118,15 +150,91 @@ pub(crate) struct ValidSetup {
     pub(crate) warnings: Vec<SetupProblem>,
 }
 
-struct Problems(Vec<SetupProblem>);
+/// How many pieces a setup holds, counted before anything is laid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counts {
+    /// Factors of every player.
+    pub factors: usize,
+    /// Units of every Factor.
+    pub units: usize,
+    /// Stash tokens.
+    pub stashes: usize,
+    /// Squares of every terrain piece, each counted as often as it is listed.
+    pub terrain_squares: usize,
+}
+
+/// The counts past what the engine holds, each named with its limit: units
+/// and Factors ([`MAX_PIECES`]), stashes ([`MAX_STASHES`], R20) and terrain
+/// squares ([`MAX_TERRAIN_SQUARES`]). The scenario loader asks before it
+/// expands a file's areas; validation asks again of every setup.
+pub fn count_problems(counts: Counts) -> Vec<SetupProblem> {
+    let mut problems = Vec::new();
+    let Counts {
+        factors,
+        units,
+        stashes,
+        terrain_squares,
+    } = counts;
+    if units > MAX_PIECES || factors > MAX_PIECES {
+        problems.push(SetupProblem {
+            path: "players".to_owned(),
+            ruling: None,
+            message: format!(
+                "{units} units in {factors} Factors: at most {MAX_PIECES} of each are supported"
+            ),
+        });
+    }
+    if stashes > MAX_STASHES {
+        problems.push(SetupProblem {
+            path: "stashes".to_owned(),
+            ruling: Some(Ruling::R20),
+            message: format!("{stashes} stashes: at most {MAX_STASHES} are supported"),
+        });
+    }
+    if terrain_squares > MAX_TERRAIN_SQUARES {
+        problems.push(SetupProblem {
+            path: "terrain".to_owned(),
+            ruling: None,
+            message: format!(
+                "the terrain pieces cover {terrain_squares} squares in all: at most {MAX_TERRAIN_SQUARES} are supported"
+            ),
+        });
+    }
+    problems
+}
+
+/// Problems as they are found: the first [`MAX_PROBLEMS_KEPT`] kept, the
+/// rest counted, so that a setup with millions of problems costs no more
+/// memory than one with a thousand.
+#[derive(Default)]
+struct Problems {
+    kept: Vec<SetupProblem>,
+    more: usize,
+}
 
 impl Problems {
     fn add(&mut self, path: impl Into<String>, ruling: Option<Ruling>, message: impl Into<String>) {
-        self.0.push(SetupProblem {
-            path: path.into(),
-            ruling,
-            message: message.into(),
-        });
+        if self.kept.len() < MAX_PROBLEMS_KEPT {
+            self.kept.push(SetupProblem {
+                path: path.into(),
+                ruling,
+                message: message.into(),
+            });
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.kept.is_empty()
+    }
+
+    fn into_error(mut self) -> SetupError {
+        self.kept.sort_by_key(|p| path_order(&p.path));
+        SetupError {
+            problems: self.kept,
+            more: self.more,
+        }
     }
 }
 
@@ -139,8 +247,8 @@ impl Setup {
     }
 
     pub(crate) fn check_all(&self) -> Result<ValidSetup, SetupError> {
-        let mut problems = Problems(Vec::new());
-        let mut warnings = Problems(Vec::new());
+        let mut problems = Problems::default();
+        let mut warnings = Problems::default();
         let board = self.board;
         let side = 1..=MAX_BOARD_SIDE;
         if !side.contains(&board.columns) || !side.contains(&board.rows) {
@@ -153,9 +261,12 @@ impl Setup {
                 ),
             );
             // Nothing else can be placed on a board that does not exist.
-            return Err(SetupError {
-                problems: problems.0,
-            });
+            return Err(problems.into_error());
+        }
+        // Counts past the engine's limits are refused before anything is laid.
+        self.check_counts(&mut problems);
+        if !problems.is_empty() {
+            return Err(problems.into_error());
         }
 
         let ground = self.lay_terrain(&mut problems);
@@ -173,8 +284,6 @@ impl Setup {
         let mut names: BTreeMap<&str, usize> = BTreeMap::new();
         let mut structures: BTreeMap<Square, String> = BTreeMap::new();
         let mut unit_squares: BTreeMap<Square, String> = BTreeMap::new();
-        let mut n_units = 0usize;
-        let mut n_factors = 0usize;
         for (p, player) in self.players.iter().enumerate() {
             let ppath = format!("players[{p}]");
             if player.name.trim().is_empty() {
@@ -202,7 +311,6 @@ impl Setup {
                 );
             }
             for (f, factor) in player.factors.iter().enumerate() {
-                n_factors += 1;
                 let fpath = format!("{ppath}.factors[{f}]");
                 let base = factor.base;
                 let bpath = format!("{fpath}.base");
@@ -246,7 +354,6 @@ impl Setup {
                     );
                 }
                 for (u, unit) in factor.units.iter().enumerate() {
-                    n_units += 1;
                     let upath = format!("{fpath}.units[{u}]");
                     let at = unit.at;
                     if !board.contains(at) {
@@ -322,15 +429,6 @@ impl Setup {
                 );
             }
         }
-        if n_units > MAX_PIECES || n_factors > MAX_PIECES {
-            problems.add(
-                "players",
-                None,
-                format!(
-                    "{n_units} units in {n_factors} factors: at most {MAX_PIECES} of each are supported"
-                ),
-            );
-        }
         if let Some(first) = self.first_player
             && first >= self.players.len()
         {
@@ -343,23 +441,40 @@ impl Setup {
                 ),
             );
         }
-        if self.turn_limit == Some(0) {
+        if let Some(limit) = self.turn_limit
+            && !(1..=MAX_TURN_LIMIT).contains(&limit)
+        {
             problems.add(
                 "turn_limit",
                 Some(Ruling::R11),
-                "a turn limit must be at least 1 turn",
+                format!("a turn limit is 1 to {MAX_TURN_LIMIT} turns, not {limit}"),
             );
         }
-        problems.0.sort_by_key(|p| path_order(&p.path));
-        if problems.0.is_empty() {
+        if problems.is_empty() {
             Ok(ValidSetup {
                 ground,
-                warnings: warnings.0,
+                warnings: warnings.kept,
             })
         } else {
-            Err(SetupError {
-                problems: problems.0,
-            })
+            Err(problems.into_error())
+        }
+    }
+
+    /// Refuses counts past what the engine holds (see [`count_problems`]).
+    fn check_counts(&self, problems: &mut Problems) {
+        let counts = Counts {
+            factors: self.players.iter().map(|p| p.factors.len()).sum(),
+            units: self
+                .players
+                .iter()
+                .flat_map(|p| &p.factors)
+                .map(|f| f.units.len())
+                .sum(),
+            stashes: self.stashes.len(),
+            terrain_squares: self.terrain.iter().map(|t| t.squares.len()).sum(),
+        };
+        for p in count_problems(counts) {
+            problems.add(p.path, p.ruling, p.message);
         }
     }
 
@@ -368,8 +483,11 @@ impl Setup {
     fn lay_terrain(&self, problems: &mut Problems) -> Vec<Ground> {
         let board = self.board;
         let mut ground = vec![Ground::Open; board.len()];
-        // Which piece last covered each square, to name both pieces of an overlap.
+        // Which piece last covered each square, to name both pieces of an
+        // overlap, and which piece last listed it, to find squares listed twice.
+        // Pieces are fewer than `MAX_TERRAIN_SQUARES`, so their index fits.
         let mut owner: Vec<u32> = vec![u32::MAX; board.len()];
+        let mut laid_by: Vec<u32> = vec![u32::MAX; board.len()];
         for (i, piece) in self.terrain.iter().enumerate() {
             let path = format!("terrain[{i}]");
             if piece.squares.is_empty() {
@@ -392,13 +510,16 @@ impl Setup {
                 }
                 _ => None,
             };
-            let mut seen = std::collections::BTreeSet::new();
+            // Squares listed twice, and overlaps with each earlier piece, are
+            // told once a piece, as a count and the rectangle they lie in.
+            let mut twice: Option<(usize, Square)> = None;
+            let mut overlaps: BTreeMap<u32, Overlap> = BTreeMap::new();
             for &sq in &piece.squares {
-                if !seen.insert(sq) {
-                    problems.add(&path, None, format!("{sq} is listed twice"));
+                let idx = board.index(sq);
+                if std::mem::replace(&mut laid_by[idx], i as u32) == i as u32 {
+                    twice.get_or_insert((0, sq)).0 += 1;
                     continue;
                 }
-                let idx = board.index(sq);
                 let laid = match (piece.kind, building) {
                     (TerrainKind::Building { entrance }, Some(rect)) => {
                         building_ground(sq, rect, entrance)
@@ -414,15 +535,10 @@ impl Setup {
                             | (Ground::Bridge { .. }, Ground::Water)
                     );
                     if !bridge_over_water {
-                        problems.add(
-                            &path,
-                            None,
-                            format!(
-                                "{} at {sq} overlaps terrain[{prior}] ({}); pieces may not overlap, except a bridge laid over water",
-                                piece.kind.name(),
-                                self.terrain[prior as usize].kind.name()
-                            ),
-                        );
+                        overlaps
+                            .entry(prior)
+                            .and_modify(|o| o.add(sq))
+                            .or_insert_with(|| Overlap::new(sq));
                         continue;
                     }
                     if let Ground::Bridge { .. } = before {
@@ -432,6 +548,37 @@ impl Setup {
                 }
                 ground[idx] = laid;
                 owner[idx] = i as u32;
+            }
+            match twice {
+                Some((1, sq)) => problems.add(&path, None, format!("{sq} is listed twice")),
+                Some((n, sq)) => problems.add(
+                    &path,
+                    None,
+                    format!("{n} squares are listed more than once, the first {sq}"),
+                ),
+                None => {}
+            }
+            for (prior, o) in overlaps {
+                let prior_kind = self.terrain[prior as usize].kind.name();
+                let kind = piece.kind.name();
+                let what = if o.count == 1 {
+                    format!(
+                        "{kind} at {} overlaps terrain[{prior}] ({prior_kind})",
+                        o.first
+                    )
+                } else {
+                    format!(
+                        "{kind} overlaps terrain[{prior}] ({prior_kind}) on {} squares, from {} to {}",
+                        o.count,
+                        Square::new(o.lo.0, o.lo.1),
+                        Square::new(o.hi.0, o.hi.1)
+                    )
+                };
+                problems.add(
+                    &path,
+                    None,
+                    format!("{what}; pieces may not overlap, except a bridge laid over water"),
+                );
             }
         }
         ground
@@ -471,6 +618,32 @@ impl Setup {
                     .collect()
             })
             .collect()
+    }
+}
+
+/// The squares where a terrain piece overlaps one earlier piece: how many,
+/// the first, and the corners of the rectangle round them (column, row).
+struct Overlap {
+    count: usize,
+    first: Square,
+    lo: (u16, u16),
+    hi: (u16, u16),
+}
+
+impl Overlap {
+    fn new(sq: Square) -> Overlap {
+        Overlap {
+            count: 1,
+            first: sq,
+            lo: (sq.col, sq.row),
+            hi: (sq.col, sq.row),
+        }
+    }
+
+    fn add(&mut self, sq: Square) {
+        self.count += 1;
+        self.lo = (self.lo.0.min(sq.col), self.lo.1.min(sq.row));
+        self.hi = (self.hi.0.max(sq.col), self.hi.1.max(sq.row));
     }
 }
 

@@ -184,3 +184,104 @@ proptest! {
         }
     }
 }
+
+/// What the summary says agrees with the game, and every unit, Base and
+/// stash is counted exactly once: on the board, in custody or removed;
+/// active or captured; present or discovered.
+fn assert_summary_consistent(game: &Game, stashes_at_start: usize, discovered: usize) {
+    let s = game.summary();
+    let n = game.units().len();
+    let on_board = (0..n)
+        .filter(|i| matches!(game.place(UnitId(*i as u16)), Place::Board { .. }))
+        .count();
+    assert_eq!(s.units.len(), on_board, "units on the board");
+    assert_eq!(
+        s.units.len() + s.custody.len() + s.removed.len(),
+        n,
+        "every unit is on the board, in custody or removed"
+    );
+    assert_eq!(s.bases.len(), game.factors().len(), "every Base is listed");
+    let active = (0..game.factors().len())
+        .filter(|f| game.base_active(sandtable_rules::FactorId(*f as u16)))
+        .count();
+    assert_eq!(
+        s.bases.iter().filter(|b| b.active).count(),
+        active,
+        "active Bases"
+    );
+    assert_eq!(
+        s.stashes.len() + discovered,
+        stashes_at_start,
+        "R21: every stash is present or was discovered once"
+    );
+    assert_eq!(s.over, game.is_over(), "over");
+    assert_eq!(
+        s.activation.is_some(),
+        game.activation().is_some(),
+        "the acting unit"
+    );
+    assert!(
+        s.activations_left <= game.turn_activation_limit(),
+        "R6: activations left ({}) within the turn's limit ({})",
+        s.activations_left,
+        game.turn_activation_limit()
+    );
+    if let Some(a) = game.activation() {
+        assert!(
+            a.spent <= a.given + a.earned,
+            "R8: no more actions spent than given and earned"
+        );
+    }
+    match game.outcome() {
+        Some(sandtable_rules::Outcome::Won(p)) => {
+            assert_eq!(s.winner.as_deref(), Some(game.player(p).name.as_str()));
+            let alive = (0..game.players().len())
+                .filter(|p| game.in_game(sandtable_rules::PlayerId(*p as u16)))
+                .count();
+            assert_eq!(alive, 1, "R11: the winner is the last with an active Base");
+        }
+        Some(sandtable_rules::Outcome::Draw(sandtable_rules::DrawReason::NoUnits)) => {
+            assert_eq!(
+                on_board, 0,
+                "R28: a draw for want of units has none on the board"
+            );
+        }
+        _ => assert_eq!(s.winner, None, "no winner"),
+    }
+    if !game.is_over() {
+        assert!(
+            on_board > 0,
+            "R28: a game with no unit on the board is over"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_keep_their_summary_and_counts_consistent(
+        which in 0usize..4,
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<u32>(), 100..600),
+    ) {
+        let mut setup = setups().swap_remove(which);
+        setup.seed = seed;
+        let stashes = setup.stashes.len();
+        let mut game = Game::new(&setup).expect("valid setup");
+        let mut discovered = 0;
+        assert_summary_consistent(&game, stashes, discovered);
+        for choice in choices {
+            let legal = game.legal_commands();
+            let Some(pick) = legal.get(choice as usize % legal.len().max(1)) else {
+                break;
+            };
+            let events = game.apply(pick.command).expect("listed commands apply");
+            discovered += events
+                .iter()
+                .filter(|e| matches!(e, sandtable_rules::Event::StashRolled { .. }))
+                .count();
+            assert_summary_consistent(&game, stashes, discovered);
+        }
+    }
+}

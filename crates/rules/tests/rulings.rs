@@ -486,7 +486,10 @@ fn r11_a_turn_limit_ends_the_game_in_a_draw() {
     assert!(!game.is_over());
     let events = game.apply(Command::Pass).unwrap();
     assert_eq!(events, [Event::GameDrawn { turn_limit: 3 }]);
-    assert_eq!(game.outcome(), Some(Outcome::Draw));
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Draw(sandtable_rules::DrawReason::TurnLimit))
+    );
     refuse(&mut game, "pass", Ruling::R11);
     assert_eq!(game.summary().winner, None);
 }

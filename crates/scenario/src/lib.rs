@@ -17,8 +17,19 @@ use sandtable_rules::{
 use sandtable_rules::{StashList, StashRow};
 use serde::{Deserialize, Serialize};
 
-/// Scenario files larger than this are refused before they are read.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+pub mod files;
+pub mod records;
+
+/// Scenario files larger than this are refused; the limit holds on the bytes
+/// read, whatever the file claims.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Stash list files larger than this are refused (a full list is about 1.5 KB).
+pub const MAX_STASH_LIST_BYTES: u64 = 64 * 1024;
+
+/// At most this many problems of a scenario are listed; the rest are counted
+/// ("and 4,400,000 more").
+pub const MAX_PROBLEMS_LISTED: usize = 100;
 
 /// The default table: `scenarios/standard.ron`, embedded in the binaries.
 pub const STANDARD: &str = include_str!("../../../scenarios/standard.ron");
@@ -150,6 +161,17 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// A hash of what the scenario holds (not of its file's comments or
+    /// layout): 16 hex digits, the same on every system. Game records pin
+    /// the scenario they were played on with it.
+    pub fn content_hash(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in self.to_ron().bytes() {
+            h = (h ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+
     /// The physical table: the scenario's own, or the one [`Physical::assumed`]
     /// for its board.
     pub fn table(&self) -> Physical {
@@ -239,13 +261,41 @@ impl Problem {
     }
 }
 
-/// A scenario that could not be loaded, with every problem found.
+/// A scenario that could not be loaded, with the problems found: the first
+/// [`MAX_PROBLEMS_LISTED`] in file order, and the count of the rest.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadScenarioError {
     /// The file's path or another name for where the text came from.
     pub origin: String,
-    /// Every problem, in file order.
+    /// The problems listed, in file order.
     pub problems: Vec<Problem>,
+    /// How many more problems were found and not listed.
+    pub more: usize,
+}
+
+impl LoadScenarioError {
+    fn new(origin: &str, mut problems: Vec<Problem>, more: usize) -> LoadScenarioError {
+        let cut = problems.len().saturating_sub(MAX_PROBLEMS_LISTED);
+        problems.truncate(MAX_PROBLEMS_LISTED);
+        LoadScenarioError {
+            origin: origin.to_owned(),
+            problems,
+            more: more + cut,
+        }
+    }
+
+    /// A file that cannot be read at all.
+    fn file(origin: &str, message: String) -> LoadScenarioError {
+        LoadScenarioError::new(
+            origin,
+            vec![Problem {
+                location: Location::File,
+                message,
+                ruling: None,
+            }],
+            0,
+        )
+    }
 }
 
 impl fmt::Display for LoadScenarioError {
@@ -255,6 +305,15 @@ impl fmt::Display for LoadScenarioError {
                 writeln!(f)?;
             }
             write!(f, "{}", p.display_in(&self.origin))?;
+        }
+        if self.more > 0 {
+            write!(
+                f,
+                "\n{}: the first {} problems are listed, and {} more",
+                self.origin,
+                self.problems.len(),
+                self.more
+            )?;
         }
         Ok(())
     }
@@ -384,26 +443,12 @@ enum FileTerrainKind {
 
 // ---------------------------------------------------------------- loading
 
-/// Reads and validates a scenario file.
+/// Reads and validates a scenario file: a regular file of at most
+/// [`MAX_FILE_BYTES`].
 pub fn load(path: &Path) -> Result<Scenario, LoadScenarioError> {
     let origin = path.display().to_string();
-    let fail = |message: String| LoadScenarioError {
-        origin: origin.clone(),
-        problems: vec![Problem {
-            location: Location::File,
-            message,
-            ruling: None,
-        }],
-    };
-    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(fail(format!(
-            "the file is {} bytes; scenario files are at most {MAX_FILE_BYTES} bytes",
-            meta.len()
-        )));
-    }
-    let text =
-        std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
+    let text = files::read_text(path, MAX_FILE_BYTES)
+        .map_err(|e| LoadScenarioError::file(&origin, format!("cannot read the scenario: {e}")))?;
     parse_in(&text, &origin, path.parent())
 }
 
@@ -419,26 +464,31 @@ pub fn parse_in(
     origin: &str,
     dir: Option<&Path>,
 ) -> Result<Scenario, LoadScenarioError> {
-    let error = |problems| LoadScenarioError {
-        origin: origin.to_owned(),
-        problems,
-    };
+    let error = |problems, more| LoadScenarioError::new(origin, problems, more);
     // IMPLICIT_SOME: optional fields read `name: "Vance"` as well as `Some("Vance")`.
     let options =
         ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     let file: FileScenario = options.from_str(text).map_err(|e| {
-        error(vec![Problem {
-            location: Location::At {
-                line: e.span.start.line,
-                col: e.span.start.col,
-            },
-            message: e.code.to_string(),
-            ruling: None,
-        }])
+        error(
+            vec![Problem {
+                location: Location::At {
+                    line: e.span.start.line,
+                    col: e.span.start.col,
+                },
+                message: e.code.to_string(),
+                ruling: None,
+            }],
+            0,
+        )
     })?;
+    // Counts past the engine's limits stop here, before areas are expanded.
+    let too_many = count_problems(&file);
+    if !too_many.is_empty() {
+        return Err(error(too_many, 0));
+    }
     let (scenario, mut problems) = convert(file, dir);
     if !problems.is_empty() {
-        return Err(error(problems));
+        return Err(error(problems, 0));
     }
     match scenario.setup.validate() {
         Ok(warnings) => {
@@ -450,7 +500,7 @@ pub fn parse_in(
         }
         Err(e) => {
             problems.extend(e.problems.into_iter().map(from_setup_problem));
-            Err(error(problems))
+            Err(error(problems, e.more))
         }
     }
 }
@@ -461,6 +511,42 @@ fn from_setup_problem(p: sandtable_rules::SetupProblem) -> Problem {
         message: p.message,
         ruling: p.ruling,
     }
+}
+
+/// The squares an area covers, worked out from its corners' names without
+/// expanding it (0 when a name is not a square).
+fn area_size(from: &str, to: &str) -> usize {
+    match (from.parse::<Square>(), to.parse::<Square>()) {
+        (Ok(a), Ok(b)) => {
+            (usize::from(a.col.abs_diff(b.col)) + 1) * (usize::from(a.row.abs_diff(b.row)) + 1)
+        }
+        _ => 0,
+    }
+}
+
+/// Refuses a file whose counts pass the engine's limits (units and Factors,
+/// stashes, terrain squares with areas counted from their corners), each
+/// problem naming its limit, before anything is expanded or allocated.
+fn count_problems(file: &FileScenario) -> Vec<Problem> {
+    let counts = sandtable_rules::Counts {
+        factors: file.players.iter().map(|p| p.factors.len()).sum(),
+        units: file
+            .players
+            .iter()
+            .flat_map(|p| &p.factors)
+            .map(|f| f.units.len())
+            .sum(),
+        stashes: file.stashes.len(),
+        terrain_squares: file.terrain.iter().fold(0usize, |sum, t| {
+            let n = t.squares.as_ref().map_or(0, Vec::len)
+                + t.area.as_ref().map_or(0, |(a, b)| area_size(a, b));
+            sum.saturating_add(n)
+        }),
+    };
+    sandtable_rules::count_problems(counts)
+        .into_iter()
+        .map(from_setup_problem)
+        .collect()
 }
 
 /// Reads square names and colours, expands areas and checks what the rules
@@ -697,9 +783,32 @@ fn read_stash_list(list: FileStashList, dir: Option<&Path>) -> Result<StashList,
                     ),
                 )]);
             };
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
             let path = dir.join(&name);
             let origin = format!("stash_list ({})", path.display());
-            let text = std::fs::read_to_string(&path).map_err(|e| {
+            let outside = || {
+                vec![Problem::field(
+                    "stash_list",
+                    format!(
+                        "`{name}` is outside the scenario's folder: a stash list file is named relative to the scenario and lies in its folder or below"
+                    ),
+                )]
+            };
+            // Named inside the folder, and still inside once links are followed.
+            if !files::stays_inside(Path::new(&name)) {
+                return Err(outside());
+            }
+            if let (Ok(real), Ok(folder)) =
+                (std::fs::canonicalize(&path), std::fs::canonicalize(dir))
+                && !real.starts_with(folder)
+            {
+                return Err(outside());
+            }
+            let text = files::read_text(&path, MAX_STASH_LIST_BYTES).map_err(|e| {
                 vec![Problem::field(
                     "stash_list",
                     format!("cannot read `{}`: {e}", path.display()),

@@ -60,7 +60,7 @@ fn a_file_that_cannot_be_read_says_so() {
     let err = sandtable_scenario::load(std::path::Path::new("no/such/file.ron")).unwrap_err();
     assert!(
         err.to_string()
-            .starts_with("no/such/file.ron: cannot read the file:"),
+            .starts_with("no/such/file.ron: cannot read the scenario:"),
         "{err}"
     );
 }

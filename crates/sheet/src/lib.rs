@@ -2,23 +2,29 @@
 //! over as many pages as needed, with overlap, registration marks and a
 //! 100 mm check ruler on every page, then pages listing every piece with its
 //! square and its distance from the table's left and near edges. The layout
-//! is planned in table millimetres ([`plan`]); [`render_pdf`] writes it with
-//! printpdf. Reading scenarios is left to `sandtable-scenario`.
+//! is planned in table millimetres ([`plan`]), refused past [`MAX_PAGES`];
+//! [`write_pdf`] streams it as a PDF a page at a time, drawing on each page
+//! only what falls on it. Reading scenarios is left to `sandtable-scenario`.
 
 use std::fmt;
+use std::io::{self, Write};
 use std::str::FromStr;
 
-use printpdf::{
-    BuiltinFont, Color, Line, LinePoint, Mm, Op, PaintMode, PdfDocument, PdfFontHandle, PdfPage,
-    PdfSaveOptions, Point, Pt, Rect, Rgb, TextItem, WindingOrder,
-};
-use sandtable_rules::{Ground, Place, Square, UnitId};
+use sandtable_rules::{Facing, Game, Ground, Occupant, Place, Square};
 use sandtable_scenario::{Physical, Scenario};
+
+mod pdf;
 
 /// Margin left blank at each page edge, in mm (printers do not print there).
 pub const MARGIN_MM: f64 = 10.0;
 /// How much neighbouring tiles overlap, in mm, to line pages up.
 pub const OVERLAP_MM: f64 = 15.0;
+/// The most pages a sheet may have, table and listing together: a 6 x 4 foot
+/// table takes 55 pages of A4, and this limit allows twenty times the area.
+pub const MAX_PAGES: usize = 1_000;
+/// Squares smaller than this, in mm, are drawn without their names, which
+/// would not fit in them.
+pub const MIN_NAMED_SQUARE_MM: f64 = 10.0;
 /// Length of the check ruler on every page, in mm.
 pub const RULER_MM: f64 = 100.0;
 
@@ -108,7 +114,7 @@ pub enum Mark {
 
 impl Mark {
     /// The area the mark covers, as (x0, y0, x1, y1).
-    fn bounds(&self) -> (f64, f64, f64, f64) {
+    pub fn bounds(&self) -> (f64, f64, f64, f64) {
         match self {
             Mark::Rect { x, y, w, h, .. } => (*x, *y, x + w, y + h),
             Mark::Line { from, to, .. } => (
@@ -136,8 +142,9 @@ pub struct Tile {
     pub origin_mm: (f64, f64),
 }
 
-/// A planned sheet: the table's marks, its tiles and the listing.
-#[derive(Debug, Clone, PartialEq)]
+/// A planned sheet: its pages, the listing, and the game whose table it
+/// draws. The marks of a page are made when the page is written.
+#[derive(Debug, Clone)]
 pub struct Sheet {
     /// Title printed on every page.
     pub title: String,
@@ -145,35 +152,215 @@ pub struct Sheet {
     pub page_mm: (f64, f64),
     /// The physical table.
     pub physical: Physical,
-    /// Everything drawn on the table.
-    pub marks: Vec<Mark>,
     /// Pages of the table, near row first.
     pub tiles: Vec<Tile>,
     /// Tiles across and along.
     pub grid: (usize, usize),
-    /// One line for every piece.
+    /// One line for every piece (a terrain piece of many squares takes
+    /// several).
     pub listing: Vec<String>,
+    game: Game,
+    colours: Vec<Rgbf>,
+}
+
+/// Why a sheet cannot be planned.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlanSheetError {
+    /// It would take more than [`MAX_PAGES`] pages.
+    TooManyPages {
+        /// Tiles across and along, as far as they can be counted.
+        grid: (f64, f64),
+        /// Pages of the listing.
+        listing: usize,
+        /// The paper.
+        paper: Paper,
+    },
+}
+
+impl fmt::Display for PlanSheetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanSheetError::TooManyPages {
+                grid,
+                listing,
+                paper,
+            } => write!(
+                f,
+                "the sheet would take {} pages of {paper} ({} x {} tiles of the table and {listing} of pieces): at most {MAX_PAGES} are printed",
+                grid.0 * grid.1 + *listing as f64,
+                grid.0,
+                grid.1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PlanSheetError {}
+
+/// Lines of the listing a page holds.
+fn lines_per_page(page_h: f64) -> usize {
+    (((page_h - 2.0 * MARGIN_MM - 20.0) / 5.0).floor() as usize).max(1)
 }
 
 impl Sheet {
     /// Pages in all: tiles, then the listing.
     pub fn page_count(&self) -> usize {
-        self.tiles.len() + self.listing_pages().len()
+        self.tiles.len() + self.listing.len().div_ceil(lines_per_page(self.page_mm.1))
     }
 
     /// The listing split into pages.
     pub fn listing_pages(&self) -> Vec<&[String]> {
-        let per_page = (((self.page_mm.1 - 2.0 * MARGIN_MM - 20.0) / 5.0).floor() as usize).max(1);
-        self.listing.chunks(per_page).collect()
+        self.listing
+            .chunks(lines_per_page(self.page_mm.1))
+            .collect()
+    }
+
+    /// The corner of a square nearest the table's near-left corner, in mm.
+    fn corner(&self, sq: Square) -> (f64, f64) {
+        let (ox, oy) = self.physical.grid_offset_mm(self.game.board());
+        let s = self.physical.square_mm;
+        (ox + f64::from(sq.col) * s, oy + f64::from(sq.row) * s)
+    }
+
+    /// The part of the table a tile prints, as (x0, y0, x1, y1) in mm.
+    pub fn tile_area(&self, tile: &Tile) -> (f64, f64, f64, f64) {
+        let (w, h) = self.page_mm;
+        let (x0, y0) = tile.origin_mm;
+        (x0, y0, x0 + w - 2.0 * MARGIN_MM, y0 + h - 2.0 * MARGIN_MM)
+    }
+
+    /// Everything drawn on the part of the table a tile prints: the table's
+    /// outline, and the squares that reach into the tile with their ground,
+    /// names, bases, units and stashes. Squares further off are not visited.
+    pub fn marks_in(&self, tile: &Tile) -> Vec<Mark> {
+        let (x0, y0, x1, y1) = self.tile_area(tile);
+        let (tw, td) = self.physical.table_mm;
+        let mut marks = vec![Mark::Rect {
+            x: 0.0,
+            y: 0.0,
+            w: tw,
+            h: td,
+            fill: None,
+            stroke: Some(0.6),
+        }];
+        let board = self.game.board();
+        let s = self.physical.square_mm;
+        let (ox, oy) = self.physical.grid_offset_mm(board);
+        // The columns and rows of squares that reach into [lo, hi].
+        let span = |lo: f64, hi: f64, origin: f64, n: u16| -> Option<(u16, u16)> {
+            let first = ((lo - origin) / s).floor().max(0.0);
+            let last = ((hi - origin) / s).floor().min(f64::from(n) - 1.0);
+            (first <= last).then_some((first as u16, last as u16))
+        };
+        let (Some(cols), Some(rows)) = (
+            span(x0, x1, ox, board.columns),
+            span(y0, y1, oy, board.rows),
+        ) else {
+            return marks;
+        };
+        for row in rows.0..=rows.1 {
+            for col in cols.0..=cols.1 {
+                self.square_marks(Square::new(col, row), &mut marks);
+            }
+        }
+        marks
+    }
+
+    /// The marks of one square and what stands on it.
+    fn square_marks(&self, sq: Square, marks: &mut Vec<Mark>) {
+        let game = &self.game;
+        let s = self.physical.square_mm;
+        let (x, y) = self.corner(sq);
+        marks.push(Mark::Rect {
+            x,
+            y,
+            w: s,
+            h: s,
+            fill: ground_colour(game.ground(sq)),
+            stroke: Some(0.15),
+        });
+        if s >= MIN_NAMED_SQUARE_MM {
+            marks.push(Mark::Text {
+                x: x + 0.8,
+                y: y + s - 3.0,
+                size: 5.0,
+                text: sq.to_string(),
+            });
+        }
+        match game.occupant(sq) {
+            Some(Occupant::Base(f)) => {
+                let factor = &game.factors()[usize::from(f.0)];
+                marks.push(Mark::Rect {
+                    x: x + s * 0.15,
+                    y: y + s * 0.15,
+                    w: s * 0.7,
+                    h: s * 0.7,
+                    fill: Some(self.colour(usize::from(factor.player.0))),
+                    stroke: Some(0.4),
+                });
+                marks.push(Mark::Text {
+                    x: x + s * 0.22,
+                    y: y + s * 0.42,
+                    size: 6.0,
+                    text: "BASE".to_owned(),
+                });
+            }
+            Some(Occupant::Unit(u)) => {
+                let Some((_, facing)) = game.position(u) else {
+                    return;
+                };
+                let player = game.units()[usize::from(u.0)].player;
+                let (cx, cy) = (x + s / 2.0, y + s / 2.0);
+                marks.push(Mark::Rect {
+                    x: x + s * 0.25,
+                    y: y + s * 0.25,
+                    w: s * 0.5,
+                    h: s * 0.5,
+                    fill: Some(self.colour(usize::from(player.0))),
+                    stroke: None,
+                });
+                // The front: a thick line from the centre to the facing edge.
+                let (dx, dy) = match facing {
+                    Facing::N => (0.0, 1.0),
+                    Facing::E => (1.0, 0.0),
+                    Facing::S => (0.0, -1.0),
+                    Facing::W => (-1.0, 0.0),
+                };
+                marks.push(Mark::Line {
+                    from: (cx, cy),
+                    to: (cx + dx * s * 0.45, cy + dy * s * 0.45),
+                    width: 1.2,
+                });
+            }
+            None => {}
+        }
+        if game.stash_at(sq) {
+            marks.push(Mark::Rect {
+                x: x + s * 0.35,
+                y: y + s * 0.08,
+                w: s * 0.3,
+                h: s * 0.12,
+                fill: Some([0.95, 0.78, 0.25]),
+                stroke: Some(0.2),
+            });
+        }
+    }
+
+    fn colour(&self, player: usize) -> Rgbf {
+        self.colours
+            .get(player)
+            .copied()
+            .unwrap_or([0.35, 0.35, 0.35])
     }
 }
 
-/// Tiles needed to cover `length` mm with printable `span` mm and overlap.
-fn tiles_along(length: f64, span: f64) -> usize {
+/// Tiles needed to cover `length` mm with printable `span` mm and overlap,
+/// as a float so that no table is too large to count.
+fn tiles_along(length: f64, span: f64) -> f64 {
     if length <= span {
-        1
+        1.0
     } else {
-        ((length - span) / (span - OVERLAP_MM)).ceil() as usize + 1
+        ((length - span) / (span - OVERLAP_MM)).ceil() + 1.0
     }
 }
 
@@ -191,141 +378,85 @@ fn ground_colour(g: Ground) -> Option<Rgbf> {
     })
 }
 
+/// Square names a listing line holds.
+const SQUARES_A_LINE: usize = 24;
+
+/// The corners of a terrain piece that covers a whole rectangle of more
+/// than one square, with its width and height.
+fn rectangle_of(piece: &sandtable_rules::TerrainPiece) -> Option<(Square, Square, usize, usize)> {
+    let squares = &piece.squares;
+    let c0 = squares.iter().map(|q| q.col).min()?;
+    let c1 = squares.iter().map(|q| q.col).max()?;
+    let r0 = squares.iter().map(|q| q.row).min()?;
+    let r1 = squares.iter().map(|q| q.row).max()?;
+    // A valid piece lists no square twice: as many squares as its bounding
+    // rectangle holds make that rectangle.
+    let (width, height) = (usize::from(c1 - c0) + 1, usize::from(r1 - r0) + 1);
+    (squares.len() > 1 && width * height == squares.len()).then_some((
+        Square::new(c0, r0),
+        Square::new(c1, r1),
+        width,
+        height,
+    ))
+}
+
+/// How many listing lines a terrain piece takes (see [`terrain_lines`]).
+fn terrain_line_count(piece: &sandtable_rules::TerrainPiece) -> usize {
+    match rectangle_of(piece) {
+        Some(_) => 1,
+        None => piece.squares.len().div_ceil(SQUARES_A_LINE).max(1),
+    }
+}
+
+/// The listing lines of a terrain piece: its kind and its squares, a
+/// rectangle by its corners, other shapes by their squares over as many
+/// lines as they need.
+fn terrain_lines(index: usize, piece: &sandtable_rules::TerrainPiece) -> Vec<String> {
+    let kind = piece.kind.name();
+    if let Some((lo, hi, width, height)) = rectangle_of(piece) {
+        return vec![format!(
+            "terrain {}: {kind} on the {width} x {height} squares from {lo} to {hi}",
+            index + 1
+        )];
+    }
+    piece
+        .squares
+        .chunks(SQUARES_A_LINE)
+        .enumerate()
+        .map(|(k, chunk)| {
+            let names: Vec<String> = chunk.iter().map(|s| s.to_string()).collect();
+            if k == 0 {
+                format!("terrain {}: {kind} on {}", index + 1, names.join(" "))
+            } else {
+                format!("    {}", names.join(" "))
+            }
+        })
+        .collect()
+}
+
 /// Plans the setup sheet of a scenario on a paper: the table at 1:1 scale
 /// (Table A's 30 mm squares on 762 x 508 mm when the scenario gives no
-/// `physical`), in whichever orientation needs fewer pages.
-pub fn plan(scenario: &Scenario, paper: Paper) -> Sheet {
+/// `physical`), in whichever orientation needs fewer pages. A sheet of more
+/// than [`MAX_PAGES`] pages is refused before any page is made.
+pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> {
     let physical = scenario.table();
     let game = scenario.game();
     let board = game.board();
     let (tw, td) = physical.table_mm;
-    let s = physical.square_mm;
-    let (ox, oy) = physical.grid_offset_mm(board);
-    let corner = |sq: Square| (ox + f64::from(sq.col) * s, oy + f64::from(sq.row) * s);
 
-    let mut marks = vec![Mark::Rect {
-        x: 0.0,
-        y: 0.0,
-        w: tw,
-        h: td,
-        fill: None,
-        stroke: Some(0.6),
-    }];
-    for sq in board.squares() {
-        let (x, y) = corner(sq);
-        marks.push(Mark::Rect {
-            x,
-            y,
-            w: s,
-            h: s,
-            fill: ground_colour(game.ground(sq)),
-            stroke: Some(0.15),
-        });
-        marks.push(Mark::Text {
-            x: x + 0.8,
-            y: y + s - 3.0,
-            size: 5.0,
-            text: sq.to_string(),
-        });
-    }
-    let colour = |p: usize| -> Rgbf {
-        let [r, g, b] = scenario.colours.get(p).map_or([90, 90, 90], |c| c.0);
-        [
-            f32::from(r) / 255.0,
-            f32::from(g) / 255.0,
-            f32::from(b) / 255.0,
-        ]
-    };
-    let mut listing = Vec::new();
-    let from_edges = |sq: Square| {
-        let (x, y) = physical.square_centre_mm(board, sq);
-        format!("{x:.1} mm from the left edge, {y:.1} mm from the near edge")
-    };
-    for factor in game.factors() {
-        let (x, y) = corner(factor.base);
-        marks.push(Mark::Rect {
-            x: x + s * 0.15,
-            y: y + s * 0.15,
-            w: s * 0.7,
-            h: s * 0.7,
-            fill: Some(colour(usize::from(factor.player.0))),
-            stroke: Some(0.4),
-        });
-        marks.push(Mark::Text {
-            x: x + s * 0.22,
-            y: y + s * 0.42,
-            size: 6.0,
-            text: "BASE".to_owned(),
-        });
-        let owner = &game.player(factor.player).name;
-        listing.push(format!(
-            "{owner} base (Factor {}) on {}: {}",
-            factor.index + 1,
-            factor.base,
-            from_edges(factor.base)
-        ));
-    }
-    for (i, unit) in game.units().iter().enumerate() {
-        let Place::Board { square, facing } = game.place(UnitId(i as u16)) else {
-            continue;
-        };
-        let (x, y) = corner(square);
-        let (cx, cy) = (x + s / 2.0, y + s / 2.0);
-        marks.push(Mark::Rect {
-            x: x + s * 0.25,
-            y: y + s * 0.25,
-            w: s * 0.5,
-            h: s * 0.5,
-            fill: Some(colour(usize::from(unit.player.0))),
-            stroke: None,
-        });
-        // The front: a thick line from the centre to the facing edge.
-        let (dx, dy) = match facing {
-            sandtable_rules::Facing::N => (0.0, 1.0),
-            sandtable_rules::Facing::E => (1.0, 0.0),
-            sandtable_rules::Facing::S => (0.0, -1.0),
-            sandtable_rules::Facing::W => (-1.0, 0.0),
-        };
-        marks.push(Mark::Line {
-            from: (cx, cy),
-            to: (cx + dx * s * 0.45, cy + dy * s * 0.45),
-            width: 1.2,
-        });
-        let owner = &game.player(unit.player).name;
-        let name = unit
-            .name
-            .as_deref()
-            .map(|n| format!(" \"{n}\""))
-            .unwrap_or_default();
-        listing.push(format!(
-            "{owner} unit{name} on {square} facing {facing}: {}",
-            from_edges(square)
-        ));
-    }
-    for sq in game.stashes() {
-        let (x, y) = corner(sq);
-        marks.push(Mark::Rect {
-            x: x + s * 0.35,
-            y: y + s * 0.08,
-            w: s * 0.3,
-            h: s * 0.12,
-            fill: Some([0.95, 0.78, 0.25]),
-            stroke: Some(0.2),
-        });
-        listing.push(format!("stash on {sq}: {}", from_edges(sq)));
-    }
-    for (i, piece) in game.terrain_pieces().iter().enumerate() {
-        let names: Vec<String> = piece.squares.iter().map(|s| s.to_string()).collect();
-        let first = piece.squares.first().copied().unwrap_or(Square::new(0, 0));
-        listing.push(format!(
-            "terrain {}: {} on {} (first square {})",
-            i + 1,
-            piece.kind.name(),
-            names.join(" "),
-            from_edges(first)
-        ));
-    }
-
+    // Pages are counted before anything is made: the listing's lines from
+    // the counts of pieces, the tiles from the table's size.
+    let units_on_board = (0..game.units().len())
+        .filter(|i| {
+            matches!(
+                game.place(sandtable_rules::UnitId(*i as u16)),
+                Place::Board { .. }
+            )
+        })
+        .count();
+    let terrain_lines_count: usize = game.terrain_pieces().iter().map(terrain_line_count).sum();
+    let listing_lines =
+        game.factors().len() + units_on_board + game.stashes().count() + terrain_lines_count;
     let (pw, ph) = paper.portrait_mm();
     let count = |w: f64, h: f64| {
         (
@@ -340,11 +471,66 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Sheet {
     } else {
         ((pw, ph), portrait)
     };
+    let listing_pages = listing_lines.div_ceil(lines_per_page(page_mm.1));
+    if grid.0 * grid.1 + listing_pages as f64 > MAX_PAGES as f64 {
+        return Err(PlanSheetError::TooManyPages {
+            grid,
+            listing: listing_pages,
+            paper,
+        });
+    }
+    let grid = (grid.0 as usize, grid.1 as usize);
+
+    let s = physical.square_mm;
+    let (ox, oy) = physical.grid_offset_mm(board);
+    let from_edges = |sq: Square| {
+        let (x, y) = (
+            ox + (f64::from(sq.col) + 0.5) * s,
+            oy + (f64::from(sq.row) + 0.5) * s,
+        );
+        format!("{x:.1} mm from the left edge, {y:.1} mm from the near edge")
+    };
+    let mut listing = Vec::with_capacity(listing_lines);
+    for factor in game.factors() {
+        let owner = &game.player(factor.player).name;
+        listing.push(format!(
+            "{owner} base (Factor {}) on {}: {}",
+            factor.index + 1,
+            factor.base,
+            from_edges(factor.base)
+        ));
+    }
+    for (i, unit) in game.units().iter().enumerate() {
+        let Place::Board { square, facing } = game.place(sandtable_rules::UnitId(i as u16)) else {
+            continue;
+        };
+        let owner = &game.player(unit.player).name;
+        let name = unit
+            .name
+            .as_deref()
+            .map(|n| format!(" \"{n}\""))
+            .unwrap_or_default();
+        listing.push(format!(
+            "{owner} unit{name} on {square} facing {facing}: {}",
+            from_edges(square)
+        ));
+    }
+    for sq in game.stashes() {
+        listing.push(format!("stash on {sq}: {}", from_edges(sq)));
+    }
+    for (i, piece) in game.terrain_pieces().iter().enumerate() {
+        let mut lines = terrain_lines(i, piece);
+        if let Some(first) = piece.squares.first() {
+            lines[0].push_str(&format!(" (first square {})", from_edges(*first)));
+        }
+        listing.extend(lines);
+    }
+
     let (step_x, step_y) = (
         page_mm.0 - 2.0 * MARGIN_MM - OVERLAP_MM,
         page_mm.1 - 2.0 * MARGIN_MM - OVERLAP_MM,
     );
-    let mut tiles = Vec::new();
+    let mut tiles = Vec::with_capacity(grid.0 * grid.1);
     for row in 0..grid.1 {
         for col in 0..grid.0 {
             tiles.push(Tile {
@@ -354,71 +540,37 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Sheet {
             });
         }
     }
-    Sheet {
+    let colours = scenario
+        .colours
+        .iter()
+        .map(|c| {
+            let [r, g, b] = c.0;
+            [
+                f32::from(r) / 255.0,
+                f32::from(g) / 255.0,
+                f32::from(b) / 255.0,
+            ]
+        })
+        .collect();
+    Ok(Sheet {
         title: scenario.name.clone(),
         page_mm,
         physical,
-        marks,
         tiles,
         grid,
         listing,
-    }
-}
-
-fn rgb(c: Rgbf) -> Color {
-    Color::Rgb(Rgb {
-        r: c[0],
-        g: c[1],
-        b: c[2],
-        icc_profile: None,
+        game,
+        colours,
     })
-}
-
-fn point(x: f64, y: f64) -> LinePoint {
-    LinePoint {
-        p: Point::new(Mm(x as f32), Mm(y as f32)),
-        bezier: false,
-    }
-}
-
-fn line(ops: &mut Vec<Op>, from: (f64, f64), to: (f64, f64), width_mm: f64) {
-    ops.push(Op::SetOutlineThickness {
-        pt: Mm(width_mm as f32).into_pt(),
-    });
-    ops.push(Op::DrawLine {
-        line: Line {
-            points: vec![point(from.0, from.1), point(to.0, to.1)],
-            is_closed: false,
-        },
-    });
-}
-
-fn text(ops: &mut Vec<Op>, x: f64, y: f64, size: f32, words: &str) {
-    ops.extend([
-        Op::StartTextSection,
-        Op::SetTextCursor {
-            pos: Point::new(Mm(x as f32), Mm(y as f32)),
-        },
-        Op::SetFont {
-            font: PdfFontHandle::Builtin(BuiltinFont::Helvetica),
-            size: Pt(size),
-        },
-        Op::ShowText {
-            items: vec![TextItem::Text(words.to_owned())],
-        },
-        Op::EndTextSection,
-    ]);
 }
 
 /// Page furniture: title, page name, the 100 mm check ruler, and
 /// registration crosses at the corners of the printable area.
-fn furniture(ops: &mut Vec<Op>, sheet: &Sheet, label: &str) {
+fn furniture(page: &mut pdf::Page, sheet: &Sheet, label: &str) {
     let (w, h) = sheet.page_mm;
-    let black = rgb([0.0, 0.0, 0.0]);
-    ops.push(Op::SetFillColor { col: black.clone() });
-    ops.push(Op::SetOutlineColor { col: black });
-    text(
-        ops,
+    page.fill([0.0, 0.0, 0.0]);
+    page.stroke_colour([0.0, 0.0, 0.0]);
+    page.text(
         MARGIN_MM,
         h - MARGIN_MM + 3.5,
         8.0,
@@ -426,14 +578,13 @@ fn furniture(ops: &mut Vec<Op>, sheet: &Sheet, label: &str) {
     );
     // Check ruler: 100 mm with a tick every 10 mm, along the bottom margin.
     let y = 4.0;
-    line(ops, (MARGIN_MM, y), (MARGIN_MM + RULER_MM, y), 0.3);
+    page.line((MARGIN_MM, y), (MARGIN_MM + RULER_MM, y), 0.3);
     for k in 0..=10 {
-        let x = MARGIN_MM + k as f64 * 10.0;
+        let x = MARGIN_MM + f64::from(k) * 10.0;
         let tick = if k % 5 == 0 { 3.0 } else { 1.5 };
-        line(ops, (x, y), (x, y + tick), 0.2);
+        page.line((x, y), (x, y + tick), 0.2);
     }
-    text(
-        ops,
+    page.text(
         MARGIN_MM + RULER_MM + 3.0,
         y,
         7.0,
@@ -446,19 +597,17 @@ fn furniture(ops: &mut Vec<Op>, sheet: &Sheet, label: &str) {
         (MARGIN_MM, h - MARGIN_MM),
         (w - MARGIN_MM, h - MARGIN_MM),
     ] {
-        line(ops, (cx - 4.0, cy), (cx + 4.0, cy), 0.2);
-        line(ops, (cx, cy - 4.0), (cx, cy + 4.0), 0.2);
+        page.line((cx - 4.0, cy), (cx + 4.0, cy), 0.2);
+        page.line((cx, cy - 4.0), (cx, cy + 4.0), 0.2);
     }
 }
 
-/// The operations of one tile's page.
-pub fn tile_ops(sheet: &Sheet, tile: &Tile) -> Vec<Op> {
-    let (w, h) = sheet.page_mm;
-    let (x0, y0) = tile.origin_mm;
-    let (x1, y1) = (x0 + w - 2.0 * MARGIN_MM, y0 + h - 2.0 * MARGIN_MM);
+/// The drawing of one tile's page.
+fn tile_page(sheet: &Sheet, tile: &Tile) -> pdf::Page {
+    let (x0, y0, x1, y1) = sheet.tile_area(tile);
     let to_page = |x: f64, y: f64| (x - x0 + MARGIN_MM, y - y0 + MARGIN_MM);
-    let mut ops = Vec::new();
-    for mark in &sheet.marks {
+    let mut page = pdf::Page::default();
+    for mark in sheet.marks_in(tile) {
         let (a, b, c, d) = mark.bounds();
         if c < x0 || a > x1 || d < y0 || b > y1 {
             continue;
@@ -472,80 +621,37 @@ pub fn tile_ops(sheet: &Sheet, tile: &Tile) -> Vec<Op> {
                 fill,
                 stroke,
             } => {
-                let (px, py) = to_page(*x, *y);
+                let (px, py) = to_page(x, y);
                 if let Some(f) = fill {
-                    ops.push(Op::SetFillColor { col: rgb(*f) });
+                    page.fill(f);
                 }
                 if let Some(width) = stroke {
-                    ops.push(Op::SetOutlineColor {
-                        col: rgb([0.2, 0.2, 0.2]),
-                    });
-                    ops.push(Op::SetOutlineThickness {
-                        pt: Mm(*width as f32).into_pt(),
-                    });
+                    page.stroke_colour([0.2, 0.2, 0.2]);
+                    page.width(width);
                 }
-                let mode = match (fill.is_some(), stroke.is_some()) {
-                    (true, true) => PaintMode::FillStroke,
-                    (true, false) => PaintMode::Fill,
-                    _ => PaintMode::Stroke,
-                };
-                ops.push(Op::DrawRectangle {
-                    rectangle: Rect {
-                        x: Mm(px as f32).into_pt(),
-                        y: Mm(py as f32).into_pt(),
-                        width: Mm(*w as f32).into_pt(),
-                        height: Mm(*h as f32).into_pt(),
-                        mode: Some(mode),
-                        winding_order: Some(WindingOrder::NonZero),
-                    },
-                });
+                page.rect(px, py, w, h, fill.is_some(), stroke.is_some());
             }
             Mark::Line { from, to, width } => {
-                ops.push(Op::SetOutlineColor {
-                    col: rgb([0.05, 0.05, 0.05]),
-                });
-                line(
-                    &mut ops,
-                    to_page(from.0, from.1),
-                    to_page(to.0, to.1),
-                    *width,
-                );
+                page.stroke_colour([0.05, 0.05, 0.05]);
+                page.line(to_page(from.0, from.1), to_page(to.0, to.1), width);
             }
-            Mark::Text {
-                x,
-                y,
-                size,
-                text: t,
-            } => {
-                let (px, py) = to_page(*x, *y);
-                ops.push(Op::SetFillColor {
-                    col: rgb([0.1, 0.1, 0.1]),
-                });
-                text(&mut ops, px, py, *size, t);
+            Mark::Text { x, y, size, text } => {
+                let (px, py) = to_page(x, y);
+                page.fill([0.1, 0.1, 0.1]);
+                page.text(px, py, size, &text);
             }
         }
     }
     // White margins hide what runs past the printable area.
     let (pw, ph) = sheet.page_mm;
-    ops.push(Op::SetFillColor {
-        col: rgb([1.0, 1.0, 1.0]),
-    });
+    page.fill([1.0, 1.0, 1.0]);
     for (x, y, rw, rh) in [
         (0.0, 0.0, pw, MARGIN_MM),
         (0.0, ph - MARGIN_MM, pw, MARGIN_MM),
         (0.0, 0.0, MARGIN_MM, ph),
         (pw - MARGIN_MM, 0.0, MARGIN_MM, ph),
     ] {
-        ops.push(Op::DrawRectangle {
-            rectangle: Rect {
-                x: Mm(x as f32).into_pt(),
-                y: Mm(y as f32).into_pt(),
-                width: Mm(rw as f32).into_pt(),
-                height: Mm(rh as f32).into_pt(),
-                mode: Some(PaintMode::Fill),
-                winding_order: Some(WindingOrder::NonZero),
-            },
-        });
+        page.rect(x, y, rw, rh, true, false);
     }
     let label = format!(
         "page {} of {} (column {} of {}, row {} of {} from the near edge); pages overlap by {OVERLAP_MM} mm",
@@ -556,55 +662,77 @@ pub fn tile_ops(sheet: &Sheet, tile: &Tile) -> Vec<Op> {
         tile.row + 1,
         sheet.grid.1
     );
-    furniture(&mut ops, sheet, &label);
-    ops
+    furniture(&mut page, sheet, &label);
+    page
 }
 
-/// Writes the sheet as a PDF. `compress` packs the page streams; tests turn
-/// it off to read the drawing back.
-pub fn render_pdf(sheet: &Sheet, compress: bool) -> Vec<u8> {
-    let (w, h) = sheet.page_mm;
-    let page = |ops| PdfPage::new(Mm(w as f32), Mm(h as f32), ops);
-    let mut pages: Vec<PdfPage> = sheet
-        .tiles
-        .iter()
-        .map(|t| page(tile_ops(sheet, t)))
-        .collect();
-    let listing = sheet.listing_pages();
-    for (k, lines) in listing.iter().enumerate() {
-        let mut ops = Vec::new();
-        let label = format!(
-            "pieces, page {} of {}",
-            sheet.tiles.len() + k + 1,
-            sheet.page_count()
-        );
-        furniture(&mut ops, sheet, &label);
-        text(
-            &mut ops,
-            MARGIN_MM,
-            h - MARGIN_MM - 8.0,
-            11.0,
-            &format!(
-                "Every piece, with the centre of its square measured from the table's edges ({:.0} x {:.0} mm table, {:.1} mm squares)",
-                sheet.physical.table_mm.0, sheet.physical.table_mm.1, sheet.physical.square_mm
-            ),
-        );
-        for (i, l) in lines.iter().enumerate() {
-            text(
-                &mut ops,
-                MARGIN_MM,
-                h - MARGIN_MM - 18.0 - 5.0 * i as f64,
-                8.0,
-                l,
-            );
-        }
-        pages.push(page(ops));
+/// The drawing of the `k`th page of the listing.
+fn listing_page(sheet: &Sheet, k: usize, lines: &[String]) -> pdf::Page {
+    let h = sheet.page_mm.1;
+    let mut page = pdf::Page::default();
+    let label = format!(
+        "pieces, page {} of {}",
+        sheet.tiles.len() + k + 1,
+        sheet.page_count()
+    );
+    furniture(&mut page, sheet, &label);
+    page.text(
+        MARGIN_MM,
+        h - MARGIN_MM - 8.0,
+        11.0,
+        &format!(
+            "Every piece, with the centre of its square measured from the table's edges ({:.0} x {:.0} mm table, {:.1} mm squares)",
+            sheet.physical.table_mm.0, sheet.physical.table_mm.1, sheet.physical.square_mm
+        ),
+    );
+    for (i, l) in lines.iter().enumerate() {
+        page.text(MARGIN_MM, h - MARGIN_MM - 18.0 - 5.0 * i as f64, 8.0, l);
     }
-    let options = PdfSaveOptions {
-        optimize: compress,
-        ..PdfSaveOptions::default()
-    };
-    PdfDocument::new(&sheet.title)
-        .with_pages(pages)
-        .save(&options, &mut Vec::new())
+    page
+}
+
+/// Writes the sheet as a PDF to `out`, a page at a time: only one page's
+/// drawing is held at once. `compress` packs the page streams; tests turn
+/// it off to read the drawing back.
+pub fn write_pdf(sheet: &Sheet, out: &mut dyn Write, compress: bool) -> io::Result<()> {
+    let mut doc = pdf::Document::start(out, sheet.page_mm, compress)?;
+    for tile in &sheet.tiles {
+        doc.page(&tile_page(sheet, tile))?;
+    }
+    for (k, lines) in sheet.listing_pages().into_iter().enumerate() {
+        doc.page(&listing_page(sheet, k, lines))?;
+    }
+    doc.finish(&sheet.title)
+}
+
+/// Writes the sheet to a PDF file, streamed into a temporary file renamed
+/// into place. A file already at `out` is replaced only if it is a PDF: any
+/// other file there is someone's work, and is left as it is.
+pub fn write_file(sheet: &Sheet, out: &std::path::Path) -> Result<(), String> {
+    use sandtable_scenario::files;
+    if let Ok(meta) = std::fs::metadata(out) {
+        let mut head = [0u8; 5];
+        // Only a regular file is opened: a pipe would block.
+        let is_pdf = meta.is_file()
+            && std::fs::File::open(out)
+                .and_then(|mut f| io::Read::read_exact(&mut f, &mut head))
+                .is_ok()
+            && &head == b"%PDF-";
+        if !is_pdf {
+            return Err(format!(
+                "{}: not written: the file there is not a PDF, and a sheet replaces only a PDF",
+                out.display()
+            ));
+        }
+    }
+    files::write_with(out, files::Backups::None, |w| write_pdf(sheet, w, true))
+        .map(|_| ())
+        .map_err(|e| format!("{}: cannot write the sheet: {e}", out.display()))
+}
+
+/// The sheet as a PDF in memory.
+pub fn render_pdf(sheet: &Sheet, compress: bool) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    write_pdf(sheet, &mut bytes, compress).expect("writing to memory cannot fail");
+    bytes
 }

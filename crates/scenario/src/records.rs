@@ -1,0 +1,129 @@
+//! Game records on disk: reading one (a regular file of bounded size), the
+//! headers that pin what it was played on (the scenario's content hash and
+//! the engine's version), and the `[Scenario]` header, written relative to
+//! the record's own folder so that a record and its scenario can move
+//! together. The notation itself is `sandtable-rules`'s.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use sandtable_rules::{ParseRecordError, Record};
+
+use crate::Scenario;
+use crate::files::{self, ReadFileError};
+
+/// Records larger than this are refused (a long game is some 100 KB).
+pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
+
+/// This engine, as the `[Engine]` header names it.
+pub const ENGINE: &str = concat!("sandtable ", env!("CARGO_PKG_VERSION"));
+
+/// The `[Scenario]` header of games on the embedded default scenario.
+pub const EMBEDDED: &str = "embedded:standard";
+
+/// The header of the scenario's content hash ([`Scenario::content_hash`]).
+pub const SCENARIO_HASH: &str = "ScenarioHash";
+
+/// The header of the engine that wrote the record ([`ENGINE`]).
+pub const ENGINE_HEADER: &str = "Engine";
+
+/// Why a record could not be read.
+#[derive(Debug)]
+pub enum ReadRecordError {
+    /// The file could not be read.
+    File(PathBuf, ReadFileError),
+    /// A line is not in the notation.
+    Parse(PathBuf, ParseRecordError),
+}
+
+impl ReadRecordError {
+    /// The bad line, for a record that was read but does not parse.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            ReadRecordError::Parse(_, e) => Some(e.line),
+            ReadRecordError::File(..) => None,
+        }
+    }
+}
+
+impl fmt::Display for ReadRecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadRecordError::File(path, e) => {
+                write!(f, "{}: cannot read the record: {e}", path.display())
+            }
+            ReadRecordError::Parse(path, e) => {
+                write!(f, "{}:{}: {}", path.display(), e.line, e.reason)
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReadRecordError {}
+
+/// Reads the text of a record: a regular file of at most [`MAX_RECORD_BYTES`].
+pub fn read_text(path: &Path) -> Result<String, ReadRecordError> {
+    files::read_text(path, MAX_RECORD_BYTES).map_err(|e| ReadRecordError::File(path.into(), e))
+}
+
+/// Reads and parses a record.
+pub fn read(path: &Path) -> Result<Record, ReadRecordError> {
+    Record::parse(&read_text(path)?).map_err(|e| ReadRecordError::Parse(path.into(), e))
+}
+
+/// The headers that pin a record to the scenario and the engine it was
+/// played with.
+pub fn pins(scenario: &Scenario) -> Vec<(String, String)> {
+    vec![
+        (SCENARIO_HASH.to_owned(), scenario.content_hash()),
+        (ENGINE_HEADER.to_owned(), ENGINE.to_owned()),
+    ]
+}
+
+/// What differs between the pins of a record and the scenario and engine it
+/// is replayed with, in words; empty when nothing does (or the record, from
+/// before pins, has none).
+pub fn check_pins(record: &Record, scenario: &Scenario) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(hash) = record.header(SCENARIO_HASH) {
+        let now = scenario.content_hash();
+        if hash != now {
+            notes.push(format!(
+                "the scenario \"{}\" has changed since this game was recorded (content hash {hash}, now {now}): the game may not replay as it was played",
+                scenario.name
+            ));
+        }
+    }
+    if let Some(engine) = record.header(ENGINE_HEADER)
+        && engine != ENGINE
+    {
+        notes.push(format!(
+            "this game was recorded by {engine} and is replayed by {ENGINE}: if a command is refused, that may be why"
+        ));
+    }
+    notes
+}
+
+/// The `[Scenario]` header of a record to be written at `record_path` for a
+/// scenario file: the scenario's path relative to the record's folder.
+pub fn scenario_header(record_path: &Path, scenario_path: &Path) -> String {
+    let folder = match record_path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    files::relative_path(folder, scenario_path)
+}
+
+/// The scenario file a record's `[Scenario]` header names: relative to the
+/// record's folder, or, for records written before headers were relative,
+/// to the folder Sandtable runs in when only that names a file.
+pub fn scenario_path(record_path: &Path, header: &str) -> PathBuf {
+    let beside = record_path
+        .parent()
+        .map_or_else(|| PathBuf::from(header), |dir| dir.join(header));
+    if !beside.exists() && Path::new(header).exists() {
+        PathBuf::from(header)
+    } else {
+        beside
+    }
+}

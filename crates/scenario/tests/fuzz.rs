@@ -1,0 +1,390 @@
+//! Fuzz targets for scenario files, on the stable toolchain: mutated
+//! shipped scenarios and generated ones, hostile values among them (huge
+//! areas, too many pieces, names with quotes and terminal escapes). Every
+//! text is loaded or refused with its problems, without a panic, and every
+//! scenario the layout editor can write (`Scenario::to_ron`) loads back to
+//! the same scenario.
+//!
+//! A short run is part of `cargo test`. A long run, with the number of
+//! inputs a target in `SANDTABLE_FUZZ_CASES`:
+//!
+//! ```text
+//! SANDTABLE_FUZZ_CASES=20000 cargo test --release -p sandtable-scenario --test fuzz
+//! ```
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use sandtable_rules::{
+    Board, Facing, FactorSetup, PlayerSetup, Setup, Square, StashList, StashRow, TerrainKind,
+    TerrainPiece, UnitSetup,
+};
+use sandtable_scenario::{Colour, Physical, RuleSystem, Scenario};
+
+fn cases(short: u32) -> u32 {
+    std::env::var("SANDTABLE_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(short)
+}
+
+fn config(short: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases: cases(short),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+fn shipped() -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut texts: Vec<(PathBuf, String)> = std::fs::read_dir(&dir)
+        .expect("scenarios/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .filter(|p| !p.ends_with("stress-100x100.ron"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("readable");
+            (p, text)
+        })
+        .collect();
+    texts.sort();
+    texts.into_iter().map(|(_, t)| t).collect()
+}
+
+/// Pieces worth splicing into a scenario: RON syntax, the limits of every
+/// number and name, huge areas, and text a terminal would obey.
+const TOKENS: &[&str] = &[
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"",
+    "\\",
+    "//",
+    "/*",
+    "*/",
+    "Some(",
+    "None",
+    "true",
+    "0",
+    "1",
+    "-1",
+    "702",
+    "703",
+    "65535",
+    "65536",
+    "4294967295",
+    "18446744073709551615",
+    "1e308",
+    "NaN",
+    "inf",
+    "\"A1\"",
+    "\"ZZ702\"",
+    "\"ZZ703\"",
+    "\"AAAA1\"",
+    "area: (\"A1\", \"ZZ702\")",
+    "(kind: Woods, area: (\"A1\", \"ZZ702\")),",
+    "(kind: Water, squares: [\"A1\", \"A1\"]),",
+    "stashes: [\"B2\"],",
+    "stash_list: \"../../etc/passwd\",",
+    "stash_list: \"/dev/zero\",",
+    "turn_limit: 4294967295,",
+    "first_player: 4000000000,",
+    "seed: 18446744073709551615,",
+    "physical: (square_mm: 0.001, table_mm: (1e7, 1e7)),",
+    "\u{1b}[31m",
+    "\u{0}",
+    "é",
+    "♞",
+    "Building(entrance: \"B2\")",
+    "Bridge(elevated: true)",
+    "LowWall",
+    "SnyderSkirmish",
+    "ConflictAtCache",
+    "(at: \"C3\", facing: N),",
+    "colour: \"#zzzzzz\",",
+];
+
+#[derive(Debug, Clone)]
+enum Edit {
+    Insert(f64, usize),
+    Delete(f64, usize),
+    Repeat(f64, usize, usize),
+}
+
+fn edits() -> impl Strategy<Value = Vec<Edit>> {
+    let edit = prop_oneof![
+        3 => (0.0..1.0f64, 0..TOKENS.len()).prop_map(|(at, t)| Edit::Insert(at, t)),
+        2 => (0.0..1.0f64, 1usize..20).prop_map(|(at, n)| Edit::Delete(at, n)),
+        1 => (0.0..1.0f64, 1usize..80, 1usize..40).prop_map(|(at, n, k)| Edit::Repeat(at, n, k)),
+    ];
+    prop::collection::vec(edit, 1..6)
+}
+
+fn boundary(s: &str, at: f64) -> usize {
+    let mut i = ((s.len() as f64) * at) as usize;
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn end_of(s: &str, from: usize, n: usize) -> usize {
+    let mut j = (from + n).min(s.len());
+    while !s.is_char_boundary(j) {
+        j += 1;
+    }
+    j
+}
+
+fn mutate(text: &str, edits: &[Edit]) -> String {
+    let mut s = text.to_owned();
+    for e in edits {
+        match *e {
+            Edit::Insert(at, t) => {
+                let i = boundary(&s, at);
+                s.insert_str(i, TOKENS[t]);
+            }
+            Edit::Delete(at, n) => {
+                let i = boundary(&s, at);
+                let j = end_of(&s, i, n);
+                s.replace_range(i..j, "");
+            }
+            Edit::Repeat(at, n, k) => {
+                let i = boundary(&s, at);
+                let j = end_of(&s, i, n);
+                let piece = s[i..j].repeat(k);
+                s.insert_str(j, &piece);
+            }
+        }
+    }
+    s
+}
+
+/// The same scenario, field by field (a loaded scenario also carries its
+/// warnings, which a written one does not).
+fn assert_same(a: &Scenario, b: &Scenario) -> Result<(), TestCaseError> {
+    prop_assert_eq!(&a.name, &b.name);
+    prop_assert_eq!(a.rules, b.rules);
+    prop_assert_eq!(&a.setup, &b.setup);
+    prop_assert_eq!(&a.colours, &b.colours);
+    prop_assert_eq!(a.physical, b.physical);
+    Ok(())
+}
+
+/// The slowest input seen by a target, printed at the end of a long run.
+fn note_time(target: &str, started: Instant, slowest: &std::sync::Mutex<Duration>) {
+    let took = started.elapsed();
+    let mut s = slowest.lock().expect("no panics hold this lock");
+    if took > *s {
+        *s = took;
+        if cases(0) > 0 {
+            eprintln!("{target}: slowest input so far {took:?}");
+        }
+    }
+}
+
+static SLOWEST_MUTATED: std::sync::Mutex<Duration> = std::sync::Mutex::new(Duration::ZERO);
+static SLOWEST_GENERATED: std::sync::Mutex<Duration> = std::sync::Mutex::new(Duration::ZERO);
+
+/// Names with everything a writer must escape.
+fn names() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[A-Za-z][A-Za-z ]{0,12}",
+        any::<String>().prop_map(|s| s.chars().take(24).collect()),
+        Just("say \"hi\" \\ // not a comment \u{1b}[31m".to_owned()),
+    ]
+}
+
+fn square_in(board: Board) -> impl Strategy<Value = Square> {
+    (0..board.columns, 0..board.rows).prop_map(|(c, r)| Square::new(c, r))
+}
+
+fn facing() -> impl Strategy<Value = Facing> {
+    prop::sample::select(Facing::ALL.to_vec())
+}
+
+fn terrain_kind(board: Board) -> impl Strategy<Value = TerrainKind> {
+    prop_oneof![
+        Just(TerrainKind::LowWall),
+        Just(TerrainKind::HighWall),
+        Just(TerrainKind::Mountain),
+        Just(TerrainKind::Woods),
+        Just(TerrainKind::Water),
+        Just(TerrainKind::Road),
+        any::<bool>().prop_map(|elevated| TerrainKind::Bridge { elevated }),
+        square_in(board).prop_map(|entrance| TerrainKind::Building { entrance }),
+    ]
+}
+
+/// A scenario as the layout editor may hold it: any names, pieces anywhere
+/// on the board (valid or not), any table, seed and stash list.
+fn scenarios() -> impl Strategy<Value = Scenario> {
+    (1u16..=40, 1u16..=30).prop_flat_map(|(columns, rows)| {
+        let board = Board { columns, rows };
+        let unit = (square_in(board), facing(), prop::option::of(names()))
+            .prop_map(|(at, facing, name)| UnitSetup { at, facing, name });
+        let factor = (square_in(board), prop::collection::vec(unit, 0..6))
+            .prop_map(|(base, units)| FactorSetup { base, units });
+        let player = (names(), prop::collection::vec(factor, 1..3))
+            .prop_map(|(name, factors)| PlayerSetup { name, factors });
+        let piece = (
+            terrain_kind(board),
+            prop::collection::vec(square_in(board), 1..6),
+            square_in(board),
+            square_in(board),
+            any::<bool>(),
+        )
+            .prop_map(|(kind, squares, a, b, rect)| {
+                let squares = if rect {
+                    let mut all = Vec::new();
+                    for row in a.row.min(b.row)..=a.row.max(b.row) {
+                        for col in a.col.min(b.col)..=a.col.max(b.col) {
+                            all.push(Square::new(col, row));
+                        }
+                    }
+                    all
+                } else {
+                    squares
+                };
+                TerrainPiece { kind, squares }
+            });
+        let physical = prop::option::of((1.0f64..60.0, 0.5f64..3.0, 0.5f64..3.0, 5.0f64..60.0))
+            .prop_map(move |p| {
+                p.map(|(square_mm, w, d, figure_scale_mm)| Physical {
+                    square_mm,
+                    table_mm: (
+                        f64::from(columns) * square_mm * w.max(1.0),
+                        f64::from(rows) * square_mm * d.max(1.0),
+                    ),
+                    figure_scale_mm,
+                })
+            });
+        let stash_list = prop::collection::vec(0u8..6, 36).prop_map(|kinds| {
+            let rows: Vec<StashRow> = kinds
+                .iter()
+                .enumerate()
+                .map(|(k, kind)| StashRow {
+                    roll: ((k / 6 + 1) * 10 + k % 6 + 1) as u8,
+                    result: match kind {
+                        0 => sandtable_rules::StashResult::PlaceAnywhere,
+                        1 => sandtable_rules::StashResult::ExtraActions(3 + kind % 3),
+                        2 => sandtable_rules::StashResult::ReturnUnfriendly,
+                        3 => sandtable_rules::StashResult::ReturnCapturedFriend,
+                        4 => sandtable_rules::StashResult::ReturnThisUnit,
+                        _ => sandtable_rules::StashResult::Nothing,
+                    },
+                })
+                .collect();
+            StashList::from_rows(&rows).expect("all 36 rolls")
+        });
+        (
+            names(),
+            any::<bool>(),
+            prop::collection::vec(player, 2..4),
+            prop::collection::vec(piece, 0..6),
+            prop::collection::vec(square_in(board), 0..4),
+            stash_list,
+            (
+                prop::option::of(0usize..3),
+                any::<u64>(),
+                prop::option::of(1u32..=10_000),
+            ),
+            physical,
+        )
+            .prop_map(
+                move |(
+                    name,
+                    snyder,
+                    players,
+                    terrain,
+                    stashes,
+                    stash_list,
+                    (first, seed, limit),
+                    physical,
+                )| {
+                    let colours = (0..players.len())
+                        .map(|p| Colour([p as u8 * 60, 90, 200 - p as u8 * 50]))
+                        .collect();
+                    let (rules, stashes, stash_list) = if snyder {
+                        (RuleSystem::SnyderSkirmish, stashes, stash_list)
+                    } else {
+                        (
+                            RuleSystem::ConflictAtCache,
+                            Vec::new(),
+                            StashList::seed_default(),
+                        )
+                    };
+                    Scenario {
+                        name,
+                        rules,
+                        setup: Setup {
+                            board,
+                            players,
+                            terrain,
+                            first_player: first,
+                            seed,
+                            turn_limit: limit,
+                            stashes,
+                            stash_list,
+                        },
+                        colours,
+                        physical,
+                        warnings: Vec::new(),
+                    }
+                },
+            )
+    })
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Mutated shipped scenarios load or are refused with located problems;
+    /// one that loads writes and loads back the same.
+    #[test]
+    fn mutated_scenarios_load_or_are_refused_with_their_problems(
+        which in 0usize..6,
+        edits in edits(),
+    ) {
+        let corpus = shipped();
+        let text = mutate(&corpus[which % corpus.len()], &edits);
+        let started = Instant::now();
+        match sandtable_scenario::parse(&text, "fuzz.ron") {
+            Ok(scenario) => {
+                let again = sandtable_scenario::parse(&scenario.to_ron(), "written")
+                    .expect("a scenario that loaded writes one that loads");
+                assert_same(&again, &scenario)?;
+            }
+            Err(e) => {
+                prop_assert!(!e.problems.is_empty(), "a refusal says why");
+                prop_assert!(e.problems.len() <= sandtable_scenario::MAX_PROBLEMS_LISTED);
+            }
+        }
+        note_time("mutated scenarios", started, &SLOWEST_MUTATED);
+    }
+
+    /// Whatever the layout editor holds: written, it loads back to the same
+    /// scenario exactly when the rulings accept it.
+    #[test]
+    fn every_scenario_the_editor_writes_loads_back_the_same(scenario in scenarios()) {
+        let started = Instant::now();
+        let text = scenario.to_ron();
+        let valid = scenario.setup.validate().is_ok();
+        match sandtable_scenario::parse(&text, "written") {
+            Ok(back) => {
+                prop_assert!(valid, "only a valid setup loads");
+                assert_same(&back, &scenario)?;
+            }
+            Err(e) => prop_assert!(
+                !valid || e.problems.iter().any(|p| p.message.contains("grid does not fit")),
+                "a valid setup is refused only for its table: {e}"
+            ),
+        }
+        note_time("generated scenarios", started, &SLOWEST_GENERATED);
+    }
+}

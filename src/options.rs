@@ -1,0 +1,162 @@
+//! The app's command line, read into [`Options`] without touching Bevy or
+//! the disk, so that every argument can be checked (and fuzzed) on its own.
+//! Whether a `--bot` seat is a player of the game is checked once the game
+//! is open ([`Options::check_seats`]).
+
+use std::path::PathBuf;
+
+use sandtable_rules::MAX_PIECES;
+
+/// What `sandtable --help` prints.
+pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL]... [--layout] [--screenshot PNG [--frames N]] [--bench-frames N]
+
+  FILE.ron           a scenario to play (default: the embedded standard table)
+  GAME.moves         a saved game to resume
+  --screenshot PNG   save a screenshot after N frames (default 30), then exit
+  --bot P=LEVEL      player P (0 is the first) is a bot of strength 1 (random) to 5
+  --layout           start in layout mode (rulers, measuring and the editor)
+  --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit";
+
+/// The command line, read.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// The scenario or saved game to open.
+    pub file: Option<PathBuf>,
+    /// Where to save a screenshot.
+    pub screenshot: Option<PathBuf>,
+    /// The frame the screenshot is taken at.
+    pub frames: u32,
+    /// Frames to time for `--bench-frames`.
+    pub bench_frames: Option<u32>,
+    /// Start in layout mode.
+    pub layout: bool,
+    /// Bot seats: player index and strength.
+    pub bots: Vec<(usize, u8)>,
+}
+
+impl Options {
+    /// Reads the arguments after the program's name. `Err` holds what to
+    /// print: the usage for `--help`, else the problem and the usage.
+    pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
+        let mut options = Options {
+            frames: 30,
+            ..Options::default()
+        };
+        let mut args = args.into_iter();
+        let number = |v: Option<String>, flag: &str| -> Result<u32, String> {
+            v.and_then(|v| v.parse().ok())
+                .ok_or_else(|| format!("{flag} needs a number of frames\n\n{USAGE}"))
+        };
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "-h" | "--help" => return Err(USAGE.to_owned()),
+                "--screenshot" => {
+                    let path = args
+                        .next()
+                        .ok_or_else(|| format!("--screenshot needs a file name\n\n{USAGE}"))?;
+                    options.screenshot = Some(path.into());
+                }
+                "--frames" => options.frames = number(args.next(), "--frames")?,
+                "--layout" => options.layout = true,
+                "--bot" => {
+                    let seat = args.next().unwrap_or_default();
+                    let max = sandtable_bots::MAX_STRENGTH;
+                    let parsed = seat.split_once('=').and_then(|(p, l)| {
+                        let player: usize = p.trim().parse().ok()?;
+                        let level: u8 = l.trim().parse().ok()?;
+                        // No game has more players than Factors.
+                        let fits = player < MAX_PIECES && (1..=max).contains(&level);
+                        fits.then_some((player, level))
+                    });
+                    let (player, level) = parsed.ok_or_else(|| {
+                        format!(
+                            "--bot needs PLAYER=LEVEL, a player index and a strength 1 to {max}, not `{seat}`\n\n{USAGE}"
+                        )
+                    })?;
+                    if options.bots.iter().any(|(p, _)| *p == player) {
+                        return Err(format!(
+                            "--bot {seat}: player {player} already has a bot\n\n{USAGE}"
+                        ));
+                    }
+                    options.bots.push((player, level));
+                }
+                "--bench-frames" => {
+                    options.bench_frames = Some(number(args.next(), "--bench-frames")?);
+                }
+                flag if flag.starts_with('-') => {
+                    return Err(format!("unknown option {flag}\n\n{USAGE}"));
+                }
+                _ if options.file.is_none() => options.file = Some(arg.into()),
+                _ => return Err(format!("only one file can be opened\n\n{USAGE}")),
+            }
+        }
+        Ok(options)
+    }
+
+    /// Refuses a `--bot` seat that is not a player of a game of `players`.
+    pub fn check_seats(&self, players: usize) -> Result<(), String> {
+        match self.bots.iter().find(|(p, _)| *p >= players) {
+            Some((p, level)) => Err(format!(
+                "--bot {p}={level}: this game has {players} players, numbered 0 to {}\n\n{USAGE}",
+                players.saturating_sub(1)
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Options, String> {
+        Options::parse(args.iter().map(|a| (*a).to_owned()))
+    }
+
+    #[test]
+    fn seats_past_any_game_and_bad_levels_are_refused_with_the_usage() {
+        for args in [
+            &["--bot", "18446744073709551615=1"][..],
+            &["--bot", "4000000000=1"],
+            &["--bot", "1=6"],
+            &["--bot", "1"],
+            &["--bot"],
+            &["--bot", "0=2", "--bot", "0=3"],
+        ] {
+            let err = parse(args).expect_err("refused");
+            assert!(err.ends_with(USAGE), "{args:?}: the usage follows: {err}");
+        }
+        let options = parse(&["x.ron", "--bot", "1=3"]).expect("a seat");
+        assert_eq!(options.bots, vec![(1, 3)]);
+        let err = options.check_seats(1).expect_err("one player: no seat 1");
+        assert!(
+            err.starts_with("--bot 1=3: this game has 1 players"),
+            "{err}"
+        );
+        assert!(options.check_seats(2).is_ok());
+    }
+
+    #[test]
+    fn flags_files_and_numbers() {
+        let o = parse(&[
+            "g.moves",
+            "--layout",
+            "--screenshot",
+            "s.png",
+            "--frames",
+            "9",
+        ])
+        .expect("reads");
+        assert_eq!(o.file, Some("g.moves".into()));
+        assert!(o.layout);
+        assert_eq!((o.screenshot, o.frames), (Some("s.png".into()), 9));
+        assert!(parse(&["a.ron", "b.ron"]).is_err(), "one file");
+        assert!(parse(&["--frames", "-1"]).is_err(), "frames are a count");
+        assert!(
+            parse(&["--wat"])
+                .expect_err("unknown")
+                .starts_with("unknown option --wat")
+        );
+        assert_eq!(parse(&["--help"]).expect_err("help"), USAGE);
+    }
+}

@@ -136,6 +136,71 @@ mod tests {
         assert!(options.check_seats(2).is_ok());
     }
 
+    /// Words the command line is made of, and values at the limits.
+    const WORDS: &[&str] = &[
+        "--bot",
+        "--layout",
+        "--screenshot",
+        "--frames",
+        "--bench-frames",
+        "--help",
+        "-h",
+        "--",
+        "-",
+        "=",
+        "0=1",
+        "1=5",
+        "1=6",
+        "0=0",
+        "=1",
+        "1=",
+        "18446744073709551615=1",
+        "4000000000=1",
+        "16382=1",
+        "16383=1",
+        "-1=2",
+        "4294967295",
+        "-1",
+        "x.ron",
+        "g.moves",
+        "",
+        " ",
+        "é=♞",
+        "\u{1b}[31m",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: std::env::var("SANDTABLE_FUZZ_CASES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(1024),
+            failure_persistence: None,
+            ..Default::default()
+        })]
+
+        /// Fuzz target: any command line is read or refused with the usage,
+        /// and what is read names no seat past any game.
+        #[test]
+        fn any_command_line_is_read_or_refused(
+            picks in proptest::collection::vec((0..WORDS.len(), ".{0,6}", proptest::bool::ANY), 0..10),
+        ) {
+            let args: Vec<String> = picks
+                .into_iter()
+                .map(|(w, free, pick)| if pick { WORDS[w].to_owned() } else { free })
+                .collect();
+            match Options::parse(args.clone()) {
+                Ok(o) => {
+                    proptest::prop_assert!(o.bots.iter().all(|(p, l)| *p < MAX_PIECES && (1..=5).contains(l)), "{args:?}");
+                    for players in 1..4 {
+                        let _ = o.check_seats(players);
+                    }
+                }
+                Err(e) => proptest::prop_assert!(e.contains(USAGE), "{args:?}: {e}"),
+            }
+        }
+    }
+
     #[test]
     fn flags_files_and_numbers() {
         let o = parse(&[

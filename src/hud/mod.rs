@@ -16,7 +16,7 @@ use crate::picking::{Hovered, PlaceFacing};
 use crate::play::bots::{Hint, HintRequest, NewGameRequest, Seat, Seats, Thinking};
 use crate::play::keys::KeyboardTaken;
 use crate::play::{
-    ActiveGame, CommandRequest, Dialog, DialogAnswer, GameLoaded, Leaving, LoadRequest, Notice,
+    ActiveGame, CommandRequest, Dialog, DialogAnswer, FileField, Leaving, LoadRequest, Notice,
     OpenFailure, SaveRequest, UndoRequest, outcome_text,
 };
 use crate::table::{
@@ -34,8 +34,6 @@ pub(super) fn plugin(app: &mut App) {
             ..default()
         })
         .add_systems(Startup, spawn_panel_camera)
-        .init_resource::<FileField>()
-        .add_systems(Update, reset_file_field)
         .init_resource::<PanelWidth>()
         .init_resource::<layout_panel::LayoutPanel>()
         .add_systems(
@@ -82,18 +80,6 @@ pub struct BotPanel<'w> {
 /// The panel systems, for timing them.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct HudSystems;
-
-/// The path typed in the file field, for Save as and Open; it starts again
-/// from the game's own file whenever another game is loaded.
-#[derive(Resource, Default)]
-pub struct FileField(pub Option<String>);
-
-/// The file field follows what is open: each game loaded sets it again.
-fn reset_file_field(mut loaded: MessageReader<GameLoaded>, mut field: ResMut<FileField>) {
-    if loaded.read().count() > 0 {
-        field.0 = None;
-    }
-}
 
 /// The files panel's requests and the state they depend on.
 #[derive(bevy::ecs::system::SystemParam)]
@@ -169,7 +155,7 @@ fn draw_dialog(ctx: &egui::Context, dialog: &Dialog, answers: &mut MessageWriter
         Dialog::UnsavedMoves(leaving) => (
             "Unsaved moves",
             format!(
-                "The game in play has moves that are not saved. {}",
+                "The game in play has moves, or an edited layout, that are not saved. {}",
                 match leaving {
                     Leaving::Open(path, _) => format!("Open {} anyway?", path.display()),
                     Leaving::NewGame => "Start a new game anyway?".to_owned(),
@@ -496,8 +482,8 @@ fn draw_panels(
                 .map_or("not saved yet".to_owned(), |f| f.display().to_string());
             ui.horizontal(|ui| {
                 ui.small(format!("Game: {own}"));
-                if active.has_unsaved_moves() {
-                    ui.colored_label(egui::Color32::GOLD, "(unsaved moves)");
+                if active.has_unsaved_work() {
+                    ui.colored_label(egui::Color32::GOLD, "(not saved)");
                 }
             });
             if ui

@@ -29,7 +29,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                start_new_game.before(super::load_requested_file),
+                start_new_game
+                    .after(super::answer_dialogs)
+                    .before(super::load_requested_file),
                 confirm_bot_handover.after(super::apply_commands),
                 // After every way a game can be loaded.
                 fit_seats_to_game.after(super::save_game),

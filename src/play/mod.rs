@@ -25,11 +25,13 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<DialogAnswer>()
         .init_resource::<Notice>()
         .init_resource::<OpenFailure>()
+        .init_resource::<FileField>()
         .init_resource::<keys::KeyboardTaken>()
         .add_systems(
             Update,
             (
                 keys::read_play_keys.in_set(AppSystems::RecordInput),
+                reset_file_field.in_set(AppSystems::SyncTable),
                 (
                     answer_dialogs,
                     load_requested_file,
@@ -114,10 +116,11 @@ impl ActiveGame {
         }
     }
 
-    /// Whether moves were played (or undone) since the game was last saved
-    /// or opened: leaving the game now would lose them.
-    pub fn has_unsaved_moves(&self) -> bool {
-        self.record != self.saved
+    /// Whether leaving the game now would lose work: moves played (or
+    /// undone) since it was last saved or opened, or the edited layout it
+    /// is played on, never saved.
+    pub fn has_unsaved_work(&self) -> bool {
+        self.record != self.saved || self.source == ScenarioSource::Unsaved
     }
 }
 
@@ -216,6 +219,19 @@ pub enum DialogAnswer {
     Replace,
     /// Do nothing.
     Cancel,
+}
+
+/// The path typed in the panel's file field, for Save as and Open; `None`
+/// starts it again from the game's own file, as every game loaded does, so
+/// that the field always follows what is open.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileField(pub Option<String>);
+
+/// Each game loaded sets the file field again.
+fn reset_file_field(mut loaded: MessageReader<GameLoaded>, mut field: ResMut<FileField>) {
+    if loaded.read().count() > 0 {
+        field.0 = None;
+    }
 }
 
 /// The last file that could not be opened because of a damaged line, so
@@ -464,7 +480,7 @@ pub fn may_leave(
     discard_unsaved: bool,
     leaving: Leaving,
 ) -> bool {
-    if discard_unsaved || !active.is_some_and(ActiveGame::has_unsaved_moves) {
+    if discard_unsaved || !active.is_some_and(ActiveGame::has_unsaved_work) {
         return true;
     }
     commands.insert_resource(Dialog::UnsavedMoves(leaving));

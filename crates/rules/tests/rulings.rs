@@ -867,6 +867,91 @@ fn terrain_pieces_may_overlap_only_as_a_bridge_over_water() {
     );
 }
 
+#[test]
+fn overlaps_are_told_once_a_pair_of_pieces_with_their_extent_and_duplicates_once_a_piece() {
+    let table = duel()
+        .area(TerrainKind::Woods, "A5", "J6")
+        .area(TerrainKind::Water, "C5", "F10")
+        .terrain(TerrainKind::Road, &["A10", "B10", "A10", "B10", "A10"]);
+    assert_eq!(
+        problems(&table),
+        [
+            "terrain[1]: water overlaps terrain[0] (woods) on 8 squares, from C5 to F6; pieces may not overlap, except a bridge laid over water",
+            "terrain[2]: 3 squares are listed more than once, the first A10",
+        ],
+        "two problems for 8 overlapping squares and 3 repeats"
+    );
+}
+
+#[test]
+fn the_engine_s_limits_are_refused_at_setup_with_the_limit_named() {
+    use sandtable_rules::{MAX_STASHES, MAX_TURN_LIMIT, Setup};
+    let mut setup: Setup = duel().0;
+    setup.turn_limit = Some(MAX_TURN_LIMIT);
+    assert!(Game::new(&setup).is_ok(), "the longest turn limit");
+    setup.turn_limit = Some(MAX_TURN_LIMIT + 1);
+    let err = Game::new(&setup).expect_err("one turn past");
+    assert_eq!(
+        err.problems[0].to_string(),
+        format!(
+            "turn_limit: a turn limit is 1 to {MAX_TURN_LIMIT} turns, not {} (R11)",
+            MAX_TURN_LIMIT + 1
+        )
+    );
+    setup.turn_limit = None;
+    // More stashes than the engine numbers: refused before anything is laid.
+    setup.stashes = (0..=MAX_STASHES as u16)
+        .map(|i| sandtable_rules::Square::new(i % 10, i / 10))
+        .collect();
+    let err = Game::new(&setup).expect_err("one stash past the limit");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the setup has 1 problem\n  stashes: {} stashes: at most {MAX_STASHES} are supported (R20)",
+            MAX_STASHES + 1
+        )
+    );
+}
+
+#[test]
+fn a_setup_with_thousands_of_problems_keeps_a_thousand_and_counts_the_rest() {
+    let mut setup = duel().0;
+    setup.terrain = (0..3000)
+        .map(|_| sandtable_rules::TerrainPiece {
+            kind: TerrainKind::Woods,
+            squares: vec![sq("K11")],
+        })
+        .collect();
+    let err = Game::new(&setup).expect_err("every piece is off the board");
+    assert_eq!(err.problems.len(), sandtable_rules::MAX_PROBLEMS_KEPT);
+    assert_eq!(err.more, 2000);
+    assert!(err.to_string().ends_with("\n  and 2000 more"), "{err}");
+}
+
+// ---------------------------------------------------------------- R28
+
+#[test]
+fn r28_a_game_with_no_unit_on_the_board_is_drawn_at_once() {
+    let game = board(10, 10)
+        .player("Red", "B2", &[])
+        .player("Blue", "H8", &[])
+        .game();
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Draw(sandtable_rules::DrawReason::NoUnits)),
+        "nothing can ever change"
+    );
+    assert!(game.legal_commands().is_empty(), "no command is legal");
+    let summary = game.summary();
+    assert!(summary.over && summary.winner.is_none(), "a draw");
+    // One side without units is not a draw: the other can still take its Base.
+    let game = board(10, 10)
+        .player("Red", "B2", &[("C3", 'N')])
+        .player("Blue", "H8", &[])
+        .game();
+    assert!(!game.is_over());
+}
+
 // ---------------------------------------------------------------- R31
 
 #[test]

@@ -1,7 +1,7 @@
 //! The setup sheet: page counts for a table and a paper, true 1:1 scale, the
 //! check ruler, and the listing of pieces with their distances.
 
-use sandtable_sheet::{MARGIN_MM, Mark, OVERLAP_MM, Paper, plan, render_pdf};
+use sandtable_sheet::{MARGIN_MM, MAX_PAGES, Mark, OVERLAP_MM, Paper, plan, render_pdf};
 
 fn standard() -> sandtable_scenario::Scenario {
     sandtable_scenario::standard()
@@ -117,5 +117,73 @@ fn paper_names_are_read_in_any_case() {
         "a3".parse::<Paper>()
             .unwrap_err()
             .contains("use a4 or letter")
+    );
+}
+
+fn with_table(text_physical: &str, board: (u32, u32)) -> sandtable_scenario::Scenario {
+    sandtable_scenario::parse(
+        &format!(
+            r#"(name: "big", rules: ConflictAtCache, board: (columns: {}, rows: {}),
+                players: [
+                    (name: "Red", factors: [(base: "B2", units: [(at: "C3", facing: N)])]),
+                    (name: "Blue", factors: [(base: "E5", units: [(at: "D4", facing: S)])]),
+                ],
+                physical: {text_physical})"#,
+            board.0, board.1
+        ),
+        "big",
+    )
+    .expect("valid")
+}
+
+#[test]
+fn a_sheet_past_the_page_limit_is_refused_before_any_page_is_made() {
+    let wide = with_table(
+        "(square_mm: 30.0, table_mm: (10000000.0, 10000000.0))",
+        (8, 8),
+    );
+    let err = plan(&wide, Paper::A4).expect_err("billions of pages");
+    assert!(
+        err.to_string()
+            .ends_with(&format!("at most {MAX_PAGES} are printed")),
+        "{err}"
+    );
+    // 4,700 x 9,600 mm: 990 tiles of A4 landscape and a page of pieces.
+    let largest = with_table("(square_mm: 30.0, table_mm: (4700.0, 9600.0))", (8, 8));
+    let sheet = plan(&largest, Paper::A4).expect("within the limit");
+    assert_eq!((sheet.grid, sheet.page_count()), ((18, 55), 991));
+}
+
+#[test]
+fn each_page_draws_only_the_squares_that_reach_into_it() {
+    // 100 x 100 squares of 30 mm: 3 m of table over 17 x 12 pages.
+    let big = with_table("(square_mm: 30.0, table_mm: (3000.0, 3000.0))", (100, 100));
+    let sheet = plan(&big, Paper::A4).expect("a few hundred pages");
+    // Each square drawn, by its corner in whole mm, with the pages it is on.
+    let mut pages_of: std::collections::BTreeMap<(i64, i64), usize> = Default::default();
+    // A tile prints 277 x 190 mm: at most 11 x 8 squares of 30 mm reach into it.
+    for tile in &sheet.tiles {
+        let mut n = 0;
+        for m in sheet.marks_in(tile) {
+            if let Mark::Rect { x, y, w, .. } = m
+                && (w - 30.0).abs() < 1e-9
+            {
+                *pages_of
+                    .entry((x.round() as i64, y.round() as i64))
+                    .or_default() += 1;
+                n += 1;
+            }
+        }
+        assert!(
+            n <= 11 * 8,
+            "tile {},{} draws {n} squares",
+            tile.col,
+            tile.row
+        );
+    }
+    assert_eq!(pages_of.len(), 100 * 100, "every square is on some page");
+    assert!(
+        pages_of.values().all(|n| (1..=4).contains(n)),
+        "a square is on at most the four pages that meet at a corner"
     );
 }

@@ -232,6 +232,14 @@ fn leaving_a_game_with_unsaved_moves_asks_first() {
     );
     answer(&mut app, DialogAnswer::SaveFirst);
     let saved = dir.join("duel.moves");
+    assert_eq!(
+        notice(&app),
+        format!(
+            "saved to {}; a new game starts on the edited layout",
+            saved.display()
+        ),
+        "both are said"
+    );
     let text = std::fs::read_to_string(&saved).expect("the moves were saved first");
     assert!(text.ends_with("activate B3\nadvance\n"), "{text}");
     assert_eq!(

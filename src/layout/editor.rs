@@ -218,7 +218,8 @@ pub fn switch_layout_mode(
                         commands.remove_resource::<LayoutEditor>();
                         layout.on = false;
                         new_game.write(GameLoaded);
-                        notice.info("a new game starts on the edited layout");
+                        notice
+                            .info_after(discard_unsaved, "a new game starts on the edited layout");
                     }
                     Err(e) => notice.error(e.to_string()),
                 }

@@ -249,7 +249,7 @@ fn start_new_game(
             active.source.clone(),
         ));
         loaded.write(GameLoaded);
-        notice.info("a new game of the same scenario");
+        notice.info_after(request.discard_unsaved, "a new game of the same scenario");
     }
 }
 

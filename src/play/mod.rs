@@ -260,6 +260,16 @@ impl Notice {
         self.text = Some(text.into());
         self.error = false;
     }
+
+    /// Shows a message; when it follows an answer to a [`Dialog`]
+    /// (`answered`), after what the answer said already (the save it made).
+    pub fn info_after(&mut self, answered: bool, text: impl Into<String>) {
+        let text = text.into();
+        match self.text.take() {
+            Some(before) if answered && !self.error => self.info(format!("{before}; {text}")),
+            _ => self.info(text),
+        }
+    }
 }
 
 /// Sends each request to the rules crate. A refused command changes nothing
@@ -409,6 +419,8 @@ pub fn answer_dialogs(
         return;
     };
     commands.remove_resource::<Dialog>();
+    // What follows the answer says so, after the save if there was one.
+    notice.text = None;
     let go_on =
         |leaving: &Leaving,
          load: &mut MessageWriter<LoadRequest>,
@@ -531,7 +543,7 @@ pub fn load_requested_file(
                 for note in &opened.notes {
                     text.push_str(&format!("\nnote: {note}"));
                 }
-                notice.info(text);
+                notice.info_after(request.discard_unsaved, text);
                 if let Some(s) = opened.seats {
                     seats.0 = s;
                 }

@@ -271,18 +271,25 @@ pub fn save_game(
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    if active.source == ScenarioSource::Unsaved {
-        let layout = disk::unused_path(&folder, "layout", "ron");
-        disk::write_atomically(&layout, active.scenario.to_ron().as_bytes(), Backups::Keep)
-            .map_err(|e| {
-                refused(format!(
-                    "the layout cannot be written to {}: {e}",
-                    layout.display()
-                ))
-            })?;
-        active.source = ScenarioSource::File(layout);
-    }
-    let record = record_of(active, &target, seats);
+    let scenario = match &active.source {
+        ScenarioSource::File(p) => records::scenario_header(&target, p),
+        ScenarioSource::Embedded => EMBEDDED.to_owned(),
+        ScenarioSource::Unsaved => {
+            // The record names a scenario: the layout is written beside it.
+            let layout = disk::unused_path(&folder, "layout", "ron");
+            disk::write_atomically(&layout, active.scenario.to_ron().as_bytes(), Backups::Keep)
+                .map_err(|e| {
+                    refused(format!(
+                        "the layout cannot be written to {}: {e}",
+                        layout.display()
+                    ))
+                })?;
+            let header = records::scenario_header(&target, &layout);
+            active.source = ScenarioSource::File(layout);
+            header
+        }
+    };
+    let record = record_of(active, scenario, seats);
     disk::write_atomically(&target, record.to_string().as_bytes(), Backups::Keep)
         .map_err(|e| refused(e.to_string()))?;
     active.file = Some(target.clone());
@@ -290,14 +297,10 @@ pub fn save_game(
     Ok(target)
 }
 
-/// The record of a game to be written at `path`: its scenario (relative to
-/// `path`'s folder), the pins, the seed and the seats, then its commands.
-pub fn record_of(active: &ActiveGame, path: &Path, seats: &[Seat]) -> Record {
+/// The record of a game: the `[Scenario]` header given, the pins, the seed
+/// and the seats, then its commands.
+fn record_of(active: &ActiveGame, scenario: String, seats: &[Seat]) -> Record {
     let mut record = Record::from_commands(active.record.iter().copied());
-    let scenario = match &active.source {
-        ScenarioSource::File(p) => records::scenario_header(path, p),
-        ScenarioSource::Embedded | ScenarioSource::Unsaved => EMBEDDED.to_owned(),
-    };
     record.headers = vec![("Scenario".to_owned(), scenario)];
     record.headers.extend(records::pins(&active.scenario));
     record

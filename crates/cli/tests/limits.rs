@@ -111,8 +111,9 @@ fn ends_with(run: &Run, code: i32, what: &str) {
     assert_eq!(
         run.code,
         Some(code),
-        "{what}: exit code\nstdout: {}\nstderr: {}",
-        &run.stdout[..run.stdout.len().min(2000)],
+        "{what}: exit code after {:?}\nstdout: {}\nstderr: {}",
+        run.took,
+        run.stdout.chars().take(2000).collect::<String>(),
         run.stderr
     );
 }
@@ -383,7 +384,31 @@ fn units_and_stashes_past_their_limits_are_refused_at_load_with_the_limit() {
         "{}",
         run.stderr
     );
-    // The most stashes load and play.
+    // One past the limit, and the most stashes, which load and play.
+    let one_past: Vec<String> = (0..=MAX_STASHES as u32)
+        .map(|i| format!("\"{}{}\"", column_name(i % 100 + 10), i / 100 + 10))
+        .collect();
+    let past = dir.join("past-stashes.ron");
+    std::fs::write(
+        &past,
+        scenario(
+            120,
+            30,
+            "SnyderSkirmish",
+            &format!("stashes: [{}],", one_past.join(",")),
+        ),
+    )
+    .expect("written");
+    let run = capped(&["validate", arg(&past)]);
+    ends_with(&run, 1, "one stash past the limit");
+    assert!(
+        run.stderr.contains(&format!(
+            "{} stashes: at most {MAX_STASHES}",
+            MAX_STASHES + 1
+        )),
+        "{}",
+        run.stderr
+    );
     let stashes: Vec<String> = (0..MAX_STASHES as u32)
         .map(|i| format!("\"{}{}\"", column_name(i % 100 + 10), i / 100 + 10))
         .collect();
@@ -513,22 +538,26 @@ fn sheets_past_the_page_limit_are_refused_at_once() {
         run.stderr
     );
     assert!(!out.exists(), "nothing written");
-    // The largest table the limit allows prints.
+    // The largest sheet the limit allows: 4,740 x 9,709 mm on A4 portrait
+    // is 27 x 37 = 999 tiles and a page of pieces; a millimetre deeper
+    // takes 1,027.
     let big = dir.join("big.ron");
-    // 4,700 x 9,600 mm on A4 landscape: 18 x 55 = 990 tiles, and a page of pieces.
-    std::fs::write(
-        &big,
+    let table = |depth: &str| {
         scenario(
             8,
             8,
             "ConflictAtCache",
-            "physical: (square_mm: 30.0, table_mm: (4700.0, 9600.0)),",
-        ),
-    )
-    .expect("written");
+            &format!("physical: (square_mm: 30.0, table_mm: (4740.0, {depth})),"),
+        )
+    };
+    std::fs::write(&big, table("9709.0")).expect("written");
     let run = capped(&["print", arg(&big), "--out", arg(&out)]);
     ends_with(&run, 0, "the largest sheet");
-    assert!(run.stdout.contains("991 pages on A4"), "{}", run.stdout);
+    assert!(run.stdout.contains(": 1000 pages on A4"), "{}", run.stdout);
+    std::fs::write(&big, table("9710.0")).expect("written");
+    let run = capped(&["print", arg(&big), "--out", arg(&out)]);
+    ends_with(&run, 1, "a sheet a page past the limit");
+    assert!(run.stderr.contains("1027 pages of A4"), "{}", run.stderr);
 }
 
 #[test]

@@ -545,3 +545,61 @@ fn tournament_refuses_a_scenario_without_two_players() {
         "the reason is given"
     );
 }
+
+#[test]
+fn a_record_says_when_its_scenario_or_engine_has_changed_since_it_was_saved() {
+    let dir = temp_dir("pins");
+    let scenario = dir.join("field.ron");
+    let original = std::fs::read_to_string(root().join("scenarios/open-field.ron")).expect("read");
+    std::fs::write(&scenario, &original).expect("written");
+    let saved = dir.join("g.moves");
+    let out = cli(&[
+        "play",
+        scenario.to_str().expect("utf-8"),
+        "--bot",
+        "0=random",
+        "--bot",
+        "1=random",
+        "--turn-limit",
+        "4",
+        "--save",
+        saved.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let replay = || {
+        cli(&[
+            "play",
+            scenario.to_str().expect("utf-8"),
+            "--record",
+            saved.to_str().expect("utf-8"),
+        ])
+    };
+    let same = replay();
+    assert!(same.status.success());
+    assert!(!text(&same.stderr).contains("note:"), "nothing changed");
+    // The scenario renamed: its content hash differs, and the replay says so.
+    std::fs::write(
+        &scenario,
+        original.replacen("Open field", "Open field, renamed", 1),
+    )
+    .expect("written");
+    let changed = replay();
+    assert!(changed.status.success(), "the game still replays");
+    assert!(
+        text(&changed.stderr).contains(
+            "note: the scenario \"Open field, renamed\" has changed since this game was recorded"
+        ),
+        "{}",
+        text(&changed.stderr)
+    );
+    // Another engine wrote it.
+    let record = std::fs::read_to_string(&saved).expect("read");
+    let older = record.replace(sandtable_scenario::records::ENGINE, "sandtable 0.0.1");
+    std::fs::write(&saved, older).expect("written");
+    let other = replay();
+    assert!(
+        text(&other.stderr).contains("this game was recorded by sandtable 0.0.1"),
+        "{}",
+        text(&other.stderr)
+    );
+}

@@ -290,7 +290,8 @@ pub fn save_game(
         }
     };
     let record = record_of(active, scenario, seats);
-    disk::write_atomically(&target, record.to_string().as_bytes(), Backups::Keep)
+    let text = records::text_to_write(&record).map_err(refused)?;
+    disk::write_atomically(&target, text.as_bytes(), Backups::Keep)
         .map_err(|e| refused(e.to_string()))?;
     active.file = Some(target.clone());
     active.saved = active.record.clone();

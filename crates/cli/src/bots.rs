@@ -137,7 +137,8 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
                 .or(scenario.setup.turn_limit)
                 .or(fallback_limit);
             let mut game = start(&scenario, &record, path, o.seed, limit)?;
-            apply_all(&mut game, &record, path, &mut log)?;
+            // The log is shown only without --json.
+            apply_all(&mut game, &record, path, (!o.json).then_some(&mut log))?;
             commands = record.command_list();
             game
         }
@@ -182,9 +183,11 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
     if let Some(path) = o.save {
         let mut record = Record::from_commands(commands);
         record.headers = record_headers(&scenario, file, path, game.seed(), game.turn_limit());
+        let text = sandtable_scenario::records::text_to_write(&record)
+            .map_err(|e| Failure::new(1, format!("{}: not written: {e}", path.display())))?;
         sandtable_scenario::files::write_atomically(
             path,
-            record.to_string().as_bytes(),
+            text.as_bytes(),
             sandtable_scenario::files::Backups::Keep,
         )
         .map_err(|e| {

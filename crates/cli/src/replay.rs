@@ -106,13 +106,14 @@ pub(crate) fn start(
     Game::new(&setup).map_err(|e| Failure::new(2, format!("{}: {e}", path.display())))
 }
 
-/// Applies every command, appending each with its events to `log`. An illegal
-/// command stops with its line, the command and the rules crate's reason.
+/// Applies every command, appending each with its events to `log` when
+/// there is one to show. An illegal command stops with its line, the command
+/// and the rules crate's reason.
 pub(crate) fn apply_all(
     game: &mut Game,
     record: &Record,
     path: &Path,
-    log: &mut String,
+    mut log: Option<&mut String>,
 ) -> Result<(), Failure> {
     let mut events: Vec<Event> = Vec::new();
     for (line, command) in &record.commands {
@@ -123,6 +124,9 @@ pub(crate) fn apply_all(
                 format!("{}:{line}: `{command}` is illegal: {e}", path.display()),
             )
         })?;
+        let Some(log) = log.as_deref_mut() else {
+            continue;
+        };
         let _ = writeln!(log, "{line:>4}  {command}");
         for e in &events {
             if !matches!(command, Command::Activate(_)) || !matches!(e, Event::Activated { .. }) {
@@ -139,7 +143,7 @@ pub(crate) fn show(file: &Path, record: Option<&Path>) -> Result<String, Failure
     if let Some(path) = record {
         let rec = load_record(path, &scenario)?;
         game = start(&scenario, &rec, path, None, None)?;
-        apply_all(&mut game, &rec, path, &mut String::new())?;
+        apply_all(&mut game, &rec, path, None)?;
     }
     let mut out = format!("{}\n\n", scenario.name);
     out.push_str(&render::board(&game));

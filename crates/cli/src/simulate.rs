@@ -165,11 +165,16 @@ pub(crate) fn run(
                         let mut record = Record::from_commands(commands);
                         record.headers =
                             record_headers(&scenario, file, &path, game_seed, Some(limit));
-                        if let Err(e) = sandtable_scenario::files::write_atomically(
-                            &path,
-                            record.to_string().as_bytes(),
-                            sandtable_scenario::files::Backups::Keep,
-                        ) {
+                        let written =
+                            sandtable_scenario::records::text_to_write(&record).and_then(|text| {
+                                sandtable_scenario::files::write_atomically(
+                                    &path,
+                                    text.as_bytes(),
+                                    sandtable_scenario::files::Backups::Keep,
+                                )
+                                .map_err(|e| e.to_string())
+                            });
+                        if let Err(e) = written {
                             *save_error.lock().expect("no panics hold this lock") =
                                 Some(format!("{}: cannot write the record: {e}", path.display()));
                         }

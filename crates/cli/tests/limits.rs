@@ -627,23 +627,32 @@ fn devices_pipes_and_oversized_files_are_refused_not_read() {
         "{}",
         run.stderr
     );
-    // Records: the limit exactly, and one byte past.
+    // Records: the limit exactly, as many commands as fit (a pass a line,
+    // on a table without a turn limit), replayed with its log and as JSON;
+    // and one byte past.
     let limit = sandtable_scenario::records::MAX_RECORD_BYTES as usize;
-    let head = "[Seed \"42\"]\nactivate C7\nend\npass\n";
-    let record = format!("{head}#{}\n", "x".repeat(limit - head.len() - 2));
+    let head = "[Seed \"42\"]\n";
+    let passes = (limit - head.len()) / 5;
+    let record = format!(
+        "{head}{}{}",
+        "pass\n".repeat(passes),
+        "#".repeat(limit - head.len() - 5 * passes)
+    );
     assert_eq!(record.len(), limit);
     let path = dir.join("long.moves");
     std::fs::write(&path, &record).expect("written");
-    let run = capped(&[
-        "play",
-        "scenarios/standard.ron",
-        "--record",
-        arg(&path),
-        "--json",
-    ]);
-    ends_with(&run, 0, "a record of exactly the limit");
+    for args in [&["--json"][..], &[]] {
+        let run = capped(
+            &[
+                &["play", "scenarios/open-field.ron", "--record", arg(&path)][..],
+                args,
+            ]
+            .concat(),
+        );
+        ends_with(&run, 0, "a record of exactly the limit");
+    }
     std::fs::write(&path, format!("{record} ")).expect("written");
-    let run = capped(&["play", "scenarios/standard.ron", "--record", arg(&path)]);
+    let run = capped(&["play", "scenarios/open-field.ron", "--record", arg(&path)]);
     ends_with(&run, 1, "a record a byte past the limit");
 }
 

@@ -12,8 +12,9 @@ use sandtable_rules::{ParseRecordError, Record};
 use crate::Scenario;
 use crate::files::{self, ReadFileError};
 
-/// Records larger than this are refused (a long game is some 100 KB).
-pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
+/// Records larger than this are refused, and never written: a game of the
+/// standard table to the longest turn limit (R11) is some 2.5 MB.
+pub const MAX_RECORD_BYTES: u64 = 4 * 1024 * 1024;
 
 /// This engine, as the `[Engine]` header names it.
 pub const ENGINE: &str = concat!("sandtable ", env!("CARGO_PKG_VERSION"));
@@ -69,6 +70,19 @@ pub fn read_text(path: &Path) -> Result<String, ReadRecordError> {
 /// Reads and parses a record.
 pub fn read(path: &Path) -> Result<Record, ReadRecordError> {
     Record::parse(&read_text(path)?).map_err(|e| ReadRecordError::Parse(path.into(), e))
+}
+
+/// A record's text, to be written: refused when it would be larger than
+/// [`MAX_RECORD_BYTES`], as it could not be read back.
+pub fn text_to_write(record: &Record) -> Result<String, String> {
+    let text = record.to_string();
+    if text.len() as u64 > MAX_RECORD_BYTES {
+        return Err(format!(
+            "the record would be {} bytes, and records are read back only up to {MAX_RECORD_BYTES}",
+            text.len()
+        ));
+    }
+    Ok(text)
 }
 
 /// The headers that pin a record to the scenario and the engine it was

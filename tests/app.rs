@@ -146,10 +146,10 @@ fn clicks_activate_and_advance_and_the_miniature_follows() {
         }),
         "the acting unit shows its budget"
     );
-    let reach: Vec<(Square, u16)> = {
-        let mut q = app.world_mut().query::<(&GridPos, &Reachable)>();
-        q.iter(app.world()).map(|(p, r)| (p.0, r.cost)).collect()
-    };
+    let reach: Vec<(Square, u16)> = reachable_marks(&mut app)
+        .into_iter()
+        .map(|(sq, r)| (sq, r.cost))
+        .collect();
     assert_eq!(reach, vec![(sq("C3"), 1)], "one step east, costing 1");
 
     click(&mut app, "C3", false);
@@ -167,6 +167,103 @@ fn clicks_activate_and_advance_and_the_miniature_follows() {
         app.world().get::<ActionBudget>(e).map(|b| b.spent),
         Some(2),
         "a step and a turn spent"
+    );
+}
+
+/// The reachable squares, with their cost and capture, in board order.
+fn reachable_marks(app: &mut App) -> Vec<(Square, Reachable)> {
+    let mut q = app.world_mut().query::<(&GridPos, &Reachable)>();
+    let mut marks: Vec<(Square, Reachable)> = q.iter(app.world()).map(|(p, r)| (p.0, *r)).collect();
+    marks.sort_by_key(|(sq, _)| (sq.row, sq.col));
+    marks
+}
+
+#[test]
+fn a_capture_square_is_marked_with_the_bonus_the_rules_would_give() {
+    use sandtable::table::CaptureMark;
+    use sandtable_rules::CaptureSide;
+    // Red D4 faces north behind Blue D5, which faces north too; Blue's base
+    // E6 and unit F7 (facing south) wait beyond.
+    // Red C3 and C5 face east onto Blue D3 (facing north: a side) and D5
+    // (facing west: the front).
+    let sides = || {
+        sandtable_scenario::parse(
+            r#"(name: "sides", rules: ConflictAtCache, board: (columns: 8, rows: 8),
+                players: [
+                    (name: "Red", factors: [(base: "B4", units: [(at: "C3", facing: E), (at: "C5", facing: E)])]),
+                    (name: "Blue", factors: [(base: "E4", units: [(at: "D3", facing: N), (at: "D5", facing: W)])]),
+                ])"#,
+            "sides",
+        )
+        .expect("valid")
+    };
+    let cases = [
+        // The scenario, Red's unit, the square it captures on, and the side.
+        (duel(), "D4", "D5", CaptureSide::Behind, "+3 behind"),
+        (sides(), "C3", "D3", CaptureSide::Side, "+2 side"),
+        (sides(), "C5", "D5", CaptureSide::Front, "+0 front"),
+    ];
+    for (scenario, from, target, side, label) in cases {
+        let mut app = app_with(scenario);
+        click(&mut app, from, true);
+        let marks = reachable_marks(&mut app);
+        let capture = marks
+            .iter()
+            .find(|(sq_, _)| *sq_ == sq(target))
+            .map(|(_, r)| *r);
+        assert_eq!(
+            capture,
+            Some(Reachable {
+                cost: 1,
+                capture: Some(CaptureMark::Unit(side))
+            }),
+            "{target} is marked as a capture: {marks:?}"
+        );
+        assert_eq!(CaptureMark::Unit(side).label(), label);
+        // The rules agree when the capture is made.
+        click(&mut app, target, true);
+        let earned = app
+            .world()
+            .resource::<ActiveGame>()
+            .game
+            .activation()
+            .map(|a| a.earned);
+        assert_eq!(
+            earned,
+            Some(side.bonus().0),
+            "the bonus shown is the bonus earned"
+        );
+    }
+    // Plain steps are not captures, and a Base is marked as one.
+    let scenario = sandtable_scenario::parse(
+        r#"(name: "base", rules: ConflictAtCache, board: (columns: 8, rows: 8),
+            players: [
+                (name: "Red", factors: [(base: "D3", units: [(at: "E5", facing: N), (at: "B3", facing: E)])]),
+                (name: "Blue", factors: [(base: "E6", units: [(at: "F7", facing: S)])]),
+            ])"#,
+        "base",
+    )
+    .expect("valid");
+    let mut app = app_with(scenario);
+    click(&mut app, "E5", true);
+    assert_eq!(
+        reachable_marks(&mut app),
+        vec![(
+            sq("E6"),
+            Reachable {
+                cost: 1,
+                capture: Some(CaptureMark::Base)
+            }
+        )],
+        "the base ahead"
+    );
+    let mut app = app_with(duel());
+    click(&mut app, "B3", true);
+    assert!(
+        reachable_marks(&mut app)
+            .iter()
+            .all(|(_, r)| r.capture.is_none()),
+        "a step onto an empty square captures nothing"
     );
 }
 

@@ -638,8 +638,32 @@ fn label_table(
         }
     }
     for (pos, reach) in &reachable {
-        if let Some(p) = to_screen(square_center(board, pos.0) + Vec3::Y * 0.15) {
-            text(p, &reach.cost.to_string(), 16.0, egui::Color32::BLACK);
+        match reach.capture {
+            // Above the figure on the square, so that the bonus is not hidden.
+            Some(capture) => {
+                if let Some(p) = to_screen(square_center(board, pos.0) + Vec3::Y * 1.1) {
+                    let words = format!("{} {}", reach.cost, capture.label());
+                    let galley = painter.layout_no_wrap(
+                        words,
+                        egui::FontId::proportional(15.0),
+                        egui::Color32::WHITE,
+                    );
+                    let rect = egui::Align2::CENTER_CENTER
+                        .anchor_size(p, galley.size())
+                        .expand(3.0);
+                    painter.rect_filled(rect, 3.0, egui::Color32::from_rgb(0xA0, 0x46, 0x00));
+                    painter.galley(
+                        rect.min + egui::vec2(3.0, 3.0),
+                        galley,
+                        egui::Color32::WHITE,
+                    );
+                }
+            }
+            None => {
+                if let Some(p) = to_screen(square_center(board, pos.0) + Vec3::Y * 0.15) {
+                    text(p, &reach.cost.to_string(), 16.0, egui::Color32::BLACK);
+                }
+            }
         }
     }
     if let Some(sq) = hovered.0

@@ -64,6 +64,9 @@ pub struct Looks {
     flag: Handle<Mesh>,
     token: Handle<Mesh>,
     ring: Handle<Mesh>,
+    target_outer: Handle<Mesh>,
+    target_inner: Handle<Mesh>,
+    target: Handle<StandardMaterial>,
     light_square: Handle<StandardMaterial>,
     dark_square: Handle<StandardMaterial>,
     rock: Handle<StandardMaterial>,
@@ -159,6 +162,11 @@ fn make_looks(
         flag: meshes.add(Cuboid::new(0.4, 0.26, 0.02)),
         token: meshes.add(Cylinder::new(0.22 * s, 0.04)),
         ring: meshes.add(Torus::new(0.36 * s, 0.44 * s)),
+        target_outer: meshes.add(Torus::new(0.40 * s, 0.47 * s)),
+        target_inner: meshes.add(Torus::new(0.20 * s, 0.26 * s)),
+        // Okabe-Ito vermillion: told from the green, yellow and orange of
+        // plain moves by its shape too.
+        target: glow(&mut materials, Color::srgb_u8(0xD5, 0x5E, 0x00)),
         light_square: matte(&mut materials, Color::srgb(0.62, 0.70, 0.45)),
         dark_square: matte(&mut materials, Color::srgb(0.52, 0.61, 0.38)),
         rock: matte(&mut materials, Color::srgb(0.45, 0.40, 0.36)),
@@ -520,7 +528,9 @@ fn dress_stashes(
     }
 }
 
-/// Reachable squares glow by cost: green for 1, yellow for 2 or 3, orange above.
+/// Reachable squares glow by cost: green for 1, yellow for 2 or 3, orange
+/// above; a square where the advance captures gets a target of two rings
+/// instead, standing clear of the figure on it.
 fn highlight_reachable_squares(
     mut commands: Commands,
     looks: Res<Looks>,
@@ -536,6 +546,18 @@ fn highlight_reachable_squares(
         }
     }
     for (e, reach) in &changed {
+        if reach.capture.is_some() {
+            commands.entity(e).with_children(|p| {
+                for (mesh, height) in [(&looks.target_outer, 0.12), (&looks.target_inner, 0.14)] {
+                    p.spawn((
+                        part(mesh, &looks.target, Transform::from_xyz(0.0, height, 0.0)),
+                        ReachMark,
+                        Pickable::IGNORE,
+                    ));
+                }
+            });
+            continue;
+        }
         let material = match reach.cost {
             0 | 1 => &looks.reach[0],
             2 | 3 => &looks.reach[1],

@@ -115,11 +115,40 @@ pub struct ActionBudget {
     pub spent: u16,
 }
 
-/// A square the acting unit can reach, with the cost of getting there.
+/// A square the acting unit can reach, with the cost of getting there and
+/// what it would capture there.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reachable {
     /// Actions the advance costs.
     pub cost: u16,
+    /// The capture the advance makes, if it ends on an unfriendly piece.
+    pub capture: Option<CaptureMark>,
+}
+
+/// What an advance would capture (R9, R10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaptureMark {
+    /// An unfriendly unit, from a side, earning its bonus.
+    Unit(CaptureSide),
+    /// An unfriendly Base: it earns nothing, and its Factor leaves the game.
+    Base,
+}
+
+impl CaptureMark {
+    /// What the capture earns, in words for the table: "+3 behind".
+    pub fn label(self) -> String {
+        match self {
+            CaptureMark::Unit(side) => {
+                let word = match side {
+                    CaptureSide::Front => "front",
+                    CaptureSide::Side => "side",
+                    CaptureSide::Behind => "behind",
+                };
+                format!("+{} {word}", side.bonus().0)
+            }
+            CaptureMark::Base => "base".to_owned(),
+        }
+    }
 }
 
 /// A label that rises and fades above the table ("+3 from behind").
@@ -602,25 +631,32 @@ pub fn label_reachable_squares(
     if !changed(&active, &synced) {
         return;
     }
-    let board = active.game.board();
-    let wanted: Vec<(Square, u16)> = reachable(&active.game);
+    let game = &active.game;
+    let board = game.board();
+    let wanted: Vec<(Square, Reachable)> = reachable(game)
+        .into_iter()
+        .map(|(sq, cost)| {
+            let capture = capture_at(game, sq);
+            (sq, Reachable { cost, capture })
+        })
+        .collect();
     let mut keep = Vec::new();
     for (e, r) in &marked {
         let still = wanted
             .iter()
             .find(|(sq, _)| index.squares.get(board.index(*sq)) == Some(&e));
         match still {
-            Some((_, cost)) if *cost == r.cost => keep.push(e),
+            Some((_, want)) if want == r => keep.push(e),
             _ => {
                 commands.entity(e).remove::<Reachable>();
             }
         }
     }
-    for (sq, cost) in wanted {
+    for (sq, reach) in wanted {
         if let Some(&e) = index.squares.get(board.index(sq))
             && !keep.contains(&e)
         {
-            commands.entity(e).insert(Reachable { cost });
+            commands.entity(e).insert(reach);
         }
     }
 }
@@ -658,6 +694,25 @@ pub fn reachable(game: &Game) -> Vec<(Square, u16)> {
             _ => None,
         })
         .collect()
+}
+
+/// What the acting unit's legal advance onto `sq` captures there: an
+/// unfriendly unit from the side its advance meets it (R9), or an unfriendly
+/// Base (R10); `None` for an empty square.
+pub fn capture_at(game: &Game, sq: Square) -> Option<CaptureMark> {
+    let acting = game.activation()?.unit;
+    let (_, direction) = game.position(acting)?;
+    let player = game.units()[usize::from(acting.0)].player;
+    match game.occupant(sq)? {
+        sandtable_rules::Occupant::Unit(u) if game.units()[usize::from(u.0)].player != player => {
+            let (_, facing) = game.position(u)?;
+            Some(CaptureMark::Unit(CaptureSide::of(direction, facing)))
+        }
+        sandtable_rules::Occupant::Base(f) if game.factors()[usize::from(f.0)].player != player => {
+            Some(CaptureMark::Base)
+        }
+        _ => None,
+    }
 }
 
 /// The target of a legal advance onto `sq`, if the acting unit has one.

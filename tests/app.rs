@@ -567,6 +567,37 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
         Some(&Visibility::Hidden),
         "token taken away"
     );
+    // Exactly the squares the rules accept are lit, and the panel says what
+    // to do in words, not notation.
+    let choice = game(&app).pending().expect("a choice");
+    let prompt = sandtable::play::choice_prompt(choice);
+    assert!(
+        prompt.starts_with("Pick a facing below, then click a lit square") && !prompt.contains('`'),
+        "{prompt}"
+    );
+    let lit: std::collections::BTreeSet<Square> = app
+        .world_mut()
+        .query::<(&GridPos, &sandtable::table::ChoiceTarget)>()
+        .iter(app.world())
+        .map(|(p, _)| p.0)
+        .collect();
+    let accepted: std::collections::BTreeSet<Square> = game(&app)
+        .board()
+        .squares()
+        .filter(|s| {
+            Facing::ALL
+                .iter()
+                .any(|f| game(&app).check(&Command::Place(*s, *f)).is_ok())
+                || game(&app).check(&Command::Pick(*s)).is_ok()
+        })
+        .collect();
+    assert_eq!(lit, accepted, "lit: exactly what the rules accept");
+    assert_eq!(
+        lit.len(),
+        8 * 8 - 3,
+        "any square but the two bases and Blue's unit"
+    );
+    assert!(lit.contains(&sq("D5")), "the unit's own square too (R23)");
     app.world_mut()
         .resource_mut::<sandtable::picking::PlaceFacing>()
         .0 = Facing::E;
@@ -575,6 +606,60 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
     assert_eq!(app.world().get::<GridPos>(e), Some(&GridPos(sq("A8"))));
     assert_eq!(app.world().get::<FacingDir>(e), Some(&FacingDir(Facing::E)));
     assert!(game(&app).pending().is_none(), "the choice is answered");
+    assert_eq!(
+        count::<sandtable::table::ChoiceTarget>(&mut app),
+        0,
+        "nothing is lit once it is answered"
+    );
+
+    // A pick: the units that may take the extra actions are ringed.
+    let rows: Vec<String> = (1..=6)
+        .flat_map(|t| (1..=6).map(move |u| format!("(roll: {t}{u}, result: ExtraActions(3))")))
+        .collect();
+    let scenario = sandtable_scenario::parse(
+        &format!(
+            r#"(
+            name: "stash", rules: SnyderSkirmish, board: (columns: 8, rows: 8),
+            players: [
+                (name: "Red", factors: [(base: "C2", units: [(at: "D4", facing: N), (at: "B3", facing: E)])]),
+                (name: "Blue", factors: [(base: "F7", units: [(at: "G6", facing: S)])]),
+            ],
+            stashes: ["D5"],
+            stash_list: [{}],
+        )"#,
+            rows.join(", ")
+        ),
+        "stash",
+    )
+    .expect("valid");
+    let mut app = app_with(scenario);
+    click(&mut app, "D4", true);
+    click(&mut app, "D5", false);
+    let picks: Vec<(Square, sandtable::table::ChoiceTarget)> = app
+        .world_mut()
+        .query::<(&GridPos, &sandtable::table::ChoiceTarget)>()
+        .iter(app.world())
+        .map(|(p, t)| (p.0, *t))
+        .collect();
+    let mut squares: Vec<Square> = picks.iter().map(|(s, _)| *s).collect();
+    squares.sort();
+    assert_eq!(
+        squares,
+        vec![sq("B3"), sq("D5")],
+        "Red's two units: {picks:?}"
+    );
+    assert!(
+        picks
+            .iter()
+            .all(|(s, t)| *t == sandtable::table::ChoiceTarget::Pick
+                && game(&app).check(&Command::Pick(*s)).is_ok()),
+        "each a pick the rules accept"
+    );
+    let prompt = sandtable::play::choice_prompt(game(&app).pending().expect("a choice"));
+    assert_eq!(
+        prompt,
+        "Click one of your lit units: it takes up to 3 more actions now."
+    );
 }
 
 #[test]

@@ -377,7 +377,7 @@ fn draw_panels(
             }
             if let Some(choice) = game.pending() {
                 ui.separator();
-                ui.colored_label(egui::Color32::GOLD, format!("Stash: {}", choice.awaited()));
+                ui.colored_label(egui::Color32::GOLD, crate::play::choice_prompt(choice));
                 if !matches!(choice, Choice::ExtraActions { .. } | Choice::PickUnfriendly) {
                     ui.horizontal(|ui| {
                         ui.label("Facing:");

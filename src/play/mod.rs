@@ -563,6 +563,22 @@ pub fn load_requested_file(
     }
 }
 
+/// What an awaited stash choice asks of the person at the table, in plain
+/// words: what to click (the lit squares or units) and what follows (R23).
+pub fn choice_prompt(choice: sandtable_rules::Choice) -> String {
+    use sandtable_rules::Choice;
+    match choice {
+        Choice::PlaceAnywhere { .. } => "Pick a facing below, then click a lit square to put the unit that found the stash there.".to_owned(),
+        Choice::ExtraActions { actions } => format!(
+            "Click one of your lit units: it takes up to {actions} more actions now."
+        ),
+        Choice::PickUnfriendly => "Click a lit enemy unit: it goes back within 2 squares of its base, or is captured if there is no room.".to_owned(),
+        Choice::ReturnUnfriendly { .. } => "Pick a facing below, then click a lit square within 2 of its base to put the picked unit there.".to_owned(),
+        Choice::ReturnFriend => "Pick a facing below, then click a lit square within 2 of your base to bring a captured unit back.".to_owned(),
+        Choice::ReturnThisUnit { .. } => "Pick a facing below, then click a lit square within 2 of your base to put the unit that found the stash there.".to_owned(),
+    }
+}
+
 /// The outcome in words, for the victory screen.
 pub fn outcome_text(game: &Game) -> Option<String> {
     match game.outcome()? {

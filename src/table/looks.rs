@@ -7,9 +7,9 @@ use bevy::prelude::*;
 use sandtable_rules::Ground;
 
 use super::{
-    ActionBudget, BasePiece, GridPos, Offending, Owner, Reachable, SQUARE, Selected, SquareTile,
-    StashToken, TableBuilt, TableIndex, TablePiece, TableShown, TerrainPiece, UnitPiece,
-    square_center,
+    ActionBudget, BasePiece, ChoiceTarget, GridPos, Offending, Owner, Reachable, SQUARE, Selected,
+    SquareTile, StashToken, TableBuilt, TableIndex, TablePiece, TableShown, TerrainPiece,
+    UnitPiece, square_center,
 };
 use crate::AppSystems;
 use crate::picking::{on_hover, on_unhover};
@@ -29,6 +29,7 @@ pub(crate) fn plugin(app: &mut App) {
                 ),
                 (
                     highlight_reachable_squares,
+                    light_choice_squares,
                     ring_acting_unit,
                     follow_hover,
                     mark_selection,
@@ -67,6 +68,7 @@ pub struct Looks {
     target_outer: Handle<Mesh>,
     target_inner: Handle<Mesh>,
     target: Handle<StandardMaterial>,
+    choice: Handle<StandardMaterial>,
     light_square: Handle<StandardMaterial>,
     dark_square: Handle<StandardMaterial>,
     rock: Handle<StandardMaterial>,
@@ -98,6 +100,10 @@ pub struct ReachMark;
 /// The light over the square under the pointer.
 #[derive(Component)]
 pub struct HoverMark;
+
+/// The glow on a square or round a unit that a stash choice accepts.
+#[derive(Component)]
+pub struct ChoiceMark;
 
 /// The ring under the acting unit.
 #[derive(Component)]
@@ -167,6 +173,8 @@ fn make_looks(
         // Okabe-Ito vermillion: told from the green, yellow and orange of
         // plain moves by its shape too.
         target: glow(&mut materials, Color::srgb_u8(0xD5, 0x5E, 0x00)),
+        // Okabe-Ito sky blue: what a stash choice accepts.
+        choice: glow(&mut materials, Color::srgb_u8(0x56, 0xB4, 0xE9)),
         light_square: matte(&mut materials, Color::srgb(0.62, 0.70, 0.45)),
         dark_square: matte(&mut materials, Color::srgb(0.52, 0.61, 0.38)),
         rock: matte(&mut materials, Color::srgb(0.45, 0.40, 0.36)),
@@ -570,6 +578,35 @@ fn highlight_reachable_squares(
                 Pickable::IGNORE,
             ));
         });
+    }
+}
+
+/// What a stash choice accepts glows sky blue: a square to put a unit on,
+/// or a ring round a unit to pick.
+fn light_choice_squares(
+    mut commands: Commands,
+    looks: Res<Looks>,
+    changed: Query<(Entity, &ChoiceTarget), Changed<ChoiceTarget>>,
+    mut removed: RemovedComponents<ChoiceTarget>,
+    marks: Query<(Entity, &ChildOf), With<ChoiceMark>>,
+) {
+    let mut clear: Vec<Entity> = removed.read().collect();
+    clear.extend(changed.iter().map(|(e, _)| e));
+    for (mark, parent) in &marks {
+        if clear.contains(&parent.parent()) {
+            commands.entity(mark).despawn();
+        }
+    }
+    for (e, target) in &changed {
+        let (mesh, height) = match target {
+            ChoiceTarget::Place => (&looks.overlay, 0.1),
+            ChoiceTarget::Pick => (&looks.target_outer, 0.12),
+        };
+        commands.entity(e).with_child((
+            part(mesh, &looks.choice, Transform::from_xyz(0.0, height, 0.0)),
+            ChoiceMark,
+            Pickable::IGNORE,
+        ));
     }
 }
 

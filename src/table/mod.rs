@@ -40,6 +40,7 @@ pub(super) fn plugin(app: &mut App) {
                     sync_bases_and_stashes,
                     show_action_budget,
                     label_reachable_squares,
+                    light_choice_targets,
                 )
                     .chain()
                     .run_if(not_editing),
@@ -123,6 +124,16 @@ pub struct Reachable {
     pub cost: u16,
     /// The capture the advance makes, if it ends on an unfriendly piece.
     pub capture: Option<CaptureMark>,
+}
+
+/// A square the awaited stash choice accepts (R22): a unit to pick, or a
+/// square to put a unit on.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChoiceTarget {
+    /// `pick`: the unit on this square.
+    Pick,
+    /// `place`: this square, with a facing.
+    Place,
 }
 
 /// What an advance would capture (R9, R10).
@@ -657,6 +668,50 @@ pub fn label_reachable_squares(
             && !keep.contains(&e)
         {
             commands.entity(e).insert(reach);
+        }
+    }
+}
+
+/// The squares the awaited stash choice accepts, from the rules crate's
+/// legal commands (R22): every `pick` and `place` square is lit.
+pub fn light_choice_targets(
+    mut commands: Commands,
+    active: Option<Res<ActiveGame>>,
+    synced: Res<SyncedRevision>,
+    index: Res<TableIndex>,
+    lit: Query<(Entity, &ChoiceTarget)>,
+) {
+    let Some(active) = active else {
+        return;
+    };
+    if !changed(&active, &synced) {
+        return;
+    }
+    let game = &active.game;
+    let board = game.board();
+    let mut wanted: Vec<(Entity, ChoiceTarget)> = Vec::new();
+    if game.pending().is_some() {
+        for l in game.legal_commands() {
+            let (sq, target) = match l.command {
+                sandtable_rules::Command::Pick(sq) => (sq, ChoiceTarget::Pick),
+                sandtable_rules::Command::Place(sq, _) => (sq, ChoiceTarget::Place),
+                _ => continue,
+            };
+            if let Some(&e) = index.squares.get(board.index(sq))
+                && !wanted.iter().any(|(w, _)| *w == e)
+            {
+                wanted.push((e, target));
+            }
+        }
+    }
+    for (e, target) in &lit {
+        if !wanted.contains(&(e, *target)) {
+            commands.entity(e).remove::<ChoiceTarget>();
+        }
+    }
+    for (e, target) in wanted {
+        if lit.get(e).ok().map(|(_, t)| *t) != Some(target) {
+            commands.entity(e).insert(target);
         }
     }
 }

@@ -221,7 +221,18 @@ pub fn interpret_table_clicks(
         return;
     }
     for click in clicks.read() {
-        if active.handover.is_some() || active.game.is_over() {
+        // Nothing is played now: say why, rather than do nothing.
+        if let Some(next) = active.handover {
+            notice.info(format!(
+                "the table is being handed to {}: press Start turn first",
+                active.game.player(next).name
+            ));
+            continue;
+        }
+        if let Some(outcome) = crate::play::outcome_text(&active.game) {
+            notice.info(format!(
+                "the game is over ({outcome}): save it, or start a new game"
+            ));
             continue;
         }
         if seats.as_ref().is_some_and(|s| s.bot_to_move(&active.game)) {

@@ -417,6 +417,11 @@ fn passing_hands_the_table_over_and_clicks_wait_for_the_next_player() {
         game(&app).activation().is_none(),
         "nothing happens until Blue takes the table"
     );
+    assert_eq!(
+        notice(&app),
+        "the table is being handed to Blue: press Start turn first",
+        "and the click says why"
+    );
     app.world_mut().resource_mut::<ActiveGame>().handover = None;
     click(&mut app, "D5", true);
     assert!(
@@ -1417,4 +1422,77 @@ fn a_bot_thought_is_dropped_when_a_new_game_starts_with_a_person_on_its_seat() {
         "the new game, with a person on the seat, has no command: {:?}",
         app.world().resource::<ActiveGame>().record
     );
+}
+
+#[test]
+fn hovering_a_square_names_what_stands_there_and_what_entering_costs() {
+    use sandtable::play::describe_square;
+    use sandtable::table::Acted;
+    let mut app = app_with(sandtable_scenario::standard());
+    let text = |app: &App, square: &str| describe_square(game(app), sq(square));
+    assert_eq!(
+        text(&app, "C7"),
+        "C7: Red's unit \"Sergeant Vance\" (Factor 1), facing E, may act this turn (4 actions); open ground: 1 action to enter (R12)"
+    );
+    assert!(
+        text(&app, "V7").starts_with("V7: Blue's unit \"Sergeant Okafor\" (Factor 1), facing W;"),
+        "{}",
+        text(&app, "V7")
+    );
+    assert!(
+        text(&app, "D8").starts_with("D8: Red's Base (Factor 1)"),
+        "{}",
+        text(&app, "D8")
+    );
+    let water = game(&app)
+        .board()
+        .squares()
+        .find(|s| game(&app).ground(*s) == sandtable_rules::Ground::Water)
+        .expect("the standard table has water");
+    assert!(
+        text(&app, &water.to_string()).ends_with("3 actions to enter (R12)"),
+        "{}",
+        text(&app, &water.to_string())
+    );
+    // Acting, then acted: the label and the mark follow.
+    click(&mut app, "C7", true);
+    assert!(
+        text(&app, "C7").contains("acting with 4 actions left"),
+        "{}",
+        text(&app, "C7")
+    );
+    let id = game(&app).unit_at(sq("C7")).expect("Vance");
+    let vance = unit_entity(&app, id.0);
+    assert!(
+        app.world().get::<Acted>(vance).is_none(),
+        "acting, not acted"
+    );
+    app.world_mut().write_message(CommandRequest(Command::End));
+    app.update();
+    assert!(
+        text(&app, "C7").contains("has acted this turn"),
+        "{}",
+        text(&app, "C7")
+    );
+    assert!(app.world().get::<Acted>(vance).is_some(), "marked as acted");
+    assert_eq!(count::<Acted>(&mut app), 1, "only that unit");
+    // The next player's turn starts with nobody marked.
+    app.world_mut().write_message(CommandRequest(Command::Pass));
+    app.update();
+    assert_eq!(count::<Acted>(&mut app), 0, "a new turn");
+}
+
+#[test]
+fn notices_of_play_do_not_follow_into_layout_mode() {
+    let mut app = app_with(duel());
+    click(&mut app, "H8", false);
+    assert!(
+        !notice(&app).is_empty(),
+        "play said something: {}",
+        notice(&app)
+    );
+    set_layout_mode(&mut app, true);
+    assert_eq!(notice(&app), "", "the layout starts with nothing said");
+    set_layout_mode(&mut app, false);
+    assert_eq!(notice(&app), "", "nor does play, back from the layout");
 }

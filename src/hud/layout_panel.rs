@@ -8,7 +8,7 @@ use bevy_egui::{EguiContexts, egui};
 use sandtable_rules::{Facing, TerrainKind};
 use sandtable_scenario::{Physical, RuleSystem};
 
-use super::{PanelWidth, notice_colour};
+use super::PanelWidth;
 use crate::layout::draft::{Edit, Item, MAX_NEW_SIDE, PieceRef, Turn};
 use crate::layout::{
     EditorRequest, LayoutEditor, LayoutMode, LayoutTool, MM_PER_INCH, SetLayoutMode, shown_physical,
@@ -215,9 +215,7 @@ pub(super) fn draw_layout_panel(
                         other.push(EditorRequest::Revert);
                     }
                 });
-                if let Some(text) = &notice.text {
-                    ui.colored_label(notice_colour(&notice), text);
-                }
+                super::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
                 let errors = editor.draft.errors();
                 if errors.is_empty() {
                     ui.colored_label(

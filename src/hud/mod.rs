@@ -47,7 +47,15 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(HudSystems),
         )
-        .add_systems(PreUpdate, note_keyboard_use);
+        .add_systems(PreUpdate, note_keyboard_use)
+        // Labels on the table are placed with the camera as it is this
+        // frame: after it has moved and its transform has propagated.
+        .configure_sets(
+            PostUpdate,
+            bevy_egui::EguiPostUpdateSet::EndPass
+                .after(bevy::transform::TransformSystems::Propagate)
+                .after(bevy::camera::CameraUpdateSystems),
+        );
 }
 
 fn spawn_panel_camera(mut commands: Commands) {
@@ -149,6 +157,130 @@ impl FilePanel<'_> {
     }
 }
 
+/// The height of the notice's slot, in points: three lines; a longer
+/// notice scrolls inside it.
+const NOTICE_HEIGHT: f32 = 54.0;
+
+/// What the top of the play panel shows: the turn, the command buttons and
+/// the notice. Its place and size never depend on the notice or the game's
+/// state, so a button stays where the person aims at it.
+pub(crate) struct Controls<'a> {
+    /// The turn number.
+    pub turn: u32,
+    /// The player to move.
+    pub player: &'a str,
+    /// That player's colour.
+    pub colour: egui::Color32,
+    /// Activations left of the turn's limit (R6).
+    pub activations: (u16, u16),
+    /// A unit is acting: the unit buttons are enabled.
+    pub acting: bool,
+    /// A bot is to move: nothing is enabled.
+    pub bot_turn: bool,
+    /// The hint button is enabled.
+    pub hint: bool,
+    /// The notice and whether it is an error.
+    pub notice: Option<(&'a str, bool)>,
+}
+
+/// What was clicked in the controls, and where each button is.
+#[derive(Debug, Default)]
+pub(crate) struct ControlsClicked {
+    /// A command button.
+    pub command: Option<Command>,
+    /// Undo.
+    pub undo: bool,
+    /// Hint.
+    pub hint: bool,
+    /// Every button's place, in the order drawn.
+    pub buttons: Vec<egui::Rect>,
+}
+
+/// Draws the controls (see [`Controls`]).
+pub(crate) fn play_controls(ui: &mut egui::Ui, c: &Controls<'_>) -> ControlsClicked {
+    let mut out = ControlsClicked::default();
+    ui.horizontal(|ui| {
+        ui.label(format!("Turn {}:", c.turn));
+        ui.colored_label(c.colour, egui::RichText::new(c.player).strong());
+        ui.label("to play");
+    });
+    ui.label(format!(
+        "{} of {} activations left (R6)",
+        c.activations.0, c.activations.1
+    ));
+    ui.add_enabled_ui(!c.bot_turn, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            for (label, command) in [
+                ("⟲ Left (Q)", Command::TurnLeft),
+                ("Right (E) ⟳", Command::TurnRight),
+                ("Advance (F)", Command::Advance),
+                ("End (Enter)", Command::End),
+            ] {
+                let button = ui.add_enabled(c.acting, egui::Button::new(label));
+                out.buttons.push(button.rect);
+                if button.clicked() {
+                    out.command = Some(command);
+                }
+            }
+            let pass = ui.button("Pass turn (P)");
+            out.buttons.push(pass.rect);
+            if pass.clicked() {
+                out.command = Some(Command::Pass);
+            }
+            let undo = ui.button("Undo (U)");
+            out.buttons.push(undo.rect);
+            out.undo = undo.clicked();
+            let hint = ui
+                .add_enabled(c.hint, egui::Button::new("Hint"))
+                .on_hover_text(format!(
+                    "the move a bot of strength {} would make",
+                    crate::play::bots::HINT_STRENGTH
+                ));
+            out.buttons.push(hint.rect);
+            out.hint = hint.clicked();
+        })
+    });
+    notice_slot(ui, c.notice);
+    out
+}
+
+/// The height of the panel's block about the acting unit, the last roll and
+/// an awaited choice, in points.
+const INFO_HEIGHT: f32 = 150.0;
+
+/// A slot of fixed height: its contents scroll when they are taller, and
+/// what follows it never moves when they change.
+pub(crate) fn fixed_slot(
+    ui: &mut egui::Ui,
+    id: &str,
+    height: f32,
+    add_contents: impl FnOnce(&mut egui::Ui),
+) {
+    let slot = egui::Rect::from_min_size(ui.cursor().min, egui::vec2(ui.available_width(), height));
+    // The scope takes the whole slot, however little its contents fill.
+    ui.scope_builder(egui::UiBuilder::new().max_rect(slot), |ui| {
+        ui.set_min_size(slot.size());
+        egui::ScrollArea::vertical()
+            .id_salt(id)
+            .max_height(height)
+            .show(ui, add_contents);
+    });
+}
+
+/// The notice in a slot of fixed height ([`NOTICE_HEIGHT`]).
+pub(crate) fn notice_slot(ui: &mut egui::Ui, notice: Option<(&str, bool)>) {
+    fixed_slot(ui, "notice", NOTICE_HEIGHT, |ui| {
+        if let Some((text, error)) = notice {
+            let colour = if error {
+                egui::Color32::from_rgb(255, 120, 110)
+            } else {
+                egui::Color32::LIGHT_GRAY
+            };
+            ui.colored_label(colour, text);
+        }
+    });
+}
+
 /// The dialog the table waits on, over everything else.
 fn draw_dialog(ctx: &egui::Context, dialog: &Dialog, answers: &mut MessageWriter<DialogAnswer>) {
     let (title, question, choices): (&str, String, &[(&str, DialogAnswer)]) = match dialog {
@@ -232,15 +364,6 @@ fn fit_table_viewport(
     }
 }
 
-/// The text colour of the notice.
-fn notice_colour(notice: &Notice) -> egui::Color32 {
-    if notice.error {
-        egui::Color32::from_rgb(255, 120, 110)
-    } else {
-        egui::Color32::LIGHT_GRAY
-    }
-}
-
 fn note_keyboard_use(egui: Option<Res<EguiWantsInput>>, mut taken: ResMut<KeyboardTaken>) {
     taken.0 = egui.is_some_and(|e| e.wants_any_keyboard_input());
 }
@@ -319,128 +442,105 @@ fn draw_panels(
             {
                 set_layout.write(SetLayoutMode::ON);
             }
-            ui.horizontal(|ui| {
-                ui.label(format!("Turn {}:", game.turn()));
-                ui.colored_label(
-                    player_colour(&active, usize::from(current.0)),
-                    egui::RichText::new(&game.player(current).name).strong(),
-                );
-                ui.label("to play");
-            });
-            ui.label(format!(
-                "{} of {} activations left (R6)",
-                game.activations_left(),
-                game.turn_activation_limit()
-            ));
-            ui.separator();
-            match (game.activation(), budget.iter().next()) {
-                (Some(a), Some(b)) => {
-                    let at = game
-                        .position(a.unit)
-                        .map(|(s, f)| format!("{s} facing {f}"))
-                        .unwrap_or_default();
-                    ui.label(egui::RichText::new(format!("Acting: the unit on {at}")).strong());
-                    ui.label(format!(
-                        "given {} + earned {} - spent {} = {} left",
-                        b.given,
-                        b.earned,
-                        b.spent,
-                        a.left().0
-                    ));
-                    if !game.paused_activations().is_empty() {
-                        ui.label(format!(
-                            "{} paused activation(s) resume after this bonus",
-                            game.paused_activations().len()
-                        ));
-                    }
-                }
-                _ => {
-                    ui.label("Click one of your miniatures to activate it.");
-                }
-            }
-            if let Some((dice, roll, result)) = &active.last_roll {
-                ui.separator();
-                ui.horizontal(|ui| {
-                    ui.label("Stash roll:");
-                    for d in dice {
-                        ui.label(
-                            egui::RichText::new(format!(" {d} "))
-                                .strong()
-                                .size(18.0)
-                                .background_color(egui::Color32::from_rgb(240, 235, 220))
-                                .color(egui::Color32::BLACK),
-                        );
-                    }
-                    ui.label(egui::RichText::new(roll.to_string()).strong());
-                });
-                ui.label(result);
-            }
-            if let Some(choice) = game.pending() {
-                ui.separator();
-                ui.colored_label(egui::Color32::GOLD, crate::play::choice_prompt(choice));
-                if !matches!(choice, Choice::ExtraActions { .. } | Choice::PickUnfriendly) {
-                    ui.horizontal(|ui| {
-                        ui.label("Facing:");
-                        for f in Facing::ALL {
-                            ui.selectable_value(&mut facing.0, f, f.to_string());
-                        }
-                    });
-                }
-            }
-            ui.separator();
+            // Everything from here to the notice keeps its place, whatever
+            // the notice says: a click aimed at a button lands on it.
             let bot_turn = bots.seats.bot_to_move(game);
-            if bot_turn && !game.is_over() {
-                let seat = bots.seats.of(current).describe();
-                let doing = if bots.thinking.is_some() {
-                    "thinking"
-                } else {
-                    "playing"
-                };
-                ui.colored_label(
-                    egui::Color32::GOLD,
-                    format!("{} ({seat}) is {doing}...", game.player(current).name),
-                );
+            let clicked = play_controls(
+                ui,
+                &Controls {
+                    turn: game.turn(),
+                    player: &game.player(current).name,
+                    colour: player_colour(&active, usize::from(current.0)),
+                    activations: (game.activations_left(), game.turn_activation_limit()),
+                    acting: game.activation().is_some(),
+                    bot_turn,
+                    hint: !bots.hint.thinking() && !game.is_over(),
+                    notice: notice.text.as_deref().map(|t| (t, notice.error)),
+                },
+            );
+            if let Some(command) = clicked.command {
+                requests.write(CommandRequest(command));
             }
-            ui.add_enabled_ui(!bot_turn, |ui| {
-                ui.horizontal_wrapped(|ui| {
-                    let acting = game.activation().is_some();
-                    for (label, command) in [
-                        ("⟲ Left (Q)", Command::TurnLeft),
-                        ("Right (E) ⟳", Command::TurnRight),
-                        ("Advance (F)", Command::Advance),
-                        ("End (Enter)", Command::End),
-                    ] {
-                        if ui.add_enabled(acting, egui::Button::new(label)).clicked() {
-                            requests.write(CommandRequest(command));
+            if clicked.undo {
+                undo.write(UndoRequest);
+            }
+            if clicked.hint {
+                bots.hint_requests.write(HintRequest);
+            }
+            ui.separator();
+            // What the acting unit, the last roll and a choice say: a block
+            // of fixed height, so that the sections below stay put too.
+            fixed_slot(ui, "play-info", INFO_HEIGHT, |ui| {
+                if bot_turn && !game.is_over() {
+                    let seat = bots.seats.of(current).describe();
+                    let doing = if bots.thinking.is_some() {
+                        "thinking"
+                    } else {
+                        "playing"
+                    };
+                    ui.colored_label(
+                        egui::Color32::GOLD,
+                        format!("{} ({seat}) is {doing}...", game.player(current).name),
+                    );
+                }
+                if let Some(command) = bots.hint.for_game(&active) {
+                    ui.colored_label(egui::Color32::GOLD, format!("Hint: `{command}`"));
+                }
+                match (game.activation(), budget.iter().next()) {
+                    (Some(a), Some(b)) => {
+                        let at = game
+                            .position(a.unit)
+                            .map(|(s, f)| format!("{s} facing {f}"))
+                            .unwrap_or_default();
+                        ui.label(egui::RichText::new(format!("Acting: the unit on {at}")).strong());
+                        ui.label(format!(
+                            "given {} + earned {} - spent {} = {} left",
+                            b.given,
+                            b.earned,
+                            b.spent,
+                            a.left().0
+                        ));
+                        if !game.paused_activations().is_empty() {
+                            ui.label(format!(
+                                "{} paused activation(s) resume after this bonus",
+                                game.paused_activations().len()
+                            ));
                         }
                     }
-                    if ui.button("Pass turn (P)").clicked() {
-                        requests.write(CommandRequest(Command::Pass));
+                    _ => {
+                        ui.label("Click one of your miniatures to activate it.");
                     }
-                    if ui.button("Undo (U)").clicked() {
-                        undo.write(UndoRequest);
+                }
+                if let Some((dice, roll, result)) = &active.last_roll {
+                    ui.separator();
+                    ui.horizontal(|ui| {
+                        ui.label("Stash roll:");
+                        for d in dice {
+                            ui.label(
+                                egui::RichText::new(format!(" {d} "))
+                                    .strong()
+                                    .size(18.0)
+                                    .background_color(egui::Color32::from_rgb(240, 235, 220))
+                                    .color(egui::Color32::BLACK),
+                            );
+                        }
+                        ui.label(egui::RichText::new(roll.to_string()).strong());
+                    });
+                    ui.label(result);
+                }
+                if let Some(choice) = game.pending() {
+                    ui.separator();
+                    ui.colored_label(egui::Color32::GOLD, crate::play::choice_prompt(choice));
+                    if !matches!(choice, Choice::ExtraActions { .. } | Choice::PickUnfriendly) {
+                        ui.horizontal(|ui| {
+                            ui.label("Facing:");
+                            for f in Facing::ALL {
+                                ui.selectable_value(&mut facing.0, f, f.to_string());
+                            }
+                        });
                     }
-                    if ui
-                        .add_enabled(
-                            !bots.hint.thinking() && !game.is_over(),
-                            egui::Button::new("Hint"),
-                        )
-                        .on_hover_text(format!(
-                            "the move a bot of strength {} would make",
-                            crate::play::bots::HINT_STRENGTH
-                        ))
-                        .clicked()
-                    {
-                        bots.hint_requests.write(HintRequest);
-                    }
-                })
+                }
             });
-            if let Some(command) = bots.hint.for_game(&active) {
-                ui.colored_label(egui::Color32::GOLD, format!("Hint: `{command}`"));
-            }
-            if let Some(text) = &notice.text {
-                ui.colored_label(notice_colour(&notice), text);
-            }
             ui.separator();
             egui::CollapsingHeader::new("Players")
                 .default_open(true)
@@ -596,20 +696,72 @@ fn label_table(
             colour,
         );
     };
+    // Text on a box of its own, readable over any square or figure.
+    let boxed = |at: egui::Pos2, words: String, size: f32, back: egui::Color32| {
+        let galley = painter.layout_no_wrap(
+            words,
+            egui::FontId::proportional(size),
+            egui::Color32::WHITE,
+        );
+        let rect = egui::Align2::CENTER_CENTER
+            .anchor_size(at, galley.size())
+            .expand(3.0);
+        painter.rect_filled(rect, 3.0, back);
+        painter.galley(
+            rect.min + egui::vec2(3.0, 3.0),
+            galley,
+            egui::Color32::WHITE,
+        );
+    };
     let edge = egui::Color32::from_rgb(240, 230, 200);
-    // On a large board only every few columns and rows are named.
+    // The part of the window the table is drawn in.
+    let view = cam.logical_viewport_rect().map(|r| {
+        egui::Rect::from_min_max(egui::pos2(r.min.x, r.min.y), egui::pos2(r.max.x, r.max.y))
+            .shrink(12.0)
+    });
+    let on_screen = |p: &egui::Pos2| view.is_none_or(|v| v.contains(*p));
+    // On a large board only every few columns and rows are named. A name
+    // goes beside the board's edge; when the camera is in close and that
+    // edge is off screen, it goes beside the nearest square still on screen.
     let every = |n: u16| n.div_ceil(30).max(1);
+    // A name beside the edge is plain; one drawn on a square gets a box.
+    let name = |at: (usize, egui::Pos2), words: &str| {
+        if at.0 == 0 {
+            text(at.1, words, 13.0, edge);
+        } else {
+            boxed(
+                at.1,
+                words.to_owned(),
+                12.0,
+                egui::Color32::from_black_alpha(150),
+            );
+        }
+    };
     for col in (0..board.columns).step_by(usize::from(every(board.columns))) {
-        let sq = Square::new(col, 0);
-        let name = sq.to_string();
-        if let Some(p) = to_screen(square_center(board, sq) + Vec3::new(0.0, 0.0, 0.8 * SQUARE)) {
-            text(p, name.trim_end_matches('1'), 13.0, edge);
+        let spot = (0..board.rows)
+            .filter_map(|row| {
+                let offset = if row == 0 { 0.8 } else { 0.0 };
+                let at = square_center(board, Square::new(col, row))
+                    + Vec3::new(0.0, 0.0, offset * SQUARE);
+                to_screen(at).map(|p| (usize::from(row), p))
+            })
+            .find(|(_, p)| on_screen(p));
+        if let Some(at) = spot {
+            let column = Square::new(col, 0).to_string();
+            name(at, column.trim_end_matches('1'));
         }
     }
     for row in (0..board.rows).step_by(usize::from(every(board.rows))) {
-        let sq = Square::new(0, row);
-        if let Some(p) = to_screen(square_center(board, sq) - Vec3::new(0.8 * SQUARE, 0.0, 0.0)) {
-            text(p, &(row + 1).to_string(), 13.0, edge);
+        let spot = (0..board.columns)
+            .filter_map(|col| {
+                let offset = if col == 0 { 0.8 } else { 0.0 };
+                let at = square_center(board, Square::new(col, row))
+                    - Vec3::new(offset * SQUARE, 0.0, 0.0);
+                to_screen(at).map(|p| (usize::from(col), p))
+            })
+            .find(|(_, p)| on_screen(p));
+        if let Some(at) = spot {
+            name(at, &(row + 1).to_string());
         }
     }
     if layout.on {
@@ -642,21 +794,8 @@ fn label_table(
             // Above the figure on the square, so that the bonus is not hidden.
             Some(capture) => {
                 if let Some(p) = to_screen(square_center(board, pos.0) + Vec3::Y * 1.1) {
-                    let words = format!("{} {}", reach.cost, capture.label());
-                    let galley = painter.layout_no_wrap(
-                        words,
-                        egui::FontId::proportional(15.0),
-                        egui::Color32::WHITE,
-                    );
-                    let rect = egui::Align2::CENTER_CENTER
-                        .anchor_size(p, galley.size())
-                        .expand(3.0);
-                    painter.rect_filled(rect, 3.0, egui::Color32::from_rgb(0xA0, 0x46, 0x00));
-                    painter.galley(
-                        rect.min + egui::vec2(3.0, 3.0),
-                        galley,
-                        egui::Color32::WHITE,
-                    );
+                    let words = format!("{}, costs {}", capture.label(), reach.cost);
+                    boxed(p, words, 15.0, egui::Color32::from_rgb(0xA0, 0x46, 0x00));
                 }
             }
             None => {
@@ -678,17 +817,14 @@ fn label_table(
                 Some(what) => format!("{sq}: {what}"),
                 None => sq.to_string(),
             },
-            (None, Some(active)) => match active.game.occupant(sq) {
-                Some(_) => sq.to_string(),
-                None => format!("{sq}: {}", active.game.ground(sq).describe()),
-            },
+            (None, Some(active)) => crate::play::describe_square(&active.game, sq),
             (None, None) => sq.to_string(),
         };
-        text(
-            p + egui::vec2(0.0, 22.0),
-            &label,
+        boxed(
+            p + egui::vec2(0.0, 30.0),
+            label,
             13.0,
-            egui::Color32::WHITE,
+            egui::Color32::from_black_alpha(200),
         );
     }
     for (float, at) in &floating {
@@ -699,4 +835,89 @@ fn label_table(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The places of the controls' buttons, drawn by egui without a window.
+    fn button_places(notice: Option<(&str, bool)>, acting: bool) -> Vec<egui::Rect> {
+        let ctx = egui::Context::default();
+        let mut places = Vec::new();
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1280.0, 720.0),
+            )),
+            ..Default::default()
+        };
+        // Two passes, as egui settles sizes in the first.
+        for _ in 0..2 {
+            let mut output = ctx.run_ui(input.clone(), |ui| {
+                places = play_controls(
+                    ui,
+                    &Controls {
+                        turn: 3,
+                        player: "Blue",
+                        colour: egui::Color32::BLUE,
+                        activations: (4, 5),
+                        acting,
+                        bot_turn: false,
+                        hint: true,
+                        notice,
+                    },
+                )
+                .buttons;
+            });
+            // No renderer takes the font textures: they are let go.
+            output.textures_delta.clear();
+        }
+        places
+    }
+
+    #[test]
+    fn the_buttons_keep_their_places_whatever_the_notice_says() {
+        let none = button_places(None, false);
+        assert_eq!(none.len(), 7, "seven buttons");
+        let long = "refused: the unit on C4 is still acting: no other unit acts until it ends its activation (R7); ".repeat(6);
+        for notice in [
+            Some(("undid `advance`", false)),
+            Some((long.as_str(), true)),
+        ] {
+            assert_eq!(button_places(notice, false), none, "{notice:?}");
+        }
+        assert_eq!(button_places(None, true), none, "nor whether a unit acts");
+    }
+
+    #[test]
+    fn what_follows_a_fixed_slot_stays_put_however_much_it_holds() {
+        let ctx = egui::Context::default();
+        let place_after = |lines: usize| {
+            let mut place = egui::Rect::NOTHING;
+            for _ in 0..2 {
+                let input = egui::RawInput {
+                    screen_rect: Some(egui::Rect::from_min_size(
+                        egui::Pos2::ZERO,
+                        egui::vec2(300.0, 720.0),
+                    )),
+                    ..Default::default()
+                };
+                let mut output = ctx.run_ui(input, |ui| {
+                    fixed_slot(ui, "test", INFO_HEIGHT, |ui| {
+                        for k in 0..lines {
+                            ui.label(format!("line {k}"));
+                        }
+                    });
+                    place = ui.button("New game").rect;
+                });
+                output.textures_delta.clear();
+            }
+            place
+        };
+        let empty = place_after(0);
+        for lines in [1, 3, 40] {
+            assert_eq!(place_after(lines), empty, "{lines} lines");
+        }
+    }
 }

@@ -180,12 +180,16 @@ pub fn switch_layout_mode(
                     active.scenario.clone(),
                     file_of(&active.source),
                 ));
+                // What play said does not belong to the layout.
+                notice.text = None;
                 layout.on = true;
                 layout.from = None;
                 layout.reading = None;
                 rebuild.write(TableRebuild);
             }
             (false, Some(ed)) if !ed.edited() => {
+                // Nor what the editor said to play.
+                notice.text = None;
                 commands.remove_resource::<LayoutEditor>();
                 layout.on = false;
                 rebuild.write(TableRebuild);

@@ -7,8 +7,8 @@ use bevy::prelude::*;
 use sandtable_rules::Ground;
 
 use super::{
-    ActionBudget, BasePiece, ChoiceTarget, GridPos, Offending, Owner, Reachable, SQUARE, Selected,
-    SquareTile, StashToken, TableBuilt, TableIndex, TablePiece, TableShown, TerrainPiece,
+    Acted, ActionBudget, BasePiece, ChoiceTarget, GridPos, Offending, Owner, Reachable, SQUARE,
+    Selected, SquareTile, StashToken, TableBuilt, TableIndex, TablePiece, TableShown, TerrainPiece,
     UnitPiece, square_center,
 };
 use crate::AppSystems;
@@ -31,6 +31,7 @@ pub(crate) fn plugin(app: &mut App) {
                     highlight_reachable_squares,
                     light_choice_squares,
                     ring_acting_unit,
+                    ring_acted_units,
                     follow_hover,
                     mark_selection,
                     show_hint,
@@ -69,6 +70,8 @@ pub struct Looks {
     target_inner: Handle<Mesh>,
     target: Handle<StandardMaterial>,
     choice: Handle<StandardMaterial>,
+    arrow: Handle<Mesh>,
+    spent: Handle<StandardMaterial>,
     light_square: Handle<StandardMaterial>,
     dark_square: Handle<StandardMaterial>,
     rock: Handle<StandardMaterial>,
@@ -104,6 +107,10 @@ pub struct HoverMark;
 /// The glow on a square or round a unit that a stash choice accepts.
 #[derive(Component)]
 pub struct ChoiceMark;
+
+/// The ring round a unit that has acted this turn.
+#[derive(Component)]
+pub struct ActedMark;
 
 /// The ring under the acting unit.
 #[derive(Component)]
@@ -175,6 +182,17 @@ fn make_looks(
         target: glow(&mut materials, Color::srgb_u8(0xD5, 0x5E, 0x00)),
         // Okabe-Ito sky blue: what a stash choice accepts.
         choice: glow(&mut materials, Color::srgb_u8(0x56, 0xB4, 0xE9)),
+        // A flat triangle in the XY plane, thickened along Z; laid on the
+        // base it points to -Z, the miniature's front.
+        arrow: meshes.add(Extrusion::new(
+            Triangle2d::new(
+                Vec2::new(0.0, 0.17),
+                Vec2::new(-0.15, -0.07),
+                Vec2::new(0.15, -0.07),
+            ),
+            0.04,
+        )),
+        spent: matte(&mut materials, Color::srgb(0.35, 0.35, 0.35)),
         light_square: matte(&mut materials, Color::srgb(0.62, 0.70, 0.45)),
         dark_square: matte(&mut materials, Color::srgb(0.52, 0.61, 0.38)),
         rock: matte(&mut materials, Color::srgb(0.45, 0.40, 0.36)),
@@ -496,10 +514,12 @@ fn dress_units(
         // base point the way the miniature faces.
         commands.entity(e).with_children(|p| {
             p.spawn(part(&looks.disc, dark, Transform::from_xyz(0.0, 0.03, 0.0)));
+            // The facing arrow reaches past the base, to be read from afar.
             p.spawn(part(
-                &looks.nose,
+                &looks.arrow,
                 &looks.white,
-                Transform::from_xyz(0.0, 0.05, -0.24),
+                Transform::from_xyz(0.0, 0.07, -0.27)
+                    .with_rotation(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)),
             ));
             p.spawn(part(&looks.body, body, Transform::from_xyz(0.0, 0.35, 0.0)));
             p.spawn(part(
@@ -636,6 +656,33 @@ fn ring_acting_unit(
                 Pickable::IGNORE,
             ));
         });
+    }
+}
+
+/// A grey ring round each unit that has acted this turn (R6).
+fn ring_acted_units(
+    mut commands: Commands,
+    looks: Res<Looks>,
+    added: Query<Entity, Added<Acted>>,
+    mut removed: RemovedComponents<Acted>,
+    rings: Query<(Entity, &ChildOf), With<ActedMark>>,
+) {
+    let gone: Vec<Entity> = removed.read().collect();
+    for (ring, parent) in &rings {
+        if gone.contains(&parent.parent()) {
+            commands.entity(ring).despawn();
+        }
+    }
+    for e in &added {
+        commands.entity(e).with_child((
+            part(
+                &looks.ring,
+                &looks.spent,
+                Transform::from_xyz(0.0, 0.04, 0.0),
+            ),
+            ActedMark,
+            Pickable::IGNORE,
+        ));
     }
 }
 

@@ -41,6 +41,7 @@ pub(super) fn plugin(app: &mut App) {
                     show_action_budget,
                     label_reachable_squares,
                     light_choice_targets,
+                    mark_acted_units,
                 )
                     .chain()
                     .run_if(not_editing),
@@ -125,6 +126,10 @@ pub struct Reachable {
     /// The capture the advance makes, if it ends on an unfriendly piece.
     pub capture: Option<CaptureMark>,
 }
+
+/// A unit of the player to move that has acted this turn (R6).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Acted;
 
 /// A square the awaited stash choice accepts (R22): a unit to pick, or a
 /// square to put a unit on.
@@ -668,6 +673,47 @@ pub fn label_reachable_squares(
             && !keep.contains(&e)
         {
             commands.entity(e).insert(reach);
+        }
+    }
+}
+
+/// The units of the player to move that have acted this turn carry
+/// [`Acted`]; the acting unit does not, as its ring says more.
+pub fn mark_acted_units(
+    mut commands: Commands,
+    active: Option<Res<ActiveGame>>,
+    synced: Res<SyncedRevision>,
+    index: Res<TableIndex>,
+    marked: Query<Entity, With<Acted>>,
+) {
+    let Some(active) = active else {
+        return;
+    };
+    if !changed(&active, &synced) {
+        return;
+    }
+    let game = &active.game;
+    let acting = game.activation().map(|a| a.unit);
+    let wanted: Vec<Entity> = index
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            let u = UnitId(*i as u16);
+            game.activated_this_turn(u)
+                && Some(u) != acting
+                && matches!(game.place(u), Place::Board { .. })
+        })
+        .map(|(_, e)| *e)
+        .collect();
+    for e in &marked {
+        if !wanted.contains(&e) {
+            commands.entity(e).remove::<Acted>();
+        }
+    }
+    for e in wanted {
+        if !marked.contains(e) {
+            commands.entity(e).insert(Acted);
         }
     }
 }

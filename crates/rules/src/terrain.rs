@@ -146,6 +146,36 @@ impl Ground {
         !matches!(self.class(), TerrainClass::T110 | TerrainClass::T190)
     }
 
+    /// What entering the square costs, in plain words with the ruling
+    /// (R12 to R16).
+    pub fn movement(self) -> String {
+        match self {
+            Ground::LowWall => {
+                "never stood on: crossed onto the square beyond for 3 actions, 2 if faced from the start (R13)".to_owned()
+            }
+            Ground::HighWall | Ground::Mountain | Ground::Woods | Ground::BuildingWall => {
+                "never entered (R12)".to_owned()
+            }
+            Ground::Road
+            | Ground::Bridge { elevated: false }
+            | Ground::BuildingFloor
+            | Ground::BuildingEntrance => {
+                "1 action to enter; a straight run over road, bridge or floor costs 1 in all (R14)"
+                    .to_owned()
+            }
+            Ground::Bridge { elevated: true } => {
+                "1 action to enter, +1 to step on or off the bridge (R15)".to_owned()
+            }
+            g => {
+                let n = crate::command::enter_cost(g);
+                format!(
+                    "{n} action{} to enter (R12)",
+                    if n == 1 { "" } else { "s" }
+                )
+            }
+        }
+    }
+
     /// A description for messages, with its Table B class.
     pub fn describe(self) -> String {
         let name = match self {

@@ -57,11 +57,9 @@ pub struct Looks {
     flat: Handle<Mesh>,
     deck: Handle<Mesh>,
     post: Handle<Mesh>,
-    disc: Handle<Mesh>,
     body: Handle<Mesh>,
     head: Handle<Mesh>,
     nose: Handle<Mesh>,
-    plinth: Handle<Mesh>,
     pole: Handle<Mesh>,
     flag: Handle<Mesh>,
     token: Handle<Mesh>,
@@ -92,9 +90,33 @@ pub struct Looks {
     selection: Handle<StandardMaterial>,
 }
 
-/// Materials in each player's colour, in turn order.
+/// Each player's looks, in turn order: its colour, a darker shade, and the
+/// shape its bases and miniatures stand on.
 #[derive(Resource, Default)]
-pub struct PlayerLooks(pub Vec<(Handle<StandardMaterial>, Handle<StandardMaterial>)>);
+pub struct PlayerLooks(pub Vec<PlayerLook>);
+
+/// One player's looks.
+pub struct PlayerLook {
+    colour: Handle<StandardMaterial>,
+    dark: Handle<StandardMaterial>,
+    plinth: Handle<Mesh>,
+    disc: Handle<Mesh>,
+}
+
+/// A flat piece of the player's shape: round, or a regular polygon with a
+/// side facing the front, `radius` across to its corners, `height` thick.
+fn shaped(sides: u32, radius: f32, height: f32) -> Mesh {
+    if sides < 3 {
+        return Cylinder::new(radius, height).into();
+    }
+    // The polygon lies in the XY plane and is thickened along Z: turned to
+    // lie flat, centred on the origin like the cylinder.
+    let mut mesh: Mesh = Extrusion::new(RegularPolygon::new(radius, sides), height).into();
+    let turn = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)
+        * Quat::from_rotation_z(std::f32::consts::PI / sides as f32);
+    mesh.rotate_by(turn);
+    mesh
+}
 
 /// A highlight tile over a reachable square.
 #[derive(Component)]
@@ -166,11 +188,9 @@ fn make_looks(
         flat: meshes.add(Cuboid::new(s, 0.02, s)),
         deck: meshes.add(Cuboid::new(s, 0.06, 0.8 * s)),
         post: meshes.add(Cuboid::new(0.08, 0.3, 0.08)),
-        disc: meshes.add(Cylinder::new(0.32 * s, 0.06)),
         body: meshes.add(Capsule3d::new(0.13, 0.32)),
         head: meshes.add(Sphere::new(0.11)),
         nose: meshes.add(Cuboid::new(0.16, 0.08, 0.22)),
-        plinth: meshes.add(Cylinder::new(0.36 * s, 0.14)),
         pole: meshes.add(Cylinder::new(0.03, 1.0)),
         flag: meshes.add(Cuboid::new(0.4, 0.26, 0.02)),
         token: meshes.add(Cylinder::new(0.22 * s, 0.04)),
@@ -311,6 +331,7 @@ fn make_player_looks(
     shown: Res<TableShown>,
     mut players: ResMut<PlayerLooks>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
 ) {
     if built.read().count() == 0 {
         return;
@@ -318,11 +339,18 @@ fn make_player_looks(
     players.0 = shown
         .colours
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(p, c)| {
             let [r, g, b] = c.0;
             let color = Color::srgb_u8(r, g, b);
             let dark = Color::srgb_u8(r / 2, g / 2, b / 2);
-            (matte(&mut materials, color), matte(&mut materials, dark))
+            let sides = super::player_shape(sandtable_rules::PlayerId(p as u16));
+            PlayerLook {
+                colour: matte(&mut materials, color),
+                dark: matte(&mut materials, dark),
+                plinth: meshes.add(shaped(sides, 0.38 * SQUARE, 0.14)),
+                disc: meshes.add(shaped(sides, 0.34 * SQUARE, 0.06)),
+            }
         })
         .collect();
 }
@@ -470,13 +498,15 @@ fn dress_bases(
     bases: Query<(Entity, &Owner, Has<Offending>), Added<BasePiece>>,
 ) {
     for (e, owner, offending) in &bases {
-        let Some((colour, dark)) = players.0.get(usize::from(owner.0.0)) else {
+        let Some(look) = players.0.get(usize::from(owner.0.0)) else {
             continue;
         };
+        let (colour, dark) = (&look.colour, &look.dark);
         let dark = if offending { &looks.offending } else { dark };
         commands.entity(e).with_children(|p| {
+            // The plinth has the player's shape.
             p.spawn(part(
-                &looks.plinth,
+                &look.plinth,
                 dark,
                 Transform::from_xyz(0.0, 0.07, 0.0),
             ));
@@ -501,9 +531,10 @@ fn dress_units(
     units: Query<(Entity, &Owner, Has<Offending>), Added<UnitPiece>>,
 ) {
     for (e, owner, offending) in &units {
-        let Some((colour, dark)) = players.0.get(usize::from(owner.0.0)) else {
+        let Some(look) = players.0.get(usize::from(owner.0.0)) else {
             continue;
         };
+        let (colour, dark) = (&look.colour, &look.dark);
         // An offending unit is red but for its head in its player's colour.
         let (body, dark) = if offending {
             (&looks.offending, &looks.offending)
@@ -513,7 +544,8 @@ fn dress_units(
         // The front is -Z: a white visor on the head and a white wedge on the
         // base point the way the miniature faces.
         commands.entity(e).with_children(|p| {
-            p.spawn(part(&looks.disc, dark, Transform::from_xyz(0.0, 0.03, 0.0)));
+            // The base has the player's shape.
+            p.spawn(part(&look.disc, dark, Transform::from_xyz(0.0, 0.03, 0.0)));
             // The facing arrow reaches past the base, to be read from afar.
             p.spawn(part(
                 &looks.arrow,

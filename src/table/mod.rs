@@ -23,6 +23,16 @@ pub mod looks;
 /// Size of a square in world units (one unit is one square, 30 mm on Table A).
 pub const SQUARE: f32 = 1.0;
 
+/// The sides of the shape each player's bases and miniatures stand on, in
+/// turn order (0: round): a cue besides colour, so that players are told
+/// apart by people who cannot tell their colours apart.
+pub const PLAYER_SHAPES: [u32; 6] = [0, 4, 3, 6, 5, 8];
+
+/// The shape a player's pieces stand on (see [`PLAYER_SHAPES`]).
+pub fn player_shape(player: PlayerId) -> u32 {
+    PLAYER_SHAPES[usize::from(player.0) % PLAYER_SHAPES.len()]
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TableIndex>()
         .init_resource::<SyncedRevision>()
@@ -882,5 +892,20 @@ pub fn fade_floating_texts(
         if text.left <= 0.0 {
             commands.entity(e).despawn();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn six_players_stand_on_six_different_shapes() {
+        let shapes: BTreeSet<u32> = (0..6).map(|p| player_shape(PlayerId(p))).collect();
+        assert_eq!(
+            shapes.len(),
+            6,
+            "a cue besides colour for each of six players"
+        );
     }
 }

@@ -7,22 +7,7 @@ use sandtable_rules::{DrawReason, Facing, Game, Ground, Occupant, Outcome, Playe
 
 /// One mark a player, unique: the name's first letter, or its number.
 fn marks(game: &Game) -> Vec<char> {
-    let initials: Vec<char> = game
-        .players()
-        .iter()
-        .map(|p| p.name.chars().next().unwrap_or('?').to_ascii_uppercase())
-        .collect();
-    initials
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            if initials.iter().filter(|d| *d == c).count() == 1 {
-                *c
-            } else {
-                char::from_digit((i as u32 + 1) % 10, 10).unwrap_or('?')
-            }
-        })
-        .collect()
+    sandtable_scenario::player_marks(game.players().iter().map(|p| p.name.as_str()))
 }
 
 fn glyph(ground: Ground) -> char {

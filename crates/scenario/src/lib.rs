@@ -67,15 +67,38 @@ impl std::str::FromStr for Colour {
     }
 }
 
-/// Colours given to players whose entry names none, in turn order.
+/// Colours given to players whose entry names none, in turn order:
+/// Okabe and Ito's set, told apart by people who cannot tell red from
+/// green (blue, orange, bluish green, reddish purple, vermillion, sky blue).
 pub const DEFAULT_COLOURS: [Colour; 6] = [
-    Colour([0xb0, 0x3a, 0x2e]),
-    Colour([0x2e, 0x5f, 0xb0]),
-    Colour([0x2e, 0x8b, 0x57]),
-    Colour([0xd4, 0xa0, 0x17]),
-    Colour([0x7d, 0x3c, 0x98]),
-    Colour([0x5d, 0x6d, 0x7e]),
+    Colour([0x00, 0x72, 0xb2]),
+    Colour([0xe6, 0x9f, 0x00]),
+    Colour([0x00, 0x9e, 0x73]),
+    Colour([0xcc, 0x79, 0xa7]),
+    Colour([0xd5, 0x5e, 0x00]),
+    Colour([0x56, 0xb4, 0xe9]),
 ];
+
+/// A mark for each player that is not a colour, for the table, the sheet
+/// and the terminal: the first letter of the name, upper case, or the
+/// player's number from 1 where two names share a letter.
+pub fn player_marks<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<char> {
+    let initials: Vec<char> = names
+        .into_iter()
+        .map(|n| n.chars().next().unwrap_or('?').to_ascii_uppercase())
+        .collect();
+    initials
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            if initials.iter().filter(|d| *d == c).count() == 1 {
+                *c
+            } else {
+                char::from_digit((i as u32 + 1) % 10, 10).unwrap_or('?')
+            }
+        })
+        .collect()
+}
 
 /// The physical table a layout is set up on (all lengths in millimetres).
 #[derive(Debug, Clone, Copy, PartialEq)]

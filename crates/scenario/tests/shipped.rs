@@ -313,3 +313,26 @@ fn a_scenario_without_a_table_is_laid_on_table_a_or_a_rimmed_table() {
         "its own"
     );
 }
+
+#[test]
+fn default_colours_are_okabe_and_ito_s_and_every_player_has_a_mark_besides_colour() {
+    let hex: Vec<String> = sandtable_scenario::DEFAULT_COLOURS
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    assert_eq!(
+        hex,
+        [
+            "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9"
+        ]
+    );
+    assert_eq!(
+        sandtable_scenario::player_marks(["Red", "Blue", "green"]),
+        ['R', 'B', 'G']
+    );
+    assert_eq!(
+        sandtable_scenario::player_marks(["Red", "Blue", "Rose"]),
+        ['1', 'B', '3'],
+        "a letter two players share gives way to their numbers"
+    );
+}

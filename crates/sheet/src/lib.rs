@@ -161,6 +161,9 @@ pub struct Sheet {
     pub listing: Vec<String>,
     game: Game,
     colours: Vec<Rgbf>,
+    /// Each player's letter: a cue besides colour, for black-and-white
+    /// prints and people who cannot tell the colours apart.
+    marks: Vec<char>,
 }
 
 /// Why a sheet cannot be planned.
@@ -302,7 +305,7 @@ impl Sheet {
                     x: x + s * 0.22,
                     y: y + s * 0.42,
                     size: 6.0,
-                    text: "BASE".to_owned(),
+                    text: format!("BASE {}", self.mark(usize::from(factor.player.0))),
                 });
             }
             Some(Occupant::Unit(u)) => {
@@ -331,6 +334,14 @@ impl Sheet {
                     to: (cx + dx * s * 0.45, cy + dy * s * 0.45),
                     width: 1.2,
                 });
+                if s >= MIN_NAMED_SQUARE_MM {
+                    marks.push(Mark::Text {
+                        x: cx - s * 0.2,
+                        y: cy - s * 0.2,
+                        size: 7.0,
+                        text: self.mark(usize::from(player.0)).to_string(),
+                    });
+                }
             }
             None => {}
         }
@@ -344,6 +355,10 @@ impl Sheet {
                 stroke: Some(0.2),
             });
         }
+    }
+
+    fn mark(&self, player: usize) -> char {
+        self.marks.get(player).copied().unwrap_or('?')
     }
 
     fn colour(&self, player: usize) -> Rgbf {
@@ -552,6 +567,7 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
             ]
         })
         .collect();
+    let marks = sandtable_scenario::player_marks(game.players().iter().map(|p| p.name.as_str()));
     Ok(Sheet {
         title: scenario.name.clone(),
         page_mm,
@@ -561,6 +577,7 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
         listing,
         game,
         colours,
+        marks,
     })
 }
 

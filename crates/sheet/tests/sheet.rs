@@ -187,3 +187,25 @@ fn each_page_draws_only_the_squares_that_reach_into_it() {
         "a square is on at most the four pages that meet at a corner"
     );
 }
+
+#[test]
+fn bases_and_units_carry_their_player_s_letter_as_well_as_colour() {
+    let sheet = plan(&standard(), Paper::A4).expect("ten pages");
+    let texts: Vec<String> = sheet
+        .tiles
+        .iter()
+        .flat_map(|t| sheet.marks_in(t))
+        .filter_map(|m| match m {
+            Mark::Text { text, .. } => Some(text),
+            _ => None,
+        })
+        .collect();
+    for wanted in ["BASE R", "BASE B"] {
+        assert!(texts.iter().any(|t| t == wanted), "{wanted}");
+    }
+    // Each unit's letter, on some page (pages overlap, so at least once).
+    for (letter, units) in [("R", 10), ("B", 10)] {
+        let n = texts.iter().filter(|t| *t == letter).count();
+        assert!(n >= units, "{letter}: {n} marks for {units} units");
+    }
+}

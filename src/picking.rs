@@ -17,9 +17,12 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<DragStart>()
         .add_systems(
             Update,
-            read_table_drags
-                .in_set(AppSystems::RecordInput)
-                .before(crate::layout::editor::move_with_drags),
+            (
+                read_table_drags
+                    .in_set(AppSystems::RecordInput)
+                    .before(crate::layout::editor::move_with_drags),
+                crate::layout::follow_measuring_pointer.in_set(AppSystems::RecordInput),
+            ),
         );
     click_plugin(app);
 }
@@ -98,6 +101,13 @@ pub fn square_under_cursor(
     camera: (&Camera, &GlobalTransform),
     board: sandtable_rules::Board,
 ) -> Option<Square> {
+    let at = point_under_cursor(window, camera)?;
+    square_at(board, at)
+}
+
+/// The point of the table top (the plane y = 0) under the pointer, if the
+/// pointer is over the table's part of the window.
+pub fn point_under_cursor(window: &Window, camera: (&Camera, &GlobalTransform)) -> Option<Vec3> {
     let cursor = window.cursor_position()?;
     // Over a panel, beside the table's part of the window, is not the table.
     if camera
@@ -109,7 +119,11 @@ pub fn square_under_cursor(
     }
     let ray = camera.0.viewport_to_world(camera.1, cursor).ok()?;
     let t = ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y))?;
-    let at = ray.get_point(t);
+    Some(ray.get_point(t))
+}
+
+/// The square of the board under a point of the table top, if any.
+pub fn square_at(board: sandtable_rules::Board, at: Vec3) -> Option<Square> {
     let col = (at.x / crate::table::SQUARE + f32::from(board.columns) / 2.0).floor();
     let row = (-at.z / crate::table::SQUARE + f32::from(board.rows) / 2.0).floor();
     let fits = |v: f32, n: u16| v >= 0.0 && v < f32::from(n);

@@ -1496,3 +1496,47 @@ fn notices_of_play_do_not_follow_into_layout_mode() {
     set_layout_mode(&mut app, false);
     assert_eq!(notice(&app), "", "nor does play, back from the layout");
 }
+
+#[test]
+fn the_measuring_line_follows_the_pointer_until_the_second_click() {
+    use sandtable::layout::{TablePoint, measuring_line};
+    let mut app = editing_duel();
+    app.world_mut().resource_mut::<LayoutMode>().tool = LayoutTool::Measure;
+    let physical =
+        sandtable::layout::shown_physical(app.world().resource::<sandtable::table::TableShown>());
+    let board = game(&app).board();
+    click(&mut app, "B2", false);
+    let layout = app.world().resource::<LayoutMode>().clone();
+    assert_eq!(
+        measuring_line(&layout, physical),
+        None,
+        "nothing to draw until the pointer is on the table"
+    );
+    // The pointer over F5's centre: the line runs there, 4 x 3 squares away.
+    let pointer = TablePoint::centre(physical, board, sq("F5"));
+    app.world_mut().resource_mut::<LayoutMode>().pointer = Some(pointer);
+    let layout = app.world().resource::<LayoutMode>().clone();
+    let line = measuring_line(&layout, physical).expect("a line to the pointer");
+    assert_eq!((line.from.square, line.to.square), (sq("B2"), sq("F5")));
+    assert!(
+        (line.squares - 5.0).abs() < 1e-9,
+        "4 and 3 squares make 5: {}",
+        line.squares
+    );
+    // The points are where the table draws them.
+    let world = pointer.world(physical);
+    let back = TablePoint::at_world(physical, sq("F5"), world);
+    assert!(
+        (back.x_mm - pointer.x_mm).abs() < 1e-3 && (back.y_mm - pointer.y_mm).abs() < 1e-3,
+        "world and table points agree"
+    );
+    assert_eq!(world, sandtable::table::square_center(board, sq("F5")));
+    // The second click ends it: the line stays as the reading.
+    click(&mut app, "D2", false);
+    let layout = app.world().resource::<LayoutMode>().clone();
+    let reading = measuring_line(&layout, physical).expect("the reading");
+    assert_eq!(
+        (reading.from.square, reading.to.square),
+        (sq("B2"), sq("D2"))
+    );
+}

@@ -764,6 +764,31 @@ fn label_table(
             name(at, &(row + 1).to_string());
         }
     }
+    // The measuring line on the table, with the distance at its middle.
+    let physical = crate::layout::shown_physical(&shown);
+    if let Some(m) = crate::layout::measuring_line(&layout, physical)
+        && let (Some(a), Some(b)) = (
+            to_screen(m.from.world(physical)),
+            to_screen(m.to.world(physical)),
+        )
+    {
+        let ink = egui::Color32::from_rgb(255, 240, 150);
+        painter.line_segment([a, b], egui::Stroke::new(2.5, ink));
+        for end in [a, b] {
+            painter.circle_filled(end, 4.0, ink);
+        }
+        let words = if layout.inches {
+            format!("{:.2} in", m.mm / crate::layout::MM_PER_INCH)
+        } else {
+            format!("{:.0} mm", m.mm)
+        };
+        boxed(
+            a + (b - a) / 2.0 - egui::vec2(0.0, 14.0),
+            format!("{words} ({:.2} squares)", m.squares),
+            14.0,
+            egui::Color32::from_black_alpha(200),
+        );
+    }
     if layout.on {
         // Rulers along the table's near and left edges, from its near-left corner.
         let p = crate::layout::shown_physical(&shown);

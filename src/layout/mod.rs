@@ -48,6 +48,9 @@ pub struct LayoutMode {
     pub inches: bool,
     /// The first point clicked, waiting for the second.
     pub from: Option<TablePoint>,
+    /// Where the pointer is on the table while a measurement waits for its
+    /// second point.
+    pub pointer: Option<TablePoint>,
     /// The last complete measurement.
     pub reading: Option<Measurement>,
 }
@@ -69,6 +72,17 @@ impl TablePoint {
     pub fn centre(physical: Physical, board: Board, square: Square) -> TablePoint {
         let (x_mm, y_mm) = physical.square_centre_mm(board, square);
         TablePoint { square, x_mm, y_mm }
+    }
+
+    /// The point's place in the world, on the table top (the inverse of
+    /// [`TablePoint::at_world`]).
+    pub fn world(&self, physical: Physical) -> Vec3 {
+        let (tw, td) = physical.table_mm;
+        Vec3::new(
+            ((self.x_mm - tw / 2.0) / physical.square_mm) as f32 * SQUARE,
+            0.0,
+            -((self.y_mm - td / 2.0) / physical.square_mm) as f32 * SQUARE,
+        )
     }
 
     /// The point of the table top under a world position (the table is
@@ -126,6 +140,41 @@ impl Measurement {
             "from ({:.0}, {:.0}) to ({:.0}, {:.0}) mm from the left and near edges",
             self.from.x_mm, self.from.y_mm, self.to.x_mm, self.to.y_mm
         )
+    }
+}
+
+/// The line the measuring tool draws on the table: from the first point to
+/// the pointer while it waits for the second click, else the last reading.
+pub fn measuring_line(layout: &LayoutMode, physical: Physical) -> Option<Measurement> {
+    if !layout.on || layout.tool != LayoutTool::Measure {
+        return None;
+    }
+    match (layout.from, layout.pointer) {
+        (Some(from), Some(to)) => Some(Measurement::between(physical, from, to)),
+        (Some(_), None) => None,
+        (None, _) => layout.reading,
+    }
+}
+
+/// While a measurement waits for its second point, the pointer's place on
+/// the table is followed, so that the line follows it.
+pub fn follow_measuring_pointer(
+    mut layout: ResMut<LayoutMode>,
+    shown: Res<TableShown>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
+) {
+    let wanted = match (layout.from, shown.board, window.single(), camera.single()) {
+        (Some(_), Some(board), Ok(window), Ok(camera)) if layout.on => {
+            crate::picking::point_under_cursor(window, camera).and_then(|at| {
+                let square = crate::picking::square_at(board, at)?;
+                Some(TablePoint::at_world(shown_physical(&shown), square, at))
+            })
+        }
+        _ => None,
+    };
+    if layout.pointer != wanted {
+        layout.pointer = wanted;
     }
 }
 

@@ -535,17 +535,19 @@ fn selecting_and_moving_a_unit_touches_only_that_unit() {
     );
 }
 
-#[test]
-fn a_stash_choice_is_answered_by_clicking_a_square() {
+/// A Snyder Skirmish on 8 x 8 with one stash on D5, every roll of which
+/// gives `result`: Red's base on C2 with `red_units`, Blue's on F7 with a
+/// unit on G6.
+fn stash_scenario(result: &str, red_units: &str) -> Scenario {
     let rows: Vec<String> = (1..=6)
-        .flat_map(|t| (1..=6).map(move |u| format!("(roll: {t}{u}, result: PlaceAnywhere)")))
+        .flat_map(|t| (1..=6).map(move |u| format!("(roll: {t}{u}, result: {result})")))
         .collect();
-    let scenario = sandtable_scenario::parse(
+    sandtable_scenario::parse(
         &format!(
             r#"(
             name: "stash", rules: SnyderSkirmish, board: (columns: 8, rows: 8),
             players: [
-                (name: "Red", factors: [(base: "C2", units: [(at: "D4", facing: N)])]),
+                (name: "Red", factors: [(base: "C2", units: [{red_units}])]),
                 (name: "Blue", factors: [(base: "F7", units: [(at: "G6", facing: S)])]),
             ],
             stashes: ["D5"],
@@ -555,8 +557,12 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
         ),
         "stash",
     )
-    .expect("valid");
-    let mut app = app_with(scenario);
+    .expect("valid")
+}
+
+#[test]
+fn a_stash_choice_is_answered_by_clicking_a_square() {
+    let mut app = app_with(stash_scenario("PlaceAnywhere", r#"(at: "D4", facing: N)"#));
     click(&mut app, "D4", true);
     click(&mut app, "D5", false);
     let active = app.world().resource::<ActiveGame>();
@@ -618,26 +624,10 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
     );
 
     // A pick: the units that may take the extra actions are ringed.
-    let rows: Vec<String> = (1..=6)
-        .flat_map(|t| (1..=6).map(move |u| format!("(roll: {t}{u}, result: ExtraActions(3))")))
-        .collect();
-    let scenario = sandtable_scenario::parse(
-        &format!(
-            r#"(
-            name: "stash", rules: SnyderSkirmish, board: (columns: 8, rows: 8),
-            players: [
-                (name: "Red", factors: [(base: "C2", units: [(at: "D4", facing: N), (at: "B3", facing: E)])]),
-                (name: "Blue", factors: [(base: "F7", units: [(at: "G6", facing: S)])]),
-            ],
-            stashes: ["D5"],
-            stash_list: [{}],
-        )"#,
-            rows.join(", ")
-        ),
-        "stash",
-    )
-    .expect("valid");
-    let mut app = app_with(scenario);
+    let mut app = app_with(stash_scenario(
+        "ExtraActions(3)",
+        r#"(at: "D4", facing: N), (at: "B3", facing: E)"#,
+    ));
     click(&mut app, "D4", true);
     click(&mut app, "D5", false);
     let picks: Vec<(Square, sandtable::table::ChoiceTarget)> = app

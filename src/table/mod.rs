@@ -666,24 +666,31 @@ pub fn label_reachable_squares(
             (sq, Reachable { cost, capture })
         })
         .collect();
-    let mut keep = Vec::new();
-    for (e, r) in &marked {
-        let still = wanted
-            .iter()
-            .find(|(sq, _)| index.squares.get(board.index(*sq)) == Some(&e));
-        match still {
-            Some((_, want)) if want == r => keep.push(e),
-            _ => {
-                commands.entity(e).remove::<Reachable>();
-            }
+    let wanted = wanted
+        .into_iter()
+        .filter_map(|(sq, reach)| Some((*index.squares.get(board.index(sq))?, reach)))
+        .collect();
+    mark_entities(&mut commands, marked.iter().map(|(e, r)| (e, *r)), wanted);
+}
+
+/// Gives each entity of `wanted` its component and takes it from every other
+/// entity of `marked`, touching only entities whose mark changes (so that
+/// `Changed` filters see real changes).
+fn mark_entities<C: Component + Copy + PartialEq>(
+    commands: &mut Commands,
+    marked: impl Iterator<Item = (Entity, C)>,
+    mut wanted: std::collections::BTreeMap<Entity, C>,
+) {
+    for (e, now) in marked {
+        if wanted.get(&e) == Some(&now) {
+            // Already so: nothing to do.
+            wanted.remove(&e);
+        } else {
+            commands.entity(e).remove::<C>();
         }
     }
-    for (sq, reach) in wanted {
-        if let Some(&e) = index.squares.get(board.index(sq))
-            && !keep.contains(&e)
-        {
-            commands.entity(e).insert(reach);
-        }
+    for (e, mark) in wanted {
+        commands.entity(e).insert(mark);
     }
 }
 
@@ -716,16 +723,11 @@ pub fn mark_acted_units(
         })
         .map(|(_, e)| *e)
         .collect();
-    for e in &marked {
-        if !wanted.contains(&e) {
-            commands.entity(e).remove::<Acted>();
-        }
-    }
-    for e in wanted {
-        if !marked.contains(e) {
-            commands.entity(e).insert(Acted);
-        }
-    }
+    mark_entities(
+        &mut commands,
+        marked.iter().map(|e| (e, Acted)),
+        wanted.into_iter().map(|e| (e, Acted)).collect(),
+    );
 }
 
 /// The squares the awaited stash choice accepts, from the rules crate's
@@ -745,7 +747,7 @@ pub fn light_choice_targets(
     }
     let game = &active.game;
     let board = game.board();
-    let mut wanted: Vec<(Entity, ChoiceTarget)> = Vec::new();
+    let mut wanted = std::collections::BTreeMap::new();
     if game.pending().is_some() {
         for l in game.legal_commands() {
             let (sq, target) = match l.command {
@@ -753,23 +755,12 @@ pub fn light_choice_targets(
                 sandtable_rules::Command::Place(sq, _) => (sq, ChoiceTarget::Place),
                 _ => continue,
             };
-            if let Some(&e) = index.squares.get(board.index(sq))
-                && !wanted.iter().any(|(w, _)| *w == e)
-            {
-                wanted.push((e, target));
+            if let Some(&e) = index.squares.get(board.index(sq)) {
+                wanted.insert(e, target);
             }
         }
     }
-    for (e, target) in &lit {
-        if !wanted.contains(&(e, *target)) {
-            commands.entity(e).remove::<ChoiceTarget>();
-        }
-    }
-    for (e, target) in wanted {
-        if lit.get(e).ok().map(|(_, t)| *t) != Some(target) {
-            commands.entity(e).insert(target);
-        }
-    }
+    mark_entities(&mut commands, lit.iter().map(|(e, t)| (e, *t)), wanted);
 }
 
 /// Last of the sync chain: the table now follows this revision of the game.

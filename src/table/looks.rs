@@ -588,6 +588,23 @@ fn dress_stashes(
     }
 }
 
+/// Despawns the marks (children carrying `M`) of the entities in `parents`.
+fn clear_marks<M: Component>(
+    commands: &mut Commands,
+    parents: impl IntoIterator<Item = Entity>,
+    marks: &Query<(Entity, &ChildOf), With<M>>,
+) {
+    let parents: std::collections::HashSet<Entity> = parents.into_iter().collect();
+    if parents.is_empty() {
+        return;
+    }
+    for (mark, parent) in marks {
+        if parents.contains(&parent.parent()) {
+            commands.entity(mark).despawn();
+        }
+    }
+}
+
 /// Reachable squares glow by cost: green for 1, yellow for 2 or 3, orange
 /// above; a square where the advance captures gets a target of two rings
 /// instead, standing clear of the figure on it.
@@ -598,13 +615,8 @@ fn highlight_reachable_squares(
     mut removed: RemovedComponents<Reachable>,
     marks: Query<(Entity, &ChildOf), With<ReachMark>>,
 ) {
-    let mut clear: Vec<Entity> = removed.read().collect();
-    clear.extend(changed.iter().map(|(e, _)| e));
-    for (mark, parent) in &marks {
-        if clear.contains(&parent.parent()) {
-            commands.entity(mark).despawn();
-        }
-    }
+    let parents = removed.read().chain(changed.iter().map(|(e, _)| e));
+    clear_marks(&mut commands, parents, &marks);
     for (e, reach) in &changed {
         if reach.capture.is_some() {
             commands.entity(e).with_children(|p| {
@@ -642,13 +654,8 @@ fn light_choice_squares(
     mut removed: RemovedComponents<ChoiceTarget>,
     marks: Query<(Entity, &ChildOf), With<ChoiceMark>>,
 ) {
-    let mut clear: Vec<Entity> = removed.read().collect();
-    clear.extend(changed.iter().map(|(e, _)| e));
-    for (mark, parent) in &marks {
-        if clear.contains(&parent.parent()) {
-            commands.entity(mark).despawn();
-        }
-    }
+    let parents = removed.read().chain(changed.iter().map(|(e, _)| e));
+    clear_marks(&mut commands, parents, &marks);
     for (e, target) in &changed {
         let (mesh, height) = match target {
             ChoiceTarget::Place => (&looks.overlay, 0.1),
@@ -670,12 +677,7 @@ fn ring_acting_unit(
     mut removed: RemovedComponents<ActionBudget>,
     rings: Query<(Entity, &ChildOf), With<ActingRing>>,
 ) {
-    let gone: Vec<Entity> = removed.read().collect();
-    for (ring, parent) in &rings {
-        if gone.contains(&parent.parent()) {
-            commands.entity(ring).despawn();
-        }
-    }
+    clear_marks(&mut commands, removed.read(), &rings);
     for e in &added {
         commands.entity(e).with_children(|p| {
             p.spawn((
@@ -699,12 +701,7 @@ fn ring_acted_units(
     mut removed: RemovedComponents<Acted>,
     rings: Query<(Entity, &ChildOf), With<ActedMark>>,
 ) {
-    let gone: Vec<Entity> = removed.read().collect();
-    for (ring, parent) in &rings {
-        if gone.contains(&parent.parent()) {
-            commands.entity(ring).despawn();
-        }
-    }
+    clear_marks(&mut commands, removed.read(), &rings);
     for e in &added {
         commands.entity(e).with_child((
             part(
@@ -751,12 +748,7 @@ fn mark_selection(
     mut removed: RemovedComponents<Selected>,
     marks: Query<(Entity, &ChildOf), With<SelectionMark>>,
 ) {
-    let gone: Vec<Entity> = removed.read().collect();
-    for (mark, parent) in &marks {
-        if gone.contains(&parent.parent()) {
-            commands.entity(mark).despawn();
-        }
-    }
+    clear_marks(&mut commands, removed.read(), &marks);
     let Some(board) = index.board else {
         return;
     };

@@ -42,6 +42,9 @@ fn main() -> AppExit {
     }
 
     let mut app = App::new();
+    // The models' files are read through their own source, registered
+    // before the asset plugin.
+    sandtable::table::models::asset_source(&mut app);
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: "Sandtable".to_owned(),

@@ -2,6 +2,9 @@
 //! handling, no window and no renderer. Clicks are sent as the picking layer
 //! sends them (`TableClick`), panel buttons as `CommandRequest`s.
 
+mod common;
+use common::notice;
+
 use bevy::prelude::*;
 use sandtable::layout::draft::{Edit, Item, PieceRef};
 use sandtable::layout::{EditorRequest, LayoutEditor, LayoutMode, LayoutTool, SetLayoutMode};
@@ -31,14 +34,6 @@ fn app_with(scenario: Scenario) -> App {
     app.world_mut().write_message(GameLoaded);
     app.update();
     app
-}
-
-/// A fresh folder under the system's temporary folder for one test.
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("sandtable-app-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
 }
 
 fn count<T: Component>(app: &mut App) -> usize {
@@ -432,7 +427,7 @@ fn passing_hands_the_table_over_and_clicks_wait_for_the_next_player() {
 
 #[test]
 fn saving_and_opening_a_game_gives_the_same_state() {
-    let dir = temp_dir("save");
+    let dir = common::temp_dir("app", "save");
     let scenario_path = dir.join("duel.ron");
     std::fs::write(
         &scenario_path,
@@ -659,7 +654,7 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
 
 #[test]
 fn the_print_button_writes_the_sheet_beside_the_file_field() {
-    let dir = temp_dir("print");
+    let dir = common::temp_dir("app", "print");
     let out =
         sandtable::play::files::print_sheet(&sandtable_scenario::standard(), &dir.join("game.pdf"))
             .expect("written");
@@ -726,14 +721,6 @@ fn error_lines(app: &App) -> Vec<String> {
         .iter()
         .map(|f| f.line())
         .collect()
-}
-
-fn notice(app: &App) -> String {
-    app.world()
-        .resource::<Notice>()
-        .text
-        .clone()
-        .unwrap_or_default()
 }
 
 /// Layout mode on the duel, with the edit tool.
@@ -1031,7 +1018,7 @@ fn a_piece_that_breaks_a_setup_ruling_turns_red_at_once() {
 
 #[test]
 fn a_saved_layout_loads_back_to_the_same_layout() {
-    let dir = temp_dir("layout-save");
+    let dir = common::temp_dir("app", "layout-save");
     let mut app = editing_duel();
     edit(
         &mut app,
@@ -1164,7 +1151,7 @@ fn leaving_layout_mode_plays_the_edited_layout_or_says_why_not() {
         "the new game is on the edited layout"
     );
     assert_eq!(active.source, ScenarioSource::Unsaved);
-    let dir = temp_dir("layout-unsaved");
+    let dir = common::temp_dir("app", "layout-unsaved");
     app.world_mut()
         .write_message(sandtable::play::SaveRequest::to(dir.join("g.moves")));
     app.update();

@@ -5,6 +5,9 @@
 //! from any folder with its seats and its own file, says when its scenario
 //! has changed, and a damaged one opens up to its last good line.
 
+mod common;
+use common::notice;
+
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
@@ -13,8 +16,8 @@ use sandtable::layout::{EditorRequest, LayoutMode, LayoutTool, SetLayoutMode};
 use sandtable::picking::click_plugin;
 use sandtable::play::bots::{NewGameRequest, Seat, Seats};
 use sandtable::play::{
-    ActiveGame, CommandRequest, Dialog, DialogAnswer, FileField, Leaving, LoadRequest, Notice,
-    OpenFailure, SaveRequest, ScenarioSource,
+    ActiveGame, CommandRequest, Dialog, DialogAnswer, FileField, Leaving, LoadRequest, OpenFailure,
+    SaveRequest, ScenarioSource,
 };
 use sandtable_rules::Command;
 use sandtable_scenario::files::backup_path;
@@ -24,15 +27,6 @@ const DUEL: &str = r#"(name: "duel", rules: ConflictAtCache, board: (columns: 8,
         (name: "Red", factors: [(base: "C2", units: [(at: "D4", facing: N), (at: "B3", facing: E)])]),
         (name: "Blue", factors: [(base: "E6", units: [(at: "D5", facing: N), (at: "F7", facing: S)])]),
     ])"#;
-
-/// A fresh folder under the system's temporary folder for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("sandtable-files-app-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 fn headless() -> App {
     let mut app = App::new();
@@ -85,14 +79,6 @@ fn active(app: &App) -> &ActiveGame {
     app.world().resource::<ActiveGame>()
 }
 
-fn notice(app: &App) -> String {
-    app.world()
-        .resource::<Notice>()
-        .text
-        .clone()
-        .unwrap_or_default()
-}
-
 fn dialog(app: &App) -> Option<Dialog> {
     app.world().get_resource::<Dialog>().cloned()
 }
@@ -105,7 +91,7 @@ fn write_duel(dir: &Path, name: &str) -> PathBuf {
 
 #[test]
 fn a_game_is_saved_only_as_a_game_record_and_replaces_another_only_when_asked() {
-    let dir = temp_dir("save");
+    let dir = common::temp_dir("files-app", "save");
     let scenario = write_duel(&dir, "duel.ron");
     let mut app = app_opening(&scenario);
     play(&mut app, &["activate D4", "advance"]);
@@ -175,7 +161,7 @@ fn a_game_is_saved_only_as_a_game_record_and_replaces_another_only_when_asked() 
 
 #[test]
 fn leaving_a_game_with_unsaved_moves_asks_first() {
-    let dir = temp_dir("leave");
+    let dir = common::temp_dir("files-app", "leave");
     let scenario = write_duel(&dir, "duel.ron");
     let mut app = app_opening(&scenario);
     play(&mut app, &["activate D4"]);
@@ -268,7 +254,7 @@ fn leaving_a_game_with_unsaved_moves_asks_first() {
 
 #[test]
 fn a_saved_game_opens_from_any_folder_with_its_seats_and_its_own_file() {
-    let dir = temp_dir("reopen");
+    let dir = common::temp_dir("files-app", "reopen");
     std::fs::create_dir_all(dir.join("scenarios")).expect("folder");
     std::fs::create_dir_all(dir.join("games")).expect("folder");
     let scenario = write_duel(&dir.join("scenarios"), "duel.ron");
@@ -331,7 +317,7 @@ fn a_saved_game_opens_from_any_folder_with_its_seats_and_its_own_file() {
 
 #[test]
 fn names_with_quotes_and_hashes_are_saved_and_read_back() {
-    let dir = temp_dir("names");
+    let dir = common::temp_dir("files-app", "names");
     let folder = dir.join("my \"best\" #1 games");
     std::fs::create_dir_all(&folder).expect("folder");
     let scenario = write_duel(&folder, "duel #2 \"final\".ron");
@@ -356,7 +342,7 @@ fn names_with_quotes_and_hashes_are_saved_and_read_back() {
 
 #[test]
 fn a_damaged_saved_game_says_which_line_and_opens_up_to_the_line_before() {
-    let dir = temp_dir("damaged");
+    let dir = common::temp_dir("files-app", "damaged");
     write_duel(&dir, "duel.ron");
     let game = dir.join("duel.moves");
     std::fs::write(
@@ -401,7 +387,7 @@ fn a_damaged_saved_game_says_which_line_and_opens_up_to_the_line_before() {
 
 #[test]
 fn a_sheet_replaces_only_a_pdf_and_a_layout_is_saved_only_as_a_scenario() {
-    let dir = temp_dir("sheet");
+    let dir = common::temp_dir("files-app", "sheet");
     let notes = dir.join("notes.pdf");
     std::fs::write(&notes, "not a pdf at all").expect("written");
     let err = sandtable::play::files::print_sheet(&sandtable_scenario::standard(), &notes)

@@ -557,6 +557,7 @@ pub fn empty_scenario(columns: u16, rows: u16) -> Scenario {
         colours: DEFAULT_COLOURS[..2].to_vec(),
         physical: Some(physical),
         warnings: Vec::new(),
+        models: Vec::new(),
     }
 }
 

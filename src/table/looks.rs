@@ -4,18 +4,26 @@
 //! entities that `table` spawned; decoration is never pickable.
 
 use bevy::prelude::*;
-use sandtable_rules::Ground;
 
+use std::collections::HashMap;
+
+use sandtable_scenario::ModelTerrain;
+
+use super::builtin::{DefaultLook, Paint, Shape, parts};
+use super::models::{self, Figure, Models, NeedsFigure, Pick};
 use super::{
-    Acted, ActionBudget, BasePiece, ChoiceTarget, GridPos, Offending, Owner, Reachable, SQUARE,
-    Selected, SquareTile, StashToken, TableBuilt, TableIndex, TablePiece, TableShown, TerrainPiece,
-    UnitPiece, square_center,
+    Acted, ActionBudget, BasePiece, ChoiceTarget, CustomModel, GridPos, Offending, Owner,
+    Reachable, SQUARE, Selected, SquareTile, StashToken, TableBuilt, TableIndex, TablePiece,
+    TableShown, TerrainPiece, UnitPiece, square_center,
 };
 use crate::AppSystems;
 use crate::picking::{on_hover, on_unhover};
 
-pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(Startup, (make_looks, light_the_table))
+/// The looks of the table's pieces, its lights and its marks; with the
+/// models' plugin.
+pub fn plugin(app: &mut App) {
+    app.add_plugins(models::plugin)
+        .add_systems(Startup, (make_looks, light_the_table))
         .add_systems(
             Update,
             (
@@ -27,6 +35,12 @@ pub(crate) fn plugin(app: &mut App) {
                     dress_units,
                     dress_stashes,
                 ),
+                (
+                    models::load_scenario_models,
+                    models::watch_model_loads,
+                    place_figures,
+                )
+                    .chain(),
                 (
                     highlight_reachable_squares,
                     light_choice_squares,
@@ -46,23 +60,10 @@ pub(crate) fn plugin(app: &mut App) {
 /// Meshes and materials shared by all pieces.
 #[derive(Resource)]
 pub struct Looks {
+    shapes: HashMap<Shape, Handle<Mesh>>,
+    paints: HashMap<Paint, Handle<StandardMaterial>>,
     tile: Handle<Mesh>,
     overlay: Handle<Mesh>,
-    rail: Handle<Mesh>,
-    fence_post: Handle<Mesh>,
-    high_wall: Handle<Mesh>,
-    mountain: Handle<Mesh>,
-    trunk: Handle<Mesh>,
-    canopy: Handle<Mesh>,
-    flat: Handle<Mesh>,
-    deck: Handle<Mesh>,
-    post: Handle<Mesh>,
-    body: Handle<Mesh>,
-    head: Handle<Mesh>,
-    nose: Handle<Mesh>,
-    pole: Handle<Mesh>,
-    flag: Handle<Mesh>,
-    token: Handle<Mesh>,
     ring: Handle<Mesh>,
     target_outer: Handle<Mesh>,
     target_inner: Handle<Mesh>,
@@ -72,22 +73,21 @@ pub struct Looks {
     spent: Handle<StandardMaterial>,
     light_square: Handle<StandardMaterial>,
     dark_square: Handle<StandardMaterial>,
-    rock: Handle<StandardMaterial>,
-    leaf: Handle<StandardMaterial>,
-    bark: Handle<StandardMaterial>,
-    water: Handle<StandardMaterial>,
-    road: Handle<StandardMaterial>,
-    plank: Handle<StandardMaterial>,
-    building: Handle<StandardMaterial>,
-    floor: Handle<StandardMaterial>,
-    door: Handle<StandardMaterial>,
-    gold: Handle<StandardMaterial>,
     white: Handle<StandardMaterial>,
+    gold: Handle<StandardMaterial>,
     table: Handle<StandardMaterial>,
+    tray: Handle<StandardMaterial>,
     reach: [Handle<StandardMaterial>; 3],
     hover: Handle<StandardMaterial>,
     offending: Handle<StandardMaterial>,
     selection: Handle<StandardMaterial>,
+}
+
+impl Looks {
+    /// The red of pieces that break a ruling.
+    pub fn offending_material(&self) -> Handle<StandardMaterial> {
+        self.offending.clone()
+    }
 }
 
 /// Each player's looks, in turn order: its colour, a darker shade, and the
@@ -101,6 +101,18 @@ pub struct PlayerLook {
     dark: Handle<StandardMaterial>,
     plinth: Handle<Mesh>,
     disc: Handle<Mesh>,
+}
+
+impl PlayerLook {
+    /// The player's colour.
+    pub fn colour_material(&self) -> Handle<StandardMaterial> {
+        self.colour.clone()
+    }
+
+    /// A darker shade of it.
+    pub fn dark_material(&self) -> Handle<StandardMaterial> {
+        self.dark.clone()
+    }
 }
 
 /// A flat piece of the player's shape: round, or a regular polygon with a
@@ -170,30 +182,21 @@ fn make_looks(
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
     let s = SQUARE;
+    let paints: HashMap<Paint, Handle<StandardMaterial>> = Paint::ALL
+        .into_iter()
+        .map(|p| (p, materials.add(p.material())))
+        .collect();
     let looks = Looks {
+        shapes: Shape::ALL
+            .into_iter()
+            .map(|shape| (shape, meshes.add(shape.mesh())))
+            .collect(),
+        white: paints[&Paint::White].clone(),
+        gold: paints[&Paint::Gold].clone(),
+        tray: paints[&Paint::Door].clone(),
+        paints,
         tile: meshes.add(Cuboid::new(0.96 * s, 0.05, 0.96 * s)),
         overlay: meshes.add(Cuboid::new(0.9 * s, 0.01, 0.9 * s)),
-        rail: meshes.add(Cuboid::new(0.09, 0.09, s)),
-        fence_post: meshes.add(Cuboid::new(0.13, 0.44, 0.13)),
-        high_wall: meshes.add(Cuboid::new(0.98 * s, 0.9, 0.98 * s)),
-        mountain: meshes.add(Cone {
-            radius: 0.55 * s,
-            height: 1.1,
-        }),
-        trunk: meshes.add(Cylinder::new(0.06, 0.35)),
-        canopy: meshes.add(Cone {
-            radius: 0.3 * s,
-            height: 0.7,
-        }),
-        flat: meshes.add(Cuboid::new(s, 0.02, s)),
-        deck: meshes.add(Cuboid::new(s, 0.06, 0.8 * s)),
-        post: meshes.add(Cuboid::new(0.08, 0.3, 0.08)),
-        body: meshes.add(Capsule3d::new(0.13, 0.32)),
-        head: meshes.add(Sphere::new(0.11)),
-        nose: meshes.add(Cuboid::new(0.16, 0.08, 0.22)),
-        pole: meshes.add(Cylinder::new(0.03, 1.0)),
-        flag: meshes.add(Cuboid::new(0.4, 0.26, 0.02)),
-        token: meshes.add(Cylinder::new(0.22 * s, 0.04)),
         ring: meshes.add(Torus::new(0.36 * s, 0.44 * s)),
         target_outer: meshes.add(Torus::new(0.40 * s, 0.47 * s)),
         target_inner: meshes.add(Torus::new(0.20 * s, 0.26 * s)),
@@ -215,27 +218,6 @@ fn make_looks(
         spent: matte(&mut materials, Color::srgb(0.35, 0.35, 0.35)),
         light_square: matte(&mut materials, Color::srgb(0.62, 0.70, 0.45)),
         dark_square: matte(&mut materials, Color::srgb(0.52, 0.61, 0.38)),
-        rock: matte(&mut materials, Color::srgb(0.45, 0.40, 0.36)),
-        leaf: matte(&mut materials, Color::srgb(0.13, 0.38, 0.16)),
-        bark: matte(&mut materials, Color::srgb(0.35, 0.24, 0.14)),
-        water: materials.add(StandardMaterial {
-            base_color: Color::srgb(0.17, 0.42, 0.70),
-            perceptual_roughness: 0.15,
-            reflectance: 0.6,
-            ..default()
-        }),
-        road: matte(&mut materials, Color::srgb(0.72, 0.64, 0.48)),
-        plank: matte(&mut materials, Color::srgb(0.50, 0.34, 0.20)),
-        building: matte(&mut materials, Color::srgb(0.80, 0.74, 0.62)),
-        floor: matte(&mut materials, Color::srgb(0.55, 0.45, 0.35)),
-        door: matte(&mut materials, Color::srgb(0.35, 0.22, 0.12)),
-        gold: materials.add(StandardMaterial {
-            base_color: Color::srgb(0.95, 0.78, 0.25),
-            metallic: 0.8,
-            perceptual_roughness: 0.3,
-            ..default()
-        }),
-        white: matte(&mut materials, Color::srgb(0.96, 0.96, 0.92)),
         table: matte(&mut materials, Color::srgb(0.36, 0.25, 0.16)),
         reach: [
             glow(&mut materials, Color::srgb(0.3, 0.9, 0.4)),
@@ -318,7 +300,7 @@ fn lay_table_slab(
         let last = super::custody_slot(b, sandtable_rules::PlayerId(p as u16), 9);
         commands.spawn((
             Mesh3d(tray.clone()),
-            MeshMaterial3d(looks.door.clone()),
+            MeshMaterial3d(looks.tray.clone()),
             Transform::from_translation((first + last) / 2.0 - Vec3::Y * 0.05),
             Pickable::IGNORE,
             TablePiece,
@@ -383,114 +365,15 @@ fn dress_squares(
     }
 }
 
-fn dress_terrain(
-    mut commands: Commands,
-    looks: Res<Looks>,
-    index: Res<TableIndex>,
-    pieces: Query<(Entity, &TerrainPiece, Has<Offending>), Added<TerrainPiece>>,
-) {
-    let Some(board) = index.board else {
-        return;
-    };
-    for (e, piece, offending) in &pieces {
-        commands.entity(e).with_children(|parent| {
-            for &(sq, ground) in &piece.squares {
-                let at = square_center(board, sq);
-                let t = |y: f32| Transform::from_translation(at + Vec3::Y * y);
-                // A piece that breaks a ruling is drawn all in red.
-                let mut spawn = |(mesh, material, at): (
-                    Mesh3d,
-                    MeshMaterial3d<StandardMaterial>,
-                    Transform,
-                )| {
-                    let material = if offending {
-                        MeshMaterial3d(looks.offending.clone())
-                    } else {
-                        material
-                    };
-                    parent.spawn(((mesh, material, at), Pickable::IGNORE));
-                };
-                match ground {
-                    Ground::Open => {}
-                    Ground::LowWall => {
-                        // A fence: posts and two rails, along the line the wall runs.
-                        let along_x = piece.squares.iter().any(|(o, g)| {
-                            *g == Ground::LowWall && o.row == sq.row && o.col.abs_diff(sq.col) == 1
-                        });
-                        let turn = if along_x {
-                            Quat::from_rotation_y(std::f32::consts::FRAC_PI_2)
-                        } else {
-                            Quat::IDENTITY
-                        };
-                        for k in [-0.4, 0.0, 0.4] {
-                            let off = turn * Vec3::new(0.0, 0.22, k);
-                            spawn(part(
-                                &looks.fence_post,
-                                &looks.plank,
-                                t(0.0).with_translation(at + off),
-                            ));
-                        }
-                        for y in [0.18, 0.36] {
-                            spawn(part(&looks.rail, &looks.white, t(y).with_rotation(turn)));
-                        }
-                    }
-                    Ground::HighWall => spawn(part(&looks.high_wall, &looks.rock, t(0.45))),
-                    Ground::BuildingWall => spawn(part(&looks.high_wall, &looks.building, t(0.45))),
-                    Ground::Mountain => spawn(part(&looks.mountain, &looks.rock, t(0.55))),
-                    Ground::Woods => {
-                        for (dx, dz) in [(-0.2, -0.15), (0.2, 0.1), (-0.05, 0.25)] {
-                            let off = Vec3::new(dx, 0.0, dz);
-                            spawn(part(
-                                &looks.trunk,
-                                &looks.bark,
-                                t(0.17).with_translation(at + off + Vec3::Y * 0.17),
-                            ));
-                            spawn(part(
-                                &looks.canopy,
-                                &looks.leaf,
-                                t(0.0).with_translation(at + off + Vec3::Y * 0.65),
-                            ));
-                        }
-                    }
-                    Ground::Water => spawn(part(&looks.flat, &looks.water, t(0.04))),
-                    Ground::Road => spawn(part(&looks.flat, &looks.road, t(0.06))),
-                    Ground::BuildingFloor => spawn(part(&looks.flat, &looks.floor, t(0.06))),
-                    Ground::BuildingEntrance => {
-                        spawn(part(&looks.flat, &looks.door, t(0.06)));
-                        for dx in [-0.42, 0.42] {
-                            spawn(part(
-                                &looks.post,
-                                &looks.building,
-                                t(0.15).with_translation(at + Vec3::new(dx, 0.15, 0.0)),
-                            ));
-                        }
-                    }
-                    Ground::Bridge { elevated } => {
-                        // Water under a bridge stays visible around its deck.
-                        spawn(part(&looks.flat, &looks.water, t(0.04)));
-                        let y = if elevated { 0.32 } else { 0.09 };
-                        spawn(part(&looks.deck, &looks.plank, t(y)));
-                        if elevated {
-                            for dx in [-0.4, 0.4] {
-                                spawn(part(
-                                    &looks.post,
-                                    &looks.plank,
-                                    t(0.15).with_translation(at + Vec3::new(dx, 0.15, 0.3)),
-                                ));
-                                spawn(part(
-                                    &looks.post,
-                                    &looks.plank,
-                                    t(0.15).with_translation(at + Vec3::new(dx, 0.15, -0.3)),
-                                ));
-                            }
-                        }
-                    }
-                }
-            }
-        });
+/// A terrain piece's squares get their figures in `place_figures`.
+fn dress_terrain(mut commands: Commands, pieces: Query<Entity, Added<TerrainPiece>>) {
+    for e in &pieces {
+        commands.entity(e).insert(NeedsFigure);
     }
 }
 
+/// A base gets its plinth, in its player's shape; its figure (pole and
+/// flag) comes in `place_figures`.
 fn dress_bases(
     mut commands: Commands,
     looks: Res<Looks>,
@@ -498,32 +381,26 @@ fn dress_bases(
     bases: Query<(Entity, &Owner, Has<Offending>), Added<BasePiece>>,
 ) {
     for (e, owner, offending) in &bases {
+        let mut base = commands.entity(e);
+        base.insert(NeedsFigure);
         let Some(look) = players.0.get(usize::from(owner.0.0)) else {
             continue;
         };
-        let (colour, dark) = (&look.colour, &look.dark);
-        let dark = if offending { &looks.offending } else { dark };
-        commands.entity(e).with_children(|p| {
-            // The plinth has the player's shape.
-            p.spawn(part(
-                &look.plinth,
-                dark,
-                Transform::from_xyz(0.0, 0.07, 0.0),
-            ));
-            p.spawn(part(
-                &looks.pole,
-                &looks.white,
-                Transform::from_xyz(0.0, 0.6, 0.0),
-            ));
-            p.spawn(part(
-                &looks.flag,
-                colour,
-                Transform::from_xyz(0.21, 0.95, 0.0),
-            ));
-        });
+        let dark = if offending {
+            &looks.offending
+        } else {
+            &look.dark
+        };
+        base.with_child(part(
+            &look.plinth,
+            dark,
+            Transform::from_xyz(0.0, 0.07, 0.0),
+        ));
     }
 }
 
+/// A unit gets its base, in its player's shape, and its facing arrow; its
+/// figure comes in `place_figures`.
 fn dress_units(
     mut commands: Commands,
     looks: Res<Looks>,
@@ -531,59 +408,125 @@ fn dress_units(
     units: Query<(Entity, &Owner, Has<Offending>), Added<UnitPiece>>,
 ) {
     for (e, owner, offending) in &units {
+        let mut unit = commands.entity(e);
+        unit.insert(NeedsFigure);
         let Some(look) = players.0.get(usize::from(owner.0.0)) else {
             continue;
         };
-        let (colour, dark) = (&look.colour, &look.dark);
-        // An offending unit is red but for its head in its player's colour.
-        let (body, dark) = if offending {
-            (&looks.offending, &looks.offending)
+        let dark = if offending {
+            &looks.offending
         } else {
-            (colour, dark)
+            &look.dark
         };
-        // The front is -Z: a white visor on the head and a white wedge on the
-        // base point the way the miniature faces.
-        commands.entity(e).with_children(|p| {
-            // The base has the player's shape.
+        // The front is -Z: the white wedge on the base points the way the
+        // miniature faces, and reaches past the base to be read from afar.
+        unit.with_children(|p| {
             p.spawn(part(&look.disc, dark, Transform::from_xyz(0.0, 0.03, 0.0)));
-            // The facing arrow reaches past the base, to be read from afar.
             p.spawn(part(
                 &looks.arrow,
                 &looks.white,
                 Transform::from_xyz(0.0, 0.07, -0.27)
                     .with_rotation(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)),
             ));
-            p.spawn(part(&looks.body, body, Transform::from_xyz(0.0, 0.35, 0.0)));
-            p.spawn(part(
-                &looks.head,
-                colour,
-                Transform::from_xyz(0.0, 0.68, 0.0),
-            ));
-            p.spawn(part(
-                &looks.nose,
-                &looks.white,
-                Transform::from_xyz(0.0, 0.70, -0.09).with_scale(Vec3::new(0.9, 0.6, 0.5)),
-            ));
         });
     }
 }
 
-fn dress_stashes(
+/// A stash's figure (its token) comes in `place_figures`.
+fn dress_stashes(mut commands: Commands, stashes: Query<Entity, Added<StashToken>>) {
+    for e in &stashes {
+        commands.entity(e).insert(NeedsFigure);
+    }
+}
+
+/// Gives each piece that needs one its figure: the scenario's model, the
+/// default look's file, or the built-in parts (see `models::pick`).
+fn place_figures(
     mut commands: Commands,
     looks: Res<Looks>,
-    stashes: Query<(Entity, Has<Offending>), Added<StashToken>>,
+    players: Res<PlayerLooks>,
+    models: Res<Models>,
+    shown: Res<TableShown>,
+    index: Res<TableIndex>,
+    pieces: Query<
+        (
+            Entity,
+            (
+                Option<&UnitPiece>,
+                Option<&BasePiece>,
+                Option<&StashToken>,
+                Option<&TerrainPiece>,
+            ),
+            Option<&CustomModel>,
+            Option<&Owner>,
+            Has<Offending>,
+        ),
+        With<NeedsFigure>,
+    >,
 ) {
-    for (e, offending) in &stashes {
-        let material = if offending {
-            &looks.offending
-        } else {
-            &looks.gold
+    for (e, (unit, base, stash, terrain), custom, owner, offending) in &pieces {
+        let mut piece = commands.entity(e);
+        piece.remove::<NeedsFigure>();
+        let player = owner.and_then(|o| players.0.get(usize::from(o.0.0)));
+        let builtin = |parent: &mut ChildSpawnerCommands, look: DefaultLook, at: Transform| {
+            parent
+                .spawn((
+                    at,
+                    Visibility::default(),
+                    Figure {
+                        model: None,
+                        scale: SQUARE,
+                    },
+                    Pickable::IGNORE,
+                ))
+                .with_children(|figure| {
+                    for p in parts(look) {
+                        let material = match p.paint {
+                            _ if offending => &looks.offending,
+                            Paint::Player => player.map_or(&looks.paints[&p.paint], |l| &l.colour),
+                            other => &looks.paints[&other],
+                        };
+                        let mut spawned =
+                            figure.spawn(part(&looks.shapes[&p.shape], material, p.at));
+                        // Units and bases are clicked on their figures; the
+                        // rest lets clicks through to the square.
+                        if matches!(look, DefaultLook::Stash | DefaultLook::Terrain(_)) {
+                            spawned.insert(Pickable::IGNORE);
+                        }
+                    }
+                });
         };
-        commands.entity(e).with_children(|p| {
-            p.spawn((
-                part(&looks.token, material, Transform::from_xyz(0.0, 0.07, 0.0)),
-                Pickable::IGNORE,
-            ));
+        if let Some(terrain) = terrain {
+            let Some(board) = index.board else {
+                continue;
+            };
+            piece.with_children(|parent| {
+                for &(sq, ground) in &terrain.squares {
+                    let Some(kind) = ModelTerrain::of(ground) else {
+                        continue;
+                    };
+                    let at = models::terrain_spot(board, terrain, sq, ground);
+                    let custom = models::terrain_model(&shown, kind);
+                    match models::pick(&models, &shown, custom, DefaultLook::Terrain(kind)) {
+                        Pick::Model(handle, scale) => {
+                            parent.spawn(models::model_figure(handle, scale, at));
+                        }
+                        Pick::Builtin(look) => builtin(parent, look, at),
+                    }
+                }
+            });
+            continue;
+        }
+        let Some(look) = models::default_look(unit, base, stash) else {
+            continue;
+        };
+        piece.with_children(|parent| {
+            match models::pick(&models, &shown, custom.map(|c| c.0), look) {
+                Pick::Model(handle, scale) => {
+                    parent.spawn(models::model_figure(handle, scale, Transform::IDENTITY));
+                }
+                Pick::Builtin(look) => builtin(parent, look, Transform::IDENTITY),
+            }
         });
     }
 }

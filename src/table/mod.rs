@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use sandtable_rules::{
     Board, CaptureSide, Event, Facing, FactorId, Game, Ground, Place, PlayerId, Square, UnitId,
 };
-use sandtable_scenario::{Colour, Physical};
+use sandtable_scenario::{Colour, ModelChoice, Physical, PieceOf, models::model_for};
 
 use crate::AppSystems;
 use crate::layout::LayoutEditor;
@@ -18,7 +18,9 @@ use crate::layout::editor::not_editing;
 use crate::picking::{on_hover, on_square_click, on_unhover, on_unit_click};
 use crate::play::{ActiveGame, GameLoaded, PlayEvent};
 
+pub mod builtin;
 pub mod looks;
+pub mod models;
 
 /// Size of a square in world units (one unit is one square, 30 mm on Table A).
 pub const SQUARE: f32 = 1.0;
@@ -225,7 +227,19 @@ pub struct TableShown {
     pub physical: Option<Physical>,
     /// Player colours, in turn order.
     pub colours: Vec<Colour>,
+    /// Player names, in turn order.
+    pub names: Vec<String>,
+    /// The scenario's own models.
+    pub models: Vec<ModelChoice>,
+    /// The folder of the scenario's file, where its models are looked for
+    /// first; `None` for the embedded or an unsaved scenario.
+    pub folder: Option<std::path::PathBuf>,
 }
+
+/// The scenario's model entry (an index in [`TableShown::models`]) that
+/// draws this unit, base or stash; pieces without one have their default look.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CustomModel(pub usize);
 
 /// The piece of the edited layout an entity shows (layout mode only).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
@@ -387,11 +401,46 @@ pub fn spawn_table(
     built.write(TableBuilt {
         reframe: game_loaded || shown.board != Some(board),
     });
+    // Models are looked for beside the scenario's file: the one being
+    // edited, else the one the game was started from.
+    let scenario_file = editor
+        .as_deref()
+        .and_then(|e| e.saved.as_ref().map(|(path, _)| path.clone()))
+        .or_else(|| match active.as_deref().map(|a| &a.source) {
+            Some(crate::play::ScenarioSource::File(path)) => Some(path.clone()),
+            _ => None,
+        });
+    let names: Vec<&str> = scenario
+        .setup
+        .players
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
     *shown = TableShown {
         board: Some(board),
         physical: scenario.physical,
         colours: scenario.colours.clone(),
+        names: names.iter().map(|n| (*n).to_owned()).collect(),
+        models: scenario.models.clone(),
+        folder: scenario_file.and_then(|f| f.parent().map(std::path::Path::to_path_buf)),
     };
+    // Each unit's player, Factor and name, in the order of unit ids.
+    let unit_keys: Vec<PieceOf<'_>> = scenario
+        .setup
+        .players
+        .iter()
+        .enumerate()
+        .flat_map(|(player, p)| {
+            p.factors.iter().enumerate().flat_map(move |(factor, f)| {
+                f.units.iter().map(move |u| PieceOf::Unit {
+                    player,
+                    factor,
+                    name: u.name.as_deref(),
+                })
+            })
+        })
+        .collect();
+    let custom = |piece: PieceOf<'_>| model_for(&scenario.models, piece, &names).map(CustomModel);
     *index = TableIndex {
         board: Some(board),
         ..default()
@@ -443,6 +492,11 @@ pub fn spawn_table(
             .observe(on_hover)
             .observe(on_unhover);
         mark(&mut e, piece);
+        if let Some(model) = custom(PieceOf::Base {
+            player: usize::from(owner.0),
+        }) {
+            e.insert(model);
+        }
         index.bases.push(e.id());
     }
     for (i, &(owner, place, piece)) in contents.units.iter().enumerate() {
@@ -462,6 +516,9 @@ pub fn spawn_table(
             .observe(on_hover)
             .observe(on_unhover);
         mark(&mut e, piece);
+        if let Some(model) = unit_keys.get(i).copied().and_then(custom) {
+            e.insert(model);
+        }
         index.units.push(e.id());
     }
     for &(sq, piece) in &contents.stashes {
@@ -473,6 +530,9 @@ pub fn spawn_table(
             Visibility::default(),
         ));
         mark(&mut e, piece);
+        if let Some(model) = custom(PieceOf::Stash) {
+            e.insert(model);
+        }
         index.stashes.push(e.id());
     }
     // Force a full sync of the new table.

@@ -28,6 +28,9 @@ pub enum ReadFileError {
     },
     /// It is not text in UTF-8.
     NotText,
+    /// It lies outside the folder it must be read from (by `..`, a root,
+    /// or a link that leads out).
+    Outside,
     /// The system refused.
     Io(io::Error),
 }
@@ -36,6 +39,7 @@ impl fmt::Display for ReadFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadFileError::NotAFile(kind) => write!(f, "it is {kind}, not a file"),
+            ReadFileError::Outside => write!(f, "it lies outside its folder"),
             ReadFileError::TooLarge { limit } => {
                 write!(
                     f,
@@ -313,6 +317,21 @@ pub fn relative_path(from: &Path, to: &Path) -> String {
 pub fn stays_inside(path: &Path) -> bool {
     path.components()
         .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+}
+
+/// Reads a file that must lie inside `folder`: `relative` may not leave it
+/// by name (see [`stays_inside`]) nor by a link, and the file obeys
+/// [`read_bytes`]'s rules.
+pub fn read_inside(folder: &Path, relative: &Path, limit: u64) -> Result<Vec<u8>, ReadFileError> {
+    if !stays_inside(relative) {
+        return Err(ReadFileError::Outside);
+    }
+    let root = fs::canonicalize(folder).map_err(ReadFileError::Io)?;
+    let path = fs::canonicalize(folder.join(relative)).map_err(ReadFileError::Io)?;
+    if !path.starts_with(&root) {
+        return Err(ReadFileError::Outside);
+    }
+    read_bytes(&path, limit)
 }
 
 /// Text safe to print on a terminal: control characters other than line

@@ -18,7 +18,10 @@ use sandtable_rules::{StashList, StashRow};
 use serde::{Deserialize, Serialize};
 
 pub mod files;
+pub mod models;
 pub mod records;
+
+pub use models::{ModelChoice, ModelPiece, ModelTerrain, PieceOf};
 
 /// Scenario files larger than this are refused; the limit holds on the bytes
 /// read, whatever the file claims.
@@ -181,6 +184,9 @@ pub struct Scenario {
     pub physical: Option<Physical>,
     /// Things worth telling a person that do not stop play (R2).
     pub warnings: Vec<Problem>,
+    /// The scenario's own models for its pieces; pieces without one keep
+    /// their default looks.
+    pub models: Vec<ModelChoice>,
 }
 
 impl Scenario {
@@ -367,6 +373,8 @@ struct FileScenario {
     turn_limit: Option<u32>,
     #[serde(default)]
     physical: Option<FilePhysical>,
+    #[serde(default)]
+    models: Vec<models::FileModel>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -773,22 +781,37 @@ fn convert(file: FileScenario, dir: Option<&Path>) -> (Scenario, Vec<Problem>) {
             StashList::seed_default()
         }),
     };
+    let setup = Setup {
+        board,
+        players,
+        terrain,
+        first_player: file.first_player,
+        seed: file.seed,
+        turn_limit: file.turn_limit,
+        stashes,
+        stash_list,
+    };
+    let models = if file.models.len() > models::MAX_MODELS {
+        problems.push(Problem::field(
+            "models",
+            format!(
+                "{} model entries are listed; at most {} are allowed",
+                file.models.len(),
+                models::MAX_MODELS
+            ),
+        ));
+        Vec::new()
+    } else {
+        models::convert(file.models, &setup, &mut problems, &mut warnings)
+    };
     let scenario = Scenario {
         name: file.name,
         rules: file.rules,
-        setup: Setup {
-            board,
-            players,
-            terrain,
-            first_player: file.first_player,
-            seed: file.seed,
-            turn_limit: file.turn_limit,
-            stashes,
-            stash_list,
-        },
+        setup,
         colours,
         physical,
         warnings,
+        models,
     };
     (scenario, problems)
 }
@@ -968,6 +991,13 @@ impl Scenario {
                 "    physical: (square_mm: {:?}, table_mm: ({:?}, {:?}), figure_scale_mm: {:?}),",
                 p.square_mm, p.table_mm.0, p.table_mm.1, p.figure_scale_mm
             );
+        }
+        if !self.models.is_empty() {
+            out.push_str("    models: [\n");
+            for m in &self.models {
+                let _ = writeln!(out, "        {},", m.to_ron());
+            }
+            out.push_str("    ],\n");
         }
         out.push_str(")\n");
         out

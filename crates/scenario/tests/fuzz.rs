@@ -351,6 +351,7 @@ fn scenarios() -> impl Strategy<Value = Scenario> {
                         colours,
                         physical,
                         warnings: Vec::new(),
+                        models: Vec::new(),
                     }
                 },
             )

@@ -470,8 +470,11 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
         })
         .count();
     let terrain_lines_count: usize = game.terrain_pieces().iter().map(terrain_line_count).sum();
-    let listing_lines =
-        game.factors().len() + units_on_board + game.stashes().count() + terrain_lines_count;
+    let listing_lines = game.factors().len()
+        + units_on_board
+        + game.stashes().count()
+        + terrain_lines_count
+        + scenario.models.len();
     let (pw, ph) = paper.portrait_mm();
     let count = |w: f64, h: f64| {
         (
@@ -539,6 +542,15 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
             lines[0].push_str(&format!(" (first square {})", from_edges(*first)));
         }
         listing.extend(lines);
+    }
+    // The scenario's own models, so that the right figures are set out.
+    for m in &scenario.models {
+        listing.push(format!(
+            "model for {}: {} (one unit of the model is {} mm)",
+            m.describe(),
+            m.file,
+            m.unit_mm
+        ));
     }
 
     let (step_x, step_y) = (

@@ -209,3 +209,28 @@ fn bases_and_units_carry_their_player_s_letter_as_well_as_colour() {
         assert!(n >= units, "{letter}: {n} marks for {units} units");
     }
 }
+
+#[test]
+fn the_listing_names_the_scenario_s_own_models() {
+    let text = sandtable_scenario::STANDARD
+        .trim_end()
+        .trim_end_matches(')')
+        .to_owned()
+        + r#"    models: [
+        (piece: Units, player: "Blue", file: "figures/orc.glb", unit_mm: 1.0),
+        (piece: Terrain(Woods), file: "trees/oak.gltf", unit_mm: 1000.0),
+    ],
+)"#;
+    let scenario = sandtable_scenario::parse(&text, "own models").expect("valid");
+    let sheet = plan(&scenario, Paper::A4).expect("ten pages");
+    let plain = plan(&standard(), Paper::A4).expect("ten pages");
+    assert_eq!(sheet.listing.len(), plain.listing.len() + 2);
+    let tail = &sheet.listing[sheet.listing.len() - 2..];
+    assert_eq!(
+        tail,
+        [
+            "model for Blue's units: figures/orc.glb (one unit of the model is 1 mm)",
+            "model for every woods square: trees/oak.gltf (one unit of the model is 1000 mm)",
+        ]
+    );
+}

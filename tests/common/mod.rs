@@ -1,0 +1,26 @@
+//! Helpers shared by the app's integration tests.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use sandtable::play::Notice;
+
+/// A fresh folder under the system's temporary folder for one test of one
+/// suite (`suite` keeps suites that run at once apart).
+pub fn temp_dir(suite: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sandtable-{suite}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The notice's text, or an empty string.
+pub fn notice(app: &App) -> String {
+    app.world()
+        .resource::<Notice>()
+        .text
+        .clone()
+        .unwrap_or_default()
+}

@@ -20,7 +20,9 @@ use sandtable_rules::{
     Board, Facing, FactorSetup, PlayerSetup, Setup, Square, StashList, StashRow, TerrainKind,
     TerrainPiece, UnitSetup,
 };
-use sandtable_scenario::{Colour, Physical, RuleSystem, Scenario};
+use sandtable_scenario::{
+    Colour, ModelChoice, ModelPiece, ModelTerrain, Physical, RuleSystem, Scenario,
+};
 
 fn cases(short: u32) -> u32 {
     std::env::var("SANDTABLE_FUZZ_CASES")
@@ -173,6 +175,7 @@ fn assert_same(a: &Scenario, b: &Scenario) -> Result<(), TestCaseError> {
     prop_assert_eq!(&a.setup, &b.setup);
     prop_assert_eq!(&a.colours, &b.colours);
     prop_assert_eq!(a.physical, b.physical);
+    prop_assert_eq!(&a.models, &b.models);
     Ok(())
 }
 
@@ -298,6 +301,18 @@ fn scenarios() -> impl Strategy<Value = Scenario> {
                 .collect();
             StashList::from_rows(&rows).expect("all 36 rolls")
         });
+        // Model entries, one for each kind of piece at most, so that none
+        // repeats another: (kind, for player 0, file, scale, unit name).
+        let models = prop::collection::btree_map(
+            0u8..6,
+            (
+                any::<bool>(),
+                "[a-z0-9 _-]{1,8}(/[a-zA-Z0-9 _-]{1,8}){0,2}\\.(glb|gltf|GLB)",
+                0.001f64..10_000.0,
+                names(),
+            ),
+            0..4,
+        );
         (
             names(),
             any::<bool>(),
@@ -310,7 +325,7 @@ fn scenarios() -> impl Strategy<Value = Scenario> {
                 any::<u64>(),
                 prop::option::of(1u32..=10_000),
             ),
-            physical,
+            (physical, models),
         )
             .prop_map(
                 move |(
@@ -321,8 +336,28 @@ fn scenarios() -> impl Strategy<Value = Scenario> {
                     stashes,
                     stash_list,
                     (first, seed, limit),
-                    physical,
+                    (physical, models),
                 )| {
+                    let models = models
+                        .into_iter()
+                        .map(|(kind, (own, file, unit_mm, unit))| {
+                            let piece = match kind {
+                                0 => ModelPiece::Units,
+                                1 => ModelPiece::Factor(1 + u16::from(own)),
+                                2 => ModelPiece::Unit(unit),
+                                3 => ModelPiece::Base,
+                                4 => ModelPiece::Stash,
+                                _ => ModelPiece::Terrain(ModelTerrain::ALL[file.len() % 11]),
+                            };
+                            let owned = kind < 4;
+                            ModelChoice {
+                                piece,
+                                player: (own && owned).then(|| players[0].name.clone()),
+                                file,
+                                unit_mm,
+                            }
+                        })
+                        .collect();
                     let colours = (0..players.len())
                         .map(|p| Colour([p as u8 * 60, 90, 200 - p as u8 * 50]))
                         .collect();
@@ -351,7 +386,7 @@ fn scenarios() -> impl Strategy<Value = Scenario> {
                         colours,
                         physical,
                         warnings: Vec::new(),
-                        models: Vec::new(),
+                        models,
                     }
                 },
             )

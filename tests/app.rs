@@ -1517,3 +1517,47 @@ fn the_measuring_line_follows_the_pointer_until_the_second_click() {
         (sq("B2"), sq("D2"))
     );
 }
+
+/// Where an advance over a low wall lands comes from the rules' legal
+/// commands alone (R13): the table's reach, a click and the hint all say
+/// the square beyond the wall, never the wall.
+#[test]
+fn a_wall_crossing_lands_beyond_the_wall_for_the_table_the_click_and_the_hint() {
+    let scenario = sandtable_scenario::parse(
+        r#"(
+            name: "wall",
+            rules: ConflictAtCache,
+            board: (columns: 8, rows: 8),
+            players: [
+                (name: "Red", factors: [(base: "C2", units: [(at: "D4", facing: N)])]),
+                (name: "Blue", factors: [(base: "F7", units: [(at: "G6", facing: S)])]),
+            ],
+            terrain: [(kind: LowWall, squares: ["D5"])],
+        )"#,
+        "wall",
+    )
+    .expect("valid");
+    let mut app = app_with(scenario);
+    click(&mut app, "D4", true);
+    let g = game(&app);
+    let reach: Vec<Square> = sandtable::table::reachable(g)
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    assert_eq!(reach, vec![sq("D6")], "the wall is crossed, not stood on");
+    assert_eq!(
+        sandtable::table::advance_to(g, sq("D6")),
+        Some(Command::Advance)
+    );
+    assert_eq!(sandtable::table::advance_to(g, sq("D5")), None);
+    assert_eq!(
+        sandtable::play::bots::Hint::square(Command::Advance, g),
+        Some(sq("D6"))
+    );
+    // Clicking the landing square crosses the wall.
+    click(&mut app, "D6", false);
+    assert_eq!(
+        game(&app).position(UnitId(0)).map(|(s, _)| s),
+        Some(sq("D6"))
+    );
+}

@@ -167,21 +167,15 @@ impl Hint {
         self.task.is_some()
     }
 
-    /// The square a hint points at: the unit to activate or pick, the square
-    /// to advance or be placed on (a one-step advance: the square ahead of
-    /// the acting unit). `None` for turns, end and pass.
+    /// The square a hint points at, as the rules crate lists its command:
+    /// the unit to activate or pick, the square an advance lands on (beyond
+    /// a low wall when it crosses one, R13), the square to be placed on.
+    /// `None` for turns, end and pass.
     pub fn square(command: Command, game: &Game) -> Option<sandtable_rules::Square> {
-        match command {
-            Command::Activate(sq)
-            | Command::AdvanceTo(sq)
-            | Command::Pick(sq)
-            | Command::Place(sq, _) => Some(sq),
-            Command::Advance => {
-                let (at, facing) = game.position(game.activation()?.unit)?;
-                at.step(facing, game.board())
-            }
-            Command::TurnLeft | Command::TurnRight | Command::End | Command::Pass => None,
-        }
+        game.legal_commands()
+            .into_iter()
+            .find(|l| l.command == command)
+            .and_then(|l| l.lands)
     }
 
     /// The hint for the game in play as it stands, if one was given.

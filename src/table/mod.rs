@@ -830,32 +830,21 @@ pub fn note_synced_revision(active: Option<Res<ActiveGame>>, mut synced: ResMut<
     }
 }
 
-/// The squares the acting unit's legal advances end on, with their costs.
+/// The squares the acting unit's legal advances land on, with their
+/// costs, as the rules crate lists them.
 pub fn reachable(game: &Game) -> Vec<(Square, u16)> {
-    let Some(a) = game.activation() else {
-        return Vec::new();
-    };
-    let Some((from, facing)) = game.position(a.unit) else {
-        return Vec::new();
-    };
-    let board = game.board();
     game.legal_commands()
         .into_iter()
-        .filter_map(|l| match l.command {
-            sandtable_rules::Command::AdvanceTo(sq) => Some((sq, l.cost.0)),
-            sandtable_rules::Command::Advance => {
-                // A step lands next door; a wall crossing two squares on.
-                let next = from.step(facing, board)?;
-                let land = if game.ground(next) == Ground::LowWall {
-                    next.step(facing, board)?
-                } else {
-                    next
-                };
-                Some((land, l.cost.0))
-            }
-            _ => None,
-        })
+        .filter(|l| is_advance(l.command))
+        .filter_map(|l| Some((l.lands?, l.cost.0)))
         .collect()
+}
+
+fn is_advance(command: sandtable_rules::Command) -> bool {
+    matches!(
+        command,
+        sandtable_rules::Command::Advance | sandtable_rules::Command::AdvanceTo(_)
+    )
 }
 
 /// What the acting unit's legal advance onto `sq` captures there: an
@@ -877,20 +866,12 @@ pub fn capture_at(game: &Game, sq: Square) -> Option<CaptureMark> {
     }
 }
 
-/// The target of a legal advance onto `sq`, if the acting unit has one.
+/// The legal advance of the acting unit that lands on `sq`, if any.
 pub fn advance_to(game: &Game, sq: Square) -> Option<sandtable_rules::Command> {
-    let (from, facing) = game.position(game.activation()?.unit)?;
-    let steps = from.steps_to(facing, sq)?;
-    let crossing = steps == 2
-        && from
-            .step(facing, game.board())
-            .is_some_and(|n| game.ground(n) == Ground::LowWall);
-    let command = if steps == 1 || crossing {
-        sandtable_rules::Command::Advance
-    } else {
-        sandtable_rules::Command::AdvanceTo(sq)
-    };
-    game.check(&command).ok().map(|_| command)
+    game.legal_commands()
+        .into_iter()
+        .find(|l| is_advance(l.command) && l.lands == Some(sq))
+        .map(|l| l.command)
 }
 
 /// A capture's facing bonus floats over the square: "+3 from behind" (R9).

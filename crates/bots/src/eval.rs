@@ -682,17 +682,6 @@ fn base_risk(cost: u16) -> f32 {
     }
 }
 
-/// What lies where an Advance of the acting unit ends: the square entered, past
-/// a low wall when one is ahead (R13).
-pub(crate) fn advance_target(game: &Game, from: Square, facing: Facing) -> Option<Square> {
-    let next = from.step(facing, game.board())?;
-    if game.ground(next).class() == TerrainClass::T110 {
-        next.step(facing, game.board())
-    } else {
-        Some(next)
-    }
-}
-
 /// What entering `to`, advancing in `facing`, is worth to `me` right now: a
 /// capture (Bases far above units, the facing bonus counted, R9) or progress.
 fn entry_value(
@@ -721,7 +710,7 @@ fn entry_value(
 
 /// What facing `facing` on `from` promises: the value of advancing next.
 fn facing_value(game: &Game, maps: &Maps, me: PlayerId, from: Square, facing: Facing) -> f32 {
-    match advance_target(game, from, facing) {
+    match game.advance_landing(from, facing) {
         Some(to) if entry_cost(game, to).is_some() || game.occupant(to).is_some() => {
             entry_value(game, maps, me, from, facing, to)
         }
@@ -750,12 +739,10 @@ pub(crate) fn quick_score(game: &Game, maps: &Maps, legal: &LegalCommand) -> f32
                 .fold(f32::MIN, f32::max);
             3.0 + best.clamp(-2.0, 50.0) * 0.1
         }
-        Command::Advance => {
-            match acting.and_then(|(sq, f)| advance_target(game, sq, f).map(|t| (sq, f, t))) {
-                Some((sq, f, to)) => entry_value(game, maps, me, sq, f, to),
-                None => 0.0,
-            }
-        }
+        Command::Advance => match (acting, legal.lands) {
+            (Some((sq, f)), Some(to)) => entry_value(game, maps, me, sq, f, to),
+            _ => 0.0,
+        },
         Command::AdvanceTo(to) => match acting {
             Some((sq, f)) => entry_value(game, maps, me, sq, f, to) + 0.2,
             None => 0.0,

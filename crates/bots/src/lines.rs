@@ -87,9 +87,8 @@ fn predicted(game: &Game, activation: Activation, legal: LegalCommand) -> Option
     let (to, facing) = match legal.command {
         Command::TurnLeft => (square, facing.left()),
         Command::TurnRight => (square, facing.right()),
-        // A step, or over a low wall onto the square beyond it (R13).
-        Command::Advance => (eval::advance_target(game, square, facing)?, facing),
-        Command::AdvanceTo(to) => (to, facing),
+        // Where the rules crate says the advance lands.
+        Command::Advance | Command::AdvanceTo(_) => (legal.lands?, facing),
         _ => return None,
     };
     if to != square && (game.occupant(to).is_some() || game.stash_at(to)) {

@@ -306,10 +306,7 @@ impl Game {
     pub(crate) fn legal_choices(&self, choice: Choice, out: &mut Vec<LegalCommand>) {
         let table = &*self.table;
         let s = &self.state;
-        let free = |command| LegalCommand {
-            command,
-            cost: crate::Actions(0),
-        };
+        let free = LegalCommand::free;
         let mut places = |squares: &mut dyn Iterator<Item = Square>| {
             for sq in squares {
                 for f in Facing::ALL {

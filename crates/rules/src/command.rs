@@ -32,13 +32,34 @@ pub enum Command {
     Place(Square, Facing),
 }
 
-/// A legal command with the actions it costs.
+/// A legal command with the actions it costs and the square a table shows
+/// it on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LegalCommand {
     /// The command.
     pub command: Command,
     /// Actions it spends (0 for activate, end and pass).
     pub cost: Actions,
+    /// The square it acts on or ends on: the unit activated or picked, the
+    /// square an advance lands on (beyond a low wall when it crosses one,
+    /// R13), the square of a placement; `None` for turns, end and pass.
+    pub lands: Option<Square>,
+}
+
+impl LegalCommand {
+    /// A command that costs nothing.
+    pub(crate) fn free(command: Command) -> LegalCommand {
+        let lands = match command {
+            Command::Activate(sq) | Command::Pick(sq) | Command::Place(sq, _) => Some(sq),
+            Command::AdvanceTo(sq) => Some(sq),
+            _ => None,
+        };
+        LegalCommand {
+            command,
+            cost: Actions(0),
+            lands,
+        }
+    }
 }
 
 /// Why a command is refused. The game is unchanged by a refused command.

@@ -7,7 +7,8 @@ use crate::game::{Actions, Game, Place, UnitId};
 use crate::terrain::TerrainClass;
 
 impl Game {
-    /// Every legal command with its action cost, in a stable order.
+    /// Every legal command with its action cost and landing square, in a
+    /// stable order.
     pub fn legal_commands(&self) -> Vec<LegalCommand> {
         let mut out = Vec::new();
         self.legal_commands_into(&mut out);
@@ -24,10 +25,7 @@ impl Game {
             self.legal_choices(choice, out);
             return;
         }
-        let free = |command| LegalCommand {
-            command,
-            cost: Actions(0),
-        };
+        let free = LegalCommand::free;
         let Some(acting) = self.acting() else {
             if self.state.activations_left > 0 {
                 let player = &self.table.players[self.state.current.index()];
@@ -44,20 +42,18 @@ impl Game {
             return;
         };
         if acting.left >= 1 {
-            let one = Actions(1);
-            out.push(LegalCommand {
-                command: Command::TurnLeft,
-                cost: one,
-            });
-            out.push(LegalCommand {
-                command: Command::TurnRight,
-                cost: one,
-            });
+            for command in [Command::TurnLeft, Command::TurnRight] {
+                out.push(LegalCommand {
+                    cost: Actions(1),
+                    ..free(command)
+                });
+            }
         }
-        if let Ok(plan) = self.plan_step(&acting) {
+        if let Ok(plan @ Plan::Advance { to, .. }) = self.plan_step(&acting) {
             out.push(LegalCommand {
                 command: Command::Advance,
                 cost: plan.cost(),
+                lands: Some(to),
             });
         }
         // Road runs (R14): walk the T130 squares ahead; each target two or more
@@ -74,8 +70,8 @@ impl Game {
                 && let Ok(plan @ Plan::Advance { .. }) = self.plan_run(&acting, next)
             {
                 out.push(LegalCommand {
-                    command: Command::AdvanceTo(next),
                     cost: plan.cost(),
+                    ..free(Command::AdvanceTo(next))
                 });
             }
             if self.state.occupant(board, next).is_some() {
@@ -85,5 +81,25 @@ impl Game {
         }
         out.push(free(Command::End));
         out.push(free(Command::Pass));
+    }
+}
+
+impl Game {
+    /// The square an Advance from `from` facing `facing` would end on: the
+    /// square ahead, or the first square beyond a low wall (R13); `None`
+    /// past the board's edge. Whether the advance is legal is left to
+    /// [`Game::check`] and [`Game::legal_commands`].
+    pub fn advance_landing(
+        &self,
+        from: crate::Square,
+        facing: crate::Facing,
+    ) -> Option<crate::Square> {
+        let board = self.table.board;
+        let next = from.step(facing, board)?;
+        if self.table.ground[board.index(next)].class() == TerrainClass::T110 {
+            next.step(facing, board)
+        } else {
+            Some(next)
+        }
     }
 }

@@ -155,6 +155,22 @@ proptest! {
             let legal = game.legal_commands();
             for l in &legal {
                 prop_assert_eq!(game.check(&l.command), Ok(l.cost), "listed {} passes check", l.command);
+                // An advance lands where its listing says (R13: beyond a low
+                // wall), and where `advance_landing` says.
+                if matches!(l.command, Command::Advance | Command::AdvanceTo(_)) {
+                    let unit = game.activation().expect("an advance needs a unit acting").unit;
+                    let (from, facing) = game.position(unit).expect("on the board");
+                    if l.command == Command::Advance {
+                        prop_assert_eq!(l.lands, game.advance_landing(from, facing));
+                    }
+                    let mut after = game.clone();
+                    after.apply(l.command).expect("listed commands apply");
+                    prop_assert_eq!(after.position(unit).map(|(sq, _)| sq), l.lands, "{}", l.command);
+                } else if let Command::Activate(sq) | Command::Pick(sq) | Command::Place(sq, _) = l.command {
+                    prop_assert_eq!(l.lands, Some(sq));
+                } else {
+                    prop_assert_eq!(l.lands, None);
+                }
             }
             for c in candidates(&game, &extra) {
                 if legal.iter().any(|l| l.command == c) {

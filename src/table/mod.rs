@@ -236,6 +236,18 @@ pub struct TableShown {
     pub folder: Option<std::path::PathBuf>,
 }
 
+/// The folder a scenario's file lies in, as an absolute path: a bare file
+/// name's folder is the working folder.
+pub fn scenario_folder(file: &std::path::Path) -> Option<std::path::PathBuf> {
+    let dir = file.parent()?;
+    let dir = if dir.as_os_str().is_empty() {
+        std::path::Path::new(".")
+    } else {
+        dir
+    };
+    Some(std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()))
+}
+
 /// The scenario's model entry (an index in [`TableShown::models`]) that
 /// draws this unit, base or stash; pieces without one have their default look.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
@@ -422,7 +434,7 @@ pub fn spawn_table(
         colours: scenario.colours.clone(),
         names: names.iter().map(|n| (*n).to_owned()).collect(),
         models: scenario.models.clone(),
-        folder: scenario_file.and_then(|f| f.parent().map(std::path::Path::to_path_buf)),
+        folder: scenario_file.as_deref().and_then(scenario_folder),
     };
     // Each unit's player, Factor and name, in the order of unit ids.
     let unit_keys: Vec<PieceOf<'_>> = scenario
@@ -938,6 +950,18 @@ mod tests {
             shapes.len(),
             6,
             "a cue besides colour for each of six players"
+        );
+    }
+
+    #[test]
+    fn a_bare_file_name_lies_in_the_working_folder() {
+        let cwd = std::env::current_dir().expect("working folder");
+        let folder = |f: &str| scenario_folder(std::path::Path::new(f));
+        assert_eq!(folder("duel.ron"), Some(cwd.clone()));
+        assert_eq!(folder("maps/duel.ron"), Some(cwd.join("maps")));
+        assert_eq!(
+            folder("/srv/maps/duel.ron"),
+            Some(std::path::PathBuf::from("/srv/maps"))
         );
     }
 }

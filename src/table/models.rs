@@ -16,11 +16,11 @@ use std::sync::{Arc, RwLock};
 use bevy::asset::io::{
     AssetReader, AssetReaderError, AssetSourceBuilder, PathStream, Reader, VecReader,
 };
-use bevy::asset::{AssetLoadError, AssetPath, LoadState};
-use bevy::gltf::{GltfAssetLabel, GltfMaterialName};
+use bevy::asset::{AssetLoadError, AssetPath, LoadState, RecursiveDependencyLoadState};
+use bevy::gltf::{GltfAssetLabel, GltfLoaderSettings, GltfMaterialName};
 use bevy::prelude::*;
 use bevy::world_serialization::{WorldAsset, WorldAssetRoot, WorldInstanceReady};
-use sandtable_scenario::files::{ReadFileError, read_inside};
+use sandtable_scenario::files::{ReadFileError, read_inside, stays_inside};
 use sandtable_scenario::{ModelTerrain, PieceOf, models::model_for};
 
 use super::builtin::{DefaultLook, PLAYER_DARK_MATERIAL, PLAYER_MATERIAL, gltf_turn};
@@ -40,47 +40,141 @@ pub const MAX_MODEL_BYTES: u64 = 64 * 1024 * 1024;
 /// The folder of the default looks inside the assets folder.
 pub const LOOKS_FOLDER: &str = "looks";
 
-/// The folders models may be read from, numbered in the order they were
-/// first allowed; shared with the asset source's reader.
+/// At most this many files named by one glTF model (its buffers and
+/// images that are not embedded).
+pub const MAX_MODEL_REFERENCES: usize = 256;
+
+/// The folders models may be read from, each under a token drawn at random
+/// when it is first allowed, so that no file can name another folder's
+/// token (`../TOKEN/x.bin` in a glTF file); shared with the asset source's
+/// reader.
 #[derive(Resource, Clone, Default)]
-pub struct ModelFolders(Arc<RwLock<Vec<PathBuf>>>);
+pub struct ModelFolders(Arc<RwLock<Vec<(String, PathBuf)>>>);
 
 impl ModelFolders {
-    /// The number of a folder, allowing it on first use.
-    pub fn allow(&self, folder: &Path) -> usize {
+    /// The token of a folder, allowing it on first use.
+    pub fn allow(&self, folder: &Path) -> String {
+        use std::hash::{BuildHasher, Hasher};
         let mut folders = self.0.write().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = folders.iter().position(|f| f == folder) {
-            return i;
+        if let Some((token, _)) = folders.iter().find(|(_, f)| f == folder) {
+            return token.clone();
         }
-        folders.push(folder.to_path_buf());
-        folders.len() - 1
+        // The standard library seeds each `RandomState` at random.
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_usize(folders.len());
+        let token = format!("f{:016x}", h.finish());
+        folders.push((token.clone(), folder.to_path_buf()));
+        token
     }
 
-    fn get(&self, i: usize) -> Option<PathBuf> {
+    fn get(&self, token: &str) -> Option<PathBuf> {
         let folders = self.0.read().unwrap_or_else(|e| e.into_inner());
-        folders.get(i).cloned()
+        folders
+            .iter()
+            .find(|(t, _)| t == token)
+            .map(|(_, f)| f.clone())
     }
 }
 
-/// Reads `N/relative/path` as `relative/path` inside allowed folder `N`.
+/// Reads `TOKEN/relative/path` as `relative/path` inside the folder allowed
+/// under `TOKEN`.
 struct FolderReader(ModelFolders);
+
+fn io_error(text: impl Into<String>) -> AssetReaderError {
+    AssetReaderError::Io(Arc::new(std::io::Error::other(text.into())))
+}
 
 impl FolderReader {
     fn bytes(&self, path: &Path) -> Result<Vec<u8>, AssetReaderError> {
         let mut parts = path.components();
         let folder = parts
             .next()
-            .and_then(|c| c.as_os_str().to_str()?.parse::<usize>().ok())
-            .and_then(|i| self.0.get(i))
+            .and_then(|c| self.0.get(c.as_os_str().to_str()?))
             .ok_or_else(|| AssetReaderError::NotFound(path.to_path_buf()))?;
         let relative = parts.as_path();
-        read_inside(&folder, relative, MAX_MODEL_BYTES).map_err(|e| match e {
+        let bytes = read_inside(&folder, relative, MAX_MODEL_BYTES).map_err(|e| match e {
             ReadFileError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
                 AssetReaderError::NotFound(folder.join(relative))
             }
-            other => AssetReaderError::Io(Arc::new(std::io::Error::other(other.to_string()))),
-        })
+            other => io_error(other.to_string()),
+        })?;
+        let name = relative.to_string_lossy();
+        if name.ends_with(".gltf") || name.ends_with(".glb") {
+            let dir = folder.join(relative.parent().unwrap_or(Path::new("")));
+            check_references(&bytes, &dir).map_err(io_error)?;
+        }
+        Ok(bytes)
     }
+}
+
+/// Checks the files a glTF model names (buffers and images that are not
+/// embedded) before any is read: each lies beside the model or below it
+/// (no scheme, no root, no `..`), there are at most
+/// [`MAX_MODEL_REFERENCES`], and the model with every file it names, each
+/// counted as often as it is named, holds at most [`MAX_MODEL_BYTES`].
+fn check_references(bytes: &[u8], dir: &Path) -> Result<(), String> {
+    // Binary glTF: a 12-byte header, then the JSON chunk's length and type.
+    let json = if bytes.starts_with(b"glTF") {
+        bytes
+            .get(12..16)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+            .and_then(|len| bytes.get(20..20usize.saturating_add(len)))
+    } else {
+        Some(bytes)
+    };
+    // A file cut short or not JSON: the glTF loader says what is wrong.
+    let Some(doc) = json.and_then(|j| serde_json::from_slice::<serde_json::Value>(j).ok()) else {
+        return Ok(());
+    };
+    let uris: Vec<&str> = ["buffers", "images"]
+        .iter()
+        .filter_map(|key| doc.get(key)?.as_array())
+        .flatten()
+        .filter_map(|entry| entry.get("uri")?.as_str())
+        .filter(|uri| !uri.starts_with("data:"))
+        .collect();
+    if uris.len() > MAX_MODEL_REFERENCES {
+        return Err(format!(
+            "it names {} files; at most {MAX_MODEL_REFERENCES} are allowed",
+            uris.len()
+        ));
+    }
+    let mut total = bytes.len() as u64;
+    for uri in uris {
+        let name = percent_decoded(uri)
+            .ok_or_else(|| format!("it names {uri:?}, which is not a file name"))?;
+        let path = Path::new(&name);
+        if name.contains(':') || name.contains('\\') || !stays_inside(path) {
+            return Err(format!(
+                "it names {name:?}: the files a model names must lie beside it or below it"
+            ));
+        }
+        total = total.saturating_add(std::fs::metadata(dir.join(path)).map_or(0, |m| m.len()));
+        if total > MAX_MODEL_BYTES {
+            return Err(format!(
+                "with the files it names it holds more than {MAX_MODEL_BYTES} bytes, the most a model may"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A URI's `%XX` escapes decoded, or `None` when they are not UTF-8.
+fn percent_decoded(uri: &str) -> Option<String> {
+    let bytes = uri.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 impl AssetReader for FolderReader {
@@ -153,14 +247,23 @@ pub struct Models {
     made_for: Option<(Vec<sandtable_scenario::ModelChoice>, Option<PathBuf>)>,
     /// Models that could not be read or understood.
     pub failed: HashSet<AssetId<WorldAsset>>,
-    /// Models still loading, with the file they come from.
-    /// What is drawn when it fails: "the default look" or "the built-in look".
+    /// Models still loading (or whose textures are), with the file they
+    /// come from and what is drawn when one fails.
     pending: Vec<(Handle<WorldAsset>, String, &'static str)>,
 }
 
 impl Models {
     fn usable(&self, handle: &Handle<WorldAsset>) -> bool {
         !self.failed.contains(&handle.id())
+    }
+
+    /// Watches a model being loaded (once, however many entries name it);
+    /// one that failed before is tried again.
+    fn watch(&mut self, handle: &Handle<WorldAsset>, file: String, instead: &'static str) {
+        self.failed.remove(&handle.id());
+        if !self.pending.iter().any(|(h, ..)| h.id() == handle.id()) {
+            self.pending.push((handle.clone(), file, instead));
+        }
     }
 }
 
@@ -196,20 +299,29 @@ fn load_default_looks(
     let id = folders.allow(assets);
     for look in DefaultLook::all() {
         let file = format!("{LOOKS_FOLDER}/{}", look.file_name());
-        let handle = load(&server, id, &file);
-        let file_path = assets.join(&file).display().to_string();
-        models
-            .pending
-            .push((handle.clone(), file_path, "the built-in look"));
+        let handle = load(&server, &id, &file);
+        models.watch(
+            &handle,
+            assets.join(&file).display().to_string(),
+            "the built-in look",
+        );
         models.defaults.insert(look, handle);
     }
 }
 
-fn load(server: &AssetServer, folder: usize, file: &str) -> Handle<WorldAsset> {
-    let path = AssetPath::from(format!("{folder}/{file}"))
+/// Loads the first scene of a glTF file in an allowed folder; cameras and
+/// lights in the file are left out (the table has its own).
+fn load(server: &AssetServer, folder: &str, file: &str) -> Handle<WorldAsset> {
+    let path = AssetPath::from_path_buf(Path::new(folder).join(file))
         .with_source(SOURCE)
-        .into_owned();
-    server.load(GltfAssetLabel::Scene(0).from_asset(path))
+        .with_label(GltfAssetLabel::Scene(0).to_string());
+    server
+        .load_builder()
+        .with_settings(|settings: &mut GltfLoaderSettings| {
+            settings.load_cameras = false;
+            settings.load_lights = false;
+        })
+        .load(path)
 }
 
 /// Reads the scenario's models when the table shows other entries or
@@ -244,11 +356,9 @@ pub(crate) fn load_scenario_models(
                 .find(|dir| dir.join(&m.file).exists());
             match found {
                 Some(dir) => {
-                    let handle = load(&server, folders.allow(dir), &m.file);
+                    let handle = load(&server, &folders.allow(dir), &m.file);
                     let file_path = dir.join(&m.file).display().to_string();
-                    models
-                        .pending
-                        .push((handle.clone(), file_path, "the default look"));
+                    models.watch(&handle, file_path, "the default look");
                     Some(handle)
                 }
                 None => {
@@ -268,7 +378,22 @@ pub(crate) fn load_scenario_models(
         .collect();
     models.custom = custom;
     models.made_for = Some(wanted);
+    // Models of a scenario no longer shown are not watched: their failure
+    // would be news of nothing on the table.
+    let Models {
+        pending,
+        defaults,
+        custom,
+        ..
+    } = &mut *models;
+    pending.retain(|(h, ..)| {
+        defaults
+            .values()
+            .chain(custom.iter().flatten())
+            .any(|d| d.id() == h.id())
+    });
     for line in missing {
+        let line = sandtable_scenario::files::printable(&line).into_owned();
         warn!("{line}");
         add_notice(&mut notice, line);
     }
@@ -299,29 +424,41 @@ pub(crate) fn watch_model_loads(
         return;
     }
     let mut failed_now = Vec::new();
+    let mut lines = Vec::new();
     models.pending.retain(
         |(handle, file, instead)| match server.load_state(handle.id()) {
-            LoadState::Loaded => false,
             LoadState::Failed(error) => {
-                let line = format!("{file}: {}; {instead} is drawn instead", why(&error));
-                failed_now.push((handle.id(), line));
+                failed_now.push(handle.id());
+                lines.push(format!(
+                    "model not drawn: {file}: {}; {instead} is drawn instead",
+                    why(&error)
+                ));
                 false
             }
+            // A model read whose textures could not be: drawn without them.
+            LoadState::Loaded => match server.recursive_dependency_load_state(handle.id()) {
+                RecursiveDependencyLoadState::Failed(error) => {
+                    lines.push(format!(
+                        "model drawn without some of its files: {file}: {}",
+                        why(&error)
+                    ));
+                    false
+                }
+                RecursiveDependencyLoadState::Loaded => false,
+                _ => true,
+            },
             LoadState::NotLoaded | LoadState::Loading => true,
         },
     );
+    for line in lines {
+        let line = sandtable_scenario::files::printable(&line).into_owned();
+        warn!("{line}");
+        add_notice(&mut notice, line);
+    }
     if failed_now.is_empty() {
         return;
     }
-    for (id, why) in failed_now {
-        models.failed.insert(id);
-        let line = format!("model not drawn: {why}");
-        warn!("{line}");
-        add_notice(
-            &mut notice,
-            sandtable_scenario::files::printable(&line).into_owned(),
-        );
-    }
+    models.failed.extend(failed_now);
     // A piece with a failed figure gets all its figures again (a terrain
     // piece has one a square).
     let pieces: HashSet<Entity> = figures
@@ -347,6 +484,13 @@ fn why(error: &AssetLoadError) -> String {
         AssetLoadError::AssetReaderError(AssetReaderError::NotFound(_)) => "not found".to_owned(),
         AssetLoadError::AssetReaderError(AssetReaderError::Io(e)) => e.to_string(),
         AssetLoadError::MissingLabel { .. } => "it holds no scene to draw".to_owned(),
+        AssetLoadError::AssetLoaderPanic { .. } => "the glTF loader could not read it".to_owned(),
+        AssetLoadError::MissingAssetLoaderForExtension(_)
+        | AssetLoadError::MissingAssetLoaderForTypeName(_)
+        | AssetLoadError::MissingAssetLoaderForTypeIdError(_)
+        | AssetLoadError::MissingAssetLoader { .. } => {
+            "no loader reads files of this kind".to_owned()
+        }
         other => other.to_string(),
     };
     text.lines().next().unwrap_or_default().to_owned()

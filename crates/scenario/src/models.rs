@@ -186,10 +186,9 @@ pub fn path_problem(file: &str) -> Option<String> {
     if file.chars().any(char::is_control) {
         return Some("the model's path holds control characters".to_owned());
     }
-    let lower = file.to_ascii_lowercase();
-    if !(lower.ends_with(".gltf") || lower.ends_with(".glb")) {
+    if !(file.ends_with(".gltf") || file.ends_with(".glb")) {
         return Some(format!(
-            "`{file}` is not a glTF file: the name must end in .gltf or .glb"
+            "`{file}` is not a glTF file: the name must end in .gltf or .glb, in lower case"
         ));
     }
     let path = Path::new(file);
@@ -198,9 +197,9 @@ pub fn path_problem(file: &str) -> Option<String> {
             "`{file}` is an absolute path: give it relative to the scenario's folder or to assets/"
         ));
     }
-    if !crate::files::stays_inside(path) || file.contains('\\') {
+    if !crate::files::stays_inside(path) || file.contains('\\') || file.contains(':') {
         return Some(format!(
-            "`{file}` leaves its folder: a model must lie inside the scenario's folder or assets/ (no `..`, no `\\`)"
+            "`{file}` leaves its folder: a model must lie inside the scenario's folder or assets/ (no `..`, `\\` or `:`)"
         ));
     }
     if file.contains('#') {

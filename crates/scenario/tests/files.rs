@@ -95,3 +95,42 @@ fn the_content_hash_follows_what_a_scenario_holds_not_its_comments() {
         "content changes it"
     );
 }
+
+#[test]
+fn read_inside_keeps_to_its_folder() {
+    use sandtable_scenario::files::{ReadFileError, read_inside};
+    use std::path::Path;
+    let dir = temp_dir("inside");
+    let folder = dir.join("folder");
+    std::fs::create_dir_all(folder.join("sub")).expect("folders");
+    std::fs::write(folder.join("sub/a.bin"), b"inside").expect("write");
+    std::fs::write(dir.join("out.bin"), b"outside").expect("write");
+    let read = |p: &str| read_inside(&folder, Path::new(p), 1024);
+    assert_eq!(read("sub/a.bin").expect("inside"), b"inside");
+    assert_eq!(read("./sub/a.bin").expect("inside"), b"inside");
+    assert!(matches!(read("../out.bin"), Err(ReadFileError::Outside)));
+    assert!(matches!(
+        read("sub/../../out.bin"),
+        Err(ReadFileError::Outside)
+    ));
+    let absolute = dir.join("out.bin");
+    assert!(matches!(
+        read_inside(&folder, &absolute, 1024),
+        Err(ReadFileError::Outside)
+    ));
+    assert!(matches!(read("sub"), Err(ReadFileError::NotAFile(_))));
+    std::fs::write(folder.join("big.bin"), vec![0u8; 2000]).expect("write");
+    assert!(matches!(
+        read("big.bin"),
+        Err(ReadFileError::TooLarge { .. })
+    ));
+    #[cfg(unix)]
+    {
+        // A link that stays inside is followed; one that leads out is not.
+        std::os::unix::fs::symlink(folder.join("sub/a.bin"), folder.join("in.bin")).expect("link");
+        std::os::unix::fs::symlink(dir.join("out.bin"), folder.join("out.bin")).expect("link");
+        assert_eq!(read("in.bin").expect("a link inside"), b"inside");
+        assert!(matches!(read("out.bin"), Err(ReadFileError::Outside)));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

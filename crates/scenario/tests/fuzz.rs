@@ -307,7 +307,7 @@ fn scenarios() -> impl Strategy<Value = Scenario> {
             0u8..6,
             (
                 any::<bool>(),
-                "[a-z0-9 _-]{1,8}(/[a-zA-Z0-9 _-]{1,8}){0,2}\\.(glb|gltf|GLB)",
+                "[a-z0-9 _-]{1,8}(/[a-zA-Z0-9 _-]{1,8}){0,2}\\.(glb|gltf)",
                 0.001f64..10_000.0,
                 names(),
             ),

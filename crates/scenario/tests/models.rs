@@ -123,6 +123,26 @@ fn malformed_entries_are_refused_with_their_field() {
             "empty",
         ),
         (
+            r#"(piece: Units, file: "FIGURE.GLB", unit_mm: 1.0)"#,
+            "models[0].file",
+            "lower case",
+        ),
+        (
+            r#"(piece: Units, file: "x://0/unit.glb", unit_mm: 1.0)"#,
+            "models[0].file",
+            "leaves its folder",
+        ),
+        (
+            r#"(piece: Units, file: "figures\\a.glb", unit_mm: 1.0)"#,
+            "models[0].file",
+            "leaves its folder",
+        ),
+        (
+            r#"(piece: Units, file: "a#Scene1.glb", unit_mm: 1.0)"#,
+            "models[0].file",
+            "`#`",
+        ),
+        (
             r#"(piece: Units, file: "a.glb", unit_mm: 0.0)"#,
             "models[0].unit_mm",
             "not a scale",

@@ -450,6 +450,24 @@ impl Setup {
                 format!("a turn limit is 1 to {MAX_TURN_LIMIT} turns, not {limit}"),
             );
         }
+        // R26: the limit counts player turns; with three or more players one
+        // that is not a multiple of their number ends the game part of the
+        // way round the table.
+        let n = self.players.len() as u32;
+        if let Some(limit) = self.turn_limit
+            && n >= 3
+            && (1..=MAX_TURN_LIMIT).contains(&limit)
+            && !limit.is_multiple_of(n)
+        {
+            warnings.add(
+                "turn_limit",
+                Some(Ruling::R26),
+                format!(
+                    "a limit of {limit} player turns is not a multiple of the {n} players: the last round stops after {} of them",
+                    limit % n
+                ),
+            );
+        }
         if problems.is_empty() {
             Ok(ValidSetup {
                 ground,
@@ -501,7 +519,19 @@ impl Setup {
             let building = match piece.kind {
                 TerrainKind::Building { entrance } => {
                     match building_shape(&piece.squares, entrance) {
-                        Ok(rect) => Some(rect),
+                        Ok(rect) => {
+                            // R25: the entrance opens onto a square of the board.
+                            if entrance_outside(rect, entrance, board).is_none() {
+                                problems.add(
+                                    &path,
+                                    Some(Ruling::R25),
+                                    format!(
+                                        "the entrance {entrance} opens off the board: the square outside it must be on the board"
+                                    ),
+                                );
+                            }
+                            Some(rect)
+                        }
                         Err(message) => {
                             problems.add(&path, Some(Ruling::R16), message);
                             continue;
@@ -711,6 +741,21 @@ fn building_shape(squares: &[Square], entrance: Square) -> Result<(Square, Squar
         ));
     }
     Ok((lo, hi))
+}
+
+/// The square outside a building's entrance, beyond the wall ring it lies
+/// on; `None` when that square is off the board (R25).
+fn entrance_outside((lo, hi): (Square, Square), entrance: Square, board: Board) -> Option<Square> {
+    let facing = if entrance.col == lo.col {
+        crate::Facing::W
+    } else if entrance.col == hi.col {
+        crate::Facing::E
+    } else if entrance.row == lo.row {
+        crate::Facing::S
+    } else {
+        crate::Facing::N
+    };
+    entrance.step(facing, board)
 }
 
 fn off_board(sq: Square, board: Board) -> String {

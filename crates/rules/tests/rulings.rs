@@ -1,4 +1,4 @@
-//! One or more tests for every ruling R1 to R16 and R30, R31 of RULINGS.md,
+//! One or more tests for every ruling R1 to R16, R25 to R27 and R30, R31 of RULINGS.md,
 //! each named after the ruling it covers.
 
 mod common;
@@ -1004,4 +1004,160 @@ fn r31_undo_never_goes_back_past_a_pass() {
     play(&mut game, &["activate G7"]);
     assert_eq!(game.undo(), Ok(cmd("activate G7")));
     assert_eq!(game.summary(), before.summary());
+}
+
+// ---------------------------------------------------------------- R25
+
+#[test]
+fn r25_a_building_s_entrance_opens_onto_the_board() {
+    // The entrance A5 lies on the ring's west side, on the board's edge: the
+    // square outside it is off the board.
+    let table = duel().area(TerrainKind::Building { entrance: sq("A5") }, "A4", "C6");
+    assert_eq!(
+        problems(&table),
+        [
+            "terrain[0]: the entrance A5 opens off the board: the square outside it must be on the board (R25)"
+        ]
+    );
+    // The same building with its entrance on the east side opens onto D5.
+    let table = duel().area(TerrainKind::Building { entrance: sq("C5") }, "A4", "C6");
+    let game = Game::new(&table.0).expect("the entrance opens onto D5");
+    assert_eq!(game.ground(sq("C5")), Ground::BuildingEntrance);
+    // On the board's top row, an entrance on the north side opens off it.
+    let table = duel().area(
+        TerrainKind::Building {
+            entrance: sq("E10"),
+        },
+        "D8",
+        "F10",
+    );
+    assert_eq!(
+        problems(&table),
+        [
+            "terrain[0]: the entrance E10 opens off the board: the square outside it must be on the board (R25)"
+        ]
+    );
+}
+
+// ---------------------------------------------------------------- R26
+
+#[test]
+fn r26_a_turn_limit_not_a_multiple_of_three_or_more_players_is_warned() {
+    let three = |limit: u32| {
+        board(12, 12)
+            .player("Red", "B2", &[("C3", 'N')])
+            .player("Blue", "K11", &[("J10", 'S')])
+            .player("Green", "B11", &[("C10", 'S')])
+            .turn_limit(limit)
+    };
+    let warnings = |table: common::Table| -> Vec<String> {
+        Game::new(&table.0)
+            .expect("valid")
+            .warnings()
+            .iter()
+            .filter(|w| w.ruling == Some(Ruling::R26))
+            .map(|w| w.to_string())
+            .collect()
+    };
+    assert_eq!(
+        warnings(three(10)),
+        [
+            "turn_limit: a limit of 10 player turns is not a multiple of the 3 players: the last round stops after 1 of them (R26)"
+        ]
+    );
+    assert!(warnings(three(12)).is_empty(), "four full rounds");
+    // Two players: any limit ends on a player's turn; nothing to say.
+    assert!(warnings(duel().turn_limit(7)).is_empty());
+}
+
+// ---------------------------------------------------------------- R27
+
+#[test]
+fn r27_a_wall_crossing_costs_two_plus_entering_the_square_beyond() {
+    // Red's units face low walls with open ground, water and an elevated
+    // bridge beyond.
+    let table = |facing: char| {
+        board(12, 10)
+            .player(
+                "Red",
+                "E2",
+                &[("C3", facing), ("E3", facing), ("G3", facing)],
+            )
+            .player("Blue", "K9", &[("J8", 'S')])
+            .terrain(TerrainKind::LowWall, &["C4", "E4", "G4"])
+            .terrain(TerrainKind::Water, &["E5"])
+            .terrain(TerrainKind::Bridge { elevated: true }, &["G5"])
+    };
+    let cost = |unit: &str, facing_the_wall: bool| {
+        let mut game = table(if facing_the_wall { 'N' } else { 'E' }).game();
+        play(&mut game, &[&format!("activate {unit}")]);
+        if !facing_the_wall {
+            // It began its activation facing away: no discount (R13).
+            play(&mut game, &["left"]);
+        }
+        // After the turn too few actions may be left: the refusal names the cost.
+        match game.check(&Command::Advance) {
+            Ok(cost) => cost.0,
+            Err(sandtable_rules::CommandError::NotEnoughActions { cost, .. }) => cost.0,
+            Err(e) => panic!("{unit}: {e}"),
+        }
+    };
+    // With R13's discount (the activation began facing the wall): 1 plus
+    // entering the square beyond.
+    assert_eq!(cost("C3", true), 1 + 1, "onto open ground");
+    assert_eq!(cost("E3", true), 1 + 3, "into water");
+    assert_eq!(
+        cost("G3", true),
+        1 + 1 + 1,
+        "onto an elevated bridge, R15's +1"
+    );
+    // Without it: 2 plus entering.
+    assert_eq!(cost("C3", false), 2 + 1, "3 onto open ground");
+    assert_eq!(cost("E3", false), 2 + 3, "5 into water");
+    assert_eq!(cost("G3", false), 2 + 1 + 1);
+}
+
+#[test]
+fn r27_bonus_actions_begin_anew_and_do_not_count_as_an_activation() {
+    use sandtable_rules::StashResult;
+    // Red's D4 finds a stash on D5 and gives four extra actions to C3,
+    // which has already been activated this turn and faces a low wall.
+    let mut game = board(10, 10)
+        .player("Red", "E3", &[("D4", 'N'), ("C3", 'N'), ("G3", 'N')])
+        .player("Blue", "H8", &[("G7", 'S')])
+        .terrain(TerrainKind::LowWall, &["C5"])
+        .stashes(&["D5"])
+        .every_roll(StashResult::ExtraActions(4))
+        .game();
+    play(&mut game, &["activate C3", "left", "right", "end"]);
+    assert!(game.activated_this_turn(UnitId(1)));
+    play(&mut game, &["activate D4", "advance"]);
+    // A bonus may go to a unit that has acted this turn.
+    play(&mut game, &["pick C3"]);
+    assert_eq!(game.activation().map(|a| a.unit), Some(UnitId(1)));
+    play(&mut game, &["advance"]);
+    // C3 now stands before the wall on C4, facing it: the bonus began here,
+    // so R13's discount applies to the crossing as its first command.
+    play(&mut game, &["end"]);
+    let mut game2 = board(10, 10)
+        .player("Red", "E3", &[("D4", 'N'), ("C4", 'N'), ("G3", 'N')])
+        .player("Blue", "H8", &[("G7", 'S')])
+        .terrain(TerrainKind::LowWall, &["C5"])
+        .stashes(&["D5"])
+        .every_roll(StashResult::ExtraActions(4))
+        .game();
+    play(&mut game2, &["activate D4", "advance", "pick C4"]);
+    assert_eq!(
+        game2.check(&Command::Advance).expect("crossing").0,
+        1 + 1,
+        "the discount of a bonus's first command (R13 as R27 reads it)"
+    );
+    // The bonus was no activation (R6): the limit of activations is untouched.
+    let before = game2.activations_left();
+    play(&mut game2, &["end"]);
+    assert_eq!(game2.activations_left(), before);
+    assert!(
+        !game2.activated_this_turn(UnitId(1)),
+        "a unit given a bonus may still be activated this turn"
+    );
 }

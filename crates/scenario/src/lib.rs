@@ -391,7 +391,7 @@ fn default_figure_scale() -> f64 {
 }
 
 fn default_first_player() -> Option<usize> {
-    Some(0)
+    None
 }
 
 /// The seed a scenario gets when it names none.

@@ -152,7 +152,7 @@ fn optional_fields_take_their_documented_defaults() {
         ],
     )"#;
     let s = sandtable_scenario::parse(text, "inline").expect("valid");
-    assert_eq!(s.setup.first_player, Some(0));
+    assert_eq!(s.setup.first_player, None, "drawn with the seed (R5)");
     assert_eq!(s.setup.seed, sandtable_scenario::DEFAULT_SEED);
     assert_eq!(s.setup.turn_limit, None);
     assert!(s.setup.terrain.is_empty() && s.setup.stashes.is_empty());
@@ -334,5 +334,36 @@ fn default_colours_are_okabe_and_ito_s_and_every_player_has_a_mark_besides_colou
         sandtable_scenario::player_marks(["Red", "Blue", "Rose"]),
         ['1', 'B', '3'],
         "a letter two players share gives way to their numbers"
+    );
+}
+
+/// R5: a scenario that leaves `first_player` out has it drawn with the
+/// game's seed, so that over seeds every player starts some games.
+#[test]
+fn a_first_player_left_out_is_drawn_with_the_seed() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/open-field.ron"
+    ))
+    .expect("shipped");
+    let without: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("first_player"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let scenario = sandtable_scenario::parse(&without, "open-field").expect("valid");
+    assert_eq!(scenario.setup.first_player, None);
+    let starters: std::collections::BTreeSet<u16> = (0..40)
+        .map(|seed| scenario.game_with_seed(seed).current_player().0)
+        .collect();
+    assert_eq!(
+        starters.len(),
+        2,
+        "both players start some games: {starters:?}"
+    );
+    // The same seed draws the same player.
+    assert_eq!(
+        scenario.game_with_seed(7).current_player(),
+        scenario.game_with_seed(7).current_player()
     );
 }

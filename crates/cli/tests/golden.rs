@@ -1,0 +1,177 @@
+//! The CLI's output, byte for byte, on every shipped scenario and record:
+//! `validate`, `show`, `play` (text and JSON, with and without bots),
+//! `simulate` and `tournament`. Each case's exit status, standard output and
+//! standard error are kept in `tests/golden/NAME.txt`; lines that time a run
+//! are masked. Output may change only on purpose:
+//! `SANDTABLE_WRITE_GOLDEN=1 cargo test -p sandtable-cli --test golden`
+//! writes the files again, and the diff shows what changed.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The cases: a name and the arguments, run from the workspace's root.
+fn cases() -> Vec<(String, Vec<String>)> {
+    let mut cases: Vec<(String, Vec<String>)> = Vec::new();
+    let mut add = |name: &str, args: &[&str]| {
+        cases.push((
+            name.to_owned(),
+            args.iter().map(|a| (*a).to_owned()).collect(),
+        ));
+    };
+    for s in [
+        "standard",
+        "open-field",
+        "three-players",
+        "two-factors",
+        "river-crossing",
+        "snyder-skirmish",
+        "stress-100x100",
+    ] {
+        let file = format!("scenarios/{s}.ron");
+        add(&format!("validate-{s}"), &["validate", &file]);
+        add(&format!("show-{s}"), &["show", &file]);
+    }
+    add(
+        "validate-problems",
+        &["validate", "scenarios/tests/many-problems.ron"],
+    );
+    for (scenario, record) in [
+        ("open-field", "open-field-capture"),
+        ("snyder-skirmish", "snyder-stash"),
+    ] {
+        let file = format!("scenarios/{scenario}.ron");
+        let moves = format!("crates/cli/tests/data/{record}.moves");
+        add(
+            &format!("play-{record}"),
+            &["play", &file, "--record", &moves],
+        );
+        add(
+            &format!("play-{record}-json"),
+            &["play", &file, "--record", &moves, "--json"],
+        );
+        add(
+            &format!("show-{record}"),
+            &["show", &file, "--record", &moves],
+        );
+    }
+    add(
+        "play-bots",
+        &[
+            "play",
+            "scenarios/open-field.ron",
+            "--bot",
+            "0=greedy",
+            "--bot",
+            "1=mcts",
+            "--mcts-iterations",
+            "20",
+            "--turn-limit",
+            "12",
+        ],
+    );
+    add(
+        "simulate-standard",
+        &[
+            "simulate",
+            "scenarios/standard.ron",
+            "--games",
+            "20",
+            "--seed",
+            "1",
+        ],
+    );
+    add(
+        "simulate-snyder",
+        &[
+            "simulate",
+            "scenarios/snyder-skirmish.ron",
+            "--games",
+            "10",
+            "--seed",
+            "3",
+        ],
+    );
+    add(
+        "tournament",
+        &[
+            "tournament",
+            "scenarios/open-field.ron",
+            "--games",
+            "2",
+            "--mcts-iterations",
+            "10",
+            "--turn-limit",
+            "20",
+            "--threads",
+            "1",
+        ],
+    );
+    cases
+}
+
+/// Lines that time a run (and name the threads it ran on) differ from run
+/// to run and machine to machine: each is kept as a mark.
+fn masked(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let timed = line.contains(" s on ")
+                || line.contains(" a second")
+                || line.contains(" ms")
+                || line.contains("seconds");
+            if timed { "[a line of timings]" } else { line }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_cli_s_output_is_as_kept() {
+    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let write = std::env::var_os("SANDTABLE_WRITE_GOLDEN").is_some();
+    let mut changed = Vec::new();
+    for (name, args) in cases() {
+        let out = Command::new(env!("CARGO_BIN_EXE_sandtable-cli"))
+            .args(&args)
+            .current_dir(root())
+            .output()
+            .expect("the binary runs");
+        let text = format!(
+            "$ sandtable-cli {}\nexit {}\n--- stdout\n{}\n--- stderr\n{}\n",
+            args.join(" "),
+            out.status.code().unwrap_or(-1),
+            masked(&String::from_utf8_lossy(&out.stdout)),
+            masked(&String::from_utf8_lossy(&out.stderr)),
+        );
+        let path = folder.join(format!("{name}.txt"));
+        if write {
+            std::fs::create_dir_all(&folder).expect("golden folder");
+            std::fs::write(&path, &text).expect("write golden output");
+        }
+        match std::fs::read_to_string(&path) {
+            Ok(kept) if kept == text => {}
+            Ok(kept) => {
+                let first = kept
+                    .lines()
+                    .zip(text.lines())
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(kept.lines().count().min(text.lines().count()));
+                changed.push(format!(
+                    "{name}: line {}: kept {:?}, now {:?}",
+                    first + 1,
+                    kept.lines().nth(first).unwrap_or(""),
+                    text.lines().nth(first).unwrap_or("")
+                ));
+            }
+            Err(_) => changed.push(format!("{name}: no kept output")),
+        }
+    }
+    assert!(
+        changed.is_empty(),
+        "the CLI's output changed (SANDTABLE_WRITE_GOLDEN=1 writes it again):\n{}",
+        changed.join("\n")
+    );
+}

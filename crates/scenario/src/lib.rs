@@ -17,8 +17,9 @@ use sandtable_rules::{
 use sandtable_rules::{StashList, StashRow};
 use serde::{Deserialize, Serialize};
 
-pub mod files;
 pub mod models;
+/// The file rules, shared by every crate that touches the disk.
+pub use sandtable_core::files;
 pub mod records;
 
 pub use models::{ModelChoice, ModelPiece, ModelTerrain, PieceOf};

@@ -1,0 +1,6 @@
+//! What every rule system of Sandtable shares, written once: files read
+//! and written under one set of rules. The shared game contract (decisions,
+//! legal commands, dice, views, records) grows here, so that each rule
+//! system's crate plugs into one CLI, one set of bots and one table.
+
+pub mod files;

@@ -10,6 +10,7 @@ use common::notice;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use bevy::asset::AssetPath;
 use bevy::gltf::{GltfMaterialName, GltfMeshName, GltfPlugin};
 use bevy::prelude::*;
 use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
@@ -121,8 +122,6 @@ fn figures_of<T: Component>(app: &mut App) -> Vec<(Figure, Option<AssetPath<'sta
     }
     out
 }
-
-use bevy::asset::AssetPath;
 
 fn path_text(path: &Option<AssetPath<'static>>) -> String {
     path.as_ref().map(|p| p.to_string()).unwrap_or_default()

@@ -346,7 +346,7 @@ pub fn glb(look: DefaultLook) -> Vec<u8> {
     let mut meshes = Vec::new();
     let mut nodes = vec![serde_json::json!({
         "name": look.file_name().trim_end_matches(".glb"),
-        "rotation": quat(gltf_turn()),
+        "rotation": gltf_turn().to_array(),
         "children": (1..=parts.len()).collect::<Vec<_>>(),
     })];
     let mut paints: Vec<Paint> = Vec::new();
@@ -414,7 +414,7 @@ pub fn glb(look: DefaultLook) -> Vec<u8> {
         nodes.push(serde_json::json!({
             "mesh": meshes.len() - 1,
             "translation": t.translation.to_array(),
-            "rotation": quat(t.rotation),
+            "rotation": t.rotation.to_array(),
             "scale": t.scale.to_array(),
         }));
     }
@@ -463,10 +463,6 @@ pub fn glb(look: DefaultLook) -> Vec<u8> {
     out.extend_from_slice(b"BIN\0");
     out.extend_from_slice(&bin);
     out
-}
-
-fn quat(q: Quat) -> [f32; 4] {
-    q.to_array()
 }
 
 fn vec3s(mesh: &Mesh, attribute: bevy::mesh::MeshVertexAttribute) -> Vec<[f32; 3]> {

@@ -28,13 +28,7 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 (lay_table_slab, make_player_looks),
-                (
-                    dress_squares,
-                    dress_terrain,
-                    dress_bases,
-                    dress_units,
-                    dress_stashes,
-                ),
+                (dress_squares, need_figures, dress_bases, dress_units),
                 (
                     models::load_scenario_models,
                     models::watch_model_loads,
@@ -365,8 +359,20 @@ fn dress_squares(
     }
 }
 
-/// A terrain piece's squares get their figures in `place_figures`.
-fn dress_terrain(mut commands: Commands, pieces: Query<Entity, Added<TerrainPiece>>) {
+/// Every new unit, base, stash and terrain piece gets its figure (or, for
+/// terrain, one a square) in `place_figures`.
+fn need_figures(
+    mut commands: Commands,
+    pieces: Query<
+        Entity,
+        Or<(
+            Added<UnitPiece>,
+            Added<BasePiece>,
+            Added<StashToken>,
+            Added<TerrainPiece>,
+        )>,
+    >,
+) {
     for e in &pieces {
         commands.entity(e).insert(NeedsFigure);
     }
@@ -381,8 +387,6 @@ fn dress_bases(
     bases: Query<(Entity, &Owner, Has<Offending>), Added<BasePiece>>,
 ) {
     for (e, owner, offending) in &bases {
-        let mut base = commands.entity(e);
-        base.insert(NeedsFigure);
         let Some(look) = players.0.get(usize::from(owner.0.0)) else {
             continue;
         };
@@ -391,7 +395,7 @@ fn dress_bases(
         } else {
             &look.dark
         };
-        base.with_child(part(
+        commands.entity(e).with_child(part(
             &look.plinth,
             dark,
             Transform::from_xyz(0.0, 0.07, 0.0),
@@ -408,8 +412,6 @@ fn dress_units(
     units: Query<(Entity, &Owner, Has<Offending>), Added<UnitPiece>>,
 ) {
     for (e, owner, offending) in &units {
-        let mut unit = commands.entity(e);
-        unit.insert(NeedsFigure);
         let Some(look) = players.0.get(usize::from(owner.0.0)) else {
             continue;
         };
@@ -420,7 +422,7 @@ fn dress_units(
         };
         // The front is -Z: the white wedge on the base points the way the
         // miniature faces, and reaches past the base to be read from afar.
-        unit.with_children(|p| {
+        commands.entity(e).with_children(|p| {
             p.spawn(part(&look.disc, dark, Transform::from_xyz(0.0, 0.03, 0.0)));
             p.spawn(part(
                 &looks.arrow,
@@ -429,13 +431,6 @@ fn dress_units(
                     .with_rotation(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)),
             ));
         });
-    }
-}
-
-/// A stash's figure (its token) comes in `place_figures`.
-fn dress_stashes(mut commands: Commands, stashes: Query<Entity, Added<StashToken>>) {
-    for e in &stashes {
-        commands.entity(e).insert(NeedsFigure);
     }
 }
 
@@ -496,36 +491,39 @@ fn place_figures(
                     }
                 });
         };
-        if let Some(terrain) = terrain {
-            let Some(board) = index.board else {
-                continue;
-            };
-            piece.with_children(|parent| {
-                for &(sq, ground) in &terrain.squares {
-                    let Some(kind) = ModelTerrain::of(ground) else {
-                        continue;
-                    };
-                    let at = models::terrain_spot(board, terrain, sq, ground);
-                    let custom = models::terrain_model(&shown, kind);
-                    match models::pick(&models, &shown, custom, DefaultLook::Terrain(kind)) {
-                        Pick::Model(handle, scale) => {
-                            parent.spawn(models::model_figure(handle, scale, at));
-                        }
-                        Pick::Builtin(look) => builtin(parent, look, at),
-                    }
-                }
-            });
-            continue;
-        }
-        let Some(look) = models::default_look(unit, base, stash) else {
-            continue;
+        // Where figures stand, with the scenario's entry and the default
+        // look for each: one a square of ground for terrain, else one.
+        let spots: Vec<(Option<usize>, DefaultLook, Transform)> = match terrain {
+            Some(terrain) => {
+                let Some(board) = index.board else {
+                    continue;
+                };
+                terrain
+                    .squares
+                    .iter()
+                    .filter_map(|&(sq, ground)| {
+                        let kind = ModelTerrain::of(ground)?;
+                        Some((
+                            models::terrain_model(&shown, kind),
+                            DefaultLook::Terrain(kind),
+                            models::terrain_spot(board, terrain, sq, ground),
+                        ))
+                    })
+                    .collect()
+            }
+            None => models::default_look(unit, base, stash)
+                .map(|look| (custom.map(|c| c.0), look, Transform::IDENTITY))
+                .into_iter()
+                .collect(),
         };
         piece.with_children(|parent| {
-            match models::pick(&models, &shown, custom.map(|c| c.0), look) {
-                Pick::Model(handle, scale) => {
-                    parent.spawn(models::model_figure(handle, scale, Transform::IDENTITY));
+            for (custom, look, at) in spots {
+                match models::pick(&models, &shown, custom, look) {
+                    Pick::Model(handle, scale) => {
+                        parent.spawn(models::model_figure(handle, scale, at));
+                    }
+                    Pick::Builtin(look) => builtin(parent, look, at),
                 }
-                Pick::Builtin(look) => builtin(parent, look, Transform::IDENTITY),
             }
         });
     }

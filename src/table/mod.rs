@@ -227,8 +227,6 @@ pub struct TableShown {
     pub physical: Option<Physical>,
     /// Player colours, in turn order.
     pub colours: Vec<Colour>,
-    /// Player names, in turn order.
-    pub names: Vec<String>,
     /// The scenario's own models.
     pub models: Vec<ModelChoice>,
     /// The folder of the scenario's file, where its models are looked for
@@ -432,7 +430,6 @@ pub fn spawn_table(
         board: Some(board),
         physical: scenario.physical,
         colours: scenario.colours.clone(),
-        names: names.iter().map(|n| (*n).to_owned()).collect(),
         models: scenario.models.clone(),
         folder: scenario_file.as_deref().and_then(scenario_folder),
     };

@@ -526,10 +526,11 @@ pub(crate) fn pick(
     }
 }
 
-/// The scenario entry for a square of ground, if any.
+/// The scenario entry for a square of ground, if any. Terrain belongs to
+/// no player (the loader refuses an entry that names one), so no player
+/// names are needed to choose.
 pub(crate) fn terrain_model(shown: &TableShown, kind: ModelTerrain) -> Option<usize> {
-    let names: Vec<&str> = shown.names.iter().map(String::as_str).collect();
-    model_for(&shown.models, PieceOf::Terrain(kind), &names)
+    model_for(&shown.models, PieceOf::Terrain(kind), &[])
 }
 
 /// The figure child of a piece drawn with a model, at `at` (the piece's

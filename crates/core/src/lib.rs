@@ -1,6 +1,8 @@
-//! What every rule system of Sandtable shares, written once: files read
-//! and written under one set of rules. The shared game contract (decisions,
-//! legal commands, dice, views, records) grows here, so that each rule
-//! system's crate plugs into one CLI, one set of bots and one table.
+//! What every rule system of Sandtable shares, written once: the dice
+//! source, and files read and written under one set of rules. The shared
+//! game contract (decisions, legal commands, views, records) grows here, so
+//! that each rule system's crate plugs into one CLI, one set of bots and one
+//! table.
 
+pub mod dice;
 pub mod files;

@@ -9,8 +9,6 @@ use crate::geometry::{Facing, Square};
 use crate::stash::StashResult;
 use crate::{Command, LegalCommand};
 
-use rand::Rng;
-
 /// A choice a stash result waits for (R22, R23).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Choice {
@@ -165,8 +163,10 @@ impl State {
         if !self.stash_present[k] {
             return;
         }
-        let tens: u8 = self.rng.random_range(1..=6);
-        let units: u8 = self.rng.random_range(1..=6);
+        // `Game::plan` refuses an Advance onto a stash while fewer than two
+        // scripted dice are left (R30), so both rolls are there.
+        let tens = self.dice.d6().expect("planned: two dice are left");
+        let units = self.dice.d6().expect("planned: two dice are left");
         let roll = tens * 10 + units;
         let result = table
             .stash_list

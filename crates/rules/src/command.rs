@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use sandtable_core::dice::DiceOut;
+
 use crate::game::{Actions, Game, Occupant, Place, PlayerId, UnitId};
 use crate::geometry::{Facing, Square};
 use crate::ruling::Ruling;
@@ -157,6 +159,8 @@ pub enum CommandError {
         /// Why not.
         reason: String,
     },
+    /// The scripted dice cannot give the rolls the command needs (R30).
+    DiceOut(DiceOut),
 }
 
 impl CommandError {
@@ -176,6 +180,7 @@ impl CommandError {
             CommandError::BadRun { .. } => Ruling::R14,
             CommandError::ChoicePending { .. } | CommandError::NoChoicePending => Ruling::R22,
             CommandError::BadChoice { .. } => Ruling::R23,
+            CommandError::DiceOut(_) => Ruling::R30,
         }
     }
 }
@@ -239,6 +244,7 @@ impl fmt::Display for CommandError {
                 )
             }
             CommandError::BadChoice { reason } => f.write_str(reason),
+            CommandError::DiceOut(out) => f.write_str(&out.reason()),
         }?;
         write!(f, " ({})", self.ruling())
     }
@@ -384,11 +390,12 @@ impl Game {
             }
             Command::Advance => {
                 let acting = self.acting().ok_or(CommandError::NoActivation)?;
-                self.plan_step(&acting)
+                self.plan_step(&acting).and_then(|p| self.dice_for(p))
             }
             Command::AdvanceTo(target) => {
                 let acting = self.acting().ok_or(CommandError::NoActivation)?;
                 self.plan_run(&acting, target)
+                    .and_then(|p| self.dice_for(p))
             }
             Command::End => match self.state.activation {
                 Some(_) => Ok(Plan::End),
@@ -397,6 +404,19 @@ impl Game {
             Command::Pass => Ok(Plan::Pass),
             Command::Pick(_) | Command::Place(..) => Err(CommandError::NoChoicePending),
         }
+    }
+
+    /// Refuses an Advance that ends on an undiscovered stash while scripted
+    /// dice hold fewer than the two its roll needs (R21, R30).
+    pub(crate) fn dice_for(&self, plan: Plan) -> Result<Plan, CommandError> {
+        if let Plan::Advance { to, target, .. } = plan
+            && self.state.dice.left().is_some()
+            && !matches!(target, Some(Occupant::Base(_)))
+            && self.stash_at(to)
+        {
+            self.state.dice.require(2).map_err(CommandError::DiceOut)?;
+        }
+        Ok(plan)
     }
 
     fn plan_activate(&self, square: Square) -> Result<Plan, CommandError> {

@@ -5,8 +5,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use sandtable_core::dice::Dice;
 
 use crate::choice::Choice;
 use crate::command::Command;
@@ -231,7 +230,8 @@ pub(crate) struct State {
     /// Which stashes are still undiscovered (R21).
     pub(crate) stash_present: Vec<bool>,
     pub(crate) outcome: Option<Outcome>,
-    pub(crate) rng: ChaCha8Rng,
+    /// Where every roll comes from (R30).
+    pub(crate) dice: Dice,
 }
 
 // Written out so that `clone_from` reuses the buffers: bots copy positions
@@ -252,7 +252,7 @@ impl Clone for State {
             pending: self.pending,
             stash_present: Vec::new(),
             outcome: self.outcome,
-            rng: self.rng.clone(),
+            dice: self.dice.clone(),
         };
         copy.clone_from(self);
         copy
@@ -274,7 +274,7 @@ impl Clone for State {
             pending,
             stash_present,
             outcome,
-            rng,
+            dice,
         } = source;
         self.cells.clone_from(cells);
         self.places.clone_from(places);
@@ -289,7 +289,7 @@ impl Clone for State {
         self.pending = *pending;
         self.stash_present.clone_from(stash_present);
         self.outcome = *outcome;
-        self.rng.clone_from(rng);
+        self.dice.clone_from(dice);
     }
 }
 
@@ -388,9 +388,18 @@ impl Clone for Game {
 }
 
 impl Game {
-    /// Validates a setup (R1 to R5, R12, R16) and starts the game: the first
-    /// player is the one named, or one drawn with the seed (R5, R30).
+    /// Validates a setup (R1 to R5, R12, R16) and starts the game with the
+    /// setup's seed: the first player is the one named, or one drawn with the
+    /// seed (R5, R30).
     pub fn new(setup: &Setup) -> Result<Game, SetupError> {
+        Game::with_dice(setup, Dice::seeded(setup.seed))
+    }
+
+    /// As [`Game::new`], with every roll from `dice` (R30): scripted rolls
+    /// for a game played beside a real table, or a test's. Scripted dice
+    /// that run out before the first player is drawn (R5) are a problem of
+    /// the setup's `first_player`.
+    pub fn with_dice(setup: &Setup, mut dice: Dice) -> Result<Game, SetupError> {
         let valid = setup.check_all()?;
         let board = setup.board;
         let mut players = Vec::new();
@@ -434,10 +443,19 @@ impl Game {
                 units: first_unit..id(units.len()),
             });
         }
-        let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
         let first = match setup.first_player {
             Some(i) => i,
-            None => rng.random_range(0..players.len()),
+            None => dice.draw(players.len()).map_err(|out| SetupError {
+                problems: vec![SetupProblem {
+                    path: "first_player".into(),
+                    ruling: Some(crate::Ruling::R5),
+                    message: format!(
+                        "left out, so it is drawn with the dice, but {}",
+                        out.reason()
+                    ),
+                }],
+                more: 0,
+            })?,
         };
         let mut stash_at = Vec::new();
         if !setup.stashes.is_empty() {
@@ -477,7 +495,7 @@ impl Game {
             pending: None,
             stash_present: vec![true; table.stashes.len()],
             outcome: None,
-            rng,
+            dice,
         };
         state.activation_limit = activation_limit(state.units_on_board(&table, state.current));
         state.activations_left = state.activation_limit;
@@ -627,6 +645,12 @@ impl Game {
         &self.table.stash_list
     }
 
+    /// Where the game's rolls come from (R30): the seeded generator, or the
+    /// scripted rolls with how many are used.
+    pub fn dice(&self) -> &Dice {
+        &self.state.dice
+    }
+
     /// The seed the game was started with (R30).
     pub fn seed(&self) -> u64 {
         self.table.seed
@@ -668,7 +692,7 @@ impl Game {
     /// Undo cannot go back past a reseed: the turn's history is cut here as after
     /// a roll (R31).
     pub fn reseed(&mut self, seed: u64) {
-        self.state.rng = ChaCha8Rng::seed_from_u64(seed);
+        self.state.dice = Dice::seeded(seed);
         self.mark_turn_start();
         self.turn_log.clear();
         self.undo_barrier = crate::event::UndoError::PastRoll;
@@ -742,7 +766,7 @@ impl Game {
             h.u64(0x200 + u64::from(a.unit.0));
             h.u64(u64::from(a.given) | u64::from(a.earned) << 16 | u64::from(a.spent) << 32);
         }
-        let pos = s.rng.get_word_pos();
+        let pos = s.dice.position();
         h.u64(pos as u64);
         h.u64((pos >> 64) as u64);
         h.finish()

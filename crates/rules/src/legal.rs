@@ -49,7 +49,9 @@ impl Game {
                 });
             }
         }
-        if let Ok(plan @ Plan::Advance { to, .. }) = self.plan_step(&acting) {
+        if let Ok(plan @ Plan::Advance { to, .. }) =
+            self.plan_step(&acting).and_then(|p| self.dice_for(p))
+        {
             out.push(LegalCommand {
                 command: Command::Advance,
                 cost: plan.cost(),
@@ -67,7 +69,8 @@ impl Game {
             }
             distance += 1;
             if distance >= 2
-                && let Ok(plan @ Plan::Advance { .. }) = self.plan_run(&acting, next)
+                && let Ok(plan @ Plan::Advance { .. }) =
+                    self.plan_run(&acting, next).and_then(|p| self.dice_for(p))
             {
                 out.push(LegalCommand {
                     cost: plan.cost(),

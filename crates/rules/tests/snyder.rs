@@ -6,8 +6,9 @@
 mod common;
 
 use common::{board, cmd, left, play, refuse, sq};
+use sandtable_core::dice::Dice;
 use sandtable_rules::{
-    Choice, Command, Event, Game, Place, PlayerId, Ruling, StashResult, TerrainKind, UnitId,
+    Choice, Command, Event, Facing, Game, Place, PlayerId, Ruling, StashResult, TerrainKind, UnitId,
 };
 
 fn rolled(events: &[Event]) -> Option<(u8, StashResult)> {
@@ -555,5 +556,64 @@ fn r30_a_reseeded_copy_rolls_its_own_dice_and_the_game_keeps_its_own() {
         copy.undo().unwrap_err().to_string(),
         "cannot undo further: undo never goes back past a dice roll or a discovered stash (R31)",
         "R31: undo does not go back past a reseed"
+    );
+}
+
+#[test]
+fn r30_scripted_dice_give_the_stash_roll_tens_then_units() {
+    let table = red_before_stash(StashResult::Nothing);
+    let mut game = Game::with_dice(&table.0, Dice::scripted(vec![3, 4, 6])).unwrap();
+    play(&mut game, &["activate D4"]);
+    let events = game.apply(Command::Advance).unwrap();
+    assert_eq!(rolled(&events), Some((34, StashResult::Nothing)));
+    assert_eq!(game.dice().left(), Some(1), "two of the three rolls used");
+    assert_eq!(game.dice().script().unwrap().used(), &[3, 4]);
+}
+
+#[test]
+fn r30_scripted_dice_that_run_out_refuse_the_advance_onto_a_stash_and_change_nothing() {
+    let table = red_before_stash(StashResult::Nothing);
+    let mut game = Game::with_dice(&table.0, Dice::scripted(vec![5])).unwrap();
+    play(&mut game, &["activate D4"]);
+    let msg = refuse(&mut game, "advance", Ruling::R30);
+    assert_eq!(
+        msg,
+        "the scripted dice have run out: 2 more rolls are needed and 1 is left (R30)"
+    );
+    assert_eq!(game.dice().left(), Some(1), "the refusal used no roll");
+    // Commands that roll nothing go on as before: D4 turns and steps to C4.
+    play(&mut game, &["left", "advance"]);
+    assert_eq!(game.position(UnitId(0)), Some((sq("C4"), Facing::W)));
+    assert_eq!(game.dice().left(), Some(1));
+}
+
+#[test]
+fn r5_r30_a_missing_first_player_is_drawn_with_scripted_dice_as_a_person_would() {
+    // Two players: a coin (R30), 1-3 for the first, 4-6 for the second.
+    let two = red_before_stash(StashResult::Nothing).first(None);
+    for (roll, first) in [(2, 0), (5, 1)] {
+        let game = Game::with_dice(&two.0, Dice::scripted(vec![roll])).unwrap();
+        assert_eq!(game.current_player(), PlayerId(first), "roll {roll}");
+        assert_eq!(game.dice().left(), Some(0), "the draw used the roll");
+    }
+    // Three players: 1-2, 3-4, 5-6.
+    let three = red_before_stash(StashResult::Nothing)
+        .player("Green", "B9", &[("B8", 'S')])
+        .first(None);
+    let game = Game::with_dice(&three.0, Dice::scripted(vec![5])).unwrap();
+    assert_eq!(game.current_player(), PlayerId(2));
+    // A named first player rolls nothing.
+    let named = red_before_stash(StashResult::Nothing).first(Some(1));
+    let named = Game::with_dice(&named.0, Dice::scripted(vec![])).unwrap();
+    assert_eq!(named.current_player(), PlayerId(1));
+    let err = Game::with_dice(&two.0, Dice::scripted(vec![])).unwrap_err();
+    assert_eq!(
+        err.problems
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>(),
+        [
+            "first_player: left out, so it is drawn with the dice, but the scripted dice have run out: 1 more roll is needed and none is left (R5)"
+        ]
     );
 }

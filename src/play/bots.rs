@@ -9,6 +9,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use sandtable_bots::{BotConfig, MAX_STRENGTH};
+use sandtable_rules::CacheLegal;
 use sandtable_rules::{Command, Game, PlayerId};
 
 use super::{ActiveGame, CommandRequest, GameLoaded, Notice};
@@ -175,7 +176,7 @@ impl Hint {
         game.legal_commands()
             .into_iter()
             .find(|l| l.command == command)
-            .and_then(|l| l.lands)
+            .and_then(|l| l.lands())
     }
 
     /// The hint for the game in play as it stands, if one was given.

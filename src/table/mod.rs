@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 
 use bevy::prelude::*;
+use sandtable_rules::CacheLegal;
 use sandtable_rules::{
     Board, CaptureSide, Event, Facing, FactorId, Game, Ground, Place, PlayerId, Square, UnitId,
 };
@@ -845,7 +846,7 @@ pub fn reachable(game: &Game) -> Vec<(Square, u16)> {
     game.legal_commands()
         .into_iter()
         .filter(|l| is_advance(l.command))
-        .filter_map(|l| Some((l.lands?, l.cost.0)))
+        .filter_map(|l| Some((l.lands()?, l.cost)))
         .collect()
 }
 
@@ -879,7 +880,7 @@ pub fn capture_at(game: &Game, sq: Square) -> Option<CaptureMark> {
 pub fn advance_to(game: &Game, sq: Square) -> Option<sandtable_rules::Command> {
     game.legal_commands()
         .into_iter()
-        .find(|l| is_advance(l.command) && l.lands == Some(sq))
+        .find(|l| is_advance(l.command) && l.lands() == Some(sq))
         .map(|l| l.command)
 }
 

@@ -6,6 +6,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use sandtable_rules::CacheLegal;
 use sandtable_rules::{
     Board, CaptureSide, Command, Facing, Game, LegalCommand, Occupant, Outcome, PlayerId, Square,
     TerrainClass, UnitId,
@@ -739,7 +740,7 @@ pub(crate) fn quick_score(game: &Game, maps: &Maps, legal: &LegalCommand) -> f32
                 .fold(f32::MIN, f32::max);
             3.0 + best.clamp(-2.0, 50.0) * 0.1
         }
-        Command::Advance => match (acting, legal.lands) {
+        Command::Advance => match (acting, legal.lands()) {
             (Some((sq, f)), Some(to)) => entry_value(game, maps, me, sq, f, to),
             _ => 0.0,
         },
@@ -886,7 +887,7 @@ pub(crate) mod tests {
                 let mut next = g.clone();
                 let mut events = Vec::new();
                 next.apply_into(l.command, &mut events).expect("legal");
-                let spent = act.spent + l.cost.0;
+                let spent = act.spent + l.cost;
                 let mut go_on = true;
                 for e in &events {
                     match e {

@@ -14,6 +14,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use sandtable_rules::CacheLegal;
 use sandtable_rules::{Activation, Command, Event, Game, LegalCommand, Place, PlayerId, UnitId};
 
 use crate::eval::{self, Frozen, Maps};
@@ -88,7 +89,7 @@ fn predicted(game: &Game, activation: Activation, legal: LegalCommand) -> Option
         Command::TurnLeft => (square, facing.left()),
         Command::TurnRight => (square, facing.right()),
         // Where the rules crate says the advance lands.
-        Command::Advance | Command::AdvanceTo(_) => (legal.lands?, facing),
+        Command::Advance | Command::AdvanceTo(_) => (legal.lands()?, facing),
         _ => return None,
     };
     if to != square && (game.occupant(to).is_some() || game.stash_at(to)) {
@@ -96,7 +97,7 @@ fn predicted(game: &Game, activation: Activation, legal: LegalCommand) -> Option
     }
     Some((
         Place::Board { square: to, facing },
-        activation.spent + legal.cost.0,
+        activation.spent + legal.cost,
     ))
 }
 

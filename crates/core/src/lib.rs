@@ -6,3 +6,4 @@
 
 pub mod dice;
 pub mod files;
+pub mod game;

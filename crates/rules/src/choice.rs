@@ -2,7 +2,7 @@
 //! choices some results wait for. While a choice waits, only the `pick` or
 //! `place` commands it allows are legal (R22).
 
-use crate::command::{CommandError, Plan};
+use crate::command::{CommandError, Plan, free};
 use crate::event::Event;
 use crate::game::{FactorId, Game, Occupant, Place, PlayerId, State, Table, UnitId};
 use crate::geometry::{Facing, Square};
@@ -306,11 +306,14 @@ impl Game {
     pub(crate) fn legal_choices(&self, choice: Choice, out: &mut Vec<LegalCommand>) {
         let table = &*self.table;
         let s = &self.state;
-        let free = LegalCommand::free;
-        let mut places = |squares: &mut dyn Iterator<Item = Square>| {
+        let on_board = |unit: UnitId| match s.places[unit.index()] {
+            Place::Board { square, .. } => Some(square),
+            _ => None,
+        };
+        let mut places = |squares: &mut dyn Iterator<Item = Square>, piece: Option<Square>| {
             for sq in squares {
                 for f in Facing::ALL {
-                    out.push(free(Command::Place(sq, f)));
+                    out.push(free(Command::Place(sq, f), piece));
                 }
             }
         };
@@ -321,11 +324,15 @@ impl Game {
                         .board
                         .squares()
                         .filter(|sq| s.free_for(table, *sq, Some(unit))),
+                    on_board(unit),
                 );
             }
             Choice::ReturnUnfriendly { unit } | Choice::ReturnThisUnit { unit } => {
                 let factor = table.units[unit.index()].factor;
-                places(&mut s.return_squares(table, factor, Some(unit)));
+                places(
+                    &mut s.return_squares(table, factor, Some(unit)),
+                    on_board(unit),
+                );
             }
             Choice::ReturnFriend => {
                 places(
@@ -333,6 +340,7 @@ impl Game {
                         .board
                         .squares()
                         .filter(|sq| s.friend_for(table, s.current, *sq).is_some()),
+                    None,
                 );
             }
             Choice::ExtraActions { .. } | Choice::PickUnfriendly => {
@@ -341,7 +349,7 @@ impl Game {
                     if (u.player == s.current) == mine
                         && let Place::Board { square, .. } = s.places[i]
                     {
-                        out.push(free(Command::Pick(square)));
+                        out.push(free(Command::Pick(square), Some(square)));
                     }
                 }
             }

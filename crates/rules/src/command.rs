@@ -5,6 +5,7 @@
 use std::fmt;
 
 use sandtable_core::dice::DiceOut;
+use sandtable_core::game::Legal;
 
 use crate::game::{Actions, Game, Occupant, Place, PlayerId, UnitId};
 use crate::geometry::{Facing, Square};
@@ -34,33 +35,45 @@ pub enum Command {
     Place(Square, Facing),
 }
 
-/// A legal command with the actions it costs and the square a table shows
-/// it on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct LegalCommand {
-    /// The command.
-    pub command: Command,
-    /// Actions it spends (0 for activate, end and pass).
-    pub cost: Actions,
-    /// The square it acts on or ends on: the unit activated or picked, the
-    /// square an advance lands on (beyond a low wall when it crosses one,
-    /// R13), the square of a placement; `None` for turns, end and pass.
-    pub lands: Option<Square>,
+/// A legal command of Cache, in the contract's shape ([`Legal`]): its cost
+/// in actions (0 for activate, end and pass); `piece`, the square of the
+/// unit it acts on (the unit activated, acting, picked or placed, when it
+/// stands on the board); `at`, the square it ends on or names (the unit
+/// activated or picked, the square an advance lands on, beyond a low wall
+/// when it crosses one (R13), the square of a placement; `None` for turns,
+/// end and pass).
+pub type LegalCommand = Legal<Command>;
+
+/// Cache's reading of a [`LegalCommand`]'s places and cost.
+pub trait CacheLegal {
+    /// The square it ends on or names, as `at` holds it.
+    fn lands(&self) -> Option<Square>;
+    /// Its cost in actions.
+    fn actions(&self) -> Actions;
 }
 
-impl LegalCommand {
-    /// A command that costs nothing.
-    pub(crate) fn free(command: Command) -> LegalCommand {
-        let lands = match command {
-            Command::Activate(sq) | Command::Pick(sq) | Command::Place(sq, _) => Some(sq),
-            Command::AdvanceTo(sq) => Some(sq),
-            _ => None,
-        };
-        LegalCommand {
-            command,
-            cost: Actions(0),
-            lands,
-        }
+impl CacheLegal for LegalCommand {
+    fn lands(&self) -> Option<Square> {
+        self.at.and_then(Square::from_spot)
+    }
+
+    fn actions(&self) -> Actions {
+        Actions(self.cost)
+    }
+}
+
+/// A command that costs nothing, acting on the unit on `piece`.
+pub(crate) fn free(command: Command, piece: Option<Square>) -> LegalCommand {
+    let at = match command {
+        Command::Activate(sq) | Command::Pick(sq) | Command::Place(sq, _) => Some(sq),
+        Command::AdvanceTo(sq) => Some(sq),
+        _ => None,
+    };
+    Legal {
+        command,
+        cost: 0,
+        piece: piece.map(Square::spot),
+        at: at.map(Square::spot),
     }
 }
 

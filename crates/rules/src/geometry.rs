@@ -4,6 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use sandtable_core::game::Spot;
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The most columns or rows a board may have: column names run from `A` to `ZZ`.
@@ -20,6 +22,22 @@ pub struct Square {
 }
 
 impl Square {
+    /// The square as the game contract names places.
+    pub fn spot(self) -> Spot {
+        Spot::Square {
+            col: self.col,
+            row: self.row,
+        }
+    }
+
+    /// The square a contract place names, if it names a square.
+    pub fn from_spot(spot: Spot) -> Option<Square> {
+        match spot {
+            Spot::Square { col, row } => Some(Square { col, row }),
+            _ => None,
+        }
+    }
+
     /// The square at 0-based column and row indices.
     pub const fn new(col: u16, row: u16) -> Self {
         Self { col, row }

@@ -2,8 +2,9 @@
 //! its cost. It reuses the checks of `command`, so a listed command always
 //! passes `check` and a command it leaves out is always refused.
 
-use crate::command::{Command, LegalCommand, Plan};
-use crate::game::{Actions, Game, Place, UnitId};
+use crate::command::{Command, LegalCommand, Plan, free};
+use crate::game::{Game, Place, UnitId};
+use crate::geometry::Square;
 use crate::terrain::TerrainClass;
 
 impl Game {
@@ -25,7 +26,6 @@ impl Game {
             self.legal_choices(choice, out);
             return;
         }
-        let free = LegalCommand::free;
         let Some(acting) = self.acting() else {
             if self.state.activations_left > 0 {
                 let player = &self.table.players[self.state.current.index()];
@@ -34,18 +34,19 @@ impl Game {
                         continue;
                     }
                     if let Place::Board { square, .. } = self.state.places[UnitId(u).index()] {
-                        out.push(free(Command::Activate(square)));
+                        out.push(free(Command::Activate(square), Some(square)));
                     }
                 }
             }
-            out.push(free(Command::Pass));
+            out.push(free(Command::Pass, None));
             return;
         };
+        let here = Some(acting.square);
         if acting.left >= 1 {
             for command in [Command::TurnLeft, Command::TurnRight] {
                 out.push(LegalCommand {
-                    cost: Actions(1),
-                    ..free(command)
+                    cost: 1,
+                    ..free(command, here)
                 });
             }
         }
@@ -53,9 +54,9 @@ impl Game {
             self.plan_step(&acting).and_then(|p| self.dice_for(p))
         {
             out.push(LegalCommand {
-                command: Command::Advance,
-                cost: plan.cost(),
-                lands: Some(to),
+                cost: plan.cost().0,
+                at: Some(to.spot()),
+                ..free(Command::Advance, here)
             });
         }
         // Road runs (R14): walk the T130 squares ahead; each target two or more
@@ -73,8 +74,8 @@ impl Game {
                     self.plan_run(&acting, next).and_then(|p| self.dice_for(p))
             {
                 out.push(LegalCommand {
-                    cost: plan.cost(),
-                    ..free(Command::AdvanceTo(next))
+                    cost: plan.cost().0,
+                    ..free(Command::AdvanceTo(next), here)
                 });
             }
             if self.state.occupant(board, next).is_some() {
@@ -82,8 +83,8 @@ impl Game {
             }
             sq = next;
         }
-        out.push(free(Command::End));
-        out.push(free(Command::Pass));
+        out.push(free(Command::End, here));
+        out.push(free(Command::Pass, here));
     }
 }
 
@@ -92,11 +93,7 @@ impl Game {
     /// square ahead, or the first square beyond a low wall (R13); `None`
     /// past the board's edge. Whether the advance is legal is left to
     /// [`Game::check`] and [`Game::legal_commands`].
-    pub fn advance_landing(
-        &self,
-        from: crate::Square,
-        facing: crate::Facing,
-    ) -> Option<crate::Square> {
+    pub fn advance_landing(&self, from: Square, facing: crate::Facing) -> Option<Square> {
         let board = self.table.board;
         let next = from.step(facing, board)?;
         if self.table.ground[board.index(next)].class() == TerrainClass::T110 {

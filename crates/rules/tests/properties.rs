@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 
 use common::{board, sq};
 use proptest::prelude::*;
+use sandtable_rules::CacheLegal;
 use sandtable_rules::{
     Command, Game, Occupant, Place, Setup, Square, TerrainKind, UnitId, samples,
 };
@@ -154,22 +155,35 @@ proptest! {
         for choice in choices {
             let legal = game.legal_commands();
             for l in &legal {
-                prop_assert_eq!(game.check(&l.command), Ok(l.cost), "listed {} passes check", l.command);
+                prop_assert_eq!(game.check(&l.command), Ok(l.actions()), "listed {} passes check", l.command);
                 // An advance lands where its listing says (R13: beyond a low
                 // wall), and where `advance_landing` says.
                 if matches!(l.command, Command::Advance | Command::AdvanceTo(_)) {
                     let unit = game.activation().expect("an advance needs a unit acting").unit;
                     let (from, facing) = game.position(unit).expect("on the board");
                     if l.command == Command::Advance {
-                        prop_assert_eq!(l.lands, game.advance_landing(from, facing));
+                        prop_assert_eq!(l.lands(), game.advance_landing(from, facing));
                     }
                     let mut after = game.clone();
                     after.apply(l.command).expect("listed commands apply");
-                    prop_assert_eq!(after.position(unit).map(|(sq, _)| sq), l.lands, "{}", l.command);
+                    prop_assert_eq!(after.position(unit).map(|(sq, _)| sq), l.lands(), "{}", l.command);
                 } else if let Command::Activate(sq) | Command::Pick(sq) | Command::Place(sq, _) = l.command {
-                    prop_assert_eq!(l.lands, Some(sq));
+                    prop_assert_eq!(l.lands(), Some(sq));
                 } else {
-                    prop_assert_eq!(l.lands, None);
+                    prop_assert_eq!(l.lands(), None);
+                }
+                // The piece it acts on: the unit acting, activated or picked,
+                // or the unit to be placed while it stands on the board.
+                let piece = l.piece.map(|spot| Square::from_spot(spot).expect("a square"));
+                let acting = game.activation().and_then(|a| game.position(a.unit)).map(|(sq, _)| sq);
+                match l.command {
+                    Command::Activate(sq) | Command::Pick(sq) => prop_assert_eq!(piece, Some(sq)),
+                    Command::Place(..) => {
+                        if let Some(sq) = piece {
+                            prop_assert!(game.unit_at(sq).is_some(), "{} places the unit on {}", l.command, sq);
+                        }
+                    }
+                    _ => prop_assert_eq!(piece, acting, "{}", l.command),
                 }
             }
             for c in candidates(&game, &extra) {

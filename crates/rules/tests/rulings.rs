@@ -4,6 +4,7 @@
 mod common;
 
 use common::{board, cmd, left, play, refuse, sq};
+use sandtable_rules::CacheLegal;
 use sandtable_rules::{
     CaptureSide, Command, Event, Game, Ground, MoveKind, Occupant, Outcome, Place, PlayerId,
     Ruling, TerrainKind, UnitId,
@@ -666,7 +667,7 @@ fn r14_a_road_run_crosses_many_squares_for_one_action() {
     let legal: Vec<String> = game
         .legal_commands()
         .iter()
-        .map(|l| format!("{} ({})", l.command, l.cost))
+        .map(|l| format!("{} ({})", l.command, l.actions()))
         .collect();
     assert_eq!(
         legal,

@@ -1,0 +1,358 @@
+//! The game contract: what every rule system provides, so that one CLI, one
+//! set of bots and one table serve them all.
+//!
+//! Its shape follows the engines that play many games: OpenSpiel's `State`
+//! (whose decision it is, simultaneous decisions included; legal actions;
+//! apply; chance; a view a player; returns), boardgame.io's stripping of
+//! secrets on the server, and shakmaty's `Position` in Rust terms (a game is
+//! validated from its setup; each operation has its own error type).
+//!
+//! A rule system's crate implements [`GameState`] for its game. Everything
+//! else (records, replay, the CLI's commands, the bots' search, perft) is
+//! written once over the trait.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::dice::Dice;
+
+/// A ruling of RULINGS.md or of a system's rulings file, by number: `R23`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Ruling(pub u16);
+
+impl fmt::Display for Ruling {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "R{}", self.0)
+    }
+}
+
+/// A seat at the table: a player's index in the setup's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Seat(pub u16);
+
+impl Seat {
+    /// The seat's index, for slices of seats.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// A set of seats, for decisions owed by several players at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Seats(pub u64);
+
+impl Seats {
+    /// Most seats a set holds (and so a game may have).
+    pub const MAX: usize = 64;
+
+    /// Whether the seat is in the set.
+    pub fn contains(self, seat: Seat) -> bool {
+        seat.index() < Self::MAX && self.0 & (1 << seat.0) != 0
+    }
+
+    /// The set with `seat` added.
+    pub fn with(self, seat: Seat) -> Seats {
+        assert!(seat.index() < Self::MAX, "at most {} seats", Self::MAX);
+        Seats(self.0 | 1 << seat.0)
+    }
+
+    /// The seats in the set, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
+        (0..Self::MAX as u16)
+            .map(Seat)
+            .filter(move |s| self.contains(*s))
+    }
+}
+
+/// Whose decision it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// One player decides: the player to move, or a player who must answer
+    /// another's action (choosing casualties, where routers go ...).
+    One(Seat),
+    /// Each of these players owes a sealed decision (an orders phase): each
+    /// commits without seeing the others', then all are revealed together.
+    Sealed(Seats),
+    /// Nobody: the game is over.
+    Over(Ending),
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// This player won.
+    Won(Seat),
+    /// Nobody won, for this reason (in plain words, with its ruling).
+    Draw(&'static str),
+}
+
+/// A place on the surface a game is played on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Spot {
+    /// A square of a square grid: column and row from 0, from the left and
+    /// the near edge.
+    Square {
+        /// Column from the left edge.
+        col: u16,
+        /// Row from the near edge.
+        row: u16,
+    },
+    /// A hex of a hex map, by its column and row in the map's own offset
+    /// coordinates.
+    Hex {
+        /// Column from the left.
+        col: u16,
+        /// Row from the near edge.
+        row: u16,
+    },
+    /// A point on a plane, in whole millimetres from the table's left and
+    /// near edges (a table up to 32 m across).
+    Point {
+        /// Across, from the left edge.
+        x_mm: i16,
+        /// Along, from the near edge.
+        y_mm: i16,
+    },
+}
+
+/// The surface a game is played on, for the table, the layout preview and
+/// the printed sheet.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Surface {
+    /// A grid of squares.
+    Squares {
+        /// Columns, left to right.
+        columns: u16,
+        /// Rows, near to far.
+        rows: u16,
+    },
+    /// A map of hexes.
+    Hexes {
+        /// Columns, left to right.
+        columns: u16,
+        /// Rows, near to far.
+        rows: u16,
+    },
+    /// A plane measured in millimetres.
+    Plane {
+        /// Width, left to right.
+        width_mm: f32,
+        /// Depth, near to far.
+        depth_mm: f32,
+    },
+}
+
+/// A legal command with what a table needs to show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Legal<C> {
+    /// The command.
+    pub command: C,
+    /// What it spends, in the system's own unit (Cache: actions); 0 where it
+    /// spends nothing or the system has no cost.
+    pub cost: u16,
+    /// Where the piece it acts on stands, if it acts on one.
+    pub piece: Option<Spot>,
+    /// Where it lands or aims: the square an advance ends on, the hex a shot
+    /// aims at, the point a move ends at.
+    pub at: Option<Spot>,
+}
+
+/// Where undo stops after a command (R31): it never goes back past one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Barrier {
+    /// A new turn began.
+    TurnStart,
+    /// Dice were rolled.
+    Roll,
+    /// Something hidden was revealed.
+    Reveal,
+}
+
+/// What applying a command did, beyond its events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Applied {
+    /// Where undo now stops, when the command set a new stopping place.
+    pub barrier: Option<Barrier>,
+}
+
+/// Who looks at a game: the referee sees everything, a player only what
+/// that player may see (R57).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    /// Everything.
+    Referee,
+    /// What this player may see.
+    Player(Seat),
+}
+
+/// An exact chance, `num` in `den`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Chance {
+    /// Ways the outcome happens.
+    pub num: u64,
+    /// Ways in all.
+    pub den: u64,
+}
+
+impl Chance {
+    /// The chance as a number from 0 to 1.
+    pub fn value(self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+}
+
+impl fmt::Display for Chance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}/{} ({:.1}%)",
+            self.num,
+            self.den,
+            100.0 * self.value()
+        )
+    }
+}
+
+/// The odds of a command decided by dice: each outcome, in the rules' own
+/// words, with its exact chance. The chances add up to 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Odds {
+    /// What the dice decide, in plain words ("the stash roll (R21)").
+    pub what: String,
+    /// Each outcome and its chance.
+    pub outcomes: Vec<(String, Chance)>,
+}
+
+/// A refusal of a command: why, in plain words ending with its ruling.
+pub trait Refusal: fmt::Display {
+    /// The ruling the refusal enforces.
+    fn ruling(&self) -> Ruling;
+}
+
+/// A game of some rule system: a validated setup and its state. Everything
+/// the CLI, the bots and the table need goes through here.
+pub trait GameState: Clone + Send + Sync + 'static {
+    /// A command in the system's move notation: `Display` prints it and
+    /// `FromStr` reads it back.
+    type Command: Copy + PartialEq + fmt::Debug + fmt::Display + FromStr + Send + Sync;
+    /// Why a command is refused.
+    type Refusal: Refusal + fmt::Debug;
+    /// What a command did, one thing at a time.
+    type Event: fmt::Debug;
+
+    /// The rule system's name, as a scenario's `rules:` field names it.
+    fn system(&self) -> &'static str;
+    /// How many seats the game has.
+    fn seats(&self) -> usize;
+    /// A seat's player name.
+    fn seat_name(&self, seat: Seat) -> &str;
+    /// Whose decision it is now.
+    fn decision(&self) -> Decision;
+    /// Every legal command of `seat` now, in a stable order (cleared first);
+    /// empty for a seat that owes no decision.
+    fn legal_into(&self, seat: Seat, out: &mut Vec<Legal<Self::Command>>);
+    /// Checks a command of `seat` without changing anything.
+    fn check(&self, seat: Seat, command: &Self::Command) -> Result<(), Self::Refusal>;
+    /// Checks and applies a command of `seat`, appending its events. A
+    /// refused command changes nothing.
+    fn apply_into(
+        &mut self,
+        seat: Seat,
+        command: &Self::Command,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<Applied, Self::Refusal>;
+    /// An event in plain words, for logs and the CLI.
+    fn describe(&self, event: &Self::Event) -> String;
+    /// Steps back one command within the system's undo policy (R31),
+    /// returning it, or says in plain words why undo stops here.
+    fn undo(&mut self) -> Result<Self::Command, String>;
+    /// The odds of a command decided by dice, before it is played; `None`
+    /// when no dice decide it.
+    fn odds(&self, seat: Seat, command: &Self::Command) -> Option<Odds>;
+    /// The game's dice source (R30).
+    fn dice(&self) -> &Dice;
+    /// Replaces the dice with a generator seeded with `seed`, for a bot's
+    /// private copy: it samples dice it cannot know (R30). Undo stops here.
+    fn reseed(&mut self, seed: u64);
+    /// A stable 64-bit hash of the whole changing state, dice included.
+    fn state_hash(&self) -> u64;
+    /// The turn, as the system counts turns for its records and limits.
+    fn turn(&self) -> u32;
+    /// The surface the game is played on.
+    fn surface(&self) -> Surface;
+    /// The JSON summary of what `viewer` may see, as the CLI's `--json`
+    /// prints it.
+    fn view_json(&self, viewer: Viewer) -> String;
+    /// Setup warnings worth showing, in plain words.
+    fn warnings(&self) -> Vec<String>;
+}
+
+/// Counts the leaves of the game tree `depth` commands deep, a copy of the
+/// game a node (copy-make): the count at depth 1 is the length of the legal
+/// list. A finished game is one leaf. Commands come from the seat whose
+/// decision it is; for sealed decisions, from the lowest seat that owes one.
+pub fn perft<G: GameState>(game: &G, depth: u32) -> u64 {
+    let mut lists = vec![Vec::new(); depth as usize];
+    let mut events = Vec::new();
+    perft_at(game, depth, &mut lists, &mut events)
+}
+
+fn perft_at<G: GameState>(
+    game: &G,
+    depth: u32,
+    lists: &mut [Vec<Legal<G::Command>>],
+    events: &mut Vec<G::Event>,
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let seat = match game.decision() {
+        Decision::One(seat) => seat,
+        Decision::Sealed(seats) => match seats.iter().next() {
+            Some(seat) => seat,
+            None => return 1,
+        },
+        Decision::Over(_) => return 1,
+    };
+    let (list, deeper) = lists.split_first_mut().expect("a list a level");
+    game.legal_into(seat, list);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    let mut leaves = 0;
+    for legal in list.iter() {
+        let command = legal.command;
+        let mut child = game.clone();
+        events.clear();
+        child
+            .apply_into(seat, &command, events)
+            .expect("a listed command is legal");
+        leaves += perft_at(&child, depth - 1, deeper, events);
+    }
+    leaves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_sets_hold_what_is_put_in() {
+        let set = Seats::default().with(Seat(0)).with(Seat(5)).with(Seat(63));
+        assert_eq!(set.iter().collect::<Vec<_>>(), [Seat(0), Seat(5), Seat(63)]);
+        assert!(!set.contains(Seat(1)));
+        assert!(!set.contains(Seat(64)));
+    }
+
+    #[test]
+    fn a_legal_command_stays_small_enough_to_list_by_the_million() {
+        assert_eq!(std::mem::size_of::<Option<Spot>>(), 6);
+    }
+
+    #[test]
+    fn chances_print_exactly_and_as_a_percentage() {
+        let c = Chance { num: 5, den: 36 };
+        assert_eq!(c.to_string(), "5/36 (13.9%)");
+        assert_eq!(Ruling(23).to_string(), "R23");
+    }
+}

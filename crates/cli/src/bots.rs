@@ -109,6 +109,7 @@ pub(crate) struct PlayOptions<'a> {
     pub(crate) bots: &'a [String],
     pub(crate) turn_limit: Option<u32>,
     pub(crate) save: Option<&'a Path>,
+    pub(crate) seeing: crate::replay::Seeing,
     pub(crate) thinking: Thinking,
 }
 
@@ -136,7 +137,7 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
                 .or(header_number(&record, "TurnLimit", path)?)
                 .or(scenario.setup.turn_limit)
                 .or(fallback_limit);
-            let mut game = start(&scenario, &record, path, o.seed, limit)?;
+            let mut game = start(&scenario, &record, path, o.seed, limit, &o.seeing)?;
             // The log is shown only without --json.
             apply_all(&mut game, &record, path, (!o.json).then_some(&mut log))?;
             commands = record.command_list();
@@ -148,9 +149,10 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
                 setup.seed = seed;
             }
             setup.turn_limit = o.turn_limit.or(setup.turn_limit).or(fallback_limit);
-            Game::new(&setup).map_err(|e| Failure::new(2, format!("{}: {e}", file.display())))?
+            o.seeing.game(&setup, None, file)?
         }
     };
+    let viewer = o.seeing.viewer(&game)?;
     let bot_seed = o.thinking.bot_seed.unwrap_or(game.seed());
     let mut events: Vec<Event> = Vec::new();
     while !game.is_over() {
@@ -183,6 +185,13 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
     if let Some(path) = o.save {
         let mut record = Record::from_commands(commands);
         record.headers = record_headers(&scenario, file, path, game.seed(), game.turn_limit());
+        if let Some(script) = game.dice().script() {
+            // The rolls the game used, so that the record replays roll for roll.
+            record.headers.push((
+                crate::replay::DICE_HEADER.to_owned(),
+                sandtable_core::dice::write_rolls(script.used()),
+            ));
+        }
         let text = sandtable_scenario::records::text_to_write(&record)
             .map_err(|e| Failure::new(1, format!("{}: not written: {e}", path.display())))?;
         sandtable_scenario::files::write_atomically(
@@ -198,8 +207,7 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
         })?;
     }
     if o.json {
-        let mut text = serde_json::to_string_pretty(&game.summary())
-            .map_err(|e| Failure::new(1, format!("cannot write the summary: {e}")))?;
+        let mut text = sandtable_core::game::GameState::view_json(&game, viewer);
         text.push('\n');
         return Ok(text);
     }

@@ -41,6 +41,8 @@ enum Cmd {
         /// Game record in the move notation to apply first
         #[arg(long)]
         record: Option<PathBuf>,
+        #[command(flatten)]
+        seeing: replay::Seeing,
     },
     /// Apply a game record, let bots play on, and print the final state; exit 2 at an illegal command
     Play {
@@ -64,6 +66,8 @@ enum Cmd {
         /// Write the whole game record (the given one and the bots' commands) to this file
         #[arg(long)]
         save: Option<PathBuf>,
+        #[command(flatten)]
+        seeing: replay::Seeing,
         #[command(flatten)]
         thinking: bots::Thinking,
     },
@@ -99,6 +103,14 @@ enum Cmd {
         /// The PDF to write
         #[arg(long)]
         out: PathBuf,
+    },
+    /// Count the game tree's leaves DEPTH commands deep, a game copy a node, and the copies a second
+    Perft {
+        /// Scenario file (.ron)
+        file: PathBuf,
+        /// Commands deep (1: the legal commands now)
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: u32,
     },
     /// Play many games with random legal commands and print a summary
     Simulate {
@@ -138,7 +150,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Cmd::Validate { files } => validate(&files),
-        Cmd::Show { file, record } => replay::show(&file, record.as_deref()),
+        Cmd::Show {
+            file,
+            record,
+            seeing,
+        } => replay::show(&file, record.as_deref(), &seeing),
         Cmd::Play {
             file,
             record,
@@ -147,6 +163,7 @@ fn main() -> ExitCode {
             bots,
             turn_limit,
             save,
+            seeing,
             thinking,
         } => bots::play(
             &file,
@@ -157,6 +174,7 @@ fn main() -> ExitCode {
                 bots: &bots,
                 turn_limit,
                 save: save.as_deref(),
+                seeing,
                 thinking,
             },
         ),
@@ -180,6 +198,7 @@ fn main() -> ExitCode {
             },
         ),
         Cmd::Print { file, paper, out } => print_sheet(&file, &paper, &out),
+        Cmd::Perft { file, depth } => perft(&file, depth),
         Cmd::Simulate {
             file,
             games,
@@ -228,6 +247,21 @@ fn validate(files: &[PathBuf]) -> Result<String, Failure> {
         print!("{}", printable(&out));
         Err(Failure::new(1, errors.join("\n")))
     }
+}
+
+fn perft(file: &std::path::Path, depth: u32) -> Result<String, Failure> {
+    let scenario = replay::load_scenario(file)?;
+    let game = scenario.game();
+    let started = std::time::Instant::now();
+    let count = sandtable_core::game::perft(&game, depth);
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(format!(
+        "perft({depth}): {} leaves, {} game copies\n\
+         time: {seconds:.3} s, {:.1} million copies a second\n",
+        count.leaves,
+        count.copies,
+        count.copies as f64 / seconds.max(1e-9) / 1e6
+    ))
 }
 
 fn print_sheet(

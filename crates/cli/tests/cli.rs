@@ -603,3 +603,180 @@ fn a_record_says_when_its_scenario_or_engine_has_changed_since_it_was_saved() {
         text(&other.stderr)
     );
 }
+
+/// `play` of the record where a Red unit walks onto the stash on I8, with
+/// more options.
+fn stash_record(extra: &[&str]) -> Output {
+    let mut args = vec![
+        "play",
+        "scenarios/snyder-skirmish.ron",
+        "--record",
+        "crates/cli/tests/data/snyder-stash.moves",
+    ];
+    args.extend_from_slice(extra);
+    cli(&args)
+}
+
+#[test]
+fn dice_from_the_command_line_or_a_record_header_decide_the_stash_roll() {
+    let record = "crates/cli/tests/data/snyder-stash.moves";
+    let rolled = |extra: &[&str]| {
+        let out = stash_record(extra);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+            .lines()
+            .find(|l| l.contains("stash on I8"))
+            .expect("the stash is rolled")
+            .trim()
+            .to_owned()
+    };
+    assert_eq!(
+        rolled(&["--dice", "6,6"]),
+        "stash on I8: rolled 6 then 6: 66, if possible return one unfriendly unit to within 2 areas of its base, otherwise capture the unit"
+    );
+    assert_eq!(
+        rolled(&["--dice", "3 3 5"]),
+        "stash on I8: rolled 3 then 3: 33, take up to three additional actions with any one unit"
+    );
+    // The same rolls from a `[Dice]` header; --dice wins over it.
+    let dir = temp_dir("dice-header");
+    let original = std::fs::read_to_string(root().join(record)).expect("record");
+    let with_header = original.replace(
+        "[Scenario \"scenarios/snyder-skirmish.ron\"]",
+        "[Dice \"1 1\"]",
+    );
+    let path = dir.join("dice.moves");
+    std::fs::write(&path, with_header).expect("write");
+    let path = path.to_str().expect("utf-8");
+    assert_eq!(
+        rolled(&[]),
+        "stash on I8: rolled 2 then 5: 25, return this unit to within 2 areas of its base or discard this unit",
+        "without dice, the seeded generator"
+    );
+    let out = cli(&["play", "scenarios/snyder-skirmish.ron", "--record", path]);
+    assert!(
+        text(&out.stdout)
+            .contains("stash on I8: rolled 1 then 1: 11, place this unit anywhere on board")
+    );
+    let out = cli(&[
+        "play",
+        "scenarios/snyder-skirmish.ron",
+        "--record",
+        path,
+        "--dice",
+        "3,3",
+    ]);
+    assert!(text(&out.stdout).contains("rolled 3 then 3: 33"));
+    // A saved record keeps the rolls used, and replays roll for roll.
+    let saved = dir.join("saved.moves");
+    let out = cli(&[
+        "play",
+        "scenarios/snyder-skirmish.ron",
+        "--record",
+        path,
+        "--save",
+        saved.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let saved_text = std::fs::read_to_string(&saved).expect("saved");
+    assert!(saved_text.contains("[Dice \"1 1\"]\n"), "{saved_text}");
+    let again = cli(&[
+        "play",
+        "scenarios/snyder-skirmish.ron",
+        "--record",
+        saved.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    assert_eq!(text(&again.stdout), text(&out.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn scripted_dice_that_run_out_or_do_not_read_stop_with_a_reason() {
+    let out = stash_record(&["--dice", "6"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "crates/cli/tests/data/snyder-stash.moves:13: `advance` cannot be played: the scripted dice have run out: 2 more rolls are needed and 1 is left (R30); give more rolls with --dice"
+    );
+    let out = stash_record(&["--dice", "4,7"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "--dice 4,7: roll 2 is \"7\": a die reads 1 to 6 (R30)"
+    );
+    assert!(out.stdout.is_empty());
+    // R5: a scenario without a first player draws it from the dice too:
+    // with two players, a die read as a coin.
+    let dir = temp_dir("no-first");
+    let standard = std::fs::read_to_string(root().join("scenarios/standard.ron")).expect("read");
+    assert!(standard.contains("    first_player: Some(0),\n"));
+    let path = dir.join("no-first.ron");
+    std::fs::write(&path, standard.replace("    first_player: Some(0),\n", "")).expect("write");
+    let path = path.to_str().expect("utf-8");
+    for (roll, first) in [("5", "Blue"), ("2", "Red")] {
+        let out = cli(&["show", path, "--dice", roll]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).ends_with(&format!("turn 1: {first} to play, 5 activations left\n")),
+            "{roll}: {}",
+            text(&out.stdout)
+        );
+    }
+    let out = cli(&["show", path, "--dice", ""]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).ends_with(
+        "  first_player: left out, so it is drawn with the dice, but the scripted dice have run out: 1 more roll is needed and none is left (R5)\n"
+    ), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn as_prints_a_players_view_and_refuses_a_stranger() {
+    let referee = stash_record(&["--json"]);
+    let blue = stash_record(&["--json", "--as", "Blue"]);
+    assert!(blue.status.success(), "{}", text(&blue.stderr));
+    // Nothing of a Cache game is hidden from a player.
+    assert_eq!(text(&blue.stdout), text(&referee.stdout));
+    let out = cli(&["show", "scenarios/snyder-skirmish.ron", "--as", "Green"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "--as Green: no such player; the players are Red, Blue"
+    );
+}
+
+#[test]
+fn perft_counts_the_tree_through_the_game_contract() {
+    let out = cli(&["perft", "scenarios/standard.ron", "4"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let scenario = sandtable_scenario::load(&root().join("scenarios/standard.ron")).expect("loads");
+    let count = sandtable_core::game::perft(&scenario.game(), 4);
+    let printed = text(&out.stdout);
+    let mut lines = printed.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            format!(
+                "perft(4): {} leaves, {} game copies",
+                count.leaves, count.copies
+            )
+            .as_str()
+        )
+    );
+    assert!(lines.next().expect("a time line").starts_with("time: "));
+    // By hand: the standard table opens with Red's ten activations and a pass.
+    let one = text(&cli(&["perft", "scenarios/standard.ron", "1"]).stdout);
+    assert_eq!(
+        one.lines().next(),
+        Some("perft(1): 11 leaves, 0 game copies")
+    );
+    let zero = cli(&["perft", "scenarios/standard.ron", "0"]);
+    assert_eq!(zero.status.code(), Some(2), "clap refuses a depth of 0");
+    assert!(
+        text(&zero.stderr).contains("0 is not in 1..=64"),
+        "{}",
+        text(&zero.stderr)
+    );
+}

@@ -287,14 +287,26 @@ pub trait GameState: Clone + Send + Sync + 'static {
     fn warnings(&self) -> Vec<String>;
 }
 
+/// A perft count: the leaves of the game tree at a depth, and the game
+/// copies made to reach them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Perft {
+    /// Leaves at the depth (a finished game counts as one leaf).
+    pub leaves: u64,
+    /// Games copied on the way: one for every command applied.
+    pub copies: u64,
+}
+
 /// Counts the leaves of the game tree `depth` commands deep, a copy of the
 /// game a node (copy-make): the count at depth 1 is the length of the legal
 /// list. A finished game is one leaf. Commands come from the seat whose
 /// decision it is; for sealed decisions, from the lowest seat that owes one.
-pub fn perft<G: GameState>(game: &G, depth: u32) -> u64 {
+pub fn perft<G: GameState>(game: &G, depth: u32) -> Perft {
     let mut lists = vec![Vec::new(); depth as usize];
     let mut events = Vec::new();
-    perft_at(game, depth, &mut lists, &mut events)
+    let mut count = Perft::default();
+    perft_at(game, depth, &mut lists, &mut events, &mut count);
+    count
 }
 
 fn perft_at<G: GameState>(
@@ -302,34 +314,41 @@ fn perft_at<G: GameState>(
     depth: u32,
     lists: &mut [Vec<Legal<G::Command>>],
     events: &mut Vec<G::Event>,
-) -> u64 {
+    count: &mut Perft,
+) {
     if depth == 0 {
-        return 1;
+        count.leaves += 1;
+        return;
     }
     let seat = match game.decision() {
         Decision::One(seat) => seat,
         Decision::Sealed(seats) => match seats.iter().next() {
             Some(seat) => seat,
-            None => return 1,
+            None => {
+                count.leaves += 1;
+                return;
+            }
         },
-        Decision::Over(_) => return 1,
+        Decision::Over(_) => {
+            count.leaves += 1;
+            return;
+        }
     };
     let (list, deeper) = lists.split_first_mut().expect("a list a level");
     game.legal_into(seat, list);
     if depth == 1 {
-        return list.len() as u64;
+        count.leaves += list.len() as u64;
+        return;
     }
-    let mut leaves = 0;
     for legal in list.iter() {
-        let command = legal.command;
         let mut child = game.clone();
+        count.copies += 1;
         events.clear();
         child
-            .apply_into(seat, &command, events)
+            .apply_into(seat, &legal.command, events)
             .expect("a listed command is legal");
-        leaves += perft_at(&child, depth - 1, deeper, events);
+        perft_at(&child, depth - 1, deeper, events, count);
     }
-    leaves
 }
 
 #[cfg(test)]

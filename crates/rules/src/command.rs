@@ -174,6 +174,13 @@ pub enum CommandError {
     },
     /// The scripted dice cannot give the rolls the command needs (R30).
     DiceOut(DiceOut),
+    /// A command from a player whose turn it is not (R5).
+    NotYourTurn {
+        /// The player whose turn it is.
+        current: String,
+        /// The player who gave the command.
+        seat: String,
+    },
 }
 
 impl CommandError {
@@ -194,6 +201,7 @@ impl CommandError {
             CommandError::ChoicePending { .. } | CommandError::NoChoicePending => Ruling::R22,
             CommandError::BadChoice { .. } => Ruling::R23,
             CommandError::DiceOut(_) => Ruling::R30,
+            CommandError::NotYourTurn { .. } => Ruling::R5,
         }
     }
 }
@@ -258,6 +266,9 @@ impl fmt::Display for CommandError {
             }
             CommandError::BadChoice { reason } => f.write_str(reason),
             CommandError::DiceOut(out) => f.write_str(&out.reason()),
+            CommandError::NotYourTurn { current, seat } => {
+                write!(f, "it is {current}'s turn, not {seat}'s")
+            }
         }?;
         write!(f, " ({})", self.ruling())
     }

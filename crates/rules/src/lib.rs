@@ -61,6 +61,7 @@
 
 mod choice;
 mod command;
+mod contract;
 mod event;
 mod game;
 mod geometry;

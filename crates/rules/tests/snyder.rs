@@ -617,3 +617,52 @@ fn r5_r30_a_missing_first_player_is_drawn_with_scripted_dice_as_a_person_would()
         ]
     );
 }
+
+#[test]
+fn r21_the_odds_of_a_stash_roll_match_every_roll_of_the_dice_played_out() {
+    // The seed's own stash list, so that the rows differ.
+    let table = board(10, 10)
+        .player("Red", "C3", &[("D4", 'N'), ("B4", 'E'), ("C5", 'N')])
+        .player("Blue", "H8", &[("G7", 'S'), ("I8", 'W')])
+        .stashes(&["D5"]);
+    let mut game = table.game();
+    play(&mut game, &["activate D4"]);
+    let odds = game
+        .odds(&Command::Advance)
+        .expect("dice decide this advance");
+    assert_eq!(
+        odds.what,
+        "the stash roll on D5: two d6 read as tens and units (R21)"
+    );
+    // Every roll of two dice, played out with scripted dice.
+    let mut tally: Vec<(String, u64)> = Vec::new();
+    for tens in 1..=6 {
+        for units in 1..=6 {
+            let mut forced = Game::with_dice(&table.0, Dice::scripted(vec![tens, units])).unwrap();
+            play(&mut forced, &["activate D4"]);
+            let events = forced.apply(Command::Advance).unwrap();
+            let words = rolled(&events).expect("a roll").1.to_string();
+            match tally.iter_mut().find(|(w, _)| *w == words) {
+                Some((_, n)) => *n += 1,
+                None => tally.push((words, 1)),
+            }
+        }
+    }
+    let from_odds: Vec<(String, u64)> = odds
+        .outcomes
+        .iter()
+        .map(|(w, c)| {
+            assert_eq!(c.den, 36);
+            (w.clone(), c.num)
+        })
+        .collect();
+    assert_eq!(from_odds, tally);
+    assert!(
+        tally.len() >= 4,
+        "the seed's list has several results: {tally:?}"
+    );
+    // No dice decide a turn, or an advance onto open ground.
+    assert_eq!(game.odds(&Command::TurnLeft), None);
+    play(&mut game, &["left"]);
+    assert_eq!(game.odds(&Command::Advance), None);
+}

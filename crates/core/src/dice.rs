@@ -31,15 +31,32 @@ use rand_chacha::ChaCha8Rng;
 pub const MAX_SCRIPTED_ROLLS: usize = 100_000;
 
 /// Where a game's random results come from (R30).
-// The generator is kept inline, not boxed: bots copy games by the million,
-// and a copy must not allocate.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Dice {
     /// The game's own generator, seeded from the scenario's or the record's seed.
-    Seeded(ChaCha8Rng),
+    Seeded(Stream),
     /// Rolls given in advance, used in order.
     Scripted(Script),
+}
+
+/// The seeded generator, kept as its key and its place in the stream: a
+/// few words, so that copying a game (which bots do by the million) copies
+/// no generator buffer. Each roll picks the stream up where it was, so the
+/// rolls are exactly those of one ChaCha8 generator drawn from in turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stream {
+    key: [u8; 32],
+    word_pos: u128,
+}
+
+impl Stream {
+    fn draw<T>(&mut self, f: impl FnOnce(&mut ChaCha8Rng) -> T) -> T {
+        let mut rng = ChaCha8Rng::from_seed(self.key);
+        rng.set_word_pos(self.word_pos);
+        let value = f(&mut rng);
+        self.word_pos = rng.get_word_pos();
+        value
+    }
 }
 
 /// A list of rolls and how many of them have been used.
@@ -96,28 +113,13 @@ impl fmt::Display for DiceOut {
 
 impl std::error::Error for DiceOut {}
 
-// Written out so that `clone_from` reuses the generator's buffer: bots copy
-// games over and over.
-impl Clone for Dice {
-    fn clone(&self) -> Dice {
-        match self {
-            Dice::Seeded(rng) => Dice::Seeded(rng.clone()),
-            Dice::Scripted(script) => Dice::Scripted(script.clone()),
-        }
-    }
-
-    fn clone_from(&mut self, source: &Dice) {
-        match (self, source) {
-            (Dice::Seeded(mine), Dice::Seeded(theirs)) => mine.clone_from(theirs),
-            (mine, theirs) => *mine = theirs.clone(),
-        }
-    }
-}
-
 impl Dice {
     /// The seeded generator (R30).
     pub fn seeded(seed: u64) -> Dice {
-        Dice::Seeded(ChaCha8Rng::seed_from_u64(seed))
+        Dice::Seeded(Stream {
+            key: ChaCha8Rng::seed_from_u64(seed).get_seed(),
+            word_pos: 0,
+        })
     }
 
     /// A scripted list of rolls, each from 1 to 6 (see [`parse_rolls`]).
@@ -156,7 +158,7 @@ impl Dice {
     /// One die, 1 to 6.
     pub fn d6(&mut self) -> Result<u8, DiceOut> {
         match self {
-            Dice::Seeded(rng) => Ok(rng.random_range(1..=6)),
+            Dice::Seeded(stream) => Ok(stream.draw(|rng| rng.random_range(1..=6))),
             Dice::Scripted(s) => {
                 let roll = *s.rolls.get(s.next).ok_or(DiceOut { needed: 1, left: 0 })?;
                 s.next += 1;
@@ -178,8 +180,8 @@ impl Dice {
     /// dice read so far are used up.
     pub fn draw(&mut self, n: usize) -> Result<usize, DiceOut> {
         assert!(n >= 1, "a draw among no things");
-        if let Dice::Seeded(rng) = self {
-            return Ok(rng.random_range(0..n));
+        if let Dice::Seeded(stream) = self {
+            return Ok(stream.draw(|rng| rng.random_range(0..n)));
         }
         if n == 1 {
             return Ok(0);
@@ -210,7 +212,7 @@ impl Dice {
     /// stream position a game reaches).
     pub fn position(&self) -> u128 {
         match self {
-            Dice::Seeded(rng) => rng.get_word_pos(),
+            Dice::Seeded(stream) => stream.word_pos,
             Dice::Scripted(s) => (1u128 << 127) | s.next as u128,
         }
     }

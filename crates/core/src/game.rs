@@ -301,18 +301,32 @@ pub struct Perft {
 /// game a node (copy-make): the count at depth 1 is the length of the legal
 /// list. A finished game is one leaf. Commands come from the seat whose
 /// decision it is; for sealed decisions, from the lowest seat that owes one.
+/// Each depth keeps one game that every child is copied into
+/// (`clone_from`), as a tree search does, so a copy reuses its buffers.
 pub fn perft<G: GameState>(game: &G, depth: u32) -> Perft {
-    let mut lists = vec![Vec::new(); depth as usize];
+    let mut levels: Vec<Level<G>> = (0..depth)
+        .map(|_| Level {
+            list: Vec::new(),
+            child: game.clone(),
+        })
+        .collect();
     let mut events = Vec::new();
     let mut count = Perft::default();
-    perft_at(game, depth, &mut lists, &mut events, &mut count);
+    perft_at(game, depth, &mut levels, &mut events, &mut count);
     count
+}
+
+/// What perft keeps for one depth: its legal list and the game its
+/// children are copied into.
+struct Level<G: GameState> {
+    list: Vec<Legal<G::Command>>,
+    child: G,
 }
 
 fn perft_at<G: GameState>(
     game: &G,
     depth: u32,
-    lists: &mut [Vec<Legal<G::Command>>],
+    levels: &mut [Level<G>],
     events: &mut Vec<G::Event>,
     count: &mut Perft,
 ) {
@@ -334,20 +348,21 @@ fn perft_at<G: GameState>(
             return;
         }
     };
-    let (list, deeper) = lists.split_first_mut().expect("a list a level");
-    game.legal_into(seat, list);
+    let (level, deeper) = levels.split_first_mut().expect("a level a depth");
+    game.legal_into(seat, &mut level.list);
     if depth == 1 {
-        count.leaves += list.len() as u64;
+        count.leaves += level.list.len() as u64;
         return;
     }
-    for legal in list.iter() {
-        let mut child = game.clone();
+    for legal in level.list.iter() {
+        level.child.clone_from(game);
         count.copies += 1;
         events.clear();
-        child
+        level
+            .child
             .apply_into(seat, &legal.command, events)
             .expect("a listed command is legal");
-        perft_at(&child, depth - 1, deeper, events, count);
+        perft_at(&level.child, depth - 1, deeper, events, count);
     }
 }
 

@@ -5,6 +5,7 @@
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use sandtable_core::game::{Decision, GameState, perft};
 use sandtable_rules::{Command, Game, samples};
 use std::hint::black_box;
 
@@ -30,6 +31,30 @@ fn playout(start: &Game, game: &mut Game, rng: &mut SmallRng) -> u64 {
     captures
 }
 
+/// As [`playout`], through the game contract: whose decision it is, the
+/// seat's legal list, apply as that seat.
+fn contract_playout<G: GameState>(start: &G, game: &mut G, rng: &mut SmallRng) -> u64 {
+    let mut legal = Vec::with_capacity(64);
+    let mut events = Vec::with_capacity(16);
+    let mut count = 0;
+    for _ in 0..COMMANDS {
+        let seat = match game.decision() {
+            Decision::One(seat) => seat,
+            _ => {
+                game.clone_from(start);
+                continue;
+            }
+        };
+        game.legal_into(seat, &mut legal);
+        let pick = legal[rng.random_range(0..legal.len())].command;
+        events.clear();
+        game.apply_into(seat, &pick, &mut events)
+            .expect("a listed command is legal");
+        count += events.len() as u64;
+    }
+    count
+}
+
 fn bench(c: &mut Criterion) {
     let start = Game::new(&samples::table_a_skirmish(7, Some(200))).expect("sample setup is valid");
     let mut group = c.benchmark_group("playout");
@@ -38,6 +63,11 @@ fn bench(c: &mut Criterion) {
         let mut rng = SmallRng::seed_from_u64(1);
         let mut game = start.clone();
         b.iter(|| black_box(playout(&start, &mut game, &mut rng)));
+    });
+    group.bench_function("random commands on table A, through the contract", |b| {
+        let mut rng = SmallRng::seed_from_u64(1);
+        let mut game = start.clone();
+        b.iter(|| black_box(contract_playout(&start, &mut game, &mut rng)));
     });
     let snyder = Game::new(&samples::table_a_snyder(7, Some(200))).expect("sample setup is valid");
     group.bench_function("random commands on table A with stashes", |b| {
@@ -70,6 +100,29 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("activation start, new Vec", |b| {
         b.iter(|| black_box(black_box(&active).legal_commands()))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("perft");
+    let copies = perft(&start, 5).copies;
+    group.throughput(Throughput::Elements(copies));
+    group.bench_function("perft(5) on table A, a copy a node", |b| {
+        b.iter(|| black_box(perft(black_box(&start), 5)))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("copy");
+    let mut played = start.clone();
+    played
+        .apply(Command::Activate("F7".parse().expect("square")))
+        .expect("F7 holds a Red unit");
+    played.apply(Command::Advance).expect("F7 east is open");
+    let mut into = start.clone();
+    group.bench_function("a game into a game of the same table (clone_from)", |b| {
+        b.iter(|| into.clone_from(black_box(&played)))
+    });
+    group.bench_function("a new game (clone)", |b| {
+        b.iter(|| black_box(black_box(&played).clone()))
     });
     group.finish();
 

@@ -277,6 +277,17 @@ pub fn interpret_table_clicks(
             Some(Choice::ExtraActions { .. } | Choice::PickUnfriendly) => {
                 Command::Pick(click.square)
             }
+            // Where more than one captive may return to the square (R23), the
+            // first listed is returned; the log names it.
+            Some(Choice::ReturnFriend) => game
+                .legal_commands()
+                .into_iter()
+                .map(|l| l.command)
+                .find(|c| {
+                    matches!(*c, Command::PlaceCaptive(sq, f, _)
+                        if sq == click.square && f == facing.0)
+                })
+                .unwrap_or(Command::Place(click.square, facing.0)),
             Some(_) => Command::Place(click.square, facing.0),
             None => match game.activation() {
                 None => Command::Activate(click.square),

@@ -9,6 +9,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use sandtable_bots::{BotConfig, MAX_STRENGTH};
+use sandtable_core::game::seat_seed;
 use sandtable_rules::CacheLegal;
 use sandtable_rules::{Command, Game, PlayerId};
 
@@ -190,7 +191,10 @@ impl Hint {
 /// A bot's seed for one game: its own choices depend on the game's seed and
 /// the player, so a replayed game with the same seats plays the same.
 fn bot_config(level: u8, game: &Game, player: PlayerId) -> BotConfig {
-    BotConfig::strength(level, game.seed() ^ (u64::from(player.0) << 32))
+    BotConfig::strength(
+        level,
+        seat_seed(game.seed(), sandtable_core::game::Seat(player.0)),
+    )
 }
 
 fn think(game: &Game, config: BotConfig) -> Task<Option<Command>> {

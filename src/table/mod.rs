@@ -822,7 +822,8 @@ pub fn light_choice_targets(
         for l in game.legal_commands() {
             let (sq, target) = match l.command {
                 sandtable_rules::Command::Pick(sq) => (sq, ChoiceTarget::Pick),
-                sandtable_rules::Command::Place(sq, _) => (sq, ChoiceTarget::Place),
+                sandtable_rules::Command::Place(sq, _)
+                | sandtable_rules::Command::PlaceCaptive(sq, ..) => (sq, ChoiceTarget::Place),
                 _ => continue,
             };
             if let Some(&e) = index.squares.get(board.index(sq)) {

@@ -767,7 +767,7 @@ pub(crate) fn quick_score(game: &Game, maps: &Maps, legal: &LegalCommand) -> f32
                 0.0
             }
         }
-        Command::Pick(_) | Command::Place(..) => 0.0,
+        Command::Pick(_) | Command::Place(..) | Command::PlaceCaptive(..) => 0.0,
     }
 }
 

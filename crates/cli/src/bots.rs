@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use sandtable_bots::{BotConfig, BotKind, Budget, DEFAULT_ITERATIONS};
+use sandtable_core::game::{Seat, seat_seed};
 use sandtable_rules::{Event, Game, Outcome, PlayerId, Record};
 
 use crate::Failure;
@@ -160,9 +161,7 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
         let Some(kind) = seats[usize::from(player.0)] else {
             break;
         };
-        let config = o
-            .thinking
-            .config(kind, bot_seed.wrapping_add(u64::from(player.0)));
+        let config = o.thinking.config(kind, seat_seed(bot_seed, Seat(player.0)));
         let command = sandtable_bots::choose(&game, &config)
             .expect("a game that is not over has a legal command");
         events.clear();

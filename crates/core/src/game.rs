@@ -64,6 +64,13 @@ impl Seats {
     }
 }
 
+/// The seed of a bot in a seat, from the seed its bots start with (by
+/// default the game's): one rule for the CLI and the app, so that a bot game
+/// started in one replays identically in the other.
+pub fn seat_seed(bot_seed: u64, seat: Seat) -> u64 {
+    bot_seed.wrapping_add(u64::from(seat.0))
+}
+
 /// Whose decision it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Decision {

@@ -7,7 +7,7 @@ use crate::event::Event;
 use crate::game::{FactorId, Game, Occupant, Place, PlayerId, State, Table, UnitId};
 use crate::geometry::{Facing, Square};
 use crate::stash::StashResult;
-use crate::{Command, LegalCommand};
+use crate::{Captive, Command, LegalCommand};
 
 /// A choice a stash result waits for (R22, R23).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -89,6 +89,35 @@ impl Choice {
     }
 }
 
+/// Whether `sq` lies within 2 of the unit's own Base (R23).
+fn fits_base(table: &Table, unit: UnitId, sq: Square) -> bool {
+    table.factors[table.units[unit.index()].factor.index()]
+        .base
+        .chebyshev(sq)
+        <= 2
+}
+
+/// The player's unit a captive names, if the player has it.
+fn captive_unit(table: &Table, player: PlayerId, c: Captive) -> Option<UnitId> {
+    let factors = &table.players[player.index()].factors;
+    let factor = factors
+        .start
+        .checked_add(c.factor)
+        .filter(|f| *f < factors.end)?;
+    let units = &table.factors[usize::from(factor)].units;
+    let unit = units.start.checked_add(c.unit).filter(|u| *u < units.end)?;
+    Some(UnitId(unit))
+}
+
+/// How a unit is named as a captive.
+fn captive_name(table: &Table, unit: UnitId) -> Captive {
+    let factor = &table.factors[table.units[unit.index()].factor.index()];
+    Captive {
+        factor: factor.index,
+        unit: unit.0 - factor.units.start,
+    }
+}
+
 fn bad(reason: String) -> CommandError {
     CommandError::BadChoice { reason }
 }
@@ -135,17 +164,16 @@ impl State {
         })
     }
 
-    /// The first returnable friend that may be put on `sq`.
-    fn friend_for(&self, table: &Table, player: PlayerId, sq: Square) -> Option<UnitId> {
-        if !self.free_for(table, sq, None) {
-            return None;
-        }
-        self.returnable_friends(table, player).find(|u| {
-            table.factors[table.units[u.index()].factor.index()]
-                .base
-                .chebyshev(sq)
-                <= 2
-        })
+    /// The returnable friends that may be put on `sq`, in setup order (R23).
+    fn friends_for<'a>(
+        &'a self,
+        table: &'a Table,
+        player: PlayerId,
+        sq: Square,
+    ) -> impl Iterator<Item = UnitId> + 'a {
+        let free = self.free_for(table, sq, None);
+        self.returnable_friends(table, player)
+            .filter(move |u| free && fits_base(table, *u, sq))
     }
 
     /// R21: a unit ended an Advance on a stash. Rolls two d6, removes the stash
@@ -287,16 +315,67 @@ impl Game {
                 }
             }
             (Choice::ReturnFriend, Command::Place(sq, facing)) => {
-                match s.friend_for(table, player, sq) {
-                    Some(unit) => Ok(Plan::Place {
+                let mut fits = s.friends_for(table, player, sq);
+                match (fits.next(), fits.next()) {
+                    (Some(unit), None) => Ok(Plan::Place {
                         unit,
                         to: sq,
                         facing,
                     }),
-                    None => Err(bad(format!(
+                    (Some(_), Some(_)) => {
+                        let names: Vec<String> = s
+                            .friends_for(table, player, sq)
+                            .map(|u| {
+                                let holder = match s.places[u.index()] {
+                                    Place::Custody { holder } => {
+                                        &table.players[holder.index()].name
+                                    }
+                                    _ => unreachable!("a returnable friend is in custody"),
+                                };
+                                format!(
+                                    "`place {sq} {facing} {}` (held by {holder})",
+                                    captive_name(table, u)
+                                )
+                            })
+                            .collect();
+                        Err(bad(format!(
+                            "more than one captive of yours can return to {sq}: name the one to return, as in {}",
+                            names.join(" or ")
+                        )))
+                    }
+                    (None, _) => Err(bad(format!(
                         "{sq} is not an empty square within 2 of the base of a captured unit of yours"
                     ))),
                 }
+            }
+            (Choice::ReturnFriend, Command::PlaceCaptive(sq, facing, c)) => {
+                let Some(unit) = captive_unit(table, player, c) else {
+                    return Err(bad(format!(
+                        "you have no unit {c}: a captive is named by its Factor among yours and its unit in that Factor, from 0"
+                    )));
+                };
+                if !s.returnable_friends(table, player).any(|u| u == unit) {
+                    return Err(bad(format!(
+                        "your unit {c} is not a captive that may return: an opponent must hold it and its Base must be on the board"
+                    )));
+                }
+                let mut fits = s.friends_for(table, player, sq);
+                if !fits.any(|u| u == unit) {
+                    let base = table.factors[table.units[unit.index()].factor.index()].base;
+                    return Err(bad(format!(
+                        "{sq} is not an empty square within 2 of your unit {c}'s base {base}"
+                    )));
+                }
+                if s.friends_for(table, player, sq).nth(1).is_none() {
+                    return Err(bad(format!(
+                        "only one captive of yours can return to {sq}: write `place {sq} {facing}`"
+                    )));
+                }
+                Ok(Plan::Place {
+                    unit,
+                    to: sq,
+                    facing,
+                })
             }
             _ => Err(wrong()),
         }
@@ -335,13 +414,27 @@ impl Game {
                 );
             }
             Choice::ReturnFriend => {
-                places(
-                    &mut table
-                        .board
-                        .squares()
-                        .filter(|sq| s.friend_for(table, s.current, *sq).is_some()),
-                    None,
-                );
+                // A square one captive may return to is answered by `place`;
+                // where several may, each is named (R23).
+                for sq in table.board.squares() {
+                    let mut fits = s.friends_for(table, s.current, sq);
+                    match (fits.next(), fits.next()) {
+                        (None, _) => {}
+                        (Some(_), None) => {
+                            for f in Facing::ALL {
+                                out.push(free(Command::Place(sq, f), None));
+                            }
+                        }
+                        (Some(_), Some(_)) => {
+                            for unit in s.friends_for(table, s.current, sq) {
+                                let captive = captive_name(table, unit);
+                                for f in Facing::ALL {
+                                    out.push(free(Command::PlaceCaptive(sq, f, captive), None));
+                                }
+                            }
+                        }
+                    }
+                }
             }
             Choice::ExtraActions { .. } | Choice::PickUnfriendly => {
                 let mine = matches!(choice, Choice::ExtraActions { .. });

@@ -33,6 +33,26 @@ pub enum Command {
     Pick(Square),
     /// `place D5 N`: answer a stash result's choice with a square and a facing (R22, R23).
     Place(Square, Facing),
+    /// `place D5 N 0:3`: return the named captive of the player's to a square
+    /// with a facing, where more than one captive could go there (R23).
+    PlaceCaptive(Square, Facing, Captive),
+}
+
+/// One of the player's own units, named by its Factor (counted among the
+/// player's Factors, as the JSON summary counts them) and its place in that
+/// Factor, both from 0: written `0:3`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Captive {
+    /// The Factor, among the player's Factors.
+    pub factor: u16,
+    /// The unit, among the Factor's units.
+    pub unit: u16,
+}
+
+impl fmt::Display for Captive {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.factor, self.unit)
+    }
 }
 
 /// A legal command of Cache, in the contract's shape ([`Legal`]): its cost
@@ -65,7 +85,10 @@ impl CacheLegal for LegalCommand {
 /// A command that costs nothing, acting on the unit on `piece`.
 pub(crate) fn free(command: Command, piece: Option<Square>) -> LegalCommand {
     let at = match command {
-        Command::Activate(sq) | Command::Pick(sq) | Command::Place(sq, _) => Some(sq),
+        Command::Activate(sq)
+        | Command::Pick(sq)
+        | Command::Place(sq, _)
+        | Command::PlaceCaptive(sq, ..) => Some(sq),
         Command::AdvanceTo(sq) => Some(sq),
         _ => None,
     };
@@ -373,7 +396,7 @@ impl Game {
             return Err(CommandError::GameOver);
         }
         match (self.state.pending, command) {
-            (Some(choice), Command::Pick(_) | Command::Place(..)) => {
+            (Some(choice), Command::Pick(_) | Command::Place(..) | Command::PlaceCaptive(..)) => {
                 return self.plan_choice(choice, command);
             }
             (Some(choice), _) => {
@@ -381,7 +404,7 @@ impl Game {
                     awaited: choice.awaited(),
                 });
             }
-            (None, Command::Pick(_) | Command::Place(..)) => {
+            (None, Command::Pick(_) | Command::Place(..) | Command::PlaceCaptive(..)) => {
                 return Err(CommandError::NoChoicePending);
             }
             (None, _) => {}
@@ -426,7 +449,9 @@ impl Game {
                 None => Err(CommandError::NoActivation),
             },
             Command::Pass => Ok(Plan::Pass),
-            Command::Pick(_) | Command::Place(..) => Err(CommandError::NoChoicePending),
+            Command::Pick(_) | Command::Place(..) | Command::PlaceCaptive(..) => {
+                Err(CommandError::NoChoicePending)
+            }
         }
     }
 
@@ -659,6 +684,9 @@ impl fmt::Display for Command {
             Command::Pass => f.write_str("pass"),
             Command::Pick(sq) => write!(f, "pick {sq}"),
             Command::Place(sq, facing) => write!(f, "place {sq} {facing}"),
+            Command::PlaceCaptive(sq, facing, captive) => {
+                write!(f, "place {sq} {facing} {captive}")
+            }
         }
     }
 }

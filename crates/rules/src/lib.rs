@@ -75,7 +75,7 @@ mod summary;
 mod terrain;
 
 pub use choice::Choice;
-pub use command::{CacheLegal, Command, CommandError, LegalCommand, MoveKind};
+pub use command::{CacheLegal, Captive, Command, CommandError, LegalCommand, MoveKind};
 pub use event::{CaptureSide, Event, UndoError};
 pub use game::{
     Actions, Activation, DrawReason, Factor, FactorId, Game, Occupant, Outcome, Place, Player,

@@ -25,7 +25,7 @@ impl fmt::Display for ParseCommandError {
 
 impl std::error::Error for ParseCommandError {}
 
-const WORDS: &str = "activate SQUARE, left, right, advance, advance SQUARE, end, pass, pick SQUARE or place SQUARE FACING";
+const WORDS: &str = "activate SQUARE, left, right, advance, advance SQUARE, end, pass, pick SQUARE or place SQUARE FACING [CAPTIVE]";
 
 impl FromStr for Command {
     type Err = ParseCommandError;
@@ -40,10 +40,10 @@ impl FromStr for Command {
             return Err(err(format!("empty command: expected {WORDS}")));
         };
         let arg = words.next();
-        let third = if word.eq_ignore_ascii_case("place") {
-            words.next()
+        let (third, fourth) = if word.eq_ignore_ascii_case("place") {
+            (words.next(), words.next())
         } else {
-            None
+            (None, None)
         };
         if let Some(extra) = words.next() {
             return Err(err(format!("unexpected `{extra}` at the end")));
@@ -76,11 +76,36 @@ impl FromStr for Command {
                     })?
                     .parse()
                     .map_err(|e: crate::geometry::ParseFacingError| err(e.to_string()))?;
-                Ok(Command::Place(sq, facing))
+                match fourth {
+                    None => Ok(Command::Place(sq, facing)),
+                    Some(captive) => Ok(Command::PlaceCaptive(
+                        sq,
+                        facing,
+                        parse_captive(captive).ok_or_else(|| {
+                            err(format!(
+                                "`{captive}` does not name a captive: write its Factor and its unit in that Factor, from 0, like `0:3`"
+                            ))
+                        })?,
+                    )),
+                }
             }
             _ => Err(err(format!("unknown command `{word}`: expected {WORDS}"))),
         }
     }
+}
+
+/// Reads `F:U`, a captive named by its Factor and its unit in that Factor.
+fn parse_captive(text: &str) -> Option<crate::command::Captive> {
+    let (factor, unit) = text.split_once(':')?;
+    let number = |t: &str| {
+        (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse().ok())
+            .flatten()
+    };
+    Some(crate::command::Captive {
+        factor: number(factor)?,
+        unit: number(unit)?,
+    })
 }
 
 /// A game record: headers and commands, each command with its line number.

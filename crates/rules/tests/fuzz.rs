@@ -158,6 +158,9 @@ fn commands() -> impl Strategy<Value = Command> {
         Just(Command::Pass),
         squares().prop_map(Command::Pick),
         (squares(), facings()).prop_map(|(s, f)| Command::Place(s, f)),
+        (squares(), facings(), any::<u16>(), any::<u16>()).prop_map(|(s, f, factor, unit)| {
+            Command::PlaceCaptive(s, f, sandtable_rules::Captive { factor, unit })
+        }),
     ]
 }
 

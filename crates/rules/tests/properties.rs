@@ -107,6 +107,15 @@ fn candidates(game: &Game, extra: &[Square]) -> Vec<Command> {
             for f in sandtable_rules::Facing::ALL {
                 out.push(Command::Place(s, f));
             }
+            // Every unit of the first Factor named as a captive (R23).
+            for unit in 0..3 {
+                let captive = sandtable_rules::Captive { factor: 0, unit };
+                out.push(Command::PlaceCaptive(
+                    s,
+                    sandtable_rules::Facing::N,
+                    captive,
+                ));
+            }
         }
     }
     out
@@ -167,7 +176,7 @@ proptest! {
                     let mut after = game.clone();
                     after.apply(l.command).expect("listed commands apply");
                     prop_assert_eq!(after.position(unit).map(|(sq, _)| sq), l.lands(), "{}", l.command);
-                } else if let Command::Activate(sq) | Command::Pick(sq) | Command::Place(sq, _) = l.command {
+                } else if let Command::Activate(sq) | Command::Pick(sq) | Command::Place(sq, _) | Command::PlaceCaptive(sq, ..) = l.command {
                     prop_assert_eq!(l.lands(), Some(sq));
                 } else {
                     prop_assert_eq!(l.lands(), None);
@@ -178,7 +187,7 @@ proptest! {
                 let acting = game.activation().and_then(|a| game.position(a.unit)).map(|(sq, _)| sq);
                 match l.command {
                     Command::Activate(sq) | Command::Pick(sq) => prop_assert_eq!(piece, Some(sq)),
-                    Command::Place(..) => {
+                    Command::Place(..) | Command::PlaceCaptive(..) => {
                         if let Some(sq) = piece {
                             prop_assert!(game.unit_at(sq).is_some(), "{} places the unit on {}", l.command, sq);
                         }

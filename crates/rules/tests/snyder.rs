@@ -666,3 +666,118 @@ fn r21_the_odds_of_a_stash_roll_match_every_roll_of_the_dice_played_out() {
     play(&mut game, &["left"]);
     assert_eq!(game.odds(&Command::Advance), None);
 }
+
+#[test]
+fn r23_the_player_picks_which_captive_returns_when_two_opponents_hold_one_each() {
+    let table = board(10, 10)
+        .player("Red", "C3", &[("D5", 'N'), ("B4", 'N'), ("E3", 'E')])
+        .player("Blue", "F7", &[("D6", 'S')])
+        .player("Green", "H3", &[("F3", 'W')])
+        .stashes(&["B5"])
+        .every_roll(StashResult::ReturnCapturedFriend);
+    let mut game = table.game();
+    play(
+        &mut game,
+        &[
+            "pass",
+            "activate D6",
+            "advance",
+            "pass",
+            "activate F3",
+            "advance",
+            "pass",
+        ],
+    );
+    assert_eq!(
+        game.place(UnitId(0)),
+        Place::Custody {
+            holder: PlayerId(1)
+        }
+    );
+    assert_eq!(
+        game.place(UnitId(2)),
+        Place::Custody {
+            holder: PlayerId(2)
+        }
+    );
+    play(&mut game, &["activate B4", "advance"]);
+    assert_eq!(game.pending(), Some(Choice::ReturnFriend));
+    // A1 lies within 2 of Red's base, so either captive may go there.
+    let msg = refuse(&mut game, "place A1 E", Ruling::R23);
+    assert_eq!(
+        msg,
+        "more than one captive of yours can return to A1: name the one to return, as in \
+         `place A1 E 0:0` (held by Blue) or `place A1 E 0:2` (held by Green) (R23)"
+    );
+    assert_eq!(
+        refuse(&mut game, "place A1 E 0:1", Ruling::R23),
+        "your unit 0:1 is not a captive that may return: an opponent must hold it and its Base must be on the board (R23)"
+    );
+    assert_eq!(
+        refuse(&mut game, "place A1 E 0:7", Ruling::R23),
+        "you have no unit 0:7: a captive is named by its Factor among yours and its unit in that Factor, from 0 (R23)"
+    );
+    assert_eq!(
+        refuse(&mut game, "place H8 E 0:2", Ruling::R23),
+        "H8 is not an empty square within 2 of your unit 0:2's base C3 (R23)"
+    );
+    let listed: Vec<String> = game
+        .legal_commands()
+        .iter()
+        .map(|l| l.command.to_string())
+        .filter(|c| c.starts_with("place A1 E"))
+        .collect();
+    assert_eq!(listed, ["place A1 E 0:0", "place A1 E 0:2"]);
+    // The pick decides whose custody loses a unit: Green's, not Blue's.
+    let events = game.apply(cmd("place A1 E 0:2")).unwrap();
+    assert!(
+        matches!(
+            events[0],
+            Event::UnitPlaced {
+                unit: UnitId(2),
+                from: None,
+                ..
+            }
+        ),
+        "{events:?}"
+    );
+    assert_eq!(game.position(UnitId(2)), Some((sq("A1"), Facing::E)));
+    assert_eq!(
+        game.place(UnitId(0)),
+        Place::Custody {
+            holder: PlayerId(1)
+        }
+    );
+    let custody = game.summary().custody;
+    assert_eq!(custody.len(), 1);
+    assert_eq!(custody[0].holder, "Blue");
+    // The pick reads back from a record.
+    assert_eq!(cmd("place A1 E 0:2").to_string(), "place A1 E 0:2");
+}
+
+#[test]
+fn r23_with_one_captive_that_fits_the_square_the_place_names_no_captive() {
+    let table = board(10, 10)
+        .player("Red", "C3", &[("D5", 'N'), ("B4", 'N'), ("E3", 'E')])
+        .player("Blue", "F7", &[("D6", 'S')])
+        .stashes(&["B5"])
+        .every_roll(StashResult::ReturnCapturedFriend);
+    let mut game = table.game();
+    play(
+        &mut game,
+        &[
+            "pass",
+            "activate D6",
+            "advance",
+            "pass",
+            "activate B4",
+            "advance",
+        ],
+    );
+    assert_eq!(
+        refuse(&mut game, "place A1 E 0:0", Ruling::R23),
+        "only one captive of yours can return to A1: write `place A1 E` (R23)"
+    );
+    play(&mut game, &["place A1 E"]);
+    assert_eq!(game.position(UnitId(0)), Some((sq("A1"), Facing::E)));
+}

@@ -400,13 +400,19 @@ fn r23_return_unfriendly_does_nothing_when_no_unfriendly_unit_is_on_the_board() 
     assert_eq!(left(&game), 3);
 }
 
-#[test]
-fn r23_a_captured_friend_returns_to_within_two_of_its_base() {
-    let table = board(10, 10)
+/// Red's D5 faces Blue's D6, which can capture it; every stash on B5
+/// returns a captured friend.
+fn red_beside_blue_d6() -> common::Table {
+    board(10, 10)
         .player("Red", "C3", &[("D5", 'N'), ("B4", 'N'), ("E3", 'E')])
         .player("Blue", "F7", &[("D6", 'S')])
         .stashes(&["B5"])
-        .every_roll(StashResult::ReturnCapturedFriend);
+        .every_roll(StashResult::ReturnCapturedFriend)
+}
+
+#[test]
+fn r23_a_captured_friend_returns_to_within_two_of_its_base() {
+    let table = red_beside_blue_d6();
     let mut game = table.game();
     play(&mut game, &["pass", "activate D6", "advance", "pass"]);
     assert_eq!(
@@ -669,12 +675,7 @@ fn r21_the_odds_of_a_stash_roll_match_every_roll_of_the_dice_played_out() {
 
 #[test]
 fn r23_the_player_picks_which_captive_returns_when_two_opponents_hold_one_each() {
-    let table = board(10, 10)
-        .player("Red", "C3", &[("D5", 'N'), ("B4", 'N'), ("E3", 'E')])
-        .player("Blue", "F7", &[("D6", 'S')])
-        .player("Green", "H3", &[("F3", 'W')])
-        .stashes(&["B5"])
-        .every_roll(StashResult::ReturnCapturedFriend);
+    let table = red_beside_blue_d6().player("Green", "H3", &[("F3", 'W')]);
     let mut game = table.game();
     play(
         &mut game,
@@ -757,11 +758,7 @@ fn r23_the_player_picks_which_captive_returns_when_two_opponents_hold_one_each()
 
 #[test]
 fn r23_with_one_captive_that_fits_the_square_the_place_names_no_captive() {
-    let table = board(10, 10)
-        .player("Red", "C3", &[("D5", 'N'), ("B4", 'N'), ("E3", 'E')])
-        .player("Blue", "F7", &[("D6", 'S')])
-        .stashes(&["B5"])
-        .every_roll(StashResult::ReturnCapturedFriend);
+    let table = red_beside_blue_d6();
     let mut game = table.game();
     play(
         &mut game,

@@ -179,6 +179,10 @@ pub(crate) struct Controls<'a> {
     pub bot_turn: bool,
     /// The hint button is enabled.
     pub hint: bool,
+    /// Who offered the draw that stands, if one does (R24).
+    pub draw_offer: Option<&'a str>,
+    /// The player to move may accept that draw.
+    pub may_accept: bool,
     /// The notice and whether it is an error.
     pub notice: Option<(&'a str, bool)>,
 }
@@ -238,7 +242,32 @@ pub(crate) fn play_controls(ui: &mut egui::Ui, c: &Controls<'_>) -> ControlsClic
                 ));
             out.buttons.push(hint.rect);
             out.hint = hint.clicked();
-        })
+        });
+        // R24: resigning and draws, a row apart from the moves.
+        ui.horizontal_wrapped(|ui| {
+            let offer = ui
+                .add_enabled(c.draw_offer.is_none(), egui::Button::new("Offer draw"))
+                .on_hover_text("the others accept it at their next decision, or play on (R24)");
+            out.buttons.push(offer.rect);
+            if offer.clicked() {
+                out.command = Some(Command::OfferDraw);
+            }
+            let accept = ui.add_enabled(c.may_accept, egui::Button::new("Accept draw"));
+            out.buttons.push(accept.rect);
+            if accept.clicked() {
+                out.command = Some(Command::AcceptDraw);
+            }
+            let resign = ui.menu_button("Resign…", |ui| {
+                ui.button("Resign: leave the game (R24)").clicked()
+            });
+            out.buttons.push(resign.response.rect);
+            if resign.inner == Some(true) {
+                out.command = Some(Command::Resign);
+            }
+        });
+        if let Some(by) = c.draw_offer {
+            ui.label(format!("{by} offers a draw (R24)"));
+        }
     });
     notice_slot(ui, c.notice);
     out
@@ -455,6 +484,8 @@ fn draw_panels(
                     acting: game.activation().is_some(),
                     bot_turn,
                     hint: !bots.hint.thinking() && !game.is_over(),
+                    draw_offer: game.draw_offer().map(|o| game.player(o.by).name.as_str()),
+                    may_accept: game.check(&Command::AcceptDraw).is_ok(),
                     notice: notice.text.as_deref().map(|t| (t, notice.error)),
                 },
             );
@@ -890,6 +921,8 @@ mod tests {
                         acting,
                         bot_turn: false,
                         hint: true,
+                        draw_offer: None,
+                        may_accept: false,
                         notice,
                     },
                 )
@@ -904,7 +937,11 @@ mod tests {
     #[test]
     fn the_buttons_keep_their_places_whatever_the_notice_says() {
         let none = button_places(None, false);
-        assert_eq!(none.len(), 7, "seven buttons");
+        assert_eq!(
+            none.len(),
+            10,
+            "seven buttons, then offer, accept and resign"
+        );
         let long = "refused: the unit on C4 is still acting: no other unit acts until it ends its activation (R7); ".repeat(6);
         for notice in [
             Some(("undid `advance`", false)),

@@ -768,6 +768,8 @@ pub(crate) fn quick_score(game: &Game, maps: &Maps, legal: &LegalCommand) -> f32
             }
         }
         Command::Pick(_) | Command::Place(..) | Command::PlaceCaptive(..) => 0.0,
+        // Never listed: bots neither resign nor offer draws (R24).
+        Command::Resign | Command::OfferDraw | Command::AcceptDraw => 0.0,
     }
 }
 

@@ -131,5 +131,12 @@ pub(crate) fn status(game: &Game) -> String {
         );
     }
     out.push('\n');
+    if let Some(offer) = game.draw_offer() {
+        let _ = writeln!(
+            out,
+            "{} offers a draw: `accept draw`, or play on to decline it (R24)",
+            name(offer.by)
+        );
+    }
     out
 }

@@ -33,6 +33,13 @@ pub enum Command {
     Pick(Square),
     /// `place D5 N`: answer a stash result's choice with a square and a facing (R22, R23).
     Place(Square, Facing),
+    /// `resign`: the player to move leaves the game as if its last Base were
+    /// captured (R24).
+    Resign,
+    /// `offer draw`: the player to move offers a draw (R24).
+    OfferDraw,
+    /// `accept draw`: accept the draw offered, at one's next decision (R24).
+    AcceptDraw,
     /// `place D5 N 0:3`: return the named captive of the player's to a square
     /// with a facing, where more than one captive could go there (R23).
     PlaceCaptive(Square, Facing, Captive),
@@ -197,6 +204,11 @@ pub enum CommandError {
     },
     /// The scripted dice cannot give the rolls the command needs (R30).
     DiceOut(DiceOut),
+    /// A draw offer or acceptance that does not apply now (R24).
+    BadDraw {
+        /// Why not.
+        reason: String,
+    },
     /// A command from a player whose turn it is not (R5).
     NotYourTurn {
         /// The player whose turn it is.
@@ -225,6 +237,7 @@ impl CommandError {
             CommandError::BadChoice { .. } => Ruling::R23,
             CommandError::DiceOut(_) => Ruling::R30,
             CommandError::NotYourTurn { .. } => Ruling::R5,
+            CommandError::BadDraw { .. } => Ruling::R24,
         }
     }
 }
@@ -289,6 +302,7 @@ impl fmt::Display for CommandError {
             }
             CommandError::BadChoice { reason } => f.write_str(reason),
             CommandError::DiceOut(out) => f.write_str(&out.reason()),
+            CommandError::BadDraw { reason } => f.write_str(reason),
             CommandError::NotYourTurn { current, seat } => {
                 write!(f, "it is {current}'s turn, not {seat}'s")
             }
@@ -345,6 +359,12 @@ pub(crate) enum Plan {
     PickUnfriendly {
         unit: UnitId,
     },
+    /// The player to move resigns (R24).
+    Resign,
+    /// The player to move offers a draw (R24).
+    OfferDraw,
+    /// The player to move accepts the draw offered (R24).
+    AcceptDraw,
 }
 
 impl Plan {
@@ -394,6 +414,39 @@ impl Game {
     pub(crate) fn plan(&self, command: Command) -> Result<Plan, CommandError> {
         if self.state.outcome.is_some() {
             return Err(CommandError::GameOver);
+        }
+        // R24: resigning and draws, at any decision of the player to move.
+        let offer = self.state.draw_offer;
+        match command {
+            Command::Resign => return Ok(Plan::Resign),
+            Command::OfferDraw => {
+                return match offer {
+                    Some(o) => Err(CommandError::BadDraw {
+                        reason: format!(
+                            "{} has offered a draw already: accept it, or play on to decline it",
+                            self.table.players[o.by.index()].name
+                        ),
+                    }),
+                    None => Ok(Plan::OfferDraw),
+                };
+            }
+            Command::AcceptDraw => {
+                let current = self.state.current;
+                return match offer {
+                    None => Err(CommandError::BadDraw {
+                        reason: "no draw is offered".to_owned(),
+                    }),
+                    Some(o) if o.by == current => Err(CommandError::BadDraw {
+                        reason: "the draw is your own offer: the other players accept it"
+                            .to_owned(),
+                    }),
+                    Some(o) if o.last == current => Err(CommandError::BadDraw {
+                        reason: "you have accepted the draw already".to_owned(),
+                    }),
+                    Some(_) => Ok(Plan::AcceptDraw),
+                };
+            }
+            _ => {}
         }
         match (self.state.pending, command) {
             (Some(choice), Command::Pick(_) | Command::Place(..) | Command::PlaceCaptive(..)) => {
@@ -449,6 +502,9 @@ impl Game {
                 None => Err(CommandError::NoActivation),
             },
             Command::Pass => Ok(Plan::Pass),
+            Command::Resign | Command::OfferDraw | Command::AcceptDraw => {
+                unreachable!("planned above")
+            }
             Command::Pick(_) | Command::Place(..) | Command::PlaceCaptive(..) => {
                 Err(CommandError::NoChoicePending)
             }
@@ -687,6 +743,9 @@ impl fmt::Display for Command {
             Command::PlaceCaptive(sq, facing, captive) => {
                 write!(f, "place {sq} {facing} {captive}")
             }
+            Command::Resign => f.write_str("resign"),
+            Command::OfferDraw => f.write_str("offer draw"),
+            Command::AcceptDraw => f.write_str("accept draw"),
         }
     }
 }

@@ -103,6 +103,9 @@ impl GameState for Game {
             Some(Outcome::Draw(DrawReason::NoUnits)) => {
                 Decision::Over(Ending::Draw("no player has a unit on the board (R28)"))
             }
+            Some(Outcome::Draw(DrawReason::Agreed)) => {
+                Decision::Over(Ending::Draw("every player agreed to a draw (R24)"))
+            }
             // A stash result's choice is the discovering player's (R22).
             None => Decision::One(seat(self.state.current)),
         }
@@ -135,7 +138,7 @@ impl GameState for Game {
             .any(|e| matches!(e, Event::StashRolled { .. }))
         {
             Some(Barrier::Roll)
-        } else if *command == Command::Pass {
+        } else if matches!(*command, Command::Pass | Command::Resign) {
             Some(Barrier::TurnStart)
         } else {
             None

@@ -7,8 +7,8 @@ use std::fmt;
 use crate::choice::Choice;
 use crate::command::{Command, CommandError, MoveKind, Plan};
 use crate::game::{
-    Actions, Activation, DrawReason, FactorId, Game, Occupant, Outcome, Place, PlayerId, State,
-    Table, UnitId, activation_limit,
+    Actions, Activation, DrawOffer, DrawReason, FactorId, Game, Occupant, Outcome, Place, PlayerId,
+    State, Table, UnitId, activation_limit,
 };
 
 /// Why an activation's budget cannot overflow its 16 bits.
@@ -234,6 +234,33 @@ pub enum Event {
         /// Where it stood.
         square: Square,
     },
+    /// The player to move resigned: its Bases and its units on the board
+    /// leave the game, as if its last Base were captured (R24).
+    Resigned {
+        /// The player.
+        player: PlayerId,
+        /// Its Bases still on the board, with their squares.
+        bases: Vec<(FactorId, Square)>,
+        /// Its units that were on the board, with their squares.
+        removed: Vec<(UnitId, Square)>,
+    },
+    /// The player to move offered a draw (R24).
+    DrawOffered {
+        /// Who offered it.
+        by: PlayerId,
+    },
+    /// A player accepted the draw offered (R24).
+    DrawAccepted {
+        /// Who accepted it.
+        by: PlayerId,
+    },
+    /// A player played on instead of accepting, which declines the draw (R24).
+    DrawDeclined {
+        /// Who declined it.
+        by: PlayerId,
+    },
+    /// Every other remaining player accepted the draw: the game is drawn (R24).
+    DrawAgreed,
 }
 
 /// Why undo cannot go back further (R31).
@@ -399,6 +426,35 @@ impl State {
                 self.set_cell(board, square, None);
                 self.places[unit.index()] = Place::Removed;
             }
+            Event::Resigned {
+                player,
+                ref bases,
+                ref removed,
+            } => {
+                for &(factor, at) in bases {
+                    self.set_cell(board, at, None);
+                    self.base_active[factor.index()] = false;
+                }
+                for &(unit, at) in removed {
+                    self.set_cell(board, at, None);
+                    self.places[unit.index()] = Place::Removed;
+                }
+                self.pending = None;
+                if self.draw_offer.is_some_and(|o| o.by == player) {
+                    self.draw_offer = None;
+                }
+            }
+            Event::DrawOffered { by } => self.draw_offer = Some(DrawOffer { by, last: by }),
+            Event::DrawAccepted { by } => {
+                if let Some(offer) = self.draw_offer.as_mut() {
+                    offer.last = by;
+                }
+            }
+            Event::DrawDeclined { .. } => self.draw_offer = None,
+            Event::DrawAgreed => {
+                self.draw_offer = None;
+                self.outcome = Some(Outcome::Draw(DrawReason::Agreed));
+            }
             Event::TurnPassed {
                 player,
                 turn,
@@ -462,6 +518,16 @@ impl State {
 
     /// Carries out a checked plan, emitting its events.
     pub(crate) fn execute(&mut self, table: &Table, plan: Plan, events: &mut Vec<Event>) {
+        // R24: at a player's next decision after a draw offer, any command
+        // but accepting declines it.
+        if let Some(offer) = self.draw_offer
+            && self.current != offer.by
+            && self.current != offer.last
+            && plan != Plan::AcceptDraw
+        {
+            let by = self.current;
+            self.emit(table, events, Event::DrawDeclined { by });
+        }
         match plan {
             Plan::Activate(unit) => {
                 let Place::Board { square, .. } = self.places[unit.index()] else {
@@ -613,6 +679,66 @@ impl State {
             }
             Plan::Pass => {
                 self.close_all(table, events);
+                self.next_turn(table, events);
+            }
+            Plan::Resign => {
+                self.close_all(table, events);
+                let player = self.current;
+                let p = &table.players[player.index()];
+                let bases = (p.factors.start..p.factors.end)
+                    .map(FactorId)
+                    .filter(|f| self.base_active[f.index()])
+                    .map(|f| (f, table.factors[f.index()].base))
+                    .collect();
+                let removed = self.on_board(p.units.clone());
+                self.emit(
+                    table,
+                    events,
+                    Event::Resigned {
+                        player,
+                        bases,
+                        removed,
+                    },
+                );
+                self.emit(table, events, Event::PlayerEliminated { player });
+                if let Some(winner) = self.last_standing(table) {
+                    self.emit(table, events, Event::GameWon { winner });
+                } else if !self.any_unit_on_board() {
+                    self.emit(table, events, Event::NoUnitsLeft);
+                } else {
+                    self.next_turn(table, events);
+                }
+            }
+            Plan::OfferDraw => {
+                let by = self.current;
+                self.emit(table, events, Event::DrawOffered { by });
+            }
+            Plan::AcceptDraw => {
+                let by = self.current;
+                self.emit(table, events, Event::DrawAccepted { by });
+                let offerer = self.draw_offer.map(|o| o.by);
+                if self.next_player(table, by) == offerer {
+                    // The last of the others to decide has accepted.
+                    self.close_all(table, events);
+                    self.emit(table, events, Event::DrawAgreed);
+                }
+            }
+        }
+    }
+
+    /// The next player in turn order with an active Base (R5).
+    fn next_player(&self, table: &Table, after: PlayerId) -> Option<PlayerId> {
+        let n = table.players.len();
+        (1..=n)
+            .map(|k| PlayerId(((after.index() + k) % n) as u16))
+            .find(|p| self.has_active_base(table, *p))
+    }
+
+    /// R5, R6, R11: the turn passes to the next player with an active Base,
+    /// or the game is drawn at the turn limit.
+    fn next_turn(&mut self, table: &Table, events: &mut Vec<Event>) {
+        {
+            {
                 if table.turn_limit == Some(self.turn) {
                     self.emit(
                         table,
@@ -623,10 +749,8 @@ impl State {
                     );
                     return;
                 }
-                let n = table.players.len();
-                let next = (1..=n)
-                    .map(|k| PlayerId(((self.current.index() + k) % n) as u16))
-                    .find(|p| self.has_active_base(table, *p))
+                let next = self
+                    .next_player(table, self.current)
                     .unwrap_or(self.current);
                 let limit = activation_limit(self.units_on_board(table, next));
                 self.activation_limit = limit;
@@ -662,13 +786,7 @@ impl State {
         square: Square,
     ) -> Option<PlayerId> {
         let f = &table.factors[factor.index()];
-        let removed = (f.units.start..f.units.end)
-            .map(UnitId)
-            .filter_map(|u| match self.places[u.index()] {
-                Place::Board { square, .. } => Some((u, square)),
-                _ => None,
-            })
-            .collect();
+        let removed = self.on_board(f.units.clone());
         self.emit(
             table,
             events,
@@ -683,6 +801,22 @@ impl State {
         if !self.has_active_base(table, loser) {
             self.emit(table, events, Event::PlayerEliminated { player: loser });
         }
+        self.last_standing(table)
+    }
+
+    /// The units of a range that stand on the board, with their squares.
+    fn on_board(&self, units: std::ops::Range<u16>) -> Vec<(UnitId, Square)> {
+        units
+            .map(UnitId)
+            .filter_map(|u| match self.places[u.index()] {
+                Place::Board { square, .. } => Some((u, square)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The only player with an active Base left, if just one has (R11).
+    fn last_standing(&self, table: &Table) -> Option<PlayerId> {
         let mut alive = (0..table.players.len() as u16)
             .map(PlayerId)
             .filter(|p| self.has_active_base(table, *p));
@@ -715,7 +849,7 @@ impl Game {
         let rolled = events[first..]
             .iter()
             .any(|e| matches!(e, Event::StashRolled { .. }));
-        if command == Command::Pass || rolled {
+        if command == Command::Pass || command == Command::Resign || rolled {
             // R31: undo stops at the start of a turn and after a roll.
             self.mark_turn_start();
             self.turn_log.clear();
@@ -839,6 +973,24 @@ impl Game {
             Event::NoUnitsLeft => {
                 "the game is drawn: no player has a unit on the board (R28)".to_owned()
             }
+            Event::Resigned {
+                player: p,
+                bases,
+                removed,
+            } => format!(
+                "{} resigns: {} base{} and {} unit{} leave the game (R24)",
+                player(*p),
+                bases.len(),
+                if bases.len() == 1 { "" } else { "s" },
+                removed.len(),
+                if removed.len() == 1 { "" } else { "s" }
+            ),
+            Event::DrawOffered { by } => format!("{} offers a draw (R24)", player(*by)),
+            Event::DrawAccepted { by } => format!("{} accepts the draw", player(*by)),
+            Event::DrawDeclined { by } => {
+                format!("{} plays on, which declines the draw (R24)", player(*by))
+            }
+            Event::DrawAgreed => "the game is drawn by agreement (R24)".to_owned(),
             Event::StashRolled {
                 square,
                 dice,

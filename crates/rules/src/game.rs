@@ -156,6 +156,8 @@ pub enum DrawReason {
     TurnLimit,
     /// No player has a unit on the board, so nothing can change again (R28).
     NoUnits,
+    /// Every other remaining player accepted a draw offered (R24).
+    Agreed,
 }
 
 impl std::fmt::Display for DrawReason {
@@ -163,8 +165,20 @@ impl std::fmt::Display for DrawReason {
         f.write_str(match self {
             DrawReason::TurnLimit => "the turn limit is reached (R11)",
             DrawReason::NoUnits => "no player has a unit on the board (R28)",
+            DrawReason::Agreed => "every player agreed to a draw (R24)",
         })
     }
+}
+
+/// A draw offered (R24): by whom, and the last player to accept it so far
+/// (the offerer until someone accepts). The others accept in turn order,
+/// each at its next decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DrawOffer {
+    /// Who offered it.
+    pub by: PlayerId,
+    /// The last player to accept it, or `by`.
+    pub last: PlayerId,
 }
 
 /// The fixed part of a game, shared between copies of it.
@@ -230,6 +244,8 @@ pub(crate) struct State {
     /// Which stashes are still undiscovered (R21).
     pub(crate) stash_present: Vec<bool>,
     pub(crate) outcome: Option<Outcome>,
+    /// The draw offered and not yet agreed or declined (R24).
+    pub(crate) draw_offer: Option<DrawOffer>,
     /// Where every roll comes from (R30).
     pub(crate) dice: Dice,
 }
@@ -252,6 +268,7 @@ impl Clone for State {
             pending: self.pending,
             stash_present: Vec::new(),
             outcome: self.outcome,
+            draw_offer: self.draw_offer,
             dice: self.dice.clone(),
         };
         copy.clone_from(self);
@@ -274,6 +291,7 @@ impl Clone for State {
             pending,
             stash_present,
             outcome,
+            draw_offer,
             dice,
         } = source;
         self.cells.clone_from(cells);
@@ -289,6 +307,7 @@ impl Clone for State {
         self.pending = *pending;
         self.stash_present.clone_from(stash_present);
         self.outcome = *outcome;
+        self.draw_offer = *draw_offer;
         self.dice.clone_from(dice);
     }
 }
@@ -495,6 +514,7 @@ impl Game {
             pending: None,
             stash_present: vec![true; table.stashes.len()],
             outcome: None,
+            draw_offer: None,
             dice,
         };
         state.activation_limit = activation_limit(state.units_on_board(&table, state.current));
@@ -618,6 +638,11 @@ impl Game {
         self.state.pending
     }
 
+    /// The draw offered and not yet agreed or declined (R24).
+    pub fn draw_offer(&self) -> Option<DrawOffer> {
+        self.state.draw_offer
+    }
+
     /// Activations paused by a bonus from a stash, innermost last (R23).
     pub fn paused_activations(&self) -> &[Activation] {
         &self.state.paused
@@ -722,6 +747,7 @@ impl Game {
             Some(Outcome::Draw(DrawReason::TurnLimit)) => h.u64(1),
             // Far from 2 + player, which a win hashes as.
             Some(Outcome::Draw(DrawReason::NoUnits)) => h.u64(1 << 40),
+            Some(Outcome::Draw(DrawReason::Agreed)) => h.u64(2 << 40),
             Some(Outcome::Won(p)) => h.u64(2 + u64::from(p.0)),
         }
         match s.activation {
@@ -765,6 +791,11 @@ impl Game {
         for a in &s.paused {
             h.u64(0x200 + u64::from(a.unit.0));
             h.u64(u64::from(a.given) | u64::from(a.earned) << 16 | u64::from(a.spent) << 32);
+        }
+        // Hashed only while an offer stands, so other hashes stay as they were.
+        if let Some(offer) = s.draw_offer {
+            h.u64(0x300 + u64::from(offer.by.0));
+            h.u64(u64::from(offer.last.0));
         }
         let pos = s.dice.position();
         h.u64(pos as u64);

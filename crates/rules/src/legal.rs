@@ -1,6 +1,8 @@
 //! `legal_commands()`: the one place that knows every command possible now, with
 //! its cost. It reuses the checks of `command`, so a listed command always
-//! passes `check` and a command it leaves out is always refused.
+//! passes `check` and a command it leaves out is always refused, except
+//! `resign`, `offer draw` and `accept draw` (R24): moves of the players, not
+//! of the game, which bots never make.
 
 use crate::command::{Command, LegalCommand, Plan, free};
 use crate::game::{Game, Place, UnitId};

@@ -42,7 +42,8 @@
 //! undiscovered stashes) and `pending` (null, or the kind of choice a stash
 //! result waits for: `place_anywhere`, `pick_for_extra_actions`,
 //! `pick_unfriendly`, `return_unfriendly`, `return_captured_friend`,
-//! `return_this_unit`).
+//! `return_this_unit`), and `draw_offer` (the name of the player whose draw
+//! offer stands, R24; left out when none does).
 //!
 //! # Speed
 //! Measured with `cargo bench -p sandtable-rules` (benches/playouts.rs) on a
@@ -78,8 +79,8 @@ pub use choice::Choice;
 pub use command::{CacheLegal, Captive, Command, CommandError, LegalCommand, MoveKind};
 pub use event::{CaptureSide, Event, UndoError};
 pub use game::{
-    Actions, Activation, DrawReason, Factor, FactorId, Game, Occupant, Outcome, Place, Player,
-    PlayerId, Unit, UnitId, activation_limit,
+    Actions, Activation, DrawOffer, DrawReason, Factor, FactorId, Game, Occupant, Outcome, Place,
+    Player, PlayerId, Unit, UnitId, activation_limit,
 };
 pub use geometry::{Board, Facing, MAX_BOARD_SIDE, ParseFacingError, ParseSquareError, Square};
 pub use notation::{ParseCommandError, ParseRecordError, Record};

@@ -25,7 +25,7 @@ impl fmt::Display for ParseCommandError {
 
 impl std::error::Error for ParseCommandError {}
 
-const WORDS: &str = "activate SQUARE, left, right, advance, advance SQUARE, end, pass, pick SQUARE or place SQUARE FACING [CAPTIVE]";
+const WORDS: &str = "activate SQUARE, left, right, advance, advance SQUARE, end, pass, pick SQUARE, place SQUARE FACING [CAPTIVE], resign, offer draw or accept draw";
 
 impl FromStr for Command {
     type Err = ParseCommandError;
@@ -68,6 +68,17 @@ impl FromStr for Command {
             "end" => bare(Command::End),
             "pass" => bare(Command::Pass),
             "pick" => Ok(Command::Pick(square(arg)?)),
+            "resign" => bare(Command::Resign),
+            "offer" | "accept" => match arg {
+                Some(a) if a.eq_ignore_ascii_case("draw") => {
+                    Ok(if word.eq_ignore_ascii_case("offer") {
+                        Command::OfferDraw
+                    } else {
+                        Command::AcceptDraw
+                    })
+                }
+                _ => Err(err(format!("write `{} draw`", word.to_ascii_lowercase()))),
+            },
             "place" => {
                 let sq = square(arg)?;
                 let facing = third

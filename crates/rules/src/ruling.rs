@@ -26,6 +26,7 @@ pub enum Ruling {
     R21,
     R22,
     R23,
+    R24,
     R25,
     R26,
     R27,

@@ -33,6 +33,9 @@ pub struct StateSummary {
     pub stashes: Vec<Square>,
     /// The kind of choice a stash result waits for, or null (R22).
     pub pending: Option<String>,
+    /// The player whose draw offer stands (R24); left out when none does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_offer: Option<String>,
 }
 
 /// A unit on the board.
@@ -115,6 +118,7 @@ impl Game {
             activations_left: self.activations_left(),
             stashes: self.stashes().collect(),
             pending: self.pending().map(|c| c.kind().to_owned()),
+            draw_offer: self.draw_offer().map(|o| name(o.by)),
         };
         for (i, unit) in self.units().iter().enumerate() {
             let player = name(unit.player);

@@ -1162,3 +1162,104 @@ fn r27_bonus_actions_begin_anew_and_do_not_count_as_an_activation() {
         "a unit given a bonus may still be activated this turn"
     );
 }
+
+// ---------------------------------------------------------------- R24
+
+#[test]
+fn r24_a_player_who_resigns_leaves_as_if_its_last_base_were_captured_and_play_goes_on() {
+    let mut game = board(12, 12)
+        .player("Red", "C3", &[("D4", 'N'), ("B4", 'E')])
+        .player("Blue", "J10", &[("I9", 'S')])
+        .player("Green", "C10", &[("D9", 'E')])
+        .game();
+    play(&mut game, &["activate D4", "advance"]);
+    let events = game.apply(cmd("resign")).unwrap();
+    let said: Vec<String> = events.iter().map(|e| game.describe(e)).collect();
+    assert_eq!(
+        said,
+        [
+            // Described after the unit has left the board, so without its square.
+            "the activation of the unit ends (3 actions unspent)",
+            "Red resigns: 1 base and 2 units leave the game (R24)",
+            "Red has no active base left and is out of the game",
+            "turn 2: Blue may activate 1 unit",
+        ]
+    );
+    assert!(!game.in_game(PlayerId(0)));
+    assert_eq!(game.occupant(sq("C3")), None, "the base leaves the board");
+    assert_eq!(game.occupant(sq("D5")), None);
+    assert_eq!(game.place(UnitId(0)), Place::Removed);
+    assert_eq!(game.current_player(), PlayerId(1));
+    // R31: undo stops at the resignation, as at a pass.
+    assert!(game.undo().is_err());
+    // With two players left, the next resignation ends the game.
+    play(&mut game, &["resign"]);
+    assert_eq!(game.outcome(), Some(Outcome::Won(PlayerId(2))));
+}
+
+#[test]
+fn r24_a_draw_is_agreed_when_every_other_remaining_player_accepts_at_its_next_decision() {
+    let table = board(12, 12)
+        .player("Red", "C3", &[("D4", 'N')])
+        .player("Blue", "J10", &[("I9", 'S')])
+        .player("Green", "C10", &[("D9", 'E')]);
+    let mut game = table.game();
+    let msg = refuse(&mut game, "accept draw", Ruling::R24);
+    assert_eq!(msg, "no draw is offered (R24)");
+    play(&mut game, &["offer draw"]);
+    assert_eq!(game.summary().draw_offer.as_deref(), Some("Red"));
+    assert_eq!(
+        refuse(&mut game, "accept draw", Ruling::R24),
+        "the draw is your own offer: the other players accept it (R24)"
+    );
+    assert_eq!(
+        refuse(&mut game, "offer draw", Ruling::R24),
+        "Red has offered a draw already: accept it, or play on to decline it (R24)"
+    );
+    // The offerer plays on; the offer stands.
+    play(&mut game, &["activate D4", "pass", "accept draw"]);
+    assert_eq!(
+        refuse(&mut game, "accept draw", Ruling::R24),
+        "you have accepted the draw already (R24)"
+    );
+    play(&mut game, &["activate I9", "pass"]);
+    assert_eq!(game.outcome(), None, "Green has not decided yet");
+    let events = game.apply(cmd("accept draw")).unwrap();
+    assert_eq!(
+        events.iter().map(|e| game.describe(e)).collect::<Vec<_>>(),
+        [
+            "Green accepts the draw",
+            "the game is drawn by agreement (R24)"
+        ]
+    );
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Draw(sandtable_rules::DrawReason::Agreed))
+    );
+
+    // Any other command at a player's next decision declines the offer.
+    let mut game = table.game();
+    play(&mut game, &["offer draw", "pass"]);
+    let events = game.apply(cmd("activate I9")).unwrap();
+    assert_eq!(
+        game.describe(&events[0]),
+        "Blue plays on, which declines the draw (R24)"
+    );
+    assert_eq!(game.draw_offer(), None);
+    assert_eq!(game.summary().draw_offer, None);
+    // Bots never see resigning or draws among the legal commands.
+    assert!(game.legal_commands().iter().all(|l| !matches!(
+        l.command,
+        Command::Resign | Command::OfferDraw | Command::AcceptDraw
+    )));
+}
+
+#[test]
+fn r24_the_notation_reads_and_writes_resign_and_draws() {
+    for text in ["resign", "offer draw", "accept draw"] {
+        assert_eq!(cmd(text).to_string(), text);
+    }
+    assert_eq!(cmd("Offer Draw"), Command::OfferDraw);
+    let err = "offer peace".parse::<Command>().unwrap_err();
+    assert_eq!(err.to_string(), "`offer peace`: write `offer draw`");
+}

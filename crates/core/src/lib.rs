@@ -7,3 +7,4 @@
 pub mod dice;
 pub mod files;
 pub mod game;
+pub mod record;

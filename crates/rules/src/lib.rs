@@ -83,8 +83,9 @@ pub use game::{
     Player, PlayerId, Unit, UnitId, activation_limit,
 };
 pub use geometry::{Board, Facing, MAX_BOARD_SIDE, ParseFacingError, ParseSquareError, Square};
-pub use notation::{ParseCommandError, ParseRecordError, Record};
+pub use notation::{ParseCommandError, Record};
 pub use ruling::Ruling;
+pub use sandtable_core::record::ParseRecordError;
 pub use setup::{
     Counts, FactorSetup, MAX_PIECES, MAX_PROBLEMS_KEPT, MAX_STASHES, MAX_TERRAIN_SQUARES,
     MAX_TURN_LIMIT, PlayerSetup, STANDARD_FACTOR_UNITS, Setup, SetupError, SetupProblem, UnitSetup,

@@ -83,6 +83,7 @@
 //! of `scenarios/standard.ron`; the playout rate and the tournament figures
 //! are in docs/bots.md.
 
+pub mod contract;
 mod eval;
 mod greedy;
 mod lines;

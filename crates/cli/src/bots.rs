@@ -110,7 +110,7 @@ pub(crate) struct PlayOptions<'a> {
     pub(crate) bots: &'a [String],
     pub(crate) turn_limit: Option<u32>,
     pub(crate) save: Option<&'a Path>,
-    pub(crate) seeing: crate::replay::Seeing,
+    pub(crate) seeing: sandtable_cli::Seeing,
     pub(crate) thinking: Thinking,
 }
 
@@ -150,7 +150,7 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
                 setup.seed = seed;
             }
             setup.turn_limit = o.turn_limit.or(setup.turn_limit).or(fallback_limit);
-            o.seeing.game(&setup, None, file)?
+            crate::replay::new_game(&o.seeing, &setup, None, file)?
         }
     };
     let viewer = o.seeing.viewer(&game)?;
@@ -187,7 +187,7 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
         if let Some(script) = game.dice().script() {
             // The rolls the game used, so that the record replays roll for roll.
             record.headers.push((
-                crate::replay::DICE_HEADER.to_owned(),
+                sandtable_cli::DICE_HEADER.to_owned(),
                 sandtable_core::dice::write_rolls(script.used()),
             ));
         }

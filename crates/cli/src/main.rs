@@ -42,7 +42,7 @@ enum Cmd {
         #[arg(long)]
         record: Option<PathBuf>,
         #[command(flatten)]
-        seeing: replay::Seeing,
+        seeing: sandtable_cli::Seeing,
     },
     /// Apply a game record, let bots play on, and print the final state; exit 2 at an illegal command
     Play {
@@ -67,7 +67,7 @@ enum Cmd {
         #[arg(long)]
         save: Option<PathBuf>,
         #[command(flatten)]
-        seeing: replay::Seeing,
+        seeing: sandtable_cli::Seeing,
         #[command(flatten)]
         thinking: bots::Thinking,
     },
@@ -131,20 +131,7 @@ enum Cmd {
     },
 }
 
-/// A failure to report: the message for stderr and the exit code.
-pub(crate) struct Failure {
-    pub(crate) message: String,
-    pub(crate) code: u8,
-}
-
-impl Failure {
-    pub(crate) fn new(code: u8, message: impl Into<String>) -> Failure {
-        Failure {
-            message: message.into(),
-            code,
-        }
-    }
-}
+pub(crate) use sandtable_cli::Failure;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();

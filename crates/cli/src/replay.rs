@@ -4,8 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use sandtable_core::dice::{self, Dice};
-use sandtable_core::game::{GameState, Seat, Viewer};
+use sandtable_cli::Seeing;
 use sandtable_rules::{Command, CommandError, Event, Game, MAX_TURN_LIMIT, Record, Setup};
 use sandtable_scenario::{Scenario, records};
 
@@ -87,80 +86,16 @@ pub(crate) fn header_number<T: std::str::FromStr>(
         .transpose()
 }
 
-/// The record header of scripted dice (R30): `[Dice "4 2 5"]`.
-pub(crate) const DICE_HEADER: &str = "Dice";
-
-/// What `show` and `play` are told about the table: where the dice come
-/// from and whose eyes to print the game with.
-#[derive(clap::Args, Default)]
-pub(crate) struct Seeing {
-    /// Rolls of real dice to use instead of the generator, in order, as 4,2,5 (default: the record's [Dice] header, else the seeded generator)
-    #[arg(long, value_name = "ROLLS")]
-    pub(crate) dice: Option<String>,
-    /// Print what this player may see (a name) instead of the referee's view of everything
-    #[arg(long = "as", value_name = "PLAYER")]
-    pub(crate) as_player: Option<String>,
-}
-
-impl Seeing {
-    /// The scripted rolls from `--dice`, else the record's `[Dice]` header;
-    /// `None` for the seeded generator.
-    fn rolls(&self, record: Option<(&Record, &Path)>) -> Result<Option<Vec<u8>>, Failure> {
-        if let Some(text) = &self.dice {
-            return dice::parse_rolls(text)
-                .map(Some)
-                .map_err(|e| Failure::new(1, format!("--dice {text}: {e}")));
-        }
-        let Some((record, path)) = record else {
-            return Ok(None);
-        };
-        record
-            .header(DICE_HEADER)
-            .map(|text| {
-                dice::parse_rolls(text).map_err(|e| {
-                    Failure::new(
-                        2,
-                        format!("{}: the [{DICE_HEADER}] header: {e}", path.display()),
-                    )
-                })
-            })
-            .transpose()
-    }
-
-    /// Starts a game of the setup with the dice this asks for.
-    pub(crate) fn game(
-        &self,
-        setup: &Setup,
-        record: Option<(&Record, &Path)>,
-        source: &Path,
-    ) -> Result<Game, Failure> {
-        let dice = match self.rolls(record)? {
-            Some(rolls) => Dice::scripted(rolls),
-            None => Dice::seeded(setup.seed),
-        };
-        Game::with_dice(setup, dice)
-            .map_err(|e| Failure::new(2, format!("{}: {e}", source.display())))
-    }
-
-    /// Whose view to print: the referee's, or the named player's.
-    pub(crate) fn viewer<G: GameState>(&self, game: &G) -> Result<Viewer, Failure> {
-        let Some(name) = &self.as_player else {
-            return Ok(Viewer::Referee);
-        };
-        let names: Vec<&str> = (0..game.seats())
-            .map(|k| game.seat_name(Seat(k as u16)))
-            .collect();
-        match names.iter().position(|n| n == name) {
-            Some(k) => Ok(Viewer::Player(Seat(k as u16))),
-            None => Err(Failure::new(
-                1,
-                format!(
-                    "--as {name}: no such player; the players are {}",
-                    names.join(", ")
-                ),
-            )),
-        }
-    }
+/// Starts a game of the setup with the dice `seeing` asks for (`--dice`,
+/// else the record's `[Dice]` header, else the setup's seed).
+pub(crate) fn new_game(
+    seeing: &Seeing,
+    setup: &Setup,
+    record: Option<(&Record, &Path)>,
+    source: &Path,
+) -> Result<Game, Failure> {
+    let dice = seeing.dice(setup.seed, record)?;
+    Game::with_dice(setup, dice).map_err(|e| Failure::new(2, format!("{}: {e}", source.display())))
 }
 
 /// The game a record starts from: the scenario, with the seed from the command
@@ -182,7 +117,7 @@ pub(crate) fn start(
     if let Some(limit) = turn_limit.or(header_number::<u32>(record, "TurnLimit", path)?) {
         setup.turn_limit = Some(limit);
     }
-    seeing.game(&setup, Some((record, path)), path)
+    new_game(seeing, &setup, Some((record, path)), path)
 }
 
 /// Applies every command, appending each with its events to `log` when
@@ -228,7 +163,7 @@ pub(crate) fn show(file: &Path, record: Option<&Path>, seeing: &Seeing) -> Resul
             apply_all(&mut game, &rec, path, None)?;
             game
         }
-        None => seeing.game(&scenario.setup, None, file)?,
+        None => new_game(seeing, &scenario.setup, None, file)?,
     };
     // A Cache game hides nothing from its players: every view is the board.
     seeing.viewer(&game)?;

@@ -281,6 +281,15 @@ pub trait GameState: Clone + Send + Sync + 'static {
     /// Replaces the dice with a generator seeded with `seed`, for a bot's
     /// private copy: it samples dice it cannot know (R30). Undo stops here.
     fn reseed(&mut self, seed: u64);
+    /// For a bot's private copy: replaces everything `viewer` may not see
+    /// (another player's hidden hand, a sealed order not yet revealed) with
+    /// a random deal consistent with what it may see, drawn with `seed`, and
+    /// reseeds the dice, so that a search samples what it cannot know and
+    /// never peeks (R30, R57). A game that hides nothing only reseeds.
+    fn redeal(&mut self, viewer: Seat, seed: u64) {
+        let _ = viewer;
+        self.reseed(seed);
+    }
     /// A stable 64-bit hash of the whole changing state, dice included.
     fn state_hash(&self) -> u64;
     /// The turn, as the system counts turns for its records and limits.
@@ -302,6 +311,17 @@ pub struct Perft {
     pub leaves: u64,
     /// Games copied on the way: one for every command applied.
     pub copies: u64,
+}
+
+/// The seat that acts next: the one whose decision it is, or for sealed
+/// decisions the lowest seat that still owes one (records write sealed
+/// decisions in seat order); `None` when the game is over.
+pub fn next_seat<G: GameState>(game: &G) -> Option<Seat> {
+    match game.decision() {
+        Decision::One(seat) => Some(seat),
+        Decision::Sealed(seats) => seats.iter().next(),
+        Decision::Over(_) => None,
+    }
 }
 
 /// Counts the leaves of the game tree `depth` commands deep, a copy of the
@@ -341,19 +361,9 @@ fn perft_at<G: GameState>(
         count.leaves += 1;
         return;
     }
-    let seat = match game.decision() {
-        Decision::One(seat) => seat,
-        Decision::Sealed(seats) => match seats.iter().next() {
-            Some(seat) => seat,
-            None => {
-                count.leaves += 1;
-                return;
-            }
-        },
-        Decision::Over(_) => {
-            count.leaves += 1;
-            return;
-        }
+    let Some(seat) = next_seat(game) else {
+        count.leaves += 1;
+        return;
     };
     let (level, deeper) = levels.split_first_mut().expect("a level a depth");
     game.legal_into(seat, &mut level.list);

@@ -41,6 +41,16 @@ impl<C> Default for Record<C> {
     }
 }
 
+impl<C> Record<C> {
+    /// The value of a header, if present.
+    pub fn header(&self, key: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
 impl<C: Copy> Record<C> {
     /// A record of these commands with no headers.
     pub fn from_commands(commands: impl IntoIterator<Item = C>) -> Record<C> {
@@ -52,14 +62,6 @@ impl<C: Copy> Record<C> {
                 .map(|(i, c)| (i + 1, c))
                 .collect(),
         }
-    }
-
-    /// The value of a header, if present.
-    pub fn header(&self, key: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
     }
 
     /// The commands alone.

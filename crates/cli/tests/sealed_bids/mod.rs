@@ -1,0 +1,501 @@
+//! Sealed Bids: a small game that exists only in the tests, to show that
+//! the game contract carries what the coming rule systems need: sealed
+//! decisions revealed together, hidden hands, dice, and an answer owed by
+//! the player who did not move.
+//!
+//! Two players, North and South, are each dealt three cards by dice (a
+//! card is a die's number), unseen by the other. Each of three rounds:
+//! - both bid one card of their hand at once, sealed (`bid 4`); the bids
+//!   are revealed together when both are in (S1);
+//! - the higher card wins the round; equal cards are decided by a coin, a
+//!   die read 1-3 for North and 4-6 for South (S2, R30);
+//! - the winner rolls a die for the prize (S2);
+//! - the loser answers: `concede` (the winner scores the prize) or
+//!   `challenge` (a die: 5-6 and the loser scores the prize, 1-4 and the
+//!   winner scores the prize and one more) (S3).
+//!
+//! After three rounds the higher score wins; equal scores draw (S4). Undo
+//! never goes back past a reveal or a roll (R31). The game's own rules are
+//! numbered S1 to S4, as rulings 901 to 904.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand::{Rng, SeedableRng};
+use sandtable_core::dice::{Dice, DiceOut};
+use sandtable_core::game::{
+    Applied, Barrier, Chance, Decision, Ending, GameState, Legal, Odds, Refusal, Ruling, Seat,
+    Seats, Surface, Viewer,
+};
+
+/// The players' names, in seat order.
+pub const NAMES: [&str; 2] = ["North", "South"];
+
+/// A command of Sealed Bids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cmd {
+    /// `bid 4`: a card of the bidder's hand, sealed until both are in.
+    Bid(u8),
+    /// `concede`: the round's loser lets the winner score the prize.
+    Concede,
+    /// `challenge`: the round's loser rolls for the prize.
+    Challenge,
+}
+
+impl fmt::Display for Cmd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cmd::Bid(card) => write!(f, "bid {card}"),
+            Cmd::Concede => f.write_str("concede"),
+            Cmd::Challenge => f.write_str("challenge"),
+        }
+    }
+}
+
+impl FromStr for Cmd {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Cmd, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words.as_slice() {
+            ["bid", card] => match card.parse() {
+                Ok(c @ 1..=6) => Ok(Cmd::Bid(c)),
+                _ => Err(format!("`{text}`: a card is 1 to 6")),
+            },
+            ["concede"] => Ok(Cmd::Concede),
+            ["challenge"] => Ok(Cmd::Challenge),
+            _ => Err(format!("`{text}`: expected bid CARD, concede or challenge")),
+        }
+    }
+}
+
+/// Why a command is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    why: String,
+    ruling: u16,
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.why, Ruling(self.ruling))
+    }
+}
+
+impl Refusal for Refused {
+    fn ruling(&self) -> Ruling {
+        Ruling(self.ruling)
+    }
+}
+
+fn refuse(ruling: u16, why: impl Into<String>) -> Refused {
+    Refused {
+        why: why.into(),
+        ruling,
+    }
+}
+
+fn dice_out(out: DiceOut) -> Refused {
+    refuse(30, out.reason())
+}
+
+/// What a command did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Happened {
+    /// A seat put in its sealed bid (its card is not told).
+    Sealed(Seat),
+    /// Both bids are shown.
+    Revealed([u8; 2]),
+    /// A coin decided equal bids.
+    Coin(u8, Seat),
+    /// The round's winner rolled for the prize.
+    Prize(Seat, u8),
+    /// The loser conceded; the winner scores.
+    Conceded(Seat, u8),
+    /// The loser challenged and rolled; this seat scores this much.
+    Challenged(u8, Seat, u8),
+    /// The game is over.
+    Ended,
+}
+
+/// The round's loser owes an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Answer {
+    winner: Seat,
+    prize: u8,
+}
+
+/// The state of a game; cards in hand are 1 to 6, 0 once played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct State {
+    hands: [[u8; 3]; 2],
+    bids: [Option<u8>; 2],
+    shown: Vec<[u8; 2]>,
+    answer: Option<Answer>,
+    scores: [u8; 2],
+    dice: Dice,
+}
+
+/// A game of Sealed Bids, with what undo may take back (R31).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealedBids {
+    state: State,
+    /// Each command since the last reveal or roll, with the state before it.
+    undo: Vec<(State, Cmd)>,
+}
+
+impl SealedBids {
+    /// Deals three cards to each player with the dice: North's, then South's.
+    pub fn new(mut dice: Dice) -> Result<SealedBids, String> {
+        let mut hands = [[0; 3]; 2];
+        for hand in &mut hands {
+            for card in hand.iter_mut() {
+                *card = dice
+                    .d6()
+                    .map_err(|out| format!("dealing the hands: {}", out.reason()))?;
+            }
+        }
+        Ok(SealedBids {
+            state: State {
+                hands,
+                bids: [None; 2],
+                shown: Vec::new(),
+                answer: None,
+                scores: [0; 2],
+                dice,
+            },
+            undo: Vec::new(),
+        })
+    }
+
+    /// The scores, in seat order.
+    pub fn scores(&self) -> [u8; 2] {
+        self.state.scores
+    }
+
+    fn over(&self) -> bool {
+        self.state.shown.len() == 3 && self.state.answer.is_none()
+    }
+
+    fn plan(&self, seat: Seat, command: &Cmd) -> Result<(), Refused> {
+        let s = &self.state;
+        if self.over() {
+            return Err(refuse(904, "the game is over"));
+        }
+        let name = NAMES[seat.index()];
+        match (*command, s.answer) {
+            (Cmd::Bid(card), None) => {
+                if s.bids[seat.index()].is_some() {
+                    return Err(refuse(901, format!("{name} has bid this round already")));
+                }
+                if !s.hands[seat.index()].contains(&card) {
+                    return Err(refuse(901, format!("{name} holds no {card}")));
+                }
+                if s.bids[1 - seat.index()].is_some() {
+                    // The last bid reveals: a coin when equal, then the prize.
+                    let equal = s.bids[1 - seat.index()] == Some(card);
+                    s.dice
+                        .require(if equal { 2 } else { 1 })
+                        .map_err(dice_out)?;
+                }
+                Ok(())
+            }
+            (Cmd::Bid(_), Some(a)) => Err(refuse(
+                903,
+                format!(
+                    "{} answers the round first: concede or challenge",
+                    NAMES[1 - a.winner.index()]
+                ),
+            )),
+            (Cmd::Concede | Cmd::Challenge, Some(a)) => {
+                if seat == a.winner {
+                    return Err(refuse(
+                        903,
+                        format!("{name} won the round: the loser answers"),
+                    ));
+                }
+                if *command == Cmd::Challenge {
+                    s.dice.require(1).map_err(dice_out)?;
+                }
+                Ok(())
+            }
+            (Cmd::Concede | Cmd::Challenge, None) => {
+                Err(refuse(903, "no round waits for an answer: bid"))
+            }
+        }
+    }
+
+    fn score(&mut self, seat: Seat, points: u8, events: &mut Vec<Happened>) {
+        let s = &mut self.state;
+        s.scores[seat.index()] += points;
+        s.answer = None;
+        s.bids = [None; 2];
+        if s.shown.len() == 3 {
+            events.push(Happened::Ended);
+        }
+    }
+}
+
+impl GameState for SealedBids {
+    type Command = Cmd;
+    type Refusal = Refused;
+    type Event = Happened;
+
+    fn system(&self) -> &'static str {
+        "SealedBids"
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn seat_name(&self, seat: Seat) -> &str {
+        NAMES[seat.index()]
+    }
+
+    fn decision(&self) -> Decision {
+        let s = &self.state;
+        if self.over() {
+            return Decision::Over(match s.scores[0].cmp(&s.scores[1]) {
+                std::cmp::Ordering::Greater => Ending::Won(Seat(0)),
+                std::cmp::Ordering::Less => Ending::Won(Seat(1)),
+                std::cmp::Ordering::Equal => Ending::Draw("equal scores (S4)"),
+            });
+        }
+        match s.answer {
+            Some(a) => Decision::One(Seat(1 - a.winner.0)),
+            None => Decision::Sealed(
+                (0..2u16)
+                    .map(Seat)
+                    .filter(|seat| s.bids[seat.index()].is_none())
+                    .fold(Seats::default(), Seats::with),
+            ),
+        }
+    }
+
+    fn legal_into(&self, seat: Seat, out: &mut Vec<Legal<Cmd>>) {
+        out.clear();
+        let mut candidates: Vec<Cmd> = self.state.hands[seat.index()]
+            .iter()
+            .filter(|c| **c > 0)
+            .map(|c| Cmd::Bid(*c))
+            .collect();
+        candidates.sort_by_key(|c| match c {
+            Cmd::Bid(v) => *v,
+            _ => 0,
+        });
+        candidates.dedup();
+        candidates.extend([Cmd::Concede, Cmd::Challenge]);
+        for command in candidates {
+            if self.plan(seat, &command).is_ok() {
+                out.push(Legal {
+                    command,
+                    cost: 0,
+                    piece: None,
+                    at: None,
+                });
+            }
+        }
+    }
+
+    fn check(&self, seat: Seat, command: &Cmd) -> Result<(), Refused> {
+        self.plan(seat, command)
+    }
+
+    fn apply_into(
+        &mut self,
+        seat: Seat,
+        command: &Cmd,
+        events: &mut Vec<Happened>,
+    ) -> Result<Applied, Refused> {
+        self.plan(seat, command)?;
+        let before = self.state.clone();
+        let barrier = match *command {
+            Cmd::Bid(card) => {
+                let s = &mut self.state;
+                let hand = &mut s.hands[seat.index()];
+                let k = hand.iter().position(|c| *c == card).expect("planned");
+                hand[k] = 0;
+                s.bids[seat.index()] = Some(card);
+                events.push(Happened::Sealed(seat));
+                match s.bids {
+                    [Some(a), Some(b)] => {
+                        s.shown.push([a, b]);
+                        events.push(Happened::Revealed([a, b]));
+                        let winner = match a.cmp(&b) {
+                            std::cmp::Ordering::Greater => Seat(0),
+                            std::cmp::Ordering::Less => Seat(1),
+                            std::cmp::Ordering::Equal => {
+                                let die = s.dice.d6().expect("planned");
+                                let seat = if die <= 3 { Seat(0) } else { Seat(1) };
+                                events.push(Happened::Coin(die, seat));
+                                seat
+                            }
+                        };
+                        let prize = s.dice.d6().expect("planned");
+                        events.push(Happened::Prize(winner, prize));
+                        s.answer = Some(Answer { winner, prize });
+                        Some(Barrier::Reveal)
+                    }
+                    _ => None,
+                }
+            }
+            Cmd::Concede => {
+                let a = self.state.answer.expect("planned");
+                events.push(Happened::Conceded(a.winner, a.prize));
+                self.score(a.winner, a.prize, events);
+                None
+            }
+            Cmd::Challenge => {
+                let a = self.state.answer.expect("planned");
+                let die = self.state.dice.d6().expect("planned");
+                let (to, points) = if die >= 5 {
+                    (Seat(1 - a.winner.0), a.prize)
+                } else {
+                    (a.winner, a.prize + 1)
+                };
+                events.push(Happened::Challenged(die, to, points));
+                self.score(to, points, events);
+                Some(Barrier::Roll)
+            }
+        };
+        if barrier.is_some() {
+            self.undo.clear();
+        } else {
+            self.undo.push((before, *command));
+        }
+        Ok(Applied { barrier })
+    }
+
+    fn describe(&self, event: &Happened) -> String {
+        match event {
+            Happened::Sealed(seat) => format!("{} bids, sealed", NAMES[seat.index()]),
+            Happened::Revealed([a, b]) => format!("revealed: North {a}, South {b}"),
+            Happened::Coin(die, seat) => {
+                format!(
+                    "equal bids: the coin shows {die}, for {}",
+                    NAMES[seat.index()]
+                )
+            }
+            Happened::Prize(seat, prize) => {
+                format!(
+                    "{} wins the round and rolls {prize} for the prize",
+                    NAMES[seat.index()]
+                )
+            }
+            Happened::Conceded(seat, points) => {
+                format!("conceded: {} scores {points}", NAMES[seat.index()])
+            }
+            Happened::Challenged(die, seat, points) => {
+                format!(
+                    "challenged: rolled {die}, {} scores {points}",
+                    NAMES[seat.index()]
+                )
+            }
+            Happened::Ended => "the game is over".to_owned(),
+        }
+    }
+
+    fn undo(&mut self) -> Result<Cmd, String> {
+        let (state, command) = self
+            .undo
+            .pop()
+            .ok_or_else(|| "undo never goes back past a reveal or a roll (R31)".to_owned())?;
+        self.state = state;
+        Ok(command)
+    }
+
+    fn odds(&self, seat: Seat, command: &Cmd) -> Option<Odds> {
+        (*command == Cmd::Challenge && self.plan(seat, command).is_ok()).then(|| Odds {
+            what: "the challenge roll (S3)".to_owned(),
+            outcomes: vec![
+                (
+                    "the challenger scores the prize".to_owned(),
+                    Chance { num: 2, den: 6 },
+                ),
+                (
+                    "the winner scores the prize and one more".to_owned(),
+                    Chance { num: 4, den: 6 },
+                ),
+            ],
+        })
+    }
+
+    fn dice(&self) -> &Dice {
+        &self.state.dice
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.state.dice = Dice::seeded(seed);
+        self.undo.clear();
+    }
+
+    /// The other player's unplayed cards and unrevealed bid are dealt again.
+    fn redeal(&mut self, viewer: Seat, seed: u64) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let other = 1 - viewer.index();
+        let s = &mut self.state;
+        for card in s.hands[other].iter_mut().filter(|c| **c > 0) {
+            *card = rng.random_range(1..=6);
+        }
+        if let Some(bid) = s.bids[other].as_mut() {
+            *bid = rng.random_range(1..=6);
+        }
+        self.reseed(rng.random());
+    }
+
+    fn state_hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let s = &self.state;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (s.hands, s.bids, &s.shown, s.answer, s.scores).hash(&mut h);
+        s.dice.position().hash(&mut h);
+        h.finish()
+    }
+
+    fn turn(&self) -> u32 {
+        self.state.shown.len() as u32 + 1
+    }
+
+    fn surface(&self) -> Surface {
+        Surface::Plane {
+            width_mm: 300.0,
+            depth_mm: 200.0,
+        }
+    }
+
+    fn view_json(&self, viewer: Viewer) -> String {
+        let s = &self.state;
+        let sees = |seat: usize| match viewer {
+            Viewer::Referee => true,
+            Viewer::Player(p) => p.index() == seat,
+        };
+        let players: Vec<serde_json::Value> = (0..2)
+            .map(|k| {
+                let cards: Vec<u8> = s.hands[k].iter().copied().filter(|c| *c > 0).collect();
+                let mut player = serde_json::json!({
+                    "name": NAMES[k],
+                    "score": s.scores[k],
+                    "cards": cards.len(),
+                    "bid_in": s.bids[k].is_some(),
+                });
+                if sees(k) {
+                    player["hand"] = serde_json::json!(cards);
+                    player["bid"] = serde_json::json!(s.bids[k]);
+                }
+                player
+            })
+            .collect();
+        let view = serde_json::json!({
+            "round": s.shown.len() + usize::from(s.answer.is_none() && s.shown.len() < 3),
+            "players": players,
+            "revealed": s.shown,
+            "answer_owed_by": s.answer.map(|a| NAMES[1 - a.winner.index()]),
+        });
+        serde_json::to_string_pretty(&view).expect("plain data")
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
+}

@@ -376,6 +376,8 @@ struct FileScenario {
     physical: Option<FilePhysical>,
     #[serde(default)]
     models: Vec<models::FileModel>,
+    #[serde(default)]
+    house_rules: std::collections::BTreeMap<String, ron::Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -730,6 +732,20 @@ fn convert(file: FileScenario, dir: Option<&Path>) -> (Scenario, Vec<Problem>) {
             "a stash list belongs to The Snyder Skirmish: set `rules: SnyderSkirmish` or remove it",
         )),
         _ => {}
+    }
+    // The switches a system's rulings name (a reading chosen among several)
+    // are set in `house_rules`; Conflict at Cache's rulings name none.
+    for switch in file.house_rules.keys() {
+        problems.push(Problem::field(
+            format!("house_rules.{switch}"),
+            format!(
+                "`{switch}` is not a house rule of {}: its rulings name no switches, so `house_rules` stays empty",
+                match file.rules {
+                    RuleSystem::ConflictAtCache => "Conflict at Cache",
+                    RuleSystem::SnyderSkirmish => "The Snyder Skirmish",
+                }
+            ),
+        ));
     }
     let mut warnings = Vec::new();
     let physical = file.physical.as_ref().and_then(|p| {

@@ -1,6 +1,6 @@
 //! Sandtable's 3D table: a Bevy app that shows a game of the rules crate and
 //! turns mouse and keyboard input into its commands. The rules live in
-//! `sandtable-rules`; scenarios in `sandtable-scenario`. This crate only
+//! `sandtable-cache`; scenarios in `sandtable-scenario`. This crate only
 //! shows, asks and forwards: systems never change rules state behind the
 //! rules crate's back.
 //!

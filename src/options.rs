@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use sandtable_rules::MAX_PIECES;
+use sandtable_cache::MAX_PIECES;
 
 /// What `sandtable --help` prints.
 pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL]... [--layout] [--screenshot PNG [--frames N]] [--bench-frames N]

@@ -6,7 +6,7 @@
 use bevy::picking::events::{Click, Out, Over, Pointer};
 use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
-use sandtable_rules::{Choice, Command, Facing, Square};
+use sandtable_cache::{Choice, Command, Facing, Square};
 
 use crate::AppSystems;
 use crate::play::{ActiveGame, CommandRequest, Notice, UndoRequest};
@@ -99,7 +99,7 @@ pub fn read_table_drags(
 pub fn square_under_cursor(
     window: &Window,
     camera: (&Camera, &GlobalTransform),
-    board: sandtable_rules::Board,
+    board: sandtable_cache::Board,
 ) -> Option<Square> {
     let at = point_under_cursor(window, camera)?;
     square_at(board, at)
@@ -123,7 +123,7 @@ pub fn point_under_cursor(window: &Window, camera: (&Camera, &GlobalTransform)) 
 }
 
 /// The square of the board under a point of the table top, if any.
-pub fn square_at(board: sandtable_rules::Board, at: Vec3) -> Option<Square> {
+pub fn square_at(board: sandtable_cache::Board, at: Vec3) -> Option<Square> {
     let col = (at.x / crate::table::SQUARE + f32::from(board.columns) / 2.0).floor();
     let row = (-at.z / crate::table::SQUARE + f32::from(board.rows) / 2.0).floor();
     let fits = |v: f32, n: u16| v >= 0.0 && v < f32::from(n);

@@ -17,7 +17,7 @@ use sandtable::table::{
     Reachable, SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, custody_slot,
     square_center,
 };
-use sandtable_rules::{Command, Facing, PlayerId, Square, TerrainKind, UnitId};
+use sandtable_cache::{Command, Facing, PlayerId, Square, TerrainKind, UnitId};
 use sandtable_scenario::{Physical, RuleSystem, Scenario};
 
 fn sq(name: &str) -> Square {
@@ -57,11 +57,11 @@ fn unit_entity(app: &App, id: u16) -> Entity {
     app.world().resource::<TableIndex>().units[usize::from(id)]
 }
 
-fn game(app: &App) -> &sandtable_rules::Game {
+fn game(app: &App) -> &sandtable_cache::Game {
     &app.world().resource::<ActiveGame>().game
 }
 
-fn game_summary(app: &App) -> sandtable_rules::StateSummary {
+fn game_summary(app: &App) -> sandtable_cache::StateSummary {
     game(app).summary()
 }
 
@@ -176,7 +176,7 @@ fn reachable_marks(app: &mut App) -> Vec<(Square, Reachable)> {
 #[test]
 fn a_capture_square_is_marked_with_the_bonus_the_rules_would_give() {
     use sandtable::table::CaptureMark;
-    use sandtable_rules::CaptureSide;
+    use sandtable_cache::CaptureSide;
     // Red D4 faces north behind Blue D5, which faces north too; Blue's base
     // E6 and unit F7 (facing south) wait beyond.
     // Red C3 and C5 face east onto Blue D3 (facing north: a side) and D5
@@ -1424,7 +1424,7 @@ fn hovering_a_square_names_what_stands_there_and_what_entering_costs() {
     let water = game(&app)
         .board()
         .squares()
-        .find(|s| game(&app).ground(*s) == sandtable_rules::Ground::Water)
+        .find(|s| game(&app).ground(*s) == sandtable_cache::Ground::Water)
         .expect("the standard table has water");
     assert!(
         text(&app, &water.to_string()).ends_with("3 actions to enter (R12)"),

@@ -19,7 +19,7 @@ use sandtable::play::{
     ActiveGame, CommandRequest, Dialog, DialogAnswer, FileField, Leaving, LoadRequest, OpenFailure,
     SaveRequest, ScenarioSource,
 };
-use sandtable_rules::Command;
+use sandtable_cache::Command;
 use sandtable_scenario::files::backup_path;
 
 const DUEL: &str = r#"(name: "duel", rules: ConflictAtCache, board: (columns: 8, rows: 8),

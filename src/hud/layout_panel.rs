@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
-use sandtable_rules::{Facing, TerrainKind};
+use sandtable_cache::{Facing, TerrainKind};
 use sandtable_scenario::{Physical, RuleSystem};
 
 use super::PanelWidth;
@@ -53,7 +53,7 @@ const TERRAIN: [TerrainKind; 9] = [
     TerrainKind::Bridge { elevated: false },
     TerrainKind::Bridge { elevated: true },
     TerrainKind::Building {
-        entrance: sandtable_rules::Square::new(0, 0),
+        entrance: sandtable_cache::Square::new(0, 0),
     },
 ];
 

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
-use sandtable_rules::{Choice, Command, Facing, Square};
+use sandtable_cache::{Choice, Command, Facing, Square};
 
 use crate::layout::LayoutEditor;
 use crate::layout::SetLayoutMode;

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::path::Path;
 
-use sandtable_rules::{
+use sandtable_cache::{
     Board, Facing, FactorSetup, Ruling, Setup, Square, StashList, TerrainKind, TerrainPiece,
     UnitSetup,
 };
@@ -542,7 +542,7 @@ pub fn empty_scenario(columns: u16, rows: u16) -> Scenario {
             board,
             players: ["Red", "Blue"]
                 .iter()
-                .map(|name| sandtable_rules::PlayerSetup {
+                .map(|name| sandtable_cache::PlayerSetup {
                     name: (*name).to_owned(),
                     factors: Vec::new(),
                 })
@@ -804,7 +804,7 @@ fn change(s: &mut Scenario, edit: &Edit) -> Result<(), EditLayoutError> {
             {
                 k += 1;
             }
-            setup.players.push(sandtable_rules::PlayerSetup {
+            setup.players.push(sandtable_cache::PlayerSetup {
                 name: format!("Player {k}"),
                 factors: Vec::new(),
             });

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use sandtable_rules::Facing;
+use sandtable_cache::Facing;
 use sandtable_scenario::Scenario;
 
 use super::draft::{Draft, Edit, Item, PieceRef, Turn};

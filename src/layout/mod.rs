@@ -5,7 +5,7 @@
 //! the layout being edited, not the game, and clicks measure or edit.
 
 use bevy::prelude::*;
-use sandtable_rules::{Board, Square};
+use sandtable_cache::{Board, Square};
 use sandtable_scenario::Physical;
 
 use crate::AppSystems;

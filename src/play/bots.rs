@@ -9,9 +9,9 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use sandtable_bots::{BotConfig, MAX_STRENGTH};
+use sandtable_cache::CacheLegal;
+use sandtable_cache::{Command, Game, PlayerId};
 use sandtable_core::game::seat_seed;
-use sandtable_rules::CacheLegal;
-use sandtable_rules::{Command, Game, PlayerId};
 
 use super::{ActiveGame, CommandRequest, GameLoaded, Notice};
 use crate::layout::LayoutMode;
@@ -173,7 +173,7 @@ impl Hint {
     /// the unit to activate or pick, the square an advance lands on (beyond
     /// a low wall when it crosses one, R13), the square to be placed on.
     /// `None` for turns, end and pass.
-    pub fn square(command: Command, game: &Game) -> Option<sandtable_rules::Square> {
+    pub fn square(command: Command, game: &Game) -> Option<sandtable_cache::Square> {
         game.legal_commands()
             .into_iter()
             .find(|l| l.command == command)

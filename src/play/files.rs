@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use sandtable_rules::Record;
+use sandtable_cache::Record;
 use sandtable_scenario::files::{self as disk, Backups};
 use sandtable_scenario::records;
 

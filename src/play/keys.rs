@@ -2,7 +2,7 @@
 //! passes the turn, U or Ctrl+Z undoes. Ignored while a panel has the keyboard.
 
 use bevy::prelude::*;
-use sandtable_rules::Command;
+use sandtable_cache::Command;
 
 use super::{ActiveGame, CommandRequest, UndoRequest};
 

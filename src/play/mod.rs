@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use sandtable_rules::{Command, Event, Game, Outcome, PlayerId};
+use sandtable_cache::{Command, Event, Game, Outcome, PlayerId};
 use sandtable_scenario::Scenario;
 
 use crate::AppSystems;
@@ -566,8 +566,8 @@ pub fn load_requested_file(
 /// What stands on a square, as the hover label says it: a unit with its
 /// player, Factor, name, facing and actions (left, or whether it has acted
 /// this turn), a Base, a stash, and the ground with what entering costs.
-pub fn describe_square(game: &Game, sq: sandtable_rules::Square) -> String {
-    use sandtable_rules::Occupant;
+pub fn describe_square(game: &Game, sq: sandtable_cache::Square) -> String {
+    use sandtable_cache::Occupant;
     let ground = game.ground(sq);
     let terrain = format!("{}: {}", ground.describe(), ground.movement());
     let what = match game.occupant(sq) {
@@ -613,8 +613,8 @@ pub fn describe_square(game: &Game, sq: sandtable_rules::Square) -> String {
 
 /// What an awaited stash choice asks of the person at the table, in plain
 /// words: what to click (the lit squares or units) and what follows (R23).
-pub fn choice_prompt(choice: sandtable_rules::Choice) -> String {
-    use sandtable_rules::Choice;
+pub fn choice_prompt(choice: sandtable_cache::Choice) -> String {
+    use sandtable_cache::Choice;
     match choice {
         Choice::PlaceAnywhere { .. } => "Pick a facing below, then click a lit square to put the unit that found the stash there.".to_owned(),
         Choice::ExtraActions { actions } => format!(

@@ -290,8 +290,8 @@ fn lay_table_slab(
     // Each player's custody tray beside the table.
     let tray = meshes.add(Cuboid::new(1.0 * SQUARE, 0.1, 8.2 * SQUARE));
     for p in 0..shown.colours.len() {
-        let first = super::custody_slot(b, sandtable_rules::PlayerId(p as u16), 0);
-        let last = super::custody_slot(b, sandtable_rules::PlayerId(p as u16), 9);
+        let first = super::custody_slot(b, sandtable_cache::PlayerId(p as u16), 0);
+        let last = super::custody_slot(b, sandtable_cache::PlayerId(p as u16), 9);
         commands.spawn((
             Mesh3d(tray.clone()),
             MeshMaterial3d(looks.tray.clone()),
@@ -320,7 +320,7 @@ fn make_player_looks(
             let [r, g, b] = c.0;
             let color = Color::srgb_u8(r, g, b);
             let dark = Color::srgb_u8(r / 2, g / 2, b / 2);
-            let sides = super::player_shape(sandtable_rules::PlayerId(p as u16));
+            let sides = super::player_shape(sandtable_cache::PlayerId(p as u16));
             PlayerLook {
                 colour: matte(&mut materials, color),
                 dark: matte(&mut materials, dark),

@@ -6,8 +6,8 @@
 use std::collections::BTreeSet;
 
 use bevy::prelude::*;
-use sandtable_rules::CacheLegal;
-use sandtable_rules::{
+use sandtable_cache::CacheLegal;
+use sandtable_cache::{
     Board, CaptureSide, Event, Facing, FactorId, Game, Ground, Place, PlayerId, Square, UnitId,
 };
 use sandtable_scenario::{Colour, ModelChoice, Physical, PieceOf, models::model_for};
@@ -821,9 +821,9 @@ pub fn light_choice_targets(
     if game.pending().is_some() {
         for l in game.legal_commands() {
             let (sq, target) = match l.command {
-                sandtable_rules::Command::Pick(sq) => (sq, ChoiceTarget::Pick),
-                sandtable_rules::Command::Place(sq, _)
-                | sandtable_rules::Command::PlaceCaptive(sq, ..) => (sq, ChoiceTarget::Place),
+                sandtable_cache::Command::Pick(sq) => (sq, ChoiceTarget::Pick),
+                sandtable_cache::Command::Place(sq, _)
+                | sandtable_cache::Command::PlaceCaptive(sq, ..) => (sq, ChoiceTarget::Place),
                 _ => continue,
             };
             if let Some(&e) = index.squares.get(board.index(sq)) {
@@ -851,10 +851,10 @@ pub fn reachable(game: &Game) -> Vec<(Square, u16)> {
         .collect()
 }
 
-fn is_advance(command: sandtable_rules::Command) -> bool {
+fn is_advance(command: sandtable_cache::Command) -> bool {
     matches!(
         command,
-        sandtable_rules::Command::Advance | sandtable_rules::Command::AdvanceTo(_)
+        sandtable_cache::Command::Advance | sandtable_cache::Command::AdvanceTo(_)
     )
 }
 
@@ -866,11 +866,11 @@ pub fn capture_at(game: &Game, sq: Square) -> Option<CaptureMark> {
     let (_, direction) = game.position(acting)?;
     let player = game.units()[usize::from(acting.0)].player;
     match game.occupant(sq)? {
-        sandtable_rules::Occupant::Unit(u) if game.units()[usize::from(u.0)].player != player => {
+        sandtable_cache::Occupant::Unit(u) if game.units()[usize::from(u.0)].player != player => {
             let (_, facing) = game.position(u)?;
             Some(CaptureMark::Unit(CaptureSide::of(direction, facing)))
         }
-        sandtable_rules::Occupant::Base(f) if game.factors()[usize::from(f.0)].player != player => {
+        sandtable_cache::Occupant::Base(f) if game.factors()[usize::from(f.0)].player != player => {
             Some(CaptureMark::Base)
         }
         _ => None,
@@ -878,7 +878,7 @@ pub fn capture_at(game: &Game, sq: Square) -> Option<CaptureMark> {
 }
 
 /// The legal advance of the acting unit that lands on `sq`, if any.
-pub fn advance_to(game: &Game, sq: Square) -> Option<sandtable_rules::Command> {
+pub fn advance_to(game: &Game, sq: Square) -> Option<sandtable_cache::Command> {
     game.legal_commands()
         .into_iter()
         .find(|l| is_advance(l.command) && l.lands() == Some(sq))

@@ -619,15 +619,15 @@ fn paint_model(
 /// Where a terrain square's figure stands: its square's centre, a low
 /// wall turned to run along its neighbours.
 pub(crate) fn terrain_spot(
-    board: sandtable_rules::Board,
+    board: sandtable_cache::Board,
     piece: &TerrainPiece,
-    sq: sandtable_rules::Square,
-    ground: sandtable_rules::Ground,
+    sq: sandtable_cache::Square,
+    ground: sandtable_cache::Ground,
 ) -> Transform {
     let at = Transform::from_translation(square_center(board, sq));
-    if ground == sandtable_rules::Ground::LowWall {
+    if ground == sandtable_cache::Ground::LowWall {
         let along_x = piece.squares.iter().any(|(o, g)| {
-            *g == sandtable_rules::Ground::LowWall && o.row == sq.row && o.col.abs_diff(sq.col) == 1
+            *g == sandtable_cache::Ground::LowWall && o.row == sq.row && o.col.abs_diff(sq.col) == 1
         });
         if along_x {
             return at.with_rotation(Quat::from_rotation_y(std::f32::consts::FRAC_PI_2));

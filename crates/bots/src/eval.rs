@@ -6,8 +6,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use sandtable_rules::CacheLegal;
-use sandtable_rules::{
+use sandtable_cache::CacheLegal;
+use sandtable_cache::{
     Board, CaptureSide, Command, Facing, Game, LegalCommand, Occupant, Outcome, PlayerId, Square,
     TerrainClass, UnitId,
 };
@@ -62,7 +62,7 @@ impl Maps {
                     .enumerate()
                     .filter(|(f, factor)| {
                         factor.player != me
-                            && game.base_active(sandtable_rules::FactorId(*f as u16))
+                            && game.base_active(sandtable_cache::FactorId(*f as u16))
                     })
                     .map(|(_, factor)| factor.base)
                     .collect();
@@ -84,7 +84,7 @@ impl Maps {
             .iter()
             .enumerate()
             .map(|(f, factor)| {
-                game.base_active(sandtable_rules::FactorId(f as u16))
+                game.base_active(sandtable_cache::FactorId(f as u16))
                     .then(|| BaseReach {
                         board: self.board,
                         costs: capture_costs(game, factor.base, 2 * REACH),
@@ -436,7 +436,7 @@ fn score_pieces(
         }
     }
     for (f, factor) in game.factors().iter().enumerate() {
-        if !game.base_active(sandtable_rules::FactorId(f as u16)) {
+        if !game.base_active(sandtable_cache::FactorId(f as u16)) {
             continue;
         }
         let own = &mut raw[usize::from(factor.player.0)];
@@ -600,7 +600,7 @@ impl Frozen {
             }
         }
         for (f, factor) in game.factors().iter().enumerate() {
-            if !game.base_active(sandtable_rules::FactorId(f as u16)) {
+            if !game.base_active(sandtable_cache::FactorId(f as u16)) {
                 continue;
             }
             fixed[usize::from(factor.player.0)] += BASE;
@@ -845,7 +845,7 @@ pub(crate) mod tests {
             }
         }
         for (f, factor) in game.factors().iter().enumerate() {
-            if !game.base_active(sandtable_rules::FactorId(f as u16)) {
+            if !game.base_active(sandtable_cache::FactorId(f as u16)) {
                 continue;
             }
             let own = &mut raw[usize::from(factor.player.0)];
@@ -893,12 +893,12 @@ pub(crate) mod tests {
                 let mut go_on = true;
                 for e in &events {
                     match e {
-                        sandtable_rules::Event::BaseCaptured { factor, .. } => {
+                        sandtable_cache::Event::BaseCaptured { factor, .. } => {
                             let b = &mut best[usize::from(factor.0)];
                             *b = Some(b.map_or(spent, |b| b.min(spent)));
                             go_on = false;
                         }
-                        sandtable_rules::Event::Captured { .. } => go_on = false,
+                        sandtable_cache::Event::Captured { .. } => go_on = false,
                         _ => {}
                     }
                 }
@@ -973,7 +973,7 @@ pub(crate) mod tests {
                             .iter()
                             .enumerate()
                             .map(|(f, factor)| {
-                                g.base_active(sandtable_rules::FactorId(f as u16))
+                                g.base_active(sandtable_cache::FactorId(f as u16))
                                     .then(|| capture_costs(&g, factor.base, 8))
                             })
                             .collect();
@@ -984,7 +984,7 @@ pub(crate) mod tests {
                             let mut active = g.clone();
                             active.apply(l.command).expect("legal");
                             let unit = active.activation().expect("activated").unit;
-                            let sandtable_rules::Place::Board { square, facing } =
+                            let sandtable_cache::Place::Board { square, facing } =
                                 active.place(unit)
                             else {
                                 unreachable!("an activated unit is on the board")
@@ -1092,7 +1092,7 @@ pub(crate) mod tests {
     #[test]
     fn the_frozen_evaluation_of_an_activation_matches_the_full_one() {
         use rand::SeedableRng;
-        use sandtable_rules::Event;
+        use sandtable_cache::Event;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let mut compared = 0;
         let mut at_risk = 0;
@@ -1151,9 +1151,9 @@ pub(crate) mod tests {
     /// Skirmish on odd ones.
     pub(crate) fn sample_game(seed: u64) -> Game {
         let setup = if seed.is_multiple_of(2) {
-            sandtable_rules::samples::table_a_skirmish(seed, Some(60))
+            sandtable_cache::samples::table_a_skirmish(seed, Some(60))
         } else {
-            sandtable_rules::samples::table_a_snyder(seed, Some(60))
+            sandtable_cache::samples::table_a_snyder(seed, Some(60))
         };
         Game::new(&setup).expect("sample setup is valid")
     }
@@ -1195,7 +1195,7 @@ pub(crate) mod tests {
 
     #[test]
     fn distance_maps_follow_terrain_costs() {
-        let game = Game::new(&sandtable_rules::samples::table_a_skirmish(1, None))
+        let game = Game::new(&sandtable_cache::samples::table_a_skirmish(1, None))
             .expect("sample setup is valid");
         let maps = Maps::new(&game);
         // Red's target is Blue's Base on U8; Blue's is Red's on D8.

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use sandtable_rules::{Command, Event, Game, PlayerId};
+use sandtable_cache::{Command, Event, Game, PlayerId};
 
 use crate::eval::{self, Maps};
 use crate::lines::{EARNED, MIN_GAIN, NODE_LIMIT, STEP};
@@ -23,7 +23,7 @@ struct Search<'a> {
     seen: HashSet<u64>,
     nodes: usize,
     scores: Vec<f32>,
-    legal: Vec<sandtable_rules::LegalCommand>,
+    legal: Vec<sandtable_cache::LegalCommand>,
 }
 
 impl Search<'_> {

@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use sandtable_bots::{BotConfig, BotKind, Budget, choose};
-//! use sandtable_rules::{Game, samples};
+//! use sandtable_cache::{Game, samples};
 //!
 //! let mut game = Game::new(&samples::table_a_skirmish(7, Some(200))).unwrap();
 //! let config = BotConfig::new(BotKind::Mcts, 1).with_budget(Budget::Iterations(20));
@@ -95,7 +95,7 @@ use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sandtable_rules::{Command, Game};
+use sandtable_cache::{Command, Game};
 
 /// Which bot plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

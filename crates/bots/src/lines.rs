@@ -14,8 +14,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use sandtable_rules::CacheLegal;
-use sandtable_rules::{Activation, Command, Event, Game, LegalCommand, Place, PlayerId, UnitId};
+use sandtable_cache::CacheLegal;
+use sandtable_cache::{Activation, Command, Event, Game, LegalCommand, Place, PlayerId, UnitId};
 
 use crate::eval::{self, Frozen, Maps};
 use crate::mix;
@@ -494,7 +494,7 @@ impl<'a> Lines<'a> {
 #[cfg(test)]
 mod tests {
     use rand::SeedableRng;
-    use sandtable_rules::samples;
+    use sandtable_cache::samples;
 
     use crate::eval::tests::{next_command, sample_game};
 

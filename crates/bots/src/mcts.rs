@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sandtable_rules::{Command, Event, Game, PlayerId};
+use sandtable_cache::{Command, Event, Game, PlayerId};
 
 use crate::eval::{self, Maps};
 use crate::lines::{Line, Lines, MIN_GAIN};

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 use sandtable_bots::{BotConfig, BotKind, Budget, choose};
-use sandtable_rules::{
+use sandtable_cache::{
     Board, CaptureSide, Command, Event, Facing, FactorSetup, Game, Outcome, PlayerId, PlayerSetup,
     Setup, TerrainKind, TerrainPiece, UnitSetup, samples,
 };
@@ -141,7 +141,7 @@ fn bots_leave_the_game_unchanged_and_return_none_when_it_is_over() {
     game.apply(Command::Pass).expect("pass is legal");
     assert_eq!(
         game.outcome(),
-        Some(Outcome::Draw(sandtable_rules::DrawReason::TurnLimit)),
+        Some(Outcome::Draw(sandtable_cache::DrawReason::TurnLimit)),
         "turn limit 1: the pass ends it (R11)"
     );
     for kind in BotKind::ALL {

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use sandtable_bots::{BotConfig, BotKind, Budget, DEFAULT_ITERATIONS};
+use sandtable_cache::{Event, Game, Outcome, PlayerId, Record};
 use sandtable_core::game::{Seat, seat_seed};
-use sandtable_rules::{Event, Game, Outcome, PlayerId, Record};
 
 use crate::Failure;
 use crate::render;

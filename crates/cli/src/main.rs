@@ -1,6 +1,6 @@
 //! `sandtable-cli`: Sandtable without a window. Validates scenario files, draws
 //! boards in the terminal, replays game records, simulates random games, and
-//! lets bots play and hold tournaments. Rules live in `sandtable-rules`, files
+//! lets bots play and hold tournaments. Rules live in `sandtable-cache`, files
 //! in `sandtable-scenario`, bots in `sandtable-bots`.
 
 mod bots;

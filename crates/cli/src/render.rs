@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use sandtable_rules::{DrawReason, Facing, Game, Ground, Occupant, Outcome, PlayerId, Square};
+use sandtable_cache::{DrawReason, Facing, Game, Ground, Occupant, Outcome, PlayerId, Square};
 
 /// One mark a player, unique: the name's first letter, or its number.
 fn marks(game: &Game) -> Vec<char> {

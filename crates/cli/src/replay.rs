@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use sandtable_cache::{Command, CommandError, Event, Game, MAX_TURN_LIMIT, Record, Setup};
 use sandtable_cli::Seeing;
-use sandtable_rules::{Command, CommandError, Event, Game, MAX_TURN_LIMIT, Record, Setup};
 use sandtable_scenario::{Scenario, records};
 
 use crate::Failure;

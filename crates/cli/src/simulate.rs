@@ -12,7 +12,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use sandtable_rules::{Command, Event, Game, Outcome, Record};
+use sandtable_cache::{Command, Event, Game, Outcome, Record};
 
 use crate::Failure;
 use crate::replay::{check_turn_limit, load_scenario, record_headers};

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use sandtable_rules::{MAX_PIECES, MAX_STASHES, MAX_TERRAIN_SQUARES, MAX_TURN_LIMIT};
+use sandtable_cache::{MAX_PIECES, MAX_STASHES, MAX_TERRAIN_SQUARES, MAX_TURN_LIMIT};
 
 /// The cap every run here lives under.
 const CAP_SECONDS: u64 = 5;
@@ -136,7 +136,7 @@ fn scenario(columns: u32, rows: u32, rules: &str, extra: &str) -> String {
 }
 
 fn column_name(col: u32) -> String {
-    sandtable_rules::Square::new(col as u16, 0)
+    sandtable_cache::Square::new(col as u16, 0)
         .to_string()
         .trim_end_matches('1')
         .to_owned()

@@ -1,6 +1,6 @@
 //! Scenario files in RON: the file schema, loading with located errors, and
 //! validation through the rules crate. A scenario that loads is a table the
-//! rules accept; rules and play are left to `sandtable-rules`.
+//! rules accept; rules and play are left to `sandtable-cache`.
 //!
 //! Every problem is reported, each with the file and either the line and
 //! column that the RON parser gives or the field path of the offending value
@@ -10,11 +10,11 @@
 use std::fmt;
 use std::path::Path;
 
-use sandtable_rules::{
+use sandtable_cache::{
     Board, Facing, FactorSetup, Game, MAX_BOARD_SIDE, PlayerSetup, Ruling, Setup, Square,
     TerrainKind, TerrainPiece, UnitSetup,
 };
-use sandtable_rules::{StashList, StashRow};
+use sandtable_cache::{StashList, StashRow};
 use serde::{Deserialize, Serialize};
 
 pub mod models;
@@ -539,7 +539,7 @@ pub fn parse_in(
     }
 }
 
-fn from_setup_problem(p: sandtable_rules::SetupProblem) -> Problem {
+fn from_setup_problem(p: sandtable_cache::SetupProblem) -> Problem {
     Problem {
         location: Location::Field(p.path),
         message: p.message,
@@ -562,7 +562,7 @@ fn area_size(from: &str, to: &str) -> usize {
 /// stashes, terrain squares with areas counted from their corners), each
 /// problem naming its limit, before anything is expanded or allocated.
 fn count_problems(file: &FileScenario) -> Vec<Problem> {
-    let counts = sandtable_rules::Counts {
+    let counts = sandtable_cache::Counts {
         factors: file.players.iter().map(|p| p.factors.len()).sum(),
         units: file
             .players
@@ -577,7 +577,7 @@ fn count_problems(file: &FileScenario) -> Vec<Problem> {
             sum.saturating_add(n)
         }),
     };
-    sandtable_rules::count_problems(counts)
+    sandtable_cache::count_problems(counts)
         .into_iter()
         .map(from_setup_problem)
         .collect()

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use sandtable_rules::Ground;
+use sandtable_cache::Ground;
 use serde::{Deserialize, Serialize};
 
 use crate::Problem;
@@ -216,7 +216,7 @@ pub fn path_problem(file: &str) -> Option<String> {
 /// its file unloadable.
 pub(crate) fn convert(
     file: Vec<FileModel>,
-    setup: &sandtable_rules::Setup,
+    setup: &sandtable_cache::Setup,
     problems: &mut Vec<Problem>,
     warnings: &mut Vec<Problem>,
 ) -> Vec<ModelChoice> {
@@ -280,8 +280,8 @@ pub(crate) fn convert(
 }
 
 /// Why an entry fits no piece of the setup, if it fits none.
-fn fits_nothing(m: &FileModel, setup: &sandtable_rules::Setup) -> Option<String> {
-    let players: Vec<(usize, &sandtable_rules::PlayerSetup)> = match &m.player {
+fn fits_nothing(m: &FileModel, setup: &sandtable_cache::Setup) -> Option<String> {
+    let players: Vec<(usize, &sandtable_cache::PlayerSetup)> = match &m.player {
         None => setup.players.iter().enumerate().collect(),
         Some(name) => {
             let found: Vec<_> = setup

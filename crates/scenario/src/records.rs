@@ -2,12 +2,12 @@
 //! headers that pin what it was played on (the scenario's content hash and
 //! the engine's version), and the `[Scenario]` header, written relative to
 //! the record's own folder so that a record and its scenario can move
-//! together. The notation itself is `sandtable-rules`'s.
+//! together. The notation itself is `sandtable-cache`'s.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use sandtable_rules::{ParseRecordError, Record};
+use sandtable_cache::{ParseRecordError, Record};
 
 use crate::Scenario;
 use crate::files::{self, ReadFileError};

@@ -33,7 +33,7 @@ fn a_stash_list_is_read_only_from_the_scenario_s_folder() {
     std::fs::create_dir_all(dir.join("lists")).expect("folder");
     std::fs::write(
         dir.join("lists/table-c.ron"),
-        sandtable_rules::DEFAULT_STASH_LIST,
+        sandtable_cache::DEFAULT_STASH_LIST,
     )
     .expect("written");
     let inside = dir.join("inside.ron");
@@ -41,7 +41,7 @@ fn a_stash_list_is_read_only_from_the_scenario_s_folder() {
     sandtable_scenario::load(&inside).expect("a list below the scenario's folder is read");
 
     let outside = temp_dir("stash-list-outside").join("list.ron");
-    std::fs::write(&outside, sandtable_rules::DEFAULT_STASH_LIST).expect("written");
+    std::fs::write(&outside, sandtable_cache::DEFAULT_STASH_LIST).expect("written");
     let mut names = vec![
         "../list.ron".to_owned(),
         outside.display().to_string(),

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use sandtable_rules::{
+use sandtable_cache::{
     Board, Facing, FactorSetup, PlayerSetup, Setup, Square, StashList, StashRow, TerrainKind,
     TerrainPiece, UnitSetup,
 };
@@ -290,12 +290,12 @@ fn scenarios() -> impl Strategy<Value = Scenario> {
                 .map(|(k, kind)| StashRow {
                     roll: ((k / 6 + 1) * 10 + k % 6 + 1) as u8,
                     result: match kind {
-                        0 => sandtable_rules::StashResult::PlaceAnywhere,
-                        1 => sandtable_rules::StashResult::ExtraActions(3 + kind % 3),
-                        2 => sandtable_rules::StashResult::ReturnUnfriendly,
-                        3 => sandtable_rules::StashResult::ReturnCapturedFriend,
-                        4 => sandtable_rules::StashResult::ReturnThisUnit,
-                        _ => sandtable_rules::StashResult::Nothing,
+                        0 => sandtable_cache::StashResult::PlaceAnywhere,
+                        1 => sandtable_cache::StashResult::ExtraActions(3 + kind % 3),
+                        2 => sandtable_cache::StashResult::ReturnUnfriendly,
+                        3 => sandtable_cache::StashResult::ReturnCapturedFriend,
+                        4 => sandtable_cache::StashResult::ReturnThisUnit,
+                        _ => sandtable_cache::StashResult::Nothing,
                     },
                 })
                 .collect();

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use sandtable_rules::{Facing, Game, Ground, Place, Square, TerrainKind, UnitId};
+use sandtable_cache::{Facing, Game, Ground, Place, Square, TerrainKind, UnitId};
 use sandtable_scenario::{RuleSystem, load, standard};
 
 fn scenarios_dir() -> PathBuf {
@@ -171,7 +171,7 @@ fn optional_fields_take_their_documented_defaults() {
 
 #[test]
 fn a_snyder_skirmish_may_bring_its_own_stash_list_by_file_or_inline() {
-    use sandtable_rules::{StashList, StashResult};
+    use sandtable_cache::{StashList, StashResult};
     let dir = std::env::temp_dir().join(format!("sandtable-stash-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let rows: Vec<String> = (1..=6)
@@ -275,12 +275,12 @@ fn every_shipped_scenario_writes_back_to_the_same_scenario() {
         );
     }
     let mut custom = standard();
-    custom.setup.stash_list = sandtable_rules::StashList::from_rows(
+    custom.setup.stash_list = sandtable_cache::StashList::from_rows(
         &(1..=6)
             .flat_map(|t| {
-                (1..=6).map(move |u| sandtable_rules::StashRow {
+                (1..=6).map(move |u| sandtable_cache::StashRow {
                     roll: t * 10 + u,
-                    result: sandtable_rules::StashResult::Nothing,
+                    result: sandtable_cache::StashResult::Nothing,
                 })
             })
             .collect::<Vec<_>>(),

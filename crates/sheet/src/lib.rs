@@ -10,7 +10,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::str::FromStr;
 
-use sandtable_rules::{Facing, Game, Ground, Occupant, Place, Square};
+use sandtable_cache::{Facing, Game, Ground, Occupant, Place, Square};
 use sandtable_scenario::{Physical, Scenario};
 
 mod pdf;
@@ -398,7 +398,7 @@ const SQUARES_A_LINE: usize = 24;
 
 /// The corners of a terrain piece that covers a whole rectangle of more
 /// than one square, with its width and height.
-fn rectangle_of(piece: &sandtable_rules::TerrainPiece) -> Option<(Square, Square, usize, usize)> {
+fn rectangle_of(piece: &sandtable_cache::TerrainPiece) -> Option<(Square, Square, usize, usize)> {
     let squares = &piece.squares;
     let c0 = squares.iter().map(|q| q.col).min()?;
     let c1 = squares.iter().map(|q| q.col).max()?;
@@ -416,7 +416,7 @@ fn rectangle_of(piece: &sandtable_rules::TerrainPiece) -> Option<(Square, Square
 }
 
 /// How many listing lines a terrain piece takes (see [`terrain_lines`]).
-fn terrain_line_count(piece: &sandtable_rules::TerrainPiece) -> usize {
+fn terrain_line_count(piece: &sandtable_cache::TerrainPiece) -> usize {
     match rectangle_of(piece) {
         Some(_) => 1,
         None => piece.squares.len().div_ceil(SQUARES_A_LINE).max(1),
@@ -426,7 +426,7 @@ fn terrain_line_count(piece: &sandtable_rules::TerrainPiece) -> usize {
 /// The listing lines of a terrain piece: its kind and its squares, a
 /// rectangle by its corners, other shapes by their squares over as many
 /// lines as they need.
-fn terrain_lines(index: usize, piece: &sandtable_rules::TerrainPiece) -> Vec<String> {
+fn terrain_lines(index: usize, piece: &sandtable_cache::TerrainPiece) -> Vec<String> {
     let kind = piece.kind.name();
     if let Some((lo, hi, width, height)) = rectangle_of(piece) {
         return vec![format!(
@@ -464,7 +464,7 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
     let units_on_board = (0..game.units().len())
         .filter(|i| {
             matches!(
-                game.place(sandtable_rules::UnitId(*i as u16)),
+                game.place(sandtable_cache::UnitId(*i as u16)),
                 Place::Board { .. }
             )
         })
@@ -519,7 +519,7 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
         ));
     }
     for (i, unit) in game.units().iter().enumerate() {
-        let Place::Board { square, facing } = game.place(sandtable_rules::UnitId(i as u16)) else {
+        let Place::Board { square, facing } = game.place(sandtable_cache::UnitId(i as u16)) else {
             continue;
         };
         let owner = &game.player(unit.player).name;

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{board, cmd, left, play, refuse, sq};
-use sandtable_rules::CacheLegal;
-use sandtable_rules::{
+use sandtable_cache::CacheLegal;
+use sandtable_cache::{
     CaptureSide, Command, Event, Game, Ground, MoveKind, Occupant, Outcome, Place, PlayerId,
     Ruling, TerrainKind, UnitId,
 };
@@ -489,7 +489,7 @@ fn r11_a_turn_limit_ends_the_game_in_a_draw() {
     assert_eq!(events, [Event::GameDrawn { turn_limit: 3 }]);
     assert_eq!(
         game.outcome(),
-        Some(Outcome::Draw(sandtable_rules::DrawReason::TurnLimit))
+        Some(Outcome::Draw(sandtable_cache::DrawReason::TurnLimit))
     );
     refuse(&mut game, "pass", Ruling::R11);
     assert_eq!(game.summary().winner, None);
@@ -886,7 +886,7 @@ fn overlaps_are_told_once_a_pair_of_pieces_with_their_extent_and_duplicates_once
 
 #[test]
 fn the_engine_s_limits_are_refused_at_setup_with_the_limit_named() {
-    use sandtable_rules::{MAX_STASHES, MAX_TURN_LIMIT, Setup};
+    use sandtable_cache::{MAX_STASHES, MAX_TURN_LIMIT, Setup};
     let mut setup: Setup = duel().0;
     setup.turn_limit = Some(MAX_TURN_LIMIT);
     assert!(Game::new(&setup).is_ok(), "the longest turn limit");
@@ -902,7 +902,7 @@ fn the_engine_s_limits_are_refused_at_setup_with_the_limit_named() {
     setup.turn_limit = None;
     // More stashes than the engine numbers: refused before anything is laid.
     setup.stashes = (0..=MAX_STASHES as u16)
-        .map(|i| sandtable_rules::Square::new(i % 10, i / 10))
+        .map(|i| sandtable_cache::Square::new(i % 10, i / 10))
         .collect();
     let err = Game::new(&setup).expect_err("one stash past the limit");
     assert_eq!(
@@ -918,13 +918,13 @@ fn the_engine_s_limits_are_refused_at_setup_with_the_limit_named() {
 fn a_setup_with_thousands_of_problems_keeps_a_thousand_and_counts_the_rest() {
     let mut setup = duel().0;
     setup.terrain = (0..3000)
-        .map(|_| sandtable_rules::TerrainPiece {
+        .map(|_| sandtable_cache::TerrainPiece {
             kind: TerrainKind::Woods,
             squares: vec![sq("K11")],
         })
         .collect();
     let err = Game::new(&setup).expect_err("every piece is off the board");
-    assert_eq!(err.problems.len(), sandtable_rules::MAX_PROBLEMS_KEPT);
+    assert_eq!(err.problems.len(), sandtable_cache::MAX_PROBLEMS_KEPT);
     assert_eq!(err.more, 2000);
     assert!(err.to_string().ends_with("\n  and 2000 more"), "{err}");
 }
@@ -939,7 +939,7 @@ fn r28_a_game_with_no_unit_on_the_board_is_drawn_at_once() {
         .game();
     assert_eq!(
         game.outcome(),
-        Some(Outcome::Draw(sandtable_rules::DrawReason::NoUnits)),
+        Some(Outcome::Draw(sandtable_cache::DrawReason::NoUnits)),
         "nothing can ever change"
     );
     assert!(game.legal_commands().is_empty(), "no command is legal");
@@ -1099,7 +1099,7 @@ fn r27_a_wall_crossing_costs_two_plus_entering_the_square_beyond() {
         // After the turn too few actions may be left: the refusal names the cost.
         match game.check(&Command::Advance) {
             Ok(cost) => cost.0,
-            Err(sandtable_rules::CommandError::NotEnoughActions { cost, .. }) => cost.0,
+            Err(sandtable_cache::CommandError::NotEnoughActions { cost, .. }) => cost.0,
             Err(e) => panic!("{unit}: {e}"),
         }
     };
@@ -1120,7 +1120,7 @@ fn r27_a_wall_crossing_costs_two_plus_entering_the_square_beyond() {
 
 #[test]
 fn r27_bonus_actions_begin_anew_and_do_not_count_as_an_activation() {
-    use sandtable_rules::StashResult;
+    use sandtable_cache::StashResult;
     // Red's D4 finds a stash on D5 and gives four extra actions to C3,
     // which has already been activated this turn and faces a low wall.
     let mut game = board(10, 10)
@@ -1234,7 +1234,7 @@ fn r24_a_draw_is_agreed_when_every_other_remaining_player_accepts_at_its_next_de
     );
     assert_eq!(
         game.outcome(),
-        Some(Outcome::Draw(sandtable_rules::DrawReason::Agreed))
+        Some(Outcome::Draw(sandtable_cache::DrawReason::Agreed))
     );
 
     // Any other command at a player's next decision declines the offer.

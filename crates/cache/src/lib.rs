@@ -4,7 +4,7 @@
 //! CLI and the app drive a [`Game`] with [`Command`]s and follow its [`Event`]s.
 //!
 //! ```
-//! use sandtable_rules::{Board, Command, FactorSetup, Facing, Game, PlayerSetup, Setup, UnitSetup};
+//! use sandtable_cache::{Board, Command, FactorSetup, Facing, Game, PlayerSetup, Setup, UnitSetup};
 //!
 //! let unit = |at: &str, facing| UnitSetup { at: at.parse().unwrap(), facing, name: None };
 //! let setup = Setup {
@@ -46,7 +46,7 @@
 //! offer stands, R24; left out when none does).
 //!
 //! # Speed
-//! Measured with `cargo bench -p sandtable-rules` (benches/playouts.rs) on a
+//! Measured with `cargo bench -p sandtable-cache` (benches/playouts.rs) on a
 //! 24 x 15 board, two players of ten units each, with walls, water, woods and
 //! a road, on one core of the 2-core development machine:
 //!

@@ -8,11 +8,11 @@
 //! inputs a target in `SANDTABLE_FUZZ_CASES`:
 //!
 //! ```text
-//! SANDTABLE_FUZZ_CASES=100000 cargo test --release -p sandtable-rules --test fuzz
+//! SANDTABLE_FUZZ_CASES=100000 cargo test --release -p sandtable-cache --test fuzz
 //! ```
 
 use proptest::prelude::*;
-use sandtable_rules::{Command, Facing, Record, Square, StashList, StashResult, StashRow};
+use sandtable_cache::{Command, Facing, Record, Square, StashList, StashResult, StashRow};
 
 /// Inputs a target: `SANDTABLE_FUZZ_CASES`, else a short run.
 fn cases() -> u32 {
@@ -159,7 +159,7 @@ fn commands() -> impl Strategy<Value = Command> {
         squares().prop_map(Command::Pick),
         (squares(), facings()).prop_map(|(s, f)| Command::Place(s, f)),
         (squares(), facings(), any::<u16>(), any::<u16>()).prop_map(|(s, f, factor, unit)| {
-            Command::PlaceCaptive(s, f, sandtable_rules::Captive { factor, unit })
+            Command::PlaceCaptive(s, f, sandtable_cache::Captive { factor, unit })
         }),
     ]
 }
@@ -222,7 +222,7 @@ proptest! {
     /// list read back from its rows is the same list.
     #[test]
     fn stash_lists_parse_or_are_refused(edits in edits()) {
-        let text = mutate(sandtable_rules::DEFAULT_STASH_LIST, &edits);
+        let text = mutate(sandtable_cache::DEFAULT_STASH_LIST, &edits);
         if let Ok(list) = StashList::from_ron(&text) {
             let rows: Vec<StashRow> = list.rows().collect();
             prop_assert_eq!(StashList::from_rows(&rows), Ok(list));

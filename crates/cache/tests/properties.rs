@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 
 use common::{board, sq};
 use proptest::prelude::*;
-use sandtable_rules::CacheLegal;
-use sandtable_rules::{
+use sandtable_cache::CacheLegal;
+use sandtable_cache::{
     Command, Game, Occupant, Place, Setup, Square, TerrainKind, UnitId, samples,
 };
 
@@ -99,20 +99,20 @@ fn candidates(game: &Game, extra: &[Square]) -> Vec<Command> {
         out.push(Command::Activate(*s));
         out.push(Command::AdvanceTo(*s));
         out.push(Command::Pick(*s));
-        out.push(Command::Place(*s, sandtable_rules::Facing::N));
+        out.push(Command::Place(*s, sandtable_cache::Facing::N));
     }
     if game.pending().is_some() {
         for s in b.squares() {
             out.push(Command::Pick(s));
-            for f in sandtable_rules::Facing::ALL {
+            for f in sandtable_cache::Facing::ALL {
                 out.push(Command::Place(s, f));
             }
             // Every unit of the first Factor named as a captive (R23).
             for unit in 0..3 {
-                let captive = sandtable_rules::Captive { factor: 0, unit };
+                let captive = sandtable_cache::Captive { factor: 0, unit };
                 out.push(Command::PlaceCaptive(
                     s,
-                    sandtable_rules::Facing::N,
+                    sandtable_cache::Facing::N,
                     captive,
                 ));
             }
@@ -135,7 +135,7 @@ fn assert_board_consistent(game: &Game) {
         }
     }
     for (i, f) in game.factors().iter().enumerate() {
-        if game.base_active(sandtable_rules::FactorId(i as u16)) {
+        if game.base_active(sandtable_cache::FactorId(i as u16)) {
             assert!(seen.insert(f.base), "R1: a base shares {}", f.base);
         }
     }
@@ -212,7 +212,7 @@ proptest! {
             let before = game.clone();
             let events = game.apply(pick).expect("listed commands apply");
             assert_board_consistent(&game);
-            let rolled = events.iter().any(|e| matches!(e, sandtable_rules::Event::StashRolled { .. }));
+            let rolled = events.iter().any(|e| matches!(e, sandtable_cache::Event::StashRolled { .. }));
             if rolled {
                 prop_assert!(game.undo().is_err(), "R31: no undo past a roll");
             } else if pick != Command::Pass && choice % 5 == 0 {
@@ -241,7 +241,7 @@ fn assert_summary_consistent(game: &Game, stashes_at_start: usize, discovered: u
     );
     assert_eq!(s.bases.len(), game.factors().len(), "every Base is listed");
     let active = (0..game.factors().len())
-        .filter(|f| game.base_active(sandtable_rules::FactorId(*f as u16)))
+        .filter(|f| game.base_active(sandtable_cache::FactorId(*f as u16)))
         .count();
     assert_eq!(
         s.bases.iter().filter(|b| b.active).count(),
@@ -272,14 +272,14 @@ fn assert_summary_consistent(game: &Game, stashes_at_start: usize, discovered: u
         );
     }
     match game.outcome() {
-        Some(sandtable_rules::Outcome::Won(p)) => {
+        Some(sandtable_cache::Outcome::Won(p)) => {
             assert_eq!(s.winner.as_deref(), Some(game.player(p).name.as_str()));
             let alive = (0..game.players().len())
-                .filter(|p| game.in_game(sandtable_rules::PlayerId(*p as u16)))
+                .filter(|p| game.in_game(sandtable_cache::PlayerId(*p as u16)))
                 .count();
             assert_eq!(alive, 1, "R11: the winner is the last with an active Base");
         }
-        Some(sandtable_rules::Outcome::Draw(sandtable_rules::DrawReason::NoUnits)) => {
+        Some(sandtable_cache::Outcome::Draw(sandtable_cache::DrawReason::NoUnits)) => {
             assert_eq!(
                 on_board, 0,
                 "R28: a draw for want of units has none on the board"
@@ -318,7 +318,7 @@ proptest! {
             let events = game.apply(pick.command).expect("listed commands apply");
             discovered += events
                 .iter()
-                .filter(|e| matches!(e, sandtable_rules::Event::StashRolled { .. }))
+                .filter(|e| matches!(e, sandtable_cache::Event::StashRolled { .. }))
                 .count();
             assert_summary_consistent(&game, stashes, discovered);
         }

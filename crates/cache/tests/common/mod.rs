@@ -1,11 +1,11 @@
 //! Builders for small hand-made tables, and assertions shared by the suites.
 #![allow(dead_code)]
 
-use sandtable_rules::{
+use sandtable_cache::{
     Board, Command, Facing, FactorSetup, Game, PlayerSetup, Ruling, Setup, Square, TerrainKind,
     TerrainPiece, UnitSetup,
 };
-use sandtable_rules::{StashList, StashResult, StashRow};
+use sandtable_cache::{StashList, StashResult, StashRow};
 
 pub fn sq(name: &str) -> Square {
     name.parse().expect("test squares are valid names")

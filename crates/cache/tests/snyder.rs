@@ -6,10 +6,10 @@
 mod common;
 
 use common::{board, cmd, left, play, refuse, sq};
-use sandtable_core::dice::Dice;
-use sandtable_rules::{
+use sandtable_cache::{
     Choice, Command, Event, Facing, Game, Place, PlayerId, Ruling, StashResult, TerrainKind, UnitId,
 };
+use sandtable_core::dice::Dice;
 
 fn rolled(events: &[Event]) -> Option<(u8, StashResult)> {
     events.iter().find_map(|e| match e {
@@ -68,7 +68,7 @@ fn r21_ending_an_advance_on_a_stash_rolls_removes_it_and_logs_the_row() {
     assert!(!game.stash_at(sq("D5")), "the stash is removed");
     assert_eq!(
         game.summary().stashes,
-        Vec::<sandtable_rules::Square>::new()
+        Vec::<sandtable_cache::Square>::new()
     );
     assert_eq!(left(&game), 3, "sorry, nothing: the activation goes on");
     let text = game.describe(

@@ -5,8 +5,8 @@
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use sandtable_cache::{Command, Game, samples};
 use sandtable_core::game::{Decision, GameState, perft};
-use sandtable_rules::{Command, Game, samples};
 use std::hint::black_box;
 
 const COMMANDS: u64 = 10_000;

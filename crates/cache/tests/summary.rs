@@ -73,6 +73,6 @@ fn summary_serializes_with_the_documented_field_names() {
         json!([{"holder": "Red", "player": "Blue", "factor": 0}])
     );
     assert_eq!(v["removed"], json!([{"player": "Blue", "factor": 0}]));
-    let back: sandtable_rules::StateSummary = serde_json::from_value(v).expect("reads back");
+    let back: sandtable_cache::StateSummary = serde_json::from_value(v).expect("reads back");
     assert_eq!(back, game.summary());
 }

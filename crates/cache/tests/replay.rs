@@ -1,7 +1,7 @@
 //! Golden replay: a fixed record on the sample Table A game must reach the same
 //! state, generator included, on every platform and build (R30).
 
-use sandtable_rules::{Game, Record, samples};
+use sandtable_cache::{Game, Record, samples};
 
 /// State hash after `tests/data/golden.moves`. If a deliberate rules change
 /// moves it, check the new behaviour against RULINGS.md, then put the new value
@@ -21,7 +21,7 @@ fn r30_golden_record_replays_to_the_same_state() {
             .unwrap_or_else(|e| panic!("line {line}: {command}: {e}"));
         captures += events
             .iter()
-            .filter(|e| matches!(e, sandtable_rules::Event::Captured { .. }))
+            .filter(|e| matches!(e, sandtable_cache::Event::Captured { .. }))
             .count();
     }
     assert_eq!(captures, 6, "the record makes six captures");

@@ -221,7 +221,7 @@ pub fn new_record_path(source: &ScenarioSource) -> PathBuf {
 /// Whether a file holds a Sandtable game record: it reads as the notation
 /// and names its scenario.
 fn is_game_record(path: &Path) -> bool {
-    records::read(path).is_ok_and(|r| r.header("Scenario").is_some())
+    records::read::<sandtable_cache::Command>(path).is_ok_and(|r| r.header("Scenario").is_some())
 }
 
 /// Saves the game: to `to`, else its own file, else a new name beside its

@@ -150,6 +150,11 @@ impl GameState for Game {
         Game::describe(self, event)
     }
 
+    /// An activation is logged by its command's own line.
+    fn logged(&self, event: &Event) -> bool {
+        !matches!(event, Event::Activated { .. })
+    }
+
     fn undo(&mut self) -> Result<Command, String> {
         Game::undo(self).map_err(|e| e.to_string())
     }
@@ -188,6 +193,11 @@ impl GameState for Game {
     /// sees what the referee sees.
     fn view_json(&self, _viewer: Viewer) -> String {
         serde_json::to_string_pretty(&self.summary()).expect("a summary is plain data")
+    }
+
+    /// A Cache game hides nothing: every viewer sees the same board.
+    fn draw_text(&self, _viewer: Viewer) -> String {
+        crate::text::draw(self)
     }
 
     fn warnings(&self) -> Vec<String> {

@@ -74,6 +74,7 @@ mod setup;
 mod stash;
 mod summary;
 mod terrain;
+mod text;
 
 pub use choice::Choice;
 pub use command::{CacheLegal, Captive, Command, CommandError, LegalCommand, MoveKind};

@@ -10,14 +10,12 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use sandtable_bots::{BotConfig, BotKind, Budget, DEFAULT_ITERATIONS};
-use sandtable_cache::{Event, Game, Outcome, PlayerId, Record};
-use sandtable_core::game::{Seat, seat_seed};
+use sandtable_cache::{Game, Outcome, PlayerId};
+use sandtable_cli::{apply_record, header_number, output, play_seats, record_of};
+use sandtable_core::game::seat_seed;
 
 use crate::Failure;
-use crate::render;
-use crate::replay::{
-    apply_all, check_turn_limit, header_number, load_record, load_scenario, record_headers, start,
-};
+use crate::replay::{check_turn_limit, load_record, load_scenario, record_headers, start};
 
 /// Turn limit of bot games whose scenario and record set none.
 const DEFAULT_TURN_LIMIT: u32 = 200;
@@ -140,7 +138,7 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
                 .or(fallback_limit);
             let mut game = start(&scenario, &record, path, o.seed, limit, &o.seeing)?;
             // The log is shown only without --json.
-            apply_all(&mut game, &record, path, (!o.json).then_some(&mut log))?;
+            apply_record(&mut game, &record, path, (!o.json).then_some(&mut log))?;
             commands = record.command_list();
             game
         }
@@ -155,42 +153,17 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
     };
     let viewer = o.seeing.viewer(&game)?;
     let bot_seed = o.thinking.bot_seed.unwrap_or(game.seed());
-    let mut events: Vec<Event> = Vec::new();
-    while !game.is_over() {
-        let player = game.current_player();
-        let Some(kind) = seats[usize::from(player.0)] else {
-            break;
-        };
-        let config = o.thinking.config(kind, seat_seed(bot_seed, Seat(player.0)));
-        let command = sandtable_bots::choose(&game, &config)
+    play_seats(&mut game, &mut commands, &mut log, |game, seat| {
+        let kind = seats[seat.index()]?;
+        let config = o.thinking.config(kind, seat_seed(bot_seed, seat));
+        let command = sandtable_bots::choose(game, &config)
             .expect("a game that is not over has a legal command");
-        events.clear();
-        game.apply_into(command, &mut events)
-            .expect("bots give legal commands");
-        commands.push(command);
-        let _ = writeln!(
-            log,
-            "{:>4}  {:<16}{} ({kind})",
-            commands.len(),
-            command.to_string(),
-            game.player(player).name
-        );
-        for e in &events {
-            if !matches!(e, Event::Activated { .. }) {
-                let _ = writeln!(log, "        {}", game.describe(e));
-            }
-        }
-    }
+        Some((command, kind))
+    });
     if let Some(path) = o.save {
-        let mut record = Record::from_commands(commands);
-        record.headers = record_headers(&scenario, file, path, game.seed(), game.turn_limit());
-        if let Some(script) = game.dice().script() {
-            // The rolls the game used, so that the record replays roll for roll.
-            record.headers.push((
-                sandtable_cli::DICE_HEADER.to_owned(),
-                sandtable_core::dice::write_rolls(script.used()),
-            ));
-        }
+        let headers = record_headers(&scenario, file, path, game.seed(), game.turn_limit());
+        // With scripted dice, the rolls the game used: it replays roll for roll.
+        let record = record_of(&game, headers, commands);
         let text = sandtable_scenario::records::text_to_write(&record)
             .map_err(|e| Failure::new(1, format!("{}: not written: {e}", path.display())))?;
         sandtable_scenario::files::write_atomically(
@@ -205,17 +178,7 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
             )
         })?;
     }
-    if o.json {
-        let mut text = sandtable_core::game::GameState::view_json(&game, viewer);
-        text.push('\n');
-        return Ok(text);
-    }
-    let mut out = log;
-    out.push('\n');
-    out.push_str(&render::board(&game));
-    out.push('\n');
-    out.push_str(&render::status(&game));
-    Ok(out)
+    Ok(output(&game, viewer, o.json, &log))
 }
 
 /// Options of `tournament`.

@@ -85,7 +85,8 @@ impl Seeing {
     }
 }
 
-/// Writes a command and its events to a log, as `play` prints it.
+/// Writes a command and its events to a log, as `play` prints it: the
+/// command on its line, then each event the system logs, in words.
 fn log_command<G: GameState>(
     log: &mut String,
     game: &G,
@@ -94,9 +95,35 @@ fn log_command<G: GameState>(
     events: &[G::Event],
 ) {
     let _ = writeln!(log, "{label:>4}  {command}");
-    for e in events {
+    log_events(log, game, events);
+}
+
+fn log_events<G: GameState>(log: &mut String, game: &G, events: &[G::Event]) {
+    for e in events.iter().filter(|e| game.logged(e)) {
         let _ = writeln!(log, "        {}", game.describe(e));
     }
+}
+
+/// Reads a number from a record's header, if it has that header.
+pub fn header_number<C, T: std::str::FromStr>(
+    record: &Record<C>,
+    key: &str,
+    path: &Path,
+) -> Result<Option<T>, Failure> {
+    record
+        .header(key)
+        .map(|v| {
+            v.parse().map_err(|_| {
+                Failure::new(
+                    2,
+                    format!(
+                        "{}: the [{key}] header `{v}` is not a number",
+                        path.display()
+                    ),
+                )
+            })
+        })
+        .transpose()
 }
 
 /// Applies a record's commands, each as the seat that acts next (a sealed
@@ -111,19 +138,17 @@ pub fn apply_record<G: GameState>(
 ) -> Result<(), Failure> {
     let mut events = Vec::new();
     for (line, command) in &record.commands {
-        let at =
-            |why: String| Failure::new(2, format!("{}:{line}: `{command}` {why}", path.display()));
-        let seat =
-            next_seat(game).ok_or_else(|| at("comes after the end of the game".to_owned()))?;
+        // After the end nobody acts: the system itself says why the
+        // command is refused.
+        let seat = next_seat(game).unwrap_or(Seat(0));
         events.clear();
         game.apply_into(seat, command, &mut events).map_err(|e| {
-            if e.ruling().0 == 30 {
-                at(format!(
-                    "cannot be played: {e}; give more rolls with --dice"
-                ))
+            let why = if e.ruling().0 == 30 {
+                format!("cannot be played: {e}; give more rolls with --dice")
             } else {
-                at(format!("is illegal: {e}"))
-            }
+                format!("is illegal: {e}")
+            };
+            Failure::new(2, format!("{}:{line}: `{command}` {why}", path.display()))
         })?;
         if let Some(log) = log.as_deref_mut() {
             log_command(log, game, &line.to_string(), command, &events);
@@ -150,10 +175,41 @@ impl std::fmt::Display for Bot {
     }
 }
 
-/// Lets bots play their seats until the game ends or a seat without a bot
-/// is to act; each seat's bot is seeded with `seat_seed(bot_seed, seat)`
-/// and the number of commands given so far, so that a game replays
-/// identically. Returns the commands played, logged as `play` prints them.
+/// Lets bots play until the game ends or `choose` has no bot for the seat
+/// to act. `choose` gives a seat's command and the name of the bot that
+/// chose it; each command is applied, appended to `commands` (the game's
+/// commands so far, which number the log's lines) and logged as `play`
+/// prints it.
+pub fn play_seats<G: GameState, B: std::fmt::Display>(
+    game: &mut G,
+    commands: &mut Vec<G::Command>,
+    log: &mut String,
+    mut choose: impl FnMut(&G, Seat) -> Option<(G::Command, B)>,
+) {
+    let mut events = Vec::new();
+    while let Some(seat) = next_seat(game) {
+        let Some((command, bot)) = choose(game, seat) else {
+            break;
+        };
+        events.clear();
+        game.apply_into(seat, &command, &mut events)
+            .expect("bots give legal commands");
+        commands.push(command);
+        let _ = writeln!(
+            log,
+            "{:>4}  {:<16}{} ({bot})",
+            commands.len(),
+            command.to_string(),
+            game.seat_name(seat)
+        );
+        log_events(log, game, &events);
+    }
+}
+
+/// Lets the contract's bots play their seats (see [`play_seats`]); each
+/// seat's bot is seeded with `seat_seed(bot_seed, seat)` and the number of
+/// commands the bots gave so far, so that a game replays identically.
+/// Returns the commands played.
 pub fn play_bots<G: GameState>(
     game: &mut G,
     bots: &[Option<Bot>],
@@ -162,13 +218,11 @@ pub fn play_bots<G: GameState>(
 ) -> Vec<G::Command> {
     use rand::SeedableRng;
     let mut played = Vec::new();
-    let mut events = Vec::new();
-    while let Some(seat) = next_seat(game) {
-        let Some(bot) = bots.get(seat.index()).copied().flatten() else {
-            break;
-        };
+    let mut given = 0u64;
+    play_seats(game, &mut played, log, |game, seat| {
+        let bot = bots.get(seat.index()).copied().flatten()?;
         let seed = sandtable_core::game::seat_seed(bot_seed, seat)
-            .wrapping_add((played.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            .wrapping_add(given.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let command = match bot {
             Bot::Random => {
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
@@ -177,28 +231,27 @@ pub fn play_bots<G: GameState>(
             Bot::Mcts(iterations) => sandtable_bots::contract::mcts(game, seat, iterations, seed),
         }
         .expect("a seat to act has a legal command");
-        events.clear();
-        game.apply_into(seat, &command, &mut events)
-            .expect("bots give legal commands");
-        played.push(command);
-        let label = format!("{} ({bot})", game.seat_name(seat));
-        let _ = writeln!(log, "{:>4}  {command:<16}{label}", played.len());
-        for e in &events {
-            let _ = writeln!(log, "        {}", game.describe(e));
-        }
-    }
+        given += 1;
+        Some((command, bot))
+    });
     played
 }
 
 /// What `play` prints at the end: the JSON view of `viewer`, or the log
-/// followed by that view.
+/// followed by the text drawing of that view.
 pub fn output<G: GameState>(game: &G, viewer: Viewer, json: bool, log: &str) -> String {
-    let mut view = game.view_json(viewer);
-    view.push('\n');
     if json {
+        let mut view = game.view_json(viewer);
+        view.push('\n');
         return view;
     }
-    format!("{log}\n{view}")
+    format!("{log}\n{}", game.draw_text(viewer))
+}
+
+/// What `show` prints: the title, a blank line, and the text drawing of
+/// what `viewer` may see.
+pub fn show_text<G: GameState>(title: &str, game: &G, viewer: Viewer) -> String {
+    format!("{title}\n\n{}", game.draw_text(viewer))
 }
 
 /// A record of a game played from the start: the headers given, the rolls

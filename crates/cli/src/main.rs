@@ -4,7 +4,6 @@
 //! in `sandtable-scenario`, bots in `sandtable-bots`.
 
 mod bots;
-mod render;
 mod replay;
 mod simulate;
 

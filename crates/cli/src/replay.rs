@@ -1,15 +1,15 @@
-//! `show`, and what `play` shares with it: load a scenario, apply a game record
-//! line by line, and print the board, the log or the JSON state summary.
+//! `show`, and the front door `play` shares with it: a scenario loaded
+//! and started as a game, and a record read for it. Everything after the
+//! start (replaying the record, the log, the views) goes through the game
+//! contract, in the CLI's library.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
-use sandtable_cache::{Command, CommandError, Event, Game, MAX_TURN_LIMIT, Record, Setup};
-use sandtable_cli::Seeing;
+use sandtable_cache::{Game, MAX_TURN_LIMIT, Record, Setup};
+use sandtable_cli::{Seeing, apply_record, header_number, show_text};
 use sandtable_scenario::{Scenario, records};
 
 use crate::Failure;
-use crate::render;
 
 pub(crate) fn load_scenario(file: &Path) -> Result<Scenario, Failure> {
     sandtable_scenario::load(file).map_err(|e| Failure::new(1, e.to_string()))
@@ -65,27 +65,6 @@ pub(crate) fn record_headers(
     headers
 }
 
-pub(crate) fn header_number<T: std::str::FromStr>(
-    record: &Record,
-    key: &str,
-    path: &Path,
-) -> Result<Option<T>, Failure> {
-    record
-        .header(key)
-        .map(|v| {
-            v.parse().map_err(|_| {
-                Failure::new(
-                    2,
-                    format!(
-                        "{}: the [{key}] header `{v}` is not a number",
-                        path.display()
-                    ),
-                )
-            })
-        })
-        .transpose()
-}
-
 /// Starts a game of the setup with the dice `seeing` asks for (`--dice`,
 /// else the record's `[Dice]` header, else the setup's seed).
 pub(crate) fn new_game(
@@ -114,44 +93,10 @@ pub(crate) fn start(
     if let Some(seed) = seed.or(header_number(record, "Seed", path)?) {
         setup.seed = seed;
     }
-    if let Some(limit) = turn_limit.or(header_number::<u32>(record, "TurnLimit", path)?) {
+    if let Some(limit) = turn_limit.or(header_number::<_, u32>(record, "TurnLimit", path)?) {
         setup.turn_limit = Some(limit);
     }
     new_game(seeing, &setup, Some((record, path)), path)
-}
-
-/// Applies every command, appending each with its events to `log` when
-/// there is one to show. An illegal command stops with its line, the command
-/// and the rules crate's reason.
-pub(crate) fn apply_all(
-    game: &mut Game,
-    record: &Record,
-    path: &Path,
-    mut log: Option<&mut String>,
-) -> Result<(), Failure> {
-    let mut events: Vec<Event> = Vec::new();
-    for (line, command) in &record.commands {
-        events.clear();
-        game.apply_into(*command, &mut events).map_err(|e| {
-            let why = match e {
-                CommandError::DiceOut(_) => {
-                    format!("cannot be played: {e}; give more rolls with --dice")
-                }
-                _ => format!("is illegal: {e}"),
-            };
-            Failure::new(2, format!("{}:{line}: `{command}` {why}", path.display()))
-        })?;
-        let Some(log) = log.as_deref_mut() else {
-            continue;
-        };
-        let _ = writeln!(log, "{line:>4}  {command}");
-        for e in &events {
-            if !matches!(command, Command::Activate(_)) || !matches!(e, Event::Activated { .. }) {
-                let _ = writeln!(log, "        {}", game.describe(e));
-            }
-        }
-    }
-    Ok(())
 }
 
 pub(crate) fn show(file: &Path, record: Option<&Path>, seeing: &Seeing) -> Result<String, Failure> {
@@ -160,16 +105,11 @@ pub(crate) fn show(file: &Path, record: Option<&Path>, seeing: &Seeing) -> Resul
         Some(path) => {
             let rec = load_record(path, &scenario)?;
             let mut game = start(&scenario, &rec, path, None, None, seeing)?;
-            apply_all(&mut game, &rec, path, None)?;
+            apply_record(&mut game, &rec, path, None)?;
             game
         }
         None => new_game(seeing, &scenario.setup, None, file)?,
     };
-    // A Cache game hides nothing from its players: every view is the board.
-    seeing.viewer(&game)?;
-    let mut out = format!("{}\n\n", scenario.name);
-    out.push_str(&render::board(&game));
-    out.push('\n');
-    out.push_str(&render::status(&game));
-    Ok(out)
+    let viewer = seeing.viewer(&game)?;
+    Ok(show_text(&scenario.name, &game, viewer))
 }

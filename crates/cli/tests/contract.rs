@@ -9,7 +9,7 @@ mod sealed_bids;
 
 use std::path::Path;
 
-use sandtable_cli::{Bot, Seeing, apply_record, output, play_bots, record_of};
+use sandtable_cli::{Bot, Seeing, apply_record, output, play_bots, record_of, show_text};
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{Decision, Ending, GameState, Seat, Seats, Viewer, next_seat};
 use sandtable_core::record::Record;
@@ -109,6 +109,18 @@ fn a_whole_game_replays_with_scripted_dice_and_ends_with_the_scores() {
 }
 
 #[test]
+fn a_command_after_the_end_is_refused_by_the_system_with_its_line() {
+    let record = Record::<Cmd>::parse(&format!("{GAME}challenge\n")).expect("reads");
+    let mut game = start(&seeing(Some(ROLLS), None), Some(&record));
+    let err = apply_record(&mut game, &record, Path::new("game.moves"), None).unwrap_err();
+    assert_eq!(
+        err.message,
+        "game.moves:10: `challenge` is illegal: the game is over (R904)"
+    );
+    assert_eq!(err.code, 2);
+}
+
+#[test]
 fn sealed_bids_are_owed_together_and_a_players_view_lacks_the_others_secrets() {
     let mut game = start(&seeing(Some(ROLLS), None), None);
     let both = Seats::default().with(Seat(0)).with(Seat(1));
@@ -140,6 +152,21 @@ fn sealed_bids_are_owed_together_and_a_players_view_lacks_the_others_secrets() {
     assert_eq!(south["players"][1]["hand"], serde_json::json!([3, 2, 4]));
     assert_eq!(referee["players"][0]["bid"], 5);
     assert_eq!(referee["players"][1]["hand"], serde_json::json!([3, 2, 4]));
+    // The text `show` and `play` print keeps the same secrets.
+    assert_eq!(
+        show_text("Sealed Bids", &game, Viewer::Player(Seat(1))),
+        "Sealed Bids\n\n\
+         North: score 0, 2 cards, a sealed bid\n\
+         South: score 0, hand 3 2 4, no bid\n\
+         sealed bids owed by South\n"
+    );
+    assert_eq!(
+        output(&game, Viewer::Referee, false, "   1  bid 5\n"),
+        "   1  bid 5\n\n\
+         North: score 0, hand 2 6, bid 5\n\
+         South: score 0, hand 3 2 4, no bid\n\
+         sealed bids owed by South\n"
+    );
     // Revealed together: then both see both bids.
     game.apply_into(Seat(1), &Cmd::Bid(3), &mut Vec::new())
         .unwrap();

@@ -270,6 +270,12 @@ pub trait GameState: Clone + Send + Sync + 'static {
     ) -> Result<Applied, Self::Refusal>;
     /// An event in plain words, for logs and the CLI.
     fn describe(&self, event: &Self::Event) -> String;
+    /// Whether a log prints the event under its command; `false` for an
+    /// event that only repeats what the command's own line says.
+    fn logged(&self, event: &Self::Event) -> bool {
+        let _ = event;
+        true
+    }
     /// Steps back one command within the system's undo policy (R31),
     /// returning it, or says in plain words why undo stops here.
     fn undo(&mut self) -> Result<Self::Command, String>;
@@ -299,8 +305,32 @@ pub trait GameState: Clone + Send + Sync + 'static {
     /// The JSON summary of what `viewer` may see, as the CLI's `--json`
     /// prints it.
     fn view_json(&self, viewer: Viewer) -> String;
+    /// What `viewer` may see drawn as text for a terminal: the board, its
+    /// legend, and a status line of whose decision it is.
+    fn draw_text(&self, viewer: Viewer) -> String;
     /// Setup warnings worth showing, in plain words.
     fn warnings(&self) -> Vec<String>;
+}
+
+/// One mark a player for a text board, unique among the players: the
+/// name's first letter, upper case, or, where two names share it, the
+/// player's number from 1.
+pub fn player_marks<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<char> {
+    let initials: Vec<char> = names
+        .into_iter()
+        .map(|n| n.chars().next().unwrap_or('?').to_ascii_uppercase())
+        .collect();
+    initials
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            if initials.iter().filter(|d| *d == c).count() == 1 {
+                *c
+            } else {
+                char::from_digit((i as u32 + 1) % 10, 10).unwrap_or('?')
+            }
+        })
+        .collect()
 }
 
 /// A perft count: the leaves of the game tree at a depth, and the game

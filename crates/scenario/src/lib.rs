@@ -84,25 +84,8 @@ pub const DEFAULT_COLOURS: [Colour; 6] = [
 ];
 
 /// A mark for each player that is not a colour, for the table, the sheet
-/// and the terminal: the first letter of the name, upper case, or the
-/// player's number from 1 where two names share a letter.
-pub fn player_marks<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<char> {
-    let initials: Vec<char> = names
-        .into_iter()
-        .map(|n| n.chars().next().unwrap_or('?').to_ascii_uppercase())
-        .collect();
-    initials
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            if initials.iter().filter(|d| *d == c).count() == 1 {
-                *c
-            } else {
-                char::from_digit((i as u32 + 1) % 10, 10).unwrap_or('?')
-            }
-        })
-        .collect()
-}
+/// and the terminal (the contract's, shared by every rule system).
+pub use sandtable_core::game::player_marks;
 
 /// The physical table a layout is set up on (all lengths in millimetres).
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -2,12 +2,13 @@
 //! headers that pin what it was played on (the scenario's content hash and
 //! the engine's version), and the `[Scenario]` header, written relative to
 //! the record's own folder so that a record and its scenario can move
-//! together. The notation itself is `sandtable-cache`'s.
+//! together. The notation of the commands is each rule system's; a record
+//! is the contract's ([`Record`]), the same for every system.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use sandtable_cache::{ParseRecordError, Record};
+use sandtable_core::record::{ParseRecordError, Record};
 
 use crate::Scenario;
 use crate::files::{self, ReadFileError};
@@ -67,14 +68,18 @@ pub fn read_text(path: &Path) -> Result<String, ReadRecordError> {
     files::read_text(path, MAX_RECORD_BYTES).map_err(|e| ReadRecordError::File(path.into(), e))
 }
 
-/// Reads and parses a record.
-pub fn read(path: &Path) -> Result<Record, ReadRecordError> {
+/// Reads and parses a record of a rule system's commands.
+pub fn read<C>(path: &Path) -> Result<Record<C>, ReadRecordError>
+where
+    C: Copy + std::str::FromStr,
+    C::Err: fmt::Display,
+{
     Record::parse(&read_text(path)?).map_err(|e| ReadRecordError::Parse(path.into(), e))
 }
 
 /// A record's text, to be written: refused when it would be larger than
 /// [`MAX_RECORD_BYTES`], as it could not be read back.
-pub fn text_to_write(record: &Record) -> Result<String, String> {
+pub fn text_to_write<C: fmt::Display>(record: &Record<C>) -> Result<String, String> {
     let text = record.to_string();
     if text.len() as u64 > MAX_RECORD_BYTES {
         return Err(format!(
@@ -97,7 +102,7 @@ pub fn pins(scenario: &Scenario) -> Vec<(String, String)> {
 /// What differs between the pins of a record and the scenario and engine it
 /// is replayed with, in words; empty when nothing does (or the record, from
 /// before pins, has none).
-pub fn check_pins(record: &Record, scenario: &Scenario) -> Vec<String> {
+pub fn check_pins<C>(record: &Record<C>, scenario: &Scenario) -> Vec<String> {
     let mut notes = Vec::new();
     if let Some(hash) = record.header(SCENARIO_HASH) {
         let now = scenario.content_hash();

@@ -495,6 +495,41 @@ impl GameState for SealedBids {
         serde_json::to_string_pretty(&view).expect("plain data")
     }
 
+    fn draw_text(&self, viewer: Viewer) -> String {
+        let s = &self.state;
+        let mut out = String::new();
+        for (k, name) in NAMES.iter().enumerate() {
+            let cards: Vec<String> = s.hands[k]
+                .iter()
+                .filter(|c| **c > 0)
+                .map(|c| c.to_string())
+                .collect();
+            let hand = match viewer {
+                Viewer::Player(p) if p.index() != k => format!("{} cards", cards.len()),
+                _ => format!("hand {}", cards.join(" ")),
+            };
+            let bid = match (s.bids[k], viewer) {
+                (None, _) => "no bid".to_owned(),
+                (Some(b), Viewer::Referee) => format!("bid {b}"),
+                (Some(b), Viewer::Player(p)) if p.index() == k => format!("bid {b}"),
+                (Some(_), Viewer::Player(_)) => "a sealed bid".to_owned(),
+            };
+            out.push_str(&format!("{name}: score {}, {hand}, {bid}\n", s.scores[k]));
+        }
+        let status = match self.decision() {
+            Decision::Over(Ending::Won(seat)) => format!("game over, {} wins", NAMES[seat.index()]),
+            Decision::Over(Ending::Draw(why)) => format!("game over, a draw: {why}"),
+            Decision::One(seat) => format!("{} to answer", NAMES[seat.index()]),
+            Decision::Sealed(seats) => {
+                let owed: Vec<&str> = seats.iter().map(|s| NAMES[s.index()]).collect();
+                format!("sealed bids owed by {}", owed.join(" and "))
+            }
+        };
+        out.push_str(&status);
+        out.push('\n');
+        out
+    }
+
     fn warnings(&self) -> Vec<String> {
         Vec::new()
     }

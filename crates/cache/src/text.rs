@@ -1,13 +1,17 @@
-//! The board drawn as text: three characters a square, north up, column
-//! letters and row numbers along the edges, a legend and a status line.
+//! The board drawn as text for a terminal (the contract's `draw_text`):
+//! three characters a square, north up, column letters and row numbers
+//! along the edges, a legend and a status line. A Cache game hides nothing,
+//! so every viewer sees the same drawing.
 
 use std::fmt::Write as _;
 
-use sandtable_cache::{DrawReason, Facing, Game, Ground, Occupant, Outcome, PlayerId, Square};
+use crate::game::{DrawReason, Game, Occupant, Outcome, PlayerId};
+use crate::geometry::{Facing, Square};
+use crate::terrain::Ground;
 
 /// One mark a player, unique: the name's first letter, or its number.
 fn marks(game: &Game) -> Vec<char> {
-    sandtable_scenario::player_marks(game.players().iter().map(|p| p.name.as_str()))
+    sandtable_core::game::player_marks(game.players().iter().map(|p| p.name.as_str()))
 }
 
 fn glyph(ground: Ground) -> char {
@@ -42,7 +46,7 @@ fn column_name(col: u16) -> String {
 }
 
 /// The board, north up.
-pub(crate) fn board(game: &Game) -> String {
+fn board(game: &Game) -> String {
     let b = game.board();
     let marks = marks(game);
     let mut out = String::new();
@@ -93,7 +97,7 @@ pub(crate) fn board(game: &Game) -> String {
 }
 
 /// One line or two on whose turn it is and what is going on.
-pub(crate) fn status(game: &Game) -> String {
+fn status(game: &Game) -> String {
     let name = |p: PlayerId| game.player(p).name.clone();
     match game.outcome() {
         Some(Outcome::Won(p)) => {
@@ -138,5 +142,13 @@ pub(crate) fn status(game: &Game) -> String {
             name(offer.by)
         );
     }
+    out
+}
+
+/// The board, a blank line, then the status line.
+pub(crate) fn draw(game: &Game) -> String {
+    let mut out = board(game);
+    out.push('\n');
+    out.push_str(&status(game));
     out
 }

@@ -8,21 +8,21 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::{Front, apply_record, header_number, no_command, output, play_seats, record_of};
 use indicatif::{ProgressBar, ProgressStyle};
 use sandtable_bots::{BotConfig, BotKind, Budget, DEFAULT_ITERATIONS};
-use sandtable_cache::{Game, Outcome, PlayerId};
-use sandtable_cli::{apply_record, header_number, output, play_seats, record_of};
-use sandtable_core::game::seat_seed;
+use sandtable_core::dice::Dice;
+use sandtable_core::game::{Decision, Ending, GameState, Seat, next_seat, seat_seed};
 
 use crate::Failure;
-use crate::replay::{check_turn_limit, load_record, load_scenario, record_headers, start};
+use crate::replay::{check_turn_limit, load_record, new_game, record_headers, start};
 
 /// Turn limit of bot games whose scenario and record set none.
 const DEFAULT_TURN_LIMIT: u32 = 200;
 
 /// How mcts thinks, and the seed of the bots' own choices.
 #[derive(clap::Args, Debug, Clone, Copy)]
-pub(crate) struct Thinking {
+pub struct Thinking {
     /// Iterations (playouts) of mcts a decision [default: 300]
     #[arg(long, conflicts_with = "mcts_ms")]
     mcts_iterations: Option<u32>,
@@ -38,6 +38,17 @@ pub(crate) struct Thinking {
 }
 
 impl Thinking {
+    /// `iterations` of mcts a decision on one tree, and the bots' own seed
+    /// (else the game's), as `--mcts-iterations` and `--bot-seed` give them.
+    pub fn iterations(iterations: u32, bot_seed: Option<u64>) -> Thinking {
+        Thinking {
+            mcts_iterations: Some(iterations),
+            mcts_ms: None,
+            mcts_trees: 1,
+            bot_seed,
+        }
+    }
+
     fn budget(&self) -> Budget {
         match (self.mcts_ms, self.mcts_iterations) {
             (Some(ms), _) => Budget::Time(Duration::from_millis(ms)),
@@ -51,7 +62,8 @@ impl Thinking {
             .with_threads(self.mcts_trees)
     }
 
-    fn check(&self) -> Result<(), Failure> {
+    /// Refuses a budget of nothing and no trees.
+    pub fn check(&self) -> Result<(), Failure> {
         if self.mcts_iterations == Some(0) || self.mcts_ms == Some(0) {
             return Err(Failure::new(1, "the mcts budget must be at least 1"));
         }
@@ -101,67 +113,75 @@ fn seats(specs: &[String], players: usize) -> Result<Vec<Option<BotKind>>, Failu
 }
 
 /// Options of `play`.
-pub(crate) struct PlayOptions<'a> {
-    pub(crate) record: Option<&'a Path>,
-    pub(crate) seed: Option<u64>,
-    pub(crate) json: bool,
-    pub(crate) bots: &'a [String],
-    pub(crate) turn_limit: Option<u32>,
-    pub(crate) save: Option<&'a Path>,
-    pub(crate) seeing: sandtable_cli::Seeing,
-    pub(crate) thinking: Thinking,
+pub struct PlayOptions<'a> {
+    /// The record to apply first.
+    pub record: Option<&'a Path>,
+    /// The seed, over the record's and the scenario's.
+    pub seed: Option<u64>,
+    /// Print the JSON view instead of the log and the board.
+    pub json: bool,
+    /// `PLAYER=BOT` seats.
+    pub bots: &'a [String],
+    /// The turn limit, over the record's and the scenario's.
+    pub turn_limit: Option<u32>,
+    /// Where to write the whole game's record.
+    pub save: Option<&'a Path>,
+    /// The dice and the viewer.
+    pub seeing: crate::Seeing,
+    /// How mcts thinks.
+    pub thinking: Thinking,
 }
 
 /// `play`: apply the record if one is given, let the bots play their seats
 /// until the game ends or a seat without a bot is to play, then print the log
 /// and the board, or the JSON summary.
-pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
-    o.thinking.check()?;
-    check_turn_limit(o.turn_limit)?;
-    if let Some(out) = o.save {
-        let inputs = std::iter::once(file).chain(o.record);
-        sandtable_scenario::files::refuse_output_over_input(out, inputs)
-            .map_err(|e| Failure::new(1, e))?;
-    }
-    let scenario = load_scenario(file)?;
-    let seats = seats(o.bots, scenario.setup.players.len())?;
+pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
+    check_turn_limit(front, o.turn_limit)?;
+    let seats = seats(o.bots, front.seats())?;
     let fallback_limit = (!o.bots.is_empty()).then_some(DEFAULT_TURN_LIMIT);
     let mut log = String::new();
     let mut commands = Vec::new();
-    let mut game = match o.record {
+    let (mut game, seed, limit) = match o.record {
         Some(path) => {
-            let record = load_record(path, &scenario)?;
+            let record = load_record(path, front)?;
             let limit = o
                 .turn_limit
                 .or(header_number(&record, "TurnLimit", path)?)
-                .or(scenario.setup.turn_limit)
+                .or(front.turn_limit())
                 .or(fallback_limit);
-            let mut game = start(&scenario, &record, path, o.seed, limit, &o.seeing)?;
+            let (mut game, seed) = start(front, &record, path, o.seed, limit, &o.seeing)?;
             // The log is shown only without --json.
             apply_record(&mut game, &record, path, (!o.json).then_some(&mut log))?;
             commands = record.command_list();
-            game
+            (game, seed, limit)
         }
         None => {
-            let mut setup = scenario.setup.clone();
-            if let Some(seed) = o.seed {
-                setup.seed = seed;
-            }
-            setup.turn_limit = o.turn_limit.or(setup.turn_limit).or(fallback_limit);
-            crate::replay::new_game(&o.seeing, &setup, None, file)?
+            let seed = o.seed.unwrap_or(front.seed());
+            let limit = o.turn_limit.or(front.turn_limit()).or(fallback_limit);
+            (
+                new_game(front, &o.seeing, seed, limit, None, file)?,
+                seed,
+                limit,
+            )
         }
     };
     let viewer = o.seeing.viewer(&game)?;
-    let bot_seed = o.thinking.bot_seed.unwrap_or(game.seed());
+    let bot_seed = o.thinking.bot_seed.unwrap_or(seed);
+    let mut stuck = None;
     play_seats(&mut game, &mut commands, &mut log, |game, seat| {
         let kind = seats[seat.index()]?;
         let config = o.thinking.config(kind, seat_seed(bot_seed, seat));
-        let command = sandtable_bots::choose(game, &config)
-            .expect("a game that is not over has a legal command");
-        Some((command, kind))
+        let decided = front.decide(game, seat, &config);
+        if decided.is_none() {
+            stuck = Some(seat);
+        }
+        Some((decided?.0, kind))
     });
+    if let Some(seat) = stuck {
+        return Err(no_command(&game, seat));
+    }
     if let Some(path) = o.save {
-        let headers = record_headers(&scenario, file, path, game.seed(), game.turn_limit());
+        let headers = record_headers(front, file, path, seed, limit);
         // With scripted dice, the rolls the game used: it replays roll for roll.
         let record = record_of(&game, headers, commands);
         let text = sandtable_scenario::records::text_to_write(&record)
@@ -181,13 +201,30 @@ pub(crate) fn play(file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
     Ok(output(&game, viewer, o.json, &log))
 }
 
+/// What `play` checks before it loads anything: the thinking asked for, and
+/// that the record it saves would not overwrite an input.
+pub fn check_play(file: &Path, o: &PlayOptions<'_>) -> Result<(), Failure> {
+    o.thinking.check()?;
+    if let Some(out) = o.save {
+        let inputs = std::iter::once(file).chain(o.record);
+        sandtable_scenario::files::refuse_output_over_input(out, inputs)
+            .map_err(|e| Failure::new(1, e))?;
+    }
+    Ok(())
+}
+
 /// Options of `tournament`.
-pub(crate) struct TournamentOptions {
-    pub(crate) games: u32,
-    pub(crate) seed: Option<u64>,
-    pub(crate) turn_limit: Option<u32>,
-    pub(crate) threads: Option<usize>,
-    pub(crate) thinking: Thinking,
+pub struct TournamentOptions {
+    /// Games a pairing.
+    pub games: u32,
+    /// The seed of the first deal.
+    pub seed: Option<u64>,
+    /// The turn limit of every game.
+    pub turn_limit: Option<u32>,
+    /// Games played at once.
+    pub threads: Option<usize>,
+    /// How mcts thinks.
+    pub thinking: Thinking,
 }
 
 /// One game of a tournament, as the first bot of its pairing saw it.
@@ -228,30 +265,40 @@ impl PairingTotals {
     }
 }
 
-/// Plays one game with `bots[p]` on seat p, to its end (the turn limit is set).
-fn play_game(mut game: Game, bots: [BotConfig; 2]) -> (Option<Outcome>, Played) {
+/// Plays one game with `bots[p]` on seat p, to its end (the turn limit is
+/// set), through the contract: the winner's seat, if any, and the figures.
+fn play_game<F: Front>(
+    front: &F,
+    mut game: F::Game,
+    bots: [BotConfig; 2],
+) -> (Option<Seat>, Played) {
     let mut played = Played::default();
     let mut events = Vec::new();
-    while !game.is_over() {
-        let config = &bots[usize::from(game.current_player().0)];
+    while let Some(seat) = next_seat(&game) {
+        let config = &bots[seat.index()];
         let started = Instant::now();
-        let decision = sandtable_bots::decide(&game, config)
-            .expect("a game that is not over has a legal command");
-        if config.kind == BotKind::Mcts && decision.playouts > 0 {
+        let (command, playouts) = front
+            .decide(&game, seat, config)
+            .expect("seeded dice always leave a seat to act a legal command");
+        if config.kind == BotKind::Mcts && playouts > 0 {
             played.mcts_decisions += 1;
-            played.playouts += decision.playouts;
+            played.playouts += playouts;
             played.mcts_seconds += started.elapsed().as_secs_f64();
         }
         events.clear();
-        game.apply_into(decision.command, &mut events)
+        game.apply_into(seat, &command, &mut events)
             .expect("bots give legal commands");
     }
     played.turns = game.turn();
-    (game.outcome(), played)
+    let winner = match game.decision() {
+        Decision::Over(Ending::Won(seat)) => Some(seat),
+        _ => None,
+    };
+    (winner, played)
 }
 
 /// The Wilson score interval of `wins` in `n` at 95% (z = 1.96).
-pub(crate) fn wilson(wins: u32, n: u32) -> (f64, f64) {
+pub fn wilson(wins: u32, n: u32) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
@@ -267,14 +314,13 @@ pub(crate) fn wilson(wins: u32, n: u32) -> (f64, f64) {
 /// `tournament`: every pairing of the bots, `games` games each, each deal
 /// played from both seats; a table of wins, draws and losses with the first
 /// bot's win rate and its Wilson 95% interval.
-pub(crate) fn tournament(
+pub fn tournament<F: Front>(
+    front: &F,
     file: &Path,
     bots: &[BotKind],
     o: TournamentOptions,
 ) -> Result<String, Failure> {
-    o.thinking.check()?;
-    let scenario = load_scenario(file)?;
-    let players = scenario.setup.players.len();
+    let players = front.seats();
     if players != 2 {
         return Err(Failure::new(
             1,
@@ -297,17 +343,15 @@ pub(crate) fn tournament(
     if o.games == 0 {
         return Err(Failure::new(1, "--games must be at least 1"));
     }
-    check_turn_limit(o.turn_limit)?;
+    check_turn_limit(front, o.turn_limit)?;
     if o.threads == Some(0) {
         return Err(Failure::new(1, "--threads must be at least 1"));
     }
-    let first_seed = o.seed.unwrap_or(scenario.setup.seed);
+    let first_seed = o.seed.unwrap_or(front.seed());
     let limit = o
         .turn_limit
-        .or(scenario.setup.turn_limit)
+        .or(front.turn_limit())
         .unwrap_or(DEFAULT_TURN_LIMIT);
-    let mut setup = scenario.setup.clone();
-    setup.turn_limit = Some(limit);
     // Later bots first: with the default order, the stronger bot of each pairing.
     let pairings: Vec<(BotKind, BotKind)> = (0..bots.len())
         .flat_map(|j| (0..j).map(move |i| (bots[j], bots[i])))
@@ -345,9 +389,9 @@ pub(crate) fn tournament(
                     let (p, k) = job(j);
                     let (a, b) = pairings[p];
                     let seed = first_seed.wrapping_add(u64::from(k / 2));
-                    let mut s = setup.clone();
-                    s.seed = seed;
-                    let game = Game::new(&s).expect("a loaded scenario is valid with any seed");
+                    let game = front
+                        .start(seed, Some(limit), Dice::seeded(seed))
+                        .expect("a loaded scenario is valid with any seed");
                     // Deal k/2 is played twice: the first bot on seat 0, then on seat 1.
                     let a_seat = (k % 2) as usize;
                     let mut kinds = [b, b];
@@ -356,11 +400,11 @@ pub(crate) fn tournament(
                         o.thinking
                             .config(kinds[seat], seed.wrapping_mul(2).wrapping_add(seat as u64))
                     });
-                    let (outcome, mut played) = play_game(game, configs);
-                    played.result = match outcome {
-                        Some(Outcome::Won(PlayerId(w))) if usize::from(w) == a_seat => 1,
-                        Some(Outcome::Won(_)) => -1,
-                        _ => 0,
+                    let (winner, mut played) = play_game(front, game, configs);
+                    played.result = match winner {
+                        Some(w) if w.index() == a_seat => 1,
+                        Some(_) => -1,
+                        None => 0,
                     };
                     results.lock().expect("no panics hold this lock")[p].add(&played);
                     bar.inc(1);
@@ -376,7 +420,8 @@ pub(crate) fn tournament(
     let _ = writeln!(
         out,
         "tournament on \"{}\": {} games a pairing, deals from seed {first_seed} each played from both seats, turn limit {limit}",
-        scenario.name, o.games
+        front.title(),
+        o.games
     );
     if bots.contains(&BotKind::Mcts) {
         let _ = writeln!(out, "mcts: {}", o.thinking.describe());

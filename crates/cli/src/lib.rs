@@ -1,8 +1,16 @@
 //! What `sandtable-cli` does for any rule system, through the game contract
 //! ([`GameState`]): dice from the command line or a record, the view of one
 //! player, replaying a record, letting bots play seats, and printing the
-//! result. The binary's commands are built on it.
+//! result. A system comes in through its front door ([`Front`]): a loaded
+//! scenario that starts games and seats bots. The binary's commands are
+//! built on it.
 
+pub mod bots;
+mod cache;
+pub mod replay;
+pub mod simulate;
+
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -27,6 +35,51 @@ impl Failure {
             code,
         }
     }
+}
+
+/// Counts a system keeps over many games for `simulate`'s report, by name.
+pub type Tallies = BTreeMap<String, u64>;
+
+/// A loaded scenario of some rule system, as the CLI's commands start games
+/// from it: the front door of a system. Past the start, every command goes
+/// through the game contract.
+pub trait Front: Sync {
+    /// The system's game.
+    type Game: GameState;
+    /// The scenario's name.
+    fn title(&self) -> &str;
+    /// The players' names, in seat order.
+    fn seat_names(&self) -> Vec<String>;
+    /// How many seats its games have.
+    fn seats(&self) -> usize {
+        self.seat_names().len()
+    }
+    /// The scenario's own seed.
+    fn seed(&self) -> u64;
+    /// The scenario's own turn limit, if it sets one.
+    fn turn_limit(&self) -> Option<u32>;
+    /// Refuses a turn limit the system does not allow, saying why.
+    fn check_turn_limit(&self, limit: u32) -> Result<(), String>;
+    /// A game of the scenario with this seed, turn limit and dice.
+    fn start(&self, seed: u64, turn_limit: Option<u32>, dice: Dice) -> Result<Self::Game, String>;
+    /// The headers that pin a record to the scenario and the engine.
+    fn pins(&self) -> Vec<(String, String)>;
+    /// What differs between a record's pins and this scenario and engine,
+    /// in words.
+    fn check_pins(&self, record: &Record<<Self::Game as GameState>::Command>) -> Vec<String>;
+    /// A bot's decision for the seat to act: the command, and the playouts
+    /// its search ran; `None` when the seat has no legal command (scripted
+    /// dice that have run out can leave none).
+    fn decide(
+        &self,
+        game: &Self::Game,
+        seat: Seat,
+        bot: &sandtable_bots::BotConfig,
+    ) -> Option<(<Self::Game as GameState>::Command, u64)>;
+    /// Adds what an event of a random game counts for to `tallies`.
+    fn tally(&self, event: &<Self::Game as GameState>::Event, tallies: &mut Tallies);
+    /// `simulate`'s lines on the tallies of `games` games.
+    fn report(&self, tallies: &Tallies, games: u64) -> String;
 }
 
 /// The record header of scripted dice (R30): `[Dice "4 2 5"]`.
@@ -209,7 +262,8 @@ pub fn play_seats<G: GameState, B: std::fmt::Display>(
 /// Lets the contract's bots play their seats (see [`play_seats`]); each
 /// seat's bot is seeded with `seat_seed(bot_seed, seat)` and the number of
 /// commands the bots gave so far, so that a game replays identically.
-/// Returns the commands played.
+/// Returns the commands played; a bot's seat with no legal command stops
+/// play there too ([`no_command`] says why).
 pub fn play_bots<G: GameState>(
     game: &mut G,
     bots: &[Option<Bot>],
@@ -229,12 +283,25 @@ pub fn play_bots<G: GameState>(
                 sandtable_bots::contract::random(game, seat, &mut rng)
             }
             Bot::Mcts(iterations) => sandtable_bots::contract::mcts(game, seat, iterations, seed),
-        }
-        .expect("a seat to act has a legal command");
+        }?;
         given += 1;
         Some((command, bot))
     });
     played
+}
+
+/// Why a seat that owes a decision has no legal command: with scripted
+/// dice, that they have run out (R30); exit code 2, as a record that
+/// cannot be played.
+pub fn no_command<G: GameState>(game: &G, seat: Seat) -> Failure {
+    let name = game.seat_name(seat);
+    let why = match game.dice().left() {
+        Some(0) => format!(
+            "{name} has no command that can be played: the scripted dice have run out (R30); give more rolls with --dice"
+        ),
+        _ => format!("{name} has no legal command"),
+    };
+    Failure::new(2, why)
 }
 
 /// What `play` prints at the end: the JSON view of `viewer`, or the log

@@ -1,18 +1,19 @@
 //! `sandtable-cli`: Sandtable without a window. Validates scenario files, draws
 //! boards in the terminal, replays game records, simulates random games, and
-//! lets bots play and hold tournaments. Rules live in `sandtable-cache`, files
-//! in `sandtable-scenario`, bots in `sandtable-bots`.
-
-mod bots;
-mod replay;
-mod simulate;
+//! lets bots play and hold tournaments. A scenario's `rules:` field picks
+//! the rule system; its front door (`sandtable_cli::Front`) starts the game,
+//! and everything after goes through the game contract. Files live in
+//! `sandtable-scenario`, bots in `sandtable-bots`.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use sandtable_cli::{Front, bots, replay, simulate};
+use sandtable_core::dice::Dice;
 use sandtable_scenario::files::{self, printable};
+use sandtable_scenario::{RuleSystem, Scenario};
 
 #[derive(Parser)]
 #[command(
@@ -130,7 +131,7 @@ enum Cmd {
     },
 }
 
-pub(crate) use sandtable_cli::Failure;
+use sandtable_cli::Failure;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -140,7 +141,9 @@ fn main() -> ExitCode {
             file,
             record,
             seeing,
-        } => replay::show(&file, record.as_deref(), &seeing),
+        } => with_front(&file, |front| {
+            replay::show(front, &file, record.as_deref(), &seeing)
+        }),
         Cmd::Play {
             file,
             record,
@@ -151,9 +154,8 @@ fn main() -> ExitCode {
             save,
             seeing,
             thinking,
-        } => bots::play(
-            &file,
-            bots::PlayOptions {
+        } => {
+            let options = bots::PlayOptions {
                 record: record.as_deref(),
                 seed,
                 json,
@@ -162,8 +164,10 @@ fn main() -> ExitCode {
                 save: save.as_deref(),
                 seeing,
                 thinking,
-            },
-        ),
+            };
+            bots::check_play(&file, &options)
+                .and_then(|()| with_front(&file, |front| bots::play(front, &file, options)))
+        }
         Cmd::Tournament {
             file,
             bots,
@@ -172,26 +176,40 @@ fn main() -> ExitCode {
             turn_limit,
             threads,
             thinking,
-        } => bots::tournament(
-            &file,
-            &bots,
-            bots::TournamentOptions {
-                games,
-                seed,
-                turn_limit,
-                threads,
-                thinking,
-            },
-        ),
+        } => thinking.check().and_then(|()| {
+            with_front(&file, |front| {
+                bots::tournament(
+                    front,
+                    &file,
+                    &bots,
+                    bots::TournamentOptions {
+                        games,
+                        seed,
+                        turn_limit,
+                        threads,
+                        thinking,
+                    },
+                )
+            })
+        }),
         Cmd::Print { file, paper, out } => print_sheet(&file, &paper, &out),
-        Cmd::Perft { file, depth } => perft(&file, depth),
+        Cmd::Perft { file, depth } => with_front(&file, |front| perft(front, depth)),
         Cmd::Simulate {
             file,
             games,
             seed,
             turn_limit,
             save_record,
-        } => simulate::run(&file, games, seed, turn_limit, save_record.as_deref()),
+        } => with_front(&file, |front| {
+            simulate::run(
+                front,
+                &file,
+                games,
+                seed,
+                turn_limit,
+                save_record.as_deref(),
+            )
+        }),
     };
     // Names and paths come from files: nothing in them may drive the terminal.
     match result {
@@ -206,6 +224,20 @@ fn main() -> ExitCode {
             eprintln!("{}", printable(&failure.message));
             ExitCode::from(failure.code)
         }
+    }
+}
+
+/// Loads a scenario and runs `run` with the front door of the rule system
+/// its `rules:` field names. Past the front door every command is generic
+/// over the system ([`Front`], then the game contract).
+fn with_front(
+    file: &Path,
+    run: impl FnOnce(&Scenario) -> Result<String, Failure>,
+) -> Result<String, Failure> {
+    let scenario = replay::load_scenario(file)?;
+    match scenario.rules {
+        // Both are played by the Cache crate; a new system adds its arm here.
+        RuleSystem::ConflictAtCache | RuleSystem::SnyderSkirmish => run(&scenario),
     }
 }
 
@@ -235,9 +267,10 @@ fn validate(files: &[PathBuf]) -> Result<String, Failure> {
     }
 }
 
-fn perft(file: &std::path::Path, depth: u32) -> Result<String, Failure> {
-    let scenario = replay::load_scenario(file)?;
-    let game = scenario.game();
+fn perft<F: Front>(front: &F, depth: u32) -> Result<String, Failure> {
+    let game = front
+        .start(front.seed(), front.turn_limit(), Dice::seeded(front.seed()))
+        .map_err(|e| Failure::new(1, e))?;
     let started = std::time::Instant::now();
     let count = sandtable_core::game::perft(&game, depth);
     let seconds = started.elapsed().as_secs_f64();

@@ -1,28 +1,33 @@
-//! `show`, and the front door `play` shares with it: a scenario loaded
-//! and started as a game, and a record read for it. Everything after the
-//! start (replaying the record, the log, the views) goes through the game
+//! `show`, and what `play` shares with it: a game started from a scenario
+//! through its system's front door ([`Front`]), and a record read for it.
+//! Replaying the record, the log and the views go through the game
 //! contract, in the CLI's library.
 
 use std::path::Path;
 
-use sandtable_cache::{Game, MAX_TURN_LIMIT, Record, Setup};
-use sandtable_cli::{Seeing, apply_record, header_number, show_text};
+use crate::{Front, Seeing, apply_record, header_number, show_text};
+use sandtable_core::game::GameState;
+use sandtable_core::record::Record;
 use sandtable_scenario::{Scenario, records};
 
 use crate::Failure;
 
-pub(crate) fn load_scenario(file: &Path) -> Result<Scenario, Failure> {
+/// A system's command, as its records hold it.
+pub type CommandOf<F> = <<F as Front>::Game as GameState>::Command;
+
+/// Loads a scenario file, every problem listed (exit code 1).
+pub fn load_scenario(file: &Path) -> Result<Scenario, Failure> {
     sandtable_scenario::load(file).map_err(|e| Failure::new(1, e.to_string()))
 }
 
 /// Reads a record for a scenario, telling on stderr what differs from what it
 /// was recorded with (the scenario's content, the engine).
-pub(crate) fn load_record(path: &Path, scenario: &Scenario) -> Result<Record, Failure> {
+pub fn load_record<F: Front>(path: &Path, front: &F) -> Result<Record<CommandOf<F>>, Failure> {
     let record = records::read(path).map_err(|e| {
         let code = if e.line().is_some() { 2 } else { 1 };
         Failure::new(code, e.to_string())
     })?;
-    for note in records::check_pins(&record, scenario) {
+    for note in front.check_pins(&record) {
         eprintln!(
             "{}: note: {}",
             path.display(),
@@ -32,22 +37,19 @@ pub(crate) fn load_record(path: &Path, scenario: &Scenario) -> Result<Record, Fa
     Ok(record)
 }
 
-/// Refuses a turn limit outside 1 to [`MAX_TURN_LIMIT`] (R11).
-pub(crate) fn check_turn_limit(limit: Option<u32>) -> Result<(), Failure> {
+/// Refuses a turn limit the system does not allow (R11 for Cache).
+pub fn check_turn_limit<F: Front>(front: &F, limit: Option<u32>) -> Result<(), Failure> {
     match limit {
-        Some(n) if !(1..=MAX_TURN_LIMIT).contains(&n) => Err(Failure::new(
-            1,
-            format!("--turn-limit {n}: a turn limit is 1 to {MAX_TURN_LIMIT} turns (R11)"),
-        )),
-        _ => Ok(()),
+        Some(n) => front.check_turn_limit(n).map_err(|e| Failure::new(1, e)),
+        None => Ok(()),
     }
 }
 
 /// The headers of a record written to `record_path` for a game of the
 /// scenario in `scenario_file`: the scenario relative to the record's folder,
 /// what pins it (content hash, engine), the seed and the turn limit.
-pub(crate) fn record_headers(
-    scenario: &Scenario,
+pub fn record_headers<F: Front>(
+    front: &F,
     scenario_file: &Path,
     record_path: &Path,
     seed: u64,
@@ -57,7 +59,7 @@ pub(crate) fn record_headers(
         "Scenario".to_owned(),
         records::scenario_header(record_path, scenario_file),
     )];
-    headers.extend(records::pins(scenario));
+    headers.extend(front.pins());
     headers.push(("Seed".to_owned(), seed.to_string()));
     if let Some(limit) = turn_limit {
         headers.push(("TurnLimit".to_owned(), limit.to_string()));
@@ -65,51 +67,61 @@ pub(crate) fn record_headers(
     headers
 }
 
-/// Starts a game of the setup with the dice `seeing` asks for (`--dice`,
-/// else the record's `[Dice]` header, else the setup's seed).
-pub(crate) fn new_game(
+/// A game of the scenario with the dice `seeing` asks for (`--dice`, else
+/// the record's `[Dice]` header, else the seeded generator).
+pub fn new_game<F: Front>(
+    front: &F,
     seeing: &Seeing,
-    setup: &Setup,
-    record: Option<(&Record, &Path)>,
+    seed: u64,
+    turn_limit: Option<u32>,
+    record: Option<(&Record<CommandOf<F>>, &Path)>,
     source: &Path,
-) -> Result<Game, Failure> {
-    let dice = seeing.dice(setup.seed, record)?;
-    Game::with_dice(setup, dice).map_err(|e| Failure::new(2, format!("{}: {e}", source.display())))
+) -> Result<F::Game, Failure> {
+    let dice = seeing.dice(seed, record)?;
+    front
+        .start(seed, turn_limit, dice)
+        .map_err(|e| Failure::new(2, format!("{}: {e}", source.display())))
 }
 
-/// The game a record starts from: the scenario, with the seed from the command
-/// line, else the record's `[Seed]` header, else the scenario's own, the
-/// turn limit from the command line, else the record's `[TurnLimit]` header if
-/// it has one, and the dice `seeing` names.
-pub(crate) fn start(
-    scenario: &Scenario,
-    record: &Record,
+/// The game a record starts from: the scenario, with the seed from the
+/// command line, else the record's `[Seed]` header, else the scenario's
+/// own; the turn limit from the command line, else the record's
+/// `[TurnLimit]` header, else the scenario's; and the dice `seeing` names.
+pub fn start<F: Front>(
+    front: &F,
+    record: &Record<CommandOf<F>>,
     path: &Path,
     seed: Option<u64>,
     turn_limit: Option<u32>,
     seeing: &Seeing,
-) -> Result<Game, Failure> {
-    let mut setup = scenario.setup.clone();
-    if let Some(seed) = seed.or(header_number(record, "Seed", path)?) {
-        setup.seed = seed;
-    }
-    if let Some(limit) = turn_limit.or(header_number::<_, u32>(record, "TurnLimit", path)?) {
-        setup.turn_limit = Some(limit);
-    }
-    new_game(seeing, &setup, Some((record, path)), path)
+) -> Result<(F::Game, u64), Failure> {
+    let seed = seed
+        .or(header_number(record, "Seed", path)?)
+        .unwrap_or(front.seed());
+    let limit = turn_limit
+        .or(header_number::<_, u32>(record, "TurnLimit", path)?)
+        .or(front.turn_limit());
+    let game = new_game(front, seeing, seed, limit, Some((record, path)), path)?;
+    Ok((game, seed))
 }
 
-pub(crate) fn show(file: &Path, record: Option<&Path>, seeing: &Seeing) -> Result<String, Failure> {
-    let scenario = load_scenario(file)?;
+/// `show`: the scenario's title and the text drawing of the game, after
+/// the record if one is given, as `seeing` names the viewer.
+pub fn show<F: Front>(
+    front: &F,
+    file: &Path,
+    record: Option<&Path>,
+    seeing: &Seeing,
+) -> Result<String, Failure> {
     let game = match record {
         Some(path) => {
-            let rec = load_record(path, &scenario)?;
-            let mut game = start(&scenario, &rec, path, None, None, seeing)?;
+            let rec = load_record(path, front)?;
+            let (mut game, _) = start(front, &rec, path, None, None, seeing)?;
             apply_record(&mut game, &rec, path, None)?;
             game
         }
-        None => new_game(seeing, &scenario.setup, None, file)?,
+        None => new_game(front, seeing, front.seed(), front.turn_limit(), None, file)?,
     };
     let viewer = seeing.viewer(&game)?;
-    Ok(show_text(&scenario.name, &game, viewer))
+    Ok(show_text(front.title(), &game, viewer))
 }

@@ -241,7 +241,13 @@ pub trait Refusal: fmt::Display {
 pub trait GameState: Clone + Send + Sync + 'static {
     /// A command in the system's move notation: `Display` prints it and
     /// `FromStr` reads it back.
-    type Command: Copy + PartialEq + fmt::Debug + fmt::Display + FromStr + Send + Sync;
+    type Command: Copy
+        + PartialEq
+        + fmt::Debug
+        + fmt::Display
+        + FromStr<Err: fmt::Display>
+        + Send
+        + Sync;
     /// Why a command is refused.
     type Refusal: Refusal + fmt::Debug;
     /// What a command did, one thing at a time.

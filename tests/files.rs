@@ -316,6 +316,62 @@ fn a_saved_game_opens_from_any_folder_with_its_seats_and_its_own_file() {
 }
 
 #[test]
+fn a_record_played_with_real_dice_and_a_turn_limit_opens_and_saves_with_both() {
+    let dir = common::temp_dir("files-app", "dice");
+    std::fs::create_dir_all(&dir).expect("folder");
+    write_duel(&dir, "duel.ron");
+    let record = dir.join("real-dice.moves");
+    // No first player in the scenario: the first roll draws it (R5, R30).
+    std::fs::write(
+        &record,
+        "[Scenario \"duel.ron\"]\n[Seed \"9\"]\n[TurnLimit \"7\"]\n[Dice \"2 6 5\"]\npass\n",
+    )
+    .expect("written");
+    let app = app_opening(&record);
+    let game = &active(&app).game;
+    assert_eq!(game.turn_limit(), Some(7), "the record's turn limit");
+    let script = game
+        .dice()
+        .script()
+        .expect("the record's dice, not the generator");
+    assert_eq!(script.used(), [2], "the first player's draw took one roll");
+    // The same game as the rules play it from those dice.
+    let scenario = sandtable_scenario::parse(DUEL, "duel.ron").expect("valid");
+    let mut setup = scenario.setup.clone();
+    setup.seed = 9;
+    setup.turn_limit = Some(7);
+    let mut direct = sandtable_cache::Game::with_dice(
+        &setup,
+        sandtable_core::dice::Dice::scripted(vec![2, 6, 5]),
+    )
+    .expect("valid");
+    direct.apply(Command::Pass).expect("legal");
+    assert_eq!(game.state_hash(), direct.state_hash());
+
+    let mut app = app;
+    let again = dir.join("again.moves");
+    save(&mut app, SaveRequest::to(&again));
+    let text = std::fs::read_to_string(&again).expect("saved");
+    assert!(text.contains("[TurnLimit \"7\"]\n"), "{text}");
+    assert!(
+        text.contains("[Dice \"2\"]\n"),
+        "the rolls it used, so that it replays roll for roll: {text}"
+    );
+
+    // A header that is not rolls leaves the game as it was and says where.
+    let bad = dir.join("bad-dice.moves");
+    std::fs::write(&bad, "[Scenario \"duel.ron\"]\n[Dice \"2 seven\"]\npass\n").expect("written");
+    let before = active(&app).game.state_hash();
+    open(&mut app, &bad);
+    assert!(
+        notice(&app).contains("bad-dice.moves: the [Dice] header:"),
+        "{}",
+        notice(&app)
+    );
+    assert_eq!(active(&app).game.state_hash(), before, "nothing changed");
+}
+
+#[test]
 fn names_with_quotes_and_hashes_are_saved_and_read_back() {
     let dir = common::temp_dir("files-app", "names");
     let folder = dir.join("my \"best\" #1 games");

@@ -12,6 +12,7 @@ use sandtable_bots::{BotConfig, MAX_STRENGTH};
 use sandtable_cache::CacheLegal;
 use sandtable_cache::{Command, Game, PlayerId};
 use sandtable_core::game::seat_seed;
+use sandtable_core::record::SeatPlayer;
 
 use super::{ActiveGame, CommandRequest, GameLoaded, Notice};
 use crate::layout::LayoutMode;
@@ -52,30 +53,29 @@ pub enum Seat {
     Bot(u8),
 }
 
+/// A game record's `[Seats]` header names each seat's player.
+impl From<Seat> for SeatPlayer {
+    fn from(seat: Seat) -> SeatPlayer {
+        match seat {
+            Seat::Human => SeatPlayer::Person,
+            Seat::Bot(level) => SeatPlayer::Bot(level),
+        }
+    }
+}
+
+impl From<SeatPlayer> for Seat {
+    fn from(player: SeatPlayer) -> Seat {
+        match player {
+            SeatPlayer::Person => Seat::Human,
+            SeatPlayer::Bot(level) => Seat::Bot(level),
+        }
+    }
+}
+
 impl Seat {
     /// Every choice of the players panel, weakest bot first.
     pub fn choices() -> impl Iterator<Item = Seat> {
         std::iter::once(Seat::Human).chain((1..=MAX_STRENGTH).map(Seat::Bot))
-    }
-
-    /// The seat as a game record's `[Seats]` header writes it: `person` or
-    /// `bot N`.
-    pub fn word(self) -> String {
-        match self {
-            Seat::Human => "person".to_owned(),
-            Seat::Bot(level) => format!("bot {level}"),
-        }
-    }
-
-    /// Reads [`Seat::word`]; `None` for anything else.
-    pub fn from_word(word: &str) -> Option<Seat> {
-        if word == "person" {
-            return Some(Seat::Human);
-        }
-        let level: u8 = word.strip_prefix("bot ")?.trim().parse().ok()?;
-        (1..=MAX_STRENGTH)
-            .contains(&level)
-            .then_some(Seat::Bot(level))
     }
 
     /// The seat as the panel names it.

@@ -11,7 +11,9 @@
 
 use std::path::{Path, PathBuf};
 
-use sandtable_cache::Record;
+use sandtable_cache::{Game, Record};
+use sandtable_core::dice::{self, Dice};
+use sandtable_core::record::{SeatPlayer, header, read_seats, write_seats};
 use sandtable_scenario::files::{self as disk, Backups};
 use sandtable_scenario::records;
 
@@ -22,7 +24,7 @@ use super::{ActiveGame, LogLine, ScenarioSource};
 pub const EMBEDDED: &str = records::EMBEDDED;
 
 /// The header of the players' seats: `person` or `bot N`, in turn order.
-pub const SEATS: &str = "Seats";
+pub const SEATS: &str = header::SEATS;
 
 /// The extension of game records.
 pub const RECORD_EXTENSION: &str = "moves";
@@ -95,7 +97,7 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
         message: format!("{}:{}: {}", path.display(), e.line, e.reason),
         bad_line: Some(e.line),
     })?;
-    let (scenario, source) = match record.header("Scenario") {
+    let (scenario, source) = match record.header(header::SCENARIO) {
         None | Some(EMBEDDED) => (sandtable_scenario::standard(), ScenarioSource::Embedded),
         Some(name) => {
             let scenario_path = records::scenario_path(path, name);
@@ -110,19 +112,52 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
     };
     let notes = records::check_pins(&record, &scenario);
     let mut active = ActiveGame::new(scenario, source);
-    if let Some(seed) = record.header("Seed") {
-        let seed: u64 = seed.parse().map_err(|_| {
-            OpenError::plain(format!(
-                "{}: the [Seed] header `{seed}` is not a number",
-                path.display()
-            ))
-        })?;
-        active.game = active.scenario.game_with_seed(seed);
+    let number = |key: &str| {
+        record
+            .header(key)
+            .map(|v| {
+                v.parse::<u64>().map_err(|_| {
+                    OpenError::plain(format!(
+                        "{}: the [{key}] header `{v}` is not a number",
+                        path.display()
+                    ))
+                })
+            })
+            .transpose()
+    };
+    let seed = number(header::SEED)?;
+    let turn_limit = number(header::TURN_LIMIT)?;
+    let rolls = record
+        .header(header::DICE)
+        .map(|text| {
+            dice::parse_rolls(text).map_err(|e| {
+                OpenError::plain(format!(
+                    "{}: the [{}] header: {e}",
+                    path.display(),
+                    header::DICE
+                ))
+            })
+        })
+        .transpose()?;
+    if seed.is_some() || turn_limit.is_some() || rolls.is_some() {
+        // The game as it was played: its seed, its turn limit, and the
+        // real dice it was played with, if it was (R30).
+        let mut setup = active.scenario.setup.clone();
+        setup.seed = seed.unwrap_or(setup.seed);
+        if let Some(limit) = turn_limit {
+            setup.turn_limit = Some(u32::try_from(limit).unwrap_or(u32::MAX));
+        }
+        let dice = rolls.map_or_else(|| Dice::seeded(setup.seed), Dice::scripted);
+        active.game = Game::with_dice(&setup, dice)
+            .map_err(|e| OpenError::plain(format!("{}: {e}", path.display())))?;
     }
     let players = active.game.players().len();
     let seats = record
         .header(SEATS)
-        .map(|text| parse_seats(text, players))
+        .map(|text| {
+            read_seats(text, players, sandtable_bots::MAX_STRENGTH)
+                .map(|seats| seats.into_iter().map(Seat::from).collect::<Vec<_>>())
+        })
         .transpose()
         .map_err(|e| OpenError::plain(format!("{}: [{SEATS}]: {e}", path.display())))?;
     for (line, command) in &record.commands {
@@ -159,28 +194,6 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
         seats,
         notes,
     })
-}
-
-/// The seats of a `[Seats]` header, one a player.
-fn parse_seats(text: &str, players: usize) -> Result<Vec<Seat>, String> {
-    let seats: Vec<Seat> = text
-        .split(',')
-        .map(|word| {
-            Seat::from_word(word.trim()).ok_or_else(|| {
-                format!(
-                    "`{}` is not a seat: write person or bot 1 to 5",
-                    word.trim()
-                )
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    if seats.len() != players {
-        return Err(format!(
-            "{} seats named for a game of {players} players",
-            seats.len()
-        ));
-    }
-    Ok(seats)
 }
 
 /// Why a game was not saved.
@@ -221,7 +234,8 @@ pub fn new_record_path(source: &ScenarioSource) -> PathBuf {
 /// Whether a file holds a Sandtable game record: it reads as the notation
 /// and names its scenario.
 fn is_game_record(path: &Path) -> bool {
-    records::read::<sandtable_cache::Command>(path).is_ok_and(|r| r.header("Scenario").is_some())
+    records::read::<sandtable_cache::Command>(path)
+        .is_ok_and(|r| r.header(header::SCENARIO).is_some())
 }
 
 /// Saves the game: to `to`, else its own file, else a new name beside its
@@ -302,16 +316,29 @@ pub fn save_game(
 /// and the seats, then its commands.
 fn record_of(active: &ActiveGame, scenario: String, seats: &[Seat]) -> Record {
     let mut record = Record::from_commands(active.record.iter().copied());
-    record.headers = vec![("Scenario".to_owned(), scenario)];
+    record.headers = vec![(header::SCENARIO.to_owned(), scenario)];
     record.headers.extend(records::pins(&active.scenario));
     record
         .headers
-        .push(("Seed".to_owned(), active.game.seed().to_string()));
+        .push((header::SEED.to_owned(), active.game.seed().to_string()));
+    if active.game.turn_limit() != active.scenario.setup.turn_limit
+        && let Some(limit) = active.game.turn_limit()
+    {
+        record
+            .headers
+            .push((header::TURN_LIMIT.to_owned(), limit.to_string()));
+    }
+    if let Some(script) = active.game.dice().script() {
+        // The real dice it was played with: it replays roll for roll.
+        record
+            .headers
+            .push((header::DICE.to_owned(), dice::write_rolls(script.used())));
+    }
     let players = active.game.players().len();
-    let words: Vec<String> = (0..players)
-        .map(|p| seats.get(p).copied().unwrap_or_default().word())
+    let seats: Vec<SeatPlayer> = (0..players)
+        .map(|p| seats.get(p).copied().unwrap_or_default().into())
         .collect();
-    record.headers.push((SEATS.to_owned(), words.join(", ")));
+    record.headers.push((SEATS.to_owned(), write_seats(&seats)));
     record
 }
 

@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use sandtable_bots::{BotConfig, BotKind, Budget, DEFAULT_ITERATIONS};
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{Decision, Ending, GameState, Seat, next_seat, seat_seed};
+use sandtable_core::record::header;
 
 use crate::Failure;
 use crate::replay::{check_turn_limit, load_record, new_game, record_headers, start};
@@ -146,7 +147,7 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
             let record = load_record(path, front)?;
             let limit = o
                 .turn_limit
-                .or(header_number(&record, "TurnLimit", path)?)
+                .or(header_number(&record, header::TURN_LIMIT, path)?)
                 .or(front.turn_limit())
                 .or(fallback_limit);
             let (mut game, seed) = start(front, &record, path, o.seed, limit, &o.seeing)?;

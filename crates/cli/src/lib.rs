@@ -83,7 +83,7 @@ pub trait Front: Sync {
 }
 
 /// The record header of scripted dice (R30): `[Dice "4 2 5"]`.
-pub const DICE_HEADER: &str = "Dice";
+pub const DICE_HEADER: &str = sandtable_core::record::header::DICE;
 
 /// What `show` and `play` are told about the table: where the dice come
 /// from and whose eyes to print the game with.

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use crate::{Front, Seeing, apply_record, header_number, show_text};
 use sandtable_core::game::GameState;
-use sandtable_core::record::Record;
+use sandtable_core::record::{Record, header};
 use sandtable_scenario::{Scenario, records};
 
 use crate::Failure;
@@ -56,13 +56,13 @@ pub fn record_headers<F: Front>(
     turn_limit: Option<u32>,
 ) -> Vec<(String, String)> {
     let mut headers = vec![(
-        "Scenario".to_owned(),
+        header::SCENARIO.to_owned(),
         records::scenario_header(record_path, scenario_file),
     )];
     headers.extend(front.pins());
-    headers.push(("Seed".to_owned(), seed.to_string()));
+    headers.push((header::SEED.to_owned(), seed.to_string()));
     if let Some(limit) = turn_limit {
-        headers.push(("TurnLimit".to_owned(), limit.to_string()));
+        headers.push((header::TURN_LIMIT.to_owned(), limit.to_string()));
     }
     headers
 }
@@ -96,10 +96,10 @@ pub fn start<F: Front>(
     seeing: &Seeing,
 ) -> Result<(F::Game, u64), Failure> {
     let seed = seed
-        .or(header_number(record, "Seed", path)?)
+        .or(header_number(record, header::SEED, path)?)
         .unwrap_or(front.seed());
     let limit = turn_limit
-        .or(header_number::<_, u32>(record, "TurnLimit", path)?)
+        .or(header_number::<_, u32>(record, header::TURN_LIMIT, path)?)
         .or(front.turn_limit());
     let game = new_game(front, seeing, seed, limit, Some((record, path)), path)?;
     Ok((game, seed))

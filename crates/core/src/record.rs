@@ -6,6 +6,78 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// The headers every system's records share, by name.
+pub mod header {
+    /// The scenario file, relative to the record's folder.
+    pub const SCENARIO: &str = "Scenario";
+    /// The scenario's content hash, that pins the record to it.
+    pub const SCENARIO_HASH: &str = "ScenarioHash";
+    /// The engine that wrote the record ([`super::ENGINE`]).
+    pub const ENGINE: &str = "Engine";
+    /// The seed of the game's dice.
+    pub const SEED: &str = "Seed";
+    /// The turn limit, in the system's turns.
+    pub const TURN_LIMIT: &str = "TurnLimit";
+    /// Scripted dice (R30): the rolls, as `4 2 5`.
+    pub const DICE: &str = "Dice";
+    /// Each seat, `person` or `bot N`, in seat order ([`super::write_seats`]).
+    pub const SEATS: &str = "Seats";
+}
+
+/// This engine, as the `[Engine]` header names it.
+pub const ENGINE: &str = concat!("sandtable ", env!("CARGO_PKG_VERSION"));
+
+/// Who plays a seat, as the `[Seats]` header says it: `person`, or a bot
+/// of a strength level from 1 (`bot 3`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeatPlayer {
+    /// A person at the table.
+    Person,
+    /// A bot of this strength level.
+    Bot(u8),
+}
+
+/// The `[Seats]` header's value: each seat's player, in seat order.
+pub fn write_seats(seats: &[SeatPlayer]) -> String {
+    let words: Vec<String> = seats
+        .iter()
+        .map(|s| match s {
+            SeatPlayer::Person => "person".to_owned(),
+            SeatPlayer::Bot(level) => format!("bot {level}"),
+        })
+        .collect();
+    words.join(", ")
+}
+
+/// Reads a `[Seats]` header for a game of `players` seats whose bots are
+/// of strength 1 to `strongest`, saying what is wrong otherwise.
+pub fn read_seats(text: &str, players: usize, strongest: u8) -> Result<Vec<SeatPlayer>, String> {
+    let seats: Vec<SeatPlayer> = text
+        .split(',')
+        .map(|word| {
+            let word = word.trim();
+            let bot = word
+                .strip_prefix("bot ")
+                .and_then(|n| n.trim().parse::<u8>().ok())
+                .filter(|n| (1..=strongest).contains(n));
+            match (word, bot) {
+                ("person", _) => Ok(SeatPlayer::Person),
+                (_, Some(level)) => Ok(SeatPlayer::Bot(level)),
+                _ => Err(format!(
+                    "`{word}` is not a seat: write person or bot 1 to {strongest}"
+                )),
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    if seats.len() != players {
+        return Err(format!(
+            "{} seats named for a game of {players} players",
+            seats.len()
+        ));
+    }
+    Ok(seats)
+}
+
 /// A game record: headers and commands, each command with its line number.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record<C> {
@@ -178,5 +250,30 @@ impl<C: fmt::Display> fmt::Display for Record<C> {
             writeln!(f, "{command}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_read_back_as_written_and_mistakes_say_where() {
+        let seats = [SeatPlayer::Person, SeatPlayer::Bot(3)];
+        assert_eq!(write_seats(&seats), "person, bot 3");
+        assert_eq!(read_seats("person, bot 3", 2, 5), Ok(seats.to_vec()));
+        assert_eq!(read_seats(" person ,bot  3 ", 2, 5), Ok(seats.to_vec()));
+        assert_eq!(
+            read_seats("person, bot 6", 2, 5),
+            Err("`bot 6` is not a seat: write person or bot 1 to 5".to_owned())
+        );
+        assert_eq!(
+            read_seats("robot", 1, 5),
+            Err("`robot` is not a seat: write person or bot 1 to 5".to_owned())
+        );
+        assert_eq!(
+            read_seats("person", 2, 5),
+            Err("1 seats named for a game of 2 players".to_owned())
+        );
     }
 }

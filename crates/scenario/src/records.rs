@@ -18,16 +18,16 @@ use crate::files::{self, ReadFileError};
 pub const MAX_RECORD_BYTES: u64 = 4 * 1024 * 1024;
 
 /// This engine, as the `[Engine]` header names it.
-pub const ENGINE: &str = concat!("sandtable ", env!("CARGO_PKG_VERSION"));
+pub use sandtable_core::record::ENGINE;
 
 /// The `[Scenario]` header of games on the embedded default scenario.
 pub const EMBEDDED: &str = "embedded:standard";
 
 /// The header of the scenario's content hash ([`Scenario::content_hash`]).
-pub const SCENARIO_HASH: &str = "ScenarioHash";
+pub const SCENARIO_HASH: &str = sandtable_core::record::header::SCENARIO_HASH;
 
 /// The header of the engine that wrote the record ([`ENGINE`]).
-pub const ENGINE_HEADER: &str = "Engine";
+pub const ENGINE_HEADER: &str = sandtable_core::record::header::ENGINE;
 
 /// Why a record could not be read.
 #[derive(Debug)]

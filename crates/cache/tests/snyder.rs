@@ -162,6 +162,14 @@ fn r22_r23_place_anywhere_waits_for_a_square_and_a_facing() {
     );
     // 100 squares, less two bases and four other units; the unit's own square stays open.
     assert_eq!(legal.len(), (100 - 2 - 4) * 4);
+    // R23: a lifted unit leaves its square empty, so placing it back there
+    // is a change of facing.
+    let mut back = game.clone();
+    play(&mut back, &["place D5 E"]);
+    assert_eq!(
+        back.position(UnitId(0)),
+        Some((sq("D5"), "E".parse().unwrap()))
+    );
     let msg = refuse(&mut game, "left", Ruling::R22);
     assert!(
         msg.contains("a stash result waits for a choice: `place SQUARE FACING`"),

@@ -112,21 +112,13 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
     };
     let notes = records::check_pins(&record, &scenario);
     let mut active = ActiveGame::new(scenario, source);
-    let number = |key: &str| {
-        record
-            .header(key)
-            .map(|v| {
-                v.parse::<u64>().map_err(|_| {
-                    OpenError::plain(format!(
-                        "{}: the [{key}] header `{v}` is not a number",
-                        path.display()
-                    ))
-                })
-            })
-            .transpose()
-    };
-    let seed = number(header::SEED)?;
-    let turn_limit = number(header::TURN_LIMIT)?;
+    let number_error = |e: String| OpenError::plain(format!("{}: {e}", path.display()));
+    let seed = record
+        .header_number::<u64>(header::SEED)
+        .map_err(number_error)?;
+    let turn_limit = record
+        .header_number::<u32>(header::TURN_LIMIT)
+        .map_err(number_error)?;
     let rolls = record
         .header(header::DICE)
         .map(|text| {
@@ -145,7 +137,7 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
         let mut setup = active.scenario.setup.clone();
         setup.seed = seed.unwrap_or(setup.seed);
         if let Some(limit) = turn_limit {
-            setup.turn_limit = Some(u32::try_from(limit).unwrap_or(u32::MAX));
+            setup.turn_limit = Some(limit);
         }
         let dice = rolls.map_or_else(|| Dice::seeded(setup.seed), Dice::scripted);
         active.game = Game::with_dice(&setup, dice)

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use sandtable_core::dice::{self, Dice};
 use sandtable_core::game::{GameState, Refusal, Seat, Viewer, next_seat};
-use sandtable_core::record::Record;
+use sandtable_core::record::{Record, header};
 
 /// A failure to report: the message for stderr and the exit code.
 #[derive(Debug)]
@@ -82,9 +82,6 @@ pub trait Front: Sync {
     fn report(&self, tallies: &Tallies, games: u64) -> String;
 }
 
-/// The record header of scripted dice (R30): `[Dice "4 2 5"]`.
-pub const DICE_HEADER: &str = sandtable_core::record::header::DICE;
-
 /// What `show` and `play` are told about the table: where the dice come
 /// from and whose eyes to print the game with.
 #[derive(clap::Args, Default, Debug, Clone)]
@@ -106,11 +103,11 @@ impl Seeing {
                 .map(Dice::scripted)
                 .map_err(|e| Failure::new(1, format!("--dice {text}: {e}")));
         }
-        match record.and_then(|(r, path)| Some((r.header(DICE_HEADER)?, path))) {
+        match record.and_then(|(r, path)| Some((r.header(header::DICE)?, path))) {
             Some((text, path)) => dice::parse_rolls(text).map(Dice::scripted).map_err(|e| {
                 Failure::new(
                     2,
-                    format!("{}: the [{DICE_HEADER}] header: {e}", path.display()),
+                    format!("{}: the [{}] header: {e}", path.display(), header::DICE),
                 )
             }),
             None => Ok(Dice::seeded(seed)),
@@ -157,26 +154,16 @@ fn log_events<G: GameState>(log: &mut String, game: &G, events: &[G::Event]) {
     }
 }
 
-/// Reads a number from a record's header, if it has that header.
+/// Reads a number from a record's header, if it has that header; a bad
+/// one is a record that cannot be played (exit code 2).
 pub fn header_number<C, T: std::str::FromStr>(
     record: &Record<C>,
     key: &str,
     path: &Path,
 ) -> Result<Option<T>, Failure> {
     record
-        .header(key)
-        .map(|v| {
-            v.parse().map_err(|_| {
-                Failure::new(
-                    2,
-                    format!(
-                        "{}: the [{key}] header `{v}` is not a number",
-                        path.display()
-                    ),
-                )
-            })
-        })
-        .transpose()
+        .header_number(key)
+        .map_err(|e| Failure::new(2, format!("{}: {e}", path.display())))
 }
 
 /// Applies a record's commands, each as the seat that acts next (a sealed
@@ -330,7 +317,7 @@ pub fn record_of<G: GameState>(
     commands: Vec<G::Command>,
 ) -> Record<G::Command> {
     if let Some(script) = game.dice().script() {
-        headers.push((DICE_HEADER.to_owned(), dice::write_rolls(script.used())));
+        headers.push((header::DICE.to_owned(), dice::write_rolls(script.used())));
     }
     let mut record = Record::from_commands(commands);
     record.headers = headers;

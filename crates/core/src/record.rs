@@ -114,6 +114,17 @@ impl<C> Default for Record<C> {
 }
 
 impl<C> Record<C> {
+    /// A header read as a number, if the record has it; what is wrong with
+    /// it otherwise.
+    pub fn header_number<T: FromStr>(&self, key: &str) -> Result<Option<T>, String> {
+        self.header(key)
+            .map(|v| {
+                v.parse()
+                    .map_err(|_| format!("the [{key}] header `{v}` is not a number"))
+            })
+            .transpose()
+    }
+
     /// The value of a header, if present.
     pub fn header(&self, key: &str) -> Option<&str> {
         self.headers

@@ -159,9 +159,11 @@ impl GameState for Game {
         Game::undo(self).map_err(|e| e.to_string())
     }
 
-    fn odds(&self, seat: Seat, command: &Command) -> Option<Odds> {
-        self.seated(seat).ok()?;
-        Game::odds(self, command)
+    fn odds(&self, seat: Seat, command: &Command) -> Vec<Odds> {
+        if self.seated(seat).is_err() {
+            return Vec::new();
+        }
+        Game::odds(self, command).into_iter().collect()
     }
 
     fn dice(&self) -> &Dice {

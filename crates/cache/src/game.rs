@@ -737,7 +737,7 @@ impl Game {
     /// the same on every platform and build). Bots hash every position they
     /// search, so it is kept cheap.
     pub fn state_hash(&self) -> u64 {
-        let mut h = Mix(0xcbf2_9ce4_8422_2325);
+        let mut h = Mix::new();
         let s = &self.state;
         h.u64(u64::from(s.current.0));
         h.u64(u64::from(s.turn));
@@ -804,20 +804,14 @@ impl Game {
     }
 }
 
-/// The state hash's mixer: each word is folded in with a multiply by an odd
-/// constant and a shift, so that every bit of it reaches the high and the low
-/// bits of the hash; the finish spreads the last word the same way.
-struct Mix(u64);
+/// The contract's state-hash mixer, with the squares of Cache.
+use sandtable_core::hash::Mix;
 
-impl Mix {
-    fn u64(&mut self, v: u64) {
-        self.0 = (self.0 ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.0 ^= self.0 >> 29;
-    }
-    fn finish(&self) -> u64 {
-        let h = self.0.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        h ^ (h >> 32)
-    }
+trait MixSquare {
+    fn square(&mut self, sq: Square);
+}
+
+impl MixSquare for Mix {
     fn square(&mut self, sq: Square) {
         self.u64(u64::from(sq.col) | (u64::from(sq.row) << 16));
     }

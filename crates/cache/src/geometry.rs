@@ -9,7 +9,7 @@ use sandtable_core::game::Spot;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The most columns or rows a board may have: column names run from `A` to `ZZ`.
-pub const MAX_BOARD_SIDE: u16 = 702;
+pub const MAX_BOARD_SIDE: u16 = sandtable_core::grid::MAX_SIDE;
 
 /// One square of the board (R1). Columns count from the left and rows from the
 /// bottom, both from zero inside the engine; the name `C7` is column 3, row 7.
@@ -83,27 +83,9 @@ impl Square {
     }
 }
 
-/// Writes the spreadsheet-style column name of a 0-based column index (`0` is `A`,
-/// `26` is `AA`).
-fn write_column(f: &mut fmt::Formatter<'_>, col: u16) -> fmt::Result {
-    let n = u32::from(col) + 1;
-    if n > 26 {
-        let high = (n - 1) / 26;
-        let low = (n - 1) % 26;
-        write!(f, "{}{}", letter(high - 1), letter(low))
-    } else {
-        write!(f, "{}", letter(n - 1))
-    }
-}
-
-fn letter(i: u32) -> char {
-    char::from(b'A' + u8::try_from(i).unwrap_or(25))
-}
-
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_column(f, self.col)?;
-        write!(f, "{}", u32::from(self.row) + 1)
+        sandtable_core::grid::write_cell(f, self.col, self.row)
     }
 }
 
@@ -132,40 +114,12 @@ impl FromStr for Square {
     type Err = ParseSquareError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let err = |reason| ParseSquareError {
-            text: text.to_owned(),
-            reason,
-        };
-        let split = text
-            .find(|c: char| !c.is_ascii_alphabetic())
-            .unwrap_or(text.len());
-        let (letters, digits) = text.split_at(split);
-        if letters.is_empty() {
-            return Err(err("it does not start with a column letter"));
-        }
-        if letters.len() > 2 {
-            return Err(err("columns run from A to ZZ (at most 702)"));
-        }
-        if digits.is_empty() {
-            return Err(err("it has no row number"));
-        }
-        if !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(err("the row must be a number"));
-        }
-        let mut col: u32 = 0;
-        for b in letters.bytes() {
-            col = col * 26 + u32::from(b.to_ascii_uppercase() - b'A' + 1);
-        }
-        let row: u32 = match digits.parse() {
-            Ok(r) if (1..=u32::from(MAX_BOARD_SIDE)).contains(&r) => r,
-            Ok(0) => return Err(err("rows count from 1")),
-            _ => return Err(err("rows run from 1 to 702")),
-        };
-        if digits.starts_with('0') {
-            return Err(err("the row number has a leading zero"));
-        }
-        // Both are at most 702 here, so the casts cannot truncate.
-        Ok(Square::new((col - 1) as u16, (row - 1) as u16))
+        let (col, row) =
+            sandtable_core::grid::parse_cell(text).map_err(|reason| ParseSquareError {
+                text: text.to_owned(),
+                reason,
+            })?;
+        Ok(Square::new(col, row))
     }
 }
 

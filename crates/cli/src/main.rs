@@ -6,14 +6,14 @@
 //! `sandtable-scenario`, bots in `sandtable-bots`.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use sandtable_cli::{Front, bots, replay, simulate};
 use sandtable_core::dice::Dice;
+use sandtable_scenario::Loaded;
 use sandtable_scenario::files::{self, printable};
-use sandtable_scenario::{RuleSystem, Scenario};
 
 #[derive(Parser)]
 #[command(
@@ -133,6 +133,26 @@ enum Cmd {
 
 use sandtable_cli::Failure;
 
+/// Loads a scenario and runs `run` with the front door of the rule system
+/// its `rules:` field names. Past the front door every command is generic
+/// over the system ([`Front`], then the game contract).
+macro_rules! with_front {
+    ($file:expr, |$front:ident| $body:expr) => {{
+        match replay::load_any($file) {
+            Err(failure) => Err(failure),
+            // Conflict at Cache and The Snyder Skirmish are the Cache crate's.
+            Ok(Loaded::Cache(scenario)) => {
+                let $front = &scenario;
+                $body
+            }
+            Ok(Loaded::Warpspawn(battle)) => {
+                let $front = &battle;
+                $body
+            }
+        }
+    }};
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -141,7 +161,7 @@ fn main() -> ExitCode {
             file,
             record,
             seeing,
-        } => with_front(&file, |front| {
+        } => with_front!(&file, |front| {
             replay::show(front, &file, record.as_deref(), &seeing)
         }),
         Cmd::Play {
@@ -166,7 +186,7 @@ fn main() -> ExitCode {
                 thinking,
             };
             bots::check_play(&file, &options)
-                .and_then(|()| with_front(&file, |front| bots::play(front, &file, options)))
+                .and_then(|()| with_front!(&file, |front| bots::play(front, &file, options)))
         }
         Cmd::Tournament {
             file,
@@ -177,7 +197,7 @@ fn main() -> ExitCode {
             threads,
             thinking,
         } => thinking.check().and_then(|()| {
-            with_front(&file, |front| {
+            with_front!(&file, |front| {
                 bots::tournament(
                     front,
                     &file,
@@ -193,14 +213,14 @@ fn main() -> ExitCode {
             })
         }),
         Cmd::Print { file, paper, out } => print_sheet(&file, &paper, &out),
-        Cmd::Perft { file, depth } => with_front(&file, |front| perft(front, depth)),
+        Cmd::Perft { file, depth } => with_front!(&file, |front| perft(front, depth)),
         Cmd::Simulate {
             file,
             games,
             seed,
             turn_limit,
             save_record,
-        } => with_front(&file, |front| {
+        } => with_front!(&file, |front| {
             simulate::run(
                 front,
                 &file,
@@ -227,28 +247,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// Loads a scenario and runs `run` with the front door of the rule system
-/// its `rules:` field names. Past the front door every command is generic
-/// over the system ([`Front`], then the game contract).
-fn with_front(
-    file: &Path,
-    run: impl FnOnce(&Scenario) -> Result<String, Failure>,
-) -> Result<String, Failure> {
-    let scenario = replay::load_scenario(file)?;
-    match scenario.rules {
-        // Both are played by the Cache crate; a new system adds its arm here.
-        RuleSystem::ConflictAtCache | RuleSystem::SnyderSkirmish => run(&scenario),
-    }
-}
-
 fn validate(files: &[PathBuf]) -> Result<String, Failure> {
     let mut out = String::new();
     let mut errors = Vec::new();
     for file in files {
-        match sandtable_scenario::load(file) {
+        match sandtable_scenario::load_any(file) {
             Ok(scenario) => {
-                out.push_str(&format!("{}: ok ({})\n", file.display(), scenario.name));
-                for w in &scenario.warnings {
+                out.push_str(&format!("{}: ok ({})\n", file.display(), scenario.name()));
+                for w in scenario.warnings() {
                     out.push_str(&format!(
                         "{}: warning: {}\n",
                         file.display(),
@@ -290,7 +296,18 @@ fn print_sheet(
 ) -> Result<String, Failure> {
     let paper: sandtable_sheet::Paper = paper.parse().map_err(|e: String| Failure::new(1, e))?;
     files::refuse_output_over_input(out, [file]).map_err(|e| Failure::new(1, e))?;
-    let scenario = replay::load_scenario(file)?;
+    let scenario = match replay::load_any(file)? {
+        Loaded::Cache(scenario) => scenario,
+        Loaded::Warpspawn(_) => {
+            return Err(Failure::new(
+                1,
+                format!(
+                    "{}: a Warpspawn battle is played on hexes, and the printed sheet is drawn for square grids only so far",
+                    file.display()
+                ),
+            ));
+        }
+    };
     let sheet = sandtable_sheet::plan(&scenario, paper)
         .map_err(|e| Failure::new(1, format!("{}: {e}", file.display())))?;
     // Streamed a page at a time: an existing sheet is never left half-written.

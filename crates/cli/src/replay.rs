@@ -15,6 +15,12 @@ use crate::Failure;
 /// A system's command, as its records hold it.
 pub type CommandOf<F> = <<F as Front>::Game as GameState>::Command;
 
+/// Loads a scenario file of any rule system, every problem listed (exit
+/// code 1).
+pub fn load_any(file: &Path) -> Result<sandtable_scenario::Loaded, Failure> {
+    sandtable_scenario::load_any(file).map_err(|e| Failure::new(1, e.to_string()))
+}
+
 /// Loads a scenario file, every problem listed (exit code 1).
 pub fn load_scenario(file: &Path) -> Result<Scenario, Failure> {
     sandtable_scenario::load(file).map_err(|e| Failure::new(1, e.to_string()))

@@ -261,9 +261,20 @@ pub trait GameState: Clone + Send + Sync + 'static {
     fn seat_name(&self, seat: Seat) -> &str;
     /// Whose decision it is now.
     fn decision(&self) -> Decision;
-    /// Every legal command of `seat` now, in a stable order (cleared first);
+    /// Every legal command of `seat` now, in a stable order (cleared first),
+    /// one a family where the system lists families ([`GameState::listed_as`]);
     /// empty for a seat that owes no decision.
     fn legal_into(&self, seat: Seat, out: &mut Vec<Legal<Self::Command>>);
+    /// The listed command that `command` is one of. A system whose commands
+    /// carry counts or paths (how many men of each kind march, by which
+    /// hexes) lists one command for each family of commands that differ only
+    /// in those, and names here the family's listed command; every command
+    /// `check` accepts is then one of a listed command's family, and a listed
+    /// command is its own (the property tests check both). The default is
+    /// the command itself: a list that names every legal command.
+    fn listed_as(&self, command: &Self::Command) -> Self::Command {
+        *command
+    }
     /// Checks a command of `seat` without changing anything.
     fn check(&self, seat: Seat, command: &Self::Command) -> Result<(), Self::Refusal>;
     /// Checks and applies a command of `seat`, appending its events. A
@@ -285,9 +296,12 @@ pub trait GameState: Clone + Send + Sync + 'static {
     /// Steps back one command within the system's undo policy (R31),
     /// returning it, or says in plain words why undo stops here.
     fn undo(&mut self) -> Result<Self::Command, String>;
-    /// The odds of a command decided by dice, before it is played; `None`
-    /// when no dice decide it.
-    fn odds(&self, seat: Seat, command: &Self::Command) -> Option<Odds>;
+    /// The odds of a command decided by dice, before it is played: one
+    /// distribution for each thing the dice decide (a shot's casualties, and
+    /// whether it hits the firer's own men; a melee's result, then the
+    /// losers' fate), each adding up to 1. Empty when no dice decide it, or
+    /// the command is refused.
+    fn odds(&self, seat: Seat, command: &Self::Command) -> Vec<Odds>;
     /// The game's dice source (R30).
     fn dice(&self) -> &Dice;
     /// Replaces the dice with a generator seeded with `seed`, for a bot's

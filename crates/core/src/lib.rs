@@ -7,4 +7,6 @@
 pub mod dice;
 pub mod files;
 pub mod game;
+pub mod grid;
+pub mod hash;
 pub mod record;

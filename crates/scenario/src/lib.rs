@@ -17,6 +17,7 @@ use sandtable_cache::{
 use sandtable_cache::{StashList, StashRow};
 use serde::{Deserialize, Serialize};
 
+pub mod battle;
 pub mod models;
 /// The file rules, shared by every crate that touches the disk.
 pub use sandtable_core::files;
@@ -45,6 +46,70 @@ pub enum RuleSystem {
     ConflictAtCache,
     /// The Snyder Skirmish (V101): Conflict at Cache with stashes.
     SnyderSkirmish,
+    /// The Warpspawn set-piece battle on hexes (seed 003, R60-R81).
+    Warpspawn,
+}
+
+/// A loaded scenario of any rule system: its `rules:` field picks which.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Loaded {
+    /// Conflict at Cache or The Snyder Skirmish.
+    Cache(Scenario),
+    /// A Warpspawn battle.
+    Warpspawn(battle::Battle),
+}
+
+impl Loaded {
+    /// Its name, for people.
+    pub fn name(&self) -> &str {
+        match self {
+            Loaded::Cache(s) => &s.name,
+            Loaded::Warpspawn(b) => &b.name,
+        }
+    }
+
+    /// Things worth telling a person that do not stop play.
+    pub fn warnings(&self) -> &[Problem] {
+        match self {
+            Loaded::Cache(s) => &s.warnings,
+            Loaded::Warpspawn(b) => &b.warnings,
+        }
+    }
+}
+
+/// Only the `rules:` field of a scenario file, to pick the system's schema.
+#[derive(Deserialize)]
+struct Probe {
+    rules: RuleSystem,
+}
+
+/// The rule system a scenario's text names, when the text reads that far.
+fn probe_rules(text: &str) -> Option<RuleSystem> {
+    let options =
+        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    options.from_str::<Probe>(text).ok().map(|p| p.rules)
+}
+
+/// Reads and validates a scenario file of any rule system: a regular file
+/// of at most [`MAX_FILE_BYTES`].
+pub fn load_any(path: &Path) -> Result<Loaded, LoadScenarioError> {
+    let origin = path.display().to_string();
+    let text = files::read_text(path, MAX_FILE_BYTES)
+        .map_err(|e| LoadScenarioError::file(&origin, format!("cannot read the scenario: {e}")))?;
+    parse_any_in(&text, &origin, path.parent())
+}
+
+/// As [`load_any`], for text; `origin` names it in messages, and a Cache
+/// stash list named by file is read relative to `dir`.
+pub fn parse_any_in(
+    text: &str,
+    origin: &str,
+    dir: Option<&Path>,
+) -> Result<Loaded, LoadScenarioError> {
+    match probe_rules(text) {
+        Some(RuleSystem::Warpspawn) => battle::parse(text, origin).map(Loaded::Warpspawn),
+        _ => parse_in(text, origin, dir).map(Loaded::Cache),
+    }
 }
 
 /// A player's colour, `#rrggbb` in files.
@@ -178,11 +243,7 @@ impl Scenario {
     /// layout): 16 hex digits, the same on every system. Game records pin
     /// the scenario they were played on with it.
     pub fn content_hash(&self) -> String {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for byte in self.to_ron().bytes() {
-            h = (h ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        format!("{h:016x}")
+        text_hash(&self.to_ron())
     }
 
     /// The physical table: the scenario's own, or the one [`Physical::assumed`]
@@ -203,6 +264,41 @@ impl Scenario {
         setup.seed = seed;
         Game::new(&setup).expect("the seed does not affect validation")
     }
+}
+
+/// FNV-1a of a scenario's text as [`Scenario::to_ron`] writes it: 16 hex
+/// digits, the same on every system.
+fn text_hash(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        h = (h ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Reads a file's schema from RON text, or the problem with ron's line and
+/// column.
+fn read_ron<T: serde::de::DeserializeOwned>(
+    text: &str,
+    origin: &str,
+) -> Result<T, LoadScenarioError> {
+    // IMPLICIT_SOME: optional fields read `name: "Vance"` as well as `Some("Vance")`.
+    let options =
+        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    options.from_str(text).map_err(|e| {
+        LoadScenarioError::new(
+            origin,
+            vec![Problem {
+                location: Location::At {
+                    line: e.span.start.line,
+                    col: e.span.start.col,
+                },
+                message: e.code.to_string(),
+                ruling: None,
+            }],
+            0,
+        )
+    })
 }
 
 /// The embedded default scenario, `scenarios/standard.ron`.
@@ -234,7 +330,7 @@ pub struct Problem {
     /// What is wrong, in plain words.
     pub message: String,
     /// The ruling it breaks, if any.
-    pub ruling: Option<Ruling>,
+    pub ruling: Option<sandtable_core::game::Ruling>,
 }
 
 impl Problem {
@@ -246,8 +342,8 @@ impl Problem {
         }
     }
 
-    fn with_ruling(mut self, ruling: Ruling) -> Problem {
-        self.ruling = Some(ruling);
+    fn with_ruling(mut self, ruling: impl Into<sandtable_core::game::Ruling>) -> Problem {
+        self.ruling = Some(ruling.into());
         self
     }
 
@@ -482,22 +578,13 @@ pub fn parse_in(
     dir: Option<&Path>,
 ) -> Result<Scenario, LoadScenarioError> {
     let error = |problems, more| LoadScenarioError::new(origin, problems, more);
-    // IMPLICIT_SOME: optional fields read `name: "Vance"` as well as `Some("Vance")`.
-    let options =
-        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    let file: FileScenario = options.from_str(text).map_err(|e| {
-        error(
-            vec![Problem {
-                location: Location::At {
-                    line: e.span.start.line,
-                    col: e.span.start.col,
-                },
-                message: e.code.to_string(),
-                ruling: None,
-            }],
-            0,
-        )
-    })?;
+    if probe_rules(text) == Some(RuleSystem::Warpspawn) {
+        return Err(LoadScenarioError::file(
+            origin,
+            "this is a Warpspawn battle (rules: Warpspawn), not a Conflict at Cache table: the 3D table does not play Warpspawn battles yet; `sandtable-cli` validates, shows and plays them".to_owned(),
+        ));
+    }
+    let file: FileScenario = read_ron(text, origin)?;
     // Counts past the engine's limits stop here, before areas are expanded.
     let too_many = count_problems(&file);
     if !too_many.is_empty() {
@@ -526,7 +613,7 @@ fn from_setup_problem(p: sandtable_cache::SetupProblem) -> Problem {
     Problem {
         location: Location::Field(p.path),
         message: p.message,
-        ruling: p.ruling,
+        ruling: p.ruling.map(Into::into),
     }
 }
 
@@ -724,8 +811,8 @@ fn convert(file: FileScenario, dir: Option<&Path>) -> (Scenario, Vec<Problem>) {
             format!(
                 "`{switch}` is not a house rule of {}: its rulings name no switches, so `house_rules` stays empty",
                 match file.rules {
-                    RuleSystem::ConflictAtCache => "Conflict at Cache",
                     RuleSystem::SnyderSkirmish => "The Snyder Skirmish",
+                    _ => "Conflict at Cache",
                 }
             ),
         ));

@@ -93,8 +93,13 @@ pub fn text_to_write<C: fmt::Display>(record: &Record<C>) -> Result<String, Stri
 /// The headers that pin a record to the scenario and the engine it was
 /// played with.
 pub fn pins(scenario: &Scenario) -> Vec<(String, String)> {
+    pins_of(&scenario.content_hash())
+}
+
+/// The pins of a scenario of any system, by its content hash.
+pub fn pins_of(hash: &str) -> Vec<(String, String)> {
     vec![
-        (SCENARIO_HASH.to_owned(), scenario.content_hash()),
+        (SCENARIO_HASH.to_owned(), hash.to_owned()),
         (ENGINE_HEADER.to_owned(), ENGINE.to_owned()),
     ]
 }
@@ -103,15 +108,19 @@ pub fn pins(scenario: &Scenario) -> Vec<(String, String)> {
 /// is replayed with, in words; empty when nothing does (or the record, from
 /// before pins, has none).
 pub fn check_pins<C>(record: &Record<C>, scenario: &Scenario) -> Vec<String> {
+    check_pins_of(record, &scenario.name, &scenario.content_hash())
+}
+
+/// As [`check_pins`], for a scenario of any system by its name and content
+/// hash.
+pub fn check_pins_of<C>(record: &Record<C>, name: &str, now: &str) -> Vec<String> {
     let mut notes = Vec::new();
-    if let Some(hash) = record.header(SCENARIO_HASH) {
-        let now = scenario.content_hash();
-        if hash != now {
-            notes.push(format!(
-                "the scenario \"{}\" has changed since this game was recorded (content hash {hash}, now {now}): the game may not replay as it was played",
-                scenario.name
-            ));
-        }
+    if let Some(hash) = record.header(SCENARIO_HASH)
+        && hash != now
+    {
+        notes.push(format!(
+            "the scenario \"{name}\" has changed since this game was recorded (content hash {hash}, now {now}): the game may not replay as it was played"
+        ));
     }
     if let Some(engine) = record.header(ENGINE_HEADER)
         && engine != ENGINE

@@ -405,8 +405,8 @@ impl GameState for SealedBids {
         Ok(command)
     }
 
-    fn odds(&self, seat: Seat, command: &Cmd) -> Option<Odds> {
-        (*command == Cmd::Challenge && self.plan(seat, command).is_ok()).then(|| Odds {
+    fn odds(&self, seat: Seat, command: &Cmd) -> Vec<Odds> {
+        let odds = (*command == Cmd::Challenge && self.plan(seat, command).is_ok()).then(|| Odds {
             what: "the challenge roll (S3)".to_owned(),
             outcomes: vec![
                 (
@@ -418,7 +418,8 @@ impl GameState for SealedBids {
                     Chance { num: 4, den: 6 },
                 ),
             ],
-        })
+        });
+        odds.into_iter().collect()
     }
 
     fn dice(&self) -> &Dice {

@@ -1,0 +1,653 @@
+//! Commands of the battle and their move notation (docs/move-notation.md):
+//! `fire C4 F6`, `march C4 D4 D5 inf 8`, `attack F6 from E5 E6`,
+//! `lose C4 inf 2 cav 1`, `advance F6 from E5 inf 4`, `rally D4 with E5`,
+//! `rout D4 D3`, `end`. Every command is a small `Copy` value.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::hex::Hex;
+
+/// Men by kind: infantry and cavalry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Men {
+    /// Infantry.
+    pub inf: u16,
+    /// Cavalry.
+    pub cav: u16,
+}
+
+impl Men {
+    /// No men.
+    pub const NONE: Men = Men { inf: 0, cav: 0 };
+
+    /// Infantry and cavalry counts.
+    pub const fn new(inf: u16, cav: u16) -> Men {
+        Men { inf, cav }
+    }
+
+    /// Men of both kinds.
+    pub const fn total(self) -> u16 {
+        self.inf + self.cav
+    }
+
+    /// Whether there are none.
+    pub const fn is_empty(self) -> bool {
+        self.inf == 0 && self.cav == 0
+    }
+
+    /// Both counts added.
+    pub const fn plus(self, other: Men) -> Men {
+        Men::new(self.inf + other.inf, self.cav + other.cav)
+    }
+
+    /// Both counts taken away; `None` when either would go below 0.
+    pub fn minus(self, other: Men) -> Option<Men> {
+        Some(Men::new(
+            self.inf.checked_sub(other.inf)?,
+            self.cav.checked_sub(other.cav)?,
+        ))
+    }
+
+    /// Whether each kind holds at least `other`'s count.
+    pub fn covers(self, other: Men) -> bool {
+        self.inf >= other.inf && self.cav >= other.cav
+    }
+
+    /// The first `n` of them, infantry first.
+    pub fn take_infantry_first(self, n: u16) -> Men {
+        let inf = n.min(self.inf);
+        Men::new(inf, (n - inf).min(self.cav))
+    }
+
+    /// The first `n` of them, cavalry first.
+    pub fn take_cavalry_first(self, n: u16) -> Men {
+        let cav = n.min(self.cav);
+        Men::new((n - cav).min(self.inf), cav)
+    }
+}
+
+impl fmt::Display for Men {
+    /// `inf 2 cav 1`, leaving out a kind with none; `none` for no men.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.inf, self.cav) {
+            (0, 0) => f.write_str("none"),
+            (i, 0) => write!(f, "inf {i}"),
+            (0, c) => write!(f, "cav {c}"),
+            (i, c) => write!(f, "inf {i} cav {c}"),
+        }
+    }
+}
+
+/// What part of a hex marches (R69-R71): men by kind, officers, the
+/// cannon, baggage, flag, prisoners and unarmed men.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Pick {
+    /// Armed men.
+    pub men: Men,
+    /// Officers.
+    pub officers: u16,
+    /// The cannon.
+    pub cannon: bool,
+    /// The baggage.
+    pub baggage: bool,
+    /// The flag.
+    pub flag: bool,
+    /// Prisoners held, infantry taken first.
+    pub prisoners: u16,
+    /// Unarmed men, infantry taken first.
+    pub unarmed: u16,
+}
+
+impl Pick {
+    /// Whether nothing is picked.
+    pub fn is_empty(&self) -> bool {
+        *self == Pick::default()
+    }
+}
+
+impl fmt::Display for Pick {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut words: Vec<String> = Vec::new();
+        if self.men.inf > 0 {
+            words.push(format!("inf {}", self.men.inf));
+        }
+        if self.men.cav > 0 {
+            words.push(format!("cav {}", self.men.cav));
+        }
+        if self.officers > 0 {
+            words.push(format!("officer {}", self.officers));
+        }
+        if self.cannon {
+            words.push("cannon".into());
+        }
+        if self.baggage {
+            words.push("baggage".into());
+        }
+        if self.flag {
+            words.push("flag".into());
+        }
+        if self.prisoners > 0 {
+            words.push(format!("prisoners {}", self.prisoners));
+        }
+        if self.unarmed > 0 {
+            words.push(format!("unarmed {}", self.unarmed));
+        }
+        f.write_str(&words.join(" "))
+    }
+}
+
+/// Up to six hexes (a hex has six neighbours).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Hexes {
+    len: u8,
+    hexes: [Hex; 6],
+}
+
+impl Hexes {
+    /// The hexes given, at most six.
+    pub fn from_slice(hexes: &[Hex]) -> Option<Hexes> {
+        if hexes.len() > 6 {
+            return None;
+        }
+        let mut out = Hexes::default();
+        for h in hexes {
+            out.hexes[usize::from(out.len)] = *h;
+            out.len += 1;
+        }
+        Some(out)
+    }
+
+    /// The hexes, in order.
+    pub fn as_slice(&self) -> &[Hex] {
+        &self.hexes[..usize::from(self.len)]
+    }
+}
+
+/// Up to six hexes, each with men: the hexes a free advance comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Parts {
+    len: u8,
+    parts: [(Hex, Men); 6],
+}
+
+impl Parts {
+    /// The parts given, at most six.
+    pub fn from_slice(parts: &[(Hex, Men)]) -> Option<Parts> {
+        if parts.len() > 6 {
+            return None;
+        }
+        let mut out = Parts::default();
+        for p in parts {
+            out.parts[usize::from(out.len)] = *p;
+            out.len += 1;
+        }
+        Some(out)
+    }
+
+    /// The parts, in order.
+    pub fn as_slice(&self) -> &[(Hex, Men)] {
+        &self.parts[..usize::from(self.len)]
+    }
+
+    /// Men of every part together.
+    pub fn men(&self) -> Men {
+        self.as_slice()
+            .iter()
+            .fold(Men::NONE, |a, (_, m)| a.plus(*m))
+    }
+}
+
+/// Where a rout move goes (R80).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RoutTo {
+    /// Into this hex.
+    Hex(Hex),
+    /// Off the map across the routers' home edge.
+    Off,
+    /// Surrendering to the enemy formation in this hex.
+    Surrender(Hex),
+}
+
+/// A command of the battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// The cannon in `cannon` fires at `target` (R65-R68): at its routing
+    /// group when `routers`, with the named crew or the first four men,
+    /// infantry first.
+    Fire {
+        /// The cannon's hex.
+        cannon: Hex,
+        /// The target hex.
+        target: Hex,
+        /// At the routers there, not the formation.
+        routers: bool,
+        /// The crew named, if any.
+        crew: Option<Men>,
+    },
+    /// Pieces of `from` march along `path` (R69-R71): every piece that may
+    /// march when `pick` is `None`.
+    March {
+        /// The hex they leave.
+        from: Hex,
+        /// The hexes entered, in order: one or two.
+        path: Hexes,
+        /// What marches.
+        pick: Option<Pick>,
+    },
+    /// The formations of `from` attack the enemy formation of `target`
+    /// (R72).
+    Attack {
+        /// The defender's hex.
+        target: Hex,
+        /// The attackers' hexes.
+        from: Hexes,
+    },
+    /// The owner names which of its men die in `hex` (R67, R68, R76).
+    Lose {
+        /// The hex.
+        hex: Hex,
+        /// Who dies.
+        men: Men,
+    },
+    /// The winner's free advance into `into` (R77).
+    Advance {
+        /// The losers' hex.
+        into: Hex,
+        /// Who comes from where.
+        from: Parts,
+    },
+    /// The routers of `routers` roll to rally against the formation of
+    /// `with` (R79).
+    Rally {
+        /// The routers' hex.
+        routers: Hex,
+        /// The friendly formation's hex.
+        with: Hex,
+    },
+    /// A rout move of the routers of `from`, chosen by their enemy (R80).
+    Rout {
+        /// The routers' hex.
+        from: Hex,
+        /// Where they go.
+        to: RoutTo,
+    },
+    /// Ends the phase.
+    End,
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Fire {
+                cannon,
+                target,
+                routers,
+                crew,
+            } => {
+                write!(f, "fire {cannon} {target}")?;
+                if *routers {
+                    f.write_str(" routers")?;
+                }
+                if let Some(crew) = crew {
+                    write!(f, " crew {crew}")?;
+                }
+                Ok(())
+            }
+            Command::March { from, path, pick } => {
+                write!(f, "march {from}")?;
+                for h in path.as_slice() {
+                    write!(f, " {h}")?;
+                }
+                if let Some(pick) = pick {
+                    write!(f, " {pick}")?;
+                }
+                Ok(())
+            }
+            Command::Attack { target, from } => {
+                write!(f, "attack {target} from")?;
+                for h in from.as_slice() {
+                    write!(f, " {h}")?;
+                }
+                Ok(())
+            }
+            Command::Lose { hex, men } => write!(f, "lose {hex} {men}"),
+            Command::Advance { into, from } => {
+                write!(f, "advance {into}")?;
+                for (h, men) in from.as_slice() {
+                    write!(f, " from {h} {men}")?;
+                }
+                Ok(())
+            }
+            Command::Rally { routers, with } => write!(f, "rally {routers} with {with}"),
+            Command::Rout { from, to } => match to {
+                RoutTo::Hex(h) => write!(f, "rout {from} {h}"),
+                RoutTo::Off => write!(f, "rout {from} off"),
+                RoutTo::Surrender(h) => write!(f, "rout {from} surrender {h}"),
+            },
+            Command::End => f.write_str("end"),
+        }
+    }
+}
+
+/// Why a command could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseCommandError {
+    /// The text given.
+    pub text: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl fmt::Display for ParseCommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a command: {} (see docs/move-notation.md)",
+            self.text, self.reason
+        )
+    }
+}
+
+impl std::error::Error for ParseCommandError {}
+
+struct Words<'a> {
+    words: Vec<&'a str>,
+    at: usize,
+}
+
+impl<'a> Words<'a> {
+    fn peek(&self) -> Option<&'a str> {
+        self.words.get(self.at).copied()
+    }
+
+    fn next(&mut self) -> Option<&'a str> {
+        let w = self.peek();
+        self.at += usize::from(w.is_some());
+        w
+    }
+
+    fn hex(&mut self, what: &str) -> Result<Hex, String> {
+        let w = self.next().ok_or_else(|| format!("{what} is missing"))?;
+        w.parse::<Hex>().map_err(|e| e.to_string())
+    }
+
+    fn is_hex(&self) -> bool {
+        self.peek().is_some_and(|w| w.parse::<Hex>().is_ok())
+    }
+
+    fn count(&mut self, what: &str) -> Result<u16, String> {
+        let w = self
+            .next()
+            .ok_or_else(|| format!("`{what}` needs a number after it"))?;
+        w.parse::<u16>()
+            .map_err(|_| format!("`{w}` after `{what}` is not a number of men"))
+    }
+
+    /// `inf N`, `cav N` (also `infantry`, `cavalry`), in any order, once each.
+    fn men(&mut self) -> Result<Option<Men>, String> {
+        let mut men = Men::NONE;
+        let mut any = false;
+        let (mut inf, mut cav) = (false, false);
+        while let Some(w) = self.peek() {
+            match w.to_ascii_lowercase().as_str() {
+                "inf" | "infantry" if !inf => {
+                    self.next();
+                    men.inf = self.count(w)?;
+                    inf = true;
+                }
+                "cav" | "cavalry" if !cav => {
+                    self.next();
+                    men.cav = self.count(w)?;
+                    cav = true;
+                }
+                _ => break,
+            }
+            any = true;
+        }
+        Ok(any.then_some(men))
+    }
+
+    fn done(&self) -> Result<(), String> {
+        match self.peek() {
+            None => Ok(()),
+            Some(w) => Err(format!("`{w}` was not expected there")),
+        }
+    }
+}
+
+impl FromStr for Command {
+    type Err = ParseCommandError;
+
+    fn from_str(text: &str) -> Result<Command, ParseCommandError> {
+        parse(text).map_err(|reason| ParseCommandError {
+            text: text.to_owned(),
+            reason,
+        })
+    }
+}
+
+fn parse(text: &str) -> Result<Command, String> {
+    let mut w = Words {
+        words: text.split_whitespace().collect(),
+        at: 0,
+    };
+    let verb = w.next().ok_or("it is empty")?.to_ascii_lowercase();
+    let command = match verb.as_str() {
+        "fire" => {
+            let cannon = w.hex("the cannon's hex")?;
+            let target = w.hex("the target hex")?;
+            let mut routers = false;
+            let mut crew = None;
+            while let Some(word) = w.next() {
+                match word.to_ascii_lowercase().as_str() {
+                    "routers" if !routers => routers = true,
+                    "crew" if crew.is_none() => {
+                        crew = Some(w.men()?.ok_or("`crew` needs men: crew inf 2 cav 2")?);
+                    }
+                    _ => return Err(format!("`{word}` was not expected there")),
+                }
+            }
+            Command::Fire {
+                cannon,
+                target,
+                routers,
+                crew,
+            }
+        }
+        "march" | "move" => {
+            let from = w.hex("the hex to march from")?;
+            let mut path = Vec::new();
+            while w.is_hex() {
+                path.push(w.hex("a hex")?);
+            }
+            if path.is_empty() {
+                return Err("name the hexes entered, in order: march C4 D4 D5".into());
+            }
+            if path.len() > 2 {
+                return Err("a march enters at most two hexes (R61)".into());
+            }
+            let path = Hexes::from_slice(&path).expect("two hexes at most");
+            let pick = if w.peek().is_some() {
+                Some(parse_pick(&mut w)?)
+            } else {
+                None
+            };
+            Command::March { from, path, pick }
+        }
+        "attack" => {
+            let target = w.hex("the hex attacked")?;
+            match w.next() {
+                Some(word) if word.eq_ignore_ascii_case("from") => {}
+                _ => return Err("name the attackers: attack F6 from E5 E6".into()),
+            }
+            let mut from = Vec::new();
+            while w.is_hex() {
+                from.push(w.hex("a hex")?);
+            }
+            if from.is_empty() {
+                return Err("name the attackers' hexes after `from`".into());
+            }
+            let from = Hexes::from_slice(&from)
+                .ok_or("a hex has at most six neighbours to attack from (R72)")?;
+            Command::Attack { target, from }
+        }
+        "lose" => {
+            let hex = w.hex("the hex")?;
+            let men = w.men()?.ok_or("name who dies: lose C4 inf 2 cav 1")?;
+            Command::Lose { hex, men }
+        }
+        "advance" => {
+            let into = w.hex("the hex advanced into")?;
+            let mut parts = Vec::new();
+            while let Some(word) = w.next() {
+                if !word.eq_ignore_ascii_case("from") {
+                    return Err(format!(
+                        "`{word}` was not expected there: advance F6 from E5 inf 4"
+                    ));
+                }
+                let hex = w.hex("the hex advanced from")?;
+                let men = w.men()?.ok_or("name who advances: from E5 inf 4")?;
+                parts.push((hex, men));
+            }
+            if parts.is_empty() {
+                return Err("name who advances: advance F6 from E5 inf 4".into());
+            }
+            let from =
+                Parts::from_slice(&parts).ok_or("an advance comes from at most six hexes (R77)")?;
+            Command::Advance { into, from }
+        }
+        "rally" => {
+            let routers = w.hex("the routers' hex")?;
+            match w.next() {
+                Some(word) if word.eq_ignore_ascii_case("with") => {}
+                _ => return Err("name the friendly formation: rally D4 with E5".into()),
+            }
+            let with = w.hex("the friendly formation's hex")?;
+            Command::Rally { routers, with }
+        }
+        "rout" => {
+            let from = w.hex("the routers' hex")?;
+            let to = match w.peek().map(str::to_ascii_lowercase).as_deref() {
+                Some("off") => {
+                    w.next();
+                    RoutTo::Off
+                }
+                Some("surrender") => {
+                    w.next();
+                    RoutTo::Surrender(w.hex("the enemy formation's hex")?)
+                }
+                Some(_) => RoutTo::Hex(w.hex("the hex routed into")?),
+                None => {
+                    return Err(
+                        "name where they go: rout D4 D3, rout D4 off or rout D4 surrender E5"
+                            .into(),
+                    );
+                }
+            };
+            Command::Rout { from, to }
+        }
+        "end" => Command::End,
+        other => {
+            return Err(format!(
+                "`{other}` is not a verb: fire, march, attack, lose, advance, rally, rout or end"
+            ));
+        }
+    };
+    w.done()?;
+    Ok(command)
+}
+
+fn parse_pick(w: &mut Words<'_>) -> Result<Pick, String> {
+    let mut pick = Pick::default();
+    let mut seen: Vec<&str> = Vec::new();
+    while let Some(word) = w.next() {
+        let key = word.to_ascii_lowercase();
+        let name = match key.as_str() {
+            "inf" | "infantry" => "inf",
+            "cav" | "cavalry" => "cav",
+            "officer" | "officers" => "officer",
+            "cannon" => "cannon",
+            "baggage" => "baggage",
+            "flag" => "flag",
+            "prisoners" | "prisoner" => "prisoners",
+            "unarmed" => "unarmed",
+            _ => {
+                return Err(format!(
+                    "`{word}` is not something that marches: inf, cav, officer, cannon, baggage, flag, prisoners or unarmed"
+                ));
+            }
+        };
+        if seen.contains(&name) {
+            return Err(format!("`{name}` is named twice"));
+        }
+        seen.push(name);
+        match name {
+            "inf" => pick.men.inf = w.count(word)?,
+            "cav" => pick.men.cav = w.count(word)?,
+            "officer" => pick.officers = w.count(word)?,
+            "prisoners" => pick.prisoners = w.count(word)?,
+            "unarmed" => pick.unarmed = w.count(word)?,
+            "cannon" => pick.cannon = true,
+            "baggage" => pick.baggage = true,
+            _ => pick.flag = true,
+        }
+    }
+    if pick.is_empty() {
+        return Err("nothing is named to march".into());
+    }
+    Ok(pick)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_documented_form_reads_and_prints_back() {
+        for text in [
+            "fire C4 F6",
+            "fire C4 F6 routers",
+            "fire C4 F6 crew inf 2 cav 2",
+            "march C4 D4 D5",
+            "march C4 D4 inf 8 cav 2 officer 1 cannon baggage flag prisoners 3 unarmed 2",
+            "attack F6 from E5 E6",
+            "lose C4 inf 2 cav 1",
+            "advance F6 from E5 inf 4 from E6 cav 2",
+            "rally D4 with E5",
+            "rout D4 D3",
+            "rout D4 off",
+            "rout D4 surrender E5",
+            "end",
+        ] {
+            let command: Command = text.parse().unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(command.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn aliases_and_any_order_read_the_same() {
+        let a: Command = "fire C4 F6 crew cav 2 inf 2".parse().unwrap();
+        let b: Command = "FIRE c4 f6 crew infantry 2 cavalry 2".parse().unwrap();
+        assert_eq!(a, b);
+        let m: Command = "move C4 D4 cavalry 2 officers 1".parse().unwrap();
+        assert_eq!(m.to_string(), "march C4 D4 cav 2 officer 1");
+    }
+
+    #[test]
+    fn bad_commands_say_what_is_wrong() {
+        let err = |t: &str| t.parse::<Command>().unwrap_err().reason;
+        assert_eq!(err(""), "it is empty");
+        assert!(err("charge F6").contains("not a verb"));
+        assert!(err("march C4").contains("name the hexes"));
+        assert!(err("march C4 D4 D5 E5").contains("at most two hexes"));
+        assert!(err("march C4 D4 horses 2").contains("not something that marches"));
+        assert!(err("march C4 D4 inf 2 inf 3").contains("named twice"));
+        assert!(err("attack F6 E5").contains("from"));
+        assert!(err("lose C4").contains("name who dies"));
+        assert!(err("fire C4 F6 now").contains("not expected"));
+        assert!(err("rally D4 E5").contains("with"));
+        assert!(err("fire C4 Q").contains("not a hex name"));
+        assert!(err("lose C4 inf x").contains("not a number"));
+    }
+}

@@ -1,0 +1,863 @@
+//! The battle's state: the map and its terrain (shared by every copy of a
+//! game), the pieces of each side in each hex, the phase, the decisions
+//! still owed, victory points and the dice. Checking and applying commands
+//! is `play.rs`'s, listing them `legal.rs`'s.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::sync::Arc;
+
+use sandtable_core::dice::Dice;
+use sandtable_core::hash::Mix;
+
+use crate::command::{Hexes, Men};
+use crate::hex::{Edge, Hex, Map};
+use crate::setup::{self, Cover, Setup, SetupError, Switches, Terrain};
+
+/// One of the two sides, by its index in the setup (0 or 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Side(pub u8);
+
+impl Side {
+    /// The enemy.
+    pub const fn other(self) -> Side {
+        Side(1 - self.0)
+    }
+
+    /// The side's index, for slices of sides.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Men with their officers: the armed men of a formation, a routing group,
+/// prisoners or unarmed men (R62, R63).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Band {
+    /// Men by kind.
+    pub men: Men,
+    /// Officers (who are not men, R63).
+    pub officers: u16,
+}
+
+impl Band {
+    /// Nobody.
+    pub const NONE: Band = Band {
+        men: Men::NONE,
+        officers: 0,
+    };
+
+    /// Whether there is nobody.
+    pub const fn is_empty(self) -> bool {
+        self.men.is_empty() && self.officers == 0
+    }
+
+    /// Men and officers counted together (prisoners and unarmed men are
+    /// counted so in the notation: `prisoners 3`).
+    pub const fn heads(self) -> u16 {
+        self.men.total() + self.officers
+    }
+
+    /// Both added.
+    pub const fn plus(self, other: Band) -> Band {
+        Band {
+            men: self.men.plus(other.men),
+            officers: self.officers + other.officers,
+        }
+    }
+
+    /// `other` taken away, where each count covers it.
+    pub fn minus(self, other: Band) -> Option<Band> {
+        Some(Band {
+            men: self.men.minus(other.men)?,
+            officers: self.officers.checked_sub(other.officers)?,
+        })
+    }
+
+    /// The first `n` heads: infantry, then cavalry, then officers.
+    pub fn take(self, n: u16) -> Band {
+        let men = self.men.take_infantry_first(n.min(self.men.total()));
+        Band {
+            men,
+            officers: (n - men.total()).min(self.officers),
+        }
+    }
+}
+
+/// A side's pieces in one hex, with what they did this player turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Stack {
+    /// The hex.
+    pub hex: Hex,
+    /// The side.
+    pub side: Side,
+    /// The formation: armed men and the officers with them (R62).
+    pub armed: Band,
+    /// A cannon of this side (captured ones included, R77).
+    pub cannon: bool,
+    /// Baggage of this side.
+    pub baggage: bool,
+    /// Flags this side holds here: its own, and any it captured (R81).
+    pub flags: u8,
+    /// Routing men and their officers (R76, R79).
+    pub routing: Band,
+    /// Men of the enemy this side holds here as prisoners (R76).
+    pub prisoners: Band,
+    /// This side's unarmed men: escaped prisoners (R78).
+    pub unarmed: Band,
+    /// What the pieces here did this player turn.
+    pub marks: Marks,
+}
+
+/// What a stack's pieces did this player turn (R65, R69-R72, R79, R80);
+/// cleared when a player turn ends (R64).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Marks {
+    /// Armed men marked as the crew of a cannon that fired (R65).
+    pub crew: Men,
+    /// The cannon here fired (R65).
+    pub fired: bool,
+    /// Armed men and officers that marched into or within this hex (R69).
+    pub marched: Band,
+    /// The cannon here marched.
+    pub cannon_marched: bool,
+    /// The baggage here marched.
+    pub baggage_marched: bool,
+    /// Hexes the flags here moved this turn (R71).
+    pub flag_hexes: u8,
+    /// Prisoners that marched (R70).
+    pub prisoners_marched: Band,
+    /// Unarmed men that marched (R78).
+    pub unarmed_marched: Band,
+    /// The formation here attacked (R72).
+    pub attacked: bool,
+    /// The formation here was attacked (R72).
+    pub defended: bool,
+    /// The routers here rolled to rally, or routed by panic (R79).
+    pub rally_rolled: bool,
+    /// The routers here made their rout move (R80).
+    pub rout_moved: bool,
+}
+
+impl Stack {
+    /// An empty stack.
+    pub fn new(hex: Hex, side: Side) -> Stack {
+        Stack {
+            hex,
+            side,
+            armed: Band::NONE,
+            cannon: false,
+            baggage: false,
+            flags: 0,
+            routing: Band::NONE,
+            prisoners: Band::NONE,
+            unarmed: Band::NONE,
+            marks: Marks::default(),
+        }
+    }
+
+    /// Whether nothing is left here.
+    pub fn is_empty(&self) -> bool {
+        self.armed.is_empty()
+            && self.routing.is_empty()
+            && self.prisoners.is_empty()
+            && self.unarmed.is_empty()
+            && !self.cannon
+            && !self.baggage
+            && self.flags == 0
+    }
+
+    /// Whether a formation stands here: armed men (R62).
+    pub fn is_formation(&self) -> bool {
+        !self.armed.men.is_empty()
+    }
+
+    /// Men of this side here in any state but prisoner: what holds
+    /// prisoners (R70, R78) and what a rout may not enter (R80).
+    pub fn men(&self) -> u16 {
+        self.armed.men.total() + self.routing.men.total() + self.unarmed.men.total()
+    }
+
+    /// Armed men that fight in a melee: all but the crews marked this turn
+    /// (R72).
+    pub fn fighting(&self) -> Men {
+        self.armed
+            .men
+            .minus(self.marks.crew)
+            .expect("a crew is part of its hex's armed men")
+    }
+
+    /// Whether an enemy formation entering would capture something here
+    /// (R63, R69): pieces but no armed men.
+    pub fn capturable(&self) -> bool {
+        !self.is_formation() && !self.is_empty()
+    }
+}
+
+/// What of a stack may march now (R65, R69-R71).
+pub(crate) struct Free {
+    /// Armed men not marked as crews and not marched.
+    pub(crate) men: Men,
+    /// Officers not marched.
+    pub(crate) officers: u16,
+    /// The cannon, not fired and not marched.
+    pub(crate) cannon: bool,
+    /// The baggage, not marched.
+    pub(crate) baggage: bool,
+    /// Prisoners not marched.
+    pub(crate) prisoners: Band,
+    /// Unarmed men not marched.
+    pub(crate) unarmed: Band,
+    /// Nothing here is marked or has marched: "everything" may go.
+    pub(crate) whole: bool,
+}
+
+impl Stack {
+    /// What of the stack may march now (R65, R69-R71).
+    pub(crate) fn free(&self) -> Free {
+        let st = self;
+        let m = &st.marks;
+        let men = st
+            .armed
+            .men
+            .minus(m.marched.men)
+            .and_then(|x| x.minus(m.crew))
+            .unwrap_or(Men::NONE);
+        Free {
+            men,
+            officers: st.armed.officers.saturating_sub(m.marched.officers),
+            cannon: st.cannon && !m.fired && !m.cannon_marched,
+            baggage: st.baggage && !m.baggage_marched,
+            prisoners: st
+                .prisoners
+                .minus(m.prisoners_marched)
+                .unwrap_or(Band::NONE),
+            unarmed: st.unarmed.minus(m.unarmed_marched).unwrap_or(Band::NONE),
+            whole: m.crew.is_empty()
+                && m.marched.is_empty()
+                && m.prisoners_marched.is_empty()
+                && m.unarmed_marched.is_empty()
+                && !m.fired
+                && !m.cannon_marched
+                && !m.baggage_marched,
+        }
+    }
+}
+
+impl Free {
+    pub(crate) fn has_slow(&self) -> bool {
+        self.men.inf > 0
+            || self.cannon
+            || self.baggage
+            || !self.prisoners.is_empty()
+            || !self.unarmed.is_empty()
+    }
+
+    pub(crate) fn has_fast(&self) -> bool {
+        self.men.cav > 0 || self.officers > 0
+    }
+}
+
+/// The four phases of a player turn, in order (R64).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Cannon fire (R65-R68).
+    Cannonade,
+    /// Moving (R69-R71).
+    March,
+    /// Attacks (R72-R77).
+    Melee,
+    /// Rallies and rout moves (R78-R80).
+    Rally,
+}
+
+impl Phase {
+    /// Its name in the JSON summary and in logs.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Cannonade => "cannonade",
+            Phase::March => "march",
+            Phase::Melee => "melee",
+            Phase::Rally => "rally",
+        }
+    }
+
+    /// The phase after it, `None` after the Rally phase.
+    pub const fn next(self) -> Option<Phase> {
+        match self {
+            Phase::Cannonade => Some(Phase::March),
+            Phase::March => Some(Phase::Melee),
+            Phase::Melee => Some(Phase::Rally),
+            Phase::Rally => None,
+        }
+    }
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which of a hex's men a loss falls on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Which {
+    /// The formation's armed men.
+    Armed,
+    /// The routing group.
+    Routing,
+}
+
+/// Why men are lost, for the log and the summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cause {
+    /// A cannon's shot (R67).
+    Shot,
+    /// Fire over the firer's own men (R68).
+    FriendlyFire,
+    /// A melee (R76).
+    Melee,
+}
+
+/// What befalls the losers of a melee (R76).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Fate {
+    /// 1-2: the rest are taken prisoner.
+    Surrender,
+    /// 3-4: the rest rout and make a rout move at once.
+    Rout,
+    /// 5-6: all are killed.
+    Slaughter,
+}
+
+impl Fate {
+    /// The casualty table's row for a roll (R76).
+    pub const fn of_roll(roll: u8) -> Fate {
+        match roll {
+            1 | 2 => Fate::Surrender,
+            3 | 4 => Fate::Rout,
+            _ => Fate::Slaughter,
+        }
+    }
+
+    /// Its name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Fate::Surrender => "surrender",
+            Fate::Rout => "rout",
+            Fate::Slaughter => "slaughter",
+        }
+    }
+}
+
+/// Why routers make a rout move (R76, R79, R80).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RoutWhy {
+    /// They lost a melee (R76).
+    Melee,
+    /// Their formation panicked (R79).
+    Panic,
+    /// The Rally phase ended (R80).
+    RallyEnd,
+}
+
+/// Something the rules still have to do, or a decision they wait for,
+/// front first (R64, R76, R77, R80).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// `count` men of `side` in `hexes` die, their owner choosing which (R67,
+    /// R68, R76).
+    Lose {
+        /// Whose men.
+        side: Side,
+        /// Where.
+        hexes: Hexes,
+        /// How many are still to be chosen.
+        count: u16,
+        /// The formation's men or the routers.
+        which: Which,
+        /// Only men who fought (a melee's losses spare marked crews, R72).
+        fighting: bool,
+        /// Why.
+        cause: Cause,
+    },
+    /// The losers' fate once both sides' losses are taken (R76).
+    Fate {
+        /// The losers.
+        losers: Side,
+        /// The losers' hexes.
+        hexes: Hexes,
+        /// What befalls them.
+        fate: Fate,
+    },
+    /// The routers of `side` in `from` make a rout move, their enemy
+    /// choosing where (R80).
+    Rout {
+        /// The routers' side.
+        side: Side,
+        /// Their hex.
+        from: Hex,
+        /// Why they rout.
+        why: RoutWhy,
+    },
+    /// The winner's free advance (R77), chosen by the winner.
+    Advance {
+        /// The winner.
+        side: Side,
+        /// The hexes it may advance into (several for a defender that beat
+        /// attackers from several hexes).
+        into: Hexes,
+        /// The hexes its men who fought stand in.
+        from: Hexes,
+    },
+    /// The player turn ends once everything before it is done (R64).
+    EndTurn,
+}
+
+/// How the battle ended (R64).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This side has more victory points.
+    Won(Side),
+    /// Equal victory points.
+    Draw,
+}
+
+/// Why the battle ended (R64, R81).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The last game turn was played.
+    Turns,
+    /// A side has no armed, non-routing men.
+    NoArmedMen(Side),
+    /// A flag was captured (`capture_the_flag`, R81).
+    FlagCaptured,
+}
+
+/// What does not change in a battle: the map, its terrain, the sides and
+/// the house rules. Shared by every copy of a game.
+#[derive(Debug, PartialEq)]
+pub struct Battle {
+    /// The map's size.
+    pub map: Map,
+    /// Terrain by [`Map::index`].
+    pub terrain: Vec<Terrain>,
+    /// Each hex's neighbours on the map, by [`Map::index`].
+    pub(crate) adjacent: Vec<Adjacent>,
+    /// The sides' names.
+    pub names: [String; 2],
+    /// The sides' home edges (R60).
+    pub homes: [Edge; 2],
+    /// Game turns (R64).
+    pub turns: u32,
+    /// The house rules.
+    pub switches: Switches,
+    /// The setup the battle was made from.
+    pub setup: Setup,
+    /// Setup warnings (R61).
+    pub warnings: Vec<String>,
+}
+
+/// A hex's neighbours, clockwise from the one above.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Adjacent {
+    len: u8,
+    hexes: [Hex; 6],
+}
+
+impl Adjacent {
+    pub(crate) fn as_slice(&self) -> &[Hex] {
+        &self.hexes[..usize::from(self.len)]
+    }
+}
+
+impl Battle {
+    /// The terrain of a hex on the map.
+    pub fn terrain(&self, hex: Hex) -> Terrain {
+        self.terrain[self.map.index(hex)]
+    }
+
+    /// The neighbours of a hex on the map (R60).
+    pub fn neighbours(&self, hex: Hex) -> &[Hex] {
+        self.adjacent[self.map.index(hex)].as_slice()
+    }
+
+    /// Steps from a hex to leaving the map across the side's home edge.
+    pub fn to_home(&self, hex: Hex, side: Side) -> u16 {
+        self.map.to_edge(hex, self.homes[side.index()])
+    }
+}
+
+/// Everything that changes in a battle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State {
+    /// Every side's pieces, one stack a hex and side, sorted by hex then
+    /// side.
+    pub stacks: Vec<Stack>,
+    /// The phase of the active side's turn.
+    pub phase: Phase,
+    /// Whose player turn it is.
+    pub active: Side,
+    /// Who plays first each game turn (R64).
+    pub first: Side,
+    /// The game turn, from 1 (R64).
+    pub turn: u32,
+    /// Victory points (R81).
+    pub vp: [u32; 2],
+    /// What is still to be done or decided, front first.
+    pub steps: VecDeque<Step>,
+    /// A flag was captured this player turn (R81's `capture_the_flag`).
+    pub flag_taken: bool,
+    /// How the battle ended, once it has.
+    pub ending: Option<(Outcome, EndReason)>,
+    /// The dice (R30).
+    pub dice: Dice,
+}
+
+/// A Warpspawn battle: its fixed parts, its state, and what undo needs
+/// (R31).
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub(crate) battle: Arc<Battle>,
+    pub(crate) state: State,
+    /// The state where undo stops: the start of the player turn or the last
+    /// roll (R31).
+    pub(crate) mark: Arc<State>,
+    /// Commands applied since `mark`, oldest first.
+    pub(crate) since_mark: Vec<crate::command::Command>,
+    /// Why undo stops at `mark`.
+    pub(crate) mark_why: &'static str,
+}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Game) -> bool {
+        self.state == other.state && self.battle == other.battle
+    }
+}
+
+impl Game {
+    /// Checks a setup against every ruling and starts the battle: the first
+    /// player as the scenario names it, or by a coin of the dice (R64).
+    pub fn new(setup: &Setup, mut dice: Dice) -> Result<Game, SetupError> {
+        setup::validate(setup)?;
+        let map = setup.map;
+        let terrain = setup::terrain_grid(setup);
+        let adjacent = map
+            .hexes()
+            .map(|hex| {
+                let mut adj = Adjacent::default();
+                for n in map.neighbours(hex) {
+                    adj.hexes[usize::from(adj.len)] = n;
+                    adj.len += 1;
+                }
+                adj
+            })
+            .collect();
+        let first = match setup.first_player {
+            Some(i) => Side(i as u8),
+            None => match dice.coin() {
+                Ok(heads) => Side(u8::from(heads)),
+                Err(out) => {
+                    return Err(SetupError {
+                        problems: vec![setup::SetupProblem {
+                            path: "first_player".into(),
+                            ruling: Some(sandtable_core::game::Ruling(64)),
+                            message: format!(
+                                "the first player is tossed for with a coin: {}",
+                                out.reason()
+                            ),
+                        }],
+                        more: 0,
+                    });
+                }
+            },
+        };
+        let mut stacks: Vec<Stack> = Vec::new();
+        for piece in &setup.pieces {
+            let side = Side(piece.side as u8);
+            let mut stack = Stack::new(piece.at, side);
+            stack.armed = Band {
+                men: Men::new(piece.infantry, piece.cavalry),
+                officers: piece.officers,
+            };
+            stack.cannon = piece.cannon;
+            stack.baggage = piece.baggage;
+            stack.flags = u8::from(piece.flag);
+            stacks.push(stack);
+        }
+        stacks.sort_by_key(|s| (s.hex, s.side));
+        let battle = Battle {
+            map,
+            terrain,
+            adjacent,
+            names: [setup.sides[0].name.clone(), setup.sides[1].name.clone()],
+            homes: [setup.sides[0].home, setup.sides[1].home],
+            turns: setup.turns,
+            switches: setup.switches,
+            setup: setup.clone(),
+            warnings: setup::warnings(setup),
+        };
+        let state = State {
+            stacks,
+            phase: Phase::Cannonade,
+            active: first,
+            first,
+            turn: 1,
+            vp: [0, 0],
+            steps: VecDeque::new(),
+            flag_taken: false,
+            ending: None,
+            dice,
+        };
+        Ok(Game {
+            battle: Arc::new(battle),
+            mark: Arc::new(state.clone()),
+            state,
+            since_mark: Vec::new(),
+            mark_why: "undo goes back no further than the start of the player turn (R31)",
+        })
+    }
+
+    /// The battle's fixed parts.
+    pub fn battle(&self) -> &Battle {
+        &self.battle
+    }
+
+    /// The state now.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// A side's name.
+    pub fn name(&self, side: Side) -> &str {
+        &self.battle.names[side.index()]
+    }
+
+    /// Every stack, by hex then side.
+    pub fn stacks(&self) -> &[Stack] {
+        &self.state.stacks
+    }
+
+    /// The side's stack in a hex, if it has pieces there.
+    pub fn stack(&self, hex: Hex, side: Side) -> Option<&Stack> {
+        self.state.stack(hex, side)
+    }
+
+    /// The side whose player turn it is.
+    pub fn active(&self) -> Side {
+        self.state.active
+    }
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.state.phase
+    }
+
+    /// The game turn, from 1.
+    pub fn turn(&self) -> u32 {
+        self.state.turn
+    }
+
+    /// Victory points of a side (R81).
+    pub fn vp(&self, side: Side) -> u32 {
+        self.state.vp[side.index()]
+    }
+
+    /// How the battle ended, once it has.
+    pub fn ending(&self) -> Option<(Outcome, EndReason)> {
+        self.state.ending
+    }
+
+    /// The decision the rules wait for, if one is owed (R64).
+    pub fn owed(&self) -> Option<&Step> {
+        self.state.steps.front()
+    }
+
+    /// The side that decides now: the one a owed decision waits for, else
+    /// the active side; `None` once the battle is over.
+    pub fn decider(&self) -> Option<Side> {
+        if self.state.ending.is_some() {
+            return None;
+        }
+        Some(match self.state.steps.front() {
+            Some(Step::Lose { side, .. }) | Some(Step::Advance { side, .. }) => *side,
+            Some(Step::Rout { side, .. }) => side.other(),
+            _ => self.state.active,
+        })
+    }
+
+    /// Setup warnings (R61).
+    pub fn warnings(&self) -> &[String] {
+        &self.battle.warnings
+    }
+
+    /// The most armed men a hex may hold (R62): 20, or 10 with a cannon or
+    /// baggage.
+    pub fn limit(&self, hex: Hex) -> u16 {
+        if self.state.items(hex) > 0 { 10 } else { 20 }
+    }
+
+    /// A stable 64-bit hash of the whole changing state, dice included.
+    pub fn state_hash(&self) -> u64 {
+        let s = &self.state;
+        let mut h = Mix::new();
+        for st in &s.stacks {
+            h.u64(u64::from(st.hex.col) | u64::from(st.hex.row) << 16 | u64::from(st.side.0) << 32);
+            for band in [
+                st.armed,
+                st.routing,
+                st.prisoners,
+                st.unarmed,
+                st.marks.marched,
+                st.marks.prisoners_marched,
+                st.marks.unarmed_marched,
+            ] {
+                h.u64(
+                    u64::from(band.men.inf)
+                        | u64::from(band.men.cav) << 16
+                        | u64::from(band.officers) << 32,
+                );
+            }
+            let m = &st.marks;
+            h.u64(
+                u64::from(m.crew.inf)
+                    | u64::from(m.crew.cav) << 16
+                    | u64::from(st.flags) << 32
+                    | u64::from(m.flag_hexes) << 40
+                    | u64::from(
+                        u8::from(st.cannon)
+                            | u8::from(st.baggage) << 1
+                            | u8::from(m.fired) << 2
+                            | u8::from(m.cannon_marched) << 3
+                            | u8::from(m.baggage_marched) << 4
+                            | u8::from(m.attacked) << 5
+                            | u8::from(m.defended) << 6
+                            | u8::from(m.rally_rolled) << 7,
+                    ) << 48
+                    | u64::from(m.rout_moved) << 56,
+            );
+        }
+        h.u64(
+            s.phase as u64
+                | u64::from(s.active.0) << 4
+                | u64::from(s.first.0) << 5
+                | u64::from(s.flag_taken) << 6
+                | u64::from(s.turn) << 8,
+        );
+        h.u64(u64::from(s.vp[0]) | u64::from(s.vp[1]) << 32);
+        for step in &s.steps {
+            h.u64(step_word(step));
+        }
+        h.u64(match s.ending {
+            None => 0,
+            Some((Outcome::Draw, _)) => 1,
+            Some((Outcome::Won(side), _)) => 2 + u64::from(side.0),
+        });
+        h.u128(s.dice.position());
+        h.finish()
+    }
+}
+
+fn step_word(step: &Step) -> u64 {
+    let hexes = |hs: &Hexes| {
+        hs.as_slice().iter().fold(0u64, |a, h| {
+            a.wrapping_mul(31)
+                .wrapping_add(u64::from(h.col) << 16 | u64::from(h.row))
+        })
+    };
+    match step {
+        Step::Lose {
+            side,
+            hexes: hs,
+            count,
+            which,
+            fighting,
+            cause,
+        } => {
+            1 | u64::from(side.0) << 4
+                | (*which as u64) << 5
+                | u64::from(*fighting) << 6
+                | (*cause as u64) << 7
+                | u64::from(*count) << 10
+                | hexes(hs) << 26
+        }
+        Step::Fate {
+            losers,
+            hexes: hs,
+            fate,
+        } => 2 | u64::from(losers.0) << 4 | (*fate as u64) << 5 | hexes(hs) << 8,
+        Step::Rout { side, from, why } => {
+            3 | u64::from(side.0) << 4
+                | (*why as u64) << 5
+                | u64::from(from.col) << 8
+                | u64::from(from.row) << 24
+        }
+        Step::Advance { side, into, from } => {
+            4 | u64::from(side.0) << 4 | hexes(into) << 8 ^ hexes(from) << 30
+        }
+        Step::EndTurn => 5,
+    }
+}
+
+impl State {
+    /// Where the side's stack in a hex is, or would go.
+    pub(crate) fn find(&self, hex: Hex, side: Side) -> Result<usize, usize> {
+        self.stacks
+            .binary_search_by(|s| (s.hex, s.side).cmp(&(hex, side)))
+    }
+
+    /// The side's stack in a hex, if it has pieces there.
+    pub fn stack(&self, hex: Hex, side: Side) -> Option<&Stack> {
+        self.find(hex, side).ok().map(|i| &self.stacks[i])
+    }
+
+    /// The side's stack in a hex, made empty if it has none there.
+    pub(crate) fn stack_mut(&mut self, hex: Hex, side: Side) -> &mut Stack {
+        let i = match self.find(hex, side) {
+            Ok(i) => i,
+            Err(i) => {
+                self.stacks.insert(i, Stack::new(hex, side));
+                i
+            }
+        };
+        &mut self.stacks[i]
+    }
+
+    /// Drops the side's stack in a hex if nothing is left in it.
+    pub(crate) fn tidy(&mut self, hex: Hex, side: Side) {
+        if let Ok(i) = self.find(hex, side)
+            && self.stacks[i].is_empty()
+        {
+            self.stacks.remove(i);
+        }
+    }
+
+    /// Cannon and baggage in a hex, of either side (R62: at most one).
+    pub fn items(&self, hex: Hex) -> u8 {
+        [Side(0), Side(1)]
+            .iter()
+            .filter_map(|s| self.stack(hex, *s))
+            .map(|s| u8::from(s.cannon) + u8::from(s.baggage))
+            .sum()
+    }
+
+    /// Whether the side has a formation in the hex.
+    pub fn formation_at(&self, hex: Hex, side: Side) -> bool {
+        self.stack(hex, side).is_some_and(Stack::is_formation)
+    }
+
+    /// A side's armed men in all: a side with none ends the battle (R64).
+    pub fn armed_men(&self, side: Side) -> u32 {
+        self.stacks
+            .iter()
+            .filter(|s| s.side == side)
+            .map(|s| u32::from(s.armed.men.total()))
+            .sum()
+    }
+}
+
+/// Whether a hex is covered or fortified (R60): cavalry ends its move on
+/// entering one (R69).
+pub fn is_cover(terrain: Terrain) -> bool {
+    matches!(terrain.cover(), Cover::Covered | Cover::Fortified)
+}

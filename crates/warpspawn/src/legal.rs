@@ -1,0 +1,474 @@
+//! The legal commands of a side, kept few enough to list and search. Most
+//! are listed one by one; two kinds carry counts and are listed one a
+//! family ([`Game::listed_as`]):
+//! - a march is listed once for each hex it leaves, hex it ends in and pace:
+//!   the slow family (anything with infantry, a cannon, baggage, prisoners
+//!   or unarmed men: 1 hex) and the fast family (cavalry and officers: up to
+//!   2 hexes). The listed march moves as much of the family as may go,
+//!   infantry first where a limit cuts it (R62); any part of it, by any path
+//!   to the same hex, is one of its family;
+//! - a free advance is listed once for each number of men, infantry first,
+//!   hex by hex (R77); any other choice of the same number is one of its
+//!   family.
+//!
+//! A shot's named crew is one of the family of the shot with the crew the
+//! rules would mark (R65), and attackers named in another order are the
+//! same attack.
+
+use sandtable_core::game::Legal;
+
+use crate::command::{Command, Hexes, Men, Pick};
+use crate::game::{Band, Free, Game, Phase, Side, Stack, Step};
+use crate::hex::Hex;
+use crate::play::{Group, sorted};
+
+/// A march's pace family (R61).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pace {
+    Slow,
+    Fast,
+}
+
+impl Game {
+    /// Every legal command of `side` now, one a family (see the module
+    /// doc), in a stable order; empty when `side` owes no decision.
+    pub fn legal_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
+        out.clear();
+        if self.decider() != Some(side) {
+            return;
+        }
+        if let Some(step) = self.state.steps.front() {
+            self.owed_into(step, out);
+            return;
+        }
+        match self.state.phase {
+            Phase::Cannonade => self.fire_into(side, out),
+            Phase::March => self.marches_into(side, out),
+            Phase::Melee => self.attacks_into(side, out),
+            Phase::Rally => self.rallies_into(side, out),
+        }
+        if self.plan(side, &Command::End).is_ok() {
+            out.push(Legal {
+                command: Command::End,
+                cost: 0,
+                piece: None,
+                at: None,
+            });
+        }
+    }
+
+    /// Every legal command of `side` now, in a new list.
+    pub fn legal_commands(&self, side: Side) -> Vec<Legal<Command>> {
+        let mut out = Vec::new();
+        self.legal_into(side, &mut out);
+        out
+    }
+
+    fn owed_into(&self, step: &Step, out: &mut Vec<Legal<Command>>) {
+        match *step {
+            Step::Lose {
+                side,
+                hexes,
+                count,
+                which,
+                fighting,
+                ..
+            } => {
+                let pools = self.loss_pools(side, &hexes, which, fighting);
+                let all: u16 = pools.iter().map(|(_, m)| m.total()).sum();
+                for (hex, pool) in &pools {
+                    let others = all - pool.total();
+                    let lo = count.saturating_sub(others).max(1);
+                    let hi = count.min(pool.total());
+                    for t in lo..=hi {
+                        let inf_lo = t.saturating_sub(pool.cav);
+                        let inf_hi = t.min(pool.inf);
+                        for inf in inf_lo..=inf_hi {
+                            out.push(Legal {
+                                command: Command::Lose {
+                                    hex: *hex,
+                                    men: Men::new(inf, t - inf),
+                                },
+                                cost: 0,
+                                piece: Some(hex.spot()),
+                                at: Some(hex.spot()),
+                            });
+                        }
+                    }
+                }
+            }
+            Step::Advance { side, into, from } => {
+                for hex in into.as_slice() {
+                    let (least, most) = self.advance_range(side, *hex, from.as_slice());
+                    for n in least.max(1)..=most {
+                        let parts = self.advance_parts(side, from.as_slice(), n);
+                        out.push(Legal {
+                            command: Command::Advance {
+                                into: *hex,
+                                from: parts,
+                            },
+                            cost: 0,
+                            piece: parts.as_slice().first().map(|(h, _)| h.spot()),
+                            at: Some(hex.spot()),
+                        });
+                    }
+                }
+            }
+            Step::Rout { side, from, .. } => {
+                for to in self.rout_options(side, from) {
+                    let at = match to {
+                        crate::command::RoutTo::Hex(h) | crate::command::RoutTo::Surrender(h) => {
+                            Some(h.spot())
+                        }
+                        crate::command::RoutTo::Off => None,
+                    };
+                    out.push(Legal {
+                        command: Command::Rout { from, to },
+                        cost: 0,
+                        piece: Some(from.spot()),
+                        at,
+                    });
+                }
+            }
+            Step::Fate { .. } | Step::EndTurn => {}
+        }
+    }
+
+    fn fire_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
+        let range = u16::from(self.battle.switches.cannon_range);
+        for st in
+            self.state.stacks.iter().filter(|s| {
+                s.side == side && s.cannon && !s.marks.fired && s.armed.men.total() >= 4
+            })
+        {
+            for foe in self.state.stacks.iter().filter(|f| f.side != side) {
+                let d = st.hex.distance(foe.hex);
+                if d == 0 || d > range {
+                    continue;
+                }
+                let formation = foe.is_formation();
+                let routers = !foe.routing.men.is_empty();
+                let mut push = |routers| {
+                    out.push(Legal {
+                        command: Command::Fire {
+                            cannon: st.hex,
+                            target: foe.hex,
+                            routers,
+                            crew: None,
+                        },
+                        cost: 0,
+                        piece: Some(st.hex.spot()),
+                        at: Some(foe.hex.spot()),
+                    })
+                };
+                if formation || routers {
+                    push(false);
+                }
+                if formation && routers {
+                    push(true);
+                }
+            }
+        }
+    }
+
+    fn marches_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
+        let map = self.battle.map;
+        for st in self.state.stacks.iter().filter(|s| s.side == side) {
+            let f = st.free();
+            if f.has_slow() {
+                for d in self.battle.neighbours(st.hex) {
+                    if let Some(command) = self.march_rep(st, &f, *d, Pace::Slow) {
+                        out.push(march_legal(st.hex, *d, command));
+                    }
+                }
+            }
+            if f.has_fast() {
+                let (c, r) = (i32::from(st.hex.col), i32::from(st.hex.row));
+                for col in (c - 2).max(0)..=(c + 2) {
+                    for row in (r - 2).max(0)..=(r + 2) {
+                        let d = Hex::new(col as u16, row as u16);
+                        if !map.contains(d) {
+                            continue;
+                        }
+                        let n = st.hex.distance(d);
+                        if n == 0 || n > 2 {
+                            continue;
+                        }
+                        if let Some(command) = self.march_rep(st, &f, d, Pace::Fast) {
+                            out.push(march_legal(st.hex, d, command));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The listed march of a family: from `st`'s hex to `to` at `pace`, as
+    /// much as may go (see the module doc); `None` when no march of the
+    /// family is legal.
+    fn march_rep(&self, st: &Stack, f: &Free, to: Hex, pace: Pace) -> Option<Command> {
+        let side = st.side;
+        let own = self.stack(to, side);
+        let foe = self.stack(to, side.other()).filter(|s| s.capturable());
+        let own_items = own.map_or(0, |o| u8::from(o.cannon) + u8::from(o.baggage));
+        let foe_items = foe.map_or(0, |o| u8::from(o.cannon) + u8::from(o.baggage));
+        let own_men = own.map_or(0, |o| o.armed.men.total());
+        let distance = st.hex.distance(to);
+        let flag_ok = st.flags > 0 && usize::from(st.marks.flag_hexes) + usize::from(distance) <= 2;
+        let room = |items: u8| (if items > 0 { 10u16 } else { 20 }).saturating_sub(own_men);
+        let mut candidates: Vec<Group> = Vec::new();
+        match pace {
+            Pace::Slow => {
+                let mut cannon = f.cannon;
+                let mut baggage = f.baggage;
+                if own_items + foe_items + u8::from(cannon) + u8::from(baggage) > 1 || own_men > 10
+                {
+                    cannon = false;
+                    baggage = false;
+                }
+                let items = own_items + foe_items + u8::from(cannon) + u8::from(baggage);
+                let mut men = f.men.take_infantry_first(f.men.total().min(room(items)));
+                if cannon && men.total() < 4 {
+                    cannon = false;
+                    let items = own_items + foe_items + u8::from(baggage);
+                    men = f.men.take_infantry_first(f.men.total().min(room(items)));
+                }
+                let prisoners = if men.is_empty() && f.unarmed.men.is_empty() {
+                    Band::NONE
+                } else {
+                    f.prisoners
+                };
+                let group = Group {
+                    armed: Band {
+                        men,
+                        officers: f.officers,
+                    },
+                    cannon,
+                    baggage,
+                    flag: flag_ok,
+                    prisoners,
+                    unarmed: f.unarmed,
+                };
+                if group.is_fast() {
+                    return None;
+                }
+                candidates.push(group);
+            }
+            Pace::Fast => {
+                let cav = f.men.cav.min(room(own_items + foe_items));
+                let mounted = Group {
+                    armed: Band {
+                        men: Men::new(0, cav),
+                        officers: f.officers,
+                    },
+                    flag: flag_ok,
+                    ..Group::default()
+                };
+                let officers = Group {
+                    armed: Band {
+                        men: Men::NONE,
+                        officers: f.officers,
+                    },
+                    flag: flag_ok,
+                    ..Group::default()
+                };
+                for g in [mounted, officers] {
+                    if g.moves_something() {
+                        candidates.push(g);
+                        candidates.push(Group { flag: false, ..g });
+                    }
+                }
+            }
+        }
+        for group in candidates {
+            let pick = self.pick_of(st, f, &group, flag_ok);
+            for path in self.paths(st.hex, to) {
+                let command = Command::March {
+                    from: st.hex,
+                    path,
+                    pick,
+                };
+                if self.plan(side, &command).is_ok() {
+                    return Some(command);
+                }
+            }
+        }
+        None
+    }
+
+    /// The pick naming `group`, or `None` (everything) where the group is
+    /// everything in the hex.
+    fn pick_of(&self, st: &Stack, f: &Free, group: &Group, flag_ok: bool) -> Option<Pick> {
+        let everything = f.whole
+            && group.armed == st.armed
+            && group.cannon == st.cannon
+            && group.baggage == st.baggage
+            && group.flag == (st.flags > 0)
+            && (group.flag || !flag_ok)
+            && group.prisoners == st.prisoners
+            && group.unarmed == st.unarmed;
+        (!everything).then_some(Pick {
+            men: group.armed.men,
+            officers: group.armed.officers,
+            cannon: group.cannon,
+            baggage: group.baggage,
+            flag: group.flag,
+            prisoners: group.prisoners.heads(),
+            unarmed: group.unarmed.heads(),
+        })
+    }
+
+    /// The paths from a hex to another one or two hexes away, shortest,
+    /// through each neighbour in turn.
+    fn paths(&self, from: Hex, to: Hex) -> Vec<Hexes> {
+        match from.distance(to) {
+            1 => vec![Hexes::from_slice(&[to]).expect("one hex")],
+            2 => self
+                .battle
+                .neighbours(from)
+                .iter()
+                .filter(|h| h.touches(to))
+                .map(|h| Hexes::from_slice(&[*h, to]).expect("two hexes"))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn attacks_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
+        for foe in self
+            .state
+            .stacks
+            .iter()
+            .filter(|f| f.side != side && f.is_formation() && !f.marks.defended)
+        {
+            let ready: Vec<Hex> = self
+                .battle
+                .neighbours(foe.hex)
+                .iter()
+                .copied()
+                .filter(|h| {
+                    self.stack(*h, side).is_some_and(|s| {
+                        s.is_formation() && !s.marks.attacked && !s.fighting().is_empty()
+                    })
+                })
+                .collect();
+            for mask in 1u32..(1 << ready.len()) {
+                let hexes: Vec<Hex> = ready
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask & (1 << i) != 0)
+                    .map(|(_, h)| *h)
+                    .collect();
+                let from = sorted(Hexes::from_slice(&hexes).expect("at most six"));
+                let command = Command::Attack {
+                    target: foe.hex,
+                    from,
+                };
+                if self.plan(side, &command).is_ok() {
+                    out.push(Legal {
+                        command,
+                        cost: 0,
+                        piece: Some(from.as_slice()[0].spot()),
+                        at: Some(foe.hex.spot()),
+                    });
+                }
+            }
+        }
+    }
+
+    fn rallies_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
+        for st in self
+            .state
+            .stacks
+            .iter()
+            .filter(|s| s.side == side && !s.routing.men.is_empty() && !s.marks.rally_rolled)
+        {
+            let mut withs: Vec<Hex> = Vec::new();
+            if st.is_formation() {
+                withs.push(st.hex);
+            }
+            for h in self.battle.neighbours(st.hex) {
+                if self.state.formation_at(*h, side) {
+                    withs.push(*h);
+                }
+            }
+            for with in withs {
+                out.push(Legal {
+                    command: Command::Rally {
+                        routers: st.hex,
+                        with,
+                    },
+                    cost: 0,
+                    piece: Some(st.hex.spot()),
+                    at: Some(with.spot()),
+                });
+            }
+        }
+    }
+
+    /// The listed command of `command`'s family (see the module doc): the
+    /// command itself for commands listed one by one.
+    pub fn listed_as(&self, command: &Command) -> Command {
+        match *command {
+            Command::March { from, path, pick } => {
+                let (Some(st), Some(to)) =
+                    (self.stack(from, self.state.active), path.as_slice().last())
+                else {
+                    return *command;
+                };
+                let f = st.free();
+                let slow = match pick {
+                    None => f.has_slow() || st.cannon || st.baggage,
+                    Some(p) => {
+                        p.men.inf > 0 || p.cannon || p.baggage || p.prisoners > 0 || p.unarmed > 0
+                    }
+                };
+                let pace = if slow { Pace::Slow } else { Pace::Fast };
+                self.march_rep(st, &f, *to, pace).unwrap_or(*command)
+            }
+            Command::Fire {
+                cannon,
+                target,
+                routers,
+                ..
+            } => {
+                let formation = self.state.formation_at(target, self.state.active.other());
+                Command::Fire {
+                    cannon,
+                    target,
+                    routers: routers && formation,
+                    crew: None,
+                }
+            }
+            Command::Attack { target, from } => Command::Attack {
+                target,
+                from: sorted(from),
+            },
+            Command::Advance { into, from } => {
+                let Some(Step::Advance {
+                    side, from: hexes, ..
+                }) = self.state.steps.front()
+                else {
+                    return *command;
+                };
+                let n = from.men().total();
+                let parts = self.advance_parts(*side, hexes.as_slice(), n);
+                if parts.men().total() == n {
+                    Command::Advance { into, from: parts }
+                } else {
+                    *command
+                }
+            }
+            _ => *command,
+        }
+    }
+}
+
+fn march_legal(from: Hex, to: Hex, command: Command) -> Legal<Command> {
+    Legal {
+        command,
+        cost: from.distance(to),
+        piece: Some(from.spot()),
+        at: Some(to.spot()),
+    }
+}

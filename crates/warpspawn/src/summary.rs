@@ -1,0 +1,149 @@
+//! The JSON summary of a battle, as the CLI's `--json` prints it (the
+//! referee's view; nothing of the battle is hidden from a player). Field
+//! names are part of the interface: see the crate docs.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Band, Game, Outcome, Side, Stack, Step};
+use crate::hex::Hex;
+
+/// A snapshot of the battle a person or a program can read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The game turn, from 1 (R64).
+    pub turn: u32,
+    /// The side whose player turn it is.
+    pub current_player: String,
+    /// `cannonade`, `march`, `melee` or `rally`.
+    pub phase: String,
+    /// Whether the battle has ended.
+    pub over: bool,
+    /// The winner; null for a draw or a battle not over.
+    pub winner: Option<String>,
+    /// Victory points by side name (R81).
+    pub vp: BTreeMap<String, u32>,
+    /// One entry a hex, side and state.
+    pub pieces: Vec<PieceSummary>,
+    /// The decision the rules wait for from a player, or null.
+    pub awaiting: Option<Awaiting>,
+}
+
+/// A side's pieces of one state in one hex.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PieceSummary {
+    /// The hex, like `"C4"`.
+    pub hex: String,
+    /// Whose men they are.
+    pub player: String,
+    /// `armed`, `routing`, `prisoner` or `unarmed`.
+    pub state: String,
+    /// Infantry men.
+    pub infantry: u16,
+    /// Cavalry men.
+    pub cavalry: u16,
+    /// Officers.
+    pub officers: u16,
+    /// Cannon (0 or 1; only with the armed entry).
+    pub cannon: u8,
+    /// Baggage (0 or 1; only with the armed entry).
+    pub baggage: u8,
+    /// Whether a flag is with them (only the armed entry).
+    pub flag: bool,
+    /// For prisoners, the side holding them; else null.
+    pub held_by: Option<String>,
+    /// Armed men marked as a cannon's crew this turn (R65).
+    pub crew_marked: u16,
+}
+
+/// A decision owed by a player (R64).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Awaiting {
+    /// Who decides.
+    pub player: String,
+    /// `casualties`, `advance`, `rout` or `surrender`.
+    pub choice: String,
+}
+
+impl Game {
+    /// The JSON-ready summary.
+    pub fn summary(&self) -> Summary {
+        let name = |s: Side| self.name(s).to_owned();
+        let mut pieces = Vec::new();
+        for st in &self.state.stacks {
+            pieces.extend(entries(st, &name));
+        }
+        let awaiting = self.state.steps.front().and_then(|step| {
+            let choice = match step {
+                Step::Lose { .. } => "casualties",
+                Step::Advance { .. } => "advance",
+                Step::Rout { side, from, .. } => match self.rout_options(*side, *from).first() {
+                    Some(crate::command::RoutTo::Surrender(_)) => "surrender",
+                    _ => "rout",
+                },
+                Step::Fate { .. } | Step::EndTurn => return None,
+            };
+            Some(Awaiting {
+                player: name(self.decider()?),
+                choice: choice.to_owned(),
+            })
+        });
+        Summary {
+            turn: self.state.turn,
+            current_player: name(self.state.active),
+            phase: self.state.phase.name().to_owned(),
+            over: self.state.ending.is_some(),
+            winner: match self.state.ending {
+                Some((Outcome::Won(side), _)) => Some(name(side)),
+                _ => None,
+            },
+            vp: [Side(0), Side(1)]
+                .into_iter()
+                .map(|s| (name(s), self.vp(s)))
+                .collect(),
+            pieces,
+            awaiting,
+        }
+    }
+}
+
+fn entries(st: &Stack, name: &dyn Fn(Side) -> String) -> Vec<PieceSummary> {
+    let hex = |h: Hex| h.to_string();
+    let entry = |band: Band, player: Side, state: &str| PieceSummary {
+        hex: hex(st.hex),
+        player: name(player),
+        state: state.to_owned(),
+        infantry: band.men.inf,
+        cavalry: band.men.cav,
+        officers: band.officers,
+        cannon: 0,
+        baggage: 0,
+        flag: false,
+        held_by: None,
+        crew_marked: 0,
+    };
+    let mut out = Vec::new();
+    if !st.armed.is_empty() || st.cannon || st.baggage || st.flags > 0 {
+        out.push(PieceSummary {
+            cannon: u8::from(st.cannon),
+            baggage: u8::from(st.baggage),
+            flag: st.flags > 0,
+            crew_marked: st.marks.crew.total(),
+            ..entry(st.armed, st.side, "armed")
+        });
+    }
+    if !st.routing.is_empty() {
+        out.push(entry(st.routing, st.side, "routing"));
+    }
+    if !st.prisoners.is_empty() {
+        out.push(PieceSummary {
+            held_by: Some(name(st.side)),
+            ..entry(st.prisoners, st.side.other(), "prisoner")
+        });
+    }
+    if !st.unarmed.is_empty() {
+        out.push(entry(st.unarmed, st.side, "unarmed"));
+    }
+    out
+}

@@ -145,6 +145,21 @@ pub struct Hexes {
 }
 
 impl Hexes {
+    /// One hex.
+    pub const fn one(hex: Hex) -> Hexes {
+        let mut hexes = [Hex::new(0, 0); 6];
+        hexes[0] = hex;
+        Hexes { len: 1, hexes }
+    }
+
+    /// Two hexes.
+    pub const fn two(a: Hex, b: Hex) -> Hexes {
+        let mut hexes = [Hex::new(0, 0); 6];
+        hexes[0] = a;
+        hexes[1] = b;
+        Hexes { len: 2, hexes }
+    }
+
     /// The hexes given, at most six.
     pub fn from_slice(hexes: &[Hex]) -> Option<Hexes> {
         if hexes.len() > 6 {

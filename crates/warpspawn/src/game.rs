@@ -444,6 +444,8 @@ pub struct Battle {
     pub terrain: Vec<Terrain>,
     /// Each hex's neighbours on the map, by [`Map::index`].
     pub(crate) adjacent: Vec<Adjacent>,
+    /// Each hex's ring of hexes two away, by [`Map::index`].
+    pub(crate) rings: Vec<Ring>,
     /// The sides' names.
     pub names: [String; 2],
     /// The sides' home edges (R60).
@@ -456,6 +458,37 @@ pub struct Battle {
     pub setup: Setup,
     /// Setup warnings (R61).
     pub warnings: Vec<String>,
+}
+
+/// The hexes two away from a hex, each once, by way of its neighbours
+/// clockwise from the one above.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Ring {
+    len: u8,
+    hexes: [Far; 12],
+}
+
+/// A hex two away, with the one or two neighbours between it and the
+/// centre, clockwise from the one above.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Far {
+    /// The hex.
+    pub hex: Hex,
+    ways: u8,
+    via: [Hex; 2],
+}
+
+impl Far {
+    /// The neighbours of the centre that touch the hex.
+    pub fn via(&self) -> &[Hex] {
+        &self.via[..usize::from(self.ways)]
+    }
+}
+
+impl Ring {
+    pub(crate) fn as_slice(&self) -> &[Far] {
+        &self.hexes[..usize::from(self.len)]
+    }
 }
 
 /// A hex's neighbours, clockwise from the one above.
@@ -482,6 +515,12 @@ impl Battle {
         self.adjacent[self.map.index(hex)].as_slice()
     }
 
+    /// The hexes two away from a hex, on the map, each with the hexes
+    /// between.
+    pub fn ring(&self, hex: Hex) -> &[Far] {
+        self.rings[self.map.index(hex)].as_slice()
+    }
+
     /// Steps from a hex to leaving the map across the side's home edge.
     pub fn to_home(&self, hex: Hex, side: Side) -> u16 {
         self.map.to_edge(hex, self.homes[side.index()])
@@ -489,11 +528,16 @@ impl Battle {
 }
 
 /// Everything that changes in a battle.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     /// Every side's pieces, one stack a hex and side, sorted by hex then
     /// side.
     pub stacks: Vec<Stack>,
+    /// For each hex and side, 1 + the index of its stack in `stacks`, or 0
+    /// where the side has none: a look-up needs no search.
+    slots: Vec<u16>,
+    /// The map's rows, to number the hexes for `slots`.
+    rows: u16,
     /// The phase of the active side's turn.
     pub phase: Phase,
     /// Whose player turn it is.
@@ -514,9 +558,45 @@ pub struct State {
     pub dice: Dice,
 }
 
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            stacks: self.stacks.clone(),
+            slots: self.slots.clone(),
+            rows: self.rows,
+            phase: self.phase,
+            active: self.active,
+            first: self.first,
+            turn: self.turn,
+            vp: self.vp,
+            steps: self.steps.clone(),
+            flag_taken: self.flag_taken,
+            ending: self.ending,
+            dice: self.dice.clone(),
+        }
+    }
+
+    /// Copies `source` into this state, reusing its buffers (bots and perft
+    /// copy positions by the million).
+    fn clone_from(&mut self, source: &State) {
+        self.stacks.clone_from(&source.stacks);
+        self.slots.clone_from(&source.slots);
+        self.rows = source.rows;
+        self.phase = source.phase;
+        self.active = source.active;
+        self.first = source.first;
+        self.turn = source.turn;
+        self.vp = source.vp;
+        self.steps.clone_from(&source.steps);
+        self.flag_taken = source.flag_taken;
+        self.ending = source.ending;
+        self.dice.clone_from(&source.dice);
+    }
+}
+
 /// A Warpspawn battle: its fixed parts, its state, and what undo needs
 /// (R31).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Game {
     pub(crate) battle: Arc<Battle>,
     pub(crate) state: State,
@@ -527,6 +607,31 @@ pub struct Game {
     pub(crate) since_mark: Vec<crate::command::Command>,
     /// Why undo stops at `mark`.
     pub(crate) mark_why: &'static str,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            battle: Arc::clone(&self.battle),
+            state: self.state.clone(),
+            mark: Arc::clone(&self.mark),
+            since_mark: self.since_mark.clone(),
+            mark_why: self.mark_why,
+        }
+    }
+
+    /// Copies `source` into this game, reusing its buffers.
+    fn clone_from(&mut self, source: &Game) {
+        if !Arc::ptr_eq(&self.battle, &source.battle) {
+            self.battle = Arc::clone(&source.battle);
+        }
+        self.state.clone_from(&source.state);
+        if !Arc::ptr_eq(&self.mark, &source.mark) {
+            self.mark = Arc::clone(&source.mark);
+        }
+        self.since_mark.clone_from(&source.since_mark);
+        self.mark_why = source.mark_why;
+    }
 }
 
 impl PartialEq for Game {
@@ -542,7 +647,7 @@ impl Game {
         setup::validate(setup)?;
         let map = setup.map;
         let terrain = setup::terrain_grid(setup);
-        let adjacent = map
+        let adjacent: Vec<Adjacent> = map
             .hexes()
             .map(|hex| {
                 let mut adj = Adjacent::default();
@@ -551,6 +656,36 @@ impl Game {
                     adj.len += 1;
                 }
                 adj
+            })
+            .collect();
+        let rings = map
+            .hexes()
+            .map(|hex| {
+                let near = adjacent[map.index(hex)].as_slice();
+                let mut ring = Ring::default();
+                for m in near {
+                    for d in adjacent[map.index(*m)].as_slice() {
+                        if *d == hex || near.contains(d) {
+                            continue;
+                        }
+                        let n = usize::from(ring.len);
+                        match ring.hexes[..n].iter_mut().find(|f| f.hex == *d) {
+                            Some(far) => {
+                                far.via[usize::from(far.ways)] = *m;
+                                far.ways += 1;
+                            }
+                            None => {
+                                ring.hexes[n] = Far {
+                                    hex: *d,
+                                    ways: 1,
+                                    via: [*m, Hex::default()],
+                                };
+                                ring.len += 1;
+                            }
+                        }
+                    }
+                }
+                ring
             })
             .collect();
         let first = match setup.first_player {
@@ -590,6 +725,7 @@ impl Game {
             map,
             terrain,
             adjacent,
+            rings,
             names: [setup.sides[0].name.clone(), setup.sides[1].name.clone()],
             homes: [setup.sides[0].home, setup.sides[1].home],
             turns: setup.turns,
@@ -597,8 +733,10 @@ impl Game {
             setup: setup.clone(),
             warnings: setup::warnings(setup),
         };
-        let state = State {
+        let mut state = State {
             stacks,
+            slots: vec![0; map.len() * 2],
+            rows: map.rows,
             phase: Phase::Cannonade,
             active: first,
             first,
@@ -609,6 +747,7 @@ impl Game {
             ending: None,
             dice,
         };
+        state.renumber(0);
         Ok(Game {
             battle: Arc::new(battle),
             mark: Arc::new(state.clone()),
@@ -800,15 +939,63 @@ fn step_word(step: &Step) -> u64 {
 }
 
 impl State {
+    /// The slot of a hex and side, for a hex on the map.
+    fn slot(&self, hex: Hex, side: Side) -> Option<usize> {
+        let slot = (usize::from(hex.col) * usize::from(self.rows) + usize::from(hex.row)) * 2
+            + side.index();
+        (u16::from(hex.row) < self.rows && slot < self.slots.len()).then_some(slot)
+    }
+
+    /// Sets the slots of the stacks from `from` on.
+    fn renumber(&mut self, from: usize) {
+        for i in from..self.stacks.len() {
+            let st = &self.stacks[i];
+            if let Some(slot) = self.slot(st.hex, st.side) {
+                self.slots[slot] = (i + 1) as u16;
+            }
+        }
+    }
+
+    /// Removes the stack at `i`.
+    fn remove(&mut self, i: usize) -> Stack {
+        let st = self.stacks.remove(i);
+        if let Some(slot) = self.slot(st.hex, st.side) {
+            self.slots[slot] = 0;
+        }
+        self.renumber(i);
+        st
+    }
+
+    /// Takes the side's stack out of a hex.
+    pub(crate) fn take(&mut self, hex: Hex, side: Side) -> Option<Stack> {
+        let i = self.find(hex, side).ok()?;
+        Some(self.remove(i))
+    }
+
     /// Where the side's stack in a hex is, or would go.
     pub(crate) fn find(&self, hex: Hex, side: Side) -> Result<usize, usize> {
-        self.stacks
-            .binary_search_by(|s| (s.hex, s.side).cmp(&(hex, side)))
+        match self.slot(hex, side).map(|slot| self.slots[slot]) {
+            Some(n) if n > 0 => Ok(usize::from(n) - 1),
+            _ => self
+                .stacks
+                .binary_search_by(|s| (s.hex, s.side).cmp(&(hex, side))),
+        }
     }
 
     /// The side's stack in a hex, if it has pieces there.
     pub fn stack(&self, hex: Hex, side: Side) -> Option<&Stack> {
-        self.find(hex, side).ok().map(|i| &self.stacks[i])
+        let n = self.slots[self.slot(hex, side)?];
+        (n > 0).then(|| &self.stacks[usize::from(n) - 1])
+    }
+
+    /// The side's stack in a hex and the enemy's, looked up together.
+    pub(crate) fn both(&self, hex: Hex, side: Side) -> (Option<&Stack>, Option<&Stack>) {
+        let Some(slot) = self.slot(hex, Side(0)) else {
+            return (None, None);
+        };
+        let at = |n: u16| (n > 0).then(|| &self.stacks[usize::from(n) - 1]);
+        let (a, b) = (at(self.slots[slot]), at(self.slots[slot + 1]));
+        if side.0 == 0 { (a, b) } else { (b, a) }
     }
 
     /// The side's stack in a hex, made empty if it has none there.
@@ -817,6 +1004,7 @@ impl State {
             Ok(i) => i,
             Err(i) => {
                 self.stacks.insert(i, Stack::new(hex, side));
+                self.renumber(i);
                 i
             }
         };
@@ -828,7 +1016,7 @@ impl State {
         if let Ok(i) = self.find(hex, side)
             && self.stacks[i].is_empty()
         {
-            self.stacks.remove(i);
+            self.remove(i);
         }
     }
 

@@ -17,14 +17,14 @@ pub const MAX_MAP_SIDE: u16 = 100;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Hex {
     /// Column from the left edge.
-    pub col: u16,
+    pub col: u8,
     /// Row from the bottom edge.
-    pub row: u16,
+    pub row: u8,
 }
 
 impl Hex {
     /// The hex at 0-based column and row.
-    pub const fn new(col: u16, row: u16) -> Hex {
+    pub const fn new(col: u8, row: u8) -> Hex {
         Hex { col, row }
     }
 
@@ -41,7 +41,7 @@ impl Hex {
     /// The hex at axial coordinates, if it has a column and row from 0.
     pub fn from_axial(axial: hexx::Hex) -> Option<Hex> {
         let [col, row] = axial.to_offset_coordinates(OffsetHexMode::Odd, HexOrientation::Flat);
-        Some(Hex::new(u16::try_from(col).ok()?, u16::try_from(row).ok()?))
+        Some(Hex::new(u8::try_from(col).ok()?, u8::try_from(row).ok()?))
     }
 
     /// Hexes between the two, counting steps to a neighbour.
@@ -57,15 +57,18 @@ impl Hex {
     /// The hex as the game contract names places.
     pub fn spot(self) -> Spot {
         Spot::Hex {
-            col: self.col,
-            row: self.row,
+            col: u16::from(self.col),
+            row: u16::from(self.row),
         }
     }
 
     /// The hex a contract place names, if it names a hex.
     pub fn from_spot(spot: Spot) -> Option<Hex> {
         match spot {
-            Spot::Hex { col, row } => Some(Hex { col, row }),
+            Spot::Hex { col, row } => Some(Hex {
+                col: u8::try_from(col).ok()?,
+                row: u8::try_from(row).ok()?,
+            }),
             _ => None,
         }
     }
@@ -73,7 +76,7 @@ impl Hex {
 
 impl fmt::Display for Hex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        grid::write_cell(f, self.col, self.row)
+        grid::write_cell(f, u16::from(self.col), u16::from(self.row))
     }
 }
 
@@ -102,11 +105,15 @@ impl FromStr for Hex {
     type Err = ParseHexError;
 
     fn from_str(text: &str) -> Result<Hex, ParseHexError> {
-        let (col, row) = grid::parse_cell(text).map_err(|reason| ParseHexError {
+        let err = |reason| ParseHexError {
             text: text.to_owned(),
             reason,
-        })?;
-        Ok(Hex::new(col, row))
+        };
+        let (col, row) = grid::parse_cell(text).map_err(err)?;
+        match (u8::try_from(col), u8::try_from(row)) {
+            (Ok(col), Ok(row)) => Ok(Hex::new(col, row)),
+            _ => Err(err("a hex map has at most 100 columns and rows")),
+        }
     }
 }
 
@@ -148,7 +155,7 @@ pub struct Map {
 impl Map {
     /// Whether the hex lies on the map.
     pub fn contains(self, hex: Hex) -> bool {
-        hex.col < self.columns && hex.row < self.rows
+        u16::from(hex.col) < self.columns && u16::from(hex.row) < self.rows
     }
 
     /// How many hexes the map has.
@@ -168,7 +175,8 @@ impl Map {
 
     /// Every hex of the map, column by column.
     pub fn hexes(self) -> impl Iterator<Item = Hex> {
-        (0..self.columns).flat_map(move |c| (0..self.rows).map(move |r| Hex::new(c, r)))
+        let side = |n: u16| u8::try_from(n).unwrap_or(u8::MAX);
+        (0..side(self.columns)).flat_map(move |c| (0..side(self.rows)).map(move |r| Hex::new(c, r)))
     }
 
     /// The neighbours of a hex that lie on the map, in a fixed order
@@ -194,10 +202,10 @@ impl Map {
     /// that edge.
     pub fn to_edge(self, hex: Hex, edge: Edge) -> u16 {
         1 + match edge {
-            Edge::N => self.rows - 1 - hex.row,
-            Edge::S => hex.row,
-            Edge::W => hex.col,
-            Edge::E => self.columns - 1 - hex.col,
+            Edge::N => self.rows - 1 - u16::from(hex.row),
+            Edge::S => u16::from(hex.row),
+            Edge::W => u16::from(hex.col),
+            Edge::E => self.columns - 1 - u16::from(hex.col),
         }
     }
 }

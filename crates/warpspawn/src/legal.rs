@@ -18,7 +18,7 @@
 use sandtable_core::game::Legal;
 
 use crate::command::{Command, Hexes, Men, Pick};
-use crate::game::{Band, Free, Game, Phase, Side, Stack, Step};
+use crate::game::{Band, Free, Game, Phase, Side, Stack, Step, is_cover};
 use crate::hex::Hex;
 use crate::play::{Group, sorted};
 
@@ -172,31 +172,24 @@ impl Game {
     }
 
     fn marches_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
-        let map = self.battle.map;
         for st in self.state.stacks.iter().filter(|s| s.side == side) {
             let f = st.free();
-            if f.has_slow() {
-                for d in self.battle.neighbours(st.hex) {
-                    if let Some(command) = self.march_rep(st, &f, *d, Pace::Slow) {
-                        out.push(march_legal(st.hex, *d, command));
-                    }
+            let (slow, fast) = (f.has_slow(), f.has_fast());
+            if !slow && !fast {
+                continue;
+            }
+            for d in self.battle.neighbours(st.hex) {
+                if slow && let Some(command) = self.march_rep(st, &f, *d, &[], Pace::Slow) {
+                    out.push(march_legal(st.hex, *d, 1, command));
+                }
+                if fast && let Some(command) = self.march_rep(st, &f, *d, &[], Pace::Fast) {
+                    out.push(march_legal(st.hex, *d, 1, command));
                 }
             }
-            if f.has_fast() {
-                let (c, r) = (i32::from(st.hex.col), i32::from(st.hex.row));
-                for col in (c - 2).max(0)..=(c + 2) {
-                    for row in (r - 2).max(0)..=(r + 2) {
-                        let d = Hex::new(col as u16, row as u16);
-                        if !map.contains(d) {
-                            continue;
-                        }
-                        let n = st.hex.distance(d);
-                        if n == 0 || n > 2 {
-                            continue;
-                        }
-                        if let Some(command) = self.march_rep(st, &f, d, Pace::Fast) {
-                            out.push(march_legal(st.hex, d, command));
-                        }
+            if fast {
+                for far in self.battle.ring(st.hex) {
+                    if let Some(command) = self.march_rep(st, &f, far.hex, far.via(), Pace::Fast) {
+                        out.push(march_legal(st.hex, far.hex, 2, command));
                     }
                 }
             }
@@ -204,20 +197,36 @@ impl Game {
     }
 
     /// The listed march of a family: from `st`'s hex to `to` at `pace`, as
-    /// much as may go (see the module doc); `None` when no march of the
-    /// family is legal.
-    fn march_rep(&self, st: &Stack, f: &Free, to: Hex, pace: Pace) -> Option<Command> {
+    /// much as may go (see the module doc); `via` names the hexes between
+    /// for a hex two away, and is empty for a neighbour. `None` when no
+    /// march of the family is legal. This is the list's own reading of R61,
+    /// R62, R63 and R69-R71, kept quick for searches; the property tests
+    /// hold it to `check`.
+    fn march_rep(&self, st: &Stack, f: &Free, to: Hex, via: &[Hex], pace: Pace) -> Option<Command> {
         let side = st.side;
-        let own = self.stack(to, side);
-        let foe = self.stack(to, side.other()).filter(|s| s.capturable());
+        let enemy = side.other();
+        let distance = if via.is_empty() { 1 } else { 2 };
+        if pace == Pace::Slow && distance == 2 {
+            return None;
+        }
+        let passable = |h: Hex| {
+            self.battle.terrain(h).cover() != crate::setup::Cover::Impassable
+                && !self.state.formation_at(h, enemy)
+        };
+        if self.battle.terrain(to).cover() == crate::setup::Cover::Impassable {
+            return None;
+        }
+        // A stack of the enemy that is no formation holds pieces to capture.
+        let (own, foe) = self.state.both(to, side);
+        if foe.is_some_and(Stack::is_formation) {
+            return None;
+        }
         let own_items = own.map_or(0, |o| u8::from(o.cannon) + u8::from(o.baggage));
         let foe_items = foe.map_or(0, |o| u8::from(o.cannon) + u8::from(o.baggage));
         let own_men = own.map_or(0, |o| o.armed.men.total());
-        let distance = st.hex.distance(to);
-        let flag_ok = st.flags > 0 && usize::from(st.marks.flag_hexes) + usize::from(distance) <= 2;
+        let flag_ok = st.flags > 0 && usize::from(st.marks.flag_hexes) + distance <= 2;
         let room = |items: u8| (if items > 0 { 10u16 } else { 20 }).saturating_sub(own_men);
-        let mut candidates: Vec<Group> = Vec::new();
-        match pace {
+        let (group, path) = match pace {
             Pace::Slow => {
                 let mut cannon = f.cannon;
                 let mut baggage = f.baggage;
@@ -249,51 +258,52 @@ impl Game {
                     prisoners,
                     unarmed: f.unarmed,
                 };
-                if group.is_fast() {
+                if group.is_fast() || (foe.is_some() && men.is_empty()) {
                     return None;
                 }
-                candidates.push(group);
+                (group, Hexes::one(to))
             }
             Pace::Fast => {
                 let cav = f.men.cav.min(room(own_items + foe_items));
-                let mounted = Group {
-                    armed: Band {
-                        men: Men::new(0, cav),
-                        officers: f.officers,
-                    },
-                    flag: flag_ok,
-                    ..Group::default()
-                };
-                let officers = Group {
-                    armed: Band {
-                        men: Men::NONE,
-                        officers: f.officers,
-                    },
-                    flag: flag_ok,
-                    ..Group::default()
-                };
-                for g in [mounted, officers] {
-                    if g.moves_something() {
-                        candidates.push(g);
-                        candidates.push(Group { flag: false, ..g });
+                let mut found = None;
+                for cav in [cav, 0] {
+                    let group = Group {
+                        armed: Band {
+                            men: Men::new(0, cav),
+                            officers: f.officers,
+                        },
+                        flag: flag_ok,
+                        ..Group::default()
+                    };
+                    if !group.moves_something() || (foe.is_some() && cav == 0) {
+                        continue;
+                    }
+                    let mounted = cav > 0;
+                    if distance == 1 {
+                        found = Some((group, Hexes::one(to)));
+                        break;
+                    }
+                    if mounted && is_cover(self.battle.terrain(to)) {
+                        continue;
+                    }
+                    let mid = via.iter().find(|m| {
+                        passable(**m)
+                            && !self.stack(**m, enemy).is_some_and(Stack::capturable)
+                            && !(mounted && is_cover(self.battle.terrain(**m)))
+                    });
+                    if let Some(m) = mid {
+                        found = Some((group, Hexes::two(*m, to)));
+                        break;
                     }
                 }
+                found?
             }
-        }
-        for group in candidates {
-            let pick = self.pick_of(st, f, &group, flag_ok);
-            for path in self.paths(st.hex, to) {
-                let command = Command::March {
-                    from: st.hex,
-                    path,
-                    pick,
-                };
-                if self.plan(side, &command).is_ok() {
-                    return Some(command);
-                }
-            }
-        }
-        None
+        };
+        Some(Command::March {
+            from: st.hex,
+            path,
+            pick: self.pick_of(st, f, &group, flag_ok),
+        })
     }
 
     /// The pick naming `group`, or `None` (everything) where the group is
@@ -316,22 +326,6 @@ impl Game {
             prisoners: group.prisoners.heads(),
             unarmed: group.unarmed.heads(),
         })
-    }
-
-    /// The paths from a hex to another one or two hexes away, shortest,
-    /// through each neighbour in turn.
-    fn paths(&self, from: Hex, to: Hex) -> Vec<Hexes> {
-        match from.distance(to) {
-            1 => vec![Hexes::from_slice(&[to]).expect("one hex")],
-            2 => self
-                .battle
-                .neighbours(from)
-                .iter()
-                .filter(|h| h.touches(to))
-                .map(|h| Hexes::from_slice(&[*h, to]).expect("two hexes"))
-                .collect(),
-            _ => Vec::new(),
-        }
     }
 
     fn attacks_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
@@ -424,7 +418,12 @@ impl Game {
                     }
                 };
                 let pace = if slow { Pace::Slow } else { Pace::Fast };
-                self.march_rep(st, &f, *to, pace).unwrap_or(*command)
+                let via: &[Hex] = match self.battle.ring(from).iter().find(|f| f.hex == *to) {
+                    Some(far) => far.via(),
+                    None if self.battle.neighbours(from).contains(to) => &[],
+                    None => return *command,
+                };
+                self.march_rep(st, &f, *to, via, pace).unwrap_or(*command)
             }
             Command::Fire {
                 cannon,
@@ -464,10 +463,11 @@ impl Game {
     }
 }
 
-fn march_legal(from: Hex, to: Hex, command: Command) -> Legal<Command> {
+/// A listed march, its cost the hexes it moves.
+fn march_legal(from: Hex, to: Hex, hexes: u16, command: Command) -> Legal<Command> {
     Legal {
         command,
-        cost: from.distance(to),
+        cost: hexes,
         piece: Some(from.spot()),
         at: Some(to.spot()),
     }

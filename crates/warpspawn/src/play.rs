@@ -299,7 +299,8 @@ impl Game {
                 );
             }
         }
-        for hex in command_hexes(command) {
+        for hex in command_hexes(command).as_slice() {
+            let hex = *hex;
             if !self.battle.map.contains(hex) {
                 return refuse(
                     60,
@@ -719,7 +720,7 @@ impl Game {
         let mut previous = from;
         for (i, hex) in path.iter().enumerate() {
             let last = i + 1 == path.len();
-            if !previous.touches(*hex) {
+            if !self.battle.neighbours(previous).contains(hex) {
                 return refuse(
                     69,
                     format!("{hex} does not touch {previous}: a march goes hex to adjacent hex"),
@@ -1561,10 +1562,9 @@ impl Game {
     /// freed.
     pub(crate) fn capture(&mut self, hex: Hex, by: Side, events: &mut Vec<Event>) {
         let enemy = by.other();
-        let Ok(i) = self.state.find(hex, enemy) else {
+        let Some(foe) = self.state.take(hex, enemy) else {
             return;
         };
-        let foe = self.state.stacks.remove(i);
         debug_assert!(!foe.is_formation(), "a formation is never captured whole");
         let band = foe.routing.plus(foe.unarmed).plus(Band {
             men: Men::NONE,
@@ -2071,31 +2071,52 @@ fn roll_fire(dice: &mut Dice, plan: &FirePlan) -> Result<FireRolls, CommandError
 }
 
 /// The hexes a command names, to check that they lie on the map.
-fn command_hexes(command: &Command) -> Vec<Hex> {
+fn command_hexes(command: &Command) -> Named {
+    let mut named = Named::default();
     match command {
-        Command::Fire { cannon, target, .. } => vec![*cannon, *target],
+        Command::Fire { cannon, target, .. } => named.extend(&[*cannon, *target]),
         Command::March { from, path, .. } => {
-            let mut v = vec![*from];
-            v.extend_from_slice(path.as_slice());
-            v
+            named.extend(&[*from]);
+            named.extend(path.as_slice());
         }
         Command::Attack { target, from } => {
-            let mut v = vec![*target];
-            v.extend_from_slice(from.as_slice());
-            v
+            named.extend(&[*target]);
+            named.extend(from.as_slice());
         }
-        Command::Lose { hex, .. } => vec![*hex],
+        Command::Lose { hex, .. } => named.extend(&[*hex]),
         Command::Advance { into, from } => {
-            let mut v = vec![*into];
-            v.extend(from.as_slice().iter().map(|(h, _)| *h));
-            v
+            named.extend(&[*into]);
+            for (h, _) in from.as_slice() {
+                named.extend(&[*h]);
+            }
         }
-        Command::Rally { routers, with } => vec![*routers, *with],
+        Command::Rally { routers, with } => named.extend(&[*routers, *with]),
         Command::Rout { from, to } => match to {
-            RoutTo::Hex(h) | RoutTo::Surrender(h) => vec![*from, *h],
-            RoutTo::Off => vec![*from],
+            RoutTo::Hex(h) | RoutTo::Surrender(h) => named.extend(&[*from, *h]),
+            RoutTo::Off => named.extend(&[*from]),
         },
-        Command::End => Vec::new(),
+        Command::End => {}
+    }
+    named
+}
+
+/// Up to seven hexes a command names, without allocating.
+#[derive(Default)]
+struct Named {
+    len: usize,
+    hexes: [Hex; 7],
+}
+
+impl Named {
+    fn extend(&mut self, hexes: &[Hex]) {
+        for h in hexes {
+            self.hexes[self.len] = *h;
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[Hex] {
+        &self.hexes[..self.len]
     }
 }
 

@@ -243,3 +243,76 @@ pub fn brawl(seed: u64) -> Setup {
     setup.turns = 5;
     setup
 }
+
+/// Hexes of the rectangle between two corners, as scenario files write
+/// `A1:P3`.
+fn area(a: &str, b: &str) -> Vec<Hex> {
+    let (a, b) = (h(a), h(b));
+    (a.col.min(b.col)..=a.col.max(b.col))
+        .flat_map(|c| (a.row.min(b.row)..=a.row.max(b.row)).map(move |r| Hex::new(c, r)))
+        .collect()
+}
+
+/// The shipped open-field battle (`scenarios/warpspawn/open-field.ron`),
+/// built in code for benches and tests; the scenario crate's tests check
+/// that the file loads to exactly this.
+pub fn open_field() -> Setup {
+    let map = Map {
+        columns: 16,
+        rows: 12,
+    };
+    let mut terrain: Vec<(Hex, Terrain)> = area("H1", "H12")
+        .into_iter()
+        .map(|x| (x, Terrain::Road))
+        .collect();
+    for (names, kind) in [
+        (&["D6", "D7", "E6", "E7", "F7"][..], Terrain::Trees),
+        (&["K6", "L6"][..], Terrain::Buildings),
+        (&["K7", "L7", "M6"][..], Terrain::LowWall),
+        (&["J5", "M5"][..], Terrain::Bocage),
+    ] {
+        terrain.extend(names.iter().map(|n| (h(n), kind)));
+    }
+    terrain.sort();
+    let side = |name: &str, home, deployment| SideSetup {
+        name: name.into(),
+        home,
+        deployment,
+        points: 100,
+    };
+    let army = |s: usize, row: &str| {
+        let at = |c: &str| format!("{c}{row}");
+        vec![
+            PiecesSetup {
+                flag: true,
+                ..pieces(s, &at("C"), 16, 0, 1)
+            },
+            PiecesSetup {
+                cannon: true,
+                ..pieces(s, &at("F"), 8, 0, 0)
+            },
+            pieces(s, &at("H"), 14, 0, 0),
+            pieces(s, &at("J"), 0, 10, 1),
+            PiecesSetup {
+                baggage: true,
+                ..pieces(s, &at("L"), 10, 0, 0)
+            },
+            pieces(s, &at("N"), 19, 0, 0),
+        ]
+    };
+    let mut all = army(0, "2");
+    all.extend(army(1, "11"));
+    Setup {
+        map,
+        terrain,
+        sides: vec![
+            side("Red", Edge::S, area("A1", "P3")),
+            side("Blue", Edge::N, area("A10", "P12")),
+        ],
+        pieces: all,
+        turns: 10,
+        seed: 42,
+        first_player: None,
+        switches: Switches::default(),
+    }
+}

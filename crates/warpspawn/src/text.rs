@@ -41,7 +41,8 @@ pub fn draw(game: &Game) -> String {
     let width = 4 + usize::from(map.columns) * CELL;
     let mut grid: Vec<Vec<char>> = vec![vec![' '; width]; lines];
     for hex in map.hexes() {
-        let line = usize::from(map.rows - 1 - hex.row) * 2 + usize::from(hex.col % 2 == 0);
+        let line =
+            usize::from(map.rows - 1 - u16::from(hex.row)) * 2 + usize::from(hex.col % 2 == 0);
         let x = 4 + usize::from(hex.col) * CELL;
         let mut cell = String::new();
         cell.push(terrain_mark(b.terrain(hex)));
@@ -51,9 +52,11 @@ pub fn draw(game: &Game) -> String {
         }
     }
     let mut out = String::new();
-    let header: String = (0..map.columns)
-        .map(|c| {
-            let name = Hex::new(c, 0).to_string();
+    let header: String = map
+        .hexes()
+        .filter(|h| h.row == 0)
+        .map(|h| {
+            let name = h.to_string();
             let letters = name
                 .trim_end_matches(|ch: char| ch.is_ascii_digit())
                 .to_owned();

@@ -1,0 +1,94 @@
+//! Random playouts of the open-field battle (`scenarios/warpspawn/
+//! open-field.ron`, 16 x 12 hexes, 100 points a side): commands listed,
+//! chosen, checked and applied per second through the game contract; the
+//! legal list at the start of a March phase; perft; copying a battle.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use sandtable_core::dice::Dice;
+use sandtable_core::game::{Decision, GameState, Seat, perft};
+use sandtable_warpspawn::{Command, Game, Phase, samples};
+use std::hint::black_box;
+
+const COMMANDS: u64 = 10_000;
+
+/// Plays `COMMANDS` random legal commands through the contract, starting a
+/// new battle as one ends.
+fn playout(start: &Game, game: &mut Game, rng: &mut SmallRng) -> u64 {
+    let mut legal = Vec::with_capacity(160);
+    let mut events = Vec::with_capacity(16);
+    let mut count = 0;
+    for _ in 0..COMMANDS {
+        let seat = match GameState::decision(game) {
+            Decision::One(seat) => seat,
+            _ => {
+                game.clone_from(start);
+                continue;
+            }
+        };
+        GameState::legal_into(game, seat, &mut legal);
+        let pick = legal[rng.random_range(0..legal.len())].command;
+        events.clear();
+        GameState::apply_into(game, seat, &pick, &mut events).expect("a listed command is legal");
+        count += events.len() as u64;
+    }
+    count
+}
+
+fn bench(c: &mut Criterion) {
+    let start = Game::new(&samples::open_field(), Dice::seeded(42)).expect("the sample is valid");
+    let mut group = c.benchmark_group("playout");
+    group.throughput(Throughput::Elements(COMMANDS));
+    group.bench_function(
+        "random commands on the open field, through the contract",
+        |b| {
+            let mut rng = SmallRng::seed_from_u64(1);
+            let mut game = start.clone();
+            b.iter(|| black_box(playout(&start, &mut game, &mut rng)));
+        },
+    );
+    group.finish();
+
+    let mut march = start.clone();
+    march.apply(&Command::End).expect("the cannonade may end");
+    assert_eq!(march.phase(), Phase::March);
+    let seat = Seat(u16::from(march.active().0));
+    let mut legal = Vec::with_capacity(160);
+    GameState::legal_into(&march, seat, &mut legal);
+    println!(
+        "the legal list at the start of the first March phase: {} commands",
+        legal.len()
+    );
+    let mut group = c.benchmark_group("legal_commands");
+    group.bench_function("start of a March phase, into a buffer", |b| {
+        b.iter(|| {
+            GameState::legal_into(black_box(&march), seat, &mut legal);
+            legal.len()
+        });
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("perft");
+    group.throughput(Throughput::Elements(perft(&march, 2).leaves));
+    group.bench_function(
+        "perft(2) from the start of the March phase, a copy a node",
+        |b| {
+            b.iter(|| black_box(perft(black_box(&march), 2)));
+        },
+    );
+    group.finish();
+
+    let mut group = c.benchmark_group("copy");
+    let mut into = march.clone();
+    group.bench_function("a battle into a battle of the same map (clone_from)", |b| {
+        b.iter(|| {
+            into.clone_from(black_box(&march));
+            into.turn()
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

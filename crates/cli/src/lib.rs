@@ -241,11 +241,14 @@ pub fn play_seats<G: GameState, B: std::fmt::Display>(
         game.apply_into(seat, &command, &mut events)
             .expect("bots give legal commands");
         commands.push(command);
+        // Commands line up in a column of 16; a longer one keeps a space
+        // before the seat's name.
+        let text = command.to_string();
+        let gap = if text.len() >= 16 { " " } else { "" };
         let _ = writeln!(
             log,
-            "{:>4}  {:<16}{} ({bot})",
+            "{:>4}  {text:<16}{gap}{} ({bot})",
             commands.len(),
-            command.to_string(),
             game.seat_name(seat)
         );
         log_events(log, game, &events);

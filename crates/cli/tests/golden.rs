@@ -35,6 +35,80 @@ fn cases() -> Vec<(String, Vec<String>)> {
         add(&format!("validate-{s}"), &["validate", &file]);
         add(&format!("show-{s}"), &["show", &file]);
     }
+    for s in ["open-field", "river-bridge", "capture-the-flag"] {
+        let file = format!("scenarios/warpspawn/{s}.ron");
+        add(&format!("validate-warpspawn-{s}"), &["validate", &file]);
+        add(&format!("show-warpspawn-{s}"), &["show", &file]);
+    }
+    let clash = "crates/cli/tests/data/warpspawn-clash.ron";
+    let clash_moves = "crates/cli/tests/data/warpspawn-clash.moves";
+    add("validate-warpspawn-clash", &["validate", clash]);
+    add(
+        "play-warpspawn-clash",
+        &["play", clash, "--record", clash_moves],
+    );
+    add(
+        "play-warpspawn-clash-json",
+        &["play", clash, "--record", clash_moves, "--json"],
+    );
+    add(
+        "show-warpspawn-clash-as-blue",
+        &["show", clash, "--record", clash_moves, "--as", "Blue"],
+    );
+    add(
+        "play-warpspawn-open-field-dice",
+        &[
+            "play",
+            "scenarios/warpspawn/open-field.ron",
+            "--record",
+            "crates/cli/tests/data/warpspawn-open-field.moves",
+        ],
+    );
+    add(
+        "play-warpspawn-illegal",
+        &[
+            "play",
+            "scenarios/warpspawn/open-field.ron",
+            "--record",
+            "crates/cli/tests/data/warpspawn-illegal.moves",
+        ],
+    );
+    add(
+        "play-warpspawn-bots",
+        &[
+            "play",
+            clash,
+            "--bot",
+            "0=random",
+            "--bot",
+            "1=mcts",
+            "--mcts-iterations",
+            "10",
+            "--turn-limit",
+            "2",
+        ],
+    );
+    add(
+        "play-warpspawn-greedy",
+        &["play", clash, "--bot", "0=greedy"],
+    );
+    add(
+        "simulate-warpspawn",
+        &["simulate", clash, "--games", "10", "--seed", "1"],
+    );
+    add(
+        "perft-warpspawn",
+        &["perft", "scenarios/warpspawn/open-field.ron", "2"],
+    );
+    add(
+        "print-warpspawn",
+        &[
+            "print",
+            "scenarios/warpspawn/open-field.ron",
+            "--out",
+            "target/warpspawn-sheet.pdf",
+        ],
+    );
     add(
         "validate-problems",
         &["validate", "scenarios/tests/many-problems.ron"],

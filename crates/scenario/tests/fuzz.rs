@@ -452,3 +452,268 @@ fn every_scenario_the_editor_writes_loads_back_the_same() {
         "a quarter of the generated scenarios are valid, so the round trip is tried: {valid}"
     );
 }
+
+// ---------------------------------------------------------------- battles
+
+fn shipped_battles() -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/warpspawn");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("scenarios/warpspawn/")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("readable"))
+        .collect()
+}
+
+/// Pieces worth splicing into a battle, as [`TOKENS`] for the squares.
+const BATTLE_TOKENS: &[&str] = &[
+    "\"A1:CV100\"",
+    "\"A1:ZZ702\"",
+    "\"P12\"",
+    "\"Q13\"",
+    "(kind: Fort, hexes: [\"C2\"]),",
+    "(kind: River, hexes: [\"A1:P12\"]),",
+    "(at: \"C2\", side: \"Red\", infantry: 65535),",
+    "(at: \"C2\", side: \"Blue\", cavalry: 1),",
+    "(at: \"D2\", side: \"Red\", cannon: true),",
+    "house_rules: (cannon_range: 0),",
+    "house_rules: (melee_rows: []),",
+    "first_player: \"Nobody\",",
+    "turns: 4294967295,",
+    "physical: (hex_mm: 1e-300, table_mm: (1e300, 1e300)),",
+    "home: E",
+    "points: 4294967295",
+    "Warpspawn",
+];
+
+fn battle_mutate(text: &str, edits: &[Edit], extra: &[usize]) -> String {
+    let mut s = mutate(text, edits);
+    for (k, t) in extra.iter().enumerate() {
+        let at = boundary(&s, (k as f64 * 0.37 + 0.11) % 1.0);
+        s.insert_str(at, BATTLE_TOKENS[t % BATTLE_TOKENS.len()]);
+    }
+    s
+}
+
+static SLOWEST_BATTLE: std::sync::Mutex<Duration> = std::sync::Mutex::new(Duration::ZERO);
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Mutated shipped battles load or are refused with located problems,
+    /// never a panic; one that loads writes and loads back the same, and
+    /// starts a game.
+    #[test]
+    fn mutated_battles_load_or_are_refused_with_their_problems(
+        which in 0usize..3,
+        edits in edits(),
+        extra in prop::collection::vec(0usize..64, 0..3),
+    ) {
+        let corpus = shipped_battles();
+        let text = battle_mutate(&corpus[which % corpus.len()], &edits, &extra);
+        let started = Instant::now();
+        match sandtable_scenario::parse_any_in(&text, "fuzz.ron", None) {
+            Ok(sandtable_scenario::Loaded::Warpspawn(battle)) => {
+                let again = sandtable_scenario::battle::parse(&battle.to_ron(), "written")
+                    .expect("a battle that loaded writes one that loads");
+                prop_assert_eq!(&again.setup, &battle.setup);
+                prop_assert_eq!(&again.name, &battle.name);
+                prop_assert_eq!(&again.colours, &battle.colours);
+                prop_assert_eq!(again.physical, battle.physical);
+                prop_assert!(sandtable_warpspawn::Game::new(
+                    &battle.setup,
+                    sandtable_core::dice::Dice::seeded(1)
+                ).is_ok());
+            }
+            Ok(sandtable_scenario::Loaded::Cache(_)) => {}
+            Err(e) => {
+                prop_assert!(!e.problems.is_empty(), "a refusal says why");
+                prop_assert!(e.problems.len() <= sandtable_scenario::MAX_PROBLEMS_LISTED);
+            }
+        }
+        note_time("mutated battles", started, &SLOWEST_BATTLE);
+    }
+}
+
+/// Battles as an editor may hold them: any names, pieces anywhere (valid or
+/// not), any switches. Written, each loads back to the same battle exactly
+/// when the rulings accept it.
+fn battles() -> impl Strategy<Value = sandtable_scenario::battle::Battle> {
+    use sandtable_warpspawn::{
+        Edge, EvenRow, HalfRound, Hex, Map, MeleeResult, PiecesSetup, RallyLow, Setup, SideSetup,
+        Switches, Terrain,
+    };
+    (3u8..=20, 3u8..=16).prop_flat_map(|(columns, rows)| {
+        let hex = move || (0..columns, 0..rows).prop_map(|(c, r)| Hex::new(c, r));
+        let kind = prop::sample::select(Terrain::ALL.to_vec());
+        let edge = prop::sample::select(vec![Edge::N, Edge::E, Edge::S, Edge::W]);
+        let result = prop::sample::select(vec![
+            MeleeResult::V,
+            MeleeResult::H,
+            MeleeResult::L,
+            MeleeResult::B,
+            MeleeResult::A,
+            MeleeResult::D,
+        ]);
+        // Half the sides deploy anywhere, so that many battles are valid.
+        let side = move || {
+            (
+                names(),
+                edge.clone(),
+                prop::option::of(prop::collection::vec(hex(), 1..12)),
+                0u32..=200,
+            )
+        };
+        let piece = (
+            hex(),
+            0usize..2,
+            0u16..=14,
+            0u16..=6,
+            0u16..=2,
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+        );
+        (
+            names(),
+            prop::collection::vec((hex(), kind), 0..20),
+            (side(), side()),
+            prop::collection::vec(piece, 0..10),
+            (1u32..=12, any::<u64>(), prop::option::of(0usize..2)),
+            (
+                1u8..=6,
+                prop::option::of(prop::collection::vec(result, 30)),
+                any::<bool>(),
+                any::<bool>(),
+                any::<bool>(),
+                any::<bool>(),
+            ),
+            prop::option::of((20.0f64..60.0, 0.5f64..3.0)),
+        )
+            .prop_map(
+                move |(name, terrain, (a, b), pieces, (turns, seed, first), switches, physical)| {
+                    let map = Map {
+                        columns: u16::from(columns),
+                        rows: u16::from(rows),
+                    };
+                    let mut terrain: Vec<(Hex, Terrain)> = terrain;
+                    terrain.sort();
+                    terrain.dedup_by_key(|(h, _)| *h);
+                    let side = |(name, home, deployment, points): (
+                        String,
+                        Edge,
+                        Option<Vec<Hex>>,
+                        u32,
+                    )| {
+                        let mut deployment = deployment.unwrap_or_else(|| map.hexes().collect());
+                        deployment.sort();
+                        deployment.dedup();
+                        SideSetup {
+                            name,
+                            home,
+                            deployment,
+                            points,
+                        }
+                    };
+                    let (cannon_range, rows_table, even, half, low, flag) = switches;
+                    let mut sw = Switches {
+                        cannon_range,
+                        even_row: if even {
+                            EvenRow::Refused
+                        } else {
+                            EvenRow::Reconstructed
+                        },
+                        half_round: if half { HalfRound::Up } else { HalfRound::Down },
+                        rally_low: if low { RallyLow::Flee } else { RallyLow::Rally },
+                        capture_the_flag: flag,
+                        ..Switches::default()
+                    };
+                    if let Some(cells) = rows_table {
+                        for (i, c) in cells.iter().enumerate() {
+                            sw.melee_rows.0[i / 6][i % 6] = *c;
+                        }
+                    }
+                    let setup = Setup {
+                        map,
+                        terrain,
+                        sides: vec![side(a), side(b)],
+                        pieces: pieces
+                            .into_iter()
+                            .map(
+                                |(at, side, infantry, cavalry, officers, cannon, baggage, flag)| {
+                                    PiecesSetup {
+                                        at,
+                                        side,
+                                        infantry,
+                                        cavalry,
+                                        officers,
+                                        cannon,
+                                        baggage,
+                                        flag,
+                                    }
+                                },
+                            )
+                            .collect(),
+                        turns,
+                        seed,
+                        first_player: first,
+                        switches: sw,
+                    };
+                    let physical = physical.map(|(hex_mm, margin)| {
+                        let mut p = sandtable_scenario::battle::HexPhysical {
+                            hex_mm,
+                            table_mm: (0.0, 0.0),
+                            figure_scale_mm: 15.0,
+                        };
+                        let (w, d) = p.map_mm(map);
+                        p.table_mm = (w * margin, d * margin);
+                        p
+                    });
+                    sandtable_scenario::battle::Battle {
+                        name,
+                        setup,
+                        colours: vec![Colour([1, 2, 3]), Colour([200, 100, 0])],
+                        physical,
+                        warnings: Vec::new(),
+                    }
+                },
+            )
+    })
+}
+
+#[test]
+fn every_battle_written_loads_back_the_same_when_the_rulings_accept_it() {
+    let mut runner = proptest::test_runner::TestRunner::new(config(256));
+    let valid = std::sync::atomic::AtomicU32::new(0);
+    let result = runner.run(&battles(), |battle| {
+        let text = battle.to_ron();
+        let fits = battle.physical.is_none_or(|p| {
+            let (w, d) = p.map_mm(battle.setup.map);
+            w <= p.table_mm.0 && d <= p.table_mm.1
+        });
+        let names_differ = battle.setup.sides[0].name != battle.setup.sides[1].name;
+        let is_valid = sandtable_warpspawn::validate(&battle.setup).is_ok() && fits && names_differ;
+        match sandtable_scenario::battle::parse(&text, "written") {
+            Ok(back) => {
+                prop_assert!(is_valid, "only a valid battle loads:\n{text}");
+                valid.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                prop_assert_eq!(&back.setup, &battle.setup);
+                prop_assert_eq!(&back.name, &battle.name);
+                prop_assert_eq!(back.physical, battle.physical);
+            }
+            Err(e) => prop_assert!(!is_valid, "a valid battle is refused: {e}\n{text}"),
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    let valid = valid.into_inner();
+    assert!(
+        valid * 10 >= cases(256),
+        "a tenth of the generated battles are valid, so the round trip is tried: {valid}"
+    );
+}

@@ -122,7 +122,7 @@ impl GameState for Game {
 
     fn legal_into(&self, seat: Seat, out: &mut Vec<Legal<Command>>) {
         match side(seat) {
-            Some(s) => Game::legal_into(self, s, out),
+            Some(s) => self.legal_commands_into(s, out),
             None => out.clear(),
         }
     }

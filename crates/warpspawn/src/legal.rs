@@ -32,7 +32,7 @@ enum Pace {
 impl Game {
     /// Every legal command of `side` now, one a family (see the module
     /// doc), in a stable order; empty when `side` owes no decision.
-    pub fn legal_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
+    pub fn legal_commands_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
         out.clear();
         if self.decider() != Some(side) {
             return;
@@ -60,7 +60,7 @@ impl Game {
     /// Every legal command of `side` now, in a new list.
     pub fn legal_commands(&self, side: Side) -> Vec<Legal<Command>> {
         let mut out = Vec::new();
-        self.legal_into(side, &mut out);
+        self.legal_commands_into(side, &mut out);
         out
     }
 

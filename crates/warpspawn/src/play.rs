@@ -2139,3 +2139,55 @@ fn words_of(hexes: &[Hex]) -> String {
 pub fn rout_words(from: Hex, to: RoutTo) -> String {
     Command::Rout { from, to }.to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::samples;
+
+    /// R80: routers with no hex to go to and no enemy formation next to them
+    /// stay where they are.
+    #[test]
+    fn r80_routers_with_nowhere_to_go_and_nobody_to_surrender_to_stay() {
+        let h = |n: &str| n.parse::<Hex>().unwrap();
+        let mut setup = samples::field(
+            6,
+            6,
+            vec![
+                samples::pieces(0, "D4", 5, 0, 0),
+                samples::pieces(1, "F6", 5, 0, 0),
+            ],
+            vec![(h("B1"), crate::setup::Terrain::Water)],
+        );
+        // Red's home is the north edge, so A1 is not on it.
+        setup.sides[0].home = crate::hex::Edge::N;
+        let mut game = Game::new(&setup, Dice::seeded(1)).unwrap();
+        let red = Side(0);
+        // Red routers in the corner A1; Blue unarmed men in A2, the only
+        // other neighbour: enemy men, but no formation.
+        game.state.stack_mut(h("A1"), red).routing = Band {
+            men: Men::new(3, 0),
+            officers: 0,
+        };
+        game.state.stack_mut(h("A2"), red.other()).unarmed = Band {
+            men: Men::new(2, 0),
+            officers: 0,
+        };
+        assert!(game.rout_options(red, h("A1")).is_empty());
+        game.state.steps.push_back(Step::Rout {
+            side: red,
+            from: h("A1"),
+            why: RoutWhy::RallyEnd,
+        });
+        let mut events = Vec::new();
+        game.run_steps(&mut events);
+        assert_eq!(
+            game.describe(&events[0]),
+            "Red's routers in A1 (3 infantry) have nowhere to go and stay (R80)"
+        );
+        let st = game.stack(h("A1"), red).unwrap();
+        assert_eq!(st.routing.men, Men::new(3, 0));
+        assert!(st.marks.rout_moved);
+        assert!(game.state.steps.is_empty());
+    }
+}

@@ -466,7 +466,7 @@ impl Game {
             Command::Activate(square) => self.plan_activate(square),
             Command::TurnLeft | Command::TurnRight => {
                 let acting = self.acting().ok_or(CommandError::NoActivation)?;
-                let action = if command == Command::TurnLeft {
+                let action = if matches!(command, Command::TurnLeft) {
                     "turning left"
                 } else {
                     "turning right"
@@ -478,7 +478,7 @@ impl Game {
                         left: Actions(acting.left),
                     });
                 }
-                let to = if command == Command::TurnLeft {
+                let to = if matches!(command, Command::TurnLeft) {
                     acting.facing.left()
                 } else {
                     acting.facing.right()

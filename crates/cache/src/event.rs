@@ -849,7 +849,7 @@ impl Game {
         let rolled = events[first..]
             .iter()
             .any(|e| matches!(e, Event::StashRolled { .. }));
-        if command == Command::Pass || command == Command::Resign || rolled {
+        if matches!(command, Command::Pass | Command::Resign) || rolled {
             // R31: undo stops at the start of a turn and after a roll.
             self.mark_turn_start();
             self.turn_log.clear();

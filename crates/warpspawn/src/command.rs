@@ -33,7 +33,7 @@ impl Men {
 
     /// Whether there are none.
     pub const fn is_empty(self) -> bool {
-        self.inf == 0 && self.cav == 0
+        (self.inf | self.cav) == 0
     }
 
     /// Both counts added.

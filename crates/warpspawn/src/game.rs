@@ -215,31 +215,35 @@ pub(crate) struct Free {
 impl Stack {
     /// What of the stack may march now (R65, R69-R71).
     pub(crate) fn free(&self) -> Free {
-        let st = self;
-        let m = &st.marks;
-        let men = st
-            .armed
-            .men
-            .minus(m.marched.men)
-            .and_then(|x| x.minus(m.crew))
-            .unwrap_or(Men::NONE);
+        // Marched men and crews are apart, and each a part of the armed men:
+        // what is left may march. Kept branch-light: it runs for every
+        // stack of every March list.
+        let m = &self.marks;
+        let left = |all: Band, gone: Band| Band {
+            men: Men::new(
+                all.men.inf.saturating_sub(gone.men.inf),
+                all.men.cav.saturating_sub(gone.men.cav),
+            ),
+            officers: all.officers.saturating_sub(gone.officers),
+        };
+        let unmoved = left(self.armed, m.marched);
         Free {
-            men,
-            officers: st.armed.officers.saturating_sub(m.marched.officers),
-            cannon: st.cannon && !m.fired && !m.cannon_marched,
-            baggage: st.baggage && !m.baggage_marched,
-            prisoners: st
-                .prisoners
-                .minus(m.prisoners_marched)
-                .unwrap_or(Band::NONE),
-            unarmed: st.unarmed.minus(m.unarmed_marched).unwrap_or(Band::NONE),
+            men: Men::new(
+                unmoved.men.inf.saturating_sub(m.crew.inf),
+                unmoved.men.cav.saturating_sub(m.crew.cav),
+            ),
+            officers: unmoved.officers,
+            cannon: self.cannon & !m.fired & !m.cannon_marched,
+            baggage: self.baggage & !m.baggage_marched,
+            prisoners: left(self.prisoners, m.prisoners_marched),
+            unarmed: left(self.unarmed, m.unarmed_marched),
             whole: m.crew.is_empty()
-                && m.marched.is_empty()
-                && m.prisoners_marched.is_empty()
-                && m.unarmed_marched.is_empty()
-                && !m.fired
-                && !m.cannon_marched
-                && !m.baggage_marched,
+                & m.marched.is_empty()
+                & m.prisoners_marched.is_empty()
+                & m.unarmed_marched.is_empty()
+                & !m.fired
+                & !m.cannon_marched
+                & !m.baggage_marched,
         }
     }
 }
@@ -986,6 +990,12 @@ impl State {
     pub fn stack(&self, hex: Hex, side: Side) -> Option<&Stack> {
         let n = self.slots[self.slot(hex, side)?];
         (n > 0).then(|| &self.stacks[usize::from(n) - 1])
+    }
+
+    /// Whether no side has pieces in the hex.
+    pub(crate) fn is_empty_hex(&self, hex: Hex) -> bool {
+        self.slot(hex, Side(0))
+            .is_none_or(|slot| self.slots[slot] == 0 && self.slots[slot + 1] == 0)
     }
 
     /// The side's stack in a hex and the enemy's, looked up together.

@@ -178,18 +178,84 @@ impl Game {
             if !slow && !fast {
                 continue;
             }
+            // Into an empty hex of passable terrain nothing binds a group
+            // but its own make-up: the listed march there differs only in
+            // its path, and is worked out once a stack and pace.
+            let mut into_empty: [Option<Option<Option<Pick>>>; 2] = [None, None];
             for d in self.battle.neighbours(st.hex) {
-                if slow && let Some(command) = self.march_rep(st, &f, *d, &[], Pace::Slow) {
-                    out.push(march_legal(st.hex, *d, 1, command));
-                }
-                if fast && let Some(command) = self.march_rep(st, &f, *d, &[], Pace::Fast) {
-                    out.push(march_legal(st.hex, *d, 1, command));
+                let empty = self.battle.terrain(*d).cover() != crate::setup::Cover::Impassable
+                    && self.state.is_empty_hex(*d);
+                for (k, pace, wanted) in [(0, Pace::Slow, slow), (1, Pace::Fast, fast)] {
+                    if !wanted {
+                        continue;
+                    }
+                    let pick = if empty {
+                        *into_empty[k].get_or_insert_with(|| {
+                            self.march_rep(st, &f, *d, &[], pace).map(|c| match c {
+                                Command::March { pick, .. } => pick,
+                                _ => unreachable!("a march"),
+                            })
+                        })
+                    } else {
+                        self.march_rep(st, &f, *d, &[], pace).map(|c| match c {
+                            Command::March { pick, .. } => pick,
+                            _ => unreachable!("a march"),
+                        })
+                    };
+                    if let Some(pick) = pick {
+                        out.push(Legal {
+                            command: Command::March {
+                                from: st.hex,
+                                path: Hexes::one(*d),
+                                pick,
+                            },
+                            cost: 1,
+                            piece: Some(st.hex.spot()),
+                            at: Some(d.spot()),
+                        });
+                    }
                 }
             }
             if fast {
+                // Two hexes away the same holds for an empty hex that the
+                // group may end in, by the first hex between that it may
+                // pass.
+                let mounted = f.men.cav > 0;
+                let enemy = side.other();
+                let mut far_pick: Option<Option<Option<Pick>>> = None;
                 for far in self.battle.ring(st.hex) {
-                    if let Some(command) = self.march_rep(st, &f, far.hex, far.via(), Pace::Fast) {
-                        out.push(march_legal(st.hex, far.hex, 2, command));
+                    let to = far.hex;
+                    let quick = self.battle.terrain(to).cover() != crate::setup::Cover::Impassable
+                        && self.state.is_empty_hex(to)
+                        && !(mounted && is_cover(self.battle.terrain(to)));
+                    let mid = if quick {
+                        far.via().iter().find(|m| {
+                            self.battle.terrain(**m).cover() != crate::setup::Cover::Impassable
+                                && self.stack(**m, enemy).is_none()
+                                && !(mounted && is_cover(self.battle.terrain(**m)))
+                        })
+                    } else {
+                        None
+                    };
+                    let command = match mid {
+                        Some(m) => {
+                            let pick = *far_pick.get_or_insert_with(|| {
+                                self.march_rep(st, &f, to, far.via(), Pace::Fast)
+                                    .map(|c| match c {
+                                        Command::March { pick, .. } => pick,
+                                        _ => unreachable!("a march"),
+                                    })
+                            });
+                            pick.map(|pick| Command::March {
+                                from: st.hex,
+                                path: Hexes::two(*m, to),
+                                pick,
+                            })
+                        }
+                        None => self.march_rep(st, &f, to, far.via(), Pace::Fast),
+                    };
+                    if let Some(command) = command {
+                        out.push(march_legal(st.hex, to, 2, command));
                     }
                 }
             }

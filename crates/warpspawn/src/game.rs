@@ -500,11 +500,18 @@ impl Ring {
 pub(crate) struct Adjacent {
     len: u8,
     hexes: [Hex; 6],
+    /// Each neighbour's [`Map::index`].
+    index: [u16; 6],
 }
 
 impl Adjacent {
     pub(crate) fn as_slice(&self) -> &[Hex] {
         &self.hexes[..usize::from(self.len)]
+    }
+
+    /// The neighbours' map indices, in the same order.
+    pub(crate) fn indices(&self) -> &[u16] {
+        &self.index[..usize::from(self.len)]
     }
 }
 
@@ -517,6 +524,16 @@ impl Battle {
     /// The neighbours of a hex on the map (R60).
     pub fn neighbours(&self, hex: Hex) -> &[Hex] {
         self.adjacent[self.map.index(hex)].as_slice()
+    }
+
+    /// The neighbours of a hex with their map indices.
+    pub(crate) fn adjacent(&self, hex: Hex) -> &Adjacent {
+        &self.adjacent[self.map.index(hex)]
+    }
+
+    /// Whether nothing enters the hex of this map index (R69).
+    pub(crate) fn impassable_at(&self, index: usize) -> bool {
+        self.terrain[index].cover() == Cover::Impassable
     }
 
     /// The hexes two away from a hex, on the map, each with the hexes
@@ -657,6 +674,7 @@ impl Game {
                 let mut adj = Adjacent::default();
                 for n in map.neighbours(hex) {
                     adj.hexes[usize::from(adj.len)] = n;
+                    adj.index[usize::from(adj.len)] = map.index(n) as u16;
                     adj.len += 1;
                 }
                 adj
@@ -990,6 +1008,11 @@ impl State {
     pub fn stack(&self, hex: Hex, side: Side) -> Option<&Stack> {
         let n = self.slots[self.slot(hex, side)?];
         (n > 0).then(|| &self.stacks[usize::from(n) - 1])
+    }
+
+    /// Whether no side has pieces in the hex of this map index.
+    pub(crate) fn empty_at(&self, index: usize) -> bool {
+        self.slots[2 * index] == 0 && self.slots[2 * index + 1] == 0
     }
 
     /// Whether no side has pieces in the hex.

@@ -182,9 +182,10 @@ impl Game {
             // but its own make-up: the listed march there differs only in
             // its path, and is worked out once a stack and pace.
             let mut into_empty: [Option<Option<Option<Pick>>>; 2] = [None, None];
-            for d in self.battle.neighbours(st.hex) {
-                let empty = self.battle.terrain(*d).cover() != crate::setup::Cover::Impassable
-                    && self.state.is_empty_hex(*d);
+            let adjacent = self.battle.adjacent(st.hex);
+            for (d, index) in adjacent.as_slice().iter().zip(adjacent.indices()) {
+                let index = usize::from(*index);
+                let empty = !self.battle.impassable_at(index) && self.state.empty_at(index);
                 for (k, pace, wanted) in [(0, Pace::Slow, slow), (1, Pace::Fast, fast)] {
                     if !wanted {
                         continue;

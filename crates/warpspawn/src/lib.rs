@@ -35,10 +35,10 @@
 //!
 //! # Speed
 //! `cargo bench -p sandtable-warpspawn` (benches/playouts.rs) plays random
-//! commands on the open-field battle through the contract: 1.2 to 1.35
-//! million commands a second on one core of the 2-core development machine
-//! (the target is 2 million); the legal list at the start of a March phase
-//! (63 commands) takes 1.03 µs; figures in docs/warpspawn.md.
+//! commands on the open-field battle through the contract: 1.59 million
+//! commands a second on one core of the 2-core development machine (the
+//! target is 2 million); the legal list at the start of a March phase (63
+//! commands) takes 0.64 to 0.68 µs; figures in docs/warpspawn.md.
 
 mod command;
 mod contract;

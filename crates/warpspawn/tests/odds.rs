@@ -185,37 +185,13 @@ fn a_melees_result_and_the_losers_fate_match_every_pair_of_rolls() {
 #[test]
 fn a_rally_rolls_results_match_every_roll() {
     for friend in [1u16, 5, 6] {
-        let s = setup(
-            8,
-            8,
-            vec![
-                p(0, "C3", 6, 0, 1),
-                p(0, "E2", friend, 0, 0),
-                p(1, "C4", 10, 0, 0),
-                p(1, "H8", 2, 0, 0),
-            ],
-            &[],
-        );
-        // Red loses its attack and routs to D2 (3:2, a 1 is H; fate 3).
-        let reach = |rolls: &[u8]| {
-            let mut game = start(&s, rolls);
-            common::play(
-                &mut game,
-                &[
-                    "end",
-                    "end",
-                    "attack C4 from C3",
-                    "advance C3 from C4 inf 4",
-                    "end",
-                ],
-            );
-            game
-        };
-        let before = reach(&[1, 3]);
+        let s = routed_setup(p(0, "E2", friend, 0, 0));
+        let reach = |rolls: &[u8]| route(&s, rolls);
+        let before = reach(&[]);
         let odds = before.odds_of(RED, &"rally D2 with E2".parse().unwrap());
         let mut seen: BTreeMap<String, u64> = BTreeMap::new();
         for roll in 1..=6u8 {
-            let mut game = reach(&[1, 3, roll]);
+            let mut game = reach(&[roll]);
             let said = common::play(&mut game, &["rally D2 with E2"]);
             let key = if said.iter().any(|s| s.contains("rally and are armed")) {
                 "the routers in D2 rally"

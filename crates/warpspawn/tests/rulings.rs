@@ -1563,43 +1563,8 @@ fn r78_prisoners_left_without_escort_escape_unarmed_and_are_taken_again() {
 
 // ------------------------------------------------------------------ R79
 
-/// Red's 6 with an officer attack Blue's 10 in C4 and lose (3:2, a 1 is H
-/// for Blue; fate 3: rout); Red's 3 routers and the officer flee to D2,
-/// next to Red's formation in E2 (`friend` men); Blue advances 4 into C3;
-/// Red's Rally phase begins.
 fn routed_next_to(friend: PiecesSetup, rolls: &[u8]) -> sandtable_warpspawn::Game {
-    let s = setup(
-        8,
-        8,
-        vec![
-            p(0, "C3", 6, 0, 1),
-            friend,
-            p(1, "C4", 10, 0, 0),
-            p(1, "H8", 2, 0, 0),
-        ],
-        &[],
-    );
-    let mut dice = vec![1, 3];
-    dice.extend_from_slice(rolls);
-    let mut game = start(&s, &dice);
-    let said = play(
-        &mut game,
-        &[
-            "end",
-            "end",
-            "attack C4 from C3",
-            "advance C3 from C4 inf 4",
-            "end",
-        ],
-    );
-    assert!(
-        said.contains(
-            &"Red's routers in C3 (3 infantry and 1 officer) rout to D2 (R80)".to_owned()
-        ),
-        "{said:?}"
-    );
-    assert_eq!(game.phase(), Phase::Rally);
-    game
+    route(&routed_setup(friend), rolls)
 }
 
 fn red_routs() -> sandtable_warpspawn::Game {
@@ -1659,30 +1624,9 @@ fn r79_two_or_less_rallies_or_flees_by_the_switch_and_the_excess_keeps_routing()
         (band(20, 0, 1), band(1, 0, 0))
     );
 
-    let s = setup(
-        8,
-        8,
-        vec![
-            p(0, "C3", 6, 0, 1),
-            p(0, "E2", 5, 0, 0),
-            p(1, "C4", 10, 0, 0),
-            p(1, "H8", 2, 0, 0),
-        ],
-        &[],
-    );
-    let mut s = s;
+    let mut s = routed_setup(p(0, "E2", 5, 0, 0));
     s.switches.rally_low = RallyLow::Flee;
-    let mut game = start(&s, &[1, 3, 3]);
-    play(
-        &mut game,
-        &[
-            "end",
-            "end",
-            "attack C4 from C3",
-            "advance C3 from C4 inf 4",
-            "end",
-        ],
-    );
+    let mut game = route(&s, &[3]);
     let said = play(&mut game, &["rally D2 with E2"]);
     assert_eq!(
         said[1], "the routers in D2 flee on (R79)",

@@ -106,3 +106,46 @@ pub fn to_phase(game: &mut Game, phase: sandtable_warpspawn::Phase) {
         play(game, &["end"]);
     }
 }
+
+/// Red's 6 with an officer in C3 against Blue's 10 in C4, with Red's
+/// `friend` beside them and a Blue formation far off in H8.
+pub fn routed_setup(friend: PiecesSetup) -> Setup {
+    setup(
+        8,
+        8,
+        vec![
+            p(0, "C3", 6, 0, 1),
+            friend,
+            p(1, "C4", 10, 0, 0),
+            p(1, "H8", 2, 0, 0),
+        ],
+        &[],
+    )
+}
+
+/// Red attacks C4 and loses (3:2, a 1 is H for Blue; fate 3: rout); Red's
+/// 3 routers and the officer flee to D2; Blue advances 4 into C3; Red's
+/// Rally phase begins. `rolls` are the dice after those two.
+pub fn route(setup: &Setup, rolls: &[u8]) -> Game {
+    let mut dice = vec![1, 3];
+    dice.extend_from_slice(rolls);
+    let mut game = start(setup, &dice);
+    let said = play(
+        &mut game,
+        &[
+            "end",
+            "end",
+            "attack C4 from C3",
+            "advance C3 from C4 inf 4",
+            "end",
+        ],
+    );
+    assert!(
+        said.contains(
+            &"Red's routers in C3 (3 infantry and 1 officer) rout to D2 (R80)".to_owned()
+        ),
+        "{said:?}"
+    );
+    assert_eq!(game.phase(), sandtable_warpspawn::Phase::Rally);
+    game
+}

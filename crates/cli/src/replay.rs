@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::{Front, Seeing, apply_record, header_number, show_text};
 use sandtable_core::game::GameState;
 use sandtable_core::record::{Record, header};
-use sandtable_scenario::{Scenario, records};
+use sandtable_scenario::records;
 
 use crate::Failure;
 
@@ -19,11 +19,6 @@ pub type CommandOf<F> = <<F as Front>::Game as GameState>::Command;
 /// code 1).
 pub fn load_any(file: &Path) -> Result<sandtable_scenario::Loaded, Failure> {
     sandtable_scenario::load_any(file).map_err(|e| Failure::new(1, e.to_string()))
-}
-
-/// Loads a scenario file, every problem listed (exit code 1).
-pub fn load_scenario(file: &Path) -> Result<Scenario, Failure> {
-    sandtable_scenario::load(file).map_err(|e| Failure::new(1, e.to_string()))
 }
 
 /// Reads a record for a scenario, telling on stderr what differs from what it

@@ -59,12 +59,6 @@ impl Men {
         let inf = n.min(self.inf);
         Men::new(inf, (n - inf).min(self.cav))
     }
-
-    /// The first `n` of them, cavalry first.
-    pub fn take_cavalry_first(self, n: u16) -> Men {
-        let cav = n.min(self.cav);
-        Men::new((n - cav).min(self.inf), cav)
-    }
 }
 
 impl fmt::Display for Men {

@@ -528,8 +528,6 @@ impl Game {
         };
         let m = &st.marks;
         let free = st.free();
-        let (free_men, free_officers, free_prisoners, free_unarmed) =
-            (free.men, free.officers, free.prisoners, free.unarmed);
         let group = match pick {
             None => {
                 let mut stuck: Vec<String> = Vec::new();
@@ -563,7 +561,7 @@ impl Game {
                             "not everything in {from} may march: {}; name what marches, as in `march {from} {} inf {}`",
                             stuck.join(", "),
                             path[0],
-                            free_men.inf.max(1)
+                            free.men.inf.max(1)
                         ),
                     );
                 }
@@ -577,12 +575,12 @@ impl Game {
                 }
             }
             Some(p) => {
-                if !free_men.covers(p.men) {
+                if !free.men.covers(p.men) {
                     return refuse(
                         69,
                         format!(
                             "{from} has {} that may march, not {}{}",
-                            free_men,
+                            free.men,
                             p.men,
                             if m.crew.is_empty() && m.marched.men.is_empty() {
                                 String::new()
@@ -592,12 +590,13 @@ impl Game {
                         ),
                     );
                 }
-                if p.officers > free_officers {
+                if p.officers > free.officers {
                     return refuse(
                         69,
                         format!(
-                            "{from} has {free_officers} officer{} that may march",
-                            if free_officers == 1 { "" } else { "s" }
+                            "{from} has {} officer{} that may march",
+                            free.officers,
+                            if free.officers == 1 { "" } else { "s" }
                         ),
                     );
                 }
@@ -635,22 +634,22 @@ impl Game {
                         format!("there is no flag of {} in {from}", self.name(side)),
                     );
                 }
-                if p.prisoners > free_prisoners.heads() {
+                if p.prisoners > free.prisoners.heads() {
                     return refuse(
                         70,
                         format!(
                             "{from} holds {} prisoners that may march, not {}",
-                            free_prisoners.heads(),
+                            free.prisoners.heads(),
                             p.prisoners
                         ),
                     );
                 }
-                if p.unarmed > free_unarmed.heads() {
+                if p.unarmed > free.unarmed.heads() {
                     return refuse(
                         78,
                         format!(
                             "{from} has {} unarmed men that may march, not {}",
-                            free_unarmed.heads(),
+                            free.unarmed.heads(),
                             p.unarmed
                         ),
                     );
@@ -663,8 +662,8 @@ impl Game {
                     cannon: p.cannon,
                     baggage: p.baggage,
                     flag: p.flag,
-                    prisoners: free_prisoners.take(p.prisoners),
-                    unarmed: free_unarmed.take(p.unarmed),
+                    prisoners: free.prisoners.take(p.prisoners),
+                    unarmed: free.unarmed.take(p.unarmed),
                 }
             }
         };
@@ -1410,11 +1409,9 @@ impl Game {
             self.push_loss(side, attacking, plan.half, Which::Armed, true, Cause::Melee);
             return;
         };
-        let fate = Fate::of_roll(fate_roll.expect("a melee with a winner rolls the fate"));
-        events.push(Event::FateRolled {
-            roll: fate_roll.unwrap_or(0),
-            fate,
-        });
+        let roll = fate_roll.expect("a melee with a winner rolls the fate");
+        let fate = Fate::of_roll(roll);
+        events.push(Event::FateRolled { roll, fate });
         let (winner, winners, losers, losing): (Side, &[Hex], Side, &[Hex]) = if attackers_win {
             (side, attacking, enemy, &target)
         } else {

@@ -7,8 +7,7 @@ mod common;
 use common::*;
 use sandtable_warpspawn::{
     Command, Cover, EndReason, EvenRow, Event, HalfRound, MeleeResult, MeleeRows, Outcome, Phase,
-    PiecesSetup, RallyLow, Side, Step, Terrain, Which, points_doubled, points_text, ratio_row,
-    validate,
+    PiecesSetup, RallyLow, Side, Step, Terrain, points_doubled, points_text, ratio_row, validate,
 };
 
 fn fired(events: &[Event]) -> (i8, u16, bool) {
@@ -1827,5 +1826,4 @@ fn r81_points_for_every_kill_and_capture() {
     // 2 killed (2); the gun (10) and the flag (20) taken by the advance.
     assert_eq!(game.vp(RED), 32);
     assert_eq!(game.vp(BLUE), 2, "Red lost two");
-    let _ = Which::Armed;
 }

@@ -443,9 +443,10 @@ fn saving_and_opening_a_game_gives_the_same_state() {
         .active;
     active.handover = None;
     for command in ["activate D4", "advance", "right"] {
+        let seat = active.game.seat_to_move();
         active
             .game
-            .apply(command.parse().expect("notation"))
+            .apply(seat, &command.parse().expect("notation"))
             .expect("legal");
         active.record.push(command.parse().expect("notation"));
     }

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use sandtable_cache::{Game, Record};
 use sandtable_core::dice::{self, Dice};
 use sandtable_core::record::{SeatPlayer, header, read_seats, write_seats};
+use sandtable_core::undo::Undoable;
 use sandtable_scenario::files::{self as disk, Backups};
 use sandtable_scenario::records;
 
@@ -140,8 +141,10 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
             setup.turn_limit = Some(limit);
         }
         let dice = rolls.map_or_else(|| Dice::seeded(setup.seed), Dice::scripted);
-        active.game = Game::with_dice(&setup, dice)
-            .map_err(|e| OpenError::plain(format!("{}: {e}", path.display())))?;
+        active.game = Undoable::new(
+            Game::with_dice(&setup, dice)
+                .map_err(|e| OpenError::plain(format!("{}: {e}", path.display())))?,
+        );
     }
     let players = active.game.players().len();
     let seats = record
@@ -153,7 +156,8 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
         .transpose()
         .map_err(|e| OpenError::plain(format!("{}: [{SEATS}]: {e}", path.display())))?;
     for (line, command) in &record.commands {
-        let events = active.game.apply(*command).map_err(|e| {
+        let seat = active.game.seat_to_move();
+        let events = active.game.apply(seat, command).map_err(|e| {
             let mut message = format!("{}:{line}: `{command}` is illegal: {e}", path.display());
             for note in &notes {
                 message.push_str(&format!("\n{note}"));

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use sandtable_cache::{Command, Event, Game, Outcome, PlayerId};
+use sandtable_core::undo::Undoable;
 use sandtable_scenario::Scenario;
 
 use crate::AppSystems;
@@ -70,8 +71,9 @@ static NEXT_GAME_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64
 /// The game in play: the rules crate's `Game`, its scenario and its history.
 #[derive(Resource)]
 pub struct ActiveGame {
-    /// The game; changed only through `apply` and `undo`.
-    pub game: Game,
+    /// The game with its undo history (R31); changed only through
+    /// `apply` and `undo`.
+    pub game: Undoable<Game>,
     /// The scenario it was started from.
     pub scenario: Scenario,
     /// Where that scenario came from, for saved games.
@@ -102,7 +104,7 @@ impl ActiveGame {
         let game = scenario.game();
         let first = game.current_player();
         ActiveGame {
-            game,
+            game: Undoable::new(game),
             scenario,
             source,
             record: Vec::new(),
@@ -295,7 +297,8 @@ pub fn apply_commands(
             notice.info("confirm the hand-over first");
             continue;
         }
-        match active.game.apply(command) {
+        let seat = active.game.seat_to_move();
+        match active.game.apply(seat, &command) {
             Ok(applied) => {
                 active.record.push(command);
                 active.log.push(LogLine {

@@ -321,8 +321,8 @@ fn mcts_finds_a_two_capture_sequence_paid_by_an_earned_bonus() {
     assert_eq!(
         game.outcome(),
         Some(Outcome::Won(PlayerId(0))),
-        "and went on to take the Base in the same turn: {:?}",
-        game.turn_commands()
+        "and went on to take the Base in the same turn: {}",
+        sandtable_core::game::GameState::draw_text(&game, sandtable_core::game::Viewer::Referee)
     );
 }
 

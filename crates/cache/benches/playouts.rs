@@ -6,7 +6,8 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sandtable_cache::{Command, Game, samples};
-use sandtable_core::game::{Decision, GameState, perft};
+use sandtable_core::game::{Decision, GameState, Seat, perft};
+use sandtable_core::undo::Undoable;
 use std::hint::black_box;
 
 const COMMANDS: u64 = 10_000;
@@ -127,9 +128,15 @@ fn bench(c: &mut Criterion) {
     group.finish();
 
     c.bench_function("undo after three commands", |b| {
-        let mut game = active.clone();
-        game.apply(Command::Advance).expect("F7 east is open");
-        game.apply(Command::TurnLeft).expect("turn");
+        let mut game = Undoable::new(start.clone());
+        for command in [
+            Command::Activate("F7".parse().expect("square")),
+            Command::Advance,
+            Command::TurnLeft,
+        ] {
+            game.apply(Seat(0), &command)
+                .expect("F7 holds a Red unit, east is open");
+        }
         b.iter_batched(
             || game.clone(),
             |mut g| black_box(g.undo()),

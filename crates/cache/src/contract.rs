@@ -31,10 +31,16 @@ fn seat(player: PlayerId) -> Seat {
 
 impl Game {
     /// Refuses a command from a seat whose turn it is not (R5).
+    #[inline]
     fn seated(&self, seat: Seat) -> Result<(), CommandError> {
-        if self.is_over() || seat.0 == self.state.current.0 {
+        if seat.0 == self.state.current.0 || self.is_over() {
             return Ok(());
         }
+        self.not_seated(seat)
+    }
+
+    #[cold]
+    fn not_seated(&self, seat: Seat) -> Result<(), CommandError> {
         let name = |s: u16| {
             self.table
                 .players
@@ -131,18 +137,7 @@ impl GameState for Game {
         events: &mut Vec<Event>,
     ) -> Result<Applied, CommandError> {
         self.seated(seat)?;
-        let first = events.len();
-        Game::apply_into(self, *command, events)?;
-        let barrier = if events[first..]
-            .iter()
-            .any(|e| matches!(e, Event::StashRolled { .. }))
-        {
-            Some(Barrier::Roll)
-        } else if matches!(*command, Command::Pass | Command::Resign) {
-            Some(Barrier::TurnStart)
-        } else {
-            None
-        };
+        let barrier = self.applied_into(*command, events)?;
         Ok(Applied { barrier })
     }
 
@@ -155,8 +150,16 @@ impl GameState for Game {
         !matches!(event, Event::Activated { .. })
     }
 
-    fn undo(&mut self) -> Result<Command, String> {
-        Game::undo(self).map_err(|e| e.to_string())
+    fn undo_stop(&self, barrier: Option<Barrier>) -> String {
+        match barrier {
+            None | Some(Barrier::TurnStart) => {
+                "nothing to undo in this turn: undo never goes back past the start of the turn (R31)"
+            }
+            Some(Barrier::Roll | Barrier::Reveal) => {
+                "cannot undo further: undo never goes back past a dice roll or a discovered stash (R31)"
+            }
+        }
+        .to_owned()
     }
 
     fn odds(&self, seat: Seat, command: &Command) -> Vec<Odds> {

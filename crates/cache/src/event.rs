@@ -2,7 +2,7 @@
 //! only applying an event changes the state, so the app and the CLI can follow
 //! a game from its events alone. Undo (R31) replays the turn's commands.
 
-use std::fmt;
+use sandtable_core::game::Barrier;
 
 use crate::choice::Choice;
 use crate::command::{Command, CommandError, MoveKind, Plan};
@@ -15,7 +15,6 @@ use crate::game::{
 const BUDGET_BOUND: &str =
     "R7: validation bounds units and stashes so that a budget fits in 16 bits";
 use crate::geometry::{Facing, Square};
-use crate::ruling::Ruling;
 use crate::stash::StashResult;
 
 /// From which side a capture came (R9).
@@ -262,34 +261,6 @@ pub enum Event {
     /// Every other remaining player accepted the draw: the game is drawn (R24).
     DrawAgreed,
 }
-
-/// Why undo cannot go back further (R31).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum UndoError {
-    /// No command has been given in this turn.
-    StartOfTurn,
-    /// The last command rolled the dice for a stash, which stays discovered.
-    PastRoll,
-}
-
-impl fmt::Display for UndoError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UndoError::StartOfTurn => write!(
-                f,
-                "nothing to undo in this turn: undo never goes back past the start of the turn ({})",
-                Ruling::R31
-            ),
-            UndoError::PastRoll => write!(
-                f,
-                "cannot undo further: undo never goes back past a dice roll or a discovered stash ({})",
-                Ruling::R31
-            ),
-        }
-    }
-}
-
-impl std::error::Error for UndoError {}
 
 impl State {
     /// Applies one event: the only place where the state changes.
@@ -843,44 +814,32 @@ impl Game {
         command: Command,
         events: &mut Vec<Event>,
     ) -> Result<(), CommandError> {
+        self.applied_into(command, events).map(|_| ())
+    }
+
+    /// As [`Game::apply_into`], returning where undo now stops, if the
+    /// command set a new stopping place (R31): the start of a turn, or a
+    /// roll.
+    pub(crate) fn applied_into(
+        &mut self,
+        command: Command,
+        events: &mut Vec<Event>,
+    ) -> Result<Option<Barrier>, CommandError> {
         let plan = self.plan(command)?;
         let first = events.len();
         self.state.execute(&self.table, plan, events);
-        let rolled = events[first..]
-            .iter()
-            .any(|e| matches!(e, Event::StashRolled { .. }));
-        if matches!(command, Command::Pass | Command::Resign) || rolled {
-            // R31: undo stops at the start of a turn and after a roll.
-            self.mark_turn_start();
-            self.turn_log.clear();
-            self.undo_barrier = if rolled {
-                UndoError::PastRoll
+        Ok(
+            if events[first..]
+                .iter()
+                .any(|e| matches!(e, Event::StashRolled { .. }))
+            {
+                Some(Barrier::Roll)
+            } else if matches!(command, Command::Pass | Command::Resign) {
+                Some(Barrier::TurnStart)
             } else {
-                UndoError::StartOfTurn
-            };
-        } else {
-            self.turn_log.push(command);
-        }
-        Ok(())
-    }
-
-    /// Steps back one command within the current turn (R31), restoring the state
-    /// and budgets exactly as they were before it. Returns the command undone.
-    pub fn undo(&mut self) -> Result<Command, UndoError> {
-        let mut log = std::mem::take(&mut self.turn_log);
-        let Some(undone) = log.pop() else {
-            return Err(self.undo_barrier.clone());
-        };
-        self.state.clone_from(&self.turn_start);
-        let mut scratch = Vec::new();
-        for command in log {
-            // Replaying from the turn's start reproduces each command exactly:
-            // the state, the generator included, is the same as when it was given.
-            self.apply_into(command, &mut scratch)
-                .expect("a command of this turn replays as it was first applied");
-            scratch.clear();
-        }
-        Ok(undone)
+                None
+            },
+        )
     }
 
     /// A one-line description of an event for logs and the CLI.

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use sandtable_core::dice::Dice;
 
 use crate::choice::Choice;
-use crate::command::Command;
 use crate::geometry::{Board, Facing, Square};
 use crate::setup::{Setup, SetupError, SetupProblem};
 use crate::stash::StashList;
@@ -359,19 +358,12 @@ pub fn activation_limit(n: usize) -> u16 {
     u16::try_from(n.div_ceil(2)).unwrap_or(u16::MAX)
 }
 
-/// A game of Conflict at Cache: a validated table and its state, with the
-/// history needed for undo within the current turn (R31).
+/// A game of Conflict at Cache: a validated table and its state. Undo is
+/// the contract's (`sandtable_core::undo`), from the barriers it reports.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Game {
     pub(crate) table: Arc<Table>,
     pub(crate) state: State,
-    /// The state when the current turn began (R31), shared by copies of the
-    /// game until one of them starts a turn of its own.
-    pub(crate) turn_start: Arc<State>,
-    /// Commands applied since the current turn began or the last roll (R31).
-    pub(crate) turn_log: Vec<Command>,
-    /// Why undo stops where `turn_start` was taken (R31).
-    pub(crate) undo_barrier: crate::event::UndoError,
 }
 
 impl Clone for Game {
@@ -379,30 +371,16 @@ impl Clone for Game {
         Game {
             table: Arc::clone(&self.table),
             state: self.state.clone(),
-            turn_start: Arc::clone(&self.turn_start),
-            turn_log: self.turn_log.clone(),
-            undo_barrier: self.undo_barrier.clone(),
         }
     }
 
     /// Copies `source` into this game, reusing its buffers.
     fn clone_from(&mut self, source: &Game) {
-        let Game {
-            table,
-            state,
-            turn_start,
-            turn_log,
-            undo_barrier,
-        } = source;
+        let Game { table, state } = source;
         if !Arc::ptr_eq(&self.table, table) {
             self.table = Arc::clone(table);
         }
         self.state.clone_from(state);
-        if !Arc::ptr_eq(&self.turn_start, turn_start) {
-            self.turn_start = Arc::clone(turn_start);
-        }
-        self.turn_log.clone_from(turn_log);
-        self.undo_barrier.clone_from(undo_barrier);
     }
 }
 
@@ -525,10 +503,7 @@ impl Game {
         }
         Ok(Game {
             table: Arc::new(table),
-            turn_start: Arc::new(state.clone()),
             state,
-            turn_log: Vec::new(),
-            undo_barrier: crate::event::UndoError::StartOfTurn,
         })
     }
 
@@ -596,6 +571,12 @@ impl Game {
     /// The player whose turn it is.
     pub fn current_player(&self) -> PlayerId {
         self.state.current
+    }
+
+    /// The seat of the player whose turn it is, as the game contract names
+    /// seats.
+    pub fn seat_to_move(&self) -> sandtable_core::game::Seat {
+        sandtable_core::game::Seat(self.state.current.0)
     }
 
     /// The turn number: 1 for the first player's first turn, +1 at every pass.
@@ -691,12 +672,6 @@ impl Game {
         &self.table.warnings
     }
 
-    /// Commands applied since the current turn began or the last stash roll,
-    /// oldest first: what undo can take back (R31).
-    pub fn turn_commands(&self) -> &[Command] {
-        &self.turn_log
-    }
-
     /// Units of a player on the board now.
     pub fn units_on_board(&self, player: PlayerId) -> usize {
         self.state.units_on_board(&self.table, player)
@@ -714,22 +689,8 @@ impl Game {
     /// dice rolled from now on (R21 stash rolls) no longer follow the game's own
     /// seed (R30). Bots call it on their private copies of a game, so that a
     /// search samples dice it cannot know instead of peeking at the real ones.
-    /// Undo cannot go back past a reseed: the turn's history is cut here as after
-    /// a roll (R31).
     pub fn reseed(&mut self, seed: u64) {
         self.state.dice = Dice::seeded(seed);
-        self.mark_turn_start();
-        self.turn_log.clear();
-        self.undo_barrier = crate::event::UndoError::PastRoll;
-    }
-
-    /// Takes the state now as where undo stops (R31), reusing the stored one
-    /// when no copy of the game shares it.
-    pub(crate) fn mark_turn_start(&mut self) {
-        match Arc::get_mut(&mut self.turn_start) {
-            Some(start) => start.clone_from(&self.state),
-            None => self.turn_start = Arc::new(self.state.clone()),
-        }
     }
 
     /// A stable 64-bit hash of the whole changing state, generator included

@@ -78,7 +78,7 @@ mod text;
 
 pub use choice::Choice;
 pub use command::{CacheLegal, Captive, Command, CommandError, LegalCommand, MoveKind};
-pub use event::{CaptureSide, Event, UndoError};
+pub use event::{CaptureSide, Event};
 pub use game::{
     Actions, Activation, DrawOffer, DrawReason, Factor, FactorId, Game, Occupant, Outcome, Place,
     Player, PlayerId, Unit, UnitId, activation_limit,

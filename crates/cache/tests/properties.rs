@@ -13,6 +13,7 @@ use sandtable_cache::CacheLegal;
 use sandtable_cache::{
     Command, Game, Occupant, Place, Setup, Square, TerrainKind, UnitId, samples,
 };
+use sandtable_core::undo::Undoable;
 
 fn setups() -> Vec<Setup> {
     let three = board(14, 12)
@@ -159,7 +160,7 @@ proptest! {
     ) {
         let mut setup = setups().swap_remove(which);
         setup.seed = seed;
-        let mut game = Game::new(&setup).expect("valid setup");
+        let mut game = Undoable::new(Game::new(&setup).expect("valid setup"));
         let extra: Vec<Square> = probes.iter().map(|(c, r)| Square::new(*c, *r)).collect();
         for choice in choices {
             let legal = game.legal_commands();
@@ -173,7 +174,7 @@ proptest! {
                     if l.command == Command::Advance {
                         prop_assert_eq!(l.lands(), game.advance_landing(from, facing));
                     }
-                    let mut after = game.clone();
+                    let mut after = game.game().clone();
                     after.apply(l.command).expect("listed commands apply");
                     prop_assert_eq!(after.position(unit).map(|(sq, _)| sq), l.lands(), "{}", l.command);
                 } else if let Command::Activate(sq) | Command::Pick(sq) | Command::Place(sq, _) | Command::PlaceCaptive(sq, ..) = l.command {
@@ -200,7 +201,7 @@ proptest! {
                     continue;
                 }
                 let before = game.clone();
-                let err = game.apply(c);
+                let err = game.apply(game.seat_to_move(), &c);
                 prop_assert!(err.is_err(), "{} is not listed, so it is refused", c);
                 prop_assert!(game == before, "refused {} changed the state", c);
             }
@@ -210,7 +211,7 @@ proptest! {
             }
             let pick = legal[choice as usize % legal.len()].command;
             let before = game.clone();
-            let events = game.apply(pick).expect("listed commands apply");
+            let events = game.apply(game.seat_to_move(), &pick).expect("listed commands apply");
             assert_board_consistent(&game);
             let rolled = events.iter().any(|e| matches!(e, sandtable_cache::Event::StashRolled { .. }));
             if rolled {
@@ -218,7 +219,7 @@ proptest! {
             } else if pick != Command::Pass && choice % 5 == 0 {
                 prop_assert_eq!(game.undo(), Ok(pick));
                 prop_assert!(game == before, "R31: undo of {} restores the state exactly", pick);
-                game.apply(pick).expect("it applies again");
+                game.apply(game.seat_to_move(), &pick).expect("it applies again");
             }
         }
     }

@@ -3,12 +3,14 @@
 
 mod common;
 
-use common::{board, cmd, left, play, refuse, sq};
+use common::{board, cmd, left, play, play_undoable, refuse, sq};
 use sandtable_cache::CacheLegal;
 use sandtable_cache::{
     CaptureSide, Command, Event, Game, Ground, MoveKind, Occupant, Outcome, Place, PlayerId,
     Ruling, TerrainKind, UnitId,
 };
+use sandtable_core::game::Seat;
+use sandtable_core::undo::Undoable;
 
 fn problems(table: &common::Table) -> Vec<String> {
     let err = Game::new(&table.0).expect_err("the setup breaks a ruling");
@@ -957,12 +959,14 @@ fn r28_a_game_with_no_unit_on_the_board_is_drawn_at_once() {
 
 #[test]
 fn r31_undo_steps_back_one_command_and_restores_budgets_exactly() {
-    let mut game = board(10, 10)
-        .player("Red", "C2", &[("E1", 'N')])
-        .player("Blue", "G6", &[("E5", 'N'), ("F5", 'N')])
-        .game();
-    let start = game.clone();
-    let mut snapshots = vec![game.clone()];
+    let mut game = Undoable::new(
+        board(10, 10)
+            .player("Red", "C2", &[("E1", 'N')])
+            .player("Blue", "G6", &[("E5", 'N'), ("F5", 'N')])
+            .game(),
+    );
+    let start = game.game().clone();
+    let mut snapshots = vec![game.game().clone()];
     for text in [
         "activate E1",
         "advance",
@@ -972,14 +976,14 @@ fn r31_undo_steps_back_one_command_and_restores_budgets_exactly() {
         "right",
         "advance",
     ] {
-        play(&mut game, &[text]);
-        snapshots.push(game.clone());
+        play_undoable(&mut game, &[text]);
+        snapshots.push(game.game().clone());
     }
     assert_eq!(left(&game), 3);
     snapshots.pop();
     while let Some(expected) = snapshots.pop() {
         let undone = game.undo().expect("within the turn");
-        assert_eq!(game.summary(), expected.summary(), "after undoing {undone}");
+        assert_eq!(*game.game(), expected, "after undoing {undone}");
         assert_eq!(
             game.activation(),
             expected.activation(),
@@ -987,24 +991,31 @@ fn r31_undo_steps_back_one_command_and_restores_budgets_exactly() {
         );
         assert_eq!(game.state_hash(), expected.state_hash());
     }
-    assert_eq!(game.summary(), start.summary());
+    assert_eq!(*game.game(), start);
     let err = game.undo().unwrap_err();
     assert_eq!(
-        err.to_string(),
+        err,
         "nothing to undo in this turn: undo never goes back past the start of the turn (R31)"
     );
 }
 
 #[test]
 fn r31_undo_never_goes_back_past_a_pass() {
-    let mut game = duel().game();
-    play(&mut game, &["activate C3", "advance", "pass"]);
+    let mut game = Undoable::new(duel().game());
+    play_undoable(&mut game, &["activate C3", "advance", "pass"]);
     let before = game.clone();
-    assert!(game.undo().is_err(), "the pass began a new turn");
+    assert_eq!(
+        game.undo(),
+        Err(
+            "nothing to undo in this turn: undo never goes back past the start of the turn (R31)"
+                .to_owned()
+        ),
+        "the pass began a new turn"
+    );
     assert_eq!(game, before, "a refused undo changes nothing");
-    play(&mut game, &["activate G7"]);
+    play_undoable(&mut game, &["activate G7"]);
     assert_eq!(game.undo(), Ok(cmd("activate G7")));
-    assert_eq!(game.summary(), before.summary());
+    assert_eq!(game.game(), before.game());
 }
 
 // ---------------------------------------------------------------- R25
@@ -1167,13 +1178,15 @@ fn r27_bonus_actions_begin_anew_and_do_not_count_as_an_activation() {
 
 #[test]
 fn r24_a_player_who_resigns_leaves_as_if_its_last_base_were_captured_and_play_goes_on() {
-    let mut game = board(12, 12)
-        .player("Red", "C3", &[("D4", 'N'), ("B4", 'E')])
-        .player("Blue", "J10", &[("I9", 'S')])
-        .player("Green", "C10", &[("D9", 'E')])
-        .game();
-    play(&mut game, &["activate D4", "advance"]);
-    let events = game.apply(cmd("resign")).unwrap();
+    let mut game = Undoable::new(
+        board(12, 12)
+            .player("Red", "C3", &[("D4", 'N'), ("B4", 'E')])
+            .player("Blue", "J10", &[("I9", 'S')])
+            .player("Green", "C10", &[("D9", 'E')])
+            .game(),
+    );
+    play_undoable(&mut game, &["activate D4", "advance"]);
+    let events = game.apply(Seat(0), &cmd("resign")).unwrap();
     let said: Vec<String> = events.iter().map(|e| game.describe(e)).collect();
     assert_eq!(
         said,
@@ -1191,9 +1204,11 @@ fn r24_a_player_who_resigns_leaves_as_if_its_last_base_were_captured_and_play_go
     assert_eq!(game.place(UnitId(0)), Place::Removed);
     assert_eq!(game.current_player(), PlayerId(1));
     // R31: undo stops at the resignation, as at a pass.
+    let before = game.clone();
     assert!(game.undo().is_err());
+    assert_eq!(game, before);
     // With two players left, the next resignation ends the game.
-    play(&mut game, &["resign"]);
+    play_undoable(&mut game, &["resign"]);
     assert_eq!(game.outcome(), Some(Outcome::Won(PlayerId(2))));
 }
 

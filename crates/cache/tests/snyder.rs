@@ -5,11 +5,12 @@
 
 mod common;
 
-use common::{board, cmd, left, play, refuse, sq};
+use common::{board, cmd, left, play, play_undoable, refuse, sq};
 use sandtable_cache::{
     Choice, Command, Event, Facing, Game, Place, PlayerId, Ruling, StashResult, TerrainKind, UnitId,
 };
 use sandtable_core::dice::Dice;
+use sandtable_core::undo::Undoable;
 
 fn rolled(events: &[Event]) -> Option<(u8, StashResult)> {
     events.iter().find_map(|e| match e {
@@ -507,21 +508,21 @@ fn r23_this_unit_is_discarded_when_its_base_has_no_room() {
 
 #[test]
 fn r31_undo_never_goes_back_past_a_roll() {
-    let mut game = red_before_stash(StashResult::PlaceAnywhere).game();
-    play(&mut game, &["activate D4", "advance"]);
+    let mut game = Undoable::new(red_before_stash(StashResult::PlaceAnywhere).game());
+    play_undoable(&mut game, &["activate D4", "advance"]);
     let before = game.clone();
     let err = game.undo().unwrap_err();
     assert_eq!(
-        err.to_string(),
+        err,
         "cannot undo further: undo never goes back past a dice roll or a discovered stash (R31)"
     );
     assert_eq!(game, before);
-    play(&mut game, &["place A9 S", "left"]);
+    play_undoable(&mut game, &["place A9 S", "left"]);
     assert_eq!(game.undo(), Ok(cmd("left")));
     assert_eq!(game.undo(), Ok(cmd("place A9 S")));
     assert_eq!(
-        game.summary(),
-        before.summary(),
+        game.game(),
+        before.game(),
         "back to the choice, stash still gone"
     );
     assert!(game.undo().is_err());
@@ -559,15 +560,20 @@ fn r30_a_reseeded_copy_rolls_its_own_dice_and_the_game_keeps_its_own() {
         real,
         "reseeding a copy leaves the game alone"
     );
-    let mut copy = game.clone();
+    let mut copy = Undoable::new(game.clone());
+    play_undoable(&mut copy, &["left"]);
     copy.reseed(1);
     assert_eq!(
         copy.summary(),
-        game.summary(),
+        {
+            let mut turned = game.clone();
+            play(&mut turned, &["left"]);
+            turned.summary()
+        },
         "reseeding changes no piece, budget or turn"
     );
     assert_eq!(
-        copy.undo().unwrap_err().to_string(),
+        copy.undo().unwrap_err(),
         "cannot undo further: undo never goes back past a dice roll or a discovered stash (R31)",
         "R31: undo does not go back past a reseed"
     );

@@ -13,6 +13,7 @@ use sandtable_cli::{Bot, Seeing, apply_record, output, play_bots, record_of, sho
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{Decision, Ending, GameState, Seat, Seats, Viewer, next_seat};
 use sandtable_core::record::Record;
+use sandtable_core::undo::Undoable;
 use sealed_bids::{Cmd, SealedBids};
 
 /// North is dealt 5 2 6 and South 3 2 4; then the rolls of the game below.
@@ -245,14 +246,12 @@ fn the_loser_owes_the_answer_and_its_odds_match_every_roll() {
 
 #[test]
 fn undo_takes_back_a_sealed_bid_but_never_goes_back_past_the_reveal() {
-    let mut game = start(&seeing(Some(ROLLS), None), None);
+    let mut game = Undoable::new(start(&seeing(Some(ROLLS), None), None));
     let fresh = game.clone();
-    game.apply_into(Seat(0), &Cmd::Bid(6), &mut Vec::new())
-        .unwrap();
+    game.apply(Seat(0), &Cmd::Bid(6)).unwrap();
     assert_eq!(game.undo(), Ok(Cmd::Bid(6)));
     assert_eq!(game, fresh, "undo restores the state exactly");
-    game.apply_into(Seat(0), &Cmd::Bid(5), &mut Vec::new())
-        .unwrap();
+    game.apply(Seat(0), &Cmd::Bid(5)).unwrap();
     let applied = game
         .apply_into(Seat(1), &Cmd::Bid(3), &mut Vec::new())
         .unwrap();

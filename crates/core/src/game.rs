@@ -293,9 +293,13 @@ pub trait GameState: Clone + Send + Sync + 'static {
         let _ = event;
         true
     }
-    /// Steps back one command within the system's undo policy (R31),
-    /// returning it, or says in plain words why undo stops here.
-    fn undo(&mut self) -> Result<Self::Command, String>;
+    /// Why undo goes back no further, in the system's words with the
+    /// ruling (R31): `barrier` is what set the stopping place, `None` the
+    /// start of the game. Undo itself is the contract's
+    /// ([`crate::undo::Undoable`]), from the barriers `apply_into` reports.
+    fn undo_stop(&self, barrier: Option<Barrier>) -> String {
+        crate::undo::default_stop(barrier)
+    }
     /// The odds of a command decided by dice, before it is played: one
     /// distribution for each thing the dice decide (a shot's casualties, and
     /// whether it hits the firer's own men; a melee's result, then the
@@ -305,7 +309,8 @@ pub trait GameState: Clone + Send + Sync + 'static {
     /// The game's dice source (R30).
     fn dice(&self) -> &Dice;
     /// Replaces the dice with a generator seeded with `seed`, for a bot's
-    /// private copy: it samples dice it cannot know (R30). Undo stops here.
+    /// private copy: it samples dice it cannot know (R30). Undo stops here
+    /// as at a roll ([`crate::undo::Undoable::reseed`]).
     fn reseed(&mut self, seed: u64);
     /// For a bot's private copy: replaces everything `viewer` may not see
     /// (another player's hidden hand, a sealed order not yet revealed) with

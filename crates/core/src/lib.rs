@@ -10,3 +10,4 @@ pub mod game;
 pub mod grid;
 pub mod hash;
 pub mod record;
+pub mod undo;

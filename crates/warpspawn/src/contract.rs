@@ -1,8 +1,6 @@
 //! The battle on the game contract ([`GameState`]): what the CLI, the bots
 //! and the table read of any system.
 
-use std::sync::Arc;
-
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{
     Applied, Barrier, Decision, Ending, GameState, Legal, Odds, Refusal, Ruling, Seat, Surface,
@@ -25,8 +23,9 @@ fn side(seat: Seat) -> Option<Side> {
 }
 
 impl Game {
-    /// Checks and applies a command of `side`, appending its events, and
-    /// keeps what undo needs (R31).
+    /// Checks and applies a command of `side`, appending its events; the
+    /// barrier says where undo now stops (R31): the start of the player
+    /// turn, or a roll.
     pub fn apply_as(
         &mut self,
         side: Side,
@@ -35,13 +34,10 @@ impl Game {
     ) -> Result<Applied, CommandError> {
         let (rolled, turn_ended) = self.execute(side, command, events)?;
         let barrier = if turn_ended {
-            self.set_mark("undo goes back no further than the start of the player turn (R31)");
             Some(Barrier::TurnStart)
         } else if rolled {
-            self.set_mark("undo never goes back past a roll of the dice (R31)");
             Some(Barrier::Roll)
         } else {
-            self.since_mark.push(*command);
             None
         };
         Ok(Applied { barrier })
@@ -55,39 +51,10 @@ impl Game {
         Ok(events)
     }
 
-    fn set_mark(&mut self, why: &'static str) {
-        match Arc::get_mut(&mut self.mark) {
-            Some(mark) => mark.clone_from(&self.state),
-            None => self.mark = Arc::new(self.state.clone()),
-        }
-        self.since_mark.clear();
-        self.mark_why = why;
-    }
-
-    /// Steps back one command within the player turn, never past a roll
-    /// (R31), returning it.
-    pub fn undo(&mut self) -> Result<Command, String> {
-        let Some(undone) = self.since_mark.pop() else {
-            return Err(self.mark_why.to_owned());
-        };
-        let replay = std::mem::take(&mut self.since_mark);
-        self.state.clone_from(&self.mark);
-        let mut events = Vec::new();
-        for command in &replay {
-            let side = self.decider().unwrap_or(self.state.active);
-            events.clear();
-            self.execute(side, command, &mut events)
-                .expect("a command of this turn replays as it was first applied");
-        }
-        self.since_mark = replay;
-        Ok(undone)
-    }
-
     /// Replaces the dice with a generator seeded with `seed` (R30), for a
-    /// bot's private copy; undo stops here.
+    /// bot's private copy.
     pub fn reseed(&mut self, seed: u64) {
         self.state.dice = Dice::seeded(seed);
-        self.set_mark("undo never goes back past a reseed of the dice (R31)");
     }
 }
 
@@ -156,8 +123,13 @@ impl GameState for Game {
         Game::describe(self, event)
     }
 
-    fn undo(&mut self) -> Result<Command, String> {
-        Game::undo(self)
+    fn undo_stop(&self, barrier: Option<Barrier>) -> String {
+        match barrier {
+            None | Some(Barrier::TurnStart) => {
+                "undo goes back no further than the start of the player turn (R31)".to_owned()
+            }
+            other => sandtable_core::undo::default_stop(other),
+        }
     }
 
     fn odds(&self, seat: Seat, command: &Command) -> Vec<Odds> {

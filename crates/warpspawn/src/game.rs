@@ -615,19 +615,12 @@ impl Clone for State {
     }
 }
 
-/// A Warpspawn battle: its fixed parts, its state, and what undo needs
-/// (R31).
+/// A Warpspawn battle: its fixed parts and its state. Undo is the
+/// contract's (`sandtable_core::undo`), from the barriers it reports.
 #[derive(Debug)]
 pub struct Game {
     pub(crate) battle: Arc<Battle>,
     pub(crate) state: State,
-    /// The state where undo stops: the start of the player turn or the last
-    /// roll (R31).
-    pub(crate) mark: Arc<State>,
-    /// Commands applied since `mark`, oldest first.
-    pub(crate) since_mark: Vec<crate::command::Command>,
-    /// Why undo stops at `mark`.
-    pub(crate) mark_why: &'static str,
 }
 
 impl Clone for Game {
@@ -635,9 +628,6 @@ impl Clone for Game {
         Game {
             battle: Arc::clone(&self.battle),
             state: self.state.clone(),
-            mark: Arc::clone(&self.mark),
-            since_mark: self.since_mark.clone(),
-            mark_why: self.mark_why,
         }
     }
 
@@ -647,11 +637,6 @@ impl Clone for Game {
             self.battle = Arc::clone(&source.battle);
         }
         self.state.clone_from(&source.state);
-        if !Arc::ptr_eq(&self.mark, &source.mark) {
-            self.mark = Arc::clone(&source.mark);
-        }
-        self.since_mark.clone_from(&source.since_mark);
-        self.mark_why = source.mark_why;
     }
 }
 
@@ -772,10 +757,7 @@ impl Game {
         state.renumber(0);
         Ok(Game {
             battle: Arc::new(battle),
-            mark: Arc::new(state.clone()),
             state,
-            since_mark: Vec::new(),
-            mark_why: "undo goes back no further than the start of the player turn (R31)",
         })
     }
 

@@ -9,6 +9,7 @@ use rand::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{GameState, Seat};
+use sandtable_core::undo::Undoable;
 use sandtable_warpspawn::{
     Command, Game, Hex, Hexes, Men, Parts, Pick, RoutTo, Side, Step, samples,
 };
@@ -301,14 +302,14 @@ fn undo_restores_the_position_exactly() {
     let mut undone = 0;
     for (name, setup) in setups() {
         for seed in 0..4 {
-            let mut game = Game::new(&setup, Dice::seeded(seed)).unwrap();
+            let mut game = Undoable::new(Game::new(&setup, Dice::seeded(seed)).unwrap());
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             while let Some(side) = game.decider() {
+                let seat = Seat(side.0.into());
                 let listed = game.legal_commands(side);
                 let pick = pick(&listed, &mut rng);
                 let before = game.clone();
-                let mut events = Vec::new();
-                let applied = game.apply_as(side, &pick, &mut events).unwrap();
+                let applied = game.apply_into(seat, &pick, &mut Vec::new()).unwrap();
                 if applied.barrier.is_none() && rng.random_bool(0.3) {
                     let back = game
                         .undo()
@@ -317,11 +318,13 @@ fn undo_restores_the_position_exactly() {
                     assert_eq!(game.state(), before.state(), "{name}: undo of `{pick}`");
                     assert_eq!(game.state_hash(), before.state_hash());
                     undone += 1;
-                    game.apply_as(side, &pick, &mut events).unwrap();
+                    game.apply(seat, &pick).unwrap();
                 }
                 if applied.barrier.is_some() {
+                    let after = game.clone();
                     let err = game.undo().unwrap_err();
                     assert!(err.contains("R31"), "{err}");
+                    assert_eq!(game, after, "a refused undo changes nothing");
                 }
             }
         }

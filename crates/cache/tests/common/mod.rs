@@ -6,6 +6,7 @@ use sandtable_cache::{
     TerrainPiece, UnitSetup,
 };
 use sandtable_cache::{StashList, StashResult, StashRow};
+use sandtable_core::undo::Undoable;
 
 pub fn sq(name: &str) -> Square {
     name.parse().expect("test squares are valid names")
@@ -133,6 +134,17 @@ impl Table {
 pub fn play(game: &mut Game, commands: &[&str]) {
     for text in commands {
         if let Err(e) = game.apply(cmd(text)) {
+            panic!("`{text}` should be legal here: {e}");
+        }
+    }
+}
+
+/// Applies commands that must all be legal, as the player to move, keeping
+/// the contract's undo history (R31).
+pub fn play_undoable(game: &mut Undoable<Game>, commands: &[&str]) {
+    for text in commands {
+        let seat = game.seat_to_move();
+        if let Err(e) = game.apply(seat, &cmd(text)) {
             panic!("`{text}` should be legal here: {e}");
         }
     }

@@ -136,12 +136,10 @@ struct State {
     dice: Dice,
 }
 
-/// A game of Sealed Bids, with what undo may take back (R31).
+/// A game of Sealed Bids.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SealedBids {
     state: State,
-    /// Each command since the last reveal or roll, with the state before it.
-    undo: Vec<(State, Cmd)>,
 }
 
 impl SealedBids {
@@ -164,7 +162,6 @@ impl SealedBids {
                 scores: [0; 2],
                 dice,
             },
-            undo: Vec::new(),
         })
     }
 
@@ -309,7 +306,6 @@ impl GameState for SealedBids {
         events: &mut Vec<Happened>,
     ) -> Result<Applied, Refused> {
         self.plan(seat, command)?;
-        let before = self.state.clone();
         let barrier = match *command {
             Cmd::Bid(card) => {
                 let s = &mut self.state;
@@ -359,11 +355,6 @@ impl GameState for SealedBids {
                 Some(Barrier::Roll)
             }
         };
-        if barrier.is_some() {
-            self.undo.clear();
-        } else {
-            self.undo.push((before, *command));
-        }
         Ok(Applied { barrier })
     }
 
@@ -396,13 +387,8 @@ impl GameState for SealedBids {
         }
     }
 
-    fn undo(&mut self) -> Result<Cmd, String> {
-        let (state, command) = self
-            .undo
-            .pop()
-            .ok_or_else(|| "undo never goes back past a reveal or a roll (R31)".to_owned())?;
-        self.state = state;
-        Ok(command)
+    fn undo_stop(&self, _barrier: Option<Barrier>) -> String {
+        "undo never goes back past a reveal or a roll (R31)".to_owned()
     }
 
     fn odds(&self, seat: Seat, command: &Cmd) -> Vec<Odds> {
@@ -428,7 +414,6 @@ impl GameState for SealedBids {
 
     fn reseed(&mut self, seed: u64) {
         self.state.dice = Dice::seeded(seed);
-        self.undo.clear();
     }
 
     /// The other player's unplayed cards and unrevealed bid are dealt again.

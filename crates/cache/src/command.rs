@@ -107,6 +107,71 @@ pub(crate) fn free(command: Command, piece: Option<Square>) -> LegalCommand {
     }
 }
 
+/// Why a step ahead is refused, as a plain value: the list of legal
+/// commands refuses many steps, and the words are made only when a refused
+/// command is given ([`CommandError`]'s variant of the same name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StepRefusal {
+    /// [`CommandError::EdgeAhead`].
+    Edge { from: Square, facing: Facing },
+    /// [`CommandError::Impassable`].
+    Impassable { square: Square, ground: Ground },
+    /// [`CommandError::Friendly`].
+    Friendly { square: Square, what: &'static str },
+    /// [`CommandError::NotEnoughActions`].
+    NotEnough {
+        action: &'static str,
+        cost: u16,
+        left: u16,
+    },
+    /// A low wall with the board's edge beyond it (R13).
+    WallAtEdge { wall: Square },
+    /// A low wall with ground beyond where no unit may stand (R13).
+    WallOnto {
+        wall: Square,
+        land: Square,
+        ground: Ground,
+    },
+    /// A low wall with a friendly piece beyond (R8, R13).
+    WallFriendly {
+        wall: Square,
+        square: Square,
+        what: &'static str,
+    },
+}
+
+impl From<StepRefusal> for CommandError {
+    fn from(refusal: StepRefusal) -> CommandError {
+        match refusal {
+            StepRefusal::Edge { from, facing } => CommandError::EdgeAhead { from, facing },
+            StepRefusal::Impassable { square, ground } => {
+                CommandError::Impassable { square, ground }
+            }
+            StepRefusal::Friendly { square, what } => CommandError::Friendly { square, what },
+            StepRefusal::NotEnough { action, cost, left } => CommandError::NotEnoughActions {
+                action,
+                cost: Actions(cost),
+                left: Actions(left),
+            },
+            StepRefusal::WallAtEdge { wall } => CommandError::BadCrossing {
+                wall,
+                reason: "the board ends beyond it".to_owned(),
+            },
+            StepRefusal::WallOnto { wall, land, ground } => CommandError::BadCrossing {
+                wall,
+                reason: format!(
+                    "the square beyond, {land}, is {}, where no unit may stand",
+                    ground.describe()
+                ),
+            },
+            StepRefusal::WallFriendly { wall, square, what } => CommandError::BadCrossing {
+                wall,
+                reason: format!("the square beyond, {square}, is held by a friendly {what} (R8)"),
+            },
+        }
+    }
+}
+
 /// Why a command is refused. The game is unchanged by a refused command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CommandError {
@@ -490,7 +555,9 @@ impl Game {
             }
             Command::Advance => {
                 let acting = self.acting().ok_or(CommandError::NoActivation)?;
-                self.plan_step(&acting).and_then(|p| self.dice_for(p))
+                self.plan_step(&acting)
+                    .map_err(CommandError::from)
+                    .and_then(|p| self.dice_for(p))
             }
             Command::AdvanceTo(target) => {
                 let acting = self.acting().ok_or(CommandError::NoActivation)?;
@@ -560,7 +627,7 @@ impl Game {
     }
 
     /// What lies on a square entered by `acting`, refusing friendly pieces (R8).
-    fn target_on(&self, acting: &Acting, square: Square) -> Result<Option<Occupant>, CommandError> {
+    fn target_on(&self, acting: &Acting, square: Square) -> Result<Option<Occupant>, StepRefusal> {
         let occupant = self.state.occupant(self.table.board, square);
         let friendly = match occupant {
             Some(Occupant::Unit(u)) => {
@@ -572,13 +639,10 @@ impl Game {
             None => None,
         };
         match friendly {
-            Some(what) => Err(CommandError::Friendly { square, what }),
+            Some(what) => Err(StepRefusal::Friendly { square, what }),
             None => Ok(occupant),
         }
     }
-
-    /// Cost of changing level between two squares (R15): +1 onto or off an
-    /// elevated bridge.
     fn elevation_cost(&self, from: Square, to: Square) -> u16 {
         let board = self.table.board;
         let a = self.table.ground[board.index(from)].elevated();
@@ -586,12 +650,12 @@ impl Game {
         u16::from(a != b)
     }
 
-    fn afford(acting: &Acting, action: &'static str, cost: u16) -> Result<(), CommandError> {
+    fn afford(acting: &Acting, action: &'static str, cost: u16) -> Result<(), StepRefusal> {
         if cost > acting.left {
-            Err(CommandError::NotEnoughActions {
+            Err(StepRefusal::NotEnough {
                 action,
-                cost: Actions(cost),
-                left: Actions(acting.left),
+                cost,
+                left: acting.left,
             })
         } else {
             Ok(())
@@ -599,38 +663,43 @@ impl Game {
     }
 
     /// One Advance without a named square: a step, or a low-wall crossing (R8, R12, R13).
-    pub(crate) fn plan_step(&self, acting: &Acting) -> Result<Plan, CommandError> {
+    /// What an Advance of one step would do (R8, R12, R13), refused as a
+    /// plain value: listing the commands refuses many advances, and words
+    /// are only made for one a person gave ([`StepRefusal`]).
+    pub(crate) fn plan_step(&self, acting: &Acting) -> Result<Plan, StepRefusal> {
         let board = self.table.board;
         let next = acting
             .square
             .step(acting.facing, board)
-            .ok_or(CommandError::EdgeAhead {
+            .ok_or(StepRefusal::Edge {
                 from: acting.square,
                 facing: acting.facing,
             })?;
         let ground = self.table.ground[board.index(next)];
         match ground.class() {
-            TerrainClass::T190 => Err(CommandError::Impassable {
+            TerrainClass::T190 => Err(StepRefusal::Impassable {
                 square: next,
                 ground,
             }),
             TerrainClass::T110 => {
                 // R13: over the wall onto the first square beyond it.
-                let bad = |reason: String| CommandError::BadCrossing { wall: next, reason };
                 let land = next
                     .step(acting.facing, board)
-                    .ok_or_else(|| bad("the board ends beyond it".to_owned()))?;
+                    .ok_or(StepRefusal::WallAtEdge { wall: next })?;
                 let land_ground = self.table.ground[board.index(land)];
                 if !land_ground.can_hold_unit() {
-                    return Err(bad(format!(
-                        "the square beyond, {land}, is {}, where no unit may stand",
-                        land_ground.describe()
-                    )));
+                    return Err(StepRefusal::WallOnto {
+                        wall: next,
+                        land,
+                        ground: land_ground,
+                    });
                 }
                 let target = self.target_on(acting, land).map_err(|e| match e {
-                    CommandError::Friendly { square, what } => bad(format!(
-                        "the square beyond, {square}, is held by a friendly {what} (R8)"
-                    )),
+                    StepRefusal::Friendly { square, what } => StepRefusal::WallFriendly {
+                        wall: next,
+                        square,
+                        what,
+                    },
                     other => other,
                 })?;
                 // Two to cross the wall, plus entering the square beyond (3 in

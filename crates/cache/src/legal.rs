@@ -52,8 +52,8 @@ impl Game {
                 });
             }
         }
-        if let Ok(plan @ Plan::Advance { to, .. }) =
-            self.plan_step(&acting).and_then(|p| self.dice_for(p))
+        if let Ok(plan @ Plan::Advance { to, .. }) = self.plan_step(&acting)
+            && self.dice_for(plan).is_ok()
         {
             out.push(LegalCommand {
                 cost: plan.cost().0,

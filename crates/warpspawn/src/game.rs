@@ -480,12 +480,24 @@ pub struct Far {
     pub hex: Hex,
     ways: u8,
     via: [Hex; 2],
+    /// The hex's [`Map::index`].
+    pub(crate) index: u16,
+    /// Each hex between's [`Map::index`].
+    via_index: [u16; 2],
 }
 
 impl Far {
     /// The neighbours of the centre that touch the hex.
     pub fn via(&self) -> &[Hex] {
         &self.via[..usize::from(self.ways)]
+    }
+
+    /// The hexes between with their map indices.
+    pub(crate) fn via_indexed(&self) -> impl Iterator<Item = (Hex, usize)> + '_ {
+        self.via()
+            .iter()
+            .zip(&self.via_index)
+            .map(|(h, i)| (*h, usize::from(*i)))
     }
 }
 
@@ -532,6 +544,10 @@ impl Battle {
     }
 
     /// Whether nothing enters the hex of this map index (R69).
+    pub(crate) fn terrain_at(&self, index: usize) -> Terrain {
+        self.terrain[index]
+    }
+
     pub(crate) fn impassable_at(&self, index: usize) -> bool {
         self.terrain[index].cover() == Cover::Impassable
     }
@@ -679,6 +695,7 @@ impl Game {
                         match ring.hexes[..n].iter_mut().find(|f| f.hex == *d) {
                             Some(far) => {
                                 far.via[usize::from(far.ways)] = *m;
+                                far.via_index[usize::from(far.ways)] = map.index(*m) as u16;
                                 far.ways += 1;
                             }
                             None => {
@@ -686,6 +703,8 @@ impl Game {
                                     hex: *d,
                                     ways: 1,
                                     via: [*m, Hex::default()],
+                                    index: map.index(*d) as u16,
+                                    via_index: [map.index(*m) as u16, 0],
                                 };
                                 ring.len += 1;
                             }
@@ -992,15 +1011,15 @@ impl State {
         (n > 0).then(|| &self.stacks[usize::from(n) - 1])
     }
 
+    /// The side's stack in the hex of this map index.
+    pub(crate) fn stack_at(&self, index: usize, side: Side) -> Option<&Stack> {
+        let n = self.slots[2 * index + side.index()];
+        (n > 0).then(|| &self.stacks[usize::from(n) - 1])
+    }
+
     /// Whether no side has pieces in the hex of this map index.
     pub(crate) fn empty_at(&self, index: usize) -> bool {
         self.slots[2 * index] == 0 && self.slots[2 * index + 1] == 0
-    }
-
-    /// Whether no side has pieces in the hex.
-    pub(crate) fn is_empty_hex(&self, hex: Hex) -> bool {
-        self.slot(hex, Side(0))
-            .is_none_or(|slot| self.slots[slot] == 0 && self.slots[slot + 1] == 0)
     }
 
     /// The side's stack in a hex and the enemy's, looked up together.

@@ -226,14 +226,15 @@ impl Game {
                 let mut far_pick: Option<Option<Option<Pick>>> = None;
                 for far in self.battle.ring(st.hex) {
                     let to = far.hex;
-                    let quick = self.battle.terrain(to).cover() != crate::setup::Cover::Impassable
-                        && self.state.is_empty_hex(to)
-                        && !(mounted && is_cover(self.battle.terrain(to)));
+                    let index = usize::from(far.index);
+                    let quick = !self.battle.impassable_at(index)
+                        && self.state.empty_at(index)
+                        && !(mounted && is_cover(self.battle.terrain_at(index)));
                     let mid = if quick {
-                        far.via().iter().find(|m| {
-                            self.battle.terrain(**m).cover() != crate::setup::Cover::Impassable
-                                && self.stack(**m, enemy).is_none()
-                                && !(mounted && is_cover(self.battle.terrain(**m)))
+                        far.via_indexed().find(|&(_, i)| {
+                            !self.battle.impassable_at(i)
+                                && self.state.stack_at(i, enemy).is_none()
+                                && !(mounted && is_cover(self.battle.terrain_at(i)))
                         })
                     } else {
                         None
@@ -249,7 +250,7 @@ impl Game {
                             });
                             pick.map(|pick| Command::March {
                                 from: st.hex,
-                                path: Hexes::two(*m, to),
+                                path: Hexes::two(m.0, to),
                                 pick,
                             })
                         }

@@ -192,16 +192,10 @@ impl Game {
                     }
                     let pick = if empty {
                         *into_empty[k].get_or_insert_with(|| {
-                            self.march_rep(st, &f, *d, &[], pace).map(|c| match c {
-                                Command::March { pick, .. } => pick,
-                                _ => unreachable!("a march"),
-                            })
+                            self.march_pick(st, &f, *d, &[], pace).map(|(pick, _)| pick)
                         })
                     } else {
-                        self.march_rep(st, &f, *d, &[], pace).map(|c| match c {
-                            Command::March { pick, .. } => pick,
-                            _ => unreachable!("a march"),
-                        })
+                        self.march_pick(st, &f, *d, &[], pace).map(|(pick, _)| pick)
                     };
                     if let Some(pick) = pick {
                         out.push(Legal {
@@ -242,11 +236,8 @@ impl Game {
                     let command = match mid {
                         Some(m) => {
                             let pick = *far_pick.get_or_insert_with(|| {
-                                self.march_rep(st, &f, to, far.via(), Pace::Fast)
-                                    .map(|c| match c {
-                                        Command::March { pick, .. } => pick,
-                                        _ => unreachable!("a march"),
-                                    })
+                                self.march_pick(st, &f, to, far.via(), Pace::Fast)
+                                    .map(|(pick, _)| pick)
                             });
                             pick.map(|pick| Command::March {
                                 from: st.hex,
@@ -254,7 +245,14 @@ impl Game {
                                 pick,
                             })
                         }
-                        None => self.march_rep(st, &f, to, far.via(), Pace::Fast),
+                        None => {
+                            self.march_pick(st, &f, to, far.via(), Pace::Fast)
+                                .map(|(pick, mid)| Command::March {
+                                    from: st.hex,
+                                    path: Hexes::two(far.via()[usize::from(mid)], to),
+                                    pick,
+                                })
+                        }
                     };
                     if let Some(command) = command {
                         out.push(march_legal(st.hex, to, 2, command));
@@ -271,6 +269,29 @@ impl Game {
     /// R62, R63 and R69-R71, kept quick for searches; the property tests
     /// hold it to `check`.
     fn march_rep(&self, st: &Stack, f: &Free, to: Hex, via: &[Hex], pace: Pace) -> Option<Command> {
+        let (pick, mid) = self.march_pick(st, f, to, via, pace)?;
+        Some(Command::March {
+            from: st.hex,
+            path: if via.is_empty() {
+                Hexes::one(to)
+            } else {
+                Hexes::two(via[usize::from(mid)], to)
+            },
+            pick,
+        })
+    }
+
+    /// As [`Game::march_rep`], in a few words that come back in registers:
+    /// the listed march's pick, and which hex of `via` its path passes
+    /// (0 for a neighbour).
+    fn march_pick(
+        &self,
+        st: &Stack,
+        f: &Free,
+        to: Hex,
+        via: &[Hex],
+        pace: Pace,
+    ) -> Option<(Option<Pick>, u8)> {
         let side = st.side;
         let enemy = side.other();
         let distance = if via.is_empty() { 1 } else { 2 };
@@ -329,7 +350,7 @@ impl Game {
                 if group.is_fast() || (foe.is_some() && men.is_empty()) {
                     return None;
                 }
-                (group, Hexes::one(to))
+                (group, 0)
             }
             Pace::Fast => {
                 let cav = f.men.cav.min(room(own_items + foe_items));
@@ -348,30 +369,26 @@ impl Game {
                     }
                     let mounted = cav > 0;
                     if distance == 1 {
-                        found = Some((group, Hexes::one(to)));
+                        found = Some((group, 0));
                         break;
                     }
                     if mounted && is_cover(self.battle.terrain(to)) {
                         continue;
                     }
-                    let mid = via.iter().find(|m| {
-                        passable(**m)
-                            && !self.stack(**m, enemy).is_some_and(Stack::capturable)
-                            && !(mounted && is_cover(self.battle.terrain(**m)))
+                    let mid = via.iter().position(|m| {
+                        passable(*m)
+                            && !self.stack(*m, enemy).is_some_and(Stack::capturable)
+                            && !(mounted && is_cover(self.battle.terrain(*m)))
                     });
                     if let Some(m) = mid {
-                        found = Some((group, Hexes::two(*m, to)));
+                        found = Some((group, m as u8));
                         break;
                     }
                 }
                 found?
             }
         };
-        Some(Command::March {
-            from: st.hex,
-            path,
-            pick: self.pick_of(st, f, &group, flag_ok),
-        })
+        Some((self.pick_of(st, f, &group, flag_ok), path))
     }
 
     /// The pick naming `group`, or `None` (everything) where the group is

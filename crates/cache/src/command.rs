@@ -666,6 +666,7 @@ impl Game {
     /// What an Advance of one step would do (R8, R12, R13), refused as a
     /// plain value: listing the commands refuses many advances, and words
     /// are only made for one a person gave ([`StepRefusal`]).
+    #[inline(always)]
     pub(crate) fn plan_step(&self, acting: &Acting) -> Result<Plan, StepRefusal> {
         let board = self.table.board;
         let next = acting

@@ -699,10 +699,16 @@ impl State {
 
     /// The next player in turn order with an active Base (R5).
     fn next_player(&self, table: &Table, after: PlayerId) -> Option<PlayerId> {
+        // Counted round without a division: this runs at every pass.
         let n = table.players.len();
-        (1..=n)
-            .map(|k| PlayerId(((after.index() + k) % n) as u16))
-            .find(|p| self.has_active_base(table, *p))
+        let mut p = after.index();
+        for _ in 0..n {
+            p = if p + 1 == n { 0 } else { p + 1 };
+            if self.has_active_base(table, PlayerId(p as u16)) {
+                return Some(PlayerId(p as u16));
+            }
+        }
+        None
     }
 
     /// R5, R6, R11: the turn passes to the next player with an active Base,

@@ -107,7 +107,7 @@ pub(crate) fn free(command: Command, piece: Option<Square>) -> LegalCommand {
     }
 }
 
-/// Why a step ahead is refused, as a plain value: the list of legal
+/// Why a step ahead or a road run is refused, as a plain value: the list of legal
 /// commands refuses many steps, and the words are made only when a refused
 /// command is given ([`CommandError`]'s variant of the same name).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,6 +138,24 @@ pub(crate) enum StepRefusal {
         square: Square,
         what: &'static str,
     },
+    /// [`CommandError::OffBoard`], for a road run's target.
+    RunOffBoard { square: Square },
+    /// A road run's target not straight ahead (R14).
+    RunNotAhead {
+        target: Square,
+        from: Square,
+        facing: Facing,
+    },
+    /// A road run of fewer than 2 squares (R14).
+    RunTooShort { target: Square },
+    /// A road run over a square that is not T130 (R14).
+    RunOffRoad {
+        target: Square,
+        square: Square,
+        ground: Ground,
+    },
+    /// A road run through an occupied square (R14).
+    RunBlocked { target: Square, square: Square },
 }
 
 impl From<StepRefusal> for CommandError {
@@ -167,6 +185,38 @@ impl From<StepRefusal> for CommandError {
             StepRefusal::WallFriendly { wall, square, what } => CommandError::BadCrossing {
                 wall,
                 reason: format!("the square beyond, {square}, is held by a friendly {what} (R8)"),
+            },
+            StepRefusal::RunOffBoard { square } => CommandError::OffBoard { square },
+            StepRefusal::RunNotAhead {
+                target,
+                from,
+                facing,
+            } => CommandError::BadRun {
+                target,
+                reason: format!("it is not straight ahead of {from} facing {facing}"),
+            },
+            StepRefusal::RunTooShort { target } => CommandError::BadRun {
+                target,
+                reason:
+                    "a road run names a square at least 2 squares ahead; for one step write `advance`"
+                        .to_owned(),
+            },
+            StepRefusal::RunOffRoad {
+                target,
+                square,
+                ground,
+            } => CommandError::BadRun {
+                target,
+                reason: format!(
+                    "{square} is {}; every square entered in a run must be T130",
+                    ground.describe()
+                ),
+            },
+            StepRefusal::RunBlocked { target, square } => CommandError::BadRun {
+                target,
+                reason: format!(
+                    "{square} is occupied; a run stops before an occupied square or on a capture"
+                ),
             },
         }
     }
@@ -460,6 +510,7 @@ impl Game {
         self.plan(*command).map(|p| p.cost())
     }
 
+    #[inline(always)]
     pub(crate) fn acting(&self) -> Option<Acting> {
         let a = self.state.activation?;
         let Place::Board { square, facing } = self.state.places[a.unit.index()] else {
@@ -562,6 +613,7 @@ impl Game {
             Command::AdvanceTo(target) => {
                 let acting = self.acting().ok_or(CommandError::NoActivation)?;
                 self.plan_run(&acting, target)
+                    .map_err(CommandError::from)
                     .and_then(|p| self.dice_for(p))
             }
             Command::End => match self.state.activation {
@@ -627,6 +679,7 @@ impl Game {
     }
 
     /// What lies on a square entered by `acting`, refusing friendly pieces (R8).
+    #[inline]
     fn target_on(&self, acting: &Acting, square: Square) -> Result<Option<Occupant>, StepRefusal> {
         let occupant = self.state.occupant(self.table.board, square);
         let friendly = match occupant {
@@ -643,6 +696,7 @@ impl Game {
             None => Ok(occupant),
         }
     }
+    #[inline(always)]
     fn elevation_cost(&self, from: Square, to: Square) -> u16 {
         let board = self.table.board;
         let a = self.table.ground[board.index(from)].elevated();
@@ -736,26 +790,22 @@ impl Game {
     }
 
     /// A road run to a named square (R14, R15).
-    pub(crate) fn plan_run(&self, acting: &Acting, target: Square) -> Result<Plan, CommandError> {
+    pub(crate) fn plan_run(&self, acting: &Acting, target: Square) -> Result<Plan, StepRefusal> {
         let board = self.table.board;
-        let bad = |reason: String| CommandError::BadRun { target, reason };
         if !board.contains(target) {
-            return Err(CommandError::OffBoard { square: target });
+            return Err(StepRefusal::RunOffBoard { square: target });
         }
-        let distance = acting
-            .square
-            .steps_to(acting.facing, target)
-            .ok_or_else(|| {
-                bad(format!(
-                    "it is not straight ahead of {} facing {}",
-                    acting.square, acting.facing
-                ))
-            })?;
+        let distance =
+            acting
+                .square
+                .steps_to(acting.facing, target)
+                .ok_or(StepRefusal::RunNotAhead {
+                    target,
+                    from: acting.square,
+                    facing: acting.facing,
+                })?;
         if distance < 2 {
-            return Err(bad(
-                "a road run names a square at least 2 squares ahead; for one step write `advance`"
-                    .to_owned(),
-            ));
+            return Err(StepRefusal::RunTooShort { target });
         }
         let mut cost = 1;
         let mut from = acting.square;
@@ -765,16 +815,15 @@ impl Game {
             };
             let ground = self.table.ground[board.index(sq)];
             if ground.class() != TerrainClass::T130 {
-                return Err(bad(format!(
-                    "{sq} is {}; every square entered in a run must be T130",
-                    ground.describe()
-                )));
+                return Err(StepRefusal::RunOffRoad {
+                    target,
+                    square: sq,
+                    ground,
+                });
             }
             cost += self.elevation_cost(from, sq);
             if i < distance && self.state.occupant(board, sq).is_some() {
-                return Err(bad(format!(
-                    "{sq} is occupied; a run stops before an occupied square or on a capture"
-                )));
+                return Err(StepRefusal::RunBlocked { target, square: sq });
             }
             from = sq;
         }

@@ -72,8 +72,8 @@ impl Game {
             }
             distance += 1;
             if distance >= 2
-                && let Ok(plan @ Plan::Advance { .. }) =
-                    self.plan_run(&acting, next).and_then(|p| self.dice_for(p))
+                && let Ok(plan @ Plan::Advance { .. }) = self.plan_run(&acting, next)
+                && self.dice_for(plan).is_ok()
             {
                 out.push(LegalCommand {
                     cost: plan.cost().0,

@@ -1045,6 +1045,36 @@ impl State {
         &mut self.stacks[i]
     }
 
+    /// The side's stack in `from`, left empty by a march, becomes a new
+    /// stack of the side in `to`, where it has none: the same as dropping
+    /// the one and making the other, with the stacks shifted and numbered
+    /// once, between the two places only.
+    pub(crate) fn relocate(&mut self, from: Hex, to: Hex, side: Side) -> &mut Stack {
+        let i = self.find(from, side).expect("the march leaves a stack");
+        let j = self
+            .find(to, side)
+            .expect_err("the side has no stack there");
+        debug_assert!(self.stacks[i].is_empty(), "only an emptied stack moves");
+        if let Some(slot) = self.slot(from, side) {
+            self.slots[slot] = 0;
+        }
+        self.stacks[i] = Stack::new(to, side);
+        let (range, at) = if j > i {
+            self.stacks[i..j].rotate_left(1);
+            (i..j, j - 1)
+        } else {
+            self.stacks[j..=i].rotate_right(1);
+            (j..i + 1, j)
+        };
+        for k in range {
+            let st = &self.stacks[k];
+            if let Some(slot) = self.slot(st.hex, st.side) {
+                self.slots[slot] = (k + 1) as u16;
+            }
+        }
+        &mut self.stacks[at]
+    }
+
     /// Drops the side's stack in a hex if nothing is left in it.
     pub(crate) fn tidy(&mut self, hex: Hex, side: Side) {
         if let Ok(i) = self.find(hex, side)

@@ -1518,8 +1518,12 @@ impl Game {
         let flag_hexes = src.marks.flag_hexes + steps;
         src.prisoners = src.prisoners.minus(group.prisoners).expect("checked");
         src.unarmed = src.unarmed.minus(group.unarmed).expect("checked");
-        self.state.tidy(from, side);
-        let dst = self.state.stack_mut(to, side);
+        let dst = if src.is_empty() && self.state.stack(to, side).is_none() {
+            self.state.relocate(from, to, side)
+        } else {
+            self.state.tidy(from, side);
+            self.state.stack_mut(to, side)
+        };
         dst.armed = dst.armed.plus(group.armed);
         dst.marks.marched = dst.marks.marched.plus(group.armed);
         if group.cannon {

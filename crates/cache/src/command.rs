@@ -107,9 +107,9 @@ pub(crate) fn free(command: Command, piece: Option<Square>) -> LegalCommand {
     }
 }
 
-/// Why a step ahead or a road run is refused, as a plain value: the list of legal
-/// commands refuses many steps, and the words are made only when a refused
-/// command is given ([`CommandError`]'s variant of the same name).
+/// Why a step ahead or a road run is refused, as a plain value: the list of
+/// legal commands refuses many steps, and the words are made only when a
+/// refused command is given (`From` into [`CommandError`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum StepRefusal {
     /// [`CommandError::EdgeAhead`].
@@ -696,6 +696,9 @@ impl Game {
             None => Ok(occupant),
         }
     }
+
+    /// Cost of changing level between two squares (R15): +1 onto or off an
+    /// elevated bridge.
     #[inline(always)]
     fn elevation_cost(&self, from: Square, to: Square) -> u16 {
         let board = self.table.board;
@@ -716,10 +719,8 @@ impl Game {
         }
     }
 
-    /// One Advance without a named square: a step, or a low-wall crossing (R8, R12, R13).
-    /// What an Advance of one step would do (R8, R12, R13), refused as a
-    /// plain value: listing the commands refuses many advances, and words
-    /// are only made for one a person gave ([`StepRefusal`]).
+    /// One Advance without a named square: a step, or a low-wall crossing
+    /// (R8, R12, R13), refused as a plain value ([`StepRefusal`]).
     #[inline(always)]
     pub(crate) fn plan_step(&self, acting: &Acting) -> Result<Plan, StepRefusal> {
         let board = self.table.board;

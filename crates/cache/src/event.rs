@@ -1,6 +1,7 @@
 //! Events: what a command caused. Executing a checked plan emits events, and
 //! only applying an event changes the state, so the app and the CLI can follow
-//! a game from its events alone. Undo (R31) replays the turn's commands.
+//! a game from its events alone. A command reports where undo stops after
+//! it (R31); undo itself is the contract's (`sandtable_core::undo`).
 
 use sandtable_core::game::Barrier;
 

@@ -45,11 +45,6 @@ impl<G: GameState> Undoable<G> {
         &self.game
     }
 
-    /// The game, without its history.
-    pub fn into_game(self) -> G {
-        self.game
-    }
-
     /// Checks and applies a command of `seat`, appending its events, and
     /// keeps what undo needs. A refused command changes nothing.
     pub fn apply_into(
@@ -89,11 +84,6 @@ impl<G: GameState> Undoable<G> {
                 .expect("a command since the mark replays as it was first applied");
         }
         Ok(undone)
-    }
-
-    /// The commands undo can take back, oldest first, each with its seat.
-    pub fn since(&self) -> &[(Seat, G::Command)] {
-        &self.since
     }
 
     /// Reseeds the game's dice (R30); undo never goes back past it, as

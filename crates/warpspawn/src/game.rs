@@ -543,11 +543,12 @@ impl Battle {
         &self.adjacent[self.map.index(hex)]
     }
 
-    /// Whether nothing enters the hex of this map index (R69).
+    /// The terrain of the hex of this map index.
     pub(crate) fn terrain_at(&self, index: usize) -> Terrain {
         self.terrain[index]
     }
 
+    /// Whether nothing enters the hex of this map index (R69).
     pub(crate) fn impassable_at(&self, index: usize) -> bool {
         self.terrain[index].cover() == Cover::Impassable
     }

@@ -281,9 +281,9 @@ impl Game {
         })
     }
 
-    /// As [`Game::march_rep`], in a few words that come back in registers:
-    /// the listed march's pick, and which hex of `via` its path passes
-    /// (0 for a neighbour).
+    /// As [`Game::march_rep`], in a few words rather than a whole command
+    /// for the caller to take apart: the listed march's pick, and which hex
+    /// of `via` its path passes (0 for a neighbour).
     fn march_pick(
         &self,
         st: &Stack,
@@ -315,7 +315,7 @@ impl Game {
         let own_men = own.map_or(0, |o| o.armed.men.total());
         let flag_ok = st.flags > 0 && usize::from(st.marks.flag_hexes) + distance <= 2;
         let room = |items: u8| (if items > 0 { 10u16 } else { 20 }).saturating_sub(own_men);
-        let (group, path) = match pace {
+        let (group, mid) = match pace {
             Pace::Slow => {
                 let mut cannon = f.cannon;
                 let mut baggage = f.baggage;
@@ -375,12 +375,12 @@ impl Game {
                     if mounted && is_cover(self.battle.terrain(to)) {
                         continue;
                     }
-                    let mid = via.iter().position(|m| {
+                    let between = via.iter().position(|m| {
                         passable(*m)
                             && !self.stack(*m, enemy).is_some_and(Stack::capturable)
                             && !(mounted && is_cover(self.battle.terrain(*m)))
                     });
-                    if let Some(m) = mid {
+                    if let Some(m) = between {
                         found = Some((group, m as u8));
                         break;
                     }
@@ -388,7 +388,7 @@ impl Game {
                 found?
             }
         };
-        Some((self.pick_of(st, f, &group, flag_ok), path))
+        Some((self.pick_of(st, f, &group, flag_ok), mid))
     }
 
     /// The pick naming `group`, or `None` (everything) where the group is

@@ -4,6 +4,13 @@
 //! (Monte Carlo tree search). No Bevy, no IO: the app and the CLI call
 //! [`choose`] and apply the command themselves.
 //!
+//! The functions at the crate's root play Conflict at Cache with its own
+//! search and evaluation, described below. [`search`] is the tree search
+//! over the game contract, for any rule system that says how to value a
+//! position ([`search::Judge`]); [`warpspawn`] is the Warpspawn battle's
+//! judge, greedy bot and mcts on it; [`contract`] keeps a random player and
+//! a plain search with random playouts for systems with no judge yet.
+//!
 //! ```
 //! use sandtable_bots::{BotConfig, BotKind, Budget, choose};
 //! use sandtable_cache::{Game, samples};
@@ -88,6 +95,8 @@ mod eval;
 mod greedy;
 mod lines;
 mod mcts;
+pub mod search;
+pub mod warpspawn;
 
 use std::fmt;
 use std::str::FromStr;

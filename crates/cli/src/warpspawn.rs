@@ -1,12 +1,12 @@
 //! The front door of the Warpspawn battle: a loaded battle starts its games,
-//! random and mcts seats play it through the contract, and `simulate`
+//! random, greedy and mcts seats play it (`sandtable_bots::warpspawn`), and `simulate`
 //! counts its melee results, fates, routs, rallies, captures and victory
 //! points.
 
 use std::fmt::Write as _;
 
 use rand::SeedableRng;
-use sandtable_bots::{BotKind, Budget};
+use sandtable_bots::BotKind;
 use sandtable_core::dice::Dice;
 use sandtable_core::game::Seat;
 use sandtable_core::record::Record;
@@ -51,16 +51,6 @@ impl Front for Battle {
         }
     }
 
-    fn check_bot(&self, kind: BotKind) -> Result<(), String> {
-        match kind {
-            BotKind::Random | BotKind::Mcts => Ok(()),
-            BotKind::Greedy => Err(
-                "greedy judges positions of Conflict at Cache only; a Warpspawn battle is played by random and mcts (the contract's search with random playouts)"
-                    .to_owned(),
-            ),
-        }
-    }
-
     fn start(&self, seed: u64, turn_limit: Option<u32>, dice: Dice) -> Result<Game, String> {
         let mut setup = self.setup.clone();
         setup.seed = seed;
@@ -85,15 +75,12 @@ impl Front for Battle {
         bot: &sandtable_bots::BotConfig,
     ) -> Option<(Command, u64)> {
         match bot.kind {
-            BotKind::Mcts => {
-                let iterations = match bot.budget {
-                    Budget::Iterations(n) => n,
-                    Budget::Time(_) => sandtable_bots::DEFAULT_ITERATIONS,
-                };
-                sandtable_bots::contract::mcts(game, seat, iterations, bot.seed)
-                    .map(|c| (c, u64::from(iterations)))
+            BotKind::Mcts => sandtable_bots::warpspawn::mcts(game, seat, bot.budget, bot.seed)
+                .map(|s| (s.command, s.playouts)),
+            BotKind::Greedy => {
+                sandtable_bots::warpspawn::greedy(game, seat, bot.seed).map(|c| (c, 0))
             }
-            _ => {
+            BotKind::Random => {
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(bot.seed);
                 sandtable_bots::contract::random(game, seat, &mut rng).map(|c| (c, 0))
             }

@@ -90,7 +90,18 @@ fn cases() -> Vec<(String, Vec<String>)> {
     );
     add(
         "play-warpspawn-greedy",
-        &["play", clash, "--bot", "0=greedy"],
+        &[
+            "play",
+            clash,
+            "--bot",
+            "0=greedy",
+            "--bot",
+            "1=mcts",
+            "--mcts-iterations",
+            "10",
+            "--turn-limit",
+            "2",
+        ],
     );
     add(
         "simulate-warpspawn",

@@ -1,0 +1,407 @@
+//! Bots for the Warpspawn battle: what the shared search ([`crate::search`])
+//! needs to know of it, and the greedy bot.
+//!
+//! - **Evaluation.** A side's score, in victory points: the points it has
+//!   (R81), what it stands to lose as points to the enemy (its armed men
+//!   1 each, cavalry 1.2, officers 3, a cannon 10, baggage 5, a flag 20, or
+//!   60 where capturing one ends the battle; routing and unarmed men 0.5,
+//!   being easy to capture), and its threats: the expected casualties of its
+//!   best shot (R65-R67), the expected worth of an attack on each enemy
+//!   formation next to its own (strengths and the melee row of R73-R76, the
+//!   scenario's table), and the points of enemy pieces that no formation
+//!   guards within reach of its formations (R63, R69). Threats count in
+//!   full for the side whose phase comes first, half for the other. A
+//!   small pull of each formation toward the enemy's home edge keeps it
+//!   from idling (a pull toward the nearest enemy would pull both sides
+//!   alike, and cancel out).
+//!   The values of a position are a logistic of the score difference.
+//! - **Greedy** plays the best single phase by that evaluation: command by
+//!   command, the one whose position scores best (a command that rolls is
+//!   scored over several sampled rolls, never the real ones, R30), until
+//!   ending the phase scores best.
+//! - **mcts** is the shared search over whole phases: a move of its tree is
+//!   a phase line (the commands of one seat until the phase ends, a roll is
+//!   made, or the decision passes to the other side): the greedy line and
+//!   lines with a little noise, and playouts play greedy lines to the end
+//!   of the player turn after the root's.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sandtable_core::game::{Barrier, GameState, Legal, Seat};
+use sandtable_warpspawn::{
+    Command, Cover, Event, Game, MeleeResult, Phase, Side, Stack, casualties, density_modifier,
+    range_modifier, ratio_row,
+};
+
+use crate::search::{Judge, Searched, result_for, search};
+use crate::{Budget, mix};
+
+/// Score difference (in points) that moves a value from 0.5 to 0.73.
+const SCALE: f32 = 12.0;
+/// Sampled rolls a command that rolls is scored over.
+const SAMPLES: u64 = 6;
+/// Most commands of one phase line.
+const LINE_LIMIT: usize = 24;
+/// Lines a node of the tree tries.
+const WIDTH: usize = 6;
+/// Pull of a formation toward the enemy's home edge, in points a hex.
+const PULL: f32 = 0.2;
+/// Weight of the best shot's expected casualties.
+const SHOT: f32 = 0.8;
+/// Weight of an attack's expected worth.
+const ATTACK: f32 = 0.6;
+/// Weight of the points of an unguarded enemy piece within reach.
+const CAPTURE: f32 = 0.5;
+
+fn side_of(seat: Seat) -> Side {
+    Side(seat.0 as u8)
+}
+
+fn seat_of(side: Side) -> Seat {
+    Seat(u16::from(side.0))
+}
+
+/// Men of a formation that may fight (crews marked this turn stay out, R72).
+fn fighters(st: &Stack) -> u16 {
+    st.fighting().total()
+}
+
+/// The points a side's pieces are worth, as the enemy would score them.
+fn material(st: &Stack, flag: f32) -> f32 {
+    let armed = st.armed.men;
+    f32::from(armed.inf)
+        + 1.2 * f32::from(armed.cav)
+        + 3.0 * f32::from(st.armed.officers)
+        + 10.0 * f32::from(u8::from(st.cannon))
+        + 5.0 * f32::from(u8::from(st.baggage))
+        + flag * f32::from(st.flags)
+        + 0.5 * f32::from(st.routing.men.total())
+        + 1.5 * f32::from(st.routing.officers)
+        + 0.5 * f32::from(st.unarmed.men.total())
+}
+
+/// The points capturing `st` scores (R81).
+fn capture_points(st: &Stack) -> f32 {
+    let band = st.routing.men.total() + st.unarmed.men.total();
+    2.0 * f32::from(band)
+        + 5.0 * f32::from(st.armed.officers + st.routing.officers + st.unarmed.officers)
+        + 10.0 * f32::from(u8::from(st.cannon))
+        + 5.0 * f32::from(u8::from(st.baggage))
+        + 20.0 * f32::from(st.flags)
+}
+
+/// The expected worth to the attacker of attacking `def` with `men` men
+/// (an officer among them or not), in points (R73-R76).
+fn attack_worth(game: &Game, men: u16, officer: bool, def: &Stack) -> f32 {
+    let d_men = fighters(def);
+    if men == 0 || d_men == 0 {
+        return 0.0;
+    }
+    let cover = game.battle().terrain(def.hex).cover();
+    let a2 = 2 * u32::from(men);
+    let d2 = match cover {
+        Cover::Covered => 3 * u32::from(d_men),
+        Cover::Fortified => 4 * u32::from(d_men),
+        _ => 2 * u32::from(d_men),
+    };
+    if a2 < d2 && !officer {
+        return 0.0;
+    }
+    let row = ratio_row(a2, d2);
+    let higher = a2 >= d2;
+    let half = men.min(d_men) / 2;
+    // What the losers lose: half the smaller force killed, then the rest
+    // meet their fate (a third surrender, a third rout, a third are
+    // slaughtered), about 1.2 points a man.
+    let lost = |n: u16| f32::from(half) + 1.2 * f32::from(n.saturating_sub(half));
+    let half = f32::from(half);
+    let mut worth = 0.0;
+    for result in game.battle().switches.melee_rows.0[row] {
+        let attackers_win = match result {
+            MeleeResult::V | MeleeResult::H => Some(higher),
+            MeleeResult::L => Some(!higher),
+            MeleeResult::A => Some(true),
+            MeleeResult::D => Some(false),
+            MeleeResult::B => None,
+        };
+        // After V the winner loses none (R76).
+        let winner_loses = if result == MeleeResult::V { 0.0 } else { half };
+        worth += match attackers_win {
+            Some(true) => lost(d_men) - winner_loses,
+            Some(false) => winner_loses - lost(men),
+            None => 0.0,
+        } / 6.0;
+    }
+    worth
+}
+
+/// The expected casualties of the best shot of the cannon in `st` (R65-R67),
+/// direct fire assumed.
+fn shot_worth(game: &Game, st: &Stack) -> f32 {
+    if !st.cannon || st.armed.men.total() < 4 {
+        return 0.0;
+    }
+    let range = u16::from(game.battle().switches.cannon_range);
+    let mut best = 0.0f32;
+    for foe in game
+        .stacks()
+        .iter()
+        .filter(|f| f.side != st.side && f.is_formation())
+    {
+        let d = st.hex.distance(foe.hex);
+        if d == 0 || d > range {
+            continue;
+        }
+        let men = foe.armed.men.total();
+        let cover = match game.battle().terrain(foe.hex).cover() {
+            Cover::Covered => -1,
+            Cover::Fortified => -2,
+            _ => 0,
+        };
+        let modifier = density_modifier(men) + range_modifier(d) + cover;
+        let expected: u16 = (1..=6u8).map(|r| casualties(r, modifier, men)).sum();
+        best = best.max(f32::from(expected) / 6.0);
+    }
+    best
+}
+
+/// Each side's score (see the module doc).
+pub fn scores(game: &Game) -> [f32; 2] {
+    let flag = if game.battle().switches.capture_the_flag {
+        60.0
+    } else {
+        20.0
+    };
+    let stacks = game.stacks();
+    let mut out = [game.vp(Side(0)) as f32, game.vp(Side(1)) as f32];
+    // Whose threats come first: the active side's, until its Melee is over.
+    let first = match game.phase() {
+        Phase::Cannonade | Phase::March | Phase::Melee => game.active(),
+        Phase::Rally => game.active().other(),
+    };
+    for st in stacks {
+        let s = st.side.index();
+        out[s] += material(st, flag);
+        if !st.is_formation() {
+            continue;
+        }
+        let weight = if st.side == first { 1.0 } else { 0.5 };
+        out[s] += SHOT * weight * shot_worth(game, st);
+        for foe in stacks.iter().filter(|f| f.side != st.side) {
+            let d = st.hex.distance(foe.hex);
+            if foe.capturable() && d <= if st.armed.men.cav > 0 { 2 } else { 1 } {
+                out[s] += CAPTURE * weight * capture_points(foe);
+            }
+        }
+        out[s] -= PULL * f32::from(game.battle().to_home(st.hex, st.side.other()));
+    }
+    // Attacks: every enemy formation by all the formations next to it.
+    for def in stacks.iter().filter(|d| d.is_formation()) {
+        let by = def.side.other();
+        let mut men = 0;
+        let mut officer = false;
+        for h in game.battle().neighbours(def.hex) {
+            if let Some(a) = game.stack(*h, by).filter(|a| a.is_formation()) {
+                men += fighters(a);
+                officer |= a.armed.officers > 0;
+            }
+        }
+        let worth = attack_worth(game, men, officer, def);
+        if worth > 0.0 {
+            let weight = if by == first { ATTACK } else { ATTACK / 2.0 };
+            out[by.index()] += weight * worth;
+        }
+    }
+    out
+}
+
+/// The values of a position not over, for both seats, from the scores.
+pub fn values(game: &Game) -> [f32; 2] {
+    let [a, b] = scores(game);
+    let v = 1.0 / (1.0 + (-(a - b) / SCALE).exp());
+    [v, 1.0 - v]
+}
+
+/// The worth of `game` for `side`: its value, or its result once over.
+fn worth(game: &Game, side: Side) -> f32 {
+    match result_for(game, seat_of(side)) {
+        Some(r) => r,
+        None => values(game)[side.index()],
+    }
+}
+
+/// The greedy choice and the search's lines, with their reused buffers.
+pub struct Judgement {
+    legal: Vec<Legal<Command>>,
+    copy: Game,
+    events: Vec<Event>,
+}
+
+impl Judgement {
+    /// Buffers for games like `game`.
+    pub fn new(game: &Game) -> Judgement {
+        Judgement {
+            legal: Vec::with_capacity(160),
+            copy: game.clone(),
+            events: Vec::with_capacity(16),
+        }
+    }
+
+    /// Each legal command of `seat` with the worth of where it leaves the
+    /// game for the seat, over sampled rolls where it rolls (R30: the
+    /// copies' dice are the bot's own, from `rng`); in list order.
+    pub fn ranked(
+        &mut self,
+        game: &Game,
+        seat: Seat,
+        rng: &mut ChaCha8Rng,
+    ) -> Vec<(Command, f32, bool)> {
+        game.legal_into(seat, &mut self.legal);
+        let side = side_of(seat);
+        let base: u64 = rng.random();
+        let mut out = Vec::with_capacity(self.legal.len());
+        for (k, legal) in self.legal.iter().enumerate() {
+            let mut total = 0.0;
+            let mut samples = 0;
+            let mut rolled = false;
+            while samples < SAMPLES {
+                self.copy.clone_from(game);
+                self.copy.reseed(mix(base, k as u64 * SAMPLES + samples));
+                self.events.clear();
+                let Ok(applied) = self.copy.apply_into(seat, &legal.command, &mut self.events)
+                else {
+                    break;
+                };
+                total += worth(&self.copy, side);
+                samples += 1;
+                rolled = applied.barrier == Some(Barrier::Roll);
+                if !rolled {
+                    break;
+                }
+            }
+            if samples > 0 {
+                out.push((legal.command, total / samples as f32, rolled));
+            }
+        }
+        out
+    }
+
+    /// The best command of `seat` now by one step of the evaluation, ties
+    /// to the earliest listed; with `noise`, a command among the three best
+    /// now and then instead. Also says whether it rolls.
+    fn best(
+        &mut self,
+        game: &Game,
+        seat: Seat,
+        rng: &mut ChaCha8Rng,
+        noise: f32,
+    ) -> Option<(Command, bool)> {
+        let mut ranked = self.ranked(game, seat, rng);
+        if ranked.is_empty() {
+            return None;
+        }
+        // Stable: among equal worths the earliest listed stays first.
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let pick = if noise > 0.0 && rng.random::<f32>() < noise {
+            rng.random_range(0..ranked.len().min(3))
+        } else {
+            0
+        };
+        Some((ranked[pick].0, ranked[pick].2))
+    }
+
+    /// A phase line of `seat` (see the module doc) into `out`.
+    fn line(
+        &mut self,
+        game: &Game,
+        seat: Seat,
+        rng: &mut ChaCha8Rng,
+        noise: f32,
+        out: &mut Vec<Command>,
+    ) {
+        out.clear();
+        let mut at = game.clone();
+        while out.len() < LINE_LIMIT && sandtable_core::game::next_seat(&at) == Some(seat) {
+            let Some((command, rolls)) = self.best(&at, seat, rng, noise) else {
+                break;
+            };
+            out.push(command);
+            if rolls || command == Command::End {
+                break;
+            }
+            self.events.clear();
+            if at.apply_into(seat, &command, &mut self.events).is_err() {
+                out.pop();
+                break;
+            }
+        }
+    }
+}
+
+impl Judge<Game> for Judgement {
+    fn values(&mut self, game: &Game, out: &mut Vec<f32>) {
+        out.clear();
+        out.extend(values(game));
+    }
+
+    fn lines(
+        &mut self,
+        game: &Game,
+        seat: Seat,
+        rng: &mut ChaCha8Rng,
+        out: &mut Vec<Vec<Command>>,
+    ) {
+        out.clear();
+        let mut line = Vec::new();
+        for k in 0..WIDTH * 2 {
+            if out.len() == WIDTH {
+                break;
+            }
+            let noise = if k == 0 { 0.0 } else { 0.5 };
+            self.line(game, seat, rng, noise, &mut line);
+            if !line.is_empty() && !out.contains(&line) {
+                out.push(line.clone());
+            }
+        }
+        // Ending the phase at once is always among the moves.
+        let end = vec![Command::End];
+        if game.check(seat, &Command::End).is_ok() && !out.contains(&end) {
+            out.push(end);
+        }
+    }
+
+    fn playout_line(
+        &mut self,
+        game: &Game,
+        seat: Seat,
+        rng: &mut ChaCha8Rng,
+        out: &mut Vec<Command>,
+    ) {
+        self.line(game, seat, rng, 0.0, out);
+    }
+
+    /// A playout stops at the start of the player turn after the root's.
+    fn settled(&mut self, root: &Game, game: &Game) -> bool {
+        let turns = |g: &Game| 2 * g.turn() + u32::from(g.active() != g.state().first);
+        turns(game) >= turns(root) + 2
+    }
+}
+
+/// The greedy bot's command for `seat` (see the module doc): the first of
+/// its phase line; `None` when the seat owes no decision. Never changes
+/// `game`.
+pub fn greedy(game: &Game, seat: Seat, seed: u64) -> Option<Command> {
+    let mut rng = ChaCha8Rng::seed_from_u64(mix(seed, game.state_hash()));
+    let mut own = game.clone();
+    own.reseed(rng.random());
+    Judgement::new(game)
+        .best(&own, seat, &mut rng, 0.0)
+        .map(|(c, _)| c)
+}
+
+/// The mcts bot's command for `seat` under `budget`, with the playouts it
+/// ran; `None` when the seat owes no decision. Never changes `game`.
+pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<Searched<Command>> {
+    let mut judge = Judgement::new(game);
+    search(game, seat, &mut judge, budget, mix(seed, game.state_hash()))
+}

@@ -65,6 +65,7 @@ fn bench(c: &mut Criterion) {
                     seat,
                     Budget::Iterations(300),
                     1,
+                    1,
                 ))
             })
         },

@@ -23,6 +23,11 @@
 //! - **Choice.** The root line with the best mean value among those with
 //!   at least a quarter of the most visits; its first command is played,
 //!   and the next call searches again.
+//! - **Threads.** Several trees can grow at once, one a thread, each with
+//!   a judge of its own and a seed of its own (root parallelism); their
+//!   root visits and values are added up line by line in tree order, so
+//!   the choice depends only on the seed, the iteration budget (split
+//!   between the trees) and the number of trees.
 //!
 //! The same game, seat, budget of iterations and seed give the same
 //! command; a time budget trades that for a fixed thinking time.
@@ -33,12 +38,13 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sandtable_core::game::{Decision, Ending, GameState, Legal, Seat, next_seat};
 
-use crate::Budget;
+use crate::{Budget, mix};
 
 /// What a rule system tells the search (see the module doc).
 pub trait Judge<G: GameState> {
     /// The worth of `game` for every seat, each from 0 (lost) to 1 (won),
-    /// into `out` (cleared first). Called on positions that are not over.
+    /// into `out` (cleared first), where a playout stopped: a finished game
+    /// too ([`result_for`] gives its results).
     fn values(&mut self, game: &G, out: &mut Vec<f32>);
 
     /// The lines worth trying for `seat` at `game`, most promising first;
@@ -81,17 +87,40 @@ pub trait Judge<G: GameState> {
         let _ = (root, game);
         false
     }
+
+    /// Whether anything at `root` is left to chance or hidden from `seat`:
+    /// then every iteration redeals its copy and the tree is open-loop. By
+    /// default always; a system that knows a position holds no dice to
+    /// come and no secrets may say no, and the search skips the redeal and
+    /// the checks of lines it does not need.
+    fn open_loop(&self, root: &G, seat: Seat) -> bool {
+        let _ = (root, seat);
+        true
+    }
+
+    /// The exploration constant of UCT, for values in 0..=1.
+    fn exploration(&self) -> f32 {
+        0.1
+    }
+
+    /// Most lines (or single commands) one playout plays.
+    fn playout_limit(&self) -> usize {
+        400
+    }
+
+    /// Whether a node's lines are added one at a time as its visits grow,
+    /// best first (progressive widening): for lines that come ranked. Where
+    /// they come in no order, every line is tried once before any twice.
+    fn widening(&self) -> bool {
+        true
+    }
 }
 
-/// Exploration constant of UCT, for values in 0..=1.
-const EXPLORATION: f32 = 0.1;
-/// A root line counts for the final choice with at least 1/TRUSTED of the
-/// visits of the most visited one.
-const TRUSTED: u32 = 4;
-/// Most lines (or single commands) one playout plays.
-const PLAYOUT_LIMIT: usize = 400;
 /// Iterations between two looks at the clock under a time budget.
 const CLOCK_EVERY: u32 = 4;
+/// A root line counts for the final choice with at least 1/TRUSTED of the
+/// visits of the most visited one.
+const TRUSTED: u64 = 4;
 
 struct Node<C> {
     /// The line that led here.
@@ -128,12 +157,14 @@ pub fn result_for<G: GameState>(game: &G, seat: Seat) -> Option<f32> {
     }
 }
 
-/// What a search decided: the command and the playouts it ran.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a search decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Searched<C> {
     /// The first command of the chosen line: legal now for the seat.
     pub command: C,
-    /// Playouts run (0 when the seat had one line only).
+    /// The whole line chosen, from `command` on.
+    pub line: Vec<C>,
+    /// Playouts run (0 when the seat had one legal command only).
     pub playouts: u64,
 }
 
@@ -152,177 +183,303 @@ fn apply_line<G: GameState>(game: &mut G, line: &[G::Command], events: &mut Vec<
     true
 }
 
-/// Chooses a command for `seat` by UCT over `judge`'s lines (see the
-/// module doc); `None` when the seat owes no decision. Never changes
-/// `game`.
-pub fn search<G: GameState, J: Judge<G>>(
-    game: &G,
+/// One tree and the buffers its iterations reuse.
+struct Tree<'a, G: GameState, J> {
+    root: &'a G,
     seat: Seat,
-    judge: &mut J,
-    budget: Budget,
-    seed: u64,
-) -> Option<Searched<G::Command>> {
-    if next_seat(game) != Some(seat) {
-        return None;
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut root_lines = Vec::new();
-    {
-        let mut own = game.clone();
-        own.redeal(seat, rng.random());
-        judge.lines(&own, seat, &mut rng, &mut root_lines);
-    }
-    // A line the real position refuses (a system's mistake) is never played.
-    root_lines.retain(|line| line.first().is_some_and(|c| game.check(seat, c).is_ok()));
-    match root_lines.len() {
-        0 => {
-            // The judge offered nothing: any legal command is better than none.
-            let mut legal = Vec::new();
-            game.legal_into(seat, &mut legal);
-            return legal.first().map(|l| Searched {
-                command: l.command,
-                playouts: 0,
-            });
+    judge: J,
+    open: bool,
+    exploration: f32,
+    playout_limit: usize,
+    widening: bool,
+    nodes: Vec<Node<G::Command>>,
+    rng: ChaCha8Rng,
+    game: G,
+    events: Vec<G::Event>,
+    path: Vec<usize>,
+    values: Vec<f32>,
+    line: Vec<G::Command>,
+}
+
+impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
+    fn new(root: &'a G, seat: Seat, judge: J, seed: u64) -> Tree<'a, G, J> {
+        Tree {
+            root,
+            seat,
+            open: judge.open_loop(root, seat),
+            exploration: judge.exploration(),
+            playout_limit: judge.playout_limit(),
+            widening: judge.widening(),
+            judge,
+            nodes: vec![Node::new(Vec::new(), seat)],
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            game: root.clone(),
+            events: Vec::new(),
+            path: Vec::with_capacity(64),
+            values: Vec::new(),
+            line: Vec::new(),
         }
-        1 => {
-            return Some(Searched {
-                command: root_lines[0][0],
-                playouts: 0,
-            });
-        }
-        _ => {}
     }
-    root_lines.reverse();
-    let mut nodes: Vec<Node<G::Command>> = vec![Node::new(Vec::new(), seat)];
-    nodes[0].untried = Some(root_lines);
-    let mut copy = game.clone();
-    let mut events = Vec::new();
-    let mut path: Vec<usize> = Vec::new();
-    let mut values = Vec::new();
-    let mut line = Vec::new();
-    let started = Instant::now();
-    let mut playouts: u64 = 0;
-    loop {
-        match budget {
-            Budget::Iterations(n) if playouts >= u64::from(n) => break,
-            Budget::Time(limit)
-                if playouts.is_multiple_of(u64::from(CLOCK_EVERY))
-                    && playouts > 0
-                    && started.elapsed() >= limit =>
-            {
-                break;
-            }
-            _ => {}
+
+    /// One iteration: select, expand one node, play out, back up.
+    fn iterate(&mut self) {
+        self.game.clone_from(self.root);
+        if self.open {
+            let seed = self.rng.random();
+            self.game.redeal(self.seat, seed);
         }
-        playouts += 1;
-        copy.clone_from(game);
-        copy.redeal(seat, rng.random());
-        path.clear();
-        path.push(0);
+        self.path.clear();
+        self.path.push(0);
         let mut node = 0;
-        // Selection and expansion.
-        while let Some(acting) = next_seat(&copy) {
-            if nodes[node].untried.is_none() {
+        while let Some(acting) = next_seat(&self.game) {
+            if self.nodes[node].untried.is_none() {
                 let mut lines = Vec::new();
-                judge.lines(&copy, acting, &mut rng, &mut lines);
+                self.judge
+                    .lines(&self.game, acting, &mut self.rng, &mut lines);
                 lines.reverse();
-                nodes[node].untried = Some(lines);
+                self.nodes[node].untried = Some(lines);
             }
-            let n = &nodes[node];
-            let widen = n.children.len() * n.children.len() <= n.visits as usize;
-            let untried = n.untried.as_ref().map_or(0, Vec::len);
-            if widen && untried > 0 {
-                let line = nodes[node]
-                    .untried
-                    .as_mut()
-                    .and_then(Vec::pop)
-                    .expect("counted above");
-                if !apply_line(&mut copy, &line, &mut events) {
-                    break;
+            // Progressive widening: one more child each time the visits
+            // pass a square.
+            let allowed = if self.widening {
+                1 + (self.nodes[node].visits as f32).sqrt() as usize
+            } else {
+                usize::MAX
+            };
+            let n = &mut self.nodes[node];
+            let untried = n.untried.as_mut().expect("set above");
+            if n.children.len() < allowed
+                && let Some(line) = untried.pop()
+            {
+                let whole = apply_line(&mut self.game, &line, &mut self.events);
+                let child = self.nodes.len();
+                self.nodes.push(Node::new(line, acting));
+                self.nodes[node].children.push(child);
+                if whole {
+                    self.path.push(child);
                 }
-                nodes.push(Node::new(line, acting));
-                let id = nodes.len() - 1;
-                nodes[node].children.push(id);
-                path.push(id);
                 break;
             }
             // UCT among the children whose line this copy allows.
-            let ln = (n.visits.max(1) as f32).ln();
-            let mut best: Option<(usize, f32)> = None;
-            for &child in &n.children {
-                let c = &nodes[child];
-                if c.mover != acting
-                    || c.line
-                        .first()
-                        .is_none_or(|first| copy.check(acting, first).is_err())
+            let log_n = (self.nodes[node].visits.max(1) as f32).ln();
+            let mut best: Option<(f32, usize)> = None;
+            for &c in &self.nodes[node].children {
+                let child = &self.nodes[c];
+                // Without chance a node is always reached in the same
+                // position, its lines legal there.
+                if self.open
+                    && (child.mover != acting
+                        || child
+                            .line
+                            .first()
+                            .is_none_or(|first| self.game.check(acting, first).is_err()))
                 {
                     continue;
                 }
-                let score = if c.visits == 0 {
-                    f32::INFINITY
-                } else {
-                    c.total / c.visits as f32 + EXPLORATION * (ln / c.visits as f32).sqrt()
-                };
-                if best.is_none_or(|(_, b)| score > b) {
-                    best = Some((child, score));
+                let n = child.visits.max(1) as f32;
+                let ucb = child.total / n + self.exploration * (log_n / n).sqrt();
+                if best.is_none_or(|(b, _)| ucb > b) {
+                    best = Some((ucb, c));
                 }
             }
-            let Some((child, _)) = best else {
+            let Some((_, c)) = best else {
+                // Nothing tried is legal after these rolls: play out from here.
                 break;
             };
-            let whole = apply_line(&mut copy, &nodes[child].line, &mut events);
-            path.push(child);
-            node = child;
+            let line = std::mem::take(&mut self.nodes[c].line);
+            let whole = apply_line(&mut self.game, &line, &mut self.events);
+            self.nodes[c].line = line;
             if !whole {
                 break;
             }
+            node = c;
+            self.path.push(c);
         }
         // Playout.
         let mut steps = 0;
-        while let Some(acting) = next_seat(&copy) {
-            if steps == PLAYOUT_LIMIT || judge.settled(game, &copy) {
+        while let Some(acting) = next_seat(&self.game) {
+            if steps == self.playout_limit || self.judge.settled(self.root, &self.game) {
                 break;
             }
-            judge.playout_line(&copy, acting, &mut rng, &mut line);
-            if line.is_empty() || !apply_line(&mut copy, &line, &mut events) {
+            self.judge
+                .playout_line(&self.game, acting, &mut self.rng, &mut self.line);
+            if self.line.is_empty() || !apply_line(&mut self.game, &self.line, &mut self.events) {
                 break;
             }
             steps += 1;
         }
         // Values for every seat, then the backup.
-        values.clear();
-        if next_seat(&copy).is_some() {
-            judge.values(&copy, &mut values);
-        } else {
-            for s in 0..copy.seats() {
-                values.push(result_for(&copy, Seat(s as u16)).unwrap_or(0.5));
-            }
-        }
-        for &id in &path {
-            let n = &mut nodes[id];
+        self.judge.values(&self.game, &mut self.values);
+        for &id in &self.path {
+            let n = &mut self.nodes[id];
             n.visits += 1;
-            n.total += values.get(n.mover.index()).copied().unwrap_or(0.5);
+            n.total += self.values.get(n.mover.index()).copied().unwrap_or(0.5);
         }
     }
-    // The best mean value among the lines visited often enough to trust,
-    // ties to the line tried first.
-    let root = &nodes[0];
-    let most = root.children.iter().map(|c| nodes[*c].visits).max()?;
-    let chosen = root
-        .children
-        .iter()
-        .map(|c| &nodes[*c])
-        .filter(|c| c.visits > 0 && c.visits * TRUSTED >= most)
-        .fold(None, |best: Option<(&Node<G::Command>, f32)>, c| {
-            let mean = c.total / c.visits as f32;
-            match best {
-                Some((_, b)) if b >= mean => best,
-                _ => Some((c, mean)),
+
+    /// Grows the tree within the budget (an iteration budget's share of
+    /// `trees`); returns its root lines with their visits and value sums,
+    /// and the iterations run.
+    fn grow(mut self, budget: Budget, trees: u32) -> Grown<G::Command> {
+        let mut done: u64 = 0;
+        match budget {
+            Budget::Iterations(n) => {
+                let share = n.div_ceil(trees).max(1);
+                for _ in 0..share {
+                    self.iterate();
+                }
+                done = u64::from(share);
             }
-        })
-        .map(|(c, _)| c.line[0])?;
-    Some(Searched {
-        command: chosen,
-        playouts,
-    })
+            Budget::Time(limit) => {
+                let start = Instant::now();
+                loop {
+                    for _ in 0..CLOCK_EVERY {
+                        self.iterate();
+                    }
+                    done += u64::from(CLOCK_EVERY);
+                    if start.elapsed() >= limit {
+                        break;
+                    }
+                }
+            }
+        }
+        let stats = self.nodes[0]
+            .children
+            .iter()
+            .map(|&c| {
+                let n = &self.nodes[c];
+                (n.line.clone(), u64::from(n.visits), f64::from(n.total))
+            })
+            .collect();
+        (stats, done)
+    }
+}
+
+/// Where a search starts: the legal commands of a seat that owes a
+/// decision and has more than one, or the answer without a search.
+enum Start<C> {
+    Search(Vec<Legal<C>>),
+    Answer(Option<Searched<C>>),
+}
+
+fn start<G: GameState>(game: &G, seat: Seat) -> Start<G::Command> {
+    if next_seat(game) != Some(seat) {
+        return Start::Answer(None);
+    }
+    let mut legal: Vec<Legal<G::Command>> = Vec::new();
+    game.legal_into(seat, &mut legal);
+    if legal.len() <= 1 {
+        return Start::Answer(legal.first().map(|l| Searched {
+            command: l.command,
+            line: vec![l.command],
+            playouts: 0,
+        }));
+    }
+    Start::Search(legal)
+}
+
+/// Root lines with their visits and value sums, and the iterations run.
+type Grown<C> = (Vec<(Vec<C>, u64, f64)>, u64);
+
+/// The trees' root lines merged line by line in tree order; the best mean
+/// value among the lines visited often enough to trust, ties to the one
+/// met first. A line the real position refuses is never played.
+fn choose<G: GameState>(
+    game: &G,
+    seat: Seat,
+    legal: &[Legal<G::Command>],
+    results: Vec<Grown<G::Command>>,
+) -> Searched<G::Command> {
+    let mut merged: Vec<(Vec<G::Command>, u64, f64)> = Vec::new();
+    let mut playouts = 0;
+    for (stats, done) in results {
+        playouts += done;
+        for (line, visits, total) in stats {
+            match merged.iter_mut().find(|m| m.0 == line) {
+                Some(m) => {
+                    m.1 += visits;
+                    m.2 += total;
+                }
+                None => merged.push((line, visits, total)),
+            }
+        }
+    }
+    merged.retain(|m| m.1 > 0 && m.0.first().is_some_and(|c| game.check(seat, c).is_ok()));
+    let most = merged.iter().map(|m| m.1).max().unwrap_or(0);
+    let trusted = (most / TRUSTED).max(1);
+    let mut best: Option<&(Vec<G::Command>, u64, f64)> = None;
+    for m in merged.iter().filter(|m| m.1 >= trusted) {
+        if best.is_none_or(|b| m.2 / m.1 as f64 > b.2 / b.1 as f64) {
+            best = Some(m);
+        }
+    }
+    match best {
+        Some((line, ..)) => Searched {
+            command: line[0],
+            line: line.clone(),
+            playouts,
+        },
+        None => Searched {
+            command: legal[0].command,
+            line: vec![legal[0].command],
+            playouts,
+        },
+    }
+}
+
+/// Chooses a line for `seat` by UCT over `judge`'s lines, one tree (see
+/// the module doc); `None` when the seat owes no decision. Never changes
+/// `game`.
+pub fn search<G: GameState, J: Judge<G>>(
+    game: &G,
+    seat: Seat,
+    judge: J,
+    budget: Budget,
+    seed: u64,
+) -> Option<Searched<G::Command>> {
+    let legal = match start(game, seat) {
+        Start::Search(legal) => legal,
+        Start::Answer(answer) => return answer,
+    };
+    let grown = Tree::new(game, seat, judge, mix(seed, 0)).grow(budget, 1);
+    Some(choose(game, seat, &legal, vec![grown]))
+}
+
+/// As [`search`], with `trees` trees at once, one a thread, each with a
+/// judge that `judge` makes (see the module doc).
+pub fn search_trees<G, J>(
+    game: &G,
+    seat: Seat,
+    judge: impl Fn() -> J + Sync,
+    budget: Budget,
+    seed: u64,
+    trees: u8,
+) -> Option<Searched<G::Command>>
+where
+    G: GameState,
+    J: Judge<G>,
+{
+    let trees = u32::from(trees.max(1));
+    if trees == 1 {
+        return search(game, seat, judge(), budget, seed);
+    }
+    let legal = match start(game, seat) {
+        Start::Search(legal) => legal,
+        Start::Answer(answer) => return answer,
+    };
+    let results = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..trees)
+            .map(|t| {
+                let judge = &judge;
+                scope.spawn(move || {
+                    Tree::new(game, seat, judge(), mix(seed, u64::from(t))).grow(budget, trees)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a search thread does not panic"))
+            .collect()
+    });
+    Some(choose(game, seat, &legal, results))
 }

@@ -33,7 +33,7 @@ use sandtable_warpspawn::{
     range_modifier, ratio_row,
 };
 
-use crate::search::{Judge, Searched, result_for, search};
+use crate::search::{Judge, Searched, result_for, search_trees};
 use crate::{Budget, mix};
 
 /// Score difference (in points) that moves a value from 0.5 to 0.73.
@@ -341,7 +341,7 @@ impl Judgement {
 impl Judge<Game> for Judgement {
     fn values(&mut self, game: &Game, out: &mut Vec<f32>) {
         out.clear();
-        out.extend(values(game));
+        out.extend([worth(game, Side(0)), worth(game, Side(1))]);
     }
 
     fn lines(
@@ -399,9 +399,22 @@ pub fn greedy(game: &Game, seat: Seat, seed: u64) -> Option<Command> {
         .map(|(c, _)| c)
 }
 
-/// The mcts bot's command for `seat` under `budget`, with the playouts it
-/// ran; `None` when the seat owes no decision. Never changes `game`.
-pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<Searched<Command>> {
-    let mut judge = Judgement::new(game);
-    search(game, seat, &mut judge, budget, mix(seed, game.state_hash()))
+/// The mcts bot's choice for `seat` under `budget`, `trees` trees at once
+/// (one a thread), with the line it chose and the playouts it ran; `None`
+/// when the seat owes no decision. Never changes `game`.
+pub fn mcts(
+    game: &Game,
+    seat: Seat,
+    budget: Budget,
+    seed: u64,
+    trees: u8,
+) -> Option<Searched<Command>> {
+    search_trees(
+        game,
+        seat,
+        || Judgement::new(game),
+        budget,
+        mix(seed, game.state_hash()),
+        trees,
+    )
 }

@@ -51,14 +51,14 @@ proptest! {
         if let Some(seat) = next_seat(&game) {
             let g = greedy(&game, seat, seed).expect("a seat to act gets a command");
             prop_assert!(game.check(seat, &g).is_ok(), "greedy gave `{g}`");
-            let m = mcts(&game, seat, Budget::Iterations(6), seed)
+            let m = mcts(&game, seat, Budget::Iterations(6), seed, 1)
                 .expect("a seat to act gets a command");
             prop_assert!(game.check(seat, &m.command).is_ok(), "mcts gave `{}`", m.command);
             prop_assert!(m.playouts <= 6);
             // The other seat owes nothing: neither bot answers for it.
             let other = Seat(1 - seat.0);
             prop_assert_eq!(greedy(&game, other, seed), None);
-            prop_assert!(mcts(&game, other, Budget::Iterations(6), seed).is_none());
+            prop_assert!(mcts(&game, other, Budget::Iterations(6), seed, 1).is_none());
         }
         prop_assert_eq!(game.state_hash(), hash, "the bots think on copies");
     }
@@ -66,20 +66,34 @@ proptest! {
 
 #[test]
 fn a_seed_and_a_budget_give_the_same_choice() {
+    let mut searched = 0;
     for steps in [0, 40, 120, 200] {
         let game = position(steps, 5);
         let Some(seat) = next_seat(&game) else {
             continue;
         };
-        let a = mcts(&game, seat, Budget::Iterations(30), 9).expect("a command");
-        let b = mcts(&game, seat, Budget::Iterations(30), 9).expect("a command");
+        let a = mcts(&game, seat, Budget::Iterations(30), 9, 1).expect("a command");
+        let b = mcts(&game, seat, Budget::Iterations(30), 9, 1).expect("a command");
         assert_eq!(a, b, "mcts after {steps} commands");
+        // Two trees, one a thread, add up the same way every time.
+        let c = mcts(&game, seat, Budget::Iterations(30), 9, 2).expect("a command");
+        let d = mcts(&game, seat, Budget::Iterations(30), 9, 2).expect("a command");
+        assert_eq!(c, d, "two trees after {steps} commands");
+        assert_eq!(
+            c.playouts, a.playouts,
+            "the budget is split between the trees (none is run for a single legal command)"
+        );
+        searched += usize::from(a.playouts == 30);
         assert_eq!(
             greedy(&game, seat, 9),
             greedy(&game, seat, 9),
             "greedy after {steps} commands"
         );
     }
+    assert!(
+        searched >= 2,
+        "positions with a choice were searched: {searched}"
+    );
 }
 
 #[test]
@@ -94,7 +108,7 @@ fn a_finished_battle_gets_no_command() {
     }
     for seat in [Seat(0), Seat(1)] {
         assert_eq!(greedy(&game, seat, 3), None);
-        assert!(mcts(&game, seat, Budget::Iterations(10), 3).is_none());
+        assert!(mcts(&game, seat, Budget::Iterations(10), 3, 1).is_none());
     }
 }
 
@@ -118,7 +132,7 @@ fn bots_finish_every_shipped_battle_within_its_turns() {
             let command = if seat.0 == 0 {
                 greedy(&game, seat, 11).expect("a command")
             } else {
-                mcts(&game, seat, Budget::Iterations(4), 11)
+                mcts(&game, seat, Budget::Iterations(4), 11, 1)
                     .expect("a command")
                     .command
             };

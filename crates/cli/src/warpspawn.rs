@@ -75,8 +75,10 @@ impl Front for Battle {
         bot: &sandtable_bots::BotConfig,
     ) -> Option<(Command, u64)> {
         match bot.kind {
-            BotKind::Mcts => sandtable_bots::warpspawn::mcts(game, seat, bot.budget, bot.seed)
-                .map(|s| (s.command, s.playouts)),
+            BotKind::Mcts => {
+                sandtable_bots::warpspawn::mcts(game, seat, bot.budget, bot.seed, bot.threads)
+                    .map(|s| (s.command, s.playouts))
+            }
             BotKind::Greedy => {
                 sandtable_bots::warpspawn::greedy(game, seat, bot.seed).map(|c| (c, 0))
             }

@@ -21,9 +21,10 @@
 //!   ending the phase scores best.
 //! - **mcts** is the shared search over whole phases: a move of its tree is
 //!   a phase line (the commands of one seat until the phase ends, a roll is
-//!   made, or the decision passes to the other side): the greedy line and
-//!   lines with a little noise, and playouts play greedy lines to the end
-//!   of the player turn after the root's.
+//!   made, or the decision passes to the other side): each of the six first
+//!   commands that score best one step ahead, followed by greedy play, and
+//!   ending the phase at once; playouts play greedy lines to the end of the
+//!   player turn after the root's.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -42,6 +43,8 @@ const SCALE: f32 = 12.0;
 const SAMPLES: u64 = 6;
 /// Most commands of one phase line.
 const LINE_LIMIT: usize = 24;
+/// Exploration constant of the search (UCT, values in 0..=1).
+const EXPLORATION: f32 = 0.3;
 /// Lines a node of the tree tries.
 const WIDTH: usize = 6;
 /// Pull of a formation toward the enemy's home edge, in points a hex.
@@ -351,23 +354,38 @@ impl Judge<Game> for Judgement {
         rng: &mut ChaCha8Rng,
         out: &mut Vec<Vec<Command>>,
     ) {
+        // The first commands that score best one step ahead, each followed
+        // by greedy play to the end of its line: what the search compares
+        // is where each first command leads.
         out.clear();
+        let mut ranked = self.ranked(game, seat, rng);
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
         let mut line = Vec::new();
-        for k in 0..WIDTH * 2 {
-            if out.len() == WIDTH {
-                break;
+        for &(first, _, rolls) in ranked.iter().take(WIDTH) {
+            line.clear();
+            line.push(first);
+            if !rolls && first != Command::End {
+                let mut at = game.clone();
+                self.events.clear();
+                if at.apply_into(seat, &first, &mut self.events).is_ok() {
+                    let mut rest = Vec::new();
+                    self.line(&at, seat, rng, 0.0, &mut rest);
+                    line.extend(rest);
+                }
             }
-            let noise = if k == 0 { 0.0 } else { 0.5 };
-            self.line(game, seat, rng, noise, &mut line);
-            if !line.is_empty() && !out.contains(&line) {
-                out.push(line.clone());
-            }
+            out.push(line.clone());
         }
         // Ending the phase at once is always among the moves.
         let end = vec![Command::End];
         if game.check(seat, &Command::End).is_ok() && !out.contains(&end) {
             out.push(end);
         }
+    }
+
+    /// Screened over 80 games against greedy at 300 iterations: 0.1 won
+    /// 56, 0.3 and 0.5 won 62, 1.0 won 58.
+    fn exploration(&self) -> f32 {
+        EXPLORATION
     }
 
     fn playout_line(

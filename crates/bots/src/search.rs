@@ -9,17 +9,20 @@
 //!   lines come from [`Judge::lines`], most promising first, and are added
 //!   as children best first as the node's visits grow (progressive
 //!   widening: one more child each time the visits pass a square).
-//! - **Chance and secrets.** Every iteration plays on a copy redealt from
-//!   the searching seat's view (`GameState::redeal`: dice reseeded, hidden
-//!   things dealt again; R30, R57), so the search never reads the real dice
-//!   or another seat's secrets. The tree is open-loop: a node is reached by
-//!   its lines, and a line that is not legal after other sampled dice is
-//!   passed over, or the playout starts where it stopped being legal.
+//! - **Chance and secrets.** Unless the judge says the position leaves
+//!   nothing to chance and hides nothing ([`Judge::open_loop`]), every
+//!   iteration plays on a copy redealt from the searching seat's view
+//!   (`GameState::redeal`: dice reseeded, hidden things dealt again; R30,
+//!   R57), so the search never reads the real dice or another seat's
+//!   secrets. The tree is then open-loop: a node is reached by its lines,
+//!   and a line that is not legal after other sampled dice is passed over,
+//!   or the playout starts where it stopped being legal.
 //! - **Playouts.** From the new node, each seat to act plays the line of
 //!   [`Judge::playout_line`] until the game ends, [`Judge::settled`] says
 //!   the position may be valued as it stands, or a length limit is reached.
 //!   The position is then valued for every seat by [`Judge::values`]
-//!   (a finished game: 1 a win, 0 a loss, 0.5 a draw).
+//!   (for a finished game [`result_for`] gives 1 a win, 0 a loss, 0.5 a
+//!   draw).
 //! - **Choice.** The root line with the best mean value among those with
 //!   at least a quarter of the most visits; its first command is played,
 //!   and the next call searches again.

@@ -8,8 +8,8 @@
 //!   being easy to capture), and its threats: the expected casualties of its
 //!   best shot (R65-R67), the expected worth of an attack on each enemy
 //!   formation next to its own (strengths and the melee row of R73-R76, the
-//!   scenario's table), and the points of enemy pieces that no formation
-//!   guards within reach of its formations (R63, R69). Threats count in
+//!   scenario's table), and the points of each enemy stack without armed
+//!   men, once for each of its formations within a march of it (R63, R69). Threats count in
 //!   full for the side whose phase comes first, half for the other. A
 //!   small pull of each formation toward the enemy's home edge keeps it
 //!   from idling (a pull toward the nearest enemy would pull both sides
@@ -253,7 +253,7 @@ impl Judgement {
     /// Each legal command of `seat` with the worth of where it leaves the
     /// game for the seat, over sampled rolls where it rolls (R30: the
     /// copies' dice are the bot's own, from `rng`); in list order.
-    pub fn ranked(
+    fn ranked(
         &mut self,
         game: &Game,
         seat: Seat,
@@ -398,7 +398,8 @@ impl Judge<Game> for Judgement {
         self.line(game, seat, rng, 0.0, out);
     }
 
-    /// A playout stops at the start of the player turn after the root's.
+    /// A playout stops once the player turn after the root's has ended:
+    /// the enemy's reply is played, not guessed.
     fn settled(&mut self, root: &Game, game: &Game) -> bool {
         let turns = |g: &Game| 2 * g.turn() + u32::from(g.active() != g.state().first);
         turns(game) >= turns(root) + 2

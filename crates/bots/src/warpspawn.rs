@@ -290,42 +290,24 @@ impl Judgement {
     }
 
     /// The best command of `seat` now by one step of the evaluation, ties
-    /// to the earliest listed; with `noise`, a command among the three best
-    /// now and then instead. Also says whether it rolls.
-    fn best(
-        &mut self,
-        game: &Game,
-        seat: Seat,
-        rng: &mut ChaCha8Rng,
-        noise: f32,
-    ) -> Option<(Command, bool)> {
-        let mut ranked = self.ranked(game, seat, rng);
-        if ranked.is_empty() {
-            return None;
-        }
-        // Stable: among equal worths the earliest listed stays first.
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let pick = if noise > 0.0 && rng.random::<f32>() < noise {
-            rng.random_range(0..ranked.len().min(3))
-        } else {
-            0
-        };
-        Some((ranked[pick].0, ranked[pick].2))
+    /// to the earliest listed, and whether it rolls.
+    fn best(&mut self, game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Option<(Command, bool)> {
+        let ranked = self.ranked(game, seat, rng);
+        // `max_by` keeps the last of equals: the earliest listed wins ties
+        // when the list is walked from its end.
+        ranked
+            .into_iter()
+            .rev()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(command, _, rolls)| (command, rolls))
     }
 
     /// A phase line of `seat` (see the module doc) into `out`.
-    fn line(
-        &mut self,
-        game: &Game,
-        seat: Seat,
-        rng: &mut ChaCha8Rng,
-        noise: f32,
-        out: &mut Vec<Command>,
-    ) {
+    fn line(&mut self, game: &Game, seat: Seat, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         out.clear();
         let mut at = game.clone();
         while out.len() < LINE_LIMIT && sandtable_core::game::next_seat(&at) == Some(seat) {
-            let Some((command, rolls)) = self.best(&at, seat, rng, noise) else {
+            let Some((command, rolls)) = self.best(&at, seat, rng) else {
                 break;
             };
             out.push(command);
@@ -369,7 +351,7 @@ impl Judge<Game> for Judgement {
                 self.events.clear();
                 if at.apply_into(seat, &first, &mut self.events).is_ok() {
                     let mut rest = Vec::new();
-                    self.line(&at, seat, rng, 0.0, &mut rest);
+                    self.line(&at, seat, rng, &mut rest);
                     line.extend(rest);
                 }
             }
@@ -395,7 +377,7 @@ impl Judge<Game> for Judgement {
         rng: &mut ChaCha8Rng,
         out: &mut Vec<Command>,
     ) {
-        self.line(game, seat, rng, 0.0, out);
+        self.line(game, seat, rng, out);
     }
 
     /// A playout stops once the player turn after the root's has ended:
@@ -414,7 +396,7 @@ pub fn greedy(game: &Game, seat: Seat, seed: u64) -> Option<Command> {
     let mut own = game.clone();
     own.reseed(rng.random());
     Judgement::new(game)
-        .best(&own, seat, &mut rng, 0.0)
+        .best(&own, seat, &mut rng)
         .map(|(c, _)| c)
 }
 

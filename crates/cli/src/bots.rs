@@ -139,11 +139,6 @@ pub struct PlayOptions<'a> {
 pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<String, Failure> {
     check_turn_limit(front, o.turn_limit)?;
     let seats = seats(o.bots, front.seats())?;
-    for kind in seats.iter().flatten() {
-        front
-            .check_bot(*kind)
-            .map_err(|e| Failure::new(1, format!("--bot {kind}: {e}")))?;
-    }
     let fallback_limit = (!o.bots.is_empty()).then_some(DEFAULT_TURN_LIMIT);
     let mut log = String::new();
     let mut commands = Vec::new();
@@ -338,11 +333,6 @@ pub fn tournament<F: Front>(
     }
     if bots.len() < 2 {
         return Err(Failure::new(1, "--bots needs at least two bots"));
-    }
-    for kind in bots {
-        front
-            .check_bot(*kind)
-            .map_err(|e| Failure::new(1, format!("--bots {kind}: {e}")))?;
     }
     if let Some((_, b)) = bots
         .iter()

@@ -61,11 +61,6 @@ pub trait Front: Sync {
     fn turn_limit(&self) -> Option<u32>;
     /// Refuses a turn limit the system does not allow, saying why.
     fn check_turn_limit(&self, limit: u32) -> Result<(), String>;
-    /// Refuses a bot that cannot play the system, saying why.
-    fn check_bot(&self, kind: sandtable_bots::BotKind) -> Result<(), String> {
-        let _ = kind;
-        Ok(())
-    }
     /// A game of the scenario with this seed, turn limit and dice.
     fn start(&self, seed: u64, turn_limit: Option<u32>, dice: Dice) -> Result<Self::Game, String>;
     /// The headers that pin a record to the scenario and the engine.

@@ -70,7 +70,7 @@ fn frame_board_on_load(
     };
     // The whole physical table.
     let (mut columns, mut rows) = (f32::from(b.columns), f32::from(b.rows));
-    let p = crate::layout::shown_physical(&shown);
+    let p = crate::table::shown_physical(&shown);
     columns = columns.max((p.table_mm.0 / p.square_mm) as f32);
     rows = rows.max((p.table_mm.1 / p.square_mm) as f32);
     for mut cam in &mut cameras {

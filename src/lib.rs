@@ -13,10 +13,13 @@ use bevy::prelude::*;
 pub mod camera;
 pub mod hud;
 pub mod layout;
+pub mod mode;
 pub mod options;
 pub mod picking;
 pub mod play;
 pub mod table;
+
+pub use mode::Mode;
 
 /// The order of Sandtable's work in a frame. Input becomes requests, requests
 /// are applied by the rules crate, then the table and the visuals follow.
@@ -44,7 +47,7 @@ pub fn logic_plugin(app: &mut App) {
         )
             .chain(),
     );
-    app.add_plugins((play::plugin, table::plugin, layout::plugin));
+    app.add_plugins((mode::plugin, play::plugin, table::plugin, layout::plugin));
 }
 
 /// The whole app on top of `DefaultPlugins`: logic, looks, camera, picking, panels.
@@ -52,6 +55,7 @@ pub fn plugin(app: &mut App) {
     app.add_plugins((
         logic_plugin,
         table::looks::plugin,
+        layout::window_plugin,
         camera::plugin,
         picking::plugin,
         hud::plugin,

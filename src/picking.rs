@@ -15,15 +15,7 @@ use crate::table::{GridPos, UnitPiece, advance_to};
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(MeshPickingPlugin)
         .init_resource::<DragStart>()
-        .add_systems(
-            Update,
-            (
-                read_table_drags
-                    .in_set(AppSystems::RecordInput)
-                    .before(crate::layout::editor::move_with_drags),
-                crate::layout::follow_measuring_pointer.in_set(AppSystems::RecordInput),
-            ),
-        );
+        .add_systems(Update, read_table_drags.in_set(AppSystems::RecordInput));
     click_plugin(app);
 }
 
@@ -35,7 +27,9 @@ pub fn click_plugin(app: &mut App) {
         .init_resource::<PlaceFacing>()
         .add_systems(
             Update,
-            interpret_table_clicks.in_set(AppSystems::RecordInput),
+            interpret_table_clicks
+                .in_set(AppSystems::RecordInput)
+                .run_if(in_state(crate::mode::Mode::Play)),
         );
 }
 
@@ -222,18 +216,12 @@ pub fn interpret_table_clicks(
     mut notice: ResMut<Notice>,
     mut requests: MessageWriter<CommandRequest>,
     mut undo: MessageWriter<UndoRequest>,
-    layout: Option<Res<crate::layout::LayoutMode>>,
     seats: Option<Res<crate::play::bots::Seats>>,
 ) {
     let Some(active) = active else {
         clicks.clear();
         return;
     };
-    if layout.is_some_and(|l| l.on) {
-        // Layout mode measures with clicks; nothing is played.
-        clicks.clear();
-        return;
-    }
     for click in clicks.read() {
         // Nothing is played now: say why, rather than do nothing.
         if let Some(next) = active.handover {

@@ -122,6 +122,60 @@ fn loading_spawns_one_entity_per_square_unit_structure_and_stash() {
     assert_eq!(count::<UnitPiece>(&mut app), 20);
 }
 
+/// The entities marked reachable now.
+fn reachable_entities(app: &mut App) -> Vec<Entity> {
+    let mut found: Vec<Entity> = app
+        .world_mut()
+        .query_filtered::<Entity, With<sandtable::table::Reachable>>()
+        .iter(app.world())
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn the_table_asks_the_rules_again_only_when_the_game_changed() {
+    let mut app = app_with(duel());
+    click(&mut app, "B3", true);
+    let revision = app.world().resource::<ActiveGame>().revision;
+    assert_eq!(
+        app.world().resource::<sandtable::table::SyncedRevision>().0,
+        Some(revision),
+        "the sync chain notes the revision it followed"
+    );
+    let marks = reachable_entities(&mut app);
+    assert!(!marks.is_empty(), "the acting unit can reach squares");
+    // A mark taken away behind the table's back stays away while the game
+    // stands still: the table does not list the legal commands every frame.
+    app.world_mut()
+        .entity_mut(marks[0])
+        .remove::<sandtable::table::Reachable>();
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(
+        reachable_entities(&mut app),
+        marks[1..].to_vec(),
+        "nothing changed in the game, so the table was not synced again"
+    );
+    // A change of the game (a turn, undone) syncs it again, mark and all.
+    app.world_mut()
+        .write_message(CommandRequest(Command::TurnLeft));
+    app.update();
+    assert_ne!(
+        reachable_entities(&mut app),
+        marks,
+        "turned, it reaches elsewhere"
+    );
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    assert_eq!(
+        reachable_entities(&mut app),
+        marks,
+        "the game changed, so the table followed it"
+    );
+}
+
 #[test]
 fn clicks_activate_and_advance_and_the_miniature_follows() {
     let mut app = app_with(duel());
@@ -417,7 +471,10 @@ fn passing_hands_the_table_over_and_clicks_wait_for_the_next_player() {
         "the table is being handed to Blue: press Start turn first",
         "and the click says why"
     );
-    app.world_mut().resource_mut::<ActiveGame>().handover = None;
+    // The Start turn button asks; the game flow carries it out.
+    app.world_mut().write_message(sandtable::play::StartTurn);
+    app.update();
+    assert_eq!(app.world().resource::<ActiveGame>().handover, None);
     click(&mut app, "D5", true);
     assert!(
         game(&app).activation().is_some(),
@@ -664,11 +721,14 @@ fn the_print_button_writes_the_sheet_beside_the_file_field() {
     assert!(pdf.starts_with(b"%PDF-"), "a PDF");
 }
 
+/// Asks for layout mode on or off; the change of mode takes effect at the
+/// start of the next frame, so two frames pass.
 fn set_layout_mode(app: &mut App, on: bool) {
     app.world_mut().write_message(SetLayoutMode {
         on,
         discard_unsaved: false,
     });
+    app.update();
     app.update();
 }
 

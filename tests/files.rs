@@ -200,12 +200,15 @@ fn leaving_a_game_with_unsaved_moves_asks_first() {
     }
     play(&mut app, &["activate B3", "advance"]);
     app.world_mut().write_message(SetLayoutMode::ON);
+    // The change of mode takes effect at the start of the next frame.
+    app.update();
     app.update();
     app.world_mut().resource_mut::<LayoutMode>().tool = LayoutTool::Edit;
     app.world_mut()
         .write_message(EditorRequest::Edit(Edit::Rename("duel, edited".to_owned())));
     app.update();
     app.world_mut().write_message(SetLayoutMode::OFF);
+    app.update();
     app.update();
     assert_eq!(
         dialog(&app),
@@ -457,6 +460,8 @@ fn a_sheet_replaces_only_a_pdf_and_a_layout_is_saved_only_as_a_scenario() {
     let scenario = write_duel(&dir, "duel.ron");
     let mut app = app_opening(&scenario);
     app.world_mut().write_message(SetLayoutMode::ON);
+    // The change of mode takes effect at the start of the next frame.
+    app.update();
     app.update();
     let game = dir.join("duel.moves");
     std::fs::write(&game, "[Scenario \"duel.ron\"]\n").expect("written");

@@ -10,20 +10,17 @@ use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 use sandtable_cache::{Choice, Command, Facing, Square};
 
-use crate::layout::LayoutEditor;
-use crate::layout::SetLayoutMode;
+use crate::mode::{Mode, SetLayoutMode};
 use crate::picking::{Hovered, PlaceFacing};
 use crate::play::bots::{Hint, HintRequest, NewGameRequest, Seat, Seats, Thinking};
 use crate::play::keys::KeyboardTaken;
 use crate::play::{
     ActiveGame, CommandRequest, Dialog, DialogAnswer, FileField, Leaving, LoadRequest, Notice,
-    OpenFailure, SaveRequest, UndoRequest, outcome_text,
+    OpenFailure, SaveRequest, StartTurn, UndoRequest, outcome_text,
 };
 use crate::table::{
     ActionBudget, FloatingText, GridPos, Reachable, SQUARE, SquareTile, TableShown, square_center,
 };
-
-pub mod layout_panel;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default())
@@ -35,17 +32,26 @@ pub(super) fn plugin(app: &mut App) {
         })
         .add_systems(Startup, spawn_panel_camera)
         .init_resource::<PanelWidth>()
-        .init_resource::<layout_panel::LayoutPanel>()
+        .init_resource::<HoverLabel>()
+        .configure_sets(
+            EguiPrimaryContextPass,
+            (HudStage::Panels, HudStage::Viewport, HudStage::Labels)
+                .chain()
+                .in_set(HudSystems),
+        )
         .add_systems(
             EguiPrimaryContextPass,
             (
-                draw_panels,
-                layout_panel::draw_layout_panel,
-                fit_table_viewport,
-                label_table,
-            )
-                .chain()
-                .in_set(HudSystems),
+                draw_panels.in_set(HudStage::Panels),
+                fit_table_viewport.in_set(HudStage::Viewport),
+                label_table.in_set(HudStage::Labels),
+            ),
+        )
+        .add_systems(
+            Update,
+            describe_hovered_square
+                .after(crate::AppSystems::SyncTable)
+                .run_if(in_state(Mode::Play)),
         )
         .add_systems(PreUpdate, note_keyboard_use)
         // Labels on the table are placed with the camera as it is this
@@ -88,6 +94,97 @@ pub struct BotPanel<'w> {
 /// The panel systems, for timing them.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct HudSystems;
+
+/// The order of the panels' work in a frame, for every mode's panels: the
+/// side panel (which sets [`PanelWidth`]), then the table's viewport left
+/// of it, then the labels drawn over the table with that viewport.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HudStage {
+    /// Side panels and windows.
+    Panels,
+    /// The table's camera fits the space the panels leave.
+    Viewport,
+    /// Labels over the table.
+    Labels,
+}
+
+/// What the label under the pointer says about the hovered square, as the
+/// mode in force describes it.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct HoverLabel(pub Option<String>);
+
+/// In play the hovered square is described by the game: what stands there
+/// and what entering costs.
+fn describe_hovered_square(
+    hovered: Res<Hovered>,
+    active: Option<Res<ActiveGame>>,
+    mut label: ResMut<HoverLabel>,
+) {
+    let wanted = hovered.0.map(|sq| match active.as_deref() {
+        Some(active) => crate::play::describe_square(&active.game, sq),
+        None => sq.to_string(),
+    });
+    label.set_if_neq(HoverLabel(wanted));
+}
+
+/// Labels drawn over the table, placed through the table's camera.
+pub struct TableLabels<'a> {
+    /// The painter of the labels' layer.
+    pub painter: egui::Painter,
+    cam: &'a Camera,
+    at: &'a GlobalTransform,
+}
+
+impl<'a> TableLabels<'a> {
+    /// Labels over the table seen by `cam` at `at`.
+    pub fn new(ctx: &egui::Context, cam: &'a Camera, at: &'a GlobalTransform) -> TableLabels<'a> {
+        TableLabels {
+            painter: ctx.layer_painter(egui::LayerId::new(
+                egui::Order::Foreground,
+                "table-labels".into(),
+            )),
+            cam,
+            at,
+        }
+    }
+
+    /// Where a point of the table is on the screen.
+    pub fn screen(&self, p: Vec3) -> Option<egui::Pos2> {
+        self.cam
+            .world_to_viewport(self.at, p)
+            .ok()
+            .map(|v| egui::pos2(v.x, v.y))
+    }
+
+    /// Text centred on a point.
+    pub fn text(&self, at: egui::Pos2, s: &str, size: f32, colour: egui::Color32) {
+        self.painter.text(
+            at,
+            egui::Align2::CENTER_CENTER,
+            s,
+            egui::FontId::proportional(size),
+            colour,
+        );
+    }
+
+    /// Text on a box of its own, readable over any square or figure.
+    pub fn boxed(&self, at: egui::Pos2, words: String, size: f32, back: egui::Color32) {
+        let galley = self.painter.layout_no_wrap(
+            words,
+            egui::FontId::proportional(size),
+            egui::Color32::WHITE,
+        );
+        let rect = egui::Align2::CENTER_CENTER
+            .anchor_size(at, galley.size())
+            .expand(3.0);
+        self.painter.rect_filled(rect, 3.0, back);
+        self.painter.galley(
+            rect.min + egui::vec2(3.0, 3.0),
+            galley,
+            egui::Color32::WHITE,
+        );
+    }
+}
 
 /// The files panel's requests and the state they depend on.
 #[derive(bevy::ecs::system::SystemParam)]
@@ -409,27 +506,28 @@ fn player_colour(active: &ActiveGame, p: usize) -> egui::Color32 {
 #[allow(clippy::too_many_lines)]
 fn draw_panels(
     mut contexts: EguiContexts,
-    active: Option<ResMut<ActiveGame>>,
+    active: Option<Res<ActiveGame>>,
     mut notice: ResMut<Notice>,
     budget: Query<&ActionBudget>,
     mut facing: ResMut<PlaceFacing>,
     mut files: FilePanel,
     mut requests: MessageWriter<CommandRequest>,
     mut undo: MessageWriter<UndoRequest>,
-    layout: Res<crate::layout::LayoutMode>,
+    mode: Res<State<Mode>>,
     mut set_layout: MessageWriter<SetLayoutMode>,
     mut width: ResMut<PanelWidth>,
     mut bots: BotPanel,
+    mut start_turn: MessageWriter<StartTurn>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(dialog) = files.dialog.as_deref() {
         draw_dialog(ctx, dialog, &mut files.answers);
     }
-    if layout.on {
+    if *mode.get() == Mode::Layout {
         // The layout panel takes the side instead.
         return Ok(());
     }
-    let Some(mut active) = active else {
+    let Some(active) = active else {
         egui::Window::new("Sandtable")
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
             .show(ctx, |ui| {
@@ -676,7 +774,7 @@ fn draw_panels(
                     .button(egui::RichText::new("Start turn").size(18.0))
                     .clicked()
                 {
-                    active.handover = None;
+                    start_turn.write(StartTurn);
                 }
             });
     } else if let Some(text) = outcome_text(&active.game) {
@@ -696,54 +794,21 @@ fn draw_panels(
 /// the hovered square's name, and floating capture bonuses.
 fn label_table(
     mut contexts: EguiContexts,
-    active: Option<Res<ActiveGame>>,
     shown: Res<TableShown>,
-    editor: Option<Res<LayoutEditor>>,
+    hover_label: Res<HoverLabel>,
     camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
     reachable: Query<(&GridPos, &Reachable), With<SquareTile>>,
     floating: Query<(&FloatingText, &Transform)>,
     hovered: Res<Hovered>,
-    layout: Res<crate::layout::LayoutMode>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let (Some(board), Ok((cam, cam_at))) = (shown.board, camera.single()) else {
         return Ok(());
     };
-    let painter = ctx.layer_painter(egui::LayerId::new(
-        egui::Order::Foreground,
-        "table-labels".into(),
-    ));
-    let to_screen = |p: Vec3| -> Option<egui::Pos2> {
-        cam.world_to_viewport(cam_at, p)
-            .ok()
-            .map(|v| egui::pos2(v.x, v.y))
-    };
-    let text = |at: egui::Pos2, s: &str, size: f32, colour: egui::Color32| {
-        painter.text(
-            at,
-            egui::Align2::CENTER_CENTER,
-            s,
-            egui::FontId::proportional(size),
-            colour,
-        );
-    };
-    // Text on a box of its own, readable over any square or figure.
-    let boxed = |at: egui::Pos2, words: String, size: f32, back: egui::Color32| {
-        let galley = painter.layout_no_wrap(
-            words,
-            egui::FontId::proportional(size),
-            egui::Color32::WHITE,
-        );
-        let rect = egui::Align2::CENTER_CENTER
-            .anchor_size(at, galley.size())
-            .expand(3.0);
-        painter.rect_filled(rect, 3.0, back);
-        painter.galley(
-            rect.min + egui::vec2(3.0, 3.0),
-            galley,
-            egui::Color32::WHITE,
-        );
-    };
+    let labels = TableLabels::new(ctx, cam, cam_at);
+    let to_screen = |p: Vec3| labels.screen(p);
+    let text = |at, s: &str, size, colour| labels.text(at, s, size, colour);
+    let boxed = |at, words, size, back| labels.boxed(at, words, size, back);
     let edge = egui::Color32::from_rgb(240, 230, 200);
     // The part of the window the table is drawn in.
     let view = cam.logical_viewport_rect().map(|r| {
@@ -795,56 +860,6 @@ fn label_table(
             name(at, &(row + 1).to_string());
         }
     }
-    // The measuring line on the table, with the distance at its middle.
-    let physical = crate::layout::shown_physical(&shown);
-    if let Some(m) = crate::layout::measuring_line(&layout, physical)
-        && let (Some(a), Some(b)) = (
-            to_screen(m.from.world(physical)),
-            to_screen(m.to.world(physical)),
-        )
-    {
-        let ink = egui::Color32::from_rgb(255, 240, 150);
-        painter.line_segment([a, b], egui::Stroke::new(2.5, ink));
-        for end in [a, b] {
-            painter.circle_filled(end, 4.0, ink);
-        }
-        let words = if layout.inches {
-            format!("{:.2} in", m.mm / crate::layout::MM_PER_INCH)
-        } else {
-            format!("{:.0} mm", m.mm)
-        };
-        boxed(
-            a + (b - a) / 2.0 - egui::vec2(0.0, 14.0),
-            format!("{words} ({:.2} squares)", m.squares),
-            14.0,
-            egui::Color32::from_black_alpha(200),
-        );
-    }
-    if layout.on {
-        // Rulers along the table's near and left edges, from its near-left corner.
-        let p = crate::layout::shown_physical(&shown);
-        let (tw, td) = p.table_mm;
-        let world = |x_mm: f64, y_mm: f64| {
-            Vec3::new(
-                ((x_mm - tw / 2.0) / p.square_mm) as f32 * SQUARE,
-                0.05,
-                -((y_mm - td / 2.0) / p.square_mm) as f32 * SQUARE,
-            )
-        };
-        let ruler = egui::Color32::from_rgb(255, 240, 150);
-        for (at, label) in crate::layout::ruler_marks(tw, layout.inches) {
-            if let Some(pt) = to_screen(world(at, 0.0)) {
-                text(pt, "|", 12.0, ruler);
-                text(pt + egui::vec2(0.0, 12.0), &label, 11.0, ruler);
-            }
-        }
-        for (at, label) in crate::layout::ruler_marks(td, layout.inches) {
-            if let Some(pt) = to_screen(world(0.0, at)) {
-                text(pt, "-", 12.0, ruler);
-                text(pt - egui::vec2(18.0, 0.0), &label, 11.0, ruler);
-            }
-        }
-    }
     for (pos, reach) in &reachable {
         match reach.capture {
             // Above the figure on the square, so that the bonus is not hidden.
@@ -861,21 +876,9 @@ fn label_table(
             }
         }
     }
-    if let Some(sq) = hovered.0
+    if let (Some(sq), Some(label)) = (hovered.0, hover_label.0.clone())
         && let Some(p) = to_screen(square_center(board, sq) + Vec3::Y * 0.1)
     {
-        let label = match (editor.as_deref(), active.as_deref()) {
-            (Some(editor), _) => match editor
-                .draft
-                .piece_at(sq)
-                .and_then(|p| editor.draft.describe(p))
-            {
-                Some(what) => format!("{sq}: {what}"),
-                None => sq.to_string(),
-            },
-            (None, Some(active)) => crate::play::describe_square(&active.game, sq),
-            (None, None) => sq.to_string(),
-        };
         boxed(
             p + egui::vec2(0.0, 30.0),
             label,

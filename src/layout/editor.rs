@@ -13,55 +13,35 @@ use sandtable_scenario::Scenario;
 use super::draft::{Draft, Edit, Item, PieceRef, Turn};
 use super::{LayoutMode, LayoutTool};
 use crate::AppSystems;
+use crate::mode::{Mode, SetLayoutMode};
 use crate::picking::{ClickButton, TableClick, TableDrag};
 use crate::play::keys::KeyboardTaken;
-use crate::play::{ActiveGame, GameLoaded, Notice, ScenarioSource};
+use crate::play::{ActiveGame, GameLoaded, KeepOpen, Notice, ScenarioSource};
 use crate::table::TableRebuild;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<SetLayoutMode>()
-        .add_message::<EditorRequest>()
+    app.add_message::<EditorRequest>()
+        .add_systems(OnEnter(Mode::Layout), enter_layout)
+        .add_systems(OnExit(Mode::Layout), leave_layout)
         .add_systems(
             Update,
             (edit_with_clicks, move_with_drags, read_editor_keys)
                 .chain()
-                .in_set(AppSystems::RecordInput),
+                .after(crate::picking::read_table_drags)
+                .in_set(AppSystems::RecordInput)
+                .run_if(in_state(Mode::Layout)),
         )
         .add_systems(
             Update,
             (
-                restart_editor_on_load,
+                restart_editor_on_load.run_if(in_state(Mode::Layout)),
                 switch_layout_mode,
-                apply_editor_requests,
+                (apply_editor_requests, keep_unsaved_layout_open).run_if(in_state(Mode::Layout)),
             )
                 .chain()
                 .after(crate::play::load_requested_file)
                 .in_set(AppSystems::ApplyCommands),
         );
-}
-
-/// Switch layout mode on or off. On, the layout of the game's scenario is
-/// shown and can be edited; off, the game comes back, or a new game of the
-/// edited layout starts (asking first if the game in play has unsaved moves).
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SetLayoutMode {
-    /// On or off.
-    pub on: bool,
-    /// The person said the game in play may go with its unsaved moves.
-    pub discard_unsaved: bool,
-}
-
-impl SetLayoutMode {
-    /// Layout mode on.
-    pub const ON: SetLayoutMode = SetLayoutMode {
-        on: true,
-        discard_unsaved: false,
-    };
-    /// Layout mode off.
-    pub const OFF: SetLayoutMode = SetLayoutMode {
-        on: false,
-        discard_unsaved: false,
-    };
 }
 
 /// A request to the editor, from the panel, a click or a key.
@@ -147,22 +127,19 @@ impl LayoutEditor {
     }
 }
 
-/// Whether the layout editor is off, so that the table follows the game.
-pub fn not_editing(editor: Option<Res<LayoutEditor>>) -> bool {
-    editor.is_none()
-}
-
-/// Switches layout mode. Leaving after edits starts a new game from the
-/// edited layout, read back through the scenario loader; a layout that
-/// breaks a ruling keeps layout mode on and says why.
+/// Decides the requests to switch layout mode. On needs a game to show the
+/// layout of. Off after edits starts a new game from the edited layout,
+/// read back through the scenario loader; a layout that breaks a ruling
+/// keeps layout mode on and says why. The switch itself is a change of
+/// [`Mode`]: [`enter_layout`] and [`leave_layout`] carry it out.
 pub fn switch_layout_mode(
     mut commands: Commands,
     mut requests: MessageReader<SetLayoutMode>,
-    mut layout: ResMut<LayoutMode>,
+    mode: Res<State<Mode>>,
+    mut next: ResMut<NextState<Mode>>,
     editor: Option<Res<LayoutEditor>>,
     active: Option<Res<ActiveGame>>,
     mut notice: ResMut<Notice>,
-    mut rebuild: MessageWriter<TableRebuild>,
     mut new_game: MessageWriter<GameLoaded>,
 ) {
     for SetLayoutMode {
@@ -170,31 +147,20 @@ pub fn switch_layout_mode(
         discard_unsaved,
     } in requests.read().copied()
     {
-        match (on, editor.as_deref()) {
-            (true, None) => {
-                let Some(active) = active.as_deref() else {
+        match (on, *mode.get(), editor.as_deref()) {
+            (true, Mode::Play, _) => {
+                if active.is_none() {
                     notice.error("no game is open to show the layout of");
                     continue;
-                };
-                commands.insert_resource(LayoutEditor::new(
-                    active.scenario.clone(),
-                    file_of(&active.source),
-                ));
-                // What play said does not belong to the layout.
-                notice.text = None;
-                layout.on = true;
-                layout.from = None;
-                layout.reading = None;
-                rebuild.write(TableRebuild);
+                }
+                next.set(Mode::Layout);
             }
-            (false, Some(ed)) if !ed.edited() => {
-                // Nor what the editor said to play.
+            (false, Mode::Layout, Some(ed)) if !ed.edited() => {
+                // What the editor said does not belong to play.
                 notice.text = None;
-                commands.remove_resource::<LayoutEditor>();
-                layout.on = false;
-                rebuild.write(TableRebuild);
+                next.set(Mode::Play);
             }
-            (false, Some(ed)) => {
+            (false, Mode::Layout, Some(ed)) => {
                 if let Some(first) = ed.draft.errors().first() {
                     let n = ed.draft.errors().len();
                     notice.error(format!(
@@ -219,18 +185,64 @@ pub fn switch_layout_mode(
                 match sandtable_scenario::parse(&ed.draft.scenario().to_ron(), "layout") {
                     Ok(scenario) => {
                         commands.insert_resource(ActiveGame::new(scenario, source));
-                        commands.remove_resource::<LayoutEditor>();
-                        layout.on = false;
                         new_game.write(GameLoaded);
+                        next.set(Mode::Play);
                         notice
                             .info_after(discard_unsaved, "a new game starts on the edited layout");
                     }
                     Err(e) => notice.error(e.to_string()),
                 }
             }
-            _ => layout.on = on,
+            // Already so.
+            _ => {}
         }
     }
+}
+
+/// Layout mode begins: the layout of the game's scenario is edited from
+/// now on, and the table shows it.
+pub fn enter_layout(
+    mut commands: Commands,
+    active: Option<Res<ActiveGame>>,
+    mut layout: ResMut<LayoutMode>,
+    mut notice: ResMut<Notice>,
+    mut rebuild: MessageWriter<TableRebuild>,
+) {
+    if let Some(active) = active {
+        commands.insert_resource(LayoutEditor::new(
+            active.scenario.clone(),
+            file_of(&active.source),
+        ));
+    }
+    // What play said does not belong to the layout.
+    notice.text = None;
+    layout.from = None;
+    layout.pointer = None;
+    layout.reading = None;
+    rebuild.write(TableRebuild);
+}
+
+/// Layout mode ends: the editing is put away and the table shows the game.
+pub fn leave_layout(
+    mut commands: Commands,
+    mut layout: ResMut<LayoutMode>,
+    mut keep_open: ResMut<KeepOpen>,
+    mut rebuild: MessageWriter<TableRebuild>,
+) {
+    commands.remove_resource::<LayoutEditor>();
+    layout.from = None;
+    layout.pointer = None;
+    keep_open.0 = None;
+    rebuild.write(TableRebuild);
+}
+
+/// While the layout has edits saved nowhere, no other file may be opened:
+/// they would be lost.
+pub fn keep_unsaved_layout_open(editor: Option<Res<LayoutEditor>>, mut keep: ResMut<KeepOpen>) {
+    let wanted = editor
+        .filter(|e| e.edited() && e.saved_file().is_none())
+        .map(|_| "the layout has edits that are not saved; save it or revert first".to_owned());
+    keep.set_if_neq(KeepOpen(wanted));
 }
 
 /// Another file opened in layout mode: edit that one from now on.
@@ -263,7 +275,7 @@ pub fn edit_with_clicks(
     keys: Option<Res<ButtonInput<KeyCode>>>,
     mut requests: MessageWriter<EditorRequest>,
 ) {
-    let Some(mut editor) = editor.filter(|_| layout.on && layout.tool == LayoutTool::Edit) else {
+    let Some(mut editor) = editor.filter(|_| layout.tool == LayoutTool::Edit) else {
         clicks.clear();
         return;
     };
@@ -300,7 +312,7 @@ pub fn move_with_drags(
     editor: Option<ResMut<LayoutEditor>>,
     mut requests: MessageWriter<EditorRequest>,
 ) {
-    let Some(mut editor) = editor.filter(|_| layout.on && layout.tool == LayoutTool::Edit) else {
+    let Some(mut editor) = editor.filter(|_| layout.tool == LayoutTool::Edit) else {
         drags.clear();
         return;
     };
@@ -321,14 +333,13 @@ pub fn move_with_drags(
 pub fn read_editor_keys(
     keys: Option<Res<ButtonInput<KeyCode>>>,
     taken: Option<Res<KeyboardTaken>>,
-    layout: Res<LayoutMode>,
     editor: Option<ResMut<LayoutEditor>>,
     mut requests: MessageWriter<EditorRequest>,
 ) {
     let (Some(keys), Some(mut editor)) = (keys, editor) else {
         return;
     };
-    if !layout.on || taken.is_some_and(|t| t.0) {
+    if taken.is_some_and(|t| t.0) {
         return;
     }
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);

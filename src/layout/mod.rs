@@ -9,21 +9,43 @@ use sandtable_cache::{Board, Square};
 use sandtable_scenario::Physical;
 
 use crate::AppSystems;
+use crate::mode::Mode;
 use crate::picking::{ClickButton, TableClick};
 use crate::table::{SQUARE, TableShown};
 
 pub mod draft;
 pub mod editor;
+pub mod panel;
+pub mod table;
 
-pub use editor::{EditorRequest, LayoutEditor, SetLayoutMode};
+pub use crate::mode::SetLayoutMode;
+pub use crate::table::shown_physical;
+pub use editor::{EditorRequest, LayoutEditor};
 
 /// Millimetres in an inch.
 pub const MM_PER_INCH: f64 = 25.4;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LayoutMode>()
-        .add_systems(Update, measure_with_clicks.in_set(AppSystems::RecordInput))
-        .add_plugins(editor::plugin);
+        .add_systems(
+            Update,
+            measure_with_clicks
+                .in_set(AppSystems::RecordInput)
+                .run_if(in_state(Mode::Layout)),
+        )
+        .add_plugins((editor::plugin, table::plugin));
+}
+
+/// What layout mode adds to a table with a window: the measuring line
+/// following the pointer, and the panel with the rulers.
+pub fn window_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        follow_measuring_pointer
+            .in_set(AppSystems::RecordInput)
+            .run_if(in_state(Mode::Layout)),
+    )
+    .add_plugins(panel::plugin);
 }
 
 /// What a left click on the table does in layout mode.
@@ -36,12 +58,11 @@ pub enum LayoutTool {
     Edit,
 }
 
-/// Whether layout mode is on, its ruler unit, and the measurement in progress.
+/// Layout mode's tool, its ruler unit, and the measurement in progress.
+/// Whether layout mode is on is the [`Mode`] state; switch it with
+/// [`SetLayoutMode`].
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct LayoutMode {
-    /// Layout mode is on: the table shows the layout, clicks do not play.
-    /// Switch it with [`SetLayoutMode`], which starts and ends the editing.
-    pub on: bool,
     /// What clicks do.
     pub tool: LayoutTool,
     /// Rulers and readings in inches rather than millimetres.
@@ -143,10 +164,11 @@ impl Measurement {
     }
 }
 
-/// The line the measuring tool draws on the table: from the first point to
-/// the pointer while it waits for the second click, else the last reading.
+/// The line the measuring tool draws on the table in layout mode: from the
+/// first point to the pointer while it waits for the second click, else the
+/// last reading.
 pub fn measuring_line(layout: &LayoutMode, physical: Physical) -> Option<Measurement> {
-    if !layout.on || layout.tool != LayoutTool::Measure {
+    if layout.tool != LayoutTool::Measure {
         return None;
     }
     match (layout.from, layout.pointer) {
@@ -165,7 +187,7 @@ pub fn follow_measuring_pointer(
     camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
 ) {
     let wanted = match (layout.from, shown.board, window.single(), camera.single()) {
-        (Some(_), Some(board), Ok(window), Ok(camera)) if layout.on => {
+        (Some(_), Some(board), Ok(window), Ok(camera)) => {
             crate::picking::point_under_cursor(window, camera).and_then(|at| {
                 let square = crate::picking::square_at(board, at)?;
                 Some(TablePoint::at_world(shown_physical(&shown), square, at))
@@ -178,16 +200,6 @@ pub fn follow_measuring_pointer(
     }
 }
 
-/// The table shown now (the layout's while editing, else the game's), or
-/// the one assumed for its board when the scenario gives none.
-pub fn shown_physical(shown: &TableShown) -> Physical {
-    match (shown.physical, shown.board) {
-        (Some(p), _) => p,
-        (None, Some(board)) => Physical::assumed(board),
-        (None, None) => Physical::TABLE_A,
-    }
-}
-
 /// With the measuring tool a left click sets the first point, the next one
 /// reads the distance; a right click clears. The clicks are consumed here.
 pub fn measure_with_clicks(
@@ -195,7 +207,8 @@ pub fn measure_with_clicks(
     mut layout: ResMut<LayoutMode>,
     shown: Res<TableShown>,
 ) {
-    if !layout.on || layout.tool != LayoutTool::Measure {
+    if layout.tool != LayoutTool::Measure {
+        clicks.clear();
         return;
     }
     let Some(board) = shown.board else {

@@ -15,7 +15,7 @@ use sandtable_core::game::seat_seed;
 use sandtable_core::record::SeatPlayer;
 
 use super::{ActiveGame, CommandRequest, GameLoaded, Notice};
-use crate::layout::LayoutMode;
+use crate::mode::Mode;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Seats>()
@@ -25,7 +25,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<NewGameRequest>()
         .add_systems(
             Update,
-            (finish_bot_thinking, start_bot_thinking, think_of_hint)
+            (
+                finish_bot_thinking,
+                start_bot_thinking.run_if(in_state(Mode::Play)),
+                think_of_hint,
+            )
                 .chain()
                 .in_set(crate::AppSystems::RecordInput),
         )
@@ -263,13 +267,12 @@ fn confirm_bot_handover(mut active: Option<ResMut<ActiveGame>>, seats: Res<Seats
 }
 
 /// Starts a bot thinking when it is its turn, the last bot command has been
-/// on the table long enough, and layout mode is off.
+/// on the table long enough (in play only: not in layout mode).
 fn start_bot_thinking(
     mut commands: Commands,
     active: Option<Res<ActiveGame>>,
     seats: Res<Seats>,
     thinking: Option<Res<Thinking>>,
-    layout: Option<Res<LayoutMode>>,
     pace: Res<BotPace>,
     last: Option<Res<LastBotMove>>,
     time: Res<Time<Real>>,
@@ -281,7 +284,6 @@ fn start_bot_thinking(
     if thinking.is_some()
         || game.is_over()
         || active.handover.is_some()
-        || layout.is_some_and(|l| l.on)
         || last.is_some_and(|l| time.elapsed() < l.0 + pace.0)
     {
         return;
@@ -305,7 +307,7 @@ fn finish_bot_thinking(
     thinking: Option<ResMut<Thinking>>,
     active: Option<Res<ActiveGame>>,
     seats: Res<Seats>,
-    layout: Option<Res<LayoutMode>>,
+    mode: Res<State<Mode>>,
     time: Res<Time<Real>>,
     mut requests: MessageWriter<CommandRequest>,
 ) {
@@ -323,7 +325,7 @@ fn finish_bot_thinking(
     let still = (active.id, active.revision) == (thinking.game, thinking.revision)
         && active.game.current_player() == thinking.player
         && matches!(seats.of(thinking.player), Seat::Bot(_))
-        && !layout.is_some_and(|l| l.on);
+        && *mode.get() == Mode::Play;
     if let (true, Some(command)) = (still, result) {
         requests.write(CommandRequest(command));
         commands.insert_resource(LastBotMove(time.elapsed()));

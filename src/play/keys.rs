@@ -14,7 +14,6 @@ pub(super) fn read_play_keys(
     keys: Option<Res<ButtonInput<KeyCode>>>,
     taken: Option<Res<KeyboardTaken>>,
     active: Option<Res<ActiveGame>>,
-    layout: Option<Res<crate::layout::LayoutMode>>,
     seats: Option<Res<super::bots::Seats>>,
     mut requests: MessageWriter<CommandRequest>,
     mut undo: MessageWriter<UndoRequest>,
@@ -22,10 +21,10 @@ pub(super) fn read_play_keys(
     let (Some(keys), Some(active)) = (keys, active) else {
         return;
     };
-    // Layout mode has keys of its own; a bot's turn takes no keys.
+    // A bot's turn takes no keys (layout mode has keys of its own, and this
+    // runs only in play).
     if taken.is_some_and(|t| t.0)
         || active.handover.is_some()
-        || layout.is_some_and(|l| l.on)
         || seats.is_some_and(|s| s.bot_to_move(&active.game))
     {
         return;

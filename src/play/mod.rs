@@ -24,18 +24,23 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<SaveRequest>()
         .add_message::<LoadRequest>()
         .add_message::<DialogAnswer>()
+        .add_message::<StartTurn>()
         .init_resource::<Notice>()
+        .init_resource::<KeepOpen>()
         .init_resource::<OpenFailure>()
         .init_resource::<FileField>()
         .init_resource::<keys::KeyboardTaken>()
         .add_systems(
             Update,
             (
-                keys::read_play_keys.in_set(AppSystems::RecordInput),
+                keys::read_play_keys
+                    .in_set(AppSystems::RecordInput)
+                    .run_if(in_state(crate::mode::Mode::Play)),
                 reset_file_field.in_set(AppSystems::SyncTable),
                 (
                     answer_dialogs,
                     load_requested_file,
+                    start_turn,
                     apply_commands,
                     undo_commands,
                     save_game,
@@ -129,6 +134,17 @@ impl ActiveGame {
 /// A command for the rules crate, from a click, a key or a button.
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CommandRequest(pub Command);
+
+/// The person the table was handed to takes it: their turn starts
+/// (hot-seat).
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StartTurn;
+
+/// Why the file in play may not be left now, if anything forbids it (a
+/// layout with edits saved nowhere): opening another file is refused with
+/// this reason.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct KeepOpen(pub Option<String>);
 
 /// Step back one command (R31).
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
@@ -274,6 +290,15 @@ impl Notice {
     }
 }
 
+/// The hand-over is confirmed: the player it was made to plays now.
+pub fn start_turn(mut requests: MessageReader<StartTurn>, mut active: Option<ResMut<ActiveGame>>) {
+    if requests.read().count() > 0
+        && let Some(active) = active.as_deref_mut()
+    {
+        active.handover = None;
+    }
+}
+
 /// Sends each request to the rules crate. A refused command changes nothing
 /// and its reason, with the ruling, goes to the notice.
 pub fn apply_commands(
@@ -412,7 +437,7 @@ pub fn answer_dialogs(
     mut notice: ResMut<Notice>,
     mut load: MessageWriter<LoadRequest>,
     mut new_game: MessageWriter<bots::NewGameRequest>,
-    mut layout: MessageWriter<crate::layout::SetLayoutMode>,
+    mut layout: MessageWriter<crate::mode::SetLayoutMode>,
 ) {
     let Some(dialog) = dialog else {
         answers.clear();
@@ -428,7 +453,7 @@ pub fn answer_dialogs(
         |leaving: &Leaving,
          load: &mut MessageWriter<LoadRequest>,
          new_game: &mut MessageWriter<bots::NewGameRequest>,
-         layout: &mut MessageWriter<crate::layout::SetLayoutMode>| match leaving {
+         layout: &mut MessageWriter<crate::mode::SetLayoutMode>| match leaving {
             Leaving::Open(path, until_line) => {
                 load.write(LoadRequest {
                     path: path.clone(),
@@ -442,7 +467,7 @@ pub fn answer_dialogs(
                 });
             }
             Leaving::PlayLayout => {
-                layout.write(crate::layout::SetLayoutMode {
+                layout.write(crate::mode::SetLayoutMode {
                     on: false,
                     discard_unsaved: true,
                 });
@@ -512,18 +537,12 @@ pub fn load_requested_file(
     mut notice: ResMut<Notice>,
     mut failure: ResMut<OpenFailure>,
     mut loaded: MessageWriter<GameLoaded>,
-    editor: Option<Res<crate::layout::LayoutEditor>>,
+    keep_open: Res<KeepOpen>,
 ) {
     for request in requests.read() {
         let path = &request.path;
-        if let Some(editor) = &editor
-            && editor.edited()
-            && editor.saved_file().is_none()
-        {
-            notice.error(format!(
-                "not opening {}: the layout has edits that are not saved; save it or revert first",
-                path.display()
-            ));
+        if let Some(why) = &keep_open.0 {
+            notice.error(format!("not opening {}: {why}", path.display()));
             continue;
         }
         if !may_leave(

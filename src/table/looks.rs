@@ -275,7 +275,7 @@ fn lay_table_slab(
     };
     // The real table: the scenario's `physical` field, or the one assumed
     // for its board; in squares.
-    let p = crate::layout::shown_physical(&shown);
+    let p = crate::table::shown_physical(&shown);
     let (w, d) = (
         (p.table_mm.0 / p.square_mm) as f32,
         (p.table_mm.1 / p.square_mm) as f32,
@@ -721,7 +721,7 @@ fn mark_selection(
 fn show_hint(
     hint: Res<crate::play::bots::Hint>,
     active: Option<Res<crate::play::ActiveGame>>,
-    editor: Option<Res<crate::layout::LayoutEditor>>,
+    mode: Res<State<crate::mode::Mode>>,
     mut mark: Query<(&mut Transform, &mut Visibility), With<HintMark>>,
 ) {
     let Ok((mut transform, mut visibility)) = mark.single_mut() else {
@@ -729,7 +729,7 @@ fn show_hint(
     };
     let square = active
         .as_deref()
-        .filter(|_| editor.is_none())
+        .filter(|_| *mode.get() == crate::mode::Mode::Play)
         .and_then(|a| {
             let command = hint.for_game(a)?;
             crate::play::bots::Hint::square(command, &a.game).map(|sq| (a.game.board(), sq))

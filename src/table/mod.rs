@@ -3,8 +3,6 @@
 //! a game is loaded and follow the game after every change; the rules state
 //! itself is only read here. Meshes and materials are left to `looks`.
 
-use std::collections::BTreeSet;
-
 use bevy::prelude::*;
 use sandtable_cache::CacheLegal;
 use sandtable_cache::{
@@ -13,9 +11,7 @@ use sandtable_cache::{
 use sandtable_scenario::{Colour, ModelChoice, Physical, PieceOf, models::model_for};
 
 use crate::AppSystems;
-use crate::layout::LayoutEditor;
-use crate::layout::draft::{Draft, PieceRef};
-use crate::layout::editor::not_editing;
+use crate::mode::{Mode, mode_change_pending};
 use crate::picking::{on_hover, on_square_click, on_unhover, on_unit_click};
 use crate::play::{ActiveGame, GameLoaded, PlayEvent};
 
@@ -44,23 +40,21 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<TableBuilt>()
         .add_systems(
             Update,
+            // While the layout is edited the table shows the layout, not the
+            // game; a table about to change mode waits for the change.
             (
-                spawn_table,
-                mark_selected_piece,
-                // While the layout is edited the table shows the layout, not the game.
-                (
-                    sync_units,
-                    sync_bases_and_stashes,
-                    show_action_budget,
-                    label_reachable_squares,
-                    light_choice_targets,
-                    mark_acted_units,
-                )
-                    .chain()
-                    .run_if(not_editing),
+                spawn_table.run_if(not(mode_change_pending)),
+                sync_units,
+                sync_bases_and_stashes,
+                show_action_budget,
+                label_reachable_squares,
+                light_choice_targets,
+                mark_acted_units,
+                note_synced_revision,
             )
                 .chain()
-                .in_set(AppSystems::SyncTable),
+                .in_set(AppSystems::SyncTable)
+                .run_if(in_state(Mode::Play)),
         )
         .add_systems(
             Update,
@@ -252,15 +246,13 @@ pub fn scenario_folder(file: &std::path::Path) -> Option<std::path::PathBuf> {
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CustomModel(pub usize);
 
-/// The piece of the edited layout an entity shows (layout mode only).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LayoutPiece(pub PieceRef);
-
-/// A piece of the edited layout that breaks a ruling: it is drawn red.
+/// A piece that breaks a ruling: it is drawn red. The layout editor marks
+/// the pieces of its layout so.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Offending;
 
-/// The piece selected in the layout editor.
+/// A piece selected on the table: a glow marks it. The layout editor
+/// selects with clicks.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Selected;
 
@@ -302,18 +294,25 @@ pub fn custody_slot(board: Board, holder: PlayerId, slot: usize) -> Vec3 {
     Vec3::new(x * SQUARE, 0.0, z * SQUARE)
 }
 
-/// What a table is built from: a game, or a layout that may break rulings.
-struct Contents {
-    board: Board,
-    terrain: Vec<Vec<(Square, Ground)>>,
-    bases: Vec<(PlayerId, Square, Option<PieceRef>)>,
-    units: Vec<(PlayerId, Option<(Square, Facing)>, Option<PieceRef>)>,
-    stashes: Vec<(Square, Option<PieceRef>)>,
-    offending: BTreeSet<PieceRef>,
+/// What a table is built from: the pieces of a game, or of a layout being
+/// edited, in the order of the rules crate's ids.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Contents {
+    /// The board.
+    pub board: Board,
+    /// Each terrain piece's squares with their ground.
+    pub terrain: Vec<Vec<(Square, Ground)>>,
+    /// Each Factor's base: its player and square.
+    pub bases: Vec<(PlayerId, Square)>,
+    /// Each unit: its player, and its square and facing while on the board.
+    pub units: Vec<(PlayerId, Option<(Square, Facing)>)>,
+    /// Each stash's square.
+    pub stashes: Vec<Square>,
 }
 
 impl Contents {
-    fn of_game(game: &Game) -> Contents {
+    /// The pieces of a game as it stands.
+    pub fn of_game(game: &Game) -> Contents {
         Contents {
             board: game.board(),
             terrain: game
@@ -327,242 +326,207 @@ impl Contents {
                         .collect()
                 })
                 .collect(),
-            bases: game
-                .factors()
-                .iter()
-                .map(|f| (f.player, f.base, None))
-                .collect(),
+            bases: game.factors().iter().map(|f| (f.player, f.base)).collect(),
             units: game
                 .units()
                 .iter()
                 .enumerate()
-                .map(|(i, unit)| (unit.player, game.position(UnitId(i as u16)), None))
+                .map(|(i, unit)| (unit.player, game.position(UnitId(i as u16))))
                 .collect(),
-            stashes: game.stashes().map(|sq| (sq, None)).collect(),
-            offending: BTreeSet::new(),
-        }
-    }
-
-    fn of_draft(draft: &Draft) -> Contents {
-        let setup = &draft.scenario().setup;
-        let mut bases = Vec::new();
-        let mut units = Vec::new();
-        for (p, player) in setup.players.iter().enumerate() {
-            let owner = PlayerId(p as u16);
-            for (f, factor) in player.factors.iter().enumerate() {
-                let base = PieceRef::Base {
-                    player: p,
-                    factor: f,
-                };
-                bases.push((owner, factor.base, Some(base)));
-                for (u, unit) in factor.units.iter().enumerate() {
-                    let piece = PieceRef::Unit {
-                        player: p,
-                        factor: f,
-                        unit: u,
-                    };
-                    units.push((owner, Some((unit.at, unit.facing)), Some(piece)));
-                }
-            }
-        }
-        Contents {
-            board: setup.board,
-            terrain: setup.preview_terrain(),
-            bases,
-            units,
-            stashes: setup
-                .stashes
-                .iter()
-                .enumerate()
-                .map(|(i, sq)| (*sq, Some(PieceRef::Stash(i))))
-                .collect(),
-            offending: draft.errors().iter().filter_map(|f| f.piece).collect(),
+            stashes: game.stashes().collect(),
         }
     }
 }
 
-/// Builds the table anew when a game is loaded or the table must show
-/// something else (layout mode on or off, an edit of the layout): one
-/// entity per square, unit, base, terrain piece and stash.
+/// What building a table needs: the old table to take away, the index and
+/// the description to fill in.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct TableBuilder<'w, 's> {
+    /// Spawns and despawns.
+    pub commands: Commands<'w, 's>,
+    old: Query<'w, 's, Entity, With<TablePiece>>,
+    index: ResMut<'w, TableIndex>,
+    shown: ResMut<'w, TableShown>,
+    synced: ResMut<'w, SyncedRevision>,
+    built: MessageWriter<'w, TableBuilt>,
+}
+
+impl TableBuilder<'_, '_> {
+    /// Builds the table anew from `contents`: one entity per square, unit,
+    /// base, terrain piece and stash, with the scenario's own models (looked
+    /// for beside `scenario_file`). `reframe` asks the camera to frame the
+    /// board again, as it does anyway when the board's size changed. Returns
+    /// the new index, whose entities the caller may mark in the same frame.
+    pub fn build(
+        &mut self,
+        contents: &Contents,
+        scenario: &sandtable_scenario::Scenario,
+        scenario_file: Option<&std::path::Path>,
+        reframe: bool,
+    ) -> &TableIndex {
+        let commands = &mut self.commands;
+        for e in &self.old {
+            commands.entity(e).despawn();
+        }
+        let board = contents.board;
+        self.built.write(TableBuilt {
+            reframe: reframe || self.shown.board != Some(board),
+        });
+        let names: Vec<&str> = scenario
+            .setup
+            .players
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        *self.shown = TableShown {
+            board: Some(board),
+            physical: scenario.physical,
+            colours: scenario.colours.clone(),
+            models: scenario.models.clone(),
+            folder: scenario_file.and_then(scenario_folder),
+        };
+        // Each unit's player, Factor and name, in the order of unit ids.
+        let unit_keys: Vec<PieceOf<'_>> = scenario
+            .setup
+            .players
+            .iter()
+            .enumerate()
+            .flat_map(|(player, p)| {
+                p.factors.iter().enumerate().flat_map(move |(factor, f)| {
+                    f.units.iter().map(move |u| PieceOf::Unit {
+                        player,
+                        factor,
+                        name: u.name.as_deref(),
+                    })
+                })
+            })
+            .collect();
+        let custom =
+            |piece: PieceOf<'_>| model_for(&scenario.models, piece, &names).map(CustomModel);
+        let index = &mut *self.index;
+        *index = TableIndex {
+            board: Some(board),
+            ..default()
+        };
+        for sq in board.squares() {
+            let e = commands
+                .spawn((
+                    SquareTile,
+                    GridPos(sq),
+                    TablePiece,
+                    Transform::from_translation(square_center(board, sq)),
+                    Visibility::default(),
+                ))
+                .observe(on_square_click)
+                .id();
+            index.squares.push(e);
+        }
+        for (i, squares) in contents.terrain.iter().enumerate() {
+            let e = commands.spawn((
+                TerrainPiece {
+                    index: i,
+                    squares: squares.clone(),
+                },
+                TablePiece,
+                Transform::default(),
+                Visibility::default(),
+            ));
+            index.terrain.push(e.id());
+        }
+        for (i, &(owner, at)) in contents.bases.iter().enumerate() {
+            let mut e = commands.spawn((
+                BasePiece(FactorId(i as u16)),
+                Owner(owner),
+                GridPos(at),
+                TablePiece,
+                Transform::from_translation(square_center(board, at)),
+                Visibility::default(),
+            ));
+            e.observe(on_square_click)
+                .observe(on_hover)
+                .observe(on_unhover);
+            if let Some(model) = custom(PieceOf::Base {
+                player: usize::from(owner.0),
+            }) {
+                e.insert(model);
+            }
+            index.bases.push(e.id());
+        }
+        for (i, &(owner, place)) in contents.units.iter().enumerate() {
+            let id = UnitId(i as u16);
+            let (square, facing) = place.unwrap_or((Square::new(0, 0), Facing::N));
+            let mut e = commands.spawn((
+                UnitPiece(id),
+                Owner(owner),
+                GridPos(square),
+                FacingDir(facing),
+                TablePiece,
+                Transform::from_translation(square_center(board, square))
+                    .with_rotation(facing_rotation(facing)),
+                Visibility::default(),
+            ));
+            e.observe(on_unit_click)
+                .observe(on_hover)
+                .observe(on_unhover);
+            if let Some(model) = unit_keys.get(i).copied().and_then(custom) {
+                e.insert(model);
+            }
+            index.units.push(e.id());
+        }
+        for &sq in &contents.stashes {
+            let mut e = commands.spawn((
+                StashToken(sq),
+                GridPos(sq),
+                TablePiece,
+                Transform::from_translation(square_center(board, sq)),
+                Visibility::default(),
+            ));
+            if let Some(model) = custom(PieceOf::Stash) {
+                e.insert(model);
+            }
+            index.stashes.push(e.id());
+        }
+        // Force a full sync of the new table.
+        self.synced.0 = None;
+        index
+    }
+}
+
+/// Builds the table of the game in play anew when a game is loaded or the
+/// table must be built again (back from layout mode, for one).
 pub fn spawn_table(
-    mut commands: Commands,
     mut loaded: MessageReader<GameLoaded>,
     mut rebuild: MessageReader<TableRebuild>,
     active: Option<Res<ActiveGame>>,
-    editor: Option<Res<LayoutEditor>>,
-    old: Query<Entity, With<TablePiece>>,
-    mut index: ResMut<TableIndex>,
-    mut shown: ResMut<TableShown>,
-    mut synced: ResMut<SyncedRevision>,
-    mut built: MessageWriter<TableBuilt>,
+    mut builder: TableBuilder,
 ) {
     let game_loaded = loaded.read().count() > 0;
     if !game_loaded && rebuild.read().count() == 0 {
         return;
     }
-    let (contents, scenario) = match (editor.as_deref(), active.as_deref()) {
-        (Some(editor), _) => (Contents::of_draft(&editor.draft), editor.draft.scenario()),
-        (None, Some(active)) => (Contents::of_game(&active.game), &active.scenario),
-        (None, None) => return,
+    let Some(active) = active else {
+        return;
     };
-    for e in &old {
-        commands.entity(e).despawn();
-    }
-    let board = contents.board;
-    built.write(TableBuilt {
-        reframe: game_loaded || shown.board != Some(board),
-    });
-    // Models are looked for beside the scenario's file: the one being
-    // edited, else the one the game was started from.
-    let scenario_file = editor
-        .as_deref()
-        .and_then(|e| e.saved.as_ref().map(|(path, _)| path.clone()))
-        .or_else(|| match active.as_deref().map(|a| &a.source) {
-            Some(crate::play::ScenarioSource::File(path)) => Some(path.clone()),
-            _ => None,
-        });
-    let names: Vec<&str> = scenario
-        .setup
-        .players
-        .iter()
-        .map(|p| p.name.as_str())
-        .collect();
-    *shown = TableShown {
-        board: Some(board),
-        physical: scenario.physical,
-        colours: scenario.colours.clone(),
-        models: scenario.models.clone(),
-        folder: scenario_file.as_deref().and_then(scenario_folder),
+    // Models are looked for beside the file the game was started from.
+    let file = match &active.source {
+        crate::play::ScenarioSource::File(path) => Some(path.as_path()),
+        _ => None,
     };
-    // Each unit's player, Factor and name, in the order of unit ids.
-    let unit_keys: Vec<PieceOf<'_>> = scenario
-        .setup
-        .players
-        .iter()
-        .enumerate()
-        .flat_map(|(player, p)| {
-            p.factors.iter().enumerate().flat_map(move |(factor, f)| {
-                f.units.iter().map(move |u| PieceOf::Unit {
-                    player,
-                    factor,
-                    name: u.name.as_deref(),
-                })
-            })
-        })
-        .collect();
-    let custom = |piece: PieceOf<'_>| model_for(&scenario.models, piece, &names).map(CustomModel);
-    *index = TableIndex {
-        board: Some(board),
-        ..default()
-    };
-    let mark = |e: &mut EntityCommands, piece: Option<PieceRef>| {
-        if let Some(piece) = piece {
-            e.insert(LayoutPiece(piece));
-            if contents.offending.contains(&piece) {
-                e.insert(Offending);
-            }
-        }
-    };
-    for sq in board.squares() {
-        let e = commands
-            .spawn((
-                SquareTile,
-                GridPos(sq),
-                TablePiece,
-                Transform::from_translation(square_center(board, sq)),
-                Visibility::default(),
-            ))
-            .observe(on_square_click)
-            .id();
-        index.squares.push(e);
-    }
-    for (i, squares) in contents.terrain.iter().enumerate() {
-        let mut e = commands.spawn((
-            TerrainPiece {
-                index: i,
-                squares: squares.clone(),
-            },
-            TablePiece,
-            Transform::default(),
-            Visibility::default(),
-        ));
-        mark(&mut e, editor.is_some().then_some(PieceRef::Terrain(i)));
-        index.terrain.push(e.id());
-    }
-    for (i, &(owner, at, piece)) in contents.bases.iter().enumerate() {
-        let mut e = commands.spawn((
-            BasePiece(FactorId(i as u16)),
-            Owner(owner),
-            GridPos(at),
-            TablePiece,
-            Transform::from_translation(square_center(board, at)),
-            Visibility::default(),
-        ));
-        e.observe(on_square_click)
-            .observe(on_hover)
-            .observe(on_unhover);
-        mark(&mut e, piece);
-        if let Some(model) = custom(PieceOf::Base {
-            player: usize::from(owner.0),
-        }) {
-            e.insert(model);
-        }
-        index.bases.push(e.id());
-    }
-    for (i, &(owner, place, piece)) in contents.units.iter().enumerate() {
-        let id = UnitId(i as u16);
-        let (square, facing) = place.unwrap_or((Square::new(0, 0), Facing::N));
-        let mut e = commands.spawn((
-            UnitPiece(id),
-            Owner(owner),
-            GridPos(square),
-            FacingDir(facing),
-            TablePiece,
-            Transform::from_translation(square_center(board, square))
-                .with_rotation(facing_rotation(facing)),
-            Visibility::default(),
-        ));
-        e.observe(on_unit_click)
-            .observe(on_hover)
-            .observe(on_unhover);
-        mark(&mut e, piece);
-        if let Some(model) = unit_keys.get(i).copied().and_then(custom) {
-            e.insert(model);
-        }
-        index.units.push(e.id());
-    }
-    for &(sq, piece) in &contents.stashes {
-        let mut e = commands.spawn((
-            StashToken(sq),
-            GridPos(sq),
-            TablePiece,
-            Transform::from_translation(square_center(board, sq)),
-            Visibility::default(),
-        ));
-        mark(&mut e, piece);
-        if let Some(model) = custom(PieceOf::Stash) {
-            e.insert(model);
-        }
-        index.stashes.push(e.id());
-    }
-    // Force a full sync of the new table.
-    synced.0 = None;
+    builder.build(
+        &Contents::of_game(&active.game),
+        &active.scenario,
+        file,
+        game_loaded,
+    );
 }
 
-/// Keeps the `Selected` marker on the entity of the editor's selected piece.
-pub fn mark_selected_piece(
-    mut commands: Commands,
-    editor: Option<Res<LayoutEditor>>,
-    pieces: Query<(Entity, &LayoutPiece, Has<Selected>)>,
-) {
-    let want = editor.and_then(|e| e.selected);
-    for (e, piece, has) in &pieces {
-        let should = want == Some(piece.0);
-        if should && !has {
-            commands.entity(e).insert(Selected);
-        } else if has && !should {
-            commands.entity(e).remove::<Selected>();
-        }
+/// The table shown now (the layout's while editing, else the game's), or
+/// the one assumed for its board when the scenario gives none.
+pub fn shown_physical(shown: &TableShown) -> Physical {
+    match (shown.physical, shown.board) {
+        (Some(p), _) => p,
+        (None, Some(board)) => Physical::assumed(board),
+        (None, None) => Physical::TABLE_A,
     }
 }
 
@@ -941,6 +905,7 @@ pub fn fade_floating_texts(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn six_players_stand_on_six_different_shapes() {

@@ -516,7 +516,7 @@ pub(crate) fn pick(
         && let (Some(Some(handle)), Some(entry)) = (models.custom.get(i), shown.models.get(i))
         && models.usable(handle)
     {
-        let square_mm = crate::layout::shown_physical(shown).square_mm;
+        let square_mm = crate::table::shown_physical(shown).square_mm;
         let scale = (entry.unit_mm / square_mm) as f32 * SQUARE;
         return Pick::Model(handle.clone(), scale);
     }

@@ -41,9 +41,15 @@ fn the_shipped_battles_load_without_warnings_at_100_points_a_side() {
     names.sort();
     assert_eq!(
         names,
-        ["capture-the-flag.ron", "open-field.ron", "river-bridge.ron"]
+        [
+            "capture-the-flag.ron",
+            "open-field.ron",
+            "river-bridge.ron",
+            "stress-60x40.ron"
+        ]
     );
-    for name in &names {
+    // The stress map measures the table, not a battle of 100 points.
+    for name in names.iter().filter(|n| !n.starts_with("stress")) {
         let battle = load(name);
         assert!(battle.warnings.is_empty(), "{name}: {:?}", battle.warnings);
         for side in 0..2 {
@@ -58,6 +64,19 @@ fn the_shipped_battles_load_without_warnings_at_100_points_a_side() {
         assert!(!game.legal_commands(side).is_empty(), "{name} is playable");
     }
     assert!(load("capture-the-flag.ron").setup.switches.capture_the_flag);
+}
+
+#[test]
+fn the_stress_map_is_60_by_40_hexes_with_200_formations() {
+    let battle = load("stress-60x40.ron");
+    assert!(battle.warnings.is_empty(), "{:?}", battle.warnings);
+    let map = battle.setup.map;
+    assert_eq!((map.columns, map.rows), (60, 40));
+    let game = Game::new(&battle.setup, Dice::seeded(battle.setup.seed)).unwrap();
+    let formations = game.stacks().iter().filter(|s| s.is_formation()).count();
+    assert_eq!(formations, 200, "100 formations a side");
+    let side = game.decider().unwrap();
+    assert!(!game.legal_commands(side).is_empty(), "it is playable");
 }
 
 #[test]

@@ -171,6 +171,12 @@ impl Hexes {
     pub fn as_slice(&self) -> &[Hex] {
         &self.hexes[..usize::from(self.len)]
     }
+
+    /// The same hexes in map order.
+    pub fn sorted(mut self) -> Hexes {
+        self.hexes[..usize::from(self.len)].sort_unstable();
+        self
+    }
 }
 
 /// Up to six hexes, each with men: the hexes a free advance comes from.

@@ -420,25 +420,31 @@ impl Game {
             .iter()
             .filter(|f| f.side != side && f.is_formation() && !f.marks.defended)
         {
-            let ready: Vec<Hex> = self
-                .battle
-                .neighbours(foe.hex)
-                .iter()
-                .copied()
-                .filter(|h| {
-                    self.stack(*h, side).is_some_and(|s| {
-                        s.is_formation() && !s.marks.attacked && !s.fighting().is_empty()
-                    })
-                })
-                .collect();
-            for mask in 1u32..(1 << ready.len()) {
-                let hexes: Vec<Hex> = ready
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| mask & (1 << i) != 0)
-                    .map(|(_, h)| *h)
-                    .collect();
-                let from = sorted(Hexes::from_slice(&hexes).expect("at most six"));
+            // The neighbours that may join the attack, in map order of
+            // neighbours; each subset of them is one attack (no allocation:
+            // this is listed at every Melee decision).
+            let mut ready = [Hex::new(0, 0); 6];
+            let mut n = 0;
+            for h in self.battle.neighbours(foe.hex) {
+                if self.stack(*h, side).is_some_and(|s| {
+                    s.is_formation() && !s.marks.attacked && !s.fighting().is_empty()
+                }) {
+                    ready[n] = *h;
+                    n += 1;
+                }
+            }
+            for mask in 1u32..(1 << n) {
+                let mut picked = [Hex::new(0, 0); 6];
+                let mut k = 0;
+                for (i, h) in ready[..n].iter().enumerate() {
+                    if mask & (1 << i) != 0 {
+                        picked[k] = *h;
+                        k += 1;
+                    }
+                }
+                let from = Hexes::from_slice(&picked[..k])
+                    .expect("at most six")
+                    .sorted();
                 let command = Command::Attack {
                     target: foe.hex,
                     from,
@@ -462,16 +468,20 @@ impl Game {
             .iter()
             .filter(|s| s.side == side && !s.routing.men.is_empty() && !s.marks.rally_rolled)
         {
-            let mut withs: Vec<Hex> = Vec::new();
+            // The hex itself and its neighbours: at most seven.
+            let mut withs = [Hex::new(0, 0); 7];
+            let mut n = 0;
             if st.is_formation() {
-                withs.push(st.hex);
+                withs[n] = st.hex;
+                n += 1;
             }
             for h in self.battle.neighbours(st.hex) {
                 if self.state.formation_at(*h, side) {
-                    withs.push(*h);
+                    withs[n] = *h;
+                    n += 1;
                 }
             }
-            for with in withs {
+            for &with in &withs[..n] {
                 out.push(Legal {
                     command: Command::Rally {
                         routers: st.hex,

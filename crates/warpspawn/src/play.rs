@@ -2123,9 +2123,7 @@ impl Named {
 
 /// The hexes in map order.
 pub(crate) fn sorted(hexes: Hexes) -> Hexes {
-    let mut v = hexes.as_slice().to_vec();
-    v.sort();
-    Hexes::from_slice(&v).expect("as many as before")
+    hexes.sorted()
 }
 
 fn words_of(hexes: &[Hex]) -> String {

@@ -8,14 +8,34 @@ use bevy_egui::{EguiContexts, egui};
 use sandtable_cache::{Facing, TerrainKind};
 use sandtable_scenario::{Physical, RuleSystem};
 
-use super::PanelWidth;
+use crate::hud::{HoverLabel, HudStage, PanelWidth, TableLabels, notice_slot};
 use crate::layout::draft::{Edit, Item, MAX_NEW_SIDE, PieceRef, Turn};
 use crate::layout::{
-    EditorRequest, LayoutEditor, LayoutMode, LayoutTool, MM_PER_INCH, SetLayoutMode, shown_physical,
+    EditorRequest, LayoutEditor, LayoutMode, LayoutTool, MM_PER_INCH, SetLayoutMode,
+    measuring_line, ruler_marks, shown_physical,
 };
-use crate::picking::square_under_cursor;
+use crate::mode::Mode;
+use crate::picking::{Hovered, square_under_cursor};
 use crate::play::Notice;
-use crate::table::TableShown;
+use crate::table::{SQUARE, TableShown};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LayoutPanel>()
+        .add_systems(
+            bevy_egui::EguiPrimaryContextPass,
+            (
+                draw_layout_panel.in_set(HudStage::Panels),
+                draw_rulers.in_set(HudStage::Labels),
+            )
+                .run_if(in_state(Mode::Layout)),
+        )
+        .add_systems(
+            Update,
+            describe_hovered_piece
+                .after(crate::AppSystems::SyncTable)
+                .run_if(in_state(Mode::Layout)),
+        );
+}
 
 /// The panel's own fields: the layout file, the size of a new layout, and
 /// the palette item being dragged onto the table.
@@ -58,7 +78,7 @@ const TERRAIN: [TerrainKind; 9] = [
 ];
 
 #[allow(clippy::too_many_lines)]
-pub(super) fn draw_layout_panel(
+fn draw_layout_panel(
     mut contexts: EguiContexts,
     mut layout: ResMut<LayoutMode>,
     editor: Option<ResMut<LayoutEditor>>,
@@ -71,7 +91,7 @@ pub(super) fn draw_layout_panel(
     window: Query<&Window, With<PrimaryWindow>>,
     camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
 ) -> Result {
-    let (true, Some(mut editor)) = (layout.on, editor) else {
+    let Some(mut editor) = editor else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
@@ -215,7 +235,7 @@ pub(super) fn draw_layout_panel(
                         other.push(EditorRequest::Revert);
                     }
                 });
-                super::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
+                notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
                 let errors = editor.draft.errors();
                 if errors.is_empty() {
                     ui.colored_label(
@@ -464,4 +484,94 @@ fn selection(
     if let PieceRef::Terrain(_) = piece {
         ui.small("Shift+click squares to add them to this piece or take them away.");
     }
+}
+
+/// In layout mode the hovered square is described by the layout: the piece
+/// of the layout that stands there.
+fn describe_hovered_piece(
+    hovered: Res<Hovered>,
+    editor: Option<Res<LayoutEditor>>,
+    mut label: ResMut<HoverLabel>,
+) {
+    let wanted = hovered.0.map(|sq| {
+        match editor
+            .as_deref()
+            .and_then(|e| e.draft.piece_at(sq).and_then(|p| e.draft.describe(p)))
+        {
+            Some(what) => format!("{sq}: {what}"),
+            None => sq.to_string(),
+        }
+    });
+    label.set_if_neq(HoverLabel(wanted));
+}
+
+/// The rulers along the table's near and left edges, from its near-left
+/// corner, and the measuring line with the distance at its middle.
+fn draw_rulers(
+    mut contexts: EguiContexts,
+    shown: Res<TableShown>,
+    layout: Res<LayoutMode>,
+    camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let (Some(_), Ok((cam, cam_at))) = (shown.board, camera.single()) else {
+        return Ok(());
+    };
+    let labels = TableLabels::new(ctx, cam, cam_at);
+    let to_screen = |p: Vec3| labels.screen(p);
+    let text = |at, s: &str, size, colour| labels.text(at, s, size, colour);
+    let boxed = |at, words, size, back| labels.boxed(at, words, size, back);
+    // The measuring line on the table, with the distance at its middle.
+    let physical = shown_physical(&shown);
+    if let Some(m) = measuring_line(&layout, physical)
+        && let (Some(a), Some(b)) = (
+            to_screen(m.from.world(physical)),
+            to_screen(m.to.world(physical)),
+        )
+    {
+        let ink = egui::Color32::from_rgb(255, 240, 150);
+        labels
+            .painter
+            .line_segment([a, b], egui::Stroke::new(2.5, ink));
+        for end in [a, b] {
+            labels.painter.circle_filled(end, 4.0, ink);
+        }
+        let words = if layout.inches {
+            format!("{:.2} in", m.mm / MM_PER_INCH)
+        } else {
+            format!("{:.0} mm", m.mm)
+        };
+        boxed(
+            a + (b - a) / 2.0 - egui::vec2(0.0, 14.0),
+            format!("{words} ({:.2} squares)", m.squares),
+            14.0,
+            egui::Color32::from_black_alpha(200),
+        );
+    }
+    {
+        // Rulers along the table's near and left edges, from its near-left corner.
+        let p = shown_physical(&shown);
+        let (tw, td) = p.table_mm;
+        let world = |x_mm: f64, y_mm: f64| {
+            Vec3::new(
+                ((x_mm - tw / 2.0) / p.square_mm) as f32 * SQUARE,
+                0.05,
+                -((y_mm - td / 2.0) / p.square_mm) as f32 * SQUARE,
+            )
+        };
+        let ruler = egui::Color32::from_rgb(255, 240, 150);
+        for (at, label) in ruler_marks(tw, layout.inches) {
+            if let Some(pt) = to_screen(world(at, 0.0)) {
+                text(pt, "|", 12.0, ruler);
+                text(pt + egui::vec2(0.0, 12.0), &label, 11.0, ruler);
+            }
+        }
+        for (at, label) in ruler_marks(td, layout.inches) {
+            if let Some(pt) = to_screen(world(0.0, at)) {
+                text(pt, "-", 12.0, ruler);
+                text(pt - egui::vec2(18.0, 0.0), &label, 11.0, ruler);
+            }
+        }
+    }
+    Ok(())
 }

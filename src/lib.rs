@@ -18,6 +18,7 @@ pub mod options;
 pub mod picking;
 pub mod play;
 pub mod table;
+pub mod warpspawn;
 
 pub use mode::Mode;
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a screenshot of the app: a PNG that is neither blank nor uniform,
-with the board (green squares) in the middle of the image. Standard library
-only: decodes 8-bit RGB/RGBA non-interlaced PNGs, which is what bevy writes."""
+with the board (green squares, or the fields of a hex map) in the middle of
+the image. Standard library only: decodes 8-bit RGB/RGBA non-interlaced PNGs, which is what bevy writes."""
 import struct
 import sys
 import zlib

@@ -65,14 +65,10 @@ fn frame_board_on_load(
     if !built.read().any(|b| b.reframe) {
         return;
     }
-    let Some(b) = shown.board else {
+    let Some(extent) = shown.extent else {
         return;
     };
-    // The whole physical table.
-    let (mut columns, mut rows) = (f32::from(b.columns), f32::from(b.rows));
-    let p = crate::table::shown_physical(&shown);
-    columns = columns.max((p.table_mm.0 / p.square_mm) as f32);
-    rows = rows.max((p.table_mm.1 / p.square_mm) as f32);
+    let (columns, rows) = (extent.x, extent.y);
     for mut cam in &mut cameras {
         cam.home = OrbitCamera::framing(columns, rows);
         cam.reset();

@@ -48,7 +48,13 @@ pub fn logic_plugin(app: &mut App) {
         )
             .chain(),
     );
-    app.add_plugins((mode::plugin, play::plugin, table::plugin, layout::plugin));
+    app.add_plugins((
+        mode::plugin,
+        play::plugin,
+        table::plugin,
+        layout::plugin,
+        warpspawn::plugin,
+    ));
 }
 
 /// The whole app on top of `DefaultPlugins`: logic, looks, camera, picking, panels.
@@ -57,6 +63,7 @@ pub fn plugin(app: &mut App) {
         logic_plugin,
         table::looks::plugin,
         layout::window_plugin,
+        warpspawn::window_plugin,
         camera::plugin,
         picking::plugin,
         hud::plugin,

@@ -24,6 +24,13 @@ fn main() -> AppExit {
     let mut notice = Notice::default();
     let mut failure = OpenFailure::default();
     let started = Instant::now();
+    // A Warpspawn battle is shown on a hex map of its own.
+    if let Some(path) = &options.file
+        && let Ok(sandtable_scenario::Loaded::Warpspawn(battle)) =
+            sandtable_scenario::load_any(path)
+    {
+        return show_battle(battle, path.clone(), &options, started);
+    }
     let opened = match &options.file {
         None => Ok(files::Opened {
             active: ActiveGame::new(sandtable_scenario::standard(), ScenarioSource::Embedded),
@@ -41,20 +48,7 @@ fn main() -> AppExit {
         return AppExit::error();
     }
 
-    let mut app = App::new();
-    // The models' files are read through their own source, registered
-    // before the asset plugin.
-    sandtable::table::models::asset_source(&mut app);
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: "Sandtable".to_owned(),
-            resolution: WindowResolution::new(1280, 720),
-            ..default()
-        }),
-        ..default()
-    }))
-    .add_plugins(sandtable::plugin);
-
+    let mut app = base_app();
     let mut seats = sandtable::play::bots::Seats::default();
     match opened {
         Ok(opened) => {
@@ -96,7 +90,91 @@ fn main() -> AppExit {
     app.insert_resource(LoadTimer(started));
     app.add_systems(Last, report_load_time);
 
-    if let Some(path) = options.screenshot {
+    add_checks(&mut app, &options);
+    app.run()
+}
+
+/// Opens the app on a Warpspawn battle: its hex map, formations and pieces,
+/// and its phase bar.
+fn show_battle(
+    battle: sandtable_scenario::battle::Battle,
+    path: PathBuf,
+    options: &Options,
+    started: Instant,
+) -> AppExit {
+    if options.layout || !options.bots.is_empty() {
+        eprintln!(
+            "{}: layout mode and bot seats are for Conflict at Cache tables; the 3D table shows Warpspawn battles without them so far",
+            path.display()
+        );
+        return AppExit::error();
+    }
+    let active = match sandtable::warpspawn::ActiveBattle::new(battle, Some(path.clone())) {
+        Ok(active) => active,
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            return AppExit::error();
+        }
+    };
+    for note in &active.battle.warnings {
+        eprintln!(
+            "{}: warning: {}",
+            path.display(),
+            note.display_in("").to_string().trim_start_matches(": ")
+        );
+    }
+    let mut app = base_app();
+    app.insert_resource(active);
+    app.world_mut()
+        .write_message(sandtable::warpspawn::BattleLoaded);
+    app.insert_resource(LoadTimer(started));
+    app.add_systems(Last, report_battle_load_time);
+    add_checks(&mut app, options);
+    app.run()
+}
+
+fn report_battle_load_time(
+    timer: Option<Res<LoadTimer>>,
+    battle: Option<Res<sandtable::warpspawn::ActiveBattle>>,
+    formations: Query<(), With<sandtable::warpspawn::table::Formation>>,
+    mut commands: Commands,
+) {
+    if let (Some(timer), Some(battle)) = (timer, battle)
+        && !formations.is_empty()
+    {
+        let map = battle.game.battle().map;
+        info!(
+            "map of {} x {} hexes and {} formations built and dressed {:.2} s after start",
+            map.columns,
+            map.rows,
+            formations.iter().count(),
+            timer.0.elapsed().as_secs_f64()
+        );
+        commands.remove_resource::<LoadTimer>();
+    }
+}
+
+/// The app with its window and every plugin.
+fn base_app() -> App {
+    let mut app = App::new();
+    // The models' files are read through their own source, registered
+    // before the asset plugin.
+    sandtable::table::models::asset_source(&mut app);
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: "Sandtable".to_owned(),
+            resolution: WindowResolution::new(1280, 720),
+            ..default()
+        }),
+        ..default()
+    }))
+    .add_plugins(sandtable::plugin);
+    app
+}
+
+/// `--screenshot` and `--bench-frames`.
+fn add_checks(app: &mut App, options: &Options) {
+    if let Some(path) = options.screenshot.clone() {
         app.insert_resource(ScreenshotPlan {
             path,
             at_frame: options.frames,
@@ -121,7 +199,6 @@ fn main() -> AppExit {
             ),
         );
     }
-    app.run()
 }
 
 /// When the app started, to report how long the first table took to build.

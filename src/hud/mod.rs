@@ -518,8 +518,13 @@ fn draw_panels(
     mut width: ResMut<PanelWidth>,
     mut bots: BotPanel,
     mut start_turn: MessageWriter<StartTurn>,
+    battle: Option<Res<crate::warpspawn::ActiveBattle>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    if battle.is_some() {
+        // A battle has a panel of its own.
+        return Ok(());
+    }
     if let Some(dialog) = files.dialog.as_deref() {
         draw_dialog(ctx, dialog, &mut files.answers);
     }

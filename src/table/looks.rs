@@ -111,7 +111,7 @@ impl PlayerLook {
 
 /// A flat piece of the player's shape: round, or a regular polygon with a
 /// side facing the front, `radius` across to its corners, `height` thick.
-fn shaped(sides: u32, radius: f32, height: f32) -> Mesh {
+pub fn shaped(sides: u32, radius: f32, height: f32) -> Mesh {
     if sides < 3 {
         return Cylinder::new(radius, height).into();
     }

@@ -216,8 +216,12 @@ pub struct TableBuilt {
 /// What the table shows: its board, physical table and player colours.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct TableShown {
-    /// The board, once a table is built.
+    /// The board, once a table of squares is built.
     pub board: Option<Board>,
+    /// The table's width and depth in world units, the whole physical table
+    /// where it is larger than the grid, for the camera to frame; `None`
+    /// until a table is built.
+    pub extent: Option<Vec2>,
     /// The physical table, if the scenario gives one.
     pub physical: Option<Physical>,
     /// Player colours, in turn order.
@@ -378,8 +382,15 @@ impl TableBuilder<'_, '_> {
             .iter()
             .map(|p| p.name.as_str())
             .collect();
+        let table = scenario
+            .physical
+            .unwrap_or_else(|| Physical::assumed(board));
         *self.shown = TableShown {
             board: Some(board),
+            extent: Some(Vec2::new(
+                f32::from(board.columns).max((table.table_mm.0 / table.square_mm) as f32),
+                f32::from(board.rows).max((table.table_mm.1 / table.square_mm) as f32),
+            )),
             physical: scenario.physical,
             colours: scenario.colours.clone(),
             models: scenario.models.clone(),

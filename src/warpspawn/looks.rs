@@ -52,7 +52,7 @@ pub struct TerrainLook {
 /// grey rock.
 pub fn terrain_look(terrain: Terrain) -> TerrainLook {
     let (colour, height, pattern) = match terrain {
-        Terrain::Fields => ([0xB5, 0xC9, 0x7A], 0.0, Pattern::Plain),
+        Terrain::Fields => ([0x9A, 0xBF, 0x62], 0.0, Pattern::Plain),
         Terrain::Road => ([0xD8, 0xC3, 0x95], 0.0, Pattern::Band),
         Terrain::Bridge => ([0x9C, 0x6B, 0x3F], 0.06, Pattern::Band),
         Terrain::Trees => ([0x3F, 0x7D, 0x3A], 0.45, Pattern::Dots),

@@ -4,11 +4,26 @@
 //! flat sides (the scenario's `hex_mm`), as one unit is one square for
 //! Cache, so the camera, the rulers and the sheet measure both alike.
 
+pub mod dress;
 pub mod looks;
+pub mod panel;
+pub mod table;
 
 use bevy::prelude::*;
 use sandtable_scenario::battle::HexPhysical;
 use sandtable_warpspawn::{Hex, Map};
+
+pub use table::{ActiveBattle, BattleLoaded};
+
+/// The battle's entities, without rendering (headless tests use it).
+pub fn plugin(app: &mut App) {
+    app.add_plugins(table::plugin);
+}
+
+/// The battle's looks, panel and labels, for a table with a window.
+pub fn window_plugin(app: &mut App) {
+    app.add_plugins((dress::plugin, panel::plugin));
+}
 
 /// A hex's width between its flat sides, in world units.
 pub const HEX: f32 = 1.0;

@@ -1,0 +1,192 @@
+//! The battle's looks: hexes coloured and raised by their terrain, bodies
+//! of men as blocks of small figures in their side's colour (foot standing,
+//! mounted larger), cannon, officers, baggage wagons and flags as small
+//! models, routers, prisoners and unarmed men as chits.
+
+use bevy::prelude::*;
+
+use super::HEX;
+use super::looks::{Pattern, Slot, figure_places, terrain_look};
+use super::table::{ActiveBattle, BattlePiece, Formation, HexTile};
+use crate::table::looks::shaped;
+use crate::table::{TableBuilt, TablePiece, TableShown};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (dress_table_top, dress_hexes, dress_formations, dress_pieces)
+            .after(crate::AppSystems::SyncTable),
+    );
+}
+
+fn matte(materials: &mut Assets<StandardMaterial>, colour: Color) -> Handle<StandardMaterial> {
+    materials.add(StandardMaterial {
+        base_color: colour,
+        perceptual_roughness: 0.9,
+        ..default()
+    })
+}
+
+fn side_colour(shown: &TableShown, side: u8) -> Color {
+    let [r, g, b] = shown
+        .colours
+        .get(usize::from(side))
+        .map_or([200, 200, 200], |c| c.0);
+    Color::srgb_u8(r, g, b)
+}
+
+/// The wooden table under the map, as large as the battle's physical table.
+fn dress_table_top(
+    mut commands: Commands,
+    mut built: MessageReader<TableBuilt>,
+    battle: Option<Res<ActiveBattle>>,
+    shown: Res<TableShown>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    if built.read().count() == 0 || shown.board.is_some() {
+        return;
+    }
+    let (Some(_), Some(extent)) = (battle, shown.extent) else {
+        return;
+    };
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(extent.x + 0.6, 0.2, extent.y + 0.6))),
+        MeshMaterial3d(matte(&mut materials, Color::srgb(0.36, 0.25, 0.16))),
+        Transform::from_xyz(0.0, -0.1, 0.0),
+        Pickable::IGNORE,
+        TablePiece,
+    ));
+}
+
+/// Each hex: a flat-topped tile in its terrain's colour, with what stands on
+/// it (trees, buildings, walls, peaks) as a raised inner hex of the same
+/// colour, darker.
+fn dress_hexes(
+    mut commands: Commands,
+    hexes: Query<(Entity, &HexTile), Added<HexTile>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut tile: Local<Option<Handle<Mesh>>>,
+) {
+    if hexes.is_empty() {
+        return;
+    }
+    let side = HEX / 3f32.sqrt();
+    let tile = tile
+        .get_or_insert_with(|| meshes.add(shaped(6, side * 0.97, 0.05)))
+        .clone();
+    for (e, hex) in &hexes {
+        let look = terrain_look(hex.terrain);
+        let [r, g, b] = look.colour;
+        let colour = Color::srgb_u8(r, g, b);
+        let mut entity = commands.entity(e);
+        entity.insert((
+            Mesh3d(tile.clone()),
+            MeshMaterial3d(matte(&mut materials, colour)),
+        ));
+        if look.height > 0.0 {
+            let dark = Color::srgb_u8(r / 4 * 3, g / 4 * 3, b / 4 * 3);
+            let (radius, sides) = match look.pattern {
+                Pattern::Dots | Pattern::Peaks => (side * 0.55, 6),
+                Pattern::Blocks => (side * 0.6, 4),
+                _ => (side * 0.8, 6),
+            };
+            let raised = meshes.add(shaped(sides, radius, look.height));
+            let material = matte(&mut materials, dark);
+            entity.with_children(|c| {
+                c.spawn((
+                    Mesh3d(raised),
+                    MeshMaterial3d(material),
+                    Transform::from_xyz(0.0, look.height / 2.0, 0.0),
+                    Pickable::IGNORE,
+                ));
+            });
+        }
+    }
+}
+
+/// A body of men: one figure a man in its side's colour, foot as small
+/// standing figures, mounted larger and lower-slung.
+fn dress_formations(
+    mut commands: Commands,
+    formations: Query<(Entity, &Formation), Added<Formation>>,
+    shown: Res<TableShown>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    if formations.is_empty() {
+        return;
+    }
+    // A foot figure stands 0.17 of a hex, a mounted one is as long as the
+    // files are apart.
+    let foot = meshes.add(Capsule3d::new(0.032 * HEX, 0.1 * HEX));
+    let horse = meshes.add(Cuboid::new(0.06 * HEX, 0.09 * HEX, 0.12 * HEX));
+    for (e, f) in &formations {
+        let material = matte(&mut materials, side_colour(&shown, f.side.0));
+        let men = sandtable_warpspawn::Men {
+            inf: f.infantry,
+            cav: f.cavalry,
+        };
+        commands.entity(e).with_children(|c| {
+            for (at, mounted) in figure_places(men) {
+                let (mesh, lift) = if mounted {
+                    (horse.clone(), 0.095)
+                } else {
+                    (foot.clone(), 0.115)
+                };
+                c.spawn((
+                    Mesh3d(mesh),
+                    MeshMaterial3d(material.clone()),
+                    Transform::from_translation(at + Vec3::Y * lift * HEX),
+                    Pickable::IGNORE,
+                ));
+            }
+        });
+    }
+}
+
+/// Cannon, officers, baggage and flags as small models in their side's
+/// colour; routers, prisoners and unarmed men as flat chits.
+fn dress_pieces(
+    mut commands: Commands,
+    mut pieces: Query<(Entity, &BattlePiece, &mut Transform), Added<BattlePiece>>,
+    shown: Res<TableShown>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    for (e, p, mut transform) in &mut pieces {
+        let colour = side_colour(&shown, p.side.0);
+        let (mesh, material, lift): (Mesh, Color, f32) = match p.slot {
+            Slot::Cannon => (
+                Cylinder::new(0.03, 0.16).into(),
+                Color::srgb(0.15, 0.15, 0.15),
+                0.05,
+            ),
+            Slot::Officer => (Cone::new(0.04, 0.16).into(), colour, 0.08),
+            Slot::Baggage => (
+                Cuboid::new(0.12, 0.08, 0.08).into(),
+                Color::srgb(0.55, 0.4, 0.25),
+                0.05,
+            ),
+            Slot::Flag => (Cuboid::new(0.08, 0.05, 0.01).into(), colour, 0.2),
+            Slot::Routers | Slot::Prisoners | Slot::Unarmed => {
+                let tint = match p.slot {
+                    Slot::Routers => Color::srgb(0.95, 0.8, 0.2),
+                    Slot::Prisoners => Color::srgb(0.6, 0.6, 0.6),
+                    _ => Color::srgb(0.95, 0.95, 0.9),
+                };
+                (Cylinder::new(0.07, 0.02).into(), tint, 0.02)
+            }
+        };
+        let mut mesh = mesh;
+        if p.slot == Slot::Cannon {
+            mesh.rotate_by(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2));
+        }
+        commands.entity(e).insert((
+            Mesh3d(meshes.add(mesh)),
+            MeshMaterial3d(matte(&mut materials, material)),
+        ));
+        transform.translation.y += lift * HEX;
+    }
+}

@@ -1,0 +1,171 @@
+//! The battle's entities on the table: one for every hex, every body of
+//! armed men (a formation), every piece beside them (cannon, officers,
+//! baggage, flag) and every chit of routers, prisoners and unarmed men, with
+//! components that say what the rules crate holds there. They are built when
+//! a battle is opened; their looks are `dress`'s.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use sandtable_scenario::battle::Battle;
+use sandtable_warpspawn::{Game, Hex, Side, Terrain};
+
+use super::looks::Slot;
+use super::{HEX, hex_center, map_size};
+use crate::AppSystems;
+use crate::table::{TableBuilt, TablePiece, TableShown};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<BattleLoaded>()
+        .add_systems(Update, spawn_battle_table.in_set(AppSystems::SyncTable));
+}
+
+/// The battle on the table, as the rules crate holds it.
+#[derive(Resource, Debug, Clone)]
+pub struct ActiveBattle {
+    /// The game.
+    pub game: Game,
+    /// The battle file it was started from.
+    pub battle: Battle,
+    /// Where that file is.
+    pub file: Option<PathBuf>,
+}
+
+impl ActiveBattle {
+    /// A new game of a battle, with the battle's own seed.
+    pub fn new(battle: Battle, file: Option<PathBuf>) -> Result<ActiveBattle, String> {
+        let dice = sandtable_core::dice::Dice::seeded(battle.setup.seed);
+        let game = Game::new(&battle.setup, dice).map_err(|e| e.to_string())?;
+        Ok(ActiveBattle { game, battle, file })
+    }
+}
+
+/// A battle was opened: the table is built for it.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BattleLoaded;
+
+/// A hex of the map and its terrain.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HexTile {
+    /// The hex.
+    pub hex: Hex,
+    /// Its terrain (R60).
+    pub terrain: Terrain,
+}
+
+/// A side's armed men in a hex: a formation (R62), drawn as a block of
+/// figures, one a man.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Formation {
+    /// Its hex.
+    pub hex: Hex,
+    /// Its side.
+    pub side: Side,
+    /// Infantry.
+    pub infantry: u16,
+    /// Cavalry.
+    pub cavalry: u16,
+}
+
+/// A piece beside the men of a hex: a cannon, officers, baggage, a flag, or
+/// a chit of routers, prisoners or unarmed men, with how many it stands for.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BattlePiece {
+    /// Its hex.
+    pub hex: Hex,
+    /// The side it belongs to (for prisoners, the side that holds them).
+    pub side: Side,
+    /// Which piece.
+    pub slot: Slot,
+    /// Officers, flags, or men on the chit; 1 for a cannon or baggage.
+    pub count: u16,
+}
+
+/// Builds the battle's table anew when a battle is opened: one entity per
+/// hex, formation and piece.
+pub fn spawn_battle_table(
+    mut commands: Commands,
+    mut loaded: MessageReader<BattleLoaded>,
+    battle: Option<Res<ActiveBattle>>,
+    old: Query<Entity, With<TablePiece>>,
+    mut shown: ResMut<TableShown>,
+    mut built: MessageWriter<TableBuilt>,
+) {
+    if loaded.read().count() == 0 {
+        return;
+    }
+    let Some(active) = battle else {
+        return;
+    };
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let game = &active.game;
+    let map = game.battle().map;
+    let table = active.battle.table();
+    let size = map_size(map);
+    *shown = TableShown {
+        board: None,
+        extent: Some(Vec2::new(
+            size.x.max((table.table_mm.0 / table.hex_mm) as f32 * HEX),
+            size.y.max((table.table_mm.1 / table.hex_mm) as f32 * HEX),
+        )),
+        physical: None,
+        colours: active.battle.colours.clone(),
+        models: Vec::new(),
+        folder: None,
+    };
+    built.write(TableBuilt { reframe: true });
+    for hex in map.hexes() {
+        commands.spawn((
+            HexTile {
+                hex,
+                terrain: game.battle().terrain(hex),
+            },
+            TablePiece,
+            Transform::from_translation(hex_center(map, hex)),
+            Visibility::default(),
+        ));
+    }
+    for st in game.stacks() {
+        let at = hex_center(map, st.hex);
+        let men = st.armed.men;
+        if !men.is_empty() {
+            commands.spawn((
+                Formation {
+                    hex: st.hex,
+                    side: st.side,
+                    infantry: men.inf,
+                    cavalry: men.cav,
+                },
+                TablePiece,
+                Transform::from_translation(at),
+                Visibility::default(),
+            ));
+        }
+        let pieces = [
+            (Slot::Cannon, u16::from(st.cannon)),
+            (Slot::Officer, st.armed.officers),
+            (Slot::Baggage, u16::from(st.baggage)),
+            (Slot::Flag, u16::from(st.flags)),
+            (Slot::Routers, st.routing.heads()),
+            (Slot::Prisoners, st.prisoners.heads()),
+            (Slot::Unarmed, st.unarmed.heads()),
+        ];
+        for (slot, count) in pieces {
+            if count > 0 {
+                commands.spawn((
+                    BattlePiece {
+                        hex: st.hex,
+                        side: st.side,
+                        slot,
+                        count,
+                    },
+                    TablePiece,
+                    Transform::from_translation(at + slot.place()),
+                    Visibility::default(),
+                ));
+            }
+        }
+    }
+}

@@ -39,6 +39,18 @@ fn config(short: u32) -> ProptestConfig {
     }
 }
 
+/// A runner whose draws are the same on every run: the share of valid
+/// setups that the round-trip tests require is then a property of the
+/// generator, not of the run's luck (it sits a few percent above each
+/// bar, within a few standard deviations at 256 cases).
+fn seeded_runner(short: u32) -> proptest::test_runner::TestRunner {
+    use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+    TestRunner::new_with_rng(
+        config(short),
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    )
+}
+
 fn shipped() -> Vec<String> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
     let mut texts: Vec<(PathBuf, String)> = std::fs::read_dir(&dir)
@@ -426,7 +438,7 @@ proptest! {
 /// valid, so that the round trip itself is what is tried.
 #[test]
 fn every_scenario_the_editor_writes_loads_back_the_same() {
-    let mut runner = proptest::test_runner::TestRunner::new(config(256));
+    let mut runner = seeded_runner(256);
     let valid = std::sync::atomic::AtomicU32::new(0);
     let result = runner.run(&scenarios(), |scenario| {
         let started = Instant::now();
@@ -688,7 +700,7 @@ fn battles() -> impl Strategy<Value = sandtable_scenario::battle::Battle> {
 
 #[test]
 fn every_battle_written_loads_back_the_same_when_the_rulings_accept_it() {
-    let mut runner = proptest::test_runner::TestRunner::new(config(256));
+    let mut runner = seeded_runner(256);
     let valid = std::sync::atomic::AtomicU32::new(0);
     let result = runner.run(&battles(), |battle| {
         let text = battle.to_ron();

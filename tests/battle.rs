@@ -110,6 +110,17 @@ fn the_stress_map_has_its_200_formations_on_the_table() {
 }
 
 #[test]
+fn nothing_is_hovered_until_the_pointer_comes_over_a_hex() {
+    let app = battle_app("open-field.ron");
+    assert_eq!(
+        app.world()
+            .resource::<sandtable::warpspawn::table::HoveredHex>()
+            .0,
+        None
+    );
+}
+
+#[test]
 fn the_camera_frames_the_whole_physical_table() {
     let app = battle_app("open-field.ron");
     let shown = app.world().resource::<sandtable::table::TableShown>();

@@ -3,11 +3,14 @@
 //! mounted larger), cannon, officers, baggage wagons and flags as small
 //! models, routers, prisoners and unarmed men as chits.
 
+use bevy::picking::events::{Out, Over, Pointer};
 use bevy::prelude::*;
 
 use super::HEX;
+use sandtable_warpspawn::Terrain;
+
 use super::looks::{Pattern, Slot, figure_places, terrain_look};
-use super::table::{ActiveBattle, BattlePiece, Formation, HexTile};
+use super::table::{ActiveBattle, BattlePiece, Formation, HexTile, HoveredHex};
 use crate::table::looks::shaped;
 use crate::table::{TableBuilt, TablePiece, TableShown};
 
@@ -59,6 +62,21 @@ fn dress_table_top(
     ));
 }
 
+/// The meshes and materials the battle's pieces share: one a terrain and
+/// one a side, not one an entity, so that a map of thousands of hexes
+/// draws in a few batches.
+#[derive(Default)]
+struct Shared {
+    tile: Option<Handle<Mesh>>,
+    terrain: std::collections::HashMap<
+        Terrain,
+        (
+            Handle<StandardMaterial>,
+            Option<(Handle<Mesh>, Handle<StandardMaterial>)>,
+        ),
+    >,
+}
+
 /// Each hex: a flat-topped tile in its terrain's colour, with what stands on
 /// it (trees, buildings, walls, peaks) as a raised inner hex of the same
 /// colour, darker.
@@ -67,36 +85,49 @@ fn dress_hexes(
     hexes: Query<(Entity, &HexTile), Added<HexTile>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    mut tile: Local<Option<Handle<Mesh>>>,
+    mut shared: Local<Shared>,
 ) {
     if hexes.is_empty() {
         return;
     }
     let side = HEX / 3f32.sqrt();
-    let tile = tile
+    let shared = &mut *shared;
+    let tile = shared
+        .tile
         .get_or_insert_with(|| meshes.add(shaped(6, side * 0.97, 0.05)))
         .clone();
     for (e, hex) in &hexes {
         let look = terrain_look(hex.terrain);
-        let [r, g, b] = look.colour;
-        let colour = Color::srgb_u8(r, g, b);
+        let (flat, raised) = shared
+            .terrain
+            .entry(hex.terrain)
+            .or_insert_with(|| {
+                let [r, g, b] = look.colour;
+                let flat = matte(&mut materials, Color::srgb_u8(r, g, b));
+                let raised = (look.height > 0.0).then(|| {
+                    let dark = Color::srgb_u8(r / 4 * 3, g / 4 * 3, b / 4 * 3);
+                    let (radius, sides) = match look.pattern {
+                        Pattern::Dots | Pattern::Peaks => (side * 0.55, 6),
+                        Pattern::Blocks => (side * 0.6, 4),
+                        _ => (side * 0.8, 6),
+                    };
+                    (
+                        meshes.add(shaped(sides, radius, look.height)),
+                        matte(&mut materials, dark),
+                    )
+                });
+                (flat, raised)
+            })
+            .clone();
         let mut entity = commands.entity(e);
-        entity.insert((
-            Mesh3d(tile.clone()),
-            MeshMaterial3d(matte(&mut materials, colour)),
-        ));
-        if look.height > 0.0 {
-            let dark = Color::srgb_u8(r / 4 * 3, g / 4 * 3, b / 4 * 3);
-            let (radius, sides) = match look.pattern {
-                Pattern::Dots | Pattern::Peaks => (side * 0.55, 6),
-                Pattern::Blocks => (side * 0.6, 4),
-                _ => (side * 0.8, 6),
-            };
-            let raised = meshes.add(shaped(sides, radius, look.height));
-            let material = matte(&mut materials, dark);
+        entity
+            .insert((Mesh3d(tile.clone()), MeshMaterial3d(flat)))
+            .observe(hover_hex)
+            .observe(leave_hex);
+        if let Some((mesh, material)) = raised {
             entity.with_children(|c| {
                 c.spawn((
-                    Mesh3d(raised),
+                    Mesh3d(mesh),
                     MeshMaterial3d(material),
                     Transform::from_xyz(0.0, look.height / 2.0, 0.0),
                     Pickable::IGNORE,
@@ -114,6 +145,7 @@ fn dress_formations(
     shown: Res<TableShown>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut sides: Local<Vec<(u8, Handle<StandardMaterial>)>>,
 ) {
     if formations.is_empty() {
         return;
@@ -122,8 +154,17 @@ fn dress_formations(
     // files are apart.
     let foot = meshes.add(Capsule3d::new(0.032 * HEX, 0.1 * HEX));
     let horse = meshes.add(Cuboid::new(0.06 * HEX, 0.09 * HEX, 0.12 * HEX));
+    // One material a side for this table's colours.
+    sides.clear();
     for (e, f) in &formations {
-        let material = matte(&mut materials, side_colour(&shown, f.side.0));
+        let material = match sides.iter().find(|(s, _)| *s == f.side.0) {
+            Some((_, m)) => m.clone(),
+            None => {
+                let m = matte(&mut materials, side_colour(&shown, f.side.0));
+                sides.push((f.side.0, m.clone()));
+                m
+            }
+        };
         let men = sandtable_warpspawn::Men {
             inf: f.infantry,
             cav: f.cavalry,
@@ -183,10 +224,48 @@ fn dress_pieces(
         if p.slot == Slot::Cannon {
             mesh.rotate_by(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2));
         }
-        commands.entity(e).insert((
-            Mesh3d(meshes.add(mesh)),
-            MeshMaterial3d(matte(&mut materials, material)),
-        ));
+        commands
+            .entity(e)
+            .insert((
+                Mesh3d(meshes.add(mesh)),
+                MeshMaterial3d(matte(&mut materials, material)),
+            ))
+            .observe(hover_hex)
+            .observe(leave_hex);
         transform.translation.y += lift * HEX;
+    }
+}
+
+/// The pointer came over a hex, or a piece in it.
+fn hover_hex(
+    over: On<Pointer<Over>>,
+    tiles: Query<&HexTile>,
+    pieces: Query<&BattlePiece>,
+    mut hovered: ResMut<HoveredHex>,
+) {
+    let hex = tiles
+        .get(over.entity)
+        .map(|t| t.hex)
+        .or_else(|_| pieces.get(over.entity).map(|p| p.hex));
+    if let Ok(hex) = hex {
+        hovered.set_if_neq(HoveredHex(Some(hex)));
+    }
+}
+
+/// The pointer left a hex or a piece.
+fn leave_hex(
+    out: On<Pointer<Out>>,
+    tiles: Query<&HexTile>,
+    pieces: Query<&BattlePiece>,
+    mut hovered: ResMut<HoveredHex>,
+) {
+    let hex = tiles
+        .get(out.entity)
+        .map(|t| t.hex)
+        .or_else(|_| pieces.get(out.entity).map(|p| p.hex));
+    if let Ok(hex) = hex
+        && hovered.0 == Some(hex)
+    {
+        hovered.0 = None;
     }
 }

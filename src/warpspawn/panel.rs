@@ -6,7 +6,7 @@ use bevy_egui::{EguiContexts, egui};
 use sandtable_warpspawn::Side;
 
 use super::looks::Slot;
-use super::table::{ActiveBattle, BattlePiece, Formation};
+use super::table::{ActiveBattle, BattlePiece, Formation, HoveredHex, describe_hex};
 use crate::hud::{HudStage, PanelWidth, TableLabels};
 
 pub(super) fn plugin(app: &mut App) {
@@ -87,6 +87,8 @@ fn label_battle(
     camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
     formations: Query<(&Formation, &Transform)>,
     pieces: Query<(&BattlePiece, &Transform)>,
+    battle: Res<ActiveBattle>,
+    hovered: Res<HoveredHex>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_at)) = camera.single() else {
@@ -114,6 +116,18 @@ fn label_battle(
         };
         if let Some(p) = labels.screen(at.translation + Vec3::Y * 0.2) {
             labels.boxed(p, words, 11.0, egui::Color32::from_black_alpha(170));
+        }
+    }
+    // What the hovered hex holds, below it.
+    if let Some(hex) = hovered.0 {
+        let map = battle.game.battle().map;
+        if let Some(p) = labels.screen(super::hex_center(map, hex)) {
+            labels.boxed(
+                p + egui::vec2(0.0, 34.0),
+                describe_hex(&battle.game, hex),
+                13.0,
+                egui::Color32::from_black_alpha(200),
+            );
         }
     }
     Ok(())

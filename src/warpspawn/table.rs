@@ -17,6 +17,7 @@ use crate::table::{TableBuilt, TablePiece, TableShown};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<BattleLoaded>()
+        .init_resource::<HoveredHex>()
         .add_systems(Update, spawn_battle_table.in_set(AppSystems::SyncTable));
 }
 
@@ -167,5 +168,83 @@ pub fn spawn_battle_table(
                 ));
             }
         }
+    }
+}
+
+/// The hex under the pointer, if any.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct HoveredHex(pub Option<Hex>);
+
+/// What a hex holds, as the label under the pointer says it: its terrain and
+/// cover (R60), each side's men, officers and pieces there, its routers,
+/// prisoners and unarmed men, and how many armed men it may hold (R62).
+pub fn describe_hex(game: &Game, hex: Hex) -> String {
+    let terrain = game.battle().terrain(hex);
+    let cover = format!("{:?}", terrain.cover()).to_lowercase();
+    let mut parts = vec![format!("{hex}: {terrain:?} ({cover})")];
+    for st in game.stacks().iter().filter(|s| s.hex == hex) {
+        let mut what = Vec::new();
+        let men = st.armed.men;
+        if men.inf > 0 {
+            what.push(format!("{} infantry", men.inf));
+        }
+        if men.cav > 0 {
+            what.push(format!("{} cavalry", men.cav));
+        }
+        match st.armed.officers {
+            0 => {}
+            1 => what.push("1 officer".to_owned()),
+            n => what.push(format!("{n} officers")),
+        }
+        if st.cannon {
+            what.push("a cannon".to_owned());
+        }
+        if st.baggage {
+            what.push("baggage".to_owned());
+        }
+        if st.flags > 0 {
+            what.push("the flag".to_owned());
+        }
+        for (band, words) in [
+            (st.routing, "routing"),
+            (st.prisoners, "prisoners held"),
+            (st.unarmed, "unarmed"),
+        ] {
+            if band.heads() > 0 {
+                what.push(format!("{} {words}", band.heads()));
+            }
+        }
+        parts.push(format!("{}: {}", game.name(st.side), what.join(", ")));
+    }
+    if terrain.cover() == sandtable_warpspawn::Cover::Impassable {
+        parts.push("nothing enters (R60)".to_owned());
+    } else {
+        parts.push(format!("holds up to {} armed men (R62)", game.limit(hex)));
+    }
+    parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandtable_core::dice::Dice;
+
+    #[test]
+    fn a_hex_says_its_terrain_its_pieces_and_its_limit() {
+        let game = Game::new(&sandtable_warpspawn::samples::open_field(), Dice::seeded(1))
+            .expect("the sample starts");
+        let at = |name: &str| describe_hex(&game, name.parse().expect("a hex"));
+        assert_eq!(
+            at("C2"),
+            "C2: Fields (clear); Red: 16 infantry, 1 officer, the flag; holds up to 20 armed men (R62)"
+        );
+        assert_eq!(
+            at("F2"),
+            "F2: Fields (clear); Red: 8 infantry, a cannon; holds up to 10 armed men (R62)"
+        );
+        assert_eq!(
+            at("D6"),
+            "D6: Trees (covered); holds up to 20 armed men (R62)"
+        );
     }
 }

@@ -10,6 +10,7 @@
 
 use bevy::prelude::*;
 
+pub mod cache;
 pub mod camera;
 pub mod hud;
 pub mod layout;
@@ -61,7 +62,7 @@ pub fn logic_plugin(app: &mut App) {
 pub fn plugin(app: &mut App) {
     app.add_plugins((
         logic_plugin,
-        table::looks::plugin,
+        cache::looks::plugin,
         layout::window_plugin,
         warpspawn::window_plugin,
         camera::plugin,

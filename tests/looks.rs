@@ -3,7 +3,7 @@
 //! back on the parts. `SANDTABLE_WRITE_LOOKS=1 cargo test --test looks`
 //! writes the files again after the parts change.
 
-use sandtable::table::builtin::{DefaultLook, glb};
+use sandtable::cache::builtin::{DefaultLook, glb};
 
 #[test]
 fn the_default_look_files_are_the_built_in_parts() {

@@ -14,11 +14,11 @@ use bevy::asset::AssetPath;
 use bevy::gltf::{GltfMaterialName, GltfMeshName, GltfPlugin};
 use bevy::prelude::*;
 use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
+use sandtable::cache::builtin::DefaultLook;
+use sandtable::cache::looks::PlayerLooks;
+use sandtable::cache::models::{AssetsFolder, Figure, Models};
 use sandtable::picking::click_plugin;
 use sandtable::play::{ActiveGame, GameLoaded, Notice, ScenarioSource};
-use sandtable::table::builtin::DefaultLook;
-use sandtable::table::looks::PlayerLooks;
-use sandtable::table::models::{AssetsFolder, Figure, Models};
 use sandtable::table::{BasePiece, Owner, StashToken, TerrainPiece, UnitPiece};
 use sandtable_scenario::{ModelTerrain, Scenario};
 
@@ -31,7 +31,7 @@ fn app_with(scenario: Scenario, file: Option<&Path>) -> App {
 /// As [`app_with`], with another assets folder.
 fn app_with_assets(scenario: Scenario, file: Option<&Path>, assets: Option<&Path>) -> App {
     let mut app = App::new();
-    sandtable::table::models::asset_source(&mut app);
+    sandtable::cache::models::asset_source(&mut app);
     if let Some(assets) = assets {
         app.insert_resource(AssetsFolder(assets.to_path_buf()));
     }
@@ -57,7 +57,7 @@ fn app_with_assets(scenario: Scenario, file: Option<&Path>, assets: Option<&Path
     .add_plugins((
         sandtable::logic_plugin,
         click_plugin,
-        sandtable::table::looks::plugin,
+        sandtable::cache::looks::plugin,
     ));
     let source = match file {
         Some(path) => ScenarioSource::File(path.to_path_buf()),

@@ -15,10 +15,6 @@ use crate::mode::{Mode, mode_change_pending};
 use crate::picking::{on_hover, on_square_click, on_unhover, on_unit_click};
 use crate::play::{ActiveGame, GameLoaded, PlayEvent};
 
-pub mod builtin;
-pub mod looks;
-pub mod models;
-
 /// Size of a square in world units (one unit is one square, 30 mm on Table A).
 pub const SQUARE: f32 = 1.0;
 
@@ -529,6 +525,21 @@ pub fn spawn_table(
         file,
         game_loaded,
     );
+}
+
+/// A flat piece: round (`sides` under 3), or a regular polygon with a side
+/// facing the front (-Z), `radius` across to its corners, `height` thick.
+pub fn shaped(sides: u32, radius: f32, height: f32) -> Mesh {
+    if sides < 3 {
+        return Cylinder::new(radius, height).into();
+    }
+    // The polygon lies in the XY plane and is thickened along Z: turned to
+    // lie flat, centred on the origin like the cylinder.
+    let mut mesh: Mesh = Extrusion::new(RegularPolygon::new(radius, sides), height).into();
+    let turn = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)
+        * Quat::from_rotation_z(std::f32::consts::PI / sides as f32);
+    mesh.rotate_by(turn);
+    mesh
 }
 
 /// The table shown now (the layout's while editing, else the game's), or

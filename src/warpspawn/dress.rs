@@ -11,8 +11,7 @@ use sandtable_warpspawn::Terrain;
 
 use super::looks::{Pattern, Slot, figure_places, terrain_look};
 use super::table::{ActiveBattle, BattlePiece, Formation, HexTile, HoveredHex};
-use crate::table::looks::shaped;
-use crate::table::{TableBuilt, TablePiece, TableShown};
+use crate::table::{TableBuilt, TablePiece, TableShown, shaped};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(

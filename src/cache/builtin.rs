@@ -11,7 +11,7 @@ use bevy::mesh::{Indices, VertexAttributeValues};
 use bevy::prelude::*;
 use sandtable_scenario::ModelTerrain;
 
-use super::SQUARE;
+use crate::table::SQUARE;
 
 /// A look that ships as a file in `assets/looks/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -11,13 +11,14 @@ use sandtable_scenario::ModelTerrain;
 
 use super::builtin::{DefaultLook, Paint, Shape, parts};
 use super::models::{self, Figure, Models, NeedsFigure, Pick};
-use super::{
+use crate::AppSystems;
+use crate::picking::{on_hover, on_unhover};
+use crate::table::shaped;
+use crate::table::{
     Acted, ActionBudget, BasePiece, ChoiceTarget, CustomModel, GridPos, Offending, Owner,
     Reachable, SQUARE, Selected, SquareTile, StashToken, TableBuilt, TableIndex, TablePiece,
     TableShown, TerrainPiece, UnitPiece, square_center,
 };
-use crate::AppSystems;
-use crate::picking::{on_hover, on_unhover};
 
 /// The looks of the table's pieces, its lights and its marks; with the
 /// models' plugin.
@@ -107,21 +108,6 @@ impl PlayerLook {
     pub fn dark_material(&self) -> Handle<StandardMaterial> {
         self.dark.clone()
     }
-}
-
-/// A flat piece of the player's shape: round, or a regular polygon with a
-/// side facing the front, `radius` across to its corners, `height` thick.
-pub fn shaped(sides: u32, radius: f32, height: f32) -> Mesh {
-    if sides < 3 {
-        return Cylinder::new(radius, height).into();
-    }
-    // The polygon lies in the XY plane and is thickened along Z: turned to
-    // lie flat, centred on the origin like the cylinder.
-    let mut mesh: Mesh = Extrusion::new(RegularPolygon::new(radius, sides), height).into();
-    let turn = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)
-        * Quat::from_rotation_z(std::f32::consts::PI / sides as f32);
-    mesh.rotate_by(turn);
-    mesh
 }
 
 /// A highlight tile over a reachable square.
@@ -290,8 +276,8 @@ fn lay_table_slab(
     // Each player's custody tray beside the table.
     let tray = meshes.add(Cuboid::new(1.0 * SQUARE, 0.1, 8.2 * SQUARE));
     for p in 0..shown.colours.len() {
-        let first = super::custody_slot(b, sandtable_cache::PlayerId(p as u16), 0);
-        let last = super::custody_slot(b, sandtable_cache::PlayerId(p as u16), 9);
+        let first = crate::table::custody_slot(b, sandtable_cache::PlayerId(p as u16), 0);
+        let last = crate::table::custody_slot(b, sandtable_cache::PlayerId(p as u16), 9);
         commands.spawn((
             Mesh3d(tray.clone()),
             MeshMaterial3d(looks.tray.clone()),
@@ -320,7 +306,7 @@ fn make_player_looks(
             let [r, g, b] = c.0;
             let color = Color::srgb_u8(r, g, b);
             let dark = Color::srgb_u8(r / 2, g / 2, b / 2);
-            let sides = super::player_shape(sandtable_cache::PlayerId(p as u16));
+            let sides = crate::table::player_shape(sandtable_cache::PlayerId(p as u16));
             PlayerLook {
                 colour: matte(&mut materials, color),
                 dark: matte(&mut materials, dark),

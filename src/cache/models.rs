@@ -24,11 +24,11 @@ use sandtable_scenario::files::{ReadFileError, read_inside, stays_inside};
 use sandtable_scenario::{ModelTerrain, PieceOf, models::model_for};
 
 use super::builtin::{DefaultLook, PLAYER_DARK_MATERIAL, PLAYER_MATERIAL, gltf_turn};
-use super::{
+use crate::play::Notice;
+use crate::table::{
     BasePiece, Offending, Owner, SQUARE, StashToken, TableShown, TerrainPiece, UnitPiece,
     square_center,
 };
-use crate::play::Notice;
 
 /// The asset source models are read through.
 pub const SOURCE: &str = "sandtable-models";

@@ -109,7 +109,7 @@ fn show_battle(
         );
         return AppExit::error();
     }
-    let active = match sandtable::warpspawn::ActiveBattle::new(battle, Some(path.clone())) {
+    let active = match sandtable::warpspawn::ActiveBattle::new(battle) {
         Ok(active) => active,
         Err(e) => {
             eprintln!("{}: {e}", path.display());

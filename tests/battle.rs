@@ -17,7 +17,7 @@ fn battle_app(name: &str) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
         .add_plugins(sandtable::logic_plugin);
-    app.insert_resource(ActiveBattle::new(battle, Some(path)).expect("it starts"));
+    app.insert_resource(ActiveBattle::new(battle).expect("it starts"));
     app.world_mut().write_message(BattleLoaded);
     app.update();
     app

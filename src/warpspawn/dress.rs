@@ -7,7 +7,7 @@ use bevy::picking::events::{Out, Over, Pointer};
 use bevy::prelude::*;
 
 use super::HEX;
-use sandtable_warpspawn::Terrain;
+use sandtable_warpspawn::{Hex, Terrain};
 
 use super::looks::{Pattern, Slot, figure_places, terrain_look};
 use super::table::{ActiveBattle, BattlePiece, Formation, HexTile, HoveredHex};
@@ -144,7 +144,6 @@ fn dress_formations(
     shown: Res<TableShown>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    mut sides: Local<Vec<(u8, Handle<StandardMaterial>)>>,
 ) {
     if formations.is_empty() {
         return;
@@ -154,7 +153,7 @@ fn dress_formations(
     let foot = meshes.add(Capsule3d::new(0.032 * HEX, 0.1 * HEX));
     let horse = meshes.add(Cuboid::new(0.06 * HEX, 0.09 * HEX, 0.12 * HEX));
     // One material a side for this table's colours.
-    sides.clear();
+    let mut sides: Vec<(u8, Handle<StandardMaterial>)> = Vec::new();
     for (e, f) in &formations {
         let material = match sides.iter().find(|(s, _)| *s == f.side.0) {
             Some((_, m)) => m.clone(),
@@ -197,7 +196,7 @@ fn dress_pieces(
 ) {
     for (e, p, mut transform) in &mut pieces {
         let colour = side_colour(&shown, p.side.0);
-        let (mesh, material, lift): (Mesh, Color, f32) = match p.slot {
+        let (mut mesh, material, lift): (Mesh, Color, f32) = match p.slot {
             Slot::Cannon => (
                 Cylinder::new(0.03, 0.16).into(),
                 Color::srgb(0.15, 0.15, 0.15),
@@ -219,7 +218,6 @@ fn dress_pieces(
                 (Cylinder::new(0.07, 0.02).into(), tint, 0.02)
             }
         };
-        let mut mesh = mesh;
         if p.slot == Slot::Cannon {
             mesh.rotate_by(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2));
         }
@@ -235,6 +233,15 @@ fn dress_pieces(
     }
 }
 
+/// The hex of a hex tile or of a piece in it.
+fn hex_of(entity: Entity, tiles: &Query<&HexTile>, pieces: &Query<&BattlePiece>) -> Option<Hex> {
+    tiles
+        .get(entity)
+        .map(|t| t.hex)
+        .or_else(|_| pieces.get(entity).map(|p| p.hex))
+        .ok()
+}
+
 /// The pointer came over a hex, or a piece in it.
 fn hover_hex(
     over: On<Pointer<Over>>,
@@ -242,11 +249,7 @@ fn hover_hex(
     pieces: Query<&BattlePiece>,
     mut hovered: ResMut<HoveredHex>,
 ) {
-    let hex = tiles
-        .get(over.entity)
-        .map(|t| t.hex)
-        .or_else(|_| pieces.get(over.entity).map(|p| p.hex));
-    if let Ok(hex) = hex {
+    if let Some(hex) = hex_of(over.entity, &tiles, &pieces) {
         hovered.set_if_neq(HoveredHex(Some(hex)));
     }
 }
@@ -258,13 +261,7 @@ fn leave_hex(
     pieces: Query<&BattlePiece>,
     mut hovered: ResMut<HoveredHex>,
 ) {
-    let hex = tiles
-        .get(out.entity)
-        .map(|t| t.hex)
-        .or_else(|_| pieces.get(out.entity).map(|p| p.hex));
-    if let Ok(hex) = hex
-        && hovered.0 == Some(hex)
-    {
+    if hex_of(out.entity, &tiles, &pieces).is_some_and(|hex| hovered.0 == Some(hex)) {
         hovered.0 = None;
     }
 }

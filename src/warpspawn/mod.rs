@@ -56,46 +56,6 @@ pub fn hex_center(map: Map, hex: Hex) -> Vec3 {
     Vec3::new(x - size.x / 2.0, 0.0, -(y - size.y / 2.0))
 }
 
-/// The six corners of a flat-topped hex around its centre, counterclockwise
-/// from the one on the right, on the table top.
-pub fn hex_corners() -> [Vec3; 6] {
-    let radius = HEX / 3f32.sqrt();
-    std::array::from_fn(|i| {
-        let angle = std::f32::consts::FRAC_PI_3 * i as f32;
-        Vec3::new(radius * angle.cos(), 0.0, -radius * angle.sin())
-    })
-}
-
-/// The hex under a point of the table top, if the point is on the map: the
-/// nearest hex centre (a point is in the hex whose centre is nearest).
-pub fn hex_at(map: Map, at: Vec3) -> Option<Hex> {
-    let size = map_size(map);
-    let side = HEX / 3f32.sqrt();
-    // The column is within one of the one the point's x suggests.
-    let col_guess = ((at.x + size.x / 2.0 - side) / (1.5 * side)).round() as i32;
-    let mut best: Option<(f32, Hex)> = None;
-    for col in col_guess - 1..=col_guess + 1 {
-        if col < 0 || col >= i32::from(map.columns) {
-            continue;
-        }
-        let raised = if col % 2 == 1 { 0.5 } else { 0.0 };
-        let row_guess = (-at.z + size.y / 2.0 - 0.5 - raised).round() as i32;
-        for row in row_guess - 1..=row_guess + 1 {
-            if row < 0 || row >= i32::from(map.rows) {
-                continue;
-            }
-            let hex = Hex::new(col as u8, row as u8);
-            let d = hex_center(map, hex).distance_squared(Vec3::new(at.x, 0.0, at.z));
-            if best.is_none_or(|(b, _)| d < b) {
-                best = Some((d, hex));
-            }
-        }
-    }
-    // Off the map beyond the outermost hexes' sides.
-    best.filter(|(d, _)| *d <= (HEX / 3f32.sqrt()).powi(2))
-        .map(|(_, hex)| hex)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,37 +128,5 @@ mod tests {
                 "{hex}"
             );
         }
-    }
-
-    #[test]
-    fn corners_lie_one_side_from_the_centre_and_flat_sides_half_a_hex() {
-        let corners = hex_corners();
-        let side = HEX / 3f32.sqrt();
-        for c in corners {
-            assert!((c.length() - side).abs() < 1e-5);
-        }
-        // Corners 1 and 2 make the far flat side, half a hex from the centre.
-        assert!((corners[1].z - corners[2].z).abs() < 1e-5);
-        assert!((corners[1].z + HEX / 2.0).abs() < 1e-5);
-    }
-
-    #[test]
-    fn a_point_belongs_to_the_hex_whose_centre_is_nearest() {
-        let m = map();
-        for hex in m.hexes() {
-            let c = hex_center(m, hex);
-            assert_eq!(hex_at(m, c), Some(hex), "the centre of {hex}");
-            // Just inside each flat side and each corner.
-            for corner in hex_corners() {
-                assert_eq!(hex_at(m, c + corner * 0.9), Some(hex), "{hex}");
-            }
-        }
-        let size = map_size(m);
-        assert_eq!(hex_at(m, Vec3::new(-size.x, 0.0, 0.0)), None, "off the map");
-        assert_eq!(
-            hex_at(m, Vec3::new(0.0, 0.0, size.y)),
-            None,
-            "off the near edge"
-        );
     }
 }

@@ -4,8 +4,6 @@
 //! components that say what the rules crate holds there. They are built when
 //! a battle is opened; their looks are `dress`'s.
 
-use std::path::PathBuf;
-
 use bevy::prelude::*;
 use sandtable_scenario::battle::Battle;
 use sandtable_warpspawn::{Game, Hex, Side, Terrain};
@@ -28,16 +26,14 @@ pub struct ActiveBattle {
     pub game: Game,
     /// The battle file it was started from.
     pub battle: Battle,
-    /// Where that file is.
-    pub file: Option<PathBuf>,
 }
 
 impl ActiveBattle {
     /// A new game of a battle, with the battle's own seed.
-    pub fn new(battle: Battle, file: Option<PathBuf>) -> Result<ActiveBattle, String> {
+    pub fn new(battle: Battle) -> Result<ActiveBattle, String> {
         let dice = sandtable_core::dice::Dice::seeded(battle.setup.seed);
         let game = Game::new(&battle.setup, dice).map_err(|e| e.to_string())?;
-        Ok(ActiveBattle { game, battle, file })
+        Ok(ActiveBattle { game, battle })
     }
 }
 

@@ -95,22 +95,30 @@ fn main() -> AppExit {
 }
 
 /// Opens the app on a Warpspawn battle: its hex map, formations and pieces,
-/// and its phase bar.
+/// its panel, and a bot on each side `--bot` names.
 fn show_battle(
     battle: sandtable_scenario::battle::Battle,
     path: PathBuf,
     options: &Options,
     started: Instant,
 ) -> AppExit {
-    if options.layout || !options.bots.is_empty() {
+    if options.layout {
         eprintln!(
-            "{}: layout mode and bot seats are for Conflict at Cache tables; the 3D table shows Warpspawn battles without them so far",
+            "{}: layout mode is for Conflict at Cache tables so far; the 3D table plays Warpspawn battles without it",
             path.display()
         );
         return AppExit::error();
     }
+    if let Err(message) = options.check_seats(2) {
+        eprintln!("{message}");
+        return AppExit::error();
+    }
+    let mut seats = [sandtable::warpspawn::BattleSeat::Person; 2];
+    for (side, level) in &options.bots {
+        seats[*side] = sandtable::warpspawn::BattleSeat::Bot(*level);
+    }
     let active = match sandtable::warpspawn::ActiveBattle::new(battle) {
-        Ok(active) => active,
+        Ok(active) => active.with_seats(seats),
         Err(e) => {
             eprintln!("{}: {e}", path.display());
             return AppExit::error();

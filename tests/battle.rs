@@ -130,3 +130,611 @@ fn the_camera_frames_the_whole_physical_table() {
     assert!((extent.y - 508.0 / 40.0).abs() < 1e-3, "{extent}");
     assert_eq!(shown.board, None, "no squares");
 }
+
+// ------------------------------------------------------------------ play
+
+use rand::{Rng, SeedableRng};
+use sandtable::play::{Notice, StartTurn};
+use sandtable::warpspawn::play::{BattleBotPace, BattleChoices};
+use sandtable::warpspawn::{BattleInput, BattlePick, BattleSeat};
+use sandtable_core::game::{GameState, Legal, Seat};
+use sandtable_warpspawn::{Command, Game, Step};
+
+fn game_of(app: &App) -> Game {
+    app.world().resource::<ActiveBattle>().game.game().clone()
+}
+
+fn send(app: &mut App, input: BattleInput) {
+    app.world_mut().write_message(input);
+    app.update();
+}
+
+/// Confirms a hand-over, as the person the table is handed to does.
+fn confirm(app: &mut App) {
+    if app.world().resource::<ActiveBattle>().handover.is_some() {
+        app.world_mut().write_message(StartTurn);
+        app.update();
+    }
+}
+
+fn legal(game: &Game) -> (Seat, Vec<Legal<Command>>) {
+    let side = game.decider().expect("a battle not over");
+    let seat = Seat(u16::from(side.0));
+    let mut out = Vec::new();
+    GameState::legal_into(game, seat, &mut out);
+    (seat, out)
+}
+
+/// Plays random legal commands (End seldom) through the table's own `play`
+/// (as the panel's Play button does) until `wanted` holds of the battle, starting
+/// the battle again when it ends; panics if it never does.
+fn play_until(name: &str, wanted: impl Fn(&Game, &[Legal<Command>]) -> bool) -> App {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    // The battle named first, then the other shipped battles.
+    let names = [
+        name,
+        "river-bridge.ron",
+        "capture-the-flag.ron",
+        "open-field.ron",
+    ];
+    for round in 0..60 {
+        let name = names[round / 15];
+        let mut app = battle_app(name);
+        for _ in 0..20_000 {
+            let game = game_of(&app);
+            if game.decider().is_none() {
+                break;
+            }
+            let (_, list) = legal(&game);
+            if wanted(&game, &list) {
+                confirm(&mut app);
+                // The table follows the game to where the flow starts.
+                app.update();
+                return app;
+            }
+            // Ending a phase is rarely picked, so that the sides meet.
+            let others: Vec<Command> = list
+                .iter()
+                .map(|l| l.command)
+                .filter(|c| *c != Command::End)
+                .collect();
+            let command = if others.is_empty() || rng.random_range(0..20) == 0 {
+                list[rng.random_range(0..list.len())].command
+            } else {
+                others[rng.random_range(0..others.len())]
+            };
+            let mut active = app.world_mut().resource_mut::<ActiveBattle>();
+            active.play(command).expect("a listed command plays");
+            active.handover = None;
+        }
+    }
+    panic!("random play of the shipped battles never reached the wanted state");
+}
+
+/// The state the rules crate reaches from the app's game with `command`.
+fn expected_after(app: &App, command: Command) -> u64 {
+    let mut game = game_of(app);
+    let (seat, _) = legal(&game);
+    let mut events = Vec::new();
+    GameState::apply_into(&mut game, seat, &command, &mut events).expect("the command is legal");
+    GameState::state_hash(&game)
+}
+
+fn hash_of(app: &App) -> u64 {
+    GameState::state_hash(&game_of(app))
+}
+
+/// Plays the choice on show for `command`, asserting it is there.
+fn play_choice(app: &mut App, command: Command) {
+    let choices = app.world().resource::<BattleChoices>();
+    let index = choices
+        .choices
+        .iter()
+        .position(|c| c.command == command)
+        .unwrap_or_else(|| panic!("`{command}` is among the choices: {:?}", choices.choices));
+    send(app, BattleInput::Play(index));
+}
+
+/// Clicks `from` then `to` and plays `command` from the choices; checks the
+/// battle then stands as the rules crate puts it with the same command,
+/// and returns the choice's odds as the panel showed them.
+fn click_flow(
+    app: &mut App,
+    from: Hex,
+    to: Hex,
+    command: Command,
+) -> Vec<sandtable_core::game::Odds> {
+    send(app, BattleInput::Click(from));
+    assert_eq!(
+        app.world().resource::<BattlePick>().from,
+        Some(from),
+        "{:?}",
+        app.world().resource::<Notice>()
+    );
+    let targets = &app.world().resource::<BattleChoices>().targets;
+    assert!(
+        targets.iter().any(|(h, _)| *h == to),
+        "{to} is lit from {from}: {targets:?}"
+    );
+    send(app, BattleInput::Click(to));
+    assert_eq!(app.world().resource::<BattlePick>().to, Some(to));
+    let odds = app
+        .world()
+        .resource::<BattleChoices>()
+        .choices
+        .iter()
+        .find(|c| c.command == command)
+        .map(|c| c.odds.clone())
+        .unwrap_or_default();
+    let wanted = expected_after(app, command);
+    play_choice(app, command);
+    assert_eq!(
+        hash_of(app),
+        wanted,
+        "the table plays `{command}` as the rules do"
+    );
+    assert_eq!(
+        app.world().resource::<ActiveBattle>().record.last(),
+        Some(&command)
+    );
+    odds
+}
+
+#[test]
+fn a_shot_clicked_on_the_table_is_the_rules_shot_with_its_odds_shown_first() {
+    let mut app = play_until("open-field.ron", |_, list| {
+        list.iter()
+            .any(|l| matches!(l.command, Command::Fire { .. }))
+    });
+    let game = game_of(&app);
+    let (seat, list) = legal(&game);
+    let fire = list
+        .iter()
+        .find(|l| matches!(l.command, Command::Fire { .. }))
+        .expect("a shot")
+        .command;
+    let Command::Fire { cannon, target, .. } = fire else {
+        unreachable!()
+    };
+    let contract = GameState::odds(&game, seat, &fire);
+    let odds = click_flow(&mut app, cannon, target, fire);
+    assert!(!odds.is_empty(), "a shot has odds (R67)");
+    assert_eq!(odds, contract, "the panel's odds are the contract's");
+    let rolls = &app.world().resource::<ActiveBattle>().rolls;
+    assert!(
+        rolls
+            .iter()
+            .any(|r| r.contains("rolls") && r.contains("(R67)")),
+        "the dice tray shows the shot's roll: {rolls:?}"
+    );
+}
+
+#[test]
+fn a_march_split_by_the_panel_leaves_the_rest_behind_as_the_rules_do() {
+    let mut app = play_until("open-field.ron", |game, list| {
+        list.iter().any(|l| match l.command {
+            Command::March { from, path, .. } => {
+                path.as_slice().len() == 1
+                    && game
+                        .stack(from, game.active())
+                        .is_some_and(|s| s.armed.men.inf >= 4)
+            }
+            _ => false,
+        })
+    });
+    let game = game_of(&app);
+    let (_, list) = legal(&game);
+    let (from, path, listed) = list
+        .iter()
+        .find_map(|l| match l.command {
+            Command::March { from, path, .. }
+                if path.as_slice().len() == 1
+                    && game
+                        .stack(from, game.active())
+                        .is_some_and(|s| s.armed.men.inf >= 4) =>
+            {
+                Some((from, path, l.command))
+            }
+            _ => None,
+        })
+        .expect("a march");
+    let to = *path.as_slice().last().expect("a path");
+    send(&mut app, BattleInput::Click(from));
+    send(&mut app, BattleInput::Click(to));
+    let full = sandtable::warpspawn::play::march_pick(&game, &listed).expect("a march's pick");
+    let mut half = sandtable_warpspawn::Pick {
+        men: sandtable_warpspawn::Men::new(full.men.inf / 2, 0),
+        ..Default::default()
+    };
+    half.officers = 0;
+    send(&mut app, BattleInput::Split(half));
+    let command = Command::March {
+        from,
+        path,
+        pick: Some(half),
+    };
+    let wanted = expected_after(&app, command);
+    play_choice(&mut app, command);
+    assert_eq!(hash_of(&app), wanted);
+    let after = game_of(&app);
+    let left = after.stack(from, game.active()).expect("the rest stays");
+    assert_eq!(
+        left.armed.men.inf,
+        game.stack(from, game.active()).unwrap().armed.men.inf - half.men.inf,
+        "the split leaves the others in {from}"
+    );
+    // The table's formations follow: one in each hex.
+    let formations: Vec<Formation> = all(&mut app);
+    assert!(formations.iter().any(|f| f.hex == from));
+    assert!(formations.iter().any(|f| f.hex == to));
+}
+
+#[test]
+fn an_attack_clicked_from_any_attacker_shows_its_row_and_odds() {
+    let mut app = play_until("open-field.ron", |_, list| {
+        list.iter()
+            .any(|l| matches!(l.command, Command::Attack { .. }))
+    });
+    let game = game_of(&app);
+    let (seat, list) = legal(&game);
+    let attack = list
+        .iter()
+        .rev()
+        .find(|l| matches!(l.command, Command::Attack { .. }))
+        .expect("an attack")
+        .command;
+    let Command::Attack { target, from } = attack else {
+        unreachable!()
+    };
+    // Picked from its last attacker's hex, not only the listed first.
+    let by = *from.as_slice().last().expect("an attacker");
+    let contract = GameState::odds(&game, seat, &attack);
+    send(&mut app, BattleInput::Click(by));
+    send(&mut app, BattleInput::Click(target));
+    let choice = app
+        .world()
+        .resource::<BattleChoices>()
+        .choices
+        .iter()
+        .find(|c| c.command == attack)
+        .cloned()
+        .expect("the attack is offered");
+    assert!(choice.attack.is_some(), "its strengths and row (R74)");
+    assert_eq!(choice.odds, contract);
+    let wanted = expected_after(&app, attack);
+    play_choice(&mut app, attack);
+    assert_eq!(hash_of(&app), wanted);
+}
+
+/// Plays one of the answers an owed step lists, through the panel.
+fn answer_owed(name: &str, owed: fn(&Step) -> bool) {
+    let mut app = play_until(name, |game, _| game.owed().is_some_and(owed));
+    answer_owed_in(&mut app);
+}
+
+/// Checks that the panel offers exactly the answers the rules list for the
+/// step owed, and plays the middle one as the rules do.
+fn answer_owed_in(app: &mut App) {
+    let game = game_of(app);
+    let (_, list) = legal(&game);
+    let choices = app.world().resource::<BattleChoices>().choices.clone();
+    let listed: Vec<Command> = list.iter().map(|l| l.command).collect();
+    let shown: Vec<Command> = choices.iter().map(|c| c.command).collect();
+    assert!(
+        listed.len() > 1,
+        "a choice with one answer is made without asking (R64)"
+    );
+    assert_eq!(
+        shown, listed,
+        "every answer is offered, and only those (R64)"
+    );
+    let answer = listed[listed.len() / 2];
+    let wanted = expected_after(app, answer);
+    play_choice(app, answer);
+    assert_eq!(
+        hash_of(app),
+        wanted,
+        "the table answers `{answer}` as the rules do"
+    );
+}
+
+/// A battle on a field of the rules crate's tests: Red's 6 with an officer
+/// in C3 attack Blue's 10 in C4 and lose; Red's routers flee to D2, beside
+/// Red's 5 in E2, and Red's Rally phase begins (the rules crate's
+/// `routed_setup` and `route`). `rolls` come after the melee's two.
+fn routed_app(rolls: &[u8]) -> App {
+    let p = sandtable_warpspawn::samples::pieces;
+    let setup = sandtable_warpspawn::samples::field(
+        8,
+        8,
+        vec![
+            p(0, "C3", 6, 0, 1),
+            p(0, "E2", 5, 0, 0),
+            p(1, "C4", 10, 0, 0),
+            p(1, "H8", 2, 0, 0),
+        ],
+        Vec::new(),
+    );
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/warpspawn/open-field.ron");
+    let Ok(Loaded::Warpspawn(mut battle)) = sandtable_scenario::load_any(&path) else {
+        panic!("a battle");
+    };
+    battle.setup = setup;
+    let mut active = ActiveBattle::new(battle).expect("it starts");
+    let mut dice = vec![1, 3];
+    dice.extend_from_slice(rolls);
+    active
+        .game
+        .set_dice(sandtable_core::dice::Dice::scripted(dice));
+    for text in [
+        "end",
+        "end",
+        "attack C4 from C3",
+        "advance C3 from C4 inf 4",
+        "end",
+    ] {
+        active.play(text.parse().unwrap()).expect(text);
+    }
+    active.handover = None;
+    assert_eq!(active.game.phase(), sandtable_warpspawn::Phase::Rally);
+    let d2: Hex = "D2".parse().unwrap();
+    assert!(
+        active
+            .game
+            .stack(d2, Side(0))
+            .is_some_and(|s| s.routing.heads() > 0)
+    );
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins(sandtable::logic_plugin);
+    app.insert_resource(active);
+    app.world_mut().write_message(BattleLoaded);
+    app.update();
+    app
+}
+
+#[test]
+fn casualties_owed_are_chosen_from_the_panel() {
+    answer_owed("open-field.ron", |s| matches!(s, Step::Lose { .. }));
+}
+
+#[test]
+fn the_free_advance_is_chosen_from_the_panel() {
+    answer_owed("open-field.ron", |s| matches!(s, Step::Advance { .. }));
+}
+
+#[test]
+fn a_rout_move_is_chosen_from_the_panel_by_the_enemy() {
+    // A rally roll of 6 panics Red's formation in E2, and Blue picks
+    // where it routs (R79, R80).
+    let mut app = routed_app(&[6]);
+    send(&mut app, BattleInput::Click("D2".parse().unwrap()));
+    send(&mut app, BattleInput::Click("E2".parse().unwrap()));
+    play_choice(&mut app, "rally D2 with E2".parse().unwrap());
+    let active = app.world().resource::<ActiveBattle>();
+    assert_eq!(
+        active.game.decider(),
+        Some(Side(1)),
+        "Blue owes the rout move"
+    );
+    assert_eq!(
+        active.handover,
+        Some(Side(1)),
+        "the table is handed to Blue first"
+    );
+    confirm(&mut app);
+    answer_owed_in(&mut app);
+}
+
+#[test]
+fn a_rally_clicked_on_the_table_is_the_rules_rally() {
+    let mut app = routed_app(&[5]);
+    let game = game_of(&app);
+    let (seat, _) = legal(&game);
+    let rally: Command = "rally D2 with E2".parse().unwrap();
+    let odds = click_flow(
+        &mut app,
+        "D2".parse().unwrap(),
+        "E2".parse().unwrap(),
+        rally,
+    );
+    assert!(!odds.is_empty());
+    assert_eq!(odds, GameState::odds(&game, seat, &rally), "R79's odds");
+    let rolls = &app.world().resource::<ActiveBattle>().rolls;
+    assert_eq!(
+        rolls,
+        &["the routers in D2 roll to rally on the formation in E2: 5 -1 = 4 (R79)".to_owned()],
+        "the tray shows the roll with its modifier"
+    );
+}
+
+#[test]
+fn an_illegal_click_changes_nothing_and_says_why_with_its_ruling() {
+    let mut app = battle_app("open-field.ron");
+    confirm(&mut app);
+    let before = hash_of(&app);
+    // Nothing of Red's in an empty wood can fire.
+    send(&mut app, BattleInput::Click("D6".parse().unwrap()));
+    let notice = app.world().resource::<Notice>().clone();
+    assert!(notice.error, "{notice:?}");
+    let text = notice.text.expect("a reason");
+    assert!(text.starts_with("D6: ") && text.contains("(R64)"), "{text}");
+    assert_eq!(*app.world().resource::<BattlePick>(), BattlePick::default());
+    assert_eq!(hash_of(&app), before, "nothing changed");
+    assert!(app.world().resource::<ActiveBattle>().record.is_empty());
+    // A cannon aimed at a hex it may not fire at: the rules say why.
+    let mut app = play_until("open-field.ron", |_, list| {
+        list.iter()
+            .any(|l| matches!(l.command, Command::Fire { .. }))
+    });
+    let game = game_of(&app);
+    let before = hash_of(&app);
+    let (_, list) = legal(&game);
+    let Some(Command::Fire { cannon, .. }) = list
+        .iter()
+        .map(|l| l.command)
+        .find(|c| matches!(c, Command::Fire { .. }))
+    else {
+        unreachable!()
+    };
+    send(&mut app, BattleInput::Click(cannon));
+    assert_eq!(app.world().resource::<BattlePick>().from, Some(cannon));
+    let far = game
+        .battle()
+        .map
+        .hexes()
+        .max_by_key(|h| h.distance(cannon))
+        .expect("a far hex");
+    send(&mut app, BattleInput::Click(far));
+    let notice = app.world().resource::<Notice>().clone();
+    let text = notice.text.expect("a reason");
+    assert!(
+        notice.error && text.starts_with(&format!("{far}: ")) && text.contains("(R6"),
+        "{text}"
+    );
+    assert_eq!(
+        app.world().resource::<BattlePick>().to,
+        None,
+        "no target taken"
+    );
+    assert_eq!(hash_of(&app), before, "nothing changed");
+}
+
+#[test]
+fn a_hand_over_holds_the_table_until_the_next_side_starts() {
+    let mut app = battle_app("open-field.ron");
+    assert!(
+        app.world().resource::<ActiveBattle>().handover.is_some(),
+        "the first side is handed the table"
+    );
+    send(&mut app, BattleInput::Command(Command::End));
+    assert!(
+        app.world().resource::<ActiveBattle>().record.is_empty(),
+        "not before the hand-over"
+    );
+    confirm(&mut app);
+    send(&mut app, BattleInput::Command(Command::End));
+    assert_eq!(
+        app.world().resource::<ActiveBattle>().record,
+        vec![Command::End]
+    );
+    // Undo within the player turn (R31), through the shared request.
+    app.world_mut().write_message(sandtable::play::UndoRequest);
+    app.update();
+    assert!(app.world().resource::<ActiveBattle>().record.is_empty());
+}
+
+#[test]
+fn a_bot_plays_a_warpspawn_turn() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/warpspawn/open-field.ron");
+    let Ok(Loaded::Warpspawn(battle)) = sandtable_scenario::load_any(&path) else {
+        panic!("a battle");
+    };
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins(sandtable::logic_plugin);
+    app.insert_resource(BattleBotPace(std::time::Duration::ZERO));
+    let active = ActiveBattle::new(battle)
+        .expect("it starts")
+        .with_seats([BattleSeat::Bot(2), BattleSeat::Person]);
+    assert_eq!(active.handover, None, "a bot needs no hand-over");
+    let start = active.game.game().clone();
+    app.insert_resource(active);
+    app.world_mut().write_message(BattleLoaded);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while game_of(&app).active() == Side(0) || game_of(&app).decider() == Some(Side(0)) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the bot ends its turn within a minute"
+        );
+        // An answer the person's side owes within the bot's turn (R64).
+        if game_of(&app).decider() == Some(Side(1))
+            && !app.world().resource::<BattleChoices>().choices.is_empty()
+        {
+            app.world_mut().write_message(BattleInput::Play(0));
+        }
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let record = app.world().resource::<ActiveBattle>().record.clone();
+    assert!(record.len() >= 4, "four phases at least: {record:?}");
+    // Every command it played replays on the rules crate to the same battle.
+    let mut replay = start;
+    for command in &record {
+        replay.apply(command).expect("the bot's command is legal");
+    }
+    assert_eq!(GameState::state_hash(&replay), hash_of(&app));
+    // The person's side is not played for them.
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(
+        app.world().resource::<ActiveBattle>().record.len(),
+        record.len()
+    );
+}
+
+#[test]
+fn real_dice_typed_in_decide_the_shot_and_are_kept() {
+    // A shot with no own formation on its line rolls one die (R67, R68).
+    let lone = |game: &Game, l: &Legal<Command>| {
+        game.decider()
+            .and_then(|side| game.fire_plan(side, &l.command))
+            .is_some_and(|plan| plan.friendly.is_empty())
+    };
+    let mut app = play_until("open-field.ron", |game, list| {
+        list.iter().any(|l| lone(game, l))
+    });
+    send(&mut app, BattleInput::RealDice(true));
+    assert!(app.world().resource::<ActiveBattle>().real_dice);
+    let game = game_of(&app);
+    let (seat, list) = legal(&game);
+    let fire = list
+        .iter()
+        .find(|l| lone(&game, l))
+        .expect("a shot")
+        .command;
+    // No roll typed: refused, nothing changed, and it says what is missing.
+    let before = hash_of(&app);
+    send(&mut app, BattleInput::Command(fire));
+    let notice = app.world().resource::<Notice>().clone();
+    let text = notice.text.expect("a reason");
+    assert!(notice.error && text.contains("(R30)"), "{text}");
+    assert_eq!(hash_of(&app), before);
+    // Two rolls typed for a shot that rolls one: refused too.
+    app.world_mut()
+        .resource_mut::<sandtable::warpspawn::play::TypedRolls>()
+        .0 = "5 5".into();
+    send(&mut app, BattleInput::Command(fire));
+    assert_eq!(
+        hash_of(&app),
+        before,
+        "{:?}",
+        app.world().resource::<Notice>()
+    );
+    // The roll of the real die decides it, as the rules crate reads it.
+    app.world_mut()
+        .resource_mut::<sandtable::warpspawn::play::TypedRolls>()
+        .0 = "5".into();
+    let mut expected = game.clone();
+    GameState::set_dice(&mut expected, sandtable_core::dice::Dice::scripted(vec![5]));
+    let mut events = Vec::new();
+    GameState::apply_into(&mut expected, seat, &fire, &mut events).expect("legal");
+    send(&mut app, BattleInput::Command(fire));
+    let active = app.world().resource::<ActiveBattle>();
+    assert_eq!(
+        active.record.last(),
+        Some(&fire),
+        "{:?}",
+        app.world().resource::<Notice>()
+    );
+    assert_eq!(active.typed, vec![5], "the record keeps the real roll");
+    assert_eq!(hash_of(&app), GameState::state_hash(&expected));
+    assert!(
+        active.rolls.iter().any(|r| r.contains("rolls 5")),
+        "{:?}",
+        active.rolls
+    );
+}

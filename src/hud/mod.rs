@@ -167,6 +167,17 @@ impl<'a> TableLabels<'a> {
         );
     }
 
+    /// A line through points on the screen, with a dark edge so that it
+    /// reads over any ground.
+    pub fn line(&self, points: Vec<egui::Pos2>, colour: egui::Color32) {
+        self.painter.add(egui::Shape::line(
+            points.clone(),
+            egui::Stroke::new(5.0, egui::Color32::from_black_alpha(160)),
+        ));
+        self.painter
+            .add(egui::Shape::line(points, egui::Stroke::new(2.5, colour)));
+    }
+
     /// Text on a box of its own, readable over any square or figure.
     pub fn boxed(&self, at: egui::Pos2, words: String, size: f32, back: egui::Color32) {
         let galley = self.painter.layout_no_wrap(

@@ -3,20 +3,28 @@
 //! mounted larger), cannon, officers, baggage wagons and flags as small
 //! models, routers, prisoners and unarmed men as chits.
 
-use bevy::picking::events::{Out, Over, Pointer};
+use bevy::picking::events::{Click, Out, Over, Pointer};
+use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
 
 use super::HEX;
 use sandtable_warpspawn::{Hex, Terrain};
 
 use super::looks::{Pattern, Slot, figure_places, terrain_look};
+use super::play::{BattleChoices, BattleInput, BattlePick};
 use super::table::{ActiveBattle, BattlePiece, Formation, HexTile, HoveredHex};
 use crate::table::{TableBuilt, TablePiece, TableShown, shaped};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (dress_table_top, dress_hexes, dress_formations, dress_pieces)
+        (
+            dress_table_top,
+            dress_hexes,
+            dress_formations,
+            dress_pieces,
+            light_hexes,
+        )
             .after(crate::AppSystems::SyncTable),
     );
 }
@@ -122,7 +130,8 @@ fn dress_hexes(
         entity
             .insert((Mesh3d(tile.clone()), MeshMaterial3d(flat)))
             .observe(hover_hex)
-            .observe(leave_hex);
+            .observe(leave_hex)
+            .observe(click_hex);
         if let Some((mesh, material)) = raised {
             entity.with_children(|c| {
                 c.spawn((
@@ -228,7 +237,8 @@ fn dress_pieces(
                 MeshMaterial3d(matte(&mut materials, material)),
             ))
             .observe(hover_hex)
-            .observe(leave_hex);
+            .observe(leave_hex)
+            .observe(click_hex);
         transform.translation.y += lift * HEX;
     }
 }
@@ -263,5 +273,109 @@ fn leave_hex(
 ) {
     if hex_of(out.entity, &tiles, &pieces).is_some_and(|hex| hovered.0 == Some(hex)) {
         hovered.0 = None;
+    }
+}
+
+/// A click on a hex or a piece in it: the left button picks what acts or
+/// where it goes, the right button lets go of the selection.
+fn click_hex(
+    click: On<Pointer<Click>>,
+    tiles: Query<&HexTile>,
+    pieces: Query<&BattlePiece>,
+    mut out: MessageWriter<BattleInput>,
+) {
+    let Some(hex) = hex_of(click.entity, &tiles, &pieces) else {
+        return;
+    };
+    match click.button {
+        PointerButton::Primary => {
+            out.write(BattleInput::Click(hex));
+        }
+        PointerButton::Secondary => {
+            out.write(BattleInput::Cancel);
+        }
+        PointerButton::Middle => {}
+    }
+}
+
+/// A lit hex: what may act, the selection, or where the selection may go.
+#[derive(Component)]
+struct LitHex;
+
+/// The three lights' materials and their one mesh.
+#[derive(Default)]
+struct Lights(Option<(Handle<Mesh>, [Handle<StandardMaterial>; 3])>);
+
+/// Lights the hexes the rules allow now: with nothing selected, those whose
+/// cannon, formation or routers may act (gold); the selected hex (white);
+/// the hexes it may reach, fire at, attack or rally on (blue). Built again
+/// when the choices change.
+fn light_hexes(
+    mut commands: Commands,
+    choices: Res<BattleChoices>,
+    pick: Res<BattlePick>,
+    battle: Option<Res<ActiveBattle>>,
+    old: Query<Entity, With<LitHex>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut lights: Local<Lights>,
+) {
+    if !choices.is_changed() && !pick.is_changed() {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let Some(battle) = battle else {
+        return;
+    };
+    let (mesh, [mover, selected, target]) = lights
+        .0
+        .get_or_insert_with(|| {
+            let light = |materials: &mut Assets<StandardMaterial>, r: f32, g: f32, b: f32| {
+                materials.add(StandardMaterial {
+                    base_color: Color::srgba(r, g, b, 0.45),
+                    emissive: LinearRgba::rgb(r * 0.3, g * 0.3, b * 0.3),
+                    alpha_mode: AlphaMode::Blend,
+                    unlit: true,
+                    ..default()
+                })
+            };
+            (
+                meshes.add(shaped(6, HEX / 3f32.sqrt() * 0.8, 0.01)),
+                [
+                    light(&mut materials, 1.0, 0.8, 0.1),
+                    light(&mut materials, 1.0, 1.0, 1.0),
+                    light(&mut materials, 0.2, 0.6, 1.0),
+                ],
+            )
+        })
+        .clone();
+    let map = battle.game.battle().map;
+    let mut lit: Vec<(Hex, Handle<StandardMaterial>)> = Vec::new();
+    match pick.from {
+        None => lit.extend(choices.movers.iter().map(|h| (*h, mover.clone()))),
+        Some(from) => {
+            lit.push((from, selected.clone()));
+            lit.extend(
+                choices
+                    .targets
+                    .iter()
+                    .filter(|(h, _)| *h != from)
+                    .map(|(h, _)| (*h, target.clone())),
+            );
+        }
+    }
+    if let Some(to) = pick.to {
+        lit.push((to, selected.clone()));
+    }
+    for (hex, material) in lit {
+        commands.spawn((
+            Mesh3d(mesh.clone()),
+            MeshMaterial3d(material),
+            Transform::from_translation(super::hex_center(map, hex) + Vec3::Y * 0.06),
+            Pickable::IGNORE,
+            LitHex,
+        ));
     }
 }

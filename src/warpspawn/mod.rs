@@ -7,17 +7,19 @@
 pub mod dress;
 pub mod looks;
 pub mod panel;
+pub mod play;
 pub mod table;
 
 use bevy::prelude::*;
 use sandtable_scenario::battle::HexPhysical;
 use sandtable_warpspawn::{Hex, Map};
 
+pub use play::{BattleInput, BattlePick, BattleSeat};
 pub use table::{ActiveBattle, BattleLoaded};
 
 /// The battle's entities, without rendering (headless tests use it).
 pub fn plugin(app: &mut App) {
-    app.add_plugins(table::plugin);
+    app.add_plugins((table::plugin, play::plugin));
 }
 
 /// The battle's looks, panel and labels, for a table with a window.

@@ -1,13 +1,17 @@
-//! The battle's panel and labels: whose turn and which phase, what is owed,
-//! the victory points; the count of men on each formation and piece.
+//! The battle's panel and labels: the phase bar, the hand-over, the
+//! choices for the selection with their odds, the dice, the victory points
+//! and the log; the count of men on each formation and piece, what the lit
+//! hexes offer, and the line of fire.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use sandtable_warpspawn::Side;
+use sandtable_warpspawn::{Command, Phase, Side};
 
 use super::looks::Slot;
+use super::play::{BattleChoices, BattleInput, BattlePick, BattleSeat, TypedRolls, march_pick};
 use super::table::{ActiveBattle, BattlePiece, Formation, HoveredHex, describe_hex};
 use crate::hud::{HudStage, PanelWidth, TableLabels};
+use crate::play::{Notice, StartTurn, UndoRequest};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -29,15 +33,40 @@ fn side_colour(active: &ActiveBattle, side: Side) -> egui::Color32 {
     egui::Color32::from_rgb(r, g, b)
 }
 
-/// The phase bar: the battle, the turn, the side to move and its phase,
-/// what is owed and by whom, and each side's victory points (R81).
+/// What a click does in each phase, for the person whose decision it is.
+fn phase_hint(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Cannonade => {
+            "Click a lit cannon (4 men to fire it, R65), then its target: the odds show before the shot."
+        }
+        Phase::March => {
+            "Click a lit formation, then a lit hex to march to; change what goes below for a split (R69-R71)."
+        }
+        Phase::Melee => {
+            "Click a lit formation, then the enemy to attack: strengths, row and odds show before the attack (R72-R75)."
+        }
+        Phase::Rally => "Click lit routers, then the formation to rally on (R79).",
+    }
+}
+
+/// The battle's panel: the phase bar (the turn, the side to move and its
+/// phase, End phase and Undo), the hand-over, what is owed and by whom,
+/// the selection's choices with their odds, the last dice with their
+/// table rows, the victory-point track (R81) and the log.
 fn draw_battle_panel(
     mut contexts: EguiContexts,
     battle: Res<ActiveBattle>,
+    choices: Res<BattleChoices>,
+    pick: Res<BattlePick>,
+    notice: Res<Notice>,
+    mut inputs: MessageWriter<BattleInput>,
+    mut undo: MessageWriter<UndoRequest>,
+    mut start: MessageWriter<StartTurn>,
+    mut typed: ResMut<TypedRolls>,
     mut width: ResMut<PanelWidth>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let game = &battle.game;
+    let game = &*battle.game;
     let mut root = egui::Ui::new(
         ctx.clone(),
         "battle-root".into(),
@@ -47,11 +76,11 @@ fn draw_battle_panel(
     );
     let panel = egui::Panel::right("battle-panel")
         .resizable(false)
-        .exact_size(300.0)
+        .exact_size(320.0)
         .show(&mut root, |ui| {
             ui.heading(&battle.battle.name);
             let side = game.active();
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label(format!(
                     "Turn {} of {}:",
                     game.turn(),
@@ -60,25 +89,269 @@ fn draw_battle_panel(
                 ui.colored_label(side_colour(&battle, side), game.name(side));
                 ui.label(format!("{:?} phase", game.phase()));
             });
-            if let Some(step) = game.owed() {
-                ui.colored_label(egui::Color32::GOLD, game.owed_words(step));
+            ui.horizontal(|ui| {
+                for s in [Side(0), Side(1)] {
+                    let who = match battle.seats[usize::from(s.0)] {
+                        BattleSeat::Person => "a person".to_owned(),
+                        BattleSeat::Bot(level) => {
+                            crate::play::bots::Seat::Bot(level).describe()
+                        }
+                    };
+                    ui.colored_label(side_colour(&battle, s), format!("{}: {who}", game.name(s)));
+                }
+            });
+            // The phase bar's buttons keep their place whatever is shown below.
+            ui.horizontal(|ui| {
+                let may_play = battle.handover.is_none() && choices.side.is_some();
+                let end = ui.add_enabled(
+                    may_play && choices.end_refused.is_none(),
+                    egui::Button::new("End phase"),
+                );
+                let end = match &choices.end_refused {
+                    Some(why) => end.on_disabled_hover_text(why),
+                    None => end.on_hover_text("Enter"),
+                };
+                if end.clicked() {
+                    inputs.write(BattleInput::Command(Command::End));
+                }
+                if ui
+                    .add_enabled(may_play, egui::Button::new("Undo"))
+                    .on_hover_text("U or Ctrl+Z: one command back, within the player turn and since the last roll (R31)")
+                    .clicked()
+                {
+                    undo.write(UndoRequest);
+                }
+                if ui
+                    .add_enabled(pick.from.is_some(), egui::Button::new("Let go"))
+                    .on_hover_text("Escape or a right click")
+                    .clicked()
+                {
+                    inputs.write(BattleInput::Cancel);
+                }
+            });
+            ui.horizontal(|ui| {
+                let mut real = battle.real_dice;
+                if ui
+                    .checkbox(&mut real, "Real dice")
+                    .on_hover_text("Roll real dice beside the table and type each roll before you play (R30)")
+                    .changed()
+                {
+                    inputs.write(BattleInput::RealDice(real));
+                }
+                if battle.real_dice {
+                    ui.label("rolls:");
+                    ui.add(egui::TextEdit::singleline(&mut typed.0).desired_width(90.0).hint_text("4 2"));
+                }
+            });
+            crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
+            ui.separator();
+            if let Some((outcome, why)) = game.ending() {
+                let words = match outcome {
+                    sandtable_warpspawn::Outcome::Won(s) => format!("{} wins", game.name(s)),
+                    sandtable_warpspawn::Outcome::Draw => "A draw".to_owned(),
+                };
+                ui.heading(words);
+                ui.label(format!("{why:?}"));
+            } else if let Some(next) = battle.handover {
+                ui.label("Hand the table to");
+                ui.colored_label(side_colour(&battle, next), egui::RichText::new(game.name(next)).heading());
+                if let Some(step) = game.owed() {
+                    ui.label(format!("who owes a decision: {}", game.owed_words(step)));
+                }
+                if ui.button("Start turn").clicked() {
+                    start.write(StartTurn);
+                }
+            } else if let Some(decider) = choices.side {
+                if let Some(step) = game.owed() {
+                    ui.colored_label(egui::Color32::GOLD, game.owed_words(step));
+                    ui.label(format!(
+                        "{} decides: play one of the answers below, or click a lit hex to see only its own.",
+                        game.name(decider)
+                    ));
+                } else if pick.from.is_none() {
+                    ui.label(phase_hint(game.phase()));
+                }
+                choices_list(ui, game, &choices, &pick, &mut inputs);
+            } else if let Some(decider) = game.decider() {
+                ui.label(format!("{} (a bot) is thinking...", game.name(decider)));
             }
             ui.separator();
-            ui.label(egui::RichText::new("Victory points (R81)").strong());
-            for s in [Side(0), Side(1)] {
-                ui.horizontal(|ui| {
-                    ui.colored_label(side_colour(&battle, s), game.name(s));
-                    ui.label(game.vp(s).to_string());
+            ui.label(egui::RichText::new("Dice").strong());
+            if battle.rolls.is_empty() {
+                ui.label("nothing rolled yet");
+            }
+            for roll in &battle.rolls {
+                ui.label(roll);
+            }
+            ui.separator();
+            vp_track(ui, &battle);
+            ui.separator();
+            ui.label(egui::RichText::new("Log").strong());
+            egui::ScrollArea::vertical()
+                .id_salt("battle-log")
+                .stick_to_bottom(true)
+                .auto_shrink([false, true])
+                .show(ui, |ui| {
+                    for line in &battle.log {
+                        if line.command {
+                            ui.monospace(&line.text);
+                        } else {
+                            ui.small(format!("  {}", line.text));
+                        }
+                    }
                 });
-            }
-            ui.separator();
-            ui.label(
-                "The battle is shown here; playing it with the mouse is not built yet. \
-                 `sandtable-cli play` plays it move by move.",
-            );
         });
     width.0 = panel.response.rect.width();
     Ok(())
+}
+
+/// Each side's victory points (R81) as a bar against the larger of the two.
+fn vp_track(ui: &mut egui::Ui, battle: &ActiveBattle) {
+    let game = &*battle.game;
+    ui.label(egui::RichText::new("Victory points (R81)").strong());
+    let most = game.vp(Side(0)).max(game.vp(Side(1))).max(1);
+    for s in [Side(0), Side(1)] {
+        ui.horizontal(|ui| {
+            ui.colored_label(side_colour(battle, s), format!("{:>8}", game.name(s)));
+            let vp = game.vp(s);
+            ui.add(
+                egui::ProgressBar::new(vp as f32 / most as f32)
+                    .desired_width(150.0)
+                    .fill(side_colour(battle, s))
+                    .text(vp.to_string()),
+            );
+        });
+    }
+}
+
+/// The choices for the selection, each with its odds and a button; for a
+/// march, what goes (a split).
+fn choices_list(
+    ui: &mut egui::Ui,
+    game: &sandtable_warpspawn::Game,
+    choices: &BattleChoices,
+    pick: &BattlePick,
+    inputs: &mut MessageWriter<BattleInput>,
+) {
+    if let Some(from) = pick.from {
+        let what = match pick.to {
+            Some(to) => format!("{from} to {to}"),
+            None if choices.targets.is_empty() => format!("{from}: choose below"),
+            None => format!("{from}: click a lit hex ({} lit)", choices.targets.len()),
+        };
+        ui.label(egui::RichText::new(what).strong());
+    }
+    // A march's split: what goes, from what the hex holds.
+    if let (Some(from), Some(_)) = (pick.from, pick.to)
+        && let Some(first) = choices.choices.first()
+        && let Command::March { .. } = first.command
+        && let Some(st) = game.stack(from, game.active())
+    {
+        let mut split = pick
+            .split
+            .or_else(|| march_pick(game, &first.listed.command))
+            .unwrap_or_default();
+        let before = split;
+        ui.label("What goes:");
+        ui.horizontal_wrapped(|ui| {
+            ui.label("inf");
+            ui.add(egui::DragValue::new(&mut split.men.inf).range(0..=st.armed.men.inf));
+            ui.label("cav");
+            ui.add(egui::DragValue::new(&mut split.men.cav).range(0..=st.armed.men.cav));
+            if st.armed.officers > 0 {
+                ui.label("officers");
+                ui.add(egui::DragValue::new(&mut split.officers).range(0..=st.armed.officers));
+            }
+            if st.cannon {
+                ui.checkbox(&mut split.cannon, "cannon");
+            }
+            if st.baggage {
+                ui.checkbox(&mut split.baggage, "baggage");
+            }
+            if st.flags > 0 {
+                ui.checkbox(&mut split.flag, "flag");
+            }
+            if st.prisoners.heads() > 0 {
+                ui.label("prisoners");
+                ui.add(egui::DragValue::new(&mut split.prisoners).range(0..=st.prisoners.heads()));
+            }
+            if st.unarmed.heads() > 0 {
+                ui.label("unarmed");
+                ui.add(egui::DragValue::new(&mut split.unarmed).range(0..=st.unarmed.heads()));
+            }
+        });
+        if split != before {
+            inputs.write(BattleInput::Split(split));
+        }
+    }
+    egui::ScrollArea::vertical()
+        .id_salt("battle-choices")
+        .max_height(260.0)
+        .show(ui, |ui| {
+            for (index, choice) in choices.choices.iter().enumerate() {
+                ui.group(|ui| {
+                    ui.horizontal(|ui| {
+                        let play =
+                            ui.add_enabled(choice.refused.is_none(), egui::Button::new("Play"));
+                        if play.clicked() {
+                            inputs.write(BattleInput::Play(index));
+                        }
+                        ui.monospace(choice.command.to_string());
+                    });
+                    if let Some(why) = &choice.refused {
+                        ui.colored_label(egui::Color32::from_rgb(255, 120, 110), why);
+                    }
+                    if let Some(plan) = &choice.fire {
+                        ui.small(format!(
+                            "{} fire at {} hex{} (R66); {} men in the target",
+                            if plan.direct { "direct" } else { "indirect" },
+                            plan.range,
+                            if plan.range == 1 { "" } else { "es" },
+                            plan.target_men
+                        ));
+                    }
+                    if let Some(plan) = &choice.attack {
+                        ui.small(format!(
+                            "{} attack {} (strength {} against {}): row {} (R73, R74)",
+                            plan.attackers,
+                            plan.defenders,
+                            f64::from(plan.attack2) / 2.0,
+                            f64::from(plan.defence2) / 2.0,
+                            sandtable_warpspawn::MeleeRows::NAMES[plan.row]
+                        ));
+                    }
+                    if let Command::Rally { routers, with } = choice.command {
+                        for (what, m) in game.rally_modifiers(routers, with) {
+                            ui.small(format!("{what} {m:+}"));
+                        }
+                    }
+                    for odds in &choice.odds {
+                        ui.small(&odds.what);
+                        for (outcome, chance) in &odds.outcomes {
+                            ui.horizontal(|ui| {
+                                ui.add(
+                                    egui::ProgressBar::new(chance.value() as f32)
+                                        .desired_width(60.0),
+                                );
+                                ui.small(format!("{outcome}: {chance}"));
+                            });
+                        }
+                    }
+                });
+            }
+            if choices.choices.is_empty() && pick.to.is_none() && pick.from.is_none() {
+                let movers = choices.movers.len();
+                ui.small(format!(
+                    "{movers} lit hex{} may act; {}",
+                    if movers == 1 { "" } else { "es" },
+                    if choices.end_refused.is_none() {
+                        "or End phase"
+                    } else {
+                        "the phase may not end yet"
+                    }
+                ));
+            }
+        });
 }
 
 /// Each formation's men ("16 inf", "8 cav") and each piece's count over it.
@@ -89,6 +362,8 @@ fn label_battle(
     pieces: Query<(&BattlePiece, &Transform)>,
     battle: Res<ActiveBattle>,
     hovered: Res<HoveredHex>,
+    choices: Res<BattleChoices>,
+    pick: Res<BattlePick>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_at)) = camera.single() else {
@@ -118,17 +393,52 @@ fn label_battle(
             labels.boxed(p, words, 11.0, egui::Color32::from_black_alpha(170));
         }
     }
-    // What the hovered hex holds, below it.
-    if let Some(hex) = hovered.0 {
-        let map = battle.game.battle().map;
-        if let Some(p) = labels.screen(super::hex_center(map, hex)) {
-            labels.boxed(
-                p + egui::vec2(0.0, 34.0),
-                describe_hex(&battle.game, hex),
-                13.0,
-                egui::Color32::from_black_alpha(200),
-            );
+    let map = battle.game.battle().map;
+    // What each lit hex offers the selection: a march's length, a shot's
+    // expected casualties, a melee's row.
+    if pick.to.is_none() {
+        for (hex, words) in &choices.targets {
+            if let Some(p) = labels.screen(super::hex_center(map, *hex) + Vec3::Y * 0.1)
+                && !words.is_empty()
+            {
+                labels.boxed(
+                    p,
+                    words.clone(),
+                    12.0,
+                    egui::Color32::from_rgba_unmultiplied(20, 60, 140, 220),
+                );
+            }
         }
+    }
+    // The line of fire of the shot on show: straight for direct fire, an
+    // arc over what is between for indirect fire (R66).
+    if let Some(plan) = choices.choices.iter().find_map(|c| c.fire.as_ref()) {
+        let a = super::hex_center(map, plan.cannon) + Vec3::Y * 0.15;
+        let b = super::hex_center(map, plan.target) + Vec3::Y * 0.15;
+        let rise = if plan.direct {
+            0.0
+        } else {
+            0.35 * a.distance(b)
+        };
+        let points: Vec<egui::Pos2> = (0..=24)
+            .filter_map(|i| {
+                let t = i as f32 / 24.0;
+                labels.screen(a.lerp(b, t) + Vec3::Y * rise * 4.0 * t * (1.0 - t))
+            })
+            .collect();
+        let colour = egui::Color32::from_rgb(255, 80, 40);
+        labels.line(points, colour);
+    }
+    // What the hovered hex holds, below it.
+    if let Some(hex) = hovered.0
+        && let Some(p) = labels.screen(super::hex_center(map, hex))
+    {
+        labels.boxed(
+            p + egui::vec2(0.0, 34.0),
+            describe_hex(&battle.game, hex),
+            13.0,
+            egui::Color32::from_black_alpha(200),
+        );
     }
     Ok(())
 }

@@ -5,8 +5,12 @@
 //! a battle is opened; their looks are `dress`'s.
 
 use bevy::prelude::*;
+use sandtable_core::undo::Undoable;
 use sandtable_scenario::battle::Battle;
-use sandtable_warpspawn::{Game, Hex, Side, Terrain};
+use sandtable_warpspawn::{Command, Game, Hex, Side, Terrain};
+
+use super::play::BattleSeat;
+use crate::play::LogLine;
 
 use super::looks::Slot;
 use super::{HEX, hex_center, map_size};
@@ -16,24 +20,72 @@ use crate::table::{TableBuilt, TablePiece, TableShown};
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<BattleLoaded>()
         .init_resource::<HoveredHex>()
-        .add_systems(Update, spawn_battle_table.in_set(AppSystems::SyncTable));
+        .add_systems(
+            Update,
+            (spawn_battle_table, sync_battle_pieces)
+                .chain()
+                .in_set(AppSystems::SyncTable),
+        );
 }
 
-/// The battle on the table, as the rules crate holds it.
+/// The battle on the table, as the rules crate holds it, with what the
+/// table keeps beside it: the record, the log, the last dice rolled, each
+/// side's seat and the hot-seat hand-over.
 #[derive(Resource, Debug, Clone)]
 pub struct ActiveBattle {
-    /// The game.
-    pub game: Game,
+    /// The game with its undo history (R31); changed only through
+    /// [`ActiveBattle::play`] and undo.
+    pub game: Undoable<Game>,
     /// The battle file it was started from.
     pub battle: Battle,
+    /// Every command played since the start, in the move notation.
+    pub record: Vec<Command>,
+    /// The log shown in the panel: commands and what they caused.
+    pub log: Vec<LogLine>,
+    /// What the last dice rolled decided, each roll with its table row.
+    pub rolls: Vec<String>,
+    /// Who plays each side.
+    pub seats: [BattleSeat; 2],
+    /// The side the table is being handed to, until it confirms (hot-seat).
+    pub handover: Option<Side>,
+    /// Grows by one at every change of the game, so that the table follows.
+    pub revision: u64,
+    /// Whether the dice are real dice rolled beside the table and typed in
+    /// (the contract's scripted source, R30) rather than the generator.
+    pub real_dice: bool,
+    /// Every roll of real dice typed in, oldest first: with the record,
+    /// the battle replays roll for roll.
+    pub typed: Vec<u8>,
 }
 
 impl ActiveBattle {
-    /// A new game of a battle, with the battle's own seed.
+    /// A new game of a battle, with the battle's own seed, both sides
+    /// played by people.
     pub fn new(battle: Battle) -> Result<ActiveBattle, String> {
         let dice = sandtable_core::dice::Dice::seeded(battle.setup.seed);
         let game = Game::new(&battle.setup, dice).map_err(|e| e.to_string())?;
-        Ok(ActiveBattle { game, battle })
+        let first = game.decider();
+        Ok(ActiveBattle {
+            game: Undoable::new(game),
+            battle,
+            record: Vec::new(),
+            log: Vec::new(),
+            rolls: Vec::new(),
+            seats: [BattleSeat::Person; 2],
+            handover: first,
+            revision: 0,
+            real_dice: false,
+            typed: Vec::new(),
+        })
+    }
+
+    /// The same battle with these seats; a bot's side needs no hand-over.
+    pub fn with_seats(mut self, seats: [BattleSeat; 2]) -> ActiveBattle {
+        self.seats = seats;
+        if seats != [BattleSeat::Person; 2] {
+            self.handover = None;
+        }
+        self
     }
 }
 
@@ -79,7 +131,7 @@ pub struct BattlePiece {
 }
 
 /// Builds the battle's table anew when a battle is opened: one entity per
-/// hex, formation and piece.
+/// hex (its formations and pieces are [`sync_battle_pieces`]'s).
 pub fn spawn_battle_table(
     mut commands: Commands,
     mut loaded: MessageReader<BattleLoaded>,
@@ -124,6 +176,33 @@ pub fn spawn_battle_table(
             Visibility::default(),
         ));
     }
+}
+
+/// The battle's formations and pieces follow the game: built again at every
+/// change of it (a march, a loss, a rout), and with the table.
+pub fn sync_battle_pieces(
+    mut commands: Commands,
+    mut loaded: MessageReader<BattleLoaded>,
+    battle: Option<Res<ActiveBattle>>,
+    old: Query<Entity, Or<(With<Formation>, With<BattlePiece>)>>,
+    mut seen: Local<Option<u64>>,
+) {
+    let fresh = loaded.read().count() > 0;
+    let Some(active) = battle else {
+        return;
+    };
+    if !fresh && *seen == Some(active.revision) {
+        return;
+    }
+    *seen = Some(active.revision);
+    // A new table's builder took the old pieces away with the rest.
+    if !fresh {
+        for e in &old {
+            commands.entity(e).despawn();
+        }
+    }
+    let game = &active.game;
+    let map = game.battle().map;
     for st in game.stacks() {
         let at = hex_center(map, st.hex);
         let men = st.armed.men;

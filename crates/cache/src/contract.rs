@@ -173,6 +173,10 @@ impl GameState for Game {
         &self.state.dice
     }
 
+    fn set_dice(&mut self, dice: Dice) {
+        self.state.dice = dice;
+    }
+
     fn reseed(&mut self, seed: u64) {
         Game::reseed(self, seed);
     }

@@ -308,6 +308,10 @@ pub trait GameState: Clone + Send + Sync + 'static {
     fn odds(&self, seat: Seat, command: &Self::Command) -> Vec<Odds>;
     /// The game's dice source (R30).
     fn dice(&self) -> &Dice;
+    /// Replaces the dice source (R30): real dice rolled beside a real
+    /// table, typed in as a scripted list, from this point on. Undo stops
+    /// here as at a roll ([`crate::undo::Undoable::set_dice`]).
+    fn set_dice(&mut self, dice: Dice);
     /// Replaces the dice with a generator seeded with `seed`, for a bot's
     /// private copy: it samples dice it cannot know (R30). Undo stops here
     /// as at a roll ([`crate::undo::Undoable::reseed`]).

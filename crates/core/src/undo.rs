@@ -93,6 +93,13 @@ impl<G: GameState> Undoable<G> {
         self.mark(Barrier::Roll);
     }
 
+    /// Replaces the game's dice source (R30), for rolls of real dice typed
+    /// in at the table; undo never goes back past it, as past a roll (R31).
+    pub fn set_dice(&mut self, dice: crate::dice::Dice) {
+        self.game.set_dice(dice);
+        self.mark(Barrier::Roll);
+    }
+
     /// Takes the game now as where undo stops.
     fn mark(&mut self, barrier: Barrier) {
         self.mark.clone_from(&self.game);

@@ -337,6 +337,27 @@ impl Game {
         self.plan(side, command).map(|_| ())
     }
 
+    /// The checked shot of a `fire` command of `side`: its range, whether
+    /// the fire is direct (R66), its modifiers (R67) and the friendly
+    /// formations on its line (R68), for a table to show before the shot;
+    /// `None` for any other command or a refused one.
+    pub fn fire_plan(&self, side: Side, command: &Command) -> Option<FirePlan> {
+        match self.plan(side, command) {
+            Ok(Plan::Fire(plan)) => Some(plan),
+            _ => None,
+        }
+    }
+
+    /// The checked melee of an `attack` command of `side`: both strengths
+    /// and the melee table's row (R72-R74); `None` for any other command or
+    /// a refused one.
+    pub fn attack_plan(&self, side: Side, command: &Command) -> Option<AttackPlan> {
+        match self.plan(side, command) {
+            Ok(Plan::Attack(plan)) => Some(plan),
+            _ => None,
+        }
+    }
+
     /// What an owed decision asks, in words.
     pub fn owed_words(&self, step: &Step) -> String {
         match step {

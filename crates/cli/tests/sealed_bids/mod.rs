@@ -412,6 +412,10 @@ impl GameState for SealedBids {
         &self.state.dice
     }
 
+    fn set_dice(&mut self, dice: Dice) {
+        self.state.dice = dice;
+    }
+
     fn reseed(&mut self, seed: u64) {
         self.state.dice = Dice::seeded(seed);
     }

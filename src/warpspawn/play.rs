@@ -1,0 +1,767 @@
+//! Playing a battle with the mouse: the person clicks what acts, then where
+//! (a cannon then its target, a formation then a hex, attackers then the
+//! defender, routers then the formation they rally on); the panel shows the
+//! commands that fit those two clicks, each with its odds from the
+//! contract, and plays the one chosen. Decisions owed by a side (casualties,
+//! the free advance, rout moves, R64) are listed for that side, after a
+//! hand-over in hot-seat. Everything goes through the game contract: the
+//! legal list, `check`, `odds` and `apply`, so the table never works a rule
+//! out again.
+
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use sandtable_bots::{BotConfig, BotKind};
+use sandtable_core::game::{GameState, Legal, Odds, Seat, seat_seed};
+use sandtable_warpspawn::{AttackPlan, Command, Event, FirePlan, Game, Hex, Phase, Pick, Side};
+
+use super::table::ActiveBattle;
+use crate::AppSystems;
+use crate::play::{LogLine, Notice, StartTurn, UndoRequest};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<BattleInput>()
+        .init_resource::<BattlePick>()
+        .init_resource::<BattleChoices>()
+        .init_resource::<BattleBotPace>()
+        .init_resource::<TypedRolls>()
+        .add_systems(
+            Update,
+            (
+                (finish_battle_bot, start_battle_bot)
+                    .chain()
+                    .in_set(AppSystems::RecordInput),
+                read_battle_keys.in_set(AppSystems::RecordInput),
+                (start_battle_turn, battle_input, undo_battle)
+                    .chain()
+                    .in_set(AppSystems::ApplyCommands),
+                list_choices.in_set(AppSystems::SyncTable),
+            )
+                .run_if(resource_exists::<ActiveBattle>),
+        );
+}
+
+/// Who plays a side of the battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BattleSeat {
+    /// A person at the table.
+    #[default]
+    Person,
+    /// A bot of this strength, 1 (random) to 5, as for Cache
+    /// ([`BotConfig::strength`]).
+    Bot(u8),
+}
+
+/// What the person does at the battle's table: every click and button of
+/// the battle comes here, so that the panel and the table only ask.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BattleInput {
+    /// A hex, or a piece in it, was clicked.
+    Click(Hex),
+    /// The part of the selected march that goes, for a split (R69-R71).
+    Split(Pick),
+    /// Play the choice on show with this index.
+    Play(usize),
+    /// Play a command typed in the move notation, or one a button stands
+    /// for (End phase).
+    Command(Command),
+    /// Let go of the selection.
+    Cancel,
+    /// Roll real dice beside the table and type them in (`true`), or let
+    /// the generator roll (R30).
+    RealDice(bool),
+}
+
+/// The rolls of real dice typed in the panel for the next command, as
+/// `4` or `4 2` (R30).
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct TypedRolls(pub String);
+
+/// The person's selection: what acts (`from`) and where (`to`), and for a
+/// march the part that goes.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct BattlePick {
+    /// The hex of the cannon, formation or routers that acts.
+    pub from: Option<Hex>,
+    /// The hex it marches to, fires at, attacks or rallies on.
+    pub to: Option<Hex>,
+    /// The part of a march that goes; `None` for what the list moves.
+    pub split: Option<Pick>,
+}
+
+/// A command the panel offers for the selection, with what the person
+/// needs to know before playing it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    /// The command, with the split applied to a march.
+    pub command: Command,
+    /// The legal command of the contract's list it comes from.
+    pub listed: Legal<Command>,
+    /// The odds of its dice (R67, R68, R74-R76, R79), empty when none
+    /// decide it.
+    pub odds: Vec<Odds>,
+    /// Why the rules refuse it (a split that may not go), if they do.
+    pub refused: Option<String>,
+    /// For a shot: its range, line (R66), modifiers (R67) and the friendly
+    /// formations on its line (R68).
+    pub fire: Option<FirePlan>,
+    /// For a melee: both strengths and the table's row (R72-R74).
+    pub attack: Option<AttackPlan>,
+}
+
+/// What the table shows of the legal list for the side that decides now,
+/// worked out again only when the game or the selection changes.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct BattleChoices {
+    /// The game's revision and the selection it was worked out for.
+    seen: Option<(u64, BattlePick)>,
+    /// The side that decides, when a person decides now.
+    pub side: Option<Side>,
+    /// Hexes of what may act now (lit when nothing is selected).
+    pub movers: Vec<Hex>,
+    /// Hexes the selection may go to, fire at, attack or rally on, each
+    /// with a few words (a march's hexes, a shot's expected casualties, a
+    /// melee's ratio).
+    pub targets: Vec<(Hex, String)>,
+    /// The commands for the selection, or every answer of an owed decision.
+    pub choices: Vec<Choice>,
+    /// Why the phase may not end now (a roll or a move still owed), or
+    /// `None` when it may.
+    pub end_refused: Option<String>,
+}
+
+/// How long a bot's command stays on the table before its next one.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BattleBotPace(pub std::time::Duration);
+
+impl Default for BattleBotPace {
+    fn default() -> Self {
+        BattleBotPace(std::time::Duration::from_millis(700))
+    }
+}
+
+/// A bot thinking for a side, for one revision of the battle.
+#[derive(Resource)]
+pub struct BattleThinking {
+    task: Task<Option<Command>>,
+    revision: u64,
+}
+
+/// The time the last bot command was applied, for the pace.
+#[derive(Resource, Debug, Clone, Copy)]
+struct LastBattleBotMove(std::time::Duration);
+
+/// The contract's seat of a side.
+pub fn seat(side: Side) -> Seat {
+    Seat(u16::from(side.0))
+}
+
+/// Whether `command` acts from `hex`: the cannon that fires, the hex a march
+/// leaves, any of the attackers' hexes, the routers that rally or rout, the
+/// hex that loses men, any hex a free advance comes from.
+pub fn acts_from(command: &Command, hex: Hex) -> bool {
+    match *command {
+        Command::Fire { cannon, .. } => cannon == hex,
+        Command::March { from, .. } => from == hex,
+        Command::Attack { from, .. } => from.as_slice().contains(&hex),
+        Command::Lose { hex: h, .. } => h == hex,
+        Command::Advance { from, .. } => from.as_slice().iter().any(|(h, _)| *h == hex),
+        Command::Rally { routers, .. } => routers == hex,
+        Command::Rout { from, .. } => from == hex,
+        Command::End => false,
+    }
+}
+
+/// Where a listed command goes: the hex its `at` names.
+fn at(legal: &Legal<Command>) -> Option<Hex> {
+    legal.at.and_then(Hex::from_spot)
+}
+
+/// A few words for a hex the selection may reach, from the first command of
+/// the list that goes there: a march's length, a shot's expected
+/// casualties (R67), a melee's ratio row (R74), a rally's roll (R79).
+fn target_words(game: &Game, side: Side, legal: &Legal<Command>) -> String {
+    match legal.command {
+        Command::March { path, .. } => match path.as_slice().len() {
+            1 => "1 hex".to_owned(),
+            n => format!("{n} hexes"),
+        },
+        Command::Fire { .. } => match game.fire_plan(side, &legal.command) {
+            Some(plan) => {
+                let total: u32 = (1..=6u8)
+                    .map(|roll| {
+                        u32::from(sandtable_warpspawn::casualties(
+                            roll,
+                            plan.modifier(),
+                            plan.target_men,
+                        ))
+                    })
+                    .sum();
+                format!("~{:.1} killed", f64::from(total) / 6.0)
+            }
+            None => String::new(),
+        },
+        Command::Attack { .. } => match game.attack_plan(side, &legal.command) {
+            Some(plan) => sandtable_warpspawn::MeleeRows::NAMES[plan.row].to_owned(),
+            None => String::new(),
+        },
+        Command::Rally { .. } => "rally".to_owned(),
+        Command::Rout { .. } => "rout here".to_owned(),
+        Command::Lose { .. } | Command::Advance { .. } | Command::End => String::new(),
+    }
+}
+
+/// The command the person means by `pick`: the listed command with the
+/// split applied, for a march.
+fn with_split(command: Command, split: Option<Pick>) -> Command {
+    match (command, split) {
+        (Command::March { from, path, .. }, Some(pick)) => Command::March {
+            from,
+            path,
+            pick: Some(pick),
+        },
+        (command, _) => command,
+    }
+}
+
+/// What the listed march of a family moves: its own pick, or everything
+/// that may march from the hex when it names none.
+pub fn march_pick(game: &Game, command: &Command) -> Option<Pick> {
+    let Command::March { from, pick, .. } = *command else {
+        return None;
+    };
+    if pick.is_some() {
+        return pick;
+    }
+    let st = game.stack(from, game.active())?;
+    Some(Pick {
+        men: st.armed.men,
+        officers: st.armed.officers,
+        cannon: st.cannon,
+        baggage: st.baggage,
+        flag: st.flags > 0,
+        prisoners: st.prisoners.heads(),
+        unarmed: st.unarmed.heads(),
+    })
+}
+
+/// Works the choices out again when the game or the selection changed.
+pub fn list_choices(
+    active: Res<ActiveBattle>,
+    pick: Res<BattlePick>,
+    mut choices: ResMut<BattleChoices>,
+) {
+    let key = (active.revision, *pick);
+    if choices.seen == Some(key) {
+        return;
+    }
+    let game = &*active.game;
+    let mut out = BattleChoices {
+        seen: Some(key),
+        ..default()
+    };
+    let Some(side) = game
+        .decider()
+        .filter(|s| active.seats[usize::from(s.0)] == BattleSeat::Person)
+    else {
+        *choices = out;
+        return;
+    };
+    out.side = Some(side);
+    let mut legal = Vec::new();
+    GameState::legal_into(game, seat(side), &mut legal);
+    out.end_refused = GameState::check(game, seat(side), &Command::End)
+        .err()
+        .map(|e| e.to_string());
+    let mut movers: Vec<Hex> = legal
+        .iter()
+        .filter_map(|l| l.piece.and_then(Hex::from_spot))
+        .collect();
+    // Every attacker of a melee acts from its hex.
+    for l in &legal {
+        if let Command::Attack { from, .. } = l.command {
+            movers.extend_from_slice(from.as_slice());
+        }
+    }
+    movers.sort_unstable();
+    movers.dedup();
+    out.movers = movers;
+    let owed = game.owed().is_some();
+    if let Some(from) = pick.from {
+        for l in legal.iter().filter(|l| acts_from(&l.command, from)) {
+            if let Some(to) = at(l)
+                && !out.targets.iter().any(|(h, _)| *h == to)
+            {
+                out.targets.push((to, target_words(game, side, l)));
+            }
+        }
+    }
+    let shown = legal.iter().filter(|l| match (pick.from, pick.to) {
+        (Some(from), Some(to)) => acts_from(&l.command, from) && at(l) == Some(to),
+        // An owed decision lists every answer, or those of the hex clicked.
+        (Some(from), None) => owed && acts_from(&l.command, from),
+        (None, _) => owed && l.command != Command::End,
+    });
+    for l in shown {
+        let command = with_split(l.command, pick.split);
+        // A split makes the slow and the fast march to a hex one command.
+        if out.choices.iter().any(|c| c.command == command) {
+            continue;
+        }
+        let refused = GameState::check(game, seat(side), &command)
+            .err()
+            .map(|e| e.to_string());
+        out.choices.push(Choice {
+            command,
+            listed: *l,
+            odds: GameState::odds(game, seat(side), &command),
+            refused,
+            fire: game.fire_plan(side, &command),
+            attack: game.attack_plan(side, &command),
+        });
+    }
+    *choices = out;
+}
+
+/// The command a click on `to` with `from` selected would most plainly be
+/// in this phase, for the rules to explain why it is refused.
+fn plain_command(phase: Phase, from: Hex, to: Hex) -> Command {
+    match phase {
+        Phase::Cannonade => Command::Fire {
+            cannon: from,
+            target: to,
+            routers: false,
+            crew: None,
+        },
+        Phase::March => Command::March {
+            from,
+            path: sandtable_warpspawn::Hexes::one(to),
+            pick: None,
+        },
+        Phase::Melee => Command::Attack {
+            target: to,
+            from: sandtable_warpspawn::Hexes::one(from),
+        },
+        Phase::Rally => Command::Rally {
+            routers: from,
+            with: to,
+        },
+    }
+}
+
+/// Why the person may not play now, if they may not: a hand-over to
+/// confirm, a bot's decision, or a battle over.
+fn person_may_not_play(active: &ActiveBattle) -> Option<String> {
+    if active.handover.is_some() {
+        return Some("confirm the hand-over first".to_owned());
+    }
+    match active.game.decider() {
+        None => Some("the battle is over".to_owned()),
+        Some(side) if active.seats[usize::from(side.0)] != BattleSeat::Person => Some(format!(
+            "it is {}'s decision, and a bot plays {} (R64)",
+            active.game.name(side),
+            active.game.name(side)
+        )),
+        Some(_) => None,
+    }
+}
+
+/// The person's clicks and buttons: a click selects what acts, then where;
+/// a choice is played through the contract; a refused one changes nothing
+/// and its reason, with the ruling, goes to the notice.
+pub fn battle_input(
+    mut inputs: MessageReader<BattleInput>,
+    mut active: ResMut<ActiveBattle>,
+    mut pick: ResMut<BattlePick>,
+    choices: Res<BattleChoices>,
+    mut notice: ResMut<Notice>,
+    mut typed: ResMut<TypedRolls>,
+) {
+    for input in inputs.read().copied() {
+        match input {
+            BattleInput::Cancel => *pick = BattlePick::default(),
+            BattleInput::RealDice(on) => match active.use_real_dice(on) {
+                Ok(words) => notice.info(words),
+                Err(why) => notice.error(why),
+            },
+            BattleInput::Split(split) => {
+                if pick.to.is_some() {
+                    pick.split = Some(split);
+                }
+            }
+            BattleInput::Click(hex) => {
+                if let Some(why) = person_may_not_play(&active) {
+                    notice.info(why);
+                    continue;
+                }
+                let game = &*active.game;
+                let side = game.decider().expect("a person decides");
+                let mut legal = Vec::new();
+                GameState::legal_into(game, seat(side), &mut legal);
+                let from_here = |from: Hex| {
+                    legal
+                        .iter()
+                        .filter(move |l| acts_from(&l.command, from))
+                        .filter_map(at)
+                };
+                // A hex may be its own target: routers rally on the
+                // formation they stand with, clicked twice.
+                if let Some(from) = pick.from
+                    && pick.to != Some(hex)
+                    && from_here(from).any(|to| to == hex)
+                {
+                    *pick = BattlePick {
+                        from: Some(from),
+                        to: Some(hex),
+                        split: None,
+                    };
+                    notice.text = None;
+                } else if legal.iter().any(|l| acts_from(&l.command, hex)) {
+                    *pick = BattlePick {
+                        from: Some(hex),
+                        to: None,
+                        split: None,
+                    };
+                    notice.text = None;
+                } else if let Some(from) = pick.from {
+                    // Not a hex the selection may reach: the rules say why.
+                    let command = plain_command(game.phase(), from, hex);
+                    let why = match GameState::check(game, seat(side), &command) {
+                        Err(e) => e.to_string(),
+                        Ok(()) => {
+                            format!("`{command}` is legal, but not as one click: use the list")
+                        }
+                    };
+                    notice.error(format!("{hex}: {why}"));
+                } else {
+                    notice.error(format!(
+                        "{hex}: nothing of {}'s there can act now, in the {:?} phase; the lit hexes can (R64)",
+                        game.name(side),
+                        game.phase()
+                    ));
+                }
+            }
+            BattleInput::Play(index) => {
+                let Some(choice) = choices.choices.get(index) else {
+                    notice.error("that choice is no longer on show");
+                    continue;
+                };
+                if play_person(&mut active, choice.command, &mut notice, &mut typed) {
+                    *pick = BattlePick::default();
+                }
+            }
+            BattleInput::Command(command) => {
+                if play_person(&mut active, command, &mut notice, &mut typed) {
+                    *pick = BattlePick::default();
+                }
+            }
+        }
+    }
+}
+
+/// Plays a person's command, if a person may play now, with the rolls typed
+/// in when the dice are real; whether it was played.
+fn play_person(
+    active: &mut ActiveBattle,
+    command: Command,
+    notice: &mut Notice,
+    typed: &mut TypedRolls,
+) -> bool {
+    if let Some(why) = person_may_not_play(active) {
+        notice.info(why);
+        return false;
+    }
+    let played = if active.real_dice {
+        match sandtable_core::dice::parse_rolls(&typed.0) {
+            Ok(rolls) => active.play_with_rolls(command, rolls),
+            Err(e) => Err(format!("the rolls typed: {e}")),
+        }
+    } else {
+        active.play(command)
+    };
+    match played {
+        Ok(()) => {
+            typed.0.clear();
+            notice.text = None;
+            true
+        }
+        Err(why) => {
+            notice.error(why);
+            false
+        }
+    }
+}
+
+impl ActiveBattle {
+    /// Turns real dice on or off (R30): on, every roll is typed in from
+    /// dice rolled beside the table; off, the generator rolls again, from a
+    /// stream of its own. Undo stops here, as at a roll (R31). A bot cannot
+    /// read real dice, so a battle with a bot keeps the generator.
+    pub fn use_real_dice(&mut self, on: bool) -> Result<String, String> {
+        if on == self.real_dice {
+            return Ok("nothing changed".to_owned());
+        }
+        if on && self.seats.iter().any(|s| *s != BattleSeat::Person) {
+            return Err(
+                "real dice are for battles of two people so far: a bot's rolls come from the generator (R30)"
+                    .to_owned(),
+            );
+        }
+        if on {
+            self.game
+                .set_dice(sandtable_core::dice::Dice::scripted(Vec::new()));
+        } else {
+            let seed = self
+                .battle
+                .setup
+                .seed
+                .wrapping_add(1 + self.typed.len() as u64);
+            self.game.reseed(seed);
+        }
+        self.real_dice = on;
+        self.revision += 1;
+        Ok(if on {
+            "real dice: roll them beside the table and type each roll before you play (R30)"
+                .to_owned()
+        } else {
+            "the generator rolls the dice again (R30)".to_owned()
+        })
+    }
+
+    /// Plays a command with rolls of real dice typed in (R30): exactly as
+    /// many as it rolls, no fewer and no more; otherwise nothing changes and
+    /// the refusal says how many it needs.
+    pub fn play_with_rolls(&mut self, command: Command, rolls: Vec<u8>) -> Result<(), String> {
+        let Some(side) = self.game.decider() else {
+            return Err("the battle is over".to_owned());
+        };
+        let mut trial = self.game.game().clone();
+        trial.set_dice(sandtable_core::dice::Dice::scripted(rolls.clone()));
+        let mut events = Vec::new();
+        if let Err(e) = GameState::apply_into(&mut trial, seat(side), &command, &mut events) {
+            return Err(match GameState::dice(&trial).left() {
+                Some(_) if e.ruling == 30 => {
+                    format!("`{command}` rolls dice: roll them and type every roll first; {e}")
+                }
+                _ => e.to_string(),
+            });
+        }
+        let used = GameState::dice(&trial)
+            .script()
+            .map_or(0, |s| s.used().len());
+        if used < rolls.len() {
+            return Err(format!(
+                "`{command}` rolls {used} di{}, and {} rolls were typed: type exactly the rolls it makes (R30)",
+                if used == 1 { "e" } else { "ce" },
+                rolls.len()
+            ));
+        }
+        if used > 0 {
+            self.game
+                .set_dice(sandtable_core::dice::Dice::scripted(rolls.clone()));
+        }
+        self.play(command)?;
+        if used > 0 {
+            self.typed.extend_from_slice(&rolls);
+            self.log.push(LogLine {
+                text: format!("real dice: {}", sandtable_core::dice::write_rolls(&rolls)),
+                command: false,
+            });
+        }
+        Ok(())
+    }
+
+    /// Plays a command of the side that decides now through the contract,
+    /// keeping the record, the log, the rolls and the hand-over; a refused
+    /// command changes nothing and says why, with its ruling.
+    pub fn play(&mut self, command: Command) -> Result<(), String> {
+        let Some(side) = self.game.decider() else {
+            return Err("the battle is over".to_owned());
+        };
+        let events = self
+            .game
+            .apply(seat(side), &command)
+            .map_err(|e| e.to_string())?;
+        self.record.push(command);
+        self.log.push(LogLine {
+            text: command.to_string(),
+            command: true,
+        });
+        let rolled: Vec<String> = events
+            .iter()
+            .filter(|e| rolls_dice(e))
+            .map(|e| self.game.describe(e))
+            .collect();
+        if !rolled.is_empty() {
+            self.rolls = rolled;
+        }
+        for event in &events {
+            if GameState::logged(&*self.game, event) {
+                let text = self.game.describe(event);
+                self.log.push(LogLine {
+                    text,
+                    command: false,
+                });
+            }
+        }
+        // A decision passing to the other side at one desktop is a
+        // hand-over, when both sides are people (R64).
+        if let Some(next) = self.game.decider()
+            && next != side
+            && self.seats.iter().all(|s| *s == BattleSeat::Person)
+        {
+            self.handover = Some(next);
+        }
+        self.revision += 1;
+        Ok(())
+    }
+}
+
+/// Whether an event reports dice rolled, for the tray.
+fn rolls_dice(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::Fired { .. }
+            | Event::FriendlyFire { .. }
+            | Event::Attacked { .. }
+            | Event::FateRolled { .. }
+            | Event::RallyRolled { .. }
+    )
+}
+
+/// The hand-over is confirmed: the side it was made to plays now.
+fn start_battle_turn(mut requests: MessageReader<StartTurn>, mut active: ResMut<ActiveBattle>) {
+    if requests.read().count() > 0 {
+        active.handover = None;
+    }
+}
+
+/// Undo (R31): one command back within the player turn and since the last
+/// roll, or the reason it cannot.
+fn undo_battle(
+    mut requests: MessageReader<UndoRequest>,
+    mut active: ResMut<ActiveBattle>,
+    mut pick: ResMut<BattlePick>,
+    mut notice: ResMut<Notice>,
+) {
+    for _ in requests.read() {
+        if active.handover.is_some() {
+            notice.info("confirm the hand-over first");
+            continue;
+        }
+        match active.game.undo() {
+            Ok(command) => {
+                active.record.pop();
+                active.log.push(LogLine {
+                    text: format!("undo {command}"),
+                    command: true,
+                });
+                active.revision += 1;
+                *pick = BattlePick::default();
+                notice.info(format!("undid `{command}`"));
+            }
+            Err(e) => notice.error(e),
+        }
+    }
+}
+
+/// A bot's command for a side of the battle, by its strength: random,
+/// greedy or mcts, seeded by the battle's seed and the side, as the CLI
+/// seeds its bots.
+pub fn bot_command(game: &Game, level: u8, bot_seed: u64) -> Option<Command> {
+    let side = game.decider()?;
+    let config = BotConfig::strength(level, seat_seed(bot_seed, seat(side)));
+    match config.kind {
+        BotKind::Random => {
+            use rand::SeedableRng;
+            let mut rng =
+                rand_chacha::ChaCha8Rng::seed_from_u64(config.seed ^ GameState::state_hash(game));
+            sandtable_bots::contract::random(game, seat(side), &mut rng)
+        }
+        BotKind::Greedy => sandtable_bots::warpspawn::greedy(game, seat(side), config.seed),
+        BotKind::Mcts => sandtable_bots::warpspawn::mcts(
+            game,
+            seat(side),
+            config.budget,
+            config.seed,
+            config.threads,
+        )
+        .map(|s| s.command),
+    }
+}
+
+/// Starts a bot thinking when a bot's side decides and the last bot
+/// command has been on the table long enough.
+fn start_battle_bot(
+    mut commands: Commands,
+    active: Res<ActiveBattle>,
+    thinking: Option<Res<BattleThinking>>,
+    pace: Res<BattleBotPace>,
+    last: Option<Res<LastBattleBotMove>>,
+    time: Res<Time<Real>>,
+) {
+    if thinking.is_some() || last.is_some_and(|l| time.elapsed() < l.0 + pace.0) {
+        return;
+    }
+    let Some(side) = active.game.decider() else {
+        return;
+    };
+    if let BattleSeat::Bot(level) = active.seats[usize::from(side.0)] {
+        let game = active.game.game().clone();
+        let seed = active.battle.setup.seed;
+        commands.insert_resource(BattleThinking {
+            task: AsyncComputeTaskPool::get().spawn(async move { bot_command(&game, level, seed) }),
+            revision: active.revision,
+        });
+    }
+}
+
+/// Plays a bot's command once it is ready, if the battle has not changed
+/// meanwhile (an undo); otherwise the thought is dropped.
+fn finish_battle_bot(
+    mut commands: Commands,
+    thinking: Option<ResMut<BattleThinking>>,
+    mut active: ResMut<ActiveBattle>,
+    time: Res<Time<Real>>,
+    mut notice: ResMut<Notice>,
+) {
+    let Some(mut thinking) = thinking else {
+        return;
+    };
+    let Some(result) = check_ready(&mut thinking.task) else {
+        return;
+    };
+    commands.remove_resource::<BattleThinking>();
+    if thinking.revision != active.revision {
+        return;
+    }
+    if let Some(command) = result {
+        if let Err(why) = active.play(command) {
+            notice.error(format!("the bot's `{command}` was refused: {why}"));
+        }
+        commands.insert_resource(LastBattleBotMove(time.elapsed()));
+    }
+}
+
+/// Keys of the battle's table: Enter ends the phase, Escape lets go of the
+/// selection, U or Ctrl+Z undoes. Ignored while a panel has the keyboard.
+fn read_battle_keys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    taken: Option<Res<crate::play::keys::KeyboardTaken>>,
+    mut inputs: MessageWriter<BattleInput>,
+    mut undo: MessageWriter<UndoRequest>,
+) {
+    let Some(keys) = keys else {
+        return;
+    };
+    if taken.is_some_and(|t| t.0) {
+        return;
+    }
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if keys.just_pressed(KeyCode::KeyU) || (ctrl && keys.just_pressed(KeyCode::KeyZ)) {
+        undo.write(UndoRequest);
+    } else if keys.just_pressed(KeyCode::Enter) {
+        inputs.write(BattleInput::Command(Command::End));
+    } else if keys.just_pressed(KeyCode::Escape) {
+        inputs.write(BattleInput::Cancel);
+    }
+}

@@ -365,17 +365,40 @@ pub fn undo_commands(
         return;
     };
     for _ in requests.read() {
-        match active.game.undo() {
-            Ok(command) => {
-                active.record.pop();
-                active.log.push(LogLine {
-                    text: format!("undo {command}"),
-                    command: true,
-                });
-                active.revision += 1;
-                notice.info(format!("undid `{command}`"));
-            }
-            Err(e) => notice.error(e.to_string()),
+        let active = &mut *active;
+        if undo_one(
+            &mut active.game,
+            &mut active.record,
+            &mut active.log,
+            &mut notice,
+        ) {
+            active.revision += 1;
+        }
+    }
+}
+
+/// Undo (R31) of any system's game at the table: one command back, taken
+/// off the record and logged as `undo ...`; the notice says what was undone
+/// or, in the system's words, why undo stops. Whether it undid.
+pub fn undo_one<G: sandtable_core::game::GameState>(
+    game: &mut Undoable<G>,
+    record: &mut Vec<G::Command>,
+    log: &mut Vec<LogLine>,
+    notice: &mut Notice,
+) -> bool {
+    match game.undo() {
+        Ok(command) => {
+            record.pop();
+            log.push(LogLine {
+                text: format!("undo {command}"),
+                command: true,
+            });
+            notice.info(format!("undid `{command}`"));
+            true
+        }
+        Err(e) => {
+            notice.error(e);
+            false
         }
     }
 }

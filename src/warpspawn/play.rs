@@ -586,22 +586,21 @@ impl ActiveBattle {
             text: command.to_string(),
             command: true,
         });
-        let rolled: Vec<String> = events
-            .iter()
-            .filter(|e| rolls_dice(e))
-            .map(|e| self.game.describe(e))
-            .collect();
-        if !rolled.is_empty() {
-            self.rolls = rolled;
-        }
+        let mut rolled = Vec::new();
         for event in &events {
+            let text = self.game.describe(event);
+            if rolls_dice(event) {
+                rolled.push(text.clone());
+            }
             if GameState::logged(&*self.game, event) {
-                let text = self.game.describe(event);
                 self.log.push(LogLine {
                     text,
                     command: false,
                 });
             }
+        }
+        if !rolled.is_empty() {
+            self.rolls = rolled;
         }
         // A decision passing to the other side at one desktop is a
         // hand-over, when both sides are people (R64).
@@ -648,18 +647,15 @@ fn undo_battle(
             notice.info("confirm the hand-over first");
             continue;
         }
-        match active.game.undo() {
-            Ok(command) => {
-                active.record.pop();
-                active.log.push(LogLine {
-                    text: format!("undo {command}"),
-                    command: true,
-                });
-                active.revision += 1;
-                *pick = BattlePick::default();
-                notice.info(format!("undid `{command}`"));
-            }
-            Err(e) => notice.error(e),
+        let active = &mut *active;
+        if crate::play::undo_one(
+            &mut active.game,
+            &mut active.record,
+            &mut active.log,
+            &mut notice,
+        ) {
+            active.revision += 1;
+            *pick = BattlePick::default();
         }
     }
 }

@@ -24,12 +24,34 @@ fn main() -> AppExit {
     let mut notice = Notice::default();
     let mut failure = OpenFailure::default();
     let started = Instant::now();
-    // A Warpspawn battle is shown on a hex map of its own.
-    if let Some(path) = &options.file
-        && let Ok(sandtable_scenario::Loaded::Warpspawn(battle)) =
+    // A Warpspawn battle, or a saved game of one, is shown on a hex map of
+    // its own.
+    if let Some(path) = &options.file {
+        if let Ok(sandtable_scenario::Loaded::Warpspawn(battle)) =
             sandtable_scenario::load_any(path)
-    {
-        return show_battle(battle, path.clone(), &options, started);
+        {
+            let active = sandtable::warpspawn::ActiveBattle::new(battle)
+                .map(|a| a.with_source(ScenarioSource::File(path.clone())))
+                .map_err(|e| format!("{}: {e}", path.display()));
+            return show_battle(active, path.clone(), &options, started);
+        }
+        if let Some(scenario) = files::record_scenario(path)
+            && let Ok(sandtable_scenario::Loaded::Warpspawn(_)) =
+                sandtable_scenario::load_any(&scenario)
+        {
+            let active = sandtable::warpspawn::files::open_battle(path, None).map(|opened| {
+                for note in &opened.notes {
+                    eprintln!("note: {}", sandtable_scenario::files::printable(note));
+                }
+                opened.active
+            });
+            return show_battle(
+                active.map_err(|e| e.message),
+                path.clone(),
+                &options,
+                started,
+            );
+        }
     }
     let opened = match &options.file {
         None => Ok(files::Opened {
@@ -94,10 +116,11 @@ fn main() -> AppExit {
     app.run()
 }
 
-/// Opens the app on a Warpspawn battle: its hex map, formations and pieces,
-/// its panel, and a bot on each side `--bot` names.
+/// Opens the app on a Warpspawn battle (new, or a saved game of one): its
+/// hex map, formations and pieces, its panel, and a bot on each side
+/// `--bot` names.
 fn show_battle(
-    battle: sandtable_scenario::battle::Battle,
+    active: Result<sandtable::warpspawn::ActiveBattle, String>,
     path: PathBuf,
     options: &Options,
     started: Instant,
@@ -113,17 +136,18 @@ fn show_battle(
         eprintln!("{message}");
         return AppExit::error();
     }
-    let mut seats = [sandtable::warpspawn::BattleSeat::Person; 2];
-    for (side, level) in &options.bots {
-        seats[*side] = sandtable::warpspawn::BattleSeat::Bot(*level);
-    }
-    let active = match sandtable::warpspawn::ActiveBattle::new(battle) {
-        Ok(active) => active.with_seats(seats),
+    let active = match active {
+        Ok(active) => active,
         Err(e) => {
-            eprintln!("{}: {e}", path.display());
+            eprintln!("{}", sandtable_scenario::files::printable(&e));
             return AppExit::error();
         }
     };
+    let mut seats = active.seats;
+    for (side, level) in &options.bots {
+        seats[*side] = sandtable::warpspawn::BattleSeat::Bot(*level);
+    }
+    let active = active.with_seats(seats);
     for note in &active.battle.warnings {
         eprintln!(
             "{}: warning: {}",
@@ -174,6 +198,9 @@ fn base_app() -> App {
             resolution: WindowResolution::new(1280, 720),
             ..default()
         }),
+        // The close button asks first when work is unsaved
+        // (`sandtable::play::ask_before_closing`).
+        close_when_requested: false,
         ..default()
     }))
     .add_plugins(sandtable::plugin);

@@ -1,6 +1,8 @@
 //! Headless tests of a Warpspawn battle on the table: `MinimalPlugins` with
 //! Sandtable's logic, no window and no renderer.
 
+mod common;
+
 use bevy::prelude::*;
 use sandtable::warpspawn::table::{BattlePiece, Formation, HexTile};
 use sandtable::warpspawn::{ActiveBattle, BattleLoaded, looks::Slot};
@@ -737,4 +739,201 @@ fn real_dice_typed_in_decide_the_shot_and_are_kept() {
         "{:?}",
         active.rolls
     );
+}
+
+/// The battle of `app` made a game of its own battle file, written into a
+/// fresh folder, as a person who opened that file has it.
+fn from_file(app: &mut App, test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sandtable-battle-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let file = dir.join("battle.ron");
+    let mut active = app.world_mut().resource_mut::<ActiveBattle>();
+    std::fs::write(&file, active.battle.to_ron()).expect("written");
+    active.source = sandtable::play::ScenarioSource::File(file.clone());
+    dir
+}
+
+fn save(app: &mut App) -> std::path::PathBuf {
+    app.world_mut()
+        .write_message(sandtable::play::SaveRequest::own_file());
+    app.update();
+    let active = app.world().resource::<ActiveBattle>();
+    let file = active.file.clone().unwrap_or_else(|| {
+        panic!(
+            "saved: {:?}",
+            app.world().resource::<sandtable::play::Notice>()
+        )
+    });
+    assert!(!active.has_unsaved_work());
+    file
+}
+
+#[test]
+fn a_saved_battle_opens_again_as_it_stood_and_replays_through_the_contract() {
+    // Into the second game turn, with shots, marches and melees rolled.
+    let mut app = play_until("open-field.ron", |game, _| {
+        game.turn() >= 2 && GameState::dice(game).position() > 0
+    });
+    let dir = from_file(&mut app, "save");
+    assert!(app.world().resource::<ActiveBattle>().has_unsaved_work());
+    let file = save(&mut app);
+    assert_eq!(file, dir.join("battle.moves"), "beside its battle file");
+    assert!(
+        common::notice(&app).starts_with("saved to "),
+        "{}",
+        common::notice(&app)
+    );
+    let active = app.world().resource::<ActiveBattle>().clone();
+    assert!(!active.record.is_empty());
+    assert!(!active.rolled.is_empty(), "dice were rolled");
+
+    let opened = sandtable::warpspawn::files::open_battle(&file, None).expect("it opens");
+    assert!(opened.notes.is_empty(), "{:?}", opened.notes);
+    let again = &opened.active;
+    assert_eq!(again.record, active.record);
+    assert_eq!(
+        GameState::state_hash(again.game.game()),
+        GameState::state_hash(active.game.game())
+    );
+    assert_eq!(again.rolled, active.rolled, "the same dice, from the seed");
+    assert_eq!(again.file.as_deref(), Some(file.as_path()));
+    assert!(!again.has_unsaved_work());
+    assert!(!again.real_dice);
+
+    // The record is the notation with its headers, as the CLI replays it:
+    // the seed and no script of dice.
+    let record: sandtable_core::record::Record<Command> =
+        sandtable_scenario::records::read(&file).expect("a record");
+    assert_eq!(record.header("Scenario"), Some("battle.ron"));
+    assert_eq!(
+        record.header("Seed"),
+        Some(active.battle.setup.seed.to_string().as_str())
+    );
+    assert_eq!(record.header("Dice"), None);
+    assert_eq!(record.header("Seats"), Some("person, person"));
+    let mut game = Game::new(
+        &active.battle.setup,
+        sandtable_core::dice::Dice::seeded(active.battle.setup.seed),
+    )
+    .expect("it starts");
+    for (_, command) in &record.commands {
+        let (seat, _) = legal(&game);
+        let mut events = Vec::new();
+        GameState::apply_into(&mut game, seat, command, &mut events).expect("legal");
+    }
+    assert_eq!(
+        GameState::state_hash(&game),
+        GameState::state_hash(active.game.game())
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_battle_with_real_dice_is_saved_with_every_die_rolled() {
+    let lone = |game: &Game, l: &Legal<Command>| {
+        game.decider()
+            .and_then(|side| game.fire_plan(side, &l.command))
+            .is_some_and(|plan| plan.friendly.is_empty())
+    };
+    let mut app = play_until("open-field.ron", |game, list| {
+        game.turn() >= 2 && list.iter().any(|l| lone(game, l))
+    });
+    let dir = from_file(&mut app, "real-dice");
+    let generated = app.world().resource::<ActiveBattle>().rolled.clone();
+    assert!(!generated.is_empty(), "the generator rolled first");
+    send(&mut app, BattleInput::RealDice(true));
+    let game = game_of(&app);
+    let (_, list) = legal(&game);
+    let fire = list
+        .iter()
+        .find(|l| lone(&game, l))
+        .expect("a shot")
+        .command;
+    app.world_mut()
+        .resource_mut::<sandtable::warpspawn::play::TypedRolls>()
+        .0 = "2".into();
+    send(&mut app, BattleInput::Command(fire));
+    let active = app.world().resource::<ActiveBattle>().clone();
+    assert_eq!(
+        active.record.last(),
+        Some(&fire),
+        "{}",
+        common::notice(&app)
+    );
+    let mut all = generated.clone();
+    all.push(2);
+    assert_eq!(
+        active.rolled, all,
+        "the generator's rolls, then the real one"
+    );
+
+    let file = save(&mut app);
+    let record: sandtable_core::record::Record<Command> =
+        sandtable_scenario::records::read(&file).expect("a record");
+    assert_eq!(
+        record.header("Dice"),
+        Some(sandtable_core::dice::write_rolls(&all).as_str()),
+        "every die, so that it replays roll for roll (R30)"
+    );
+    let opened = sandtable::warpspawn::files::open_battle(&file, None).expect("it opens");
+    assert_eq!(opened.active.record, active.record);
+    assert!(opened.active.real_dice, "real dice go on (R30)");
+    // The same battle as the rules crate plays it with those dice.
+    let mut game = Game::new(
+        &active.battle.setup,
+        sandtable_core::dice::Dice::scripted(all.clone()),
+    )
+    .expect("it starts");
+    for command in &active.record {
+        let (seat, _) = legal(&game);
+        let mut events = Vec::new();
+        GameState::apply_into(&mut game, seat, command, &mut events).expect("legal");
+    }
+    assert_eq!(game.stacks(), active.game.stacks(), "the same pieces");
+    assert_eq!(game.stacks(), opened.active.game.stacks());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn closing_the_window_on_an_unsaved_battle_asks_first() {
+    use sandtable::play::{Dialog, DialogAnswer, Leaving};
+    let mut app = play_until("open-field.ron", |game, _| {
+        game.phase() == sandtable_warpspawn::Phase::March
+    });
+    let dir = from_file(&mut app, "quit");
+    common::close_window(&mut app);
+    assert_eq!(
+        app.world().get_resource::<Dialog>(),
+        Some(&Dialog::UnsavedMoves(Leaving::Quit))
+    );
+    assert_eq!(app.should_exit(), None, "the window waits for the answer");
+    app.world_mut().write_message(DialogAnswer::Cancel);
+    app.update();
+    assert_eq!(app.world().get_resource::<Dialog>(), None);
+    assert_eq!(app.should_exit(), None, "cancel keeps it open");
+
+    common::close_window(&mut app);
+    app.world_mut().write_message(DialogAnswer::SaveFirst);
+    app.update();
+    let file = dir.join("battle.moves");
+    assert!(
+        file.is_file(),
+        "saved before closing: {}",
+        common::notice(&app)
+    );
+    assert_eq!(app.should_exit(), Some(AppExit::Success));
+
+    // Saved: the window closes at once.
+    let opened = sandtable::warpspawn::files::open_battle(&file, None).expect("it opens");
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins(sandtable::logic_plugin);
+    app.insert_resource(opened.active);
+    app.world_mut().write_message(BattleLoaded);
+    app.update();
+    common::close_window(&mut app);
+    assert_eq!(app.world().get_resource::<Dialog>(), None);
+    assert_eq!(app.should_exit(), Some(AppExit::Success));
+    std::fs::remove_dir_all(dir).ok();
 }

@@ -256,6 +256,47 @@ fn leaving_a_game_with_unsaved_moves_asks_first() {
 }
 
 #[test]
+fn closing_the_window_on_unsaved_moves_asks_first() {
+    let dir = common::temp_dir("files-app", "quit");
+    let scenario = write_duel(&dir, "duel.ron");
+    // Nothing played: the window closes at once.
+    let mut app = app_opening(&scenario);
+    common::close_window(&mut app);
+    assert_eq!(dialog(&app), None);
+    assert_eq!(app.should_exit(), Some(AppExit::Success));
+
+    let mut app = app_opening(&scenario);
+    play(&mut app, &["activate D4"]);
+    common::close_window(&mut app);
+    assert_eq!(dialog(&app), Some(Dialog::UnsavedMoves(Leaving::Quit)));
+    assert_eq!(app.should_exit(), None, "the window waits for the answer");
+    answer(&mut app, DialogAnswer::Cancel);
+    assert_eq!(dialog(&app), None);
+    assert_eq!(app.should_exit(), None, "cancel keeps it open");
+    assert_eq!(active(&app).record.len(), 1, "and the game");
+
+    // Saved first, then closed.
+    common::close_window(&mut app);
+    answer(&mut app, DialogAnswer::SaveFirst);
+    let saved = dir.join("duel.moves");
+    let text = std::fs::read_to_string(&saved).expect("saved before closing");
+    assert!(text.ends_with("activate D4\n"), "{text}");
+    assert_eq!(app.should_exit(), Some(AppExit::Success));
+
+    // Discarded: closed without writing anything.
+    let mut app = app_opening(&saved);
+    play(&mut app, &["advance"]);
+    common::close_window(&mut app);
+    answer(&mut app, DialogAnswer::Discard);
+    assert_eq!(app.should_exit(), Some(AppExit::Success));
+    assert_eq!(
+        std::fs::read_to_string(&saved).expect("still there"),
+        text,
+        "the saved game is as it was"
+    );
+}
+
+#[test]
 fn a_saved_game_opens_from_any_folder_with_its_seats_and_its_own_file() {
     let dir = common::temp_dir("files-app", "reopen");
     std::fs::create_dir_all(dir.join("scenarios")).expect("folder");

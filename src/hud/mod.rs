@@ -419,7 +419,11 @@ pub(crate) fn notice_slot(ui: &mut egui::Ui, notice: Option<(&str, bool)>) {
 }
 
 /// The dialog the table waits on, over everything else.
-fn draw_dialog(ctx: &egui::Context, dialog: &Dialog, answers: &mut MessageWriter<DialogAnswer>) {
+pub(crate) fn draw_dialog(
+    ctx: &egui::Context,
+    dialog: &Dialog,
+    answers: &mut MessageWriter<DialogAnswer>,
+) {
     let (title, question, choices): (&str, String, &[(&str, DialogAnswer)]) = match dialog {
         Dialog::UnsavedMoves(leaving) => (
             "Unsaved moves",
@@ -429,13 +433,22 @@ fn draw_dialog(ctx: &egui::Context, dialog: &Dialog, answers: &mut MessageWriter
                     Leaving::Open(path, _) => format!("Open {} anyway?", path.display()),
                     Leaving::NewGame => "Start a new game anyway?".to_owned(),
                     Leaving::PlayLayout => "Play the edited layout anyway?".to_owned(),
+                    Leaving::Quit => "Quit anyway?".to_owned(),
                 }
             ),
-            &[
-                ("Save the game, then go on", DialogAnswer::SaveFirst),
-                ("Discard the moves", DialogAnswer::Discard),
-                ("Cancel", DialogAnswer::Cancel),
-            ],
+            if *leaving == Leaving::Quit {
+                &[
+                    ("Save the game, then quit", DialogAnswer::SaveFirst),
+                    ("Quit without saving", DialogAnswer::Discard),
+                    ("Cancel", DialogAnswer::Cancel),
+                ]
+            } else {
+                &[
+                    ("Save the game, then go on", DialogAnswer::SaveFirst),
+                    ("Discard the moves", DialogAnswer::Discard),
+                    ("Cancel", DialogAnswer::Cancel),
+                ]
+            },
         ),
         Dialog::Replace(path) => (
             "Replace?",

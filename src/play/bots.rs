@@ -37,11 +37,11 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 start_new_game
-                    .after(super::answer_dialogs)
+                    .after(super::answer_dialogs::<super::ActiveGame>)
                     .before(super::load_requested_file),
                 confirm_bot_handover.after(super::apply_commands),
                 // After every way a game can be loaded.
-                fit_seats_to_game.after(super::save_game),
+                fit_seats_to_game.after(super::save_game::<super::ActiveGame>),
             )
                 .in_set(crate::AppSystems::ApplyCommands),
         );

@@ -51,12 +51,72 @@ pub struct OpenError {
 }
 
 impl OpenError {
-    fn plain(message: impl Into<String>) -> OpenError {
+    /// An error of the file as a whole.
+    pub fn plain(message: impl Into<String>) -> OpenError {
         OpenError {
             message: message.into(),
             bad_line: None,
         }
     }
+
+    /// A saved game's command that the rules refuse, at its line, with the
+    /// notes on what changed since it was saved (which may be why).
+    pub fn illegal(
+        path: &Path,
+        line: usize,
+        command: &impl std::fmt::Display,
+        why: &impl std::fmt::Display,
+        notes: &[String],
+    ) -> OpenError {
+        let mut message = format!("{}:{line}: `{command}` is illegal: {why}", path.display());
+        for note in notes {
+            message.push_str(&format!("\n{note}"));
+        }
+        OpenError {
+            message,
+            bad_line: Some(line),
+        }
+    }
+}
+
+/// The rolls of real dice a saved game was played with (its `[Dice]`
+/// header, R30), if it has them.
+pub fn dice_header<C>(
+    record: &sandtable_core::record::Record<C>,
+    path: &Path,
+) -> Result<Option<Vec<u8>>, OpenError> {
+    record
+        .header(header::DICE)
+        .map(|text| {
+            dice::parse_rolls(text).map_err(|e| {
+                OpenError::plain(format!(
+                    "{}: the [{}] header: {e}",
+                    path.display(),
+                    header::DICE
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// Reads a saved game's record of any rule system, only up to the line
+/// `last_line` when given; a bad line is named.
+pub fn read_record<C>(
+    path: &Path,
+    last_line: Option<usize>,
+) -> Result<sandtable_core::record::Record<C>, OpenError>
+where
+    C: Copy + std::str::FromStr,
+    C::Err: std::fmt::Display,
+{
+    let mut text = records::read_text(path).map_err(|e| OpenError::plain(e.to_string()))?;
+    if let Some(last) = last_line {
+        text = text.lines().take(last).collect::<Vec<_>>().join("\n");
+    }
+    sandtable_core::record::Record::parse(&text).map_err(|e| OpenError {
+        message: format!("{}:{}: {}", path.display(), e.line, e.reason),
+        bad_line: Some(e.line),
+    })
 }
 
 impl std::fmt::Display for OpenError {
@@ -90,14 +150,7 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
             notes: Vec::new(),
         });
     }
-    let mut text = records::read_text(path).map_err(|e| OpenError::plain(e.to_string()))?;
-    if let Some(last) = last_line {
-        text = text.lines().take(last).collect::<Vec<_>>().join("\n");
-    }
-    let record = Record::parse(&text).map_err(|e| OpenError {
-        message: format!("{}:{}: {}", path.display(), e.line, e.reason),
-        bad_line: Some(e.line),
-    })?;
+    let record: Record = read_record(path, last_line)?;
     let (scenario, source) = match record.header(header::SCENARIO) {
         None | Some(EMBEDDED) => (sandtable_scenario::standard(), ScenarioSource::Embedded),
         Some(name) => {
@@ -120,18 +173,7 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
     let turn_limit = record
         .header_number::<u32>(header::TURN_LIMIT)
         .map_err(number_error)?;
-    let rolls = record
-        .header(header::DICE)
-        .map(|text| {
-            dice::parse_rolls(text).map_err(|e| {
-                OpenError::plain(format!(
-                    "{}: the [{}] header: {e}",
-                    path.display(),
-                    header::DICE
-                ))
-            })
-        })
-        .transpose()?;
+    let rolls = dice_header(&record, path)?;
     if seed.is_some() || turn_limit.is_some() || rolls.is_some() {
         // The game as it was played: its seed, its turn limit, and the
         // real dice it was played with, if it was (R30).
@@ -157,16 +199,10 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
         .map_err(|e| OpenError::plain(format!("{}: [{SEATS}]: {e}", path.display())))?;
     for (line, command) in &record.commands {
         let seat = active.game.seat_to_move();
-        let events = active.game.apply(seat, command).map_err(|e| {
-            let mut message = format!("{}:{line}: `{command}` is illegal: {e}", path.display());
-            for note in &notes {
-                message.push_str(&format!("\n{note}"));
-            }
-            OpenError {
-                message,
-                bad_line: Some(*line),
-            }
-        })?;
+        let events = active
+            .game
+            .apply(seat, command)
+            .map_err(|e| OpenError::illegal(path, *line, command, &e, &notes))?;
         active.record.push(*command);
         active.log.push(LogLine {
             text: command.to_string(),
@@ -227,30 +263,49 @@ pub fn new_record_path(source: &ScenarioSource) -> PathBuf {
     }
 }
 
-/// Whether a file holds a Sandtable game record: it reads as the notation
-/// and names its scenario.
-fn is_game_record(path: &Path) -> bool {
-    records::read::<sandtable_cache::Command>(path)
-        .is_ok_and(|r| r.header(header::SCENARIO).is_some())
+/// A line of a game record of any rule system, read without its meaning:
+/// enough to tell a game record from other files and to find its scenario.
+#[derive(Debug, Clone, Copy)]
+struct AnyLine;
+
+impl std::str::FromStr for AnyLine {
+    type Err = std::convert::Infallible;
+
+    fn from_str(_: &str) -> Result<AnyLine, Self::Err> {
+        Ok(AnyLine)
+    }
 }
 
-/// Saves the game: to `to`, else its own file, else a new name beside its
-/// scenario. Refused when the target is not a `.moves` file, is the
-/// scenario, or holds anything but a game record; a game record other than
-/// the game's own is replaced only with `replace`, and every file replaced
-/// is kept as a backup. A game on a layout that was never saved writes the
-/// layout first, as a new scenario file beside the record. Returns where the
-/// game went.
-pub fn save_game(
-    active: &mut ActiveGame,
-    seats: &[Seat],
+/// Whether a file holds a Sandtable game record of any rule system: it
+/// reads as a record and names its scenario.
+fn is_game_record(path: &Path) -> bool {
+    records::read::<AnyLine>(path).is_ok_and(|r| r.header(header::SCENARIO).is_some())
+}
+
+/// The scenario file a saved game names in its `[Scenario]` header, found
+/// from the record's folder; `None` for a game on the embedded table or a
+/// file that is not a game record.
+pub fn record_scenario(path: &Path) -> Option<PathBuf> {
+    let record = records::read::<AnyLine>(path).ok()?;
+    match record.header(header::SCENARIO)? {
+        EMBEDDED => None,
+        name => Some(records::scenario_path(path, name)),
+    }
+}
+
+/// Where a game is saved, of any rule system: `to`, else its own file,
+/// else a new name beside its scenario. Refused when the target is not a
+/// `.moves` file, is the scenario, or holds anything but a game record; a
+/// game record other than the game's own is replaced only with `replace`.
+pub fn save_target(
     to: Option<&Path>,
+    own_file: Option<&Path>,
+    source: &ScenarioSource,
     replace: bool,
 ) -> Result<PathBuf, SaveError> {
     let target = to
-        .map(Path::to_path_buf)
-        .or_else(|| active.file.clone())
-        .unwrap_or_else(|| new_record_path(&active.source));
+        .or(own_file)
+        .map_or_else(|| new_record_path(source), Path::to_path_buf);
     let refused =
         |why: String| SaveError::Refused(format!("{}: not saved: {why}", target.display()));
     if target.extension().is_none_or(|e| e != RECORD_EXTENSION) {
@@ -258,7 +313,7 @@ pub fn save_game(
             "a game is saved as a game record, a file ending in .{RECORD_EXTENSION}"
         )));
     }
-    if let ScenarioSource::File(scenario) = &active.source
+    if let ScenarioSource::File(scenario) = source
         && disk::same_file(&target, scenario)
     {
         return Err(refused("it is the game's scenario".to_owned()));
@@ -269,40 +324,76 @@ pub fn save_game(
                 "the file there is not a Sandtable game record, and is left as it is".to_owned(),
             ));
         }
-        let own = active
-            .file
-            .as_deref()
-            .is_some_and(|f| disk::same_file(f, &target));
+        let own = own_file.is_some_and(|f| disk::same_file(f, &target));
         if !own && !replace {
             return Err(SaveError::AskToReplace(target));
         }
     }
+    Ok(target)
+}
+
+/// The `[Scenario]` header of a record saved at `target`: the scenario's
+/// path from the record's folder. A game on a layout that was never saved
+/// writes the layout (`layout_ron`) first, as a new scenario file beside the
+/// record, and is a game of that file from then on.
+pub fn scenario_header_for(
+    target: &Path,
+    source: &mut ScenarioSource,
+    layout_ron: impl FnOnce() -> String,
+) -> Result<String, SaveError> {
     let folder = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let scenario = match &active.source {
-        ScenarioSource::File(p) => records::scenario_header(&target, p),
+    Ok(match &*source {
+        ScenarioSource::File(p) => records::scenario_header(target, p),
         ScenarioSource::Embedded => EMBEDDED.to_owned(),
         ScenarioSource::Unsaved => {
-            // The record names a scenario: the layout is written beside it.
             let layout = disk::unused_path(&folder, "layout", "ron");
-            disk::write_atomically(&layout, active.scenario.to_ron().as_bytes(), Backups::Keep)
-                .map_err(|e| {
-                    refused(format!(
-                        "the layout cannot be written to {}: {e}",
+            disk::write_atomically(&layout, layout_ron().as_bytes(), Backups::Keep).map_err(
+                |e| {
+                    SaveError::Refused(format!(
+                        "{}: not saved: the layout cannot be written to {}: {e}",
+                        target.display(),
                         layout.display()
                     ))
-                })?;
-            let header = records::scenario_header(&target, &layout);
-            active.source = ScenarioSource::File(layout);
+                },
+            )?;
+            let header = records::scenario_header(target, &layout);
+            *source = ScenarioSource::File(layout);
             header
         }
-    };
+    })
+}
+
+/// Writes a game record at `target`, crash-safe, the file it replaces kept
+/// as a backup.
+pub fn write_record<C: std::fmt::Display>(
+    target: &Path,
+    record: &sandtable_core::record::Record<C>,
+) -> Result<(), SaveError> {
+    let refused =
+        |why: String| SaveError::Refused(format!("{}: not saved: {why}", target.display()));
+    let text = records::text_to_write(record).map_err(refused)?;
+    disk::write_atomically(target, text.as_bytes(), Backups::Keep)
+        .map(|_| ())
+        .map_err(|e| refused(e.to_string()))
+}
+
+/// Saves the game: to `to`, else its own file, else a new name beside its
+/// scenario, as [`save_target`] allows; every file replaced is kept as a
+/// backup. A game on a layout that was never saved writes the layout first
+/// ([`scenario_header_for`]). Returns where the game went.
+pub fn save_game(
+    active: &mut ActiveGame,
+    seats: &[Seat],
+    to: Option<&Path>,
+    replace: bool,
+) -> Result<PathBuf, SaveError> {
+    let target = save_target(to, active.file.as_deref(), &active.source, replace)?;
+    let scenario = scenario_header_for(&target, &mut active.source, || active.scenario.to_ron())?;
     let record = record_of(active, scenario, seats);
-    let text = records::text_to_write(&record).map_err(refused)?;
-    disk::write_atomically(&target, text.as_bytes(), Backups::Keep)
-        .map_err(|e| refused(e.to_string()))?;
+    write_record(&target, &record)?;
     active.file = Some(target.clone());
     active.saved = active.record.clone();
     Ok(target)

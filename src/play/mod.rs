@@ -17,6 +17,7 @@ pub mod keys;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(bots::plugin)
+        .add_message::<bevy::window::WindowCloseRequested>()
         .add_message::<CommandRequest>()
         .add_message::<UndoRequest>()
         .add_message::<PlayEvent>()
@@ -38,17 +39,113 @@ pub(super) fn plugin(app: &mut App) {
                     .run_if(in_state(crate::mode::Mode::Play)),
                 reset_file_field.in_set(AppSystems::SyncTable),
                 (
-                    answer_dialogs,
+                    answer_dialogs::<ActiveGame>,
                     load_requested_file,
                     start_turn,
                     apply_commands,
                     undo_commands,
-                    save_game,
+                    save_game::<ActiveGame>,
                 )
                     .chain()
                     .in_set(AppSystems::ApplyCommands),
             ),
         );
+    closing_plugin::<ActiveGame>(app);
+    app.init_resource::<CloseWaits>().add_systems(
+        Update,
+        close_unless_kept
+            .in_set(AppSystems::ApplyCommands)
+            .after(AskBeforeClosing),
+    );
+}
+
+/// A game in play of any rule system, as saving and leaving it need it:
+/// each system's game resource implements it, and its plugin adds
+/// [`save_game`], [`answer_dialogs`] and [`ask_before_closing`] for it.
+pub trait GameInPlay: Resource + Component<Mutability = bevy::ecs::component::Mutable> {
+    /// Whether leaving the game now would lose work.
+    fn has_unsaved_work(&self) -> bool;
+
+    /// Saves the game as a game record: to `to`, else its own file, else a
+    /// new name beside its scenario (see [`files::save_target`]); another
+    /// game's record only with `replace`. Returns what the notice says:
+    /// where it went.
+    fn save(
+        &mut self,
+        seats: &bots::Seats,
+        to: Option<&std::path::Path>,
+        replace: bool,
+    ) -> Result<String, files::SaveError>;
+}
+
+impl GameInPlay for ActiveGame {
+    fn has_unsaved_work(&self) -> bool {
+        ActiveGame::has_unsaved_work(self)
+    }
+
+    fn save(
+        &mut self,
+        seats: &bots::Seats,
+        to: Option<&std::path::Path>,
+        replace: bool,
+    ) -> Result<String, files::SaveError> {
+        let was_unsaved = self.source == ScenarioSource::Unsaved;
+        let path = files::save_game(self, &seats.0, to, replace)?;
+        let mut text = format!("saved to {}", path.display());
+        if let (true, ScenarioSource::File(layout)) = (was_unsaved, &self.source) {
+            text.push_str(&format!("; its layout to {}", layout.display()));
+        }
+        Ok(text)
+    }
+}
+
+/// Asking before the window closes on a game of type `G`: its plugin adds
+/// this for it.
+pub fn closing_plugin<G: GameInPlay>(app: &mut App) {
+    app.add_systems(
+        Update,
+        ask_before_closing::<G>
+            .in_set(AppSystems::ApplyCommands)
+            .in_set(AskBeforeClosing),
+    );
+}
+
+/// The systems that ask before the window closes on unsaved work.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AskBeforeClosing;
+
+/// Whether a request to close the window this frame waits on a question.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct CloseWaits(pub bool);
+
+/// The window's close button (or the window manager) asks to close: with
+/// unsaved work in the game of type `G`, the person is asked first
+/// (save, discard or cancel); nothing a person made is lost unasked.
+pub fn ask_before_closing<G: GameInPlay>(
+    mut commands: Commands,
+    mut closing: MessageReader<bevy::window::WindowCloseRequested>,
+    game: Option<Res<G>>,
+    mut kept: ResMut<CloseWaits>,
+) {
+    if closing.read().count() == 0 {
+        return;
+    }
+    if game.is_some_and(|g| g.has_unsaved_work()) {
+        kept.0 = true;
+        commands.insert_resource(Dialog::UnsavedMoves(Leaving::Quit));
+    }
+}
+
+/// Closes the app on a close request that no game kept open.
+fn close_unless_kept(
+    mut closing: MessageReader<bevy::window::WindowCloseRequested>,
+    mut kept: ResMut<CloseWaits>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if closing.read().count() > 0 && !kept.0 {
+        exit.write(AppExit::Success);
+    }
+    kept.0 = false;
 }
 
 /// Where the scenario of the game in play came from.
@@ -215,6 +312,8 @@ pub enum Leaving {
     NewGame,
     /// Playing the layout edited in layout mode.
     PlayLayout,
+    /// Closing the window, and Sandtable with it.
+    Quit,
 }
 
 /// A question the table waits on; the panel shows it until it is answered.
@@ -403,12 +502,13 @@ pub fn undo_one<G: sandtable_core::game::GameState>(
     }
 }
 
-/// Saves the game record (see [`files::save_game`]): another game's record
-/// is replaced only after the person says so.
-pub fn save_game(
+/// Saves the game record of the game of type `G` (see
+/// [`files::save_game`]): another game's record is replaced only after the
+/// person says so.
+pub fn save_game<G: GameInPlay>(
     mut commands: Commands,
     mut requests: MessageReader<SaveRequest>,
-    active: Option<ResMut<ActiveGame>>,
+    active: Option<ResMut<G>>,
     seats: Res<bots::Seats>,
     mut notice: ResMut<Notice>,
 ) {
@@ -417,25 +517,20 @@ pub fn save_game(
         return;
     };
     for request in requests.read() {
-        save_now(&mut commands, &mut active, &seats, request, &mut notice);
+        save_now(&mut commands, &mut *active, &seats, request, &mut notice);
     }
 }
 
 /// Saves and says so; asks before replacing another game. Whether it saved.
-fn save_now(
+fn save_now<G: GameInPlay>(
     commands: &mut Commands,
-    active: &mut ActiveGame,
+    active: &mut G,
     seats: &bots::Seats,
     request: &SaveRequest,
     notice: &mut Notice,
 ) -> bool {
-    let was_unsaved = active.source == ScenarioSource::Unsaved;
-    match files::save_game(active, &seats.0, request.to.as_deref(), request.replace) {
-        Ok(path) => {
-            let mut text = format!("saved to {}", path.display());
-            if let (true, ScenarioSource::File(layout)) = (was_unsaved, &active.source) {
-                text.push_str(&format!("; its layout to {}", layout.display()));
-            }
+    match active.save(seats, request.to.as_deref(), request.replace) {
+        Ok(text) => {
             notice.info(text);
             true
         }
@@ -450,19 +545,57 @@ fn save_now(
     }
 }
 
-/// Carries out the answer to the dialog on show.
-pub fn answer_dialogs(
+/// The messages that going on after a dialog may send.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct GoOn<'w> {
+    load: MessageWriter<'w, LoadRequest>,
+    new_game: MessageWriter<'w, bots::NewGameRequest>,
+    layout: MessageWriter<'w, crate::mode::SetLayoutMode>,
+    exit: MessageWriter<'w, AppExit>,
+}
+
+impl GoOn<'_> {
+    /// Does what the person was leaving the game for, now that they said so.
+    fn leave(&mut self, leaving: &Leaving) {
+        match leaving {
+            Leaving::Open(path, until_line) => {
+                self.load.write(LoadRequest {
+                    path: path.clone(),
+                    until_line: *until_line,
+                    discard_unsaved: true,
+                });
+            }
+            Leaving::NewGame => {
+                self.new_game.write(bots::NewGameRequest {
+                    discard_unsaved: true,
+                });
+            }
+            Leaving::PlayLayout => {
+                self.layout.write(crate::mode::SetLayoutMode {
+                    on: false,
+                    discard_unsaved: true,
+                });
+            }
+            Leaving::Quit => {
+                self.exit.write(AppExit::Success);
+            }
+        }
+    }
+}
+
+/// Carries out the answer to the dialog on show about the game of type `G`
+/// in play (every dialog is about the game in play: its unsaved work, or
+/// where it is saved).
+pub fn answer_dialogs<G: GameInPlay>(
     mut commands: Commands,
     mut answers: MessageReader<DialogAnswer>,
     dialog: Option<Res<Dialog>>,
-    active: Option<ResMut<ActiveGame>>,
+    active: Option<ResMut<G>>,
     seats: Res<bots::Seats>,
     mut notice: ResMut<Notice>,
-    mut load: MessageWriter<LoadRequest>,
-    mut new_game: MessageWriter<bots::NewGameRequest>,
-    mut layout: MessageWriter<crate::mode::SetLayoutMode>,
+    mut go_on: GoOn,
 ) {
-    let Some(dialog) = dialog else {
+    let (Some(dialog), Some(mut active)) = (dialog, active) else {
         answers.clear();
         return;
     };
@@ -472,56 +605,24 @@ pub fn answer_dialogs(
     commands.remove_resource::<Dialog>();
     // What follows the answer says so, after the save if there was one.
     notice.text = None;
-    let go_on =
-        |leaving: &Leaving,
-         load: &mut MessageWriter<LoadRequest>,
-         new_game: &mut MessageWriter<bots::NewGameRequest>,
-         layout: &mut MessageWriter<crate::mode::SetLayoutMode>| match leaving {
-            Leaving::Open(path, until_line) => {
-                load.write(LoadRequest {
-                    path: path.clone(),
-                    until_line: *until_line,
-                    discard_unsaved: true,
-                });
-            }
-            Leaving::NewGame => {
-                new_game.write(bots::NewGameRequest {
-                    discard_unsaved: true,
-                });
-            }
-            Leaving::PlayLayout => {
-                layout.write(crate::mode::SetLayoutMode {
-                    on: false,
-                    discard_unsaved: true,
-                });
-            }
-        };
     match (&*dialog, answer) {
         (_, DialogAnswer::Cancel) => notice.info("nothing done"),
-        (Dialog::UnsavedMoves(leaving), DialogAnswer::Discard) => {
-            go_on(leaving, &mut load, &mut new_game, &mut layout);
-        }
+        (Dialog::UnsavedMoves(leaving), DialogAnswer::Discard) => go_on.leave(leaving),
         (Dialog::UnsavedMoves(leaving), DialogAnswer::SaveFirst) => {
-            let Some(mut active) = active else {
-                return;
-            };
             if save_now(
                 &mut commands,
-                &mut active,
+                &mut *active,
                 &seats,
                 &SaveRequest::own_file(),
                 &mut notice,
             ) {
-                go_on(leaving, &mut load, &mut new_game, &mut layout);
+                go_on.leave(leaving);
             }
         }
         (Dialog::Replace(path), DialogAnswer::Replace) => {
-            let Some(mut active) = active else {
-                return;
-            };
             save_now(
                 &mut commands,
-                &mut active,
+                &mut *active,
                 &seats,
                 &SaveRequest {
                     to: Some(path.clone()),

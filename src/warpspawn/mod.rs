@@ -5,6 +5,7 @@
 //! Cache, so the camera, the rulers and the sheet measure both alike.
 
 pub mod dress;
+pub mod files;
 pub mod looks;
 pub mod panel;
 pub mod play;

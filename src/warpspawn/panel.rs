@@ -11,7 +11,7 @@ use super::looks::Slot;
 use super::play::{BattleChoices, BattleInput, BattlePick, BattleSeat, TypedRolls, march_pick};
 use super::table::{ActiveBattle, BattlePiece, Formation, HoveredHex, describe_hex};
 use crate::hud::{HudStage, PanelWidth, TableLabels};
-use crate::play::{Notice, StartTurn, UndoRequest};
+use crate::play::{Dialog, DialogAnswer, Notice, SaveRequest, StartTurn, UndoRequest};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -64,8 +64,12 @@ fn draw_battle_panel(
     mut start: MessageWriter<StartTurn>,
     mut typed: ResMut<TypedRolls>,
     mut width: ResMut<PanelWidth>,
+    mut files: BattleFiles,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    if let Some(dialog) = files.dialog.as_deref() {
+        crate::hud::draw_dialog(ctx, dialog, &mut files.answers);
+    }
     let game = &*battle.game;
     let mut root = egui::Ui::new(
         ctx.clone(),
@@ -127,6 +131,13 @@ fn draw_battle_panel(
                     .clicked()
                 {
                     inputs.write(BattleInput::Cancel);
+                }
+                let save = ui.button("Save game").on_hover_text(match &battle.file {
+                    Some(file) => format!("to {}", file.display()),
+                    None => "as a game record (.moves) beside the battle file".to_owned(),
+                });
+                if save.clicked() {
+                    files.save.write(SaveRequest::own_file());
                 }
             });
             ui.horizontal(|ui| {
@@ -203,6 +214,15 @@ fn draw_battle_panel(
         });
     width.0 = panel.response.rect.width();
     Ok(())
+}
+
+/// The battle panel's files: the Save button's request and the dialog on
+/// show (unsaved moves on quitting, another game's record to replace).
+#[derive(bevy::ecs::system::SystemParam)]
+struct BattleFiles<'w> {
+    save: MessageWriter<'w, SaveRequest>,
+    dialog: Option<Res<'w, Dialog>>,
+    answers: MessageWriter<'w, DialogAnswer>,
 }
 
 /// Each side's victory points (R81) as a bar against the larger of the two.

@@ -37,7 +37,33 @@ pub(super) fn plugin(app: &mut App) {
                 list_choices.in_set(AppSystems::SyncTable),
             )
                 .run_if(resource_exists::<ActiveBattle>),
+        )
+        .add_systems(
+            Update,
+            (
+                crate::play::answer_dialogs::<ActiveBattle>,
+                crate::play::save_game::<ActiveBattle>,
+            )
+                .chain()
+                .in_set(AppSystems::ApplyCommands),
         );
+    crate::play::closing_plugin::<ActiveBattle>(app);
+}
+
+impl crate::play::GameInPlay for ActiveBattle {
+    fn has_unsaved_work(&self) -> bool {
+        ActiveBattle::has_unsaved_work(self)
+    }
+
+    fn save(
+        &mut self,
+        _: &crate::play::bots::Seats,
+        to: Option<&std::path::Path>,
+        replace: bool,
+    ) -> Result<String, crate::play::files::SaveError> {
+        let path = super::files::save_battle(self, to, replace)?;
+        Ok(format!("saved to {}", path.display()))
+    }
 }
 
 /// Who plays a side of the battle.
@@ -577,10 +603,13 @@ impl ActiveBattle {
         let Some(side) = self.game.decider() else {
             return Err("the battle is over".to_owned());
         };
+        let dice = GameState::dice(self.game.game()).clone();
         let events = self
             .game
             .apply(seat(side), &command)
             .map_err(|e| e.to_string())?;
+        self.rolled
+            .extend(rolls_made(dice, GameState::dice(self.game.game())));
         self.record.push(command);
         self.log.push(LogLine {
             text: command.to_string(),
@@ -613,6 +642,25 @@ impl ActiveBattle {
         self.revision += 1;
         Ok(())
     }
+}
+
+/// The rolls that took the dice from `before` to `after`: the same dice
+/// rolled again from where they stood, as the battle rolls only single
+/// dice (R30).
+pub(crate) fn rolls_made(
+    mut before: sandtable_core::dice::Dice,
+    after: &sandtable_core::dice::Dice,
+) -> Vec<u8> {
+    let mut rolls = Vec::new();
+    // A command rolls a few dice; the bound only keeps a broken source
+    // from looping.
+    while before.position() != after.position() && rolls.len() < 4096 {
+        match before.d6() {
+            Ok(roll) => rolls.push(roll),
+            Err(_) => break,
+        }
+    }
+    rolls
 }
 
 /// Whether an event reports dice rolled, for the tray.

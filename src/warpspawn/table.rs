@@ -10,7 +10,7 @@ use sandtable_scenario::battle::Battle;
 use sandtable_warpspawn::{Command, Game, Hex, Side, Terrain};
 
 use super::play::BattleSeat;
-use crate::play::LogLine;
+use crate::play::{LogLine, ScenarioSource};
 
 use super::looks::Slot;
 use super::{HEX, hex_center, map_size};
@@ -53,9 +53,19 @@ pub struct ActiveBattle {
     /// Whether the dice are real dice rolled beside the table and typed in
     /// (the contract's scripted source, R30) rather than the generator.
     pub real_dice: bool,
-    /// Every roll of real dice typed in, oldest first: with the record,
-    /// the battle replays roll for roll.
+    /// Every roll of real dice typed in, oldest first.
     pub typed: Vec<u8>,
+    /// Every die rolled in the battle, by the generator or typed in,
+    /// oldest first: a battle that had real dice is saved with these
+    /// (`[Dice]`), and replays roll for roll (R30).
+    pub rolled: Vec<u8>,
+    /// Where the battle file came from, for saved games.
+    pub source: ScenarioSource,
+    /// The battle's own record file, where Save writes: the file it was
+    /// opened from or last saved to; `None` until it has one.
+    pub file: Option<std::path::PathBuf>,
+    /// The commands that file holds, to tell whether moves are unsaved.
+    pub saved: Vec<Command>,
 }
 
 impl ActiveBattle {
@@ -63,7 +73,21 @@ impl ActiveBattle {
     /// played by people.
     pub fn new(battle: Battle) -> Result<ActiveBattle, String> {
         let dice = sandtable_core::dice::Dice::seeded(battle.setup.seed);
-        let game = Game::new(&battle.setup, dice).map_err(|e| e.to_string())?;
+        let setup = battle.setup.clone();
+        ActiveBattle::start(battle, &setup, dice)
+    }
+
+    /// A new game of a battle with this setup (the battle file's, or its
+    /// seed and turns changed by a saved game) and these dice, both sides
+    /// played by people. A roll the start makes (who plays first, R64) is
+    /// the first of [`ActiveBattle::rolled`].
+    pub fn start(
+        battle: Battle,
+        setup: &sandtable_warpspawn::Setup,
+        dice: sandtable_core::dice::Dice,
+    ) -> Result<ActiveBattle, String> {
+        let game = Game::new(setup, dice.clone()).map_err(|e| e.to_string())?;
+        let rolled = super::play::rolls_made(dice, sandtable_core::game::GameState::dice(&game));
         let first = game.decider();
         Ok(ActiveBattle {
             game: Undoable::new(game),
@@ -76,7 +100,24 @@ impl ActiveBattle {
             revision: 0,
             real_dice: false,
             typed: Vec::new(),
+            rolled,
+            source: ScenarioSource::Unsaved,
+            file: None,
+            saved: Vec::new(),
         })
+    }
+
+    /// The same battle, started from this battle file.
+    pub fn with_source(mut self, source: ScenarioSource) -> ActiveBattle {
+        self.source = source;
+        self
+    }
+
+    /// Whether leaving the battle now would lose work: moves played (or
+    /// undone) since it was last saved or opened, or a battle that has no
+    /// file of its own.
+    pub fn has_unsaved_work(&self) -> bool {
+        self.record != self.saved || self.source == ScenarioSource::Unsaved
     }
 
     /// The same battle with these seats; a bot's side needs no hand-over.

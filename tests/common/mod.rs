@@ -24,3 +24,12 @@ pub fn notice(app: &App) -> String {
         .clone()
         .unwrap_or_default()
 }
+
+/// The window's close button, as the window manager sends it.
+pub fn close_window(app: &mut App) {
+    app.world_mut()
+        .write_message(bevy::window::WindowCloseRequested {
+            window: Entity::PLACEHOLDER,
+        });
+    app.update();
+}

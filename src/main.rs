@@ -219,13 +219,38 @@ fn add_checks(app: &mut App, options: &Options) {
         .add_systems(Update, take_screenshot);
     }
     if let Some(frames) = options.bench_frames {
+        // Update and the panels' pass run on one thread here, so that the
+        // spans below hold Sandtable's systems and not the time the
+        // executor's threads take to wake on a machine whose cores the
+        // renderer keeps busy (on Mesa's software driver that wait was most
+        // of a multi-threaded span).
+        app.edit_schedule(Update, |s| {
+            s.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+        });
+        app.edit_schedule(bevy_egui::EguiPrimaryContextPass, |s| {
+            s.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+        });
         app.insert_resource(FrameBench {
             frames,
             ..default()
         })
         .add_systems(First, count_bench_frame)
-        .add_systems(Update, start_own_work.before(AppSystems::RecordInput))
-        .add_systems(Update, stop_own_work.after(AppSystems::Animate))
+        .add_systems(
+            Update,
+            (
+                mark_set::<0>.before(AppSystems::RecordInput),
+                mark_set::<1>
+                    .after(AppSystems::RecordInput)
+                    .before(AppSystems::ApplyCommands),
+                mark_set::<2>
+                    .after(AppSystems::ApplyCommands)
+                    .before(AppSystems::SyncTable),
+                mark_set::<3>
+                    .after(AppSystems::SyncTable)
+                    .before(AppSystems::Animate),
+                mark_set::<4>.after(AppSystems::Animate),
+            ),
+        )
         .add_systems(
             bevy_egui::EguiPrimaryContextPass,
             (
@@ -299,7 +324,13 @@ struct FrameBench {
     frame_start: Option<Instant>,
     whole: Duration,
     own_start: Option<Instant>,
-    own: Duration,
+    /// Where the last of Sandtable's Update sets ended.
+    set_mark: Option<Instant>,
+    /// Sandtable's Update sets, each from the end of the one before: input,
+    /// commands, the table's sync, animation.
+    sets: [Duration; 4],
+    /// Its panels and labels (egui).
+    panels: Duration,
 }
 
 /// Frames to write off while pipelines compile.
@@ -317,9 +348,12 @@ fn count_bench_frame(mut bench: ResMut<FrameBench>, mut exit: MessageWriter<AppE
     if bench.seen > bench.frames + WARM_UP_FRAMES {
         let n = f64::from(bench.frames);
         let whole = bench.whole.as_secs_f64() * 1000.0 / n;
-        let own = bench.own.as_secs_f64() * 1000.0 / n;
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0 / n;
+        let [input, apply, sync, animate] = bench.sets.map(ms);
+        let panels = ms(bench.panels);
+        let own = input + apply + sync + animate + panels;
         println!(
-            "{} frames: {whole:.3} ms a frame, Sandtable's systems {own:.3} ms ({:.1}% of the frame)",
+            "{} frames: {whole:.3} ms a frame, Sandtable's systems {own:.3} ms ({:.1}% of the frame): input {input:.3}, commands {apply:.3}, table sync {sync:.3}, animation {animate:.3}, panels and labels {panels:.3} ms",
             bench.frames,
             100.0 * own / whole.max(1e-9)
         );
@@ -335,6 +369,19 @@ fn stop_own_work(mut bench: ResMut<FrameBench>) {
     if let Some(start) = bench.own_start.take()
         && bench.seen > WARM_UP_FRAMES + 1
     {
-        bench.own += start.elapsed();
+        bench.panels += start.elapsed();
     }
+}
+
+/// The end of Sandtable's Update set `K - 1` (and the start of set `K`):
+/// the time since the mark before is that set's.
+fn mark_set<const K: usize>(mut bench: ResMut<FrameBench>) {
+    let now = Instant::now();
+    if K > 0
+        && let Some(before) = bench.set_mark
+        && bench.seen > WARM_UP_FRAMES + 1
+    {
+        bench.sets[K - 1] += now - before;
+    }
+    bench.set_mark = Some(now);
 }

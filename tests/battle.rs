@@ -25,6 +25,19 @@ fn battle_app(name: &str) -> App {
     app
 }
 
+/// Each body of armed men in the game: its hex, side, infantry and
+/// cavalry, sorted.
+fn formations_of(game: &sandtable_warpspawn::Game) -> Vec<(Hex, u8, u16, u16)> {
+    let mut all: Vec<(Hex, u8, u16, u16)> = game
+        .stacks()
+        .iter()
+        .filter(|s| !s.armed.men.is_empty())
+        .map(|s| (s.hex, s.side.0, s.armed.men.inf, s.armed.men.cav))
+        .collect();
+    all.sort();
+    all
+}
+
 fn all<T: Component + Copy>(app: &mut App) -> Vec<T> {
     app.world_mut()
         .query::<&T>()
@@ -60,14 +73,11 @@ fn a_hex_map_spawns_one_entity_per_hex_formation_and_piece() {
             .map(|f| (f.hex, f.side.0, f.infantry, f.cavalry))
             .collect();
         formations.sort();
-        let mut wanted: Vec<(Hex, u8, u16, u16)> = game
-            .stacks()
-            .iter()
-            .filter(|s| !s.armed.men.is_empty())
-            .map(|s| (s.hex, s.side.0, s.armed.men.inf, s.armed.men.cav))
-            .collect();
-        wanted.sort();
-        assert_eq!(formations, wanted, "{name}: one a body of armed men");
+        assert_eq!(
+            formations,
+            formations_of(&game),
+            "{name}: one a body of armed men"
+        );
         let pieces: Vec<BattlePiece> = all(&mut app);
         let count = |slot: Slot| -> u32 {
             pieces
@@ -936,4 +946,78 @@ fn closing_the_window_on_an_unsaved_battle_asks_first() {
     assert_eq!(app.world().get_resource::<Dialog>(), None);
     assert_eq!(app.should_exit(), Some(AppExit::Success));
     std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_command_rebuilds_only_the_stacks_it_changed() {
+    let mut app = play_until("open-field.ron", |game, list| {
+        game.phase() == sandtable_warpspawn::Phase::March
+            && list
+                .iter()
+                .any(|l| matches!(l.command, Command::March { .. }))
+    });
+    let entities = |app: &mut App| -> Vec<(Entity, Formation)> {
+        let mut all: Vec<(Entity, Formation)> = app
+            .world_mut()
+            .query::<(Entity, &Formation)>()
+            .iter(app.world())
+            .map(|(e, f)| (e, *f))
+            .collect();
+        all.sort_by_key(|(_, f)| (f.hex, f.side.0));
+        all
+    };
+    let before = entities(&mut app);
+    let game = game_of(&app);
+    let (_, list) = legal(&game);
+    let march = list
+        .iter()
+        .map(|l| l.command)
+        .find(|c| matches!(c, Command::March { .. }))
+        .expect("a march");
+    let Command::March { from, path, .. } = march else {
+        unreachable!()
+    };
+    let touched = |hex: Hex| hex == from || path.as_slice().last() == Some(&hex);
+    app.world_mut()
+        .resource_mut::<ActiveBattle>()
+        .play(march)
+        .expect("listed");
+    app.update();
+    let after = entities(&mut app);
+    // The table shows the game as it now stands ...
+    let game = game_of(&app);
+    let wanted = formations_of(&game);
+    let shown: Vec<(Hex, u8, u16, u16)> = after
+        .iter()
+        .map(|(_, f)| (f.hex, f.side.0, f.infantry, f.cavalry))
+        .collect();
+    assert_eq!(shown, wanted, "`{march}`");
+    // ... and every formation the march did not touch is the same entity.
+    let untouched: Vec<&(Entity, Formation)> =
+        before.iter().filter(|(_, f)| !touched(f.hex)).collect();
+    assert!(!untouched.is_empty());
+    for (e, f) in untouched {
+        assert!(
+            after.contains(&(*e, *f)),
+            "{} of side {} was built again by `{march}`",
+            f.hex,
+            f.side.0
+        );
+    }
+    let pieces = all::<BattlePiece>(&mut app);
+    let on_table: u32 = pieces.iter().map(|p| u32::from(p.count)).sum();
+    let in_game: u32 = game
+        .stacks()
+        .iter()
+        .map(|s| {
+            u32::from(s.cannon)
+                + u32::from(s.armed.officers)
+                + u32::from(s.baggage)
+                + u32::from(s.flags)
+                + u32::from(s.routing.heads())
+                + u32::from(s.prisoners.heads())
+                + u32::from(s.unarmed.heads())
+        })
+        .sum();
+    assert_eq!(on_table, in_game, "every piece once, none left behind");
 }

@@ -404,6 +404,31 @@ pub(crate) fn fixed_slot(
     });
 }
 
+/// A game's log, to the bottom of the panel: commands in monospace, the
+/// events under each in small type, one row a line (a line too long for
+/// the panel is cut short, and shown whole on hover). Only the rows in
+/// view are laid out, so that a long game's log costs no more a frame
+/// than a short one's.
+pub(crate) fn log_view(ui: &mut egui::Ui, id: &str, log: &[crate::play::LogLine]) {
+    let row = ui
+        .text_style_height(&egui::TextStyle::Monospace)
+        .max(ui.text_style_height(&egui::TextStyle::Small));
+    egui::ScrollArea::vertical()
+        .id_salt(id)
+        .stick_to_bottom(true)
+        .auto_shrink([false, true])
+        .show_rows(ui, row, log.len(), |ui, rows| {
+            for line in &log[rows] {
+                let text = if line.command {
+                    egui::RichText::new(&line.text).monospace()
+                } else {
+                    egui::RichText::new(format!("   {}", line.text)).small()
+                };
+                ui.add(egui::Label::new(text).truncate());
+            }
+        });
+}
+
 /// The notice in a slot of fixed height ([`NOTICE_HEIGHT`]).
 pub(crate) fn notice_slot(ui: &mut egui::Ui, notice: Option<(&str, bool)>) {
     fixed_slot(ui, "notice", NOTICE_HEIGHT, |ui| {
@@ -768,17 +793,7 @@ fn draw_panels(
             }
             ui.separator();
             ui.label(egui::RichText::new("Log").strong());
-            egui::ScrollArea::vertical()
-                .stick_to_bottom(true)
-                .show(ui, |ui| {
-                    for line in &active.log {
-                        if line.command {
-                            ui.monospace(&line.text);
-                        } else {
-                            ui.small(format!("   {}", line.text));
-                        }
-                    }
-                });
+            log_view(ui, "log", &active.log);
         });
     width.0 = panel.response.rect.width();
 

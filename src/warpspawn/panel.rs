@@ -198,19 +198,7 @@ fn draw_battle_panel(
             vp_track(ui, &battle);
             ui.separator();
             ui.label(egui::RichText::new("Log").strong());
-            egui::ScrollArea::vertical()
-                .id_salt("battle-log")
-                .stick_to_bottom(true)
-                .auto_shrink([false, true])
-                .show(ui, |ui| {
-                    for line in &battle.log {
-                        if line.command {
-                            ui.monospace(&line.text);
-                        } else {
-                            ui.small(format!("  {}", line.text));
-                        }
-                    }
-                });
+            crate::hud::log_view(ui, "battle-log", &battle.log);
         });
     width.0 = panel.response.rect.width();
     Ok(())

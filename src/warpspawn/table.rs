@@ -219,13 +219,44 @@ pub fn spawn_battle_table(
     }
 }
 
-/// The battle's formations and pieces follow the game: built again at every
-/// change of it (a march, a loss, a rout), and with the table.
+/// What the table shows of one side's stack in a hex: its armed men and
+/// each piece's count, in the order of [`stack_pieces`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Shown {
+    men: sandtable_warpspawn::Men,
+    pieces: [(Slot, u16); 7],
+}
+
+/// The pieces beside a stack's armed men, each with how many it stands for.
+fn stack_pieces(st: &sandtable_warpspawn::Stack) -> [(Slot, u16); 7] {
+    [
+        (Slot::Cannon, u16::from(st.cannon)),
+        (Slot::Officer, st.armed.officers),
+        (Slot::Baggage, u16::from(st.baggage)),
+        (Slot::Flag, u16::from(st.flags)),
+        (Slot::Routers, st.routing.heads()),
+        (Slot::Prisoners, st.prisoners.heads()),
+        (Slot::Unarmed, st.unarmed.heads()),
+    ]
+}
+
+/// The stacks on the table, each with what it shows, its entities, and the
+/// pass of [`sync_battle_pieces`] that last found it in the game.
+#[derive(Default)]
+pub struct ShownStacks {
+    stacks: std::collections::HashMap<(Hex, Side), (Shown, Vec<Entity>, u64)>,
+    pass: u64,
+}
+
+/// The battle's formations and pieces follow the game: at every change of
+/// it (a march, a loss, a rout), the stacks that changed are built again
+/// and those gone are taken away; the rest stand as they are. A new table
+/// builds them all.
 pub fn sync_battle_pieces(
     mut commands: Commands,
     mut loaded: MessageReader<BattleLoaded>,
     battle: Option<Res<ActiveBattle>>,
-    old: Query<Entity, Or<(With<Formation>, With<BattlePiece>)>>,
+    mut shown: Local<ShownStacks>,
     mut seen: Local<Option<u64>>,
 ) {
     let fresh = loaded.read().count() > 0;
@@ -235,56 +266,83 @@ pub fn sync_battle_pieces(
     if !fresh && *seen == Some(active.revision) {
         return;
     }
-    *seen = Some(active.revision);
     // A new table's builder took the old pieces away with the rest.
-    if !fresh {
-        for e in &old {
-            commands.entity(e).despawn();
-        }
+    if fresh {
+        shown.stacks.clear();
     }
+    *seen = Some(active.revision);
+    shown.pass += 1;
+    let pass = shown.pass;
     let game = &active.game;
     let map = game.battle().map;
     for st in game.stacks() {
-        let at = hex_center(map, st.hex);
-        let men = st.armed.men;
-        if !men.is_empty() {
-            commands.spawn((
-                Formation {
-                    hex: st.hex,
-                    side: st.side,
-                    infantry: men.inf,
-                    cavalry: men.cav,
-                },
-                TablePiece,
-                Transform::from_translation(at),
-                Visibility::default(),
-            ));
+        let want = Shown {
+            men: st.armed.men,
+            pieces: stack_pieces(st),
+        };
+        let key = (st.hex, st.side);
+        if let Some((was, _, found)) = shown.stacks.get_mut(&key)
+            && *was == want
+        {
+            *found = pass;
+            continue;
         }
-        let pieces = [
-            (Slot::Cannon, u16::from(st.cannon)),
-            (Slot::Officer, st.armed.officers),
-            (Slot::Baggage, u16::from(st.baggage)),
-            (Slot::Flag, u16::from(st.flags)),
-            (Slot::Routers, st.routing.heads()),
-            (Slot::Prisoners, st.prisoners.heads()),
-            (Slot::Unarmed, st.unarmed.heads()),
-        ];
-        for (slot, count) in pieces {
-            if count > 0 {
-                commands.spawn((
-                    BattlePiece {
-                        hex: st.hex,
-                        side: st.side,
-                        slot,
-                        count,
-                    },
-                    TablePiece,
-                    Transform::from_translation(at + slot.place()),
-                    Visibility::default(),
-                ));
+        if let Some((_, entities, _)) = shown.stacks.remove(&key) {
+            for e in entities {
+                commands.entity(e).despawn();
             }
         }
+        let at = hex_center(map, st.hex);
+        let mut entities = Vec::new();
+        let men = st.armed.men;
+        if !men.is_empty() {
+            entities.push(
+                commands
+                    .spawn((
+                        Formation {
+                            hex: st.hex,
+                            side: st.side,
+                            infantry: men.inf,
+                            cavalry: men.cav,
+                        },
+                        TablePiece,
+                        Transform::from_translation(at),
+                        Visibility::default(),
+                    ))
+                    .id(),
+            );
+        }
+        for (slot, count) in want.pieces {
+            if count > 0 {
+                entities.push(
+                    commands
+                        .spawn((
+                            BattlePiece {
+                                hex: st.hex,
+                                side: st.side,
+                                slot,
+                                count,
+                            },
+                            TablePiece,
+                            Transform::from_translation(at + slot.place()),
+                            Visibility::default(),
+                        ))
+                        .id(),
+                );
+            }
+        }
+        shown.stacks.insert(key, (want, entities, pass));
     }
+    // Stacks no longer in the game leave the table.
+    shown.stacks.retain(|_, (_, entities, found)| {
+        let here = *found == pass;
+        if !here {
+            for e in entities.drain(..) {
+                commands.entity(e).despawn();
+            }
+        }
+        here
+    });
 }
 
 /// The hex under the pointer, if any.

@@ -83,6 +83,18 @@ fn dialog(app: &App) -> Option<Dialog> {
     app.world().get_resource::<Dialog>().cloned()
 }
 
+/// Switches layout mode on and renames the layout: an edit saved nowhere.
+fn rename_in_layout_mode(app: &mut App, name: &str) {
+    app.world_mut().write_message(SetLayoutMode::ON);
+    // The change of mode takes effect at the start of the next frame.
+    app.update();
+    app.update();
+    app.world_mut().resource_mut::<LayoutMode>().tool = LayoutTool::Edit;
+    app.world_mut()
+        .write_message(EditorRequest::Edit(Edit::Rename(name.to_owned())));
+    app.update();
+}
+
 fn write_duel(dir: &Path, name: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, DUEL).expect("written");
@@ -199,14 +211,7 @@ fn leaving_a_game_with_unsaved_moves_asks_first() {
         a.handover = None;
     }
     play(&mut app, &["activate B3", "advance"]);
-    app.world_mut().write_message(SetLayoutMode::ON);
-    // The change of mode takes effect at the start of the next frame.
-    app.update();
-    app.update();
-    app.world_mut().resource_mut::<LayoutMode>().tool = LayoutTool::Edit;
-    app.world_mut()
-        .write_message(EditorRequest::Edit(Edit::Rename("duel, edited".to_owned())));
-    app.update();
+    rename_in_layout_mode(&mut app, "duel, edited");
     app.world_mut().write_message(SetLayoutMode::OFF);
     app.update();
     app.update();
@@ -538,4 +543,25 @@ fn a_file_that_cannot_be_opened_leaves_the_game_and_says_why() {
     let before = active(&app).id;
     open(&mut app, Path::new("no/such/file.moves"));
     assert_eq!(active(&app).id, before, "the game in play stays");
+}
+
+#[test]
+fn closing_the_window_on_layout_edits_saved_nowhere_asks_first() {
+    let dir = common::temp_dir("files-app", "quit-layout");
+    let scenario = write_duel(&dir, "duel.ron");
+    let mut app = app_opening(&scenario);
+    rename_in_layout_mode(&mut app, "duel, edited");
+    common::close_window(&mut app);
+    assert_eq!(
+        dialog(&app),
+        Some(Dialog::UnsavedLayout),
+        "saving the game would not save the layout"
+    );
+    assert_eq!(app.should_exit(), None);
+    answer(&mut app, DialogAnswer::Cancel);
+    assert_eq!(dialog(&app), None);
+    assert_eq!(app.should_exit(), None, "cancel keeps the edits");
+    common::close_window(&mut app);
+    answer(&mut app, DialogAnswer::Discard);
+    assert_eq!(app.should_exit(), Some(AppExit::Success));
 }

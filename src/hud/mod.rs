@@ -475,6 +475,14 @@ pub(crate) fn draw_dialog(
                 ]
             },
         ),
+        Dialog::UnsavedLayout => (
+            "Unsaved layout",
+            "The layout has edits that are saved nowhere: quitting loses them. Save it from the layout panel, or quit anyway?".to_owned(),
+            &[
+                ("Quit without saving", DialogAnswer::Discard),
+                ("Cancel", DialogAnswer::Cancel),
+            ],
+        ),
         Dialog::Replace(path) => (
             "Replace?",
             format!(

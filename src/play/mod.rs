@@ -53,10 +53,55 @@ pub(super) fn plugin(app: &mut App) {
     closing_plugin::<ActiveGame>(app);
     app.init_resource::<CloseWaits>().add_systems(
         Update,
-        close_unless_kept
-            .in_set(AppSystems::ApplyCommands)
-            .after(AskBeforeClosing),
+        (
+            ask_before_closing_on_layout.after(AskBeforeClosing),
+            answer_layout_dialog,
+            close_unless_kept,
+        )
+            .chain()
+            .in_set(AppSystems::ApplyCommands),
     );
+}
+
+/// The window's close request on a layout with edits saved nowhere (the
+/// reason [`KeepOpen`] holds): the person is asked, over any question about
+/// the game, as saving the game would not save the layout.
+fn ask_before_closing_on_layout(
+    mut commands: Commands,
+    mut closing: MessageReader<bevy::window::WindowCloseRequested>,
+    keep_open: Res<KeepOpen>,
+    mut kept: ResMut<CloseWaits>,
+) {
+    if closing.read().count() > 0 && keep_open.0.is_some() {
+        kept.0 = true;
+        commands.insert_resource(Dialog::UnsavedLayout);
+    }
+}
+
+/// The answer to [`Dialog::UnsavedLayout`]: quit without the edits, or
+/// stay.
+fn answer_layout_dialog(
+    mut commands: Commands,
+    mut answers: MessageReader<DialogAnswer>,
+    dialog: Option<Res<Dialog>>,
+    mut notice: ResMut<Notice>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(Dialog::UnsavedLayout) = dialog.as_deref() else {
+        answers.clear();
+        return;
+    };
+    match answers.read().last() {
+        None => {}
+        Some(DialogAnswer::Discard) => {
+            commands.remove_resource::<Dialog>();
+            exit.write(AppExit::Success);
+        }
+        Some(_) => {
+            commands.remove_resource::<Dialog>();
+            notice.info("nothing done");
+        }
+    }
 }
 
 /// A game in play of any rule system, as saving and leaving it need it:
@@ -323,6 +368,9 @@ pub enum Dialog {
     UnsavedMoves(Leaving),
     /// Saving would replace another saved game: replace or cancel?
     Replace(PathBuf),
+    /// The window is closing on a layout with edits saved nowhere (layout
+    /// mode saves it as a scenario): quit anyway or cancel?
+    UnsavedLayout,
 }
 
 /// The person's answer to the [`Dialog`].
@@ -599,6 +647,11 @@ pub fn answer_dialogs<G: GameInPlay>(
         answers.clear();
         return;
     };
+    if *dialog == Dialog::UnsavedLayout {
+        // Not about the game: [`answer_layout_dialog`]'s.
+        answers.clear();
+        return;
+    }
     let Some(answer) = answers.read().last().copied() else {
         return;
     };

@@ -1021,3 +1021,63 @@ fn a_command_rebuilds_only_the_stacks_it_changed() {
         .sum();
     assert_eq!(on_table, in_game, "every piece once, none left behind");
 }
+
+#[test]
+fn a_hint_selects_what_a_bot_would_play_with_its_odds_shown() {
+    let mut app = play_until("open-field.ron", |game, list| {
+        game.phase() == sandtable_warpspawn::Phase::March
+            && game.owed().is_none()
+            && list
+                .iter()
+                .any(|l| matches!(l.command, Command::March { .. }))
+    });
+    let before = hash_of(&app);
+    app.world_mut()
+        .write_message(sandtable::play::bots::HintRequest);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let hinted = loop {
+        app.update();
+        let active = app.world().resource::<ActiveBattle>();
+        if let Some(command) = app
+            .world()
+            .resource::<sandtable::warpspawn::play::BattleHint>()
+            .for_battle(active)
+        {
+            break command;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a hint within a minute: {}",
+            common::notice(&app)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    app.update();
+    assert_eq!(hash_of(&app), before, "a hint plays nothing");
+    let game = game_of(&app);
+    let (seat, _) = legal(&game);
+    assert!(
+        GameState::check(&game, seat, &hinted).is_ok(),
+        "`{hinted}` is legal"
+    );
+    assert!(
+        common::notice(&app).contains(&hinted.to_string()),
+        "{}",
+        common::notice(&app)
+    );
+    // The hint is selected: the panel lists it (or its family's command) to
+    // play, with its odds.
+    if hinted != Command::End {
+        let pick = *app.world().resource::<BattlePick>();
+        assert!(pick.from.is_some() && pick.to.is_some(), "{pick:?}");
+        let listed = GameState::listed_as(&game, &hinted);
+        let choices = &app.world().resource::<BattleChoices>().choices;
+        assert!(
+            choices
+                .iter()
+                .any(|c| GameState::listed_as(&game, &c.command) == listed),
+            "`{hinted}` among {:?}",
+            choices.iter().map(|c| c.command).collect::<Vec<_>>()
+        );
+    }
+}

@@ -64,7 +64,7 @@ fn draw_battle_panel(
     mut start: MessageWriter<StartTurn>,
     mut typed: ResMut<TypedRolls>,
     mut width: ResMut<PanelWidth>,
-    mut files: BattleFiles,
+    mut files: BattleButtons,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(dialog) = files.dialog.as_deref() {
@@ -139,6 +139,19 @@ fn draw_battle_panel(
                 if save.clicked() {
                     files.save.write(SaveRequest::own_file());
                 }
+                let thinking = files.hint.thinking();
+                let hint = ui
+                    .add_enabled(
+                        may_play && !thinking,
+                        egui::Button::new(if thinking { "Thinking..." } else { "Hint" }),
+                    )
+                    .on_hover_text(format!(
+                        "what a bot of strength {} would play: selected, with its odds, for you to play or not",
+                        crate::play::bots::HINT_STRENGTH
+                    ));
+                if hint.clicked() {
+                    files.hints.write(crate::play::bots::HintRequest);
+                }
             });
             ui.horizontal(|ui| {
                 let mut real = battle.real_dice;
@@ -204,13 +217,15 @@ fn draw_battle_panel(
     Ok(())
 }
 
-/// The battle panel's files: the Save button's request and the dialog on
-/// show (unsaved moves on quitting, another game's record to replace).
+/// The battle panel's Save and Hint buttons, and the dialog on show
+/// (unsaved moves on quitting, another game's record to replace).
 #[derive(bevy::ecs::system::SystemParam)]
-struct BattleFiles<'w> {
+struct BattleButtons<'w> {
     save: MessageWriter<'w, SaveRequest>,
     dialog: Option<Res<'w, Dialog>>,
     answers: MessageWriter<'w, DialogAnswer>,
+    hint: Res<'w, super::play::BattleHint>,
+    hints: MessageWriter<'w, crate::play::bots::HintRequest>,
 }
 
 /// Each side's victory points (R81) as a bar against the larger of the two.

@@ -24,6 +24,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<BattleChoices>()
         .init_resource::<BattleBotPace>()
         .init_resource::<TypedRolls>()
+        .init_resource::<BattleHint>()
         .add_systems(
             Update,
             (
@@ -31,6 +32,7 @@ pub(super) fn plugin(app: &mut App) {
                     .chain()
                     .in_set(AppSystems::RecordInput),
                 read_battle_keys.in_set(AppSystems::RecordInput),
+                think_of_battle_hint.in_set(AppSystems::RecordInput),
                 (start_battle_turn, battle_input, undo_battle)
                     .chain()
                     .in_set(AppSystems::ApplyCommands),
@@ -170,6 +172,96 @@ impl Default for BattleBotPace {
 pub struct BattleThinking {
     task: Task<Option<Command>>,
     revision: u64,
+}
+
+/// A hint for the person who decides: the command a bot of
+/// [`HINT_STRENGTH`](crate::play::bots::HINT_STRENGTH) would play, asked
+/// for with [`HintRequest`](crate::play::bots::HintRequest), for one
+/// revision of the battle.
+#[derive(Resource, Default)]
+pub struct BattleHint {
+    /// Waiting for the bot, for a revision.
+    task: Option<(Task<Option<Command>>, u64)>,
+    /// The command, and the revision it is for.
+    pub shown: Option<(Command, u64)>,
+}
+
+impl BattleHint {
+    /// Whether a hint is being thought of.
+    pub fn thinking(&self) -> bool {
+        self.task.is_some()
+    }
+
+    /// The hint for the battle as it stands, if one was given.
+    pub fn for_battle(&self, active: &ActiveBattle) -> Option<Command> {
+        self.shown
+            .filter(|(_, revision)| *revision == active.revision)
+            .map(|(command, _)| command)
+    }
+}
+
+/// Starts a hint when asked, while a person decides, and shows it once the
+/// bot has thought: in the notice, and as the selection, so that the panel
+/// lists it with its odds before it is played. A hint for a battle that
+/// moved on meanwhile is dropped.
+fn think_of_battle_hint(
+    mut requests: MessageReader<crate::play::bots::HintRequest>,
+    mut hint: ResMut<BattleHint>,
+    active: Res<ActiveBattle>,
+    mut pick: ResMut<BattlePick>,
+    mut notice: ResMut<Notice>,
+) {
+    if requests.read().count() > 0 && hint.task.is_none() {
+        match person_may_not_play(&active) {
+            Some(why) => notice.info(format!("no hint: {why}")),
+            None => {
+                let game = active.game.game().clone();
+                let seed = active.battle.setup.seed;
+                let level = crate::play::bots::HINT_STRENGTH;
+                hint.task = Some((
+                    AsyncComputeTaskPool::get()
+                        .spawn(async move { bot_command(&game, level, seed) }),
+                    active.revision,
+                ));
+                notice.info("thinking of a hint...");
+            }
+        }
+    }
+    let Some((command, revision)) = hint
+        .task
+        .as_mut()
+        .and_then(|(task, revision)| check_ready(task).map(|c| (c, *revision)))
+    else {
+        return;
+    };
+    hint.task = None;
+    let Some(command) = command else {
+        return;
+    };
+    if revision != active.revision {
+        notice.info("the battle moved on: ask for a new hint");
+        return;
+    }
+    hint.shown = Some((command, revision));
+    let game = &*active.game;
+    let side = game.decider().expect("a person decides");
+    let mut legal = Vec::new();
+    GameState::legal_into(game, seat(side), &mut legal);
+    let listed = GameState::listed_as(game, &command);
+    if game.owed().is_none()
+        && let Some(l) = legal.iter().find(|l| l.command == listed)
+        && let (Some(from), Some(to)) = (l.piece.and_then(Hex::from_spot), at(l))
+    {
+        *pick = BattlePick {
+            from: Some(from),
+            to: Some(to),
+            split: march_pick(game, &command).filter(|_| command != listed),
+        };
+    }
+    notice.info(format!(
+        "hint: `{command}`, as a bot of strength {} would play",
+        crate::play::bots::HINT_STRENGTH
+    ));
 }
 
 /// The time the last bot command was applied, for the pace.

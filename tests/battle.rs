@@ -688,14 +688,15 @@ fn a_bot_plays_a_warpspawn_turn() {
     );
 }
 
+/// A shot with no own formation on its line: it rolls one die (R67, R68).
+fn lone(game: &Game, l: &Legal<Command>) -> bool {
+    game.decider()
+        .and_then(|side| game.fire_plan(side, &l.command))
+        .is_some_and(|plan| plan.friendly.is_empty())
+}
+
 #[test]
 fn real_dice_typed_in_decide_the_shot_and_are_kept() {
-    // A shot with no own formation on its line rolls one die (R67, R68).
-    let lone = |game: &Game, l: &Legal<Command>| {
-        game.decider()
-            .and_then(|side| game.fire_plan(side, &l.command))
-            .is_some_and(|plan| plan.friendly.is_empty())
-    };
     let mut app = play_until("open-field.ron", |game, list| {
         list.iter().any(|l| lone(game, l))
     });
@@ -841,11 +842,6 @@ fn a_saved_battle_opens_again_as_it_stood_and_replays_through_the_contract() {
 
 #[test]
 fn a_battle_with_real_dice_is_saved_with_every_die_rolled() {
-    let lone = |game: &Game, l: &Legal<Command>| {
-        game.decider()
-            .and_then(|side| game.fire_plan(side, &l.command))
-            .is_some_and(|plan| plan.friendly.is_empty())
-    };
     let mut app = play_until("open-field.ron", |game, list| {
         game.turn() >= 2 && list.iter().any(|l| lone(game, l))
     });
@@ -1080,4 +1076,34 @@ fn a_hint_selects_what_a_bot_would_play_with_its_odds_shown() {
             choices.iter().map(|c| c.command).collect::<Vec<_>>()
         );
     }
+}
+
+#[test]
+fn a_battle_opened_with_another_seed_is_saved_with_that_seed() {
+    let dir = std::env::temp_dir().join(format!("sandtable-battle-{}-seed", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let source =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/warpspawn/open-field.ron");
+    std::fs::copy(&source, dir.join("open-field.ron")).expect("copied");
+    let record = dir.join("seven.moves");
+    std::fs::write(
+        &record,
+        "[Scenario \"open-field.ron\"]\n[Seed \"7\"]\nend\n",
+    )
+    .expect("written");
+    let mut active = sandtable::warpspawn::files::open_battle(&record, None)
+        .expect("it opens")
+        .active;
+    assert_eq!(
+        active.game.battle().setup.seed,
+        7,
+        "played with the record's seed"
+    );
+    let again = dir.join("again.moves");
+    sandtable::warpspawn::files::save_battle(&mut active, Some(&again), false).expect("saved");
+    let saved: sandtable_core::record::Record<Command> =
+        sandtable_scenario::records::read(&again).expect("a record");
+    assert_eq!(saved.header("Seed"), Some("7"), "not the battle file's 42");
+    std::fs::remove_dir_all(dir).ok();
 }

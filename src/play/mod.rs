@@ -55,7 +55,6 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             ask_before_closing_on_layout.after(AskBeforeClosing),
-            answer_layout_dialog,
             close_unless_kept,
         )
             .chain()
@@ -75,32 +74,6 @@ fn ask_before_closing_on_layout(
     if closing.read().count() > 0 && keep_open.0.is_some() {
         kept.0 = true;
         commands.insert_resource(Dialog::UnsavedLayout);
-    }
-}
-
-/// The answer to [`Dialog::UnsavedLayout`]: quit without the edits, or
-/// stay.
-fn answer_layout_dialog(
-    mut commands: Commands,
-    mut answers: MessageReader<DialogAnswer>,
-    dialog: Option<Res<Dialog>>,
-    mut notice: ResMut<Notice>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    let Some(Dialog::UnsavedLayout) = dialog.as_deref() else {
-        answers.clear();
-        return;
-    };
-    match answers.read().last() {
-        None => {}
-        Some(DialogAnswer::Discard) => {
-            commands.remove_resource::<Dialog>();
-            exit.write(AppExit::Success);
-        }
-        Some(_) => {
-            commands.remove_resource::<Dialog>();
-            notice.info("nothing done");
-        }
     }
 }
 
@@ -631,9 +604,9 @@ impl GoOn<'_> {
     }
 }
 
-/// Carries out the answer to the dialog on show about the game of type `G`
-/// in play (every dialog is about the game in play: its unsaved work, or
-/// where it is saved).
+/// Carries out the answer to the dialog on show, when the game in play is
+/// of type `G` (every dialog is asked while a game is in play: about its
+/// unsaved work, where it is saved, or the layout it is edited on).
 pub fn answer_dialogs<G: GameInPlay>(
     mut commands: Commands,
     mut answers: MessageReader<DialogAnswer>,
@@ -647,11 +620,6 @@ pub fn answer_dialogs<G: GameInPlay>(
         answers.clear();
         return;
     };
-    if *dialog == Dialog::UnsavedLayout {
-        // Not about the game: [`answer_layout_dialog`]'s.
-        answers.clear();
-        return;
-    }
     let Some(answer) = answers.read().last().copied() else {
         return;
     };
@@ -661,6 +629,8 @@ pub fn answer_dialogs<G: GameInPlay>(
     match (&*dialog, answer) {
         (_, DialogAnswer::Cancel) => notice.info("nothing done"),
         (Dialog::UnsavedMoves(leaving), DialogAnswer::Discard) => go_on.leave(leaving),
+        // Layout mode is always on a game, whose instance answers this.
+        (Dialog::UnsavedLayout, DialogAnswer::Discard) => go_on.leave(&Leaving::Quit),
         (Dialog::UnsavedMoves(leaving), DialogAnswer::SaveFirst) => {
             if save_now(
                 &mut commands,

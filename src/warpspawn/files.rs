@@ -63,9 +63,11 @@ pub fn record_of(active: &ActiveBattle, scenario: String) -> Record<Command> {
     record
         .headers
         .extend(records::pins_of(&active.battle.content_hash()));
+    // The game's seed: a saved game may have been played with another
+    // seed than its battle file's.
     record.headers.push((
         header::SEED.to_owned(),
-        active.battle.setup.seed.to_string(),
+        active.game.battle().setup.seed.to_string(),
     ));
     let turns = active.game.battle().turns;
     if turns != active.battle.setup.turns {
@@ -149,9 +151,8 @@ pub fn open_battle(path: &Path, last_line: Option<usize>) -> Result<OpenedBattle
         None => vec![SeatPlayer::Person; 2],
     };
     let seats = [seats[0].into(), seats[1].into()];
-    let dice = rolls
-        .clone()
-        .map_or_else(|| Dice::seeded(setup.seed), Dice::scripted);
+    let real_dice = rolls.is_some();
+    let dice = rolls.map_or_else(|| Dice::seeded(setup.seed), Dice::scripted);
     let mut active = ActiveBattle::start(battle, &setup, dice)
         .map_err(|e| OpenError::plain(format!("{}: {e}", path.display())))?
         .with_source(ScenarioSource::File(scenario_path))
@@ -161,7 +162,7 @@ pub fn open_battle(path: &Path, last_line: Option<usize>) -> Result<OpenedBattle
             .play(*command)
             .map_err(|e| OpenError::illegal(path, *line, command, &e, &notes))?;
     }
-    if rolls.is_some() {
+    if real_dice {
         if active.seats.iter().all(|s| *s == BattleSeat::Person) {
             // Played with real dice: they go on (R30).
             active.real_dice = true;

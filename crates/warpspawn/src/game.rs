@@ -992,8 +992,17 @@ impl State {
 
     /// Takes the side's stack out of a hex.
     pub(crate) fn take(&mut self, hex: Hex, side: Side) -> Option<Stack> {
-        let i = self.find(hex, side).ok()?;
+        let i = self.index_of(hex, side)?;
         Some(self.remove(i))
+    }
+
+    /// Where the side's stack in a hex is, if it has one: by its slot alone
+    /// for a hex on the map.
+    fn index_of(&self, hex: Hex, side: Side) -> Option<usize> {
+        match self.slot(hex, side) {
+            Some(slot) => usize::from(self.slots[slot]).checked_sub(1),
+            None => self.find(hex, side).ok(),
+        }
     }
 
     /// Where the side's stack in a hex is, or would go.
@@ -1051,7 +1060,7 @@ impl State {
     /// the one and making the other, with the stacks shifted and numbered
     /// once, between the two places only.
     pub(crate) fn relocate(&mut self, from: Hex, to: Hex, side: Side) -> &mut Stack {
-        let i = self.find(from, side).expect("the march leaves a stack");
+        let i = self.index_of(from, side).expect("the march leaves a stack");
         let j = self
             .find(to, side)
             .expect_err("the side has no stack there");
@@ -1078,7 +1087,7 @@ impl State {
 
     /// Drops the side's stack in a hex if nothing is left in it.
     pub(crate) fn tidy(&mut self, hex: Hex, side: Side) {
-        if let Ok(i) = self.find(hex, side)
+        if let Some(i) = self.index_of(hex, side)
             && self.stacks[i].is_empty()
         {
             self.remove(i);

@@ -47,7 +47,9 @@ impl Game {
             Phase::Melee => self.attacks_into(side, out),
             Phase::Rally => self.rallies_into(side, out),
         }
-        if self.plan(side, &Command::End).is_ok() {
+        // What `plan` asks of an end once the side decides and owes no
+        // step (R64, R79).
+        if self.rally_owed().is_none() {
             out.push(Legal {
                 command: Command::End,
                 cost: 0,
@@ -191,9 +193,7 @@ impl Game {
                         continue;
                     }
                     let pick = if empty {
-                        *into_empty[k].get_or_insert_with(|| {
-                            self.march_pick(st, &f, *d, &[], pace).map(|(pick, _)| pick)
-                        })
+                        *into_empty[k].get_or_insert_with(|| self.empty_pick(st, &f, 1, pace))
                     } else {
                         self.march_pick(st, &f, *d, &[], pace).map(|(pick, _)| pick)
                     };
@@ -235,10 +235,8 @@ impl Game {
                     };
                     let command = match mid {
                         Some(m) => {
-                            let pick = *far_pick.get_or_insert_with(|| {
-                                self.march_pick(st, &f, to, far.via(), Pace::Fast)
-                                    .map(|(pick, _)| pick)
-                            });
+                            let pick = *far_pick
+                                .get_or_insert_with(|| self.empty_pick(st, &f, 2, Pace::Fast));
                             pick.map(|pick| Command::March {
                                 from: st.hex,
                                 path: Hexes::two(m.0, to),
@@ -310,63 +308,22 @@ impl Game {
         if foe.is_some_and(Stack::is_formation) {
             return None;
         }
-        let own_items = own.map_or(0, |o| u8::from(o.cannon) + u8::from(o.baggage));
-        let foe_items = foe.map_or(0, |o| u8::from(o.cannon) + u8::from(o.baggage));
-        let own_men = own.map_or(0, |o| o.armed.men.total());
-        let flag_ok = st.flags > 0 && usize::from(st.marks.flag_hexes) + distance <= 2;
-        let room = |items: u8| (if items > 0 { 10u16 } else { 20 }).saturating_sub(own_men);
+        let meets = Meets {
+            own_items: own.map_or(0, |o| u8::from(o.cannon) + u8::from(o.baggage)),
+            foe_items: foe.map_or(0, |o| u8::from(o.cannon) + u8::from(o.baggage)),
+            own_men: own.map_or(0, |o| o.armed.men.total()),
+            foe: foe.is_some(),
+        };
+        let flag_ok = flag_may_go(st, distance);
         let (group, mid) = match pace {
-            Pace::Slow => {
-                let mut cannon = f.cannon;
-                let mut baggage = f.baggage;
-                if own_items + foe_items + u8::from(cannon) + u8::from(baggage) > 1 || own_men > 10
-                {
-                    cannon = false;
-                    baggage = false;
-                }
-                let items = own_items + foe_items + u8::from(cannon) + u8::from(baggage);
-                let mut men = f.men.take_infantry_first(f.men.total().min(room(items)));
-                if cannon && men.total() < 4 {
-                    cannon = false;
-                    let items = own_items + foe_items + u8::from(baggage);
-                    men = f.men.take_infantry_first(f.men.total().min(room(items)));
-                }
-                let prisoners = if men.is_empty() && f.unarmed.men.is_empty() {
-                    Band::NONE
-                } else {
-                    f.prisoners
-                };
-                let group = Group {
-                    armed: Band {
-                        men,
-                        officers: f.officers,
-                    },
-                    cannon,
-                    baggage,
-                    flag: flag_ok,
-                    prisoners,
-                    unarmed: f.unarmed,
-                };
-                if group.is_fast() || (foe.is_some() && men.is_empty()) {
-                    return None;
-                }
-                (group, 0)
-            }
+            Pace::Slow => (slow_group(f, flag_ok, meets)?, 0),
             Pace::Fast => {
-                let cav = f.men.cav.min(room(own_items + foe_items));
+                let cav = f.men.cav.min(meets.room(0));
                 let mut found = None;
                 for cav in [cav, 0] {
-                    let group = Group {
-                        armed: Band {
-                            men: Men::new(0, cav),
-                            officers: f.officers,
-                        },
-                        flag: flag_ok,
-                        ..Group::default()
-                    };
-                    if !group.moves_something() || (foe.is_some() && cav == 0) {
+                    let Some(group) = fast_group(f, flag_ok, meets, cav) else {
                         continue;
-                    }
+                    };
                     let mounted = cav > 0;
                     if distance == 1 {
                         found = Some((group, 0));
@@ -389,6 +346,32 @@ impl Game {
             }
         };
         Some((self.pick_of(st, f, &group, flag_ok), mid))
+    }
+
+    /// [`Game::march_pick`] into an empty hex that the march may enter:
+    /// passable, and for a hex two away one that the pace's group may end
+    /// in by a hex between that it may pass (the caller has looked). Only
+    /// the group's own make-up binds it there, so nothing of the map is
+    /// looked up.
+    fn empty_pick(
+        &self,
+        st: &Stack,
+        f: &Free,
+        distance: usize,
+        pace: Pace,
+    ) -> Option<Option<Pick>> {
+        let flag_ok = flag_may_go(st, distance);
+        let group = match pace {
+            Pace::Slow if distance == 2 => return None,
+            Pace::Slow => slow_group(f, flag_ok, Meets::NOTHING)?,
+            Pace::Fast => fast_group(
+                f,
+                flag_ok,
+                Meets::NOTHING,
+                f.men.cav.min(Meets::NOTHING.room(0)),
+            )?,
+        };
+        Some(self.pick_of(st, f, &group, flag_ok))
     }
 
     /// The pick naming `group`, or `None` (everything) where the group is
@@ -556,6 +539,102 @@ impl Game {
             _ => *command,
         }
     }
+}
+
+/// What a march finds in the hex it ends in: the side's own pieces there,
+/// and whether the enemy has a stack there (no formation: pieces to
+/// capture).
+#[derive(Debug, Clone, Copy)]
+struct Meets {
+    /// Cannon and baggage of the side there.
+    own_items: u8,
+    /// Cannon and baggage of the enemy there.
+    foe_items: u8,
+    /// The side's armed men there.
+    own_men: u16,
+    /// Whether the enemy has pieces there.
+    foe: bool,
+}
+
+impl Meets {
+    /// An empty hex.
+    const NOTHING: Meets = Meets {
+        own_items: 0,
+        foe_items: 0,
+        own_men: 0,
+        foe: false,
+    };
+
+    /// The armed men that may come in beside those there (R62): 10 in a
+    /// hex with a cannon or baggage, else 20; `items` counts the cannon and
+    /// baggage coming.
+    fn room(self, items: u8) -> u16 {
+        let items = self.own_items + self.foe_items + items;
+        (if items > 0 { 10u16 } else { 20 }).saturating_sub(self.own_men)
+    }
+}
+
+/// Whether the stack's flag may go `distance` hexes more this phase (R71).
+fn flag_may_go(st: &Stack, distance: usize) -> bool {
+    st.flags > 0 && usize::from(st.marks.flag_hexes) + distance <= 2
+}
+
+/// The slow family's listed group into a hex that holds `meets`: as much as
+/// may go, infantry first, the cannon and baggage only where the hex has
+/// room for them (R62, R69, R70); `None` when nothing of the family may go.
+fn slow_group(f: &Free, flag_ok: bool, meets: Meets) -> Option<Group> {
+    let mut cannon = f.cannon;
+    let mut baggage = f.baggage;
+    if meets.own_items + meets.foe_items + u8::from(cannon) + u8::from(baggage) > 1
+        || meets.own_men > 10
+    {
+        cannon = false;
+        baggage = false;
+    }
+    let mut men = f.men.take_infantry_first(
+        f.men
+            .total()
+            .min(meets.room(u8::from(cannon) + u8::from(baggage))),
+    );
+    if cannon && men.total() < 4 {
+        cannon = false;
+        men = f
+            .men
+            .take_infantry_first(f.men.total().min(meets.room(u8::from(baggage))));
+    }
+    let prisoners = if men.is_empty() && f.unarmed.men.is_empty() {
+        Band::NONE
+    } else {
+        f.prisoners
+    };
+    let group = Group {
+        armed: Band {
+            men,
+            officers: f.officers,
+        },
+        cannon,
+        baggage,
+        flag: flag_ok,
+        prisoners,
+        unarmed: f.unarmed,
+    };
+    (!(group.is_fast() || (meets.foe && men.is_empty()))).then_some(group)
+}
+
+/// The fast family's group of `cav` cavalry with the officers (and the flag
+/// where it may go) into a hex that holds `meets`; `None` when it moves
+/// nothing, or when it meets the enemy's pieces without a horseman to take
+/// them.
+fn fast_group(f: &Free, flag_ok: bool, meets: Meets, cav: u16) -> Option<Group> {
+    let group = Group {
+        armed: Band {
+            men: Men::new(0, cav),
+            officers: f.officers,
+        },
+        flag: flag_ok,
+        ..Group::default()
+    };
+    (group.moves_something() && !(meets.foe && cav == 0)).then_some(group)
 }
 
 /// A listed march, its cost the hexes it moves.

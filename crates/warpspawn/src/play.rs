@@ -1244,10 +1244,17 @@ impl Game {
                     .any(|h| self.state.formation_at(*h, st.side)))
     }
 
+    /// The first routers whose rally roll must come before the phase may
+    /// end (R79); `None` outside the Rally phase.
+    pub(crate) fn rally_owed(&self) -> Option<&Stack> {
+        if self.state.phase != Phase::Rally {
+            return None;
+        }
+        self.state.stacks.iter().find(|s| self.owes_rally(s))
+    }
+
     fn plan_end(&self) -> Result<Plan, CommandError> {
-        if self.state.phase == Phase::Rally
-            && let Some(st) = self.state.stacks.iter().find(|s| self.owes_rally(s))
-        {
+        if let Some(st) = self.rally_owed() {
             return refuse(
                 79,
                 format!(
@@ -1272,15 +1279,19 @@ impl Game {
     ) -> Result<(bool, bool), CommandError> {
         let plan = self.plan(side, command)?;
         let turn_before = (self.state.turn, self.state.active);
-        let mut dice = self.state.dice.clone();
+        // The dice roll on a copy, kept only once every roll a command needs
+        // is there (a scripted list may run out); copied only by commands
+        // that roll.
         let rolled = match plan {
             Plan::Fire(fire) => {
+                let mut dice = self.state.dice.clone();
                 let rolls = roll_fire(&mut dice, &fire)?;
                 self.state.dice = dice;
                 self.fire(&fire, &rolls, events);
                 true
             }
             Plan::Attack(attack) => {
+                let mut dice = self.state.dice.clone();
                 let roll = d6(&mut dice)?;
                 let result = self.battle.switches.melee_rows.0[attack.row][usize::from(roll - 1)];
                 let fate_roll = match attack.attackers_win(result) {
@@ -1296,6 +1307,7 @@ impl Game {
                 with,
                 modifier,
             } => {
+                let mut dice = self.state.dice.clone();
                 let roll = d6(&mut dice)?;
                 self.state.dice = dice;
                 self.rally(routers, with, roll, modifier, events);

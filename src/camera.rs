@@ -1,6 +1,7 @@
 //! The camera: orbit with the right mouse button, pan with the middle button
 //! or WASD, zoom with the wheel, T for a top-down view and Home (or R) to
-//! reset. Nothing moves while the pointer or the keyboard belongs to a panel.
+//! reset. Nothing moves while the pointer or the keyboard belongs to a panel,
+//! and the wheel does not zoom while a piece being dragged has it.
 
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
@@ -9,11 +10,18 @@ use bevy_egui::input::EguiWantsInput;
 use crate::table::{TableBuilt, TableShown};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_camera).add_systems(
-        Update,
-        (frame_board_on_load, orbit_camera, place_camera).chain(),
-    );
+    app.init_resource::<WheelTaken>()
+        .add_systems(Startup, spawn_camera)
+        .add_systems(
+            Update,
+            (frame_board_on_load, orbit_camera, place_camera).chain(),
+        );
 }
+
+/// Whether something on the table has the wheel now (the men of a march
+/// being dragged), so that it does not zoom.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct WheelTaken(pub bool);
 
 /// Orbit state of the table camera.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
@@ -82,6 +90,7 @@ fn orbit_camera(
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
     egui: Option<Res<EguiWantsInput>>,
+    wheel: Option<Res<WheelTaken>>,
     time: Res<Time>,
 ) {
     let pointer_free = egui.as_ref().is_none_or(|e| !e.wants_any_pointer_input());
@@ -101,7 +110,7 @@ fn orbit_camera(
                 MouseScrollUnit::Line => scroll.delta.y,
                 MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
             };
-            if lines != 0.0 {
+            if lines != 0.0 && !wheel.as_ref().is_some_and(|w| w.0) {
                 cam.distance = (cam.distance * (1.0 - lines * 0.1)).clamp(3.0, 400.0);
             }
         }

@@ -15,6 +15,7 @@ pub mod camera;
 pub mod hud;
 pub mod layout;
 pub mod mode;
+pub mod open;
 pub mod options;
 pub mod picking;
 pub mod play;
@@ -55,6 +56,7 @@ pub fn logic_plugin(app: &mut App) {
         table::plugin,
         layout::plugin,
         warpspawn::plugin,
+        open::plugin,
     ));
 }
 

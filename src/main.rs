@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;
 use sandtable::AppSystems;
+use sandtable::open::OpenedFile;
 use sandtable::options::Options;
 use sandtable::play::{ActiveGame, GameLoaded, Notice, OpenFailure, ScenarioSource, files};
 
@@ -24,42 +25,24 @@ fn main() -> AppExit {
     let mut notice = Notice::default();
     let mut failure = OpenFailure::default();
     let started = Instant::now();
-    // A Warpspawn battle, or a saved game of one, is shown on a hex map of
-    // its own.
-    if let Some(path) = &options.file {
-        if let Ok(sandtable_scenario::Loaded::Warpspawn(battle)) =
-            sandtable_scenario::load_any(path)
-        {
-            let active = sandtable::warpspawn::ActiveBattle::new(battle)
-                .map(|a| a.with_source(ScenarioSource::File(path.clone())))
-                .map_err(|e| format!("{}: {e}", path.display()));
-            return show_battle(active, path.clone(), &options, started);
-        }
-        if let Some(scenario) = files::record_scenario(path)
-            && let Ok(sandtable_scenario::Loaded::Warpspawn(_)) =
-                sandtable_scenario::load_any(&scenario)
-        {
-            let active = sandtable::warpspawn::files::open_battle(path, None).map(|opened| {
-                for note in &opened.notes {
-                    eprintln!("note: {}", sandtable_scenario::files::printable(note));
-                }
-                opened.active
-            });
-            return show_battle(
-                active.map_err(|e| e.message),
-                path.clone(),
-                &options,
-                started,
-            );
-        }
-    }
     let opened = match &options.file {
         None => Ok(files::Opened {
             active: ActiveGame::new(sandtable_scenario::standard(), ScenarioSource::Embedded),
             seats: None,
             notes: Vec::new(),
         }),
-        Some(path) => files::open(path),
+        Some(path) => match sandtable::open::open_any(path, None) {
+            Ok(OpenedFile::Cache(opened)) => Ok(*opened),
+            // A Warpspawn battle, or a saved game of one, is shown on a hex
+            // map of its own.
+            Ok(OpenedFile::Battle(opened)) => {
+                for note in &opened.notes {
+                    eprintln!("note: {}", sandtable_scenario::files::printable(note));
+                }
+                return show_battle(opened.active, path.clone(), &options, started);
+            }
+            Err(e) => Err(e),
+        },
     };
     // A seat that is not a player is a mistake on the command line: said
     // before any window opens.
@@ -120,7 +103,7 @@ fn main() -> AppExit {
 /// hex map, formations and pieces, its panel, and a bot on each side
 /// `--bot` names.
 fn show_battle(
-    active: Result<sandtable::warpspawn::ActiveBattle, String>,
+    active: sandtable::warpspawn::ActiveBattle,
     path: PathBuf,
     options: &Options,
     started: Instant,
@@ -136,13 +119,6 @@ fn show_battle(
         eprintln!("{message}");
         return AppExit::error();
     }
-    let active = match active {
-        Ok(active) => active,
-        Err(e) => {
-            eprintln!("{}", sandtable_scenario::files::printable(&e));
-            return AppExit::error();
-        }
-    };
     let mut seats = active.seats;
     for (side, level) in &options.bots {
         seats[*side] = sandtable::warpspawn::BattleSeat::Bot(*level);

@@ -146,8 +146,9 @@ fn the_camera_frames_the_whole_physical_table() {
 // ------------------------------------------------------------------ play
 
 use rand::{Rng, SeedableRng};
+use sandtable::camera::WheelTaken;
 use sandtable::play::{Notice, StartTurn};
-use sandtable::warpspawn::play::{BattleBotPace, BattleChoices};
+use sandtable::warpspawn::play::{BattleBotPace, BattleChoices, BattleDrag};
 use sandtable::warpspawn::{BattleInput, BattlePick, BattleSeat};
 use sandtable_core::game::{GameState, Legal, Seat};
 use sandtable_warpspawn::{Command, Game, Step};
@@ -379,6 +380,181 @@ fn a_march_split_by_the_panel_leaves_the_rest_behind_as_the_rules_do() {
     let formations: Vec<Formation> = all(&mut app);
     assert!(formations.iter().any(|f| f.hex == from));
     assert!(formations.iter().any(|f| f.hex == to));
+}
+
+/// A battle in its March phase with a formation of at least 4 infantry
+/// that may march whole to a neighbour: the app, the hex, the neighbour
+/// and the listed march there.
+fn march_to_drag() -> (App, Hex, Hex, Command) {
+    let fits = |game: &Game, l: &Legal<Command>| match l.command {
+        Command::March { from, path, pick } => {
+            pick.is_none()
+                && path.as_slice().len() == 1
+                && game
+                    .stack(from, game.active())
+                    .is_some_and(|s| s.armed.men.inf >= 4)
+        }
+        _ => false,
+    };
+    let app = play_until("open-field.ron", |game, list| {
+        list.iter().any(|l| fits(game, l))
+    });
+    let game = game_of(&app);
+    let (_, list) = legal(&game);
+    let listed = list
+        .iter()
+        .find(|l| fits(&game, l))
+        .expect("a march")
+        .command;
+    let Command::March { from, path, .. } = listed else {
+        unreachable!()
+    };
+    (app, from, path.as_slice()[0], listed)
+}
+
+/// Turns the wheel by `lines` notches for one frame, as a person does.
+fn wheel(app: &mut App, lines: f32, shift: bool) {
+    use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
+    let mut keys = ButtonInput::<KeyCode>::default();
+    if shift {
+        keys.press(KeyCode::ShiftLeft);
+    }
+    app.insert_resource(keys);
+    app.insert_resource(AccumulatedMouseScroll {
+        unit: MouseScrollUnit::Line,
+        delta: Vec2::new(0.0, lines),
+    });
+    app.update();
+    app.insert_resource(AccumulatedMouseScroll::default());
+    app.insert_resource(ButtonInput::<KeyCode>::default());
+}
+
+#[test]
+fn a_march_dragged_whole_is_the_listed_march_played_as_it_is_let_go() {
+    let (mut app, from, to, listed) = march_to_drag();
+    let wanted = expected_after(&app, listed);
+    send(&mut app, BattleInput::Grab(from));
+    let drag = *app.world().resource::<BattleDrag>();
+    assert_eq!(drag.from, Some(from));
+    assert_eq!(drag.split(), None, "nothing turned: the whole goes");
+    assert_eq!(
+        app.world().resource::<BattlePick>().from,
+        Some(from),
+        "where it may go is lit while it is dragged"
+    );
+    assert!(
+        app.world().resource::<WheelTaken>().0,
+        "the wheel counts men now"
+    );
+    // Let go on the neighbour: the drop, then the drag's end, in one frame.
+    app.world_mut().write_message(BattleInput::Drop(to));
+    send(&mut app, BattleInput::Release);
+    assert_eq!(
+        hash_of(&app),
+        wanted,
+        "the drag plays `{listed}` as the rules do"
+    );
+    assert_eq!(
+        app.world().resource::<ActiveBattle>().record.last(),
+        Some(&listed)
+    );
+    assert_eq!(*app.world().resource::<BattleDrag>(), BattleDrag::default());
+    assert!(
+        !app.world().resource::<WheelTaken>().0,
+        "the wheel zooms again"
+    );
+}
+
+#[test]
+fn a_march_dragged_with_the_wheel_turned_back_splits_the_formation_as_the_rules_do() {
+    let (mut app, from, to, listed) = march_to_drag();
+    let game = game_of(&app);
+    let side = game.active();
+    let before = *game.stack(from, side).expect("the formation");
+    send(&mut app, BattleInput::Grab(from));
+    let (most, _) = app
+        .world()
+        .resource::<BattleDrag>()
+        .march
+        .expect("a march is dragged");
+    assert_eq!(
+        Some(most),
+        sandtable::warpspawn::play::march_pick(&game, &listed),
+        "the drag carries all the list would march"
+    );
+    // Three notches back: three infantry stay. One more forward: two stay.
+    wheel(&mut app, -3.0, false);
+    wheel(&mut app, 1.0, false);
+    // The cavalry's count turns with Shift, never below none.
+    wheel(&mut app, -50.0, true);
+    let part = app
+        .world()
+        .resource::<BattleDrag>()
+        .split()
+        .expect("a split");
+    assert_eq!(part.men.inf, most.men.inf - 2, "{part:?}");
+    assert_eq!(part.men.cav, 0, "{part:?}");
+    assert_eq!(
+        app.world()
+            .resource::<Notice>()
+            .text
+            .as_deref()
+            .map(|t| t.contains(&format!("inf {} cav 0", most.men.inf - 2))),
+        Some(true),
+        "the notice says what goes: {:?}",
+        app.world().resource::<Notice>()
+    );
+    let command = Command::March {
+        from,
+        path: sandtable_warpspawn::Hexes::one(to),
+        pick: Some(part),
+    };
+    let wanted = expected_after(&app, command);
+    app.world_mut().write_message(BattleInput::Drop(to));
+    send(&mut app, BattleInput::Release);
+    assert_eq!(
+        hash_of(&app),
+        wanted,
+        "the drag plays `{command}` as the rules do"
+    );
+    let after = game_of(&app);
+    let left = after.stack(from, side).expect("the rest stays");
+    assert_eq!(left.armed.men.inf, before.armed.men.inf - part.men.inf);
+    assert_eq!(left.armed.men.cav, before.armed.men.cav - part.men.cav);
+    // The table's formations follow: one in each hex.
+    let formations: Vec<Formation> = all(&mut app);
+    assert!(formations.iter().any(|f| f.hex == from));
+    assert!(formations.iter().any(|f| f.hex == to));
+}
+
+#[test]
+fn a_drag_let_go_where_no_march_goes_changes_nothing_and_says_why() {
+    let (mut app, from, _, _) = march_to_drag();
+    let before = hash_of(&app);
+    let game = game_of(&app);
+    let far = game
+        .battle()
+        .map
+        .hexes()
+        .max_by_key(|h| h.distance(from))
+        .expect("a far hex");
+    send(&mut app, BattleInput::Grab(from));
+    app.world_mut().write_message(BattleInput::Drop(far));
+    send(&mut app, BattleInput::Release);
+    let notice = app.world().resource::<Notice>().clone();
+    let text = notice.text.expect("a reason");
+    assert!(
+        notice.error && text.starts_with(&format!("{far}: ")) && text.contains("(R69)"),
+        "{text}"
+    );
+    assert_eq!(hash_of(&app), before, "nothing changed");
+    assert_eq!(app.world().resource::<BattlePick>().to, None);
+    // Let go off the table: the drag ends, the selection stays.
+    send(&mut app, BattleInput::Grab(from));
+    send(&mut app, BattleInput::Release);
+    assert_eq!(app.world().resource::<BattleDrag>().from, None);
+    assert_eq!(app.world().resource::<BattlePick>().from, Some(from));
+    assert_eq!(hash_of(&app), before, "nothing changed");
 }
 
 #[test]
@@ -1106,4 +1282,95 @@ fn a_battle_opened_with_another_seed_is_saved_with_that_seed() {
         sandtable_scenario::records::read(&again).expect("a record");
     assert_eq!(saved.header("Seed"), Some("7"), "not the battle file's 42");
     std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_file_of_another_system_opens_from_the_battle_and_a_battle_from_its_table() {
+    use sandtable::play::{ActiveGame, Dialog, DialogAnswer, Leaving, LoadRequest};
+    use sandtable::table::UnitPiece;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cache = root.join("scenarios/two-factors.ron");
+    let field = root.join("scenarios/warpspawn/open-field.ron");
+    let river = root.join("scenarios/warpspawn/river-bridge.ron");
+    let (mut app, from, _, _) = march_to_drag();
+    let played = app.world().resource::<ActiveBattle>().record.len();
+    assert!(played > 0, "the battle has moves saved nowhere");
+    send(&mut app, BattleInput::Click(from));
+    // Opening a Cache table asks first: the battle's moves are saved nowhere.
+    app.world_mut().write_message(LoadRequest::new(&cache));
+    app.update();
+    let asked = app.world().get_resource::<Dialog>().cloned();
+    assert_eq!(
+        asked,
+        Some(Dialog::UnsavedMoves(Leaving::Open(cache.clone(), None)))
+    );
+    assert!(app.world().get_resource::<ActiveGame>().is_none());
+    assert_eq!(app.world().resource::<ActiveBattle>().record.len(), played);
+    app.world_mut().write_message(DialogAnswer::Discard);
+    app.update();
+    app.update();
+    // The Cache table took the table, and nothing of the battle is left.
+    let game = app
+        .world()
+        .get_resource::<ActiveGame>()
+        .unwrap_or_else(|| panic!("the Cache table opens: {}", common::notice(&app)));
+    let units = game.game.units().len();
+    assert!(app.world().get_resource::<ActiveBattle>().is_none());
+    assert!(all::<HexTile>(&mut app).is_empty(), "no hex is left");
+    assert!(
+        all::<Formation>(&mut app).is_empty(),
+        "no formation is left"
+    );
+    assert!(all::<BattlePiece>(&mut app).is_empty(), "no piece is left");
+    assert_eq!(all::<UnitPiece>(&mut app).len(), units, "one a unit");
+    assert_eq!(*app.world().resource::<BattlePick>(), BattlePick::default());
+    // A bad file leaves it alone.
+    app.world_mut()
+        .write_message(LoadRequest::new(root.join("no/such/battle.ron")));
+    app.update();
+    assert!(app.world().get_resource::<ActiveGame>().is_some());
+    // A battle opens from the Cache table (no Cache moves to lose).
+    app.world_mut().write_message(LoadRequest::new(&river));
+    app.update();
+    app.update();
+    let battle = app
+        .world()
+        .get_resource::<ActiveBattle>()
+        .unwrap_or_else(|| panic!("the battle opens: {}", common::notice(&app)));
+    let map = battle.game.battle().map;
+    let wanted = formations_of(&battle.game);
+    assert!(battle.record.is_empty());
+    assert!(app.world().get_resource::<ActiveGame>().is_none());
+    assert!(all::<UnitPiece>(&mut app).is_empty(), "no unit is left");
+    assert_eq!(
+        all::<HexTile>(&mut app).len(),
+        usize::from(map.columns) * usize::from(map.rows)
+    );
+    let mut formations: Vec<(Hex, u8, u16, u16)> = all::<Formation>(&mut app)
+        .iter()
+        .map(|f| (f.hex, f.side.0, f.infantry, f.cavalry))
+        .collect();
+    formations.sort();
+    assert_eq!(formations, wanted, "the new battle's formations, only");
+    // And another battle after it: the table is the new one's alone.
+    app.world_mut().write_message(LoadRequest::new(&field));
+    app.update();
+    app.update();
+    let battle = app.world().resource::<ActiveBattle>();
+    assert_eq!(
+        battle.source,
+        sandtable::play::ScenarioSource::File(field.clone())
+    );
+    let map = battle.game.battle().map;
+    let wanted = formations_of(&battle.game);
+    let mut formations: Vec<(Hex, u8, u16, u16)> = all::<Formation>(&mut app)
+        .iter()
+        .map(|f| (f.hex, f.side.0, f.infantry, f.cavalry))
+        .collect();
+    formations.sort();
+    assert_eq!(formations, wanted, "the open field's formations, only");
+    assert_eq!(
+        all::<HexTile>(&mut app).len(),
+        usize::from(map.columns) * usize::from(map.rows)
+    );
 }

@@ -202,27 +202,31 @@ impl<'a> TableLabels<'a> {
 pub struct FilePanel<'w> {
     field: ResMut<'w, FileField>,
     failure: Res<'w, OpenFailure>,
-    dialog: Option<Res<'w, Dialog>>,
-    answers: MessageWriter<'w, DialogAnswer>,
-    save: MessageWriter<'w, SaveRequest>,
+    pub(crate) dialog: Option<Res<'w, Dialog>>,
+    pub(crate) answers: MessageWriter<'w, DialogAnswer>,
+    pub(crate) save: MessageWriter<'w, SaveRequest>,
     load: MessageWriter<'w, LoadRequest>,
 }
 
 impl FilePanel<'_> {
     /// The field, starting from the game's own file.
-    fn text(&mut self, active: Option<&ActiveGame>) -> &mut String {
-        self.field.0.get_or_insert_with(|| {
-            active
-                .and_then(|a| a.file.as_ref())
-                .map(|f| f.display().to_string())
-                .unwrap_or_default()
-        })
+    fn text(&mut self, file: Option<&std::path::Path>) -> &mut String {
+        self.field
+            .0
+            .get_or_insert_with(|| file.map(|f| f.display().to_string()).unwrap_or_default())
     }
 
-    /// The field and the Open button, and the offer to open a damaged saved
-    /// game up to its last good line.
-    fn open_row(&mut self, ui: &mut egui::Ui, active: Option<&ActiveGame>) {
-        let text = self.text(active).clone();
+    /// The field and the Open button (and Save game as, while a game is in
+    /// play: `file` is its own file, if it has one), and the offer to open a
+    /// damaged saved game up to its last good line. A file of any rule
+    /// system opens (`crate::open`).
+    pub(crate) fn open_row(
+        &mut self,
+        ui: &mut egui::Ui,
+        in_play: bool,
+        file: Option<&std::path::Path>,
+    ) {
+        let text = self.text(file).clone();
         let mut edited = text.clone();
         ui.horizontal(|ui| {
             ui.label("File:");
@@ -241,7 +245,7 @@ impl FilePanel<'_> {
             {
                 self.load.write(LoadRequest::new(edited.trim()));
             }
-            if active.is_some()
+            if in_play
                 && ui
                     .add_enabled(!edited.trim().is_empty(), egui::Button::new("Save game as"))
                     .on_hover_text("a game record, a file ending in .moves")
@@ -600,7 +604,7 @@ fn draw_panels(
                 }
                 ui.separator();
                 ui.label("Open another scenario (.ron) or saved game (.moves):");
-                files.open_row(ui, None);
+                files.open_row(ui, false, None);
                 if ui.button("Play the standard table").clicked() {
                     files
                         .load
@@ -784,7 +788,7 @@ fn draw_panels(
             {
                 files.save.write(SaveRequest::own_file());
             }
-            files.open_row(ui, Some(&active));
+            files.open_row(ui, true, active.file.as_deref());
             let sheet = crate::play::files::sheet_path(&active.source);
             if ui
                 .button("Print setup sheet (A4 PDF)")

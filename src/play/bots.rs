@@ -38,7 +38,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 start_new_game
                     .after(super::answer_dialogs::<super::ActiveGame>)
-                    .before(super::load_requested_file),
+                    .before(crate::open::load_requested_file),
                 confirm_bot_handover.after(super::apply_commands),
                 // After every way a game can be loaded.
                 fit_seats_to_game.after(super::save_game::<super::ActiveGame>),

@@ -40,7 +40,6 @@ pub(super) fn plugin(app: &mut App) {
                 reset_file_field.in_set(AppSystems::SyncTable),
                 (
                     answer_dialogs::<ActiveGame>,
-                    load_requested_file,
                     start_turn,
                     apply_commands,
                     undo_commands,
@@ -667,69 +666,27 @@ pub fn may_leave(
     discard_unsaved: bool,
     leaving: Leaving,
 ) -> bool {
-    if discard_unsaved || !active.is_some_and(ActiveGame::has_unsaved_work) {
+    may_leave_unsaved(
+        commands,
+        active.is_some_and(ActiveGame::has_unsaved_work),
+        discard_unsaved,
+        leaving,
+    )
+}
+
+/// As [`may_leave`], for a game in play of any system, whose unsaved work
+/// the caller has looked at (`unsaved`).
+pub fn may_leave_unsaved(
+    commands: &mut Commands,
+    unsaved: bool,
+    discard_unsaved: bool,
+    leaving: Leaving,
+) -> bool {
+    if discard_unsaved || !unsaved {
         return true;
     }
     commands.insert_resource(Dialog::UnsavedMoves(leaving));
     false
-}
-
-/// Loads a scenario or a saved game; a bad file leaves the game in play
-/// alone, and one with unsaved moves is left only when the person says so.
-pub fn load_requested_file(
-    mut commands: Commands,
-    mut requests: MessageReader<LoadRequest>,
-    active: Option<Res<ActiveGame>>,
-    mut seats: ResMut<bots::Seats>,
-    mut notice: ResMut<Notice>,
-    mut failure: ResMut<OpenFailure>,
-    mut loaded: MessageWriter<GameLoaded>,
-    keep_open: Res<KeepOpen>,
-) {
-    for request in requests.read() {
-        let path = &request.path;
-        if let Some(why) = &keep_open.0 {
-            notice.error(format!("not opening {}: {why}", path.display()));
-            continue;
-        }
-        if !may_leave(
-            &mut commands,
-            active.as_deref(),
-            request.discard_unsaved,
-            Leaving::Open(path.clone(), request.until_line),
-        ) {
-            continue;
-        }
-        match files::open_until(path, request.until_line) {
-            Ok(opened) => {
-                let mut text = match request.until_line {
-                    Some(line) => format!(
-                        "opened {} up to line {line}; Save writes it to a new file",
-                        path.display()
-                    ),
-                    None => format!("opened {}", path.display()),
-                };
-                for note in &opened.notes {
-                    text.push_str(&format!("\nnote: {note}"));
-                }
-                notice.info_after(request.discard_unsaved, text);
-                if let Some(s) = opened.seats {
-                    seats.0 = s;
-                }
-                failure.0 = None;
-                commands.insert_resource(opened.active);
-                loaded.write(GameLoaded);
-            }
-            Err(e) => {
-                eprintln!("{}", sandtable_scenario::files::printable(&e.message));
-                failure.0 = e
-                    .bad_line
-                    .filter(|line| *line > 1)
-                    .map(|line| (path.clone(), line));
-                notice.error(e.message);
-            }
-        }
-    }
 }
 
 /// What stands on a square, as the hover label says it: a unit with its

@@ -3,7 +3,7 @@
 //! mounted larger), cannon, officers, baggage wagons and flags as small
 //! models, routers, prisoners and unarmed men as chits.
 
-use bevy::picking::events::{Click, Out, Over, Pointer};
+use bevy::picking::events::{Click, DragDrop, DragEnd, DragStart, Out, Over, Pointer};
 use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
 
@@ -131,7 +131,10 @@ fn dress_hexes(
             .insert((Mesh3d(tile.clone()), MeshMaterial3d(flat)))
             .observe(hover_hex)
             .observe(leave_hex)
-            .observe(click_hex);
+            .observe(click_hex)
+            .observe(grab_hex)
+            .observe(drop_on_hex)
+            .observe(end_drag);
         if let Some((mesh, material)) = raised {
             entity.with_children(|c| {
                 c.spawn((
@@ -238,7 +241,10 @@ fn dress_pieces(
             ))
             .observe(hover_hex)
             .observe(leave_hex)
-            .observe(click_hex);
+            .observe(click_hex)
+            .observe(grab_hex)
+            .observe(drop_on_hex)
+            .observe(end_drag);
         transform.translation.y += lift * HEX;
     }
 }
@@ -295,6 +301,41 @@ fn click_hex(
             out.write(BattleInput::Cancel);
         }
         PointerButton::Middle => {}
+    }
+}
+
+/// The left button went down on a hex or a piece and moved: a drag from it.
+fn grab_hex(
+    start: On<Pointer<DragStart>>,
+    tiles: Query<&HexTile>,
+    pieces: Query<&BattlePiece>,
+    mut out: MessageWriter<BattleInput>,
+) {
+    if start.button == PointerButton::Primary
+        && let Some(hex) = hex_of(start.entity, &tiles, &pieces)
+    {
+        out.write(BattleInput::Grab(hex));
+    }
+}
+
+/// A drag was let go on a hex or a piece in it.
+fn drop_on_hex(
+    drop: On<Pointer<DragDrop>>,
+    tiles: Query<&HexTile>,
+    pieces: Query<&BattlePiece>,
+    mut out: MessageWriter<BattleInput>,
+) {
+    if drop.button == PointerButton::Primary
+        && let Some(hex) = hex_of(drop.entity, &tiles, &pieces)
+    {
+        out.write(BattleInput::Drop(hex));
+    }
+}
+
+/// A drag ended, wherever it was let go (after any drop).
+fn end_drag(end: On<Pointer<DragEnd>>, mut out: MessageWriter<BattleInput>) {
+    if end.button == PointerButton::Primary {
+        out.write(BattleInput::Release);
     }
 }
 

@@ -11,7 +11,7 @@ use super::looks::Slot;
 use super::play::{BattleChoices, BattleInput, BattlePick, BattleSeat, TypedRolls, march_pick};
 use super::table::{ActiveBattle, BattlePiece, Formation, HoveredHex, describe_hex};
 use crate::hud::{HudStage, PanelWidth, TableLabels};
-use crate::play::{Dialog, DialogAnswer, Notice, SaveRequest, StartTurn, UndoRequest};
+use crate::play::{Notice, SaveRequest, StartTurn, UndoRequest};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -20,7 +20,7 @@ pub(super) fn plugin(app: &mut App) {
             draw_battle_panel.in_set(HudStage::Panels),
             label_battle.in_set(HudStage::Labels),
         )
-            .run_if(resource_exists::<ActiveBattle>),
+            .distributive_run_if(resource_exists::<ActiveBattle>),
     );
 }
 
@@ -40,7 +40,7 @@ fn phase_hint(phase: Phase) -> &'static str {
             "Click a lit cannon (4 men to fire it, R65), then its target: the odds show before the shot."
         }
         Phase::March => {
-            "Click a lit formation, then a lit hex to march to; change what goes below for a split (R69-R71)."
+            "Click a lit formation, then a lit hex to march to, or drag it there: the wheel while dragging leaves infantry behind (Shift: cavalry). Change what goes below for any other split (R69-R71)."
         }
         Phase::Melee => {
             "Click a lit formation, then the enemy to attack: strengths, row and odds show before the attack (R72-R75)."
@@ -67,8 +67,8 @@ fn draw_battle_panel(
     mut files: BattleButtons,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    if let Some(dialog) = files.dialog.as_deref() {
-        crate::hud::draw_dialog(ctx, dialog, &mut files.answers);
+    if let Some(dialog) = files.files.dialog.as_deref() {
+        crate::hud::draw_dialog(ctx, dialog, &mut files.files.answers);
     }
     let game = &*battle.game;
     let mut root = egui::Ui::new(
@@ -137,7 +137,7 @@ fn draw_battle_panel(
                     None => "as a game record (.moves) beside the battle file".to_owned(),
                 });
                 if save.clicked() {
-                    files.save.write(SaveRequest::own_file());
+                    files.files.save.write(SaveRequest::own_file());
                 }
                 let thinking = files.hint.thinking();
                 let hint = ui
@@ -210,6 +210,12 @@ fn draw_battle_panel(
             ui.separator();
             vp_track(ui, &battle);
             ui.separator();
+            // Any file opens here: another battle, or a game of another
+            // system, which then takes the table.
+            files
+                .files
+                .open_row(ui, true, battle.file.as_deref());
+            ui.separator();
             ui.label(egui::RichText::new("Log").strong());
             crate::hud::log_view(ui, "battle-log", &battle.log);
         });
@@ -217,13 +223,12 @@ fn draw_battle_panel(
     Ok(())
 }
 
-/// The battle panel's Save and Hint buttons, and the dialog on show
-/// (unsaved moves on quitting, another game's record to replace).
+/// The battle panel's files (Save game, Open, Save game as), its Hint
+/// button, and the dialog on show (unsaved moves on quitting or opening
+/// another file, another game's record to replace).
 #[derive(bevy::ecs::system::SystemParam)]
 struct BattleButtons<'w> {
-    save: MessageWriter<'w, SaveRequest>,
-    dialog: Option<Res<'w, Dialog>>,
-    answers: MessageWriter<'w, DialogAnswer>,
+    files: crate::hud::FilePanel<'w>,
     hint: Res<'w, super::play::BattleHint>,
     hints: MessageWriter<'w, crate::play::bots::HintRequest>,
 }

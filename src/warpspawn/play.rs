@@ -25,20 +25,33 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<BattleBotPace>()
         .init_resource::<TypedRolls>()
         .init_resource::<BattleHint>()
+        .init_resource::<BattleDrag>()
+        .init_resource::<crate::camera::WheelTaken>()
         .add_systems(
             Update,
             (
                 (finish_battle_bot, start_battle_bot)
                     .chain()
                     .in_set(AppSystems::RecordInput),
-                read_battle_keys.in_set(AppSystems::RecordInput),
+                (read_battle_keys, read_drag_wheel).in_set(AppSystems::RecordInput),
                 think_of_battle_hint.in_set(AppSystems::RecordInput),
                 (start_battle_turn, battle_input, undo_battle)
                     .chain()
                     .in_set(AppSystems::ApplyCommands),
                 list_choices.in_set(AppSystems::SyncTable),
             )
-                .run_if(resource_exists::<ActiveBattle>),
+                // Each asks on its own: a file opened in between takes the
+                // battle away in the middle of a frame.
+                .distributive_run_if(resource_exists::<ActiveBattle>),
+        )
+        .add_systems(
+            Update,
+            forget_the_last_battle
+                .run_if(
+                    on_message::<super::BattleLoaded>.or_eager(resource_removed::<ActiveBattle>),
+                )
+                .in_set(AppSystems::SyncTable)
+                .before(list_choices),
         )
         .add_systems(
             Update,
@@ -97,6 +110,44 @@ pub enum BattleInput {
     /// Roll real dice beside the table and type them in (`true`), or let
     /// the generator roll (R30).
     RealDice(bool),
+    /// The left button went down on a hex and moved: what acts there is
+    /// dragged (in the March, the formation's pieces that may go).
+    Grab(Hex),
+    /// While a march is dragged, this many more infantry and cavalry go
+    /// with it (fewer where negative): a split (R69-R71).
+    DragMen {
+        /// Infantry.
+        inf: i16,
+        /// Cavalry.
+        cav: i16,
+    },
+    /// The drag was let go on a hex: a march goes there; in another phase
+    /// the hex is where the selection acts, as a second click.
+    Drop(Hex),
+    /// The drag ended, on a hex or off the table.
+    Release,
+}
+
+/// A drag on the battle's table, from the press on a hex until the button
+/// is let go. In the March it carries what goes: everything that may go
+/// from the hex to begin with, fewer men as the wheel turns back (Shift:
+/// cavalry), so that letting go of part of a formation splits it (R69-R71).
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct BattleDrag {
+    /// The hex dragged from, while the button is held.
+    pub from: Option<Hex>,
+    /// For a march: the most that may go from there (the largest march the
+    /// list has from the hex), and what goes; `None` in other phases.
+    pub march: Option<(Pick, Pick)>,
+}
+
+impl BattleDrag {
+    /// The split the drag makes: what goes, where it is less than the
+    /// most; `None` for the march the list has.
+    pub fn split(&self) -> Option<Pick> {
+        self.march
+            .and_then(|(most, part)| (part != most).then_some(part))
+    }
 }
 
 /// The rolls of real dice typed in the panel for the next command, as
@@ -262,6 +313,27 @@ fn think_of_battle_hint(
         "hint: `{command}`, as a bot of strength {} would play",
         crate::play::bots::HINT_STRENGTH
     ));
+}
+
+/// A battle was opened, or the battle left the table for a game of
+/// another system: what the table held of the battle before (the
+/// selection, a drag, a hint, a bot's thought) goes with it.
+fn forget_the_last_battle(
+    mut commands: Commands,
+    mut pick: ResMut<BattlePick>,
+    mut drag: ResMut<BattleDrag>,
+    mut hint: ResMut<BattleHint>,
+    mut choices: ResMut<BattleChoices>,
+    mut wheel: ResMut<crate::camera::WheelTaken>,
+) {
+    // Set, not merely left alone, so that the lit hexes follow.
+    *pick = BattlePick::default();
+    *drag = BattleDrag::default();
+    *hint = BattleHint::default();
+    *choices = BattleChoices::default();
+    wheel.0 = false;
+    commands.remove_resource::<BattleThinking>();
+    commands.remove_resource::<LastBattleBotMove>();
 }
 
 /// The time the last bot command was applied, for the pace.
@@ -483,9 +555,22 @@ fn person_may_not_play(active: &ActiveBattle) -> Option<String> {
     }
 }
 
+/// The side a person decides for now and its legal list, or why no person
+/// may play now.
+fn person_legal(active: &ActiveBattle) -> Result<(Side, Vec<Legal<Command>>), String> {
+    if let Some(why) = person_may_not_play(active) {
+        return Err(why);
+    }
+    let side = active.game.decider().expect("a person decides");
+    let mut legal = Vec::new();
+    GameState::legal_into(&*active.game, seat(side), &mut legal);
+    Ok((side, legal))
+}
+
 /// The person's clicks and buttons: a click selects what acts, then where;
 /// a choice is played through the contract; a refused one changes nothing
 /// and its reason, with the ruling, goes to the notice.
+#[allow(clippy::too_many_arguments)]
 pub fn battle_input(
     mut inputs: MessageReader<BattleInput>,
     mut active: ResMut<ActiveBattle>,
@@ -493,10 +578,104 @@ pub fn battle_input(
     choices: Res<BattleChoices>,
     mut notice: ResMut<Notice>,
     mut typed: ResMut<TypedRolls>,
+    mut drag: ResMut<BattleDrag>,
+    mut wheel: ResMut<crate::camera::WheelTaken>,
 ) {
     for input in inputs.read().copied() {
         match input {
-            BattleInput::Cancel => *pick = BattlePick::default(),
+            BattleInput::Cancel => {
+                *pick = BattlePick::default();
+                *drag = BattleDrag::default();
+            }
+            BattleInput::Grab(hex) => {
+                *drag = BattleDrag::default();
+                let (_, legal) = match person_legal(&active) {
+                    Ok(listed) => listed,
+                    Err(why) => {
+                        notice.info(why);
+                        continue;
+                    }
+                };
+                let game = &*active.game;
+                if !legal.iter().any(|l| acts_from(&l.command, hex)) {
+                    // The click that may follow explains, with the rules.
+                    continue;
+                }
+                *pick = BattlePick {
+                    from: Some(hex),
+                    to: None,
+                    split: None,
+                };
+                drag.from = Some(hex);
+                drag.march = largest_march(game, &legal, hex).map(|most| (most, most));
+                if let Some((_, part)) = drag.march {
+                    notice.info(drag_words(hex, &part));
+                }
+            }
+            BattleInput::DragMen { inf, cav } => {
+                if let (Some(from), Some((most, part))) = (drag.from, drag.march.as_mut()) {
+                    let step = |now: u16, by: i16, most: u16| {
+                        (i32::from(now) + i32::from(by)).clamp(0, i32::from(most)) as u16
+                    };
+                    part.men.inf = step(part.men.inf, inf, most.men.inf);
+                    part.men.cav = step(part.men.cav, cav, most.men.cav);
+                    notice.info(drag_words(from, part));
+                }
+            }
+            BattleInput::Release => *drag = BattleDrag::default(),
+            BattleInput::Drop(to) => {
+                let Some(from) = drag.from else {
+                    continue;
+                };
+                let split = drag.split();
+                let march = drag.march.is_some();
+                *drag = BattleDrag::default();
+                if to == from {
+                    // Let go where it was pressed: a click, which picks.
+                    continue;
+                }
+                let Ok((side, legal)) = person_legal(&active) else {
+                    continue;
+                };
+                let game = &*active.game;
+                let listed = legal
+                    .iter()
+                    .find(|l| acts_from(&l.command, from) && at(l) == Some(to));
+                let Some(listed) = listed else {
+                    let command = match split {
+                        Some(pick) => Command::March {
+                            from,
+                            path: sandtable_warpspawn::Hexes::one(to),
+                            pick: Some(pick),
+                        },
+                        None => plain_command(game.phase(), from, to),
+                    };
+                    let why = match GameState::check(game, seat(side), &command) {
+                        Err(e) => e.to_string(),
+                        Ok(()) => {
+                            format!("`{command}` is legal, but not as one drag: use the list")
+                        }
+                    };
+                    notice.error(format!("{to}: {why}"));
+                    continue;
+                };
+                *pick = BattlePick {
+                    from: Some(from),
+                    to: Some(to),
+                    split,
+                };
+                // A march is played as it is let go, as a body of figures
+                // is set down on a real table; a shot, a melee or a rally
+                // shows its odds first, as after two clicks.
+                if march && matches!(listed.command, Command::March { .. }) {
+                    let command = with_split(listed.command, split);
+                    if play_person(&mut active, command, &mut notice, &mut typed) {
+                        *pick = BattlePick::default();
+                    }
+                } else {
+                    notice.text = None;
+                }
+            }
             BattleInput::RealDice(on) => match active.use_real_dice(on) {
                 Ok(words) => notice.info(words),
                 Err(why) => notice.error(why),
@@ -507,14 +686,14 @@ pub fn battle_input(
                 }
             }
             BattleInput::Click(hex) => {
-                if let Some(why) = person_may_not_play(&active) {
-                    notice.info(why);
-                    continue;
-                }
+                let (side, legal) = match person_legal(&active) {
+                    Ok(listed) => listed,
+                    Err(why) => {
+                        notice.info(why);
+                        continue;
+                    }
+                };
                 let game = &*active.game;
-                let side = game.decider().expect("a person decides");
-                let mut legal = Vec::new();
-                GameState::legal_into(game, seat(side), &mut legal);
                 let from_here = |from: Hex| {
                     legal
                         .iter()
@@ -574,6 +753,78 @@ pub fn battle_input(
             }
         }
     }
+    // The wheel counts the men of a dragged march, not the camera's zoom.
+    wheel.set_if_neq(crate::camera::WheelTaken(drag.march.is_some()));
+}
+
+/// The most that may march from `hex`: the pick of the listed march from
+/// there that moves the most men (the first of them), everything the hex
+/// may send where nothing cuts it.
+fn largest_march(game: &Game, legal: &[Legal<Command>], hex: Hex) -> Option<Pick> {
+    legal
+        .iter()
+        .filter(|l| matches!(l.command, Command::March { from, .. } if from == hex))
+        .filter_map(|l| march_pick(game, &l.command))
+        .fold(None, |best: Option<Pick>, p| match best {
+            Some(b) if b.men.total() >= p.men.total() => Some(b),
+            _ => Some(p),
+        })
+}
+
+/// What a dragged march carries, and how to change it, in a few words.
+fn drag_words(from: Hex, part: &Pick) -> String {
+    let mut what = vec![format!("inf {} cav {}", part.men.inf, part.men.cav)];
+    if part.officers > 0 {
+        what.push(format!("officer {}", part.officers));
+    }
+    for (on, name) in [
+        (part.cannon, "cannon"),
+        (part.baggage, "baggage"),
+        (part.flag, "flag"),
+    ] {
+        if on {
+            what.push(name.to_owned());
+        }
+    }
+    format!(
+        "marching from {from}: {} (the wheel: fewer or more infantry; Shift and the wheel: cavalry); let go on a lit hex (R69-R71)",
+        what.join(" ")
+    )
+}
+
+/// The wheel while a march is dragged: a notch a man more (up) or fewer
+/// (down) of the infantry, or with Shift of the cavalry.
+fn read_drag_wheel(
+    drag: Res<BattleDrag>,
+    scroll: Option<Res<bevy::input::mouse::AccumulatedMouseScroll>>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    mut inputs: MessageWriter<BattleInput>,
+    mut rest: Local<f32>,
+) {
+    let Some(scroll) = scroll else {
+        return;
+    };
+    if drag.march.is_none() {
+        *rest = 0.0;
+        return;
+    }
+    use bevy::input::mouse::MouseScrollUnit;
+    *rest += match scroll.unit {
+        MouseScrollUnit::Line => scroll.delta.y,
+        MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+    };
+    let notches = rest.trunc();
+    if notches == 0.0 {
+        return;
+    }
+    *rest -= notches;
+    let by = notches as i16;
+    let shift = keys.is_some_and(|k| k.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]));
+    inputs.write(if shift {
+        BattleInput::DragMen { inf: 0, cav: by }
+    } else {
+        BattleInput::DragMen { inf: by, cav: 0 }
+    });
 }
 
 /// Plays a person's command, if a person may play now, with the rolls typed

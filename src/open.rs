@@ -1,0 +1,147 @@
+//! Opening a file on the table, whichever rule system it is of: a Conflict
+//! at Cache table or saved game becomes the game in play, a Warpspawn
+//! battle or saved battle becomes the battle in play, and the one that was
+//! open leaves the table (after asking, when it has unsaved moves). The
+//! command line and the panels' Open buttons both come here.
+
+use std::path::Path;
+
+use bevy::prelude::*;
+use sandtable_scenario::Loaded;
+
+use crate::play::files::{self, OpenError, Opened, record_scenario};
+use crate::play::{
+    ActiveGame, FileField, GameLoaded, KeepOpen, Leaving, LoadRequest, Notice, OpenFailure,
+    ScenarioSource, bots,
+};
+use crate::warpspawn::files::{OpenedBattle, open_battle};
+use crate::warpspawn::{ActiveBattle, BattleLoaded};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        load_requested_file
+            .after(crate::play::answer_dialogs::<ActiveGame>)
+            .after(crate::play::answer_dialogs::<ActiveBattle>)
+            // Before anything reads what the game was told, in the same
+            // frame: a game opened is played on from the next command.
+            .before(crate::play::start_turn)
+            .in_set(crate::AppSystems::ApplyCommands),
+    );
+}
+
+/// A file opened for the table.
+pub enum OpenedFile {
+    /// A Conflict at Cache table or saved game.
+    Cache(Box<Opened>),
+    /// A Warpspawn battle or saved battle.
+    Battle(Box<OpenedBattle>),
+}
+
+/// Opens a scenario (`.ron`) or a saved game (`.moves`) of any system, a
+/// saved game only up to `last_line` when one is given (a damaged record).
+pub fn open_any(path: &Path, last_line: Option<usize>) -> Result<OpenedFile, OpenError> {
+    if path != Path::new(files::EMBEDDED) {
+        if path.extension().is_some_and(|e| e == "ron") {
+            if let Ok(Loaded::Warpspawn(battle)) = sandtable_scenario::load_any(path) {
+                let active = ActiveBattle::new(battle)
+                    .map_err(|e| OpenError::plain(format!("{}: {e}", path.display())))?
+                    .with_source(ScenarioSource::File(path.to_path_buf()));
+                return Ok(OpenedFile::Battle(Box::new(OpenedBattle {
+                    active,
+                    notes: Vec::new(),
+                })));
+            }
+        } else if let Some(scenario) = record_scenario(path)
+            && let Ok(Loaded::Warpspawn(_)) = sandtable_scenario::load_any(&scenario)
+        {
+            return open_battle(path, last_line).map(|o| OpenedFile::Battle(Box::new(o)));
+        }
+    }
+    files::open_until(path, last_line).map(|o| OpenedFile::Cache(Box::new(o)))
+}
+
+/// Loads a scenario or a saved game of any system; a bad file leaves the
+/// game in play alone, and one with unsaved moves is left only when the
+/// person says so.
+#[allow(clippy::too_many_arguments)]
+pub fn load_requested_file(
+    mut commands: Commands,
+    mut requests: MessageReader<LoadRequest>,
+    active: Option<Res<ActiveGame>>,
+    battle: Option<Res<ActiveBattle>>,
+    mut seats: ResMut<bots::Seats>,
+    mut notice: ResMut<Notice>,
+    mut failure: ResMut<OpenFailure>,
+    mut field: ResMut<FileField>,
+    mut loaded: MessageWriter<GameLoaded>,
+    mut battle_loaded: MessageWriter<BattleLoaded>,
+    keep_open: Res<KeepOpen>,
+) {
+    for request in requests.read() {
+        let path = &request.path;
+        if let Some(why) = &keep_open.0 {
+            notice.error(format!("not opening {}: {why}", path.display()));
+            continue;
+        }
+        let unsaved = active.as_deref().is_some_and(ActiveGame::has_unsaved_work)
+            || battle
+                .as_deref()
+                .is_some_and(ActiveBattle::has_unsaved_work);
+        if !crate::play::may_leave_unsaved(
+            &mut commands,
+            unsaved,
+            request.discard_unsaved,
+            Leaving::Open(path.clone(), request.until_line),
+        ) {
+            continue;
+        }
+        let opened = match open_any(path, request.until_line) {
+            Ok(opened) => opened,
+            Err(e) => {
+                eprintln!("{}", sandtable_scenario::files::printable(&e.message));
+                failure.0 = e
+                    .bad_line
+                    .filter(|line| *line > 1)
+                    .map(|line| (path.clone(), line));
+                notice.error(e.message);
+                continue;
+            }
+        };
+        let mut text = match request.until_line {
+            Some(line) => format!(
+                "opened {} up to line {line}; Save writes it to a new file",
+                path.display()
+            ),
+            None => format!("opened {}", path.display()),
+        };
+        let notes = match &opened {
+            OpenedFile::Cache(o) => &o.notes,
+            OpenedFile::Battle(o) => &o.notes,
+        };
+        for note in notes {
+            text.push_str(&format!("\nnote: {note}"));
+        }
+        notice.info_after(request.discard_unsaved, text);
+        failure.0 = None;
+        // The file field starts again from the new game's own file.
+        field.0 = None;
+        // One game is on the table at a time: the other system's leaves.
+        match opened {
+            OpenedFile::Cache(opened) => {
+                let opened = *opened;
+                if let Some(s) = opened.seats {
+                    seats.0 = s;
+                }
+                commands.remove_resource::<ActiveBattle>();
+                commands.insert_resource(opened.active);
+                loaded.write(GameLoaded);
+            }
+            OpenedFile::Battle(opened) => {
+                commands.remove_resource::<ActiveGame>();
+                commands.insert_resource(opened.active);
+                battle_loaded.write(BattleLoaded);
+            }
+        }
+    }
+}

@@ -1374,3 +1374,118 @@ fn a_file_of_another_system_opens_from_the_battle_and_a_battle_from_its_table() 
         usize::from(map.columns) * usize::from(map.rows)
     );
 }
+
+/// Plays `command` as a person does at the table: the hand-over
+/// confirmed; an owed decision's answer, or End, from the panel; anything
+/// else by clicking what acts and where, then Play on the choice on show.
+fn play_by_clicks(app: &mut App, command: Command, legal: &Legal<Command>) {
+    confirm(app);
+    let game = game_of(app);
+    if command == Command::End {
+        assert_eq!(
+            app.world().resource::<BattleChoices>().end_refused,
+            None,
+            "End phase is offered"
+        );
+        send(app, BattleInput::Command(Command::End));
+    } else if game.owed().is_some() {
+        play_choice(app, command);
+    } else {
+        let from = legal
+            .piece
+            .and_then(Hex::from_spot)
+            .expect("what acts has a hex");
+        let to = legal.at.and_then(Hex::from_spot).expect("where it goes");
+        send(app, BattleInput::Click(from));
+        send(app, BattleInput::Click(to));
+        play_choice(app, command);
+    }
+}
+
+#[test]
+fn a_whole_battle_is_played_to_its_end_by_clicks_and_stands_as_its_record_replays() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let mut app = battle_app("open-field.ron");
+    let mut played = 0;
+    while game_of(&app).decider().is_some() {
+        assert!(played < 5_000, "the battle ends");
+        let game = game_of(&app);
+        let (_, list) = legal(&game);
+        // End is picked seldom and an attack often, so that the sides
+        // meet and fight before the turns run out.
+        let others: Vec<&Legal<Command>> =
+            list.iter().filter(|l| l.command != Command::End).collect();
+        let attacks: Vec<&Legal<Command>> = list
+            .iter()
+            .filter(|l| matches!(l.command, Command::Attack { .. }))
+            .collect();
+        // Marches go towards the enemy more often than not.
+        let enemy = game.active().other();
+        let nearness = |l: &Legal<Command>| {
+            let to = l.at.and_then(Hex::from_spot)?;
+            game.stacks()
+                .iter()
+                .filter(|s| s.side == enemy)
+                .map(|s| s.hex.distance(to))
+                .min()
+        };
+        let closest = list
+            .iter()
+            .filter(|l| matches!(l.command, Command::March { .. }))
+            .min_by_key(|l| nearness(l));
+        let pick = if !attacks.is_empty() && rng.random_range(0..2) == 0 {
+            attacks[rng.random_range(0..attacks.len())]
+        } else if let Some(march) = closest.filter(|_| rng.random_range(0..3) > 0) {
+            march
+        } else if others.is_empty() || rng.random_range(0..30) == 0 {
+            &list[rng.random_range(0..list.len())]
+        } else {
+            others[rng.random_range(0..others.len())]
+        };
+        let wanted = expected_after(&app, pick.command);
+        play_by_clicks(&mut app, pick.command, pick);
+        assert_eq!(
+            hash_of(&app),
+            wanted,
+            "`{}` as the rules play it",
+            pick.command
+        );
+        played += 1;
+    }
+    let active = app.world().resource::<ActiveBattle>();
+    let kinds: std::collections::BTreeSet<String> = active
+        .record
+        .iter()
+        .map(|c| {
+            c.to_string()
+                .split(' ')
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect();
+    // A battle of every kind of command the table clicks, not a walk.
+    for kind in ["fire", "march", "attack", "advance", "rally", "rout", "end"] {
+        assert!(kinds.contains(kind), "no `{kind}` played: {kinds:?}");
+    }
+    assert_eq!(
+        active.record.len(),
+        played,
+        "every command is in the record"
+    );
+    assert!(active.game.ending().is_some(), "the battle has its outcome");
+    // The record replays through the contract to the same battle.
+    let mut replay = Game::new(
+        &active.battle.setup,
+        sandtable_core::dice::Dice::seeded(active.battle.setup.seed),
+    )
+    .expect("it starts");
+    for command in &active.record {
+        replay.apply(command).expect("the record replays");
+    }
+    assert_eq!(
+        GameState::state_hash(&replay),
+        GameState::state_hash(active.game.game())
+    );
+}

@@ -178,7 +178,30 @@ impl<'a> TableLabels<'a> {
             .add(egui::Shape::line(points, egui::Stroke::new(2.5, colour)));
     }
 
-    /// Text on a box of its own, readable over any square or figure.
+    /// Where `rect`, a label of the point `at`, is drawn: moved whole inside
+    /// the table's part of the window (beside the panel), as far as it
+    /// fits, so that a label of a hex at the edge is moved in, not cut off;
+    /// `None` for a point out of sight (off the window or behind the
+    /// panel), whose label would only lie over something else.
+    fn placed(&self, at: egui::Pos2, rect: egui::Rect) -> Option<egui::Rect> {
+        let bounds = self
+            .cam
+            .logical_viewport_rect()
+            .map(|r| {
+                egui::Rect::from_min_max(egui::pos2(r.min.x, r.min.y), egui::pos2(r.max.x, r.max.y))
+            })
+            .unwrap_or_else(|| self.painter.clip_rect());
+        if !bounds.contains(at) {
+            return None;
+        }
+        Some(rect.translate(egui::vec2(
+            shift_into(rect.left(), rect.right(), bounds.left(), bounds.right()),
+            shift_into(rect.top(), rect.bottom(), bounds.top(), bounds.bottom()),
+        )))
+    }
+
+    /// Text on a box of its own, readable over any square or figure, kept
+    /// inside the table's part of the window ([`TableLabels::placed`]).
     pub fn boxed(&self, at: egui::Pos2, words: String, size: f32, back: egui::Color32) {
         let galley = self.painter.layout_no_wrap(
             words,
@@ -188,12 +211,27 @@ impl<'a> TableLabels<'a> {
         let rect = egui::Align2::CENTER_CENTER
             .anchor_size(at, galley.size())
             .expand(3.0);
+        let Some(rect) = self.placed(at, rect) else {
+            return;
+        };
         self.painter.rect_filled(rect, 3.0, back);
         self.painter.galley(
             rect.min + egui::vec2(3.0, 3.0),
             galley,
             egui::Color32::WHITE,
         );
+    }
+}
+
+/// How far to move a span from `lo` to `hi` to have it inside `min` to
+/// `max`; one longer than the room keeps its start at `min`.
+fn shift_into(lo: f32, hi: f32, min: f32, max: f32) -> f32 {
+    if lo < min {
+        min - lo
+    } else if hi > max {
+        (max - hi).max(min - lo)
+    } else {
+        0.0
     }
 }
 
@@ -955,6 +993,19 @@ fn label_table(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_at_the_edge_moves_in_whole_and_one_inside_stays() {
+        // Inside: not moved.
+        assert_eq!(shift_into(10.0, 50.0, 0.0, 960.0), 0.0);
+        // Over the left edge by 30: moved right by 30.
+        assert_eq!(shift_into(-30.0, 170.0, 0.0, 960.0), 30.0);
+        // Over the right edge (the panel's side) by 40: moved left by 40.
+        assert_eq!(shift_into(800.0, 1000.0, 0.0, 960.0), -40.0);
+        // Wider than the room: its start at the left edge.
+        assert_eq!(shift_into(-100.0, 1100.0, 0.0, 960.0), 100.0);
+        assert_eq!(shift_into(100.0, 1300.0, 0.0, 960.0), -100.0);
+    }
 
     /// The places of the controls' buttons, drawn by egui without a window.
     fn button_places(notice: Option<(&str, bool)>, acting: bool) -> Vec<egui::Rect> {

@@ -1489,3 +1489,35 @@ fn a_whole_battle_is_played_to_its_end_by_clicks_and_stands_as_its_record_replay
         GameState::state_hash(active.game.game())
     );
 }
+
+#[test]
+fn the_setup_sheet_is_printed_from_the_battle_panel_beside_its_battle_file() {
+    let mut app = battle_app("open-field.ron");
+    let dir = from_file(&mut app, "sheet");
+    let out = dir.join("battle.pdf");
+    send(&mut app, BattleInput::PrintSheet);
+    let bytes = std::fs::read(&out).expect("the sheet is written");
+    assert!(bytes.starts_with(b"%PDF-"), "a PDF");
+    let text = common::notice(&app);
+    assert!(text.contains("sheet written to"), "{text}");
+    // Its pages are the battle's: nine tiles of the hex map and a listing.
+    let battle = app.world().resource::<ActiveBattle>().battle.clone();
+    let sheet = sandtable_sheet::plan_battle(&battle, sandtable_sheet::Paper::A4).expect("planned");
+    assert_eq!(sheet.page_count(), 10);
+    assert_eq!(
+        String::from_utf8_lossy(&bytes)
+            .matches("/Type/Page/")
+            .count(),
+        sheet.page_count()
+    );
+    // Someone's file in its place is left alone, and the notice says so.
+    std::fs::write(&out, "my notes").expect("written");
+    send(&mut app, BattleInput::PrintSheet);
+    assert_eq!(std::fs::read_to_string(&out).expect("kept"), "my notes");
+    assert!(app.world().resource::<Notice>().error);
+    assert!(
+        common::notice(&app).contains("not a PDF"),
+        "{}",
+        common::notice(&app)
+    );
+}

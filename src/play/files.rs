@@ -443,8 +443,28 @@ pub fn sheet_path(source: &ScenarioSource) -> PathBuf {
 /// Writes the setup sheet of a scenario as a PDF at `out`, streamed into a
 /// temporary file renamed into place; only a PDF is replaced.
 pub fn print_sheet(scenario: &sandtable_scenario::Scenario, out: &Path) -> Result<PathBuf, String> {
-    let sheet = sandtable_sheet::plan(scenario, sandtable_sheet::Paper::A4)
-        .map_err(|e| format!("no sheet printed: {e}"))?;
+    write_sheet(
+        sandtable_sheet::plan(scenario, sandtable_sheet::Paper::A4),
+        out,
+    )
+}
+
+/// As [`print_sheet`], for a Warpspawn battle: its hex map at 1:1.
+pub fn print_battle_sheet(
+    battle: &sandtable_scenario::battle::Battle,
+    out: &Path,
+) -> Result<PathBuf, String> {
+    write_sheet(
+        sandtable_sheet::plan_battle(battle, sandtable_sheet::Paper::A4),
+        out,
+    )
+}
+
+fn write_sheet(
+    planned: Result<sandtable_sheet::Sheet, sandtable_sheet::PlanSheetError>,
+    out: &Path,
+) -> Result<PathBuf, String> {
+    let sheet = planned.map_err(|e| format!("no sheet printed: {e}"))?;
     sandtable_sheet::write_file(&sheet, out)?;
     Ok(out.to_path_buf())
 }

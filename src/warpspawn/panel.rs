@@ -215,6 +215,17 @@ fn draw_battle_panel(
             files
                 .files
                 .open_row(ui, true, battle.file.as_deref());
+            let sheet = crate::play::files::sheet_path(&battle.source);
+            if ui
+                .button("Print setup sheet (A4 PDF)")
+                .on_hover_text(format!(
+                    "the hex map at 1:1 over several pages, with every piece listed, written to {}",
+                    sheet.display()
+                ))
+                .clicked()
+            {
+                inputs.write(BattleInput::PrintSheet);
+            }
             ui.separator();
             ui.label(egui::RichText::new("Log").strong());
             crate::hud::log_view(ui, "battle-log", &battle.log);

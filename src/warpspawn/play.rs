@@ -126,6 +126,8 @@ pub enum BattleInput {
     Drop(Hex),
     /// The drag ended, on a hex or off the table.
     Release,
+    /// Print the battle's setup sheet (A4 PDF) beside its battle file.
+    PrintSheet,
 }
 
 /// A drag on the battle's table, from the press on a hex until the button
@@ -623,6 +625,13 @@ pub fn battle_input(
                 }
             }
             BattleInput::Release => *drag = BattleDrag::default(),
+            BattleInput::PrintSheet => {
+                let out = crate::play::files::sheet_path(&active.source);
+                match crate::play::files::print_battle_sheet(&active.battle, &out) {
+                    Ok(out) => notice.info(format!("sheet written to {}", out.display())),
+                    Err(e) => notice.error(e),
+                }
+            }
             BattleInput::Drop(to) => {
                 let Some(from) = drag.from else {
                     continue;

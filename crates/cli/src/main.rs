@@ -296,23 +296,14 @@ fn print_sheet(
 ) -> Result<String, Failure> {
     let paper: sandtable_sheet::Paper = paper.parse().map_err(|e: String| Failure::new(1, e))?;
     files::refuse_output_over_input(out, [file]).map_err(|e| Failure::new(1, e))?;
-    let scenario = match replay::load_any(file)? {
-        Loaded::Cache(scenario) => scenario,
-        Loaded::Warpspawn(_) => {
-            return Err(Failure::new(
-                1,
-                format!(
-                    "{}: a Warpspawn battle is played on hexes, and the printed sheet is drawn for square grids only so far",
-                    file.display()
-                ),
-            ));
-        }
-    };
-    let sheet = sandtable_sheet::plan(&scenario, paper)
-        .map_err(|e| Failure::new(1, format!("{}: {e}", file.display())))?;
+    let sheet = match replay::load_any(file)? {
+        Loaded::Cache(scenario) => sandtable_sheet::plan(&scenario, paper),
+        Loaded::Warpspawn(battle) => sandtable_sheet::plan_battle(&battle, paper),
+    }
+    .map_err(|e| Failure::new(1, format!("{}: {e}", file.display())))?;
     // Streamed a page at a time: an existing sheet is never left half-written.
     sandtable_sheet::write_file(&sheet, out).map_err(|e| Failure::new(1, e))?;
-    let (w, d) = sheet.physical.table_mm;
+    let (w, d) = sheet.table_mm;
     Ok(format!(
         "{}: {} pages on {paper} ({} x {} tiles of the {w:.0} x {d:.0} mm table at 1:1, then {} of pieces)\n",
         out.display(),

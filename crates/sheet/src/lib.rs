@@ -1,8 +1,9 @@
 //! Printable setup sheets: a scenario's table drawn at 1:1 scale and tiled
 //! over as many pages as needed, with overlap, registration marks and a
 //! 100 mm check ruler on every page, then pages listing every piece with its
-//! square and its distance from the table's left and near edges. The layout
-//! is planned in table millimetres ([`plan`]), refused past [`MAX_PAGES`];
+//! square or hex and its distance from the table's left and near edges. The
+//! layout is planned in table millimetres ([`plan`] for a Conflict at Cache
+//! table, [`plan_battle`] for a Warpspawn hex map), refused past [`MAX_PAGES`];
 //! [`write_pdf`] streams it as a PDF a page at a time, drawing on each page
 //! only what falls on it. Reading scenarios is left to `sandtable-scenario`.
 
@@ -11,9 +12,13 @@ use std::io::{self, Write};
 use std::str::FromStr;
 
 use sandtable_cache::{Facing, Game, Ground, Occupant, Place, Square};
+use sandtable_scenario::battle::Battle;
 use sandtable_scenario::{Physical, Scenario};
 
+mod hexes;
 mod pdf;
+
+pub use hexes::{MIN_NAMED_HEX_MM, terrain_colour, terrain_pattern};
 
 /// Margin left blank at each page edge, in mm (printers do not print there).
 pub const MARGIN_MM: f64 = 10.0;
@@ -99,6 +104,15 @@ pub enum Mark {
         /// Width in mm.
         width: f64,
     },
+    /// A closed polygon, filled and/or outlined: a hex, a peak.
+    Polygon {
+        /// Its corners, in order.
+        points: Vec<(f64, f64)>,
+        /// Fill colour, if filled.
+        fill: Option<Rgbf>,
+        /// Outline width in mm, if outlined.
+        stroke: Option<f64>,
+    },
     /// Text, left-aligned at its baseline.
     Text {
         /// Left.
@@ -122,6 +136,15 @@ impl Mark {
                 from.1.min(to.1),
                 from.0.max(to.0),
                 from.1.max(to.1),
+            ),
+            Mark::Polygon { points, .. } => points.iter().fold(
+                (
+                    f64::INFINITY,
+                    f64::INFINITY,
+                    f64::NEG_INFINITY,
+                    f64::NEG_INFINITY,
+                ),
+                |(a, b, c, d), (x, y)| (a.min(*x), b.min(*y), c.max(*x), d.max(*y)),
             ),
             Mark::Text { x, y, size, text } => {
                 let width = f64::from(*size) * 0.2 * text.len() as f64;
@@ -150,8 +173,8 @@ pub struct Sheet {
     pub title: String,
     /// The paper, as oriented: width and height in mm.
     pub page_mm: (f64, f64),
-    /// The physical table.
-    pub physical: Physical,
+    /// The table's width and depth, in mm.
+    pub table_mm: (f64, f64),
     /// Pages of the table, near row first.
     pub tiles: Vec<Tile>,
     /// Tiles across and along.
@@ -159,11 +182,20 @@ pub struct Sheet {
     /// One line for every piece (a terrain piece of many squares takes
     /// several).
     pub listing: Vec<String>,
-    game: Game,
+    drawn: Drawn,
     colours: Vec<Rgbf>,
     /// Each player's letter: a cue besides colour, for black-and-white
     /// prints and people who cannot tell the colours apart.
     marks: Vec<char>,
+}
+
+/// What a sheet's table pages draw.
+#[derive(Debug, Clone)]
+enum Drawn {
+    /// A Conflict at Cache table: squares, bases, units, stashes.
+    Squares { game: Box<Game>, physical: Physical },
+    /// A Warpspawn battle: hexes and the sides' pieces.
+    Hexes(Box<hexes::HexMap>),
 }
 
 /// Why a sheet cannot be planned.
@@ -218,11 +250,19 @@ impl Sheet {
             .collect()
     }
 
-    /// The corner of a square nearest the table's near-left corner, in mm.
-    fn corner(&self, sq: Square) -> (f64, f64) {
-        let (ox, oy) = self.physical.grid_offset_mm(self.game.board());
-        let s = self.physical.square_mm;
-        (ox + f64::from(sq.col) * s, oy + f64::from(sq.row) * s)
+    /// The words the listing's header gives for the table and its scale.
+    fn scale_words(&self) -> String {
+        let (w, d) = self.table_mm;
+        match &self.drawn {
+            Drawn::Squares { physical, .. } => format!(
+                "Every piece, with the centre of its square measured from the table's edges ({w:.0} x {d:.0} mm table, {:.1} mm squares)",
+                physical.square_mm
+            ),
+            Drawn::Hexes(map) => format!(
+                "Every piece, with the centre of its hex measured from the table's edges ({w:.0} x {d:.0} mm table, {:.1} mm hexes between their flat sides)",
+                map.physical.hex_mm
+            ),
+        }
     }
 
     /// The part of the table a tile prints, as (x0, y0, x1, y1) in mm.
@@ -236,8 +276,8 @@ impl Sheet {
     /// outline, and the squares that reach into the tile with their ground,
     /// names, bases, units and stashes. Squares further off are not visited.
     pub fn marks_in(&self, tile: &Tile) -> Vec<Mark> {
-        let (x0, y0, x1, y1) = self.tile_area(tile);
-        let (tw, td) = self.physical.table_mm;
+        let area = self.tile_area(tile);
+        let (tw, td) = self.table_mm;
         let mut marks = vec![Mark::Rect {
             x: 0.0,
             y: 0.0,
@@ -246,9 +286,32 @@ impl Sheet {
             fill: None,
             stroke: Some(0.6),
         }];
-        let board = self.game.board();
-        let s = self.physical.square_mm;
-        let (ox, oy) = self.physical.grid_offset_mm(board);
+        match &self.drawn {
+            Drawn::Squares { game, physical } => {
+                self.squares_in(game, physical, area, &mut marks);
+            }
+            Drawn::Hexes(map) => map.marks_in(
+                area,
+                &|side| self.colour(side),
+                &|side| self.mark(side),
+                &mut marks,
+            ),
+        }
+        marks
+    }
+
+    /// The squares that reach into `area`, with what stands on them.
+    fn squares_in(
+        &self,
+        game: &Game,
+        physical: &Physical,
+        area: (f64, f64, f64, f64),
+        marks: &mut Vec<Mark>,
+    ) {
+        let (x0, y0, x1, y1) = area;
+        let board = game.board();
+        let s = physical.square_mm;
+        let (ox, oy) = physical.grid_offset_mm(board);
         // The columns and rows of squares that reach into [lo, hi].
         let span = |lo: f64, hi: f64, origin: f64, n: u16| -> Option<(u16, u16)> {
             let first = ((lo - origin) / s).floor().max(0.0);
@@ -259,21 +322,23 @@ impl Sheet {
             span(x0, x1, ox, board.columns),
             span(y0, y1, oy, board.rows),
         ) else {
-            return marks;
+            return;
         };
         for row in rows.0..=rows.1 {
             for col in cols.0..=cols.1 {
-                self.square_marks(Square::new(col, row), &mut marks);
+                self.square_marks(game, physical, Square::new(col, row), marks);
             }
         }
-        marks
     }
 
     /// The marks of one square and what stands on it.
-    fn square_marks(&self, sq: Square, marks: &mut Vec<Mark>) {
-        let game = &self.game;
-        let s = self.physical.square_mm;
-        let (x, y) = self.corner(sq);
+    fn square_marks(&self, game: &Game, physical: &Physical, sq: Square, marks: &mut Vec<Mark>) {
+        let s = physical.square_mm;
+        // The square's corner nearest the table's near-left corner.
+        let (x, y) = {
+            let (ox, oy) = physical.grid_offset_mm(game.board());
+            (ox + f64::from(sq.col) * s, oy + f64::from(sq.row) * s)
+        };
         marks.push(Mark::Rect {
             x,
             y,
@@ -475,29 +540,7 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
         + game.stashes().count()
         + terrain_lines_count
         + scenario.models.len();
-    let (pw, ph) = paper.portrait_mm();
-    let count = |w: f64, h: f64| {
-        (
-            tiles_along(tw, w - 2.0 * MARGIN_MM),
-            tiles_along(td, h - 2.0 * MARGIN_MM),
-        )
-    };
-    let portrait = count(pw, ph);
-    let landscape = count(ph, pw);
-    let (page_mm, grid) = if landscape.0 * landscape.1 < portrait.0 * portrait.1 {
-        ((ph, pw), landscape)
-    } else {
-        ((pw, ph), portrait)
-    };
-    let listing_pages = listing_lines.div_ceil(lines_per_page(page_mm.1));
-    if grid.0 * grid.1 + listing_pages as f64 > MAX_PAGES as f64 {
-        return Err(PlanSheetError::TooManyPages {
-            grid,
-            listing: listing_pages,
-            paper,
-        });
-    }
-    let grid = (grid.0 as usize, grid.1 as usize);
+    let (page_mm, grid, tiles) = lay_out((tw, td), listing_lines, paper)?;
 
     let s = physical.square_mm;
     let (ox, oy) = physical.grid_offset_mm(board);
@@ -553,6 +596,101 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
         ));
     }
 
+    let marks = sandtable_scenario::player_marks(game.players().iter().map(|p| p.name.as_str()));
+    Ok(Sheet {
+        title: scenario.name.clone(),
+        page_mm,
+        table_mm: physical.table_mm,
+        tiles,
+        grid,
+        listing,
+        drawn: Drawn::Squares {
+            game: Box::new(game),
+            physical,
+        },
+        colours: print_colours(&scenario.colours),
+        marks,
+    })
+}
+
+/// Plans the setup sheet of a Warpspawn battle on a paper: its hex map at
+/// 1:1 on its table (40 mm hexes with a hex's rim round the map when the
+/// battle gives no `physical`), each hex named with its terrain by colour
+/// and by pattern, each side's pieces on their hexes, then the listing:
+/// each side's points against its limit (R61), every side's pieces hex by
+/// hex with their distances from the table's edges, and each terrain's
+/// hexes. Tiled, oriented and bounded as [`plan`] does.
+pub fn plan_battle(battle: &Battle, paper: Paper) -> Result<Sheet, PlanSheetError> {
+    let map = hexes::of(battle);
+    let table_mm = map.physical.table_mm;
+    let (page_mm, grid, tiles) = lay_out(table_mm, map.listing_len(), paper)?;
+    let names: Vec<&str> = map.setup.sides.iter().map(|s| s.name.as_str()).collect();
+    let marks = sandtable_scenario::player_marks(names.iter().copied());
+    Ok(Sheet {
+        title: battle.name.clone(),
+        page_mm,
+        table_mm,
+        tiles,
+        grid,
+        listing: map.listing(&marks),
+        drawn: Drawn::Hexes(Box::new(map)),
+        colours: print_colours(&battle.colours),
+        marks,
+    })
+}
+
+/// The sides' colours on paper.
+fn print_colours(colours: &[sandtable_scenario::Colour]) -> Vec<Rgbf> {
+    colours
+        .iter()
+        .map(|c| {
+            let [r, g, b] = c.0;
+            [
+                f32::from(r) / 255.0,
+                f32::from(g) / 255.0,
+                f32::from(b) / 255.0,
+            ]
+        })
+        .collect()
+}
+
+/// A sheet's pages: the paper as oriented (mm), the tiles across and along,
+/// and the tiles.
+type Pages = ((f64, f64), (usize, usize), Vec<Tile>);
+
+/// The pages of a table of `table_mm` with a listing of `listing_lines`
+/// lines on a paper: the orientation that needs fewer pages, the tiles
+/// across and along, and the tiles themselves, near row first. Counted
+/// before anything is made, and refused past [`MAX_PAGES`].
+fn lay_out(
+    table_mm: (f64, f64),
+    listing_lines: usize,
+    paper: Paper,
+) -> Result<Pages, PlanSheetError> {
+    let (tw, td) = table_mm;
+    let (pw, ph) = paper.portrait_mm();
+    let count = |w: f64, h: f64| {
+        (
+            tiles_along(tw, w - 2.0 * MARGIN_MM),
+            tiles_along(td, h - 2.0 * MARGIN_MM),
+        )
+    };
+    let portrait = count(pw, ph);
+    let landscape = count(ph, pw);
+    let (page_mm, grid) = if landscape.0 * landscape.1 < portrait.0 * portrait.1 {
+        ((ph, pw), landscape)
+    } else {
+        ((pw, ph), portrait)
+    };
+    let listing_pages = listing_lines.div_ceil(lines_per_page(page_mm.1));
+    if grid.0 * grid.1 + listing_pages as f64 > MAX_PAGES as f64 {
+        return Err(PlanSheetError::TooManyPages {
+            grid,
+            listing: listing_pages,
+            paper,
+        });
+    }
+    let grid = (grid.0 as usize, grid.1 as usize);
     let (step_x, step_y) = (
         page_mm.0 - 2.0 * MARGIN_MM - OVERLAP_MM,
         page_mm.1 - 2.0 * MARGIN_MM - OVERLAP_MM,
@@ -567,30 +705,7 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
             });
         }
     }
-    let colours = scenario
-        .colours
-        .iter()
-        .map(|c| {
-            let [r, g, b] = c.0;
-            [
-                f32::from(r) / 255.0,
-                f32::from(g) / 255.0,
-                f32::from(b) / 255.0,
-            ]
-        })
-        .collect();
-    let marks = sandtable_scenario::player_marks(game.players().iter().map(|p| p.name.as_str()));
-    Ok(Sheet {
-        title: scenario.name.clone(),
-        page_mm,
-        physical,
-        tiles,
-        grid,
-        listing,
-        game,
-        colours,
-        marks,
-    })
+    Ok((page_mm, grid, tiles))
 }
 
 /// Page furniture: title, page name, the 100 mm check ruler, and
@@ -664,6 +779,21 @@ fn tile_page(sheet: &Sheet, tile: &Tile) -> pdf::Page {
                 page.stroke_colour([0.05, 0.05, 0.05]);
                 page.line(to_page(from.0, from.1), to_page(to.0, to.1), width);
             }
+            Mark::Polygon {
+                points,
+                fill,
+                stroke,
+            } => {
+                if let Some(f) = fill {
+                    page.fill(f);
+                }
+                if let Some(width) = stroke {
+                    page.stroke_colour([0.2, 0.2, 0.2]);
+                    page.width(width);
+                }
+                let points: Vec<(f64, f64)> = points.iter().map(|p| to_page(p.0, p.1)).collect();
+                page.polygon(&points, fill.is_some(), stroke.is_some());
+            }
             Mark::Text { x, y, size, text } => {
                 let (px, py) = to_page(x, y);
                 page.fill([0.1, 0.1, 0.1]);
@@ -705,15 +835,7 @@ fn listing_page(sheet: &Sheet, k: usize, lines: &[String]) -> pdf::Page {
         sheet.page_count()
     );
     furniture(&mut page, sheet, &label);
-    page.text(
-        MARGIN_MM,
-        h - MARGIN_MM - 8.0,
-        11.0,
-        &format!(
-            "Every piece, with the centre of its square measured from the table's edges ({:.0} x {:.0} mm table, {:.1} mm squares)",
-            sheet.physical.table_mm.0, sheet.physical.table_mm.1, sheet.physical.square_mm
-        ),
-    );
+    page.text(MARGIN_MM, h - MARGIN_MM - 8.0, 11.0, &sheet.scale_words());
     for (i, l) in lines.iter().enumerate() {
         page.text(MARGIN_MM, h - MARGIN_MM - 18.0 - 5.0 * i as f64, 8.0, l);
     }

@@ -104,6 +104,26 @@ impl Page {
         );
     }
 
+    /// A closed polygon through points in mm from the page's lower-left
+    /// corner.
+    pub(crate) fn polygon(&mut self, points: &[(f64, f64)], filled: bool, outlined: bool) {
+        let paint = match (filled, outlined) {
+            (true, true) => "h B",
+            (true, false) => "h f",
+            (false, true) => "h S",
+            (false, false) => return,
+        };
+        let Some((first, rest)) = points.split_first() else {
+            return;
+        };
+        self.put(&[first.0 * PT_PER_MM, first.1 * PT_PER_MM], "m");
+        for p in rest {
+            self.put(&[p.0 * PT_PER_MM, p.1 * PT_PER_MM], "l");
+        }
+        self.ops.push_str(paint);
+        self.ops.push('\n');
+    }
+
     /// A straight line of a width in mm.
     pub(crate) fn line(&mut self, from: (f64, f64), to: (f64, f64), width_mm: f64) {
         self.width(width_mm);

@@ -505,30 +505,49 @@ impl Draft {
         path: &Path,
         ours: Option<&str>,
     ) -> Result<Option<std::path::PathBuf>, String> {
-        if let Some(first) = self.errors.first() {
-            return Err(format!(
-                "{}: not saved, the layout has {} problem{} that would stop it loading; first: {}",
-                path.display(),
-                self.errors.len(),
-                if self.errors.len() == 1 { "" } else { "s" },
-                first.line()
-            ));
-        }
-        if path.extension().is_none_or(|e| e != "ron") {
-            return Err(format!(
-                "{}: not saved: a layout is saved as a scenario, a file ending in .ron",
-                path.display()
-            ));
-        }
-        use sandtable_scenario::files;
-        let on_disk = files::read_text(path, sandtable_scenario::MAX_FILE_BYTES).ok();
-        let backups = match (on_disk, ours) {
-            (Some(text), Some(ours)) if text == ours => files::Backups::None,
-            _ => files::Backups::Keep,
-        };
-        files::write_atomically(path, self.scenario.to_ron().as_bytes(), backups)
-            .map_err(|e| format!("{}: cannot save: {e}", path.display()))
+        save_layout(
+            path,
+            &self.scenario.to_ron(),
+            self.errors.len(),
+            self.errors.first().map(Finding::line),
+            ours,
+        )
     }
+}
+
+/// Writes a layout's file (`ron`, the layout in Sandtable's own form) by
+/// the rules every layout is saved by: refused while it has `problems`
+/// (the `first` named), only as a `.ron` file, crash-safely, the file it
+/// replaces kept as `NAME.bak` unless it holds `ours`, the text Sandtable
+/// itself last wrote there. Returns the backup's path when one was made.
+pub fn save_layout(
+    path: &Path,
+    ron: &str,
+    problems: usize,
+    first: Option<String>,
+    ours: Option<&str>,
+) -> Result<Option<std::path::PathBuf>, String> {
+    if let Some(first) = first.filter(|_| problems > 0) {
+        return Err(format!(
+            "{}: not saved, the layout has {problems} problem{} that would stop it loading; first: {first}",
+            path.display(),
+            if problems == 1 { "" } else { "s" },
+        ));
+    }
+    if path.extension().is_none_or(|e| e != "ron") {
+        return Err(format!(
+            "{}: not saved: a layout is saved as a scenario, a file ending in .ron",
+            path.display()
+        ));
+    }
+    use sandtable_scenario::files;
+    let on_disk = files::read_text(path, sandtable_scenario::MAX_FILE_BYTES).ok();
+    let backups = match (on_disk, ours) {
+        (Some(text), Some(ours)) if text == ours => files::Backups::None,
+        _ => files::Backups::Keep,
+    };
+    files::write_atomically(path, ron.as_bytes(), backups)
+        .map_err(|e| format!("{}: cannot save: {e}", path.display()))
 }
 
 /// An empty layout: two players without Factors on a board of this size.

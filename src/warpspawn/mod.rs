@@ -4,6 +4,7 @@
 //! flat sides (the scenario's `hex_mm`), as one unit is one square for
 //! Cache, so the camera, the rulers and the sheet measure both alike.
 
+pub mod draft;
 pub mod dress;
 pub mod files;
 pub mod looks;

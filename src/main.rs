@@ -108,13 +108,6 @@ fn show_battle(
     options: &Options,
     started: Instant,
 ) -> AppExit {
-    if options.layout {
-        eprintln!(
-            "{}: layout mode is for Conflict at Cache tables so far; the 3D table plays Warpspawn battles without it",
-            path.display()
-        );
-        return AppExit::error();
-    }
     if let Err(message) = options.check_seats(2) {
         eprintln!("{message}");
         return AppExit::error();
@@ -135,6 +128,10 @@ fn show_battle(
     app.insert_resource(active);
     app.world_mut()
         .write_message(sandtable::warpspawn::BattleLoaded);
+    if options.layout {
+        app.world_mut()
+            .write_message(sandtable::layout::SetLayoutMode::ON);
+    }
     app.insert_resource(LoadTimer(started));
     app.add_systems(Last, report_battle_load_time);
     add_checks(&mut app, options);

@@ -272,3 +272,236 @@ fn undo_and_redo_restore_exactly_and_a_refused_edit_changes_nothing() {
         assert_eq!(*draft.battle(), now, "{edit:?} changed nothing");
     }
 }
+
+#[test]
+fn a_drag_of_the_paint_brush_across_hexes_undoes_as_one_edit() {
+    let mut draft = BattleDraft::new(empty_battle(8, 6));
+    let before = draft.battle().clone();
+    for at in ["B3", "C3", "C3", "D4"] {
+        draft
+            .paint_stroke(hex(at), Terrain::Trench)
+            .expect("painted");
+    }
+    draft.end_stroke();
+    for at in ["B3", "C3", "D4"] {
+        assert_eq!(draft.terrain_at(hex(at)), Terrain::Trench, "{at}");
+    }
+    assert_eq!(draft.history(), (1, 0), "one edit");
+    // A second stroke is an edit of its own.
+    draft
+        .paint_stroke(hex("E4"), Terrain::Fort)
+        .expect("painted");
+    draft.end_stroke();
+    assert_eq!(draft.history(), (2, 0));
+    draft.undo().expect("undone");
+    draft.undo().expect("undone");
+    assert_eq!(*draft.battle(), before);
+    // Off the map, nothing is painted.
+    assert!(draft.paint_stroke(hex("Z9"), Terrain::Fort).is_err());
+    assert_eq!(*draft.battle(), before);
+}
+
+// ------------------------------------------------------------ in the app
+
+use bevy::prelude::*;
+use sandtable::mode::{Mode, SetLayoutMode};
+use sandtable::play::Notice;
+use sandtable::warpspawn::layout::{BattleLayout, BattleLayoutRequest, BattleTool};
+use sandtable::warpspawn::table::{Formation, HexTile, HoveredHex};
+use sandtable::warpspawn::{ActiveBattle, BattleInput, BattleLoaded};
+
+fn battle_app(name: &str) -> App {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/warpspawn")
+        .join(name);
+    let Ok(sandtable_scenario::Loaded::Warpspawn(battle)) = sandtable_scenario::load_any(&path)
+    else {
+        panic!("{name} is a battle");
+    };
+    let mut app = App::new();
+    // The table's clicks, as the window's picking makes them.
+    app.add_plugins(MinimalPlugins).add_plugins((
+        sandtable::logic_plugin,
+        sandtable::picking::click_plugin,
+    ));
+    app.insert_resource(
+        ActiveBattle::new(battle)
+            .expect("it starts")
+            .with_source(sandtable::play::ScenarioSource::File(path)),
+    );
+    app.world_mut().write_message(BattleLoaded);
+    app.update();
+    app
+}
+
+fn send(app: &mut App, input: BattleInput) {
+    app.world_mut().write_message(input);
+    app.update();
+}
+
+fn set_mode(app: &mut App, on: bool) {
+    app.world_mut().write_message(SetLayoutMode {
+        on,
+        discard_unsaved: false,
+    });
+    // The change of mode takes effect at the start of the next frame.
+    app.update();
+    app.update();
+}
+
+fn layout(app: &mut App) -> Mut<'_, BattleLayout> {
+    app.world_mut().resource_mut::<BattleLayout>()
+}
+
+fn mode(app: &App) -> Mode {
+    *app.world().resource::<State<Mode>>().get()
+}
+
+fn tile(app: &mut App, at: &str) -> Terrain {
+    let at = hex(at);
+    app.world_mut()
+        .query::<&HexTile>()
+        .iter(app.world())
+        .find(|t| t.hex == at)
+        .expect("a tile a hex")
+        .terrain
+}
+
+fn formations(app: &mut App) -> Vec<(Hex, u8, u16, u16)> {
+    let mut all: Vec<(Hex, u8, u16, u16)> = app
+        .world_mut()
+        .query::<&Formation>()
+        .iter(app.world())
+        .map(|f| (f.hex, f.side.0, f.infantry, f.cavalry))
+        .collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn layout_mode_edits_the_battle_s_map_with_clicks_and_drags_and_plays_the_result() {
+    let mut app = battle_app("open-field.ron");
+    set_mode(&mut app, true);
+    assert_eq!(mode(&app), Mode::Layout);
+    let game_before = app.world().resource::<ActiveBattle>().game.game().clone();
+
+    // Paint a fort with a click, and a trench line with a drag across three
+    // hexes: one edit.
+    layout(&mut app).tool = BattleTool::Paint;
+    layout(&mut app).terrain = Terrain::Fort;
+    send(&mut app, BattleInput::Click(hex("E5")));
+    assert_eq!(
+        tile(&mut app, "E5"),
+        Terrain::Fort,
+        "the table shows the draft"
+    );
+    layout(&mut app).terrain = Terrain::Trench;
+    let before = layout(&mut app).draft.history().0;
+    send(&mut app, BattleInput::Grab(hex("A5")));
+    for at in ["B5", "C5"] {
+        app.insert_resource(HoveredHex(Some(hex(at))));
+        app.update();
+    }
+    send(&mut app, BattleInput::Release);
+    for at in ["A5", "B5", "C5"] {
+        assert_eq!(tile(&mut app, at), Terrain::Trench, "{at}");
+    }
+    assert_eq!(
+        layout(&mut app).draft.history().0,
+        before + 1,
+        "one stroke, one edit"
+    );
+
+    // Pieces: N2's 19 infantry made 9, five more in A1, H2's moved by a drag.
+    layout(&mut app).tool = BattleTool::Pieces;
+    layout(&mut app).side = 0;
+    layout(&mut app).brush = PiecesSetup {
+        infantry: 9,
+        ..PiecesSetup::default()
+    };
+    send(&mut app, BattleInput::Click(hex("N2")));
+    layout(&mut app).brush.infantry = 5;
+    send(&mut app, BattleInput::Click(hex("A1")));
+    send(&mut app, BattleInput::Grab(hex("H2")));
+    app.world_mut().write_message(BattleInput::Drop(hex("H3")));
+    send(&mut app, BattleInput::Release);
+    let shown = formations(&mut app);
+    for want in [
+        (hex("N2"), 0, 9, 0),
+        (hex("A1"), 0, 5, 0),
+        (hex("H3"), 0, 14, 0),
+    ] {
+        assert!(shown.contains(&want), "{want:?} in {shown:?}");
+    }
+    assert!(!shown.iter().any(|f| f.0 == hex("H2")), "H2 is empty now");
+    assert_eq!(layout(&mut app).draft.points()[0].spent, "95");
+    assert!(layout(&mut app).draft.errors().is_empty());
+
+    // Nothing of the battle in play changed meanwhile.
+    let active = app.world().resource::<ActiveBattle>();
+    assert!(active.record.is_empty());
+    assert_eq!(
+        sandtable_core::game::GameState::state_hash(active.game.game()),
+        sandtable_core::game::GameState::state_hash(&game_before)
+    );
+
+    // Back to the battle: a new battle of the edited layout starts.
+    let edited = reloaded(layout(&mut app).draft.battle());
+    set_mode(&mut app, false);
+    assert_eq!(
+        mode(&app),
+        Mode::Play,
+        "{:?}",
+        app.world().resource::<Notice>()
+    );
+    let active = app.world().resource::<ActiveBattle>();
+    assert_eq!(active.battle, edited);
+    assert_eq!(active.game.battle().terrain(hex("B5")), Terrain::Trench);
+    app.update();
+    assert!(formations(&mut app).contains(&(hex("H3"), 0, 14, 0)));
+    assert!(app.world().get_resource::<BattleLayout>().is_none());
+}
+
+#[test]
+fn a_layout_over_its_points_limit_is_neither_saved_nor_played_and_says_why() {
+    let mut app = battle_app("open-field.ron");
+    set_mode(&mut app, true);
+    layout(&mut app).tool = BattleTool::Pieces;
+    layout(&mut app).brush = PiecesSetup {
+        infantry: 20,
+        ..PiecesSetup::default()
+    };
+    send(&mut app, BattleInput::Click(hex("A1")));
+    assert!(layout(&mut app).draft.points()[0].over, "Red: 120 of 100");
+    let dir = common::temp_dir("battle-layout-app", "over");
+    let file = dir.join("over.ron");
+    app.world_mut()
+        .write_message(BattleLayoutRequest::Save(file.clone()));
+    app.update();
+    assert!(!file.exists(), "not saved");
+    let notice = app.world().resource::<Notice>().clone();
+    assert!(notice.error, "{notice:?}");
+    assert!(notice.text.unwrap_or_default().contains("not saved"));
+    // Nor played: layout mode stays on, and the notice names the ruling.
+    set_mode(&mut app, false);
+    assert_eq!(mode(&app), Mode::Layout);
+    let text = common::notice(&app);
+    assert!(
+        text.contains("cannot be played") && text.contains("R61"),
+        "{text}"
+    );
+    // Undone, it saves, and the file is the battle as it was.
+    app.world_mut().write_message(BattleLayoutRequest::Undo);
+    app.update();
+    app.world_mut()
+        .write_message(BattleLayoutRequest::Save(file.clone()));
+    app.update();
+    let saved = match sandtable_scenario::load_any(&file) {
+        Ok(sandtable_scenario::Loaded::Warpspawn(b)) => b,
+        other => panic!("saved as a battle: {other:?}"),
+    };
+    assert_eq!(
+        saved,
+        reloaded(&app.world().resource::<ActiveBattle>().battle)
+    );
+}

@@ -141,7 +141,13 @@ pub fn switch_layout_mode(
     active: Option<Res<ActiveGame>>,
     mut notice: ResMut<Notice>,
     mut new_game: MessageWriter<GameLoaded>,
+    battle: Option<Res<crate::warpspawn::ActiveBattle>>,
 ) {
+    if battle.is_some() {
+        // A battle's layout has a switch of its own.
+        requests.clear();
+        return;
+    }
     for SetLayoutMode {
         on,
         discard_unsaved,
@@ -239,9 +245,12 @@ pub fn leave_layout(
 /// While the layout has edits saved nowhere, no other file may be opened:
 /// they would be lost.
 pub fn keep_unsaved_layout_open(editor: Option<Res<LayoutEditor>>, mut keep: ResMut<KeepOpen>) {
-    let wanted = editor
-        .filter(|e| e.edited() && e.saved_file().is_none())
-        .map(|_| "the layout has edits that are not saved; save it or revert first".to_owned());
+    // A battle's layout keeps itself open.
+    let Some(editor) = editor else {
+        return;
+    };
+    let wanted = (editor.edited() && editor.saved_file().is_none())
+        .then(|| "the layout has edits that are not saved; save it or revert first".to_owned());
     keep.set_if_neq(KeepOpen(wanted));
 }
 

@@ -519,7 +519,6 @@ fn draw_rulers(
     };
     let labels = TableLabels::new(ctx, cam, cam_at);
     let to_screen = |p: Vec3| labels.screen(p);
-    let text = |at, s: &str, size, colour| labels.text(at, s, size, colour);
     let boxed = |at, words, size, back| labels.boxed(at, words, size, back);
     // The measuring line on the table, with the distance at its middle.
     let physical = shown_physical(&shown);
@@ -548,30 +547,44 @@ fn draw_rulers(
             egui::Color32::from_black_alpha(200),
         );
     }
-    {
-        // Rulers along the table's near and left edges, from its near-left corner.
-        let p = shown_physical(&shown);
-        let (tw, td) = p.table_mm;
-        let world = |x_mm: f64, y_mm: f64| {
-            Vec3::new(
-                ((x_mm - tw / 2.0) / p.square_mm) as f32 * SQUARE,
-                0.05,
-                -((y_mm - td / 2.0) / p.square_mm) as f32 * SQUARE,
-            )
-        };
-        let ruler = egui::Color32::from_rgb(255, 240, 150);
-        for (at, label) in ruler_marks(tw, layout.inches) {
-            if let Some(pt) = to_screen(world(at, 0.0)) {
-                text(pt, "|", 12.0, ruler);
-                text(pt + egui::vec2(0.0, 12.0), &label, 11.0, ruler);
-            }
-        }
-        for (at, label) in ruler_marks(td, layout.inches) {
-            if let Some(pt) = to_screen(world(0.0, at)) {
-                text(pt, "-", 12.0, ruler);
-                text(pt - egui::vec2(18.0, 0.0), &label, 11.0, ruler);
-            }
+    let p = shown_physical(&shown);
+    draw_edge_rulers(
+        &labels,
+        p.table_mm,
+        p.square_mm / f64::from(SQUARE),
+        layout.inches,
+    );
+    Ok(())
+}
+
+/// Rulers along a table's near and left edges, from its near-left corner,
+/// in mm or inches: for a table of `table_mm` centred on the world's
+/// origin, `mm_per_unit` millimetres to a world unit.
+pub fn draw_edge_rulers(
+    labels: &crate::hud::TableLabels,
+    table_mm: (f64, f64),
+    mm_per_unit: f64,
+    inches: bool,
+) {
+    let (tw, td) = table_mm;
+    let world = |x_mm: f64, y_mm: f64| {
+        Vec3::new(
+            ((x_mm - tw / 2.0) / mm_per_unit) as f32,
+            0.05,
+            -((y_mm - td / 2.0) / mm_per_unit) as f32,
+        )
+    };
+    let ruler = egui::Color32::from_rgb(255, 240, 150);
+    for (at, label) in ruler_marks(tw, inches) {
+        if let Some(pt) = labels.screen(world(at, 0.0)) {
+            labels.text(pt, "|", 12.0, ruler);
+            labels.text(pt + egui::vec2(0.0, 12.0), &label, 11.0, ruler);
         }
     }
-    Ok(())
+    for (at, label) in ruler_marks(td, inches) {
+        if let Some(pt) = labels.screen(world(0.0, at)) {
+            labels.text(pt, "-", 12.0, ruler);
+            labels.text(pt - egui::vec2(18.0, 0.0), &label, 11.0, ruler);
+        }
+    }
 }

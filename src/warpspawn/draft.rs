@@ -179,6 +179,8 @@ pub struct BattleDraft {
     redo: Vec<Battle>,
     errors: Vec<HexFinding>,
     warnings: Vec<HexFinding>,
+    /// A drag of the paint brush is under way: its hexes undo as one edit.
+    stroke: bool,
 }
 
 impl BattleDraft {
@@ -191,9 +193,40 @@ impl BattleDraft {
             redo: Vec::new(),
             errors: Vec::new(),
             warnings: Vec::new(),
+            stroke: false,
         };
         draft.check();
         draft
+    }
+
+    /// Paints one more hex of a drag across hexes: the first begins the
+    /// stroke, and every hex of it undoes as one edit, until
+    /// [`BattleDraft::end_stroke`].
+    pub fn paint_stroke(&mut self, hex: Hex, terrain: Terrain) -> Result<(), EditBattleError> {
+        let going = self.stroke;
+        if going && self.terrain_at(hex) == terrain {
+            return Ok(());
+        }
+        let edit = BattleEdit::Paint {
+            hexes: vec![hex],
+            terrain,
+        };
+        let mut next = self.battle.clone();
+        change(&mut next, &edit)?;
+        self.stroke = true;
+        let before = std::mem::replace(&mut self.battle, next);
+        if !going {
+            self.undo.push(before);
+        }
+        self.last = Some(std::mem::discriminant(&edit));
+        self.redo.clear();
+        self.check();
+        Ok(())
+    }
+
+    /// The drag of the paint brush is over.
+    pub fn end_stroke(&mut self) {
+        self.stroke = false;
     }
 
     /// The layout as it stands.
@@ -288,6 +321,7 @@ impl BattleDraft {
 
     /// Makes an edit. A refused edit changes nothing.
     pub fn apply(&mut self, edit: &BattleEdit) -> Result<(), EditBattleError> {
+        self.stroke = false;
         let mut next = self.battle.clone();
         change(&mut next, edit)?;
         let before = std::mem::replace(&mut self.battle, next);
@@ -306,6 +340,7 @@ impl BattleDraft {
 
     /// Steps back one edit.
     pub fn undo(&mut self) -> Result<(), EditBattleError> {
+        self.stroke = false;
         let before = self.undo.pop().ok_or(EditBattleError::NoHistory("undo"))?;
         self.last = None;
         self.redo.push(std::mem::replace(&mut self.battle, before));
@@ -320,6 +355,16 @@ impl BattleDraft {
         self.undo.push(std::mem::replace(&mut self.battle, after));
         self.check();
         Ok(())
+    }
+
+    /// Replaces the whole layout, as one edit that can be undone.
+    pub fn revert_to(&mut self, battle: Battle) {
+        self.stroke = false;
+        let before = std::mem::replace(&mut self.battle, battle);
+        self.undo.push(before);
+        self.last = None;
+        self.redo.clear();
+        self.check();
     }
 
     /// Writes the layout as a battle file (`.ron`), by the rules every

@@ -360,14 +360,19 @@ fn light_hexes(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut lights: Local<Lights>,
+    mode: Option<Res<State<crate::mode::Mode>>>,
 ) {
-    if !choices.is_changed() && !pick.is_changed() {
+    let layout = mode
+        .as_ref()
+        .is_some_and(|m| *m.get() == crate::mode::Mode::Layout);
+    if !choices.is_changed() && !pick.is_changed() && !mode.is_some_and(|m| m.is_changed()) {
         return;
     }
     for e in &old {
         commands.entity(e).despawn();
     }
-    let Some(battle) = battle else {
+    // In layout mode the layout lights its own hexes.
+    let Some(battle) = battle.filter(|_| !layout) else {
         return;
     };
     let (mesh, [mover, selected, target]) = lights

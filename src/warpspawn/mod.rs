@@ -7,6 +7,8 @@
 pub mod draft;
 pub mod dress;
 pub mod files;
+pub mod layout;
+pub mod layout_panel;
 pub mod looks;
 pub mod panel;
 pub mod play;
@@ -21,12 +23,12 @@ pub use table::{ActiveBattle, BattleLoaded};
 
 /// The battle's entities, without rendering (headless tests use it).
 pub fn plugin(app: &mut App) {
-    app.add_plugins((table::plugin, play::plugin));
+    app.add_plugins((table::plugin, play::plugin, layout::plugin));
 }
 
 /// The battle's looks, panel and labels, for a table with a window.
 pub fn window_plugin(app: &mut App) {
-    app.add_plugins((dress::plugin, panel::plugin));
+    app.add_plugins((dress::plugin, panel::plugin, layout_panel::plugin));
 }
 
 /// A hex's width between its flat sides, in world units.

@@ -20,7 +20,9 @@ pub(super) fn plugin(app: &mut App) {
             draw_battle_panel.in_set(HudStage::Panels),
             label_battle.in_set(HudStage::Labels),
         )
-            .distributive_run_if(resource_exists::<ActiveBattle>),
+            .distributive_run_if(resource_exists::<ActiveBattle>)
+            // Layout mode has a panel and labels of its own.
+            .distributive_run_if(in_state(crate::mode::Mode::Play)),
     );
 }
 
@@ -83,6 +85,14 @@ fn draw_battle_panel(
         .exact_size(320.0)
         .show(&mut root, |ui| {
             ui.heading(&battle.battle.name);
+            let mut on = false;
+            if ui
+                .checkbox(&mut on, "Layout mode")
+                .on_hover_text("the battle's map at its real size: rulers, measuring and the editor")
+                .changed()
+            {
+                files.layout.write(crate::mode::SetLayoutMode::ON);
+            }
             let side = game.active();
             ui.horizontal_wrapped(|ui| {
                 ui.label(format!(
@@ -240,6 +250,7 @@ fn draw_battle_panel(
 #[derive(bevy::ecs::system::SystemParam)]
 struct BattleButtons<'w> {
     files: crate::hud::FilePanel<'w>,
+    layout: MessageWriter<'w, crate::mode::SetLayoutMode>,
     hint: Res<'w, super::play::BattleHint>,
     hints: MessageWriter<'w, crate::play::bots::HintRequest>,
 }

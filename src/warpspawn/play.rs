@@ -41,8 +41,10 @@ pub(super) fn plugin(app: &mut App) {
                 list_choices.in_set(AppSystems::SyncTable),
             )
                 // Each asks on its own: a file opened in between takes the
-                // battle away in the middle of a frame.
-                .distributive_run_if(resource_exists::<ActiveBattle>),
+                // battle away in the middle of a frame. Nothing is played
+                // in layout mode.
+                .distributive_run_if(resource_exists::<ActiveBattle>)
+                .distributive_run_if(in_state(crate::mode::Mode::Play)),
         )
         .add_systems(
             Update,

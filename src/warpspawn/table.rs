@@ -191,8 +191,26 @@ pub fn spawn_battle_table(
         commands.entity(e).despawn();
     }
     let game = &active.game;
-    let map = game.battle().map;
-    let table = active.battle.table();
+    spawn_hex_table(
+        &mut commands,
+        &active.battle,
+        |hex| game.battle().terrain(hex),
+        &mut shown,
+    );
+    built.write(TableBuilt { reframe: true });
+}
+
+/// Spawns a battle's map, one tile a hex with the terrain `terrain` gives
+/// it, and says what the table shows: the battle's table at its size, its
+/// sides' colours. The caller has taken the old table away.
+pub(crate) fn spawn_hex_table(
+    commands: &mut Commands,
+    battle: &Battle,
+    terrain: impl Fn(Hex) -> Terrain,
+    shown: &mut TableShown,
+) {
+    let map = battle.setup.map;
+    let table = battle.table();
     let size = map_size(map);
     *shown = TableShown {
         board: None,
@@ -201,16 +219,15 @@ pub fn spawn_battle_table(
             size.y.max((table.table_mm.1 / table.hex_mm) as f32 * HEX),
         )),
         physical: None,
-        colours: active.battle.colours.clone(),
+        colours: battle.colours.clone(),
         models: Vec::new(),
         folder: None,
     };
-    built.write(TableBuilt { reframe: true });
     for hex in map.hexes() {
         commands.spawn((
             HexTile {
                 hex,
-                terrain: game.battle().terrain(hex),
+                terrain: terrain(hex),
             },
             TablePiece,
             Transform::from_translation(hex_center(map, hex)),
@@ -225,6 +242,57 @@ pub fn spawn_battle_table(
 struct Shown {
     men: sandtable_warpspawn::Men,
     pieces: [(Slot, u16); 7],
+}
+
+/// Spawns what one side has in a hex: its armed men as a formation and each
+/// piece with a count, at the hex's place; returns the entities.
+pub(crate) fn spawn_stack(
+    commands: &mut Commands,
+    map: sandtable_warpspawn::Map,
+    hex: Hex,
+    side: Side,
+    men: sandtable_warpspawn::Men,
+    pieces: &[(Slot, u16)],
+) -> Vec<Entity> {
+    let at = hex_center(map, hex);
+    let mut entities = Vec::new();
+    if !men.is_empty() {
+        entities.push(
+            commands
+                .spawn((
+                    Formation {
+                        hex,
+                        side,
+                        infantry: men.inf,
+                        cavalry: men.cav,
+                    },
+                    TablePiece,
+                    Transform::from_translation(at),
+                    Visibility::default(),
+                ))
+                .id(),
+        );
+    }
+    for (slot, count) in pieces.iter().copied() {
+        if count > 0 {
+            entities.push(
+                commands
+                    .spawn((
+                        BattlePiece {
+                            hex,
+                            side,
+                            slot,
+                            count,
+                        },
+                        TablePiece,
+                        Transform::from_translation(at + slot.place()),
+                        Visibility::default(),
+                    ))
+                    .id(),
+            );
+        }
+    }
+    entities
 }
 
 /// The pieces beside a stack's armed men, each with how many it stands for.
@@ -292,45 +360,7 @@ pub fn sync_battle_pieces(
                 commands.entity(e).despawn();
             }
         }
-        let at = hex_center(map, st.hex);
-        let mut entities = Vec::new();
-        let men = st.armed.men;
-        if !men.is_empty() {
-            entities.push(
-                commands
-                    .spawn((
-                        Formation {
-                            hex: st.hex,
-                            side: st.side,
-                            infantry: men.inf,
-                            cavalry: men.cav,
-                        },
-                        TablePiece,
-                        Transform::from_translation(at),
-                        Visibility::default(),
-                    ))
-                    .id(),
-            );
-        }
-        for (slot, count) in want.pieces {
-            if count > 0 {
-                entities.push(
-                    commands
-                        .spawn((
-                            BattlePiece {
-                                hex: st.hex,
-                                side: st.side,
-                                slot,
-                                count,
-                            },
-                            TablePiece,
-                            Transform::from_translation(at + slot.place()),
-                            Visibility::default(),
-                        ))
-                        .id(),
-                );
-            }
-        }
+        let entities = spawn_stack(&mut commands, map, st.hex, st.side, want.men, &want.pieces);
         shown.stacks.insert(key, (want, entities, pass));
     }
     // Stacks no longer in the game leave the table.

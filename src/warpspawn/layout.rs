@@ -1,0 +1,487 @@
+//! Layout mode for a battle, on the table's shared mode state: the battle's
+//! hex map at its real size, edited with the mouse. A tool says what a
+//! left click does: measure between two hexes, paint terrain (a drag paints
+//! every hex it crosses), set one side's pieces in a hex (a drag moves
+//! them), or make a hex one of a side's deployment hexes. The table shows
+//! the [`BattleDraft`], rebuilt after every edit; leaving layout mode after
+//! edits starts a new battle of the edited layout, which must pass the
+//! rulings first.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use sandtable_scenario::battle::Battle;
+use sandtable_warpspawn::{Hex, Men, PiecesSetup, Side, Terrain};
+
+use super::draft::{BattleDraft, BattleEdit};
+use super::looks::Slot;
+use super::play::BattleInput;
+use super::table::{ActiveBattle, BattleLoaded, HoveredHex, spawn_hex_table, spawn_stack};
+use crate::AppSystems;
+use crate::mode::{Mode, SetLayoutMode};
+use crate::play::{KeepOpen, Notice, ScenarioSource};
+use crate::table::{TableBuilt, TablePiece, TableShown};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<BattleLayoutRequest>()
+        .add_systems(OnExit(Mode::Layout), put_battle_layout_away)
+        .add_systems(
+            Update,
+            (
+                switch_battle_layout,
+                (
+                    battle_layout_input,
+                    paint_across,
+                    apply_battle_layout_requests,
+                    keep_battle_layout_open,
+                )
+                    .chain()
+                    .distributive_run_if(resource_exists::<BattleLayout>)
+                    .distributive_run_if(in_state(Mode::Layout)),
+            )
+                .chain()
+                .after(crate::open::load_requested_file)
+                .in_set(AppSystems::ApplyCommands),
+        )
+        .add_systems(
+            Update,
+            show_battle_draft
+                .run_if(resource_exists::<BattleLayout>)
+                .in_set(AppSystems::SyncTable),
+        );
+}
+
+/// What a left click on the battle's table does in layout mode.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum BattleTool {
+    /// Two clicks read the distance between two hexes' centres.
+    #[default]
+    Measure,
+    /// A click or a drag paints the brush's terrain.
+    Paint,
+    /// A click sets the side's pieces in a hex to the brush's; a drag moves
+    /// the side's pieces.
+    Pieces,
+    /// A click makes a hex one of the side's deployment hexes, or no longer
+    /// (R60).
+    Deploy,
+}
+
+/// The editing of a battle's layout; present only while layout mode is on
+/// for a battle.
+#[derive(Resource, Debug, Clone)]
+pub struct BattleLayout {
+    /// The layout and its history.
+    pub draft: BattleDraft,
+    /// The battle as it was when layout mode was switched on.
+    pub entered: Battle,
+    /// Where the layout was last saved, and what it held then.
+    pub saved: Option<(PathBuf, Battle)>,
+    /// What clicks do.
+    pub tool: BattleTool,
+    /// The side whose pieces and deployment hexes the tools work on.
+    pub side: usize,
+    /// The terrain the paint tool lays.
+    pub terrain: Terrain,
+    /// What the pieces tool puts in a hex (its `at` and `side` are the
+    /// click's).
+    pub brush: PiecesSetup,
+    /// Readings in inches rather than millimetres, and the rulers too.
+    pub inches: bool,
+    /// The first hex of a measurement, waiting for the second.
+    pub from: Option<Hex>,
+    /// The last reading.
+    pub reading: Option<String>,
+    /// A drag of the paint brush is under way.
+    pub painting: bool,
+    /// The hex a drag of the pieces tool began on.
+    pub grabbed: Option<Hex>,
+    /// Bumped at every change of the draft, for the table to follow.
+    pub revision: u64,
+    /// The revision the table shows.
+    shown: Option<u64>,
+}
+
+impl BattleLayout {
+    /// Starts editing a battle; `file` is where it was read from, if anywhere.
+    pub fn new(battle: Battle, file: Option<PathBuf>) -> BattleLayout {
+        BattleLayout {
+            draft: BattleDraft::new(battle.clone()),
+            saved: file.map(|f| (f, battle.clone())),
+            entered: battle,
+            tool: BattleTool::Measure,
+            side: 0,
+            terrain: Terrain::Trees,
+            brush: PiecesSetup {
+                infantry: 10,
+                ..PiecesSetup::default()
+            },
+            inches: false,
+            from: None,
+            reading: None,
+            painting: false,
+            grabbed: None,
+            revision: 0,
+            shown: None,
+        }
+    }
+
+    /// Whether the layout differs from the one layout mode started with.
+    pub fn edited(&self) -> bool {
+        *self.draft.battle() != self.entered
+    }
+
+    /// The file the layout is saved in, if the layout is exactly what it holds.
+    pub fn saved_file(&self) -> Option<&PathBuf> {
+        self.saved
+            .as_ref()
+            .filter(|(_, b)| b == self.draft.battle())
+            .map(|(p, _)| p)
+    }
+
+    /// The distance between two hexes' centres on the table, as a person
+    /// says it: mm, inches and hexes.
+    pub fn measure(&self, from: Hex, to: Hex) -> String {
+        let battle = self.draft.battle();
+        let physical = battle.table();
+        let map = battle.setup.map;
+        let (a, b) = (
+            physical.hex_centre_mm(map, from),
+            physical.hex_centre_mm(map, to),
+        );
+        let mm = (a.0 - b.0).hypot(a.1 - b.1);
+        format!(
+            "{from} to {to}: {mm:.1} mm, {:.2} in, {} hex{} apart",
+            mm / crate::layout::MM_PER_INCH,
+            from.distance(to),
+            if from.distance(to) == 1 { "" } else { "es" }
+        )
+    }
+}
+
+/// A request to the battle's layout editor, from its panel.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub enum BattleLayoutRequest {
+    /// Change the layout.
+    Edit(BattleEdit),
+    /// Step back one edit.
+    Undo,
+    /// Make the last undone edit again.
+    Redo,
+    /// Write the layout as a battle file.
+    Save(PathBuf),
+    /// Write the layout's setup sheet as a PDF here.
+    Print(PathBuf),
+    /// Go back to the battle as it was when layout mode was switched on (an
+    /// edit itself, so it can be undone).
+    Revert,
+}
+
+fn file_of(source: &ScenarioSource) -> Option<PathBuf> {
+    match source {
+        ScenarioSource::File(p) => Some(p.clone()),
+        _ => None,
+    }
+}
+
+/// Decides the requests to switch layout mode while a battle is open. On
+/// edits the battle's layout. Off after edits starts a new battle of the
+/// edited layout, read back through the battle loader; a layout that breaks
+/// a ruling keeps layout mode on and says why.
+#[allow(clippy::too_many_arguments)]
+pub fn switch_battle_layout(
+    mut commands: Commands,
+    mut requests: MessageReader<SetLayoutMode>,
+    mode: Res<State<Mode>>,
+    mut next: ResMut<NextState<Mode>>,
+    layout: Option<Res<BattleLayout>>,
+    active: Option<Res<ActiveBattle>>,
+    mut notice: ResMut<Notice>,
+    mut loaded: MessageWriter<BattleLoaded>,
+) {
+    let Some(active) = active else {
+        requests.clear();
+        return;
+    };
+    for SetLayoutMode {
+        on,
+        discard_unsaved,
+    } in requests.read().copied()
+    {
+        match (on, *mode.get(), layout.as_deref()) {
+            (true, Mode::Play, _) => {
+                commands.insert_resource(BattleLayout::new(
+                    active.battle.clone(),
+                    file_of(&active.source),
+                ));
+                notice.text = None;
+                next.set(Mode::Layout);
+            }
+            (false, Mode::Layout, Some(ed)) if !ed.edited() => {
+                notice.text = None;
+                // The table shows the battle again.
+                loaded.write(BattleLoaded);
+                next.set(Mode::Play);
+            }
+            (false, Mode::Layout, Some(ed)) => {
+                if let Some(first) = ed.draft.errors().first() {
+                    let n = ed.draft.errors().len();
+                    notice.error(format!(
+                        "the layout cannot be played: {n} problem{} to fix, undo or revert; first: {}",
+                        if n == 1 { "" } else { "s" },
+                        first.line()
+                    ));
+                    continue;
+                }
+                if !crate::play::may_leave_unsaved(
+                    &mut commands,
+                    active.has_unsaved_work(),
+                    discard_unsaved,
+                    crate::play::Leaving::PlayLayout,
+                ) {
+                    continue;
+                }
+                let source = match ed.saved_file() {
+                    Some(path) => ScenarioSource::File(path.clone()),
+                    None => ScenarioSource::Unsaved,
+                };
+                let read = sandtable_scenario::battle::parse(&ed.draft.battle().to_ron(), "layout")
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| ActiveBattle::new(b).map_err(|e| e.to_string()));
+                match read {
+                    Ok(battle) => {
+                        commands.insert_resource(battle.with_source(source));
+                        loaded.write(BattleLoaded);
+                        next.set(Mode::Play);
+                        notice.info_after(
+                            discard_unsaved,
+                            "a new battle starts on the edited layout",
+                        );
+                    }
+                    Err(e) => notice.error(e),
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Layout mode ends: the battle's editing is put away.
+fn put_battle_layout_away(mut commands: Commands) {
+    commands.remove_resource::<BattleLayout>();
+}
+
+/// While the layout has edits saved nowhere, no other file may be opened
+/// and closing the window asks first: they would be lost.
+fn keep_battle_layout_open(layout: Res<BattleLayout>, mut keep: ResMut<KeepOpen>) {
+    let wanted = (layout.edited() && layout.saved_file().is_none())
+        .then(|| "the layout has edits that are not saved; save it or revert first".to_owned());
+    keep.set_if_neq(KeepOpen(wanted));
+}
+
+/// The table's clicks and drags in layout mode, by the tool: a measure, a
+/// stroke of paint, a side's pieces set or moved, a deployment hex. A right
+/// click lets go of a measurement.
+fn battle_layout_input(
+    mut inputs: MessageReader<BattleInput>,
+    mut layout: ResMut<BattleLayout>,
+    mut requests: MessageWriter<BattleLayoutRequest>,
+    mut notice: ResMut<Notice>,
+) {
+    let layout = &mut *layout;
+    for input in inputs.read().copied() {
+        let side = layout.side;
+        match (input, layout.tool) {
+            (BattleInput::Cancel, _) => {
+                layout.from = None;
+                layout.reading = None;
+            }
+            (BattleInput::Click(hex), BattleTool::Measure) => match layout.from.take() {
+                None => layout.from = Some(hex),
+                Some(from) => layout.reading = Some(layout.measure(from, hex)),
+            },
+            (BattleInput::Click(hex), BattleTool::Pieces) => {
+                requests.write(BattleLayoutRequest::Edit(BattleEdit::SetPieces(
+                    PiecesSetup {
+                        at: hex,
+                        side,
+                        ..layout.brush
+                    },
+                )));
+            }
+            (BattleInput::Click(hex), BattleTool::Deploy) => {
+                requests.write(BattleLayoutRequest::Edit(BattleEdit::ToggleDeployment {
+                    side,
+                    hex,
+                }));
+            }
+            (BattleInput::Click(hex), BattleTool::Paint) if !layout.painting => {
+                match layout.draft.paint_stroke(hex, layout.terrain) {
+                    Ok(()) => layout.revision += 1,
+                    Err(e) => notice.error(e.to_string()),
+                }
+                layout.draft.end_stroke();
+            }
+            (BattleInput::Grab(hex), BattleTool::Paint) => {
+                layout.painting = true;
+                match layout.draft.paint_stroke(hex, layout.terrain) {
+                    Ok(()) => layout.revision += 1,
+                    Err(e) => notice.error(e.to_string()),
+                }
+            }
+            (BattleInput::Grab(hex), BattleTool::Pieces) => {
+                layout.grabbed = layout.draft.pieces_at(hex, side).map(|p| p.at);
+            }
+            (BattleInput::Drop(to), BattleTool::Pieces) => {
+                if let Some(from) = layout.grabbed.take()
+                    && from != to
+                {
+                    requests.write(BattleLayoutRequest::Edit(BattleEdit::MovePieces {
+                        side,
+                        from,
+                        to,
+                    }));
+                }
+            }
+            (BattleInput::Release, _) => {
+                if layout.painting {
+                    layout.painting = false;
+                    layout.draft.end_stroke();
+                }
+                layout.grabbed = None;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// While the paint brush is dragged, every hex the pointer comes over is
+/// painted, the whole stroke one edit.
+fn paint_across(mut layout: ResMut<BattleLayout>, hovered: Res<HoveredHex>) {
+    if !layout.painting || !hovered.is_changed() {
+        return;
+    }
+    let Some(hex) = hovered.0 else {
+        return;
+    };
+    let terrain = layout.terrain;
+    if layout.draft.terrain_at(hex) != terrain && layout.draft.paint_stroke(hex, terrain).is_ok() {
+        layout.revision += 1;
+    }
+}
+
+/// Carries out the panel's requests; a refused edit changes nothing and
+/// says why.
+fn apply_battle_layout_requests(
+    mut requests: MessageReader<BattleLayoutRequest>,
+    mut layout: ResMut<BattleLayout>,
+    mut notice: ResMut<Notice>,
+) {
+    for request in requests.read() {
+        let layout = &mut *layout;
+        let done = match request {
+            BattleLayoutRequest::Edit(edit) => layout.draft.apply(edit).map_err(|e| e.to_string()),
+            BattleLayoutRequest::Undo => layout.draft.undo().map_err(|e| e.to_string()),
+            BattleLayoutRequest::Redo => layout.draft.redo().map_err(|e| e.to_string()),
+            BattleLayoutRequest::Revert => {
+                layout.draft.revert_to(layout.entered.clone());
+                Ok(())
+            }
+            BattleLayoutRequest::Save(path) => {
+                let ours = layout
+                    .saved
+                    .as_ref()
+                    .filter(|(p, _)| p == path)
+                    .map(|(_, b)| b.to_ron());
+                match layout.draft.save(path, ours.as_deref()) {
+                    Ok(backup) => {
+                        layout.saved = Some((path.clone(), layout.draft.battle().clone()));
+                        notice.info(match backup {
+                            Some(b) => format!(
+                                "saved to {}; the file it replaced is kept as {}",
+                                path.display(),
+                                b.display()
+                            ),
+                            None => format!("saved to {}", path.display()),
+                        });
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            BattleLayoutRequest::Print(path) => {
+                match crate::play::files::print_battle_sheet(layout.draft.battle(), path) {
+                    Ok(out) => {
+                        notice.info(format!("sheet written to {}", out.display()));
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+        };
+        match done {
+            Ok(()) => {
+                if matches!(
+                    request,
+                    BattleLayoutRequest::Edit(_)
+                        | BattleLayoutRequest::Undo
+                        | BattleLayoutRequest::Redo
+                        | BattleLayoutRequest::Revert
+                ) {
+                    layout.revision += 1;
+                    layout.from = None;
+                    layout.reading = None;
+                }
+            }
+            Err(e) => notice.error(e),
+        }
+    }
+}
+
+/// The table follows the draft: the map and every side's pieces built
+/// again after each edit, the camera framed again when the map's size
+/// changed.
+fn show_battle_draft(
+    mut commands: Commands,
+    mut layout: ResMut<BattleLayout>,
+    old: Query<Entity, With<TablePiece>>,
+    mut shown: ResMut<TableShown>,
+    mut built: MessageWriter<TableBuilt>,
+    mut size: Local<Option<sandtable_warpspawn::Map>>,
+) {
+    if layout.shown == Some(layout.revision) {
+        return;
+    }
+    layout.shown = Some(layout.revision);
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let draft = &layout.draft;
+    let battle = draft.battle();
+    let map = battle.setup.map;
+    spawn_hex_table(
+        &mut commands,
+        battle,
+        |hex| draft.terrain_at(hex),
+        &mut shown,
+    );
+    for p in &battle.setup.pieces {
+        spawn_stack(
+            &mut commands,
+            map,
+            p.at,
+            Side(p.side as u8),
+            Men::new(p.infantry, p.cavalry),
+            &[
+                (Slot::Cannon, u16::from(p.cannon)),
+                (Slot::Officer, p.officers),
+                (Slot::Baggage, u16::from(p.baggage)),
+                (Slot::Flag, u16::from(p.flag)),
+            ],
+        );
+    }
+    built.write(TableBuilt {
+        reframe: *size != Some(map),
+    });
+    *size = Some(map);
+}

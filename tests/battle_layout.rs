@@ -320,10 +320,8 @@ fn battle_app(name: &str) -> App {
     };
     let mut app = App::new();
     // The table's clicks, as the window's picking makes them.
-    app.add_plugins(MinimalPlugins).add_plugins((
-        sandtable::logic_plugin,
-        sandtable::picking::click_plugin,
-    ));
+    app.add_plugins(MinimalPlugins)
+        .add_plugins((sandtable::logic_plugin, sandtable::picking::click_plugin));
     app.insert_resource(
         ActiveBattle::new(battle)
             .expect("it starts")
@@ -503,5 +501,32 @@ fn a_layout_over_its_points_limit_is_neither_saved_nor_played_and_says_why() {
     assert_eq!(
         saved,
         reloaded(&app.world().resource::<ActiveBattle>().battle)
+    );
+}
+
+#[test]
+fn a_stroke_of_paint_ends_when_the_button_is_up_though_its_drag_end_is_never_heard() {
+    let mut app = battle_app("open-field.ron");
+    set_mode(&mut app, true);
+    layout(&mut app).tool = BattleTool::Paint;
+    layout(&mut app).terrain = Terrain::Water;
+    let mut held = ButtonInput::<MouseButton>::default();
+    held.press(MouseButton::Left);
+    app.insert_resource(held);
+    send(&mut app, BattleInput::Grab(hex("A6")));
+    app.insert_resource(HoveredHex(Some(hex("B6"))));
+    app.update();
+    assert_eq!(tile(&mut app, "B6"), Terrain::Water);
+    // The button goes up; the hex the drag began on was built again, so no
+    // end of the drag reaches the table.
+    app.insert_resource(ButtonInput::<MouseButton>::default());
+    app.update();
+    assert!(!layout(&mut app).painting, "the stroke is over");
+    app.insert_resource(HoveredHex(Some(hex("C6"))));
+    app.update();
+    assert_eq!(
+        tile(&mut app, "C6"),
+        Terrain::Fields,
+        "the pointer passing paints nothing"
     );
 }

@@ -356,8 +356,19 @@ fn battle_layout_input(
 }
 
 /// While the paint brush is dragged, every hex the pointer comes over is
-/// painted, the whole stroke one edit.
-fn paint_across(mut layout: ResMut<BattleLayout>, hovered: Res<HoveredHex>) {
+/// painted, the whole stroke one edit. The stroke ends when the button is
+/// up, whatever became of the hex it began on (the table is built again
+/// after each hex painted, so the drag's own end may never be heard of).
+fn paint_across(
+    mut layout: ResMut<BattleLayout>,
+    hovered: Res<HoveredHex>,
+    buttons: Option<Res<ButtonInput<MouseButton>>>,
+) {
+    if layout.painting && buttons.is_some_and(|b| !b.pressed(MouseButton::Left)) {
+        layout.painting = false;
+        layout.draft.end_stroke();
+        return;
+    }
     if !layout.painting || !hovered.is_changed() {
         return;
     }

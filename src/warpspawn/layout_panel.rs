@@ -12,7 +12,7 @@ use sandtable_warpspawn::{Hex, Terrain};
 use super::HEX;
 use super::draft::BattleEdit;
 use super::layout::{BattleLayout, BattleLayoutRequest, BattleTool};
-use super::table::HoveredHex;
+use super::table::{BattlePiece, Formation, HoveredHex};
 use crate::hud::{HudStage, PanelWidth, TableLabels};
 use crate::mode::{Mode, SetLayoutMode};
 use crate::play::Notice;
@@ -316,19 +316,22 @@ fn draw_battle_layout_panel(
     Ok(())
 }
 
-/// The rulers along the table's edges, the measuring line, and what the
-/// hovered hex holds in the layout.
+/// The rulers along the table's edges, the measuring line, the count of
+/// men on each formation, and what the hovered hex holds in the layout.
 fn label_battle_layout(
     mut contexts: EguiContexts,
     layout: Res<BattleLayout>,
     hovered: Res<HoveredHex>,
     camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
+    formations: Query<(&Formation, &Transform)>,
+    pieces: Query<(&BattlePiece, &Transform)>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_at)) = camera.single() else {
         return Ok(());
     };
     let labels = TableLabels::new(ctx, cam, cam_at);
+    super::panel::label_pieces(&labels, &formations, &pieces);
     let battle = layout.draft.battle();
     let physical = battle.table();
     let map = battle.setup.map;

@@ -420,29 +420,7 @@ fn label_battle(
         return Ok(());
     };
     let labels = TableLabels::new(ctx, cam, cam_at);
-    for (f, at) in &formations {
-        let words = match (f.infantry, f.cavalry) {
-            (i, 0) => format!("{i} inf"),
-            (0, c) => format!("{c} cav"),
-            (i, c) => format!("{i} inf {c} cav"),
-        };
-        // At the hex's far side, clear of the figures.
-        if let Some(p) = labels.screen(at.translation + Vec3::new(0.0, 0.05, -0.5)) {
-            labels.boxed(p, words, 11.0, egui::Color32::from_black_alpha(170));
-        }
-    }
-    for (piece, at) in &pieces {
-        let words = match piece.slot {
-            Slot::Officer if piece.count > 1 => format!("{} officers", piece.count),
-            Slot::Routers => format!("{} routing", piece.count),
-            Slot::Prisoners => format!("{} prisoners", piece.count),
-            Slot::Unarmed => format!("{} unarmed", piece.count),
-            _ => continue,
-        };
-        if let Some(p) = labels.screen(at.translation + Vec3::Y * 0.2) {
-            labels.boxed(p, words, 11.0, egui::Color32::from_black_alpha(170));
-        }
-    }
+    label_pieces(&labels, &formations, &pieces);
     let map = battle.game.battle().map;
     // What each lit hex offers the selection: a march's length, a shot's
     // expected casualties, a melee's row.
@@ -491,4 +469,36 @@ fn label_battle(
         );
     }
     Ok(())
+}
+
+/// The count of men on each formation and of each piece that stands for
+/// more than one, above it on the table: in play and in layout mode alike.
+pub(crate) fn label_pieces(
+    labels: &TableLabels,
+    formations: &Query<(&Formation, &Transform)>,
+    pieces: &Query<(&BattlePiece, &Transform)>,
+) {
+    for (f, at) in formations {
+        let words = match (f.infantry, f.cavalry) {
+            (i, 0) => format!("{i} inf"),
+            (0, c) => format!("{c} cav"),
+            (i, c) => format!("{i} inf {c} cav"),
+        };
+        // At the hex's far side, clear of the figures.
+        if let Some(p) = labels.screen(at.translation + Vec3::new(0.0, 0.05, -0.5)) {
+            labels.boxed(p, words, 11.0, egui::Color32::from_black_alpha(170));
+        }
+    }
+    for (piece, at) in pieces {
+        let words = match piece.slot {
+            Slot::Officer if piece.count > 1 => format!("{} officers", piece.count),
+            Slot::Routers => format!("{} routing", piece.count),
+            Slot::Prisoners => format!("{} prisoners", piece.count),
+            Slot::Unarmed => format!("{} unarmed", piece.count),
+            _ => continue,
+        };
+        if let Some(p) = labels.screen(at.translation + Vec3::Y * 0.2) {
+            labels.boxed(p, words, 11.0, egui::Color32::from_black_alpha(170));
+        }
+    }
 }

@@ -530,3 +530,26 @@ fn a_stroke_of_paint_ends_when_the_button_is_up_though_its_drag_end_is_never_hea
         "the pointer passing paints nothing"
     );
 }
+
+#[test]
+fn the_measuring_tool_reads_the_distance_between_two_hexes_in_mm_inches_and_hexes() {
+    let mut app = battle_app("open-field.ron");
+    set_mode(&mut app, true);
+    assert_eq!(
+        layout(&mut app).tool,
+        BattleTool::Measure,
+        "the tool to begin with"
+    );
+    send(&mut app, BattleInput::Click(hex("A1")));
+    send(&mut app, BattleInput::Click(hex("C1")));
+    // Two columns apart are three half-sides of a 40 mm hex each: 3 x 40 /
+    // sqrt(3) = 69.28 mm across, no depth (A and C are not raised).
+    let mm = 3.0 * 40.0 / 3f64.sqrt();
+    assert_eq!(
+        layout(&mut app).reading.as_deref(),
+        Some(format!("A1 to C1: {mm:.1} mm, {:.2} in, 2 hexes apart", mm / 25.4).as_str())
+    );
+    // A right click lets go of it.
+    send(&mut app, BattleInput::Cancel);
+    assert_eq!(layout(&mut app).reading, None);
+}

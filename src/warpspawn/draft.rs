@@ -391,7 +391,7 @@ fn piece_hex(path: &str, pieces: &[Hex]) -> Option<Hex> {
 
 /// An empty battle on a map of this size: two sides of 100 points with
 /// the two rows at their home edges to deploy on, no pieces, all fields,
-/// 40 mm hexes on a table with a hex's rim round the map.
+/// 40 mm hexes on a table with a hex's rim round the map (to the whole mm).
 pub fn empty_battle(columns: u16, rows: u16) -> Battle {
     let map = Map { columns, rows };
     let rows_of = |range: std::ops::Range<u16>| -> Vec<Hex> {
@@ -421,8 +421,15 @@ pub fn empty_battle(columns: u16, rows: u16) -> Battle {
             first_player: None,
             switches: Switches::default(),
         },
-        colours: DEFAULT_COLOURS[..2].to_vec(),
-        physical: Some(HexPhysical::assumed(map)),
+        // Red in vermillion and Blue in blue, as the shipped battles are,
+        // from the set told apart by people who cannot tell red from green.
+        colours: vec![DEFAULT_COLOURS[4], DEFAULT_COLOURS[0]],
+        physical: Some({
+            // The assumed table, to the whole millimetre above.
+            let mut table = HexPhysical::assumed(map);
+            table.table_mm = (table.table_mm.0.ceil(), table.table_mm.1.ceil());
+            table
+        }),
         warnings: Vec::new(),
     }
 }

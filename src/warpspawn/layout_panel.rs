@@ -114,12 +114,12 @@ fn draw_battle_layout_panel(
                         ui.selectable_value(&mut layout.tool, tool, words);
                     }
                 });
+                ui.checkbox(&mut layout.inches, "Rulers and readings in inches");
                 let sides: Vec<String> =
                     battle.setup.sides.iter().map(|s| s.name.clone()).collect();
                 match layout.tool {
                     BattleTool::Measure => {
                         ui.label("Click two hexes: the distance between their centres.");
-                        ui.checkbox(&mut layout.inches, "Inches");
                         if let Some(reading) = &layout.reading {
                             ui.label(reading);
                         }

@@ -553,3 +553,39 @@ fn the_measuring_tool_reads_the_distance_between_two_hexes_in_mm_inches_and_hexe
     send(&mut app, BattleInput::Cancel);
     assert_eq!(layout(&mut app).reading, None);
 }
+
+#[test]
+fn ctrl_z_undoes_an_edit_of_the_layout_and_ctrl_y_makes_it_again() {
+    let mut app = battle_app("open-field.ron");
+    set_mode(&mut app, true);
+    layout(&mut app).tool = BattleTool::Paint;
+    layout(&mut app).terrain = Terrain::Mountain;
+    send(&mut app, BattleInput::Click(hex("H6")));
+    assert_eq!(tile(&mut app, "H6"), Terrain::Mountain);
+    let press = |app: &mut App, keys: &[KeyCode]| {
+        let mut input = ButtonInput::<KeyCode>::default();
+        for k in keys {
+            input.press(*k);
+        }
+        app.insert_resource(input);
+        app.update();
+        app.insert_resource(ButtonInput::<KeyCode>::default());
+        app.update();
+    };
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
+    assert_eq!(
+        tile(&mut app, "H6"),
+        Terrain::Road,
+        "back to the road it was"
+    );
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyY]);
+    assert_eq!(tile(&mut app, "H6"), Terrain::Mountain);
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
+    press(
+        &mut app,
+        &[KeyCode::ControlLeft, KeyCode::ShiftLeft, KeyCode::KeyZ],
+    );
+    assert_eq!(tile(&mut app, "H6"), Terrain::Mountain);
+    // Nothing of the battle in play was undone.
+    assert!(app.world().resource::<ActiveBattle>().record.is_empty());
+}

@@ -30,6 +30,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 switch_battle_layout,
                 (
+                    read_battle_layout_keys,
                     battle_layout_input,
                     paint_across,
                     apply_battle_layout_requests,
@@ -277,6 +278,31 @@ fn keep_battle_layout_open(layout: Res<BattleLayout>, mut keep: ResMut<KeepOpen>
     let wanted = (layout.edited() && layout.saved_file().is_none())
         .then(|| "the layout has edits that are not saved; save it or revert first".to_owned());
     keep.set_if_neq(KeepOpen(wanted));
+}
+
+/// Keys of a battle's layout: Ctrl+Z undoes, Ctrl+Y or Ctrl+Shift+Z redoes,
+/// Escape lets go of a measurement. Ignored while a panel has the keyboard.
+fn read_battle_layout_keys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    taken: Option<Res<crate::play::keys::KeyboardTaken>>,
+    mut requests: MessageWriter<BattleLayoutRequest>,
+    mut inputs: MessageWriter<BattleInput>,
+) {
+    let Some(keys) = keys else {
+        return;
+    };
+    if taken.is_some_and(|t| t.0) {
+        return;
+    }
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    if ctrl && (keys.just_pressed(KeyCode::KeyY) || (shift && keys.just_pressed(KeyCode::KeyZ))) {
+        requests.write(BattleLayoutRequest::Redo);
+    } else if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+        requests.write(BattleLayoutRequest::Undo);
+    } else if keys.just_pressed(KeyCode::Escape) {
+        inputs.write(BattleInput::Cancel);
+    }
 }
 
 /// The table's clicks and drags in layout mode, by the tool: a measure, a

@@ -77,6 +77,8 @@ pub fn load_requested_file(
     mut loaded: MessageWriter<GameLoaded>,
     mut battle_loaded: MessageWriter<BattleLoaded>,
     keep_open: Res<KeepOpen>,
+    mode: Res<State<crate::mode::Mode>>,
+    mut next_mode: ResMut<NextState<crate::mode::Mode>>,
 ) {
     for request in requests.read() {
         let path = &request.path;
@@ -126,6 +128,15 @@ pub fn load_requested_file(
         failure.0 = None;
         // The file field starts again from the new game's own file.
         field.0 = None;
+        // Layout mode edits the game it was entered on: a battle opened, or
+        // any file opened over a battle, leaves it (a Cache table opened in a
+        // Cache table's layout mode is edited from then on, see
+        // `layout::editor`).
+        if *mode.get() == crate::mode::Mode::Layout
+            && (matches!(opened, OpenedFile::Battle(_)) || battle.is_some())
+        {
+            next_mode.set(crate::mode::Mode::Play);
+        }
         // One game is on the table at a time: the other system's leaves.
         match opened {
             OpenedFile::Cache(opened) => {

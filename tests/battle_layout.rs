@@ -589,3 +589,33 @@ fn ctrl_z_undoes_an_edit_of_the_layout_and_ctrl_y_makes_it_again() {
     // Nothing of the battle in play was undone.
     assert!(app.world().resource::<ActiveBattle>().record.is_empty());
 }
+
+#[test]
+fn a_file_opened_in_a_battle_s_layout_mode_leaves_it_for_the_new_battle() {
+    let mut app = battle_app("open-field.ron");
+    set_mode(&mut app, true);
+    let river = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/warpspawn/river-bridge.ron");
+    app.world_mut()
+        .write_message(sandtable::play::LoadRequest::new(&river));
+    app.update();
+    app.update();
+    assert_eq!(mode(&app), Mode::Play);
+    assert!(app.world().get_resource::<BattleLayout>().is_none());
+    let active = app.world().resource::<ActiveBattle>();
+    assert_eq!(
+        active.source,
+        sandtable::play::ScenarioSource::File(river.clone())
+    );
+    // The table is the river's: its bridge, not the open field's road.
+    let bridge = active
+        .battle
+        .setup
+        .terrain
+        .iter()
+        .find(|(_, t)| *t == Terrain::Bridge)
+        .map(|(h, _)| *h)
+        .expect("the river has its bridge");
+    app.update();
+    assert_eq!(tile(&mut app, &bridge.to_string()), Terrain::Bridge);
+}

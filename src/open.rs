@@ -43,22 +43,39 @@ pub enum OpenedFile {
 pub fn open_any(path: &Path, last_line: Option<usize>) -> Result<OpenedFile, OpenError> {
     if path != Path::new(files::EMBEDDED) {
         if path.extension().is_some_and(|e| e == "ron") {
-            if let Ok(Loaded::Warpspawn(battle)) = sandtable_scenario::load_any(path) {
-                let active = ActiveBattle::new(battle)
-                    .map_err(|e| OpenError::plain(format!("{}: {e}", path.display())))?
-                    .with_source(ScenarioSource::File(path.to_path_buf()));
-                return Ok(OpenedFile::Battle(Box::new(OpenedBattle {
-                    active,
-                    notes: Vec::new(),
-                })));
+            match sandtable_scenario::load_any(path) {
+                Ok(Loaded::Warpspawn(battle)) => {
+                    let active = ActiveBattle::new(battle)
+                        .map_err(|e| OpenError::plain(format!("{}: {e}", path.display())))?
+                        .with_source(ScenarioSource::File(path.to_path_buf()));
+                    return Ok(OpenedFile::Battle(Box::new(OpenedBattle {
+                        active,
+                        notes: Vec::new(),
+                    })));
+                }
+                Ok(Loaded::Cache(_)) => {}
+                // The file's own problems, by the loader of the system it
+                // names, with their lines and rulings.
+                Err(e) => return Err(OpenError::plain(e.to_string())),
             }
         } else if let Some(scenario) = record_scenario(path)
-            && let Ok(Loaded::Warpspawn(_)) = sandtable_scenario::load_any(&scenario)
+            && is_battle_file(&scenario)
         {
+            // A saved battle, its battle file valid or not: `open_battle`
+            // says what is wrong with it.
             return open_battle(path, last_line).map(|o| OpenedFile::Battle(Box::new(o)));
         }
     }
     files::open_until(path, last_line).map(|o| OpenedFile::Cache(Box::new(o)))
+}
+
+/// Whether a scenario file names the Warpspawn rules, whatever else is
+/// wrong with it.
+fn is_battle_file(path: &Path) -> bool {
+    sandtable_scenario::files::read_text(path, sandtable_scenario::MAX_FILE_BYTES)
+        .ok()
+        .and_then(|text| sandtable_scenario::probe_rules(&text))
+        == Some(sandtable_scenario::RuleSystem::Warpspawn)
 }
 
 /// Loads a scenario or a saved game of any system; a bad file leaves the

@@ -148,7 +148,7 @@ fn the_camera_frames_the_whole_physical_table() {
 use rand::{Rng, SeedableRng};
 use sandtable::camera::WheelTaken;
 use sandtable::play::{Notice, StartTurn};
-use sandtable::warpspawn::play::{BattleBotPace, BattleChoices, BattleDrag};
+use sandtable::warpspawn::play::{BattleBotPace, BattleChoices, BattleDrag, acts_from};
 use sandtable::warpspawn::{BattleInput, BattlePick, BattleSeat};
 use sandtable_core::game::{GameState, Legal, Seat};
 use sandtable_warpspawn::{Command, Game, Step};
@@ -1519,5 +1519,126 @@ fn the_setup_sheet_is_printed_from_the_battle_panel_beside_its_battle_file() {
         common::notice(&app).contains("not a PDF"),
         "{}",
         common::notice(&app)
+    );
+}
+
+#[test]
+fn a_press_that_barely_moves_is_a_click_and_targets_from_the_selection() {
+    // A march from one formation onto a hex where another of the side's
+    // stands, which could act itself.
+    let fits = |game: &Game, list: &[Legal<Command>], l: &Legal<Command>| match l.command {
+        Command::March { from, path, .. } => {
+            let to = path.as_slice()[0];
+            path.as_slice().len() == 1
+                && game.stack(to, game.active()).is_some()
+                && list.iter().any(|m| acts_from(&m.command, to))
+                && from != to
+        }
+        _ => false,
+    };
+    let mut app = play_until("open-field.ron", |game, list| {
+        list.iter().any(|l| fits(game, list, l))
+    });
+    let game = game_of(&app);
+    let (_, list) = legal(&game);
+    let Command::March { from, path, .. } = list
+        .iter()
+        .find(|l| fits(&game, &list, l))
+        .expect("a march onto a friend")
+        .command
+    else {
+        unreachable!()
+    };
+    let to = path.as_slice()[0];
+    send(&mut app, BattleInput::Click(from));
+    // The second press moves a pixel: the picking starts a drag from `to`,
+    // then hears a click there and the drag let go where it began.
+    app.world_mut().write_message(BattleInput::Grab(to));
+    app.world_mut().write_message(BattleInput::Click(to));
+    app.world_mut().write_message(BattleInput::Drop(to));
+    send(&mut app, BattleInput::Release);
+    let pick = *app.world().resource::<BattlePick>();
+    assert_eq!(
+        (pick.from, pick.to),
+        (Some(from), Some(to)),
+        "{from} to {to}"
+    );
+    assert_eq!(
+        hash_of(&app),
+        GameState::state_hash(&game),
+        "nothing played"
+    );
+}
+
+#[test]
+fn a_whole_formation_dropped_where_only_part_may_go_is_refused_with_the_reason() {
+    // A formation of foot and horse, and a hex two away that the horse
+    // alone may reach.
+    let fits = |game: &Game, l: &Legal<Command>| match l.command {
+        Command::March { from, path, .. } => {
+            path.as_slice().len() == 2
+                && game.stack(from, game.active()).is_some_and(|s| {
+                    s.armed.men.inf > 0 && s.armed.men.cav > 0 && s.marks.marched.is_empty()
+                })
+        }
+        _ => false,
+    };
+    let mut app = play_until("open-field.ron", |game, list| {
+        list.iter().any(|l| fits(game, l))
+    });
+    let game = game_of(&app);
+    let (_, list) = legal(&game);
+    let Command::March { from, path, .. } = list
+        .iter()
+        .find(|l| fits(&game, l))
+        .expect("a march")
+        .command
+    else {
+        unreachable!()
+    };
+    let far = path.as_slice()[1];
+    let before = hash_of(&app);
+    send(&mut app, BattleInput::Grab(from));
+    app.world_mut().write_message(BattleInput::Drop(far));
+    send(&mut app, BattleInput::Release);
+    assert_eq!(
+        hash_of(&app),
+        before,
+        "the foot do not go two hexes, nor the horse alone"
+    );
+    let notice = app.world().resource::<Notice>().clone();
+    assert!(notice.error, "{notice:?}");
+    assert!(
+        notice.text.unwrap_or_default().contains("(R"),
+        "with its ruling"
+    );
+    // The panel holds the refused march, to change what goes.
+    let pick = *app.world().resource::<BattlePick>();
+    assert_eq!((pick.from, pick.to), (Some(from), Some(far)));
+    assert!(pick.split.is_some());
+}
+
+#[test]
+fn a_battle_file_with_a_mistake_says_what_it_is_with_its_ruling() {
+    let mut app = battle_app("open-field.ron");
+    let dir = from_file(&mut app, "broken");
+    let file = dir.join("broken.ron");
+    // Red's 19 infantry in N2 made 29: over a hex's 20 (R62) and its points.
+    let text = app
+        .world()
+        .resource::<ActiveBattle>()
+        .battle
+        .to_ron()
+        .replace("infantry: 19", "infantry: 29");
+    std::fs::write(&file, text).expect("written");
+    app.world_mut()
+        .write_message(sandtable::play::LoadRequest::new(&file));
+    app.update();
+    let text = common::notice(&app);
+    assert!(text.contains("(R6"), "{text}");
+    assert!(!text.contains("does not play"), "{text}");
+    assert!(
+        app.world().get_resource::<ActiveBattle>().is_some(),
+        "the battle stays"
     );
 }

@@ -619,3 +619,54 @@ fn a_file_opened_in_a_battle_s_layout_mode_leaves_it_for_the_new_battle() {
     app.update();
     assert_eq!(tile(&mut app, &bridge.to_string()), Terrain::Bridge);
 }
+
+#[test]
+fn an_edit_that_changes_nothing_is_no_step_to_undo_and_keeps_the_redo() {
+    let mut draft = BattleDraft::new(empty_battle(8, 6));
+    draft
+        .apply(&BattleEdit::Paint {
+            hexes: vec![hex("C3")],
+            terrain: Terrain::Trees,
+        })
+        .expect("painted");
+    draft.undo().expect("undone");
+    draft
+        .apply(&BattleEdit::Paint {
+            hexes: vec![hex("D3")],
+            terrain: Terrain::Fields,
+        })
+        .expect("nothing to change");
+    draft
+        .paint_stroke(hex("D4"), Terrain::Fields)
+        .expect("nothing");
+    draft.end_stroke();
+    assert_eq!(
+        draft.history(),
+        (0, 1),
+        "no step, and the redo is still there"
+    );
+    // Dragging a points limit is one edit.
+    for points in [101, 102, 103] {
+        draft
+            .apply(&BattleEdit::SetPoints { side: 0, points })
+            .expect("set");
+    }
+    assert_eq!(draft.history(), (1, 0));
+}
+
+#[test]
+fn the_battle_of_an_edited_layout_keeps_its_seats() {
+    use sandtable::warpspawn::BattleSeat;
+    let mut app = battle_app("open-field.ron");
+    app.world_mut().resource_mut::<ActiveBattle>().seats = [BattleSeat::Person, BattleSeat::Bot(2)];
+    set_mode(&mut app, true);
+    layout(&mut app).tool = BattleTool::Paint;
+    send(&mut app, BattleInput::Click(hex("B6")));
+    set_mode(&mut app, false);
+    assert_eq!(mode(&app), Mode::Play);
+    assert_eq!(
+        app.world().resource::<ActiveBattle>().seats,
+        [BattleSeat::Person, BattleSeat::Bot(2)],
+        "the bot still plays Blue"
+    );
+}

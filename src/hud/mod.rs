@@ -203,13 +203,26 @@ impl<'a> TableLabels<'a> {
     /// Text on a box of its own, readable over any square or figure, kept
     /// inside the table's part of the window ([`TableLabels::placed`]).
     pub fn boxed(&self, at: egui::Pos2, words: String, size: f32, back: egui::Color32) {
+        self.boxed_off(at, egui::Vec2::ZERO, words, size, back);
+    }
+
+    /// As [`TableLabels::boxed`], the box `offset` from the point it labels
+    /// (a hex's label below the hex): drawn while the point is in sight.
+    pub fn boxed_off(
+        &self,
+        at: egui::Pos2,
+        offset: egui::Vec2,
+        words: String,
+        size: f32,
+        back: egui::Color32,
+    ) {
         let galley = self.painter.layout_no_wrap(
             words,
             egui::FontId::proportional(size),
             egui::Color32::WHITE,
         );
         let rect = egui::Align2::CENTER_CENTER
-            .anchor_size(at, galley.size())
+            .anchor_size(at + offset, galley.size())
             .expand(3.0);
         let Some(rect) = self.placed(at, rect) else {
             return;

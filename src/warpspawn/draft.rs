@@ -173,7 +173,7 @@ pub struct SidePoints {
 pub struct BattleDraft {
     battle: Battle,
     /// The last edit made, so that a run of changes to one field (a name
-    /// typed, a width dragged) undoes as one.
+    /// typed, a width or a points limit dragged) undoes as one.
     last: Option<std::mem::Discriminant<BattleEdit>>,
     undo: Vec<Battle>,
     redo: Vec<Battle>,
@@ -213,6 +213,9 @@ impl BattleDraft {
         };
         let mut next = self.battle.clone();
         change(&mut next, &edit)?;
+        if next == self.battle {
+            return Ok(());
+        }
         self.stroke = true;
         let before = std::mem::replace(&mut self.battle, next);
         if !going {
@@ -324,10 +327,16 @@ impl BattleDraft {
         self.stroke = false;
         let mut next = self.battle.clone();
         change(&mut next, edit)?;
+        // An edit that changes nothing is no step to undo.
+        if next == self.battle {
+            return Ok(());
+        }
         let before = std::mem::replace(&mut self.battle, next);
         let kind = std::mem::discriminant(edit);
-        let merges = matches!(edit, BattleEdit::Rename(_) | BattleEdit::SetHexMm(_))
-            && self.last == Some(kind)
+        let merges = matches!(
+            edit,
+            BattleEdit::Rename(_) | BattleEdit::SetHexMm(_) | BattleEdit::SetPoints { .. }
+        ) && self.last == Some(kind)
             && self.redo.is_empty();
         if !merges {
             self.undo.push(before);

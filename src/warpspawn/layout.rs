@@ -48,6 +48,8 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             show_battle_draft
                 .run_if(resource_exists::<BattleLayout>)
+                // After the battle's own table, which it replaces.
+                .after(super::table::sync_battle_pieces)
                 .in_set(AppSystems::SyncTable),
         );
 }
@@ -99,9 +101,14 @@ pub struct BattleLayout {
     pub grabbed: Option<Hex>,
     /// Bumped at every change of the draft, for the table to follow.
     pub revision: u64,
+    /// A number no other layout of this run has: the panel's fields (the
+    /// file to save to) start again for each.
+    pub opened: u64,
     /// The revision the table shows.
     shown: Option<u64>,
 }
+
+static NEXT_LAYOUT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl BattleLayout {
     /// Starts editing a battle; `file` is where it was read from, if anywhere.
@@ -123,6 +130,7 @@ impl BattleLayout {
             painting: false,
             grabbed: None,
             revision: 0,
+            opened: NEXT_LAYOUT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             shown: None,
         }
     }
@@ -251,7 +259,11 @@ pub fn switch_battle_layout(
                     .and_then(|b| ActiveBattle::new(b).map_err(|e| e.to_string()));
                 match read {
                     Ok(battle) => {
-                        commands.insert_resource(battle.with_source(source));
+                        // The same people and bots play it; the file field
+                        // starts again from the new battle's.
+                        commands
+                            .insert_resource(battle.with_source(source).with_seats(active.seats));
+                        commands.insert_resource(crate::play::FileField(None));
                         loaded.write(BattleLoaded);
                         next.set(Mode::Play);
                         notice.info_after(
@@ -314,6 +326,9 @@ fn battle_layout_input(
     mut requests: MessageWriter<BattleLayoutRequest>,
     mut notice: ResMut<Notice>,
 ) {
+    if inputs.is_empty() {
+        return;
+    }
     let layout = &mut *layout;
     for input in inputs.read().copied() {
         let side = layout.side;

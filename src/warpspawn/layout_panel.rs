@@ -42,6 +42,8 @@ pub struct BattleLayoutPanel {
     pub file: Option<String>,
     /// Columns and rows of a new map.
     pub new_size: Option<(u16, u16)>,
+    /// The layout the fields belong to (`BattleLayout::opened`).
+    pub layout: Option<u64>,
 }
 
 fn side_colour(layout: &BattleLayout, side: usize) -> egui::Color32 {
@@ -57,7 +59,7 @@ fn side_colour(layout: &BattleLayout, side: usize) -> egui::Color32 {
 #[allow(clippy::too_many_lines)]
 fn draw_battle_layout_panel(
     mut contexts: EguiContexts,
-    mut layout: ResMut<BattleLayout>,
+    layout: ResMut<BattleLayout>,
     mut panel: ResMut<BattleLayoutPanel>,
     notice: Res<Notice>,
     mut requests: MessageWriter<BattleLayoutRequest>,
@@ -67,10 +69,23 @@ fn draw_battle_layout_panel(
     mut answers: MessageWriter<crate::play::DialogAnswer>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    if panel.layout != Some(layout.opened) {
+        *panel = BattleLayoutPanel {
+            layout: Some(layout.opened),
+            ..default()
+        };
+    }
     // A question on unsaved work (leaving for the battle, closing the window).
     if let Some(dialog) = dialog.as_deref() {
         crate::hud::draw_dialog(ctx, dialog, &mut answers);
     }
+    // The panel's own choices (tool, side, brush) mark the layout changed
+    // only when one of them changes, so that the lights are not rebuilt
+    // every frame.
+    let choices = |l: &BattleLayout| (l.tool, l.side, l.terrain, l.brush, l.inches);
+    let before = choices(&layout);
+    let mut tracked = layout;
+    let layout = tracked.bypass_change_detection();
     let battle = layout.draft.battle().clone();
     let mut out: Vec<BattleLayoutRequest> = Vec::new();
     let mut root = egui::Ui::new(
@@ -138,7 +153,7 @@ fn draw_battle_layout_panel(
                         ui.horizontal(|ui| {
                             ui.label("Side:");
                             for (i, name) in sides.iter().enumerate() {
-                                let colour = side_colour(&layout, i);
+                                let colour = side_colour(layout, i);
                                 ui.selectable_value(
                                     &mut layout.side,
                                     i,
@@ -186,7 +201,7 @@ fn draw_battle_layout_panel(
                             ui.colored_label(egui::Color32::LIGHT_RED, words)
                                 .on_hover_text("over the side's limit (R61): the layout is not saved or played so");
                         } else {
-                            ui.colored_label(side_colour(&layout, i), words);
+                            ui.colored_label(side_colour(layout, i), words);
                         }
                         let mut limit = points.limit;
                         if ui
@@ -312,6 +327,9 @@ fn draw_battle_layout_panel(
     for request in out {
         requests.write(request);
     }
+    if choices(layout) != before {
+        tracked.set_changed();
+    }
     width.0 = shown.response.rect.width();
     Ok(())
 }
@@ -360,8 +378,9 @@ fn label_battle_layout(
     if let Some(hex) = hovered.0
         && let Some(p) = labels.screen(super::hex_center(map, hex))
     {
-        labels.boxed(
-            p + egui::vec2(0.0, 34.0),
+        labels.boxed_off(
+            p,
+            egui::vec2(0.0, 34.0),
             describe_layout_hex(&layout, hex),
             13.0,
             egui::Color32::from_black_alpha(200),
@@ -421,6 +440,7 @@ fn light_layout_hexes(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut mesh: Local<Option<Handle<Mesh>>>,
+    mut made: Local<std::collections::HashMap<[u8; 4], Handle<StandardMaterial>>>,
 ) {
     // Out of layout mode nothing is lit; in it, the lights follow the layout.
     let changed = layout.as_ref().is_none_or(|l| l.is_changed());
@@ -436,13 +456,19 @@ fn light_layout_hexes(
     let mesh = mesh
         .get_or_insert_with(|| meshes.add(shaped(6, HEX / 3f32.sqrt() * 0.85, 0.012)))
         .clone();
+    // One material a colour, made once for the run.
     let mut light = |r: f32, g: f32, b: f32, a: f32| {
-        materials.add(StandardMaterial {
-            base_color: Color::srgba(r, g, b, a),
-            alpha_mode: AlphaMode::Blend,
-            unlit: true,
-            ..default()
-        })
+        let key = [r, g, b, a].map(|v| (v * 255.0).round() as u8);
+        made.entry(key)
+            .or_insert_with(|| {
+                materials.add(StandardMaterial {
+                    base_color: Color::srgba(r, g, b, a),
+                    alpha_mode: AlphaMode::Blend,
+                    unlit: true,
+                    ..default()
+                })
+            })
+            .clone()
     };
     let battle = layout.draft.battle();
     let map = battle.setup.map;

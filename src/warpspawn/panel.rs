@@ -461,8 +461,9 @@ fn label_battle(
     if let Some(hex) = hovered.0
         && let Some(p) = labels.screen(super::hex_center(map, hex))
     {
-        labels.boxed(
-            p + egui::vec2(0.0, 34.0),
+        labels.boxed_off(
+            p,
+            egui::vec2(0.0, 34.0),
             describe_hex(&battle.game, hex),
             13.0,
             egui::Color32::from_black_alpha(200),

@@ -143,6 +143,9 @@ pub struct BattleDrag {
     /// For a march: the most that may go from there (the largest march the
     /// list has from the hex), and what goes; `None` in other phases.
     pub march: Option<(Pick, Pick)>,
+    /// The selection before the drag began: a press that barely moves is a
+    /// click, and picks from what was selected before it.
+    pub before: BattlePick,
 }
 
 impl BattleDrag {
@@ -605,6 +608,7 @@ pub fn battle_input(
                     // The click that may follow explains, with the rules.
                     continue;
                 }
+                drag.before = *pick;
                 *pick = BattlePick {
                     from: Some(hex),
                     to: None,
@@ -639,7 +643,8 @@ pub fn battle_input(
                     continue;
                 };
                 let split = drag.split();
-                let march = drag.march.is_some();
+                let most = drag.march.map(|(most, _)| most);
+                let march = most.is_some();
                 *drag = BattleDrag::default();
                 if to == from {
                     // Let go where it was pressed: a click, which picks.
@@ -679,7 +684,18 @@ pub fn battle_input(
                 // is set down on a real table; a shot, a melee or a rally
                 // shows its odds first, as after two clicks.
                 if march && matches!(listed.command, Command::March { .. }) {
-                    let command = with_split(listed.command, split);
+                    // What was dragged goes, all of it: where the list's
+                    // march there moves less (cavalry alone two hexes
+                    // away, a hex's limit), the rules say why it cannot.
+                    let goes = match (split, most) {
+                        (None, Some(most)) if march_pick(game, &listed.command) != Some(most) => {
+                            Some(most)
+                        }
+                        _ => split,
+                    };
+                    let command = with_split(listed.command, goes);
+                    // Refused, the panel holds it, to change what goes.
+                    pick.split = goes;
                     if play_person(&mut active, command, &mut notice, &mut typed) {
                         *pick = BattlePick::default();
                     }
@@ -697,6 +713,11 @@ pub fn battle_input(
                 }
             }
             BattleInput::Click(hex) => {
+                // The button let go where it went down: a click, as though
+                // no drag had begun.
+                if drag.from == Some(hex) {
+                    *pick = drag.before;
+                }
                 let (side, legal) = match person_legal(&active) {
                     Ok(listed) => listed,
                     Err(why) => {
@@ -809,9 +830,16 @@ fn read_drag_wheel(
     drag: Res<BattleDrag>,
     scroll: Option<Res<bevy::input::mouse::AccumulatedMouseScroll>>,
     keys: Option<Res<ButtonInput<KeyCode>>>,
+    buttons: Option<Res<ButtonInput<MouseButton>>>,
     mut inputs: MessageWriter<BattleInput>,
     mut rest: Local<f32>,
 ) {
+    // The drag is over once the button is up, whether or not its end was
+    // heard (the hex it began on may have been built again meanwhile).
+    if drag.from.is_some() && buttons.is_some_and(|b| !b.pressed(MouseButton::Left)) {
+        inputs.write(BattleInput::Release);
+        return;
+    }
     let Some(scroll) = scroll else {
         return;
     };
@@ -820,9 +848,15 @@ fn read_drag_wheel(
         return;
     }
     use bevy::input::mouse::MouseScrollUnit;
+    // Some systems turn Shift and the wheel into a sideways scroll.
+    let delta = if scroll.delta.y == 0.0 {
+        scroll.delta.x
+    } else {
+        scroll.delta.y
+    };
     *rest += match scroll.unit {
-        MouseScrollUnit::Line => scroll.delta.y,
-        MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+        MouseScrollUnit::Line => delta,
+        MouseScrollUnit::Pixel => delta / 40.0,
     };
     let notches = rest.trunc();
     if notches == 0.0 {

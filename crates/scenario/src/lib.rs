@@ -83,8 +83,9 @@ struct Probe {
     rules: RuleSystem,
 }
 
-/// The rule system a scenario's text names, when the text reads that far.
-fn probe_rules(text: &str) -> Option<RuleSystem> {
+/// The rule system a scenario's text names, when the text reads that far
+/// (a file with mistakes further on still names its system).
+pub fn probe_rules(text: &str) -> Option<RuleSystem> {
     let options =
         ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     options.from_str::<Probe>(text).ok().map(|p| p.rules)

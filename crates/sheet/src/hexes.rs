@@ -57,13 +57,14 @@ fn dot(centre: (f64, f64), radius: f64) -> Mark {
 /// A zigzag across `from` to `to` in `n` teeth of height `h`: water, a
 /// river, a trench.
 fn zigzag(from: (f64, f64), to: (f64, f64), n: usize, h: f64, width: f64) -> Vec<Mark> {
+    // The teeth stand across the line, whichever way it runs.
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let length = dx.hypot(dy).max(1e-9);
+    let (nx, ny) = (-dy / length, dx / length);
     let point = |k: usize| {
         let t = k as f64 / (2 * n) as f64;
         let up = if k % 2 == 1 { h } else { 0.0 };
-        (
-            from.0 + (to.0 - from.0) * t,
-            from.1 + (to.1 - from.1) * t + up,
-        )
+        (from.0 + dx * t + nx * up, from.1 + dy * t + ny * up)
     };
     (0..2 * n)
         .map(|k| line(point(k), point(k + 1), width))

@@ -272,12 +272,84 @@ pub struct Finding {
 impl Finding {
     /// The finding as one line for the panel: field, message, ruling.
     pub fn line(&self) -> String {
-        let text = self.problem.display_in("layout").to_string();
-        // Every problem is in the layout: only the field path is worth saying.
-        match text.strip_prefix("layout: ") {
-            Some(rest) => rest.to_owned(),
-            None => text,
+        problem_line(&self.problem)
+    }
+}
+
+/// A problem of a layout as one line for the panel: field, message,
+/// ruling. Every problem is in the layout: only the field path is worth
+/// saying.
+pub fn problem_line(problem: &Problem) -> String {
+    let text = problem.display_in("layout").to_string();
+    match text.strip_prefix("layout: ") {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    }
+}
+
+/// Why a layout with problems cannot be played, for the notice.
+pub fn unplayable(count: usize, first: &str) -> String {
+    format!(
+        "the layout cannot be played: {count} problem{} to fix, undo or revert; first: {first}",
+        if count == 1 { "" } else { "s" }
+    )
+}
+
+/// The edits of a layout that can be undone and made again: the layouts
+/// before each edit, and those undone.
+#[derive(Debug, Clone)]
+pub struct History<T> {
+    undo: Vec<T>,
+    redo: Vec<T>,
+}
+
+impl<T> Default for History<T> {
+    fn default() -> Self {
+        History {
+            undo: Vec::new(),
+            redo: Vec::new(),
         }
+    }
+}
+
+impl<T> History<T> {
+    /// Steps to undo, and to redo.
+    pub fn counts(&self) -> (usize, usize) {
+        (self.undo.len(), self.redo.len())
+    }
+
+    /// Whether nothing was undone since the last edit, so that an edit of
+    /// the same field may merge into it.
+    pub fn nothing_undone(&self) -> bool {
+        self.redo.is_empty()
+    }
+
+    /// An edit was made to the layout that stood as `before`: a step to
+    /// undo, unless the edit merges into the last step; what was undone is
+    /// lost.
+    pub fn record(&mut self, before: T, merge: bool) {
+        if !merge {
+            self.undo.push(before);
+        }
+        self.redo.clear();
+    }
+
+    /// Steps `now` back one edit; `false` when there is none.
+    pub fn undo(&mut self, now: &mut T) -> bool {
+        let Some(before) = self.undo.pop() else {
+            return false;
+        };
+        self.redo.push(std::mem::replace(now, before));
+        true
+    }
+
+    /// Makes the last undone edit of `now` again; `false` when there is none.
+    pub fn redo(&mut self, now: &mut T) -> bool {
+        let Some(after) = self.redo.pop() else {
+            return false;
+        };
+        self.undo.push(std::mem::replace(now, after));
+        true
     }
 }
 
@@ -288,8 +360,7 @@ pub struct Draft {
     /// The last edit made, so that a run of changes to one field (a length
     /// dragged in the panel, a name typed) undoes as one.
     last: Option<std::mem::Discriminant<Edit>>,
-    undo: Vec<Scenario>,
-    redo: Vec<Scenario>,
+    history: History<Scenario>,
     errors: Vec<Finding>,
     warnings: Vec<Finding>,
 }
@@ -300,8 +371,7 @@ impl Draft {
         let mut draft = Draft {
             scenario,
             last: None,
-            undo: Vec::new(),
-            redo: Vec::new(),
+            history: History::default(),
             errors: Vec::new(),
             warnings: Vec::new(),
         };
@@ -331,7 +401,7 @@ impl Draft {
 
     /// Whether there is an edit to undo, and one to redo.
     pub fn history(&self) -> (usize, usize) {
-        (self.undo.len(), self.redo.len())
+        self.history.counts()
     }
 
     /// Runs the scenario loader on the layout as it would be saved, so what
@@ -365,31 +435,29 @@ impl Draft {
         let kind = std::mem::discriminant(edit);
         let merges = matches!(edit, Edit::Rename(_) | Edit::SetPhysical(_))
             && self.last == Some(kind)
-            && self.redo.is_empty();
-        if !merges {
-            self.undo.push(before);
-        }
+            && self.history.nothing_undone();
+        self.history.record(before, merges);
         self.last = Some(kind);
-        self.redo.clear();
         self.check();
         Ok(())
     }
 
     /// Steps back one edit.
     pub fn undo(&mut self) -> Result<(), EditLayoutError> {
-        let before = self.undo.pop().ok_or(EditLayoutError::NoHistory("undo"))?;
+        if !self.history.undo(&mut self.scenario) {
+            return Err(EditLayoutError::NoHistory("undo"));
+        }
         self.last = None;
-        self.redo
-            .push(std::mem::replace(&mut self.scenario, before));
         self.check();
         Ok(())
     }
 
     /// Makes the last undone edit again.
     pub fn redo(&mut self) -> Result<(), EditLayoutError> {
-        let after = self.redo.pop().ok_or(EditLayoutError::NoHistory("redo"))?;
+        if !self.history.redo(&mut self.scenario) {
+            return Err(EditLayoutError::NoHistory("redo"));
+        }
         self.last = None;
-        self.undo.push(std::mem::replace(&mut self.scenario, after));
         self.check();
         Ok(())
     }
@@ -397,9 +465,8 @@ impl Draft {
     /// Replaces the whole layout, as one edit that can be undone.
     pub fn revert_to(&mut self, scenario: Scenario) {
         let before = std::mem::replace(&mut self.scenario, scenario);
-        self.undo.push(before);
+        self.history.record(before, false);
         self.last = None;
-        self.redo.clear();
         self.check();
     }
 

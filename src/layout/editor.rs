@@ -168,11 +168,9 @@ pub fn switch_layout_mode(
             }
             (false, Mode::Layout, Some(ed)) => {
                 if let Some(first) = ed.draft.errors().first() {
-                    let n = ed.draft.errors().len();
-                    notice.error(format!(
-                        "the layout cannot be played: {n} problem{} to fix, undo or revert; first: {}",
-                        if n == 1 { "" } else { "s" },
-                        first.line()
+                    notice.error(crate::layout::draft::unplayable(
+                        ed.draft.errors().len(),
+                        &first.line(),
                     ));
                     continue;
                 }
@@ -267,7 +265,9 @@ pub fn restart_editor_on_load(
     }
 }
 
-fn file_of(source: &ScenarioSource) -> Option<PathBuf> {
+/// The file a game's scenario was read from, if any: where its layout is
+/// saved to begin with.
+pub(crate) fn file_of(source: &ScenarioSource) -> Option<PathBuf> {
     match source {
         ScenarioSource::File(p) => Some(p.clone()),
         _ => None,

@@ -10,6 +10,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use sandtable_scenario::battle::{Battle, HexPhysical};
+
+use crate::layout::draft::History;
 use sandtable_scenario::{DEFAULT_COLOURS, Location, Problem};
 use sandtable_warpspawn::{
     Edge, Hex, MAX_MAP_SIDE, Map, PiecesSetup, Setup, SideSetup, Switches, Terrain, points_doubled,
@@ -149,11 +151,7 @@ pub struct HexFinding {
 impl HexFinding {
     /// The finding as one line for the panel: field, message, ruling.
     pub fn line(&self) -> String {
-        let text = self.problem.display_in("layout").to_string();
-        match text.strip_prefix("layout: ") {
-            Some(rest) => rest.to_owned(),
-            None => text,
-        }
+        crate::layout::draft::problem_line(&self.problem)
     }
 }
 
@@ -175,8 +173,7 @@ pub struct BattleDraft {
     /// The last edit made, so that a run of changes to one field (a name
     /// typed, a width or a points limit dragged) undoes as one.
     last: Option<std::mem::Discriminant<BattleEdit>>,
-    undo: Vec<Battle>,
-    redo: Vec<Battle>,
+    history: History<Battle>,
     errors: Vec<HexFinding>,
     warnings: Vec<HexFinding>,
     /// A drag of the paint brush is under way: its hexes undo as one edit.
@@ -189,8 +186,7 @@ impl BattleDraft {
         let mut draft = BattleDraft {
             battle,
             last: None,
-            undo: Vec::new(),
-            redo: Vec::new(),
+            history: History::default(),
             errors: Vec::new(),
             warnings: Vec::new(),
             stroke: false,
@@ -218,11 +214,8 @@ impl BattleDraft {
         }
         self.stroke = true;
         let before = std::mem::replace(&mut self.battle, next);
-        if !going {
-            self.undo.push(before);
-        }
+        self.history.record(before, going);
         self.last = Some(std::mem::discriminant(&edit));
-        self.redo.clear();
         self.check();
         Ok(())
     }
@@ -249,7 +242,7 @@ impl BattleDraft {
 
     /// Whether there is an edit to undo, and one to redo.
     pub fn history(&self) -> (usize, usize) {
-        (self.undo.len(), self.redo.len())
+        self.history.counts()
     }
 
     /// The hexes some problem lies in, for the table to mark red.
@@ -337,12 +330,9 @@ impl BattleDraft {
             edit,
             BattleEdit::Rename(_) | BattleEdit::SetHexMm(_) | BattleEdit::SetPoints { .. }
         ) && self.last == Some(kind)
-            && self.redo.is_empty();
-        if !merges {
-            self.undo.push(before);
-        }
+            && self.history.nothing_undone();
+        self.history.record(before, merges);
         self.last = Some(kind);
-        self.redo.clear();
         self.check();
         Ok(())
     }
@@ -350,18 +340,20 @@ impl BattleDraft {
     /// Steps back one edit.
     pub fn undo(&mut self) -> Result<(), EditBattleError> {
         self.stroke = false;
-        let before = self.undo.pop().ok_or(EditBattleError::NoHistory("undo"))?;
+        if !self.history.undo(&mut self.battle) {
+            return Err(EditBattleError::NoHistory("undo"));
+        }
         self.last = None;
-        self.redo.push(std::mem::replace(&mut self.battle, before));
         self.check();
         Ok(())
     }
 
     /// Makes the last undone edit again.
     pub fn redo(&mut self) -> Result<(), EditBattleError> {
-        let after = self.redo.pop().ok_or(EditBattleError::NoHistory("redo"))?;
+        if !self.history.redo(&mut self.battle) {
+            return Err(EditBattleError::NoHistory("redo"));
+        }
         self.last = None;
-        self.undo.push(std::mem::replace(&mut self.battle, after));
         self.check();
         Ok(())
     }
@@ -370,9 +362,8 @@ impl BattleDraft {
     pub fn revert_to(&mut self, battle: Battle) {
         self.stroke = false;
         let before = std::mem::replace(&mut self.battle, battle);
-        self.undo.push(before);
+        self.history.record(before, false);
         self.last = None;
-        self.redo.clear();
         self.check();
     }
 

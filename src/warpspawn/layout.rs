@@ -186,13 +186,6 @@ pub enum BattleLayoutRequest {
     Revert,
 }
 
-fn file_of(source: &ScenarioSource) -> Option<PathBuf> {
-    match source {
-        ScenarioSource::File(p) => Some(p.clone()),
-        _ => None,
-    }
-}
-
 /// Decides the requests to switch layout mode while a battle is open. On
 /// edits the battle's layout. Off after edits starts a new battle of the
 /// edited layout, read back through the battle loader; a layout that breaks
@@ -221,7 +214,7 @@ pub fn switch_battle_layout(
             (true, Mode::Play, _) => {
                 commands.insert_resource(BattleLayout::new(
                     active.battle.clone(),
-                    file_of(&active.source),
+                    crate::layout::editor::file_of(&active.source),
                 ));
                 notice.text = None;
                 next.set(Mode::Layout);
@@ -234,11 +227,9 @@ pub fn switch_battle_layout(
             }
             (false, Mode::Layout, Some(ed)) => {
                 if let Some(first) = ed.draft.errors().first() {
-                    let n = ed.draft.errors().len();
-                    notice.error(format!(
-                        "the layout cannot be played: {n} problem{} to fix, undo or revert; first: {}",
-                        if n == 1 { "" } else { "s" },
-                        first.line()
+                    notice.error(crate::layout::draft::unplayable(
+                        ed.draft.errors().len(),
+                        &first.line(),
                     ));
                     continue;
                 }

@@ -19,9 +19,7 @@ use crate::search::{Judge, result_for, search};
 /// A legal command of `seat`, chosen uniformly with `rng`; `None` when the
 /// seat owes no decision.
 pub fn random<G: GameState>(game: &G, seat: Seat, rng: &mut impl Rng) -> Option<G::Command> {
-    let mut legal = Vec::new();
-    game.legal_into(seat, &mut legal);
-    (!legal.is_empty()).then(|| legal[rng.random_range(0..legal.len())].command)
+    game.random_command(seat, rng)
 }
 
 /// The judge of a system that has none of its own: every legal command a

@@ -76,12 +76,8 @@ pub trait Judge<G: GameState> {
         rng: &mut ChaCha8Rng,
         out: &mut Vec<G::Command>,
     ) {
-        let mut legal: Vec<Legal<G::Command>> = Vec::new();
-        game.legal_into(seat, &mut legal);
         out.clear();
-        if !legal.is_empty() {
-            out.push(legal[rng.random_range(0..legal.len())].command);
-        }
+        out.extend(game.random_command(seat, rng));
     }
 
     /// Whether a playout that began at `root` may stop at `game` and value

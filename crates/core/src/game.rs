@@ -14,6 +14,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use rand::Rng;
+
 use crate::dice::Dice;
 
 /// A ruling of RULINGS.md or of a system's rulings file, by number: `R23`.
@@ -265,6 +267,18 @@ pub trait GameState: Clone + Send + Sync + 'static {
     /// one a family where the system lists families ([`GameState::listed_as`]);
     /// empty for a seat that owes no decision.
     fn legal_into(&self, seat: Seat, out: &mut Vec<Legal<Self::Command>>);
+    /// One legal command of `seat`, each command of its list
+    /// ([`GameState::legal_into`]) as likely as any other, drawn with `rng`;
+    /// `None` for a seat that owes no decision: what a random player and a
+    /// random playout play. The default lists the commands and draws one
+    /// (one `random_range` over the list's length); a system may draw
+    /// without making the whole list, as long as every listed command keeps
+    /// the same chance.
+    fn random_command<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Self::Command> {
+        let mut legal = Vec::new();
+        self.legal_into(seat, &mut legal);
+        (!legal.is_empty()).then(|| legal[rng.random_range(0..legal.len())].command)
+    }
     /// The listed command that `command` is one of. A system whose commands
     /// carry counts or paths (how many men of each kind march, by which
     /// hexes) lists one command for each family of commands that differ only

@@ -1,7 +1,10 @@
 //! Random playouts of the open-field battle (`scenarios/warpspawn/
-//! open-field.ron`, 16 x 12 hexes, 100 points a side): commands listed,
-//! chosen, checked and applied per second through the game contract; the
-//! legal list at the start of a March phase; perft; copying a battle.
+//! open-field.ron`, 16 x 12 hexes, 100 points a side): commands drawn,
+//! checked and applied per second through the game contract, as a random
+//! player and a random playout play them (`GameState::random_command`),
+//! and the same with every decision listed whole and one command chosen
+//! from the list; the legal list at the start of a March phase; perft;
+//! copying a battle.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::rngs::SmallRng;
@@ -14,8 +17,9 @@ use std::hint::black_box;
 const COMMANDS: u64 = 10_000;
 
 /// Plays `COMMANDS` random legal commands through the contract, starting a
-/// new battle as one ends.
-fn playout(start: &Game, game: &mut Game, rng: &mut SmallRng) -> u64 {
+/// new battle as one ends: each drawn by `random_command`, or, with
+/// `listed`, chosen from the whole legal list.
+fn playout(start: &Game, game: &mut Game, rng: &mut SmallRng, listed: bool) -> u64 {
     let mut legal = Vec::with_capacity(160);
     let mut events = Vec::with_capacity(16);
     let mut count = 0;
@@ -27,8 +31,12 @@ fn playout(start: &Game, game: &mut Game, rng: &mut SmallRng) -> u64 {
                 continue;
             }
         };
-        GameState::legal_into(game, seat, &mut legal);
-        let pick = legal[rng.random_range(0..legal.len())].command;
+        let pick = if listed {
+            GameState::legal_into(game, seat, &mut legal);
+            legal[rng.random_range(0..legal.len())].command
+        } else {
+            GameState::random_command(game, seat, rng).expect("a seat that decides has a command")
+        };
         events.clear();
         GameState::apply_into(game, seat, &pick, &mut events).expect("a listed command is legal");
         count += events.len() as u64;
@@ -40,14 +48,22 @@ fn bench(c: &mut Criterion) {
     let start = Game::new(&samples::open_field(), Dice::seeded(42)).expect("the sample is valid");
     let mut group = c.benchmark_group("playout");
     group.throughput(Throughput::Elements(COMMANDS));
-    group.bench_function(
-        "random commands on the open field, through the contract",
-        |b| {
+    for (name, listed) in [
+        (
+            "random commands on the open field, drawn, through the contract",
+            false,
+        ),
+        (
+            "random commands on the open field, listed whole, through the contract",
+            true,
+        ),
+    ] {
+        group.bench_function(name, |b| {
             let mut rng = SmallRng::seed_from_u64(1);
             let mut game = start.clone();
-            b.iter(|| black_box(playout(&start, &mut game, &mut rng)));
-        },
-    );
+            b.iter(|| black_box(playout(&start, &mut game, &mut rng, listed)));
+        });
+    }
     group.finish();
 
     let mut march = start.clone();

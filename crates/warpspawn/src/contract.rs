@@ -94,6 +94,12 @@ impl GameState for Game {
         }
     }
 
+    /// A March decision is drawn without listing it (see
+    /// [`Game::random_command`]).
+    fn random_command<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Command> {
+        side(seat).and_then(|s| Game::random_command(self, s, rng))
+    }
+
     fn listed_as(&self, command: &Command) -> Command {
         Game::listed_as(self, command)
     }

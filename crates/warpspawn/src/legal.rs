@@ -15,12 +15,22 @@
 //! rules would mark (R65), and attackers named in another order are the
 //! same attack.
 
+use rand::Rng;
 use sandtable_core::game::Legal;
 
 use crate::command::{Command, Hexes, Men, Pick};
-use crate::game::{Band, Free, Game, Phase, Side, Stack, Step, is_cover};
+use crate::game::{Band, Far, Free, Game, Phase, Side, Stack, Step, is_cover};
 use crate::hex::Hex;
 use crate::play::{Group, sorted};
+
+/// Most stacks of a side that [`Game::random_command`] draws a March
+/// command from slot by slot; a side with more is drawn from its list.
+pub const DRAW_STACKS: usize = 64;
+
+/// Empty slots [`Game::random_command`] draws before it lists the March
+/// decision and draws from the list: with a slot in four or five holding a
+/// march, the list is made about once in ten thousand draws.
+pub const DRAW_TRIES: usize = 48;
 
 /// A march's pace family (R61).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,52 +222,198 @@ impl Game {
                 }
             }
             if fast {
-                // Two hexes away the same holds for an empty hex that the
-                // group may end in, by the first hex between that it may
-                // pass.
-                let mounted = f.men.cav > 0;
-                let enemy = side.other();
-                let mut far_pick: Option<Option<Option<Pick>>> = None;
+                let mut far_empty = None;
                 for far in self.battle.ring(st.hex) {
-                    let to = far.hex;
-                    let index = usize::from(far.index);
-                    let quick = !self.battle.impassable_at(index)
-                        && self.state.empty_at(index)
-                        && !(mounted && is_cover(self.battle.terrain_at(index)));
-                    let mid = if quick {
-                        far.via_indexed().find(|&(_, i)| {
-                            !self.battle.impassable_at(i)
-                                && self.state.stack_at(i, enemy).is_none()
-                                && !(mounted && is_cover(self.battle.terrain_at(i)))
-                        })
-                    } else {
-                        None
-                    };
-                    let command = match mid {
-                        Some(m) => {
-                            let pick = *far_pick
-                                .get_or_insert_with(|| self.empty_pick(st, &f, 2, Pace::Fast));
-                            pick.map(|pick| Command::March {
-                                from: st.hex,
-                                path: Hexes::two(m.0, to),
-                                pick,
-                            })
-                        }
-                        None => {
-                            self.march_pick(st, &f, to, far.via(), Pace::Fast)
-                                .map(|(pick, mid)| Command::March {
-                                    from: st.hex,
-                                    path: Hexes::two(far.via()[usize::from(mid)], to),
-                                    pick,
-                                })
-                        }
-                    };
-                    if let Some(command) = command {
-                        out.push(march_legal(st.hex, to, 2, command));
+                    if let Some((pick, mid)) = self.far_pick(st, &f, far, &mut far_empty) {
+                        let command = Command::March {
+                            from: st.hex,
+                            path: Hexes::two(mid, far.hex),
+                            pick,
+                        };
+                        out.push(march_legal(st.hex, far.hex, 2, command));
                     }
                 }
             }
         }
+    }
+
+    /// The listed march of `st`'s `pace` family into its neighbour `to`
+    /// (map index `index`), if any: what [`Game::marches_into`] lists there,
+    /// worked out alone.
+    fn near_march(&self, st: &Stack, f: &Free, to: Hex, index: u16, pace: Pace) -> Option<Command> {
+        let index = usize::from(index);
+        let pick = if !self.battle.impassable_at(index) && self.state.empty_at(index) {
+            self.empty_pick(st, f, 1, pace)
+        } else {
+            self.march_pick(st, f, to, &[], pace).map(|(pick, _)| pick)
+        }?;
+        Some(Command::March {
+            from: st.hex,
+            path: Hexes::one(to),
+            pick,
+        })
+    }
+
+    /// The pick and the hex between of the listed march of `st`'s fast
+    /// family into `far`, two hexes away, if any. `far_empty` keeps the pick
+    /// into an empty hex that the group may end in by a hex between that it
+    /// may pass, the same for every such hex: a caller that lists them all
+    /// keeps it between calls.
+    fn far_pick(
+        &self,
+        st: &Stack,
+        f: &Free,
+        far: &Far,
+        far_empty: &mut Option<Option<Option<Pick>>>,
+    ) -> Option<(Option<Pick>, Hex)> {
+        let mounted = f.men.cav > 0;
+        let enemy = st.side.other();
+        let to = far.hex;
+        let index = usize::from(far.index);
+        let quick = !self.battle.impassable_at(index)
+            && self.state.empty_at(index)
+            && !(mounted && is_cover(self.battle.terrain_at(index)));
+        let mid = if quick {
+            far.via_indexed().find(|&(_, i)| {
+                !self.battle.impassable_at(i)
+                    && self.state.stack_at(i, enemy).is_none()
+                    && !(mounted && is_cover(self.battle.terrain_at(i)))
+            })
+        } else {
+            None
+        };
+        match mid {
+            Some(m) => far_empty
+                .get_or_insert_with(|| self.empty_pick(st, f, 2, Pace::Fast))
+                .map(|pick| (pick, m.0)),
+            None => self
+                .march_pick(st, f, to, far.via(), Pace::Fast)
+                .map(|(pick, mid)| (pick, far.via()[usize::from(mid)])),
+        }
+    }
+
+    /// One legal command of `side`, each command of its list
+    /// ([`Game::legal_commands_into`]) as likely as any other, drawn with
+    /// `rng`; `None` when `side` owes no decision. What a random player and
+    /// a random playout play.
+    ///
+    /// A March decision is drawn without listing it (it is most of a random
+    /// battle): each listed march is one slot of the stack it leaves, a
+    /// neighbour and a pace or a hex two away, and the end one more slot. A
+    /// slot drawn at random and drawn again until it holds a march (or is
+    /// the end) is each listed command with the same chance. After
+    /// [`DRAW_TRIES`] empty slots, or for a side of more than
+    /// [`DRAW_STACKS`] stacks, the list is made and drawn from, each command
+    /// equally likely too.
+    pub fn random_command<R: Rng + ?Sized>(&self, side: Side, rng: &mut R) -> Option<Command> {
+        if self.decider() != Some(side) {
+            return None;
+        }
+        if self.state.steps.is_empty()
+            && self.state.phase == Phase::March
+            && let Some(command) = self.draw_march(side, rng, DRAW_TRIES)
+        {
+            return Some(command);
+        }
+        // Room for the short lists of the other phases without growing.
+        let mut legal = Vec::with_capacity(16);
+        self.legal_commands_into(side, &mut legal);
+        (!legal.is_empty()).then(|| legal[rng.random_range(0..legal.len())].command)
+    }
+
+    /// A March command of `side` drawn slot by slot (see
+    /// [`Game::random_command`]); `None` when `tries` slots hold nothing.
+    fn draw_march<R: Rng + ?Sized>(
+        &self,
+        side: Side,
+        rng: &mut R,
+        tries: usize,
+    ) -> Option<Command> {
+        // Each stack with something free to march, and its slots.
+        let mut stacks = [(0usize, 0u32); DRAW_STACKS];
+        let mut n = 0;
+        let end = u32::from(self.rally_owed().is_none());
+        let mut total = end;
+        for (i, st) in self.state.stacks.iter().enumerate() {
+            if st.side != side {
+                continue;
+            }
+            let slots = self.march_slots(st, &st.free());
+            if slots == 0 {
+                continue;
+            }
+            if n == DRAW_STACKS {
+                return None;
+            }
+            stacks[n] = (i, slots);
+            n += 1;
+            total += slots;
+        }
+        if total == 0 {
+            return None;
+        }
+        for _ in 0..tries {
+            let mut r = rng.random_range(0..total);
+            if r < end {
+                return Some(Command::End);
+            }
+            r -= end;
+            let Some(&(i, _)) = stacks[..n].iter().find(|(_, slots)| {
+                let here = r < *slots;
+                if !here {
+                    r -= slots;
+                }
+                here
+            }) else {
+                unreachable!("the slots add up to the total")
+            };
+            if let Some(command) = self.march_in_slot(&self.state.stacks[i], r) {
+                return Some(command);
+            }
+        }
+        None
+    }
+
+    /// How many slots a stack's marches have (see [`Game::random_command`]):
+    /// each neighbour once a pace that has something free to march, and
+    /// each hex two away where the fast family has.
+    fn march_slots(&self, st: &Stack, f: &Free) -> u32 {
+        let paces = u32::from(f.has_slow()) + u32::from(f.has_fast());
+        let near = self.battle.adjacent(st.hex).as_slice().len() as u32;
+        let far = if f.has_fast() {
+            self.battle.ring(st.hex).len() as u32
+        } else {
+            0
+        };
+        near * paces + far
+    }
+
+    /// The listed march in a stack's slot `r` (below
+    /// [`Game::march_slots`]), if it holds one: the neighbours first, the
+    /// slow pace before the fast in each, in the order of the list, then
+    /// the hexes two away.
+    fn march_in_slot(&self, st: &Stack, r: u32) -> Option<Command> {
+        let f = st.free();
+        let (slow, fast) = (f.has_slow(), f.has_fast());
+        let paces = u32::from(slow) + u32::from(fast);
+        let adjacent = self.battle.adjacent(st.hex);
+        let near = adjacent.as_slice().len() as u32 * paces;
+        if r < near {
+            let k = (r / paces) as usize;
+            let pace = match (slow, fast) {
+                (true, true) if r % 2 == 1 => Pace::Fast,
+                (true, _) => Pace::Slow,
+                _ => Pace::Fast,
+            };
+            return self.near_march(st, &f, adjacent.as_slice()[k], adjacent.indices()[k], pace);
+        }
+        let far = &self.battle.ring(st.hex)[(r - near) as usize];
+        let (pick, mid) = self.far_pick(st, &f, far, &mut None)?;
+        Some(Command::March {
+            from: st.hex,
+            path: Hexes::two(mid, far.hex),
+            pick,
+        })
     }
 
     /// The listed march of a family: from `st`'s hex to `to` at `pace`, as
@@ -644,5 +800,181 @@ fn march_legal(from: Hex, to: Hex, hexes: u16, command: Command) -> Legal<Comman
         cost: hexes,
         piece: Some(from.spot()),
         at: Some(to.spot()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use sandtable_core::dice::Dice;
+
+    use super::*;
+    use crate::samples;
+
+    /// Positions of random games of the sample battles: every decision of
+    /// `games` games of each, played by drawn commands.
+    fn positions(games: u64, mut visit: impl FnMut(&Game, Side)) {
+        for (k, setup) in [
+            samples::open_field(),
+            samples::battle(3),
+            samples::brawl(5),
+            samples::skirmish(),
+        ]
+        .iter()
+        .enumerate()
+        {
+            for g in 0..games {
+                let seed = 1000 * k as u64 + g;
+                let mut game = Game::new(setup, Dice::seeded(seed)).expect("a valid sample");
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                while let Some(side) = game.decider() {
+                    visit(&game, side);
+                    let command = game
+                        .random_command(side, &mut rng)
+                        .expect("a side that decides has a command");
+                    let mut events = Vec::new();
+                    game.apply_as(side, &command, &mut events)
+                        .expect("a drawn command is legal");
+                }
+            }
+        }
+    }
+
+    /// The slots a draw weighs, in order, hold exactly the listed marches in
+    /// the list's order, and the end where it is listed: so a slot drawn at
+    /// random is each listed command with the same chance.
+    #[test]
+    fn the_slots_of_a_march_decision_hold_exactly_its_listed_commands() {
+        let mut legal = Vec::new();
+        let mut checked = 0;
+        positions(12, |game, side| {
+            if game.state.phase != Phase::March || !game.state.steps.is_empty() {
+                return;
+            }
+            game.legal_commands_into(side, &mut legal);
+            let listed: Vec<Command> = legal.iter().map(|l| l.command).collect();
+            let mut slotted = Vec::new();
+            for st in game.state.stacks.iter().filter(|s| s.side == side) {
+                for r in 0..game.march_slots(st, &st.free()) {
+                    slotted.extend(game.march_in_slot(st, r));
+                }
+            }
+            if game.rally_owed().is_none() {
+                slotted.push(Command::End);
+            }
+            assert_eq!(slotted, listed, "turn {} of a game", game.state.turn);
+            checked += 1;
+        });
+        assert!(
+            checked > 1_000,
+            "only {checked} March decisions were checked"
+        );
+    }
+
+    /// Every drawn command is one the list holds, in every phase and for
+    /// every owed decision.
+    #[test]
+    fn a_drawn_command_is_always_a_listed_one() {
+        let mut legal = Vec::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut draws = 0;
+        positions(6, |game, side| {
+            game.legal_commands_into(side, &mut legal);
+            for _ in 0..4 {
+                let drawn = game.random_command(side, &mut rng).expect("a command");
+                assert!(
+                    legal.iter().any(|l| l.command == drawn),
+                    "{drawn} is not listed"
+                );
+                draws += 1;
+            }
+            assert_eq!(game.random_command(side.other(), &mut rng), None);
+        });
+        assert!(draws > 10_000, "only {draws} draws");
+    }
+
+    /// Pearson's statistic of `counts` against an even spread.
+    fn chi_square(counts: &[u32]) -> f64 {
+        let total: u32 = counts.iter().sum();
+        let expected = f64::from(total) / counts.len() as f64;
+        counts
+            .iter()
+            .map(|&c| (f64::from(c) - expected).powi(2) / expected)
+            .sum()
+    }
+
+    /// Drawn many times in a March position, each listed command comes up
+    /// as often as the others: Pearson's statistic stays under the 0.1%
+    /// point of its distribution. A draw weighted by stack instead (each
+    /// stack as likely, then each of its marches) reads in the thousands.
+    #[test]
+    fn each_listed_command_is_drawn_as_often_as_any_other() {
+        let mut game = Game::new(&samples::open_field(), Dice::seeded(42)).unwrap();
+        game.apply(&Command::End).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        // The start of the March, then part of the way through it: marked
+        // stacks, stacks that met, fewer slots that hold marches.
+        for moves in [0, 1, 1] {
+            for _ in 0..moves {
+                let side = game.decider().unwrap();
+                let march = game.legal_commands(side)[0].command;
+                assert_ne!(march, Command::End, "a march is listed first");
+                game.apply(&march).unwrap();
+            }
+            assert_eq!(game.state.phase, Phase::March);
+            let side = game.decider().unwrap();
+            let legal = game.legal_commands(side);
+            let n = legal.len();
+            let mut counts = vec![0u32; n];
+            for _ in 0..1_000 * n {
+                let drawn = game.random_command(side, &mut rng).unwrap();
+                let k = legal.iter().position(|l| l.command == drawn).unwrap();
+                counts[k] += 1;
+            }
+            // The 0.1% point of chi-square by Wilson and Hilferty's
+            // approximation, good to a few tenths at these degrees.
+            let df = (n - 1) as f64;
+            let bound = df * (1.0 - 2.0 / (9.0 * df) + 3.0902 * (2.0 / (9.0 * df)).sqrt()).powi(3);
+            let stat = chi_square(&counts);
+            assert!(
+                stat < bound,
+                "{n} commands: chi-square {stat:.1} over {bound:.1}: {counts:?}"
+            );
+            assert!(n >= 30, "a position of {n} commands tells little");
+        }
+    }
+
+    /// A draw that finds no march in its tries gives way to the list, and a
+    /// side of more stacks than a draw weighs is drawn from the list too.
+    #[test]
+    fn a_draw_that_finds_nothing_draws_from_the_list() {
+        let mut game = Game::new(&samples::open_field(), Dice::seeded(42)).unwrap();
+        game.apply(&Command::End).unwrap();
+        let side = game.decider().unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        assert_eq!(game.draw_march(side, &mut rng, 0), None);
+        assert!(game.draw_march(side, &mut rng, DRAW_TRIES).is_some());
+        let many = samples::field(
+            16,
+            12,
+            (0..=DRAW_STACKS)
+                .map(|i| {
+                    let hex = Hex::new((i % 16) as u8, (i / 16) as u8);
+                    samples::pieces(0, &hex.to_string(), 1, 0, 0)
+                })
+                .chain([samples::pieces(1, "P12", 1, 0, 0)])
+                .collect(),
+            vec![],
+        );
+        let mut game = Game::new(&many, Dice::seeded(1)).unwrap();
+        while game.state.phase != Phase::March {
+            game.apply(&Command::End).unwrap();
+        }
+        let side = game.decider().unwrap();
+        assert_eq!(game.draw_march(side, &mut rng, DRAW_TRIES), None);
+        let legal = game.legal_commands(side);
+        let drawn = game.random_command(side, &mut rng).unwrap();
+        assert!(legal.iter().any(|l| l.command == drawn));
     }
 }

@@ -814,6 +814,7 @@ mod tests {
     use sandtable_core::dice::Dice;
 
     use super::*;
+    use crate::hex::Map;
     use crate::samples;
 
     /// Positions of random games of the sample battles: every decision of
@@ -908,10 +909,44 @@ mod tests {
             .sum()
     }
 
+    /// Draws each listed command of the side that decides 1,000 times over
+    /// and checks that they come up evenly: Pearson's statistic under the
+    /// 0.1% point of its distribution. Returns the commands listed and the
+    /// slots weighed.
+    fn assert_drawn_evenly(game: &Game, rng: &mut ChaCha8Rng) -> (usize, u32) {
+        let side = game.decider().unwrap();
+        let legal = game.legal_commands(side);
+        let n = legal.len();
+        let mut counts = vec![0u32; n];
+        for _ in 0..1_000 * n {
+            let drawn = game.random_command(side, rng).unwrap();
+            let k = legal.iter().position(|l| l.command == drawn).unwrap();
+            counts[k] += 1;
+        }
+        // The 0.1% point of chi-square by Wilson and Hilferty's
+        // approximation, good to a few tenths at these degrees.
+        let df = (n - 1) as f64;
+        let bound = df * (1.0 - 2.0 / (9.0 * df) + 3.0902 * (2.0 / (9.0 * df)).sqrt()).powi(3);
+        let stat = chi_square(&counts);
+        assert!(
+            stat < bound,
+            "{n} commands: chi-square {stat:.1} over {bound:.1}: {counts:?}"
+        );
+        let slots = game
+            .state
+            .stacks
+            .iter()
+            .filter(|st| st.side == side)
+            .map(|st| Game::march_slots(&st.free()))
+            .sum::<u32>()
+            + 1;
+        (n, slots)
+    }
+
     /// Drawn many times in a March position, each listed command comes up
-    /// as often as the others: Pearson's statistic stays under the 0.1%
-    /// point of its distribution. A draw weighted by stack instead (each
-    /// stack as likely, then each of its marches) reads in the thousands.
+    /// as often as the others. A draw weighted by stack instead (each stack
+    /// as likely, then each of its marches) reads about 23,000 at the first
+    /// position.
     #[test]
     fn each_listed_command_is_drawn_as_often_as_any_other() {
         let mut game = Game::new(&samples::open_field(), Dice::seeded(42)).unwrap();
@@ -927,37 +962,111 @@ mod tests {
                 game.apply(&march).unwrap();
             }
             assert_eq!(game.state.phase, Phase::March);
-            let side = game.decider().unwrap();
-            let legal = game.legal_commands(side);
-            let n = legal.len();
-            let mut counts = vec![0u32; n];
-            for _ in 0..1_000 * n {
-                let drawn = game.random_command(side, &mut rng).unwrap();
-                let k = legal.iter().position(|l| l.command == drawn).unwrap();
-                counts[k] += 1;
-            }
-            // The 0.1% point of chi-square by Wilson and Hilferty's
-            // approximation, good to a few tenths at these degrees.
-            let df = (n - 1) as f64;
-            let bound = df * (1.0 - 2.0 / (9.0 * df) + 3.0902 * (2.0 / (9.0 * df)).sqrt()).powi(3);
-            let stat = chi_square(&counts);
-            assert!(
-                stat < bound,
-                "{n} commands: chi-square {stat:.1} over {bound:.1}: {counts:?}"
-            );
+            let (n, _) = assert_drawn_evenly(&game, &mut rng);
             assert!(n >= 30, "a position of {n} commands tells little");
         }
+    }
+
+    /// A field where most slots hold nothing: a stack hemmed in by water on
+    /// three sides, one in a corner of the map, one of horse in the open.
+    fn hemmed_in() -> Game {
+        let h = |n: &str| n.parse::<Hex>().unwrap();
+        let map = Map {
+            columns: 8,
+            rows: 8,
+        };
+        let water: Vec<_> = map
+            .neighbours(h("D4"))
+            .take(3)
+            .map(|n| (n, crate::setup::Terrain::Water))
+            .collect();
+        let setup = samples::field(
+            8,
+            8,
+            vec![
+                samples::pieces(0, "D4", 6, 2, 0),
+                samples::pieces(0, "A1", 4, 2, 0),
+                samples::pieces(0, "F6", 0, 3, 1),
+                samples::pieces(1, "H8", 1, 0, 0),
+            ],
+            water,
+        );
+        let mut game = Game::new(&setup, Dice::seeded(1)).unwrap();
+        game.apply(&Command::End).unwrap();
+        assert_eq!(game.state.phase, Phase::March);
+        game
+    }
+
+    /// Where many slots are empty (29 of 67) and the draw redraws often,
+    /// each listed command still comes up as often as the others. A draw
+    /// that took the next slot of the stack after an empty one, instead of
+    /// drawing again, reads about 44,000 here.
+    #[test]
+    fn a_draw_that_redraws_often_stays_even() {
+        let game = hemmed_in();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let (n, slots) = assert_drawn_evenly(&game, &mut rng);
+        assert!(
+            3 * (slots as usize - n) >= slots as usize,
+            "{n} commands in {slots} slots: too few empty slots to redraw"
+        );
     }
 
     /// A draw that finds no march in its tries gives way to the list, and a
     /// side of more stacks than a draw weighs is drawn from the list too.
     #[test]
     fn a_draw_that_finds_nothing_draws_from_the_list() {
+        // Foot and horse ringed by water: 24 slots, all empty, and the end.
+        let h = |n: &str| n.parse::<Hex>().unwrap();
+        let map = Map {
+            columns: 7,
+            rows: 7,
+        };
+        let water = map
+            .neighbours(h("D4"))
+            .map(|n| (n, crate::setup::Terrain::Water))
+            .collect();
+        let ringed = samples::field(
+            7,
+            7,
+            vec![
+                samples::pieces(0, "D4", 5, 3, 0),
+                samples::pieces(1, "G7", 1, 0, 0),
+            ],
+            water,
+        );
+        let mut game = Game::new(&ringed, Dice::seeded(1)).unwrap();
+        game.apply(&Command::End).unwrap();
+        let side = game.decider().unwrap();
+        let st = game.stack(h("D4"), side).unwrap();
+        assert_eq!(Game::march_slots(&st.free()), 24);
+        let listed: Vec<Command> = game
+            .legal_commands(side)
+            .iter()
+            .map(|l| l.command)
+            .collect();
+        assert_eq!(listed, [Command::End]);
+        // Each try finds the end once in 25: 48 empty tries in a row come
+        // about one draw in seven.
+        let (mut found, mut missed) = (0, 0);
+        for seed in 0..300 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            match game.draw_march(side, &mut rng, DRAW_TRIES) {
+                Some(command) => {
+                    assert_eq!(command, Command::End);
+                    found += 1;
+                }
+                None => missed += 1,
+            }
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            assert_eq!(game.random_command(side, &mut rng), Some(Command::End));
+        }
+        assert!(found > 200 && missed > 10, "found {found}, missed {missed}");
+
         let mut game = Game::new(&samples::open_field(), Dice::seeded(42)).unwrap();
         game.apply(&Command::End).unwrap();
         let side = game.decider().unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(3);
-        assert_eq!(game.draw_march(side, &mut rng, 0), None);
         assert!(game.draw_march(side, &mut rng, DRAW_TRIES).is_some());
         let many = samples::field(
             16,

@@ -182,10 +182,7 @@ pub fn switch_layout_mode(
                 ) {
                     continue;
                 }
-                let source = match ed.saved_file() {
-                    Some(path) => ScenarioSource::File(path.clone()),
-                    None => ScenarioSource::Unsaved,
-                };
+                let source = source_of(ed.saved_file());
                 match sandtable_scenario::parse(&ed.draft.scenario().to_ron(), "layout") {
                     Ok(scenario) => {
                         commands.insert_resource(ActiveGame::new(scenario, source));
@@ -272,6 +269,12 @@ pub(crate) fn file_of(source: &ScenarioSource) -> Option<PathBuf> {
         ScenarioSource::File(p) => Some(p.clone()),
         _ => None,
     }
+}
+
+/// Where a game started from a layout comes from: the file the layout is
+/// saved in, or a layout saved nowhere.
+pub(crate) fn source_of(saved: Option<&PathBuf>) -> ScenarioSource {
+    saved.map_or(ScenarioSource::Unsaved, |p| ScenarioSource::File(p.clone()))
 }
 
 /// With the edit tool, a left click places the armed palette item, or with

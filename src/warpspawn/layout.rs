@@ -19,7 +19,7 @@ use super::play::BattleInput;
 use super::table::{ActiveBattle, BattleLoaded, HoveredHex, spawn_hex_table, spawn_stack};
 use crate::AppSystems;
 use crate::mode::{Mode, SetLayoutMode};
-use crate::play::{KeepOpen, Notice, ScenarioSource};
+use crate::play::{KeepOpen, Notice};
 use crate::table::{TableBuilt, TablePiece, TableShown};
 
 pub(super) fn plugin(app: &mut App) {
@@ -241,10 +241,7 @@ pub fn switch_battle_layout(
                 ) {
                     continue;
                 }
-                let source = match ed.saved_file() {
-                    Some(path) => ScenarioSource::File(path.clone()),
-                    None => ScenarioSource::Unsaved,
-                };
+                let source = crate::layout::editor::source_of(ed.saved_file());
                 let read = sandtable_scenario::battle::parse(&ed.draft.battle().to_ron(), "layout")
                     .map_err(|e| e.to_string())
                     .and_then(|b| ActiveBattle::new(b).map_err(|e| e.to_string()));

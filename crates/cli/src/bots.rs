@@ -2,6 +2,7 @@
 //! pairing of bots, seats swapped, a win-rate table with Wilson intervals).
 //! The bots themselves live in `sandtable-bots`.
 
+use sandtable_core::text::path_shown;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Mutex;
@@ -169,7 +170,7 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
     let viewer = o.seeing.viewer(&game)?;
     let bot_seed = o.thinking.bot_seed.unwrap_or(seed);
     let mut stuck = None;
-    play_seats(&mut game, &mut commands, &mut log, |game, seat| {
+    let played = play_seats(&mut game, &mut commands, &mut log, |game, seat| {
         let kind = seats[seat.index()]?;
         let config = o.thinking.config(kind, seat_seed(bot_seed, seat));
         let decided = front.decide(game, seat, &config);
@@ -178,15 +179,19 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
         }
         Some((decided?.0, kind))
     });
-    if let Some(seat) = stuck {
-        return Err(no_command(&game, seat));
-    }
+    // Play that stops early (scripted dice run out, R30) stops as it would
+    // for a person, and the game so far is still saved, with the rolls used.
+    let stopped = match (played, stuck) {
+        (Err(failure), _) => Some(failure),
+        (Ok(()), Some(seat)) => Some(no_command(&game, seat)),
+        (Ok(()), None) => None,
+    };
     if let Some(path) = o.save {
         let headers = record_headers(front, file, path, seed, limit);
         // With scripted dice, the rolls the game used: it replays roll for roll.
         let record = record_of(&game, headers, commands);
         let text = sandtable_scenario::records::text_to_write(&record)
-            .map_err(|e| Failure::new(1, format!("{}: not written: {e}", path.display())))?;
+            .map_err(|e| Failure::new(1, format!("{}: not written: {e}", path_shown(path))))?;
         sandtable_scenario::files::write_atomically(
             path,
             text.as_bytes(),
@@ -195,9 +200,19 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
         .map_err(|e| {
             Failure::new(
                 1,
-                format!("{}: cannot write the record: {e}", path.display()),
+                format!("{}: cannot write the record: {e}", path_shown(path)),
             )
         })?;
+    }
+    if let Some(mut failure) = stopped {
+        if let Some(path) = o.save {
+            let _ = write!(
+                failure.message,
+                "\nthe game so far is saved to {}",
+                path_shown(path)
+            );
+        }
+        return Err(failure);
     }
     Ok(output(&game, viewer, o.json, &log))
 }
@@ -327,7 +342,7 @@ pub fn tournament<F: Front>(
             1,
             format!(
                 "{}: a tournament needs a scenario with two players, this one has {players}",
-                file.display()
+                path_shown(file)
             ),
         ));
     }

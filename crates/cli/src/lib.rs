@@ -11,6 +11,7 @@ pub mod replay;
 pub mod simulate;
 mod warpspawn;
 
+use sandtable_core::text::{path_shown, quoted};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -108,7 +109,7 @@ impl Seeing {
             Some((text, path)) => dice::parse_rolls(text).map(Dice::scripted).map_err(|e| {
                 Failure::new(
                     2,
-                    format!("{}: the [{}] header: {e}", path.display(), header::DICE),
+                    format!("{}: the [{}] header: {e}", path_shown(path), header::DICE),
                 )
             }),
             None => Ok(Dice::seeded(seed)),
@@ -128,8 +129,13 @@ impl Seeing {
             None => Err(Failure::new(
                 1,
                 format!(
-                    "--as {name}: no such player; the players are {}",
-                    names.join(", ")
+                    "--as {}: no such player; the players are {}",
+                    quoted(name),
+                    names
+                        .iter()
+                        .map(|n| quoted(n))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )),
         }
@@ -164,7 +170,7 @@ pub fn header_number<C, T: std::str::FromStr>(
 ) -> Result<Option<T>, Failure> {
     record
         .header_number(key)
-        .map_err(|e| Failure::new(2, format!("{}: {e}", path.display())))
+        .map_err(|e| Failure::new(2, format!("{}: {e}", path_shown(path))))
 }
 
 /// Applies a record's commands, each as the seat that acts next (a sealed
@@ -184,18 +190,30 @@ pub fn apply_record<G: GameState>(
         let seat = next_seat(game).unwrap_or(Seat(0));
         events.clear();
         game.apply_into(seat, command, &mut events).map_err(|e| {
-            let why = if e.ruling().0 == 30 {
-                format!("cannot be played: {e}; give more rolls with --dice")
-            } else {
-                format!("is illegal: {e}")
-            };
-            Failure::new(2, format!("{}:{line}: `{command}` {why}", path.display()))
+            Failure::new(
+                2,
+                format!(
+                    "{}:{line}: `{command}` {}",
+                    path_shown(path),
+                    why_refused(&e)
+                ),
+            )
         })?;
         if let Some(log) = log.as_deref_mut() {
             log_command(log, game, &line.to_string(), command, &events);
         }
     }
     Ok(())
+}
+
+/// Why a command was refused, after the command: refused by the rules, or
+/// not playable because the scripted dice have run out (R30).
+fn why_refused(refusal: &impl Refusal) -> String {
+    if refusal.ruling().0 == 30 {
+        format!("cannot be played: {refusal}; give more rolls with --dice")
+    } else {
+        format!("is illegal: {refusal}")
+    }
 }
 
 /// A bot of the contract's own (see `sandtable_bots::contract`).
@@ -221,20 +239,34 @@ impl std::fmt::Display for Bot {
 /// chose it; each command is applied, appended to `commands` (the game's
 /// commands so far, which number the log's lines) and logged as `play`
 /// prints it.
+///
+/// A bot decides on a copy whose dice are its own, so the real game can
+/// still refuse its command: when scripted dice run out (R30), as they
+/// would for a person. Play stops there with the refusal (exit code 2),
+/// the game and `commands` as they were before the command.
 pub fn play_seats<G: GameState, B: std::fmt::Display>(
     game: &mut G,
     commands: &mut Vec<G::Command>,
     log: &mut String,
     mut choose: impl FnMut(&G, Seat) -> Option<(G::Command, B)>,
-) {
+) -> Result<(), Failure> {
     let mut events = Vec::new();
     while let Some(seat) = next_seat(game) {
         let Some((command, bot)) = choose(game, seat) else {
             break;
         };
         events.clear();
-        game.apply_into(seat, &command, &mut events)
-            .expect("bots give legal commands");
+        if let Err(e) = game.apply_into(seat, &command, &mut events) {
+            let line = commands.len() + 1;
+            let name = game.seat_name(seat);
+            return Err(Failure::new(
+                2,
+                format!(
+                    "command {line}, {name} ({bot}): `{command}` {}",
+                    why_refused(&e)
+                ),
+            ));
+        }
         commands.push(command);
         // Commands line up in a column of 16; a longer one keeps a space
         // before the seat's name.
@@ -248,23 +280,25 @@ pub fn play_seats<G: GameState, B: std::fmt::Display>(
         );
         log_events(log, game, &events);
     }
+    Ok(())
 }
 
 /// Lets the contract's bots play their seats (see [`play_seats`]); each
 /// seat's bot is seeded with `seat_seed(bot_seed, seat)` and the number of
 /// commands the bots gave so far, so that a game replays identically.
-/// Returns the commands played; a bot's seat with no legal command stops
-/// play there too ([`no_command`] says why).
+/// Appends the commands played to `played`; a bot's seat with no legal
+/// command stops play there too ([`no_command`] says why), and a command
+/// the game refuses stops it with the refusal (see [`play_seats`]).
 pub fn play_bots<G: GameState>(
     game: &mut G,
+    played: &mut Vec<G::Command>,
     bots: &[Option<Bot>],
     bot_seed: u64,
     log: &mut String,
-) -> Vec<G::Command> {
+) -> Result<(), Failure> {
     use rand::SeedableRng;
-    let mut played = Vec::new();
     let mut given = 0u64;
-    play_seats(game, &mut played, log, |game, seat| {
+    play_seats(game, played, log, |game, seat| {
         let bot = bots.get(seat.index()).copied().flatten()?;
         let seed = sandtable_core::game::seat_seed(bot_seed, seat)
             .wrapping_add(given.wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -277,8 +311,7 @@ pub fn play_bots<G: GameState>(
         }?;
         given += 1;
         Some((command, bot))
-    });
-    played
+    })
 }
 
 /// Why a seat that owes a decision has no legal command: with scripted

@@ -5,6 +5,7 @@
 //! and everything after goes through the game contract. Files live in
 //! `sandtable-scenario`, bots in `sandtable-bots`.
 
+use sandtable_core::text::path_shown;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -153,7 +154,27 @@ macro_rules! with_front {
     }};
 }
 
+/// On Ctrl-C, SIGTERM or SIGHUP, a write under way (a sheet, a record)
+/// leaves no temporary file behind: they are removed before the exit, with
+/// the code of the signal as a shell gives it (128 + its number).
+#[cfg(unix)]
+fn remove_temporary_files_when_stopped() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                files::remove_unfinished();
+                std::process::exit(128 + signal);
+            }
+        });
+    }
+}
+
+#[cfg(not(unix))]
+fn remove_temporary_files_when_stopped() {}
+
 fn main() -> ExitCode {
+    remove_temporary_files_when_stopped();
     let cli = Cli::parse();
     let result = match cli.command {
         Cmd::Validate { files } => validate(&files),
@@ -253,11 +274,11 @@ fn validate(files: &[PathBuf]) -> Result<String, Failure> {
     for file in files {
         match sandtable_scenario::load_any(file) {
             Ok(scenario) => {
-                out.push_str(&format!("{}: ok ({})\n", file.display(), scenario.name()));
+                out.push_str(&format!("{}: ok ({})\n", path_shown(file), scenario.name()));
                 for w in scenario.warnings() {
                     out.push_str(&format!(
                         "{}: warning: {}\n",
-                        file.display(),
+                        path_shown(file),
                         w.display_in("").to_string().trim_start_matches(": ")
                     ));
                 }
@@ -300,13 +321,13 @@ fn print_sheet(
         Loaded::Cache(scenario) => sandtable_sheet::plan(&scenario, paper),
         Loaded::Warpspawn(battle) => sandtable_sheet::plan_battle(&battle, paper),
     }
-    .map_err(|e| Failure::new(1, format!("{}: {e}", file.display())))?;
+    .map_err(|e| Failure::new(1, format!("{}: {e}", path_shown(file))))?;
     // Streamed a page at a time: an existing sheet is never left half-written.
     sandtable_sheet::write_file(&sheet, out).map_err(|e| Failure::new(1, e))?;
     let (w, d) = sheet.table_mm;
     Ok(format!(
         "{}: {} pages on {paper} ({} x {} tiles of the {w:.0} x {d:.0} mm table at 1:1, then {} of pieces)\n",
-        out.display(),
+        path_shown(out),
         sheet.page_count(),
         sheet.grid.0,
         sheet.grid.1,

@@ -3,6 +3,7 @@
 //! Replaying the record, the log and the views go through the game
 //! contract, in the CLI's library.
 
+use sandtable_core::text::path_shown;
 use std::path::Path;
 
 use crate::{Front, Seeing, apply_record, header_number, show_text};
@@ -31,7 +32,7 @@ pub fn load_record<F: Front>(path: &Path, front: &F) -> Result<Record<CommandOf<
     for note in front.check_pins(&record) {
         eprintln!(
             "{}: note: {}",
-            path.display(),
+            path_shown(path),
             sandtable_scenario::files::printable(&note)
         );
     }
@@ -81,7 +82,7 @@ pub fn new_game<F: Front>(
     let dice = seeing.dice(seed, record)?;
     front
         .start(seed, turn_limit, dice)
-        .map_err(|e| Failure::new(2, format!("{}: {e}", source.display())))
+        .map_err(|e| Failure::new(2, format!("{}: {e}", path_shown(source))))
 }
 
 /// The game a record starts from: the scenario, with the seed from the

@@ -2,6 +2,7 @@
 //! machine's cores, with a progress bar on a terminal and a summary at the end.
 //! Game `i` uses seed `seed + i`, so every game can be replayed from its record.
 
+use sandtable_core::text::path_shown;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -118,7 +119,7 @@ pub fn run<F: Front>(
         std::fs::create_dir_all(dir).map_err(|e| {
             Failure::new(
                 1,
-                format!("{}: cannot create the folder: {e}", dir.display()),
+                format!("{}: cannot create the folder: {e}", path_shown(dir)),
             )
         })?;
     }
@@ -169,8 +170,10 @@ pub fn run<F: Front>(
                                 .map_err(|e| e.to_string())
                             });
                         if let Err(e) = written {
-                            *save_error.lock().expect("no panics hold this lock") =
-                                Some(format!("{}: cannot write the record: {e}", path.display()));
+                            *save_error.lock().expect("no panics hold this lock") = Some(format!(
+                                "{}: cannot write the record: {e}",
+                                path_shown(&path)
+                            ));
                         }
                     }
                     totals
@@ -213,7 +216,7 @@ pub fn run<F: Front>(
         commands as f64 / seconds.max(1e-9)
     );
     if let Some(dir) = save {
-        let _ = writeln!(out, "records: {} files in {}", t.games, dir.display());
+        let _ = writeln!(out, "records: {} files in {}", t.games, path_shown(dir));
     }
     Ok(out)
 }

@@ -1,32 +1,12 @@
 //! End-to-end tests of the `sandtable-cli` binary on the shipped scenarios.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 use sandtable_cache::{Game, Record};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sandtable-cli"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sandtable-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
+mod common;
+use common::{cli, root, temp_dir, text};
 
 /// The rules crate's own replay of a record: seed and turn limit from its headers.
 fn replay(scenario: &Path, record_path: &Path) -> Game {
@@ -743,7 +723,7 @@ fn as_prints_a_players_view_and_refuses_a_stranger() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr).trim(),
-        "--as Green: no such player; the players are Red, Blue"
+        "--as \"Green\": no such player; the players are \"Red\", \"Blue\""
     );
 }
 

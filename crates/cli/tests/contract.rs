@@ -185,7 +185,7 @@ fn sealed_bids_are_owed_together_and_a_players_view_lacks_the_others_secrets() {
     let err = seeing(None, Some("East")).viewer(&game).unwrap_err();
     assert_eq!(
         err.message,
-        "--as East: no such player; the players are North, South"
+        "--as \"East\": no such player; the players are \"North\", \"South\""
     );
     assert_eq!(err.code, 1);
 }
@@ -304,7 +304,9 @@ fn bots_play_whole_games_and_their_records_replay() {
         let start_game = game.clone();
         let mut log = String::new();
         let bots = [Some(Bot::Random), Some(Bot::Mcts(60))];
-        let played = play_bots(&mut game, &bots, seed, &mut log);
+        let mut played = Vec::new();
+        play_bots(&mut game, &mut played, &bots, seed, &mut log)
+            .unwrap_or_else(|f| panic!("seed {seed}: {}", f.message));
         assert!(
             matches!(game.decision(), Decision::Over(_)),
             "seed {seed}:\n{log}"
@@ -317,10 +319,10 @@ fn bots_play_whole_games_and_their_records_replay() {
         assert_eq!(again.state_hash(), game.state_hash(), "seed {seed}");
         // The same seeds play the same game.
         let mut twin = start_game;
-        assert_eq!(
-            play_bots(&mut twin, &bots, seed, &mut String::new()),
-            played
-        );
+        let mut twin_played = Vec::new();
+        play_bots(&mut twin, &mut twin_played, &bots, seed, &mut String::new())
+            .unwrap_or_else(|f| panic!("seed {seed}: {}", f.message));
+        assert_eq!(twin_played, played, "seed {seed}");
     }
 }
 

@@ -668,8 +668,15 @@ fn terminal_escapes_in_a_scenario_never_reach_the_terminal() {
         &["show", arg(&path)],
         &["simulate", arg(&path), "--games", "1"],
     ] {
+        // Refused (a name holds no control characters), and the refusal
+        // shows them instead of passing them on.
         let run = capped(args);
-        ends_with(&run, 0, "a name with escapes");
+        ends_with(&run, 1, "a name with escapes");
+        assert!(
+            run.stderr.contains("name: ") && run.stderr.contains("holds \\u{1b} at character 1"),
+            "{args:?}: {}",
+            run.stderr
+        );
         let all = format!("{}{}", run.stdout, run.stderr);
         assert!(
             !all.contains('\u{1b}') && !all.contains('\u{7}'),

@@ -232,13 +232,24 @@ impl std::error::Error for BadRolls {}
 
 /// Reads a list of rolls: numbers from 1 to 6 separated by commas or
 /// spaces, as `--dice 4,2,5` and the `[Dice "4 2 5"]` header write them.
+/// A comma with no roll before or after it is refused, not skipped: a roll
+/// left out would shift every roll after it onto another die.
 pub fn parse_rolls(text: &str) -> Result<Vec<u8>, BadRolls> {
-    let mut rolls = Vec::new();
-    for (k, word) in text
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|w| !w.is_empty())
-        .enumerate()
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() > 1
+        && let Some(k) = parts.iter().position(|p| p.trim().is_empty())
     {
+        let before = parts[..k].iter().flat_map(|p| p.split_whitespace()).count();
+        let place = match before {
+            0 => "before the first roll".to_owned(),
+            n => format!("after roll {n}"),
+        };
+        return Err(BadRolls(format!(
+            "a comma with no roll {place}: each die rolled is written once (R30)"
+        )));
+    }
+    let mut rolls = Vec::new();
+    for (k, word) in parts.iter().flat_map(|p| p.split_whitespace()).enumerate() {
         match word.parse::<u8>() {
             Ok(r @ 1..=6) => rolls.push(r),
             _ => {
@@ -347,7 +358,7 @@ mod tests {
     #[test]
     fn rolls_read_and_write_back() {
         assert_eq!(parse_rolls("4,2,5").unwrap(), vec![4, 2, 5]);
-        assert_eq!(parse_rolls(" 4 2,, 5\n").unwrap(), vec![4, 2, 5]);
+        assert_eq!(parse_rolls(" 4 2, 5\n").unwrap(), vec![4, 2, 5]);
         assert_eq!(parse_rolls("").unwrap(), Vec::<u8>::new());
         assert_eq!(write_rolls(&[4, 2, 5]), "4 2 5");
         assert_eq!(
@@ -359,6 +370,23 @@ mod tests {
             ("0", "roll 1 is \"0\": a die reads 1 to 6 (R30)"),
             ("4,x", "roll 2 is \"x\": a die reads 1 to 6 (R30)"),
             ("-1", "roll 1 is \"-1\": a die reads 1 to 6 (R30)"),
+            // A roll left out is refused, not skipped.
+            (
+                "2,,5",
+                "a comma with no roll after roll 1: each die rolled is written once (R30)",
+            ),
+            (
+                " 4 2,, 5\n",
+                "a comma with no roll after roll 2: each die rolled is written once (R30)",
+            ),
+            (
+                ",2",
+                "a comma with no roll before the first roll: each die rolled is written once (R30)",
+            ),
+            (
+                "4,2,",
+                "a comma with no roll after roll 2: each die rolled is written once (R30)",
+            ),
         ] {
             assert_eq!(parse_rolls(text).unwrap_err().to_string(), why);
         }

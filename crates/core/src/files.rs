@@ -10,6 +10,7 @@ use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How many generations of backups a replaced file keeps at most:
@@ -139,11 +140,11 @@ pub fn refuse_output_over_input<'a>(
         if same_file(out, input) {
             return Err(format!(
                 "{}: not written: it is {}, an input of this command; choose another file",
-                out.display(),
+                crate::text::path_shown(out),
                 if out == input {
                     "the same file".to_owned()
                 } else {
-                    format!("the same file as {}", input.display())
+                    format!("the same file as {}", crate::text::path_shown(input))
                 }
             ));
         }
@@ -174,11 +175,74 @@ pub enum Backups {
 
 static NEXT_TEMP: AtomicU64 = AtomicU64::new(0);
 
-/// A temporary file beside `path`, created new (never an existing file).
+/// The temporary files being written now, for [`remove_unfinished`].
+static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes the temporary files of writes still under way: for a program
+/// stopped by a signal (Ctrl-C, SIGTERM) just before it exits, so that a
+/// stopped write leaves nothing behind. The files they were to replace are
+/// as they were.
+pub fn remove_unfinished() {
+    let mut unfinished = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
+    for temp in unfinished.drain(..) {
+        let _ = fs::remove_file(temp);
+    }
+}
+
+fn finished(temp: &Path) {
+    let mut unfinished = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
+    unfinished.retain(|t| t != temp);
+}
+
+/// Whether the process `pid` has ended, where the system can tell (Linux,
+/// by `/proc`); elsewhere no process is taken for ended.
+fn process_ended(pid: u32) -> bool {
+    cfg!(target_os = "linux") && !Path::new("/proc").join(pid.to_string()).exists()
+}
+
+/// Removes the temporary files beside `path` that an earlier Sandtable
+/// process left when it was killed: named as [`create_temp`] names them,
+/// by a process that has ended.
+fn clear_stale_temps(path: &Path, name: &str) {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = fs::read_dir(folder) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(rest) = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|r| r.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        let stale = rest.split_once('.').is_some_and(|(pid, n)| {
+            n.parse::<u64>().is_ok()
+                && pid
+                    .parse::<u32>()
+                    .is_ok_and(|pid| pid != std::process::id() && process_ended(pid))
+        });
+        if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// A temporary file beside `path`, created new (never an existing file),
+/// and listed as [unfinished](remove_unfinished) until the write ends.
+/// Stale temporary files of `path` from ended processes are removed first.
 fn create_temp(path: &Path) -> io::Result<(PathBuf, File)> {
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
+    if let Some(name) = name.to_str() {
+        clear_stale_temps(path, name);
+    }
     loop {
         let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
         let mut temp = std::ffi::OsString::from(".");
@@ -186,7 +250,13 @@ fn create_temp(path: &Path) -> io::Result<(PathBuf, File)> {
         temp.push(format!(".{}.{n}.tmp", std::process::id()));
         let temp = path.with_file_name(temp);
         match OpenOptions::new().write(true).create_new(true).open(&temp) {
-            Ok(file) => return Ok((temp, file)),
+            Ok(file) => {
+                UNFINISHED
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(temp.clone());
+                return Ok((temp, file));
+            }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }
@@ -245,6 +315,7 @@ pub fn write_with(
     if result.is_err() {
         let _ = fs::remove_file(&temp);
     }
+    finished(&temp);
     result
 }
 
@@ -336,17 +407,19 @@ pub fn read_inside(folder: &Path, relative: &Path, limit: u64) -> Result<Vec<u8>
 
 /// Text safe to print on a terminal: control characters other than line
 /// breaks and tabs (the escape that starts a terminal command among them)
-/// are written as `\u{1b}`, so that text from a file can never drive the
-/// terminal it is printed on.
+/// and the bidirectional controls are written as `\u{1b}`, so that text
+/// from a file can never drive the terminal it is printed on nor turn a
+/// line around. Names, paths and arguments set inside a line are shown
+/// with their line breaks too ([`crate::text::shown`]).
 pub fn printable(text: &str) -> Cow<'_, str> {
-    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    let unsafe_char = |c: char| crate::text::is_hidden(c) && c != '\n' && c != '\t';
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         if unsafe_char(c) {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+            out.push_str(&crate::text::escaped(c));
         } else {
             out.push(c);
         }
@@ -475,6 +548,30 @@ mod tests {
     }
 
     #[test]
+    fn stale_temporary_files_of_ended_processes_are_cleared() {
+        let dir = temp_dir("stale");
+        let path = dir.join("sheet.pdf");
+        // Left by a process that has ended (no process has this id on
+        // Linux, whose ids stay below 2^22), by this one, and by hand.
+        let ended = dir.join(".sheet.pdf.4294967295.0.tmp");
+        let ours = dir.join(format!(".sheet.pdf.{}.999999.tmp", std::process::id()));
+        let other = dir.join(".notes.txt.4294967295.0.tmp");
+        let odd = dir.join(".sheet.pdf.draft.tmp");
+        for f in [&ended, &ours, &other, &odd] {
+            fs::write(f, "x").expect("written");
+        }
+        write_atomically(&path, b"%PDF-", Backups::None).expect("written");
+        assert_eq!(
+            !ended.exists(),
+            cfg!(target_os = "linux"),
+            "a temporary file of an ended process goes where the system tells who ended"
+        );
+        assert!(ours.exists(), "this process's own is not stale");
+        assert!(other.exists(), "another file's is left to its own writes");
+        assert!(odd.exists(), "a name not of Sandtable's making is left");
+    }
+
+    #[test]
     fn output_over_an_input_is_refused_however_the_path_is_written() {
         let dir = temp_dir("same");
         let input = dir.join("v.ron");
@@ -520,5 +617,10 @@ mod tests {
             "\\u{1b}[2J\\u{1b}]0;owned\\u{7}x"
         );
         assert_eq!(printable("\u{9b}31m"), "\\u{9b}31m", "a C1 control too");
+        assert_eq!(
+            printable("Red: \u{202e}ko\u{202c}\n"),
+            "Red: \\u{202e}ko\\u{202c}\n",
+            "a bidirectional override cannot turn a line around"
+        );
     }
 }

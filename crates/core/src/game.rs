@@ -356,18 +356,24 @@ pub trait GameState: Clone + Send + Sync + 'static {
 }
 
 /// One mark a player for a text board, unique among the players: the
-/// name's first letter, upper case, or, where two names share it, the
-/// player's number from 1.
+/// name's first letter, upper case, or, where two names share it or it is
+/// not a letter or digit of plain ASCII (日本, Ωmega: a terminal font or a
+/// printed sheet may lack it), the player's number from 1.
 pub fn player_marks<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<char> {
     let initials: Vec<char> = names
         .into_iter()
-        .map(|n| n.chars().next().unwrap_or('?').to_ascii_uppercase())
+        .map(|n| {
+            n.chars()
+                .next()
+                .filter(char::is_ascii_alphanumeric)
+                .map_or('?', |c| c.to_ascii_uppercase())
+        })
         .collect();
     initials
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            if initials.iter().filter(|d| *d == c).count() == 1 {
+            if *c != '?' && initials.iter().filter(|d| *d == c).count() == 1 {
                 *c
             } else {
                 char::from_digit((i as u32 + 1) % 10, 10).unwrap_or('?')

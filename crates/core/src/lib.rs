@@ -10,4 +10,5 @@ pub mod game;
 pub mod grid;
 pub mod hash;
 pub mod record;
+pub mod text;
 pub mod undo;

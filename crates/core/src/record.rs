@@ -172,14 +172,21 @@ impl<C: Copy> Record<C> {
                         reason: "header lines come before the first command".to_owned(),
                     });
                 }
-                record
-                    .headers
-                    .push(parse_header(trimmed).ok_or_else(|| ParseRecordError {
+                let (key, value) = parse_header(trimmed).ok_or_else(|| ParseRecordError {
+                    line,
+                    reason: format!(
+                        "`{trimmed}` is not a header: write [Key \"value\"], with \\\" for a quote in the value"
+                    ),
+                })?;
+                // A second value for a key would leave it to the reader which
+                // one counts.
+                if record.headers.iter().any(|(k, _)| *k == key) {
+                    return Err(ParseRecordError {
                         line,
-                        reason: format!(
-                            "`{trimmed}` is not a header: write [Key \"value\"], with \\\" for a quote in the value"
-                        ),
-                    })?);
+                        reason: format!("a second [{key}] header: a record gives each header once"),
+                    });
+                }
+                record.headers.push((key, value));
                 continue;
             }
             let content = raw.split('#').next().unwrap_or("").trim();
@@ -285,6 +292,21 @@ mod tests {
         assert_eq!(
             read_seats("person", 2, 5),
             Err("1 seats named for a game of 2 players".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_header_given_twice_is_refused_at_its_second_line() {
+        let once = Record::<u8>::parse("[Seed \"4\"]\n[Dice \"2 5\"]\n1\n").expect("one of each");
+        assert_eq!(once.header("Dice"), Some("2 5"));
+        let twice = Record::<u8>::parse("[Dice \"2 5\"]\n# a comment\n[Dice \"6\"]\n1\n");
+        assert_eq!(
+            twice,
+            Err(ParseRecordError {
+                line: 3,
+                reason: "a second [Dice] header: a record gives each header once".to_owned()
+            }),
+            "two values for one key must not leave the reader to pick one"
         );
     }
 }

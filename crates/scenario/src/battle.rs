@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 
 use sandtable_core::game::Ruling;
+use sandtable_core::text::quoted;
 use sandtable_warpspawn::{
     Edge, EvenRow, HalfRound, Hex, MAX_COUNT, MAX_MAP_SIDE, MAX_PIECE_ENTRIES, Map, MeleeResult,
     MeleeRows, PiecesSetup, RallyLow, Setup, SideSetup, Switches, Terrain,
@@ -393,6 +394,34 @@ struct FilePhysical {
 
 // ---------------------------------------------------------------- loading
 
+/// [`crate::text_problems`] of a battle file.
+fn file_text_problems(file: &FileBattle) -> Vec<Problem> {
+    let mut names = vec![("name".to_owned(), file.name.as_str())];
+    let mut texts = Vec::new();
+    for (i, side) in file.sides.iter().enumerate() {
+        names.push((format!("sides[{i}].name"), side.name.as_str()));
+        if let Some(colour) = &side.colour {
+            texts.push((format!("sides[{i}].colour"), colour.as_str()));
+        }
+        for (k, place) in side.deployment.iter().enumerate() {
+            texts.push((format!("sides[{i}].deployment[{k}]"), place.as_str()));
+        }
+    }
+    for (i, terrain) in file.terrain.iter().enumerate() {
+        for (k, place) in terrain.hexes.iter().enumerate() {
+            texts.push((format!("terrain[{i}].hexes[{k}]"), place.as_str()));
+        }
+    }
+    for (i, p) in file.pieces.iter().enumerate() {
+        texts.push((format!("pieces[{i}].at"), p.at.as_str()));
+        texts.push((format!("pieces[{i}].side"), p.side.as_str()));
+    }
+    if let Some(first) = &file.first_player {
+        texts.push(("first_player".to_owned(), first.as_str()));
+    }
+    crate::text_problems(names, texts)
+}
+
 /// Parses and validates the text of a battle; `origin` names it in
 /// messages.
 pub fn parse(text: &str, origin: &str) -> Result<Battle, LoadScenarioError> {
@@ -401,6 +430,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Battle, LoadScenarioError> {
     let too_many = count_problems(&file);
     if !too_many.is_empty() {
         return Err(error(too_many, 0));
+    }
+    let bad_text = file_text_problems(&file);
+    if !bad_text.is_empty() {
+        return Err(error(bad_text, 0));
     }
     let (battle, problems) = convert(file);
     if !problems.is_empty() {
@@ -608,7 +641,7 @@ fn convert(file: FileBattle) -> (Battle, Vec<Problem>) {
     let names = file
         .sides
         .iter()
-        .map(|s| s.name.as_str())
+        .map(|s| quoted(&s.name))
         .collect::<Vec<_>>()
         .join(", ");
     let mut pieces = Vec::new();
@@ -625,8 +658,8 @@ fn convert(file: FileBattle) -> (Battle, Vec<Problem>) {
             problems.push(Problem::field(
                 format!("{path}.side"),
                 format!(
-                    "there is no side named \"{}\"; the sides are {names}",
-                    p.side
+                    "there is no side named {}; the sides are {names}",
+                    quoted(&p.side)
                 ),
             ));
             continue;
@@ -648,7 +681,10 @@ fn convert(file: FileBattle) -> (Battle, Vec<Problem>) {
             problems.push(
                 Problem::field(
                     "first_player",
-                    format!("there is no side named \"{name}\"; the sides are {names}"),
+                    format!(
+                        "there is no side named {}; the sides are {names}",
+                        quoted(name)
+                    ),
                 )
                 .with_ruling(Ruling(64)),
             );

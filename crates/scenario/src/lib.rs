@@ -7,6 +7,7 @@
 //! (`players[1].factors[0].units[3]`), and the ruling it breaks. The format is
 //! documented in `docs/scenario-format.md`.
 
+use sandtable_core::text::path_shown;
 use std::fmt;
 use std::path::Path;
 
@@ -21,6 +22,8 @@ pub mod battle;
 pub mod models;
 /// The file rules, shared by every crate that touches the disk.
 pub use sandtable_core::files;
+pub use sandtable_core::text;
+use sandtable_core::text::{MAX_NAME_CHARS, name_problem};
 pub mod records;
 
 pub use models::{ModelChoice, ModelPiece, ModelTerrain, PieceOf};
@@ -84,17 +87,134 @@ struct Probe {
 }
 
 /// The rule system a scenario's text names, when the text reads that far
-/// (a file with mistakes further on still names its system).
+/// (a file with mistakes further on still names its system). Where the
+/// reader gives up on the file (nesting past ron's limit, a value that is
+/// not RON), the top level of the text is scanned for `rules: System`, so
+/// that a broken battle is told about a battle's format.
 pub fn probe_rules(text: &str) -> Option<RuleSystem> {
     let options =
         ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    options.from_str::<Probe>(text).ok().map(|p| p.rules)
+    match options.from_str::<Probe>(text) {
+        Ok(probe) => Some(probe.rules),
+        Err(_) => scan_rules(text),
+    }
+}
+
+/// `rules: System` among the fields of the outermost value, read past
+/// strings, characters and comments, whatever comes after it.
+fn scan_rules(text: &str) -> Option<RuleSystem> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    // The last two tokens at the outermost value's level: `rules` then `:`.
+    let mut seen_rules = false;
+    let mut seen_colon = false;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                // Block comments nest in RON.
+                let mut nested = 0usize;
+                while i < bytes.len() {
+                    if bytes[i..].starts_with(b"/*") {
+                        nested += 1;
+                        i += 2;
+                    } else if bytes[i..].starts_with(b"*/") {
+                        nested -= 1;
+                        i += 2;
+                        if nested == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+                seen_rules = false;
+                seen_colon = false;
+                continue;
+            }
+            b'r' if matches!(bytes.get(i + 1), Some(b'"' | b'#')) => {
+                let hashes = bytes[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                let open = i + 1 + hashes;
+                if bytes.get(open) == Some(&b'"') {
+                    let close = format!("\"{}", "#".repeat(hashes));
+                    i = text[open + 1..]
+                        .find(&close)
+                        .map_or(bytes.len(), |n| open + 1 + n + close.len());
+                    seen_rules = false;
+                    seen_colon = false;
+                    continue;
+                }
+            }
+            b'\'' => {
+                // A character: 'x', 'é' or '\''.
+                let mut j = i + if bytes.get(i + 1) == Some(&b'\\') {
+                    3
+                } else {
+                    2
+                };
+                while j < bytes.len() && bytes[j] != b'\'' {
+                    j += 1;
+                }
+                i = j + 1;
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b':' if depth == 1 && seen_rules => {
+                seen_colon = true;
+                i += 1;
+                continue;
+            }
+            _ if b == b'_' || b.is_ascii_alphabetic() => {
+                let end = bytes[i..]
+                    .iter()
+                    .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+                    .map_or(bytes.len(), |n| i + n);
+                let word = &text[i..end];
+                if depth == 1 && seen_colon {
+                    return match word {
+                        "ConflictAtCache" => Some(RuleSystem::ConflictAtCache),
+                        "SnyderSkirmish" => Some(RuleSystem::SnyderSkirmish),
+                        "Warpspawn" => Some(RuleSystem::Warpspawn),
+                        _ => None,
+                    };
+                }
+                seen_rules = depth == 1 && word == "rules";
+                i = end;
+                continue;
+            }
+            _ if b.is_ascii_whitespace() => {
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        if !b.is_ascii_whitespace() {
+            seen_rules = false;
+            seen_colon = false;
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Reads and validates a scenario file of any rule system: a regular file
 /// of at most [`MAX_FILE_BYTES`].
 pub fn load_any(path: &Path) -> Result<Loaded, LoadScenarioError> {
-    let origin = path.display().to_string();
+    let origin = path_shown(path);
     let text = files::read_text(path, MAX_FILE_BYTES)
         .map_err(|e| LoadScenarioError::file(&origin, format!("cannot read the scenario: {e}")))?;
     parse_any_in(&text, &origin, path.parent())
@@ -348,18 +468,19 @@ impl Problem {
         self
     }
 
-    /// The problem as one line, after the file's name.
+    /// The problem as one line, after the file's name: a line break or a
+    /// bidirectional control that a message quotes from the file is shown
+    /// as `\u{a}`, so that a problem never reads as two.
     pub fn display_in<'a>(&'a self, origin: &'a str) -> impl fmt::Display + 'a {
         struct D<'a>(&'a Problem, &'a str);
         impl fmt::Display for D<'_> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 let (p, origin) = (self.0, self.1);
+                let message = text::shown(&p.message);
                 match &p.location {
-                    Location::File => write!(f, "{origin}: {}", p.message)?,
-                    Location::At { line, col } => {
-                        write!(f, "{origin}:{line}:{col}: {}", p.message)?
-                    }
-                    Location::Field(path) => write!(f, "{origin}: {path}: {}", p.message)?,
+                    Location::File => write!(f, "{origin}: {message}")?,
+                    Location::At { line, col } => write!(f, "{origin}:{line}:{col}: {message}")?,
+                    Location::Field(path) => write!(f, "{origin}: {path}: {message}")?,
                 }
                 if let Some(r) = p.ruling {
                     write!(f, " ({r})")?;
@@ -560,7 +681,7 @@ enum FileTerrainKind {
 /// Reads and validates a scenario file: a regular file of at most
 /// [`MAX_FILE_BYTES`].
 pub fn load(path: &Path) -> Result<Scenario, LoadScenarioError> {
-    let origin = path.display().to_string();
+    let origin = path_shown(path);
     let text = files::read_text(path, MAX_FILE_BYTES)
         .map_err(|e| LoadScenarioError::file(&origin, format!("cannot read the scenario: {e}")))?;
     parse_in(&text, &origin, path.parent())
@@ -586,10 +707,15 @@ pub fn parse_in(
         ));
     }
     let file: FileScenario = read_ron(text, origin)?;
-    // Counts past the engine's limits stop here, before areas are expanded.
+    // Counts past the engine's limits stop here, before areas are expanded;
+    // names past theirs, before any message quotes them.
     let too_many = count_problems(&file);
     if !too_many.is_empty() {
         return Err(error(too_many, 0));
+    }
+    let bad_text = file_text_problems(&file);
+    if !bad_text.is_empty() {
+        return Err(error(bad_text, 0));
     }
     let (scenario, mut problems) = convert(file, dir);
     if !problems.is_empty() {
@@ -627,6 +753,75 @@ fn area_size(from: &str, to: &str) -> usize {
         }
         _ => 0,
     }
+}
+
+/// Names within the name rules of [`sandtable_core::text`] (at most
+/// [`MAX_NAME_CHARS`] characters, no control characters or bidirectional
+/// controls), and every other text of a file (square and hex names,
+/// colours, a side named by a piece) no longer than a name: checked before
+/// anything quotes them in a message, each problem with its field path.
+pub(crate) fn text_problems<'a>(
+    names: impl IntoIterator<Item = (String, &'a str)>,
+    texts: impl IntoIterator<Item = (String, &'a str)>,
+) -> Vec<Problem> {
+    let mut problems: Vec<Problem> = names
+        .into_iter()
+        .filter_map(|(path, name)| name_problem(name).map(|m| Problem::field(path, m)))
+        .collect();
+    for (path, text) in texts {
+        let count = text.chars().count();
+        if count > MAX_NAME_CHARS {
+            problems.push(Problem::field(
+                path,
+                format!(
+                    "{} is {count} characters long; this field holds at most {MAX_NAME_CHARS}",
+                    sandtable_core::text::quoted(text)
+                ),
+            ));
+        }
+    }
+    problems
+}
+
+/// [`text_problems`] of a Cache scenario file.
+fn file_text_problems(file: &FileScenario) -> Vec<Problem> {
+    let mut names = vec![("name".to_owned(), file.name.as_str())];
+    let mut texts = Vec::new();
+    for (p, player) in file.players.iter().enumerate() {
+        let path = format!("players[{p}]");
+        names.push((format!("{path}.name"), player.name.as_str()));
+        if let Some(colour) = &player.colour {
+            texts.push((format!("{path}.colour"), colour.as_str()));
+        }
+        for (f, factor) in player.factors.iter().enumerate() {
+            let path = format!("{path}.factors[{f}]");
+            texts.push((format!("{path}.base"), factor.base.as_str()));
+            for (u, unit) in factor.units.iter().enumerate() {
+                let path = format!("{path}.units[{u}]");
+                texts.push((format!("{path}.at"), unit.at.as_str()));
+                if let Some(name) = &unit.name {
+                    names.push((format!("{path}.name"), name.as_str()));
+                }
+            }
+        }
+    }
+    for (t, terrain) in file.terrain.iter().enumerate() {
+        let path = format!("terrain[{t}]");
+        for (k, square) in terrain.squares.iter().flatten().enumerate() {
+            texts.push((format!("{path}.squares[{k}]"), square.as_str()));
+        }
+        if let Some((a, b)) = &terrain.area {
+            texts.push((format!("{path}.area.0"), a.as_str()));
+            texts.push((format!("{path}.area.1"), b.as_str()));
+        }
+        if let FileTerrainKind::Building { entrance } = &terrain.kind {
+            texts.push((format!("{path}.kind.entrance"), entrance.as_str()));
+        }
+    }
+    for (k, stash) in file.stashes.iter().enumerate() {
+        texts.push((format!("stashes[{k}]"), stash.as_str()));
+    }
+    text_problems(names, texts)
 }
 
 /// Refuses a file whose counts pass the engine's limits (units and Factors,
@@ -923,7 +1118,7 @@ fn read_stash_list(list: FileStashList, dir: Option<&Path>) -> Result<StashList,
                 dir
             };
             let path = dir.join(&name);
-            let origin = format!("stash_list ({})", path.display());
+            let origin = format!("stash_list ({})", path_shown(&path));
             let outside = || {
                 vec![Problem::field(
                     "stash_list",
@@ -945,7 +1140,7 @@ fn read_stash_list(list: FileStashList, dir: Option<&Path>) -> Result<StashList,
             let text = files::read_text(&path, MAX_STASH_LIST_BYTES).map_err(|e| {
                 vec![Problem::field(
                     "stash_list",
-                    format!("cannot read `{}`: {e}", path.display()),
+                    format!("cannot read `{}`: {e}", path_shown(&path)),
                 )]
             })?;
             let rows: Vec<StashRow> = ron::from_str(&text).map_err(|e| {
@@ -1089,5 +1284,36 @@ impl Scenario {
         }
         out.push_str(")\n");
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rules_field_is_found_at_the_top_level_past_strings_comments_and_nesting() {
+        let deep = format!("{}1{}", "[".repeat(300), "]".repeat(300));
+        for (text, found) in [
+            ("(rules: Warpspawn)", Some(RuleSystem::Warpspawn)),
+            (
+                "Scenario( // rules: Warpspawn\n name: \"rules: Warpspawn\", /* rules: /* nested */ Warpspawn */ rules : SnyderSkirmish)",
+                Some(RuleSystem::SnyderSkirmish),
+            ),
+            (
+                "(name: r#\"a \"rules: Warpspawn\" b\"#, c: 'r', rules: ConflictAtCache)",
+                Some(RuleSystem::ConflictAtCache),
+            ),
+            ("(map: (rules: Warpspawn), name: \"x\")", None),
+            ("(name: \"é\", rules: Checkers)", None),
+            ("(rules: \"Warpspawn\")", None),
+        ] {
+            assert_eq!(scan_rules(text), found, "{text}");
+        }
+        // Past ron's nesting limit the reader gives up; the scan does not.
+        let text = format!("(name: \"x\", rules: Warpspawn, map: {deep})");
+        assert_eq!(probe_rules(&text), Some(RuleSystem::Warpspawn));
+        let text = format!("(name: \"x\", map: {deep}, rules: Warpspawn)");
+        assert_eq!(probe_rules(&text), Some(RuleSystem::Warpspawn));
     }
 }

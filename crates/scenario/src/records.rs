@@ -5,6 +5,7 @@
 //! together. The notation of the commands is each rule system's; a record
 //! is the contract's ([`Record`]), the same for every system.
 
+use sandtable_core::text::path_shown;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -52,10 +53,10 @@ impl fmt::Display for ReadRecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadRecordError::File(path, e) => {
-                write!(f, "{}: cannot read the record: {e}", path.display())
+                write!(f, "{}: cannot read the record: {e}", path_shown(path))
             }
             ReadRecordError::Parse(path, e) => {
-                write!(f, "{}:{}: {}", path.display(), e.line, e.reason)
+                write!(f, "{}:{}: {}", path_shown(path), e.line, e.reason)
             }
         }
     }

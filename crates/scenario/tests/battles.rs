@@ -129,7 +129,7 @@ fn every_mistake_is_reported_with_its_place_and_ruling() {
         (
             "(at: \"H2\", side: \"Red\", infantry: 14),",
             "(at: \"H2\", side: \"Green\", infantry: 14),",
-            "battle.ron: pieces[2].side: there is no side named \"Green\"; the sides are Red, Blue",
+            "battle.ron: pieces[2].side: there is no side named \"Green\"; the sides are \"Red\", \"Blue\"",
         ),
         (
             "(at: \"N2\", side: \"Red\", infantry: 19),",
@@ -169,7 +169,7 @@ fn every_mistake_is_reported_with_its_place_and_ruling() {
         (
             "    turns: 10,",
             "    turns: 0,\n    first_player: \"Green\",",
-            "battle.ron: first_player: there is no side named \"Green\"; the sides are Red, Blue (R64)",
+            "battle.ron: first_player: there is no side named \"Green\"; the sides are \"Red\", \"Blue\" (R64)",
         ),
     ];
     for (from, to, expected) in cases {
@@ -198,6 +198,69 @@ fn syntax_and_unknown_fields_are_reported_by_line_and_column() {
     assert_eq!(said, "battle.ron:8:23: Expected comma");
     let said = problems(&open_field_with("home: S", "home: Up"));
     assert!(said.contains("Up"), "{said}");
+}
+
+#[test]
+fn names_are_bounded_and_plain_and_messages_quote_a_bounded_part() {
+    let long = "y".repeat(201);
+    let said = problems(&open_field_with(
+        "(name: \"Red\",",
+        &format!("(name: \"{long}\","),
+    ));
+    assert_eq!(
+        said,
+        format!(
+            "battle.ron: sides[0].name: \"{}...\" (141 characters more) is 201 characters long; a name holds at most 200",
+            "y".repeat(60)
+        ),
+        "a name past its limit is the one problem told, before anything quotes it"
+    );
+    let said = problems(&open_field_with(
+        "name: \"Open field: the wood and the farm\"",
+        "name: \"Open field\\nbattle.ron: ok\"",
+    ));
+    assert_eq!(
+        said,
+        "battle.ron: name: \"Open field\\u{a}battle.ron: ok\" holds \\u{a} at character 11: a name holds no control characters or bidirectional controls",
+        "a line break in a name cannot forge a line of output"
+    );
+    let said = problems(&open_field_with(
+        "(name: \"Blue\",",
+        "(name: \"Bl\u{202e}ue\",",
+    ));
+    assert!(
+        said.contains("sides[1].name: \"Bl\\u{202e}ue\" holds \\u{202e} at character 3"),
+        "{said}"
+    );
+    // Pieces naming a side of a long name that is not there: 2,000
+    // messages, each quoting a bounded part, not the whole name.
+    let huge = "z".repeat(3_000_000);
+    let mut text = open_field_with("(name: \"Red\",", &format!("(name: \"{huge}\","));
+    let pieces: Vec<String> = (0..2_000)
+        .map(|_| format!("(at: \"C2\", side: \"{}\", infantry: 1),", "w".repeat(150)))
+        .collect();
+    text = text.replacen("pieces: [", &format!("pieces: [\n{}", pieces.join("\n")), 1);
+    let said = problems(&text);
+    assert!(
+        said.len() < 20_000,
+        "the report is bounded: {} bytes",
+        said.len()
+    );
+    assert!(said.contains("sides[0].name: "), "{said}");
+}
+
+#[test]
+fn a_battle_nested_past_the_readers_limit_is_told_about_a_battles_format() {
+    let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+    let said = problems(&open_field_with(
+        "    turns: 10,",
+        &format!("    turns: 10,\n    extra: {deep},"),
+    ));
+    assert!(
+        !said.contains("`board`") && !said.contains("`players`"),
+        "a battle is not told about a Cache table's fields: {said}"
+    );
+    assert!(said.starts_with("battle.ron:"), "{said}");
 }
 
 #[test]

@@ -335,6 +335,11 @@ fn default_colours_are_okabe_and_ito_s_and_every_player_has_a_mark_besides_colou
         ['1', 'B', '3'],
         "a letter two players share gives way to their numbers"
     );
+    assert_eq!(
+        sandtable_scenario::player_marks(["日本", "中国", "Blue", ""]),
+        ['1', '2', 'B', '4'],
+        "a name not begun by a letter of plain ASCII is marked by its number"
+    );
 }
 
 /// R5: a scenario that leaves `first_player` out has it drawn with the

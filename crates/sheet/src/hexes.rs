@@ -433,19 +433,27 @@ impl HexMap {
             format!("{x:.1} mm from the left edge, {y:.1} mm from the near edge")
         };
         let mut lines = Vec::with_capacity(self.listing_len());
+        let mark = |i: usize| letters.get(i).copied().unwrap_or('?');
+        let names: Vec<String> = self
+            .setup
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(i, side)| crate::pdf::sheet_name(&side.name, "Side", mark(i)))
+            .collect();
         for (i, side) in self.setup.sides.iter().enumerate() {
             let spent = points_doubled(&self.setup, i);
             lines.push(format!(
                 "{} ({}): {} of {} points (R61), home edge {}",
-                side.name,
-                letters.get(i).copied().unwrap_or('?'),
+                names[i],
+                mark(i),
                 points_text(spent),
                 side.points,
                 side.home
             ));
         }
         for p in &self.setup.pieces {
-            let side = &self.setup.sides[p.side].name;
+            let side = &names[p.side];
             lines.push(format!(
                 "{side} in {}: {}: {}",
                 p.at,

@@ -7,6 +7,7 @@
 //! [`write_pdf`] streams it as a PDF a page at a time, drawing on each page
 //! only what falls on it. Reading scenarios is left to `sandtable-scenario`.
 
+use sandtable_scenario::text::path_shown;
 use std::fmt;
 use std::io::{self, Write};
 use std::str::FromStr;
@@ -551,9 +552,16 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
         );
         format!("{x:.1} mm from the left edge, {y:.1} mm from the near edge")
     };
+    let marks = sandtable_scenario::player_marks(game.players().iter().map(|p| p.name.as_str()));
+    let owners: Vec<String> = game
+        .players()
+        .iter()
+        .enumerate()
+        .map(|(i, p)| pdf::sheet_name(&p.name, "Player", marks[i]))
+        .collect();
     let mut listing = Vec::with_capacity(listing_lines);
     for factor in game.factors() {
-        let owner = &game.player(factor.player).name;
+        let owner = &owners[usize::from(factor.player.0)];
         listing.push(format!(
             "{owner} base (Factor {}) on {}: {}",
             factor.index + 1,
@@ -565,7 +573,7 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
         let Place::Board { square, facing } = game.place(sandtable_cache::UnitId(i as u16)) else {
             continue;
         };
-        let owner = &game.player(unit.player).name;
+        let owner = &owners[usize::from(unit.player.0)];
         let name = unit
             .name
             .as_deref()
@@ -596,7 +604,6 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
         ));
     }
 
-    let marks = sandtable_scenario::player_marks(game.players().iter().map(|p| p.name.as_str()));
     Ok(Sheet {
         title: scenario.name.clone(),
         page_mm,
@@ -872,13 +879,13 @@ pub fn write_file(sheet: &Sheet, out: &std::path::Path) -> Result<(), String> {
         if !is_pdf {
             return Err(format!(
                 "{}: not written: the file there is not a PDF, and a sheet replaces only a PDF",
-                out.display()
+                path_shown(out)
             ));
         }
     }
     files::write_with(out, files::Backups::None, |w| write_pdf(sheet, w, true))
         .map(|_| ())
-        .map_err(|e| format!("{}: cannot write the sheet: {e}", out.display()))
+        .map_err(|e| format!("{}: cannot write the sheet: {e}", path_shown(out)))
 }
 
 /// The sheet as a PDF in memory.

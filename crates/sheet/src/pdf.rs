@@ -144,6 +144,23 @@ impl Page {
     }
 }
 
+/// Whether the sheet's font has every character of `text` (Latin-1).
+pub(crate) fn in_font(text: &str) -> bool {
+    text.chars()
+        .all(|c| matches!(c, ' '..='~' | '\u{a0}'..='\u{ff}'))
+}
+
+/// A player's or a side's name as the sheet prints it: the name where the
+/// font has its letters, else `"{whose} {mark}"`, the mark its pieces carry
+/// on the map, so that no two names print alike as `??`.
+pub(crate) fn sheet_name(name: &str, whose: &str, mark: char) -> String {
+    if in_font(name) {
+        name.to_owned()
+    } else {
+        format!("{whose} {mark}")
+    }
+}
+
 /// Text as a PDF string in the font's WinAnsi encoding: the Latin-1 letters
 /// as they are, anything else as `?`; parentheses and backslashes escaped.
 fn escape(words: &str) -> String {

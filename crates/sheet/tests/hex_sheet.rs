@@ -259,3 +259,47 @@ fn a_battle_sheet_past_the_page_limit_is_refused_before_any_page_is_made() {
         "{refused}"
     );
 }
+
+#[test]
+fn sides_named_in_a_script_the_font_lacks_are_told_apart_by_their_marks() {
+    let mut battle = shipped("open-field.ron");
+    battle.setup.sides[0].name = "日本".to_owned();
+    battle.setup.sides[1].name = "中国".to_owned();
+    let sheet = plan_battle(&battle, Paper::A4).expect("a few pages");
+    for (i, mark) in ['1', '2'].into_iter().enumerate() {
+        let head = format!("Side {mark} ({mark}): ");
+        assert!(
+            sheet.listing.iter().any(|l| l.starts_with(&head)),
+            "side {i}'s points line: {:?}",
+            &sheet.listing[..2]
+        );
+        let piece = &battle
+            .setup
+            .pieces
+            .iter()
+            .find(|p| p.side == i)
+            .expect("a piece");
+        assert!(
+            sheet
+                .listing
+                .iter()
+                .any(|l| l.starts_with(&format!("Side {mark} in {}:", piece.at))),
+            "side {i}'s pieces are listed by their mark"
+        );
+    }
+    assert!(
+        sheet
+            .listing
+            .iter()
+            .all(|l| !l.contains('日') && !l.contains('中')),
+        "nothing the font would print as ?"
+    );
+    // A name in the font's letters prints as it is.
+    let battle = shipped("open-field.ron");
+    let sheet = plan_battle(&battle, Paper::A4).expect("a few pages");
+    assert!(
+        sheet.listing[0].starts_with("Red (R): "),
+        "{}",
+        sheet.listing[0]
+    );
+}

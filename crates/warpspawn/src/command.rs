@@ -291,6 +291,21 @@ pub enum Command {
     End,
 }
 
+/// Men as the notation reads them back: `inf 0` for none, where the
+/// words say `none` (a command of no men is refused by the rules, and its
+/// refusal quotes it as it was typed).
+struct Written(Men);
+
+impl fmt::Display for Written {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            f.write_str("inf 0")
+        } else {
+            fmt::Display::fmt(&self.0, f)
+        }
+    }
+}
+
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -305,7 +320,7 @@ impl fmt::Display for Command {
                     f.write_str(" routers")?;
                 }
                 if let Some(crew) = crew {
-                    write!(f, " crew {crew}")?;
+                    write!(f, " crew {}", Written(*crew))?;
                 }
                 Ok(())
             }
@@ -326,11 +341,11 @@ impl fmt::Display for Command {
                 }
                 Ok(())
             }
-            Command::Lose { hex, men } => write!(f, "lose {hex} {men}"),
+            Command::Lose { hex, men } => write!(f, "lose {hex} {}", Written(*men)),
             Command::Advance { into, from } => {
                 write!(f, "advance {into}")?;
                 for (h, men) in from.as_slice() {
-                    write!(f, " from {h} {men}")?;
+                    write!(f, " from {h} {}", Written(*men))?;
                 }
                 Ok(())
             }
@@ -634,6 +649,10 @@ mod tests {
             "rout D4 off",
             "rout D4 surrender E5",
             "end",
+            // No men: illegal to play, but quoted in its refusal as typed.
+            "advance D3 from E3 inf 0",
+            "lose C4 inf 0",
+            "fire C4 F6 crew inf 0",
         ] {
             let command: Command = text.parse().unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(command.to_string(), text);

@@ -358,7 +358,8 @@ impl Game {
         }
     }
 
-    /// What an owed decision asks, in words.
+    /// What an owed decision asks, in words, with an example that the rules
+    /// would accept where one is found.
     pub fn owed_words(&self, step: &Step) -> String {
         match step {
             Step::Lose {
@@ -367,32 +368,64 @@ impl Game {
                 count,
                 which,
                 ..
-            } => format!(
-                "{} chooses which {count} of its {} in {} die, as in `lose {} inf 1`",
-                self.name(*side),
-                if *which == Which::Routing {
-                    "routers"
-                } else {
-                    "men"
-                },
-                hexes
-                    .as_slice()
-                    .iter()
-                    .map(Hex::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                hexes.as_slice()[0]
-            ),
-            Step::Advance { side, into, .. } => format!(
-                "{} makes its free advance into {} (R77), as in `advance {} from ...`",
-                self.name(*side),
-                into.as_slice()
-                    .iter()
-                    .map(Hex::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" or "),
-                into.as_slice()[0]
-            ),
+            } => {
+                // The first hex's men, as many as may die there: never
+                // fewer than the other hexes leave to it.
+                let fighting = matches!(step, Step::Lose { fighting: true, .. });
+                let candidate = hexes.as_slice().iter().find_map(|&hex| {
+                    let st = self.stack(hex, *side)?;
+                    let held = match which {
+                        Which::Routing => st.routing.men,
+                        Which::Armed if fighting => {
+                            st.armed.men.minus(st.marks.crew).unwrap_or(Men::NONE)
+                        }
+                        Which::Armed => st.armed.men,
+                    };
+                    let n = (*count).min(held.total());
+                    (n > 0).then(|| Command::Lose {
+                        hex,
+                        men: held.take_infantry_first(n),
+                    })
+                });
+                format!(
+                    "{} chooses which {count} of its {} in {} die{}",
+                    self.name(*side),
+                    if *which == Which::Routing {
+                        "routers"
+                    } else {
+                        "men"
+                    },
+                    hexes
+                        .as_slice()
+                        .iter()
+                        .map(Hex::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    self.example(*side, candidate)
+                )
+            }
+            Step::Advance { side, into, from } => {
+                // One man of the first hex that fought, into the first hex.
+                let hex = from.as_slice()[0];
+                let one = match self.stack(hex, *side) {
+                    Some(st) if st.armed.men.inf == 0 => Men::new(0, 1),
+                    _ => Men::new(1, 0),
+                };
+                let candidate = Command::Advance {
+                    into: into.as_slice()[0],
+                    from: Parts::from_slice(&[(hex, one)]).expect("one part"),
+                };
+                format!(
+                    "{} makes its free advance into {} (R77){}",
+                    self.name(*side),
+                    into.as_slice()
+                        .iter()
+                        .map(Hex::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                    self.example(*side, Some(candidate))
+                )
+            }
             Step::Rout { side, from, .. } => format!(
                 "{} chooses where {}'s routers in {from} go (R80)",
                 self.name(side.other()),
@@ -400,6 +433,18 @@ impl Game {
             ),
             Step::Fate { .. } | Step::EndTurn => "the rules finish the melee".to_owned(),
         }
+    }
+
+    /// `, as in `lose D5 inf 4`` for the first of `candidates` that `side`
+    /// may play now, or nothing: a refusal offers only an example that is
+    /// itself accepted. Each candidate answers the decision `side` owes, so
+    /// checking it never asks for these words again.
+    fn example(&self, side: Side, candidates: impl IntoIterator<Item = Command>) -> String {
+        candidates
+            .into_iter()
+            .find(|c| self.plan(side, c).is_ok())
+            .map(|c| format!(", as in `{c}`"))
+            .unwrap_or_default()
     }
 
     fn in_phase(&self, phase: Phase, what: &str) -> Result<(), CommandError> {
@@ -576,13 +621,33 @@ impl Game {
                     ));
                 }
                 if !stuck.is_empty() {
+                    // An example only where it would be played: everything
+                    // that may go, else its men alone, along the path given.
+                    let everything = Pick {
+                        men: free.men,
+                        officers: free.officers,
+                        cannon: free.cannon,
+                        baggage: free.baggage,
+                        flag: st.flags > 0,
+                        ..Pick::default()
+                    };
+                    let men_alone = Pick {
+                        men: free.men,
+                        ..Pick::default()
+                    };
+                    let example = self.example(
+                        side,
+                        [everything, men_alone].map(|pick| Command::March {
+                            from,
+                            path: Hexes::from_slice(path).expect("one or two hexes"),
+                            pick: Some(pick),
+                        }),
+                    );
                     return refuse(
                         69,
                         format!(
-                            "not everything in {from} may march: {}; name what marches, as in `march {from} {} inf {}`",
-                            stuck.join(", "),
-                            path[0],
-                            free.men.inf.max(1)
+                            "not everything in {from} may march: {}; name what marches{example}",
+                            stuck.join(", ")
                         ),
                     );
                 }

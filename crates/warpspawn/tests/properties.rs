@@ -56,6 +56,13 @@ fn candidates(game: &Game, rng: &mut ChaCha8Rng) -> Vec<Command> {
                 crew: Some(Men::new(4 - cav, cav)),
             });
         }
+        // A march that goes nowhere: its refusal must not offer an
+        // example that is refused too.
+        out.push(Command::March {
+            from: st.hex,
+            path: Hexes::one(st.hex),
+            pick: None,
+        });
         for d in near(st.hex, 2) {
             let mut paths = Vec::new();
             if st.hex.distance(d) == 1 {
@@ -219,6 +226,7 @@ fn setups() -> Vec<(&'static str, sandtable_warpspawn::Setup)> {
 #[test]
 fn listed_commands_are_exactly_the_families_of_the_accepted_ones() {
     let (mut accepted, mut in_family, mut refused) = (0u64, 0u64, 0u64);
+    let mut examples = 0u64;
     let mut kinds = std::collections::BTreeSet::new();
     for (name, setup) in setups() {
         for seed in 0..6u64 {
@@ -270,6 +278,21 @@ fn listed_commands_are_exactly_the_families_of_the_accepted_ones() {
                             );
                         } else {
                             refused += 1;
+                            // An example a refusal offers is one that is played.
+                            let why = game.check_as(side, &c).unwrap_err().to_string();
+                            if let Some((_, rest)) = why.split_once("as in `") {
+                                let text = rest.split('`').next().unwrap_or_default();
+                                let example: Command = text.parse().unwrap_or_else(|e| {
+                                    panic!("{name}: the refusal of `{c}` offers `{text}`: {e}")
+                                });
+                                assert!(
+                                    game.check_as(side, &example).is_ok(),
+                                    "{name}: the refusal of `{c}` ({why}) offers `{example}`, which is refused: {}\n{}",
+                                    game.check_as(side, &example).unwrap_err(),
+                                    sandtable_warpspawn::draw_text(&game)
+                                );
+                                examples += 1;
+                            }
                             let before = game.clone();
                             let mut probe = game.clone();
                             assert!(probe.apply(&c).is_err());
@@ -284,7 +307,7 @@ fn listed_commands_are_exactly_the_families_of_the_accepted_ones() {
         }
     }
     println!(
-        "accepted {accepted}, of them {in_family} unlisted members of a family; refused {refused}; kinds {kinds:?}"
+        "accepted {accepted}, of them {in_family} unlisted members of a family; refused {refused}, {examples} offering an example; kinds {kinds:?}"
     );
     // The candidates reach every kind of command, and families beyond their
     // listed members.

@@ -1122,6 +1122,27 @@ fn a_saved_layout_loads_back_to_the_same_layout() {
         "the building's entrance is the clicked square"
     );
 
+    // The sheet of a layout named `edited.ron` is `edited.pdf` beside it,
+    // by the same rule as a battle's; the layout file is left as it is.
+    let layout_text = std::fs::read(&path).expect("read");
+    request(&mut app, EditorRequest::Print(path.clone()));
+    let sheet = dir.join("edited.pdf");
+    assert_eq!(
+        notice(&app),
+        format!("sheet written to {}", sheet.display())
+    );
+    assert!(
+        std::fs::read(&sheet)
+            .expect("a sheet")
+            .starts_with(b"%PDF-"),
+        "a PDF named .pdf"
+    );
+    assert_eq!(
+        std::fs::read(&path).expect("read"),
+        layout_text,
+        "the .ron is untouched"
+    );
+
     // Saving again over our own file needs no backup.
     drag(&mut app, "B3", "B4");
     request(&mut app, EditorRequest::Save(path.clone()));

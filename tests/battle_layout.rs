@@ -502,6 +502,25 @@ fn a_layout_over_its_points_limit_is_neither_saved_nor_played_and_says_why() {
         saved,
         reloaded(&app.world().resource::<ActiveBattle>().battle)
     );
+    // Its sheet goes beside it as `over.pdf`, by the same rule as a Cache
+    // layout's; the battle file is left as it is.
+    let text = std::fs::read(&file).expect("read");
+    app.world_mut()
+        .write_message(BattleLayoutRequest::Print(file.clone()));
+    app.update();
+    let sheet = dir.join("over.pdf");
+    assert!(
+        std::fs::read(&sheet)
+            .expect("a sheet")
+            .starts_with(b"%PDF-"),
+        "{}",
+        common::notice(&app)
+    );
+    assert_eq!(
+        std::fs::read(&file).expect("read"),
+        text,
+        "the .ron is untouched"
+    );
 }
 
 #[test]

@@ -348,6 +348,60 @@ pub(crate) struct Controls<'a> {
     pub may_accept: bool,
     /// The notice and whether it is an error.
     pub notice: Option<(&'a str, bool)>,
+    /// How the game ended, once it has: then nobody is to play, and only
+    /// Undo is left (R24, R31).
+    pub outcome: Option<&'a str>,
+}
+
+/// Which of the controls may be pressed: none that plays once the game is
+/// over, and none while a bot is to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Enabled {
+    /// Left, Right, Advance and End: a unit is acting.
+    pub unit: bool,
+    /// Pass turn and Resign.
+    pub turn: bool,
+    /// Offer draw.
+    pub offer: bool,
+    /// Accept draw.
+    pub accept: bool,
+    /// Hint.
+    pub hint: bool,
+    /// Undo.
+    pub undo: bool,
+}
+
+impl Controls<'_> {
+    /// What may be pressed now.
+    pub(crate) fn enabled(&self) -> Enabled {
+        let playing = !self.bot_turn && self.outcome.is_none();
+        Enabled {
+            unit: playing && self.acting,
+            turn: playing,
+            offer: playing && self.draw_offer.is_none(),
+            accept: playing && self.may_accept,
+            hint: playing && self.hint,
+            undo: !self.bot_turn,
+        }
+    }
+
+    /// The panel's first lines: whose turn and what is left of it, or how
+    /// the game ended.
+    pub(crate) fn status(&self) -> (String, String) {
+        match self.outcome {
+            Some(result) => (
+                format!("Game over after turn {}: {result}", self.turn),
+                "Nothing is left to play: save the game or start a new one".to_owned(),
+            ),
+            None => (
+                format!("Turn {}: {} to play", self.turn, self.player),
+                format!(
+                    "{} of {} activations left (R6)",
+                    self.activations.0, self.activations.1
+                ),
+            ),
+        }
+    }
 }
 
 /// What was clicked in the controls, and where each button is.
@@ -366,72 +420,80 @@ pub(crate) struct ControlsClicked {
 /// Draws the controls (see [`Controls`]).
 pub(crate) fn play_controls(ui: &mut egui::Ui, c: &Controls<'_>) -> ControlsClicked {
     let mut out = ControlsClicked::default();
-    ui.horizontal(|ui| {
-        ui.label(format!("Turn {}:", c.turn));
-        ui.colored_label(c.colour, egui::RichText::new(c.player).strong());
-        ui.label("to play");
-    });
-    ui.label(format!(
-        "{} of {} activations left (R6)",
-        c.activations.0, c.activations.1
-    ));
-    ui.add_enabled_ui(!c.bot_turn, |ui| {
-        ui.horizontal_wrapped(|ui| {
-            for (label, command) in [
-                ("⟲ Left (Q)", Command::TurnLeft),
-                ("Right (E) ⟳", Command::TurnRight),
-                ("Advance (F)", Command::Advance),
-                ("End (Enter)", Command::End),
-            ] {
-                let button = ui.add_enabled(c.acting, egui::Button::new(label));
-                out.buttons.push(button.rect);
-                if button.clicked() {
-                    out.command = Some(command);
-                }
-            }
-            let pass = ui.button("Pass turn (P)");
-            out.buttons.push(pass.rect);
-            if pass.clicked() {
-                out.command = Some(Command::Pass);
-            }
-            let undo = ui.button("Undo (U)");
-            out.buttons.push(undo.rect);
-            out.undo = undo.clicked();
-            let hint = ui
-                .add_enabled(c.hint, egui::Button::new("Hint"))
-                .on_hover_text(format!(
-                    "the move a bot of strength {} would make",
-                    crate::play::bots::HINT_STRENGTH
-                ));
-            out.buttons.push(hint.rect);
-            out.hint = hint.clicked();
-        });
-        // R24: resigning and draws, a row apart from the moves.
-        ui.horizontal_wrapped(|ui| {
-            let offer = ui
-                .add_enabled(c.draw_offer.is_none(), egui::Button::new("Offer draw"))
-                .on_hover_text("the others accept it at their next decision, or play on (R24)");
-            out.buttons.push(offer.rect);
-            if offer.clicked() {
-                out.command = Some(Command::OfferDraw);
-            }
-            let accept = ui.add_enabled(c.may_accept, egui::Button::new("Accept draw"));
-            out.buttons.push(accept.rect);
-            if accept.clicked() {
-                out.command = Some(Command::AcceptDraw);
-            }
-            let resign = ui.menu_button("Resign…", |ui| {
-                ui.button("Resign: leave the game (R24)").clicked()
+    let enabled = c.enabled();
+    let (status, left) = c.status();
+    match c.outcome {
+        Some(_) => {
+            ui.label(egui::RichText::new(status).strong());
+        }
+        None => {
+            ui.horizontal(|ui| {
+                ui.label(format!("Turn {}:", c.turn));
+                ui.colored_label(c.colour, egui::RichText::new(c.player).strong());
+                ui.label("to play");
             });
-            out.buttons.push(resign.response.rect);
-            if resign.inner == Some(true) {
-                out.command = Some(Command::Resign);
+        }
+    }
+    ui.label(left);
+    ui.horizontal_wrapped(|ui| {
+        for (label, command) in [
+            ("⟲ Left (Q)", Command::TurnLeft),
+            ("Right (E) ⟳", Command::TurnRight),
+            ("Advance (F)", Command::Advance),
+            ("End (Enter)", Command::End),
+        ] {
+            let button = ui.add_enabled(enabled.unit, egui::Button::new(label));
+            out.buttons.push(button.rect);
+            if button.clicked() {
+                out.command = Some(command);
             }
+        }
+        let pass = ui.add_enabled(enabled.turn, egui::Button::new("Pass turn (P)"));
+        out.buttons.push(pass.rect);
+        if pass.clicked() {
+            out.command = Some(Command::Pass);
+        }
+        let undo = ui.add_enabled(enabled.undo, egui::Button::new("Undo (U)"));
+        out.buttons.push(undo.rect);
+        out.undo = undo.clicked();
+        let hint = ui
+            .add_enabled(enabled.hint, egui::Button::new("Hint"))
+            .on_hover_text(format!(
+                "the move a bot of strength {} would make",
+                crate::play::bots::HINT_STRENGTH
+            ));
+        out.buttons.push(hint.rect);
+        out.hint = hint.clicked();
+    });
+    // R24: resigning and draws, a row apart from the moves.
+    ui.horizontal_wrapped(|ui| {
+        let offer = ui
+            .add_enabled(enabled.offer, egui::Button::new("Offer draw"))
+            .on_hover_text("the others accept it at their next decision, or play on (R24)");
+        out.buttons.push(offer.rect);
+        if offer.clicked() {
+            out.command = Some(Command::OfferDraw);
+        }
+        let accept = ui.add_enabled(enabled.accept, egui::Button::new("Accept draw"));
+        out.buttons.push(accept.rect);
+        if accept.clicked() {
+            out.command = Some(Command::AcceptDraw);
+        }
+        let resign = ui.add_enabled_ui(enabled.turn, |ui| {
+            ui.menu_button("Resign…", |ui| {
+                ui.button("Resign: leave the game (R24)").clicked()
+            })
         });
-        if let Some(by) = c.draw_offer {
-            ui.label(format!("{by} offers a draw (R24)"));
+        out.buttons.push(resign.inner.response.rect);
+        if resign.inner.inner == Some(true) {
+            out.command = Some(Command::Resign);
         }
     });
+    {
+        if let Some(by) = c.draw_offer.filter(|_| c.outcome.is_none()) {
+            ui.label(format!("{by} offers a draw (R24)"));
+        }
+    }
     notice_slot(ui, c.notice);
     out
 }
@@ -689,6 +751,7 @@ fn draw_panels(
             // Everything from here to the notice keeps its place, whatever
             // the notice says: a click aimed at a button lands on it.
             let bot_turn = bots.seats.bot_to_move(game);
+            let outcome = outcome_text(game);
             let clicked = play_controls(
                 ui,
                 &Controls {
@@ -702,6 +765,7 @@ fn draw_panels(
                     draw_offer: game.draw_offer().map(|o| game.player(o.by).name.as_str()),
                     may_accept: game.check(&Command::AcceptDraw).is_ok(),
                     notice: notice.text.as_deref().map(|t| (t, notice.error)),
+                    outcome: outcome.as_deref(),
                 },
             );
             if let Some(command) = clicked.command {
@@ -1047,6 +1111,7 @@ mod tests {
                         draw_offer: None,
                         may_accept: false,
                         notice,
+                        outcome: None,
                     },
                 )
                 .buttons;
@@ -1073,6 +1138,75 @@ mod tests {
             assert_eq!(button_places(notice, false), none, "{notice:?}");
         }
         assert_eq!(button_places(None, true), none, "nor whether a unit acts");
+    }
+
+    #[test]
+    fn after_the_game_ends_the_panel_says_how_and_only_undo_is_left() {
+        let playing = Controls {
+            turn: 1,
+            player: "Red",
+            colour: egui::Color32::RED,
+            activations: (5, 5),
+            acting: true,
+            bot_turn: false,
+            hint: true,
+            draw_offer: None,
+            may_accept: true,
+            notice: None,
+            outcome: None,
+        };
+        assert_eq!(
+            playing.status(),
+            (
+                "Turn 1: Red to play".to_owned(),
+                "5 of 5 activations left (R6)".to_owned()
+            )
+        );
+        assert_eq!(
+            playing.enabled(),
+            Enabled {
+                unit: true,
+                turn: true,
+                offer: true,
+                accept: true,
+                hint: true,
+                undo: true
+            }
+        );
+        let over = Controls {
+            outcome: Some("Blue wins"),
+            ..playing
+        };
+        assert_eq!(
+            over.status().0,
+            "Game over after turn 1: Blue wins",
+            "the result, not whose turn"
+        );
+        assert!(
+            !over.status().1.contains("activations"),
+            "{:?}",
+            over.status()
+        );
+        assert_eq!(
+            over.enabled(),
+            Enabled {
+                unit: false,
+                turn: false,
+                offer: false,
+                accept: false,
+                hint: false,
+                undo: true
+            },
+            "Pass, Offer draw, Resign and the rest cannot be played after the end"
+        );
+        let bot = Controls {
+            bot_turn: true,
+            ..playing
+        };
+        assert!(
+            !bot.enabled().turn && !bot.enabled().undo,
+            "nothing while a bot moves"
+        );
     }
 
     #[test]

@@ -55,7 +55,8 @@ pub enum EditorRequest {
     Redo,
     /// Write the layout as a scenario file.
     Save(PathBuf),
-    /// Write the layout's setup sheet as a PDF beside this path.
+    /// Write the layout's setup sheet as a PDF beside this path
+    /// ([`crate::play::files::sheet_beside`]).
     Print(PathBuf),
     /// Go back to the layout as it was when layout mode was switched on (an
     /// edit itself, so it can be undone).
@@ -449,7 +450,10 @@ pub fn apply_editor_requests(
                         "no sheet printed: the layout has problems to fix first; first: {}",
                         first.line()
                     )),
-                    None => match crate::play::files::print_sheet(editor.draft.scenario(), path) {
+                    None => match crate::play::files::print_sheet(
+                        editor.draft.scenario(),
+                        &crate::play::files::sheet_beside(path),
+                    ) {
                         Ok(out) => notice.info(format!("sheet written to {}", out.display())),
                         Err(e) => notice.error(e),
                     },

@@ -248,9 +248,44 @@ impl std::fmt::Display for SaveError {
     }
 }
 
+/// The folder for what has no file of its own (a game of the built-in
+/// table or of a layout saved nowhere, and their sheets): `SANDTABLE_DATA_DIR`
+/// when set, else the platform's data folder for Sandtable
+/// (`~/.local/share/sandtable` on Linux, `~/Library/Application
+/// Support/Sandtable` on macOS, `%APPDATA%\Sandtable\data` on Windows),
+/// else the folder Sandtable runs in. Made when a file is first written
+/// there.
+pub fn data_folder() -> PathBuf {
+    data_folder_from(
+        std::env::var_os("SANDTABLE_DATA_DIR"),
+        directories::ProjectDirs::from("", "", "Sandtable").map(|d| d.data_dir().to_path_buf()),
+    )
+}
+
+/// [`data_folder`] from the variable's value and the platform's folder.
+pub fn data_folder_from(
+    variable: Option<std::ffi::OsString>,
+    platform: Option<PathBuf>,
+) -> PathBuf {
+    variable
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or(platform)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The [data folder](data_folder), made if it is missing (a failure to make
+/// it is told when a file is written there).
+fn data_folder_made() -> PathBuf {
+    let folder = data_folder();
+    let _ = std::fs::create_dir_all(&folder);
+    folder
+}
+
 /// Where a game with no file of its own is saved: a new name beside its
-/// scenario (in the folder Sandtable runs in for the embedded table or an
-/// unsaved layout).
+/// scenario, or in the [data folder](data_folder) for the built-in table
+/// or a layout saved nowhere (never the folder Sandtable happens to run
+/// in). The notice names the whole path.
 pub fn new_record_path(source: &ScenarioSource) -> PathBuf {
     match source {
         ScenarioSource::File(p) => {
@@ -258,8 +293,12 @@ pub fn new_record_path(source: &ScenarioSource) -> PathBuf {
             let stem = p.file_stem().map_or("game".into(), |s| s.to_string_lossy());
             disk::unused_path(folder, &stem, RECORD_EXTENSION)
         }
-        ScenarioSource::Embedded => disk::unused_path(Path::new(""), "standard", RECORD_EXTENSION),
-        ScenarioSource::Unsaved => disk::unused_path(Path::new(""), "layout", RECORD_EXTENSION),
+        ScenarioSource::Embedded => {
+            disk::unused_path(&data_folder_made(), "standard", RECORD_EXTENSION)
+        }
+        ScenarioSource::Unsaved => {
+            disk::unused_path(&data_folder_made(), "layout", RECORD_EXTENSION)
+        }
     }
 }
 
@@ -429,14 +468,21 @@ fn record_of(active: &ActiveGame, scenario: String, seats: &[Seat]) -> Record {
     record
 }
 
+/// The one rule for a setup sheet's name, for every system and mode: a PDF
+/// beside `file`, of its name with `.pdf` for its extension (`y.ron` prints
+/// `y.pdf`, never over `y.ron` itself).
+pub fn sheet_beside(file: &Path) -> PathBuf {
+    file.with_extension("pdf")
+}
+
 /// Where the setup sheet of a game's scenario goes: beside the scenario, as
-/// a PDF of the same name (in the folder Sandtable runs in for the embedded
-/// table or an unsaved layout).
+/// a PDF of the same name (in the [data folder](data_folder) for the
+/// built-in table or a layout saved nowhere).
 pub fn sheet_path(source: &ScenarioSource) -> PathBuf {
     match source {
-        ScenarioSource::File(p) => p.with_extension("pdf"),
-        ScenarioSource::Embedded => PathBuf::from("standard.pdf"),
-        ScenarioSource::Unsaved => PathBuf::from("layout.pdf"),
+        ScenarioSource::File(p) => sheet_beside(p),
+        ScenarioSource::Embedded => data_folder_made().join("standard.pdf"),
+        ScenarioSource::Unsaved => data_folder_made().join("layout.pdf"),
     }
 }
 
@@ -467,4 +513,54 @@ fn write_sheet(
     let sheet = planned.map_err(|e| format!("no sheet printed: {e}"))?;
     sandtable_sheet::write_file(&sheet, out)?;
     Ok(out.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_has_no_file_of_its_own_goes_to_the_data_folder_not_where_sandtable_runs() {
+        let platform = Some(PathBuf::from("/home/someone/.local/share/sandtable"));
+        assert_eq!(
+            data_folder_from(Some("/tmp/mine".into()), platform.clone()),
+            PathBuf::from("/tmp/mine"),
+            "SANDTABLE_DATA_DIR first"
+        );
+        assert_eq!(
+            data_folder_from(Some("".into()), platform.clone()),
+            platform.clone().unwrap(),
+            "an empty variable is no variable"
+        );
+        assert_eq!(data_folder_from(None, platform.clone()), platform.unwrap());
+        assert_eq!(data_folder_from(None, None), PathBuf::from("."));
+        // The built-in table's game and sheet, and a layout saved nowhere.
+        let folder = data_folder();
+        for (path, name) in [
+            (new_record_path(&ScenarioSource::Embedded), "standard"),
+            (new_record_path(&ScenarioSource::Unsaved), "layout"),
+            (sheet_path(&ScenarioSource::Embedded), "standard"),
+            (sheet_path(&ScenarioSource::Unsaved), "layout"),
+        ] {
+            assert_eq!(path.parent(), Some(folder.as_path()), "{}", path.display());
+            assert!(
+                path.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with(name),
+                "{}",
+                path.display()
+            );
+        }
+        if std::env::var_os("SANDTABLE_DATA_DIR").is_none() && std::env::var_os("HOME").is_some() {
+            assert!(
+                folder.is_absolute(),
+                "a full path to name: {}",
+                folder.display()
+            );
+        }
+        // A game of a scenario file is still saved beside it.
+        let beside = new_record_path(&ScenarioSource::File(PathBuf::from("/x/duel.ron")));
+        assert_eq!(beside, PathBuf::from("/x/duel.moves"));
+    }
 }

@@ -179,7 +179,8 @@ pub enum BattleLayoutRequest {
     Redo,
     /// Write the layout as a battle file.
     Save(PathBuf),
-    /// Write the layout's setup sheet as a PDF here.
+    /// Write the layout's setup sheet as a PDF beside this path
+    /// ([`crate::play::files::sheet_beside`]).
     Print(PathBuf),
     /// Go back to the battle as it was when layout mode was switched on (an
     /// edit itself, so it can be undone).
@@ -450,7 +451,10 @@ fn apply_battle_layout_requests(
                 }
             }
             BattleLayoutRequest::Print(path) => {
-                match crate::play::files::print_battle_sheet(layout.draft.battle(), path) {
+                match crate::play::files::print_battle_sheet(
+                    layout.draft.battle(),
+                    &crate::play::files::sheet_beside(path),
+                ) {
                     Ok(out) => {
                         notice.info(format!("sheet written to {}", out.display()));
                         Ok(())

@@ -301,7 +301,7 @@ fn draw_battle_layout_panel(
                         .on_hover_text("the hex map at 1:1 on A4, beside the file")
                         .clicked()
                     {
-                        out.push(BattleLayoutRequest::Print(path.with_extension("pdf")));
+                        out.push(BattleLayoutRequest::Print(path.clone()));
                     }
                 });
                 ui.separator();

@@ -521,18 +521,18 @@ mod tests {
 
     #[test]
     fn what_has_no_file_of_its_own_goes_to_the_data_folder_not_where_sandtable_runs() {
-        let platform = Some(PathBuf::from("/home/someone/.local/share/sandtable"));
+        let platform = PathBuf::from("/home/someone/.local/share/sandtable");
         assert_eq!(
-            data_folder_from(Some("/tmp/mine".into()), platform.clone()),
+            data_folder_from(Some("/tmp/mine".into()), Some(platform.clone())),
             PathBuf::from("/tmp/mine"),
             "SANDTABLE_DATA_DIR first"
         );
         assert_eq!(
-            data_folder_from(Some("".into()), platform.clone()),
-            platform.clone().unwrap(),
+            data_folder_from(Some("".into()), Some(platform.clone())),
+            platform,
             "an empty variable is no variable"
         );
-        assert_eq!(data_folder_from(None, platform.clone()), platform.unwrap());
+        assert_eq!(data_folder_from(None, Some(platform.clone())), platform);
         assert_eq!(data_folder_from(None, None), PathBuf::from("."));
         // The built-in table's game and sheet, and a layout saved nowhere.
         let folder = data_folder();

@@ -565,3 +565,30 @@ fn closing_the_window_on_layout_edits_saved_nowhere_asks_first() {
     answer(&mut app, DialogAnswer::Discard);
     assert_eq!(app.should_exit(), Some(AppExit::Success));
 }
+
+#[test]
+fn a_saved_game_that_ended_opens_with_its_result_and_is_handed_to_nobody() {
+    // A whole game of greedy against mcts on the standard table, to Blue's
+    // win on turn 8, as `sandtable-cli play --save` wrote it.
+    let dir = common::temp_dir("files-app", "ended");
+    std::fs::create_dir_all(dir.join("scenarios")).expect("made");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/standard.ron"),
+        dir.join("scenarios/standard.ron"),
+    )
+    .expect("copied");
+    let record = dir.join("ended.moves");
+    std::fs::write(&record, ENDED).expect("written");
+    let mut app = headless();
+    app.world_mut().write_message(LoadRequest::new(&record));
+    app.update();
+    let active = app.world().resource::<ActiveGame>();
+    assert!(active.game.is_over(), "{}", notice(&app));
+    assert_eq!(
+        sandtable::play::outcome_text(&active.game).as_deref(),
+        Some("Blue wins")
+    );
+    assert_eq!(active.handover, None, "no hand-over to a game that is over");
+}
+
+const ENDED: &str = include_str!("data/ended.moves");

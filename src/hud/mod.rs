@@ -391,7 +391,7 @@ impl Controls<'_> {
         match self.outcome {
             Some(result) => (
                 format!("Game over after turn {}: {result}", self.turn),
-                "Nothing is left to play: save the game or start a new one".to_owned(),
+                "Save it, or start a new game".to_owned(),
             ),
             None => (
                 format!("Turn {}: {} to play", self.turn, self.player),
@@ -817,6 +817,7 @@ fn draw_panels(
                             ));
                         }
                     }
+                    _ if game.is_over() => {}
                     _ => {
                         ui.label("Click one of your miniatures to activate it.");
                     }

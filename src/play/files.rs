@@ -215,7 +215,8 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
             });
         }
     }
-    active.handover = Some(active.game.current_player());
+    // A game that ended is not handed to anyone: the result is shown.
+    active.handover = (!active.game.is_over()).then(|| active.game.current_player());
     if last_line.is_none() {
         // The file holds these moves: the game is saved as it stands.
         active.file = Some(path.to_path_buf());

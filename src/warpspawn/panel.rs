@@ -494,6 +494,7 @@ pub(crate) fn label_pieces(
         let words = match piece.slot {
             Slot::Officer if piece.count > 1 => format!("{} officers", piece.count),
             Slot::Routers => format!("{} routing", piece.count),
+            Slot::Prisoners if piece.count == 1 => "1 prisoner".to_owned(),
             Slot::Prisoners => format!("{} prisoners", piece.count),
             Slot::Unarmed => format!("{} unarmed", piece.count),
             _ => continue,

@@ -350,7 +350,10 @@ impl Game {
                     what.push("the flag".to_owned());
                 }
                 if !prisoners.is_empty() {
-                    what.push(format!("{} prisoners", prisoners.heads()));
+                    what.push(match prisoners.heads() {
+                        1 => "1 prisoner".to_owned(),
+                        n => format!("{n} prisoners"),
+                    });
                 }
                 if !unarmed.is_empty() {
                     what.push(format!("{} unarmed", unarmed.heads()));

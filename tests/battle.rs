@@ -527,6 +527,63 @@ fn a_march_dragged_with_the_wheel_turned_back_splits_the_formation_as_the_rules_
     assert!(formations.iter().any(|f| f.hex == to));
 }
 
+/// In a Melee with no decision owed, a formation of the side to act beside
+/// an enemy, from which no attack is listed, and the enemy's hex: the first
+/// neighbour an enemy stands on, as the table tries it.
+fn unlit_beside_an_enemy(game: &Game, list: &[Legal<Command>]) -> Option<(Hex, Hex)> {
+    let side = game.decider()?;
+    if game.phase() != sandtable_warpspawn::Phase::Melee
+        || list.iter().any(|l| {
+            matches!(
+                l.command,
+                Command::Lose { .. } | Command::Advance { .. } | Command::Rout { .. }
+            )
+        })
+    {
+        return None;
+    }
+    game.stacks()
+        .iter()
+        .filter(|s| s.side == side && s.is_formation())
+        .filter(|s| !list.iter().any(|l| acts_from(&l.command, s.hex)))
+        .find_map(|s| {
+            let enemy = game
+                .battle()
+                .neighbours(s.hex)
+                .iter()
+                .copied()
+                .find(|n| game.stack(*n, side.other()).is_some())?;
+            Some((s.hex, enemy))
+        })
+}
+
+#[test]
+fn a_click_on_a_formation_that_cannot_act_says_why_in_the_rules_words() {
+    let mut app = play_until("open-field.ron", |game, list| {
+        unlit_beside_an_enemy(game, list).is_some()
+    });
+    let game = game_of(&app);
+    let (_, list) = legal(&game);
+    let (hex, enemy) = unlit_beside_an_enemy(&game, &list).expect("found");
+    let side = game.decider().expect("to act");
+    let attack = Command::Attack {
+        target: enemy,
+        from: sandtable_warpspawn::Hexes::one(hex),
+    };
+    let why = GameState::check(&game, Seat(u16::from(side.0)), &attack)
+        .expect_err("no attack is listed from there");
+    app.world_mut().resource_mut::<BattlePick>().from = None;
+    send(&mut app, BattleInput::Click(hex));
+    let notice = app.world().resource::<Notice>().clone();
+    assert!(notice.error, "{notice:?}");
+    assert_eq!(
+        notice.text.as_deref(),
+        Some(format!("{hex}: {why}").as_str()),
+        "the rules' reason for this formation, not a pointer to lit hexes"
+    );
+    assert!(why.to_string().contains("(R"), "with its ruling: {why}");
+}
+
 #[test]
 fn a_drag_let_go_where_no_march_goes_changes_nothing_and_says_why() {
     let (mut app, from, _, _) = march_to_drag();

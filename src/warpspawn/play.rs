@@ -545,6 +545,55 @@ fn plain_command(phase: Phase, from: Hex, to: Hex) -> Command {
     }
 }
 
+/// Why a click on `hex` selects nothing, in the rules' words where the
+/// side's pieces stand there: the refusal of the first thing they would try
+/// toward a neighbour (an attack on the enemy beside them, a march, a rally;
+/// a cannon's shot at the nearest enemy), else that nothing of the side's
+/// is there, and where to look instead: the lit hexes, or End phase when
+/// none is lit.
+fn why_nothing_acts(game: &Game, side: Side, hex: Hex, legal: &[Legal<Command>]) -> String {
+    let phase = game.phase();
+    if game.stack(hex, side).is_some() {
+        let enemy = side.other();
+        let mut targets: Vec<Hex> = game
+            .battle()
+            .neighbours(hex)
+            .iter()
+            .copied()
+            .filter(|n| match phase {
+                Phase::Melee => game.stack(*n, enemy).is_some(),
+                _ => true,
+            })
+            .collect();
+        if phase == Phase::Cannonade {
+            // The nearest enemy, wherever it stands.
+            targets = game
+                .stacks()
+                .iter()
+                .filter(|s| s.side == enemy)
+                .min_by_key(|s| s.hex.distance(hex))
+                .map(|s| vec![s.hex])
+                .unwrap_or_default();
+        }
+        if let Some(why) = targets
+            .into_iter()
+            .find_map(|to| GameState::check(game, seat(side), &plain_command(phase, hex, to)).err())
+        {
+            return why.to_string();
+        }
+    }
+    let lit = if legal.iter().any(|l| l.piece.is_some()) {
+        "the lit hexes can"
+    } else {
+        "none can: End phase (Enter) ends it"
+    };
+    format!(
+        "nothing of {}'s there can act now, in the {:?} phase; {lit} (R64)",
+        game.name(side),
+        phase
+    )
+}
+
 /// Why the person may not play now, if they may not: a hand-over to
 /// confirm, a bot's decision, or a battle over.
 fn person_may_not_play(active: &ActiveBattle) -> Option<String> {
@@ -763,9 +812,8 @@ pub fn battle_input(
                     notice.error(format!("{hex}: {why}"));
                 } else {
                     notice.error(format!(
-                        "{hex}: nothing of {}'s there can act now, in the {:?} phase; the lit hexes can (R64)",
-                        game.name(side),
-                        game.phase()
+                        "{hex}: {}",
+                        why_nothing_acts(game, side, hex, &legal)
                     ));
                 }
             }

@@ -557,6 +557,77 @@ fn unlit_beside_an_enemy(game: &Game, list: &[Legal<Command>]) -> Option<(Hex, H
         })
 }
 
+/// A listed march of part of a stack to a hex the whole stack may not
+/// reach by that path, nor by any listed path.
+fn part_march(game: &Game, list: &[Legal<Command>]) -> Option<(Hex, Hex, Command)> {
+    let side = game.decider()?;
+    list.iter().find_map(|l| {
+        let Command::March {
+            from,
+            path,
+            pick: Some(_),
+        } = l.command
+        else {
+            return None;
+        };
+        let to = *path.as_slice().last()?;
+        let whole_listed = list.iter().any(|m| {
+            matches!(m.command, Command::March { from: f, path: p, pick: None }
+                if f == from && p.as_slice().last() == Some(&to))
+        });
+        let whole = Command::March {
+            from,
+            path,
+            pick: None,
+        };
+        let refused = GameState::check(game, Seat(u16::from(side.0)), &whole).is_err();
+        (refused && !whole_listed).then_some((from, to, l.command))
+    })
+}
+
+#[test]
+fn a_march_that_leaves_pieces_behind_says_so_before_play() {
+    let mut app = play_until("river-bridge.ron", |game, list| {
+        part_march(game, list).is_some()
+    });
+    let game = game_of(&app);
+    let (_, list) = legal(&game);
+    let (from, to, march) = part_march(&game, &list).expect("found");
+    let Command::March {
+        pick: Some(pick), ..
+    } = march
+    else {
+        unreachable!()
+    };
+    app.world_mut().resource_mut::<BattlePick>().from = None;
+    send(&mut app, BattleInput::Click(from));
+    let choices = app.world().resource::<BattleChoices>().clone();
+    let (_, words) = choices
+        .targets
+        .iter()
+        .find(|(h, _)| *h == to)
+        .expect("the hex is a target");
+    assert!(
+        words.ends_with(&format!(": only {pick}")),
+        "the hex's label says what goes: {words}"
+    );
+    send(&mut app, BattleInput::Click(to));
+    let choices = app.world().resource::<BattleChoices>().clone();
+    let choice = choices
+        .choices
+        .iter()
+        .find(|c| c.command == march)
+        .expect("the march is offered");
+    let behind = choice
+        .left_behind
+        .as_deref()
+        .expect("the panel says what stays");
+    assert!(
+        behind.starts_with(&format!("only {pick} can take this path: ")) && behind.contains("(R"),
+        "{behind}"
+    );
+}
+
 #[test]
 fn a_click_on_a_formation_that_cannot_act_says_why_in_the_rules_words() {
     let mut app = play_until("open-field.ron", |game, list| {

@@ -351,6 +351,9 @@ fn choices_list(
                     if let Some(why) = &choice.refused {
                         ui.colored_label(egui::Color32::from_rgb(255, 120, 110), why);
                     }
+                    if let Some(behind) = &choice.left_behind {
+                        ui.colored_label(egui::Color32::from_rgb(255, 190, 80), behind);
+                    }
                     if let Some(plan) = &choice.fire {
                         ui.small(format!(
                             "{} fire at {} hex{} (R66); {} men in the target",
@@ -490,9 +493,20 @@ pub(crate) fn label_pieces(
             labels.boxed(p, words, 11.0, egui::Color32::from_black_alpha(170));
         }
     }
+    // A hex of officers, a cannon, baggage or a flag without armed men is
+    // labelled as a formation is, so that it is not missed.
+    let lone = |piece: &BattlePiece| {
+        !formations
+            .iter()
+            .any(|(f, _)| f.hex == piece.hex && f.side == piece.side)
+    };
     for (piece, at) in pieces {
         let words = match piece.slot {
             Slot::Officer if piece.count > 1 => format!("{} officers", piece.count),
+            Slot::Officer if lone(piece) => "officer".to_owned(),
+            Slot::Cannon if lone(piece) => "cannon".to_owned(),
+            Slot::Baggage if lone(piece) => "baggage".to_owned(),
+            Slot::Flag if lone(piece) => "flag".to_owned(),
             Slot::Routers => format!("{} routing", piece.count),
             Slot::Prisoners if piece.count == 1 => "1 prisoner".to_owned(),
             Slot::Prisoners => format!("{} prisoners", piece.count),

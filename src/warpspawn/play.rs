@@ -187,6 +187,10 @@ pub struct Choice {
     pub odds: Vec<Odds>,
     /// Why the rules refuse it (a split that may not go), if they do.
     pub refused: Option<String>,
+    /// For a march that the rules let only part of the selection make:
+    /// what goes, and why the rest may not (`only officer 1 can take this
+    /// path: J5 is bocage ... (R69)`), said before Play.
+    pub left_behind: Option<String>,
     /// For a shot: its range, line (R66), modifiers (R67) and the friendly
     /// formations on its line (R68).
     pub fire: Option<FirePlan>,
@@ -376,12 +380,46 @@ fn at(legal: &Legal<Command>) -> Option<Hex> {
 /// A few words for a hex the selection may reach, from the first command of
 /// the list that goes there: a march's length, a shot's expected
 /// casualties (R67), a melee's ratio row (R74), a rally's roll (R79).
+/// For a listed march of part of a stack: what goes, and the rules' reason
+/// the whole stack may not take that path; `None` where the whole may, or
+/// the march is the whole stack's.
+fn left_behind(game: &Game, side: Side, march: &Command) -> Option<String> {
+    let Command::March {
+        from,
+        path,
+        pick: Some(pick),
+    } = *march
+    else {
+        return None;
+    };
+    let whole = Command::March {
+        from,
+        path,
+        pick: None,
+    };
+    let why = GameState::check(game, seat(side), &whole).err()?;
+    Some(format!("only {pick} can take this path: {why}"))
+}
+
 fn target_words(game: &Game, side: Side, legal: &Legal<Command>) -> String {
     match legal.command {
-        Command::March { path, .. } => match path.as_slice().len() {
-            1 => "1 hex".to_owned(),
-            n => format!("{n} hexes"),
-        },
+        Command::March { path, .. } => {
+            let length = match path.as_slice().len() {
+                1 => "1 hex".to_owned(),
+                n => format!("{n} hexes"),
+            };
+            match (legal.command, left_behind(game, side, &legal.command)) {
+                (
+                    Command::March {
+                        pick: Some(pick), ..
+                    },
+                    Some(_),
+                ) => {
+                    format!("{length}: only {pick}")
+                }
+                _ => length,
+            }
+        }
         Command::Fire { .. } => match game.fire_plan(side, &legal.command) {
             Some(plan) => {
                 let total: u32 = (1..=6u8)
@@ -485,10 +523,14 @@ pub fn list_choices(
     let owed = game.owed().is_some();
     if let Some(from) = pick.from {
         for l in legal.iter().filter(|l| acts_from(&l.command, from)) {
-            if let Some(to) = at(l)
-                && !out.targets.iter().any(|(h, _)| *h == to)
-            {
-                out.targets.push((to, target_words(game, side, l)));
+            let Some(to) = at(l) else { continue };
+            match out.targets.iter_mut().find(|(h, _)| *h == to) {
+                None => out.targets.push((to, target_words(game, side, l))),
+                // Where the whole stack may march too, it is no part's hex.
+                Some(target) if matches!(l.command, Command::March { pick: None, .. }) => {
+                    target.1 = target_words(game, side, l);
+                }
+                Some(_) => {}
             }
         }
     }
@@ -507,11 +549,16 @@ pub fn list_choices(
         let refused = GameState::check(game, seat(side), &command)
             .err()
             .map(|e| e.to_string());
+        let left_behind = match (pick.split, l.command) {
+            (None, Command::March { .. }) => left_behind(game, side, &l.command),
+            _ => None,
+        };
         out.choices.push(Choice {
             command,
             listed: *l,
             odds: GameState::odds(game, seat(side), &command),
             refused,
+            left_behind,
             fire: game.fire_plan(side, &command),
             attack: game.attack_plan(side, &command),
         });

@@ -627,7 +627,6 @@ fn a_march_that_leaves_pieces_behind_says_so_before_play() {
         behind.starts_with(&format!("only {what} can take this path: ")) && behind.contains("(R"),
         "the label and the panel say the same: {behind}"
     );
-    eprintln!("label: {words}\npanel: {behind}");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use sandtable_warpspawn::{Command, Phase, Side};
+use sandtable_warpspawn::{Command, Hex, Phase, Side};
 
 use super::looks::Slot;
 use super::play::{BattleChoices, BattleInput, BattlePick, BattleSeat, TypedRolls, march_pick};
@@ -425,6 +425,7 @@ fn label_battle(
     let labels = TableLabels::new(ctx, cam, cam_at);
     label_pieces(&labels, &formations, &pieces);
     let map = battle.game.battle().map;
+    label_edges(&labels, map);
     // What each lit hex offers the selection: a march's length, a shot's
     // expected casualties, a melee's row.
     if pick.to.is_none() {
@@ -473,6 +474,33 @@ fn label_battle(
         );
     }
     Ok(())
+}
+
+/// The hexes' names along the map's near and left edges, as the Cache
+/// board has its letters and numbers: a column's letter below its first
+/// hex, a row's number left of it; every few on a large map.
+fn label_edges(labels: &TableLabels, map: sandtable_warpspawn::Map) {
+    let colour = egui::Color32::from_rgb(240, 230, 200);
+    let every = |n: u16| usize::from(n.div_ceil(30).max(1));
+    for col in (0..map.columns).step_by(every(map.columns)) {
+        let hex = Hex::new(col, 0);
+        let at = super::hex_center(map, hex) + Vec3::new(0.0, 0.0, 0.8 * super::HEX);
+        if let Some(p) = labels.screen(at) {
+            let name = hex.to_string();
+            labels.text(
+                p,
+                name.trim_end_matches(|c: char| c.is_ascii_digit()),
+                13.0,
+                colour,
+            );
+        }
+    }
+    for row in (0..map.rows).step_by(every(map.rows)) {
+        let at = super::hex_center(map, Hex::new(0, row)) - Vec3::new(0.8 * super::HEX, 0.0, 0.0);
+        if let Some(p) = labels.screen(at) {
+            labels.text(p, &(row + 1).to_string(), 13.0, colour);
+        }
+    }
 }
 
 /// The count of men on each formation and of each piece that stands for

@@ -482,7 +482,9 @@ fn label_battle(
 fn label_edges(labels: &TableLabels, map: sandtable_warpspawn::Map) {
     let colour = egui::Color32::from_rgb(240, 230, 200);
     let every = |n: u16| usize::from(n.div_ceil(30).max(1));
+    // Map sides are at most 100 hexes (R60): each fits a hex's byte.
     for col in (0..map.columns).step_by(every(map.columns)) {
+        let Ok(col) = u8::try_from(col) else { break };
         let hex = Hex::new(col, 0);
         let at = super::hex_center(map, hex) + Vec3::new(0.0, 0.0, 0.8 * super::HEX);
         if let Some(p) = labels.screen(at) {
@@ -496,9 +498,10 @@ fn label_edges(labels: &TableLabels, map: sandtable_warpspawn::Map) {
         }
     }
     for row in (0..map.rows).step_by(every(map.rows)) {
+        let Ok(row) = u8::try_from(row) else { break };
         let at = super::hex_center(map, Hex::new(0, row)) - Vec3::new(0.8 * super::HEX, 0.0, 0.0);
         if let Some(p) = labels.screen(at) {
-            labels.text(p, &(row + 1).to_string(), 13.0, colour);
+            labels.text(p, &(u16::from(row) + 1).to_string(), 13.0, colour);
         }
     }
 }

@@ -486,7 +486,10 @@ fn label_edges(labels: &TableLabels, map: sandtable_warpspawn::Map) {
     for col in (0..map.columns).step_by(every(map.columns)) {
         let Ok(col) = u8::try_from(col) else { break };
         let hex = Hex::new(col, 0);
-        let at = super::hex_center(map, hex) + Vec3::new(0.0, 0.0, 0.8 * super::HEX);
+        // In one line below the lowest hexes, though odd columns stand half
+        // a hex higher.
+        let near = super::hex_center(map, Hex::new(0, 0)).z + 0.8 * super::HEX;
+        let at = super::hex_center(map, hex).with_z(near);
         if let Some(p) = labels.screen(at) {
             let name = hex.to_string();
             labels.text(

@@ -404,45 +404,19 @@ fn left_behind(game: &Game, side: Side, march: &Command) -> Option<String> {
     ))
 }
 
-/// What a march takes, in words: `the officer`, `8 infantry and the cannon`.
+/// What a march takes, in words, as the log will say it.
 fn pick_words(pick: &Pick) -> String {
-    let mut parts = Vec::new();
-    if !pick.men.is_empty() {
-        parts.push(sandtable_warpspawn::band_words(sandtable_warpspawn::Band {
+    sandtable_warpspawn::marching_words(
+        sandtable_warpspawn::Band {
             men: pick.men,
-            officers: 0,
-        }));
-    }
-    match pick.officers {
-        0 => {}
-        1 => parts.push("the officer".to_owned()),
-        n => parts.push(format!("{n} officers")),
-    }
-    for (on, what) in [
-        (pick.cannon, "the cannon"),
-        (pick.baggage, "the baggage"),
-        (pick.flag, "the flag"),
-    ] {
-        if on {
-            parts.push(what.to_owned());
-        }
-    }
-    match pick.prisoners {
-        0 => {}
-        1 => parts.push("1 prisoner".to_owned()),
-        n => parts.push(format!("{n} prisoners")),
-    }
-    if pick.unarmed > 0 {
-        parts.push(format!("{} unarmed", pick.unarmed));
-    }
-    match parts.len() {
-        0 => "nothing".to_owned(),
-        1 => parts.remove(0),
-        _ => {
-            let last = parts.pop().unwrap_or_default();
-            format!("{} and {last}", parts.join(", "))
-        }
-    }
+            officers: pick.officers,
+        },
+        pick.cannon,
+        pick.baggage,
+        pick.flag,
+        pick.prisoners,
+        pick.unarmed,
+    )
 }
 
 fn target_words(game: &Game, side: Side, legal: &Legal<Command>) -> String {

@@ -234,6 +234,40 @@ pub enum Event {
     },
 }
 
+/// What marches, in words, as the log says it and the table shows it before
+/// a march is played: `8 infantry, 1 officer, the cannon, 1 prisoner`.
+pub fn marching_words(
+    armed: Band,
+    cannon: bool,
+    baggage: bool,
+    flag: bool,
+    prisoners: u16,
+    unarmed: u16,
+) -> String {
+    let mut what = Vec::new();
+    if !armed.is_empty() {
+        what.push(band_words(armed));
+    }
+    for (on, piece) in [
+        (cannon, "the cannon"),
+        (baggage, "the baggage"),
+        (flag, "the flag"),
+    ] {
+        if on {
+            what.push(piece.to_owned());
+        }
+    }
+    match prisoners {
+        0 => {}
+        1 => what.push("1 prisoner".to_owned()),
+        n => what.push(format!("{n} prisoners")),
+    }
+    if unarmed > 0 {
+        what.push(format!("{unarmed} unarmed"));
+    }
+    what.join(", ")
+}
+
 /// A band in words: `8 infantry, 2 cavalry and 1 officer`.
 pub fn band_words(band: Band) -> String {
     let mut parts = Vec::new();
@@ -335,35 +369,18 @@ impl Game {
                 flags,
                 prisoners,
                 unarmed,
-            } => {
-                let mut what = Vec::new();
-                if !armed.is_empty() {
-                    what.push(band_words(*armed));
-                }
-                if *cannon {
-                    what.push("the cannon".to_owned());
-                }
-                if *baggage {
-                    what.push("the baggage".to_owned());
-                }
-                if *flags > 0 {
-                    what.push("the flag".to_owned());
-                }
-                if !prisoners.is_empty() {
-                    what.push(match prisoners.heads() {
-                        1 => "1 prisoner".to_owned(),
-                        n => format!("{n} prisoners"),
-                    });
-                }
-                if !unarmed.is_empty() {
-                    what.push(format!("{} unarmed", unarmed.heads()));
-                }
-                format!(
-                    "{} march from {from} to {}",
-                    what.join(", "),
-                    hex_list(path.as_slice())
-                )
-            }
+            } => format!(
+                "{} march from {from} to {}",
+                marching_words(
+                    *armed,
+                    *cannon,
+                    *baggage,
+                    *flags > 0,
+                    prisoners.heads(),
+                    unarmed.heads()
+                ),
+                hex_list(path.as_slice())
+            ),
             Event::Captured {
                 hex,
                 by,

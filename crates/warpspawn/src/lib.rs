@@ -54,7 +54,7 @@ mod summary;
 mod text;
 
 pub use command::{Command, Hexes, Men, ParseCommandError, Parts, Pick, RoutTo};
-pub use event::{Event, band_words};
+pub use event::{Event, band_words, marching_words};
 pub use game::{
     Band, Battle, Cause, EndReason, Fate, Game, Marks, Outcome, Phase, RoutWhy, Side, Stack, State,
     Step, Which, is_cover,

@@ -404,6 +404,26 @@ impl Controls<'_> {
     }
 }
 
+/// A player's or side's button in a layout panel: a swatch of its colour,
+/// then its name, in that colour, or in white on the selection's blue
+/// when it is the one chosen (red text on blue is hard to read).
+pub(crate) fn side_button(
+    ui: &mut egui::Ui,
+    selected: bool,
+    name: &str,
+    colour: egui::Color32,
+) -> egui::Response {
+    ui.colored_label(colour, "■");
+    let text = if selected {
+        egui::RichText::new(name)
+            .strong()
+            .color(egui::Color32::WHITE)
+    } else {
+        egui::RichText::new(name).color(colour)
+    };
+    ui.selectable_label(selected, text)
+}
+
 /// What was clicked in the controls, and where each button is.
 #[derive(Debug, Default)]
 pub(crate) struct ControlsClicked {

@@ -358,8 +358,8 @@ fn palette(
         ui.label("Player:");
         for (i, p) in players.iter().enumerate() {
             let [r, g, b] = scenario.colours.get(i).map_or([200, 200, 200], |c| c.0);
-            let text = egui::RichText::new(&p.name).color(egui::Color32::from_rgb(r, g, b));
-            if ui.selectable_label(editor.player == i, text).clicked() {
+            let colour = egui::Color32::from_rgb(r, g, b);
+            if crate::hud::side_button(ui, editor.player == i, &p.name, colour).clicked() {
                 editor.player = i;
                 editor.factor = 0;
             }

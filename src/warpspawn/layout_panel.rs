@@ -154,11 +154,11 @@ fn draw_battle_layout_panel(
                             ui.label("Side:");
                             for (i, name) in sides.iter().enumerate() {
                                 let colour = side_colour(layout, i);
-                                ui.selectable_value(
-                                    &mut layout.side,
-                                    i,
-                                    egui::RichText::new(name).color(colour),
-                                );
+                                if crate::hud::side_button(ui, layout.side == i, name, colour)
+                                    .clicked()
+                                {
+                                    layout.side = i;
+                                }
                             }
                         });
                         if layout.tool == BattleTool::Deploy {

@@ -339,13 +339,17 @@ fn slips_of_notation_are_refused_or_quoted_as_typed() {
         "--dice 2,,5: a comma with no roll after roll 1: each die rolled is written once (R30)"
     );
     let record = dir.join("r.moves");
-    std::fs::write(&record, "[Dice \"2,,5\"]\nend\n").expect("written");
-    let out = cli(&[
-        "play",
-        "scenarios/warpspawn/open-field.ron",
-        "--record",
-        arg(&record),
-    ]);
+    // The open field played from a record of this text.
+    let play = |text: &str| {
+        std::fs::write(&record, text).expect("written");
+        cli(&[
+            "play",
+            "scenarios/warpspawn/open-field.ron",
+            "--record",
+            arg(&record),
+        ])
+    };
+    let out = play("[Dice \"2,,5\"]\nend\n");
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("a comma with no roll after roll 1"),
@@ -353,13 +357,7 @@ fn slips_of_notation_are_refused_or_quoted_as_typed() {
         text(&out.stderr)
     );
     // A header given twice.
-    std::fs::write(&record, "[Seed \"1\"]\n[Seed \"2\"]\nend\n").expect("written");
-    let out = cli(&[
-        "play",
-        "scenarios/warpspawn/open-field.ron",
-        "--record",
-        arg(&record),
-    ]);
+    let out = play("[Seed \"1\"]\n[Seed \"2\"]\nend\n");
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         text(&out.stderr).trim_end(),
@@ -369,13 +367,7 @@ fn slips_of_notation_are_refused_or_quoted_as_typed() {
         )
     );
     // A command of no men is quoted as typed.
-    std::fs::write(&record, "advance D3 from E3 inf 0\n").expect("written");
-    let out = cli(&[
-        "play",
-        "scenarios/warpspawn/open-field.ron",
-        "--record",
-        arg(&record),
-    ]);
+    let out = play("advance D3 from E3 inf 0\n");
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("`advance D3 from E3 inf 0`"),

@@ -266,7 +266,7 @@ fn click_flow(
     );
     let targets = &app.world().resource::<BattleChoices>().targets;
     assert!(
-        targets.iter().any(|(h, _)| *h == to),
+        targets.iter().any(|t| t.hex == to),
         "{to} is lit from {from}: {targets:?}"
     );
     send(app, BattleInput::Click(to));
@@ -602,14 +602,23 @@ fn a_march_that_leaves_pieces_behind_says_so_before_play() {
     app.world_mut().resource_mut::<BattlePick>().from = None;
     send(&mut app, BattleInput::Click(from));
     let choices = app.world().resource::<BattleChoices>().clone();
-    let (_, words) = choices
+    let target = choices
         .targets
         .iter()
-        .find(|(h, _)| *h == to)
+        .find(|t| t.hex == to)
         .expect("the hex is a target");
+    let words = &target.words;
     assert!(
         words.contains(": only ") && !words.contains(&pick.to_string()),
-        "the hex's label says what goes, in words: {words}"
+        "the words under the pointer say what goes: {words}"
+    );
+    let Command::March { path, .. } = march else {
+        unreachable!()
+    };
+    assert_eq!(
+        target.label,
+        format!("{}, part", path.as_slice().len()),
+        "the hex's label on the table says that part goes, in a few characters"
     );
     send(&mut app, BattleInput::Click(to));
     let choices = app.world().resource::<BattleChoices>().clone();

@@ -31,6 +31,7 @@ pub(super) fn plugin(app: &mut App) {
             ..default()
         })
         .add_systems(Startup, spawn_panel_camera)
+        .add_systems(EguiPrimaryContextPass, set_text_sizes.before(HudSystems))
         .init_resource::<PanelWidth>()
         .init_resource::<HoverLabel>()
         .configure_sets(
@@ -62,6 +63,33 @@ pub(super) fn plugin(app: &mut App) {
                 .after(bevy::transform::TransformSystems::Propagate)
                 .after(bevy::camera::CameraUpdateSystems),
         );
+}
+
+/// The panels' text sizes, in points: none below 12, so that every line
+/// reads on a window 720 pixels high (egui's own smallest is 9).
+pub(crate) const TEXT_SIZES: [(egui::TextStyle, f32); 5] = [
+    (egui::TextStyle::Small, 12.0),
+    (egui::TextStyle::Body, 14.0),
+    (egui::TextStyle::Button, 14.0),
+    (egui::TextStyle::Monospace, 13.0),
+    (egui::TextStyle::Heading, 18.0),
+];
+
+/// Sets [`TEXT_SIZES`] once, when the panels' context is first drawn.
+fn set_text_sizes(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if *done {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    ctx.all_styles_mut(|style| {
+        for (text, size) in &TEXT_SIZES {
+            if let Some(font) = style.text_styles.get_mut(text) {
+                font.size = *size;
+            }
+        }
+    });
+    *done = true;
+    Ok(())
 }
 
 fn spawn_panel_camera(mut commands: Commands) {
@@ -133,6 +161,8 @@ pub struct TableLabels<'a> {
     pub painter: egui::Painter,
     cam: &'a Camera,
     at: &'a GlobalTransform,
+    /// The boxes drawn so far this frame, which a later box keeps clear of.
+    taken: std::cell::RefCell<Vec<egui::Rect>>,
 }
 
 impl<'a> TableLabels<'a> {
@@ -145,7 +175,45 @@ impl<'a> TableLabels<'a> {
             )),
             cam,
             at,
+            taken: std::cell::RefCell::new(Vec::new()),
         }
+    }
+
+    /// The table's part of the window (beside the panel).
+    fn bounds(&self) -> egui::Rect {
+        self.cam
+            .logical_viewport_rect()
+            .map(|r| {
+                egui::Rect::from_min_max(egui::pos2(r.min.x, r.min.y), egui::pos2(r.max.x, r.max.y))
+            })
+            .unwrap_or_else(|| self.painter.clip_rect())
+    }
+
+    /// What the pointer is over, in words: in a bar along the bottom of the
+    /// table's part of the window, where it covers none of the pieces near
+    /// the pointer and no label of the table, and wrapped to the bar's width.
+    pub fn pointer_bar(&self, words: String) {
+        let bounds = self.bounds();
+        let galley = self.painter.layout(
+            words,
+            egui::FontId::proportional(HOVER_TEXT),
+            egui::Color32::WHITE,
+            (bounds.width() - 24.0).max(100.0),
+        );
+        let rect = egui::Rect::from_min_size(
+            egui::pos2(
+                bounds.left() + 8.0,
+                bounds.bottom() - 8.0 - galley.size().y - 8.0,
+            ),
+            galley.size() + egui::vec2(8.0, 8.0),
+        );
+        self.painter
+            .rect_filled(rect, 4.0, egui::Color32::from_black_alpha(210));
+        self.painter.galley(
+            rect.min + egui::vec2(4.0, 4.0),
+            galley,
+            egui::Color32::WHITE,
+        );
     }
 
     /// Where a point of the table is on the screen.
@@ -184,13 +252,7 @@ impl<'a> TableLabels<'a> {
     /// `None` for a point out of sight (off the window or behind the
     /// panel), whose label would only lie over something else.
     fn placed(&self, at: egui::Pos2, rect: egui::Rect) -> Option<egui::Rect> {
-        let bounds = self
-            .cam
-            .logical_viewport_rect()
-            .map(|r| {
-                egui::Rect::from_min_max(egui::pos2(r.min.x, r.min.y), egui::pos2(r.max.x, r.max.y))
-            })
-            .unwrap_or_else(|| self.painter.clip_rect());
+        let bounds = self.bounds();
         if !bounds.contains(at) {
             return None;
         }
@@ -201,31 +263,26 @@ impl<'a> TableLabels<'a> {
     }
 
     /// Text on a box of its own, readable over any square or figure, kept
-    /// inside the table's part of the window ([`TableLabels::placed`]).
+    /// inside the table's part of the window ([`TableLabels::placed`]) and
+    /// clear of the boxes drawn before it ([`clear_of`]): drawn while the
+    /// point it labels is in sight.
     pub fn boxed(&self, at: egui::Pos2, words: String, size: f32, back: egui::Color32) {
-        self.boxed_off(at, egui::Vec2::ZERO, words, size, back);
-    }
-
-    /// As [`TableLabels::boxed`], the box `offset` from the point it labels
-    /// (a hex's label below the hex): drawn while the point is in sight.
-    pub fn boxed_off(
-        &self,
-        at: egui::Pos2,
-        offset: egui::Vec2,
-        words: String,
-        size: f32,
-        back: egui::Color32,
-    ) {
         let galley = self.painter.layout_no_wrap(
             words,
             egui::FontId::proportional(size),
             egui::Color32::WHITE,
         );
         let rect = egui::Align2::CENTER_CENTER
-            .anchor_size(at + offset, galley.size())
+            .anchor_size(at, galley.size())
             .expand(3.0);
         let Some(rect) = self.placed(at, rect) else {
             return;
+        };
+        let rect = {
+            let mut taken = self.taken.borrow_mut();
+            let rect = clear_of(rect, &taken);
+            taken.push(rect);
+            rect
         };
         self.painter.rect_filled(rect, 3.0, back);
         self.painter.galley(
@@ -234,6 +291,34 @@ impl<'a> TableLabels<'a> {
             egui::Color32::WHITE,
         );
     }
+}
+
+/// The size of the text that says what the pointer is over.
+const HOVER_TEXT: f32 = 14.0;
+
+/// Where a box goes so that it covers none of the boxes `taken` before it:
+/// where it is when it overlaps none, else the nearest free place up to a
+/// box's height above or below (labels of neighbouring pieces, or of the
+/// hexes a march reaches, stack instead of hiding each other, and stay by
+/// what they label); where none is free, the place that covers least.
+fn clear_of(rect: egui::Rect, taken: &[egui::Rect]) -> egui::Rect {
+    let covered = |r: &egui::Rect| -> f32 {
+        taken
+            .iter()
+            .map(|t| t.intersect(*r))
+            .filter(|i| i.is_positive())
+            .map(|i| i.area())
+            .sum()
+    };
+    let step = rect.height() + 1.0;
+    let places = [0.0, -0.5, 0.5, -1.0, 1.0].map(|k| rect.translate(egui::vec2(0.0, k * step)));
+    if let Some(free) = places.iter().find(|r| covered(r) == 0.0) {
+        return *free;
+    }
+    places
+        .into_iter()
+        .min_by(|a, b| covered(a).total_cmp(&covered(b)))
+        .unwrap_or(rect)
 }
 
 /// How far to move a span from `lo` to `hi` to have it inside `min` to
@@ -499,24 +584,64 @@ pub(crate) fn play_controls(ui: &mut egui::Ui, c: &Controls<'_>) -> ControlsClic
         if accept.clicked() {
             out.command = Some(Command::AcceptDraw);
         }
-        let resign = ui.add_enabled_ui(enabled.turn, |ui| {
-            ui.menu_button("Resign…", |ui| {
-                ui.button("Resign: leave the game (R24)").clicked()
-            })
-        });
-        out.buttons.push(resign.inner.response.rect);
-        if resign.inner.inner == Some(true) {
-            out.command = Some(Command::Resign);
+        let resign = ui.add_enabled(enabled.turn, egui::Button::new("Resign…"));
+        out.buttons.push(resign.rect);
+        if resign.clicked() {
+            ui.data_mut(|d| d.insert_temp(resign_id(), true));
         }
     });
-    {
-        if let Some(by) = c.draw_offer.filter(|_| c.outcome.is_none()) {
-            ui.label(format!("{by} offers a draw (R24)"));
-        }
+    if enabled.turn && ui.data(|d| d.get_temp::<bool>(resign_id()).unwrap_or(false)) {
+        let (confirmed, places) = resign_dialog(ui.ctx(), c.player);
+        out.buttons.extend(places);
+        out.command = out.command.or(confirmed);
+    } else {
+        ui.data_mut(|d| d.remove::<bool>(resign_id()));
     }
-    notice_slot(ui, c.notice);
+    // A draw on offer is said in the notice's slot, above the notice, so
+    // that what follows never moves when a bot offers a draw (a click aimed
+    // at a seat's list lands on it).
+    fixed_slot(ui, "notice", NOTICE_HEIGHT, |ui| {
+        if let Some(by) = c.draw_offer.filter(|_| c.outcome.is_none()) {
+            ui.colored_label(egui::Color32::GOLD, format!("{by} offers a draw (R24)"));
+        }
+        notice_text(ui, c.notice);
+    });
     out
 }
+
+/// Where the panel keeps whether the resign dialog is open.
+fn resign_id() -> egui::Id {
+    egui::Id::new("resign-dialog")
+}
+
+/// The dialog that asks before a player resigns, over a dimmed table:
+/// `Some(Resign)` when the player confirms; Play on, Escape or a click
+/// outside close it. With the places of its two buttons.
+fn resign_dialog(ctx: &egui::Context, player: &str) -> (Option<Command>, [egui::Rect; 2]) {
+    let shown = egui::Modal::new(egui::Id::new("resign-modal")).show(ctx, |ui| {
+        ui.set_width(320.0);
+        ui.heading(format!("Resign for {player}?"));
+        ui.label(
+            "You leave the game as if your last Base were captured (R24): play goes on for the others, and ends when one is left.",
+        );
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            let resign = ui.button("Resign");
+            let stay = ui.button("Play on");
+            (resign.clicked(), stay.clicked(), [resign.rect, stay.rect])
+        })
+        .inner
+    });
+    let (resign, stay, places) = shown.inner;
+    if resign || stay || shown.should_close() {
+        ctx.data_mut(|d| d.remove::<bool>(resign_id()));
+    }
+    (resign.then_some(Command::Resign), places)
+}
+
+/// The side panels' width, in points: the Cache panel's buttons in three
+/// rows at the panels' text sizes ([`TEXT_SIZES`]).
+pub(crate) const PANEL_WIDTH: f32 = 340.0;
 
 /// The height of the panel's block about the acting unit, the last roll and
 /// an awaited choice, in points.
@@ -568,16 +693,19 @@ pub(crate) fn log_view(ui: &mut egui::Ui, id: &str, log: &[crate::play::LogLine]
 
 /// The notice in a slot of fixed height ([`NOTICE_HEIGHT`]).
 pub(crate) fn notice_slot(ui: &mut egui::Ui, notice: Option<(&str, bool)>) {
-    fixed_slot(ui, "notice", NOTICE_HEIGHT, |ui| {
-        if let Some((text, error)) = notice {
-            let colour = if error {
-                egui::Color32::from_rgb(255, 120, 110)
-            } else {
-                egui::Color32::LIGHT_GRAY
-            };
-            ui.colored_label(colour, text);
-        }
-    });
+    fixed_slot(ui, "notice", NOTICE_HEIGHT, |ui| notice_text(ui, notice));
+}
+
+/// A notice's words: an error's in red.
+fn notice_text(ui: &mut egui::Ui, notice: Option<(&str, bool)>) {
+    if let Some((text, error)) = notice {
+        let colour = if error {
+            egui::Color32::from_rgb(255, 120, 110)
+        } else {
+            egui::Color32::LIGHT_GRAY
+        };
+        ui.colored_label(colour, text);
+    }
 }
 
 /// The dialog the table waits on, over everything else.
@@ -757,7 +885,7 @@ fn draw_panels(
     let current = game.current_player();
     let panel = egui::Panel::right("play-panel")
         .resizable(false)
-        .exact_size(300.0)
+        .exact_size(PANEL_WIDTH)
         .show(&mut root, |ui| {
             ui.heading(&active.scenario.name);
             let mut on = false;
@@ -1068,15 +1196,8 @@ fn label_table(
             }
         }
     }
-    if let (Some(sq), Some(label)) = (hovered.0, hover_label.0.clone())
-        && let Some(p) = to_screen(square_center(board, sq) + Vec3::Y * 0.1)
-    {
-        boxed(
-            p + egui::vec2(0.0, 30.0),
-            label,
-            13.0,
-            egui::Color32::from_black_alpha(200),
-        );
+    if let (Some(_), Some(label)) = (hovered.0, hover_label.0.clone()) {
+        labels.pointer_bar(label);
     }
     for (float, at) in &floating {
         if let Some(p) = to_screen(at.translation) {
@@ -1105,42 +1226,156 @@ mod tests {
         assert_eq!(shift_into(100.0, 1300.0, 0.0, 960.0), -100.0);
     }
 
-    /// The places of the controls' buttons, drawn by egui without a window.
-    fn button_places(notice: Option<(&str, bool)>, acting: bool) -> Vec<egui::Rect> {
-        let ctx = egui::Context::default();
-        let mut places = Vec::new();
+    /// Controls in the middle of a game, Blue to play.
+    fn blue_to_play<'a>(notice: Option<(&'a str, bool)>, acting: bool) -> Controls<'a> {
+        Controls {
+            turn: 3,
+            player: "Blue",
+            colour: egui::Color32::BLUE,
+            activations: (4, 5),
+            acting,
+            bot_turn: false,
+            hint: true,
+            draw_offer: None,
+            may_accept: false,
+            notice,
+            outcome: None,
+        }
+    }
+
+    /// The controls drawn by egui without a window, one frame: what was
+    /// clicked and where the panel goes on below them.
+    fn frame(
+        ctx: &egui::Context,
+        c: &Controls<'_>,
+        events: Vec<egui::Event>,
+    ) -> (ControlsClicked, f32) {
         let input = egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(
                 egui::Pos2::ZERO,
                 egui::vec2(1280.0, 720.0),
             )),
+            events,
             ..Default::default()
         };
-        // Two passes, as egui settles sizes in the first.
-        for _ in 0..2 {
-            let mut output = ctx.run_ui(input.clone(), |ui| {
-                places = play_controls(
-                    ui,
-                    &Controls {
-                        turn: 3,
-                        player: "Blue",
-                        colour: egui::Color32::BLUE,
-                        activations: (4, 5),
-                        acting,
-                        bot_turn: false,
-                        hint: true,
-                        draw_offer: None,
-                        may_accept: false,
-                        notice,
-                        outcome: None,
-                    },
-                )
-                .buttons;
-            });
-            // No renderer takes the font textures: they are let go.
-            output.textures_delta.clear();
+        let mut out = (ControlsClicked::default(), 0.0);
+        let mut output = ctx.run_ui(input, |ui| {
+            out = (play_controls(ui, c), ui.cursor().min.y);
+        });
+        // No renderer takes the font textures: they are let go.
+        output.textures_delta.clear();
+        out
+    }
+
+    /// A click of the primary button at `at`: pressed in one frame,
+    /// released in the next.
+    fn click(at: egui::Pos2) -> [Vec<egui::Event>; 2] {
+        let button = |pressed| egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        };
+        [
+            vec![egui::Event::PointerMoved(at), button(true)],
+            vec![button(false)],
+        ]
+    }
+
+    /// Draws `c` for two frames (egui settles sizes in the first): its
+    /// buttons' places and where the panel goes on below them.
+    fn settled(c: &Controls<'_>) -> (Vec<egui::Rect>, f32) {
+        let ctx = egui::Context::default();
+        frame(&ctx, c, Vec::new());
+        let (clicked, below) = frame(&ctx, c, Vec::new());
+        (clicked.buttons, below)
+    }
+
+    /// The places of the controls' buttons, drawn by egui without a window.
+    fn button_places(notice: Option<(&str, bool)>, acting: bool) -> Vec<egui::Rect> {
+        settled(&blue_to_play(notice, acting)).0
+    }
+
+    #[test]
+    fn a_draw_offered_moves_nothing_below_it() {
+        let none = settled(&blue_to_play(None, false));
+        let offered = settled(&Controls {
+            draw_offer: Some("Red"),
+            may_accept: true,
+            ..blue_to_play(None, false)
+        });
+        assert_eq!(offered, none, "the seats' lists below stay where they are");
+    }
+
+    #[test]
+    fn resigning_asks_first_and_play_on_keeps_the_game() {
+        let c = blue_to_play(None, false);
+        let ctx = egui::Context::default();
+        let run = |events| frame(&ctx, &c, events).0;
+        let buttons = run(Vec::new()).buttons;
+        run(Vec::new());
+        let resign = buttons[9];
+        let mut clicked = Vec::new();
+        for events in click(resign.center()) {
+            clicked.push(run(events));
         }
-        places
+        assert!(
+            clicked.iter().all(|c| c.command.is_none()),
+            "one click on Resign… only asks"
+        );
+        let shown = run(Vec::new()).buttons;
+        assert_eq!(shown.len(), 12, "the dialog's Resign and Play on follow");
+        // Play on: the dialog closes and nothing is played.
+        for events in click(shown[11].center()) {
+            assert_eq!(run(events).command, None, "Play on");
+        }
+        assert_eq!(run(Vec::new()).buttons.len(), 10, "the dialog is gone");
+        // Asked again and confirmed: the player resigns.
+        for events in click(resign.center()) {
+            run(events);
+        }
+        let shown = run(Vec::new()).buttons;
+        let mut commands = Vec::new();
+        for events in click(shown[10].center()) {
+            commands.extend(run(events).command);
+        }
+        assert_eq!(commands, vec![Command::Resign]);
+        assert_eq!(run(Vec::new()).buttons.len(), 10, "and the dialog closes");
+    }
+
+    #[test]
+    fn a_label_steps_clear_of_the_labels_before_it() {
+        let a = egui::Rect::from_min_size(egui::pos2(100.0, 100.0), egui::vec2(60.0, 18.0));
+        assert_eq!(clear_of(a, &[]), a, "alone: where it is");
+        let far = a.translate(egui::vec2(200.0, 0.0));
+        assert_eq!(clear_of(a, &[far]), a, "beside one it does not touch");
+        // Over another: a box's height up, clear of it.
+        let moved = clear_of(a, &[a]);
+        assert!(!moved.intersects(a), "{moved:?}");
+        assert_eq!((moved.left(), moved.width()), (a.left(), a.width()));
+        assert!((moved.top() - (a.top() - 19.0)).abs() < 1e-3, "{moved:?}");
+        // Over one half a box below: half a box up is enough.
+        let lower = a.translate(egui::vec2(0.0, 12.0));
+        let half = clear_of(a, &[lower]);
+        assert!((half.top() - (a.top() - 9.5)).abs() < 1e-3, "{half:?}");
+        // With the place above taken too: below.
+        let below = clear_of(a, &[a, moved]);
+        assert!((below.top() - (a.top() + 19.0)).abs() < 1e-3, "{below:?}");
+        // Boxed in above and below: it stays near, where it covers least.
+        let ring = [a, moved, below];
+        let least = clear_of(a, &ring);
+        assert!((least.top() - a.top()).abs() <= 19.0, "{least:?}");
+        assert!(
+            ring.iter().all(|t| t.intersect(least).area() < a.area()),
+            "{least:?} is not wholly under another"
+        );
+        // Three labels on one spot: three places, none over another.
+        let mut taken = Vec::new();
+        for _ in 0..3 {
+            let r = clear_of(a, &taken);
+            assert!(taken.iter().all(|t: &egui::Rect| !t.intersects(r)));
+            taken.push(r);
+        }
     }
 
     #[test]

@@ -123,7 +123,7 @@ fn draw_layout_panel(
     let mut other = Vec::new();
     let shown_panel = egui::Panel::right("layout-panel")
         .resizable(false)
-        .exact_size(320.0)
+        .exact_size(crate::hud::PANEL_WIDTH)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 let mut name = scenario.name.clone();
@@ -578,13 +578,13 @@ pub fn draw_edge_rulers(
     for (at, label) in ruler_marks(tw, inches) {
         if let Some(pt) = labels.screen(world(at, 0.0)) {
             labels.text(pt, "|", 12.0, ruler);
-            labels.text(pt + egui::vec2(0.0, 12.0), &label, 11.0, ruler);
+            labels.text(pt + egui::vec2(0.0, 12.0), &label, 12.0, ruler);
         }
     }
     for (at, label) in ruler_marks(td, inches) {
         if let Some(pt) = labels.screen(world(0.0, at)) {
             labels.text(pt, "-", 12.0, ruler);
-            labels.text(pt - egui::vec2(18.0, 0.0), &label, 11.0, ruler);
+            labels.text(pt - egui::vec2(18.0, 0.0), &label, 12.0, ruler);
         }
     }
 }

@@ -407,8 +407,8 @@ fn light_hexes(
                 choices
                     .targets
                     .iter()
-                    .filter(|(h, _)| *h != from)
-                    .map(|(h, _)| (*h, target.clone())),
+                    .filter(|t| t.hex != from)
+                    .map(|t| (t.hex, target.clone())),
             );
         }
     }

@@ -97,7 +97,7 @@ fn draw_battle_layout_panel(
     );
     let shown = egui::Panel::right("battle-layout-panel")
         .resizable(false)
-        .exact_size(320.0)
+        .exact_size(crate::hud::PANEL_WIDTH)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 ui.heading("Layout");
@@ -375,16 +375,8 @@ fn label_battle_layout(
             egui::Color32::from_black_alpha(200),
         );
     }
-    if let Some(hex) = hovered.0
-        && let Some(p) = labels.screen(super::hex_center(map, hex))
-    {
-        labels.boxed_off(
-            p,
-            egui::vec2(0.0, 34.0),
-            describe_layout_hex(&layout, hex),
-            13.0,
-            egui::Color32::from_black_alpha(200),
-        );
+    if let Some(hex) = hovered.0 {
+        labels.pointer_bar(describe_layout_hex(&layout, hex));
     }
     Ok(())
 }

@@ -82,7 +82,7 @@ fn draw_battle_panel(
     );
     let panel = egui::Panel::right("battle-panel")
         .resizable(false)
-        .exact_size(320.0)
+        .exact_size(crate::hud::PANEL_WIDTH)
         .show(&mut root, |ui| {
             ui.heading(&battle.battle.name);
             let mut on = false;
@@ -287,6 +287,12 @@ fn choices_list(
         let what = match pick.to {
             Some(to) => format!("{from} to {to}"),
             None if choices.targets.is_empty() => format!("{from}: choose below"),
+            None if choices.targets.iter().all(|t| t.march) => {
+                format!(
+                    "{from}: click a lit hex ({} lit); each says how many hexes the march goes",
+                    choices.targets.len()
+                )
+            }
             None => format!("{from}: click a lit hex ({} lit)", choices.targets.len()),
         };
         ui.label(egui::RichText::new(what).strong());
@@ -429,14 +435,14 @@ fn label_battle(
     // What each lit hex offers the selection: a march's length, a shot's
     // expected casualties, a melee's row.
     if pick.to.is_none() {
-        for (hex, words) in &choices.targets {
-            if let Some(p) = labels.screen(super::hex_center(map, *hex) + Vec3::Y * 0.1)
-                && !words.is_empty()
+        for t in &choices.targets {
+            if let Some(p) = labels.screen(super::hex_center(map, t.hex) + Vec3::Y * 0.1)
+                && !t.label.is_empty()
             {
                 labels.boxed(
                     p,
-                    words.clone(),
-                    12.0,
+                    t.label.clone(),
+                    13.0,
                     egui::Color32::from_rgba_unmultiplied(20, 60, 140, 220),
                 );
             }
@@ -461,17 +467,18 @@ fn label_battle(
         let colour = egui::Color32::from_rgb(255, 80, 40);
         labels.line(points, colour);
     }
-    // What the hovered hex holds, below it.
-    if let Some(hex) = hovered.0
-        && let Some(p) = labels.screen(super::hex_center(map, hex))
-    {
-        labels.boxed_off(
-            p,
-            egui::vec2(0.0, 34.0),
-            describe_hex(&battle.game, hex),
-            13.0,
-            egui::Color32::from_black_alpha(200),
-        );
+    // What the hovered hex holds, after what the selection would do there.
+    if let Some(hex) = hovered.0 {
+        let holds = describe_hex(&battle.game, hex);
+        let doing = (pick.to.is_none())
+            .then(|| choices.targets.iter().find(|t| t.hex == hex))
+            .flatten()
+            .filter(|t| !t.words.is_empty());
+        labels.pointer_bar(match doing {
+            Some(t) if t.march => format!("March {}. {holds}", t.words),
+            Some(t) => format!("{}. {holds}", t.words),
+            None => holds,
+        });
     }
     Ok(())
 }
@@ -524,7 +531,7 @@ pub(crate) fn label_pieces(
         };
         // At the hex's far side, clear of the figures.
         if let Some(p) = labels.screen(at.translation + Vec3::new(0.0, 0.05, -0.5)) {
-            labels.boxed(p, words, 11.0, egui::Color32::from_black_alpha(170));
+            labels.boxed(p, words, 12.5, egui::Color32::from_black_alpha(170));
         }
     }
     // A hex of officers, a cannon, baggage or a flag without armed men is
@@ -548,7 +555,7 @@ pub(crate) fn label_pieces(
             _ => continue,
         };
         if let Some(p) = labels.screen(at.translation + Vec3::Y * 0.2) {
-            labels.boxed(p, words, 11.0, egui::Color32::from_black_alpha(170));
+            labels.boxed(p, words, 12.5, egui::Color32::from_black_alpha(170));
         }
     }
 }

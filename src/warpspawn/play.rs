@@ -208,10 +208,8 @@ pub struct BattleChoices {
     pub side: Option<Side>,
     /// Hexes of what may act now (lit when nothing is selected).
     pub movers: Vec<Hex>,
-    /// Hexes the selection may go to, fire at, attack or rally on, each
-    /// with a few words (a march's hexes, a shot's expected casualties, a
-    /// melee's ratio).
-    pub targets: Vec<(Hex, String)>,
+    /// Hexes the selection may go to, fire at, attack or rally on.
+    pub targets: Vec<Target>,
     /// The commands for the selection, or every answer of an owed decision.
     pub choices: Vec<Choice>,
     /// Why the phase may not end now (a roll or a move still owed), or
@@ -419,6 +417,48 @@ fn pick_words(pick: &Pick) -> String {
     )
 }
 
+/// A hex the selection may act on, with what acting there does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The hex.
+    pub hex: Hex,
+    /// Its label on the table, a few characters so that the labels of
+    /// neighbouring hexes do not cover each other: a march's length in
+    /// hexes ("2"; "2, part" when only part of the stack can go), a
+    /// shot's expected casualties, a melee's row.
+    pub label: String,
+    /// The same in words, shown while the pointer is over the hex: "2
+    /// hexes: only 6 cavalry and 1 officer".
+    pub words: String,
+    /// Whether acting there is a march.
+    pub march: bool,
+}
+
+/// The target `legal` makes of `hex`.
+fn target(game: &Game, side: Side, legal: &Legal<Command>, hex: Hex) -> Target {
+    let words = target_words(game, side, legal);
+    let label = match legal.command {
+        Command::March { path, .. } => {
+            let n = path.as_slice().len();
+            if words.contains(": only ") {
+                format!("{n}, part")
+            } else {
+                n.to_string()
+            }
+        }
+        _ => words.clone(),
+    };
+    let march = matches!(legal.command, Command::March { .. });
+    Target {
+        hex,
+        label,
+        words,
+        march,
+    }
+}
+
+/// What acting on a hex does, in a few words (a march's hexes and what
+/// goes, a shot's expected casualties, a melee's row).
 fn target_words(game: &Game, side: Side, legal: &Legal<Command>) -> String {
     match legal.command {
         Command::March { path, .. } => {
@@ -542,11 +582,11 @@ pub fn list_choices(
     if let Some(from) = pick.from {
         for l in legal.iter().filter(|l| acts_from(&l.command, from)) {
             let Some(to) = at(l) else { continue };
-            match out.targets.iter_mut().find(|(h, _)| *h == to) {
-                None => out.targets.push((to, target_words(game, side, l))),
+            match out.targets.iter_mut().find(|t| t.hex == to) {
+                None => out.targets.push(target(game, side, l, to)),
                 // Where the whole stack may march too, it is no part's hex.
-                Some(target) if matches!(l.command, Command::March { pick: None, .. }) => {
-                    target.1 = target_words(game, side, l);
+                Some(t) if matches!(l.command, Command::March { pick: None, .. }) => {
+                    *t = target(game, side, l, to);
                 }
                 Some(_) => {}
             }

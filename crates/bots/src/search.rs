@@ -107,6 +107,13 @@ pub trait Judge<G: GameState> {
         400
     }
 
+    /// The time by which the search must answer, under a time budget; a
+    /// judge whose lines or playouts can be long (a battle of thousands of
+    /// formations) cuts them short there. By default ignored.
+    fn deadline(&mut self, at: Option<Instant>) {
+        let _ = at;
+    }
+
     /// Whether a node's lines are added one at a time as its visits grow,
     /// best first (progressive widening): for lines that come ranked. Where
     /// they come in no order, every line is tried once before any twice.
@@ -115,8 +122,6 @@ pub trait Judge<G: GameState> {
     }
 }
 
-/// Iterations between two looks at the clock under a time budget.
-const CLOCK_EVERY: u32 = 4;
 /// A root line counts for the final choice with at least 1/TRUSTED of the
 /// visits of the most visited one.
 const TRUSTED: u64 = 4;
@@ -198,6 +203,8 @@ struct Tree<'a, G: GameState, J> {
     path: Vec<usize>,
     values: Vec<f32>,
     line: Vec<G::Command>,
+    /// When a time budget runs out.
+    deadline: Option<Instant>,
 }
 
 impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
@@ -217,6 +224,7 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
             path: Vec::with_capacity(64),
             values: Vec::new(),
             line: Vec::new(),
+            deadline: None,
         }
     }
 
@@ -294,10 +302,14 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
             node = c;
             self.path.push(c);
         }
-        // Playout.
+        // Playout: to a settled position, or to the deadline, where the
+        // position is valued as it stands.
         let mut steps = 0;
         while let Some(acting) = next_seat(&self.game) {
-            if steps == self.playout_limit || self.judge.settled(self.root, &self.game) {
+            if steps == self.playout_limit
+                || self.judge.settled(self.root, &self.game)
+                || self.deadline.is_some_and(|d| Instant::now() >= d)
+            {
                 break;
             }
             self.judge
@@ -330,13 +342,17 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
                 done = u64::from(share);
             }
             Budget::Time(limit) => {
-                let start = Instant::now();
+                // The clock is read after every iteration, and the judge's
+                // lines and the playouts stop at the deadline too: on a
+                // battle of thousands of formations one iteration could
+                // take longer than the whole budget.
+                let deadline = Instant::now() + limit;
+                self.deadline = Some(deadline);
+                self.judge.deadline(Some(deadline));
                 loop {
-                    for _ in 0..CLOCK_EVERY {
-                        self.iterate();
-                    }
-                    done += u64::from(CLOCK_EVERY);
-                    if start.elapsed() >= limit {
+                    self.iterate();
+                    done += 1;
+                    if Instant::now() >= deadline {
                         break;
                     }
                 }

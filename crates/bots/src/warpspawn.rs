@@ -26,6 +26,8 @@
 //!   ending the phase at once; playouts play greedy lines to the end of the
 //!   player turn after the root's.
 
+use std::time::Instant;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sandtable_core::game::{Barrier, GameState, Legal, Seat};
@@ -47,6 +49,11 @@ const LINE_LIMIT: usize = 24;
 const EXPLORATION: f32 = 0.3;
 /// Lines a node of the tree tries.
 const WIDTH: usize = 6;
+/// Most commands one step of greedy play scores: where more are legal (a
+/// March of a hundred formations lists hundreds), as many drawn from the
+/// list, End always among them, so that a step costs the same on a battle
+/// of any size. The first March of the open field lists 63.
+const CANDIDATES: usize = 96;
 /// Pull of a formation toward the enemy's home edge, in points a hex.
 const PULL: f32 = 0.2;
 /// Weight of the best shot's expected casualties.
@@ -138,21 +145,51 @@ fn attack_worth(game: &Game, men: u16, officer: bool, def: &Stack) -> f32 {
     worth
 }
 
+/// Stacks in a battle from which the threats are looked up hex by hex
+/// rather than over every stack: the same values, and on a small battle
+/// the walk over a dozen stacks is quicker than the hexes' coordinates.
+const LOOKUP_FROM: usize = 64;
+
 /// The expected casualties of the best shot of the cannon in `st` (R65-R67),
 /// direct fire assumed.
 fn shot_worth(game: &Game, st: &Stack) -> f32 {
+    shot_worth_by(game, st, game.stacks().len() >= LOOKUP_FROM)
+}
+
+/// [`shot_worth`], over the hexes in range or over every stack.
+fn shot_worth_by(game: &Game, st: &Stack, by_hex: bool) -> f32 {
     if !st.cannon || st.armed.men.total() < 4 {
         return 0.0;
     }
     let range = u16::from(game.battle().switches.cannon_range);
+    let enemy = st.side.other();
+    if by_hex {
+        // The hexes in range: the same cost on a map of thousands.
+        best_shot(
+            game,
+            st,
+            game.battle()
+                .map
+                .within(st.hex, range)
+                .filter_map(|hex| game.stack(hex, enemy)),
+        )
+    } else {
+        best_shot(
+            game,
+            st,
+            game.stacks()
+                .iter()
+                .filter(|f| f.side == enemy && st.hex.distance(f.hex) <= range),
+        )
+    }
+}
+
+/// The best of the shots of `st` at `foes`, all in range.
+fn best_shot<'a>(game: &Game, st: &Stack, foes: impl Iterator<Item = &'a Stack>) -> f32 {
     let mut best = 0.0f32;
-    for foe in game
-        .stacks()
-        .iter()
-        .filter(|f| f.side != st.side && f.is_formation())
-    {
+    for foe in foes.filter(|f| f.is_formation()) {
         let d = st.hex.distance(foe.hex);
-        if d == 0 || d > range {
+        if d == 0 {
             continue;
         }
         let men = foe.armed.men.total();
@@ -166,6 +203,41 @@ fn shot_worth(game: &Game, st: &Stack) -> f32 {
         best = best.max(f32::from(expected) / 6.0);
     }
     best
+}
+
+/// The points of the enemy's pieces without armed men within a march of
+/// the formation `st` (R63, R69): looked up by hex on a large battle
+/// ([`LOOKUP_FROM`]), so that it costs the same a formation on a map of
+/// any size.
+fn capture_threat(game: &Game, st: &Stack) -> f32 {
+    capture_threat_by(game, st, game.stacks().len() >= LOOKUP_FROM)
+}
+
+/// [`capture_threat`], over the hexes within reach or over every stack.
+fn capture_threat_by(game: &Game, st: &Stack, by_hex: bool) -> f32 {
+    let reach = if st.armed.men.cav > 0 { 2 } else { 1 };
+    let enemy = st.side.other();
+    let points = |foes: &mut dyn Iterator<Item = &Stack>| -> f32 {
+        foes.filter(|foe| foe.capturable())
+            .map(capture_points)
+            .sum()
+    };
+    if by_hex {
+        points(
+            &mut game
+                .battle()
+                .map
+                .within(st.hex, reach)
+                .filter_map(|hex| game.stack(hex, enemy)),
+        )
+    } else {
+        points(
+            &mut game
+                .stacks()
+                .iter()
+                .filter(|f| f.side == enemy && st.hex.distance(f.hex) <= reach),
+        )
+    }
 }
 
 /// Each side's score (see the module doc).
@@ -190,12 +262,7 @@ pub fn scores(game: &Game) -> [f32; 2] {
         }
         let weight = if st.side == first { 1.0 } else { 0.5 };
         out[s] += SHOT * weight * shot_worth(game, st);
-        for foe in stacks.iter().filter(|f| f.side != st.side) {
-            let d = st.hex.distance(foe.hex);
-            if foe.capturable() && d <= if st.armed.men.cav > 0 { 2 } else { 1 } {
-                out[s] += CAPTURE * weight * capture_points(foe);
-            }
-        }
+        out[s] += CAPTURE * weight * capture_threat(game, st);
         out[s] -= PULL * f32::from(game.battle().to_home(st.hex, st.side.other()));
     }
     // Attacks: every enemy formation by all the formations next to it.
@@ -238,6 +305,8 @@ pub struct Judgement {
     legal: Vec<Legal<Command>>,
     copy: Game,
     events: Vec<Event>,
+    /// When the search must answer: lines stop growing there.
+    deadline: Option<Instant>,
 }
 
 impl Judgement {
@@ -247,7 +316,13 @@ impl Judgement {
             legal: Vec::with_capacity(160),
             copy: game.clone(),
             events: Vec::with_capacity(16),
+            deadline: None,
         }
+    }
+
+    /// Whether the search's time is up.
+    fn late(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Each legal command of `seat` with the worth of where it leaves the
@@ -260,10 +335,15 @@ impl Judgement {
         rng: &mut ChaCha8Rng,
     ) -> Vec<(Command, f32, bool)> {
         game.legal_into(seat, &mut self.legal);
+        draw_candidates(&mut self.legal, CANDIDATES, rng);
         let side = side_of(seat);
         let base: u64 = rng.random();
         let mut out = Vec::with_capacity(self.legal.len());
         for (k, legal) in self.legal.iter().enumerate() {
+            // Past the deadline, what is scored so far is what there is.
+            if !out.is_empty() && self.late() {
+                break;
+            }
             let mut total = 0.0;
             let mut samples = 0;
             let mut rolled = false;
@@ -306,7 +386,10 @@ impl Judgement {
     fn line(&mut self, game: &Game, seat: Seat, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         out.clear();
         let mut at = game.clone();
-        while out.len() < LINE_LIMIT && sandtable_core::game::next_seat(&at) == Some(seat) {
+        while out.len() < LINE_LIMIT
+            && sandtable_core::game::next_seat(&at) == Some(seat)
+            && (out.is_empty() || !self.late())
+        {
             let Some((command, rolls)) = self.best(&at, seat, rng) else {
                 break;
             };
@@ -346,7 +429,7 @@ impl Judge<Game> for Judgement {
         for &(first, _, rolls) in ranked.iter().take(WIDTH) {
             line.clear();
             line.push(first);
-            if !rolls && first != Command::End {
+            if !rolls && first != Command::End && !self.late() {
                 let mut at = game.clone();
                 self.events.clear();
                 if at.apply_into(seat, &first, &mut self.events).is_ok() {
@@ -362,6 +445,10 @@ impl Judge<Game> for Judgement {
         if game.check(seat, &Command::End).is_ok() && !out.contains(&end) {
             out.push(end);
         }
+    }
+
+    fn deadline(&mut self, at: Option<Instant>) {
+        self.deadline = at;
     }
 
     /// Screened over 80 games against greedy at 300 iterations: 0.1 won
@@ -386,6 +473,34 @@ impl Judge<Game> for Judgement {
         let turns = |g: &Game| 2 * g.turn() + u32::from(g.active() != g.state().first);
         turns(game) >= turns(root) + 2
     }
+}
+
+/// Keeps at most `most` of the commands in `legal`, drawn at random with
+/// End always among them, in list order (ties still go to the earliest
+/// listed); a list that short already is left as it is.
+fn draw_candidates(legal: &mut Vec<Legal<Command>>, most: usize, rng: &mut ChaCha8Rng) {
+    if legal.len() <= most {
+        return;
+    }
+    let n = legal.len();
+    let mut keep = vec![false; n];
+    let mut kept = 0;
+    if let Some(end) = legal.iter().position(|l| l.command == Command::End) {
+        keep[end] = true;
+        kept += 1;
+    }
+    // A partial shuffle of the rest: each subset as likely as any other.
+    let mut order: Vec<usize> = (0..n).filter(|&i| !keep[i]).collect();
+    for i in 0..(most - kept) {
+        let j = rng.random_range(i..order.len());
+        order.swap(i, j);
+        keep[order[i]] = true;
+    }
+    let mut k = 0;
+    legal.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
 }
 
 /// The greedy bot's command for `seat` (see the module doc): the first of
@@ -418,4 +533,54 @@ pub fn mcts(
         mix(seed, game.state_hash()),
         trees,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandtable_core::dice::Dice;
+    use sandtable_core::game::next_seat;
+    use sandtable_warpspawn::samples;
+
+    #[test]
+    fn threats_looked_up_by_hex_are_those_over_every_stack() {
+        let mut checked = (0, 0);
+        for (setup, seed) in [
+            (samples::open_field(), 1),
+            (samples::battle(7), 2),
+            (samples::brawl(3), 3),
+            (samples::skirmish(), 4),
+        ] {
+            let mut game = Game::new(&setup, Dice::seeded(seed)).expect("a valid sample");
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut events = Vec::new();
+            for _ in 0..400 {
+                for st in game.stacks() {
+                    let (a, b) = (
+                        shot_worth_by(&game, st, true),
+                        shot_worth_by(&game, st, false),
+                    );
+                    assert_eq!(a, b, "the shot of {st:?}");
+                    checked.0 += usize::from(a > 0.0);
+                    if st.is_formation() {
+                        let (a, b) = (
+                            capture_threat_by(&game, st, true),
+                            capture_threat_by(&game, st, false),
+                        );
+                        assert!(
+                            (a - b).abs() < 1e-3,
+                            "the capture threat of {st:?}: {a} {b}"
+                        );
+                        checked.1 += usize::from(a > 0.0);
+                    }
+                }
+                let Some(seat) = next_seat(&game) else { break };
+                let command = crate::contract::random(&game, seat, &mut rng).expect("a command");
+                events.clear();
+                game.apply_into(seat, &command, &mut events).expect("legal");
+            }
+        }
+        // The comparison met shots and captures in reach, not only zeros.
+        assert!(checked.0 > 50 && checked.1 > 20, "{checked:?}");
+    }
 }

@@ -11,7 +11,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// How many generations of backups a replaced file keeps at most:
 /// `NAME.bak` is the newest, then `NAME.bak.2` up to `NAME.bak.5`.
@@ -178,12 +178,17 @@ static NEXT_TEMP: AtomicU64 = AtomicU64::new(0);
 /// The temporary files being written now, for [`remove_unfinished`].
 static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// Set once [`remove_unfinished`] has run: no temporary file is made after.
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
 /// Removes the temporary files of writes still under way: for a program
 /// stopped by a signal (Ctrl-C, SIGTERM) just before it exits, so that a
 /// stopped write leaves nothing behind. The files they were to replace are
 /// as they were.
 pub fn remove_unfinished() {
     let mut unfinished = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
+    // No write starts after this: the program is about to exit.
+    STOPPING.store(true, Ordering::SeqCst);
     for temp in unfinished.drain(..) {
         let _ = fs::remove_file(temp);
     }
@@ -249,12 +254,19 @@ fn create_temp(path: &Path) -> io::Result<(PathBuf, File)> {
         temp.push(name);
         temp.push(format!(".{}.{n}.tmp", std::process::id()));
         let temp = path.with_file_name(temp);
+        // Made and listed under the list's lock, so that a signal's
+        // `remove_unfinished` on another thread never runs between the two
+        // and leaves a file it did not know of; none is made once it has run.
+        let mut unfinished = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
+        if STOPPING.load(Ordering::SeqCst) {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "the program is stopping",
+            ));
+        }
         match OpenOptions::new().write(true).create_new(true).open(&temp) {
             Ok(file) => {
-                UNFINISHED
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(temp.clone());
+                unfinished.push(temp.clone());
                 return Ok((temp, file));
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,

@@ -46,9 +46,12 @@ fn a_stopped_write_leaves_no_temporary_file_and_the_old_file_whole() {
         b"%PDF- old",
         "the old file stays"
     );
-    // Nothing is left listed: a later stop removes nothing of a later write.
-    write_atomically(&path, b"%PDF- new", Backups::None).expect("written");
-    remove_unfinished();
-    assert_eq!(fs::read(&path).expect("read"), b"%PDF- new");
+    // The program is stopping: a write that would start now is refused
+    // and makes no temporary file the exit could leave behind.
+    let late = write_atomically(&path, b"%PDF- new", Backups::None)
+        .expect_err("no write starts after the stop");
+    assert!(format!("{late}").contains("stopping"), "{late}");
+    assert_eq!(temporary_files(&dir), Vec::<String>::new());
+    assert_eq!(fs::read(&path).expect("read"), b"%PDF- old");
     let _ = fs::remove_dir_all(&dir);
 }

@@ -179,6 +179,15 @@ impl Map {
         (0..side(self.columns)).flat_map(move |c| (0..side(self.rows)).map(move |r| Hex::new(c, r)))
     }
 
+    /// The hexes of the map at most `radius` steps from `hex`, itself
+    /// among them, each once.
+    pub fn within(self, hex: Hex, radius: u16) -> impl Iterator<Item = Hex> {
+        hex.axial()
+            .range(u32::from(radius))
+            .filter_map(Hex::from_axial)
+            .filter(move |h| self.contains(*h))
+    }
+
     /// The neighbours of a hex that lie on the map, in a fixed order
     /// (clockwise from the one above).
     pub fn neighbours(self, hex: Hex) -> impl Iterator<Item = Hex> {

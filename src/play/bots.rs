@@ -89,10 +89,13 @@ impl Seat {
             Seat::Bot(level) => {
                 let config = BotConfig::strength(level, 0);
                 match config.budget {
-                    sandtable_bots::Budget::Iterations(n)
+                    sandtable_bots::Budget::Within { iterations, time }
                         if config.kind == sandtable_bots::BotKind::Mcts =>
                     {
-                        format!("bot {level}: mcts, {n} iterations")
+                        format!(
+                            "bot {level}: mcts, {iterations} iterations within {} s",
+                            time.as_secs()
+                        )
                     }
                     _ => format!("bot {level}: {}", config.kind),
                 }

@@ -169,6 +169,16 @@ pub enum Budget {
     /// Iterations until this much time has passed, on every tree: not
     /// deterministic.
     Time(Duration),
+    /// This many iterations in all, as [`Budget::Iterations`], but no
+    /// longer than `time`: the same choice as the iterations alone
+    /// wherever they take less, and an answer in time on a battle of
+    /// thousands of formations, where they would not.
+    Within {
+        /// The iterations.
+        iterations: u32,
+        /// The most time the decision takes.
+        time: Duration,
+    },
 }
 
 /// Iterations of mcts when no budget is given.
@@ -213,16 +223,20 @@ impl BotConfig {
     }
 
     /// A bot for a strength level from 1 (random) to [`MAX_STRENGTH`] (mcts
-    /// with 300 iterations); levels outside are clamped. See the crate docs.
+    /// with 300 iterations within 4 s); levels outside are clamped. See the
+    /// crate docs.
     pub fn strength(level: u8, seed: u64) -> BotConfig {
-        let (kind, iterations) = match level.clamp(1, MAX_STRENGTH) {
-            1 => (BotKind::Random, DEFAULT_ITERATIONS),
-            2 => (BotKind::Greedy, DEFAULT_ITERATIONS),
-            3 => (BotKind::Mcts, 25),
-            4 => (BotKind::Mcts, 100),
-            _ => (BotKind::Mcts, 300),
+        let (kind, iterations, secs) = match level.clamp(1, MAX_STRENGTH) {
+            1 => (BotKind::Random, DEFAULT_ITERATIONS, 1),
+            2 => (BotKind::Greedy, DEFAULT_ITERATIONS, 1),
+            3 => (BotKind::Mcts, 25, 1),
+            4 => (BotKind::Mcts, 100, 2),
+            _ => (BotKind::Mcts, 300, 4),
         };
-        BotConfig::new(kind, seed).with_budget(Budget::Iterations(iterations))
+        BotConfig::new(kind, seed).with_budget(Budget::Within {
+            iterations,
+            time: Duration::from_secs(secs),
+        })
     }
 }
 
@@ -310,7 +324,7 @@ mod tests {
             "clamped down"
         );
         let iterations = |level| match BotConfig::strength(level, 1).budget {
-            Budget::Iterations(n) => n,
+            Budget::Iterations(n) | Budget::Within { iterations: n, .. } => n,
             Budget::Time(_) => 0,
         };
         assert!(

@@ -341,6 +341,18 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
                 }
                 done = u64::from(share);
             }
+            Budget::Within { iterations, time } => {
+                let deadline = Instant::now() + time;
+                self.deadline = Some(deadline);
+                self.judge.deadline(Some(deadline));
+                for _ in 0..iterations.div_ceil(trees).max(1) {
+                    self.iterate();
+                    done += 1;
+                    if Instant::now() >= deadline {
+                        break;
+                    }
+                }
+            }
             Budget::Time(limit) => {
                 // The clock is read after every iteration, and the judge's
                 // lines and the playouts stop at the deadline too: on a

@@ -181,3 +181,40 @@ fn greedy_takes_a_free_flag() {
     assert_eq!(game.vp(red), 25, "the officer (5) and the flag (20)");
     assert_eq!(game.stack(hex("D5"), red).map(|s| s.flags), Some(1));
 }
+
+/// A budget of iterations within a time is the iterations' choice where
+/// they take less (the same command, line and playouts), and stops at its
+/// time where they would not: with no time to speak of, after the one
+/// iteration every search runs.
+#[test]
+fn iterations_within_a_time_keep_to_both() {
+    use std::time::Duration;
+    let game = position(40, 3);
+    let seat = next_seat(&game).expect("a seat to act");
+    let plain = mcts(&game, seat, Budget::Iterations(60), 5, 1).expect("a command");
+    let within = mcts(
+        &game,
+        seat,
+        Budget::Within {
+            iterations: 60,
+            time: Duration::from_secs(3600),
+        },
+        5,
+        1,
+    )
+    .expect("a command");
+    assert_eq!(within, plain, "time to spare: the iterations decide");
+    let rushed = mcts(
+        &game,
+        seat,
+        Budget::Within {
+            iterations: 60,
+            time: Duration::from_nanos(1),
+        },
+        5,
+        1,
+    )
+    .expect("a command");
+    assert_eq!(rushed.playouts, 1, "stopped at its time");
+    assert!(game.check(seat, &rushed.command).is_ok());
+}

@@ -83,6 +83,10 @@ impl Thinking {
         match self.budget() {
             Budget::Iterations(n) => format!("{n} iterations a decision, {trees}"),
             Budget::Time(t) => format!("{} ms a decision, {trees}", t.as_millis()),
+            Budget::Within { iterations, time } => format!(
+                "{iterations} iterations a decision within {} ms, {trees}",
+                time.as_millis()
+            ),
         }
     }
 }

@@ -74,7 +74,9 @@ impl Front for Bids {
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(bot.seed);
                 sandtable_bots::contract::random(game, seat, &mut rng)
             }
-            (_, Budget::Iterations(n)) => sandtable_bots::contract::mcts(game, seat, n, bot.seed),
+            (_, Budget::Iterations(n) | Budget::Within { iterations: n, .. }) => {
+                sandtable_bots::contract::mcts(game, seat, n, bot.seed)
+            }
             (_, Budget::Time(_)) => sandtable_bots::contract::mcts(game, seat, 100, bot.seed),
         }?;
         Some((command, 0))

@@ -454,6 +454,10 @@ pub struct Battle {
     pub names: [String; 2],
     /// The sides' home edges (R60).
     pub homes: [Edge; 2],
+    /// For each side, by [`Map::index`], the marching steps from a hex to
+    /// leaving the map across that side's home edge, round impassable
+    /// hexes (R69); see [`Battle::path_home`].
+    home_paths: [Vec<u16>; 2],
     /// Game turns (R64).
     pub turns: u32,
     /// The house rules.
@@ -562,6 +566,49 @@ impl Battle {
     /// Steps from a hex to leaving the map across the side's home edge.
     pub fn to_home(&self, hex: Hex, side: Side) -> u16 {
         self.map.to_edge(hex, self.homes[side.index()])
+    }
+
+    /// Marching steps from a hex to leaving the map across the side's home
+    /// edge, hex to adjacent hex round impassable hexes (R69): over a river
+    /// only by its bridges. [`Battle::to_home`] where nothing is in the way;
+    /// from a hex cut off from that edge, or an impassable one, that
+    /// straight count plus the map's columns and rows, farther than any
+    /// hex with a way.
+    pub fn path_home(&self, hex: Hex, side: Side) -> u16 {
+        self.home_paths[side.index()][self.map.index(hex)]
+    }
+
+    /// [`Battle::path_home`] for every hex, worked out once (a search
+    /// outward from the edge's hexes).
+    fn home_paths(map: Map, terrain: &[Terrain], adjacent: &[Adjacent], edge: Edge) -> Vec<u16> {
+        const NONE: u16 = u16::MAX;
+        let passable = |i: usize| terrain[i].cover() != Cover::Impassable;
+        let mut steps = vec![NONE; map.len()];
+        let mut queue = VecDeque::new();
+        for hex in map.hexes() {
+            let i = map.index(hex);
+            if map.to_edge(hex, edge) == 1 && passable(i) {
+                steps[i] = 1;
+                queue.push_back(i);
+            }
+        }
+        while let Some(i) = queue.pop_front() {
+            for &n in adjacent[i].indices() {
+                let n = usize::from(n);
+                if steps[n] == NONE && passable(n) {
+                    steps[n] = steps[i] + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        let cut_off = map.columns + map.rows;
+        for hex in map.hexes() {
+            let i = map.index(hex);
+            if steps[i] == NONE {
+                steps[i] = map.to_edge(hex, edge).saturating_add(cut_off);
+            }
+        }
+        steps
     }
 }
 
@@ -748,8 +795,11 @@ impl Game {
             stacks.push(stack);
         }
         stacks.sort_by_key(|s| (s.hex, s.side));
+        let home_paths = [0, 1]
+            .map(|s: usize| Battle::home_paths(map, &terrain, &adjacent, setup.sides[s].home));
         let battle = Battle {
             map,
+            home_paths,
             terrain,
             adjacent,
             rings,

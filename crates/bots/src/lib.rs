@@ -65,7 +65,9 @@
 //! same inputs give the same command every time. A time budget
 //! ([`Budget::Time`]) trades that for a fixed thinking time, and follows the
 //! line it chose (kept per thread, keyed by the config's seed and the
-//! positions the line passes through) without thinking again.
+//! positions the line passes through) without thinking again. Iterations
+//! within a time ([`Budget::Within`]) decide as the iterations alone
+//! wherever they take less than the time.
 //!
 //! # Threads
 //! With [`BotConfig::threads`] above 1, mcts grows one tree per thread from
@@ -81,9 +83,9 @@
 //! | --- | --- |
 //! | 1 | random |
 //! | 2 | greedy |
-//! | 3 | mcts, 25 iterations a decision |
-//! | 4 | mcts, 100 iterations a decision |
-//! | 5 | mcts, 300 iterations a decision |
+//! | 3 | mcts, 25 iterations a decision, within 1 s |
+//! | 4 | mcts, 100 iterations a decision, within 2 s |
+//! | 5 | mcts, 300 iterations a decision, within 4 s |
 //!
 //! # Speed
 //! `cargo bench -p sandtable-bots` (benches/mcts.rs) times mcts at the start

@@ -136,7 +136,7 @@ pub enum HudStage {
     Labels,
 }
 
-/// What the label under the pointer says about the hovered square, as the
+/// What the bar below the table says about the hovered square, as the
 /// mode in force describes it.
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
 pub struct HoverLabel(pub Option<String>);
@@ -1111,7 +1111,8 @@ fn draw_panels(
 }
 
 /// Square names along the near and left edges, costs on reachable squares,
-/// the hovered square's name, and floating capture bonuses.
+/// what the hovered square holds (in the bar below the table), and floating
+/// capture bonuses.
 fn label_table(
     mut contexts: EguiContexts,
     shown: Res<TableShown>,

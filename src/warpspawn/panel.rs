@@ -274,6 +274,10 @@ fn vp_track(ui: &mut egui::Ui, battle: &ActiveBattle) {
     }
 }
 
+/// The height the battle panel keeps below the choices' list: the dice,
+/// the victory points, the files and five rows of the log, in points.
+const BELOW_CHOICES: f32 = 330.0;
+
 /// The choices for the selection, each with its odds and a button; for a
 /// march, what goes (a split).
 fn choices_list(
@@ -340,9 +344,13 @@ fn choices_list(
             inputs.write(BattleInput::Split(split));
         }
     }
+    // The list scrolls in what the panel can spare, so that the dice, the
+    // points, the files and the log's newest lines below it stay in the
+    // window, 720 pixels high included.
+    let room = (ui.available_height() - BELOW_CHOICES).clamp(80.0, 260.0);
     egui::ScrollArea::vertical()
         .id_salt("battle-choices")
-        .max_height(260.0)
+        .max_height(room)
         .show(ui, |ui| {
             for (index, choice) in choices.choices.iter().enumerate() {
                 ui.group(|ui| {
@@ -392,7 +400,12 @@ fn choices_list(
                                     egui::ProgressBar::new(chance.value() as f32)
                                         .desired_width(60.0),
                                 );
-                                ui.small(format!("{outcome}: {chance}"));
+                                ui.add(
+                                    egui::Label::new(
+                                        egui::RichText::new(format!("{outcome}: {chance}")).small(),
+                                    )
+                                    .wrap(),
+                                );
                             });
                         }
                     }
@@ -475,7 +488,6 @@ fn label_battle(
             .flatten()
             .filter(|t| !t.words.is_empty());
         labels.pointer_bar(match doing {
-            Some(t) if t.march => format!("March {}. {holds}", t.words),
             Some(t) => format!("{}. {holds}", t.words),
             None => holds,
         });

@@ -427,8 +427,9 @@ pub struct Target {
     /// hexes ("2"; "2, part" when only part of the stack can go), a
     /// shot's expected casualties, a melee's row.
     pub label: String,
-    /// The same in words, shown while the pointer is over the hex: "2
-    /// hexes: only 6 cavalry and 1 officer".
+    /// What acting there does, in words, shown while the pointer is over
+    /// the hex: "March 2 hexes: only 6 cavalry and 1 officer", "Attack on
+    /// the 3:2 row", "Fire: ~1.7 killed".
     pub words: String,
     /// Whether acting there is a march.
     pub march: bool,
@@ -436,17 +437,22 @@ pub struct Target {
 
 /// The target `legal` makes of `hex`.
 fn target(game: &Game, side: Side, legal: &Legal<Command>, hex: Hex) -> Target {
-    let words = target_words(game, side, legal);
-    let label = match legal.command {
+    let few = target_words(game, side, legal);
+    let (label, words) = match legal.command {
         Command::March { path, .. } => {
             let n = path.as_slice().len();
-            if words.contains(": only ") {
+            let label = if few.contains(": only ") {
                 format!("{n}, part")
             } else {
                 n.to_string()
-            }
+            };
+            (label, format!("March {few}"))
         }
-        _ => words.clone(),
+        Command::Fire { .. } if !few.is_empty() => (few.clone(), format!("Fire: {few}")),
+        Command::Attack { .. } if !few.is_empty() => {
+            (few.clone(), format!("Attack on the {few} row"))
+        }
+        _ => (few.clone(), few),
     };
     let march = matches!(legal.command, Command::March { .. });
     Target {

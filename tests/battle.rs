@@ -594,7 +594,9 @@ fn a_march_that_leaves_pieces_behind_says_so_before_play() {
     let (_, list) = legal(&game);
     let (from, to, march) = part_march(&game, &list).expect("found");
     let Command::March {
-        pick: Some(pick), ..
+        path,
+        pick: Some(pick),
+        ..
     } = march
     else {
         unreachable!()
@@ -612,9 +614,6 @@ fn a_march_that_leaves_pieces_behind_says_so_before_play() {
         words.contains(": only ") && !words.contains(&pick.to_string()),
         "the words under the pointer say what goes: {words}"
     );
-    let Command::March { path, .. } = march else {
-        unreachable!()
-    };
     assert_eq!(
         target.label,
         format!("{}, part", path.as_slice().len()),

@@ -483,10 +483,10 @@ fn label_battle(
     // What the hovered hex holds, after what the selection would do there.
     if let Some(hex) = hovered.0 {
         let holds = describe_hex(&battle.game, hex);
-        let doing = (pick.to.is_none())
-            .then(|| choices.targets.iter().find(|t| t.hex == hex))
-            .flatten()
-            .filter(|t| !t.words.is_empty());
+        let doing = choices
+            .targets
+            .iter()
+            .find(|t| pick.to.is_none() && t.hex == hex && !t.words.is_empty());
         labels.pointer_bar(match doing {
             Some(t) => format!("{}. {holds}", t.words),
             None => holds,

@@ -228,6 +228,15 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
         }
     }
 
+    /// Sets the deadline `time` from now, for the tree's playouts and the
+    /// judge's lines alike; returns it.
+    fn answer_by(&mut self, time: std::time::Duration) -> Instant {
+        let deadline = Instant::now() + time;
+        self.deadline = Some(deadline);
+        self.judge.deadline(Some(deadline));
+        deadline
+    }
+
     /// One iteration: select, expand one node, play out, back up.
     fn iterate(&mut self) {
         self.game.clone_from(self.root);
@@ -342,9 +351,7 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
                 done = u64::from(share);
             }
             Budget::Within { iterations, time } => {
-                let deadline = Instant::now() + time;
-                self.deadline = Some(deadline);
-                self.judge.deadline(Some(deadline));
+                let deadline = self.answer_by(time);
                 for _ in 0..iterations.div_ceil(trees).max(1) {
                     self.iterate();
                     done += 1;
@@ -358,9 +365,7 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
                 // lines and the playouts stop at the deadline too: on a
                 // battle of thousands of formations one iteration could
                 // take longer than the whole budget.
-                let deadline = Instant::now() + limit;
-                self.deadline = Some(deadline);
-                self.judge.deadline(Some(deadline));
+                let deadline = self.answer_by(limit);
                 loop {
                     self.iterate();
                     done += 1;

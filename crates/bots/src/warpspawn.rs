@@ -170,32 +170,8 @@ fn shot_worth_by(game: &Game, st: &Stack, by_hex: bool) -> f32 {
         return 0.0;
     }
     let range = u16::from(game.battle().switches.cannon_range);
-    let enemy = st.side.other();
-    if by_hex {
-        // The hexes in range: the same cost on a map of thousands.
-        best_shot(
-            game,
-            st,
-            game.battle()
-                .map
-                .within(st.hex, range)
-                .filter_map(|hex| game.stack(hex, enemy)),
-        )
-    } else {
-        best_shot(
-            game,
-            st,
-            game.stacks()
-                .iter()
-                .filter(|f| f.side == enemy && st.hex.distance(f.hex) <= range),
-        )
-    }
-}
-
-/// The best of the shots of `st` at `foes`, all in range.
-fn best_shot<'a>(game: &Game, st: &Stack, foes: impl Iterator<Item = &'a Stack>) -> f32 {
     let mut best = 0.0f32;
-    for foe in foes.filter(|f| f.is_formation()) {
+    for foe in enemies_within(game, st, range, by_hex).filter(|f| f.is_formation()) {
         let d = st.hex.distance(foe.hex);
         if d == 0 {
             continue;
@@ -213,6 +189,33 @@ fn best_shot<'a>(game: &Game, st: &Stack, foes: impl Iterator<Item = &'a Stack>)
     best
 }
 
+/// The enemy's stacks at most `radius` hexes from `st`: looked up hex by
+/// hex (the same cost on a map of thousands), or found over every stack
+/// (quicker on a battle of a dozen), in stack order.
+fn enemies_within<'a>(
+    game: &'a Game,
+    st: &Stack,
+    radius: u16,
+    by_hex: bool,
+) -> impl Iterator<Item = &'a Stack> + 'a {
+    let (hex, enemy) = (st.hex, st.side.other());
+    let by_hexes = by_hex.then(|| {
+        game.battle()
+            .map
+            .within(hex, radius)
+            .filter_map(move |h| game.stack(h, enemy))
+    });
+    let by_stacks = (!by_hex).then(|| {
+        game.stacks()
+            .iter()
+            .filter(move |f| f.side == enemy && hex.distance(f.hex) <= radius)
+    });
+    by_hexes
+        .into_iter()
+        .flatten()
+        .chain(by_stacks.into_iter().flatten())
+}
+
 /// The points of the enemy's pieces without armed men within a march of
 /// the formation `st` (R63, R69): looked up by hex on a large battle
 /// ([`LOOKUP_FROM`]), so that it costs the same a formation on a map of
@@ -224,28 +227,10 @@ fn capture_threat(game: &Game, st: &Stack) -> f32 {
 /// [`capture_threat`], over the hexes within reach or over every stack.
 fn capture_threat_by(game: &Game, st: &Stack, by_hex: bool) -> f32 {
     let reach = if st.armed.men.cav > 0 { 2 } else { 1 };
-    let enemy = st.side.other();
-    let points = |foes: &mut dyn Iterator<Item = &Stack>| -> f32 {
-        foes.filter(|foe| foe.capturable())
-            .map(capture_points)
-            .sum()
-    };
-    if by_hex {
-        points(
-            &mut game
-                .battle()
-                .map
-                .within(st.hex, reach)
-                .filter_map(|hex| game.stack(hex, enemy)),
-        )
-    } else {
-        points(
-            &mut game
-                .stacks()
-                .iter()
-                .filter(|f| f.side == enemy && st.hex.distance(f.hex) <= reach),
-        )
-    }
+    enemies_within(game, st, reach, by_hex)
+        .filter(|foe| foe.capturable())
+        .map(capture_points)
+        .sum()
 }
 
 /// Each side's score (see the module doc).

@@ -8,17 +8,24 @@
 //!   being easy to capture), and its threats: the expected casualties of its
 //!   best shot (R65-R67), the expected worth of an attack on each enemy
 //!   formation next to its own (strengths and the melee row of R73-R76, the
-//!   scenario's table), and the points of each enemy stack without armed
-//!   men, once for each of its formations within a march of it (R63, R69). Threats count in
-//!   full for the side whose phase comes first, half for the other. A
-//!   small pull of each formation toward the enemy's home edge keeps it
-//!   from idling (a pull toward the nearest enemy would pull both sides
-//!   alike, and cancel out).
+//!   scenario's table; the losers lose their officers, cannon, baggage and
+//!   flag to the winner's advance besides their men, R76, R77), and the
+//!   points of each enemy stack without armed men, once for each of its
+//!   formations within a march of it (R63, R69). Threats count in full for
+//!   the side whose phase comes first, half for the other. Further off,
+//!   each formation's prospect: its best attack of the next six game turns
+//!   (no more than are left), each turn of marching to it, by way round
+//!   impassable hexes, taking 30% off. A small pull of each armed man
+//!   toward the enemy's home edge keeps a formation from idling where no
+//!   attack is in prospect (a pull toward the nearest enemy would pull both
+//!   sides alike, and cancel out).
 //!   The values of a position are a logistic of the score difference.
 //! - **Greedy** plays the best single phase by that evaluation: command by
-//!   command, the one whose position scores best (a command that rolls is
-//!   scored over several sampled rolls, never the real ones, R30), until
-//!   ending the phase scores best.
+//!   command, the one whose position scores best, until ending the phase
+//!   scores best. A command that rolls is weighed over every value of its
+//!   dice (never the real ones, R30): a shot over the six of its die, a
+//!   melee over the 36 of its result and the losers' fate, each position
+//!   played past the decisions the rolls leave owed.
 //! - **mcts** is the shared search over whole phases: a move of its tree is
 //!   a phase line (the commands of one seat until the phase ends, a roll is
 //!   made, or the decision passes to the other side): each of the six first
@@ -30,6 +37,7 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sandtable_core::dice::Dice;
 use sandtable_core::game::{Barrier, GameState, Legal, Seat};
 use sandtable_warpspawn::{
     Command, Cover, Event, Game, MeleeResult, Phase, Side, Stack, casualties, density_modifier,
@@ -41,8 +49,11 @@ use crate::{Budget, mix};
 
 /// Score difference (in points) that moves a value from 0.5 to 0.73.
 const SCALE: f32 = 12.0;
-/// Sampled rolls a command that rolls is scored over.
-const SAMPLES: u64 = 6;
+/// Rolls scripted for a copy that weighs a command: the two weighed, and
+/// more than any command rolls after them.
+const SCRIPT: usize = 16;
+/// Most owed decisions a weighed command's rolls are followed through.
+const SETTLE_LIMIT: usize = 32;
 /// Most commands of one phase line.
 const LINE_LIMIT: usize = 24;
 /// Exploration constant of the search (UCT, values in 0..=1).
@@ -62,15 +73,29 @@ const WORK_PER_ITERATION: u64 = 4_000_000;
 /// list, End always among them, so that a step costs the same on a battle
 /// of any size. The first March of the open field lists 63.
 const CANDIDATES: usize = 96;
-/// Pull of a formation toward the enemy's home edge, in points a hex.
-const PULL: f32 = 0.2;
+/// Pull of a formation toward the enemy's home edge, in points a hex for
+/// each of its armed men (a pull a formation would reward splitting and
+/// joining for their own sake, and leaving a cannon behind).
+const PULL: f32 = 0.03;
 /// Weight of the best shot's expected casualties.
 const SHOT: f32 = 0.8;
 /// Weight of an attack's expected worth.
 const ATTACK: f32 = 0.6;
 /// Weight of the points of an unguarded enemy piece within reach.
 const CAPTURE: f32 = 0.5;
-
+/// Weight of the threats of the side whose phases come second.
+const SECOND: f32 = 0.5;
+/// Weight of a formation's best attack of the turns ahead.
+const PROSPECT: f32 = 0.6;
+/// What each game turn of marching takes off an attack ahead.
+const DECAY: f32 = 0.7;
+/// Game turns ahead a formation's prospects look.
+const HORIZON: u16 = 6;
+/// The same on a battle of [`LOOKUP_FROM`] stacks or more, whose
+/// prospects are looked up hex by hex: the hexes within two turns' march
+/// (37 for infantry, 91 for cavalry) cost about what a cannon's range
+/// does.
+const LARGE_HORIZON: u16 = 2;
 fn side_of(seat: Seat) -> Side {
     Side(seat.0 as u8)
 }
@@ -98,6 +123,27 @@ fn material(st: &Stack, flag: f32) -> f32 {
         + 0.5 * f32::from(st.unarmed.men.total())
 }
 
+/// What a flag is worth to its side: its 20 points (R81), or 60 where
+/// capturing one ends the battle.
+fn flag_worth(game: &Game) -> f32 {
+    if game.battle().switches.capture_the_flag {
+        60.0
+    } else {
+        20.0
+    }
+}
+
+/// What the losers of a melee in `st` lose besides their men (R76, R77):
+/// officers taken or killed with them, and the cannon, baggage and flag
+/// the winner's advance takes, in points.
+fn pieces(game: &Game, st: &Stack) -> f32 {
+    let flag = flag_worth(game);
+    2.7 * f32::from(st.armed.officers)
+        + 10.0 * f32::from(u8::from(st.cannon))
+        + 5.0 * f32::from(u8::from(st.baggage))
+        + flag * f32::from(st.flags)
+}
+
 /// The points capturing `st` scores (R81).
 fn capture_points(st: &Stack) -> f32 {
     let band = st.routing.men.total() + st.unarmed.men.total();
@@ -110,7 +156,7 @@ fn capture_points(st: &Stack) -> f32 {
 
 /// The expected worth to the attacker of attacking `def` with `men` men
 /// (an officer among them or not), in points (R73-R76).
-fn attack_worth(game: &Game, men: u16, officer: bool, def: &Stack) -> f32 {
+fn attack_worth(game: &Game, men: u16, officer: bool, at_stake: f32, def: &Stack) -> f32 {
     let d_men = fighters(def);
     if men == 0 || d_men == 0 {
         return 0.0;
@@ -145,8 +191,8 @@ fn attack_worth(game: &Game, men: u16, officer: bool, def: &Stack) -> f32 {
         // After V the winner loses none (R76).
         let winner_loses = if result == MeleeResult::V { 0.0 } else { half };
         worth += match attackers_win {
-            Some(true) => lost(d_men) - winner_loses,
-            Some(false) => winner_loses - lost(men),
+            Some(true) => lost(d_men) + pieces(game, def) - winner_loses,
+            Some(false) => winner_loses - lost(men) - at_stake,
             None => 0.0,
         } / 6.0;
     }
@@ -233,13 +279,70 @@ fn capture_threat_by(game: &Game, st: &Stack, by_hex: bool) -> f32 {
         .sum()
 }
 
+/// The best attack the formation `st` could make on its own in the game
+/// turns ahead ([`HORIZON`], [`LARGE_HORIZON`] on a large battle, and no
+/// more than the battle has left), each
+/// turn of marching taking [`DECAY`] off: the expected worth of attacking
+/// each enemy formation it can reach by marching round impassable hexes
+/// (R69: over a river only by its bridges), or the points of a stack
+/// without armed men it can enter (R63). What it can do in the next turn
+/// is counted already, as an attack or a capture in reach.
+fn prospect(game: &Game, st: &Stack) -> f32 {
+    let men = fighters(st);
+    if men == 0 {
+        return 0.0;
+    }
+    let officer = st.armed.officers > 0;
+    let stake = pieces(game, st);
+    let pace = if st.armed.men.inf == 0 { 2 } else { 1 };
+    let large = game.stacks().len() >= LOOKUP_FROM;
+    let left = game.battle().turns.saturating_sub(game.turn()) + 1;
+    let horizon = if large { LARGE_HORIZON } else { HORIZON };
+    let turns_ahead = horizon.min(left as u16);
+    let mut best = 0.0f32;
+    let mut weigh = |foe: &Stack| {
+        if foe.side == st.side {
+            return;
+        }
+        let steps = game.battle().path(st.hex, foe.hex);
+        // Turns of marching to stand next to a formation, or onto a
+        // stack without armed men; the next turn's are counted already.
+        let (turns, most) = if foe.is_formation() {
+            let turns = steps.saturating_sub(1).div_ceil(pace);
+            (turns, 1.2 * f32::from(fighters(foe)) + pieces(game, foe))
+        } else if foe.capturable() {
+            // Within a march it is a threat already (`capture_threat`).
+            let turns = steps.div_ceil(pace);
+            (if turns <= 1 { 0 } else { turns }, capture_points(foe))
+        } else {
+            return;
+        };
+        if turns == 0 || turns > turns_ahead {
+            return;
+        }
+        let discount = DECAY.powi(i32::from(turns));
+        // No attack is worth more than all the foe has.
+        if most * discount <= best {
+            return;
+        }
+        let worth = if foe.is_formation() {
+            attack_worth(game, men, officer, stake, foe)
+        } else {
+            most
+        };
+        best = best.max(worth * discount);
+    };
+    if large {
+        enemies_within(game, st, pace * turns_ahead + 1, true).for_each(&mut weigh);
+    } else {
+        game.stacks().iter().for_each(&mut weigh);
+    }
+    best
+}
+
 /// Each side's score (see the module doc).
 pub fn scores(game: &Game) -> [f32; 2] {
-    let flag = if game.battle().switches.capture_the_flag {
-        60.0
-    } else {
-        20.0
-    };
+    let flag = flag_worth(game);
     let stacks = game.stacks();
     let mut out = [game.vp(Side(0)) as f32, game.vp(Side(1)) as f32];
     // Whose threats come first: the active side's, until its Melee is over.
@@ -253,25 +356,29 @@ pub fn scores(game: &Game) -> [f32; 2] {
         if !st.is_formation() {
             continue;
         }
-        let weight = if st.side == first { 1.0 } else { 0.5 };
+        let weight = if st.side == first { 1.0 } else { SECOND };
         out[s] += SHOT * weight * shot_worth(game, st);
         out[s] += CAPTURE * weight * capture_threat(game, st);
-        out[s] -= PULL * f32::from(game.battle().path_home(st.hex, st.side.other()));
+        let path = f32::from(game.battle().path_home(st.hex, st.side.other()));
+        out[s] -= PULL * path * f32::from(st.armed.men.total());
+        out[s] += PROSPECT * prospect(game, st);
     }
     // Attacks: every enemy formation by all the formations next to it.
     for def in stacks.iter().filter(|d| d.is_formation()) {
         let by = def.side.other();
         let mut men = 0;
         let mut officer = false;
+        let mut at_stake = 0.0f32;
         for h in game.battle().neighbours(def.hex) {
             if let Some(a) = game.stack(*h, by).filter(|a| a.is_formation()) {
                 men += fighters(a);
                 officer |= a.armed.officers > 0;
+                at_stake = at_stake.max(pieces(game, a));
             }
         }
-        let worth = attack_worth(game, men, officer, def);
+        let worth = attack_worth(game, men, officer, at_stake, def);
         if worth > 0.0 {
-            let weight = if by == first { ATTACK } else { ATTACK / 2.0 };
+            let weight = if by == first { ATTACK } else { ATTACK * SECOND };
             out[by.index()] += weight * worth;
         }
     }
@@ -296,6 +403,8 @@ fn worth(game: &Game, side: Side) -> f32 {
 /// The greedy choice and the search's lines, with their reused buffers.
 pub struct Judgement {
     legal: Vec<Legal<Command>>,
+    /// The answers to an owed decision ([`Judgement::settle`]).
+    answers: Vec<Legal<Command>>,
     copy: Game,
     events: Vec<Event>,
     /// When the search must answer: lines stop growing there.
@@ -310,6 +419,7 @@ impl Judgement {
     pub fn new(game: &Game) -> Judgement {
         Judgement {
             legal: Vec::with_capacity(160),
+            answers: Vec::with_capacity(16),
             copy: game.clone(),
             events: Vec::with_capacity(16),
             deadline: None,
@@ -339,38 +449,117 @@ impl Judgement {
     ) -> Vec<(Command, f32, bool)> {
         game.legal_into(seat, &mut self.legal);
         draw_candidates(&mut self.legal, CANDIDATES, rng);
-        self.work += (self.legal.len() * game.stacks().len()) as u64;
-        let side = side_of(seat);
         let base: u64 = rng.random();
-        let mut out = Vec::with_capacity(self.legal.len());
-        for (k, legal) in self.legal.iter().enumerate() {
+        let legals = std::mem::take(&mut self.legal);
+        let mut out = Vec::with_capacity(legals.len());
+        for (k, legal) in legals.iter().enumerate() {
             // Past the deadline, what is scored so far is what there is.
             if !out.is_empty() && self.past_deadline() {
                 break;
             }
-            let mut total = 0.0;
-            let mut samples = 0;
-            let mut rolled = false;
-            while samples < SAMPLES {
-                self.copy.clone_from(game);
-                self.copy.reseed(mix(base, k as u64 * SAMPLES + samples));
-                self.events.clear();
-                let Ok(applied) = self.copy.apply_into(seat, &legal.command, &mut self.events)
-                else {
-                    break;
-                };
-                total += worth(&self.copy, side);
-                samples += 1;
-                rolled = applied.barrier == Some(Barrier::Roll);
-                if !rolled {
-                    break;
-                }
+            let Some((total, samples, rolled)) =
+                self.weigh(game, seat, &legal.command, mix(base, k as u64))
+            else {
+                continue;
+            };
+            out.push((legal.command, total / samples as f32, rolled));
+        }
+        self.legal = legals;
+        out
+    }
+
+    /// Makes the decisions the copy's last command left owed (casualties,
+    /// the losers' fate, rout moves, the free advance: R67, R76, R77, R80)
+    /// with the first listed answer, so that the position is weighed with
+    /// what the command's rolls did, not before it.
+    fn settle(&mut self) {
+        for _ in 0..SETTLE_LIMIT {
+            if self.copy.state().steps.is_empty() {
+                return;
             }
-            if samples > 0 {
-                out.push((legal.command, total / samples as f32, rolled));
+            let Some(owes) = sandtable_core::game::next_seat(&self.copy) else {
+                return;
+            };
+            self.copy.legal_into(owes, &mut self.answers);
+            let Some(answer) = self.answers.first().map(|l| l.command) else {
+                return;
+            };
+            self.events.clear();
+            if self
+                .copy
+                .apply_into(owes, &answer, &mut self.events)
+                .is_err()
+            {
+                return;
             }
         }
-        out
+    }
+
+    /// The worth for `seat` of where `command` leaves `game`, summed over
+    /// the rolls it may make, with their count, and whether it rolls; `None`
+    /// when it cannot be played. A command that rolls is weighed over every
+    /// value of its first two dice, each as likely (six values where it
+    /// rolls one die: a shot; 36 where it rolls two: a melee's result and
+    /// the losers' fate, R74-R76); further dice (fire over friends, R68)
+    /// come from `seed` (R30: the copies' dice are the bot's own).
+    fn weigh(
+        &mut self,
+        game: &Game,
+        seat: Seat,
+        command: &Command,
+        seed: u64,
+    ) -> Option<(f32, u32, bool)> {
+        let side = side_of(seat);
+        let mut fill = ChaCha8Rng::seed_from_u64(seed);
+        let play = |this: &mut Self, dice: Dice| {
+            this.copy.clone_from(game);
+            this.copy.set_dice(dice);
+            this.events.clear();
+            this.work += game.stacks().len() as u64;
+            let applied = this.copy.apply_into(seat, command, &mut this.events).ok()?;
+            this.settle();
+            Some((
+                worth(&this.copy, side),
+                applied.barrier == Some(Barrier::Roll),
+            ))
+        };
+        // A probe: most commands roll nothing and are weighed at once.
+        let script = |first: &[u8], fill: &mut ChaCha8Rng| {
+            let mut rolls = first.to_vec();
+            rolls.extend((rolls.len()..SCRIPT).map(|_| fill.random_range(1..=6u8)));
+            Dice::scripted(rolls)
+        };
+        let (value, rolled) = play(self, Dice::seeded(fill.random()))?;
+        if !rolled {
+            return Some((value, 1, false));
+        }
+        // How many dice it rolls, on a script.
+        let used = match play(self, script(&[], &mut fill)) {
+            Some(_) => SCRIPT - self.copy.state().dice.left().unwrap_or(0),
+            None => 0,
+        };
+        let (mut total, mut count) = (0.0, 0);
+        let faces = if used >= 2 { 36 } else { 6 };
+        for i in 0..faces {
+            let first: Vec<u8> = if faces == 36 {
+                vec![1 + (i / 6) as u8, 1 + (i % 6) as u8]
+            } else {
+                vec![1 + i as u8]
+            };
+            let dice = script(&first, &mut fill);
+            // A command that needs more dice than scripted is weighed on
+            // the generator instead.
+            let value = match play(self, dice) {
+                Some((v, _)) => v,
+                None => match play(self, Dice::seeded(fill.random())) {
+                    Some((v, _)) => v,
+                    None => continue,
+                },
+            };
+            total += value;
+            count += 1;
+        }
+        (count > 0).then_some((total, count, true))
     }
 
     /// The best command of `seat` now by one step of the evaluation, ties
@@ -551,7 +740,7 @@ mod tests {
     use super::*;
     use sandtable_core::dice::Dice;
     use sandtable_core::game::next_seat;
-    use sandtable_warpspawn::samples;
+    use sandtable_warpspawn::{Hex, Terrain, samples};
 
     #[test]
     fn threats_looked_up_by_hex_are_those_over_every_stack() {
@@ -593,5 +782,181 @@ mod tests {
         }
         // The comparison met shots and captures in reach, not only zeros.
         assert!(checked.0 > 50 && checked.1 > 20, "{checked:?}");
+    }
+
+    /// A battle of `pieces` on an 8 x 8 field, played on to Red's first
+    /// phase of `phase`.
+    fn at_phase(
+        pieces: Vec<sandtable_warpspawn::PiecesSetup>,
+        flags_end: bool,
+        phase: Phase,
+    ) -> Game {
+        let mut setup = samples::field(8, 8, pieces, Vec::new());
+        setup.switches.capture_the_flag = flags_end;
+        let mut game = Game::new(&setup, Dice::seeded(5)).expect("a valid battle");
+        let mut events = Vec::new();
+        while game.phase() != phase {
+            let seat = next_seat(&game).expect("Red's turn");
+            game.apply_into(seat, &Command::End, &mut events)
+                .expect("a phase ends");
+        }
+        assert_eq!(game.active(), Side(0));
+        game
+    }
+
+    fn command(text: &str) -> Command {
+        text.parse().expect("a command")
+    }
+
+    #[test]
+    fn a_command_that_rolls_is_weighed_over_every_value_of_its_dice() {
+        // 10 infantry and 6 cavalry against 8 infantry: the losers' men are
+        // chosen (R76), the losers' fate rolled.
+        let mut red = samples::pieces(0, "C3", 10, 6, 0);
+        red.cannon = false;
+        let mut gun = samples::pieces(0, "F2", 6, 0, 0);
+        gun.cannon = true;
+        let game = at_phase(
+            vec![
+                red,
+                gun,
+                samples::pieces(1, "C4", 8, 0, 0),
+                samples::pieces(1, "F6", 12, 0, 0),
+            ],
+            false,
+            Phase::Cannonade,
+        );
+        let mut judge = Judgement::new(&game);
+        let red = Seat(0);
+        let shot = judge
+            .weigh(&game, red, &command("fire F2 F6"), 1)
+            .expect("a legal shot");
+        assert_eq!((shot.1, shot.2), (6, true), "a shot: one die, six values");
+        let end = judge
+            .weigh(&game, red, &Command::End, 1)
+            .expect("End is legal");
+        assert_eq!((end.1, end.2), (1, false), "End rolls nothing");
+
+        let game = at_phase(
+            vec![
+                samples::pieces(0, "C3", 10, 6, 0),
+                samples::pieces(1, "C4", 8, 0, 0),
+            ],
+            false,
+            Phase::Melee,
+        );
+        let attack = command("attack C4 from C3");
+        let (total, count, rolled) = judge.weigh(&game, red, &attack, 1).expect("a legal attack");
+        assert_eq!(
+            (count, rolled),
+            (36, true),
+            "a melee: its result and the losers' fate"
+        );
+        // Every weighed position is played past what the rolls left owed:
+        // the losses chosen, the fate met, the advance made.
+        assert!(
+            judge.copy.state().steps.is_empty(),
+            "{:?}",
+            judge.copy.state().steps
+        );
+        // 16 men against 8 at 2:1 (V H H H B L, R74): the attack's worth
+        // is its outcomes' mean, better than standing.
+        let stand = judge
+            .weigh(&game, red, &Command::End, 1)
+            .expect("End is legal")
+            .0;
+        assert!(
+            total / count as f32 > stand,
+            "{} {stand}",
+            total / count as f32
+        );
+    }
+
+    #[test]
+    fn greedy_does_not_stake_its_flag_on_a_melee_it_may_lose() {
+        // 16 infantry against 8 at 2:1: one result in six (L) loses, and
+        // the winner's advance takes what the losers leave (R76, R77): a
+        // flag worth 20 points (R81), or the battle where capturing one
+        // ends it. Without the flag the attack is worth making.
+        let attack = command("attack C4 from C3");
+        let red = Seat(0);
+        for (flag_with_them, flags_end, attacks) in [
+            (false, true, true),
+            (false, false, true),
+            (true, false, false),
+            (true, true, false),
+        ] {
+            let mut them = samples::pieces(0, "C3", 16, 0, 0);
+            let mut guard = samples::pieces(0, "A1", 4, 0, 0);
+            them.flag = flag_with_them;
+            guard.flag = !flag_with_them;
+            let game = at_phase(
+                vec![
+                    them,
+                    guard,
+                    samples::pieces(1, "C4", 8, 0, 0),
+                    samples::pieces(1, "H8", 4, 0, 0),
+                ],
+                flags_end,
+                Phase::Melee,
+            );
+            let chosen = greedy(&game, red, 3).expect("Red owes a decision");
+            assert_eq!(
+                chosen == attack,
+                attacks,
+                "the flag with them: {flag_with_them}; capture the flag: {flags_end}; chosen: {chosen}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_prospect_of_an_attack_goes_by_the_bridge() {
+        // A river along row 4 bridged at F4 only (R60, R69); Blue's 4
+        // infantry stand north of it at B6. Red's 16 at B2 are nearer in a
+        // straight line but farther by the bridge than at F2.
+        let terrain: Vec<(Hex, Terrain)> = (0..9u8)
+            .map(|col| {
+                let hex = Hex::new(col, 3);
+                let kind = if col == 5 {
+                    Terrain::Bridge
+                } else {
+                    Terrain::River
+                };
+                (hex, kind)
+            })
+            .collect();
+        let prospect_from = |at: &str| {
+            let setup = samples::field(
+                9,
+                7,
+                vec![
+                    samples::pieces(0, at, 16, 0, 0),
+                    samples::pieces(1, "B6", 4, 0, 0),
+                ],
+                terrain.clone(),
+            );
+            let game = Game::new(&setup, Dice::seeded(1)).expect("a valid battle");
+            let st = game
+                .stacks()
+                .iter()
+                .find(|s| s.side == Side(0))
+                .expect("Red");
+            let foe: Hex = "B6".parse().expect("a hex");
+            (
+                prospect(&game, st),
+                st.hex.distance(foe),
+                game.battle().path(st.hex, foe),
+            )
+        };
+        let (west, west_line, west_path) = prospect_from("B2");
+        let (bridge, bridge_line, bridge_path) = prospect_from("F2");
+        assert!(west_line < bridge_line && west_path > bridge_path);
+        // In a straight line the west one would be within a few turns'
+        // march; by the bridge it is beyond the prospects' horizon.
+        assert!(west_line <= HORIZON && west_path > HORIZON + 1);
+        assert!(
+            bridge > 0.0 && west == 0.0,
+            "by the bridge {bridge}, west {west}"
+        );
     }
 }

@@ -56,6 +56,12 @@ impl Game {
     pub fn reseed(&mut self, seed: u64) {
         self.state.dice = Dice::seeded(seed);
     }
+
+    /// Replaces the dice with `dice` (R30), for a bot's private copy that
+    /// weighs a command over each roll it may make rather than a sample.
+    pub fn set_dice(&mut self, dice: Dice) {
+        self.state.dice = dice;
+    }
 }
 
 impl GameState for Game {

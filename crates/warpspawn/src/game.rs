@@ -168,6 +168,7 @@ impl Stack {
     }
 
     /// Whether a formation stands here: armed men (R62).
+    #[inline]
     pub fn is_formation(&self) -> bool {
         !self.armed.men.is_empty()
     }
@@ -180,6 +181,7 @@ impl Stack {
 
     /// Armed men that fight in a melee: all but the crews marked this turn
     /// (R72).
+    #[inline]
     pub fn fighting(&self) -> Men {
         self.armed
             .men
@@ -189,6 +191,7 @@ impl Stack {
 
     /// Whether an enemy formation entering would capture something here
     /// (R63, R69): pieces but no armed men.
+    #[inline]
     pub fn capturable(&self) -> bool {
         !self.is_formation() && !self.is_empty()
     }
@@ -438,6 +441,10 @@ pub enum EndReason {
     FlagCaptured,
 }
 
+/// The largest map, in hexes, whose marching paths between every two hexes
+/// a battle works out at its start ([`Battle::path`]): 2 MB of steps.
+pub const PATHS_UP_TO: usize = 1024;
+
 /// What does not change in a battle: the map, its terrain, the sides and
 /// the house rules. Shared by every copy of a game.
 #[derive(Debug, PartialEq)]
@@ -458,6 +465,10 @@ pub struct Battle {
     /// leaving the map across that side's home edge, round impassable
     /// hexes (R69); see [`Battle::path_home`].
     home_paths: [Vec<u16>; 2],
+    /// On a map of at most [`PATHS_UP_TO`] hexes, the marching steps
+    /// between every two hexes, by [`Map::index`] of both; see
+    /// [`Battle::path`].
+    paths: Vec<u16>,
     /// Game turns (R64).
     pub turns: u32,
     /// The house rules.
@@ -533,11 +544,13 @@ impl Adjacent {
 
 impl Battle {
     /// The terrain of a hex on the map.
+    #[inline]
     pub fn terrain(&self, hex: Hex) -> Terrain {
         self.terrain[self.map.index(hex)]
     }
 
     /// The neighbours of a hex on the map (R60).
+    #[inline]
     pub fn neighbours(&self, hex: Hex) -> &[Hex] {
         self.adjacent[self.map.index(hex)].as_slice()
     }
@@ -576,6 +589,50 @@ impl Battle {
     /// hex with a way.
     pub fn path_home(&self, hex: Hex, side: Side) -> u16 {
         self.home_paths[side.index()][self.map.index(hex)]
+    }
+
+    /// Marching steps from one hex to another, hex to adjacent hex round
+    /// impassable hexes (R69): over a river only by its bridges. On a map
+    /// of more than [`PATHS_UP_TO`] hexes, and where no way joins the two,
+    /// the straight count between them ([`Hex::distance`]).
+    #[inline]
+    pub fn path(&self, from: Hex, to: Hex) -> u16 {
+        if self.paths.is_empty() {
+            return from.distance(to);
+        }
+        let n = self.map.len();
+        match self.paths[self.map.index(from) * n + self.map.index(to)] {
+            u16::MAX => from.distance(to),
+            steps => steps,
+        }
+    }
+
+    /// [`Battle::path`] between every two hexes of a small map, worked out
+    /// once (a search outward from each hex); empty for a larger map.
+    fn paths(map: Map, terrain: &[Terrain], adjacent: &[Adjacent]) -> Vec<u16> {
+        let n = map.len();
+        if n > PATHS_UP_TO {
+            return Vec::new();
+        }
+        let passable = |i: usize| terrain[i].cover() != Cover::Impassable;
+        let mut paths = vec![u16::MAX; n * n];
+        let mut queue = VecDeque::new();
+        for from in 0..n {
+            let steps = &mut paths[from * n..(from + 1) * n];
+            steps[from] = 0;
+            queue.clear();
+            queue.push_back(from);
+            while let Some(i) = queue.pop_front() {
+                for &j in adjacent[i].indices() {
+                    let j = usize::from(j);
+                    if steps[j] == u16::MAX && passable(j) {
+                        steps[j] = steps[i] + 1;
+                        queue.push_back(j);
+                    }
+                }
+            }
+        }
+        paths
     }
 
     /// [`Battle::path_home`] for every hex, worked out once (a search
@@ -800,6 +857,7 @@ impl Game {
         let battle = Battle {
             map,
             home_paths,
+            paths: Battle::paths(map, &terrain, &adjacent),
             terrain,
             adjacent,
             rings,
@@ -832,6 +890,7 @@ impl Game {
     }
 
     /// The battle's fixed parts.
+    #[inline]
     pub fn battle(&self) -> &Battle {
         &self.battle
     }
@@ -847,11 +906,13 @@ impl Game {
     }
 
     /// Every stack, by hex then side.
+    #[inline]
     pub fn stacks(&self) -> &[Stack] {
         &self.state.stacks
     }
 
     /// The side's stack in a hex, if it has pieces there.
+    #[inline]
     pub fn stack(&self, hex: Hex, side: Side) -> Option<&Stack> {
         self.state.stack(hex, side)
     }

@@ -45,6 +45,7 @@ impl Hex {
     }
 
     /// Hexes between the two, counting steps to a neighbour.
+    #[inline]
     pub fn distance(self, other: Hex) -> u16 {
         self.axial().unsigned_distance_to(other.axial()) as u16
     }
@@ -169,6 +170,7 @@ impl Map {
     }
 
     /// The hex's index in a column-major list of the map's hexes.
+    #[inline]
     pub fn index(self, hex: Hex) -> usize {
         usize::from(hex.col) * usize::from(self.rows) + usize::from(hex.row)
     }

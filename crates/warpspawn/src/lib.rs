@@ -56,8 +56,8 @@ mod text;
 pub use command::{Command, Hexes, Men, ParseCommandError, Parts, Pick, RoutTo};
 pub use event::{Event, band_words, marching_words};
 pub use game::{
-    Band, Battle, Cause, EndReason, Fate, Game, Marks, Outcome, Phase, RoutWhy, Side, Stack, State,
-    Step, Which, is_cover,
+    Band, Battle, Cause, EndReason, Fate, Game, Marks, Outcome, PATHS_UP_TO, Phase, RoutWhy, Side,
+    Stack, State, Step, Which, is_cover,
 };
 pub use hex::{Edge, Hex, MAX_MAP_SIDE, Map, ParseHexError, between};
 pub use play::{

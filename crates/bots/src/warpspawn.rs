@@ -523,12 +523,13 @@ impl Judgement {
                 applied.barrier == Some(Barrier::Roll),
             ))
         };
-        // A probe: most commands roll nothing and are weighed at once.
+        // Dice that roll `first`, then the bot's own.
         let script = |first: &[u8], fill: &mut ChaCha8Rng| {
             let mut rolls = first.to_vec();
             rolls.extend((rolls.len()..SCRIPT).map(|_| fill.random_range(1..=6u8)));
             Dice::scripted(rolls)
         };
+        // A probe: most commands roll nothing and are weighed at once.
         let (value, rolled) = play(self, Dice::seeded(fill.random()))?;
         if !rolled {
             return Some((value, 1, false));

@@ -813,8 +813,7 @@ mod tests {
     fn a_command_that_rolls_is_weighed_over_every_value_of_its_dice() {
         // 10 infantry and 6 cavalry against 8 infantry: the losers' men are
         // chosen (R76), the losers' fate rolled.
-        let mut red = samples::pieces(0, "C3", 10, 6, 0);
-        red.cannon = false;
+        let red = samples::pieces(0, "C3", 10, 6, 0);
         let mut gun = samples::pieces(0, "F2", 6, 0, 0);
         gun.cannon = true;
         let game = at_phase(

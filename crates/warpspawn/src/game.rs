@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use sandtable_core::dice::Dice;
 use sandtable_core::hash::Mix;
@@ -442,8 +442,27 @@ pub enum EndReason {
 }
 
 /// The largest map, in hexes, whose marching paths between every two hexes
-/// a battle works out at its start ([`Battle::path`]): 2 MB of steps.
+/// a battle works out ([`Battle::path`]): 2 MB of steps.
 pub const PATHS_UP_TO: usize = 1024;
+
+/// [`Battle::path`]'s steps between every two hexes, worked out when first
+/// asked for (bots ask; a game played by people never does). Derived from
+/// the terrain: it neither shows in `Debug` nor counts in `==`.
+#[derive(Default)]
+struct Paths(OnceLock<Vec<u16>>);
+
+impl fmt::Debug for Paths {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let len = self.0.get().map_or(0, Vec::len);
+        write!(f, "Paths({len} steps)")
+    }
+}
+
+impl PartialEq for Paths {
+    fn eq(&self, _: &Paths) -> bool {
+        true
+    }
+}
 
 /// What does not change in a battle: the map, its terrain, the sides and
 /// the house rules. Shared by every copy of a game.
@@ -466,9 +485,9 @@ pub struct Battle {
     /// hexes (R69); see [`Battle::path_home`].
     home_paths: [Vec<u16>; 2],
     /// On a map of at most [`PATHS_UP_TO`] hexes, the marching steps
-    /// between every two hexes, by [`Map::index`] of both; see
-    /// [`Battle::path`].
-    paths: Vec<u16>,
+    /// between every two hexes, by [`Map::index`] of both, once asked for;
+    /// see [`Battle::path`].
+    paths: Paths,
     /// Game turns (R64).
     pub turns: u32,
     /// The house rules.
@@ -597,18 +616,22 @@ impl Battle {
     /// the straight count between them ([`Hex::distance`]).
     #[inline]
     pub fn path(&self, from: Hex, to: Hex) -> u16 {
-        if self.paths.is_empty() {
+        let paths = self
+            .paths
+            .0
+            .get_or_init(|| Battle::paths(self.map, &self.terrain, &self.adjacent));
+        if paths.is_empty() {
             return from.distance(to);
         }
         let n = self.map.len();
-        match self.paths[self.map.index(from) * n + self.map.index(to)] {
+        match paths[self.map.index(from) * n + self.map.index(to)] {
             u16::MAX => from.distance(to),
             steps => steps,
         }
     }
 
-    /// [`Battle::path`] between every two hexes of a small map, worked out
-    /// once (a search outward from each hex); empty for a larger map.
+    /// [`Battle::path`] between every two hexes of a small map (a search
+    /// outward from each hex); empty for a larger map.
     fn paths(map: Map, terrain: &[Terrain], adjacent: &[Adjacent]) -> Vec<u16> {
         let n = map.len();
         if n > PATHS_UP_TO {
@@ -857,7 +880,7 @@ impl Game {
         let battle = Battle {
             map,
             home_paths,
-            paths: Battle::paths(map, &terrain, &adjacent),
+            paths: Paths::default(),
             terrain,
             adjacent,
             rings,

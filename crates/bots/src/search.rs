@@ -8,7 +8,10 @@
 //!   (until the decision passes to another seat, or its line ends). A node's
 //!   lines come from [`Judge::lines`], most promising first, and are added
 //!   as children best first as the node's visits grow (progressive
-//!   widening: one more child each time the visits pass a square).
+//!   widening: one more child each time the visits pass a square). A judge
+//!   that can guess a line's worth before any playout ([`Judge::priors`])
+//!   starts each child with that guess, counted as so many visits (UCT
+//!   with prior knowledge).
 //! - **Chance and secrets.** Unless the judge says the position leaves
 //!   nothing to chance and hides nothing ([`Judge::open_loop`]), every
 //!   iteration plays on a copy redealt from the searching seat's view
@@ -65,6 +68,17 @@ pub trait Judge<G: GameState> {
         game.legal_into(seat, &mut legal);
         out.clear();
         out.extend(legal.iter().map(|l| vec![l.command]));
+    }
+
+    /// What each line the last [`Judge::lines`] gave is worth to the seat
+    /// that gives it, guessed before any playout, in the same order, into
+    /// `out` (cleared first); and how many playouts that guess counts for.
+    /// A child then starts with that many visits at its guessed value
+    /// (UCT with prior knowledge), so that a few noisy playouts do not
+    /// outweigh what the judge knows exactly. By default no guesses.
+    fn priors(&mut self, out: &mut Vec<f32>) -> u32 {
+        out.clear();
+        0
     }
 
     /// The line a playout plays for `seat` at `game`, into `out` (cleared
@@ -137,6 +151,10 @@ struct Node<C> {
     children: Vec<usize>,
     /// Lines not yet tried here, best last; `None` until first expanded.
     untried: Option<Vec<Vec<C>>>,
+    /// The judge's guesses of the untried lines' values, in their order
+    /// (empty without guesses), and how many visits a guess counts for.
+    priors: Vec<f32>,
+    prior_weight: u32,
 }
 
 impl<C> Node<C> {
@@ -148,6 +166,8 @@ impl<C> Node<C> {
             total: 0.0,
             children: Vec::new(),
             untried: None,
+            priors: Vec::new(),
+            prior_weight: 0,
         }
     }
 }
@@ -202,6 +222,7 @@ struct Tree<'a, G: GameState, J> {
     events: Vec<G::Event>,
     path: Vec<usize>,
     values: Vec<f32>,
+    priors: Vec<f32>,
     line: Vec<G::Command>,
     /// When a time budget runs out.
     deadline: Option<Instant>,
@@ -223,6 +244,7 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
             events: Vec::new(),
             path: Vec::with_capacity(64),
             values: Vec::new(),
+            priors: Vec::new(),
             line: Vec::new(),
             deadline: None,
         }
@@ -253,7 +275,15 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
                 self.judge
                     .lines(&self.game, acting, &mut self.rng, &mut lines);
                 lines.reverse();
-                self.nodes[node].untried = Some(lines);
+                let weight = self.judge.priors(&mut self.priors);
+                let n = &mut self.nodes[node];
+                n.priors.clear();
+                // Guesses that do not match the lines one for one are not used.
+                if weight > 0 && self.priors.len() == lines.len() {
+                    n.priors.extend(self.priors.iter().rev());
+                    n.prior_weight = weight;
+                }
+                n.untried = Some(lines);
             }
             // Progressive widening: one more child each time the visits
             // pass a square.
@@ -267,9 +297,15 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
             if n.children.len() < allowed
                 && let Some(line) = untried.pop()
             {
+                let mut new = Node::new(Vec::new(), acting);
+                if let Some(prior) = n.priors.pop() {
+                    new.visits = n.prior_weight;
+                    new.total = prior * n.prior_weight as f32;
+                }
                 let whole = apply_line(&mut self.game, &line, &mut self.events);
+                new.line = line;
                 let child = self.nodes.len();
-                self.nodes.push(Node::new(line, acting));
+                self.nodes.push(new);
                 self.nodes[node].children.push(child);
                 if whole {
                     self.path.push(child);
@@ -514,4 +550,69 @@ where
             .collect()
     });
     Some(choose(game, seat, &legal, results))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandtable_core::dice::Dice;
+    use sandtable_warpspawn::{Command, Game, samples};
+
+    /// Playouts that tell nothing (every position a draw), the first three
+    /// legal commands as lines, and guesses of their worth.
+    struct Guessing {
+        guesses: Vec<f32>,
+        weight: u32,
+    }
+
+    impl Judge<Game> for Guessing {
+        fn values(&mut self, _: &Game, out: &mut Vec<f32>) {
+            out.clear();
+            out.extend([0.5, 0.5]);
+        }
+
+        fn lines(&mut self, game: &Game, seat: Seat, _: &mut ChaCha8Rng, out: &mut Vec<Vec<Command>>) {
+            let mut legal = Vec::new();
+            game.legal_into(seat, &mut legal);
+            out.clear();
+            out.extend(legal.iter().take(3).map(|l| vec![l.command]));
+        }
+
+        fn priors(&mut self, out: &mut Vec<f32>) -> u32 {
+            out.clone_from(&self.guesses);
+            self.weight
+        }
+
+        fn settled(&mut self, _: &Game, _: &Game) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_line_starts_with_the_visits_and_value_of_the_judges_guess() {
+        // The first decision of three commands or more (the March).
+        let mut game = Game::new(&samples::open_field(), Dice::seeded(1)).expect("a battle");
+        let (mut legal, mut events) = (Vec::new(), Vec::new());
+        let seat = loop {
+            let seat = next_seat(&game).expect("a seat to move");
+            game.legal_into(seat, &mut legal);
+            if legal.len() >= 3 {
+                break seat;
+            }
+            game.apply_into(seat, &legal[0].command, &mut events)
+                .expect("legal");
+        };
+        let chosen = |guesses: Vec<f32>, weight| {
+            search(&game, seat, Guessing { guesses, weight }, Budget::Iterations(60), 3)
+                .expect("a choice")
+                .command
+        };
+        // Playouts alone find every line alike: the first is chosen.
+        assert_eq!(chosen(vec![0.1, 0.9, 0.2], 0), legal[0].command);
+        // The guess decides between lines the playouts cannot tell apart.
+        assert_eq!(chosen(vec![0.1, 0.9, 0.2], 10), legal[1].command);
+        assert_eq!(chosen(vec![0.1, 0.2, 0.9], 10), legal[2].command);
+        // Guesses that do not match the lines one for one are not used.
+        assert_eq!(chosen(vec![0.1, 0.9], 10), legal[0].command);
+    }
 }

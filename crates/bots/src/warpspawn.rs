@@ -60,6 +60,11 @@ const LINE_LIMIT: usize = 24;
 const EXPLORATION: f32 = 0.3;
 /// Lines a node of the tree tries.
 const WIDTH: usize = 6;
+/// How many playouts the one-step weighing of a line's first command
+/// counts for in the search (its prior). Screened on the river, 40 games
+/// at 200 iterations: without a prior mcts won 26 of 40 against greedy;
+/// at 8, 29; at 24, 34.
+const PRIOR_WEIGHT: u32 = 24;
 /// The work one iteration of the search may do, in stacks valued (a
 /// command scored costs the battle's stacks): its lines and its playout
 /// stop growing past it, and the playout is valued where it stopped. The
@@ -403,6 +408,8 @@ fn worth(game: &Game, side: Side) -> f32 {
 /// The greedy choice and the search's lines, with their reused buffers.
 pub struct Judgement {
     legal: Vec<Legal<Command>>,
+    /// The one-step weighings of the lines last given, in their order.
+    priors: Vec<f32>,
     /// The answers to an owed decision ([`Judgement::settle`]).
     answers: Vec<Legal<Command>>,
     copy: Game,
@@ -420,6 +427,7 @@ impl Judgement {
         Judgement {
             legal: Vec::with_capacity(160),
             answers: Vec::with_capacity(16),
+            priors: Vec::with_capacity(WIDTH + 1),
             copy: game.clone(),
             events: Vec::with_capacity(16),
             deadline: None,
@@ -619,10 +627,12 @@ impl Judge<Game> for Judgement {
         // by greedy play to the end of its line: what the search compares
         // is where each first command leads.
         out.clear();
+        self.priors.clear();
         let mut ranked = self.ranked(game, seat, rng);
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
         let mut line = Vec::new();
-        for &(first, _, rolls) in ranked.iter().take(WIDTH) {
+        for &(first, value, rolls) in ranked.iter().take(WIDTH) {
+            self.priors.push(value);
             line.clear();
             line.push(first);
             if !rolls && first != Command::End && !self.late() {
@@ -640,7 +650,19 @@ impl Judge<Game> for Judgement {
         let end = vec![Command::End];
         if game.check(seat, &Command::End).is_ok() && !out.contains(&end) {
             out.push(end);
+            // End's own weighing, when it was weighed before the deadline.
+            match ranked.iter().find(|r| r.0 == Command::End) {
+                Some(r) => self.priors.push(r.1),
+                None => self.priors.clear(),
+            }
         }
+    }
+
+    /// Each line's first command as weighed one step ahead (over every
+    /// value of its first dice), counting for [`PRIOR_WEIGHT`] playouts.
+    fn priors(&mut self, out: &mut Vec<f32>) -> u32 {
+        out.clone_from(&self.priors);
+        PRIOR_WEIGHT
     }
 
     fn deadline(&mut self, at: Option<Instant>) {

@@ -445,7 +445,7 @@ impl Game {
             None => dice.draw(players.len()).map_err(|out| SetupError {
                 problems: vec![SetupProblem {
                     path: "first_player".into(),
-                    ruling: Some(crate::Ruling::R5),
+                    ruling: Some(crate::Ruling::R5.into()),
                     message: format!(
                         "left out, so it is drawn with the dice, but {}",
                         out.reason()

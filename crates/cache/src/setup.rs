@@ -3,7 +3,6 @@
 //! left to the scenario crate.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use crate::geometry::{Board, Facing, MAX_BOARD_SIDE, Square};
 use crate::ruling::Ruling;
@@ -30,9 +29,7 @@ pub const MAX_TERRAIN_SQUARES: usize = 1_000_000;
 /// The longest turn limit a game may have, in player turns (R11, R26).
 pub const MAX_TURN_LIMIT: u32 = 10_000;
 
-/// At most this many problems are kept of a setup that breaks the rulings;
-/// the rest are counted.
-pub const MAX_PROBLEMS_KEPT: usize = 1_000;
+pub use sandtable_core::setup::{MAX_PROBLEMS_KEPT, SetupError, SetupProblem};
 
 // One activation's budget (R7) is 16 bits: the 4 given actions, +3 for every
 // capture it can make (each unit once, and once more after every stash that
@@ -92,56 +89,6 @@ pub struct UnitSetup {
     pub name: Option<String>,
 }
 
-/// One problem with a setup, located by the path of the field that causes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SetupProblem {
-    /// Field path, as in the scenario file: `players[1].factors[0].units[3]`.
-    pub path: String,
-    /// The ruling that is broken, if the problem breaks one.
-    pub ruling: Option<Ruling>,
-    /// What is wrong, in plain words.
-    pub message: String,
-}
-
-impl fmt::Display for SetupProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)?;
-        if let Some(r) = self.ruling {
-            write!(f, " ({r})")?;
-        }
-        Ok(())
-    }
-}
-
-/// A setup that breaks the rulings, with the problems found: at most
-/// [`MAX_PROBLEMS_KEPT`] of them, and the count of the others.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SetupError {
-    /// The problems kept, in the order of the fields.
-    pub problems: Vec<SetupProblem>,
-    /// How many more problems were found and not kept.
-    pub more: usize,
-}
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.problems.len() + self.more;
-        write!(
-            f,
-            "the setup has {n} problem{}",
-            if n == 1 { "" } else { "s" }
-        )?;
-        for p in &self.problems {
-            write!(f, "\n  {p}")?;
-        }
-        if self.more > 0 {
-            write!(f, "\n  and {} more", self.more)?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for SetupError {}
 
 /// A setup that passed validation, with the ground of every square.
 #[derive(Debug, Clone)]
@@ -187,7 +134,7 @@ pub fn count_problems(counts: Counts) -> Vec<SetupProblem> {
     if stashes > MAX_STASHES {
         problems.push(SetupProblem {
             path: "stashes".to_owned(),
-            ruling: Some(Ruling::R20),
+            ruling: Some(Ruling::R20.into()),
             message: format!("{stashes} stashes: at most {MAX_STASHES} are supported"),
         });
     }
@@ -214,12 +161,16 @@ struct Problems {
 
 impl Problems {
     fn add(&mut self, path: impl Into<String>, ruling: Option<Ruling>, message: impl Into<String>) {
+        self.keep(SetupProblem {
+            path: path.into(),
+            ruling: ruling.map(Into::into),
+            message: message.into(),
+        });
+    }
+
+    fn keep(&mut self, problem: SetupProblem) {
         if self.kept.len() < MAX_PROBLEMS_KEPT {
-            self.kept.push(SetupProblem {
-                path: path.into(),
-                ruling,
-                message: message.into(),
-            });
+            self.kept.push(problem);
         } else {
             self.more += 1;
         }
@@ -492,7 +443,7 @@ impl Setup {
             terrain_squares: self.terrain.iter().map(|t| t.squares.len()).sum(),
         };
         for p in count_problems(counts) {
-            problems.add(p.path, p.ruling, p.message);
+            problems.keep(p);
         }
     }
 

@@ -1067,7 +1067,7 @@ fn r26_a_turn_limit_not_a_multiple_of_three_or_more_players_is_warned() {
             .expect("valid")
             .warnings()
             .iter()
-            .filter(|w| w.ruling == Some(Ruling::R26))
+            .filter(|w| w.ruling == Some(Ruling::R26.into()))
             .map(|w| w.to_string())
             .collect()
     };

@@ -301,6 +301,22 @@ pub trait GameState: Clone + Send + Sync + 'static {
     ) -> Result<Applied, Self::Refusal>;
     /// An event in plain words, for logs and the CLI.
     fn describe(&self, event: &Self::Event) -> String;
+    /// An event in plain words as `viewer` may read it, `None` where the
+    /// viewer may not know it happened: what a table, its log and its
+    /// hover texts show each player. By default every viewer reads
+    /// [`GameState::describe`], as in a game that hides nothing.
+    fn describe_for(&self, event: &Self::Event, viewer: Viewer) -> Option<String> {
+        let _ = viewer;
+        Some(self.describe(event))
+    }
+    /// `seat`'s `command`, just given (`self` is the game after it), as
+    /// `viewer` may read it in a log, `None` where the viewer may not know
+    /// it (another player's sealed order before it is revealed). By default
+    /// its notation, for every viewer.
+    fn command_for(&self, seat: Seat, command: &Self::Command, viewer: Viewer) -> Option<String> {
+        let _ = (seat, viewer);
+        Some(command.to_string())
+    }
     /// Whether a log prints the event under its command; `false` for an
     /// event that only repeats what the command's own line says.
     fn logged(&self, event: &Self::Event) -> bool {

@@ -10,5 +10,6 @@ pub mod game;
 pub mod grid;
 pub mod hash;
 pub mod record;
+pub mod setup;
 pub mod text;
 pub mod undo;

@@ -740,7 +740,7 @@ fn from_setup_problem(p: sandtable_cache::SetupProblem) -> Problem {
     Problem {
         location: Location::Field(p.path),
         message: p.message,
-        ruling: p.ruling.map(Into::into),
+        ruling: p.ruling,
     }
 }
 

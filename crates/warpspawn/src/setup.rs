@@ -20,8 +20,7 @@ pub const MAX_PIECE_ENTRIES: usize = 20_000;
 /// R62's limits, so that an entry over them is reported, not cut.
 pub const MAX_COUNT: u16 = 10_000;
 
-/// At most this many problems of a setup are kept; the rest are counted.
-pub const MAX_PROBLEMS_KEPT: usize = 1_000;
+pub use sandtable_core::setup::{MAX_PROBLEMS_KEPT, SetupError, SetupProblem};
 
 /// What a hex is for movement, fire and melee (R60).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -300,53 +299,6 @@ pub struct Setup {
     pub switches: Switches,
 }
 
-/// A problem with a setup: where, what, and the ruling it breaks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SetupProblem {
-    /// Field path, as in the scenario file: `pieces[3].infantry`.
-    pub path: String,
-    /// The ruling broken, if one is.
-    pub ruling: Option<Ruling>,
-    /// What is wrong, in plain words.
-    pub message: String,
-}
-
-impl fmt::Display for SetupProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)?;
-        if let Some(r) = self.ruling {
-            write!(f, " ({r})")?;
-        }
-        Ok(())
-    }
-}
-
-/// Every problem of a setup (at most [`MAX_PROBLEMS_KEPT`] kept, with the
-/// count of the rest).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SetupError {
-    /// The problems kept.
-    pub problems: Vec<SetupProblem>,
-    /// Problems found beyond those kept.
-    pub more: usize,
-}
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, p) in self.problems.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{p}")?;
-        }
-        if self.more > 0 {
-            write!(f, "\nand {} more", self.more)?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for SetupError {}
 
 struct Problems {
     kept: Vec<SetupProblem>,

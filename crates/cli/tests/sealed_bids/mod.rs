@@ -358,6 +358,18 @@ impl GameState for SealedBids {
         Ok(Applied { barrier })
     }
 
+    /// A bid is the bidder's own until both are in: the others read that
+    /// one is in (`Happened::Sealed`), not the card.
+    fn command_for(&self, seat: Seat, command: &Cmd, viewer: Viewer) -> Option<String> {
+        // One bid in, the other not: the one in is still sealed.
+        let sealed = matches!(command, Cmd::Bid(_))
+            && matches!(self.state.bids, [Some(_), None] | [None, Some(_)]);
+        match viewer {
+            Viewer::Player(v) if v != seat && sealed => None,
+            _ => Some(command.to_string()),
+        }
+    }
+
     fn describe(&self, event: &Happened) -> String {
         match event {
             Happened::Sealed(seat) => format!("{} bids, sealed", NAMES[seat.index()]),

@@ -206,7 +206,10 @@ fn bot_config(level: u8, game: &Game, player: PlayerId) -> BotConfig {
 
 fn think(game: &Game, config: BotConfig) -> Task<Option<Command>> {
     let game = game.clone();
-    AsyncComputeTaskPool::get().spawn(async move { sandtable_bots::choose(&game, &config) })
+    AsyncComputeTaskPool::get().spawn(async move {
+        let seat = sandtable_core::game::next_seat(&game)?;
+        sandtable_bots::choose(&game, seat, &config)
+    })
 }
 
 /// Keeps one seat per player of the game in play; another game drops the

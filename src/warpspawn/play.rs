@@ -1260,24 +1260,13 @@ fn undo_battle(
 /// seeds its bots.
 pub fn bot_command(game: &Game, level: u8, bot_seed: u64) -> Option<Command> {
     let side = game.decider()?;
-    let config = BotConfig::strength(level, seat_seed(bot_seed, seat(side)));
-    match config.kind {
-        BotKind::Random => {
-            use rand::SeedableRng;
-            let mut rng =
-                rand_chacha::ChaCha8Rng::seed_from_u64(config.seed ^ GameState::state_hash(game));
-            sandtable_bots::contract::random(game, seat(side), &mut rng)
-        }
-        BotKind::Greedy => sandtable_bots::warpspawn::greedy(game, seat(side), config.seed),
-        BotKind::Mcts => sandtable_bots::warpspawn::mcts(
-            game,
-            seat(side),
-            config.budget,
-            config.seed,
-            config.threads,
-        )
-        .map(|s| s.command),
+    let mut config = BotConfig::strength(level, seat_seed(bot_seed, seat(side)));
+    // The random bot draws with its seed alone: a seed a decision, from
+    // the position.
+    if config.kind == BotKind::Random {
+        config.seed ^= GameState::state_hash(game);
     }
+    sandtable_bots::choose(game, seat(side), &config)
 }
 
 /// Starts a bot thinking when a bot's side decides and the last bot

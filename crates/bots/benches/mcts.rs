@@ -33,7 +33,13 @@ fn bench(c: &mut Criterion) {
         group.bench_function("playouts at the start of standard.ron, one thread", |b| {
             let config =
                 BotConfig::new(BotKind::Mcts, 1).with_budget(Budget::Iterations(iterations));
-            b.iter(|| black_box(choose(black_box(&start), &config)))
+            b.iter(|| {
+                black_box(choose(
+                    black_box(&start),
+                    sandtable_core::game::Seat(start.current_player().0),
+                    &config,
+                ))
+            })
         });
         group.finish();
     }
@@ -88,7 +94,13 @@ fn bench(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("decision at the start of standard.ron", |b| {
         let config = BotConfig::new(BotKind::Greedy, 1);
-        b.iter(|| black_box(choose(black_box(&start), &config)))
+        b.iter(|| {
+            black_box(choose(
+                black_box(&start),
+                sandtable_core::game::Seat(start.current_player().0),
+                &config,
+            ))
+        })
     });
     group.finish();
 }

@@ -2,7 +2,8 @@
 //! `legal_commands()`. Three kinds: [`BotKind::Random`] (uniform, the
 //! baseline), [`BotKind::Greedy`] (one activation ahead) and [`BotKind::Mcts`]
 //! (Monte Carlo tree search). No Bevy, no IO: the app and the CLI call
-//! [`choose`] and apply the command themselves.
+//! [`choose`] for any rule system that [`Plays`] and apply the command
+//! themselves.
 //!
 //! The functions at the crate's root play Conflict at Cache with its own
 //! search and evaluation, described below. [`search`] is the tree search
@@ -17,7 +18,8 @@
 //!
 //! let mut game = Game::new(&samples::table_a_skirmish(7, Some(200))).unwrap();
 //! let config = BotConfig::new(BotKind::Mcts, 1).with_budget(Budget::Iterations(20));
-//! let command = choose(&game, &config).expect("a game that is not over has a legal command");
+//! let seat = sandtable_core::game::next_seat(&game).expect("a seat to decide");
+//! let command = choose(&game, seat, &config).expect("a game that is not over has a legal command");
 //! assert!(game.check(&command).is_ok());
 //! game.apply(command).unwrap();
 //! ```
@@ -107,6 +109,7 @@ use std::time::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sandtable_cache::{Command, Game};
+use sandtable_core::game::{GameState, Seat, next_seat};
 
 /// Which bot plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -244,44 +247,88 @@ impl BotConfig {
 
 /// What a bot decided, with the work it took.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Decision {
-    /// The command, always one of `game.legal_commands()`.
-    pub command: Command,
+pub struct Decision<C> {
+    /// The command, always legal for the seat.
+    pub command: C,
     /// Playouts run by mcts (0 for the other bots, when only one command was
     /// legal, and when a time budget follows the line it chose before).
     pub playouts: u64,
 }
 
-/// The bot's command for the current position, or `None` only when no
-/// command is legal (the game is over). Never changes the game.
-pub fn choose(game: &Game, config: &BotConfig) -> Option<Command> {
-    decide(game, config).map(|d| d.command)
+/// A rule system the bots play: the same three bots, each with the
+/// system's own evaluation where it has one. Conflict at Cache and the
+/// Warpspawn battle play here; a system without a judge of its own plays
+/// with [`contract`]'s random player and plain search.
+pub trait Plays: GameState {
+    /// The decision of `config`'s bot for `seat`, or `None` when the seat
+    /// owes no decision. Never changes the game.
+    fn decide(&self, seat: Seat, config: &BotConfig) -> Option<Decision<Self::Command>>;
+}
+
+/// The bot's command for `seat` in the current position, or `None` when
+/// the seat owes no decision (the game is over, or another seat decides).
+/// Never changes the game.
+pub fn choose<G: Plays>(game: &G, seat: Seat, config: &BotConfig) -> Option<G::Command> {
+    game.decide(seat, config).map(|d| d.command)
 }
 
 /// As [`choose`], with the playouts it ran.
-pub fn decide(game: &Game, config: &BotConfig) -> Option<Decision> {
-    // One seed per decision: the same position and config give the same choice.
-    let seed = mix(config.seed, game.state_hash());
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    match config.kind {
-        BotKind::Random => {
-            let legal = game.legal_commands();
-            (!legal.is_empty()).then(|| Decision {
-                command: legal[rng.random_range(0..legal.len())].command,
-                playouts: 0,
-            })
+pub fn decide<G: Plays>(game: &G, seat: Seat, config: &BotConfig) -> Option<Decision<G::Command>> {
+    game.decide(seat, config)
+}
+
+impl Plays for Game {
+    fn decide(&self, seat: Seat, config: &BotConfig) -> Option<Decision<Command>> {
+        if next_seat(self) != Some(seat) {
+            return None;
         }
-        BotKind::Greedy => {
-            // R30: think on a copy whose dice are the bot's own.
-            let mut own = game.clone();
-            own.reseed(mix(seed, 1));
-            greedy::choose(&own, &mut rng).map(|command| Decision {
-                command,
-                playouts: 0,
-            })
+        let game = self;
+        // One seed per decision: the same position and config give the same choice.
+        let seed = mix(config.seed, game.state_hash());
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        match config.kind {
+            BotKind::Random => {
+                let legal = game.legal_commands();
+                (!legal.is_empty()).then(|| Decision {
+                    command: legal[rng.random_range(0..legal.len())].command,
+                    playouts: 0,
+                })
+            }
+            BotKind::Greedy => {
+                // R30: think on a copy whose dice are the bot's own.
+                let mut own = game.clone();
+                own.reseed(mix(seed, 1));
+                greedy::choose(&own, &mut rng).map(|command| Decision {
+                    command,
+                    playouts: 0,
+                })
+            }
+            BotKind::Mcts => mcts::choose(game, seed, config.seed, config.budget, config.threads)
+                .map(|(command, playouts)| Decision { command, playouts }),
         }
-        BotKind::Mcts => mcts::choose(game, seed, config.seed, config.budget, config.threads)
-            .map(|(command, playouts)| Decision { command, playouts }),
+    }
+}
+
+impl Plays for sandtable_warpspawn::Game {
+    /// The random bot draws with the config's seed alone (the CLI gives a
+    /// seed a decision); greedy and mcts mix in the position.
+    fn decide(
+        &self,
+        seat: Seat,
+        config: &BotConfig,
+    ) -> Option<Decision<sandtable_warpspawn::Command>> {
+        let (command, playouts) = match config.kind {
+            BotKind::Mcts => {
+                warpspawn::mcts(self, seat, config.budget, config.seed, config.threads)
+                    .map(|s| (s.command, s.playouts))?
+            }
+            BotKind::Greedy => (warpspawn::greedy(self, seat, config.seed)?, 0),
+            BotKind::Random => {
+                let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+                (contract::random(self, seat, &mut rng)?, 0)
+            }
+        };
+        Some(Decision { command, playouts })
     }
 }
 

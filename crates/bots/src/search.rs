@@ -571,7 +571,13 @@ mod tests {
             out.extend([0.5, 0.5]);
         }
 
-        fn lines(&mut self, game: &Game, seat: Seat, _: &mut ChaCha8Rng, out: &mut Vec<Vec<Command>>) {
+        fn lines(
+            &mut self,
+            game: &Game,
+            seat: Seat,
+            _: &mut ChaCha8Rng,
+            out: &mut Vec<Vec<Command>>,
+        ) {
             let mut legal = Vec::new();
             game.legal_into(seat, &mut legal);
             out.clear();
@@ -603,9 +609,15 @@ mod tests {
                 .expect("legal");
         };
         let chosen = |guesses: Vec<f32>, weight| {
-            search(&game, seat, Guessing { guesses, weight }, Budget::Iterations(60), 3)
-                .expect("a choice")
-                .command
+            search(
+                &game,
+                seat,
+                Guessing { guesses, weight },
+                Budget::Iterations(60),
+                3,
+            )
+            .expect("a choice")
+            .command
         };
         // Playouts alone find every line alike: the first is chosen.
         assert_eq!(chosen(vec![0.1, 0.9, 0.2], 0), legal[0].command);

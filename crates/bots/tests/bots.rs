@@ -11,6 +11,11 @@ use sandtable_cache::{
     Setup, TerrainKind, TerrainPiece, UnitSetup, samples,
 };
 
+/// The seat of the player to act.
+fn seat_of(game: &Game) -> sandtable_core::game::Seat {
+    sandtable_core::game::Seat(game.current_player().0)
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -30,7 +35,7 @@ fn position(start: &Game, steps: usize, seed: u64) -> Game {
     let mut game = start.clone();
     let random = BotConfig::new(BotKind::Random, seed);
     for _ in 0..steps {
-        let Some(command) = choose(&game, &random) else {
+        let Some(command) = choose(&game, seat_of(&game), &random) else {
             break;
         };
         game.apply(command)
@@ -42,7 +47,11 @@ fn position(start: &Game, steps: usize, seed: u64) -> Game {
 /// Plays `game` to its end with `seats[p]` for player p; returns the commands.
 fn play_out(game: &mut Game, seats: &[BotConfig]) -> usize {
     let mut commands = 0;
-    while let Some(command) = choose(game, &seats[usize::from(game.current_player().0)]) {
+    while let Some(command) = choose(
+        game,
+        seat_of(game),
+        &seats[usize::from(game.current_player().0)],
+    ) {
         game.apply(command)
             .unwrap_or_else(|e| panic!("bot gave an illegal `{command}`: {e}"));
         commands += 1;
@@ -114,7 +123,7 @@ proptest! {
             BotConfig::new(BotKind::Greedy, seed),
             mcts(4, seed),
         ] {
-            let choice = choose(&game, &config);
+            let choice = choose(&game, seat_of(&game), &config);
             match choice {
                 None => prop_assert!(legal.is_empty(), "{} gave nothing with {} legal commands", config.kind, legal.len()),
                 Some(c) => {
@@ -133,7 +142,7 @@ fn bots_leave_the_game_unchanged_and_return_none_when_it_is_over() {
     for kind in BotKind::ALL {
         let config = BotConfig::new(kind, 1).with_budget(Budget::Iterations(50));
         assert!(
-            choose(&game, &config).is_some(),
+            choose(&game, seat_of(&game), &config).is_some(),
             "{kind} moves at the start"
         );
         assert_eq!(game, before, "{kind} thinks on copies only");
@@ -146,7 +155,7 @@ fn bots_leave_the_game_unchanged_and_return_none_when_it_is_over() {
     );
     for kind in BotKind::ALL {
         assert_eq!(
-            choose(&game, &BotConfig::new(kind, 1)),
+            choose(&game, seat_of(&game), &BotConfig::new(kind, 1)),
             None,
             "{kind}: nothing is legal once the game is over"
         );
@@ -164,10 +173,10 @@ fn a_fixed_seed_and_iteration_budget_give_the_same_choice() {
             BotConfig::new(BotKind::Greedy, seed),
             BotConfig::new(BotKind::Random, seed),
         ] {
-            let first = choose(&game, &config);
+            let first = choose(&game, seat_of(&game), &config);
             for _ in 0..3 {
                 assert_eq!(
-                    choose(&game, &config),
+                    choose(&game, seat_of(&game), &config),
                     first,
                     "{} with {} thread(s) after {steps} commands",
                     config.kind,
@@ -246,7 +255,7 @@ fn greedy_takes_a_free_base_capture() {
     );
     let greedy = BotConfig::new(BotKind::Greedy, 4);
     assert_eq!(
-        choose(&game, &greedy),
+        choose(&game, seat_of(&game), &greedy),
         Some(Command::Activate("E5".parse().expect("square"))),
         "greedy activates the unit facing the Base"
     );
@@ -254,7 +263,7 @@ fn greedy_takes_a_free_base_capture() {
     game.apply(Command::Activate("E5".parse().expect("square")))
         .expect("legal");
     assert_eq!(
-        choose(&game, &greedy),
+        choose(&game, seat_of(&game), &greedy),
         Some(Command::Advance),
         "and advances onto it"
     );
@@ -304,7 +313,7 @@ fn mcts_finds_a_two_capture_sequence_paid_by_an_earned_bonus() {
         if game.is_over() || game.current_player() != PlayerId(0) {
             break;
         }
-        let command = choose(&game, &config).expect("Red has commands");
+        let command = choose(&game, seat_of(&game), &config).expect("Red has commands");
         for event in game.apply(command).expect("legal") {
             if let Event::Captured {
                 side: CaptureSide::Side,
@@ -340,7 +349,7 @@ fn mcts_under_a_time_budget_follows_its_lines_with_legal_commands() {
         } else {
             greedy
         };
-        let Some(decision) = sandtable_bots::decide(&game, &seat) else {
+        let Some(decision) = sandtable_bots::decide(&game, seat_of(&game), &seat) else {
             break;
         };
         if seat.kind == BotKind::Mcts && decision.playouts == 0 && game.legal_commands().len() > 1 {

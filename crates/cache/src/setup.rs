@@ -89,7 +89,6 @@ pub struct UnitSetup {
     pub name: Option<String>,
 }
 
-
 /// A setup that passed validation, with the ground of every square.
 #[derive(Debug, Clone)]
 pub(crate) struct ValidSetup {

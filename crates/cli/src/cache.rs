@@ -64,10 +64,10 @@ impl Front for Scenario {
     fn decide(
         &self,
         game: &Game,
-        _seat: Seat,
+        seat: Seat,
         bot: &sandtable_bots::BotConfig,
     ) -> Option<(sandtable_cache::Command, u64)> {
-        sandtable_bots::decide(game, bot).map(|d| (d.command, d.playouts))
+        sandtable_bots::decide(game, seat, bot).map(|d| (d.command, d.playouts))
     }
 
     fn tally(&self, event: &Event, tallies: &mut Tallies) {

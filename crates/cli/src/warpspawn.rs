@@ -5,8 +5,6 @@
 
 use std::fmt::Write as _;
 
-use rand::SeedableRng;
-use sandtable_bots::BotKind;
 use sandtable_core::dice::Dice;
 use sandtable_core::game::Seat;
 use sandtable_core::record::Record;
@@ -74,19 +72,7 @@ impl Front for Battle {
         seat: Seat,
         bot: &sandtable_bots::BotConfig,
     ) -> Option<(Command, u64)> {
-        match bot.kind {
-            BotKind::Mcts => {
-                sandtable_bots::warpspawn::mcts(game, seat, bot.budget, bot.seed, bot.threads)
-                    .map(|s| (s.command, s.playouts))
-            }
-            BotKind::Greedy => {
-                sandtable_bots::warpspawn::greedy(game, seat, bot.seed).map(|c| (c, 0))
-            }
-            BotKind::Random => {
-                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(bot.seed);
-                sandtable_bots::contract::random(game, seat, &mut rng).map(|c| (c, 0))
-            }
-        }
+        sandtable_bots::decide(game, seat, bot).map(|d| (d.command, d.playouts))
     }
 
     fn tally(&self, event: &Event, tallies: &mut Tallies) {

@@ -169,14 +169,24 @@ fn sealed_bids_are_owed_together_and_a_players_view_lacks_the_others_secrets() {
          sealed bids owed by South\n"
     );
     // A log line of the sealed bid: South may not read the card.
-    let bid = |game: &SealedBids, seat, card, viewer| game.command_for(seat, &Cmd::Bid(card), viewer);
+    let bid =
+        |game: &SealedBids, seat, card, viewer| game.command_for(seat, &Cmd::Bid(card), viewer);
     assert_eq!(bid(&game, Seat(0), 5, Viewer::Player(Seat(1))), None);
-    assert_eq!(bid(&game, Seat(0), 5, Viewer::Player(Seat(0))).as_deref(), Some("bid 5"));
-    assert_eq!(bid(&game, Seat(0), 5, Viewer::Referee).as_deref(), Some("bid 5"));
+    assert_eq!(
+        bid(&game, Seat(0), 5, Viewer::Player(Seat(0))).as_deref(),
+        Some("bid 5")
+    );
+    assert_eq!(
+        bid(&game, Seat(0), 5, Viewer::Referee).as_deref(),
+        Some("bid 5")
+    );
     // Revealed together: then both see both bids.
     game.apply_into(Seat(1), &Cmd::Bid(3), &mut Vec::new())
         .unwrap();
-    assert_eq!(bid(&game, Seat(1), 3, Viewer::Player(Seat(0))).as_deref(), Some("bid 3"));
+    assert_eq!(
+        bid(&game, Seat(1), 3, Viewer::Player(Seat(0))).as_deref(),
+        Some("bid 3")
+    );
     for seat in [Seat(0), Seat(1)] {
         assert_eq!(
             view(&game, Viewer::Player(seat))["revealed"],

@@ -299,7 +299,6 @@ pub struct Setup {
     pub switches: Switches,
 }
 
-
 struct Problems {
     kept: Vec<SetupProblem>,
     more: usize,

@@ -118,7 +118,7 @@ fn r61_points_count_cavalry_at_one_and_a_half_and_the_limit_holds() {
     let err = validate(&s).unwrap_err().to_string();
     assert_eq!(
         err,
-        "sides[0]: Red spends 27.5 points, over its limit of 27 (R61)\npieces[0]: C3 holds 13 armed men, over its limit of 10 with a cannon or baggage (R62)"
+        "the setup has 2 problems\n  sides[0]: Red spends 27.5 points, over its limit of 27 (R61)\n  pieces[0]: C3 holds 13 armed men, over its limit of 10 with a cannon or baggage (R62)"
     );
     s.pieces[0].infantry = 7;
     s.pieces[0].cavalry = 3;
@@ -126,7 +126,7 @@ fn r61_points_count_cavalry_at_one_and_a_half_and_the_limit_holds() {
     // 7 + 4.5 + 3 + 10 = 24.5.
     assert_eq!(
         validate(&s).unwrap_err().to_string(),
-        "sides[0]: Red spends 24.5 points, over its limit of 24 (R61)"
+        "the setup has 1 problem\n  sides[0]: Red spends 24.5 points, over its limit of 24 (R61)"
     );
     s.sides[0].points = 25;
     assert!(validate(&s).is_ok());

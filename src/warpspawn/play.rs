@@ -1260,12 +1260,7 @@ fn undo_battle(
 /// seeds its bots.
 pub fn bot_command(game: &Game, level: u8, bot_seed: u64) -> Option<Command> {
     let side = game.decider()?;
-    let mut config = BotConfig::strength(level, seat_seed(bot_seed, seat(side)));
-    // The random bot draws with its seed alone: a seed a decision, from
-    // the position.
-    if config.kind == BotKind::Random {
-        config.seed ^= GameState::state_hash(game);
-    }
+    let config = BotConfig::strength(level, seat_seed(bot_seed, seat(side)));
     sandtable_bots::choose(game, seat(side), &config)
 }
 

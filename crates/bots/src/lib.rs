@@ -310,8 +310,11 @@ impl Plays for Game {
 }
 
 impl Plays for sandtable_warpspawn::Game {
-    /// The random bot draws with the config's seed alone (the CLI gives a
-    /// seed a decision); greedy and mcts mix in the position.
+    /// Every bot mixes the position into the config's seed, as Cache's do:
+    /// the same position and config give the same choice, and a random
+    /// bot's draws differ from decision to decision (drawn with the
+    /// config's seed alone, each decision of a game would take the same
+    /// first draw, in lists of every length: no longer uniform).
     fn decide(
         &self,
         seat: Seat,
@@ -324,7 +327,7 @@ impl Plays for sandtable_warpspawn::Game {
             }
             BotKind::Greedy => (warpspawn::greedy(self, seat, config.seed)?, 0),
             BotKind::Random => {
-                let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+                let mut rng = ChaCha8Rng::seed_from_u64(mix(config.seed, self.state_hash()));
                 (contract::random(self, seat, &mut rng)?, 0)
             }
         };

@@ -218,3 +218,36 @@ fn iterations_within_a_time_keep_to_both() {
     assert_eq!(rushed.playouts, 1, "stopped at its time");
     assert!(game.check(seat, &rushed.command).is_ok());
 }
+
+#[test]
+fn the_random_bot_draws_anew_at_every_position_with_one_seed() {
+    // The first March: the same legal list under other dice is another
+    // position (the dice are part of its state).
+    let mut game = open_field();
+    let mut events = Vec::new();
+    let seat = loop {
+        let seat = next_seat(&game).expect("a seat to act");
+        let mut legal = Vec::new();
+        game.legal_into(seat, &mut legal);
+        if legal.len() > 10 {
+            break seat;
+        }
+        game.apply_into(seat, &Command::End, &mut events)
+            .expect("a phase ends");
+    };
+    let config = sandtable_bots::BotConfig::new(sandtable_bots::BotKind::Random, 9);
+    let mut seen = std::collections::HashSet::new();
+    for rolls in 0..40 {
+        let mut copy = game.clone();
+        let mut dice = Dice::seeded(1);
+        for _ in 0..rolls {
+            dice.d6().expect("a seeded die");
+        }
+        copy.set_dice(dice);
+        let command = sandtable_bots::choose(&copy, seat, &config).expect("a command");
+        seen.insert(command.to_string());
+    }
+    // One seed for a whole game, as a seat's bot has: drawn with the seed
+    // alone, every position would take the same first draw.
+    assert!(seen.len() > 5, "{} commands over 40 positions", seen.len());
+}

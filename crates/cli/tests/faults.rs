@@ -31,10 +31,12 @@ fn bots_whose_scripted_dice_run_out_stop_with_the_refusal_and_save_the_game_so_f
                 "--dice",
                 "1",
                 "--bot",
-                "0=random",
+                "0=greedy",
                 "--bot",
-                "1=random",
+                "1=greedy",
             ],
+            // Greedy bots close in and fire; random ones may play a whole
+            // battle out of range, without a second roll.
             "the battle, one roll",
         ),
         (

@@ -10,7 +10,7 @@
 
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use sandtable_bots::{BotConfig, BotKind};
+use sandtable_bots::BotConfig;
 use sandtable_core::game::{GameState, Legal, Odds, Seat, seat_seed};
 use sandtable_warpspawn::{AttackPlan, Command, Event, FirePlan, Game, Hex, Phase, Pick, Side};
 

@@ -38,6 +38,23 @@ pub enum AppSystems {
     Animate,
 }
 
+/// The steps of [`AppSystems::ApplyCommands`], in order: every folder
+/// orders its systems by these sets, never by another folder's systems.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FlowSteps {
+    /// The answers to the question on show (save first, discard, replace).
+    Answers,
+    /// The scenario started again.
+    NewGame,
+    /// A file opened: the game in play may change here.
+    Open,
+    /// The game's own flow: the hand-over taken, commands, undo, saves.
+    Play,
+    /// What follows a game opened or played: the seats fitted to it, the
+    /// bot's hand-over, the layout editor started again.
+    Follow,
+}
+
 /// The game flow and the table's entities, without rendering or input devices.
 pub fn logic_plugin(app: &mut App) {
     app.configure_sets(
@@ -49,6 +66,18 @@ pub fn logic_plugin(app: &mut App) {
             AppSystems::Animate,
         )
             .chain(),
+    );
+    app.configure_sets(
+        Update,
+        (
+            FlowSteps::Answers,
+            FlowSteps::NewGame,
+            FlowSteps::Open,
+            FlowSteps::Play,
+            FlowSteps::Follow,
+        )
+            .chain()
+            .in_set(AppSystems::ApplyCommands),
     );
     app.add_plugins((
         mode::plugin,

@@ -20,13 +20,10 @@ use crate::warpspawn::{ActiveBattle, BattleLoaded};
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        load_requested_file
-            .after(crate::play::answer_dialogs::<ActiveGame>)
-            .after(crate::play::answer_dialogs::<ActiveBattle>)
-            // Before anything reads what the game was told, in the same
-            // frame: a game opened is played on from the next command.
-            .before(crate::play::start_turn)
-            .in_set(crate::AppSystems::ApplyCommands),
+        // After the answers that may ask for it, before anything reads
+        // what the game was told, in the same frame: a game opened is
+        // played on from the next command.
+        load_requested_file.in_set(crate::FlowSteps::Open),
     );
 }
 

@@ -39,8 +39,7 @@ pub(super) fn plugin(app: &mut App) {
                 (apply_editor_requests, keep_unsaved_layout_open).run_if(in_state(Mode::Layout)),
             )
                 .chain()
-                .after(crate::open::load_requested_file)
-                .in_set(AppSystems::ApplyCommands),
+                .in_set(crate::FlowSteps::Follow),
         );
 }
 

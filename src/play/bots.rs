@@ -36,14 +36,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                start_new_game
-                    .after(super::answer_dialogs::<super::ActiveGame>)
-                    .before(crate::open::load_requested_file),
-                confirm_bot_handover.after(super::apply_commands),
-                // After every way a game can be loaded.
-                fit_seats_to_game.after(super::save_game::<super::ActiveGame>),
-            )
-                .in_set(crate::AppSystems::ApplyCommands),
+                start_new_game.in_set(crate::FlowSteps::NewGame),
+                // After every way a game can be loaded, and the commands.
+                (confirm_bot_handover, fit_seats_to_game).in_set(crate::FlowSteps::Follow),
+            ),
         );
 }
 

@@ -38,15 +38,15 @@ pub(super) fn plugin(app: &mut App) {
                     .in_set(AppSystems::RecordInput)
                     .run_if(in_state(crate::mode::Mode::Play)),
                 reset_file_field.in_set(AppSystems::SyncTable),
+                answer_dialogs::<ActiveGame>.in_set(crate::FlowSteps::Answers),
                 (
-                    answer_dialogs::<ActiveGame>,
                     start_turn,
                     apply_commands,
                     undo_commands,
                     save_game::<ActiveGame>,
                 )
                     .chain()
-                    .in_set(AppSystems::ApplyCommands),
+                    .in_set(crate::FlowSteps::Play),
             ),
         );
     closing_plugin::<ActiveGame>(app);

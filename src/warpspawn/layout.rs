@@ -41,8 +41,7 @@ pub(super) fn plugin(app: &mut App) {
                     .distributive_run_if(in_state(Mode::Layout)),
             )
                 .chain()
-                .after(crate::open::load_requested_file)
-                .in_set(AppSystems::ApplyCommands),
+                .in_set(crate::FlowSteps::Follow),
         )
         .add_systems(
             Update,

@@ -37,7 +37,7 @@ pub(super) fn plugin(app: &mut App) {
                 think_of_battle_hint.in_set(AppSystems::RecordInput),
                 (start_battle_turn, battle_input, undo_battle)
                     .chain()
-                    .in_set(AppSystems::ApplyCommands),
+                    .in_set(crate::FlowSteps::Play),
                 list_choices.in_set(AppSystems::SyncTable),
             )
                 // Each asks on its own: a file opened in between takes the
@@ -58,11 +58,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                crate::play::answer_dialogs::<ActiveBattle>,
-                crate::play::save_game::<ActiveBattle>,
-            )
-                .chain()
-                .in_set(AppSystems::ApplyCommands),
+                crate::play::answer_dialogs::<ActiveBattle>.in_set(crate::FlowSteps::Answers),
+                crate::play::save_game::<ActiveBattle>
+                    .after(undo_battle)
+                    .in_set(crate::FlowSteps::Play),
+            ),
         );
     crate::play::closing_plugin::<ActiveBattle>(app);
 }

@@ -18,7 +18,7 @@ pub mod mode;
 pub mod open;
 pub mod options;
 pub mod picking;
-pub mod play;
+pub mod session;
 pub mod table;
 pub mod warpspawn;
 
@@ -81,7 +81,8 @@ pub fn logic_plugin(app: &mut App) {
     );
     app.add_plugins((
         mode::plugin,
-        play::plugin,
+        session::plugin,
+        cache::plugin,
         table::plugin,
         layout::plugin,
         warpspawn::plugin,

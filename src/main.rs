@@ -10,9 +10,10 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;
 use sandtable::AppSystems;
+use sandtable::cache::play::ActiveGame;
 use sandtable::open::OpenedFile;
 use sandtable::options::Options;
-use sandtable::play::{ActiveGame, GameLoaded, Notice, OpenFailure, ScenarioSource, files};
+use sandtable::session::{GameLoaded, Notice, OpenFailure, ScenarioSource};
 
 fn main() -> AppExit {
     let options = match Options::parse(std::env::args().skip(1)) {
@@ -26,7 +27,7 @@ fn main() -> AppExit {
     let mut failure = OpenFailure::default();
     let started = Instant::now();
     let opened = match &options.file {
-        None => Ok(files::Opened {
+        None => Ok(sandtable::cache::files::Opened {
             active: ActiveGame::new(sandtable_scenario::standard(), ScenarioSource::Embedded),
             seats: None,
             notes: Vec::new(),
@@ -54,7 +55,7 @@ fn main() -> AppExit {
     }
 
     let mut app = base_app();
-    let mut seats = sandtable::play::bots::Seats::default();
+    let mut seats = sandtable::session::Seats::default();
     match opened {
         Ok(opened) => {
             if let Some(saved) = opened.seats {
@@ -85,11 +86,9 @@ fn main() -> AppExit {
     app.insert_resource(failure);
     for (player, level) in &options.bots {
         if seats.0.len() <= *player {
-            seats
-                .0
-                .resize(player + 1, sandtable::play::bots::Seat::Human);
+            seats.0.resize(player + 1, sandtable::session::Seat::Human);
         }
-        seats.0[*player] = sandtable::play::bots::Seat::Bot(*level);
+        seats.0[*player] = sandtable::session::Seat::Bot(*level);
     }
     app.insert_resource(seats);
     app.insert_resource(LoadTimer(started));
@@ -172,7 +171,7 @@ fn base_app() -> App {
             ..default()
         }),
         // The close button asks first when work is unsaved
-        // (`sandtable::play::ask_before_closing`).
+        // (`sandtable::session::ask_before_closing`).
         close_when_requested: false,
         ..default()
     }))

@@ -9,10 +9,12 @@ use std::path::Path;
 use bevy::prelude::*;
 use sandtable_scenario::Loaded;
 
-use crate::play::files::{self, OpenError, Opened, record_scenario};
-use crate::play::{
-    ActiveGame, FileField, GameLoaded, KeepOpen, Leaving, LoadRequest, Notice, OpenFailure,
-    ScenarioSource, bots,
+use crate::cache::files::Opened;
+use crate::cache::play::ActiveGame;
+use crate::session::files::{OpenError, record_scenario};
+use crate::session::{
+    FileField, GameLoaded, KeepOpen, Leaving, LoadRequest, Notice, OpenFailure, ScenarioSource,
+    files,
 };
 use crate::warpspawn::files::{OpenedBattle, open_battle};
 use crate::warpspawn::{ActiveBattle, BattleLoaded};
@@ -63,7 +65,7 @@ pub fn open_any(path: &Path, last_line: Option<usize>) -> Result<OpenedFile, Ope
             return open_battle(path, last_line).map(|o| OpenedFile::Battle(Box::new(o)));
         }
     }
-    files::open_until(path, last_line).map(|o| OpenedFile::Cache(Box::new(o)))
+    crate::cache::files::open_until(path, last_line).map(|o| OpenedFile::Cache(Box::new(o)))
 }
 
 /// Whether a scenario file names the Warpspawn rules, whatever else is
@@ -84,7 +86,7 @@ pub fn load_requested_file(
     mut requests: MessageReader<LoadRequest>,
     active: Option<Res<ActiveGame>>,
     battle: Option<Res<ActiveBattle>>,
-    mut seats: ResMut<bots::Seats>,
+    mut seats: ResMut<crate::session::Seats>,
     mut notice: ResMut<Notice>,
     mut failure: ResMut<OpenFailure>,
     mut field: ResMut<FileField>,
@@ -104,7 +106,7 @@ pub fn load_requested_file(
             || battle
                 .as_deref()
                 .is_some_and(ActiveBattle::has_unsaved_work);
-        if !crate::play::may_leave_unsaved(
+        if !crate::session::may_leave_unsaved(
             &mut commands,
             unsaved,
             request.discard_unsaved,

@@ -9,7 +9,8 @@ use bevy::prelude::*;
 use sandtable_cache::{Choice, Command, Facing, Square};
 
 use crate::AppSystems;
-use crate::play::{ActiveGame, CommandRequest, Notice, UndoRequest};
+use crate::cache::play::{ActiveGame, CommandRequest};
+use crate::session::{Notice, UndoRequest};
 use crate::table::{GridPos, UnitPiece, advance_to};
 
 pub(super) fn plugin(app: &mut App) {
@@ -216,7 +217,7 @@ pub fn interpret_table_clicks(
     mut notice: ResMut<Notice>,
     mut requests: MessageWriter<CommandRequest>,
     mut undo: MessageWriter<UndoRequest>,
-    seats: Option<Res<crate::play::bots::Seats>>,
+    seats: Option<Res<crate::session::Seats>>,
 ) {
     let Some(active) = active else {
         clicks.clear();
@@ -231,13 +232,16 @@ pub fn interpret_table_clicks(
             ));
             continue;
         }
-        if let Some(outcome) = crate::play::outcome_text(&active.game) {
+        if let Some(outcome) = crate::cache::play::outcome_text(&active.game) {
             notice.info(format!(
                 "the game is over ({outcome}): save it, or start a new game"
             ));
             continue;
         }
-        if seats.as_ref().is_some_and(|s| s.bot_to_move(&active.game)) {
+        if seats
+            .as_ref()
+            .is_some_and(|s| crate::cache::bots::bot_to_move(s, &active.game))
+        {
             let player = active.game.player(active.game.current_player());
             notice.text = Some(format!(
                 "{} is played by a bot: wait for its turn to end",

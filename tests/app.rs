@@ -6,12 +6,11 @@ mod common;
 use common::notice;
 
 use bevy::prelude::*;
+use sandtable::cache::play::{ActiveGame, CommandRequest};
 use sandtable::layout::draft::{Edit, Item, PieceRef};
 use sandtable::layout::{EditorRequest, LayoutEditor, LayoutMode, LayoutTool, SetLayoutMode};
 use sandtable::picking::{ClickButton, TableClick, TableDrag, click_plugin};
-use sandtable::play::{
-    ActiveGame, CommandRequest, GameLoaded, Notice, ScenarioSource, UndoRequest,
-};
+use sandtable::session::{GameLoaded, Notice, ScenarioSource, UndoRequest};
 use sandtable::table::{
     ActionBudget, BasePiece, FacingDir, FloatingText, GridPos, InCustody, Offending, OutOfGame,
     Reachable, SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, custody_slot,
@@ -472,7 +471,7 @@ fn passing_hands_the_table_over_and_clicks_wait_for_the_next_player() {
         "and the click says why"
     );
     // The Start turn button asks; the game flow carries it out.
-    app.world_mut().write_message(sandtable::play::StartTurn);
+    app.world_mut().write_message(sandtable::session::StartTurn);
     app.update();
     assert_eq!(app.world().resource::<ActiveGame>().handover, None);
     click(&mut app, "D5", true);
@@ -495,7 +494,7 @@ fn saving_and_opening_a_game_gives_the_same_state() {
             ])"#,
     )
     .expect("write scenario");
-    let mut active = sandtable::play::files::open(&scenario_path)
+    let mut active = sandtable::cache::files::open(&scenario_path)
         .expect("opens")
         .active;
     active.handover = None;
@@ -508,18 +507,18 @@ fn saving_and_opening_a_game_gives_the_same_state() {
         active.record.push(command.parse().expect("notation"));
     }
     let saved = dir.join("duel.moves");
-    sandtable::play::files::save_game(&mut active, &[], Some(&saved), false).expect("saves");
+    sandtable::cache::files::save_game(&mut active, &[], Some(&saved), false).expect("saves");
     let text = std::fs::read_to_string(&saved).expect("saved");
     assert!(text.starts_with("[Scenario \""), "{text}");
     assert!(text.contains("[Seed \"42\"]"), "{text}");
-    let reopened = sandtable::play::files::open(&saved)
+    let reopened = sandtable::cache::files::open(&saved)
         .expect("reopens")
         .active;
     assert_eq!(reopened.game.summary(), active.game.summary());
     assert_eq!(reopened.record, active.record);
 
     std::fs::write(&saved, "[Scenario \"duel.ron\"]\nactivate D4\njump\n").expect("write");
-    let err = sandtable::play::files::open(&saved)
+    let err = sandtable::cache::files::open(&saved)
         .err()
         .expect("a bad record is refused");
     assert!(
@@ -634,7 +633,7 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
     // Exactly the squares the rules accept are lit, and the panel says what
     // to do in words, not notation.
     let choice = game(&app).pending().expect("a choice");
-    let prompt = sandtable::play::choice_prompt(choice);
+    let prompt = sandtable::cache::play::choice_prompt(choice);
     assert!(
         prompt.starts_with("Pick a facing below, then click a lit square") && !prompt.contains('`'),
         "{prompt}"
@@ -703,7 +702,7 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
                 && game(&app).check(&Command::Pick(*s)).is_ok()),
         "each a pick the rules accept"
     );
-    let prompt = sandtable::play::choice_prompt(game(&app).pending().expect("a choice"));
+    let prompt = sandtable::cache::play::choice_prompt(game(&app).pending().expect("a choice"));
     assert_eq!(
         prompt,
         "Click one of your lit units: it takes up to 3 more actions now."
@@ -713,9 +712,11 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
 #[test]
 fn the_print_button_writes_the_sheet_beside_the_file_field() {
     let dir = common::temp_dir("app", "print");
-    let out =
-        sandtable::play::files::print_sheet(&sandtable_scenario::standard(), &dir.join("game.pdf"))
-            .expect("written");
+    let out = sandtable::cache::files::print_sheet(
+        &sandtable_scenario::standard(),
+        &dir.join("game.pdf"),
+    )
+    .expect("written");
     assert_eq!(out, dir.join("game.pdf"));
     let pdf = std::fs::read(&out).expect("readable");
     assert!(pdf.starts_with(b"%PDF-"), "a PDF");
@@ -1209,7 +1210,7 @@ fn leaving_layout_mode_plays_the_edited_layout_or_says_why_not() {
     );
     // Opening another file would lose the edits: refused.
     app.world_mut()
-        .write_message(sandtable::play::LoadRequest::new(
+        .write_message(sandtable::session::LoadRequest::new(
             "scenarios/open-field.ron",
         ));
     app.update();
@@ -1235,7 +1236,7 @@ fn leaving_layout_mode_plays_the_edited_layout_or_says_why_not() {
     assert_eq!(active.source, ScenarioSource::Unsaved);
     let dir = common::temp_dir("app", "layout-unsaved");
     app.world_mut()
-        .write_message(sandtable::play::SaveRequest::to(dir.join("g.moves")));
+        .write_message(sandtable::session::SaveRequest::to(dir.join("g.moves")));
     app.update();
     let layout = dir.join("layout.ron");
     assert_eq!(
@@ -1247,7 +1248,7 @@ fn leaving_layout_mode_plays_the_edited_layout_or_says_why_not() {
         ),
         "a game on an unsaved layout saves its layout beside it, so nothing is lost"
     );
-    let reopened = sandtable::play::files::open(&dir.join("g.moves"))
+    let reopened = sandtable::cache::files::open(&dir.join("g.moves"))
         .expect("the game and its layout open again")
         .active;
     assert_eq!(
@@ -1339,7 +1340,7 @@ fn run_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
 
 #[test]
 fn a_bot_plays_its_seat_and_hands_the_table_back() {
-    use sandtable::play::bots::{BotPace, Seat, Seats};
+    use sandtable::session::{BotPace, Seat, Seats};
     let mut app = app_with(duel());
     assert_eq!(
         app.world().resource::<Seats>().0,
@@ -1403,7 +1404,8 @@ fn a_bot_plays_its_seat_and_hands_the_table_back() {
 
 #[test]
 fn a_hint_shows_a_legal_command_without_playing_it() {
-    use sandtable::play::bots::{Hint, HintRequest};
+    use sandtable::cache::bots::Hint;
+    use sandtable::session::HintRequest;
     let mut app = app_with(sandtable_scenario::standard());
     let before = game_summary(&app);
     app.world_mut().write_message(HintRequest);
@@ -1435,7 +1437,7 @@ fn a_hint_shows_a_legal_command_without_playing_it() {
     // Nor in a new game at the same revision: a hint at a game's start is
     // not shown at the start of the next one.
     app.world_mut()
-        .write_message(sandtable::play::bots::NewGameRequest {
+        .write_message(sandtable::session::NewGameRequest {
             discard_unsaved: true,
         });
     app.update();
@@ -1449,7 +1451,7 @@ fn a_hint_shows_a_legal_command_without_playing_it() {
         "at the start"
     );
     app.world_mut()
-        .write_message(sandtable::play::bots::NewGameRequest::default());
+        .write_message(sandtable::session::NewGameRequest::default());
     app.update();
     assert_eq!(
         app.world().resource::<ActiveGame>().revision,
@@ -1461,7 +1463,7 @@ fn a_hint_shows_a_legal_command_without_playing_it() {
 
 #[test]
 fn a_bot_thought_is_dropped_when_a_new_game_starts_with_a_person_on_its_seat() {
-    use sandtable::play::bots::{BotPace, NewGameRequest, Seat, Seats};
+    use sandtable::session::{BotPace, NewGameRequest, Seat, Seats};
     let mut app = app_with(duel());
     app.world_mut().resource_mut::<Seats>().0[0] = Seat::Bot(2);
     app.world_mut()
@@ -1485,7 +1487,7 @@ fn a_bot_thought_is_dropped_when_a_new_game_starts_with_a_person_on_its_seat() {
 
 #[test]
 fn hovering_a_square_names_what_stands_there_and_what_entering_costs() {
-    use sandtable::play::describe_square;
+    use sandtable::cache::play::describe_square;
     use sandtable::table::Acted;
     let mut app = app_with(sandtable_scenario::standard());
     let text = |app: &App, square: &str| describe_square(game(app), sq(square));
@@ -1633,7 +1635,7 @@ fn a_wall_crossing_lands_beyond_the_wall_for_the_table_the_click_and_the_hint() 
     );
     assert_eq!(sandtable::table::advance_to(g, sq("D5")), None);
     assert_eq!(
-        sandtable::play::bots::Hint::square(Command::Advance, g),
+        sandtable::cache::bots::Hint::square(Command::Advance, g),
         Some(sq("D6"))
     );
     // Clicking the landing square crosses the wall.

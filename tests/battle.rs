@@ -147,7 +147,7 @@ fn the_camera_frames_the_whole_physical_table() {
 
 use rand::{Rng, SeedableRng};
 use sandtable::camera::WheelTaken;
-use sandtable::play::{Notice, StartTurn};
+use sandtable::session::{Notice, StartTurn};
 use sandtable::warpspawn::play::{BattleBotPace, BattleChoices, BattleDrag, acts_from};
 use sandtable::warpspawn::{BattleInput, BattlePick, BattleSeat};
 use sandtable_core::game::{GameState, Legal, Seat};
@@ -945,7 +945,8 @@ fn a_hand_over_holds_the_table_until_the_next_side_starts() {
         vec![Command::End]
     );
     // Undo within the player turn (R31), through the shared request.
-    app.world_mut().write_message(sandtable::play::UndoRequest);
+    app.world_mut()
+        .write_message(sandtable::session::UndoRequest);
     app.update();
     assert!(app.world().resource::<ActiveBattle>().record.is_empty());
 }
@@ -1074,19 +1075,19 @@ fn from_file(app: &mut App, test: &str) -> std::path::PathBuf {
     let file = dir.join("battle.ron");
     let mut active = app.world_mut().resource_mut::<ActiveBattle>();
     std::fs::write(&file, active.battle.to_ron()).expect("written");
-    active.source = sandtable::play::ScenarioSource::File(file.clone());
+    active.source = sandtable::session::ScenarioSource::File(file.clone());
     dir
 }
 
 fn save(app: &mut App) -> std::path::PathBuf {
     app.world_mut()
-        .write_message(sandtable::play::SaveRequest::own_file());
+        .write_message(sandtable::session::SaveRequest::own_file());
     app.update();
     let active = app.world().resource::<ActiveBattle>();
     let file = active.file.clone().unwrap_or_else(|| {
         panic!(
             "saved: {:?}",
-            app.world().resource::<sandtable::play::Notice>()
+            app.world().resource::<sandtable::session::Notice>()
         )
     });
     assert!(!active.has_unsaved_work());
@@ -1216,7 +1217,7 @@ fn a_battle_with_real_dice_is_saved_with_every_die_rolled() {
 
 #[test]
 fn closing_the_window_on_an_unsaved_battle_asks_first() {
-    use sandtable::play::{Dialog, DialogAnswer, Leaving};
+    use sandtable::session::{Dialog, DialogAnswer, Leaving};
     let mut app = play_until("open-field.ron", |game, _| {
         game.phase() == sandtable_warpspawn::Phase::March
     });
@@ -1342,7 +1343,7 @@ fn a_hint_selects_what_a_bot_would_play_with_its_odds_shown() {
     });
     let before = hash_of(&app);
     app.world_mut()
-        .write_message(sandtable::play::bots::HintRequest);
+        .write_message(sandtable::session::HintRequest);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let hinted = loop {
         app.update();
@@ -1423,7 +1424,8 @@ fn a_battle_opened_with_another_seed_is_saved_with_that_seed() {
 
 #[test]
 fn a_file_of_another_system_opens_from_the_battle_and_a_battle_from_its_table() {
-    use sandtable::play::{ActiveGame, Dialog, DialogAnswer, Leaving, LoadRequest};
+    use sandtable::cache::play::ActiveGame;
+    use sandtable::session::{Dialog, DialogAnswer, Leaving, LoadRequest};
     use sandtable::table::UnitPiece;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let cache = root.join("scenarios/two-factors.ron");
@@ -1496,7 +1498,7 @@ fn a_file_of_another_system_opens_from_the_battle_and_a_battle_from_its_table() 
     let battle = app.world().resource::<ActiveBattle>();
     assert_eq!(
         battle.source,
-        sandtable::play::ScenarioSource::File(field.clone())
+        sandtable::session::ScenarioSource::File(field.clone())
     );
     let map = battle.game.battle().map;
     let wanted = formations_of(&battle.game);
@@ -1769,7 +1771,7 @@ fn a_battle_file_with_a_mistake_says_what_it_is_with_its_ruling() {
         .replace("infantry: 19", "infantry: 29");
     std::fs::write(&file, text).expect("written");
     app.world_mut()
-        .write_message(sandtable::play::LoadRequest::new(&file));
+        .write_message(sandtable::session::LoadRequest::new(&file));
     app.update();
     let text = common::notice(&app);
     assert!(text.contains("(R6"), "{text}");

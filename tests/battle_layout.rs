@@ -305,7 +305,7 @@ fn a_drag_of_the_paint_brush_across_hexes_undoes_as_one_edit() {
 
 use bevy::prelude::*;
 use sandtable::mode::{Mode, SetLayoutMode};
-use sandtable::play::Notice;
+use sandtable::session::Notice;
 use sandtable::warpspawn::layout::{BattleLayout, BattleLayoutRequest, BattleTool};
 use sandtable::warpspawn::table::{Formation, HexTile, HoveredHex};
 use sandtable::warpspawn::{ActiveBattle, BattleInput, BattleLoaded};
@@ -325,7 +325,7 @@ fn battle_app(name: &str) -> App {
     app.insert_resource(
         ActiveBattle::new(battle)
             .expect("it starts")
-            .with_source(sandtable::play::ScenarioSource::File(path)),
+            .with_source(sandtable::session::ScenarioSource::File(path)),
     );
     app.world_mut().write_message(BattleLoaded);
     app.update();
@@ -616,7 +616,7 @@ fn a_file_opened_in_a_battle_s_layout_mode_leaves_it_for_the_new_battle() {
     let river = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("scenarios/warpspawn/river-bridge.ron");
     app.world_mut()
-        .write_message(sandtable::play::LoadRequest::new(&river));
+        .write_message(sandtable::session::LoadRequest::new(&river));
     app.update();
     app.update();
     assert_eq!(mode(&app), Mode::Play);
@@ -624,7 +624,7 @@ fn a_file_opened_in_a_battle_s_layout_mode_leaves_it_for_the_new_battle() {
     let active = app.world().resource::<ActiveBattle>();
     assert_eq!(
         active.source,
-        sandtable::play::ScenarioSource::File(river.clone())
+        sandtable::session::ScenarioSource::File(river.clone())
     );
     // The table is the river's: its bridge, not the open field's road.
     let bridge = active

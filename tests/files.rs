@@ -11,13 +11,13 @@ use common::notice;
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
+use sandtable::cache::play::{ActiveGame, CommandRequest};
 use sandtable::layout::draft::Edit;
 use sandtable::layout::{EditorRequest, LayoutMode, LayoutTool, SetLayoutMode};
 use sandtable::picking::click_plugin;
-use sandtable::play::bots::{NewGameRequest, Seat, Seats};
-use sandtable::play::{
-    ActiveGame, CommandRequest, Dialog, DialogAnswer, FileField, Leaving, LoadRequest, OpenFailure,
-    SaveRequest, ScenarioSource,
+use sandtable::session::{
+    Dialog, DialogAnswer, FileField, Leaving, LoadRequest, NewGameRequest, OpenFailure,
+    SaveRequest, ScenarioSource, Seat, Seats,
 };
 use sandtable_cache::Command;
 use sandtable_scenario::files::backup_path;
@@ -495,7 +495,7 @@ fn a_sheet_replaces_only_a_pdf_and_a_layout_is_saved_only_as_a_scenario() {
     let dir = common::temp_dir("files-app", "sheet");
     let notes = dir.join("notes.pdf");
     std::fs::write(&notes, "not a pdf at all").expect("written");
-    let err = sandtable::play::files::print_sheet(&sandtable_scenario::standard(), &notes)
+    let err = sandtable::cache::files::print_sheet(&sandtable_scenario::standard(), &notes)
         .expect_err("refused");
     assert!(err.contains("not a PDF"), "{err}");
     assert_eq!(
@@ -535,7 +535,7 @@ fn a_file_that_cannot_be_opened_leaves_the_game_and_says_why() {
         "{}",
         notice(&app)
     );
-    open(&mut app, Path::new(sandtable::play::files::EMBEDDED));
+    open(&mut app, Path::new(sandtable::session::files::EMBEDDED));
     assert_eq!(
         active(&app).scenario.name,
         "Conflict at Cache: standard table"
@@ -585,7 +585,7 @@ fn a_saved_game_that_ended_opens_with_its_result_and_is_handed_to_nobody() {
     let active = app.world().resource::<ActiveGame>();
     assert!(active.game.is_over(), "{}", notice(&app));
     assert_eq!(
-        sandtable::play::outcome_text(&active.game).as_deref(),
+        sandtable::cache::play::outcome_text(&active.game).as_deref(),
         Some("Blue wins")
     );
     assert_eq!(active.handover, None, "no hand-over to a game that is over");

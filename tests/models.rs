@@ -17,8 +17,9 @@ use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
 use sandtable::cache::builtin::DefaultLook;
 use sandtable::cache::looks::PlayerLooks;
 use sandtable::cache::models::{AssetsFolder, Figure, Models};
+use sandtable::cache::play::ActiveGame;
 use sandtable::picking::click_plugin;
-use sandtable::play::{ActiveGame, GameLoaded, Notice, ScenarioSource};
+use sandtable::session::{GameLoaded, Notice, ScenarioSource};
 use sandtable::table::{BasePiece, Owner, StashToken, TerrainPiece, UnitPiece};
 use sandtable_scenario::{ModelTerrain, Scenario};
 

@@ -705,8 +705,8 @@ fn mark_selection(
 
 /// The square of the hint for the position on the table lights up in gold.
 fn show_hint(
-    hint: Res<crate::play::bots::Hint>,
-    active: Option<Res<crate::play::ActiveGame>>,
+    hint: Res<crate::cache::bots::Hint>,
+    active: Option<Res<crate::cache::play::ActiveGame>>,
     mode: Res<State<crate::mode::Mode>>,
     mut mark: Query<(&mut Transform, &mut Visibility), With<HintMark>>,
 ) {
@@ -718,7 +718,7 @@ fn show_hint(
         .filter(|_| *mode.get() == crate::mode::Mode::Play)
         .and_then(|a| {
             let command = hint.for_game(a)?;
-            crate::play::bots::Hint::square(command, &a.game).map(|sq| (a.game.board(), sq))
+            crate::cache::bots::Hint::square(command, &a.game).map(|sq| (a.game.board(), sq))
         });
     let wanted = match square {
         Some((board, sq)) => {

@@ -1,9 +1,23 @@
-//! Conflict at Cache's looks on the table: the squares, terrain pieces,
-//! bases, miniatures and stashes drawn in code or from the scenario's own
-//! model files, the lights, and the marks of reachable squares, of the
-//! acting unit and of a stash's choice. The entities they dress are the
-//! shared table's (`crate::table`).
+//! Conflict at Cache on the table: its game in play and its flow
+//! ([`play`]), its bots and hints, its keys and files; its looks: the
+//! squares, terrain pieces, bases, miniatures and stashes drawn in code or
+//! from the scenario's own model files, the lights, and the marks of
+//! reachable squares, of the acting unit and of a stash's choice. The
+//! entities they dress are the shared table's (`crate::table`).
 
+use bevy::prelude::*;
+
+pub mod bots;
 pub mod builtin;
+pub mod files;
+pub mod keys;
 pub mod looks;
 pub mod models;
+pub mod play;
+
+pub use play::{ActiveGame, CommandRequest, PlayEvent};
+
+/// Cache's game flow, without rendering or input devices.
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins((play::plugin, bots::plugin));
+}

@@ -24,7 +24,7 @@ use sandtable_scenario::files::{ReadFileError, read_inside, stays_inside};
 use sandtable_scenario::{ModelTerrain, PieceOf, models::model_for};
 
 use super::builtin::{DefaultLook, PLAYER_DARK_MATERIAL, PLAYER_MATERIAL, gltf_turn};
-use crate::play::Notice;
+use crate::session::Notice;
 use crate::table::{
     BasePiece, Offending, Owner, SQUARE, StashToken, TableShown, TerrainPiece, UnitPiece,
     square_center,

@@ -10,13 +10,14 @@ use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 use sandtable_cache::{Choice, Command, Facing, Square};
 
+use crate::cache::bots::{Hint, Thinking};
+use crate::cache::play::{ActiveGame, CommandRequest, outcome_text};
 use crate::mode::{Mode, SetLayoutMode};
 use crate::picking::{Hovered, PlaceFacing};
-use crate::play::bots::{Hint, HintRequest, NewGameRequest, Seat, Seats, Thinking};
-use crate::play::keys::KeyboardTaken;
-use crate::play::{
-    ActiveGame, CommandRequest, Dialog, DialogAnswer, FileField, Leaving, LoadRequest, Notice,
-    OpenFailure, SaveRequest, StartTurn, UndoRequest, outcome_text,
+use crate::session::keys::KeyboardTaken;
+use crate::session::{
+    Dialog, DialogAnswer, FileField, HintRequest, Leaving, LoadRequest, NewGameRequest, Notice,
+    OpenFailure, SaveRequest, Seat, Seats, StartTurn, UndoRequest,
 };
 use crate::table::{
     ActionBudget, FloatingText, GridPos, Reachable, SQUARE, SquareTile, TableShown, square_center,
@@ -149,7 +150,7 @@ fn describe_hovered_square(
     mut label: ResMut<HoverLabel>,
 ) {
     let wanted = hovered.0.map(|sq| match active.as_deref() {
-        Some(active) => crate::play::describe_square(&active.game, sq),
+        Some(active) => crate::cache::play::describe_square(&active.game, sq),
         None => sq.to_string(),
     });
     label.set_if_neq(HoverLabel(wanted));
@@ -565,7 +566,7 @@ pub(crate) fn play_controls(ui: &mut egui::Ui, c: &Controls<'_>) -> ControlsClic
             .add_enabled(enabled.hint, egui::Button::new("Hint"))
             .on_hover_text(format!(
                 "the move a bot of strength {} would make",
-                crate::play::bots::HINT_STRENGTH
+                crate::session::HINT_STRENGTH
             ));
         out.buttons.push(hint.rect);
         out.hint = hint.clicked();
@@ -671,7 +672,7 @@ pub(crate) fn fixed_slot(
 /// the panel is cut short, and shown whole on hover). Only the rows in
 /// view are laid out, so that a long game's log costs no more a frame
 /// than a short one's.
-pub(crate) fn log_view(ui: &mut egui::Ui, id: &str, log: &[crate::play::LogLine]) {
+pub(crate) fn log_view(ui: &mut egui::Ui, id: &str, log: &[crate::session::LogLine]) {
     let row = ui
         .text_style_height(&egui::TextStyle::Monospace)
         .max(ui.text_style_height(&egui::TextStyle::Small));
@@ -869,7 +870,7 @@ fn draw_panels(
                 if ui.button("Play the standard table").clicked() {
                     files
                         .load
-                        .write(LoadRequest::new(crate::play::files::EMBEDDED));
+                        .write(LoadRequest::new(crate::session::files::EMBEDDED));
                 }
             });
         return Ok(());
@@ -898,7 +899,7 @@ fn draw_panels(
             }
             // Everything from here to the notice keeps its place, whatever
             // the notice says: a click aimed at a button lands on it.
-            let bot_turn = bots.seats.bot_to_move(game);
+            let bot_turn = crate::cache::bots::bot_to_move(&bots.seats, game);
             let outcome = outcome_text(game);
             let clicked = play_controls(
                 ui,
@@ -930,7 +931,7 @@ fn draw_panels(
             // of fixed height, so that the sections below stay put too.
             fixed_slot(ui, "play-info", INFO_HEIGHT, |ui| {
                 if bot_turn && !game.is_over() {
-                    let seat = bots.seats.of(current).describe();
+                    let seat = bots.seats.of(usize::from(current.0)).describe();
                     let doing = if bots.thinking.is_some() {
                         "thinking"
                     } else {
@@ -989,7 +990,10 @@ fn draw_panels(
                 }
                 if let Some(choice) = game.pending() {
                     ui.separator();
-                    ui.colored_label(egui::Color32::GOLD, crate::play::choice_prompt(choice));
+                    ui.colored_label(
+                        egui::Color32::GOLD,
+                        crate::cache::play::choice_prompt(choice),
+                    );
                     if !matches!(choice, Choice::ExtraActions { .. } | Choice::PickUnfriendly) {
                         ui.horizontal(|ui| {
                             ui.label("Facing:");
@@ -1030,9 +1034,11 @@ fn draw_panels(
             ui.separator();
             ui.label(egui::RichText::new("Files").strong());
             let open = match &active.source {
-                crate::play::ScenarioSource::File(p) => p.display().to_string(),
-                crate::play::ScenarioSource::Embedded => "the standard table (built in)".to_owned(),
-                crate::play::ScenarioSource::Unsaved => "an edited layout, not saved".to_owned(),
+                crate::session::ScenarioSource::File(p) => p.display().to_string(),
+                crate::session::ScenarioSource::Embedded => {
+                    "the standard table (built in)".to_owned()
+                }
+                crate::session::ScenarioSource::Unsaved => "an edited layout, not saved".to_owned(),
             };
             ui.small(format!("Scenario: {open}"));
             let own = active
@@ -1053,7 +1059,7 @@ fn draw_panels(
                 files.save.write(SaveRequest::own_file());
             }
             files.open_row(ui, true, active.file.as_deref());
-            let sheet = crate::play::files::sheet_path(&active.source);
+            let sheet = crate::session::files::sheet_path(&active.source);
             if ui
                 .button("Print setup sheet (A4 PDF)")
                 .on_hover_text(format!(
@@ -1062,7 +1068,7 @@ fn draw_panels(
                 ))
                 .clicked()
             {
-                match crate::play::files::print_sheet(&active.scenario, &sheet) {
+                match crate::cache::files::print_sheet(&active.scenario, &sheet) {
                     Ok(out) => notice.info(format!("sheet written to {}", out.display())),
                     Err(e) => notice.error(e),
                 }

@@ -13,10 +13,11 @@ use sandtable_scenario::Scenario;
 use super::draft::{Draft, Edit, Item, PieceRef, Turn};
 use super::{LayoutMode, LayoutTool};
 use crate::AppSystems;
+use crate::cache::play::ActiveGame;
 use crate::mode::{Mode, SetLayoutMode};
 use crate::picking::{ClickButton, TableClick, TableDrag};
-use crate::play::keys::KeyboardTaken;
-use crate::play::{ActiveGame, GameLoaded, KeepOpen, Notice, ScenarioSource};
+use crate::session::keys::KeyboardTaken;
+use crate::session::{GameLoaded, KeepOpen, Notice, ScenarioSource};
 use crate::table::TableRebuild;
 
 pub(super) fn plugin(app: &mut App) {
@@ -55,7 +56,7 @@ pub enum EditorRequest {
     /// Write the layout as a scenario file.
     Save(PathBuf),
     /// Write the layout's setup sheet as a PDF beside this path
-    /// ([`crate::play::files::sheet_beside`]).
+    /// ([`crate::session::files::sheet_beside`]).
     Print(PathBuf),
     /// Go back to the layout as it was when layout mode was switched on (an
     /// edit itself, so it can be undone).
@@ -174,11 +175,11 @@ pub fn switch_layout_mode(
                     ));
                     continue;
                 }
-                if !crate::play::may_leave(
+                if !crate::cache::play::may_leave(
                     &mut commands,
                     active.as_deref(),
                     discard_unsaved,
-                    crate::play::Leaving::PlayLayout,
+                    crate::session::Leaving::PlayLayout,
                 ) {
                     continue;
                 }
@@ -449,9 +450,9 @@ pub fn apply_editor_requests(
                         "no sheet printed: the layout has problems to fix first; first: {}",
                         first.line()
                     )),
-                    None => match crate::play::files::print_sheet(
+                    None => match crate::cache::files::print_sheet(
                         editor.draft.scenario(),
-                        &crate::play::files::sheet_beside(path),
+                        &crate::session::files::sheet_beside(path),
                     ) {
                         Ok(out) => notice.info(format!("sheet written to {}", out.display())),
                         Err(e) => notice.error(e),

@@ -16,7 +16,7 @@ use crate::layout::{
 };
 use crate::mode::Mode;
 use crate::picking::{Hovered, square_under_cursor};
-use crate::play::Notice;
+use crate::session::Notice;
 use crate::table::{SQUARE, TableShown};
 
 pub(super) fn plugin(app: &mut App) {

@@ -12,7 +12,7 @@ use super::LayoutEditor;
 use super::draft::{Draft, PieceRef};
 use crate::AppSystems;
 use crate::mode::{Mode, mode_change_pending};
-use crate::play::GameLoaded;
+use crate::session::GameLoaded;
 use crate::table::{Contents, Offending, Selected, TableBuilder, TableRebuild};
 
 pub(super) fn plugin(app: &mut App) {

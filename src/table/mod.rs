@@ -11,9 +11,10 @@ use sandtable_cache::{
 use sandtable_scenario::{Colour, ModelChoice, Physical, PieceOf, models::model_for};
 
 use crate::AppSystems;
+use crate::cache::play::{ActiveGame, PlayEvent};
 use crate::mode::{Mode, mode_change_pending};
 use crate::picking::{on_hover, on_square_click, on_unhover, on_unit_click};
-use crate::play::{ActiveGame, GameLoaded, PlayEvent};
+use crate::session::GameLoaded;
 
 /// Size of a square in world units (one unit is one square, 30 mm on Table A).
 pub const SQUARE: f32 = 1.0;
@@ -516,7 +517,7 @@ pub fn spawn_table(
     };
     // Models are looked for beside the file the game was started from.
     let file = match &active.source {
-        crate::play::ScenarioSource::File(path) => Some(path.as_path()),
+        crate::session::ScenarioSource::File(path) => Some(path.as_path()),
         _ => None,
     };
     builder.build(

@@ -1,5 +1,5 @@
 //! Saving a battle as a game record (`.moves`) and opening one, by the
-//! rules every game is saved by ([`crate::play::files`]): never over the
+//! rules every game is saved by ([`crate::session::files`]): never over the
 //! battle file or anything that is not a game record, over another game's
 //! record only when the person says so, crash-safe with a backup. The
 //! record names its battle file, pins its content and the engine, and
@@ -16,8 +16,8 @@ use sandtable_warpspawn::Command;
 
 use super::play::BattleSeat;
 use super::table::ActiveBattle;
-use crate::play::ScenarioSource;
-use crate::play::files::{
+use crate::session::ScenarioSource;
+use crate::session::files::{
     OpenError, SaveError, dice_header, read_record, save_target, scenario_header_for, write_record,
 };
 
@@ -184,4 +184,15 @@ pub fn open_battle(path: &Path, last_line: Option<usize>) -> Result<OpenedBattle
         active.saved = active.record.clone();
     }
     Ok(OpenedBattle { active, notes })
+}
+
+/// As [`print_sheet`], for a Warpspawn battle: its hex map at 1:1.
+pub fn print_battle_sheet(
+    battle: &sandtable_scenario::battle::Battle,
+    out: &Path,
+) -> Result<PathBuf, String> {
+    crate::session::files::write_sheet(
+        sandtable_sheet::plan_battle(battle, sandtable_sheet::Paper::A4),
+        out,
+    )
 }

@@ -19,7 +19,7 @@ use super::play::BattleInput;
 use super::table::{ActiveBattle, BattleLoaded, HoveredHex, spawn_hex_table, spawn_stack};
 use crate::AppSystems;
 use crate::mode::{Mode, SetLayoutMode};
-use crate::play::{KeepOpen, Notice};
+use crate::session::{KeepOpen, Notice};
 use crate::table::{TableBuilt, TablePiece, TableShown};
 
 pub(super) fn plugin(app: &mut App) {
@@ -179,7 +179,7 @@ pub enum BattleLayoutRequest {
     /// Write the layout as a battle file.
     Save(PathBuf),
     /// Write the layout's setup sheet as a PDF beside this path
-    /// ([`crate::play::files::sheet_beside`]).
+    /// ([`crate::session::files::sheet_beside`]).
     Print(PathBuf),
     /// Go back to the battle as it was when layout mode was switched on (an
     /// edit itself, so it can be undone).
@@ -233,11 +233,11 @@ pub fn switch_battle_layout(
                     ));
                     continue;
                 }
-                if !crate::play::may_leave_unsaved(
+                if !crate::session::may_leave_unsaved(
                     &mut commands,
                     active.has_unsaved_work(),
                     discard_unsaved,
-                    crate::play::Leaving::PlayLayout,
+                    crate::session::Leaving::PlayLayout,
                 ) {
                     continue;
                 }
@@ -251,7 +251,7 @@ pub fn switch_battle_layout(
                         // starts again from the new battle's.
                         commands
                             .insert_resource(battle.with_source(source).with_seats(active.seats));
-                        commands.insert_resource(crate::play::FileField(None));
+                        commands.insert_resource(crate::session::FileField(None));
                         loaded.write(BattleLoaded);
                         next.set(Mode::Play);
                         notice.info_after(
@@ -284,7 +284,7 @@ fn keep_battle_layout_open(layout: Res<BattleLayout>, mut keep: ResMut<KeepOpen>
 /// Escape lets go of a measurement. Ignored while a panel has the keyboard.
 fn read_battle_layout_keys(
     keys: Option<Res<ButtonInput<KeyCode>>>,
-    taken: Option<Res<crate::play::keys::KeyboardTaken>>,
+    taken: Option<Res<crate::session::keys::KeyboardTaken>>,
     mut requests: MessageWriter<BattleLayoutRequest>,
     mut inputs: MessageWriter<BattleInput>,
 ) {
@@ -450,9 +450,9 @@ fn apply_battle_layout_requests(
                 }
             }
             BattleLayoutRequest::Print(path) => {
-                match crate::play::files::print_battle_sheet(
+                match crate::warpspawn::files::print_battle_sheet(
                     layout.draft.battle(),
-                    &crate::play::files::sheet_beside(path),
+                    &crate::session::files::sheet_beside(path),
                 ) {
                     Ok(out) => {
                         notice.info(format!("sheet written to {}", out.display()));

@@ -15,7 +15,7 @@ use super::layout::{BattleLayout, BattleLayoutRequest, BattleTool};
 use super::table::{BattlePiece, Formation, HoveredHex};
 use crate::hud::{HudStage, PanelWidth, TableLabels};
 use crate::mode::{Mode, SetLayoutMode};
-use crate::play::Notice;
+use crate::session::Notice;
 use crate::table::shaped;
 
 pub(super) fn plugin(app: &mut App) {
@@ -65,8 +65,8 @@ fn draw_battle_layout_panel(
     mut requests: MessageWriter<BattleLayoutRequest>,
     mut set_layout: MessageWriter<SetLayoutMode>,
     mut width: ResMut<PanelWidth>,
-    dialog: Option<Res<crate::play::Dialog>>,
-    mut answers: MessageWriter<crate::play::DialogAnswer>,
+    dialog: Option<Res<crate::session::Dialog>>,
+    mut answers: MessageWriter<crate::session::DialogAnswer>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if panel.layout != Some(layout.opened) {

@@ -11,7 +11,7 @@ use super::looks::Slot;
 use super::play::{BattleChoices, BattleInput, BattlePick, BattleSeat, TypedRolls, march_pick};
 use super::table::{ActiveBattle, BattlePiece, Formation, HoveredHex, describe_hex};
 use crate::hud::{HudStage, PanelWidth, TableLabels};
-use crate::play::{Notice, SaveRequest, StartTurn, UndoRequest};
+use crate::session::{Notice, SaveRequest, StartTurn, UndoRequest};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -108,7 +108,7 @@ fn draw_battle_panel(
                     let who = match battle.seats[usize::from(s.0)] {
                         BattleSeat::Person => "a person".to_owned(),
                         BattleSeat::Bot(level) => {
-                            crate::play::bots::Seat::Bot(level).describe()
+                            crate::session::Seat::Bot(level).describe()
                         }
                     };
                     ui.colored_label(side_colour(&battle, s), format!("{}: {who}", game.name(s)));
@@ -157,10 +157,10 @@ fn draw_battle_panel(
                     )
                     .on_hover_text(format!(
                         "what a bot of strength {} would play: selected, with its odds, for you to play or not",
-                        crate::play::bots::HINT_STRENGTH
+                        crate::session::HINT_STRENGTH
                     ));
                 if hint.clicked() {
-                    files.hints.write(crate::play::bots::HintRequest);
+                    files.hints.write(crate::session::HintRequest);
                 }
             });
             ui.horizontal(|ui| {
@@ -225,7 +225,7 @@ fn draw_battle_panel(
             files
                 .files
                 .open_row(ui, true, battle.file.as_deref());
-            let sheet = crate::play::files::sheet_path(&battle.source);
+            let sheet = crate::session::files::sheet_path(&battle.source);
             if ui
                 .button("Print setup sheet (A4 PDF)")
                 .on_hover_text(format!(
@@ -252,7 +252,7 @@ struct BattleButtons<'w> {
     files: crate::hud::FilePanel<'w>,
     layout: MessageWriter<'w, crate::mode::SetLayoutMode>,
     hint: Res<'w, super::play::BattleHint>,
-    hints: MessageWriter<'w, crate::play::bots::HintRequest>,
+    hints: MessageWriter<'w, crate::session::HintRequest>,
 }
 
 /// Each side's victory points (R81) as a bar against the larger of the two.

@@ -16,7 +16,7 @@ use sandtable_warpspawn::{AttackPlan, Command, Event, FirePlan, Game, Hex, Phase
 
 use super::table::ActiveBattle;
 use crate::AppSystems;
-use crate::play::{LogLine, Notice, StartTurn, UndoRequest};
+use crate::session::{LogLine, Notice, StartTurn, UndoRequest};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<BattleInput>()
@@ -58,26 +58,26 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                crate::play::answer_dialogs::<ActiveBattle>.in_set(crate::FlowSteps::Answers),
-                crate::play::save_game::<ActiveBattle>
+                crate::session::answer_dialogs::<ActiveBattle>.in_set(crate::FlowSteps::Answers),
+                crate::session::save_game::<ActiveBattle>
                     .after(undo_battle)
                     .in_set(crate::FlowSteps::Play),
             ),
         );
-    crate::play::closing_plugin::<ActiveBattle>(app);
+    crate::session::closing_plugin::<ActiveBattle>(app);
 }
 
-impl crate::play::GameInPlay for ActiveBattle {
+impl crate::session::GameInPlay for ActiveBattle {
     fn has_unsaved_work(&self) -> bool {
         ActiveBattle::has_unsaved_work(self)
     }
 
     fn save(
         &mut self,
-        _: &crate::play::bots::Seats,
+        _: &crate::session::Seats,
         to: Option<&std::path::Path>,
         replace: bool,
-    ) -> Result<String, crate::play::files::SaveError> {
+    ) -> Result<String, crate::session::files::SaveError> {
         let path = super::files::save_battle(self, to, replace)?;
         Ok(format!("saved to {}", path.display()))
     }
@@ -235,8 +235,8 @@ pub struct BattleThinking {
 }
 
 /// A hint for the person who decides: the command a bot of
-/// [`HINT_STRENGTH`](crate::play::bots::HINT_STRENGTH) would play, asked
-/// for with [`HintRequest`](crate::play::bots::HintRequest), for one
+/// [`HINT_STRENGTH`](crate::session::HINT_STRENGTH) would play, asked
+/// for with [`HintRequest`](crate::session::HintRequest), for one
 /// revision of the battle.
 #[derive(Resource, Default)]
 pub struct BattleHint {
@@ -265,7 +265,7 @@ impl BattleHint {
 /// lists it with its odds before it is played. A hint for a battle that
 /// moved on meanwhile is dropped.
 fn think_of_battle_hint(
-    mut requests: MessageReader<crate::play::bots::HintRequest>,
+    mut requests: MessageReader<crate::session::HintRequest>,
     mut hint: ResMut<BattleHint>,
     active: Res<ActiveBattle>,
     mut pick: ResMut<BattlePick>,
@@ -277,7 +277,7 @@ fn think_of_battle_hint(
             None => {
                 let game = active.game.game().clone();
                 let seed = active.battle.setup.seed;
-                let level = crate::play::bots::HINT_STRENGTH;
+                let level = crate::session::HINT_STRENGTH;
                 hint.task = Some((
                     AsyncComputeTaskPool::get()
                         .spawn(async move { bot_command(&game, level, seed) }),
@@ -320,7 +320,7 @@ fn think_of_battle_hint(
     }
     notice.info(format!(
         "hint: `{command}`, as a bot of strength {} would play",
-        crate::play::bots::HINT_STRENGTH
+        crate::session::HINT_STRENGTH
     ));
 }
 
@@ -792,8 +792,8 @@ pub fn battle_input(
             }
             BattleInput::Release => *drag = BattleDrag::default(),
             BattleInput::PrintSheet => {
-                let out = crate::play::files::sheet_path(&active.source);
-                match crate::play::files::print_battle_sheet(&active.battle, &out) {
+                let out = crate::session::files::sheet_path(&active.source);
+                match crate::warpspawn::files::print_battle_sheet(&active.battle, &out) {
                     Ok(out) => notice.info(format!("sheet written to {}", out.display())),
                     Err(e) => notice.error(e),
                 }
@@ -1243,7 +1243,7 @@ fn undo_battle(
             continue;
         }
         let active = &mut *active;
-        if crate::play::undo_one(
+        if crate::session::undo_one(
             &mut active.game,
             &mut active.record,
             &mut active.log,
@@ -1321,7 +1321,7 @@ fn finish_battle_bot(
 /// selection, U or Ctrl+Z undoes. Ignored while a panel has the keyboard.
 fn read_battle_keys(
     keys: Option<Res<ButtonInput<KeyCode>>>,
-    taken: Option<Res<crate::play::keys::KeyboardTaken>>,
+    taken: Option<Res<crate::session::keys::KeyboardTaken>>,
     mut inputs: MessageWriter<BattleInput>,
     mut undo: MessageWriter<UndoRequest>,
 ) {

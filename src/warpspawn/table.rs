@@ -10,7 +10,7 @@ use sandtable_scenario::battle::Battle;
 use sandtable_warpspawn::{Command, Game, Hex, Side, Terrain};
 
 use super::play::BattleSeat;
-use crate::play::{LogLine, ScenarioSource};
+use crate::session::{LogLine, ScenarioSource};
 
 use super::looks::Slot;
 use super::{HEX, hex_center, map_size};

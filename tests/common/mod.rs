@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use sandtable::play::Notice;
+use sandtable::session::Notice;
 
 /// A fresh folder under the system's temporary folder for one test of one
 /// suite (`suite` keeps suites that run at once apart).

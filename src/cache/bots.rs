@@ -1,28 +1,22 @@
-//! Computer players at the table: each seat is a person or a bot of some
-//! strength. A bot thinks on a background task (the window never waits for
-//! it), its command goes through the same request as a click, and its moves
-//! come at a readable pace. A hint runs a bot for a person's turn and shows
-//! its choice without playing it.
-
-use std::time::Duration;
+//! Conflict at Cache's bots at the table: a bot thinks for its seat off the
+//! main thread and its command is played when it is still the bot's turn
+//! of the same game; a hint is a bot's command shown, not played.
 
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use sandtable_bots::{BotConfig, MAX_STRENGTH};
+use sandtable_bots::BotConfig;
 use sandtable_cache::CacheLegal;
 use sandtable_cache::{Command, Game, PlayerId};
 use sandtable_core::game::seat_seed;
-use sandtable_core::record::SeatPlayer;
 
-use super::{ActiveGame, CommandRequest, GameLoaded, Notice};
+use super::play::{ActiveGame, CommandRequest, may_leave};
 use crate::mode::Mode;
+use crate::session::{
+    BotPace, GameLoaded, HINT_STRENGTH, HintRequest, Leaving, NewGameRequest, Notice, Seat, Seats,
+};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Seats>()
-        .init_resource::<BotPace>()
-        .init_resource::<Hint>()
-        .add_message::<HintRequest>()
-        .add_message::<NewGameRequest>()
+    app.init_resource::<Hint>()
         .add_systems(
             Update,
             (
@@ -43,90 +37,9 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// Who plays a seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Seat {
-    /// A person at the table.
-    #[default]
-    Human,
-    /// A bot of this strength, 1 (random) to [`MAX_STRENGTH`].
-    Bot(u8),
-}
-
-/// A game record's `[Seats]` header names each seat's player.
-impl From<Seat> for SeatPlayer {
-    fn from(seat: Seat) -> SeatPlayer {
-        match seat {
-            Seat::Human => SeatPlayer::Person,
-            Seat::Bot(level) => SeatPlayer::Bot(level),
-        }
-    }
-}
-
-impl From<SeatPlayer> for Seat {
-    fn from(player: SeatPlayer) -> Seat {
-        match player {
-            SeatPlayer::Person => Seat::Human,
-            SeatPlayer::Bot(level) => Seat::Bot(level),
-        }
-    }
-}
-
-impl Seat {
-    /// Every choice of the players panel, weakest bot first.
-    pub fn choices() -> impl Iterator<Item = Seat> {
-        std::iter::once(Seat::Human).chain((1..=MAX_STRENGTH).map(Seat::Bot))
-    }
-
-    /// The seat as the panel names it.
-    pub fn describe(self) -> String {
-        match self {
-            Seat::Human => "person".to_owned(),
-            Seat::Bot(level) => {
-                let config = BotConfig::strength(level, 0);
-                match config.budget {
-                    sandtable_bots::Budget::Within { iterations, time }
-                        if config.kind == sandtable_bots::BotKind::Mcts =>
-                    {
-                        format!(
-                            "bot {level}: mcts, {iterations} iterations within {} s",
-                            time.as_secs()
-                        )
-                    }
-                    _ => format!("bot {level}: {}", config.kind),
-                }
-            }
-        }
-    }
-}
-
-/// The seat of every player, in turn order.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
-pub struct Seats(pub Vec<Seat>);
-
-impl Seats {
-    /// The seat of a player (a person when the list is short).
-    pub fn of(&self, player: PlayerId) -> Seat {
-        self.0
-            .get(usize::from(player.0))
-            .copied()
-            .unwrap_or_default()
-    }
-
-    /// Whether the player to move is a bot.
-    pub fn bot_to_move(&self, game: &Game) -> bool {
-        matches!(self.of(game.current_player()), Seat::Bot(_))
-    }
-}
-
-/// How long a bot's command stays on the table before its next one.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BotPace(pub Duration);
-
-impl Default for BotPace {
-    fn default() -> Self {
-        BotPace(Duration::from_millis(700))
-    }
+/// Whether the player to move is a bot.
+pub fn bot_to_move(seats: &Seats, game: &Game) -> bool {
+    matches!(seats.of(usize::from(game.current_player().0)), Seat::Bot(_))
 }
 
 /// A bot thinking for the player to move, for one revision of the game.
@@ -141,21 +54,7 @@ pub struct Thinking {
 
 /// The time the last bot command was applied, for the pace.
 #[derive(Resource, Debug, Clone, Copy)]
-struct LastBotMove(Duration);
-
-/// Ask for a hint for the person to move.
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HintRequest;
-
-/// Start the scenario in play again from its setup, keeping the seats.
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct NewGameRequest {
-    /// The person said the game in play may go with its unsaved moves.
-    pub discard_unsaved: bool,
-}
-
-/// The strength a hint thinks with.
-pub const HINT_STRENGTH: u8 = 3;
+struct LastBotMove(std::time::Duration);
 
 /// The last hint: the command a bot would play, for one revision of the game.
 #[derive(Resource, Default)]
@@ -240,11 +139,11 @@ fn start_new_game(
     let Some(request) = requests.read().last().copied() else {
         return;
     };
-    if !super::may_leave(
+    if !may_leave(
         &mut commands,
         active.as_deref(),
         request.discard_unsaved,
-        super::Leaving::NewGame,
+        Leaving::NewGame,
     ) {
         return;
     }
@@ -262,7 +161,7 @@ fn start_new_game(
 fn confirm_bot_handover(mut active: Option<ResMut<ActiveGame>>, seats: Res<Seats>) {
     if let Some(active) = active.as_deref_mut()
         && let Some(next) = active.handover
-        && matches!(seats.of(next), Seat::Bot(_))
+        && matches!(seats.of(usize::from(next.0)), Seat::Bot(_))
     {
         active.handover = None;
     }
@@ -291,7 +190,7 @@ fn start_bot_thinking(
         return;
     }
     let player = game.current_player();
-    if let Seat::Bot(level) = seats.of(player) {
+    if let Seat::Bot(level) = seats.of(usize::from(player.0)) {
         commands.insert_resource(Thinking {
             task: think(game, bot_config(level, game, player)),
             game: active.id,
@@ -326,7 +225,7 @@ fn finish_bot_thinking(
     // Layout mode hides the game: the bot thinks again when it is back.
     let still = (active.id, active.revision) == (thinking.game, thinking.revision)
         && active.game.current_player() == thinking.player
-        && matches!(seats.of(thinking.player), Seat::Bot(_))
+        && matches!(seats.of(usize::from(thinking.player.0)), Seat::Bot(_))
         && *mode.get() == Mode::Play;
     if let (true, Some(command)) = (still, result) {
         requests.write(CommandRequest(command));

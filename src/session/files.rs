@@ -1,5 +1,5 @@
-//! Opening files (scenarios and saved games) and saving game records, with no
-//! Bevy types: errors are plain messages for the window and stderr.
+//! Opening and saving files of any rule system, with no Bevy types: errors
+//! are plain messages for the window and stderr.
 //!
 //! A game is saved only as a game record (`.moves`): to its own file, or a
 //! new name beside its scenario, never over a scenario or any file that is
@@ -11,15 +11,12 @@
 
 use std::path::{Path, PathBuf};
 
-use sandtable_cache::{Game, Record};
-use sandtable_core::dice::{self, Dice};
-use sandtable_core::record::{SeatPlayer, header, read_seats, write_seats};
-use sandtable_core::undo::Undoable;
+use sandtable_core::dice;
+use sandtable_core::record::header;
 use sandtable_scenario::files::{self as disk, Backups};
 use sandtable_scenario::records;
 
-use super::bots::Seat;
-use super::{ActiveGame, LogLine, ScenarioSource};
+use super::ScenarioSource;
 
 /// The `[Scenario]` header of games on the embedded default scenario.
 pub const EMBEDDED: &str = records::EMBEDDED;
@@ -29,16 +26,6 @@ pub const SEATS: &str = header::SEATS;
 
 /// The extension of game records.
 pub const RECORD_EXTENSION: &str = "moves";
-
-/// A game opened from a file, with what the file said besides the game.
-pub struct Opened {
-    /// The game.
-    pub active: ActiveGame,
-    /// The seats the record names (`[Seats]`), if it names them.
-    pub seats: Option<Vec<Seat>>,
-    /// What differs from when the record was saved (the scenario, the engine).
-    pub notes: Vec<String>,
-}
 
 /// Why a file could not be opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,110 +110,6 @@ impl std::fmt::Display for OpenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)
     }
-}
-
-/// Opens a scenario (`.ron`) or a saved game (any other file, read as a game
-/// record whose `[Scenario]` header names its scenario).
-pub fn open(path: &Path) -> Result<Opened, OpenError> {
-    open_until(path, None)
-}
-
-/// As [`open`], reading a saved game only up to the line `last_line`: the
-/// way to open a record whose later lines are damaged.
-pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenError> {
-    if path == Path::new(EMBEDDED) {
-        return Ok(Opened {
-            active: ActiveGame::new(sandtable_scenario::standard(), ScenarioSource::Embedded),
-            seats: None,
-            notes: Vec::new(),
-        });
-    }
-    if path.extension().is_some_and(|e| e == "ron") {
-        let scenario =
-            sandtable_scenario::load(path).map_err(|e| OpenError::plain(e.to_string()))?;
-        return Ok(Opened {
-            active: ActiveGame::new(scenario, ScenarioSource::File(path.to_path_buf())),
-            seats: None,
-            notes: Vec::new(),
-        });
-    }
-    let record: Record = read_record(path, last_line)?;
-    let (scenario, source) = match record.header(header::SCENARIO) {
-        None | Some(EMBEDDED) => (sandtable_scenario::standard(), ScenarioSource::Embedded),
-        Some(name) => {
-            let scenario_path = records::scenario_path(path, name);
-            let s = sandtable_scenario::load(&scenario_path).map_err(|e| {
-                OpenError::plain(format!(
-                    "{}: the scenario of this game cannot be opened: {e}",
-                    path.display()
-                ))
-            })?;
-            (s, ScenarioSource::File(scenario_path))
-        }
-    };
-    let notes = records::check_pins(&record, &scenario);
-    let mut active = ActiveGame::new(scenario, source);
-    let number_error = |e: String| OpenError::plain(format!("{}: {e}", path.display()));
-    let seed = record
-        .header_number::<u64>(header::SEED)
-        .map_err(number_error)?;
-    let turn_limit = record
-        .header_number::<u32>(header::TURN_LIMIT)
-        .map_err(number_error)?;
-    let rolls = dice_header(&record, path)?;
-    if seed.is_some() || turn_limit.is_some() || rolls.is_some() {
-        // The game as it was played: its seed, its turn limit, and the
-        // real dice it was played with, if it was (R30).
-        let mut setup = active.scenario.setup.clone();
-        setup.seed = seed.unwrap_or(setup.seed);
-        if let Some(limit) = turn_limit {
-            setup.turn_limit = Some(limit);
-        }
-        let dice = rolls.map_or_else(|| Dice::seeded(setup.seed), Dice::scripted);
-        active.game = Undoable::new(
-            Game::with_dice(&setup, dice)
-                .map_err(|e| OpenError::plain(format!("{}: {e}", path.display())))?,
-        );
-    }
-    let players = active.game.players().len();
-    let seats = record
-        .header(SEATS)
-        .map(|text| {
-            read_seats(text, players, sandtable_bots::MAX_STRENGTH)
-                .map(|seats| seats.into_iter().map(Seat::from).collect::<Vec<_>>())
-        })
-        .transpose()
-        .map_err(|e| OpenError::plain(format!("{}: [{SEATS}]: {e}", path.display())))?;
-    for (line, command) in &record.commands {
-        let seat = active.game.seat_to_move();
-        let events = active
-            .game
-            .apply(seat, command)
-            .map_err(|e| OpenError::illegal(path, *line, command, &e, &notes))?;
-        active.record.push(*command);
-        active.log.push(LogLine {
-            text: command.to_string(),
-            command: true,
-        });
-        for e in &events {
-            active.log.push(LogLine {
-                text: active.game.describe(e),
-                command: false,
-            });
-        }
-    }
-    // A game that ended is not handed to anyone: the result is shown.
-    active.handover = (!active.game.is_over()).then(|| active.game.current_player());
-    if last_line.is_none() {
-        // The file holds these moves: the game is saved as it stands.
-        active.file = Some(path.to_path_buf());
-        active.saved = active.record.clone();
-    }
-    Ok(Opened {
-        active,
-        seats,
-        notes,
-    })
 }
 
 /// Why a game was not saved.
@@ -420,55 +303,6 @@ pub fn write_record<C: std::fmt::Display>(
         .map_err(|e| refused(e.to_string()))
 }
 
-/// Saves the game: to `to`, else its own file, else a new name beside its
-/// scenario, as [`save_target`] allows; every file replaced is kept as a
-/// backup. A game on a layout that was never saved writes the layout first
-/// ([`scenario_header_for`]). Returns where the game went.
-pub fn save_game(
-    active: &mut ActiveGame,
-    seats: &[Seat],
-    to: Option<&Path>,
-    replace: bool,
-) -> Result<PathBuf, SaveError> {
-    let target = save_target(to, active.file.as_deref(), &active.source, replace)?;
-    let scenario = scenario_header_for(&target, &mut active.source, || active.scenario.to_ron())?;
-    let record = record_of(active, scenario, seats);
-    write_record(&target, &record)?;
-    active.file = Some(target.clone());
-    active.saved = active.record.clone();
-    Ok(target)
-}
-
-/// The record of a game: the `[Scenario]` header given, the pins, the seed
-/// and the seats, then its commands.
-fn record_of(active: &ActiveGame, scenario: String, seats: &[Seat]) -> Record {
-    let mut record = Record::from_commands(active.record.iter().copied());
-    record.headers = vec![(header::SCENARIO.to_owned(), scenario)];
-    record.headers.extend(records::pins(&active.scenario));
-    record
-        .headers
-        .push((header::SEED.to_owned(), active.game.seed().to_string()));
-    if active.game.turn_limit() != active.scenario.setup.turn_limit
-        && let Some(limit) = active.game.turn_limit()
-    {
-        record
-            .headers
-            .push((header::TURN_LIMIT.to_owned(), limit.to_string()));
-    }
-    if let Some(script) = active.game.dice().script() {
-        // The real dice it was played with: it replays roll for roll.
-        record
-            .headers
-            .push((header::DICE.to_owned(), dice::write_rolls(script.used())));
-    }
-    let players = active.game.players().len();
-    let seats: Vec<SeatPlayer> = (0..players)
-        .map(|p| seats.get(p).copied().unwrap_or_default().into())
-        .collect();
-    record.headers.push((SEATS.to_owned(), write_seats(&seats)));
-    record
-}
-
 /// The one rule for a setup sheet's name, for every system and mode: a PDF
 /// beside `file`, of its name with `.pdf` for its extension (`y.ron` prints
 /// `y.pdf`, never over `y.ron` itself).
@@ -487,27 +321,7 @@ pub fn sheet_path(source: &ScenarioSource) -> PathBuf {
     }
 }
 
-/// Writes the setup sheet of a scenario as a PDF at `out`, streamed into a
-/// temporary file renamed into place; only a PDF is replaced.
-pub fn print_sheet(scenario: &sandtable_scenario::Scenario, out: &Path) -> Result<PathBuf, String> {
-    write_sheet(
-        sandtable_sheet::plan(scenario, sandtable_sheet::Paper::A4),
-        out,
-    )
-}
-
-/// As [`print_sheet`], for a Warpspawn battle: its hex map at 1:1.
-pub fn print_battle_sheet(
-    battle: &sandtable_scenario::battle::Battle,
-    out: &Path,
-) -> Result<PathBuf, String> {
-    write_sheet(
-        sandtable_sheet::plan_battle(battle, sandtable_sheet::Paper::A4),
-        out,
-    )
-}
-
-fn write_sheet(
+pub fn write_sheet(
     planned: Result<sandtable_sheet::Sheet, sandtable_sheet::PlanSheetError>,
     out: &Path,
 ) -> Result<PathBuf, String> {

@@ -1,64 +1,50 @@
-//! The command flow: the game in play as one resource, requests from clicks,
-//! keys and buttons sent to the rules crate, its events published for the
-//! visuals, the hot-seat hand-over, undo, and saving and loading games.
+//! The game in play, for any rule system: the questions the table asks
+//! before work is lost (unsaved moves, another saved game, a layout saved
+//! nowhere), saving and opening requests, the notice, the log's lines,
+//! undo's words, and who sits at each seat. A rule system's game resource
+//! implements [`GameInPlay`] and adds the generic systems for itself.
 
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use sandtable_cache::{Command, Event, Game, Outcome, PlayerId};
 use sandtable_core::undo::Undoable;
-use sandtable_scenario::Scenario;
 
-use crate::AppSystems;
-
-pub mod bots;
 pub mod files;
 pub mod keys;
+pub mod seats;
+
+pub use seats::{BotPace, HINT_STRENGTH, HintRequest, NewGameRequest, Seat, Seats};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(bots::plugin)
-        .add_message::<bevy::window::WindowCloseRequested>()
-        .add_message::<CommandRequest>()
+    app.add_message::<bevy::window::WindowCloseRequested>()
         .add_message::<UndoRequest>()
-        .add_message::<PlayEvent>()
         .add_message::<GameLoaded>()
         .add_message::<SaveRequest>()
         .add_message::<LoadRequest>()
         .add_message::<DialogAnswer>()
         .add_message::<StartTurn>()
+        .add_message::<HintRequest>()
+        .add_message::<NewGameRequest>()
+        .init_resource::<Seats>()
+        .init_resource::<BotPace>()
         .init_resource::<Notice>()
         .init_resource::<KeepOpen>()
         .init_resource::<OpenFailure>()
         .init_resource::<FileField>()
         .init_resource::<keys::KeyboardTaken>()
+        .init_resource::<CloseWaits>()
         .add_systems(
             Update,
             (
-                keys::read_play_keys
-                    .in_set(AppSystems::RecordInput)
-                    .run_if(in_state(crate::mode::Mode::Play)),
-                reset_file_field.in_set(AppSystems::SyncTable),
-                answer_dialogs::<ActiveGame>.in_set(crate::FlowSteps::Answers),
+                reset_file_field.in_set(crate::AppSystems::SyncTable),
                 (
-                    start_turn,
-                    apply_commands,
-                    undo_commands,
-                    save_game::<ActiveGame>,
+                    ask_before_closing_on_layout.after(AskBeforeClosing),
+                    close_unless_kept,
                 )
                     .chain()
-                    .in_set(crate::FlowSteps::Play),
+                    .in_set(crate::AppSystems::ApplyCommands),
             ),
         );
-    closing_plugin::<ActiveGame>(app);
-    app.init_resource::<CloseWaits>().add_systems(
-        Update,
-        (
-            ask_before_closing_on_layout.after(AskBeforeClosing),
-            close_unless_kept,
-        )
-            .chain()
-            .in_set(AppSystems::ApplyCommands),
-    );
 }
 
 /// The window's close request on a layout with edits saved nowhere (the
@@ -89,31 +75,10 @@ pub trait GameInPlay: Resource + Component<Mutability = bevy::ecs::component::Mu
     /// where it went.
     fn save(
         &mut self,
-        seats: &bots::Seats,
+        seats: &Seats,
         to: Option<&std::path::Path>,
         replace: bool,
     ) -> Result<String, files::SaveError>;
-}
-
-impl GameInPlay for ActiveGame {
-    fn has_unsaved_work(&self) -> bool {
-        ActiveGame::has_unsaved_work(self)
-    }
-
-    fn save(
-        &mut self,
-        seats: &bots::Seats,
-        to: Option<&std::path::Path>,
-        replace: bool,
-    ) -> Result<String, files::SaveError> {
-        let was_unsaved = self.source == ScenarioSource::Unsaved;
-        let path = files::save_game(self, &seats.0, to, replace)?;
-        let mut text = format!("saved to {}", path.display());
-        if let (true, ScenarioSource::File(layout)) = (was_unsaved, &self.source) {
-            text.push_str(&format!("; its layout to {}", layout.display()));
-        }
-        Ok(text)
-    }
 }
 
 /// Asking before the window closes on a game of type `G`: its plugin adds
@@ -122,7 +87,7 @@ pub fn closing_plugin<G: GameInPlay>(app: &mut App) {
     app.add_systems(
         Update,
         ask_before_closing::<G>
-            .in_set(AppSystems::ApplyCommands)
+            .in_set(crate::AppSystems::ApplyCommands)
             .in_set(AskBeforeClosing),
     );
 }
@@ -187,67 +152,11 @@ pub struct LogLine {
 
 static NEXT_GAME_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
-/// The game in play: the rules crate's `Game`, its scenario and its history.
-#[derive(Resource)]
-pub struct ActiveGame {
-    /// The game with its undo history (R31); changed only through
-    /// `apply` and `undo`.
-    pub game: Undoable<Game>,
-    /// The scenario it was started from.
-    pub scenario: Scenario,
-    /// Where that scenario came from, for saved games.
-    pub source: ScenarioSource,
-    /// Every command applied since the start, for saving.
-    pub record: Vec<Command>,
-    /// The log shown in the panel.
-    pub log: Vec<LogLine>,
-    /// The player the table is being handed to, until they confirm (hot-seat).
-    pub handover: Option<PlayerId>,
-    /// Grows by one at every change of the game, so that visuals know to follow.
-    pub revision: u64,
-    /// A number no other game of this run has, so that work begun for one
-    /// game (a bot's thought, a hint) is never applied to another.
-    pub id: u64,
-    /// The last stash roll: the two dice, the row and its result (R21).
-    pub last_roll: Option<([u8; 2], u8, String)>,
-    /// The game's own record file, where Save writes: the file it was
-    /// opened from or last saved to; `None` until it has one.
-    pub file: Option<PathBuf>,
-    /// The commands that file holds, to tell whether moves are unsaved.
-    pub saved: Vec<Command>,
+/// A number no other game of this run has, so that work begun for one game
+/// (a bot's thought, a hint) is never applied to another.
+pub fn next_game_id() -> u64 {
+    NEXT_GAME_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
-
-impl ActiveGame {
-    /// A new game of a scenario.
-    pub fn new(scenario: Scenario, source: ScenarioSource) -> ActiveGame {
-        let game = scenario.game();
-        let first = game.current_player();
-        ActiveGame {
-            game: Undoable::new(game),
-            scenario,
-            source,
-            record: Vec::new(),
-            log: Vec::new(),
-            handover: Some(first),
-            revision: 0,
-            id: NEXT_GAME_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            last_roll: None,
-            file: None,
-            saved: Vec::new(),
-        }
-    }
-
-    /// Whether leaving the game now would lose work: moves played (or
-    /// undone) since it was last saved or opened, or the edited layout it
-    /// is played on, never saved.
-    pub fn has_unsaved_work(&self) -> bool {
-        self.record != self.saved || self.source == ScenarioSource::Unsaved
-    }
-}
-
-/// A command for the rules crate, from a click, a key or a button.
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CommandRequest(pub Command);
 
 /// The person the table was handed to takes it: their turn starts
 /// (hot-seat).
@@ -263,10 +172,6 @@ pub struct KeepOpen(pub Option<String>);
 /// Step back one command (R31).
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UndoRequest;
-
-/// An event the rules crate returned, for the visuals.
-#[derive(Message, Debug, Clone, PartialEq, Eq)]
-pub struct PlayEvent(pub Event);
 
 /// A new game was loaded: the table is built anew.
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
@@ -409,93 +314,6 @@ impl Notice {
     }
 }
 
-/// The hand-over is confirmed: the player it was made to plays now.
-pub fn start_turn(mut requests: MessageReader<StartTurn>, mut active: Option<ResMut<ActiveGame>>) {
-    if requests.read().count() > 0
-        && let Some(active) = active.as_deref_mut()
-    {
-        active.handover = None;
-    }
-}
-
-/// Sends each request to the rules crate. A refused command changes nothing
-/// and its reason, with the ruling, goes to the notice.
-pub fn apply_commands(
-    mut requests: MessageReader<CommandRequest>,
-    mut active: Option<ResMut<ActiveGame>>,
-    mut notice: ResMut<Notice>,
-    mut events: MessageWriter<PlayEvent>,
-    mut loaded: MessageReader<GameLoaded>,
-) {
-    let Some(active) = active.as_deref_mut() else {
-        requests.clear();
-        return;
-    };
-    // Requests made before another game was opened were meant for the old one.
-    if loaded.read().count() > 0 {
-        requests.clear();
-        return;
-    }
-    for CommandRequest(command) in requests.read().copied() {
-        if active.handover.is_some() {
-            notice.info("confirm the hand-over first");
-            continue;
-        }
-        let seat = active.game.seat_to_move();
-        match active.game.apply(seat, &command) {
-            Ok(applied) => {
-                active.record.push(command);
-                active.log.push(LogLine {
-                    text: command.to_string(),
-                    command: true,
-                });
-                for event in applied {
-                    if !matches!(event, Event::Activated { .. }) {
-                        active.log.push(LogLine {
-                            text: active.game.describe(&event),
-                            command: false,
-                        });
-                    }
-                    match &event {
-                        Event::TurnPassed { player, .. } => active.handover = Some(*player),
-                        Event::StashRolled {
-                            dice, roll, result, ..
-                        } => active.last_roll = Some((*dice, *roll, result.to_string())),
-                        _ => {}
-                    }
-                    events.write(PlayEvent(event));
-                }
-                active.revision += 1;
-                notice.text = None;
-            }
-            Err(e) => notice.error(e.to_string()),
-        }
-    }
-}
-
-/// Undo (R31): one command back within the turn, or the reason it cannot.
-pub fn undo_commands(
-    mut requests: MessageReader<UndoRequest>,
-    mut active: Option<ResMut<ActiveGame>>,
-    mut notice: ResMut<Notice>,
-) {
-    let Some(active) = active.as_deref_mut() else {
-        requests.clear();
-        return;
-    };
-    for _ in requests.read() {
-        let active = &mut *active;
-        if undo_one(
-            &mut active.game,
-            &mut active.record,
-            &mut active.log,
-            &mut notice,
-        ) {
-            active.revision += 1;
-        }
-    }
-}
-
 /// Undo (R31) of any system's game at the table: one command back, taken
 /// off the record and logged as `undo ...`; the notice says what was undone
 /// or, in the system's words, why undo stops. Whether it undid.
@@ -529,7 +347,7 @@ pub fn save_game<G: GameInPlay>(
     mut commands: Commands,
     mut requests: MessageReader<SaveRequest>,
     active: Option<ResMut<G>>,
-    seats: Res<bots::Seats>,
+    seats: Res<Seats>,
     mut notice: ResMut<Notice>,
 ) {
     let Some(mut active) = active else {
@@ -545,7 +363,7 @@ pub fn save_game<G: GameInPlay>(
 fn save_now<G: GameInPlay>(
     commands: &mut Commands,
     active: &mut G,
-    seats: &bots::Seats,
+    seats: &Seats,
     request: &SaveRequest,
     notice: &mut Notice,
 ) -> bool {
@@ -569,7 +387,7 @@ fn save_now<G: GameInPlay>(
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct GoOn<'w> {
     load: MessageWriter<'w, LoadRequest>,
-    new_game: MessageWriter<'w, bots::NewGameRequest>,
+    new_game: MessageWriter<'w, NewGameRequest>,
     layout: MessageWriter<'w, crate::mode::SetLayoutMode>,
     exit: MessageWriter<'w, AppExit>,
 }
@@ -586,7 +404,7 @@ impl GoOn<'_> {
                 });
             }
             Leaving::NewGame => {
-                self.new_game.write(bots::NewGameRequest {
+                self.new_game.write(NewGameRequest {
                     discard_unsaved: true,
                 });
             }
@@ -611,7 +429,7 @@ pub fn answer_dialogs<G: GameInPlay>(
     mut answers: MessageReader<DialogAnswer>,
     dialog: Option<Res<Dialog>>,
     active: Option<ResMut<G>>,
-    seats: Res<bots::Seats>,
+    seats: Res<Seats>,
     mut notice: ResMut<Notice>,
     mut go_on: GoOn,
 ) {
@@ -658,22 +476,6 @@ pub fn answer_dialogs<G: GameInPlay>(
     }
 }
 
-/// Asks first when going on would lose unsaved moves: `true` when the
-/// caller may go on now.
-pub fn may_leave(
-    commands: &mut Commands,
-    active: Option<&ActiveGame>,
-    discard_unsaved: bool,
-    leaving: Leaving,
-) -> bool {
-    may_leave_unsaved(
-        commands,
-        active.is_some_and(ActiveGame::has_unsaved_work),
-        discard_unsaved,
-        leaving,
-    )
-}
-
 /// As [`may_leave`], for a game in play of any system, whose unsaved work
 /// the caller has looked at (`unsaved`).
 pub fn may_leave_unsaved(
@@ -687,76 +489,4 @@ pub fn may_leave_unsaved(
     }
     commands.insert_resource(Dialog::UnsavedMoves(leaving));
     false
-}
-
-/// What stands on a square, as the hover label says it: a unit with its
-/// player, Factor, name, facing and actions (left, or whether it has acted
-/// this turn), a Base, a stash, and the ground with what entering costs.
-pub fn describe_square(game: &Game, sq: sandtable_cache::Square) -> String {
-    use sandtable_cache::Occupant;
-    let ground = game.ground(sq);
-    let terrain = format!("{}: {}", ground.describe(), ground.movement());
-    let what = match game.occupant(sq) {
-        Some(Occupant::Unit(u)) => {
-            let unit = &game.units()[usize::from(u.0)];
-            let factor = &game.factors()[usize::from(unit.factor.0)];
-            let name = unit
-                .name
-                .as_deref()
-                .map(|n| format!(" \"{n}\""))
-                .unwrap_or_default();
-            let facing = game
-                .position(u)
-                .map(|(_, f)| format!(", facing {f}"))
-                .unwrap_or_default();
-            let actions = match game.activation() {
-                Some(a) if a.unit == u => format!(", acting with {} left", a.left()),
-                _ if unit.player != game.current_player() => String::new(),
-                _ if game.activated_this_turn(u) => ", has acted this turn".to_owned(),
-                _ => ", may act this turn (4 actions)".to_owned(),
-            };
-            format!(
-                "{}'s unit{name} (Factor {}){facing}{actions}",
-                game.player(unit.player).name,
-                factor.index + 1
-            )
-        }
-        Some(Occupant::Base(f)) => {
-            let factor = &game.factors()[usize::from(f.0)];
-            format!(
-                "{}'s Base (Factor {}): capturing it takes the Factor out of the game (R10)",
-                game.player(factor.player).name,
-                factor.index + 1
-            )
-        }
-        None if game.stash_at(sq) => {
-            "a stash: a unit that ends an advance here rolls on the stash list (R21)".to_owned()
-        }
-        None => return format!("{sq}: {terrain}"),
-    };
-    format!("{sq}: {what}; {terrain}")
-}
-
-/// What an awaited stash choice asks of the person at the table, in plain
-/// words: what to click (the lit squares or units) and what follows (R23).
-pub fn choice_prompt(choice: sandtable_cache::Choice) -> String {
-    use sandtable_cache::Choice;
-    match choice {
-        Choice::PlaceAnywhere { .. } => "Pick a facing below, then click a lit square to put the unit that found the stash there.".to_owned(),
-        Choice::ExtraActions { actions } => format!(
-            "Click one of your lit units: it takes up to {actions} more actions now."
-        ),
-        Choice::PickUnfriendly => "Click a lit enemy unit: it goes back within 2 squares of its base, or is captured if there is no room.".to_owned(),
-        Choice::ReturnUnfriendly { .. } => "Pick a facing below, then click a lit square within 2 of its base to put the picked unit there.".to_owned(),
-        Choice::ReturnFriend => "Pick a facing below, then click a lit square within 2 of your base to bring a captured unit back.".to_owned(),
-        Choice::ReturnThisUnit { .. } => "Pick a facing below, then click a lit square within 2 of your base to put the unit that found the stash there.".to_owned(),
-    }
-}
-
-/// The outcome in words, for the victory screen.
-pub fn outcome_text(game: &Game) -> Option<String> {
-    match game.outcome()? {
-        Outcome::Won(p) => Some(format!("{} wins", game.player(p).name)),
-        Outcome::Draw(why) => Some(format!("a draw: {why}")),
-    }
 }

@@ -1,20 +1,18 @@
-//! Keyboard shortcuts for play: Q and E turn, Enter ends the activation, P
+//! Conflict at Cache's keyboard shortcuts for play: Q and E turn, Enter ends the activation, P
 //! passes the turn, U or Ctrl+Z undoes. Ignored while a panel has the keyboard.
 
 use bevy::prelude::*;
 use sandtable_cache::Command;
 
-use super::{ActiveGame, CommandRequest, UndoRequest};
-
-/// Whether a text field or another panel widget is using the keyboard.
-#[derive(Resource, Default, Debug, Clone, Copy)]
-pub struct KeyboardTaken(pub bool);
+use super::play::{ActiveGame, CommandRequest};
+use crate::session::keys::KeyboardTaken;
+use crate::session::{Seats, UndoRequest};
 
 pub(super) fn read_play_keys(
     keys: Option<Res<ButtonInput<KeyCode>>>,
     taken: Option<Res<KeyboardTaken>>,
     active: Option<Res<ActiveGame>>,
-    seats: Option<Res<super::bots::Seats>>,
+    seats: Option<Res<Seats>>,
     mut requests: MessageWriter<CommandRequest>,
     mut undo: MessageWriter<UndoRequest>,
 ) {
@@ -25,7 +23,7 @@ pub(super) fn read_play_keys(
     // runs only in play).
     if taken.is_some_and(|t| t.0)
         || active.handover.is_some()
-        || seats.is_some_and(|s| s.bot_to_move(&active.game))
+        || seats.is_some_and(|s| super::bots::bot_to_move(&s, &active.game))
     {
         return;
     }

@@ -1,0 +1,301 @@
+//! Conflict at Cache's game in play: the rules crate's game with its
+//! scenario, record and log; its command requests sent to the rules crate,
+//! its events published for the looks, the hot-seat hand-over and undo;
+//! and its words for a square, a stash choice and the outcome.
+
+use bevy::prelude::*;
+use sandtable_cache::{Command, Event, Game, Outcome, PlayerId};
+use sandtable_core::undo::Undoable;
+use sandtable_scenario::Scenario;
+
+use crate::AppSystems;
+use crate::session::{
+    GameInPlay, GameLoaded, Leaving, LogLine, Notice, ScenarioSource, Seats, StartTurn,
+    UndoRequest, answer_dialogs, closing_plugin, files::SaveError, may_leave_unsaved, save_game,
+    undo_one,
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<CommandRequest>()
+        .add_message::<PlayEvent>()
+        .add_systems(
+            Update,
+            (
+                super::keys::read_play_keys
+                    .in_set(AppSystems::RecordInput)
+                    .run_if(in_state(crate::mode::Mode::Play)),
+                answer_dialogs::<ActiveGame>.in_set(crate::FlowSteps::Answers),
+                (
+                    start_turn,
+                    apply_commands,
+                    undo_commands,
+                    save_game::<ActiveGame>,
+                )
+                    .chain()
+                    .in_set(crate::FlowSteps::Play),
+            ),
+        );
+    closing_plugin::<ActiveGame>(app);
+}
+
+impl GameInPlay for ActiveGame {
+    fn has_unsaved_work(&self) -> bool {
+        ActiveGame::has_unsaved_work(self)
+    }
+
+    fn save(
+        &mut self,
+        seats: &Seats,
+        to: Option<&std::path::Path>,
+        replace: bool,
+    ) -> Result<String, SaveError> {
+        let was_unsaved = self.source == ScenarioSource::Unsaved;
+        let path = super::files::save_game(self, &seats.0, to, replace)?;
+        let mut text = format!("saved to {}", path.display());
+        if let (true, ScenarioSource::File(layout)) = (was_unsaved, &self.source) {
+            text.push_str(&format!("; its layout to {}", layout.display()));
+        }
+        Ok(text)
+    }
+}
+
+/// The game in play: the rules crate's `Game`, its scenario and its history.
+#[derive(Resource)]
+pub struct ActiveGame {
+    /// The game with its undo history (R31); changed only through
+    /// `apply` and `undo`.
+    pub game: Undoable<Game>,
+    /// The scenario it was started from.
+    pub scenario: Scenario,
+    /// Where that scenario came from, for saved games.
+    pub source: ScenarioSource,
+    /// Every command applied since the start, for saving.
+    pub record: Vec<Command>,
+    /// The log shown in the panel.
+    pub log: Vec<LogLine>,
+    /// The player the table is being handed to, until they confirm (hot-seat).
+    pub handover: Option<PlayerId>,
+    /// Grows by one at every change of the game, so that visuals know to follow.
+    pub revision: u64,
+    /// A number no other game of this run has, so that work begun for one
+    /// game (a bot's thought, a hint) is never applied to another.
+    pub id: u64,
+    /// The last stash roll: the two dice, the row and its result (R21).
+    pub last_roll: Option<([u8; 2], u8, String)>,
+    /// The game's own record file, where Save writes: the file it was
+    /// opened from or last saved to; `None` until it has one.
+    pub file: Option<std::path::PathBuf>,
+    /// The commands that file holds, to tell whether moves are unsaved.
+    pub saved: Vec<Command>,
+}
+
+impl ActiveGame {
+    /// A new game of a scenario.
+    pub fn new(scenario: Scenario, source: ScenarioSource) -> ActiveGame {
+        let game = scenario.game();
+        let first = game.current_player();
+        ActiveGame {
+            game: Undoable::new(game),
+            scenario,
+            source,
+            record: Vec::new(),
+            log: Vec::new(),
+            handover: Some(first),
+            revision: 0,
+            id: crate::session::next_game_id(),
+            last_roll: None,
+            file: None,
+            saved: Vec::new(),
+        }
+    }
+
+    /// Whether leaving the game now would lose work: moves played (or
+    /// undone) since it was last saved or opened, or the edited layout it
+    /// is played on, never saved.
+    pub fn has_unsaved_work(&self) -> bool {
+        self.record != self.saved || self.source == ScenarioSource::Unsaved
+    }
+}
+
+/// A command for the rules crate, from a click, a key or a button.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommandRequest(pub Command);
+
+/// An event the rules crate returned, for the visuals.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct PlayEvent(pub Event);
+
+/// The hand-over is confirmed: the player it was made to plays now.
+pub fn start_turn(mut requests: MessageReader<StartTurn>, mut active: Option<ResMut<ActiveGame>>) {
+    if requests.read().count() > 0
+        && let Some(active) = active.as_deref_mut()
+    {
+        active.handover = None;
+    }
+}
+
+/// Sends each request to the rules crate. A refused command changes nothing
+/// and its reason, with the ruling, goes to the notice.
+pub fn apply_commands(
+    mut requests: MessageReader<CommandRequest>,
+    mut active: Option<ResMut<ActiveGame>>,
+    mut notice: ResMut<Notice>,
+    mut events: MessageWriter<PlayEvent>,
+    mut loaded: MessageReader<GameLoaded>,
+) {
+    let Some(active) = active.as_deref_mut() else {
+        requests.clear();
+        return;
+    };
+    // Requests made before another game was opened were meant for the old one.
+    if loaded.read().count() > 0 {
+        requests.clear();
+        return;
+    }
+    for CommandRequest(command) in requests.read().copied() {
+        if active.handover.is_some() {
+            notice.info("confirm the hand-over first");
+            continue;
+        }
+        let seat = active.game.seat_to_move();
+        match active.game.apply(seat, &command) {
+            Ok(applied) => {
+                active.record.push(command);
+                active.log.push(LogLine {
+                    text: command.to_string(),
+                    command: true,
+                });
+                for event in applied {
+                    if !matches!(event, Event::Activated { .. }) {
+                        active.log.push(LogLine {
+                            text: active.game.describe(&event),
+                            command: false,
+                        });
+                    }
+                    match &event {
+                        Event::TurnPassed { player, .. } => active.handover = Some(*player),
+                        Event::StashRolled {
+                            dice, roll, result, ..
+                        } => active.last_roll = Some((*dice, *roll, result.to_string())),
+                        _ => {}
+                    }
+                    events.write(PlayEvent(event));
+                }
+                active.revision += 1;
+                notice.text = None;
+            }
+            Err(e) => notice.error(e.to_string()),
+        }
+    }
+}
+
+/// Undo (R31): one command back within the turn, or the reason it cannot.
+pub fn undo_commands(
+    mut requests: MessageReader<UndoRequest>,
+    mut active: Option<ResMut<ActiveGame>>,
+    mut notice: ResMut<Notice>,
+) {
+    let Some(active) = active.as_deref_mut() else {
+        requests.clear();
+        return;
+    };
+    for _ in requests.read() {
+        let active = &mut *active;
+        if undo_one(
+            &mut active.game,
+            &mut active.record,
+            &mut active.log,
+            &mut notice,
+        ) {
+            active.revision += 1;
+        }
+    }
+}
+
+/// Asks first when going on would lose unsaved moves: `true` when the
+/// caller may go on now.
+pub fn may_leave(
+    commands: &mut Commands,
+    active: Option<&ActiveGame>,
+    discard_unsaved: bool,
+    leaving: Leaving,
+) -> bool {
+    may_leave_unsaved(
+        commands,
+        active.is_some_and(ActiveGame::has_unsaved_work),
+        discard_unsaved,
+        leaving,
+    )
+}
+
+/// What stands on a square, as the hover label says it: a unit with its
+/// player, Factor, name, facing and actions (left, or whether it has acted
+/// this turn), a Base, a stash, and the ground with what entering costs.
+pub fn describe_square(game: &Game, sq: sandtable_cache::Square) -> String {
+    use sandtable_cache::Occupant;
+    let ground = game.ground(sq);
+    let terrain = format!("{}: {}", ground.describe(), ground.movement());
+    let what = match game.occupant(sq) {
+        Some(Occupant::Unit(u)) => {
+            let unit = &game.units()[usize::from(u.0)];
+            let factor = &game.factors()[usize::from(unit.factor.0)];
+            let name = unit
+                .name
+                .as_deref()
+                .map(|n| format!(" \"{n}\""))
+                .unwrap_or_default();
+            let facing = game
+                .position(u)
+                .map(|(_, f)| format!(", facing {f}"))
+                .unwrap_or_default();
+            let actions = match game.activation() {
+                Some(a) if a.unit == u => format!(", acting with {} left", a.left()),
+                _ if unit.player != game.current_player() => String::new(),
+                _ if game.activated_this_turn(u) => ", has acted this turn".to_owned(),
+                _ => ", may act this turn (4 actions)".to_owned(),
+            };
+            format!(
+                "{}'s unit{name} (Factor {}){facing}{actions}",
+                game.player(unit.player).name,
+                factor.index + 1
+            )
+        }
+        Some(Occupant::Base(f)) => {
+            let factor = &game.factors()[usize::from(f.0)];
+            format!(
+                "{}'s Base (Factor {}): capturing it takes the Factor out of the game (R10)",
+                game.player(factor.player).name,
+                factor.index + 1
+            )
+        }
+        None if game.stash_at(sq) => {
+            "a stash: a unit that ends an advance here rolls on the stash list (R21)".to_owned()
+        }
+        None => return format!("{sq}: {terrain}"),
+    };
+    format!("{sq}: {what}; {terrain}")
+}
+
+/// What an awaited stash choice asks of the person at the table, in plain
+/// words: what to click (the lit squares or units) and what follows (R23).
+pub fn choice_prompt(choice: sandtable_cache::Choice) -> String {
+    use sandtable_cache::Choice;
+    match choice {
+        Choice::PlaceAnywhere { .. } => "Pick a facing below, then click a lit square to put the unit that found the stash there.".to_owned(),
+        Choice::ExtraActions { actions } => format!(
+            "Click one of your lit units: it takes up to {actions} more actions now."
+        ),
+        Choice::PickUnfriendly => "Click a lit enemy unit: it goes back within 2 squares of its base, or is captured if there is no room.".to_owned(),
+        Choice::ReturnUnfriendly { .. } => "Pick a facing below, then click a lit square within 2 of its base to put the picked unit there.".to_owned(),
+        Choice::ReturnFriend => "Pick a facing below, then click a lit square within 2 of your base to bring a captured unit back.".to_owned(),
+        Choice::ReturnThisUnit { .. } => "Pick a facing below, then click a lit square within 2 of your base to put the unit that found the stash there.".to_owned(),
+    }
+}
+
+/// The outcome in words, for the victory screen.
+pub fn outcome_text(game: &Game) -> Option<String> {
+    match game.outcome()? {
+        Outcome::Won(p) => Some(format!("{} wins", game.player(p).name)),
+        Outcome::Draw(why) => Some(format!("a draw: {why}")),
+    }
+}

@@ -111,12 +111,12 @@ fn show_battle(
         eprintln!("{message}");
         return AppExit::error();
     }
-    let mut seats = active.seats;
+    let mut seats = active.extra.seats;
     for (side, level) in &options.bots {
         seats[*side] = sandtable::warpspawn::BattleSeat::Bot(*level);
     }
     let active = active.with_seats(seats);
-    for note in &active.battle.warnings {
+    for note in &active.setup.warnings {
         eprintln!(
             "{}: warning: {}",
             path.display(),

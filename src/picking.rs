@@ -228,7 +228,7 @@ pub fn interpret_table_clicks(
         if let Some(next) = active.handover {
             notice.info(format!(
                 "the table is being handed to {}: press Start turn first",
-                active.game.player(next).name
+                active.game.player(sandtable_cache::PlayerId(next.0)).name
             ));
             continue;
         }

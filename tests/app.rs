@@ -458,7 +458,7 @@ fn passing_hands_the_table_over_and_clicks_wait_for_the_next_player() {
     app.update();
     assert_eq!(
         app.world().resource::<ActiveGame>().handover,
-        Some(PlayerId(1))
+        Some(sandtable_core::game::Seat(1))
     );
     click(&mut app, "D5", true);
     assert!(
@@ -622,7 +622,7 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
         active.game.pending().is_some(),
         "the stash waits for a square"
     );
-    assert!(active.last_roll.is_some(), "the roll is shown");
+    assert!(active.extra.last_roll.is_some(), "the roll is shown");
     assert_eq!(count::<StashToken>(&mut app), 1);
     let stash = app.world().resource::<TableIndex>().stashes[0];
     assert_eq!(
@@ -1396,7 +1396,7 @@ fn a_bot_plays_its_seat_and_hands_the_table_back() {
     if !active.game.is_over() {
         assert_eq!(
             active.handover,
-            Some(PlayerId(0)),
+            Some(sandtable_core::game::Seat(0)),
             "the table is handed back to the person"
         );
     }

@@ -313,7 +313,7 @@ fn a_shot_clicked_on_the_table_is_the_rules_shot_with_its_odds_shown_first() {
     let odds = click_flow(&mut app, cannon, target, fire);
     assert!(!odds.is_empty(), "a shot has odds (R67)");
     assert_eq!(odds, contract, "the panel's odds are the contract's");
-    let rolls = &app.world().resource::<ActiveBattle>().rolls;
+    let rolls = &app.world().resource::<ActiveBattle>().extra.rolls;
     assert!(
         rolls
             .iter()
@@ -845,7 +845,7 @@ fn a_rout_move_is_chosen_from_the_panel_by_the_enemy() {
     );
     assert_eq!(
         active.handover,
-        Some(Side(1)),
+        Some(sandtable_core::game::Seat(1)),
         "the table is handed to Blue first"
     );
     confirm(&mut app);
@@ -866,7 +866,7 @@ fn a_rally_clicked_on_the_table_is_the_rules_rally() {
     );
     assert!(!odds.is_empty());
     assert_eq!(odds, GameState::odds(&game, seat, &rally), "R79's odds");
-    let rolls = &app.world().resource::<ActiveBattle>().rolls;
+    let rolls = &app.world().resource::<ActiveBattle>().extra.rolls;
     assert_eq!(
         rolls,
         &["the routers in D2 roll to rally on the formation in E2: 5 -1 = 4 (R79)".to_owned()],
@@ -1015,7 +1015,7 @@ fn real_dice_typed_in_decide_the_shot_and_are_kept() {
         list.iter().any(|l| lone(game, l))
     });
     send(&mut app, BattleInput::RealDice(true));
-    assert!(app.world().resource::<ActiveBattle>().real_dice);
+    assert!(app.world().resource::<ActiveBattle>().extra.real_dice);
     let game = game_of(&app);
     let (seat, list) = legal(&game);
     let fire = list
@@ -1057,12 +1057,16 @@ fn real_dice_typed_in_decide_the_shot_and_are_kept() {
         "{:?}",
         app.world().resource::<Notice>()
     );
-    assert_eq!(active.typed, vec![5], "the record keeps the real roll");
+    assert_eq!(
+        active.extra.typed,
+        vec![5],
+        "the record keeps the real roll"
+    );
     assert_eq!(hash_of(&app), GameState::state_hash(&expected));
     assert!(
-        active.rolls.iter().any(|r| r.contains("rolls 5")),
+        active.extra.rolls.iter().any(|r| r.contains("rolls 5")),
         "{:?}",
-        active.rolls
+        active.extra.rolls
     );
 }
 
@@ -1074,7 +1078,7 @@ fn from_file(app: &mut App, test: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("a folder");
     let file = dir.join("battle.ron");
     let mut active = app.world_mut().resource_mut::<ActiveBattle>();
-    std::fs::write(&file, active.battle.to_ron()).expect("written");
+    std::fs::write(&file, active.setup.to_ron()).expect("written");
     active.source = sandtable::session::ScenarioSource::File(file.clone());
     dir
 }
@@ -1111,7 +1115,7 @@ fn a_saved_battle_opens_again_as_it_stood_and_replays_through_the_contract() {
     );
     let active = app.world().resource::<ActiveBattle>().clone();
     assert!(!active.record.is_empty());
-    assert!(!active.rolled.is_empty(), "dice were rolled");
+    assert!(!active.extra.rolled.is_empty(), "dice were rolled");
 
     let opened = sandtable::warpspawn::files::open_battle(&file, None).expect("it opens");
     assert!(opened.notes.is_empty(), "{:?}", opened.notes);
@@ -1121,10 +1125,13 @@ fn a_saved_battle_opens_again_as_it_stood_and_replays_through_the_contract() {
         GameState::state_hash(again.game.game()),
         GameState::state_hash(active.game.game())
     );
-    assert_eq!(again.rolled, active.rolled, "the same dice, from the seed");
+    assert_eq!(
+        again.extra.rolled, active.extra.rolled,
+        "the same dice, from the seed"
+    );
     assert_eq!(again.file.as_deref(), Some(file.as_path()));
     assert!(!again.has_unsaved_work());
-    assert!(!again.real_dice);
+    assert!(!again.extra.real_dice);
 
     // The record is the notation with its headers, as the CLI replays it:
     // the seed and no script of dice.
@@ -1133,13 +1140,13 @@ fn a_saved_battle_opens_again_as_it_stood_and_replays_through_the_contract() {
     assert_eq!(record.header("Scenario"), Some("battle.ron"));
     assert_eq!(
         record.header("Seed"),
-        Some(active.battle.setup.seed.to_string().as_str())
+        Some(active.setup.setup.seed.to_string().as_str())
     );
     assert_eq!(record.header("Dice"), None);
     assert_eq!(record.header("Seats"), Some("person, person"));
     let mut game = Game::new(
-        &active.battle.setup,
-        sandtable_core::dice::Dice::seeded(active.battle.setup.seed),
+        &active.setup.setup,
+        sandtable_core::dice::Dice::seeded(active.setup.setup.seed),
     )
     .expect("it starts");
     for (_, command) in &record.commands {
@@ -1160,7 +1167,7 @@ fn a_battle_with_real_dice_is_saved_with_every_die_rolled() {
         game.turn() >= 2 && list.iter().any(|l| lone(game, l))
     });
     let dir = from_file(&mut app, "real-dice");
-    let generated = app.world().resource::<ActiveBattle>().rolled.clone();
+    let generated = app.world().resource::<ActiveBattle>().extra.rolled.clone();
     assert!(!generated.is_empty(), "the generator rolled first");
     send(&mut app, BattleInput::RealDice(true));
     let game = game_of(&app);
@@ -1184,7 +1191,7 @@ fn a_battle_with_real_dice_is_saved_with_every_die_rolled() {
     let mut all = generated.clone();
     all.push(2);
     assert_eq!(
-        active.rolled, all,
+        active.extra.rolled, all,
         "the generator's rolls, then the real one"
     );
 
@@ -1198,10 +1205,10 @@ fn a_battle_with_real_dice_is_saved_with_every_die_rolled() {
     );
     let opened = sandtable::warpspawn::files::open_battle(&file, None).expect("it opens");
     assert_eq!(opened.active.record, active.record);
-    assert!(opened.active.real_dice, "real dice go on (R30)");
+    assert!(opened.active.extra.real_dice, "real dice go on (R30)");
     // The same battle as the rules crate plays it with those dice.
     let mut game = Game::new(
-        &active.battle.setup,
+        &active.setup.setup,
         sandtable_core::dice::Dice::scripted(all.clone()),
     )
     .expect("it starts");
@@ -1616,8 +1623,8 @@ fn a_whole_battle_is_played_to_its_end_by_clicks_and_stands_as_its_record_replay
     assert!(active.game.ending().is_some(), "the battle has its outcome");
     // The record replays through the contract to the same battle.
     let mut replay = Game::new(
-        &active.battle.setup,
-        sandtable_core::dice::Dice::seeded(active.battle.setup.seed),
+        &active.setup.setup,
+        sandtable_core::dice::Dice::seeded(active.setup.setup.seed),
     )
     .expect("it starts");
     for command in &active.record {
@@ -1640,7 +1647,7 @@ fn the_setup_sheet_is_printed_from_the_battle_panel_beside_its_battle_file() {
     let text = common::notice(&app);
     assert!(text.contains("sheet written to"), "{text}");
     // Its pages are the battle's: nine tiles of the hex map and a listing.
-    let battle = app.world().resource::<ActiveBattle>().battle.clone();
+    let battle = app.world().resource::<ActiveBattle>().setup.clone();
     let sheet = sandtable_sheet::plan_battle(&battle, sandtable_sheet::Paper::A4).expect("planned");
     assert_eq!(sheet.page_count(), 10);
     assert_eq!(
@@ -1766,7 +1773,7 @@ fn a_battle_file_with_a_mistake_says_what_it_is_with_its_ruling() {
     let text = app
         .world()
         .resource::<ActiveBattle>()
-        .battle
+        .setup
         .to_ron()
         .replace("infantry: 19", "infantry: 29");
     std::fs::write(&file, text).expect("written");

@@ -453,7 +453,7 @@ fn layout_mode_edits_the_battle_s_map_with_clicks_and_drags_and_plays_the_result
         app.world().resource::<Notice>()
     );
     let active = app.world().resource::<ActiveBattle>();
-    assert_eq!(active.battle, edited);
+    assert_eq!(active.setup, edited);
     assert_eq!(active.game.battle().terrain(hex("B5")), Terrain::Trench);
     app.update();
     assert!(formations(&mut app).contains(&(hex("H3"), 0, 14, 0)));
@@ -500,7 +500,7 @@ fn a_layout_over_its_points_limit_is_neither_saved_nor_played_and_says_why() {
     };
     assert_eq!(
         saved,
-        reloaded(&app.world().resource::<ActiveBattle>().battle)
+        reloaded(&app.world().resource::<ActiveBattle>().setup)
     );
     // Its sheet goes beside it as `over.pdf`, by the same rule as a Cache
     // layout's; the battle file is left as it is.
@@ -628,7 +628,7 @@ fn a_file_opened_in_a_battle_s_layout_mode_leaves_it_for_the_new_battle() {
     );
     // The table is the river's: its bridge, not the open field's road.
     let bridge = active
-        .battle
+        .setup
         .setup
         .terrain
         .iter()
@@ -677,14 +677,15 @@ fn an_edit_that_changes_nothing_is_no_step_to_undo_and_keeps_the_redo() {
 fn the_battle_of_an_edited_layout_keeps_its_seats() {
     use sandtable::warpspawn::BattleSeat;
     let mut app = battle_app("open-field.ron");
-    app.world_mut().resource_mut::<ActiveBattle>().seats = [BattleSeat::Person, BattleSeat::Bot(2)];
+    app.world_mut().resource_mut::<ActiveBattle>().extra.seats =
+        [BattleSeat::Person, BattleSeat::Bot(2)];
     set_mode(&mut app, true);
     layout(&mut app).tool = BattleTool::Paint;
     send(&mut app, BattleInput::Click(hex("B6")));
     set_mode(&mut app, false);
     assert_eq!(mode(&app), Mode::Play);
     assert_eq!(
-        app.world().resource::<ActiveBattle>().seats,
+        app.world().resource::<ActiveBattle>().extra.seats,
         [BattleSeat::Person, BattleSeat::Bot(2)],
         "the bot still plays Blue"
     );

@@ -237,7 +237,7 @@ fn leaving_a_game_with_unsaved_moves_asks_first() {
     let text = std::fs::read_to_string(&saved).expect("the moves were saved first");
     assert!(text.ends_with("activate B3\nadvance\n"), "{text}");
     assert_eq!(
-        active(&app).scenario.name,
+        active(&app).setup.name,
         "duel, edited",
         "then the layout is played"
     );
@@ -347,7 +347,7 @@ fn a_saved_game_opens_from_any_folder_with_its_seats_and_its_own_file() {
     .expect("written");
     open(&mut again, &old);
     assert_eq!(
-        active(&again).scenario.name,
+        active(&again).setup.name,
         "Open field",
         "{}",
         notice(&again)
@@ -536,10 +536,7 @@ fn a_file_that_cannot_be_opened_leaves_the_game_and_says_why() {
         notice(&app)
     );
     open(&mut app, Path::new(sandtable::session::files::EMBEDDED));
-    assert_eq!(
-        active(&app).scenario.name,
-        "Conflict at Cache: standard table"
-    );
+    assert_eq!(active(&app).setup.name, "Conflict at Cache: standard table");
     let before = active(&app).id;
     open(&mut app, Path::new("no/such/file.moves"));
     assert_eq!(active(&app).id, before, "the game in play stays");

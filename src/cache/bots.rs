@@ -148,10 +148,7 @@ fn start_new_game(
         return;
     }
     if let Some(active) = active {
-        commands.insert_resource(ActiveGame::new(
-            active.scenario.clone(),
-            active.source.clone(),
-        ));
+        commands.insert_resource(ActiveGame::new(active.setup.clone(), active.source.clone()));
         loaded.write(GameLoaded);
         notice.info_after(request.discard_unsaved, "a new game of the same scenario");
     }

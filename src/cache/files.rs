@@ -14,7 +14,7 @@ use crate::session::files::{
     EMBEDDED, OpenError, SEATS, SaveError, dice_header, read_record, save_target,
     scenario_header_for, write_record, write_sheet,
 };
-use crate::session::{LogLine, ScenarioSource, Seat};
+use crate::session::{ScenarioSource, Seat};
 
 /// A game opened from a file, with what the file said besides the game.
 pub struct Opened {
@@ -78,7 +78,7 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
     if seed.is_some() || turn_limit.is_some() || rolls.is_some() {
         // The game as it was played: its seed, its turn limit, and the
         // real dice it was played with, if it was (R30).
-        let mut setup = active.scenario.setup.clone();
+        let mut setup = active.setup.setup.clone();
         setup.seed = seed.unwrap_or(setup.seed);
         if let Some(limit) = turn_limit {
             setup.turn_limit = Some(limit);
@@ -99,25 +99,15 @@ pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenE
         .transpose()
         .map_err(|e| OpenError::plain(format!("{}: [{SEATS}]: {e}", path.display())))?;
     for (line, command) in &record.commands {
-        let seat = active.game.seat_to_move();
-        let events = active
-            .game
-            .apply(seat, command)
+        active
+            .play(*command)
             .map_err(|e| OpenError::illegal(path, *line, command, &e, &notes))?;
-        active.record.push(*command);
-        active.log.push(LogLine {
-            text: command.to_string(),
-            command: true,
-        });
-        for e in &events {
-            active.log.push(LogLine {
-                text: active.game.describe(e),
-                command: false,
-            });
-        }
     }
+    // What the last command rolled is shown only for rolls made at the
+    // table.
+    active.extra.last_roll = None;
     // A game that ended is not handed to anyone: the result is shown.
-    active.handover = (!active.game.is_over()).then(|| active.game.current_player());
+    active.handover = sandtable_core::game::next_seat(active.game.game());
     if last_line.is_none() {
         // The file holds these moves: the game is saved as it stands.
         active.file = Some(path.to_path_buf());
@@ -141,7 +131,7 @@ pub fn save_game(
     replace: bool,
 ) -> Result<PathBuf, SaveError> {
     let target = save_target(to, active.file.as_deref(), &active.source, replace)?;
-    let scenario = scenario_header_for(&target, &mut active.source, || active.scenario.to_ron())?;
+    let scenario = scenario_header_for(&target, &mut active.source, || active.setup.to_ron())?;
     let record = record_of(active, scenario, seats);
     write_record(&target, &record)?;
     active.file = Some(target.clone());
@@ -154,11 +144,11 @@ pub fn save_game(
 fn record_of(active: &ActiveGame, scenario: String, seats: &[Seat]) -> Record {
     let mut record = Record::from_commands(active.record.iter().copied());
     record.headers = vec![(header::SCENARIO.to_owned(), scenario)];
-    record.headers.extend(records::pins(&active.scenario));
+    record.headers.extend(records::pins(&active.setup));
     record
         .headers
         .push((header::SEED.to_owned(), active.game.seed().to_string()));
-    if active.game.turn_limit() != active.scenario.setup.turn_limit
+    if active.game.turn_limit() != active.setup.setup.turn_limit
         && let Some(limit) = active.game.turn_limit()
     {
         record

@@ -4,15 +4,15 @@
 //! and its words for a square, a stash choice and the outcome.
 
 use bevy::prelude::*;
-use sandtable_cache::{Command, Event, Game, Outcome, PlayerId};
-use sandtable_core::undo::Undoable;
+use sandtable_cache::{Command, Event, Game, Outcome};
+use sandtable_core::game::Seat;
 use sandtable_scenario::Scenario;
 
 use crate::AppSystems;
+use crate::session::game::{TableSystem, start_turn};
 use crate::session::{
-    GameInPlay, GameLoaded, Leaving, LogLine, Notice, ScenarioSource, Seats, StartTurn,
-    UndoRequest, answer_dialogs, closing_plugin, files::SaveError, may_leave_unsaved, save_game,
-    undo_one,
+    GameInPlay, GameLoaded, Leaving, Notice, ScenarioSource, Seats, UndoRequest, answer_dialogs,
+    closing_plugin, files::SaveError, may_leave_unsaved, save_game,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -26,7 +26,7 @@ pub(super) fn plugin(app: &mut App) {
                     .run_if(in_state(crate::mode::Mode::Play)),
                 answer_dialogs::<ActiveGame>.in_set(crate::FlowSteps::Answers),
                 (
-                    start_turn,
+                    start_turn::<Cache>,
                     apply_commands,
                     undo_commands,
                     save_game::<ActiveGame>,
@@ -59,61 +59,62 @@ impl GameInPlay for ActiveGame {
     }
 }
 
-/// The game in play: the rules crate's `Game`, its scenario and its history.
-#[derive(Resource)]
-pub struct ActiveGame {
-    /// The game with its undo history (R31); changed only through
-    /// `apply` and `undo`.
-    pub game: Undoable<Game>,
-    /// The scenario it was started from.
-    pub scenario: Scenario,
-    /// Where that scenario came from, for saved games.
-    pub source: ScenarioSource,
-    /// Every command applied since the start, for saving.
-    pub record: Vec<Command>,
-    /// The log shown in the panel.
-    pub log: Vec<LogLine>,
-    /// The player the table is being handed to, until they confirm (hot-seat).
-    pub handover: Option<PlayerId>,
-    /// Grows by one at every change of the game, so that visuals know to follow.
-    pub revision: u64,
-    /// A number no other game of this run has, so that work begun for one
-    /// game (a bot's thought, a hint) is never applied to another.
-    pub id: u64,
+/// Conflict at Cache (and The Snyder Skirmish) as a rule system of the
+/// table.
+pub struct Cache;
+
+/// What the table keeps beside a game of Cache.
+#[derive(Debug, Clone, Default)]
+pub struct CacheExtra {
     /// The last stash roll: the two dice, the row and its result (R21).
     pub last_roll: Option<([u8; 2], u8, String)>,
-    /// The game's own record file, where Save writes: the file it was
-    /// opened from or last saved to; `None` until it has one.
-    pub file: Option<std::path::PathBuf>,
-    /// The commands that file holds, to tell whether moves are unsaved.
-    pub saved: Vec<Command>,
 }
+
+impl TableSystem for Cache {
+    type Game = Game;
+    type Setup = Scenario;
+    type Extra = CacheExtra;
+
+    /// The last stash roll is shown beside the game (R21).
+    fn after_play(
+        active: &mut crate::session::game::ActiveGame<Self>,
+        _: Seat,
+        _: &sandtable_core::dice::Dice,
+        events: &[Event],
+    ) {
+        for event in events {
+            if let Event::StashRolled {
+                dice, roll, result, ..
+            } = event
+            {
+                active.extra.last_roll = Some((*dice, *roll, result.to_string()));
+            }
+        }
+    }
+
+    /// A turn passed hands the table to the next player (a bot's seat
+    /// takes it at once: `confirm_bot_handover`).
+    fn hand_over(
+        _: &crate::session::game::ActiveGame<Self>,
+        _: Seat,
+        events: &[Event],
+    ) -> Option<Seat> {
+        events.iter().rev().find_map(|e| match e {
+            Event::TurnPassed { player, .. } => Some(Seat(player.0)),
+            _ => None,
+        })
+    }
+}
+
+/// The game in play: the rules crate's `Game`, its scenario and its
+/// history, as every system's game in play is held.
+pub type ActiveGame = crate::session::game::ActiveGame<Cache>;
 
 impl ActiveGame {
     /// A new game of a scenario.
     pub fn new(scenario: Scenario, source: ScenarioSource) -> ActiveGame {
         let game = scenario.game();
-        let first = game.current_player();
-        ActiveGame {
-            game: Undoable::new(game),
-            scenario,
-            source,
-            record: Vec::new(),
-            log: Vec::new(),
-            handover: Some(first),
-            revision: 0,
-            id: crate::session::next_game_id(),
-            last_roll: None,
-            file: None,
-            saved: Vec::new(),
-        }
-    }
-
-    /// Whether leaving the game now would lose work: moves played (or
-    /// undone) since it was last saved or opened, or the edited layout it
-    /// is played on, never saved.
-    pub fn has_unsaved_work(&self) -> bool {
-        self.record != self.saved || self.source == ScenarioSource::Unsaved
+        crate::session::game::ActiveGame::started(game, scenario, source, CacheExtra::default())
     }
 }
 
@@ -124,15 +125,6 @@ pub struct CommandRequest(pub Command);
 /// An event the rules crate returned, for the visuals.
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
 pub struct PlayEvent(pub Event);
-
-/// The hand-over is confirmed: the player it was made to plays now.
-pub fn start_turn(mut requests: MessageReader<StartTurn>, mut active: Option<ResMut<ActiveGame>>) {
-    if requests.read().count() > 0
-        && let Some(active) = active.as_deref_mut()
-    {
-        active.handover = None;
-    }
-}
 
 /// Sends each request to the rules crate. A refused command changes nothing
 /// and its reason, with the ruling, goes to the notice.
@@ -157,34 +149,14 @@ pub fn apply_commands(
             notice.info("confirm the hand-over first");
             continue;
         }
-        let seat = active.game.seat_to_move();
-        match active.game.apply(seat, &command) {
+        match active.play(command) {
             Ok(applied) => {
-                active.record.push(command);
-                active.log.push(LogLine {
-                    text: command.to_string(),
-                    command: true,
-                });
                 for event in applied {
-                    if !matches!(event, Event::Activated { .. }) {
-                        active.log.push(LogLine {
-                            text: active.game.describe(&event),
-                            command: false,
-                        });
-                    }
-                    match &event {
-                        Event::TurnPassed { player, .. } => active.handover = Some(*player),
-                        Event::StashRolled {
-                            dice, roll, result, ..
-                        } => active.last_roll = Some((*dice, *roll, result.to_string())),
-                        _ => {}
-                    }
                     events.write(PlayEvent(event));
                 }
-                active.revision += 1;
                 notice.text = None;
             }
-            Err(e) => notice.error(e.to_string()),
+            Err(e) => notice.error(e),
         }
     }
 }
@@ -200,15 +172,7 @@ pub fn undo_commands(
         return;
     };
     for _ in requests.read() {
-        let active = &mut *active;
-        if undo_one(
-            &mut active.game,
-            &mut active.record,
-            &mut active.log,
-            &mut notice,
-        ) {
-            active.revision += 1;
-        }
+        active.undo(&mut notice);
     }
 }
 

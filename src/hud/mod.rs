@@ -818,11 +818,7 @@ fn note_keyboard_use(egui: Option<Res<EguiWantsInput>>, mut taken: ResMut<Keyboa
 }
 
 fn player_colour(active: &ActiveGame, p: usize) -> egui::Color32 {
-    let [r, g, b] = active
-        .scenario
-        .colours
-        .get(p)
-        .map_or([200, 200, 200], |c| c.0);
+    let [r, g, b] = active.setup.colours.get(p).map_or([200, 200, 200], |c| c.0);
     egui::Color32::from_rgb(r, g, b)
 }
 
@@ -888,7 +884,7 @@ fn draw_panels(
         .resizable(false)
         .exact_size(PANEL_WIDTH)
         .show(&mut root, |ui| {
-            ui.heading(&active.scenario.name);
+            ui.heading(&active.setup.name);
             let mut on = false;
             if ui
                 .checkbox(&mut on, "Layout mode")
@@ -971,7 +967,7 @@ fn draw_panels(
                         ui.label("Click one of your miniatures to activate it.");
                     }
                 }
-                if let Some((dice, roll, result)) = &active.last_roll {
+                if let Some((dice, roll, result)) = &active.extra.last_roll {
                     ui.separator();
                     ui.horizontal(|ui| {
                         ui.label("Stash roll:");
@@ -1068,7 +1064,7 @@ fn draw_panels(
                 ))
                 .clicked()
             {
-                match crate::cache::files::print_sheet(&active.scenario, &sheet) {
+                match crate::cache::files::print_sheet(&active.setup, &sheet) {
                     Ok(out) => notice.info(format!("sheet written to {}", out.display())),
                     Err(e) => notice.error(e),
                 }
@@ -1080,7 +1076,11 @@ fn draw_panels(
     width.0 = panel.response.rect.width();
 
     if let Some(next) = active.handover {
-        let name = active.game.player(next).name.clone();
+        let name = active
+            .game
+            .player(sandtable_cache::PlayerId(next.0))
+            .name
+            .clone();
         let colour = player_colour(&active, usize::from(next.0));
         egui::Window::new("Hand over")
             .collapsible(false)

@@ -212,7 +212,7 @@ pub fn enter_layout(
 ) {
     if let Some(active) = active {
         commands.insert_resource(LayoutEditor::new(
-            active.scenario.clone(),
+            active.setup.clone(),
             file_of(&active.source),
         ));
     }
@@ -259,7 +259,7 @@ pub fn restart_editor_on_load(
     if loaded.read().count() > 0
         && let (Some(mut editor), Some(active)) = (editor, active)
     {
-        *editor = LayoutEditor::new(active.scenario.clone(), file_of(&active.source));
+        *editor = LayoutEditor::new(active.setup.clone(), file_of(&active.source));
     }
 }
 

@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use sandtable_core::undo::Undoable;
 
 pub mod files;
+pub mod game;
 pub mod keys;
 pub mod seats;
 

@@ -522,7 +522,7 @@ pub fn spawn_table(
     };
     builder.build(
         &Contents::of_game(&active.game),
-        &active.scenario,
+        &active.setup,
         file,
         game_loaded,
     );

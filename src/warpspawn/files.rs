@@ -47,7 +47,7 @@ pub fn save_battle(
     replace: bool,
 ) -> Result<PathBuf, SaveError> {
     let target = save_target(to, active.file.as_deref(), &active.source, replace)?;
-    let scenario = scenario_header_for(&target, &mut active.source, || active.battle.to_ron())?;
+    let scenario = scenario_header_for(&target, &mut active.source, || active.setup.to_ron())?;
     let record = record_of(active, scenario);
     write_record(&target, &record)?;
     active.file = Some(target.clone());
@@ -62,7 +62,7 @@ pub fn record_of(active: &ActiveBattle, scenario: String) -> Record<Command> {
     record.headers = vec![(header::SCENARIO.to_owned(), scenario)];
     record
         .headers
-        .extend(records::pins_of(&active.battle.content_hash()));
+        .extend(records::pins_of(&active.setup.content_hash()));
     // The game's seed: a saved game may have been played with another
     // seed than its battle file's.
     record.headers.push((
@@ -70,19 +70,20 @@ pub fn record_of(active: &ActiveBattle, scenario: String) -> Record<Command> {
         active.game.battle().setup.seed.to_string(),
     ));
     let turns = active.game.battle().turns;
-    if turns != active.battle.setup.turns {
+    if turns != active.setup.setup.turns {
         record
             .headers
             .push((header::TURN_LIMIT.to_owned(), turns.to_string()));
     }
-    if active.real_dice || !active.typed.is_empty() {
+    if active.extra.real_dice || !active.extra.typed.is_empty() {
         // The generator's rolls and the real ones, in the order rolled: the
         // battle replays roll for roll.
-        record
-            .headers
-            .push((header::DICE.to_owned(), dice::write_rolls(&active.rolled)));
+        record.headers.push((
+            header::DICE.to_owned(),
+            dice::write_rolls(&active.extra.rolled),
+        ));
     }
-    let seats: Vec<SeatPlayer> = active.seats.iter().map(|s| (*s).into()).collect();
+    let seats: Vec<SeatPlayer> = active.extra.seats.iter().map(|s| (*s).into()).collect();
     record
         .headers
         .push((header::SEATS.to_owned(), write_seats(&seats)));
@@ -163,21 +164,23 @@ pub fn open_battle(path: &Path, last_line: Option<usize>) -> Result<OpenedBattle
             .map_err(|e| OpenError::illegal(path, *line, command, &e, &notes))?;
     }
     if real_dice {
-        if active.seats.iter().all(|s| *s == BattleSeat::Person) {
+        if active.extra.seats.iter().all(|s| *s == BattleSeat::Person) {
             // Played with real dice: they go on (R30).
-            active.real_dice = true;
+            active.extra.real_dice = true;
         } else {
             // A bot cannot read real dice: the generator rolls from here.
-            let seed = setup.seed.wrapping_add(1 + active.rolled.len() as u64);
+            let seed = setup
+                .seed
+                .wrapping_add(1 + active.extra.rolled.len() as u64);
             active.game.reseed(seed);
         }
     }
-    active.handover = if active.seats.iter().all(|s| *s == BattleSeat::Person) {
-        active.game.decider()
+    active.handover = if active.extra.seats.iter().all(|s| *s == BattleSeat::Person) {
+        sandtable_core::game::next_seat(active.game.game())
     } else {
         None
     };
-    active.rolls.clear();
+    active.extra.rolls.clear();
     if last_line.is_none() {
         // The file holds these moves: the battle is saved as it stands.
         active.file = Some(path.to_path_buf());

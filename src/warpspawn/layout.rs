@@ -213,7 +213,7 @@ pub fn switch_battle_layout(
         match (on, *mode.get(), layout.as_deref()) {
             (true, Mode::Play, _) => {
                 commands.insert_resource(BattleLayout::new(
-                    active.battle.clone(),
+                    active.setup.clone(),
                     crate::layout::editor::file_of(&active.source),
                 ));
                 notice.text = None;
@@ -249,8 +249,9 @@ pub fn switch_battle_layout(
                     Ok(battle) => {
                         // The same people and bots play it; the file field
                         // starts again from the new battle's.
-                        commands
-                            .insert_resource(battle.with_source(source).with_seats(active.seats));
+                        commands.insert_resource(
+                            battle.with_source(source).with_seats(active.extra.seats),
+                        );
                         commands.insert_resource(crate::session::FileField(None));
                         loaded.write(BattleLoaded);
                         next.set(Mode::Play);

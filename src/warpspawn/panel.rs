@@ -28,7 +28,7 @@ pub(super) fn plugin(app: &mut App) {
 
 fn side_colour(active: &ActiveBattle, side: Side) -> egui::Color32 {
     let [r, g, b] = active
-        .battle
+        .setup
         .colours
         .get(usize::from(side.0))
         .map_or([200, 200, 200], |c| c.0);
@@ -84,7 +84,7 @@ fn draw_battle_panel(
         .resizable(false)
         .exact_size(crate::hud::PANEL_WIDTH)
         .show(&mut root, |ui| {
-            ui.heading(&battle.battle.name);
+            ui.heading(&battle.setup.name);
             let mut on = false;
             if ui
                 .checkbox(&mut on, "Layout mode")
@@ -98,14 +98,14 @@ fn draw_battle_panel(
                 ui.label(format!(
                     "Turn {} of {}:",
                     game.turn(),
-                    battle.battle.setup.turns
+                    battle.setup.setup.turns
                 ));
                 ui.colored_label(side_colour(&battle, side), game.name(side));
                 ui.label(format!("{:?} phase", game.phase()));
             });
             ui.horizontal(|ui| {
                 for s in [Side(0), Side(1)] {
-                    let who = match battle.seats[usize::from(s.0)] {
+                    let who = match battle.extra.seats[usize::from(s.0)] {
                         BattleSeat::Person => "a person".to_owned(),
                         BattleSeat::Bot(level) => {
                             crate::session::Seat::Bot(level).describe()
@@ -164,7 +164,7 @@ fn draw_battle_panel(
                 }
             });
             ui.horizontal(|ui| {
-                let mut real = battle.real_dice;
+                let mut real = battle.extra.real_dice;
                 if ui
                     .checkbox(&mut real, "Real dice")
                     .on_hover_text("Roll real dice beside the table and type each roll before you play (R30)")
@@ -172,7 +172,7 @@ fn draw_battle_panel(
                 {
                     inputs.write(BattleInput::RealDice(real));
                 }
-                if battle.real_dice {
+                if battle.extra.real_dice {
                     ui.label("rolls:");
                     ui.add(egui::TextEdit::singleline(&mut typed.0).desired_width(90.0).hint_text("4 2"));
                 }
@@ -186,7 +186,7 @@ fn draw_battle_panel(
                 };
                 ui.heading(words);
                 ui.label(format!("{why:?}"));
-            } else if let Some(next) = battle.handover {
+            } else if let Some(next) = battle.handover.map(|s| Side(s.0 as u8)) {
                 ui.label("Hand the table to");
                 ui.colored_label(side_colour(&battle, next), egui::RichText::new(game.name(next)).heading());
                 if let Some(step) = game.owed() {
@@ -211,10 +211,10 @@ fn draw_battle_panel(
             }
             ui.separator();
             ui.label(egui::RichText::new("Dice").strong());
-            if battle.rolls.is_empty() {
+            if battle.extra.rolls.is_empty() {
                 ui.label("nothing rolled yet");
             }
-            for roll in &battle.rolls {
+            for roll in &battle.extra.rolls {
                 ui.label(roll);
             }
             ui.separator();

@@ -14,9 +14,10 @@ use sandtable_bots::BotConfig;
 use sandtable_core::game::{GameState, Legal, Odds, Seat, seat_seed};
 use sandtable_warpspawn::{AttackPlan, Command, Event, FirePlan, Game, Hex, Phase, Pick, Side};
 
-use super::table::ActiveBattle;
+use super::table::{ActiveBattle, Warpspawn};
 use crate::AppSystems;
-use crate::session::{LogLine, Notice, StartTurn, UndoRequest};
+use crate::session::game::start_turn;
+use crate::session::{LogLine, Notice, UndoRequest};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<BattleInput>()
@@ -35,7 +36,7 @@ pub(super) fn plugin(app: &mut App) {
                     .in_set(AppSystems::RecordInput),
                 (read_battle_keys, read_drag_wheel).in_set(AppSystems::RecordInput),
                 think_of_battle_hint.in_set(AppSystems::RecordInput),
-                (start_battle_turn, battle_input, undo_battle)
+                (start_turn::<Warpspawn>, battle_input, undo_battle)
                     .chain()
                     .in_set(crate::FlowSteps::Play),
                 list_choices.in_set(AppSystems::SyncTable),
@@ -276,7 +277,7 @@ fn think_of_battle_hint(
             Some(why) => notice.info(format!("no hint: {why}")),
             None => {
                 let game = active.game.game().clone();
-                let seed = active.battle.setup.seed;
+                let seed = active.setup.setup.seed;
                 let level = crate::session::HINT_STRENGTH;
                 hint.task = Some((
                     AsyncComputeTaskPool::get()
@@ -560,7 +561,7 @@ pub fn list_choices(
     };
     let Some(side) = game
         .decider()
-        .filter(|s| active.seats[usize::from(s.0)] == BattleSeat::Person)
+        .filter(|s| active.extra.seats[usize::from(s.0)] == BattleSeat::Person)
     else {
         *choices = out;
         return;
@@ -713,11 +714,13 @@ fn person_may_not_play(active: &ActiveBattle) -> Option<String> {
     }
     match active.game.decider() {
         None => Some("the battle is over".to_owned()),
-        Some(side) if active.seats[usize::from(side.0)] != BattleSeat::Person => Some(format!(
-            "it is {}'s decision, and a bot plays {} (R64)",
-            active.game.name(side),
-            active.game.name(side)
-        )),
+        Some(side) if active.extra.seats[usize::from(side.0)] != BattleSeat::Person => {
+            Some(format!(
+                "it is {}'s decision, and a bot plays {} (R64)",
+                active.game.name(side),
+                active.game.name(side)
+            ))
+        }
         Some(_) => None,
     }
 }
@@ -793,7 +796,7 @@ pub fn battle_input(
             BattleInput::Release => *drag = BattleDrag::default(),
             BattleInput::PrintSheet => {
                 let out = crate::session::files::sheet_path(&active.source);
-                match crate::warpspawn::files::print_battle_sheet(&active.battle, &out) {
+                match crate::warpspawn::files::print_battle_sheet(&active.setup, &out) {
                     Ok(out) => notice.info(format!("sheet written to {}", out.display())),
                     Err(e) => notice.error(e),
                 }
@@ -1043,13 +1046,13 @@ fn play_person(
         notice.info(why);
         return false;
     }
-    let played = if active.real_dice {
+    let played = if active.extra.real_dice {
         match sandtable_core::dice::parse_rolls(&typed.0) {
             Ok(rolls) => active.play_with_rolls(command, rolls),
             Err(e) => Err(format!("the rolls typed: {e}")),
         }
     } else {
-        active.play(command)
+        active.play(command).map(|_| ())
     };
     match played {
         Ok(()) => {
@@ -1070,10 +1073,10 @@ impl ActiveBattle {
     /// stream of its own. Undo stops here, as at a roll (R31). A bot cannot
     /// read real dice, so a battle with a bot keeps the generator.
     pub fn use_real_dice(&mut self, on: bool) -> Result<String, String> {
-        if on == self.real_dice {
+        if on == self.extra.real_dice {
             return Ok("nothing changed".to_owned());
         }
-        if on && self.seats.iter().any(|s| *s != BattleSeat::Person) {
+        if on && self.extra.seats.iter().any(|s| *s != BattleSeat::Person) {
             return Err(
                 "real dice are for battles of two people so far: a bot's rolls come from the generator (R30)"
                     .to_owned(),
@@ -1084,13 +1087,13 @@ impl ActiveBattle {
                 .set_dice(sandtable_core::dice::Dice::scripted(Vec::new()));
         } else {
             let seed = self
-                .battle
+                .setup
                 .setup
                 .seed
-                .wrapping_add(1 + self.typed.len() as u64);
+                .wrapping_add(1 + self.extra.typed.len() as u64);
             self.game.reseed(seed);
         }
-        self.real_dice = on;
+        self.extra.real_dice = on;
         self.revision += 1;
         Ok(if on {
             "real dice: roll them beside the table and type each roll before you play (R30)"
@@ -1134,59 +1137,12 @@ impl ActiveBattle {
         }
         self.play(command)?;
         if used > 0 {
-            self.typed.extend_from_slice(&rolls);
+            self.extra.typed.extend_from_slice(&rolls);
             self.log.push(LogLine {
                 text: format!("real dice: {}", sandtable_core::dice::write_rolls(&rolls)),
                 command: false,
             });
         }
-        Ok(())
-    }
-
-    /// Plays a command of the side that decides now through the contract,
-    /// keeping the record, the log, the rolls and the hand-over; a refused
-    /// command changes nothing and says why, with its ruling.
-    pub fn play(&mut self, command: Command) -> Result<(), String> {
-        let Some(side) = self.game.decider() else {
-            return Err("the battle is over".to_owned());
-        };
-        let dice = GameState::dice(self.game.game()).clone();
-        let events = self
-            .game
-            .apply(seat(side), &command)
-            .map_err(|e| e.to_string())?;
-        self.rolled
-            .extend(rolls_made(dice, GameState::dice(self.game.game())));
-        self.record.push(command);
-        self.log.push(LogLine {
-            text: command.to_string(),
-            command: true,
-        });
-        let mut rolled = Vec::new();
-        for event in &events {
-            let text = self.game.describe(event);
-            if rolls_dice(event) {
-                rolled.push(text.clone());
-            }
-            if GameState::logged(&*self.game, event) {
-                self.log.push(LogLine {
-                    text,
-                    command: false,
-                });
-            }
-        }
-        if !rolled.is_empty() {
-            self.rolls = rolled;
-        }
-        // A decision passing to the other side at one desktop is a
-        // hand-over, when both sides are people (R64).
-        if let Some(next) = self.game.decider()
-            && next != side
-            && self.seats.iter().all(|s| *s == BattleSeat::Person)
-        {
-            self.handover = Some(next);
-        }
-        self.revision += 1;
         Ok(())
     }
 }
@@ -1211,7 +1167,7 @@ pub(crate) fn rolls_made(
 }
 
 /// Whether an event reports dice rolled, for the tray.
-fn rolls_dice(event: &Event) -> bool {
+pub(crate) fn rolls_dice(event: &Event) -> bool {
     matches!(
         event,
         Event::Fired { .. }
@@ -1220,13 +1176,6 @@ fn rolls_dice(event: &Event) -> bool {
             | Event::FateRolled { .. }
             | Event::RallyRolled { .. }
     )
-}
-
-/// The hand-over is confirmed: the side it was made to plays now.
-fn start_battle_turn(mut requests: MessageReader<StartTurn>, mut active: ResMut<ActiveBattle>) {
-    if requests.read().count() > 0 {
-        active.handover = None;
-    }
 }
 
 /// Undo (R31): one command back within the player turn and since the last
@@ -1242,14 +1191,7 @@ fn undo_battle(
             notice.info("confirm the hand-over first");
             continue;
         }
-        let active = &mut *active;
-        if crate::session::undo_one(
-            &mut active.game,
-            &mut active.record,
-            &mut active.log,
-            &mut notice,
-        ) {
-            active.revision += 1;
+        if active.undo(&mut notice) {
             *pick = BattlePick::default();
         }
     }
@@ -1280,9 +1222,9 @@ fn start_battle_bot(
     let Some(side) = active.game.decider() else {
         return;
     };
-    if let BattleSeat::Bot(level) = active.seats[usize::from(side.0)] {
+    if let BattleSeat::Bot(level) = active.extra.seats[usize::from(side.0)] {
         let game = active.game.game().clone();
-        let seed = active.battle.setup.seed;
+        let seed = active.setup.setup.seed;
         commands.insert_resource(BattleThinking {
             task: AsyncComputeTaskPool::get().spawn(async move { bot_command(&game, level, seed) }),
             revision: active.revision,

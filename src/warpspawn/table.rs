@@ -5,12 +5,13 @@
 //! a battle is opened; their looks are `dress`'s.
 
 use bevy::prelude::*;
-use sandtable_core::undo::Undoable;
+use sandtable_core::game::{GameState, Seat, next_seat};
 use sandtable_scenario::battle::Battle;
-use sandtable_warpspawn::{Command, Game, Hex, Side, Terrain};
+use sandtable_warpspawn::{Event, Game, Hex, Side, Terrain};
 
 use super::play::BattleSeat;
-use crate::session::{LogLine, ScenarioSource};
+use crate::session::ScenarioSource;
+use crate::session::game::{ActiveGame, TableSystem};
 
 use super::looks::Slot;
 use super::{HEX, hex_center, map_size};
@@ -28,28 +29,17 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// The battle on the table, as the rules crate holds it, with what the
-/// table keeps beside it: the record, the log, the last dice rolled, each
-/// side's seat and the hot-seat hand-over.
-#[derive(Resource, Debug, Clone)]
-pub struct ActiveBattle {
-    /// The game with its undo history (R31); changed only through
-    /// [`ActiveBattle::play`] and undo.
-    pub game: Undoable<Game>,
-    /// The battle file it was started from.
-    pub battle: Battle,
-    /// Every command played since the start, in the move notation.
-    pub record: Vec<Command>,
-    /// The log shown in the panel: commands and what they caused.
-    pub log: Vec<LogLine>,
+/// The Warpspawn battle as a rule system of the table.
+pub struct Warpspawn;
+
+/// What the table keeps beside a battle: the last dice rolled, each side's
+/// seat, and the dice typed in.
+#[derive(Debug, Clone, Default)]
+pub struct BattleExtra {
     /// What the last dice rolled decided, each roll with its table row.
     pub rolls: Vec<String>,
     /// Who plays each side.
     pub seats: [BattleSeat; 2],
-    /// The side the table is being handed to, until it confirms (hot-seat).
-    pub handover: Option<Side>,
-    /// Grows by one at every change of the game, so that the table follows.
-    pub revision: u64,
     /// Whether the dice are real dice rolled beside the table and typed in
     /// (the contract's scripted source, R30) rather than the generator.
     pub real_dice: bool,
@@ -59,14 +49,45 @@ pub struct ActiveBattle {
     /// oldest first: a battle that had real dice is saved with these
     /// (`[Dice]`), and replays roll for roll (R30).
     pub rolled: Vec<u8>,
-    /// Where the battle file came from, for saved games.
-    pub source: ScenarioSource,
-    /// The battle's own record file, where Save writes: the file it was
-    /// opened from or last saved to; `None` until it has one.
-    pub file: Option<std::path::PathBuf>,
-    /// The commands that file holds, to tell whether moves are unsaved.
-    pub saved: Vec<Command>,
 }
+
+impl TableSystem for Warpspawn {
+    type Game = Game;
+    type Setup = Battle;
+    type Extra = BattleExtra;
+
+    /// The dice rolled are kept for the record (R30) and the tray.
+    fn after_play(
+        active: &mut ActiveGame<Self>,
+        _: Seat,
+        dice: &sandtable_core::dice::Dice,
+        events: &[Event],
+    ) {
+        let made = super::play::rolls_made(dice.clone(), GameState::dice(active.game.game()));
+        active.extra.rolled.extend(made);
+        let rolled: Vec<String> = events
+            .iter()
+            .filter(|e| super::play::rolls_dice(e))
+            .map(|e| active.game.describe(e))
+            .collect();
+        if !rolled.is_empty() {
+            active.extra.rolls = rolled;
+        }
+    }
+
+    /// A decision passing to the other side at one desktop is a hand-over,
+    /// when both sides are people (R64).
+    fn hand_over(active: &ActiveGame<Self>, seat: Seat, _: &[Event]) -> Option<Seat> {
+        let next = next_seat(active.game.game())?;
+        (next != seat && active.extra.seats.iter().all(|s| *s == BattleSeat::Person))
+            .then_some(next)
+    }
+}
+
+/// The battle on the table, as the rules crate holds it, with what the
+/// table keeps beside it: the record, the log, the last dice rolled, each
+/// side's seat and the hot-seat hand-over.
+pub type ActiveBattle = ActiveGame<Warpspawn>;
 
 impl ActiveBattle {
     /// A new game of a battle, with the battle's own seed, both sides
@@ -80,31 +101,24 @@ impl ActiveBattle {
     /// A new game of a battle with this setup (the battle file's, or its
     /// seed and turns changed by a saved game) and these dice, both sides
     /// played by people. A roll the start makes (who plays first, R64) is
-    /// the first of [`ActiveBattle::rolled`].
+    /// the first of [`BattleExtra::rolled`].
     pub fn start(
         battle: Battle,
         setup: &sandtable_warpspawn::Setup,
         dice: sandtable_core::dice::Dice,
     ) -> Result<ActiveBattle, String> {
         let game = Game::new(setup, dice.clone()).map_err(|e| e.to_string())?;
-        let rolled = super::play::rolls_made(dice, sandtable_core::game::GameState::dice(&game));
-        let first = game.decider();
-        Ok(ActiveBattle {
-            game: Undoable::new(game),
-            battle,
-            record: Vec::new(),
-            log: Vec::new(),
-            rolls: Vec::new(),
-            seats: [BattleSeat::Person; 2],
-            handover: first,
-            revision: 0,
-            real_dice: false,
-            typed: Vec::new(),
+        let rolled = super::play::rolls_made(dice, GameState::dice(&game));
+        let extra = BattleExtra {
             rolled,
-            source: ScenarioSource::Unsaved,
-            file: None,
-            saved: Vec::new(),
-        })
+            ..BattleExtra::default()
+        };
+        Ok(ActiveGame::started(
+            game,
+            battle,
+            ScenarioSource::Unsaved,
+            extra,
+        ))
     }
 
     /// The same battle, started from this battle file.
@@ -113,16 +127,9 @@ impl ActiveBattle {
         self
     }
 
-    /// Whether leaving the battle now would lose work: moves played (or
-    /// undone) since it was last saved or opened, or a battle that has no
-    /// file of its own.
-    pub fn has_unsaved_work(&self) -> bool {
-        self.record != self.saved || self.source == ScenarioSource::Unsaved
-    }
-
     /// The same battle with these seats; a bot's side needs no hand-over.
     pub fn with_seats(mut self, seats: [BattleSeat; 2]) -> ActiveBattle {
-        self.seats = seats;
+        self.extra.seats = seats;
         if seats != [BattleSeat::Person; 2] {
             self.handover = None;
         }
@@ -193,7 +200,7 @@ pub fn spawn_battle_table(
     let game = &active.game;
     spawn_hex_table(
         &mut commands,
-        &active.battle,
+        &active.setup,
         |hex| game.battle().terrain(hex),
         &mut shown,
     );

@@ -40,7 +40,7 @@ fn main() -> AppExit {
                 for note in &opened.notes {
                     eprintln!("note: {}", sandtable_scenario::files::printable(note));
                 }
-                return show_battle(opened.active, path.clone(), &options, started);
+                return show_battle(*opened, path.clone(), &options, started);
             }
             Err(e) => Err(e),
         },
@@ -86,7 +86,7 @@ fn main() -> AppExit {
     app.insert_resource(failure);
     for (player, level) in &options.bots {
         if seats.0.len() <= *player {
-            seats.0.resize(player + 1, sandtable::session::Seat::Human);
+            seats.0.resize(player + 1, sandtable::session::Seat::Person);
         }
         seats.0[*player] = sandtable::session::Seat::Bot(*level);
     }
@@ -102,7 +102,7 @@ fn main() -> AppExit {
 /// hex map, formations and pieces, its panel, and a bot on each side
 /// `--bot` names.
 fn show_battle(
-    active: sandtable::warpspawn::ActiveBattle,
+    opened: sandtable::warpspawn::files::OpenedBattle,
     path: PathBuf,
     options: &Options,
     started: Instant,
@@ -111,11 +111,12 @@ fn show_battle(
         eprintln!("{message}");
         return AppExit::error();
     }
-    let mut seats = active.extra.seats;
+    let mut seats = sandtable::session::Seats(opened.seats);
     for (side, level) in &options.bots {
-        seats[*side] = sandtable::warpspawn::BattleSeat::Bot(*level);
+        seats.0[*side] = sandtable::session::Seat::Bot(*level);
     }
-    let active = active.with_seats(seats);
+    let mut active = opened.active;
+    active.settle_handover(&seats);
     for note in &active.setup.warnings {
         eprintln!(
             "{}: warning: {}",
@@ -125,6 +126,7 @@ fn show_battle(
     }
     let mut app = base_app();
     app.insert_resource(active);
+    app.insert_resource(seats);
     app.world_mut()
         .write_message(sandtable::warpspawn::BattleLoaded);
     if options.layout {

@@ -49,6 +49,8 @@ pub fn open_any(path: &Path, last_line: Option<usize>) -> Result<OpenedFile, Ope
                         .with_source(ScenarioSource::File(path.to_path_buf()));
                     return Ok(OpenedFile::Battle(Box::new(OpenedBattle {
                         active,
+                        // A battle file is played by two people.
+                        seats: vec![crate::session::Seat::Person; 2],
                         notes: Vec::new(),
                     })));
                 }
@@ -165,6 +167,7 @@ pub fn load_requested_file(
                 loaded.write(GameLoaded);
             }
             OpenedFile::Battle(opened) => {
+                seats.0 = opened.seats;
                 commands.remove_resource::<ActiveGame>();
                 commands.insert_resource(opened.active);
                 battle_loaded.write(BattleLoaded);

@@ -1344,7 +1344,7 @@ fn a_bot_plays_its_seat_and_hands_the_table_back() {
     let mut app = app_with(duel());
     assert_eq!(
         app.world().resource::<Seats>().0,
-        [Seat::Human, Seat::Human],
+        [Seat::Person, Seat::Person],
         "every seat starts with a person"
     );
     app.world_mut().resource_mut::<Seats>().0[1] = Seat::Bot(2);
@@ -1472,7 +1472,7 @@ fn a_bot_thought_is_dropped_when_a_new_game_starts_with_a_person_on_its_seat() {
     // in the same frame, before its command can come back.
     app.update();
     app.world_mut().write_message(NewGameRequest::default());
-    app.world_mut().resource_mut::<Seats>().0[0] = Seat::Human;
+    app.world_mut().resource_mut::<Seats>().0[0] = Seat::Person;
     app.update();
     for _ in 0..50 {
         app.update();

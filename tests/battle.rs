@@ -147,9 +147,10 @@ fn the_camera_frames_the_whole_physical_table() {
 
 use rand::{Rng, SeedableRng};
 use sandtable::camera::WheelTaken;
+use sandtable::session::Seats;
 use sandtable::session::{Notice, StartTurn};
 use sandtable::warpspawn::play::{BattleBotPace, BattleChoices, BattleDrag, acts_from};
-use sandtable::warpspawn::{BattleInput, BattlePick, BattleSeat};
+use sandtable::warpspawn::{BattleInput, BattlePick};
 use sandtable_core::game::{GameState, Legal, Seat};
 use sandtable_warpspawn::{Command, Game, Step};
 
@@ -962,10 +963,14 @@ fn a_bot_plays_a_warpspawn_turn() {
     app.add_plugins(MinimalPlugins)
         .add_plugins(sandtable::logic_plugin);
     app.insert_resource(BattleBotPace(std::time::Duration::ZERO));
-    let active = ActiveBattle::new(battle)
-        .expect("it starts")
-        .with_seats([BattleSeat::Bot(2), BattleSeat::Person]);
+    let seats = Seats(vec![
+        sandtable::session::Seat::Bot(2),
+        sandtable::session::Seat::Person,
+    ]);
+    let mut active = ActiveBattle::new(battle).expect("it starts");
+    active.settle_handover(&seats);
     assert_eq!(active.handover, None, "a bot needs no hand-over");
+    app.insert_resource(seats);
     let start = active.game.game().clone();
     app.insert_resource(active);
     app.world_mut().write_message(BattleLoaded);
@@ -1413,16 +1418,16 @@ fn a_battle_opened_with_another_seed_is_saved_with_that_seed() {
         "[Scenario \"open-field.ron\"]\n[Seed \"7\"]\nend\n",
     )
     .expect("written");
-    let mut active = sandtable::warpspawn::files::open_battle(&record, None)
-        .expect("it opens")
-        .active;
+    let opened = sandtable::warpspawn::files::open_battle(&record, None).expect("it opens");
+    let (mut active, seats) = (opened.active, opened.seats);
     assert_eq!(
         active.game.battle().setup.seed,
         7,
         "played with the record's seed"
     );
     let again = dir.join("again.moves");
-    sandtable::warpspawn::files::save_battle(&mut active, Some(&again), false).expect("saved");
+    sandtable::warpspawn::files::save_battle(&mut active, &seats, Some(&again), false)
+        .expect("saved");
     let saved: sandtable_core::record::Record<Command> =
         sandtable_scenario::records::read(&again).expect("a record");
     assert_eq!(saved.header("Seed"), Some("7"), "not the battle file's 42");

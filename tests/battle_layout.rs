@@ -675,18 +675,17 @@ fn an_edit_that_changes_nothing_is_no_step_to_undo_and_keeps_the_redo() {
 
 #[test]
 fn the_battle_of_an_edited_layout_keeps_its_seats() {
-    use sandtable::warpspawn::BattleSeat;
+    use sandtable::session::{Seat, Seats};
     let mut app = battle_app("open-field.ron");
-    app.world_mut().resource_mut::<ActiveBattle>().extra.seats =
-        [BattleSeat::Person, BattleSeat::Bot(2)];
+    app.world_mut().resource_mut::<Seats>().0 = vec![Seat::Person, Seat::Bot(2)];
     set_mode(&mut app, true);
     layout(&mut app).tool = BattleTool::Paint;
     send(&mut app, BattleInput::Click(hex("B6")));
     set_mode(&mut app, false);
     assert_eq!(mode(&app), Mode::Play);
     assert_eq!(
-        app.world().resource::<ActiveBattle>().extra.seats,
-        [BattleSeat::Person, BattleSeat::Bot(2)],
+        app.world().resource::<Seats>().0,
+        vec![Seat::Person, Seat::Bot(2)],
         "the bot still plays Blue"
     );
 }

@@ -308,7 +308,7 @@ fn a_saved_game_opens_from_any_folder_with_its_seats_and_its_own_file() {
     std::fs::create_dir_all(dir.join("games")).expect("folder");
     let scenario = write_duel(&dir.join("scenarios"), "duel.ron");
     let mut app = app_opening(&scenario);
-    app.world_mut().resource_mut::<Seats>().0 = vec![Seat::Human, Seat::Bot(3)];
+    app.world_mut().resource_mut::<Seats>().0 = vec![Seat::Person, Seat::Bot(3)];
     play(&mut app, &["activate D4", "advance", "left"]);
     let game = dir.join("games").join("g.moves");
     save(&mut app, SaveRequest::to(&game));
@@ -325,7 +325,7 @@ fn a_saved_game_opens_from_any_folder_with_its_seats_and_its_own_file() {
     open(&mut again, &game);
     assert_eq!(
         again.world().resource::<Seats>().0,
-        vec![Seat::Human, Seat::Bot(3)],
+        vec![Seat::Person, Seat::Bot(3)],
         "the seats come back"
     );
     assert_eq!(

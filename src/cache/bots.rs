@@ -32,7 +32,11 @@ pub(super) fn plugin(app: &mut App) {
             (
                 start_new_game.in_set(crate::FlowSteps::NewGame),
                 // After every way a game can be loaded, and the commands.
-                (confirm_bot_handover, fit_seats_to_game).in_set(crate::FlowSteps::Follow),
+                (
+                    crate::session::game::settle_handover::<super::play::Cache>,
+                    fit_seats_to_game,
+                )
+                    .in_set(crate::FlowSteps::Follow),
             ),
         );
 }
@@ -123,7 +127,7 @@ fn fit_seats_to_game(
     if let Some(active) = active {
         let n = active.game.players().len();
         if seats.0.len() != n {
-            seats.0.resize(n, Seat::Human);
+            seats.0.resize(n, Seat::Person);
         }
     }
 }
@@ -151,16 +155,6 @@ fn start_new_game(
         commands.insert_resource(ActiveGame::new(active.setup.clone(), active.source.clone()));
         loaded.write(GameLoaded);
         notice.info_after(request.discard_unsaved, "a new game of the same scenario");
-    }
-}
-
-/// A hand-over to a bot needs nobody to confirm it.
-fn confirm_bot_handover(mut active: Option<ResMut<ActiveGame>>, seats: Res<Seats>) {
-    if let Some(active) = active.as_deref_mut()
-        && let Some(next) = active.handover
-        && matches!(seats.of(usize::from(next.0)), Seat::Bot(_))
-    {
-        active.handover = None;
     }
 }
 

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use sandtable_core::game::{GameState, Seat, next_seat};
 use sandtable_core::undo::Undoable;
 
-use super::{LogLine, Notice, ScenarioSource, StartTurn};
+use super::{LogLine, Notice, ScenarioSource, Seats, StartTurn};
 
 /// A rule system on the table: its game, the setup its games start from,
 /// and what the table keeps beside a game of it.
@@ -41,6 +41,13 @@ pub trait TableSystem: Sized + Send + Sync + 'static {
         seat: Seat,
         events: &[<Self::Game as GameState>::Event],
     ) -> Option<Seat>;
+
+    /// Whether a hand-over to `next` waits for a person to take the table,
+    /// with these seats: by default when a person sits there (a bot takes
+    /// its turn at once).
+    fn waits_for(seats: &Seats, next: Seat) -> bool {
+        seats.of(usize::from(next.0)) == super::Seat::Person
+    }
 }
 
 /// A command of a system's game.
@@ -160,6 +167,14 @@ impl<S: TableSystem> ActiveGame<S> {
         Ok(events)
     }
 
+    /// Drops a hand-over that nobody needs to take with these seats
+    /// ([`TableSystem::waits_for`]).
+    pub fn settle_handover(&mut self, seats: &Seats) {
+        if self.handover.is_some_and(|next| !S::waits_for(seats, next)) {
+            self.handover = None;
+        }
+    }
+
     /// Undo (R31): one command back, taken off the record and logged as
     /// `undo ...`; the notice says what was undone or, in the system's
     /// words, why undo stops. Whether it undid.
@@ -169,6 +184,16 @@ impl<S: TableSystem> ActiveGame<S> {
             self.revision += 1;
         }
         undid
+    }
+}
+
+/// A hand-over to a seat nobody needs to take (a bot's) is dropped at once.
+pub fn settle_handover<S: TableSystem>(
+    mut active: Option<ResMut<ActiveGame<S>>>,
+    seats: Res<Seats>,
+) {
+    if let Some(active) = active.as_deref_mut() {
+        active.settle_handover(&seats);
     }
 }
 

@@ -13,7 +13,7 @@ use sandtable_core::record::SeatPlayer;
 pub enum Seat {
     /// A person at the table.
     #[default]
-    Human,
+    Person,
     /// A bot of this strength, 1 (random) to [`MAX_STRENGTH`].
     Bot(u8),
 }
@@ -22,7 +22,7 @@ pub enum Seat {
 impl From<Seat> for SeatPlayer {
     fn from(seat: Seat) -> SeatPlayer {
         match seat {
-            Seat::Human => SeatPlayer::Person,
+            Seat::Person => SeatPlayer::Person,
             Seat::Bot(level) => SeatPlayer::Bot(level),
         }
     }
@@ -31,7 +31,7 @@ impl From<Seat> for SeatPlayer {
 impl From<SeatPlayer> for Seat {
     fn from(player: SeatPlayer) -> Seat {
         match player {
-            SeatPlayer::Person => Seat::Human,
+            SeatPlayer::Person => Seat::Person,
             SeatPlayer::Bot(level) => Seat::Bot(level),
         }
     }
@@ -40,13 +40,13 @@ impl From<SeatPlayer> for Seat {
 impl Seat {
     /// Every choice of the players panel, weakest bot first.
     pub fn choices() -> impl Iterator<Item = Seat> {
-        std::iter::once(Seat::Human).chain((1..=MAX_STRENGTH).map(Seat::Bot))
+        std::iter::once(Seat::Person).chain((1..=MAX_STRENGTH).map(Seat::Bot))
     }
 
     /// The seat as the panel names it.
     pub fn describe(self) -> String {
         match self {
-            Seat::Human => "person".to_owned(),
+            Seat::Person => "person".to_owned(),
             Seat::Bot(level) => {
                 let config = BotConfig::strength(level, 0);
                 match config.budget {

@@ -14,41 +14,23 @@ use sandtable_core::record::{Record, SeatPlayer, header, read_seats, write_seats
 use sandtable_scenario::{Loaded, records};
 use sandtable_warpspawn::Command;
 
-use super::play::BattleSeat;
 use super::table::ActiveBattle;
-use crate::session::ScenarioSource;
 use crate::session::files::{
     OpenError, SaveError, dice_header, read_record, save_target, scenario_header_for, write_record,
 };
-
-impl From<BattleSeat> for SeatPlayer {
-    fn from(seat: BattleSeat) -> SeatPlayer {
-        match seat {
-            BattleSeat::Person => SeatPlayer::Person,
-            BattleSeat::Bot(level) => SeatPlayer::Bot(level),
-        }
-    }
-}
-
-impl From<SeatPlayer> for BattleSeat {
-    fn from(player: SeatPlayer) -> BattleSeat {
-        match player {
-            SeatPlayer::Person => BattleSeat::Person,
-            SeatPlayer::Bot(level) => BattleSeat::Bot(level),
-        }
-    }
-}
+use crate::session::{ScenarioSource, Seat};
 
 /// Saves the battle: to `to`, else its own file, else a new name beside its
 /// battle file ([`save_target`]). Returns where it went.
 pub fn save_battle(
     active: &mut ActiveBattle,
+    seats: &[Seat],
     to: Option<&Path>,
     replace: bool,
 ) -> Result<PathBuf, SaveError> {
     let target = save_target(to, active.file.as_deref(), &active.source, replace)?;
     let scenario = scenario_header_for(&target, &mut active.source, || active.setup.to_ron())?;
-    let record = record_of(active, scenario);
+    let record = record_of(active, scenario, seats);
     write_record(&target, &record)?;
     active.file = Some(target.clone());
     active.saved = active.record.clone();
@@ -57,7 +39,7 @@ pub fn save_battle(
 
 /// The record of a battle: its battle file, the pins, the seed, every die
 /// rolled when real dice were used (R30), the seats, then its commands.
-pub fn record_of(active: &ActiveBattle, scenario: String) -> Record<Command> {
+pub fn record_of(active: &ActiveBattle, scenario: String, seats: &[Seat]) -> Record<Command> {
     let mut record = Record::from_commands(active.record.iter().copied());
     record.headers = vec![(header::SCENARIO.to_owned(), scenario)];
     record
@@ -83,7 +65,9 @@ pub fn record_of(active: &ActiveBattle, scenario: String) -> Record<Command> {
             dice::write_rolls(&active.extra.rolled),
         ));
     }
-    let seats: Vec<SeatPlayer> = active.extra.seats.iter().map(|s| (*s).into()).collect();
+    let seats: Vec<SeatPlayer> = (0..2)
+        .map(|k| seats.get(k).copied().unwrap_or_default().into())
+        .collect();
     record
         .headers
         .push((header::SEATS.to_owned(), write_seats(&seats)));
@@ -95,6 +79,9 @@ pub fn record_of(active: &ActiveBattle, scenario: String) -> Record<Command> {
 pub struct OpenedBattle {
     /// The battle, its commands played again.
     pub active: ActiveBattle,
+    /// Who plays each side: a battle file's two people, or the seats its
+    /// record names (people where it names none).
+    pub seats: Vec<Seat>,
     /// Notes on the battle file or the engine having changed.
     pub notes: Vec<String>,
 }
@@ -151,20 +138,20 @@ pub fn open_battle(path: &Path, last_line: Option<usize>) -> Result<OpenedBattle
         })?,
         None => vec![SeatPlayer::Person; 2],
     };
-    let seats = [seats[0].into(), seats[1].into()];
+    let seats: Vec<Seat> = seats.into_iter().map(Seat::from).collect();
+    let persons = seats.iter().all(|s| *s == Seat::Person);
     let real_dice = rolls.is_some();
     let dice = rolls.map_or_else(|| Dice::seeded(setup.seed), Dice::scripted);
     let mut active = ActiveBattle::start(battle, &setup, dice)
         .map_err(|e| OpenError::plain(format!("{}: {e}", path.display())))?
-        .with_source(ScenarioSource::File(scenario_path))
-        .with_seats(seats);
+        .with_source(ScenarioSource::File(scenario_path));
     for (line, command) in &record.commands {
         active
             .play(*command)
             .map_err(|e| OpenError::illegal(path, *line, command, &e, &notes))?;
     }
     if real_dice {
-        if active.extra.seats.iter().all(|s| *s == BattleSeat::Person) {
+        if persons {
             // Played with real dice: they go on (R30).
             active.extra.real_dice = true;
         } else {
@@ -175,7 +162,7 @@ pub fn open_battle(path: &Path, last_line: Option<usize>) -> Result<OpenedBattle
             active.game.reseed(seed);
         }
     }
-    active.handover = if active.extra.seats.iter().all(|s| *s == BattleSeat::Person) {
+    active.handover = if persons {
         sandtable_core::game::next_seat(active.game.game())
     } else {
         None
@@ -186,7 +173,11 @@ pub fn open_battle(path: &Path, last_line: Option<usize>) -> Result<OpenedBattle
         active.file = Some(path.to_path_buf());
         active.saved = active.record.clone();
     }
-    Ok(OpenedBattle { active, notes })
+    Ok(OpenedBattle {
+        active,
+        seats,
+        notes,
+    })
 }
 
 /// As [`print_sheet`], for a Warpspawn battle: its hex map at 1:1.

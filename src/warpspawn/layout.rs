@@ -249,9 +249,7 @@ pub fn switch_battle_layout(
                     Ok(battle) => {
                         // The same people and bots play it; the file field
                         // starts again from the new battle's.
-                        commands.insert_resource(
-                            battle.with_source(source).with_seats(active.extra.seats),
-                        );
+                        commands.insert_resource(battle.with_source(source));
                         commands.insert_resource(crate::session::FileField(None));
                         loaded.write(BattleLoaded);
                         next.set(Mode::Play);

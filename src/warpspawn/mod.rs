@@ -18,7 +18,7 @@ use bevy::prelude::*;
 use sandtable_scenario::battle::HexPhysical;
 use sandtable_warpspawn::{Hex, Map};
 
-pub use play::{BattleInput, BattlePick, BattleSeat};
+pub use play::{BattleInput, BattlePick};
 pub use table::{ActiveBattle, BattleLoaded};
 
 /// The battle's entities, without rendering (headless tests use it).

@@ -8,7 +8,7 @@ use bevy_egui::{EguiContexts, egui};
 use sandtable_warpspawn::{Command, Hex, Phase, Side};
 
 use super::looks::Slot;
-use super::play::{BattleChoices, BattleInput, BattlePick, BattleSeat, TypedRolls, march_pick};
+use super::play::{BattleChoices, BattleInput, BattlePick, TypedRolls, march_pick};
 use super::table::{ActiveBattle, BattlePiece, Formation, HoveredHex, describe_hex};
 use crate::hud::{HudStage, PanelWidth, TableLabels};
 use crate::session::{Notice, SaveRequest, StartTurn, UndoRequest};
@@ -58,6 +58,7 @@ fn phase_hint(phase: Phase) -> &'static str {
 fn draw_battle_panel(
     mut contexts: EguiContexts,
     battle: Res<ActiveBattle>,
+    seats: Res<crate::session::Seats>,
     choices: Res<BattleChoices>,
     pick: Res<BattlePick>,
     notice: Res<Notice>,
@@ -105,11 +106,9 @@ fn draw_battle_panel(
             });
             ui.horizontal(|ui| {
                 for s in [Side(0), Side(1)] {
-                    let who = match battle.extra.seats[usize::from(s.0)] {
-                        BattleSeat::Person => "a person".to_owned(),
-                        BattleSeat::Bot(level) => {
-                            crate::session::Seat::Bot(level).describe()
-                        }
+                    let who = match seats.of(usize::from(s.0)) {
+                        crate::session::Seat::Person => "a person".to_owned(),
+                        bot => bot.describe(),
                     };
                     ui.colored_label(side_colour(&battle, s), format!("{}: {who}", game.name(s)));
                 }

@@ -16,8 +16,8 @@ use sandtable_warpspawn::{AttackPlan, Command, Event, FirePlan, Game, Hex, Phase
 
 use super::table::{ActiveBattle, Warpspawn};
 use crate::AppSystems;
-use crate::session::game::start_turn;
-use crate::session::{LogLine, Notice, UndoRequest};
+use crate::session::game::{settle_handover, start_turn};
+use crate::session::{LogLine, Notice, Seat as TableSeat, Seats, UndoRequest};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<BattleInput>()
@@ -39,6 +39,7 @@ pub(super) fn plugin(app: &mut App) {
                 (start_turn::<Warpspawn>, battle_input, undo_battle)
                     .chain()
                     .in_set(crate::FlowSteps::Play),
+                settle_handover::<Warpspawn>.in_set(crate::FlowSteps::Follow),
                 list_choices.in_set(AppSystems::SyncTable),
             )
                 // Each asks on its own: a file opened in between takes the
@@ -75,24 +76,13 @@ impl crate::session::GameInPlay for ActiveBattle {
 
     fn save(
         &mut self,
-        _: &crate::session::Seats,
+        seats: &crate::session::Seats,
         to: Option<&std::path::Path>,
         replace: bool,
     ) -> Result<String, crate::session::files::SaveError> {
-        let path = super::files::save_battle(self, to, replace)?;
+        let path = super::files::save_battle(self, &seats.0, to, replace)?;
         Ok(format!("saved to {}", path.display()))
     }
-}
-
-/// Who plays a side of the battle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BattleSeat {
-    /// A person at the table.
-    #[default]
-    Person,
-    /// A bot of this strength, 1 (random) to 5, as for Cache
-    /// ([`BotConfig::strength`]).
-    Bot(u8),
 }
 
 /// What the person does at the battle's table: every click and button of
@@ -269,11 +259,12 @@ fn think_of_battle_hint(
     mut requests: MessageReader<crate::session::HintRequest>,
     mut hint: ResMut<BattleHint>,
     active: Res<ActiveBattle>,
+    seats: Res<Seats>,
     mut pick: ResMut<BattlePick>,
     mut notice: ResMut<Notice>,
 ) {
     if requests.read().count() > 0 && hint.task.is_none() {
-        match person_may_not_play(&active) {
+        match person_may_not_play(&active, &seats) {
             Some(why) => notice.info(format!("no hint: {why}")),
             None => {
                 let game = active.game.game().clone();
@@ -548,10 +539,12 @@ pub fn march_pick(game: &Game, command: &Command) -> Option<Pick> {
 pub fn list_choices(
     active: Res<ActiveBattle>,
     pick: Res<BattlePick>,
+    seats: Res<Seats>,
     mut choices: ResMut<BattleChoices>,
 ) {
     let key = (active.revision, *pick);
-    if choices.seen == Some(key) {
+    // A seat given to a bot or a person lists anew.
+    if choices.seen == Some(key) && !seats.is_changed() {
         return;
     }
     let game = &*active.game;
@@ -561,7 +554,7 @@ pub fn list_choices(
     };
     let Some(side) = game
         .decider()
-        .filter(|s| active.extra.seats[usize::from(s.0)] == BattleSeat::Person)
+        .filter(|s| seats.of(usize::from(s.0)) == TableSeat::Person)
     else {
         *choices = out;
         return;
@@ -708,27 +701,28 @@ fn why_nothing_acts(game: &Game, side: Side, hex: Hex, legal: &[Legal<Command>])
 
 /// Why the person may not play now, if they may not: a hand-over to
 /// confirm, a bot's decision, or a battle over.
-fn person_may_not_play(active: &ActiveBattle) -> Option<String> {
+fn person_may_not_play(active: &ActiveBattle, seats: &Seats) -> Option<String> {
     if active.handover.is_some() {
         return Some("confirm the hand-over first".to_owned());
     }
     match active.game.decider() {
         None => Some("the battle is over".to_owned()),
-        Some(side) if active.extra.seats[usize::from(side.0)] != BattleSeat::Person => {
-            Some(format!(
-                "it is {}'s decision, and a bot plays {} (R64)",
-                active.game.name(side),
-                active.game.name(side)
-            ))
-        }
+        Some(side) if seats.of(usize::from(side.0)) != TableSeat::Person => Some(format!(
+            "it is {}'s decision, and a bot plays {} (R64)",
+            active.game.name(side),
+            active.game.name(side)
+        )),
         Some(_) => None,
     }
 }
 
 /// The side a person decides for now and its legal list, or why no person
 /// may play now.
-fn person_legal(active: &ActiveBattle) -> Result<(Side, Vec<Legal<Command>>), String> {
-    if let Some(why) = person_may_not_play(active) {
+fn person_legal(
+    active: &ActiveBattle,
+    seats: &Seats,
+) -> Result<(Side, Vec<Legal<Command>>), String> {
+    if let Some(why) = person_may_not_play(active, seats) {
         return Err(why);
     }
     let side = active.game.decider().expect("a person decides");
@@ -744,6 +738,7 @@ fn person_legal(active: &ActiveBattle) -> Result<(Side, Vec<Legal<Command>>), St
 pub fn battle_input(
     mut inputs: MessageReader<BattleInput>,
     mut active: ResMut<ActiveBattle>,
+    seats: Res<Seats>,
     mut pick: ResMut<BattlePick>,
     choices: Res<BattleChoices>,
     mut notice: ResMut<Notice>,
@@ -759,7 +754,7 @@ pub fn battle_input(
             }
             BattleInput::Grab(hex) => {
                 *drag = BattleDrag::default();
-                let (_, legal) = match person_legal(&active) {
+                let (_, legal) = match person_legal(&active, &seats) {
                     Ok(listed) => listed,
                     Err(why) => {
                         notice.info(why);
@@ -813,7 +808,7 @@ pub fn battle_input(
                     // Let go where it was pressed: a click, which picks.
                     continue;
                 }
-                let Ok((side, legal)) = person_legal(&active) else {
+                let Ok((side, legal)) = person_legal(&active, &seats) else {
                     continue;
                 };
                 let game = &*active.game;
@@ -859,14 +854,14 @@ pub fn battle_input(
                     let command = with_split(listed.command, goes);
                     // Refused, the panel holds it, to change what goes.
                     pick.split = goes;
-                    if play_person(&mut active, command, &mut notice, &mut typed) {
+                    if play_person(&mut active, command, &mut notice, &mut typed, &seats) {
                         *pick = BattlePick::default();
                     }
                 } else {
                     notice.text = None;
                 }
             }
-            BattleInput::RealDice(on) => match active.use_real_dice(on) {
+            BattleInput::RealDice(on) => match active.use_real_dice(on, &seats) {
                 Ok(words) => notice.info(words),
                 Err(why) => notice.error(why),
             },
@@ -881,7 +876,7 @@ pub fn battle_input(
                 if drag.from == Some(hex) {
                     *pick = drag.before;
                 }
-                let (side, legal) = match person_legal(&active) {
+                let (side, legal) = match person_legal(&active, &seats) {
                     Ok(listed) => listed,
                     Err(why) => {
                         notice.info(why);
@@ -936,12 +931,12 @@ pub fn battle_input(
                     notice.error("that choice is no longer on show");
                     continue;
                 };
-                if play_person(&mut active, choice.command, &mut notice, &mut typed) {
+                if play_person(&mut active, choice.command, &mut notice, &mut typed, &seats) {
                     *pick = BattlePick::default();
                 }
             }
             BattleInput::Command(command) => {
-                if play_person(&mut active, command, &mut notice, &mut typed) {
+                if play_person(&mut active, command, &mut notice, &mut typed, &seats) {
                     *pick = BattlePick::default();
                 }
             }
@@ -1041,8 +1036,9 @@ fn play_person(
     command: Command,
     notice: &mut Notice,
     typed: &mut TypedRolls,
+    seats: &Seats,
 ) -> bool {
-    if let Some(why) = person_may_not_play(active) {
+    if let Some(why) = person_may_not_play(active, seats) {
         notice.info(why);
         return false;
     }
@@ -1072,11 +1068,11 @@ impl ActiveBattle {
     /// dice rolled beside the table; off, the generator rolls again, from a
     /// stream of its own. Undo stops here, as at a roll (R31). A bot cannot
     /// read real dice, so a battle with a bot keeps the generator.
-    pub fn use_real_dice(&mut self, on: bool) -> Result<String, String> {
+    pub fn use_real_dice(&mut self, on: bool, seats: &Seats) -> Result<String, String> {
         if on == self.extra.real_dice {
             return Ok("nothing changed".to_owned());
         }
-        if on && self.extra.seats.iter().any(|s| *s != BattleSeat::Person) {
+        if on && (0..2).any(|k| seats.of(k) != TableSeat::Person) {
             return Err(
                 "real dice are for battles of two people so far: a bot's rolls come from the generator (R30)"
                     .to_owned(),
@@ -1211,6 +1207,7 @@ pub fn bot_command(game: &Game, level: u8, bot_seed: u64) -> Option<Command> {
 fn start_battle_bot(
     mut commands: Commands,
     active: Res<ActiveBattle>,
+    seats: Res<Seats>,
     thinking: Option<Res<BattleThinking>>,
     pace: Res<BattleBotPace>,
     last: Option<Res<LastBattleBotMove>>,
@@ -1222,7 +1219,7 @@ fn start_battle_bot(
     let Some(side) = active.game.decider() else {
         return;
     };
-    if let BattleSeat::Bot(level) = active.extra.seats[usize::from(side.0)] {
+    if let TableSeat::Bot(level) = seats.of(usize::from(side.0)) {
         let game = active.game.game().clone();
         let seed = active.setup.setup.seed;
         commands.insert_resource(BattleThinking {

@@ -9,9 +9,8 @@ use sandtable_core::game::{GameState, Seat, next_seat};
 use sandtable_scenario::battle::Battle;
 use sandtable_warpspawn::{Event, Game, Hex, Side, Terrain};
 
-use super::play::BattleSeat;
-use crate::session::ScenarioSource;
 use crate::session::game::{ActiveGame, TableSystem};
+use crate::session::{ScenarioSource, Seats};
 
 use super::looks::Slot;
 use super::{HEX, hex_center, map_size};
@@ -38,8 +37,6 @@ pub struct Warpspawn;
 pub struct BattleExtra {
     /// What the last dice rolled decided, each roll with its table row.
     pub rolls: Vec<String>,
-    /// Who plays each side.
-    pub seats: [BattleSeat; 2],
     /// Whether the dice are real dice rolled beside the table and typed in
     /// (the contract's scripted source, R30) rather than the generator.
     pub real_dice: bool,
@@ -75,12 +72,16 @@ impl TableSystem for Warpspawn {
         }
     }
 
-    /// A decision passing to the other side at one desktop is a hand-over,
-    /// when both sides are people (R64).
+    /// A decision passing to the other side at one desktop is a hand-over
+    /// (R64).
     fn hand_over(active: &ActiveGame<Self>, seat: Seat, _: &[Event]) -> Option<Seat> {
-        let next = next_seat(active.game.game())?;
-        (next != seat && active.extra.seats.iter().all(|s| *s == BattleSeat::Person))
-            .then_some(next)
+        next_seat(active.game.game()).filter(|next| *next != seat)
+    }
+
+    /// Only when both sides are people: with a bot, the person plays on
+    /// (R64).
+    fn waits_for(seats: &Seats, _: Seat) -> bool {
+        (0..2).all(|k| seats.of(k) == crate::session::Seat::Person)
     }
 }
 
@@ -124,15 +125,6 @@ impl ActiveBattle {
     /// The same battle, started from this battle file.
     pub fn with_source(mut self, source: ScenarioSource) -> ActiveBattle {
         self.source = source;
-        self
-    }
-
-    /// The same battle with these seats; a bot's side needs no hand-over.
-    pub fn with_seats(mut self, seats: [BattleSeat; 2]) -> ActiveBattle {
-        self.extra.seats = seats;
-        if seats != [BattleSeat::Person; 2] {
-            self.handover = None;
-        }
         self
     }
 }

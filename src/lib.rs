@@ -15,7 +15,6 @@ pub mod camera;
 pub mod hud;
 pub mod layout;
 pub mod mode;
-pub mod open;
 pub mod options;
 pub mod picking;
 pub mod session;
@@ -86,7 +85,6 @@ pub fn logic_plugin(app: &mut App) {
         table::plugin,
         layout::plugin,
         warpspawn::plugin,
-        open::plugin,
     ));
 }
 

@@ -10,10 +10,10 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;
 use sandtable::AppSystems;
-use sandtable::cache::play::ActiveGame;
-use sandtable::open::OpenedFile;
 use sandtable::options::Options;
-use sandtable::session::{GameLoaded, Notice, OpenFailure, ScenarioSource};
+use sandtable::session::open::Openers;
+use sandtable::session::{Notice, OpenFailure, Seat, Seats};
+use sandtable_core::game::Surface;
 
 fn main() -> AppExit {
     let options = match Options::parse(std::env::args().skip(1)) {
@@ -23,52 +23,35 @@ fn main() -> AppExit {
             return AppExit::error();
         }
     };
-    let mut notice = Notice::default();
-    let mut failure = OpenFailure::default();
+    let mut app = base_app();
     let started = Instant::now();
-    let opened = match &options.file {
-        None => Ok(sandtable::cache::files::Opened {
-            active: ActiveGame::new(sandtable_scenario::standard(), ScenarioSource::Embedded),
-            seats: None,
-            notes: Vec::new(),
-        }),
-        Some(path) => match sandtable::open::open_any(path, None) {
-            Ok(OpenedFile::Cache(opened)) => Ok(*opened),
-            // A Warpspawn battle, or a saved game of one, is shown on a hex
-            // map of its own.
-            Ok(OpenedFile::Battle(opened)) => {
-                for note in &opened.notes {
-                    eprintln!("note: {}", sandtable_scenario::files::printable(note));
-                }
-                return show_battle(*opened, path.clone(), &options, started);
-            }
-            Err(e) => Err(e),
-        },
-    };
+    // The file named, else the built-in table, read once and put on the
+    // table by the rule system it is of.
+    let path = options
+        .file
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(sandtable::session::files::EMBEDDED));
+    let opened = app.world().resource::<Openers>().open(&path, None);
     // A seat that is not a player is a mistake on the command line: said
     // before any window opens.
     if let Ok(opened) = &opened
-        && let Err(message) = options.check_seats(opened.active.game.players().len())
+        && let Err(message) = options.check_seats(opened.seats())
     {
         eprintln!("{message}");
         return AppExit::error();
     }
-
-    let mut app = base_app();
-    let mut seats = sandtable::session::Seats::default();
     match opened {
         Ok(opened) => {
-            if let Some(saved) = opened.seats {
-                seats.0 = saved;
-            }
-            for note in &opened.notes {
+            for note in opened.notes() {
                 eprintln!("note: {}", sandtable_scenario::files::printable(note));
             }
-            if !opened.notes.is_empty() {
-                notice.info(opened.notes.join("\n"));
+            if !opened.notes().is_empty() {
+                app.world_mut()
+                    .resource_mut::<Notice>()
+                    .info(opened.notes().join("\n"));
             }
-            app.insert_resource(opened.active);
-            app.world_mut().write_message(GameLoaded);
+            app.insert_resource(LoadTimer(started, surface_words(opened.surface())));
+            opened.put_on_table(app.world_mut());
             if options.layout {
                 app.world_mut()
                     .write_message(sandtable::layout::SetLayoutMode::ON);
@@ -77,86 +60,34 @@ fn main() -> AppExit {
         Err(e) => {
             eprintln!("{}", sandtable_scenario::files::printable(&e.message));
             if let (Some(path), Some(line)) = (&options.file, e.bad_line.filter(|l| *l > 1)) {
-                failure.0 = Some((path.clone(), line));
+                app.world_mut().resource_mut::<OpenFailure>().0 = Some((path.clone(), line));
             }
-            notice.error(e.message);
+            app.world_mut().resource_mut::<Notice>().error(e.message);
         }
     }
-    app.insert_resource(notice);
-    app.insert_resource(failure);
-    for (player, level) in &options.bots {
-        if seats.0.len() <= *player {
-            seats.0.resize(player + 1, sandtable::session::Seat::Person);
+    {
+        let mut seats = app.world_mut().resource_mut::<Seats>();
+        for (player, level) in &options.bots {
+            if seats.0.len() <= *player {
+                seats.0.resize(player + 1, Seat::Person);
+            }
+            seats.0[*player] = Seat::Bot(*level);
         }
-        seats.0[*player] = sandtable::session::Seat::Bot(*level);
     }
-    app.insert_resource(seats);
-    app.insert_resource(LoadTimer(started));
     app.add_systems(Last, report_load_time);
 
     add_checks(&mut app, &options);
     app.run()
 }
 
-/// Opens the app on a Warpspawn battle (new, or a saved game of one): its
-/// hex map, formations and pieces, its panel, and a bot on each side
-/// `--bot` names.
-fn show_battle(
-    opened: sandtable::warpspawn::files::OpenedBattle,
-    path: PathBuf,
-    options: &Options,
-    started: Instant,
-) -> AppExit {
-    if let Err(message) = options.check_seats(2) {
-        eprintln!("{message}");
-        return AppExit::error();
-    }
-    let mut seats = sandtable::session::Seats(opened.seats);
-    for (side, level) in &options.bots {
-        seats.0[*side] = sandtable::session::Seat::Bot(*level);
-    }
-    let mut active = opened.active;
-    active.settle_handover(&seats);
-    for note in &active.setup.warnings {
-        eprintln!(
-            "{}: warning: {}",
-            path.display(),
-            note.display_in("").to_string().trim_start_matches(": ")
-        );
-    }
-    let mut app = base_app();
-    app.insert_resource(active);
-    app.insert_resource(seats);
-    app.world_mut()
-        .write_message(sandtable::warpspawn::BattleLoaded);
-    if options.layout {
-        app.world_mut()
-            .write_message(sandtable::layout::SetLayoutMode::ON);
-    }
-    app.insert_resource(LoadTimer(started));
-    app.add_systems(Last, report_battle_load_time);
-    add_checks(&mut app, options);
-    app.run()
-}
-
-fn report_battle_load_time(
-    timer: Option<Res<LoadTimer>>,
-    battle: Option<Res<sandtable::warpspawn::ActiveBattle>>,
-    formations: Query<(), With<sandtable::warpspawn::table::Formation>>,
-    mut commands: Commands,
-) {
-    if let (Some(timer), Some(battle)) = (timer, battle)
-        && !formations.is_empty()
-    {
-        let map = battle.game.battle().map;
-        info!(
-            "map of {} x {} hexes and {} formations built and dressed {:.2} s after start",
-            map.columns,
-            map.rows,
-            formations.iter().count(),
-            timer.0.elapsed().as_secs_f64()
-        );
-        commands.remove_resource::<LoadTimer>();
+/// A surface in words, for the load report.
+fn surface_words(surface: Surface) -> String {
+    match surface {
+        Surface::Squares { columns, rows } => format!("table of {columns} x {rows} squares"),
+        Surface::Hexes { columns, rows } => format!("map of {columns} x {rows} hexes"),
+        Surface::Plane {
+            width_mm, depth_mm, ..
+        } => format!("table of {width_mm} x {depth_mm} mm"),
     }
 }
 
@@ -235,22 +166,23 @@ fn add_checks(app: &mut App, options: &Options) {
     }
 }
 
-/// When the app started, to report how long the first table took to build.
+/// When the app started and what it opened, to report how long the first
+/// table took to build.
 #[derive(Resource)]
-struct LoadTimer(Instant);
+struct LoadTimer(Instant, String);
 
 fn report_load_time(
     timer: Option<Res<LoadTimer>>,
-    active: Option<Res<ActiveGame>>,
+    pieces: Query<(), With<sandtable::table::TablePiece>>,
     mut commands: Commands,
 ) {
-    if let (Some(timer), Some(active)) = (timer, active) {
-        let b = active.game.board();
+    if let Some(timer) = timer
+        && !pieces.is_empty()
+    {
         info!(
-            "table of {} x {} squares and {} units built and dressed {:.2} s after start",
-            b.columns,
-            b.rows,
-            active.game.units().len(),
+            "{} and {} pieces built and dressed {:.2} s after start",
+            timer.1,
+            pieces.iter().count(),
             timer.0.elapsed().as_secs_f64()
         );
         commands.remove_resource::<LoadTimer>();

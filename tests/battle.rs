@@ -1419,7 +1419,10 @@ fn a_battle_opened_with_another_seed_is_saved_with_that_seed() {
     )
     .expect("written");
     let opened = sandtable::warpspawn::files::open_battle(&record, None).expect("it opens");
-    let (mut active, seats) = (opened.active, opened.seats);
+    let (mut active, seats) = (
+        opened.active,
+        opened.seats.expect("a saved battle names its seats"),
+    );
     assert_eq!(
         active.game.battle().setup.seed,
         7,
@@ -1475,6 +1478,13 @@ fn a_file_of_another_system_opens_from_the_battle_and_a_battle_from_its_table() 
     assert!(all::<BattlePiece>(&mut app).is_empty(), "no piece is left");
     assert_eq!(all::<UnitPiece>(&mut app).len(), units, "one a unit");
     assert_eq!(*app.world().resource::<BattlePick>(), BattlePick::default());
+    let on_table = |app: &App| {
+        app.world()
+            .resource::<State<sandtable::session::open::OnTable>>()
+            .get()
+            .0
+    };
+    assert_eq!(on_table(&app), Some("cache"));
     // A bad file leaves it alone.
     app.world_mut()
         .write_message(LoadRequest::new(root.join("no/such/battle.ron")));
@@ -1492,6 +1502,7 @@ fn a_file_of_another_system_opens_from_the_battle_and_a_battle_from_its_table() 
     let wanted = formations_of(&battle.game);
     assert!(battle.record.is_empty());
     assert!(app.world().get_resource::<ActiveGame>().is_none());
+    assert_eq!(on_table(&app), Some("warpspawn"));
     assert!(all::<UnitPiece>(&mut app).is_empty(), "no unit is left");
     assert_eq!(
         all::<HexTile>(&mut app).len(),

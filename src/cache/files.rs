@@ -9,25 +9,43 @@ use sandtable_core::record::{SeatPlayer, header, read_seats, write_seats};
 use sandtable_core::undo::Undoable;
 use sandtable_scenario::records;
 
-use super::play::ActiveGame;
+use super::play::{ActiveGame, Cache};
 use crate::session::files::{
-    EMBEDDED, OpenError, SEATS, SaveError, dice_header, read_record, save_target,
-    scenario_header_for, write_record, write_sheet,
+    OpenError, SEATS, SaveError, dice_header, parse_record, save_target, scenario_header_for,
+    write_record, write_sheet,
 };
+use crate::session::open::{OpenedGame, Opener};
 use crate::session::{ScenarioSource, Seat};
+use sandtable_scenario::Loaded;
 
-/// A game opened from a file, with what the file said besides the game.
-pub struct Opened {
-    /// The game.
-    pub active: ActiveGame,
-    /// The seats the record names (`[Seats]`), if it names them.
-    pub seats: Option<Vec<Seat>>,
-    /// What differs from when the record was saved (the scenario, the engine).
-    pub notes: Vec<String>,
+/// A Cache game opened from a file, with what the file said besides the
+/// game.
+pub type Opened = crate::session::open::Opened<Cache>;
+
+/// How Conflict at Cache opens its files: the one entry it adds to the
+/// table's openers.
+pub fn opener() -> Opener {
+    Opener::of::<Cache>(
+        |loaded, source| match loaded {
+            Loaded::Cache(scenario) => Ok(Ok(Box::new(Opened {
+                active: ActiveGame::new(scenario, source),
+                seats: None,
+                notes: Vec::new(),
+            }))),
+            other => Err(Box::new(other)),
+        },
+        |loaded, source, text, path, last_line| match loaded {
+            Loaded::Cache(scenario) => Ok(replay(scenario, source, text, path, last_line)
+                .map(|o| Box::new(o) as Box<dyn OpenedGame>)),
+            other => Err(Box::new(other)),
+        },
+        Some(|| Loaded::Cache(sandtable_scenario::standard())),
+    )
 }
 
 /// Opens a scenario (`.ron`) or a saved game (any other file, read as a game
-/// record whose `[Scenario]` header names its scenario).
+/// record whose `[Scenario]` header names its scenario) of Conflict at
+/// Cache.
 pub fn open(path: &Path) -> Result<Opened, OpenError> {
     open_until(path, None)
 }
@@ -35,36 +53,21 @@ pub fn open(path: &Path) -> Result<Opened, OpenError> {
 /// As [`open`], reading a saved game only up to the line `last_line`: the
 /// way to open a record whose later lines are damaged.
 pub fn open_until(path: &Path, last_line: Option<usize>) -> Result<Opened, OpenError> {
-    if path == Path::new(EMBEDDED) {
-        return Ok(Opened {
-            active: ActiveGame::new(sandtable_scenario::standard(), ScenarioSource::Embedded),
-            seats: None,
-            notes: Vec::new(),
-        });
-    }
-    if path.extension().is_some_and(|e| e == "ron") {
-        let scenario =
-            sandtable_scenario::load(path).map_err(|e| OpenError::plain(e.to_string()))?;
-        return Ok(Opened {
-            active: ActiveGame::new(scenario, ScenarioSource::File(path.to_path_buf())),
-            seats: None,
-            notes: Vec::new(),
-        });
-    }
-    let record: Record = read_record(path, last_line)?;
-    let (scenario, source) = match record.header(header::SCENARIO) {
-        None | Some(EMBEDDED) => (sandtable_scenario::standard(), ScenarioSource::Embedded),
-        Some(name) => {
-            let scenario_path = records::scenario_path(path, name);
-            let s = sandtable_scenario::load(&scenario_path).map_err(|e| {
-                OpenError::plain(format!(
-                    "{}: the scenario of this game cannot be opened: {e}",
-                    path.display()
-                ))
-            })?;
-            (s, ScenarioSource::File(scenario_path))
-        }
-    };
+    opener().open_alone(path, last_line)
+}
+
+/// A saved game of `scenario` (from `source`), its record's text read from
+/// `path` up to `last_line`: its seed, turn limit, dice and seats, and its
+/// commands played again through the contract. A bad line or an illegal
+/// command names its line.
+fn replay(
+    scenario: sandtable_scenario::Scenario,
+    source: ScenarioSource,
+    text: &str,
+    path: &Path,
+    last_line: Option<usize>,
+) -> Result<Opened, OpenError> {
+    let record: Record = parse_record(text, path)?;
     let notes = records::check_pins(&record, &scenario);
     let mut active = ActiveGame::new(scenario, source);
     let number_error = |e: String| OpenError::plain(format!("{}: {e}", path.display()));

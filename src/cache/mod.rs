@@ -20,4 +20,5 @@ pub use play::{ActiveGame, CommandRequest, PlayEvent};
 /// Cache's game flow, without rendering or input devices.
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((play::plugin, bots::plugin));
+    crate::session::open::join_table::<play::Cache>(app, files::opener());
 }

@@ -71,9 +71,20 @@ pub struct CacheExtra {
 }
 
 impl TableSystem for Cache {
+    const KEY: &'static str = "cache";
     type Game = Game;
     type Setup = Scenario;
     type Extra = CacheExtra;
+
+    fn loaded(world: &mut World) {
+        world.write_message(GameLoaded);
+    }
+
+    /// A Cache table opened in Cache's layout mode is edited from then on
+    /// (`layout::editor`).
+    fn keeps_layout_on_open() -> bool {
+        true
+    }
 
     /// The last stash roll is shown beside the game (R21).
     fn after_play(

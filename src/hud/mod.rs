@@ -15,6 +15,7 @@ use crate::cache::play::{ActiveGame, CommandRequest, outcome_text};
 use crate::mode::{Mode, SetLayoutMode};
 use crate::picking::{Hovered, PlaceFacing};
 use crate::session::keys::KeyboardTaken;
+use crate::session::open::{nothing_on_table, on_table};
 use crate::session::{
     Dialog, DialogAnswer, FileField, HintRequest, Leaving, LoadRequest, NewGameRequest, Notice,
     OpenFailure, SaveRequest, Seat, Seats, StartTurn, UndoRequest,
@@ -44,7 +45,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (
-                draw_panels.in_set(HudStage::Panels),
+                // Cache's panel, also the table's when no game could be
+                // opened; a battle has a panel of its own.
+                draw_panels
+                    .in_set(HudStage::Panels)
+                    .run_if(on_table::<crate::cache::play::Cache>.or_else(nothing_on_table)),
                 fit_table_viewport.in_set(HudStage::Viewport),
                 label_table.in_set(HudStage::Labels),
             ),
@@ -837,13 +842,8 @@ fn draw_panels(
     mut width: ResMut<PanelWidth>,
     mut bots: BotPanel,
     mut start_turn: MessageWriter<StartTurn>,
-    battle: Option<Res<crate::warpspawn::ActiveBattle>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    if battle.is_some() {
-        // A battle has a panel of its own.
-        return Ok(());
-    }
     if let Some(dialog) = files.dialog.as_deref() {
         draw_dialog(ctx, dialog, &mut files.answers);
     }

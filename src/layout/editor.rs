@@ -17,6 +17,7 @@ use crate::cache::play::ActiveGame;
 use crate::mode::{Mode, SetLayoutMode};
 use crate::picking::{ClickButton, TableClick, TableDrag};
 use crate::session::keys::KeyboardTaken;
+use crate::session::open::{nothing_on_table, on_table};
 use crate::session::{GameLoaded, KeepOpen, Notice, ScenarioSource};
 use crate::table::TableRebuild;
 
@@ -36,7 +37,9 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 restart_editor_on_load.run_if(in_state(Mode::Layout)),
-                switch_layout_mode,
+                // A battle's layout has a switch of its own.
+                switch_layout_mode
+                    .run_if(on_table::<crate::cache::play::Cache>.or_else(nothing_on_table)),
                 (apply_editor_requests, keep_unsaved_layout_open).run_if(in_state(Mode::Layout)),
             )
                 .chain()
@@ -142,13 +145,7 @@ pub fn switch_layout_mode(
     active: Option<Res<ActiveGame>>,
     mut notice: ResMut<Notice>,
     mut new_game: MessageWriter<GameLoaded>,
-    battle: Option<Res<crate::warpspawn::ActiveBattle>>,
 ) {
-    if battle.is_some() {
-        // A battle's layout has a switch of its own.
-        requests.clear();
-        return;
-    }
     for SetLayoutMode {
         on,
         discard_unsaved,

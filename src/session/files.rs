@@ -100,7 +100,20 @@ where
     if let Some(last) = last_line {
         text = text.lines().take(last).collect::<Vec<_>>().join("\n");
     }
-    sandtable_core::record::Record::parse(&text).map_err(|e| OpenError {
+    parse_record(&text, path)
+}
+
+/// A saved game's record of any rule system from its text, read from
+/// `path`; a bad line is named.
+pub fn parse_record<C>(
+    text: &str,
+    path: &Path,
+) -> Result<sandtable_core::record::Record<C>, OpenError>
+where
+    C: Copy + std::str::FromStr,
+    C::Err: std::fmt::Display,
+{
+    sandtable_core::record::Record::parse(text).map_err(|e| OpenError {
         message: format!("{}:{}: {}", path.display(), e.line, e.reason),
         bad_line: Some(e.line),
     })
@@ -189,7 +202,7 @@ pub fn new_record_path(source: &ScenarioSource) -> PathBuf {
 /// A line of a game record of any rule system, read without its meaning:
 /// enough to tell a game record from other files and to find its scenario.
 #[derive(Debug, Clone, Copy)]
-struct AnyLine;
+pub struct AnyLine;
 
 impl std::str::FromStr for AnyLine {
     type Err = std::convert::Infallible;

@@ -14,6 +14,8 @@ use super::{LogLine, Notice, ScenarioSource, Seats, StartTurn};
 /// A rule system on the table: its game, the setup its games start from,
 /// and what the table keeps beside a game of it.
 pub trait TableSystem: Sized + Send + Sync + 'static {
+    /// The system's name on the table ([`super::open::OnTable`]).
+    const KEY: &'static str;
     /// The system's game, through the contract.
     type Game: GameState;
     /// What a game starts from: a scenario, a battle.
@@ -41,6 +43,22 @@ pub trait TableSystem: Sized + Send + Sync + 'static {
         seat: Seat,
         events: &[<Self::Game as GameState>::Event],
     ) -> Option<Seat>;
+
+    /// Says that a game of the system was put on the table (its message
+    /// that the table is built anew).
+    fn loaded(world: &mut World);
+
+    /// Takes what the table keeps for the system's game, besides the game,
+    /// off the table when another system's game comes. Nothing by default.
+    fn left(world: &mut World) {
+        let _ = world;
+    }
+
+    /// Whether layout mode stays on when another game of the system is
+    /// opened in it (it edits the new one); by default layout mode ends.
+    fn keeps_layout_on_open() -> bool {
+        false
+    }
 
     /// Whether a hand-over to `next` waits for a person to take the table,
     /// with these seats: by default when a person sits there (a bot takes

@@ -12,6 +12,7 @@ use sandtable_core::undo::Undoable;
 pub mod files;
 pub mod game;
 pub mod keys;
+pub mod open;
 pub mod seats;
 
 pub use seats::{BotPace, HINT_STRENGTH, HintRequest, NewGameRequest, Seat, Seats};
@@ -34,6 +35,14 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<FileField>()
         .init_resource::<keys::KeyboardTaken>()
         .init_resource::<CloseWaits>()
+        .init_state::<open::OnTable>()
+        .add_systems(
+            Update,
+            // After the answers that may ask for it, before anything reads
+            // what the game was told, in the same frame: a game opened is
+            // played on from the next command.
+            open::load_requested_file.in_set(crate::FlowSteps::Open),
+        )
         .add_systems(
             Update,
             (

@@ -11,13 +11,15 @@ use std::path::{Path, PathBuf};
 
 use sandtable_core::dice::{self, Dice};
 use sandtable_core::record::{Record, SeatPlayer, header, read_seats, write_seats};
+use sandtable_scenario::battle::Battle;
 use sandtable_scenario::{Loaded, records};
 use sandtable_warpspawn::Command;
 
-use super::table::ActiveBattle;
+use super::table::{ActiveBattle, Warpspawn};
 use crate::session::files::{
-    OpenError, SaveError, dice_header, read_record, save_target, scenario_header_for, write_record,
+    OpenError, SaveError, dice_header, parse_record, save_target, scenario_header_for, write_record,
 };
+use crate::session::open::{OpenedGame, Opener};
 use crate::session::{ScenarioSource, Seat};
 
 /// Saves the battle: to `to`, else its own file, else a new name beside its
@@ -74,16 +76,51 @@ pub fn record_of(active: &ActiveBattle, scenario: String, seats: &[Seat]) -> Rec
     record
 }
 
-/// A battle opened from a saved game, with what differs from when it was
-/// saved (the battle file, the engine).
-pub struct OpenedBattle {
-    /// The battle, its commands played again.
-    pub active: ActiveBattle,
-    /// Who plays each side: a battle file's two people, or the seats its
-    /// record names (people where it names none).
-    pub seats: Vec<Seat>,
-    /// Notes on the battle file or the engine having changed.
-    pub notes: Vec<String>,
+/// A battle opened from a file, with what the file said besides it.
+pub type OpenedBattle = crate::session::open::Opened<Warpspawn>;
+
+/// How the Warpspawn battle opens its files: the one entry it adds to the
+/// table's openers.
+pub fn opener() -> Opener {
+    Opener::of::<Warpspawn>(
+        |loaded, source| match loaded {
+            Loaded::Warpspawn(battle) => Ok(start(battle, source)),
+            other => Err(Box::new(other)),
+        },
+        |loaded, source, text, path, last_line| match loaded {
+            Loaded::Warpspawn(battle) => Ok(replay(battle, source, text, path, last_line)
+                .map(|o| Box::new(o) as Box<dyn OpenedGame>)),
+            other => Err(Box::new(other)),
+        },
+        None,
+    )
+}
+
+/// A new game of a battle file, played by two people.
+fn start(battle: Battle, source: ScenarioSource) -> Result<Box<dyn OpenedGame>, OpenError> {
+    let name = match &source {
+        ScenarioSource::File(p) => p.display().to_string(),
+        _ => battle.name.clone(),
+    };
+    // The battle's warnings (a rule it bends) are told when it opens.
+    let notes = battle
+        .warnings
+        .iter()
+        .map(|w| {
+            format!(
+                "{name}: warning: {}",
+                w.display_in("").to_string().trim_start_matches(": ")
+            )
+        })
+        .collect();
+    let active = ActiveBattle::new(battle)
+        .map_err(|e| OpenError::plain(format!("{name}: {e}")))?
+        .with_source(source);
+    Ok(Box::new(OpenedBattle {
+        active,
+        seats: Some(vec![Seat::Person; 2]),
+        notes,
+    }))
 }
 
 /// Opens a saved battle, reading it up to the line `last_line` when given
@@ -91,31 +128,19 @@ pub struct OpenedBattle {
 /// file, seed, turns, dice and seats, and its commands played again through
 /// the contract. A bad line or an illegal command names its line.
 pub fn open_battle(path: &Path, last_line: Option<usize>) -> Result<OpenedBattle, OpenError> {
-    let record: Record<Command> = read_record(path, last_line)?;
-    let Some(name) = record.header(header::SCENARIO) else {
-        return Err(OpenError::plain(format!(
-            "{}: a saved battle names its battle file in a [{}] header",
-            path.display(),
-            header::SCENARIO
-        )));
-    };
-    let scenario_path = records::scenario_path(path, name);
-    let battle = match sandtable_scenario::load_any(&scenario_path) {
-        Ok(Loaded::Warpspawn(battle)) => battle,
-        Ok(Loaded::Cache(_)) => {
-            return Err(OpenError::plain(format!(
-                "{}: {} is a Conflict at Cache table, not a Warpspawn battle",
-                path.display(),
-                scenario_path.display()
-            )));
-        }
-        Err(e) => {
-            return Err(OpenError::plain(format!(
-                "{}: the battle of this game cannot be opened: {e}",
-                path.display()
-            )));
-        }
-    };
+    opener().open_alone(path, last_line)
+}
+
+/// A saved game of `battle` (from `source`), its record's text read from
+/// `path` up to `last_line`.
+fn replay(
+    battle: Battle,
+    source: ScenarioSource,
+    text: &str,
+    path: &Path,
+    last_line: Option<usize>,
+) -> Result<OpenedBattle, OpenError> {
+    let record: Record<Command> = parse_record(text, path)?;
     let notes = records::check_pins_of(&record, &battle.name, &battle.content_hash());
     let number_error = |e: String| OpenError::plain(format!("{}: {e}", path.display()));
     let mut setup = battle.setup.clone();
@@ -144,7 +169,7 @@ pub fn open_battle(path: &Path, last_line: Option<usize>) -> Result<OpenedBattle
     let dice = rolls.map_or_else(|| Dice::seeded(setup.seed), Dice::scripted);
     let mut active = ActiveBattle::start(battle, &setup, dice)
         .map_err(|e| OpenError::plain(format!("{}: {e}", path.display())))?
-        .with_source(ScenarioSource::File(scenario_path));
+        .with_source(source);
     for (line, command) in &record.commands {
         active
             .play(*command)
@@ -175,7 +200,7 @@ pub fn open_battle(path: &Path, last_line: Option<usize>) -> Result<OpenedBattle
     }
     Ok(OpenedBattle {
         active,
-        seats,
+        seats: Some(seats),
         notes,
     })
 }

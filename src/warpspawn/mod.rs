@@ -24,6 +24,7 @@ pub use table::{ActiveBattle, BattleLoaded};
 /// The battle's entities, without rendering (headless tests use it).
 pub fn plugin(app: &mut App) {
     app.add_plugins((table::plugin, play::plugin, layout::plugin));
+    crate::session::open::join_table::<table::Warpspawn>(app, files::opener());
 }
 
 /// The battle's looks, panel and labels, for a table with a window.

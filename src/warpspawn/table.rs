@@ -49,9 +49,14 @@ pub struct BattleExtra {
 }
 
 impl TableSystem for Warpspawn {
+    const KEY: &'static str = "warpspawn";
     type Game = Game;
     type Setup = Battle;
     type Extra = BattleExtra;
+
+    fn loaded(world: &mut World) {
+        world.write_message(BattleLoaded);
+    }
 
     /// The dice rolled are kept for the record (R30) and the tray.
     fn after_play(

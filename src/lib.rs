@@ -92,7 +92,7 @@ pub fn logic_plugin(app: &mut App) {
 pub fn plugin(app: &mut App) {
     app.add_plugins((
         logic_plugin,
-        cache::looks::plugin,
+        cache::window_plugin,
         layout::window_plugin,
         warpspawn::window_plugin,
         camera::plugin,

@@ -2,8 +2,9 @@
 //! ([`play`]), its bots and hints, its keys and files; its looks: the
 //! squares, terrain pieces, bases, miniatures and stashes drawn in code or
 //! from the scenario's own model files, the lights, and the marks of
-//! reachable squares, of the acting unit and of a stash's choice. The
-//! entities they dress are the shared table's (`crate::table`).
+//! reachable squares, of the acting unit and of a stash's choice; its play
+//! panel ([`panel`]). The entities they dress are the shared table's
+//! (`crate::table`).
 
 use bevy::prelude::*;
 
@@ -13,6 +14,7 @@ pub mod files;
 pub mod keys;
 pub mod looks;
 pub mod models;
+pub mod panel;
 pub mod play;
 
 pub use play::{ActiveGame, CommandRequest, PlayEvent};
@@ -21,4 +23,9 @@ pub use play::{ActiveGame, CommandRequest, PlayEvent};
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((play::plugin, bots::plugin));
     crate::session::open::join_table::<play::Cache>(app, files::opener());
+}
+
+/// Cache's looks and its panel, for a table with a window.
+pub fn window_plugin(app: &mut App) {
+    app.add_plugins((looks::plugin, panel::plugin));
 }

@@ -360,6 +360,7 @@ fn open_requested(world: &mut World, request: &LoadRequest) {
             "opened {} up to line {line}; Save writes it to a new file",
             path.display()
         ),
+        None if path == Path::new(EMBEDDED) => "opened the built-in table".to_owned(),
         None => format!("opened {}", path.display()),
     };
     for note in opened.notes() {

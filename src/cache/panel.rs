@@ -11,8 +11,8 @@ use sandtable_cache::{Choice, Command, Facing, Square};
 use super::bots::{Hint, Thinking};
 use super::play::{ActiveGame, Cache, CommandRequest, outcome_text};
 use crate::hud::{
-    FilePanel, HoverLabel, HudStage, NOTICE_HEIGHT, PANEL_WIDTH, PanelWidth, TableLabels,
-    draw_dialog, fixed_slot, log_view, notice_text,
+    FilePanel, HoverLabel, HudStage, NOTICE_HEIGHT, PanelWidth, TableLabels, draw_dialog,
+    fixed_slot, log_view, notice_text,
 };
 use crate::mode::{Mode, SetLayoutMode};
 use crate::picking::{Hovered, PlaceFacing};
@@ -315,209 +315,196 @@ fn draw_panels(
     let Some(active) = active else {
         return Ok(());
     };
-    let mut root = egui::Ui::new(
-        ctx.clone(),
-        "table-root".into(),
-        egui::UiBuilder::new()
-            .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
-    );
     let game = &active.game;
     let current = game.current_player();
-    let panel = egui::Panel::right("play-panel")
-        .resizable(false)
-        .exact_size(PANEL_WIDTH)
-        .show(&mut root, |ui| {
-            ui.heading(&active.setup.name);
-            let mut on = false;
-            if ui
-                .checkbox(&mut on, "Layout mode")
-                .on_hover_text("the layout at its real size: rulers, measuring and the editor")
-                .changed()
-            {
-                set_layout.write(SetLayoutMode::ON);
+    crate::hud::side_panel(ctx, "play-panel", &mut width, |ui| {
+        ui.heading(&active.setup.name);
+        let mut on = false;
+        if ui
+            .checkbox(&mut on, "Layout mode")
+            .on_hover_text("the layout at its real size: rulers, measuring and the editor")
+            .changed()
+        {
+            set_layout.write(SetLayoutMode::ON);
+        }
+        // Everything from here to the notice keeps its place, whatever
+        // the notice says: a click aimed at a button lands on it.
+        let bot_turn = crate::cache::bots::bot_to_move(&bots.seats, game);
+        let outcome = outcome_text(game);
+        let clicked = play_controls(
+            ui,
+            &Controls {
+                turn: game.turn(),
+                player: &game.player(current).name,
+                colour: player_colour(&active, usize::from(current.0)),
+                activations: (game.activations_left(), game.turn_activation_limit()),
+                acting: game.activation().is_some(),
+                bot_turn,
+                hint: !bots.hint.thinking() && !game.is_over(),
+                draw_offer: game.draw_offer().map(|o| game.player(o.by).name.as_str()),
+                may_accept: game.check(&Command::AcceptDraw).is_ok(),
+                notice: notice.text.as_deref().map(|t| (t, notice.error)),
+                outcome: outcome.as_deref(),
+            },
+        );
+        if let Some(command) = clicked.command {
+            requests.write(CommandRequest(command));
+        }
+        if clicked.undo {
+            undo.write(UndoRequest);
+        }
+        if clicked.hint {
+            bots.hint_requests.write(HintRequest);
+        }
+        ui.separator();
+        // What the acting unit, the last roll and a choice say: a block
+        // of fixed height, so that the sections below stay put too.
+        fixed_slot(ui, "play-info", INFO_HEIGHT, |ui| {
+            if bot_turn && !game.is_over() {
+                let seat = bots.seats.of(usize::from(current.0)).describe();
+                let doing = if bots.thinking.is_some() {
+                    "thinking"
+                } else {
+                    "playing"
+                };
+                ui.colored_label(
+                    egui::Color32::GOLD,
+                    format!("{} ({seat}) is {doing}...", game.player(current).name),
+                );
             }
-            // Everything from here to the notice keeps its place, whatever
-            // the notice says: a click aimed at a button lands on it.
-            let bot_turn = crate::cache::bots::bot_to_move(&bots.seats, game);
-            let outcome = outcome_text(game);
-            let clicked = play_controls(
-                ui,
-                &Controls {
-                    turn: game.turn(),
-                    player: &game.player(current).name,
-                    colour: player_colour(&active, usize::from(current.0)),
-                    activations: (game.activations_left(), game.turn_activation_limit()),
-                    acting: game.activation().is_some(),
-                    bot_turn,
-                    hint: !bots.hint.thinking() && !game.is_over(),
-                    draw_offer: game.draw_offer().map(|o| game.player(o.by).name.as_str()),
-                    may_accept: game.check(&Command::AcceptDraw).is_ok(),
-                    notice: notice.text.as_deref().map(|t| (t, notice.error)),
-                    outcome: outcome.as_deref(),
-                },
-            );
-            if let Some(command) = clicked.command {
-                requests.write(CommandRequest(command));
+            if let Some(command) = bots.hint.for_game(&active) {
+                ui.colored_label(egui::Color32::GOLD, format!("Hint: `{command}`"));
             }
-            if clicked.undo {
-                undo.write(UndoRequest);
-            }
-            if clicked.hint {
-                bots.hint_requests.write(HintRequest);
-            }
-            ui.separator();
-            // What the acting unit, the last roll and a choice say: a block
-            // of fixed height, so that the sections below stay put too.
-            fixed_slot(ui, "play-info", INFO_HEIGHT, |ui| {
-                if bot_turn && !game.is_over() {
-                    let seat = bots.seats.of(usize::from(current.0)).describe();
-                    let doing = if bots.thinking.is_some() {
-                        "thinking"
-                    } else {
-                        "playing"
-                    };
-                    ui.colored_label(
-                        egui::Color32::GOLD,
-                        format!("{} ({seat}) is {doing}...", game.player(current).name),
-                    );
-                }
-                if let Some(command) = bots.hint.for_game(&active) {
-                    ui.colored_label(egui::Color32::GOLD, format!("Hint: `{command}`"));
-                }
-                match (game.activation(), budget.iter().next()) {
-                    (Some(a), Some(b)) => {
-                        let at = game
-                            .position(a.unit)
-                            .map(|(s, f)| format!("{s} facing {f}"))
-                            .unwrap_or_default();
-                        ui.label(egui::RichText::new(format!("Acting: the unit on {at}")).strong());
+            match (game.activation(), budget.iter().next()) {
+                (Some(a), Some(b)) => {
+                    let at = game
+                        .position(a.unit)
+                        .map(|(s, f)| format!("{s} facing {f}"))
+                        .unwrap_or_default();
+                    ui.label(egui::RichText::new(format!("Acting: the unit on {at}")).strong());
+                    ui.label(format!(
+                        "given {} + earned {} - spent {} = {} left",
+                        b.given,
+                        b.earned,
+                        b.spent,
+                        a.left().0
+                    ));
+                    if !game.paused_activations().is_empty() {
                         ui.label(format!(
-                            "given {} + earned {} - spent {} = {} left",
-                            b.given,
-                            b.earned,
-                            b.spent,
-                            a.left().0
+                            "{} paused activation(s) resume after this bonus",
+                            game.paused_activations().len()
                         ));
-                        if !game.paused_activations().is_empty() {
-                            ui.label(format!(
-                                "{} paused activation(s) resume after this bonus",
-                                game.paused_activations().len()
-                            ));
-                        }
-                    }
-                    _ if game.is_over() => {}
-                    _ => {
-                        ui.label("Click one of your miniatures to activate it.");
                     }
                 }
-                if let Some((dice, roll, result)) = &active.extra.last_roll {
-                    ui.separator();
-                    ui.horizontal(|ui| {
-                        ui.label("Stash roll:");
-                        for d in dice {
-                            ui.label(
-                                egui::RichText::new(format!(" {d} "))
-                                    .strong()
-                                    .size(18.0)
-                                    .background_color(egui::Color32::from_rgb(240, 235, 220))
-                                    .color(egui::Color32::BLACK),
-                            );
-                        }
-                        ui.label(egui::RichText::new(roll.to_string()).strong());
-                    });
-                    ui.label(result);
+                _ if game.is_over() => {}
+                _ => {
+                    ui.label("Click one of your miniatures to activate it.");
                 }
-                if let Some(choice) = game.pending() {
-                    ui.separator();
-                    ui.colored_label(
-                        egui::Color32::GOLD,
-                        crate::cache::play::choice_prompt(choice),
-                    );
-                    if !matches!(choice, Choice::ExtraActions { .. } | Choice::PickUnfriendly) {
-                        ui.horizontal(|ui| {
-                            ui.label("Facing:");
-                            for f in Facing::ALL {
-                                ui.selectable_value(&mut facing.0, f, f.to_string());
-                            }
-                        });
+            }
+            if let Some((dice, roll, result)) = &active.extra.last_roll {
+                ui.separator();
+                ui.horizontal(|ui| {
+                    ui.label("Stash roll:");
+                    for d in dice {
+                        ui.label(
+                            egui::RichText::new(format!(" {d} "))
+                                .strong()
+                                .size(18.0)
+                                .background_color(egui::Color32::from_rgb(240, 235, 220))
+                                .color(egui::Color32::BLACK),
+                        );
                     }
-                }
-            });
-            ui.separator();
-            egui::CollapsingHeader::new("Players")
-                .default_open(true)
-                .show(ui, |ui| {
-                    for (i, player) in game.players().iter().enumerate() {
-                        ui.horizontal(|ui| {
-                            ui.colored_label(player_colour(&active, i), &player.name);
-                            let Some(seat) = bots.seats.0.get_mut(i) else {
-                                return;
-                            };
-                            egui::ComboBox::from_id_salt(("seat", i))
-                                .selected_text(seat.describe())
-                                .show_ui(ui, |ui| {
-                                    for choice in Seat::choices() {
-                                        ui.selectable_value(seat, choice, choice.describe());
-                                    }
-                                });
-                        });
-                    }
-                    if ui
-                        .button("New game")
-                        .on_hover_text("this scenario again from its setup, with these players")
-                        .clicked()
-                    {
-                        bots.new_game.write(NewGameRequest::default());
-                    }
+                    ui.label(egui::RichText::new(roll.to_string()).strong());
                 });
-            ui.separator();
-            ui.label(egui::RichText::new("Files").strong());
-            let open = match &active.source {
-                crate::session::ScenarioSource::File(p) => p.display().to_string(),
-                crate::session::ScenarioSource::Embedded => {
-                    "the standard table (built in)".to_owned()
+                ui.label(result);
+            }
+            if let Some(choice) = game.pending() {
+                ui.separator();
+                ui.colored_label(
+                    egui::Color32::GOLD,
+                    crate::cache::play::choice_prompt(choice),
+                );
+                if !matches!(choice, Choice::ExtraActions { .. } | Choice::PickUnfriendly) {
+                    ui.horizontal(|ui| {
+                        ui.label("Facing:");
+                        for f in Facing::ALL {
+                            ui.selectable_value(&mut facing.0, f, f.to_string());
+                        }
+                    });
                 }
-                crate::session::ScenarioSource::Unsaved => "an edited layout, not saved".to_owned(),
-            };
-            ui.small(format!("Scenario: {open}"));
-            let own = active
-                .file
-                .as_ref()
-                .map_or("not saved yet".to_owned(), |f| f.display().to_string());
-            ui.horizontal(|ui| {
-                ui.small(format!("Game: {own}"));
-                if active.has_unsaved_work() {
-                    ui.colored_label(egui::Color32::GOLD, "(not saved)");
+            }
+        });
+        ui.separator();
+        egui::CollapsingHeader::new("Players")
+            .default_open(true)
+            .show(ui, |ui| {
+                for (i, player) in game.players().iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        ui.colored_label(player_colour(&active, i), &player.name);
+                        let Some(seat) = bots.seats.0.get_mut(i) else {
+                            return;
+                        };
+                        egui::ComboBox::from_id_salt(("seat", i))
+                            .selected_text(seat.describe())
+                            .show_ui(ui, |ui| {
+                                for choice in Seat::choices() {
+                                    ui.selectable_value(seat, choice, choice.describe());
+                                }
+                            });
+                    });
+                }
+                if ui
+                    .button("New game")
+                    .on_hover_text("this scenario again from its setup, with these players")
+                    .clicked()
+                {
+                    bots.new_game.write(NewGameRequest::default());
                 }
             });
-            if ui
-                .button("Save game")
-                .on_hover_text("to the game's own file, or a new .moves file beside its scenario")
-                .clicked()
-            {
-                files.save.write(SaveRequest::own_file());
+        ui.separator();
+        ui.label(egui::RichText::new("Files").strong());
+        let open = match &active.source {
+            crate::session::ScenarioSource::File(p) => p.display().to_string(),
+            crate::session::ScenarioSource::Embedded => "the standard table (built in)".to_owned(),
+            crate::session::ScenarioSource::Unsaved => "an edited layout, not saved".to_owned(),
+        };
+        ui.small(format!("Scenario: {open}"));
+        let own = active
+            .file
+            .as_ref()
+            .map_or("not saved yet".to_owned(), |f| f.display().to_string());
+        ui.horizontal(|ui| {
+            ui.small(format!("Game: {own}"));
+            if active.has_unsaved_work() {
+                ui.colored_label(egui::Color32::GOLD, "(not saved)");
             }
-            files.open_row(ui, true, active.file.as_deref());
-            let sheet = crate::session::files::sheet_path(&active.source);
-            if ui
-                .button("Print setup sheet (A4 PDF)")
-                .on_hover_text(format!(
-                    "the table at 1:1 over several pages, written to {}",
-                    sheet.display()
-                ))
-                .clicked()
-            {
-                match crate::cache::files::print_sheet(&active.setup, &sheet) {
-                    Ok(out) => notice.info(format!("sheet written to {}", out.display())),
-                    Err(e) => notice.error(e),
-                }
-            }
-            ui.separator();
-            ui.label(egui::RichText::new("Log").strong());
-            log_view(ui, "log", &active.log);
         });
-    width.0 = panel.response.rect.width();
+        if ui
+            .button("Save game")
+            .on_hover_text("to the game's own file, or a new .moves file beside its scenario")
+            .clicked()
+        {
+            files.save.write(SaveRequest::own_file());
+        }
+        files.open_row(ui, true, active.file.as_deref());
+        let sheet = crate::session::files::sheet_path(&active.source);
+        if ui
+            .button("Print setup sheet (A4 PDF)")
+            .on_hover_text(format!(
+                "the table at 1:1 over several pages, written to {}",
+                sheet.display()
+            ))
+            .clicked()
+        {
+            match crate::cache::files::print_sheet(&active.setup, &sheet) {
+                Ok(out) => notice.info(format!("sheet written to {}", out.display())),
+                Err(e) => notice.error(e),
+            }
+        }
+        ui.separator();
+        ui.label(egui::RichText::new("Log").strong());
+        log_view(ui, "log", &active.log);
+    });
 
     if let Some(next) = active.handover {
         let name = active

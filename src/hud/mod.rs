@@ -572,6 +572,30 @@ fn draw_empty_table(
     Ok(())
 }
 
+/// A system's side panel, right of the table, at [`PANEL_WIDTH`]: its
+/// contents drawn by `add`, and [`PanelWidth`] set to what it took, for
+/// the table's viewport; with where it was drawn.
+pub fn side_panel<R>(
+    ctx: &egui::Context,
+    id: &str,
+    width: &mut PanelWidth,
+    add: impl FnOnce(&mut egui::Ui) -> R,
+) -> egui::InnerResponse<R> {
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        format!("{id}-root").into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    let shown = egui::Panel::right(id.to_owned())
+        .resizable(false)
+        .exact_size(PANEL_WIDTH)
+        .show(&mut root, add);
+    width.0 = shown.response.rect.width();
+    shown
+}
+
 /// The width of the side panel drawn this frame, in logical pixels.
 #[derive(Resource, Default)]
 pub struct PanelWidth(pub f32);

@@ -113,217 +113,206 @@ fn draw_layout_panel(
     let mut edit = |e: Edit| {
         requests.write(EditorRequest::Edit(e));
     };
-    let mut root = egui::Ui::new(
-        ctx.clone(),
-        "layout-root".into(),
-        egui::UiBuilder::new()
-            .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
-    );
     let mut other = Vec::new();
-    let shown_panel = egui::Panel::right("layout-panel")
-        .resizable(false)
-        .exact_size(crate::hud::PANEL_WIDTH)
-        .show(&mut root, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                let mut name = scenario.name.clone();
-                ui.horizontal(|ui| {
-                    ui.label("Layout:");
-                    if ui.text_edit_singleline(&mut name).changed() {
-                        edit(Edit::Rename(name.clone()));
-                    }
-                });
-                ui.horizontal(|ui| {
-                    let mut on = true;
-                    if ui.checkbox(&mut on, "Layout mode").changed() {
-                        set_layout.write(SetLayoutMode::OFF);
-                    }
-                    ui.selectable_value(&mut layout.inches, false, "mm");
-                    ui.selectable_value(&mut layout.inches, true, "inches");
-                });
-                let unit = |mm: f64| {
-                    if layout.inches {
-                        format!("{:.1} in", mm / MM_PER_INCH)
-                    } else {
-                        format!("{mm:.0} mm")
-                    }
-                };
-                let p = shown_physical(&shown);
-                ui.label(format!(
-                    "Table {} x {}, squares of {}",
-                    unit(p.table_mm.0),
-                    unit(p.table_mm.1),
-                    unit(p.square_mm)
-                ));
-                if scenario.physical.is_none() {
-                    ui.small("The scenario gives no table: this one is assumed.");
+    let shown_panel = crate::hud::side_panel(ctx, "layout-panel", &mut width, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            let mut name = scenario.name.clone();
+            ui.horizontal(|ui| {
+                ui.label("Layout:");
+                if ui.text_edit_singleline(&mut name).changed() {
+                    edit(Edit::Rename(name.clone()));
                 }
-                ui.collapsing("Table and figures (mm)", |ui| {
-                    let mut q = physical;
-                    let mut changed = false;
-                    egui::Grid::new("physical").show(ui, |ui| {
-                        for (label, value) in [
-                            ("table width", &mut q.table_mm.0),
-                            ("table depth", &mut q.table_mm.1),
-                            ("square", &mut q.square_mm),
-                            ("figure scale", &mut q.figure_scale_mm),
-                        ] {
-                            ui.label(label);
-                            changed |= ui
-                                .add(egui::DragValue::new(value).range(1.0..=10_000.0).speed(1.0))
-                                .changed();
-                            ui.end_row();
-                        }
-                    });
-                    if changed {
-                        edit(Edit::SetPhysical(Some(q)));
-                    }
-                    if ui.button("Table A (30 x 20 in, 30 mm squares)").clicked() {
-                        edit(Edit::SetPhysical(Some(Physical::TABLE_A)));
-                    }
-                });
-                ui.separator();
-                ui.horizontal(|ui| {
-                    ui.label("Tool:");
-                    ui.selectable_value(&mut layout.tool, LayoutTool::Measure, "Measure");
-                    ui.selectable_value(&mut layout.tool, LayoutTool::Edit, "Edit");
-                });
-                match layout.tool {
-                    LayoutTool::Measure => {
-                        ui.label("Click two points of the table to measure; right click clears.");
-                        match (&layout.reading, layout.from) {
-                            (_, Some(from)) => {
-                                ui.label(format!("from {} to ...", from.square));
-                            }
-                            (Some(m), None) => {
-                                ui.label(egui::RichText::new(m.describe()).strong());
-                                ui.small(m.points());
-                            }
-                            _ => {}
-                        }
-                    }
-                    LayoutTool::Edit => {
-                        palette(ui, editor, &scenario, &mut panel.dragging, &mut edit);
-                    }
-                }
-                ui.separator();
-                if let Some(piece) = editor.selected {
-                    selection(ui, editor, piece, &mut edit);
-                    ui.separator();
-                }
-                ui.horizontal(|ui| {
-                    let (undo, redo) = editor.draft.history();
-                    if ui
-                        .add_enabled(undo > 0, egui::Button::new(format!("Undo ({undo})")))
-                        .on_hover_text("Ctrl+Z")
-                        .clicked()
-                    {
-                        other.push(EditorRequest::Undo);
-                    }
-                    if ui
-                        .add_enabled(redo > 0, egui::Button::new(format!("Redo ({redo})")))
-                        .on_hover_text("Ctrl+Y or Ctrl+Shift+Z")
-                        .clicked()
-                    {
-                        other.push(EditorRequest::Redo);
-                    }
-                    if ui
-                        .add_enabled(editor.edited(), egui::Button::new("Revert"))
-                        .on_hover_text("back to the layout as it was opened")
-                        .clicked()
-                    {
-                        other.push(EditorRequest::Revert);
-                    }
-                });
-                notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
-                let errors = editor.draft.errors();
-                if errors.is_empty() {
-                    ui.colored_label(
-                        egui::Color32::LIGHT_GREEN,
-                        "The layout passes every setup ruling.",
-                    );
-                } else {
-                    ui.colored_label(
-                        egui::Color32::from_rgb(255, 120, 110),
-                        format!("{} problem(s), drawn red on the table:", errors.len()),
-                    );
-                }
-                let mut pick = None;
-                for f in errors {
-                    let text =
-                        egui::RichText::new(f.line()).color(egui::Color32::from_rgb(255, 150, 140));
-                    if ui
-                        .add(egui::Label::new(text).sense(egui::Sense::click()))
-                        .clicked()
-                    {
-                        pick = f.piece;
-                    }
-                }
-                for f in editor.draft.warnings() {
-                    ui.colored_label(egui::Color32::from_rgb(230, 200, 90), f.line());
-                }
-                if pick.is_some() {
-                    editor.selected = pick;
-                }
-                ui.separator();
-                ui.horizontal(|ui| {
-                    ui.label("Rules:");
-                    for (rules, name) in [
-                        (RuleSystem::ConflictAtCache, "Conflict at Cache"),
-                        (RuleSystem::SnyderSkirmish, "Snyder Skirmish"),
-                    ] {
-                        if ui.selectable_label(scenario.rules == rules, name).clicked()
-                            && scenario.rules != rules
-                        {
-                            edit(Edit::SetRules(rules));
-                        }
-                    }
-                });
-                ui.horizontal(|ui| {
-                    ui.label("New layout:");
-                    let side = 1..=MAX_NEW_SIDE;
-                    ui.add(egui::DragValue::new(&mut panel.new_size.0).range(side.clone()));
-                    ui.label("x");
-                    ui.add(egui::DragValue::new(&mut panel.new_size.1).range(side));
-                    if ui.button("New").clicked() {
-                        edit(Edit::New {
-                            columns: panel.new_size.0,
-                            rows: panel.new_size.1,
-                        });
-                    }
-                });
-                ui.separator();
-                ui.horizontal(|ui| {
-                    ui.label("File:");
-                    ui.text_edit_singleline(&mut file);
-                });
-                ui.horizontal(|ui| {
-                    if ui.button("Save layout").clicked() {
-                        other.push(EditorRequest::Save(file.clone().into()));
-                    }
-                    if ui
-                        .button("Print sheet")
-                        .on_hover_text("an A4 PDF at 1:1 beside the file named above")
-                        .clicked()
-                    {
-                        other.push(EditorRequest::Print(file.clone().into()));
-                    }
-                });
-                if ui
-                    .button(egui::RichText::new("Play this layout").strong())
-                    .on_hover_text("leave layout mode; after edits a new game starts on the layout")
-                    .clicked()
-                {
+            });
+            ui.horizontal(|ui| {
+                let mut on = true;
+                if ui.checkbox(&mut on, "Layout mode").changed() {
                     set_layout.write(SetLayoutMode::OFF);
                 }
-                ui.small(
-                    "Edit: click a palette item, then squares (or drag it onto the table); \
-                     drag pieces to move them; Q/E turn, Delete removes, Esc lets go.",
-                );
+                ui.selectable_value(&mut layout.inches, false, "mm");
+                ui.selectable_value(&mut layout.inches, true, "inches");
             });
+            let unit = |mm: f64| {
+                if layout.inches {
+                    format!("{:.1} in", mm / MM_PER_INCH)
+                } else {
+                    format!("{mm:.0} mm")
+                }
+            };
+            let p = shown_physical(&shown);
+            ui.label(format!(
+                "Table {} x {}, squares of {}",
+                unit(p.table_mm.0),
+                unit(p.table_mm.1),
+                unit(p.square_mm)
+            ));
+            if scenario.physical.is_none() {
+                ui.small("The scenario gives no table: this one is assumed.");
+            }
+            ui.collapsing("Table and figures (mm)", |ui| {
+                let mut q = physical;
+                let mut changed = false;
+                egui::Grid::new("physical").show(ui, |ui| {
+                    for (label, value) in [
+                        ("table width", &mut q.table_mm.0),
+                        ("table depth", &mut q.table_mm.1),
+                        ("square", &mut q.square_mm),
+                        ("figure scale", &mut q.figure_scale_mm),
+                    ] {
+                        ui.label(label);
+                        changed |= ui
+                            .add(egui::DragValue::new(value).range(1.0..=10_000.0).speed(1.0))
+                            .changed();
+                        ui.end_row();
+                    }
+                });
+                if changed {
+                    edit(Edit::SetPhysical(Some(q)));
+                }
+                if ui.button("Table A (30 x 20 in, 30 mm squares)").clicked() {
+                    edit(Edit::SetPhysical(Some(Physical::TABLE_A)));
+                }
+            });
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.label("Tool:");
+                ui.selectable_value(&mut layout.tool, LayoutTool::Measure, "Measure");
+                ui.selectable_value(&mut layout.tool, LayoutTool::Edit, "Edit");
+            });
+            match layout.tool {
+                LayoutTool::Measure => {
+                    ui.label("Click two points of the table to measure; right click clears.");
+                    match (&layout.reading, layout.from) {
+                        (_, Some(from)) => {
+                            ui.label(format!("from {} to ...", from.square));
+                        }
+                        (Some(m), None) => {
+                            ui.label(egui::RichText::new(m.describe()).strong());
+                            ui.small(m.points());
+                        }
+                        _ => {}
+                    }
+                }
+                LayoutTool::Edit => {
+                    palette(ui, editor, &scenario, &mut panel.dragging, &mut edit);
+                }
+            }
+            ui.separator();
+            if let Some(piece) = editor.selected {
+                selection(ui, editor, piece, &mut edit);
+                ui.separator();
+            }
+            ui.horizontal(|ui| {
+                let (undo, redo) = editor.draft.history();
+                if ui
+                    .add_enabled(undo > 0, egui::Button::new(format!("Undo ({undo})")))
+                    .on_hover_text("Ctrl+Z")
+                    .clicked()
+                {
+                    other.push(EditorRequest::Undo);
+                }
+                if ui
+                    .add_enabled(redo > 0, egui::Button::new(format!("Redo ({redo})")))
+                    .on_hover_text("Ctrl+Y or Ctrl+Shift+Z")
+                    .clicked()
+                {
+                    other.push(EditorRequest::Redo);
+                }
+                if ui
+                    .add_enabled(editor.edited(), egui::Button::new("Revert"))
+                    .on_hover_text("back to the layout as it was opened")
+                    .clicked()
+                {
+                    other.push(EditorRequest::Revert);
+                }
+            });
+            notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
+            let errors = editor.draft.errors();
+            if errors.is_empty() {
+                ui.colored_label(
+                    egui::Color32::LIGHT_GREEN,
+                    "The layout passes every setup ruling.",
+                );
+            } else {
+                ui.colored_label(
+                    egui::Color32::from_rgb(255, 120, 110),
+                    format!("{} problem(s), drawn red on the table:", errors.len()),
+                );
+            }
+            let mut pick = None;
+            for f in errors {
+                let text =
+                    egui::RichText::new(f.line()).color(egui::Color32::from_rgb(255, 150, 140));
+                if ui
+                    .add(egui::Label::new(text).sense(egui::Sense::click()))
+                    .clicked()
+                {
+                    pick = f.piece;
+                }
+            }
+            for f in editor.draft.warnings() {
+                ui.colored_label(egui::Color32::from_rgb(230, 200, 90), f.line());
+            }
+            if pick.is_some() {
+                editor.selected = pick;
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.label("Rules:");
+                for (rules, name) in [
+                    (RuleSystem::ConflictAtCache, "Conflict at Cache"),
+                    (RuleSystem::SnyderSkirmish, "Snyder Skirmish"),
+                ] {
+                    if ui.selectable_label(scenario.rules == rules, name).clicked()
+                        && scenario.rules != rules
+                    {
+                        edit(Edit::SetRules(rules));
+                    }
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.label("New layout:");
+                let side = 1..=MAX_NEW_SIDE;
+                ui.add(egui::DragValue::new(&mut panel.new_size.0).range(side.clone()));
+                ui.label("x");
+                ui.add(egui::DragValue::new(&mut panel.new_size.1).range(side));
+                if ui.button("New").clicked() {
+                    edit(Edit::New {
+                        columns: panel.new_size.0,
+                        rows: panel.new_size.1,
+                    });
+                }
+            });
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.label("File:");
+                ui.text_edit_singleline(&mut file);
+            });
+            ui.horizontal(|ui| {
+                if ui.button("Save layout").clicked() {
+                    other.push(EditorRequest::Save(file.clone().into()));
+                }
+                if ui
+                    .button("Print sheet")
+                    .on_hover_text("an A4 PDF at 1:1 beside the file named above")
+                    .clicked()
+                {
+                    other.push(EditorRequest::Print(file.clone().into()));
+                }
+            });
+            if ui
+                .button(egui::RichText::new("Play this layout").strong())
+                .on_hover_text("leave layout mode; after edits a new game starts on the layout")
+                .clicked()
+            {
+                set_layout.write(SetLayoutMode::OFF);
+            }
+            ui.small(
+                "Edit: click a palette item, then squares (or drag it onto the table); \
+                     drag pieces to move them; Q/E turn, Delete removes, Esc lets go.",
+            );
         });
+    });
     panel.file = Some(file);
-    width.0 = shown_panel.response.rect.width();
     for r in other {
         requests.write(r);
     }

@@ -88,18 +88,8 @@ fn draw_battle_layout_panel(
     let layout = tracked.bypass_change_detection();
     let battle = layout.draft.battle().clone();
     let mut out: Vec<BattleLayoutRequest> = Vec::new();
-    let mut root = egui::Ui::new(
-        ctx.clone(),
-        "battle-layout-root".into(),
-        egui::UiBuilder::new()
-            .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
-    );
-    let shown = egui::Panel::right("battle-layout-panel")
-        .resizable(false)
-        .exact_size(crate::hud::PANEL_WIDTH)
-        .show(&mut root, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
+    crate::hud::side_panel(ctx, "battle-layout-panel", &mut width, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
                 ui.heading("Layout");
                 let mut name = battle.name.clone();
                 ui.horizontal(|ui| {
@@ -323,14 +313,13 @@ fn draw_battle_layout_panel(
                     ui.colored_label(egui::Color32::GOLD, f.line());
                 }
             });
-        });
+    });
     for request in out {
         requests.write(request);
     }
     if choices(layout) != before {
         tracked.set_changed();
     }
-    width.0 = shown.response.rect.width();
     Ok(())
 }
 

@@ -74,47 +74,37 @@ fn draw_battle_panel(
         crate::hud::draw_dialog(ctx, dialog, &mut files.files.answers);
     }
     let game = &*battle.game;
-    let mut root = egui::Ui::new(
-        ctx.clone(),
-        "battle-root".into(),
-        egui::UiBuilder::new()
-            .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
-    );
-    let panel = egui::Panel::right("battle-panel")
-        .resizable(false)
-        .exact_size(crate::hud::PANEL_WIDTH)
-        .show(&mut root, |ui| {
-            ui.heading(&battle.setup.name);
-            let mut on = false;
-            if ui
-                .checkbox(&mut on, "Layout mode")
-                .on_hover_text("the battle's map at its real size: rulers, measuring and the editor")
-                .changed()
-            {
-                files.layout.write(crate::mode::SetLayoutMode::ON);
+    crate::hud::side_panel(ctx, "battle-panel", &mut width, |ui| {
+        ui.heading(&battle.setup.name);
+        let mut on = false;
+        if ui
+            .checkbox(&mut on, "Layout mode")
+            .on_hover_text("the battle's map at its real size: rulers, measuring and the editor")
+            .changed()
+        {
+            files.layout.write(crate::mode::SetLayoutMode::ON);
+        }
+        let side = game.active();
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!(
+                "Turn {} of {}:",
+                game.turn(),
+                battle.setup.setup.turns
+            ));
+            ui.colored_label(side_colour(&battle, side), game.name(side));
+            ui.label(format!("{:?} phase", game.phase()));
+        });
+        ui.horizontal(|ui| {
+            for s in [Side(0), Side(1)] {
+                let who = match seats.of(usize::from(s.0)) {
+                    crate::session::Seat::Person => "a person".to_owned(),
+                    bot => bot.describe(),
+                };
+                ui.colored_label(side_colour(&battle, s), format!("{}: {who}", game.name(s)));
             }
-            let side = game.active();
-            ui.horizontal_wrapped(|ui| {
-                ui.label(format!(
-                    "Turn {} of {}:",
-                    game.turn(),
-                    battle.setup.setup.turns
-                ));
-                ui.colored_label(side_colour(&battle, side), game.name(side));
-                ui.label(format!("{:?} phase", game.phase()));
-            });
-            ui.horizontal(|ui| {
-                for s in [Side(0), Side(1)] {
-                    let who = match seats.of(usize::from(s.0)) {
-                        crate::session::Seat::Person => "a person".to_owned(),
-                        bot => bot.describe(),
-                    };
-                    ui.colored_label(side_colour(&battle, s), format!("{}: {who}", game.name(s)));
-                }
-            });
-            // The phase bar's buttons keep their place whatever is shown below.
-            ui.horizontal(|ui| {
+        });
+        // The phase bar's buttons keep their place whatever is shown below.
+        ui.horizontal(|ui| {
                 let may_play = battle.handover.is_none() && choices.side.is_some();
                 let end = ui.add_enabled(
                     may_play && choices.end_refused.is_none(),
@@ -162,84 +152,90 @@ fn draw_battle_panel(
                     files.hints.write(crate::session::HintRequest);
                 }
             });
-            ui.horizontal(|ui| {
-                let mut real = battle.extra.real_dice;
-                if ui
-                    .checkbox(&mut real, "Real dice")
-                    .on_hover_text("Roll real dice beside the table and type each roll before you play (R30)")
-                    .changed()
-                {
-                    inputs.write(BattleInput::RealDice(real));
-                }
-                if battle.extra.real_dice {
-                    ui.label("rolls:");
-                    ui.add(egui::TextEdit::singleline(&mut typed.0).desired_width(90.0).hint_text("4 2"));
-                }
-            });
-            crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
-            ui.separator();
-            if let Some((outcome, why)) = game.ending() {
-                let words = match outcome {
-                    sandtable_warpspawn::Outcome::Won(s) => format!("{} wins", game.name(s)),
-                    sandtable_warpspawn::Outcome::Draw => "A draw".to_owned(),
-                };
-                ui.heading(words);
-                ui.label(format!("{why:?}"));
-            } else if let Some(next) = battle.handover.map(|s| Side(s.0 as u8)) {
-                ui.label("Hand the table to");
-                ui.colored_label(side_colour(&battle, next), egui::RichText::new(game.name(next)).heading());
-                if let Some(step) = game.owed() {
-                    ui.label(format!("who owes a decision: {}", game.owed_words(step)));
-                }
-                if ui.button("Start turn").clicked() {
-                    start.write(StartTurn);
-                }
-            } else if let Some(decider) = choices.side {
-                if let Some(step) = game.owed() {
-                    ui.colored_label(egui::Color32::GOLD, game.owed_words(step));
-                    ui.label(format!(
+        ui.horizontal(|ui| {
+            let mut real = battle.extra.real_dice;
+            if ui
+                .checkbox(&mut real, "Real dice")
+                .on_hover_text(
+                    "Roll real dice beside the table and type each roll before you play (R30)",
+                )
+                .changed()
+            {
+                inputs.write(BattleInput::RealDice(real));
+            }
+            if battle.extra.real_dice {
+                ui.label("rolls:");
+                ui.add(
+                    egui::TextEdit::singleline(&mut typed.0)
+                        .desired_width(90.0)
+                        .hint_text("4 2"),
+                );
+            }
+        });
+        crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
+        ui.separator();
+        if let Some((outcome, why)) = game.ending() {
+            let words = match outcome {
+                sandtable_warpspawn::Outcome::Won(s) => format!("{} wins", game.name(s)),
+                sandtable_warpspawn::Outcome::Draw => "A draw".to_owned(),
+            };
+            ui.heading(words);
+            ui.label(format!("{why:?}"));
+        } else if let Some(next) = battle.handover.map(|s| Side(s.0 as u8)) {
+            ui.label("Hand the table to");
+            ui.colored_label(
+                side_colour(&battle, next),
+                egui::RichText::new(game.name(next)).heading(),
+            );
+            if let Some(step) = game.owed() {
+                ui.label(format!("who owes a decision: {}", game.owed_words(step)));
+            }
+            if ui.button("Start turn").clicked() {
+                start.write(StartTurn);
+            }
+        } else if let Some(decider) = choices.side {
+            if let Some(step) = game.owed() {
+                ui.colored_label(egui::Color32::GOLD, game.owed_words(step));
+                ui.label(format!(
                         "{} decides: play one of the answers below, or click a lit hex to see only its own.",
                         game.name(decider)
                     ));
-                } else if pick.from.is_none() {
-                    ui.label(phase_hint(game.phase()));
-                }
-                choices_list(ui, game, &choices, &pick, &mut inputs);
-            } else if let Some(decider) = game.decider() {
-                ui.label(format!("{} (a bot) is thinking...", game.name(decider)));
+            } else if pick.from.is_none() {
+                ui.label(phase_hint(game.phase()));
             }
-            ui.separator();
-            ui.label(egui::RichText::new("Dice").strong());
-            if battle.extra.rolls.is_empty() {
-                ui.label("nothing rolled yet");
-            }
-            for roll in &battle.extra.rolls {
-                ui.label(roll);
-            }
-            ui.separator();
-            vp_track(ui, &battle);
-            ui.separator();
-            // Any file opens here: another battle, or a game of another
-            // system, which then takes the table.
-            files
-                .files
-                .open_row(ui, true, battle.file.as_deref());
-            let sheet = crate::session::files::sheet_path(&battle.source);
-            if ui
-                .button("Print setup sheet (A4 PDF)")
-                .on_hover_text(format!(
-                    "the hex map at 1:1 over several pages, with every piece listed, written to {}",
-                    sheet.display()
-                ))
-                .clicked()
-            {
-                inputs.write(BattleInput::PrintSheet);
-            }
-            ui.separator();
-            ui.label(egui::RichText::new("Log").strong());
-            crate::hud::log_view(ui, "battle-log", &battle.log);
-        });
-    width.0 = panel.response.rect.width();
+            choices_list(ui, game, &choices, &pick, &mut inputs);
+        } else if let Some(decider) = game.decider() {
+            ui.label(format!("{} (a bot) is thinking...", game.name(decider)));
+        }
+        ui.separator();
+        ui.label(egui::RichText::new("Dice").strong());
+        if battle.extra.rolls.is_empty() {
+            ui.label("nothing rolled yet");
+        }
+        for roll in &battle.extra.rolls {
+            ui.label(roll);
+        }
+        ui.separator();
+        vp_track(ui, &battle);
+        ui.separator();
+        // Any file opens here: another battle, or a game of another
+        // system, which then takes the table.
+        files.files.open_row(ui, true, battle.file.as_deref());
+        let sheet = crate::session::files::sheet_path(&battle.source);
+        if ui
+            .button("Print setup sheet (A4 PDF)")
+            .on_hover_text(format!(
+                "the hex map at 1:1 over several pages, with every piece listed, written to {}",
+                sheet.display()
+            ))
+            .clicked()
+        {
+            inputs.write(BattleInput::PrintSheet);
+        }
+        ui.separator();
+        ui.label(egui::RichText::new("Log").strong());
+        crate::hud::log_view(ui, "battle-log", &battle.log);
+    });
     Ok(())
 }
 

@@ -10,8 +10,8 @@ use sandtable_cache::{Choice, Command, Facing, Square};
 
 use crate::AppSystems;
 use crate::cache::play::{ActiveGame, CommandRequest};
+use crate::cache::table::{GridPos, UnitPiece, advance_to};
 use crate::session::{Notice, UndoRequest};
-use crate::table::{GridPos, UnitPiece, advance_to};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(MeshPickingPlugin)
@@ -80,8 +80,11 @@ pub fn read_table_drags(
     }
     if buttons.just_released(MouseButton::Left)
         && let Some(from) = start.0.take()
-        && let (Ok(window), Ok(camera), Some(board)) =
-            (window.single(), camera.single(), shown.board)
+        && let (Ok(window), Ok(camera), Some(board)) = (
+            window.single(),
+            camera.single(),
+            crate::cache::table::board_shown(&shown),
+        )
         && let Some(to) = square_under_cursor(window, camera, board)
         && to != from
     {
@@ -119,8 +122,8 @@ pub fn point_under_cursor(window: &Window, camera: (&Camera, &GlobalTransform)) 
 
 /// The square of the board under a point of the table top, if any.
 pub fn square_at(board: sandtable_cache::Board, at: Vec3) -> Option<Square> {
-    let col = (at.x / crate::table::SQUARE + f32::from(board.columns) / 2.0).floor();
-    let row = (-at.z / crate::table::SQUARE + f32::from(board.rows) / 2.0).floor();
+    let col = (at.x / crate::cache::table::SQUARE + f32::from(board.columns) / 2.0).floor();
+    let row = (-at.z / crate::cache::table::SQUARE + f32::from(board.rows) / 2.0).floor();
     let fits = |v: f32, n: u16| v >= 0.0 && v < f32::from(n);
     (fits(col, board.columns) && fits(row, board.rows)).then(|| Square::new(col as u16, row as u16))
 }

@@ -7,15 +7,15 @@ use common::notice;
 
 use bevy::prelude::*;
 use sandtable::cache::play::{ActiveGame, CommandRequest};
+use sandtable::cache::table::{
+    ActionBudget, BasePiece, FacingDir, FloatingText, GridPos, InCustody, OutOfGame, Reachable,
+    SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, custody_slot, square_center,
+};
 use sandtable::layout::draft::{Edit, Item, PieceRef};
 use sandtable::layout::{EditorRequest, LayoutEditor, LayoutMode, LayoutTool, SetLayoutMode};
 use sandtable::picking::{ClickButton, TableClick, TableDrag, click_plugin};
 use sandtable::session::{GameLoaded, Notice, ScenarioSource, UndoRequest};
-use sandtable::table::{
-    ActionBudget, BasePiece, FacingDir, FloatingText, GridPos, InCustody, Offending, OutOfGame,
-    Reachable, SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, custody_slot,
-    square_center,
-};
+use sandtable::table::Offending;
 use sandtable_cache::{Command, Facing, PlayerId, Square, TerrainKind, UnitId};
 use sandtable_scenario::{Physical, RuleSystem, Scenario};
 
@@ -125,7 +125,7 @@ fn loading_spawns_one_entity_per_square_unit_structure_and_stash() {
 fn reachable_entities(app: &mut App) -> Vec<Entity> {
     let mut found: Vec<Entity> = app
         .world_mut()
-        .query_filtered::<Entity, With<sandtable::table::Reachable>>()
+        .query_filtered::<Entity, With<sandtable::cache::table::Reachable>>()
         .iter(app.world())
         .collect();
     found.sort();
@@ -138,7 +138,9 @@ fn the_table_asks_the_rules_again_only_when_the_game_changed() {
     click(&mut app, "B3", true);
     let revision = app.world().resource::<ActiveGame>().revision;
     assert_eq!(
-        app.world().resource::<sandtable::table::SyncedRevision>().0,
+        app.world()
+            .resource::<sandtable::cache::table::SyncedRevision>()
+            .0,
         Some(revision),
         "the sync chain notes the revision it followed"
     );
@@ -148,7 +150,7 @@ fn the_table_asks_the_rules_again_only_when_the_game_changed() {
     // stands still: the table does not list the legal commands every frame.
     app.world_mut()
         .entity_mut(marks[0])
-        .remove::<sandtable::table::Reachable>();
+        .remove::<sandtable::cache::table::Reachable>();
     for _ in 0..3 {
         app.update();
     }
@@ -228,7 +230,7 @@ fn reachable_marks(app: &mut App) -> Vec<(Square, Reachable)> {
 
 #[test]
 fn a_capture_square_is_marked_with_the_bonus_the_rules_would_give() {
-    use sandtable::table::CaptureMark;
+    use sandtable::cache::table::CaptureMark;
     use sandtable_cache::CaptureSide;
     // Red D4 faces north behind Blue D5, which faces north too; Blue's base
     // E6 and unit F7 (facing south) wait beyond.
@@ -640,7 +642,7 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
     );
     let lit: std::collections::BTreeSet<Square> = app
         .world_mut()
-        .query::<(&GridPos, &sandtable::table::ChoiceTarget)>()
+        .query::<(&GridPos, &sandtable::cache::table::ChoiceTarget)>()
         .iter(app.world())
         .map(|(p, _)| p.0)
         .collect();
@@ -670,7 +672,7 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
     assert_eq!(app.world().get::<FacingDir>(e), Some(&FacingDir(Facing::E)));
     assert!(game(&app).pending().is_none(), "the choice is answered");
     assert_eq!(
-        count::<sandtable::table::ChoiceTarget>(&mut app),
+        count::<sandtable::cache::table::ChoiceTarget>(&mut app),
         0,
         "nothing is lit once it is answered"
     );
@@ -682,9 +684,9 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
     ));
     click(&mut app, "D4", true);
     click(&mut app, "D5", false);
-    let picks: Vec<(Square, sandtable::table::ChoiceTarget)> = app
+    let picks: Vec<(Square, sandtable::cache::table::ChoiceTarget)> = app
         .world_mut()
-        .query::<(&GridPos, &sandtable::table::ChoiceTarget)>()
+        .query::<(&GridPos, &sandtable::cache::table::ChoiceTarget)>()
         .iter(app.world())
         .map(|(p, t)| (p.0, *t))
         .collect();
@@ -698,7 +700,7 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
     assert!(
         picks
             .iter()
-            .all(|(s, t)| *t == sandtable::table::ChoiceTarget::Pick
+            .all(|(s, t)| *t == sandtable::cache::table::ChoiceTarget::Pick
                 && game(&app).check(&Command::Pick(*s)).is_ok()),
         "each a pick the rules accept"
     );
@@ -1488,7 +1490,7 @@ fn a_bot_thought_is_dropped_when_a_new_game_starts_with_a_person_on_its_seat() {
 #[test]
 fn hovering_a_square_names_what_stands_there_and_what_entering_costs() {
     use sandtable::cache::play::describe_square;
-    use sandtable::table::Acted;
+    use sandtable::cache::table::Acted;
     let mut app = app_with(sandtable_scenario::standard());
     let text = |app: &App, square: &str| describe_square(game(app), sq(square));
     assert_eq!(
@@ -1591,7 +1593,10 @@ fn the_measuring_line_follows_the_pointer_until_the_second_click() {
         (back.x_mm - pointer.x_mm).abs() < 1e-3 && (back.y_mm - pointer.y_mm).abs() < 1e-3,
         "world and table points agree"
     );
-    assert_eq!(world, sandtable::table::square_center(board, sq("F5")));
+    assert_eq!(
+        world,
+        sandtable::cache::table::square_center(board, sq("F5"))
+    );
     // The second click ends it: the line stays as the reading.
     click(&mut app, "D2", false);
     let layout = app.world().resource::<LayoutMode>().clone();
@@ -1624,16 +1629,16 @@ fn a_wall_crossing_lands_beyond_the_wall_for_the_table_the_click_and_the_hint() 
     let mut app = app_with(scenario);
     click(&mut app, "D4", true);
     let g = game(&app);
-    let reach: Vec<Square> = sandtable::table::reachable(g)
+    let reach: Vec<Square> = sandtable::cache::table::reachable(g)
         .into_iter()
         .map(|(s, _)| s)
         .collect();
     assert_eq!(reach, vec![sq("D6")], "the wall is crossed, not stood on");
     assert_eq!(
-        sandtable::table::advance_to(g, sq("D6")),
+        sandtable::cache::table::advance_to(g, sq("D6")),
         Some(Command::Advance)
     );
-    assert_eq!(sandtable::table::advance_to(g, sq("D5")), None);
+    assert_eq!(sandtable::cache::table::advance_to(g, sq("D5")), None);
     assert_eq!(
         sandtable::cache::bots::Hint::square(Command::Advance, g),
         Some(sq("D6"))

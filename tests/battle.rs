@@ -140,7 +140,14 @@ fn the_camera_frames_the_whole_physical_table() {
     // 762 x 508 mm of table at 40 mm a hex.
     assert!((extent.x - 762.0 / 40.0).abs() < 1e-3, "{extent}");
     assert!((extent.y - 508.0 / 40.0).abs() < 1e-3, "{extent}");
-    assert_eq!(shown.board, None, "no squares");
+    assert_eq!(
+        shown.surface,
+        Some(sandtable_core::game::Surface::Hexes {
+            columns: 16,
+            rows: 12
+        }),
+        "the map's hexes, no squares"
+    );
 }
 
 // ------------------------------------------------------------------ play
@@ -1440,8 +1447,8 @@ fn a_battle_opened_with_another_seed_is_saved_with_that_seed() {
 #[test]
 fn a_file_of_another_system_opens_from_the_battle_and_a_battle_from_its_table() {
     use sandtable::cache::play::ActiveGame;
+    use sandtable::cache::table::UnitPiece;
     use sandtable::session::{Dialog, DialogAnswer, Leaving, LoadRequest};
-    use sandtable::table::UnitPiece;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let cache = root.join("scenarios/two-factors.ron");
     let field = root.join("scenarios/warpspawn/open-field.ron");

@@ -18,9 +18,9 @@ use sandtable::cache::builtin::DefaultLook;
 use sandtable::cache::looks::PlayerLooks;
 use sandtable::cache::models::{AssetsFolder, Figure, Models};
 use sandtable::cache::play::ActiveGame;
+use sandtable::cache::table::{BasePiece, Owner, StashToken, TerrainPiece, UnitPiece};
 use sandtable::picking::click_plugin;
 use sandtable::session::{GameLoaded, Notice, ScenarioSource};
-use sandtable::table::{BasePiece, Owner, StashToken, TerrainPiece, UnitPiece};
 use sandtable_scenario::{ModelTerrain, Scenario};
 
 /// The app with the looks and model loading; `file` is where the scenario

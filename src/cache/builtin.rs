@@ -11,7 +11,7 @@ use bevy::mesh::{Indices, VertexAttributeValues};
 use bevy::prelude::*;
 use sandtable_scenario::ModelTerrain;
 
-use crate::table::SQUARE;
+use crate::cache::table::SQUARE;
 
 /// A look that ships as a file in `assets/looks/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -12,13 +12,13 @@ use sandtable_scenario::ModelTerrain;
 use super::builtin::{DefaultLook, Paint, Shape, parts};
 use super::models::{self, Figure, Models, NeedsFigure, Pick};
 use crate::AppSystems;
+use crate::cache::table::{
+    Acted, ActionBudget, BasePiece, ChoiceTarget, CustomModel, GridPos, Owner, Reachable, SQUARE,
+    SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, square_center,
+};
 use crate::picking::{on_hover, on_unhover};
 use crate::table::shaped;
-use crate::table::{
-    Acted, ActionBudget, BasePiece, ChoiceTarget, CustomModel, GridPos, Offending, Owner,
-    Reachable, SQUARE, Selected, SquareTile, StashToken, TableBuilt, TableIndex, TablePiece,
-    TableShown, TerrainPiece, UnitPiece, square_center,
-};
+use crate::table::{Offending, Selected, TableBuilt, TablePiece, TableShown};
 
 /// The looks of the table's pieces, its lights and its marks; with the
 /// models' plugin.
@@ -256,12 +256,12 @@ fn lay_table_slab(
     if built.read().count() == 0 {
         return;
     }
-    let Some(b) = shown.board else {
+    let Some(b) = crate::cache::table::board_shown(&shown) else {
         return;
     };
     // The real table: the scenario's `physical` field, or the one assumed
     // for its board; in squares.
-    let p = crate::table::shown_physical(&shown);
+    let p = crate::cache::table::shown_physical(&shown);
     let (w, d) = (
         (p.table_mm.0 / p.square_mm) as f32,
         (p.table_mm.1 / p.square_mm) as f32,
@@ -276,8 +276,8 @@ fn lay_table_slab(
     // Each player's custody tray beside the table.
     let tray = meshes.add(Cuboid::new(1.0 * SQUARE, 0.1, 8.2 * SQUARE));
     for p in 0..shown.colours.len() {
-        let first = crate::table::custody_slot(b, sandtable_cache::PlayerId(p as u16), 0);
-        let last = crate::table::custody_slot(b, sandtable_cache::PlayerId(p as u16), 9);
+        let first = crate::cache::table::custody_slot(b, sandtable_cache::PlayerId(p as u16), 0);
+        let last = crate::cache::table::custody_slot(b, sandtable_cache::PlayerId(p as u16), 9);
         commands.spawn((
             Mesh3d(tray.clone()),
             MeshMaterial3d(looks.tray.clone()),
@@ -306,7 +306,7 @@ fn make_player_looks(
             let [r, g, b] = c.0;
             let color = Color::srgb_u8(r, g, b);
             let dark = Color::srgb_u8(r / 2, g / 2, b / 2);
-            let sides = crate::table::player_shape(sandtable_cache::PlayerId(p as u16));
+            let sides = crate::cache::table::player_shape(sandtable_cache::PlayerId(p as u16));
             PlayerLook {
                 colour: matte(&mut materials, color),
                 dark: matte(&mut materials, dark),

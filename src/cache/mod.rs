@@ -16,12 +16,13 @@ pub mod looks;
 pub mod models;
 pub mod panel;
 pub mod play;
+pub mod table;
 
 pub use play::{ActiveGame, CommandRequest, PlayEvent};
 
 /// Cache's game flow, without rendering or input devices.
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((play::plugin, bots::plugin));
+    app.add_plugins((play::plugin, bots::plugin, table::plugin));
     crate::session::open::join_table::<play::Cache>(app, files::opener());
 }
 

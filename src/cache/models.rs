@@ -24,11 +24,11 @@ use sandtable_scenario::files::{ReadFileError, read_inside, stays_inside};
 use sandtable_scenario::{ModelTerrain, PieceOf, models::model_for};
 
 use super::builtin::{DefaultLook, PLAYER_DARK_MATERIAL, PLAYER_MATERIAL, gltf_turn};
-use crate::session::Notice;
-use crate::table::{
-    BasePiece, Offending, Owner, SQUARE, StashToken, TableShown, TerrainPiece, UnitPiece,
-    square_center,
+use crate::cache::table::{
+    BasePiece, Owner, SQUARE, StashToken, TerrainPiece, UnitPiece, square_center,
 };
+use crate::session::Notice;
+use crate::table::{Offending, TableShown};
 
 /// The asset source models are read through.
 pub const SOURCE: &str = "sandtable-models";
@@ -516,7 +516,7 @@ pub(crate) fn pick(
         && let (Some(Some(handle)), Some(entry)) = (models.custom.get(i), shown.models.get(i))
         && models.usable(handle)
     {
-        let square_mm = crate::table::shown_physical(shown).square_mm;
+        let square_mm = crate::cache::table::shown_physical(shown).square_mm;
         let scale = (entry.unit_mm / square_mm) as f32 * SQUARE;
         return Pick::Model(handle.clone(), scale);
     }

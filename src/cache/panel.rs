@@ -10,6 +10,9 @@ use sandtable_cache::{Choice, Command, Facing, Square};
 
 use super::bots::{Hint, Thinking};
 use super::play::{ActiveGame, Cache, CommandRequest, outcome_text};
+use crate::cache::table::{
+    ActionBudget, FloatingText, GridPos, Reachable, SQUARE, SquareTile, square_center,
+};
 use crate::hud::{
     FilePanel, HoverLabel, HudStage, NOTICE_HEIGHT, PanelWidth, TableLabels, draw_dialog,
     fixed_slot, log_view, notice_text,
@@ -20,9 +23,7 @@ use crate::session::open::on_table;
 use crate::session::{
     HintRequest, NewGameRequest, Notice, SaveRequest, Seat, Seats, StartTurn, UndoRequest,
 };
-use crate::table::{
-    ActionBudget, FloatingText, GridPos, Reachable, SQUARE, SquareTile, TableShown, square_center,
-};
+use crate::table::TableShown;
 
 /// Cache's panel and the labels over its squares.
 pub(super) fn plugin(app: &mut App) {
@@ -560,7 +561,9 @@ fn label_table(
     hovered: Res<Hovered>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let (Some(board), Ok((cam, cam_at))) = (shown.board, camera.single()) else {
+    let (Some(board), Ok((cam, cam_at))) =
+        (crate::cache::table::board_shown(&shown), camera.single())
+    else {
         return Ok(());
     };
     let labels = TableLabels::new(ctx, cam, cam_at);

@@ -9,17 +9,18 @@ use sandtable_cache::{Board, Square};
 use sandtable_scenario::Physical;
 
 use crate::AppSystems;
+use crate::cache::table::SQUARE;
 use crate::mode::Mode;
 use crate::picking::{ClickButton, TableClick};
-use crate::table::{SQUARE, TableShown};
+use crate::table::TableShown;
 
 pub mod draft;
 pub mod editor;
 pub mod panel;
 pub mod table;
 
+pub use crate::cache::table::shown_physical;
 pub use crate::mode::SetLayoutMode;
-pub use crate::table::shown_physical;
 pub use editor::{EditorRequest, LayoutEditor};
 
 /// Millimetres in an inch.
@@ -186,7 +187,12 @@ pub fn follow_measuring_pointer(
     window: Query<&Window, With<bevy::window::PrimaryWindow>>,
     camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
 ) {
-    let wanted = match (layout.from, shown.board, window.single(), camera.single()) {
+    let wanted = match (
+        layout.from,
+        crate::cache::table::board_shown(&shown),
+        window.single(),
+        camera.single(),
+    ) {
         (Some(_), Some(board), Ok(window), Ok(camera)) => {
             crate::picking::point_under_cursor(window, camera).and_then(|at| {
                 let square = crate::picking::square_at(board, at)?;
@@ -211,7 +217,7 @@ pub fn measure_with_clicks(
         clicks.clear();
         return;
     }
-    let Some(board) = shown.board else {
+    let Some(board) = crate::cache::table::board_shown(&shown) else {
         clicks.clear();
         return;
     };

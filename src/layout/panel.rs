@@ -8,6 +8,7 @@ use bevy_egui::{EguiContexts, egui};
 use sandtable_cache::{Facing, TerrainKind};
 use sandtable_scenario::{Physical, RuleSystem};
 
+use crate::cache::table::SQUARE;
 use crate::hud::{HoverLabel, HudStage, PanelWidth, TableLabels, notice_slot};
 use crate::layout::draft::{Edit, Item, MAX_NEW_SIDE, PieceRef, Turn};
 use crate::layout::{
@@ -17,7 +18,7 @@ use crate::layout::{
 use crate::mode::Mode;
 use crate::picking::{Hovered, square_under_cursor};
 use crate::session::Notice;
-use crate::table::{SQUARE, TableShown};
+use crate::table::TableShown;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LayoutPanel>()
@@ -325,8 +326,11 @@ fn draw_layout_panel(
             .pointer_latest_pos()
             .is_some_and(|p| p.x < shown_panel.response.rect.left());
         if over_table
-            && let (Ok(window), Ok(camera), Some(board)) =
-                (window.single(), camera.single(), shown.board)
+            && let (Ok(window), Ok(camera), Some(board)) = (
+                window.single(),
+                camera.single(),
+                crate::cache::table::board_shown(&shown),
+            )
             && let Some(at) = square_under_cursor(window, camera, board)
         {
             requests.write(EditorRequest::Edit(Edit::Place { item, at }));
@@ -503,7 +507,8 @@ fn draw_rulers(
     camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let (Some(_), Ok((cam, cam_at))) = (shown.board, camera.single()) else {
+    let (Some(_), Ok((cam, cam_at))) = (crate::cache::table::board_shown(&shown), camera.single())
+    else {
         return Ok(());
     };
     let labels = TableLabels::new(ctx, cam, cam_at);

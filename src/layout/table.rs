@@ -11,9 +11,10 @@ use sandtable_cache::PlayerId;
 use super::LayoutEditor;
 use super::draft::{Draft, PieceRef};
 use crate::AppSystems;
+use crate::cache::table::{Contents, TableBuilder};
 use crate::mode::{Mode, mode_change_pending};
 use crate::session::GameLoaded;
-use crate::table::{Contents, Offending, Selected, TableBuilder, TableRebuild};
+use crate::table::{Offending, Selected, TableRebuild};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(

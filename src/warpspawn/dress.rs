@@ -54,7 +54,12 @@ fn dress_table_top(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    if built.read().count() == 0 || shown.board.is_some() {
+    if built.read().count() == 0
+        || matches!(
+            shown.surface,
+            Some(sandtable_core::game::Surface::Squares { .. })
+        )
+    {
         return;
     }
     let (Some(_), Some(extent)) = (battle, shown.extent) else {

@@ -217,7 +217,10 @@ pub(crate) fn spawn_hex_table(
     let table = battle.table();
     let size = map_size(map);
     *shown = TableShown {
-        board: None,
+        surface: Some(sandtable_core::game::Surface::Hexes {
+            columns: map.columns,
+            rows: map.rows,
+        }),
         extent: Some(Vec2::new(
             size.x.max((table.table_mm.0 / table.hex_mm) as f32 * HEX),
             size.y.max((table.table_mm.1 / table.hex_mm) as f32 * HEX),

@@ -6,6 +6,7 @@ mod common;
 use common::notice;
 
 use bevy::prelude::*;
+use sandtable::cache::picking::{TableClick, TableDrag, click_plugin};
 use sandtable::cache::play::{ActiveGame, CommandRequest};
 use sandtable::cache::table::{
     ActionBudget, BasePiece, FacingDir, FloatingText, GridPos, InCustody, OutOfGame, Reachable,
@@ -13,7 +14,7 @@ use sandtable::cache::table::{
 };
 use sandtable::layout::draft::{Edit, Item, PieceRef};
 use sandtable::layout::{EditorRequest, LayoutEditor, LayoutMode, LayoutTool, SetLayoutMode};
-use sandtable::picking::{ClickButton, TableClick, TableDrag, click_plugin};
+use sandtable::picking::ClickButton;
 use sandtable::session::{GameLoaded, Notice, ScenarioSource, UndoRequest};
 use sandtable::table::Offending;
 use sandtable_cache::{Command, Facing, PlayerId, Square, TerrainKind, UnitId};
@@ -664,7 +665,7 @@ fn a_stash_choice_is_answered_by_clicking_a_square() {
     );
     assert!(lit.contains(&sq("D5")), "the unit's own square too (R23)");
     app.world_mut()
-        .resource_mut::<sandtable::picking::PlaceFacing>()
+        .resource_mut::<sandtable::cache::picking::PlaceFacing>()
         .0 = Facing::E;
     click(&mut app, "A8", false);
     let e = unit_entity(&app, 0);

@@ -320,8 +320,10 @@ fn battle_app(name: &str) -> App {
     };
     let mut app = App::new();
     // The table's clicks, as the window's picking makes them.
-    app.add_plugins(MinimalPlugins)
-        .add_plugins((sandtable::logic_plugin, sandtable::picking::click_plugin));
+    app.add_plugins(MinimalPlugins).add_plugins((
+        sandtable::logic_plugin,
+        sandtable::cache::picking::click_plugin,
+    ));
     app.insert_resource(
         ActiveBattle::new(battle)
             .expect("it starts")

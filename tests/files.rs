@@ -11,10 +11,10 @@ use common::notice;
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
+use sandtable::cache::picking::click_plugin;
 use sandtable::cache::play::{ActiveGame, CommandRequest};
 use sandtable::layout::draft::Edit;
 use sandtable::layout::{EditorRequest, LayoutMode, LayoutTool, SetLayoutMode};
-use sandtable::picking::click_plugin;
 use sandtable::session::{
     Dialog, DialogAnswer, FileField, Leaving, LoadRequest, NewGameRequest, OpenFailure,
     SaveRequest, ScenarioSource, Seat, Seats,

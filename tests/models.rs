@@ -17,9 +17,9 @@ use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
 use sandtable::cache::builtin::DefaultLook;
 use sandtable::cache::looks::PlayerLooks;
 use sandtable::cache::models::{AssetsFolder, Figure, Models};
+use sandtable::cache::picking::click_plugin;
 use sandtable::cache::play::ActiveGame;
 use sandtable::cache::table::{BasePiece, Owner, StashToken, TerrainPiece, UnitPiece};
-use sandtable::picking::click_plugin;
 use sandtable::session::{GameLoaded, Notice, ScenarioSource};
 use sandtable_scenario::{ModelTerrain, Scenario};
 

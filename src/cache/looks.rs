@@ -12,11 +12,11 @@ use sandtable_scenario::ModelTerrain;
 use super::builtin::{DefaultLook, Paint, Shape, parts};
 use super::models::{self, Figure, Models, NeedsFigure, Pick};
 use crate::AppSystems;
+use crate::cache::picking::{on_hover, on_unhover};
 use crate::cache::table::{
     Acted, ActionBudget, BasePiece, ChoiceTarget, CustomModel, GridPos, Owner, Reachable, SQUARE,
     SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, square_center,
 };
-use crate::picking::{on_hover, on_unhover};
 use crate::table::shaped;
 use crate::table::{Offending, Selected, TableBuilt, TablePiece, TableShown};
 
@@ -644,7 +644,7 @@ fn ring_acted_units(
 
 /// A pale light follows the square under the pointer.
 fn follow_hover(
-    hovered: Res<crate::picking::Hovered>,
+    hovered: Res<crate::cache::picking::Hovered>,
     index: Res<TableIndex>,
     mut mark: Query<(&mut Transform, &mut Visibility), With<HoverMark>>,
 ) {

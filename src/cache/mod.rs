@@ -15,6 +15,7 @@ pub mod keys;
 pub mod looks;
 pub mod models;
 pub mod panel;
+pub mod picking;
 pub mod play;
 pub mod table;
 
@@ -28,5 +29,5 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Cache's looks and its panel, for a table with a window.
 pub fn window_plugin(app: &mut App) {
-    app.add_plugins((looks::plugin, panel::plugin));
+    app.add_plugins((looks::plugin, panel::plugin, picking::plugin));
 }

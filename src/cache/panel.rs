@@ -10,6 +10,7 @@ use sandtable_cache::{Choice, Command, Facing, Square};
 
 use super::bots::{Hint, Thinking};
 use super::play::{ActiveGame, Cache, CommandRequest, outcome_text};
+use crate::cache::picking::{Hovered, PlaceFacing};
 use crate::cache::table::{
     ActionBudget, FloatingText, GridPos, Reachable, SQUARE, SquareTile, square_center,
 };
@@ -18,7 +19,6 @@ use crate::hud::{
     fixed_slot, log_view, notice_text,
 };
 use crate::mode::{Mode, SetLayoutMode};
-use crate::picking::{Hovered, PlaceFacing};
 use crate::session::open::on_table;
 use crate::session::{
     HintRequest, NewGameRequest, Notice, SaveRequest, Seat, Seats, StartTurn, UndoRequest,

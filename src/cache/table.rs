@@ -12,9 +12,9 @@ use sandtable_core::game::Surface;
 use sandtable_scenario::{Physical, PieceOf, models::model_for};
 
 use crate::AppSystems;
+use crate::cache::picking::{on_hover, on_square_click, on_unhover, on_unit_click};
 use crate::cache::play::{ActiveGame, PlayEvent};
 use crate::mode::{Mode, mode_change_pending};
-use crate::picking::{on_hover, on_square_click, on_unhover, on_unit_click};
 use crate::session::GameLoaded;
 use crate::table::{TableBuilt, TablePiece, TableRebuild, TableShown, scenario_folder};
 

@@ -13,9 +13,10 @@ use sandtable_scenario::Scenario;
 use super::draft::{Draft, Edit, Item, PieceRef, Turn};
 use super::{LayoutMode, LayoutTool};
 use crate::AppSystems;
+use crate::cache::picking::{TableClick, TableDrag};
 use crate::cache::play::ActiveGame;
 use crate::mode::{Mode, SetLayoutMode};
-use crate::picking::{ClickButton, TableClick, TableDrag};
+use crate::picking::ClickButton;
 use crate::session::keys::KeyboardTaken;
 use crate::session::open::{nothing_on_table, on_table};
 use crate::session::{GameLoaded, KeepOpen, Notice, ScenarioSource};
@@ -29,7 +30,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (edit_with_clicks, move_with_drags, read_editor_keys)
                 .chain()
-                .after(crate::picking::read_table_drags)
+                .after(crate::cache::picking::read_table_drags)
                 .in_set(AppSystems::RecordInput)
                 .run_if(in_state(Mode::Layout)),
         )

@@ -9,9 +9,10 @@ use sandtable_cache::{Board, Square};
 use sandtable_scenario::Physical;
 
 use crate::AppSystems;
+use crate::cache::picking::TableClick;
 use crate::cache::table::SQUARE;
 use crate::mode::Mode;
-use crate::picking::{ClickButton, TableClick};
+use crate::picking::ClickButton;
 use crate::table::TableShown;
 
 pub mod draft;
@@ -195,7 +196,7 @@ pub fn follow_measuring_pointer(
     ) {
         (Some(_), Some(board), Ok(window), Ok(camera)) => {
             crate::picking::point_under_cursor(window, camera).and_then(|at| {
-                let square = crate::picking::square_at(board, at)?;
+                let square = crate::cache::picking::square_at(board, at)?;
                 Some(TablePoint::at_world(shown_physical(&shown), square, at))
             })
         }

@@ -8,6 +8,7 @@ use bevy_egui::{EguiContexts, egui};
 use sandtable_cache::{Facing, TerrainKind};
 use sandtable_scenario::{Physical, RuleSystem};
 
+use crate::cache::picking::{Hovered, square_under_cursor};
 use crate::cache::table::SQUARE;
 use crate::hud::{HoverLabel, HudStage, PanelWidth, TableLabels, notice_slot};
 use crate::layout::draft::{Edit, Item, MAX_NEW_SIDE, PieceRef, Turn};
@@ -16,7 +17,6 @@ use crate::layout::{
     measuring_line, ruler_marks, shown_physical,
 };
 use crate::mode::Mode;
-use crate::picking::{Hovered, square_under_cursor};
 use crate::session::Notice;
 use crate::table::TableShown;
 

@@ -7,6 +7,19 @@
 //! [`logic_plugin`] is everything that runs without a window (headless tests
 //! use it with `MinimalPlugins`); [`plugin`] adds the looks, the camera,
 //! picking and the panels.
+//!
+//! Imports run one way, from a rule system's folder to the shared table
+//! (`tests/imports.rs` fails on a circle, and on a shared folder naming a
+//! rule system or its rules crate):
+//!
+//! ```text
+//! shared:   session -> mode      hud -> session, mode     camera -> table
+//!           table, picking, mode (import no other folder)
+//! systems:  cache -> hud, session, table, picking, mode
+//!           layout (Cache's editor, with the rulers and saving rules the
+//!             battle borrows) -> cache and the shared folders
+//!           warpspawn -> layout, camera and the shared folders
+//! ```
 
 use bevy::prelude::*;
 

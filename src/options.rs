@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use sandtable_cache::MAX_PIECES;
+/// The highest seat index `--bot` takes: a seat of the contract is 16 bits.
+const MAX_SEAT: usize = u16::MAX as usize;
 
 /// What `sandtable --help` prints.
 pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL]... [--layout] [--screenshot PNG [--frames N]] [--bench-frames N]
@@ -64,8 +65,9 @@ impl Options {
                     let parsed = seat.split_once('=').and_then(|(p, l)| {
                         let player: usize = p.trim().parse().ok()?;
                         let level: u8 = l.trim().parse().ok()?;
-                        // No game has more players than Factors.
-                        let fits = player < MAX_PIECES && (1..=max).contains(&level);
+                        // A seat of the contract is 16 bits; the game opened
+                        // says how many it has (`check_seats`).
+                        let fits = player <= MAX_SEAT && (1..=max).contains(&level);
                         fits.then_some((player, level))
                     });
                     let (player, level) = parsed.ok_or_else(|| {
@@ -134,6 +136,11 @@ mod tests {
             "{err}"
         );
         assert!(options.check_seats(2).is_ok());
+        // Any seat of the contract is taken, and the game opened says
+        // whether it has it; beyond 16 bits none is.
+        let far = parse(&["--bot", "20000=1"]).expect("a seat of the contract");
+        assert!(far.check_seats(2).is_err() && far.check_seats(20_001).is_ok());
+        assert!(parse(&["--bot", "65536=1"]).is_err());
     }
 
     /// Words the command line is made of, and values at the limits.
@@ -158,6 +165,8 @@ mod tests {
         "4000000000=1",
         "16382=1",
         "16383=1",
+        "65535=1",
+        "65536=1",
         "-1=2",
         "4294967295",
         "-1",
@@ -191,7 +200,7 @@ mod tests {
                 .collect();
             match Options::parse(args.clone()) {
                 Ok(o) => {
-                    proptest::prop_assert!(o.bots.iter().all(|(p, l)| *p < MAX_PIECES && (1..=5).contains(l)), "{args:?}");
+                    proptest::prop_assert!(o.bots.iter().all(|(p, l)| *p <= MAX_SEAT && (1..=5).contains(l)), "{args:?}");
                     for players in 1..4 {
                         let _ = o.check_seats(players);
                     }

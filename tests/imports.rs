@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The folders (and single files) of `src/` every rule system shares.
-const SHARED: [&str; 6] = ["camera", "hud", "mode", "picking", "session", "table"];
+const SHARED: [&str; 7] = [
+    "camera", "hud", "mode", "options", "picking", "session", "table",
+];
 
 /// What a shared folder may not name: the rule systems' folders and their
 /// rules crates.

@@ -156,7 +156,7 @@ use rand::{Rng, SeedableRng};
 use sandtable::camera::WheelTaken;
 use sandtable::session::Seats;
 use sandtable::session::{Notice, StartTurn};
-use sandtable::warpspawn::play::{BattleBotPace, BattleChoices, BattleDrag, acts_from};
+use sandtable::warpspawn::play::{BattleChoices, BattleDrag, acts_from};
 use sandtable::warpspawn::{BattleInput, BattlePick};
 use sandtable_core::game::{GameState, Legal, Seat};
 use sandtable_warpspawn::{Command, Game, Step};
@@ -969,7 +969,7 @@ fn a_bot_plays_a_warpspawn_turn() {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
         .add_plugins(sandtable::logic_plugin);
-    app.insert_resource(BattleBotPace(std::time::Duration::ZERO));
+    app.insert_resource(sandtable::session::BotPace(std::time::Duration::ZERO));
     let seats = Seats(vec![
         sandtable::session::Seat::Bot(2),
         sandtable::session::Seat::Person,

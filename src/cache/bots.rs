@@ -3,37 +3,28 @@
 //! of the same game; a hint is a bot's command shown, not played.
 
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use sandtable_bots::BotConfig;
+use bevy::tasks::{Task, futures::check_ready};
 use sandtable_cache::CacheLegal;
-use sandtable_cache::{Command, Game, PlayerId};
-use sandtable_core::game::seat_seed;
+use sandtable_cache::{Command, Game};
 
-use super::play::{ActiveGame, CommandRequest, may_leave};
-use crate::mode::Mode;
+use super::play::{ActiveGame, Cache, may_leave};
+pub use crate::session::bots::Thinking;
+use crate::session::bots::think;
 use crate::session::{
-    BotPace, GameLoaded, HINT_STRENGTH, HintRequest, Leaving, NewGameRequest, Notice, Seat, Seats,
+    GameLoaded, HINT_STRENGTH, HintRequest, Leaving, NewGameRequest, Notice, Seat, Seats,
 };
 
 pub(super) fn plugin(app: &mut App) {
+    crate::session::bots::add_bots::<Cache>(app);
     app.init_resource::<Hint>()
-        .add_systems(
-            Update,
-            (
-                finish_bot_thinking,
-                start_bot_thinking.run_if(in_state(Mode::Play)),
-                think_of_hint,
-            )
-                .chain()
-                .in_set(crate::AppSystems::RecordInput),
-        )
+        .add_systems(Update, think_of_hint.in_set(crate::AppSystems::RecordInput))
         .add_systems(
             Update,
             (
                 start_new_game.in_set(crate::FlowSteps::NewGame),
                 // After every way a game can be loaded, and the commands.
                 (
-                    crate::session::game::settle_handover::<super::play::Cache>,
+                    crate::session::game::settle_handover::<Cache>,
                     fit_seats_to_game,
                 )
                     .in_set(crate::FlowSteps::Follow),
@@ -45,20 +36,6 @@ pub(super) fn plugin(app: &mut App) {
 pub fn bot_to_move(seats: &Seats, game: &Game) -> bool {
     matches!(seats.of(usize::from(game.current_player().0)), Seat::Bot(_))
 }
-
-/// A bot thinking for the player to move, for one revision of the game.
-#[derive(Resource)]
-pub struct Thinking {
-    task: Task<Option<Command>>,
-    game: u64,
-    revision: u64,
-    /// The player it thinks for.
-    pub player: PlayerId,
-}
-
-/// The time the last bot command was applied, for the pace.
-#[derive(Resource, Debug, Clone, Copy)]
-struct LastBotMove(std::time::Duration);
 
 /// The last hint: the command a bot would play, for one revision of the game.
 #[derive(Resource, Default)]
@@ -94,23 +71,6 @@ impl Hint {
     }
 }
 
-/// A bot's seed for one game: its own choices depend on the game's seed and
-/// the player, so a replayed game with the same seats plays the same.
-fn bot_config(level: u8, game: &Game, player: PlayerId) -> BotConfig {
-    BotConfig::strength(
-        level,
-        seat_seed(game.seed(), sandtable_core::game::Seat(player.0)),
-    )
-}
-
-fn think(game: &Game, config: BotConfig) -> Task<Option<Command>> {
-    let game = game.clone();
-    AsyncComputeTaskPool::get().spawn(async move {
-        let seat = sandtable_core::game::next_seat(&game)?;
-        sandtable_bots::choose(&game, seat, &config)
-    })
-}
-
 /// Keeps one seat per player of the game in play; another game drops the
 /// thinking and the hint begun for the one before.
 fn fit_seats_to_game(
@@ -121,7 +81,7 @@ fn fit_seats_to_game(
     mut hint: ResMut<Hint>,
 ) {
     if loaded.read().count() > 0 {
-        commands.remove_resource::<Thinking>();
+        commands.remove_resource::<Thinking<Cache>>();
         *hint = Hint::default();
     }
     if let Some(active) = active {
@@ -158,72 +118,6 @@ fn start_new_game(
     }
 }
 
-/// Starts a bot thinking when it is its turn, the last bot command has been
-/// on the table long enough (in play only: not in layout mode).
-fn start_bot_thinking(
-    mut commands: Commands,
-    active: Option<Res<ActiveGame>>,
-    seats: Res<Seats>,
-    thinking: Option<Res<Thinking>>,
-    pace: Res<BotPace>,
-    last: Option<Res<LastBotMove>>,
-    time: Res<Time<Real>>,
-) {
-    let Some(active) = active else {
-        return;
-    };
-    let game = &active.game;
-    if thinking.is_some()
-        || game.is_over()
-        || active.handover.is_some()
-        || last.is_some_and(|l| time.elapsed() < l.0 + pace.0)
-    {
-        return;
-    }
-    let player = game.current_player();
-    if let Seat::Bot(level) = seats.of(usize::from(player.0)) {
-        commands.insert_resource(Thinking {
-            task: think(game, bot_config(level, game, player)),
-            game: active.id,
-            revision: active.revision,
-            player,
-        });
-    }
-}
-
-/// Plays a bot's command once it is ready, if the game has not changed
-/// meanwhile (a new game, an undo, a seat given to a person) and layout
-/// mode is off; otherwise the thought is dropped.
-fn finish_bot_thinking(
-    mut commands: Commands,
-    thinking: Option<ResMut<Thinking>>,
-    active: Option<Res<ActiveGame>>,
-    seats: Res<Seats>,
-    mode: Res<State<Mode>>,
-    time: Res<Time<Real>>,
-    mut requests: MessageWriter<CommandRequest>,
-) {
-    let Some(mut thinking) = thinking else {
-        return;
-    };
-    let Some(result) = check_ready(&mut thinking.task) else {
-        return;
-    };
-    commands.remove_resource::<Thinking>();
-    let Some(active) = active else {
-        return;
-    };
-    // Layout mode hides the game: the bot thinks again when it is back.
-    let still = (active.id, active.revision) == (thinking.game, thinking.revision)
-        && active.game.current_player() == thinking.player
-        && matches!(seats.of(usize::from(thinking.player.0)), Seat::Bot(_))
-        && *mode.get() == Mode::Play;
-    if let (true, Some(command)) = (still, result) {
-        requests.write(CommandRequest(command));
-        commands.insert_resource(LastBotMove(time.elapsed()));
-    }
-}
-
 /// Starts and collects hints.
 fn think_of_hint(
     mut requests: MessageReader<HintRequest>,
@@ -236,9 +130,7 @@ fn think_of_hint(
         return;
     };
     if requests.read().count() > 0 && hint.task.is_none() && !active.game.is_over() {
-        let game = &active.game;
-        let config = bot_config(HINT_STRENGTH, game, game.current_player());
-        hint.task = Some((think(game, config), (active.id, active.revision)));
+        hint.task = Some((think(&active, HINT_STRENGTH), (active.id, active.revision)));
     }
     let ready = match hint.task.as_mut() {
         Some((task, revision)) => check_ready(task).map(|c| (c, *revision)),

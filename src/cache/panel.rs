@@ -50,7 +50,7 @@ pub(super) fn plugin(app: &mut App) {
 pub struct BotPanel<'w> {
     seats: ResMut<'w, Seats>,
     hint: Res<'w, Hint>,
-    thinking: Option<Res<'w, Thinking>>,
+    thinking: Option<Res<'w, Thinking<Cache>>>,
     hint_requests: MessageWriter<'w, HintRequest>,
     new_game: MessageWriter<'w, NewGameRequest>,
 }

@@ -75,6 +75,16 @@ impl TableSystem for Cache {
     type Game = Game;
     type Setup = Scenario;
     type Extra = CacheExtra;
+    type BotRequest = CommandRequest;
+
+    fn bot_request(command: Command) -> CommandRequest {
+        CommandRequest(command)
+    }
+
+    /// The game's seed, as the CLI seeds Cache's bots.
+    fn bot_seed(active: &crate::session::game::ActiveGame<Self>) -> u64 {
+        active.game.game().seed()
+    }
 
     fn loaded(world: &mut World) {
         world.write_message(GameLoaded);

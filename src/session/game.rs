@@ -16,8 +16,8 @@ use super::{LogLine, Notice, ScenarioSource, Seats, StartTurn};
 pub trait TableSystem: Sized + Send + Sync + 'static {
     /// The system's name on the table ([`super::open::OnTable`]).
     const KEY: &'static str;
-    /// The system's game, through the contract.
-    type Game: GameState;
+    /// The system's game, through the contract, which its bots play.
+    type Game: sandtable_bots::Plays;
     /// What a game starts from: a scenario, a battle.
     type Setup: Clone + Send + Sync + 'static;
     /// What the table keeps beside the game: the last dice rolled, the
@@ -43,6 +43,17 @@ pub trait TableSystem: Sized + Send + Sync + 'static {
         seat: Seat,
         events: &[<Self::Game as GameState>::Event],
     ) -> Option<Seat>;
+
+    /// The message that plays a bot's command through the system's own
+    /// flow ([`super::bots`]).
+    type BotRequest: Message;
+
+    /// The request that plays a bot's `command`.
+    fn bot_request(command: <Self::Game as GameState>::Command) -> Self::BotRequest;
+
+    /// The seed a bot's own choices are drawn from, with its seat mixed in
+    /// ([`super::bots::bot_command`]).
+    fn bot_seed(active: &ActiveGame<Self>) -> u64;
 
     /// Says that a game of the system was put on the table (its message
     /// that the table is built anew).

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use sandtable_core::undo::Undoable;
 
+pub mod bots;
 pub mod files;
 pub mod game;
 pub mod keys;

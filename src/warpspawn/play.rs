@@ -10,8 +10,7 @@
 
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use sandtable_bots::BotConfig;
-use sandtable_core::game::{GameState, Legal, Odds, Seat, seat_seed};
+use sandtable_core::game::{GameState, Legal, Odds, Seat};
 use sandtable_warpspawn::{AttackPlan, Command, Event, FirePlan, Game, Hex, Phase, Pick, Side};
 
 use super::table::{ActiveBattle, Warpspawn};
@@ -20,10 +19,11 @@ use crate::session::game::{settle_handover, start_turn};
 use crate::session::{LogLine, Notice, Seat as TableSeat, Seats, UndoRequest};
 
 pub(super) fn plugin(app: &mut App) {
+    crate::session::bots::add_bots::<Warpspawn>(app);
     app.add_message::<BattleInput>()
+        .add_message::<BotMove>()
         .init_resource::<BattlePick>()
         .init_resource::<BattleChoices>()
-        .init_resource::<BattleBotPace>()
         .init_resource::<TypedRolls>()
         .init_resource::<BattleHint>()
         .init_resource::<BattleDrag>()
@@ -31,12 +31,14 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                (finish_battle_bot, start_battle_bot)
-                    .chain()
-                    .in_set(AppSystems::RecordInput),
                 (read_battle_keys, read_drag_wheel).in_set(AppSystems::RecordInput),
                 think_of_battle_hint.in_set(AppSystems::RecordInput),
-                (start_turn::<Warpspawn>, battle_input, undo_battle)
+                (
+                    start_turn::<Warpspawn>,
+                    play_bot_moves,
+                    battle_input,
+                    undo_battle,
+                )
                     .chain()
                     .in_set(crate::FlowSteps::Play),
                 settle_handover::<Warpspawn>.in_set(crate::FlowSteps::Follow),
@@ -208,23 +210,6 @@ pub struct BattleChoices {
     pub end_refused: Option<String>,
 }
 
-/// How long a bot's command stays on the table before its next one.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BattleBotPace(pub std::time::Duration);
-
-impl Default for BattleBotPace {
-    fn default() -> Self {
-        BattleBotPace(std::time::Duration::from_millis(700))
-    }
-}
-
-/// A bot thinking for a side, for one revision of the battle.
-#[derive(Resource)]
-pub struct BattleThinking {
-    task: Task<Option<Command>>,
-    revision: u64,
-}
-
 /// A hint for the person who decides: the command a bot of
 /// [`HINT_STRENGTH`](crate::session::HINT_STRENGTH) would play, asked
 /// for with [`HintRequest`](crate::session::HintRequest), for one
@@ -333,13 +318,9 @@ fn forget_the_last_battle(
     *hint = BattleHint::default();
     *choices = BattleChoices::default();
     wheel.0 = false;
-    commands.remove_resource::<BattleThinking>();
-    commands.remove_resource::<LastBattleBotMove>();
+    commands.remove_resource::<crate::session::bots::Thinking<Warpspawn>>();
+    commands.remove_resource::<crate::session::bots::LastBotMove<Warpspawn>>();
 }
-
-/// The time the last bot command was applied, for the pace.
-#[derive(Resource, Debug, Clone, Copy)]
-struct LastBattleBotMove(std::time::Duration);
 
 /// The contract's seat of a side.
 pub fn seat(side: Side) -> Seat {
@@ -1198,61 +1179,24 @@ fn undo_battle(
 /// seeds its bots.
 pub fn bot_command(game: &Game, level: u8, bot_seed: u64) -> Option<Command> {
     let side = game.decider()?;
-    let config = BotConfig::strength(level, seat_seed(bot_seed, seat(side)));
-    sandtable_bots::choose(game, seat(side), &config)
+    crate::session::bots::bot_command(game, seat(side), level, bot_seed)
 }
 
-/// Starts a bot thinking when a bot's side decides and the last bot
-/// command has been on the table long enough.
-fn start_battle_bot(
-    mut commands: Commands,
-    active: Res<ActiveBattle>,
-    seats: Res<Seats>,
-    thinking: Option<Res<BattleThinking>>,
-    pace: Res<BattleBotPace>,
-    last: Option<Res<LastBattleBotMove>>,
-    time: Res<Time<Real>>,
-) {
-    if thinking.is_some() || last.is_some_and(|l| time.elapsed() < l.0 + pace.0) {
-        return;
-    }
-    let Some(side) = active.game.decider() else {
-        return;
-    };
-    if let TableSeat::Bot(level) = seats.of(usize::from(side.0)) {
-        let game = active.game.game().clone();
-        let seed = active.setup.setup.seed;
-        commands.insert_resource(BattleThinking {
-            task: AsyncComputeTaskPool::get().spawn(async move { bot_command(&game, level, seed) }),
-            revision: active.revision,
-        });
-    }
-}
+/// A bot's command, played through the battle's flow
+/// ([`crate::session::bots`]).
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
+pub struct BotMove(pub Command);
 
-/// Plays a bot's command once it is ready, if the battle has not changed
-/// meanwhile (an undo); otherwise the thought is dropped.
-fn finish_battle_bot(
-    mut commands: Commands,
-    thinking: Option<ResMut<BattleThinking>>,
+/// Plays the bots' commands; one refused is said in the notice.
+fn play_bot_moves(
+    mut moves: MessageReader<BotMove>,
     mut active: ResMut<ActiveBattle>,
-    time: Res<Time<Real>>,
     mut notice: ResMut<Notice>,
 ) {
-    let Some(mut thinking) = thinking else {
-        return;
-    };
-    let Some(result) = check_ready(&mut thinking.task) else {
-        return;
-    };
-    commands.remove_resource::<BattleThinking>();
-    if thinking.revision != active.revision {
-        return;
-    }
-    if let Some(command) = result {
+    for BotMove(command) in moves.read().copied() {
         if let Err(why) = active.play(command) {
             notice.error(format!("the bot's `{command}` was refused: {why}"));
         }
-        commands.insert_resource(LastBattleBotMove(time.elapsed()));
     }
 }
 

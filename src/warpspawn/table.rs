@@ -53,6 +53,16 @@ impl TableSystem for Warpspawn {
     type Game = Game;
     type Setup = Battle;
     type Extra = BattleExtra;
+    type BotRequest = super::play::BotMove;
+
+    fn bot_request(command: sandtable_warpspawn::Command) -> super::play::BotMove {
+        super::play::BotMove(command)
+    }
+
+    /// The battle's seed, as the CLI seeds the battle's bots.
+    fn bot_seed(active: &ActiveGame<Self>) -> u64 {
+        active.setup.setup.seed
+    }
 
     fn loaded(world: &mut World) {
         world.write_message(BattleLoaded);

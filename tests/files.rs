@@ -535,6 +535,21 @@ fn a_file_that_cannot_be_opened_leaves_the_game_and_says_why() {
         "{}",
         notice(&app)
     );
+    // Nothing is on the table: there is no layout to show.
+    app.world_mut()
+        .write_message(sandtable::layout::SetLayoutMode::ON);
+    app.update();
+    app.update();
+    assert_eq!(
+        notice(&app),
+        "no game is open to show the layout of",
+        "{}",
+        notice(&app)
+    );
+    assert_eq!(
+        *app.world().resource::<State<sandtable::Mode>>().get(),
+        sandtable::Mode::Play
+    );
     open(&mut app, Path::new(sandtable::session::files::EMBEDDED));
     assert_eq!(active(&app).setup.name, "Conflict at Cache: standard table");
     let before = active(&app).id;

@@ -287,14 +287,6 @@ pub fn problem_line(problem: &Problem) -> String {
     }
 }
 
-/// Why a layout with problems cannot be played, for the notice.
-pub fn unplayable(count: usize, first: &str) -> String {
-    format!(
-        "the layout cannot be played: {count} problem{} to fix, undo or revert; first: {first}",
-        if count == 1 { "" } else { "s" }
-    )
-}
-
 /// The edits of a layout that can be undone and made again: the layouts
 /// before each edit, and those undone.
 #[derive(Debug, Clone)]

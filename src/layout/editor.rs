@@ -14,11 +14,12 @@ use super::draft::{Draft, Edit, Item, PieceRef, Turn};
 use super::{LayoutMode, LayoutTool};
 use crate::AppSystems;
 use crate::cache::picking::{TableClick, TableDrag};
-use crate::cache::play::ActiveGame;
-use crate::mode::{Mode, SetLayoutMode};
+use crate::cache::play::{ActiveGame, Cache};
+use crate::mode::Mode;
 use crate::picking::ClickButton;
 use crate::session::keys::KeyboardTaken;
-use crate::session::open::{nothing_on_table, on_table};
+use crate::session::layout::{LayoutEditing, file_of, keep_unsaved_layout_open, switch_layout};
+use crate::session::open::on_table;
 use crate::session::{GameLoaded, KeepOpen, Notice, ScenarioSource};
 use crate::table::TableRebuild;
 
@@ -38,10 +39,9 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 restart_editor_on_load.run_if(in_state(Mode::Layout)),
-                // A battle's layout has a switch of its own.
-                switch_layout_mode
-                    .run_if(on_table::<crate::cache::play::Cache>.or_else(nothing_on_table)),
-                (apply_editor_requests, keep_unsaved_layout_open).run_if(in_state(Mode::Layout)),
+                switch_layout::<Cache>.run_if(on_table::<Cache>),
+                (apply_editor_requests, keep_unsaved_layout_open::<Cache>)
+                    .run_if(in_state(Mode::Layout)),
             )
                 .chain()
                 .in_set(crate::FlowSteps::Follow),
@@ -132,88 +132,14 @@ impl LayoutEditor {
     }
 }
 
-/// Decides the requests to switch layout mode. On needs a game to show the
-/// layout of. Off after edits starts a new game from the edited layout,
-/// read back through the scenario loader; a layout that breaks a ruling
-/// keeps layout mode on and says why. The switch itself is a change of
-/// [`Mode`]: [`enter_layout`] and [`leave_layout`] carry it out.
-pub fn switch_layout_mode(
-    mut commands: Commands,
-    mut requests: MessageReader<SetLayoutMode>,
-    mode: Res<State<Mode>>,
-    mut next: ResMut<NextState<Mode>>,
-    editor: Option<Res<LayoutEditor>>,
-    active: Option<Res<ActiveGame>>,
-    mut notice: ResMut<Notice>,
-    mut new_game: MessageWriter<GameLoaded>,
-) {
-    for SetLayoutMode {
-        on,
-        discard_unsaved,
-    } in requests.read().copied()
-    {
-        match (on, *mode.get(), editor.as_deref()) {
-            (true, Mode::Play, _) => {
-                if active.is_none() {
-                    notice.error("no game is open to show the layout of");
-                    continue;
-                }
-                next.set(Mode::Layout);
-            }
-            (false, Mode::Layout, Some(ed)) if !ed.edited() => {
-                // What the editor said does not belong to play.
-                notice.text = None;
-                next.set(Mode::Play);
-            }
-            (false, Mode::Layout, Some(ed)) => {
-                if let Some(first) = ed.draft.errors().first() {
-                    notice.error(crate::layout::draft::unplayable(
-                        ed.draft.errors().len(),
-                        &first.line(),
-                    ));
-                    continue;
-                }
-                if !crate::cache::play::may_leave(
-                    &mut commands,
-                    active.as_deref(),
-                    discard_unsaved,
-                    crate::session::Leaving::PlayLayout,
-                ) {
-                    continue;
-                }
-                let source = source_of(ed.saved_file());
-                match sandtable_scenario::parse(&ed.draft.scenario().to_ron(), "layout") {
-                    Ok(scenario) => {
-                        commands.insert_resource(ActiveGame::new(scenario, source));
-                        new_game.write(GameLoaded);
-                        next.set(Mode::Play);
-                        notice
-                            .info_after(discard_unsaved, "a new game starts on the edited layout");
-                    }
-                    Err(e) => notice.error(e.to_string()),
-                }
-            }
-            // Already so.
-            _ => {}
-        }
-    }
-}
-
 /// Layout mode begins: the layout of the game's scenario is edited from
 /// now on, and the table shows it.
 pub fn enter_layout(
-    mut commands: Commands,
-    active: Option<Res<ActiveGame>>,
     mut layout: ResMut<LayoutMode>,
     mut notice: ResMut<Notice>,
     mut rebuild: MessageWriter<TableRebuild>,
 ) {
-    if let Some(active) = active {
-        commands.insert_resource(LayoutEditor::new(
-            active.setup.clone(),
-            file_of(&active.source),
-        ));
-    }
+    // The editor was made by the switch (`LayoutEditing::edit`).
     // What play said does not belong to the layout.
     notice.text = None;
     layout.from = None;
@@ -236,18 +162,6 @@ pub fn leave_layout(
     rebuild.write(TableRebuild);
 }
 
-/// While the layout has edits saved nowhere, no other file may be opened:
-/// they would be lost.
-pub fn keep_unsaved_layout_open(editor: Option<Res<LayoutEditor>>, mut keep: ResMut<KeepOpen>) {
-    // A battle's layout keeps itself open.
-    let Some(editor) = editor else {
-        return;
-    };
-    let wanted = (editor.edited() && editor.saved_file().is_none())
-        .then(|| "the layout has edits that are not saved; save it or revert first".to_owned());
-    keep.set_if_neq(KeepOpen(wanted));
-}
-
 /// Another file opened in layout mode: edit that one from now on.
 pub fn restart_editor_on_load(
     mut loaded: MessageReader<GameLoaded>,
@@ -259,21 +173,6 @@ pub fn restart_editor_on_load(
     {
         *editor = LayoutEditor::new(active.setup.clone(), file_of(&active.source));
     }
-}
-
-/// The file a game's scenario was read from, if any: where its layout is
-/// saved to begin with.
-pub(crate) fn file_of(source: &ScenarioSource) -> Option<PathBuf> {
-    match source {
-        ScenarioSource::File(p) => Some(p.clone()),
-        _ => None,
-    }
-}
-
-/// Where a game started from a layout comes from: the file the layout is
-/// saved in, or a layout saved nowhere.
-pub(crate) fn source_of(saved: Option<&PathBuf>) -> ScenarioSource {
-    saved.map_or(ScenarioSource::Unsaved, |p| ScenarioSource::File(p.clone()))
 }
 
 /// With the edit tool, a left click places the armed palette item, or with
@@ -533,5 +432,35 @@ fn verb(edit: &Edit) -> &'static str {
         Edit::SetRules(_) => "changed the rules of",
         Edit::SetPhysical(_) => "changed the table of",
         Edit::New { .. } => "started",
+    }
+}
+
+/// Cache's layout editor behind the shared switch.
+impl LayoutEditing for Cache {
+    type Editor = LayoutEditor;
+    const NEW_GAME: &'static str = "a new game starts on the edited layout";
+
+    fn edit(active: &ActiveGame, file: Option<PathBuf>) -> LayoutEditor {
+        LayoutEditor::new(active.setup.clone(), file)
+    }
+
+    fn edited(editor: &LayoutEditor) -> bool {
+        editor.edited()
+    }
+
+    fn saved_file(editor: &LayoutEditor) -> Option<&std::path::Path> {
+        editor.saved_file().map(PathBuf::as_path)
+    }
+
+    fn problems(editor: &LayoutEditor) -> Option<(usize, String)> {
+        let errors = editor.draft.errors();
+        errors.first().map(|first| (errors.len(), first.line()))
+    }
+
+    /// The edited scenario, read back through the scenario loader.
+    fn played(editor: &LayoutEditor, source: ScenarioSource) -> Result<ActiveGame, String> {
+        sandtable_scenario::parse(&editor.draft.scenario().to_ron(), "layout")
+            .map(|scenario| ActiveGame::new(scenario, source))
+            .map_err(|e| e.to_string())
     }
 }

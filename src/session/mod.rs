@@ -13,6 +13,7 @@ pub mod bots;
 pub mod files;
 pub mod game;
 pub mod keys;
+pub mod layout;
 pub mod open;
 pub mod seats;
 
@@ -43,6 +44,12 @@ pub(super) fn plugin(app: &mut App) {
             // what the game was told, in the same frame: a game opened is
             // played on from the next command.
             open::load_requested_file.in_set(crate::FlowSteps::Open),
+        )
+        .add_systems(
+            Update,
+            layout::no_layout_without_a_game
+                .run_if(open::nothing_on_table)
+                .in_set(crate::FlowSteps::Follow),
         )
         .add_systems(
             Update,

@@ -16,10 +16,14 @@ use sandtable_warpspawn::{Hex, Men, PiecesSetup, Side, Terrain};
 use super::draft::{BattleDraft, BattleEdit};
 use super::looks::Slot;
 use super::play::BattleInput;
-use super::table::{ActiveBattle, BattleLoaded, HoveredHex, spawn_hex_table, spawn_stack};
+use super::table::{
+    ActiveBattle, BattleLoaded, HoveredHex, Warpspawn, spawn_hex_table, spawn_stack,
+};
 use crate::AppSystems;
-use crate::mode::{Mode, SetLayoutMode};
-use crate::session::{KeepOpen, Notice};
+use crate::mode::Mode;
+use crate::session::layout::{LayoutEditing, keep_unsaved_layout_open, switch_layout};
+use crate::session::open::on_table;
+use crate::session::{Notice, ScenarioSource};
 use crate::table::{TableBuilt, TablePiece, TableShown};
 
 pub(super) fn plugin(app: &mut App) {
@@ -28,13 +32,13 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                switch_battle_layout,
+                switch_layout::<Warpspawn>.run_if(on_table::<Warpspawn>),
                 (
                     read_battle_layout_keys,
                     battle_layout_input,
                     paint_across,
                     apply_battle_layout_requests,
-                    keep_battle_layout_open,
+                    keep_unsaved_layout_open::<Warpspawn>,
                 )
                     .chain()
                     .distributive_run_if(resource_exists::<BattleLayout>)
@@ -186,97 +190,9 @@ pub enum BattleLayoutRequest {
     Revert,
 }
 
-/// Decides the requests to switch layout mode while a battle is open. On
-/// edits the battle's layout. Off after edits starts a new battle of the
-/// edited layout, read back through the battle loader; a layout that breaks
-/// a ruling keeps layout mode on and says why.
-#[allow(clippy::too_many_arguments)]
-pub fn switch_battle_layout(
-    mut commands: Commands,
-    mut requests: MessageReader<SetLayoutMode>,
-    mode: Res<State<Mode>>,
-    mut next: ResMut<NextState<Mode>>,
-    layout: Option<Res<BattleLayout>>,
-    active: Option<Res<ActiveBattle>>,
-    mut notice: ResMut<Notice>,
-    mut loaded: MessageWriter<BattleLoaded>,
-) {
-    let Some(active) = active else {
-        requests.clear();
-        return;
-    };
-    for SetLayoutMode {
-        on,
-        discard_unsaved,
-    } in requests.read().copied()
-    {
-        match (on, *mode.get(), layout.as_deref()) {
-            (true, Mode::Play, _) => {
-                commands.insert_resource(BattleLayout::new(
-                    active.setup.clone(),
-                    crate::layout::editor::file_of(&active.source),
-                ));
-                notice.text = None;
-                next.set(Mode::Layout);
-            }
-            (false, Mode::Layout, Some(ed)) if !ed.edited() => {
-                notice.text = None;
-                // The table shows the battle again.
-                loaded.write(BattleLoaded);
-                next.set(Mode::Play);
-            }
-            (false, Mode::Layout, Some(ed)) => {
-                if let Some(first) = ed.draft.errors().first() {
-                    notice.error(crate::layout::draft::unplayable(
-                        ed.draft.errors().len(),
-                        &first.line(),
-                    ));
-                    continue;
-                }
-                if !crate::session::may_leave_unsaved(
-                    &mut commands,
-                    active.has_unsaved_work(),
-                    discard_unsaved,
-                    crate::session::Leaving::PlayLayout,
-                ) {
-                    continue;
-                }
-                let source = crate::layout::editor::source_of(ed.saved_file());
-                let read = sandtable_scenario::battle::parse(&ed.draft.battle().to_ron(), "layout")
-                    .map_err(|e| e.to_string())
-                    .and_then(|b| ActiveBattle::new(b).map_err(|e| e.to_string()));
-                match read {
-                    Ok(battle) => {
-                        // The same people and bots play it; the file field
-                        // starts again from the new battle's.
-                        commands.insert_resource(battle.with_source(source));
-                        commands.insert_resource(crate::session::FileField(None));
-                        loaded.write(BattleLoaded);
-                        next.set(Mode::Play);
-                        notice.info_after(
-                            discard_unsaved,
-                            "a new battle starts on the edited layout",
-                        );
-                    }
-                    Err(e) => notice.error(e),
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
 /// Layout mode ends: the battle's editing is put away.
 fn put_battle_layout_away(mut commands: Commands) {
     commands.remove_resource::<BattleLayout>();
-}
-
-/// While the layout has edits saved nowhere, no other file may be opened
-/// and closing the window asks first: they would be lost.
-fn keep_battle_layout_open(layout: Res<BattleLayout>, mut keep: ResMut<KeepOpen>) {
-    let wanted = (layout.edited() && layout.saved_file().is_none())
-        .then(|| "the layout has edits that are not saved; save it or revert first".to_owned());
-    keep.set_if_neq(KeepOpen(wanted));
 }
 
 /// Keys of a battle's layout: Ctrl+Z undoes, Ctrl+Y or Ctrl+Shift+Z redoes,
@@ -526,4 +442,42 @@ fn show_battle_draft(
         reframe: *size != Some(map),
     });
     *size = Some(map);
+}
+
+/// The battle's layout editor behind the shared switch.
+impl LayoutEditing for Warpspawn {
+    type Editor = BattleLayout;
+    const NEW_GAME: &'static str = "a new battle starts on the edited layout";
+
+    fn edit(active: &ActiveBattle, file: Option<PathBuf>) -> BattleLayout {
+        BattleLayout::new(active.setup.clone(), file)
+    }
+
+    fn edited(editor: &BattleLayout) -> bool {
+        editor.edited()
+    }
+
+    fn saved_file(editor: &BattleLayout) -> Option<&std::path::Path> {
+        editor.saved_file().map(PathBuf::as_path)
+    }
+
+    fn problems(editor: &BattleLayout) -> Option<(usize, String)> {
+        let errors = editor.draft.errors();
+        errors.first().map(|first| (errors.len(), first.line()))
+    }
+
+    /// The edited battle, read back through the battle loader.
+    fn played(editor: &BattleLayout, source: ScenarioSource) -> Result<ActiveBattle, String> {
+        sandtable_scenario::battle::parse(&editor.draft.battle().to_ron(), "layout")
+            .map_err(|e| e.to_string())
+            .and_then(|b| ActiveBattle::new(b).map_err(|e| e.to_string()))
+            .map(|battle| battle.with_source(source))
+    }
+
+    /// The table shows the battle again.
+    fn back_unedited(commands: &mut Commands) {
+        commands.queue(|world: &mut World| {
+            world.write_message(BattleLoaded);
+        });
+    }
 }

@@ -1,0 +1,162 @@
+//! Layout mode's switch, for any rule system with a layout editor: on, the
+//! layout of the game's setup is edited (its editor made from the game in
+//! play); off, the game comes back as it was when nothing was edited, and
+//! otherwise a new game of the edited layout starts, read back through the
+//! system's loader (asking first if the game in play has unsaved moves). A
+//! layout that breaks a ruling keeps layout mode on and says why. While a
+//! layout has edits saved nowhere, no other file may be opened
+//! ([`super::KeepOpen`]).
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+
+use super::game::{ActiveGame, TableSystem};
+use super::{FileField, KeepOpen, Leaving, Notice, ScenarioSource, may_leave_unsaved};
+use crate::mode::{Mode, SetLayoutMode};
+
+/// A rule system's layout editor, as the switch sees it.
+pub trait LayoutEditing: TableSystem {
+    /// The layout being edited: a resource while layout mode is on.
+    type Editor: Resource;
+
+    /// What the notice says when a game of the edited layout starts.
+    const NEW_GAME: &'static str;
+
+    /// An editor of the game's setup, saved to `file` (the game's own
+    /// scenario file, if it has one).
+    fn edit(active: &ActiveGame<Self>, file: Option<PathBuf>) -> Self::Editor;
+
+    /// Whether the layout was changed since layout mode began.
+    fn edited(editor: &Self::Editor) -> bool;
+
+    /// The file the layout was last saved to, if any.
+    fn saved_file(editor: &Self::Editor) -> Option<&Path>;
+
+    /// How many problems the layout has and the first one's line, if it
+    /// breaks a ruling.
+    fn problems(editor: &Self::Editor) -> Option<(usize, String)>;
+
+    /// A new game of the edited layout, read back through the system's
+    /// loader, from `source`.
+    fn played(editor: &Self::Editor, source: ScenarioSource) -> Result<ActiveGame<Self>, String>;
+
+    /// What the table does when layout mode is left without an edit
+    /// (nothing by default: leaving layout mode builds the table again).
+    fn back_unedited(commands: &mut Commands) {
+        let _ = commands;
+    }
+}
+
+/// Why a layout with problems cannot be played, for the notice.
+pub fn unplayable(count: usize, first: &str) -> String {
+    format!(
+        "the layout cannot be played: {count} problem{} to fix, undo or revert; first: {first}",
+        if count == 1 { "" } else { "s" }
+    )
+}
+
+/// The scenario file a game's setup came from, where its layout is saved.
+pub fn file_of(source: &ScenarioSource) -> Option<PathBuf> {
+    match source {
+        ScenarioSource::File(path) => Some(path.clone()),
+        _ => None,
+    }
+}
+
+/// Where a game of an edited layout comes from: the file the layout was
+/// saved to, else a layout saved nowhere.
+pub fn source_of(saved: Option<&Path>) -> ScenarioSource {
+    saved.map_or(ScenarioSource::Unsaved, |p| {
+        ScenarioSource::File(p.to_path_buf())
+    })
+}
+
+/// Decides the requests to switch layout mode while a game of `S` is on
+/// the table (see the module doc).
+pub fn switch_layout<S: LayoutEditing>(
+    mut commands: Commands,
+    mut requests: MessageReader<SetLayoutMode>,
+    mode: Res<State<Mode>>,
+    mut next: ResMut<NextState<Mode>>,
+    editor: Option<Res<S::Editor>>,
+    active: Option<Res<ActiveGame<S>>>,
+    mut notice: ResMut<Notice>,
+) {
+    let Some(active) = active else {
+        requests.clear();
+        return;
+    };
+    for SetLayoutMode {
+        on,
+        discard_unsaved,
+    } in requests.read().copied()
+    {
+        match (on, *mode.get(), editor.as_deref()) {
+            (true, Mode::Play, _) => {
+                commands.insert_resource(S::edit(&active, file_of(&active.source)));
+                // What play said does not belong to the layout.
+                notice.text = None;
+                next.set(Mode::Layout);
+            }
+            (false, Mode::Layout, Some(ed)) if !S::edited(ed) => {
+                // What the editor said does not belong to play.
+                notice.text = None;
+                S::back_unedited(&mut commands);
+                next.set(Mode::Play);
+            }
+            (false, Mode::Layout, Some(ed)) => {
+                if let Some((count, first)) = S::problems(ed) {
+                    notice.error(unplayable(count, &first));
+                    continue;
+                }
+                if !may_leave_unsaved(
+                    &mut commands,
+                    active.has_unsaved_work(),
+                    discard_unsaved,
+                    Leaving::PlayLayout,
+                ) {
+                    continue;
+                }
+                match S::played(ed, source_of(S::saved_file(ed))) {
+                    Ok(game) => {
+                        // The same people and bots play it; the file field
+                        // starts again from the new game's.
+                        commands.insert_resource(game);
+                        commands.insert_resource(FileField(None));
+                        commands.queue(S::loaded);
+                        next.set(Mode::Play);
+                        notice.info_after(discard_unsaved, S::NEW_GAME);
+                    }
+                    Err(e) => notice.error(e),
+                }
+            }
+            // Already so.
+            _ => {}
+        }
+    }
+}
+
+/// With no game on the table there is no layout to show.
+pub fn no_layout_without_a_game(
+    mut requests: MessageReader<SetLayoutMode>,
+    mut notice: ResMut<Notice>,
+) {
+    if requests.read().any(|r| r.on) {
+        notice.error("no game is open to show the layout of");
+    }
+}
+
+/// While the layout has edits saved nowhere, no other file may be opened
+/// and closing the window asks first: they would be lost.
+pub fn keep_unsaved_layout_open<S: LayoutEditing>(
+    editor: Option<Res<S::Editor>>,
+    mut keep: ResMut<KeepOpen>,
+) {
+    let Some(editor) = editor else {
+        return;
+    };
+    let wanted = (S::edited(&editor) && S::saved_file(&editor).is_none())
+        .then(|| "the layout has edits that are not saved; save it or revert first".to_owned());
+    keep.set_if_neq(KeepOpen(wanted));
+}

@@ -1429,7 +1429,7 @@ fn a_hint_shows_a_legal_command_without_playing_it() {
         panic!("at the start of a turn the hint activates a unit, not `{hint}`");
     };
     assert_eq!(
-        Hint::square(hint, game(&app)),
+        sandtable::cache::bots::hint_square(hint, game(&app)),
         Some(unit),
         "the table lights the unit to activate"
     );
@@ -1641,7 +1641,7 @@ fn a_wall_crossing_lands_beyond_the_wall_for_the_table_the_click_and_the_hint() 
     );
     assert_eq!(sandtable::cache::table::advance_to(g, sq("D5")), None);
     assert_eq!(
-        sandtable::cache::bots::Hint::square(Command::Advance, g),
+        sandtable::cache::bots::hint_square(Command::Advance, g),
         Some(sq("D6"))
     );
     // Clicking the landing square crosses the wall.

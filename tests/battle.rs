@@ -1370,7 +1370,7 @@ fn a_hint_selects_what_a_bot_would_play_with_its_odds_shown() {
         if let Some(command) = app
             .world()
             .resource::<sandtable::warpspawn::play::BattleHint>()
-            .for_battle(active)
+            .for_game(active)
         {
             break command;
         }

@@ -3,16 +3,12 @@
 //! of the same game; a hint is a bot's command shown, not played.
 
 use bevy::prelude::*;
-use bevy::tasks::{Task, futures::check_ready};
 use sandtable_cache::CacheLegal;
 use sandtable_cache::{Command, Game};
 
 use super::play::{ActiveGame, Cache, may_leave};
 pub use crate::session::bots::Thinking;
-use crate::session::bots::think;
-use crate::session::{
-    GameLoaded, HINT_STRENGTH, HintRequest, Leaving, NewGameRequest, Notice, Seat, Seats,
-};
+use crate::session::{GameLoaded, HintRequest, Leaving, NewGameRequest, Notice, Seat, Seats};
 
 pub(super) fn plugin(app: &mut App) {
     crate::session::bots::add_bots::<Cache>(app);
@@ -37,38 +33,19 @@ pub fn bot_to_move(seats: &Seats, game: &Game) -> bool {
     matches!(seats.of(usize::from(game.current_player().0)), Seat::Bot(_))
 }
 
-/// The last hint: the command a bot would play, for one revision of the game.
-#[derive(Resource, Default)]
-pub struct Hint {
-    /// Waiting for the bot, for a game and a revision of it.
-    task: Option<(Task<Option<Command>>, (u64, u64))>,
-    /// The command, and the game and revision it is for.
-    pub shown: Option<(Command, (u64, u64))>,
-}
+/// Cache's hint: the command a bot would play, for one revision of the
+/// game.
+pub type Hint = crate::session::bots::Hint<Cache>;
 
-impl Hint {
-    /// Whether a hint is being thought of.
-    pub fn thinking(&self) -> bool {
-        self.task.is_some()
-    }
-
-    /// The square a hint points at, as the rules crate lists its command:
-    /// the unit to activate or pick, the square an advance lands on (beyond
-    /// a low wall when it crosses one, R13), the square to be placed on.
-    /// `None` for turns, end and pass.
-    pub fn square(command: Command, game: &Game) -> Option<sandtable_cache::Square> {
-        game.legal_commands()
-            .into_iter()
-            .find(|l| l.command == command)
-            .and_then(|l| l.lands())
-    }
-
-    /// The hint for the game in play as it stands, if one was given.
-    pub fn for_game(&self, active: &ActiveGame) -> Option<Command> {
-        self.shown
-            .filter(|(_, at)| *at == (active.id, active.revision))
-            .map(|(command, _)| command)
-    }
+/// The square a hint points at, as the rules crate lists its command: the
+/// unit to activate or pick, the square an advance lands on (beyond a low
+/// wall when it crosses one, R13), the square to be placed on. `None` for
+/// turns, end and pass.
+pub fn hint_square(command: Command, game: &Game) -> Option<sandtable_cache::Square> {
+    game.legal_commands()
+        .into_iter()
+        .find(|l| l.command == command)
+        .and_then(|l| l.lands())
 }
 
 /// Keeps one seat per player of the game in play; another game drops the
@@ -129,22 +106,11 @@ fn think_of_hint(
         requests.clear();
         return;
     };
-    if requests.read().count() > 0 && hint.task.is_none() && !active.game.is_over() {
-        hint.task = Some((think(&active, HINT_STRENGTH), (active.id, active.revision)));
+    if requests.read().count() > 0 && !active.game.is_over() {
+        hint.ask(&active);
     }
-    let ready = match hint.task.as_mut() {
-        Some((task, revision)) => check_ready(task).map(|c| (c, *revision)),
-        None => None,
-    };
-    if let Some((command, revision)) = ready {
-        hint.task = None;
-        match command {
-            Some(command) if revision == (active.id, active.revision) => {
-                hint.shown = Some((command, revision));
-            }
-            // The game moved on while the bot thought: the hint is stale.
-            Some(_) => notice.info("the game moved on: ask for a new hint"),
-            None => {}
-        }
+    // A hint for a game that moved on while the bot thought is stale.
+    if let Some(Err(_)) = hint.ready(&active) {
+        notice.info("the game moved on: ask for a new hint");
     }
 }

@@ -718,7 +718,7 @@ fn show_hint(
         .filter(|_| *mode.get() == crate::mode::Mode::Play)
         .and_then(|a| {
             let command = hint.for_game(a)?;
-            crate::cache::bots::Hint::square(command, &a.game).map(|sq| (a.game.board(), sq))
+            crate::cache::bots::hint_square(command, &a.game).map(|sq| (a.game.board(), sq))
         });
     let wanted = match square {
         Some((board, sq)) => {

@@ -15,7 +15,7 @@ use sandtable_bots::BotConfig;
 use sandtable_core::game::{GameState, Seat as GameSeat, next_seat, seat_seed};
 
 use super::game::{ActiveGame, TableSystem};
-use super::{BotPace, Seat, Seats};
+use super::{BotPace, HINT_STRENGTH, Seat, Seats};
 use crate::mode::Mode;
 
 /// A system's command, through the contract.
@@ -152,4 +152,66 @@ fn finish_bot_thinking<S: TableSystem>(
 fn forget_bot_thinking<S: TableSystem>(mut commands: Commands) {
     commands.remove_resource::<Thinking<S>>();
     commands.remove_resource::<LastBotMove<S>>();
+}
+
+/// A hint for the person to decide: the command a bot of
+/// [`HINT_STRENGTH`] would play, for one game and revision of it.
+#[derive(Resource)]
+pub struct Hint<S: TableSystem> {
+    /// Waiting for the bot, for a game and a revision of it.
+    task: Option<(Task<Option<Cmd<S>>>, (u64, u64))>,
+    /// The command, and the game and revision it is for.
+    pub shown: Option<(Cmd<S>, (u64, u64))>,
+}
+
+impl<S: TableSystem> Default for Hint<S> {
+    fn default() -> Self {
+        Hint {
+            task: None,
+            shown: None,
+        }
+    }
+}
+
+/// A hint thought of for a game that has moved on since it was asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MovedOn;
+
+impl<S: TableSystem> Hint<S> {
+    /// Whether a hint is being thought of.
+    pub fn thinking(&self) -> bool {
+        self.task.is_some()
+    }
+
+    /// Starts thinking of a hint for the game as it stands, unless one is
+    /// being thought of already.
+    pub fn ask(&mut self, active: &ActiveGame<S>) {
+        if self.task.is_none() {
+            self.task = Some((think(active, HINT_STRENGTH), (active.id, active.revision)));
+        }
+    }
+
+    /// The hint once thought of, shown from then on when it is for the
+    /// game as it stands, or [`MovedOn`] when the game has changed since;
+    /// `None` while thinking, with nothing asked, or with no decision to
+    /// hint at.
+    pub fn ready(&mut self, active: &ActiveGame<S>) -> Option<Result<Cmd<S>, MovedOn>> {
+        let (task, at) = self.task.as_mut()?;
+        let command = check_ready(task)?;
+        let at = *at;
+        self.task = None;
+        let command = command?;
+        if at != (active.id, active.revision) {
+            return Some(Err(MovedOn));
+        }
+        self.shown = Some((command, at));
+        Some(Ok(command))
+    }
+
+    /// The hint for the game in play as it stands, if one was given.
+    pub fn for_game(&self, active: &ActiveGame<S>) -> Option<Cmd<S>> {
+        self.shown
+            .filter(|(_, at)| *at == (active.id, active.revision))
+            .map(|(command, _)| command)
+    }
 }

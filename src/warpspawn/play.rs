@@ -9,7 +9,6 @@
 //! out again.
 
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use sandtable_core::game::{GameState, Legal, Odds, Seat};
 use sandtable_warpspawn::{AttackPlan, Command, Event, FirePlan, Game, Hex, Phase, Pick, Side};
 
@@ -210,31 +209,11 @@ pub struct BattleChoices {
     pub end_refused: Option<String>,
 }
 
-/// A hint for the person who decides: the command a bot of
+/// The battle's hint: the command a bot of
 /// [`HINT_STRENGTH`](crate::session::HINT_STRENGTH) would play, asked
 /// for with [`HintRequest`](crate::session::HintRequest), for one
 /// revision of the battle.
-#[derive(Resource, Default)]
-pub struct BattleHint {
-    /// Waiting for the bot, for a revision.
-    task: Option<(Task<Option<Command>>, u64)>,
-    /// The command, and the revision it is for.
-    pub shown: Option<(Command, u64)>,
-}
-
-impl BattleHint {
-    /// Whether a hint is being thought of.
-    pub fn thinking(&self) -> bool {
-        self.task.is_some()
-    }
-
-    /// The hint for the battle as it stands, if one was given.
-    pub fn for_battle(&self, active: &ActiveBattle) -> Option<Command> {
-        self.shown
-            .filter(|(_, revision)| *revision == active.revision)
-            .map(|(command, _)| command)
-    }
-}
+pub type BattleHint = crate::session::bots::Hint<Warpspawn>;
 
 /// Starts a hint when asked, while a person decides, and shows it once the
 /// bot has thought: in the notice, and as the selection, so that the panel
@@ -248,38 +227,23 @@ fn think_of_battle_hint(
     mut pick: ResMut<BattlePick>,
     mut notice: ResMut<Notice>,
 ) {
-    if requests.read().count() > 0 && hint.task.is_none() {
+    if requests.read().count() > 0 && !hint.thinking() {
         match person_may_not_play(&active, &seats) {
             Some(why) => notice.info(format!("no hint: {why}")),
             None => {
-                let game = active.game.game().clone();
-                let seed = active.setup.setup.seed;
-                let level = crate::session::HINT_STRENGTH;
-                hint.task = Some((
-                    AsyncComputeTaskPool::get()
-                        .spawn(async move { bot_command(&game, level, seed) }),
-                    active.revision,
-                ));
+                hint.ask(&active);
                 notice.info("thinking of a hint...");
             }
         }
     }
-    let Some((command, revision)) = hint
-        .task
-        .as_mut()
-        .and_then(|(task, revision)| check_ready(task).map(|c| (c, *revision)))
-    else {
-        return;
+    let command = match hint.ready(&active) {
+        None => return,
+        Some(Err(_)) => {
+            notice.info("the battle moved on: ask for a new hint");
+            return;
+        }
+        Some(Ok(command)) => command,
     };
-    hint.task = None;
-    let Some(command) = command else {
-        return;
-    };
-    if revision != active.revision {
-        notice.info("the battle moved on: ask for a new hint");
-        return;
-    }
-    hint.shown = Some((command, revision));
     let game = &*active.game;
     let side = game.decider().expect("a person decides");
     let mut legal = Vec::new();

@@ -11,8 +11,7 @@ use sandtable_scenario::records;
 
 use super::play::{ActiveGame, Cache};
 use crate::session::files::{
-    OpenError, SEATS, SaveError, dice_header, parse_record, save_target, scenario_header_for,
-    write_record, write_sheet,
+    OpenError, SEATS, SaveError, dice_header, parse_record, save_active, write_sheet,
 };
 use crate::session::open::{OpenedGame, Opener};
 use crate::session::{ScenarioSource, Seat};
@@ -124,22 +123,22 @@ fn replay(
 }
 
 /// Saves the game: to `to`, else its own file, else a new name beside its
-/// scenario, as [`save_target`] allows; every file replaced is kept as a
+/// scenario, as [`save_target`](crate::session::files::save_target) allows; every file replaced is kept as a
 /// backup. A game on a layout that was never saved writes the layout first
-/// ([`scenario_header_for`]). Returns where the game went.
+/// ([`scenario_header_for`](crate::session::files::scenario_header_for)). Returns where the game went.
 pub fn save_game(
     active: &mut ActiveGame,
     seats: &[Seat],
     to: Option<&Path>,
     replace: bool,
 ) -> Result<PathBuf, SaveError> {
-    let target = save_target(to, active.file.as_deref(), &active.source, replace)?;
-    let scenario = scenario_header_for(&target, &mut active.source, || active.setup.to_ron())?;
-    let record = record_of(active, scenario, seats);
-    write_record(&target, &record)?;
-    active.file = Some(target.clone());
-    active.saved = active.record.clone();
-    Ok(target)
+    save_active(
+        active,
+        to,
+        replace,
+        |setup| setup.to_ron(),
+        |active, scenario| record_of(active, scenario, seats),
+    )
 }
 
 /// The record of a game: the `[Scenario]` header given, the pins, the seed

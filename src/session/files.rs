@@ -199,6 +199,30 @@ pub fn new_record_path(source: &ScenarioSource) -> PathBuf {
     }
 }
 
+/// Saves a game of any system: to `to`, else its own file, else a new
+/// name beside its setup's file, as [`save_target`] allows; a setup never
+/// saved is written first ([`scenario_header_for`], from `setup_ron`); the
+/// record is the system's (`record`, given the `[Scenario]` header).
+/// Returns where the game went, and marks it saved.
+pub fn save_active<S, C>(
+    active: &mut super::game::ActiveGame<S>,
+    to: Option<&Path>,
+    replace: bool,
+    setup_ron: impl FnOnce(&S::Setup) -> String,
+    record: impl FnOnce(&super::game::ActiveGame<S>, String) -> sandtable_core::record::Record<C>,
+) -> Result<PathBuf, SaveError>
+where
+    S: super::game::TableSystem,
+    C: std::fmt::Display,
+{
+    let target = save_target(to, active.file.as_deref(), &active.source, replace)?;
+    let scenario = scenario_header_for(&target, &mut active.source, || setup_ron(&active.setup))?;
+    write_record(&target, &record(active, scenario))?;
+    active.file = Some(target.clone());
+    active.saved = active.record.clone();
+    Ok(target)
+}
+
 /// A line of a game record of any rule system, read without its meaning:
 /// enough to tell a game record from other files and to find its scenario.
 #[derive(Debug, Clone, Copy)]

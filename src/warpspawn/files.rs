@@ -16,27 +16,25 @@ use sandtable_scenario::{Loaded, records};
 use sandtable_warpspawn::Command;
 
 use super::table::{ActiveBattle, Warpspawn};
-use crate::session::files::{
-    OpenError, SaveError, dice_header, parse_record, save_target, scenario_header_for, write_record,
-};
+use crate::session::files::{OpenError, SaveError, dice_header, parse_record, save_active};
 use crate::session::open::{OpenedGame, Opener};
 use crate::session::{ScenarioSource, Seat};
 
 /// Saves the battle: to `to`, else its own file, else a new name beside its
-/// battle file ([`save_target`]). Returns where it went.
+/// battle file ([`save_target`](crate::session::files::save_target)). Returns where it went.
 pub fn save_battle(
     active: &mut ActiveBattle,
     seats: &[Seat],
     to: Option<&Path>,
     replace: bool,
 ) -> Result<PathBuf, SaveError> {
-    let target = save_target(to, active.file.as_deref(), &active.source, replace)?;
-    let scenario = scenario_header_for(&target, &mut active.source, || active.setup.to_ron())?;
-    let record = record_of(active, scenario, seats);
-    write_record(&target, &record)?;
-    active.file = Some(target.clone());
-    active.saved = active.record.clone();
-    Ok(target)
+    save_active(
+        active,
+        to,
+        replace,
+        |setup| setup.to_ron(),
+        |active, scenario| record_of(active, scenario, seats),
+    )
 }
 
 /// The record of a battle: its battle file, the pins, the seed, every die

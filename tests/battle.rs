@@ -1014,6 +1014,56 @@ fn a_bot_plays_a_warpspawn_turn() {
     );
 }
 
+#[test]
+fn the_table_s_bots_see_how_each_side_has_played() {
+    // Red plays greedy's commands, Blue draws its own at random: the bot
+    // of each seat sees the other side's commands (the battle's search
+    // models its opponent's replies on what it saw), and its own not.
+    use sandtable_bots::Plays;
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/warpspawn/open-field.ron");
+    let Ok(Loaded::Warpspawn(battle)) = sandtable_scenario::load_any(&path) else {
+        panic!("a battle");
+    };
+    let mut active = ActiveBattle::new(battle).expect("it starts");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+    let mut chose = [0u32; 2];
+    while active.game.game().turn() <= 3 {
+        let game = active.game.game().clone();
+        let Some(seat) = sandtable_core::game::next_seat(&game) else {
+            break;
+        };
+        let command = if seat == Seat(0) {
+            sandtable_bots::warpspawn::greedy(&game, seat, 21).expect("a command")
+        } else {
+            GameState::random_command(&game, seat, &mut rng).expect("a command")
+        };
+        if game.as_greedy(seat, &command).is_some() {
+            chose[seat.index()] += 1;
+        }
+        active.play(command).expect("a legal command");
+    }
+    let of_red = active.seen_by(Seat(1));
+    let of_blue = active.seen_by(Seat(0));
+    assert_eq!(
+        of_red.commands, chose[0],
+        "Blue's bot saw each choice Red made"
+    );
+    assert_eq!(
+        of_blue.commands, chose[1],
+        "Red's bot saw each choice Blue made"
+    );
+    assert!(of_red.commands >= 10 && of_blue.commands >= 10, "{chose:?}");
+    assert!(
+        of_red.careless() < 0.2,
+        "Red played as greedy does: {of_red:?}"
+    );
+    assert!(
+        of_blue.careless() > 0.6,
+        "Blue played at random: {of_blue:?}"
+    );
+}
+
 /// A shot with no own formation on its line: it rolls one die (R67, R68).
 fn lone(game: &Game, l: &Legal<Command>) -> bool {
     game.decider()

@@ -35,7 +35,8 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(on_table::<Cache>),
             // Also in layout mode, with the layout's words in the bar.
             label_table.in_set(HudStage::Labels),
-        ),
+        )
+            .distributive_run_if(crate::hud::curtain_down::<Cache>),
     )
     .add_systems(
         Update,
@@ -43,6 +44,7 @@ pub(super) fn plugin(app: &mut App) {
             .after(crate::AppSystems::SyncTable)
             .run_if(in_state(Mode::Play)),
     );
+    crate::hud::add_curtain::<Cache>(app);
 }
 
 /// The players' seats, the bot thinking and the hint, for the play panel.
@@ -504,7 +506,7 @@ fn draw_panels(
         }
         ui.separator();
         ui.label(egui::RichText::new("Log").strong());
-        log_view(ui, "log", &active.log);
+        log_view(ui, "log", &active.log, active.viewer);
     });
 
     if let Some(next) = active.handover {

@@ -423,29 +423,124 @@ pub(crate) fn fixed_slot(
     });
 }
 
-/// A game's log, to the bottom of the panel: commands in monospace, the
-/// events under each in small type, one row a line (a line too long for
-/// the panel is cut short, and shown whole on hover). Only the rows in
+/// A game's log as `viewer` may read it, to the bottom of the panel:
+/// commands in monospace, the events under each in small type, one row a
+/// line (a line too long for the panel is cut short, and shown whole on
+/// hover); a line the viewer may not know is left out. Only the rows in
 /// view are laid out, so that a long game's log costs no more a frame
 /// than a short one's.
-pub(crate) fn log_view(ui: &mut egui::Ui, id: &str, log: &[crate::session::LogLine]) {
+pub fn log_view(
+    ui: &mut egui::Ui,
+    id: &str,
+    log: &[crate::session::LogLine],
+    viewer: sandtable_core::game::Viewer,
+) {
     let row = ui
         .text_style_height(&egui::TextStyle::Monospace)
         .max(ui.text_style_height(&egui::TextStyle::Small));
+    let shown = shown_lines(log, viewer);
+    let count = shown.as_ref().map_or(log.len(), Vec::len);
     egui::ScrollArea::vertical()
         .id_salt(id)
         .stick_to_bottom(true)
         .auto_shrink([false, true])
-        .show_rows(ui, row, log.len(), |ui, rows| {
-            for line in &log[rows] {
+        .show_rows(ui, row, count, |ui, rows| {
+            for i in rows {
+                let line = &log[shown.as_ref().map_or(i, |s| s[i])];
+                let Some(words) = line.shown_to(viewer) else {
+                    continue;
+                };
                 let text = if line.command {
-                    egui::RichText::new(&line.text).monospace()
+                    egui::RichText::new(words).monospace()
                 } else {
-                    egui::RichText::new(format!("   {}", line.text)).small()
+                    egui::RichText::new(format!("   {words}")).small()
                 };
                 ui.add(egui::Label::new(text).truncate());
             }
         });
+}
+
+/// The lines of `log` that `viewer` may read, by index; `None` where that
+/// is every line (the referee's view, and any view of a game that hides
+/// nothing), so that such a log is not gone through every frame.
+pub fn shown_lines(
+    log: &[crate::session::LogLine],
+    viewer: sandtable_core::game::Viewer,
+) -> Option<Vec<usize>> {
+    if viewer == sandtable_core::game::Viewer::Referee || log.iter().all(|l| l.players.is_empty()) {
+        return None;
+    }
+    Some(
+        (0..log.len())
+            .filter(|&i| log[i].shown_to(viewer).is_some())
+            .collect(),
+    )
+}
+
+/// Adds the curtain of the rule system `S`'s games: while a game that
+/// hides anything is handed to another person ([`ActiveGame::curtain`]),
+/// it covers the whole window, the table, its labels and every panel, and
+/// shows only whose turn it is and a button for that person to take the
+/// table. A system's panels and labels are drawn under it, and each stays
+/// off while it is up ([`curtain_down`]).
+///
+/// [`ActiveGame::curtain`]: crate::session::game::ActiveGame::curtain
+pub fn add_curtain<S: crate::session::game::TableSystem>(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw_curtain::<S>
+            .after(HudStage::Labels)
+            .in_set(HudSystems)
+            .run_if(resource_exists::<crate::session::game::ActiveGame<S>>),
+    );
+}
+
+/// A run condition: no curtain hides the system `S`'s game.
+pub fn curtain_down<S: crate::session::game::TableSystem>(
+    active: Option<Res<crate::session::game::ActiveGame<S>>>,
+) -> bool {
+    active.is_none_or(|a| !a.curtain())
+}
+
+/// The curtain: an opaque layer over everything, in front of every panel
+/// and label, with the name of the person the table goes to.
+fn draw_curtain<S: crate::session::game::TableSystem>(
+    mut contexts: EguiContexts,
+    active: Res<crate::session::game::ActiveGame<S>>,
+    mut start: MessageWriter<crate::session::StartTurn>,
+) -> Result {
+    let Some(next) = active.handover.filter(|_| active.curtain()) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let screen = ctx.content_rect();
+    let name = sandtable_core::game::GameState::seat_name(active.game.game(), next).to_owned();
+    egui::Area::new(egui::Id::new("curtain"))
+        .order(egui::Order::Foreground)
+        .fixed_pos(screen.min)
+        .show(ctx, |ui| {
+            ui.painter()
+                .rect_filled(screen, 0.0, egui::Color32::from_rgb(24, 22, 28));
+            ui.scope_builder(egui::UiBuilder::new().max_rect(screen), |ui| {
+                ui.vertical_centered(|ui| {
+                    ui.add_space(screen.height() / 3.0);
+                    ui.heading(format!("Hand the table to {name}"));
+                    ui.label(
+                        "The game is hidden until they take the table: nothing of it shows here.",
+                    );
+                    ui.add_space(12.0);
+                    if ui
+                        .button(
+                            egui::RichText::new(format!("I am {name}: show my view")).size(18.0),
+                        )
+                        .clicked()
+                    {
+                        start.write(crate::session::StartTurn);
+                    }
+                });
+            });
+        });
+    Ok(())
 }
 
 /// The notice in a slot of fixed height ([`NOTICE_HEIGHT`]).

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use sandtable_bots::BotConfig;
+use sandtable_bots::{BotConfig, Seen};
 use sandtable_core::game::{GameState, Seat as GameSeat, next_seat, seat_seed};
 
 use super::game::{ActiveGame, TableSystem};
@@ -52,19 +52,21 @@ pub struct Thinking<S: TableSystem> {
 #[derive(Resource, Debug, Clone, Copy)]
 pub struct LastBotMove<S: TableSystem>(Duration, PhantomData<S>);
 
-/// The bot of `level`'s choice for `seat` in `game`, its own choices drawn
-/// from `seed` with the seat mixed in (as the CLI seeds its bots), so that
-/// a replayed game with the same seats plays the same.
+/// The bot of `level`'s choice for `seat` in `game`, having seen `seen` of
+/// the other seats' play, its own choices drawn from `seed` with the seat
+/// mixed in (as the CLI seeds its bots), so that a replayed game with the
+/// same seats plays the same.
 pub fn bot_command<G: sandtable_bots::Plays>(
     game: &G,
     seat: GameSeat,
     level: u8,
     seed: u64,
+    seen: Seen,
 ) -> Option<G::Command> {
     sandtable_bots::choose(
         game,
         seat,
-        &BotConfig::strength(level, seat_seed(seed, seat)),
+        &BotConfig::strength(level, seat_seed(seed, seat)).with_seen(seen),
     )
 }
 
@@ -73,9 +75,12 @@ pub fn bot_command<G: sandtable_bots::Plays>(
 pub fn think<S: TableSystem>(active: &ActiveGame<S>, level: u8) -> Task<Option<Cmd<S>>> {
     let game = active.game.game().clone();
     let seed = S::bot_seed(active);
+    let seen = next_seat(&game)
+        .map(|seat| active.seen_by(seat))
+        .unwrap_or_default();
     AsyncComputeTaskPool::get().spawn(async move {
         let seat = next_seat(&game)?;
-        bot_command(&game, seat, level, seed)
+        bot_command(&game, seat, level, seed, seen)
     })
 }
 

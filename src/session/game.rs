@@ -6,7 +6,8 @@
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use sandtable_core::game::{GameState, Seat, next_seat};
+use sandtable_bots::{Plays, Seen};
+use sandtable_core::game::{GameState, Seat, Viewer, next_seat};
 use sandtable_core::undo::Undoable;
 
 use super::{LogLine, Notice, ScenarioSource, Seats, StartTurn};
@@ -111,6 +112,21 @@ pub struct ActiveGame<S: TableSystem> {
     pub saved: Vec<CommandOf<S>>,
     /// What the system keeps beside the game.
     pub extra: S::Extra,
+    /// Who is looking at the table: the referee in a game that hides
+    /// nothing, else the seat of the person at the table, which changes
+    /// only when the table is handed over behind the curtain
+    /// ([`ActiveGame::curtain`]). Everything the table shows of the game
+    /// is what this viewer may see.
+    pub viewer: Viewer,
+    /// The log's lines that some player may not read yet: the line, the
+    /// command it belongs to (its number in the record, from 1) and what it
+    /// says, asked again after every command until every player may. The
+    /// lines of a command undone stay as they were.
+    hidden: Vec<(usize, usize, Entry<S::Game>)>,
+    /// What each seat's bot has seen of the other seats' play, by seat
+    /// (`sandtable_bots::Seen`): the battle's search models its opponent's
+    /// replies on it. What was seen stays seen when a command is undone.
+    pub seen: Vec<Seen>,
 }
 
 impl<S: TableSystem> Clone for ActiveGame<S> {
@@ -127,6 +143,9 @@ impl<S: TableSystem> Clone for ActiveGame<S> {
             file: self.file.clone(),
             saved: self.saved.clone(),
             extra: self.extra.clone(),
+            viewer: self.viewer,
+            hidden: self.hidden.clone(),
+            seen: self.seen.clone(),
         }
     }
 }
@@ -141,6 +160,11 @@ impl<S: TableSystem> ActiveGame<S> {
         extra: S::Extra,
     ) -> Self {
         let first = next_seat(&game);
+        let viewer = if game.hides() {
+            Viewer::Player(first.unwrap_or(Seat(0)))
+        } else {
+            Viewer::Referee
+        };
         ActiveGame {
             game: Undoable::new(game),
             setup,
@@ -153,6 +177,9 @@ impl<S: TableSystem> ActiveGame<S> {
             file: None,
             saved: Vec::new(),
             extra,
+            viewer,
+            hidden: Vec::new(),
+            seen: Vec::new(),
         }
     }
 
@@ -174,45 +201,211 @@ impl<S: TableSystem> ActiveGame<S> {
         // Over, no seat decides: the rules say why nothing is played.
         let seat = next_seat(self.game.game()).unwrap_or(Seat(0));
         let dice = self.game.game().dice().clone();
+        let as_greedy = self.game.game().as_greedy(seat, &command);
         let events = self.game.apply(seat, &command).map_err(|e| e.to_string())?;
+        self.see(seat, as_greedy);
         self.record.push(command);
-        self.log.push(LogLine {
-            text: command.to_string(),
-            command: true,
-        });
+        self.log_entry(command.to_string(), Entry::Command(seat, command));
         for event in &events {
             if self.game.logged(event) {
-                self.log.push(LogLine {
-                    text: self.game.describe(event),
-                    command: false,
-                });
+                self.log_entry(self.game.describe(event), Entry::Event(event.clone()));
             }
         }
+        self.ask_hidden_again();
         S::after_play(self, seat, &dice, &events);
         if let Some(next) = S::hand_over(self, seat, &events) {
+            self.handover = Some(next);
+        }
+        // A game that hides anything goes to the next person's seat only
+        // behind the curtain.
+        if self.game.game().hides()
+            && let Some(next) = next_seat(self.game.game())
+            && self.viewer != Viewer::Player(next)
+        {
             self.handover = Some(next);
         }
         self.revision += 1;
         Ok(events)
     }
 
+    /// Whether the curtain is up: a game that hides anything is being
+    /// handed to another person, and the screen shows nothing of it until
+    /// they take the table ([`super::StartTurn`]).
+    pub fn curtain(&self) -> bool {
+        self.handover.is_some() && self.game.game().hides()
+    }
+
+    /// Appends a line of the log: `text` as the referee reads it, and as
+    /// each player may where the game hides anything.
+    fn log_entry(&mut self, text: String, entry: Entry<S::Game>) {
+        let mut line = LogLine::new(text, matches!(entry, Entry::Command(..)));
+        if self.game.game().hides() {
+            line.players = entry.as_players_read_it(self.game.game(), &line.text);
+            if !line.players.is_empty() {
+                self.hidden.push((self.log.len(), self.record.len(), entry));
+            }
+        }
+        self.log.push(line);
+    }
+
+    /// Asks again how each player may read the lines some could not: a
+    /// sealed order revealed since can now be read.
+    fn ask_hidden_again(&mut self) {
+        let game = self.game.game();
+        let log = &mut self.log;
+        self.hidden.retain(|(at, _, entry)| {
+            let line = &mut log[*at];
+            line.players = entry.as_players_read_it(game, &line.text);
+            !line.players.is_empty()
+        });
+    }
+
+    /// Lets every seat but `seat` see a command it played
+    /// (`sandtable_bots::Plays::as_greedy`).
+    fn see(&mut self, seat: Seat, as_greedy: Option<bool>) {
+        if as_greedy.is_none() {
+            return;
+        }
+        let seats = self.seen.len().max(seat.index() + 1).max(2);
+        self.seen.resize(seats, Seen::default());
+        for (s, seen) in self.seen.iter_mut().enumerate() {
+            if s != seat.index() {
+                seen.add(as_greedy);
+            }
+        }
+    }
+
+    /// What the bot of `seat` has seen of the other seats' play.
+    pub fn seen_by(&self, seat: Seat) -> Seen {
+        self.seen.get(seat.index()).copied().unwrap_or_default()
+    }
+
     /// Drops a hand-over that nobody needs to take with these seats
-    /// ([`TableSystem::waits_for`]).
+    /// ([`TableSystem::waits_for`]), and keeps the viewer of a game that
+    /// hides anything on a person's seat (a bot's seat is never the
+    /// table's view while a person sits at the table).
     pub fn settle_handover(&mut self, seats: &Seats) {
         if self.handover.is_some_and(|next| !S::waits_for(seats, next)) {
             self.handover = None;
         }
+        if let Viewer::Player(seat) = self.viewer
+            && seats.of(seat.index()) != super::Seat::Person
+            && let Some(person) =
+                (0..self.game.game().seats()).find(|&s| seats.of(s) == super::Seat::Person)
+        {
+            self.viewer = Viewer::Player(Seat(person as u16));
+        }
+    }
+
+    /// The hand-over is confirmed: the seat it was made to plays now, and
+    /// in a game that hides anything, the table shows that seat's view.
+    pub fn take_table(&mut self) {
+        if let Some(next) = self.handover.take()
+            && self.game.game().hides()
+        {
+            self.viewer = Viewer::Player(next);
+        }
     }
 
     /// Undo (R31): one command back, taken off the record and logged as
-    /// `undo ...`; the notice says what was undone or, in the system's
+    /// `undo ...` (as each player may read the command); the notice says
+    /// what was undone, as the viewer may read it, or, in the system's
     /// words, why undo stops. Whether it undid.
     pub fn undo(&mut self, notice: &mut Notice) -> bool {
-        let undid = super::undo_one(&mut self.game, &mut self.record, &mut self.log, notice);
-        if undid {
-            self.revision += 1;
+        let last = self.game.last();
+        // How each player reads the command, asked of the game it left.
+        let entry = last.map(|(seat, command)| Entry::<S::Game>::Command(seat, command));
+        let read = entry.as_ref().map(|e| {
+            let text = e.referee_text(self.game.game());
+            let players = e.as_players_read_it(self.game.game(), &text);
+            (text, players)
+        });
+        match self.game.undo() {
+            Ok(command) => {
+                self.record.pop();
+                // What no player could read of the command undone is never
+                // revealed: its lines stay as they are.
+                let played = self.record.len();
+                self.hidden.retain(|&(_, of, _)| of <= played);
+                let (text, players) = read.unwrap_or_else(|| (command.to_string(), Vec::new()));
+                // The command as the viewer may read it: a player who may
+                // not reads that a command was undone.
+                let seen = match self.viewer {
+                    Viewer::Player(s) if !players.is_empty() => players[s.index()].clone(),
+                    _ => Some(text.clone()),
+                };
+                let mut line = LogLine::new(format!("undo {text}"), true);
+                line.players = players
+                    .into_iter()
+                    .map(|p| Some(p.map_or_else(|| "undo".to_owned(), |t| format!("undo {t}"))))
+                    .collect();
+                self.log.push(line);
+                notice.info(match seen {
+                    Some(command) => format!("undid `{command}`"),
+                    None => "undid a command".to_owned(),
+                });
+                self.ask_hidden_again();
+                // A game that hides anything goes to the seat that decides
+                // again only behind the curtain: none when it is the
+                // viewer's own.
+                if self.game.game().hides() {
+                    self.handover = next_seat(self.game.game())
+                        .filter(|&next| self.viewer != Viewer::Player(next));
+                }
+                self.revision += 1;
+                true
+            }
+            Err(e) => {
+                notice.error(e);
+                false
+            }
         }
-        undid
+    }
+}
+
+/// What a line of the log says, kept while some player may not read it.
+enum Entry<G: GameState> {
+    /// A seat's command.
+    Command(Seat, G::Command),
+    /// What a command caused.
+    Event(G::Event),
+}
+
+impl<G: GameState> Clone for Entry<G> {
+    fn clone(&self) -> Self {
+        match self {
+            Entry::Command(seat, command) => Entry::Command(*seat, *command),
+            Entry::Event(event) => Entry::Event(event.clone()),
+        }
+    }
+}
+
+impl<G: GameState> Entry<G> {
+    /// The line as the referee reads it.
+    fn referee_text(&self, game: &G) -> String {
+        match self {
+            Entry::Command(_, command) => command.to_string(),
+            Entry::Event(event) => game.describe(event),
+        }
+    }
+
+    /// The line as each player may read it in `game` as it stands, by
+    /// seat; empty where every player reads the referee's `text`.
+    fn as_players_read_it(&self, game: &G, text: &str) -> Vec<Option<String>> {
+        let players: Vec<Option<String>> = (0..game.seats())
+            .map(|s| {
+                let viewer = Viewer::Player(Seat(s as u16));
+                match self {
+                    Entry::Command(seat, command) => game.command_for(*seat, command, viewer),
+                    Entry::Event(event) => game.describe_for(event, viewer),
+                }
+            })
+            .collect();
+        if players.iter().all(|p| p.as_deref() == Some(text)) {
+            Vec::new()
+        } else {
+            players
+        }
     }
 }
 
@@ -234,6 +427,6 @@ pub fn start_turn<S: TableSystem>(
     if requests.read().count() > 0
         && let Some(active) = active.as_deref_mut()
     {
-        active.handover = None;
+        active.take_table();
     }
 }

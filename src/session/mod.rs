@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use sandtable_core::undo::Undoable;
+use sandtable_core::game::Viewer;
 
 pub mod bots;
 pub mod files;
@@ -159,13 +159,41 @@ pub enum ScenarioSource {
     Unsaved,
 }
 
-/// One line of the game log: a command in the move notation, or what it caused.
+/// One line of the game log: a command in the move notation, or what it
+/// caused, as the referee reads it and as each player may.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogLine {
-    /// The text.
+    /// The text, as the referee reads it.
     pub text: String,
     /// Whether this is a command (true) or an event under it (false).
     pub command: bool,
+    /// The line as each player reads it, by seat, where some player may
+    /// read less than the referee (`GameState::command_for`,
+    /// `describe_for`): `None` for a player who may not know it. Empty
+    /// where every player reads `text`.
+    pub players: Vec<Option<String>>,
+}
+
+impl LogLine {
+    /// A line every viewer reads alike.
+    pub fn new(text: impl Into<String>, command: bool) -> LogLine {
+        LogLine {
+            text: text.into(),
+            command,
+            players: Vec::new(),
+        }
+    }
+
+    /// The line as `viewer` may read it, `None` where the viewer may not
+    /// know it.
+    pub fn shown_to(&self, viewer: Viewer) -> Option<&str> {
+        match viewer {
+            Viewer::Player(seat) if !self.players.is_empty() => {
+                self.players.get(seat.index()).and_then(|t| t.as_deref())
+            }
+            _ => Some(&self.text),
+        }
+    }
 }
 
 static NEXT_GAME_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -328,32 +356,6 @@ impl Notice {
         match self.text.take() {
             Some(before) if answered && !self.error => self.info(format!("{before}; {text}")),
             _ => self.info(text),
-        }
-    }
-}
-
-/// Undo (R31) of any system's game at the table: one command back, taken
-/// off the record and logged as `undo ...`; the notice says what was undone
-/// or, in the system's words, why undo stops. Whether it undid.
-pub fn undo_one<G: sandtable_core::game::GameState>(
-    game: &mut Undoable<G>,
-    record: &mut Vec<G::Command>,
-    log: &mut Vec<LogLine>,
-    notice: &mut Notice,
-) -> bool {
-    match game.undo() {
-        Ok(command) => {
-            record.pop();
-            log.push(LogLine {
-                text: format!("undo {command}"),
-                command: true,
-            });
-            notice.info(format!("undid `{command}`"));
-            true
-        }
-        Err(e) => {
-            notice.error(e);
-            false
         }
     }
 }

@@ -22,8 +22,10 @@ pub(super) fn plugin(app: &mut App) {
         )
             .distributive_run_if(resource_exists::<ActiveBattle>)
             // Layout mode has a panel and labels of its own.
-            .distributive_run_if(in_state(crate::mode::Mode::Play)),
+            .distributive_run_if(in_state(crate::mode::Mode::Play))
+            .distributive_run_if(crate::hud::curtain_down::<super::table::Warpspawn>),
     );
+    crate::hud::add_curtain::<super::table::Warpspawn>(app);
 }
 
 fn side_colour(active: &ActiveBattle, side: Side) -> egui::Color32 {
@@ -234,7 +236,7 @@ fn draw_battle_panel(
         }
         ui.separator();
         ui.label(egui::RichText::new("Log").strong());
-        crate::hud::log_view(ui, "battle-log", &battle.log);
+        crate::hud::log_view(ui, "battle-log", &battle.log, battle.viewer);
     });
     Ok(())
 }

@@ -1079,10 +1079,10 @@ impl ActiveBattle {
         self.play(command)?;
         if used > 0 {
             self.extra.typed.extend_from_slice(&rolls);
-            self.log.push(LogLine {
-                text: format!("real dice: {}", sandtable_core::dice::write_rolls(&rolls)),
-                command: false,
-            });
+            self.log.push(LogLine::new(
+                format!("real dice: {}", sandtable_core::dice::write_rolls(&rolls)),
+                false,
+            ));
         }
         Ok(())
     }
@@ -1136,14 +1136,6 @@ fn undo_battle(
             *pick = BattlePick::default();
         }
     }
-}
-
-/// A bot's command for a side of the battle, by its strength: random,
-/// greedy or mcts, seeded by the battle's seed and the side, as the CLI
-/// seeds its bots.
-pub fn bot_command(game: &Game, level: u8, bot_seed: u64) -> Option<Command> {
-    let side = game.decider()?;
-    crate::session::bots::bot_command(game, seat(side), level, bot_seed)
 }
 
 /// A bot's command, played through the battle's flow

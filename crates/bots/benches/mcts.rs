@@ -72,6 +72,7 @@ fn bench(c: &mut Criterion) {
                     Budget::Iterations(300),
                     1,
                     1,
+                    0.5,
                 ))
             })
         },

@@ -111,7 +111,7 @@ fn main() {
     .chain(levels)
     {
         let t = Instant::now();
-        let m = sandtable_bots::warpspawn::mcts(&game, seat, budget, 1, 1);
+        let m = sandtable_bots::warpspawn::mcts(&game, seat, budget, 1, 1, 0.5);
         println!(
             "mcts {budget:?}: {:?} after {} playouts in {:.3} s",
             m.as_ref().map(|s| s.command.to_string()),

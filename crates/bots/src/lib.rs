@@ -204,6 +204,39 @@ pub struct BotConfig {
     pub budget: Budget,
     /// Trees grown in parallel by mcts, one per thread (1 to 255; 0 counts as 1).
     pub threads: u8,
+    /// What the bot has seen of the other seats' play so far.
+    pub seen: Seen,
+}
+
+/// What a bot has seen of the other seats' play: of their commands where
+/// more than one was legal, how many were the greedy bot's choice
+/// ([`Plays::as_greedy`]). A search
+/// that plays the other side's replies in its playouts models them on it
+/// (the Warpspawn battle's does: [`Seen::careless`]); other bots ignore it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Seen {
+    /// Commands watched.
+    pub commands: u32,
+    /// Of them, those the greedy bot would have given.
+    pub as_greedy: u32,
+}
+
+impl Seen {
+    /// Counts a command seen ([`Plays::as_greedy`]); `None` counts nothing.
+    pub fn add(&mut self, as_greedy: Option<bool>) {
+        if let Some(matched) = as_greedy {
+            self.commands += 1;
+            self.as_greedy += u32::from(matched);
+        }
+    }
+
+    /// The share of the other side's commands that greedy would not have
+    /// given, counting one of each kind before any is seen (Laplace's
+    /// rule): 0.5 before the first command, near 0 against the greedy bot,
+    /// near 1 against the random one.
+    pub fn careless(&self) -> f32 {
+        (self.commands - self.as_greedy.min(self.commands) + 1) as f32 / (self.commands + 2) as f32
+    }
 }
 
 impl BotConfig {
@@ -214,7 +247,13 @@ impl BotConfig {
             seed,
             budget: Budget::Iterations(DEFAULT_ITERATIONS),
             threads: 1,
+            seen: Seen::default(),
         }
+    }
+
+    /// The same bot, having seen `seen` of the other seats' play.
+    pub fn with_seen(self, seen: Seen) -> BotConfig {
+        BotConfig { seen, ..self }
     }
 
     /// The same bot with another budget.
@@ -263,6 +302,16 @@ pub trait Plays: GameState {
     /// The decision of `config`'s bot for `seat`, or `None` when the seat
     /// owes no decision. Never changes the game.
     fn decide(&self, seat: Seat, config: &BotConfig) -> Option<Decision<Self::Command>>;
+
+    /// Whether `command`, which `seat` is about to play in this position,
+    /// is the one the greedy bot would give: what a bot of another seat
+    /// sees of it ([`Seen::add`]). `None` where nothing was to choose, the
+    /// position is too large to weigh each command seen, or the system's
+    /// bots model no one (the default).
+    fn as_greedy(&self, seat: Seat, command: &Self::Command) -> Option<bool> {
+        let _ = (seat, command);
+        None
+    }
 }
 
 /// The bot's command for `seat` in the current position, or `None` when
@@ -321,10 +370,15 @@ impl Plays for sandtable_warpspawn::Game {
         config: &BotConfig,
     ) -> Option<Decision<sandtable_warpspawn::Command>> {
         let (command, playouts) = match config.kind {
-            BotKind::Mcts => {
-                warpspawn::mcts(self, seat, config.budget, config.seed, config.threads)
-                    .map(|s| (s.command, s.playouts))?
-            }
+            BotKind::Mcts => warpspawn::mcts(
+                self,
+                seat,
+                config.budget,
+                config.seed,
+                config.threads,
+                config.seen.careless(),
+            )
+            .map(|s| (s.command, s.playouts))?,
             BotKind::Greedy => (warpspawn::greedy(self, seat, config.seed)?, 0),
             BotKind::Random => {
                 let mut rng = ChaCha8Rng::seed_from_u64(mix(config.seed, self.state_hash()));
@@ -332,6 +386,25 @@ impl Plays for sandtable_warpspawn::Game {
             }
         };
         Some(Decision { command, playouts })
+    }
+
+    /// Greedy's choice is worked out with a seed of its own (0): with its
+    /// rolls weighed over every value and its ties to the first listed, it
+    /// is the greedy bot's whatever that bot's seed, but where more than 96
+    /// commands are legal (the candidates are drawn) or further dice are
+    /// drawn (R68). Battles of more than [`warpspawn::WATCHED_STACKS`]
+    /// stacks are not watched: a greedy decision there costs more than a
+    /// person should wait for between two commands at the table.
+    fn as_greedy(&self, seat: Seat, command: &sandtable_warpspawn::Command) -> Option<bool> {
+        if self.state().stacks.len() > warpspawn::WATCHED_STACKS {
+            return None;
+        }
+        let mut legal = Vec::new();
+        self.legal_into(seat, &mut legal);
+        if legal.len() < 2 {
+            return None;
+        }
+        Some(warpspawn::greedy(self, seat, 0).as_ref() == Some(command))
     }
 }
 

@@ -47,16 +47,21 @@ use sandtable_warpspawn::{
 use crate::search::{Judge, Searched, result_for, search_trees};
 use crate::{Budget, mix};
 
-/// How often a playout of mcts answers the side it searches for with one
-/// random command of the other side instead of that side's greedy line.
-/// Playouts of greedy replies only expect an opponent who always answers
-/// well; against one who does not, the search lost games it should have
-/// won: on the river crossing every game mcts lost to random at 200
-/// iterations was lost as Blue, 8 of 30 deals; with half its replies
-/// random, 4 of the same 30. Over 100 games a pairing it gained on every
-/// shipped battle but against greedy on the open field (66 wins, 75
-/// before): `docs/bots.md`.
-const REPLY_MIX: f32 = 0.5;
+// How often a playout of mcts answers the side it searches for with one
+// random command of the other side instead of that side's greedy line: the
+// share of the other side's commands seen so far that greedy would not have
+// given (`Seen::careless`, 0.5 before any is seen). Playouts of greedy
+// replies only expect an opponent who always answers well; against one who
+// does not, the search lost games it should have won: on the river crossing
+// every game mcts lost to random at 200 iterations was lost as Blue, 8 of 30
+// deals; with half its replies random, 4 of the same 30. A fixed share
+// helped against random and cost against greedy on the open field (66 wins
+// of 100 at a half, 75 with none): `docs/bots.md`.
+
+/// The most stacks of a battle whose commands a bot watches
+/// (`Plays::as_greedy`): on the shipped battles of a dozen stacks a greedy
+/// decision takes under a millisecond, on the stress map's 200 about 16 ms.
+pub const WATCHED_STACKS: usize = 64;
 
 /// Score difference (in points) that moves a value from 0.5 to 0.73.
 const SCALE: f32 = 12.0;
@@ -431,8 +436,11 @@ pub struct Judgement {
     /// the search), in stacks valued: see [`WORK_PER_ITERATION`].
     work: u64,
     /// The seat the search decides for: its playouts answer it with
-    /// [`REPLY_MIX`] random replies.
+    /// `reply_mix` random replies.
     root: Option<Seat>,
+    /// How often a playout answers `root` with one random command of the
+    /// other side instead of that side's greedy line.
+    reply_mix: f32,
 }
 
 impl Judgement {
@@ -447,6 +455,7 @@ impl Judgement {
             deadline: None,
             work: 0,
             root: None,
+            reply_mix: 0.5,
         }
     }
 
@@ -703,8 +712,8 @@ impl Judge<Game> for Judgement {
             return;
         }
         // The other side answers with one random command as often as
-        // REPLY_MIX says, else with its greedy line.
-        if self.root.is_some_and(|r| r != seat) && rng.random::<f32>() < REPLY_MIX {
+        // `reply_mix` says, else with its greedy line.
+        if self.root.is_some_and(|r| r != seat) && rng.random::<f32>() < self.reply_mix {
             out.clear();
             out.extend(GameState::random_command(game, seat, rng));
             return;
@@ -762,19 +771,24 @@ pub fn greedy(game: &Game, seat: Seat, seed: u64) -> Option<Command> {
 
 /// The mcts bot's choice for `seat` under `budget`, `trees` trees at once
 /// (one a thread), with the line it chose and the playouts it ran; `None`
-/// when the seat owes no decision. Never changes `game`.
+/// when the seat owes no decision. Its playouts answer it with one random
+/// command of the other side in `careless` of the other side's turns (0
+/// to 1: `Seen::careless`), else with that side's greedy line. Never
+/// changes `game`.
 pub fn mcts(
     game: &Game,
     seat: Seat,
     budget: Budget,
     seed: u64,
     trees: u8,
+    careless: f32,
 ) -> Option<Searched<Command>> {
     search_trees(
         game,
         seat,
         || Judgement {
             root: Some(seat),
+            reply_mix: careless.clamp(0.0, 1.0),
             ..Judgement::new(game)
         },
         budget,
@@ -786,6 +800,7 @@ pub fn mcts(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Seen;
     use sandtable_core::dice::Dice;
     use sandtable_core::game::next_seat;
     use sandtable_warpspawn::{Hex, Terrain, samples};
@@ -1008,7 +1023,7 @@ mod tests {
     }
 
     #[test]
-    fn playouts_answer_the_searching_side_with_random_replies_half_the_time() {
+    fn playouts_answer_the_searching_side_with_random_replies_as_often_as_it_has_seen_them() {
         // Red's movement on the open field: its greedy line moves several
         // formations, a random reply is one command.
         let mut game = Game::new(&samples::open_field(), Dice::seeded(3)).expect("a valid battle");
@@ -1019,27 +1034,60 @@ mod tests {
                 .expect("a phase ends");
         }
         let red = next_seat(&game).expect("a seat to march");
-        let lines = |root: Seat| {
+        let single = |root: Seat, careless: f32| {
             let mut judge = Judgement {
                 root: Some(root),
+                reply_mix: careless,
                 ..Judgement::new(&game)
             };
-            (0..200u64)
+            let lengths: Vec<usize> = (0..200u64)
                 .map(|seed| {
                     let mut out = Vec::new();
                     judge.playout_line(&game, red, &mut ChaCha8Rng::seed_from_u64(seed), &mut out);
                     out.len()
                 })
-                .collect::<Vec<_>>()
+                .collect();
+            assert!(lengths.iter().all(|&n| n > 0), "{lengths:?}");
+            lengths.iter().filter(|&&n| n == 1).count() as f32 / 200.0
         };
         // The control: searching for Red, Red's own lines are greedy's, and
-        // never a single command here.
-        let own = lines(red);
-        assert!(own.iter().all(|&n| n > 1), "{own:?}");
+        // never a single command here, however careless Blue has been.
+        assert_eq!(single(red, 1.0), 0.0);
         // Searching for Blue, Red answers with one random command in about
-        // REPLY_MIX of the playouts (200 draws: 4 standard deviations).
-        let replies = lines(Seat(1 - red.0));
-        let random = replies.iter().filter(|&&n| n == 1).count() as f32 / 200.0;
-        assert!((random - REPLY_MIX).abs() < 0.15, "{random}");
+        // the share of careless commands Blue has seen of it (200 draws: 4
+        // standard deviations at a half).
+        let blue = Seat(1 - red.0);
+        assert_eq!(single(blue, 0.0), 0.0, "a greedy opponent: greedy replies");
+        assert_eq!(single(blue, 1.0), 1.0, "a random opponent: random replies");
+        let half = single(blue, Seen::default().careless());
+        assert!((half - 0.5).abs() < 0.15, "nothing seen yet: {half}");
+    }
+
+    #[test]
+    fn a_bot_sees_how_often_the_other_side_played_as_greedy_would() {
+        let game = Game::new(&samples::open_field(), Dice::seeded(5)).expect("a valid battle");
+        let mut game = game;
+        let mut events = Vec::new();
+        let mut of_greedy = Seen::default();
+        let mut of_random = Seen::default();
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        // Each side plays greedy for a few game turns; Blue's bot watches
+        // Red's commands, and what a random Red would have played instead.
+        use crate::Plays;
+        while game.turn() <= 3 {
+            let Some(seat) = next_seat(&game) else { break };
+            let command = greedy(&game, seat, 17).expect("a seat to act has a command");
+            if seat == Seat(0) {
+                of_greedy.add(game.as_greedy(seat, &command));
+                let drawn = GameState::random_command(&game, seat, &mut rng).expect("a command");
+                of_random.add(game.as_greedy(seat, &drawn));
+            }
+            game.apply_into(seat, &command, &mut events)
+                .expect("greedy plays legally");
+        }
+        assert!(of_greedy.commands >= 10, "{of_greedy:?}");
+        assert_eq!(of_greedy.commands, of_random.commands);
+        assert!(of_greedy.careless() < 0.2, "{of_greedy:?}");
+        assert!(of_random.careless() > 0.6, "{of_random:?}");
     }
 }

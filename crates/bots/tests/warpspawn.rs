@@ -51,14 +51,14 @@ proptest! {
         if let Some(seat) = next_seat(&game) {
             let g = greedy(&game, seat, seed).expect("a seat to act gets a command");
             prop_assert!(game.check(seat, &g).is_ok(), "greedy gave `{g}`");
-            let m = mcts(&game, seat, Budget::Iterations(6), seed, 1)
+            let m = mcts(&game, seat, Budget::Iterations(6), seed, 1, 0.5)
                 .expect("a seat to act gets a command");
             prop_assert!(game.check(seat, &m.command).is_ok(), "mcts gave `{}`", m.command);
             prop_assert!(m.playouts <= 6);
             // The other seat owes nothing: neither bot answers for it.
             let other = Seat(1 - seat.0);
             prop_assert_eq!(greedy(&game, other, seed), None);
-            prop_assert!(mcts(&game, other, Budget::Iterations(6), seed, 1).is_none());
+            prop_assert!(mcts(&game, other, Budget::Iterations(6), seed, 1, 0.5).is_none());
         }
         prop_assert_eq!(game.state_hash(), hash, "the bots think on copies");
     }
@@ -72,12 +72,12 @@ fn a_seed_and_a_budget_give_the_same_choice() {
         let Some(seat) = next_seat(&game) else {
             continue;
         };
-        let a = mcts(&game, seat, Budget::Iterations(30), 9, 1).expect("a command");
-        let b = mcts(&game, seat, Budget::Iterations(30), 9, 1).expect("a command");
+        let a = mcts(&game, seat, Budget::Iterations(30), 9, 1, 0.5).expect("a command");
+        let b = mcts(&game, seat, Budget::Iterations(30), 9, 1, 0.5).expect("a command");
         assert_eq!(a, b, "mcts after {steps} commands");
         // Two trees, one a thread, add up the same way every time.
-        let c = mcts(&game, seat, Budget::Iterations(30), 9, 2).expect("a command");
-        let d = mcts(&game, seat, Budget::Iterations(30), 9, 2).expect("a command");
+        let c = mcts(&game, seat, Budget::Iterations(30), 9, 2, 0.5).expect("a command");
+        let d = mcts(&game, seat, Budget::Iterations(30), 9, 2, 0.5).expect("a command");
         assert_eq!(c, d, "two trees after {steps} commands");
         assert_eq!(
             c.playouts, a.playouts,
@@ -108,7 +108,7 @@ fn a_finished_battle_gets_no_command() {
     }
     for seat in [Seat(0), Seat(1)] {
         assert_eq!(greedy(&game, seat, 3), None);
-        assert!(mcts(&game, seat, Budget::Iterations(10), 3, 1).is_none());
+        assert!(mcts(&game, seat, Budget::Iterations(10), 3, 1, 0.5).is_none());
     }
 }
 
@@ -132,7 +132,7 @@ fn bots_finish_every_shipped_battle_within_its_turns() {
             let command = if seat.0 == 0 {
                 greedy(&game, seat, 11).expect("a command")
             } else {
-                mcts(&game, seat, Budget::Iterations(4), 11, 1)
+                mcts(&game, seat, Budget::Iterations(4), 11, 1, 0.5)
                     .expect("a command")
                     .command
             };
@@ -191,7 +191,7 @@ fn iterations_within_a_time_keep_to_both() {
     use std::time::Duration;
     let game = position(40, 3);
     let seat = next_seat(&game).expect("a seat to act");
-    let plain = mcts(&game, seat, Budget::Iterations(60), 5, 1).expect("a command");
+    let plain = mcts(&game, seat, Budget::Iterations(60), 5, 1, 0.5).expect("a command");
     let within = mcts(
         &game,
         seat,
@@ -201,6 +201,7 @@ fn iterations_within_a_time_keep_to_both() {
         },
         5,
         1,
+        0.5,
     )
     .expect("a command");
     assert_eq!(within, plain, "time to spare: the iterations decide");
@@ -213,6 +214,7 @@ fn iterations_within_a_time_keep_to_both() {
         },
         5,
         1,
+        0.5,
     )
     .expect("a command");
     assert_eq!(rushed.playouts, 1, "stopped at its time");

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::{Front, apply_record, header_number, no_command, output, play_seats, record_of};
 use indicatif::{ProgressBar, ProgressStyle};
-use sandtable_bots::{BotConfig, BotKind, Budget, DEFAULT_ITERATIONS};
+use sandtable_bots::{BotConfig, BotKind, Budget, DEFAULT_ITERATIONS, Seen};
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{Decision, Ending, GameState, Seat, next_seat, seat_seed};
 use sandtable_core::record::header;
@@ -174,14 +174,21 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
     let viewer = o.seeing.viewer(&game)?;
     let bot_seed = o.thinking.bot_seed.unwrap_or(seed);
     let mut stuck = None;
+    let mut watching = Watching::new(&seats);
     let played = play_seats(&mut game, &mut commands, &mut log, |game, seat| {
+        watching.catch_up(front);
         let kind = seats[seat.index()]?;
-        let config = o.thinking.config(kind, seat_seed(bot_seed, seat));
+        let config = o
+            .thinking
+            .config(kind, seat_seed(bot_seed, seat))
+            .with_seen(watching.seen[seat.index()]);
         let decided = front.decide(game, seat, &config);
         if decided.is_none() {
             stuck = Some(seat);
         }
-        Some((decided?.0, kind))
+        let command = decided?.0;
+        watching.about_to_play(game, seat, command);
+        Some((command, kind))
     });
     // Play that stops early (scripted dice run out, R30) stops as it would
     // for a person, and the game so far is still saved, with the rolls used.
@@ -219,6 +226,61 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
         return Err(failure);
     }
     Ok(output(&game, viewer, o.json, &log))
+}
+
+/// What each seat's bot has seen of the others' play (`Seen`): the
+/// search models its opponents' replies on it. Only the bots that model
+/// anyone (mcts) watch; `play` watches the commands the bots give, not
+/// those of the record it starts from.
+struct Watching<G: GameState> {
+    /// The seats whose bots watch.
+    watchers: Vec<Seat>,
+    seen: Vec<Seen>,
+    /// The last command given, with the position it was given in, until
+    /// it is watched.
+    pending: Option<(G, Seat, G::Command)>,
+}
+
+impl<G: GameState> Watching<G> {
+    fn new(seats: &[Option<BotKind>]) -> Watching<G> {
+        Watching {
+            watchers: (0..seats.len())
+                .filter(|&s| seats[s] == Some(BotKind::Mcts))
+                .map(|s| Seat(s as u16))
+                .collect(),
+            seen: vec![Seen::default(); seats.len()],
+            pending: None,
+        }
+    }
+
+    /// Keeps `command` of `seat` in `game` to be watched (a copy of the
+    /// game, only where a bot watches).
+    fn about_to_play(&mut self, game: &G, seat: Seat, command: G::Command) {
+        if !self.watchers.is_empty() {
+            self.pending = Some((game.clone(), seat, command));
+        }
+    }
+
+    /// Lets every watching bot see the command kept last.
+    fn catch_up<F: Front<Game = G>>(&mut self, front: &F) {
+        if let Some((game, seat, command)) = self.pending.take() {
+            self.watch(front, &game, seat, &command);
+        }
+    }
+
+    /// Lets every watching bot but `seat`'s see `command` of `seat` in
+    /// `game`.
+    fn watch<F: Front<Game = G>>(&mut self, front: &F, game: &G, seat: Seat, command: &G::Command) {
+        if self.watchers.iter().all(|&bot| bot == seat) {
+            return;
+        }
+        let seen = front.as_greedy(game, seat, command);
+        for &bot in &self.watchers {
+            if bot != seat {
+                self.seen[bot.index()].add(seen);
+            }
+        }
+    }
 }
 
 /// What `play` checks before it loads anything: the thinking asked for, and
@@ -294,8 +356,9 @@ fn play_game<F: Front>(
 ) -> (Option<Seat>, Played) {
     let mut played = Played::default();
     let mut events = Vec::new();
+    let mut watching = Watching::new(&bots.map(|b| Some(b.kind)));
     while let Some(seat) = next_seat(&game) {
-        let config = &bots[seat.index()];
+        let config = &bots[seat.index()].with_seen(watching.seen[seat.index()]);
         let started = Instant::now();
         let (command, playouts) = front
             .decide(&game, seat, config)
@@ -305,6 +368,7 @@ fn play_game<F: Front>(
             played.playouts += playouts;
             played.mcts_seconds += started.elapsed().as_secs_f64();
         }
+        watching.watch(front, &game, seat, &command);
         events.clear();
         game.apply_into(seat, &command, &mut events)
             .expect("bots give legal commands");

@@ -78,6 +78,18 @@ pub trait Front: Sync {
         seat: Seat,
         bot: &sandtable_bots::BotConfig,
     ) -> Option<(<Self::Game as GameState>::Command, u64)>;
+    /// What a bot of another seat sees of `seat` giving `command` in this
+    /// position, before it is applied (`sandtable_bots::Plays::as_greedy`);
+    /// a system whose bots model no one sees nothing (the default).
+    fn as_greedy(
+        &self,
+        game: &Self::Game,
+        seat: Seat,
+        command: &<Self::Game as GameState>::Command,
+    ) -> Option<bool> {
+        let _ = (game, seat, command);
+        None
+    }
     /// Adds what an event of a random game counts for to `tallies`.
     fn tally(&self, event: &<Self::Game as GameState>::Event, tallies: &mut Tallies);
     /// `simulate`'s lines on the tallies of `games` games.

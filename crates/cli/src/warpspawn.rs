@@ -75,6 +75,10 @@ impl Front for Battle {
         sandtable_bots::decide(game, seat, bot).map(|d| (d.command, d.playouts))
     }
 
+    fn as_greedy(&self, game: &Game, seat: Seat, command: &Command) -> Option<bool> {
+        sandtable_bots::Plays::as_greedy(game, seat, command)
+    }
+
     fn tally(&self, event: &Event, tallies: &mut Tallies) {
         let mut add = |key: String, n: u64| *tallies.entry(key).or_default() += n;
         match event {

@@ -253,7 +253,7 @@ pub trait GameState: Clone + Send + Sync + 'static {
     /// Why a command is refused.
     type Refusal: Refusal + fmt::Debug;
     /// What a command did, one thing at a time.
-    type Event: fmt::Debug;
+    type Event: fmt::Debug + Clone + Send + Sync;
 
     /// The rule system's name, as a scenario's `rules:` field names it.
     fn system(&self) -> &'static str;
@@ -301,6 +301,14 @@ pub trait GameState: Clone + Send + Sync + 'static {
     ) -> Result<Applied, Self::Refusal>;
     /// An event in plain words, for logs and the CLI.
     fn describe(&self, event: &Self::Event) -> String;
+    /// Whether anything of the game is hidden from some player now or may
+    /// be later (a hand, a sealed order, a counter off the map): a table
+    /// shows each player only that player's view and hands the game over
+    /// between players behind a curtain. `false` by default: every viewer
+    /// sees everything, as the referee does.
+    fn hides(&self) -> bool {
+        false
+    }
     /// An event in plain words as `viewer` may read it, `None` where the
     /// viewer may not know it happened: what a table, its log and its
     /// hover texts show each player. By default every viewer reads

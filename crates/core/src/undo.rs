@@ -68,6 +68,12 @@ impl<G: GameState> Undoable<G> {
         Ok(events)
     }
 
+    /// The last command applied and its seat, while undo can still take it
+    /// back.
+    pub fn last(&self) -> Option<(Seat, G::Command)> {
+        self.since.last().copied()
+    }
+
     /// Steps back one command, restoring the game exactly as it was before
     /// it, and returns the command; or says in the system's words why undo
     /// stops here (R31), changing nothing.

@@ -17,6 +17,9 @@
 //! After three rounds the higher score wins; equal scores draw (S4). Undo
 //! never goes back past a reveal or a roll (R31). The game's own rules are
 //! numbered S1 to S4, as rulings 901 to 904.
+//!
+//! The CLI's tests (`crates/cli/tests/front.rs`) and the table's
+//! (`tests/viewer.rs`) both play it: the table's include this file.
 
 use std::fmt;
 use std::str::FromStr;
@@ -356,6 +359,11 @@ impl GameState for SealedBids {
             }
         };
         Ok(Applied { barrier })
+    }
+
+    /// Each hand is its player's own, and a bid until both are in.
+    fn hides(&self) -> bool {
+        true
     }
 
     /// A bid is the bidder's own until both are in: the others read that

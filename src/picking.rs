@@ -1,14 +1,53 @@
 //! Picking shared by every system's table: bevy's mesh picking, which
-//! pointer button acts and which cancels, and the point of the table top
-//! under the pointer. Each system turns picks into its own commands
-//! (`crate::cache::picking`, `crate::warpspawn::play`). Picks over a panel
-//! never reach the table: egui blocks them.
+//! pointer button acts and which cancels, the point of the table top under
+//! the pointer, and the place under the pointer in the contract's terms
+//! ([`Hovered`], kept by one pair of observers for every system's pieces).
+//! Each system turns picks into its own commands (`crate::cache::picking`,
+//! `crate::warpspawn::play`). Picks over a panel never reach the table:
+//! egui blocks them.
 
 use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
+use sandtable_core::game::Spot;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(MeshPickingPlugin);
+}
+
+/// The place under the pointer, as the contract names places (a square, a
+/// hex, a point in mm), if the pointer is over a piece of the table.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Hovered(pub Option<Spot>);
+
+/// A component of a table's pickable entities that says where it stands:
+/// the square of a tile or a unit, the hex of a hex tile or a piece.
+pub trait OnSpot: Component {
+    /// The place, as the contract names places.
+    fn spot(&self) -> Spot;
+}
+
+/// Adds the place under the pointer ([`Hovered`]) to an entity with a
+/// `C` that says where it stands: the pointer coming over it sets it, the
+/// pointer leaving clears it.
+pub fn track_hover<C: OnSpot>(entity: &mut EntityCommands) {
+    entity.observe(hover_spot::<C>).observe(leave_spot::<C>);
+}
+
+/// The pointer came over an entity with a `C`.
+fn hover_spot<C: OnSpot>(over: On<Pointer<Over>>, spots: Query<&C>, mut hovered: ResMut<Hovered>) {
+    if let Ok(at) = spots.get(over.entity) {
+        hovered.set_if_neq(Hovered(Some(at.spot())));
+    }
+}
+
+/// The pointer left an entity with a `C`: nothing is hovered, unless the
+/// pointer came over another place first.
+fn leave_spot<C: OnSpot>(out: On<Pointer<Out>>, spots: Query<&C>, mut hovered: ResMut<Hovered>) {
+    if let Ok(at) = spots.get(out.entity)
+        && hovered.0 == Some(at.spot())
+    {
+        hovered.0 = None;
+    }
 }
 
 /// The point of the table top (the plane y = 0) under the pointer, if the
@@ -44,5 +83,66 @@ pub fn click_button(b: PointerButton) -> Option<ClickButton> {
         PointerButton::Primary => Some(ClickButton::Primary),
         PointerButton::Secondary => Some(ClickButton::Secondary),
         PointerButton::Middle => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::camera::NormalizedRenderTarget;
+    use bevy::picking::backend::HitData;
+    use bevy::picking::pointer::{Location, PointerId};
+
+    /// A piece of a test table, standing on a spot.
+    #[derive(Component)]
+    struct At(Spot);
+
+    impl OnSpot for At {
+        fn spot(&self) -> Spot {
+            self.0
+        }
+    }
+
+    fn pointer<E: std::fmt::Debug + Clone + Reflect>(event: E, entity: Entity) -> Pointer<E> {
+        let location = Location {
+            target: NormalizedRenderTarget::None {
+                width: 100,
+                height: 100,
+            },
+            position: Vec2::ZERO,
+        };
+        Pointer::new(PointerId::Mouse, location, event, entity)
+    }
+
+    fn hit() -> HitData {
+        HitData::new(Entity::PLACEHOLDER, 1.0, None, None)
+    }
+
+    #[test]
+    fn the_place_under_the_pointer_follows_any_system_s_pieces() {
+        let mut app = App::new();
+        app.init_resource::<Hovered>();
+        let square = Spot::Square { col: 2, row: 3 };
+        let hex = Spot::Hex { col: 4, row: 1 };
+        let mut spawn = |spot: Spot| {
+            let mut commands = app.world_mut().commands();
+            let mut entity = commands.spawn(At(spot));
+            track_hover::<At>(&mut entity);
+            let id = entity.id();
+            app.world_mut().flush();
+            id
+        };
+        let (a, b) = (spawn(square), spawn(hex));
+        let hovered = |app: &App| app.world().resource::<Hovered>().0;
+        assert_eq!(hovered(&app), None);
+        app.world_mut().trigger(pointer(Over { hit: hit() }, a));
+        assert_eq!(hovered(&app), Some(square));
+        // Over the next piece before the last one's Out: the new place
+        // stays when the old one is left.
+        app.world_mut().trigger(pointer(Over { hit: hit() }, b));
+        app.world_mut().trigger(pointer(Out { hit: hit() }, a));
+        assert_eq!(hovered(&app), Some(hex));
+        app.world_mut().trigger(pointer(Out { hit: hit() }, b));
+        assert_eq!(hovered(&app), None);
     }
 }

@@ -125,9 +125,7 @@ fn the_stress_map_has_its_200_formations_on_the_table() {
 fn nothing_is_hovered_until_the_pointer_comes_over_a_hex() {
     let app = battle_app("open-field.ron");
     assert_eq!(
-        app.world()
-            .resource::<sandtable::warpspawn::table::HoveredHex>()
-            .0,
+        app.world().resource::<sandtable::picking::Hovered>().0,
         None
     );
 }

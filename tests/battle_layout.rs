@@ -305,9 +305,10 @@ fn a_drag_of_the_paint_brush_across_hexes_undoes_as_one_edit() {
 
 use bevy::prelude::*;
 use sandtable::mode::{Mode, SetLayoutMode};
+use sandtable::picking::Hovered;
 use sandtable::session::Notice;
 use sandtable::warpspawn::layout::{BattleLayout, BattleLayoutRequest, BattleTool};
-use sandtable::warpspawn::table::{Formation, HexTile, HoveredHex};
+use sandtable::warpspawn::table::{Formation, HexTile};
 use sandtable::warpspawn::{ActiveBattle, BattleInput, BattleLoaded};
 
 fn battle_app(name: &str) -> App {
@@ -399,7 +400,7 @@ fn layout_mode_edits_the_battle_s_map_with_clicks_and_drags_and_plays_the_result
     let before = layout(&mut app).draft.history().0;
     send(&mut app, BattleInput::Grab(hex("A5")));
     for at in ["B5", "C5"] {
-        app.insert_resource(HoveredHex(Some(hex(at))));
+        app.insert_resource(Hovered(Some(hex(at).spot())));
         app.update();
     }
     send(&mut app, BattleInput::Release);
@@ -535,7 +536,7 @@ fn a_stroke_of_paint_ends_when_the_button_is_up_though_its_drag_end_is_never_hea
     held.press(MouseButton::Left);
     app.insert_resource(held);
     send(&mut app, BattleInput::Grab(hex("A6")));
-    app.insert_resource(HoveredHex(Some(hex("B6"))));
+    app.insert_resource(Hovered(Some(hex("B6").spot())));
     app.update();
     assert_eq!(tile(&mut app, "B6"), Terrain::Water);
     // The button goes up; the hex the drag began on was built again, so no
@@ -543,7 +544,7 @@ fn a_stroke_of_paint_ends_when_the_button_is_up_though_its_drag_end_is_never_hea
     app.insert_resource(ButtonInput::<MouseButton>::default());
     app.update();
     assert!(!layout(&mut app).painting, "the stroke is over");
-    app.insert_resource(HoveredHex(Some(hex("C6"))));
+    app.insert_resource(Hovered(Some(hex("C6").spot())));
     app.update();
     assert_eq!(
         tile(&mut app, "C6"),

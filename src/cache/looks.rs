@@ -12,7 +12,6 @@ use sandtable_scenario::ModelTerrain;
 use super::builtin::{DefaultLook, Paint, Shape, parts};
 use super::models::{self, Figure, Models, NeedsFigure, Pick};
 use crate::AppSystems;
-use crate::cache::picking::{on_hover, on_unhover};
 use crate::cache::table::{
     Acted, ActionBudget, BasePiece, ChoiceTarget, CustomModel, GridPos, Owner, Reachable, SQUARE,
     SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, square_center,
@@ -337,11 +336,9 @@ fn dress_squares(
         } else {
             &looks.light_square
         };
-        commands
-            .entity(e)
-            .insert((Mesh3d(looks.tile.clone()), MeshMaterial3d(material.clone())))
-            .observe(on_hover)
-            .observe(on_unhover);
+        let mut tile = commands.entity(e);
+        tile.insert((Mesh3d(looks.tile.clone()), MeshMaterial3d(material.clone())));
+        crate::picking::track_hover::<GridPos>(&mut tile);
     }
 }
 
@@ -644,7 +641,7 @@ fn ring_acted_units(
 
 /// A pale light follows the square under the pointer.
 fn follow_hover(
-    hovered: Res<crate::cache::picking::Hovered>,
+    hovered: Res<crate::picking::Hovered>,
     index: Res<TableIndex>,
     mut mark: Query<(&mut Transform, &mut Visibility), With<HoverMark>>,
 ) {
@@ -657,7 +654,7 @@ fn follow_hover(
     let Ok((mut transform, mut visibility)) = mark.single_mut() else {
         return;
     };
-    match hovered.0 {
+    match crate::cache::picking::hovered_square(&hovered) {
         Some(sq) if board.contains(sq) => {
             transform.translation = square_center(board, sq) + Vec3::Y * 0.09;
             *visibility = Visibility::Inherited;

@@ -10,7 +10,7 @@ use sandtable_cache::{Choice, Command, Facing, Square};
 
 use super::bots::{Hint, Thinking};
 use super::play::{ActiveGame, Cache, CommandRequest, outcome_text};
-use crate::cache::picking::{Hovered, PlaceFacing};
+use crate::cache::picking::{PlaceFacing, hovered_square};
 use crate::cache::table::{
     ActionBudget, FloatingText, GridPos, Reachable, SQUARE, SquareTile, square_center,
 };
@@ -19,6 +19,7 @@ use crate::hud::{
     fixed_slot, log_view, notice_text,
 };
 use crate::mode::{Mode, SetLayoutMode};
+use crate::picking::Hovered;
 use crate::session::open::on_table;
 use crate::session::{
     HintRequest, NewGameRequest, Notice, SaveRequest, Seat, Seats, StartTurn, UndoRequest,
@@ -64,7 +65,7 @@ fn describe_hovered_square(
     active: Option<Res<ActiveGame>>,
     mut label: ResMut<HoverLabel>,
 ) {
-    let wanted = hovered.0.map(|sq| match active.as_deref() {
+    let wanted = hovered_square(&hovered).map(|sq| match active.as_deref() {
         Some(active) => crate::cache::play::describe_square(&active.game, sq),
         None => sq.to_string(),
     });
@@ -639,7 +640,7 @@ fn label_table(
             }
         }
     }
-    if let (Some(_), Some(label)) = (hovered.0, hover_label.0.clone()) {
+    if let (Some(_), Some(label)) = (hovered_square(&hovered), hover_label.0.clone()) {
         labels.pointer_bar(label);
     }
     for (float, at) in &floating {

@@ -3,14 +3,14 @@
 //! stash's choice) or a cancel. Hover shows which square is under the pointer.
 //! Picks over a panel never reach the table: egui blocks them.
 
-use bevy::picking::events::{Click, Out, Over, Pointer};
+use bevy::picking::events::{Click, Pointer};
 use bevy::prelude::*;
 use sandtable_cache::{Choice, Command, Facing, Square};
 
 use crate::AppSystems;
 use crate::cache::play::{ActiveGame, CommandRequest};
 use crate::cache::table::{GridPos, UnitPiece, advance_to};
-use crate::picking::{ClickButton, click_button as button, point_under_cursor};
+use crate::picking::{ClickButton, Hovered, click_button as button, point_under_cursor};
 use crate::session::{Notice, UndoRequest};
 
 /// Cache's picking on a table with a window: drags besides clicks.
@@ -76,7 +76,7 @@ pub fn read_table_drags(
     mut drags: MessageWriter<TableDrag>,
 ) {
     if buttons.just_pressed(MouseButton::Left) {
-        start.0 = hovered.0;
+        start.0 = hovered_square(&hovered);
     }
     if buttons.just_released(MouseButton::Left)
         && let Some(from) = start.0.take()
@@ -111,9 +111,10 @@ pub fn square_at(board: sandtable_cache::Board, at: Vec3) -> Option<Square> {
     (fits(col, board.columns) && fits(row, board.rows)).then(|| Square::new(col as u16, row as u16))
 }
 
-/// The square under the pointer, if any.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Hovered(pub Option<Square>);
+/// The square under the pointer, if any ([`crate::picking::Hovered`]).
+pub fn hovered_square(hovered: &Hovered) -> Option<Square> {
+    hovered.0.and_then(Square::from_spot)
+}
 
 /// The facing given to a unit placed by a stash result (chosen in the panel).
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,19 +159,9 @@ pub fn on_unit_click(
     }
 }
 
-/// Keeps `Hovered` on the square under the pointer.
-pub fn on_hover(over: On<Pointer<Over>>, squares: Query<&GridPos>, mut hovered: ResMut<Hovered>) {
-    if let Ok(pos) = squares.get(over.entity) {
-        hovered.0 = Some(pos.0);
-    }
-}
-
-/// Clears `Hovered` when the pointer leaves a square.
-pub fn on_unhover(out: On<Pointer<Out>>, squares: Query<&GridPos>, mut hovered: ResMut<Hovered>) {
-    if let Ok(pos) = squares.get(out.entity)
-        && hovered.0 == Some(pos.0)
-    {
-        hovered.0 = None;
+impl crate::picking::OnSpot for GridPos {
+    fn spot(&self) -> sandtable_core::game::Spot {
+        self.0.spot()
     }
 }
 

@@ -12,9 +12,10 @@ use sandtable_core::game::Surface;
 use sandtable_scenario::{Physical, PieceOf, models::model_for};
 
 use crate::AppSystems;
-use crate::cache::picking::{on_hover, on_square_click, on_unhover, on_unit_click};
+use crate::cache::picking::{on_square_click, on_unit_click};
 use crate::cache::play::{ActiveGame, PlayEvent};
 use crate::mode::{Mode, mode_change_pending};
+use crate::picking::track_hover;
 use crate::session::GameLoaded;
 use crate::table::{TableBuilt, TablePiece, TableRebuild, TableShown, scenario_folder};
 
@@ -393,9 +394,8 @@ impl TableBuilder<'_, '_> {
                 Transform::from_translation(square_center(board, at)),
                 Visibility::default(),
             ));
-            e.observe(on_square_click)
-                .observe(on_hover)
-                .observe(on_unhover);
+            e.observe(on_square_click);
+            track_hover::<GridPos>(&mut e);
             if let Some(model) = custom(PieceOf::Base {
                 player: usize::from(owner.0),
             }) {
@@ -416,9 +416,8 @@ impl TableBuilder<'_, '_> {
                     .with_rotation(facing_rotation(facing)),
                 Visibility::default(),
             ));
-            e.observe(on_unit_click)
-                .observe(on_hover)
-                .observe(on_unhover);
+            e.observe(on_unit_click);
+            track_hover::<GridPos>(&mut e);
             if let Some(model) = unit_keys.get(i).copied().and_then(custom) {
                 e.insert(model);
             }

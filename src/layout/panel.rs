@@ -8,7 +8,7 @@ use bevy_egui::{EguiContexts, egui};
 use sandtable_cache::{Facing, TerrainKind};
 use sandtable_scenario::{Physical, RuleSystem};
 
-use crate::cache::picking::{Hovered, square_under_cursor};
+use crate::cache::picking::{hovered_square, square_under_cursor};
 use crate::cache::table::SQUARE;
 use crate::hud::{HoverLabel, HudStage, PanelWidth, TableLabels, notice_slot};
 use crate::layout::draft::{Edit, Item, MAX_NEW_SIDE, PieceRef, Turn};
@@ -17,6 +17,7 @@ use crate::layout::{
     measuring_line, ruler_marks, shown_physical,
 };
 use crate::mode::Mode;
+use crate::picking::Hovered;
 use crate::session::Notice;
 use crate::table::TableShown;
 
@@ -486,7 +487,7 @@ fn describe_hovered_piece(
     editor: Option<Res<LayoutEditor>>,
     mut label: ResMut<HoverLabel>,
 ) {
-    let wanted = hovered.0.map(|sq| {
+    let wanted = hovered_square(&hovered).map(|sq| {
         match editor
             .as_deref()
             .and_then(|e| e.draft.piece_at(sq).and_then(|p| e.draft.describe(p)))

@@ -3,7 +3,7 @@
 //! mounted larger), cannon, officers, baggage wagons and flags as small
 //! models, routers, prisoners and unarmed men as chits.
 
-use bevy::picking::events::{Click, DragDrop, DragEnd, DragStart, Out, Over, Pointer};
+use bevy::picking::events::{Click, DragDrop, DragEnd, DragStart, Pointer};
 use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
 
@@ -12,7 +12,7 @@ use sandtable_warpspawn::{Hex, Terrain};
 
 use super::looks::{Pattern, Slot, figure_places, terrain_look};
 use super::play::{BattleChoices, BattleInput, BattlePick};
-use super::table::{ActiveBattle, BattlePiece, Formation, HexTile, HoveredHex};
+use super::table::{ActiveBattle, BattlePiece, Formation, HexTile};
 use crate::table::{TableBuilt, TablePiece, TableShown, shaped};
 
 pub(super) fn plugin(app: &mut App) {
@@ -132,10 +132,9 @@ fn dress_hexes(
             })
             .clone();
         let mut entity = commands.entity(e);
+        crate::picking::track_hover::<HexTile>(&mut entity);
         entity
             .insert((Mesh3d(tile.clone()), MeshMaterial3d(flat)))
-            .observe(hover_hex)
-            .observe(leave_hex)
             .observe(click_hex)
             .observe(grab_hex)
             .observe(drop_on_hex)
@@ -238,14 +237,13 @@ fn dress_pieces(
         if p.slot == Slot::Cannon {
             mesh.rotate_by(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2));
         }
-        commands
-            .entity(e)
+        let mut entity = commands.entity(e);
+        crate::picking::track_hover::<BattlePiece>(&mut entity);
+        entity
             .insert((
                 Mesh3d(meshes.add(mesh)),
                 MeshMaterial3d(matte(&mut materials, material)),
             ))
-            .observe(hover_hex)
-            .observe(leave_hex)
             .observe(click_hex)
             .observe(grab_hex)
             .observe(drop_on_hex)
@@ -261,30 +259,6 @@ fn hex_of(entity: Entity, tiles: &Query<&HexTile>, pieces: &Query<&BattlePiece>)
         .map(|t| t.hex)
         .or_else(|_| pieces.get(entity).map(|p| p.hex))
         .ok()
-}
-
-/// The pointer came over a hex, or a piece in it.
-fn hover_hex(
-    over: On<Pointer<Over>>,
-    tiles: Query<&HexTile>,
-    pieces: Query<&BattlePiece>,
-    mut hovered: ResMut<HoveredHex>,
-) {
-    if let Some(hex) = hex_of(over.entity, &tiles, &pieces) {
-        hovered.set_if_neq(HoveredHex(Some(hex)));
-    }
-}
-
-/// The pointer left a hex or a piece.
-fn leave_hex(
-    out: On<Pointer<Out>>,
-    tiles: Query<&HexTile>,
-    pieces: Query<&BattlePiece>,
-    mut hovered: ResMut<HoveredHex>,
-) {
-    if hex_of(out.entity, &tiles, &pieces).is_some_and(|hex| hovered.0 == Some(hex)) {
-        hovered.0 = None;
-    }
 }
 
 /// A click on a hex or a piece in it: the left button picks what acts or

@@ -16,9 +16,7 @@ use sandtable_warpspawn::{Hex, Men, PiecesSetup, Side, Terrain};
 use super::draft::{BattleDraft, BattleEdit};
 use super::looks::Slot;
 use super::play::BattleInput;
-use super::table::{
-    ActiveBattle, BattleLoaded, HoveredHex, Warpspawn, spawn_hex_table, spawn_stack,
-};
+use super::table::{ActiveBattle, BattleLoaded, Warpspawn, spawn_hex_table, spawn_stack};
 use crate::AppSystems;
 use crate::mode::Mode;
 use crate::session::layout::{LayoutEditing, keep_unsaved_layout_open, switch_layout};
@@ -305,7 +303,7 @@ fn battle_layout_input(
 /// after each hex painted, so the drag's own end may never be heard of).
 fn paint_across(
     mut layout: ResMut<BattleLayout>,
-    hovered: Res<HoveredHex>,
+    hovered: Res<crate::picking::Hovered>,
     buttons: Option<Res<ButtonInput<MouseButton>>>,
 ) {
     if layout.painting && buttons.is_some_and(|b| !b.pressed(MouseButton::Left)) {
@@ -316,7 +314,7 @@ fn paint_across(
     if !layout.painting || !hovered.is_changed() {
         return;
     }
-    let Some(hex) = hovered.0 else {
+    let Some(hex) = super::table::hovered_hex(&hovered) else {
         return;
     };
     let terrain = layout.terrain;

@@ -12,7 +12,7 @@ use sandtable_warpspawn::{Hex, Terrain};
 use super::HEX;
 use super::draft::BattleEdit;
 use super::layout::{BattleLayout, BattleLayoutRequest, BattleTool};
-use super::table::{BattlePiece, Formation, HoveredHex};
+use super::table::{BattlePiece, Formation};
 use crate::hud::{HudStage, PanelWidth, TableLabels};
 use crate::mode::{Mode, SetLayoutMode};
 use crate::session::Notice;
@@ -328,7 +328,7 @@ fn draw_battle_layout_panel(
 fn label_battle_layout(
     mut contexts: EguiContexts,
     layout: Res<BattleLayout>,
-    hovered: Res<HoveredHex>,
+    hovered: Res<crate::picking::Hovered>,
     camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
     formations: Query<(&Formation, &Transform)>,
     pieces: Query<(&BattlePiece, &Transform)>,
@@ -351,7 +351,7 @@ fn label_battle_layout(
     if let Some(from) = layout.from
         && let (Some(a), Some(to)) = (
             labels.screen(super::hex_center(map, from) + Vec3::Y * 0.1),
-            hovered.0,
+            super::table::hovered_hex(&hovered),
         )
         && let Some(b) = labels.screen(super::hex_center(map, to) + Vec3::Y * 0.1)
     {
@@ -364,7 +364,7 @@ fn label_battle_layout(
             egui::Color32::from_black_alpha(200),
         );
     }
-    if let Some(hex) = hovered.0 {
+    if let Some(hex) = super::table::hovered_hex(&hovered) {
         labels.pointer_bar(describe_layout_hex(&layout, hex));
     }
     Ok(())

@@ -9,7 +9,7 @@ use sandtable_warpspawn::{Command, Hex, Phase, Side};
 
 use super::looks::Slot;
 use super::play::{BattleChoices, BattleInput, BattlePick, TypedRolls, march_pick};
-use super::table::{ActiveBattle, BattlePiece, Formation, HoveredHex, describe_hex};
+use super::table::{ActiveBattle, BattlePiece, Formation, describe_hex};
 use crate::hud::{HudStage, PanelWidth, TableLabels};
 use crate::session::{Notice, SaveRequest, StartTurn, UndoRequest};
 
@@ -430,7 +430,7 @@ fn label_battle(
     formations: Query<(&Formation, &Transform)>,
     pieces: Query<(&BattlePiece, &Transform)>,
     battle: Res<ActiveBattle>,
-    hovered: Res<HoveredHex>,
+    hovered: Res<crate::picking::Hovered>,
     choices: Res<BattleChoices>,
     pick: Res<BattlePick>,
 ) -> Result {
@@ -478,7 +478,7 @@ fn label_battle(
         labels.line(points, colour);
     }
     // What the hovered hex holds, after what the selection would do there.
-    if let Some(hex) = hovered.0 {
+    if let Some(hex) = super::table::hovered_hex(&hovered) {
         let holds = describe_hex(&battle.game, hex);
         let doing = choices
             .targets

@@ -19,7 +19,7 @@ use crate::table::{TableBuilt, TablePiece, TableShown};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<BattleLoaded>()
-        .init_resource::<HoveredHex>()
+        .init_resource::<crate::picking::Hovered>()
         .add_systems(
             Update,
             (spawn_battle_table, sync_battle_pieces)
@@ -392,9 +392,22 @@ pub fn sync_battle_pieces(
     });
 }
 
-/// The hex under the pointer, if any.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct HoveredHex(pub Option<Hex>);
+/// The hex under the pointer, if any ([`crate::picking::Hovered`]).
+pub fn hovered_hex(hovered: &crate::picking::Hovered) -> Option<Hex> {
+    hovered.0.and_then(Hex::from_spot)
+}
+
+impl crate::picking::OnSpot for HexTile {
+    fn spot(&self) -> sandtable_core::game::Spot {
+        self.hex.spot()
+    }
+}
+
+impl crate::picking::OnSpot for BattlePiece {
+    fn spot(&self) -> sandtable_core::game::Spot {
+        self.hex.spot()
+    }
+}
 
 /// What a hex holds, as the label under the pointer says it: its terrain and
 /// cover (R60), each side's men, officers and pieces there, its routers,

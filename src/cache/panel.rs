@@ -15,8 +15,8 @@ use crate::cache::table::{
     ActionBudget, FloatingText, GridPos, Reachable, SQUARE, SquareTile, square_center,
 };
 use crate::hud::{
-    FilePanel, HoverLabel, HudStage, NOTICE_HEIGHT, PanelWidth, TableLabels, draw_dialog,
-    fixed_slot, log_view, notice_text,
+    FilePanel, HoverLabel, HudStage, NOTICE_HEIGHT, PanelWidth, TableLabels, fixed_slot, log_view,
+    notice_text,
 };
 use crate::mode::{Mode, SetLayoutMode};
 use crate::picking::Hovered;
@@ -308,9 +308,6 @@ fn draw_panels(
     mut start_turn: MessageWriter<StartTurn>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    if let Some(dialog) = files.dialog.as_deref() {
-        draw_dialog(ctx, dialog, &mut files.answers);
-    }
     if *mode.get() == Mode::Layout {
         // The layout panel takes the side instead.
         return Ok(());

@@ -40,6 +40,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (
+                // Before any panel: the window is placed on the whole
+                // screen, as the panels leave it.
+                draw_waiting_dialog
+                    .in_set(HudSystems)
+                    .before(HudStage::Panels),
                 // A system on the table draws its own panel.
                 draw_empty_table
                     .in_set(HudStage::Panels)
@@ -307,8 +312,6 @@ fn shift_into(lo: f32, hi: f32, min: f32, max: f32) -> f32 {
 pub struct FilePanel<'w> {
     field: ResMut<'w, FileField>,
     failure: Res<'w, OpenFailure>,
-    pub(crate) dialog: Option<Res<'w, Dialog>>,
-    pub(crate) answers: MessageWriter<'w, DialogAnswer>,
     pub(crate) save: MessageWriter<'w, SaveRequest>,
     pub(crate) load: MessageWriter<'w, LoadRequest>,
 }
@@ -560,12 +563,22 @@ pub(crate) fn notice_text(ui: &mut egui::Ui, notice: Option<(&str, bool)>) {
     }
 }
 
-/// The dialog the table waits on, over everything else.
-pub(crate) fn draw_dialog(
-    ctx: &egui::Context,
-    dialog: &Dialog,
-    answers: &mut MessageWriter<DialogAnswer>,
-) {
+/// The question the table waits on (unsaved work, a file to replace),
+/// over everything else, whatever is on the table and in either mode: one
+/// system for every system's panels.
+fn draw_waiting_dialog(
+    mut contexts: EguiContexts,
+    dialog: Option<Res<Dialog>>,
+    mut answers: MessageWriter<DialogAnswer>,
+) -> Result {
+    if let Some(dialog) = dialog.as_deref() {
+        draw_dialog(contexts.ctx_mut()?, dialog, &mut answers);
+    }
+    Ok(())
+}
+
+/// A question the table waits on, as a window.
+fn draw_dialog(ctx: &egui::Context, dialog: &Dialog, answers: &mut MessageWriter<DialogAnswer>) {
     let (title, question, choices): (&str, String, &[(&str, DialogAnswer)]) = match dialog {
         Dialog::UnsavedMoves(leaving) => (
             "Unsaved moves",
@@ -640,9 +653,6 @@ fn draw_empty_table(
     mode: Res<State<Mode>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    if let Some(dialog) = files.dialog.as_deref() {
-        draw_dialog(ctx, dialog, &mut files.answers);
-    }
     if *mode.get() == Mode::Layout {
         // The layout panel takes the side instead.
         return Ok(());

@@ -65,8 +65,6 @@ fn draw_battle_layout_panel(
     mut requests: MessageWriter<BattleLayoutRequest>,
     mut set_layout: MessageWriter<SetLayoutMode>,
     mut width: ResMut<PanelWidth>,
-    dialog: Option<Res<crate::session::Dialog>>,
-    mut answers: MessageWriter<crate::session::DialogAnswer>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if panel.layout != Some(layout.opened) {
@@ -74,10 +72,6 @@ fn draw_battle_layout_panel(
             layout: Some(layout.opened),
             ..default()
         };
-    }
-    // A question on unsaved work (leaving for the battle, closing the window).
-    if let Some(dialog) = dialog.as_deref() {
-        crate::hud::draw_dialog(ctx, dialog, &mut answers);
     }
     // The panel's own choices (tool, side, brush) mark the layout changed
     // only when one of them changes, so that the lights are not rebuilt

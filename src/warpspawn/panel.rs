@@ -72,9 +72,6 @@ fn draw_battle_panel(
     mut files: BattleButtons,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    if let Some(dialog) = files.files.dialog.as_deref() {
-        crate::hud::draw_dialog(ctx, dialog, &mut files.files.answers);
-    }
     let game = &*battle.game;
     crate::hud::side_panel(ctx, "battle-panel", &mut width, |ui| {
         ui.heading(&battle.setup.name);

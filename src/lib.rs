@@ -16,8 +16,8 @@
 //! shared:   session -> mode      hud -> session, mode     camera -> table
 //!           table, picking, mode (import no other folder)
 //! systems:  cache -> hud, session, table, picking, mode
-//!           layout (Cache's editor, with the rulers and saving rules the
-//!             battle borrows) -> cache and the shared folders
+//!           layout (Cache's editor, with the rulers the battle borrows)
+//!             -> cache and the shared folders
 //!           warpspawn -> layout, camera and the shared folders
 //! ```
 

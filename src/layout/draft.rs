@@ -4,13 +4,15 @@
 //! the editor's systems and panel drive a [`Draft`].
 
 use std::fmt;
-use std::path::Path;
 
 use sandtable_cache::{
     Board, Facing, FactorSetup, Ruling, Setup, Square, StashList, TerrainKind, TerrainPiece,
     UnitSetup,
 };
 use sandtable_scenario::{DEFAULT_COLOURS, Location, Physical, Problem, RuleSystem, Scenario};
+
+use crate::session::draft::Layout;
+pub use crate::session::draft::{History, problem_line, save_layout};
 
 /// The largest side of a board made with [`Edit::New`]: larger tables are
 /// written as files (the 3D table of a 100 x 100 board is already slow).
@@ -261,211 +263,65 @@ impl fmt::Display for EditLayoutError {
 impl std::error::Error for EditLayoutError {}
 
 /// A problem of the layout, with the piece it belongs to if any.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// The piece at fault, when the problem belongs to one.
-    pub piece: Option<PieceRef>,
-    /// The problem as the scenario loader reports it.
-    pub problem: Problem,
-}
+pub type Finding = crate::session::draft::Finding<PieceRef>;
 
-impl Finding {
-    /// The finding as one line for the panel: field, message, ruling.
-    pub fn line(&self) -> String {
-        problem_line(&self.problem)
+/// A scenario being edited, with its history and its live check
+/// ([`crate::session::draft::Draft`]).
+pub type Draft = crate::session::draft::Draft<Scenario>;
+
+/// A Cache layout is a scenario; its loader checks it.
+impl Layout for Scenario {
+    type Edit = Edit;
+    type Error = EditLayoutError;
+    type At = PieceRef;
+
+    fn change(&mut self, edit: &Edit) -> Result<(), EditLayoutError> {
+        change(self, edit)
     }
-}
 
-/// A problem of a layout as one line for the panel: field, message,
-/// ruling. Every problem is in the layout: only the field path is worth
-/// saying.
-pub fn problem_line(problem: &Problem) -> String {
-    let text = problem.display_in("layout").to_string();
-    match text.strip_prefix("layout: ") {
-        Some(rest) => rest.to_owned(),
-        None => text,
+    /// A name typed, a length dragged in the panel.
+    fn merges(edit: &Edit) -> bool {
+        matches!(edit, Edit::Rename(_) | Edit::SetPhysical(_))
     }
-}
 
-/// The edits of a layout that can be undone and made again: the layouts
-/// before each edit, and those undone.
-#[derive(Debug, Clone)]
-pub struct History<T> {
-    undo: Vec<T>,
-    redo: Vec<T>,
-}
+    fn no_history(what: &'static str) -> EditLayoutError {
+        EditLayoutError::NoHistory(what)
+    }
 
-impl<T> Default for History<T> {
-    fn default() -> Self {
-        History {
-            undo: Vec::new(),
-            redo: Vec::new(),
+    fn text(&self) -> String {
+        self.to_ron()
+    }
+
+    fn load(text: &str) -> Result<Vec<Problem>, Vec<Problem>> {
+        sandtable_scenario::parse(text, "layout")
+            .map(|loaded| loaded.warnings)
+            .map_err(|e| e.problems)
+    }
+
+    /// The piece whose field the problem names.
+    fn at(&self, problem: &Problem) -> Option<PieceRef> {
+        match &problem.location {
+            Location::Field(path) => PieceRef::from_path(path),
+            _ => None,
         }
     }
-}
-
-impl<T> History<T> {
-    /// Steps to undo, and to redo.
-    pub fn counts(&self) -> (usize, usize) {
-        (self.undo.len(), self.redo.len())
-    }
-
-    /// Whether nothing was undone since the last edit, so that an edit of
-    /// the same field may merge into it.
-    pub fn nothing_undone(&self) -> bool {
-        self.redo.is_empty()
-    }
-
-    /// An edit was made to the layout that stood as `before`: a step to
-    /// undo, unless the edit merges into the last step; what was undone is
-    /// lost.
-    pub fn record(&mut self, before: T, merge: bool) {
-        if !merge {
-            self.undo.push(before);
-        }
-        self.redo.clear();
-    }
-
-    /// Steps `now` back one edit; `false` when there is none.
-    pub fn undo(&mut self, now: &mut T) -> bool {
-        let Some(before) = self.undo.pop() else {
-            return false;
-        };
-        self.redo.push(std::mem::replace(now, before));
-        true
-    }
-
-    /// Makes the last undone edit of `now` again; `false` when there is none.
-    pub fn redo(&mut self, now: &mut T) -> bool {
-        let Some(after) = self.redo.pop() else {
-            return false;
-        };
-        self.undo.push(std::mem::replace(now, after));
-        true
-    }
-}
-
-/// A scenario being edited, with its history and its live check.
-#[derive(Debug, Clone)]
-pub struct Draft {
-    scenario: Scenario,
-    /// The last edit made, so that a run of changes to one field (a length
-    /// dragged in the panel, a name typed) undoes as one.
-    last: Option<std::mem::Discriminant<Edit>>,
-    history: History<Scenario>,
-    errors: Vec<Finding>,
-    warnings: Vec<Finding>,
 }
 
 impl Draft {
-    /// Starts editing a scenario.
-    pub fn new(scenario: Scenario) -> Draft {
-        let mut draft = Draft {
-            scenario,
-            last: None,
-            history: History::default(),
-            errors: Vec::new(),
-            warnings: Vec::new(),
-        };
-        draft.check();
-        draft
-    }
-
     /// The layout as it stands.
     pub fn scenario(&self) -> &Scenario {
-        &self.scenario
-    }
-
-    /// Problems that stop the layout from being played or saved.
-    pub fn errors(&self) -> &[Finding] {
-        &self.errors
-    }
-
-    /// Things worth knowing that do not stop play (R2's ten units, small squares).
-    pub fn warnings(&self) -> &[Finding] {
-        &self.warnings
+        self.layout()
     }
 
     /// The problems of one piece.
     pub fn errors_of(&self, piece: PieceRef) -> impl Iterator<Item = &Finding> {
-        self.errors.iter().filter(move |f| f.piece == Some(piece))
-    }
-
-    /// Whether there is an edit to undo, and one to redo.
-    pub fn history(&self) -> (usize, usize) {
-        self.history.counts()
-    }
-
-    /// Runs the scenario loader on the layout as it would be saved, so what
-    /// the editor reports is exactly what loading the file would report.
-    fn check(&mut self) {
-        self.errors.clear();
-        self.warnings.clear();
-        let findings = |problems: Vec<Problem>| -> Vec<Finding> {
-            problems
-                .into_iter()
-                .map(|problem| Finding {
-                    piece: match &problem.location {
-                        Location::Field(path) => PieceRef::from_path(path),
-                        _ => None,
-                    },
-                    problem,
-                })
-                .collect()
-        };
-        match sandtable_scenario::parse(&self.scenario.to_ron(), "layout") {
-            Ok(loaded) => self.warnings = findings(loaded.warnings),
-            Err(e) => self.errors = findings(e.problems),
-        }
-    }
-
-    /// Makes an edit. A refused edit changes nothing.
-    pub fn apply(&mut self, edit: &Edit) -> Result<(), EditLayoutError> {
-        let mut next = self.scenario.clone();
-        change(&mut next, edit)?;
-        let before = std::mem::replace(&mut self.scenario, next);
-        let kind = std::mem::discriminant(edit);
-        let merges = matches!(edit, Edit::Rename(_) | Edit::SetPhysical(_))
-            && self.last == Some(kind)
-            && self.history.nothing_undone();
-        self.history.record(before, merges);
-        self.last = Some(kind);
-        self.check();
-        Ok(())
-    }
-
-    /// Steps back one edit.
-    pub fn undo(&mut self) -> Result<(), EditLayoutError> {
-        if !self.history.undo(&mut self.scenario) {
-            return Err(EditLayoutError::NoHistory("undo"));
-        }
-        self.last = None;
-        self.check();
-        Ok(())
-    }
-
-    /// Makes the last undone edit again.
-    pub fn redo(&mut self) -> Result<(), EditLayoutError> {
-        if !self.history.redo(&mut self.scenario) {
-            return Err(EditLayoutError::NoHistory("redo"));
-        }
-        self.last = None;
-        self.check();
-        Ok(())
-    }
-
-    /// Replaces the whole layout, as one edit that can be undone.
-    pub fn revert_to(&mut self, scenario: Scenario) {
-        let before = std::mem::replace(&mut self.scenario, scenario);
-        self.history.record(before, false);
-        self.last = None;
-        self.check();
+        self.errors().iter().filter(move |f| f.at == Some(piece))
     }
 
     /// The piece a click on a square means: a unit, else a base, else a
     /// stash, else the terrain piece laid last on it.
     pub fn piece_at(&self, sq: Square) -> Option<PieceRef> {
-        let setup = &self.scenario.setup;
+        let setup = &self.scenario().setup;
         let mut base = None;
         for (player, p) in setup.players.iter().enumerate() {
             for (factor, f) in p.factors.iter().enumerate() {
@@ -499,7 +355,7 @@ impl Draft {
 
     /// A piece in words, for the panel: "Red unit at C3 facing N".
     pub fn describe(&self, piece: PieceRef) -> Option<String> {
-        let setup = &self.scenario.setup;
+        let setup = &self.scenario().setup;
         Some(match piece {
             PieceRef::Unit {
                 player,
@@ -535,7 +391,7 @@ impl Draft {
 
     /// The piece an accepted `Place` of this item added: the last of its list.
     pub fn last_placed(&self, item: Item) -> Option<PieceRef> {
-        let setup = &self.scenario.setup;
+        let setup = &self.scenario().setup;
         let last = |n: usize| n.checked_sub(1);
         match item {
             Item::Unit { player, factor, .. } => Some(PieceRef::Unit {
@@ -551,62 +407,6 @@ impl Draft {
             Item::Terrain(_) => last(setup.terrain.len()).map(PieceRef::Terrain),
         }
     }
-
-    /// Writes the layout as a scenario file (`.ron`), crash-safely. A layout
-    /// with problems is not written: it would not load. The file is written
-    /// in Sandtable's own form, so comments of a file saved over are not
-    /// kept: the file it replaces is kept as `NAME.bak` (older backups move
-    /// to `NAME.bak.2` and on), unless it holds `ours`, the text Sandtable
-    /// itself last wrote there (so the backups keep the person's own file).
-    /// Returns the backup's path when one was made.
-    pub fn save(
-        &self,
-        path: &Path,
-        ours: Option<&str>,
-    ) -> Result<Option<std::path::PathBuf>, String> {
-        save_layout(
-            path,
-            &self.scenario.to_ron(),
-            self.errors.len(),
-            self.errors.first().map(Finding::line),
-            ours,
-        )
-    }
-}
-
-/// Writes a layout's file (`ron`, the layout in Sandtable's own form) by
-/// the rules every layout is saved by: refused while it has `problems`
-/// (the `first` named), only as a `.ron` file, crash-safely, the file it
-/// replaces kept as `NAME.bak` unless it holds `ours`, the text Sandtable
-/// itself last wrote there. Returns the backup's path when one was made.
-pub fn save_layout(
-    path: &Path,
-    ron: &str,
-    problems: usize,
-    first: Option<String>,
-    ours: Option<&str>,
-) -> Result<Option<std::path::PathBuf>, String> {
-    if let Some(first) = first.filter(|_| problems > 0) {
-        return Err(format!(
-            "{}: not saved, the layout has {problems} problem{} that would stop it loading; first: {first}",
-            path.display(),
-            if problems == 1 { "" } else { "s" },
-        ));
-    }
-    if path.extension().is_none_or(|e| e != "ron") {
-        return Err(format!(
-            "{}: not saved: a layout is saved as a scenario, a file ending in .ron",
-            path.display()
-        ));
-    }
-    use sandtable_scenario::files;
-    let on_disk = files::read_text(path, sandtable_scenario::MAX_FILE_BYTES).ok();
-    let backups = match (on_disk, ours) {
-        (Some(text), Some(ours)) if text == ours => files::Backups::None,
-        _ => files::Backups::Keep,
-    };
-    files::write_atomically(path, ron.as_bytes(), backups)
-        .map_err(|e| format!("{}: cannot save: {e}", path.display()))
 }
 
 /// An empty layout: two players without Factors on a board of this size.

@@ -248,7 +248,7 @@ fn draw_layout_panel(
                     .add(egui::Label::new(text).sense(egui::Sense::click()))
                     .clicked()
                 {
-                    pick = f.piece;
+                    pick = f.at;
                 }
             }
             for f in editor.draft.warnings() {

@@ -53,7 +53,7 @@ fn of_draft(draft: &Draft) -> (Contents, Marks) {
         bases: Vec::new(),
         units: Vec::new(),
         stashes: (0..setup.stashes.len()).map(PieceRef::Stash).collect(),
-        offending: draft.errors().iter().filter_map(|f| f.piece).collect(),
+        offending: draft.errors().iter().filter_map(|f| f.at).collect(),
     };
     for (p, player) in setup.players.iter().enumerate() {
         let owner = PlayerId(p as u16);

@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use sandtable_core::game::Viewer;
 
 pub mod bots;
+pub mod draft;
 pub mod files;
 pub mod game;
 pub mod keys;

@@ -7,11 +7,10 @@
 //! layout systems and panel drive a [`BattleDraft`].
 
 use std::fmt;
-use std::path::{Path, PathBuf};
 
 use sandtable_scenario::battle::{Battle, HexPhysical};
 
-use crate::layout::draft::History;
+use crate::session::draft::Layout;
 use sandtable_scenario::{DEFAULT_COLOURS, Location, Problem};
 use sandtable_warpspawn::{
     Edge, Hex, MAX_MAP_SIDE, Map, PiecesSetup, Setup, SideSetup, Switches, Terrain, points_doubled,
@@ -140,20 +139,7 @@ impl fmt::Display for EditBattleError {
 impl std::error::Error for EditBattleError {}
 
 /// A problem of the layout, with the hex it lies in when it has one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HexFinding {
-    /// The hex at fault, when the problem belongs to one.
-    pub hex: Option<Hex>,
-    /// The problem as the battle loader reports it.
-    pub problem: Problem,
-}
-
-impl HexFinding {
-    /// The finding as one line for the panel: field, message, ruling.
-    pub fn line(&self) -> String {
-        crate::layout::draft::problem_line(&self.problem)
-    }
-}
+pub type HexFinding = crate::session::draft::Finding<Hex>;
 
 /// A side's points as the panel shows them (R61).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,88 +152,74 @@ pub struct SidePoints {
     pub over: bool,
 }
 
-/// A battle being edited, with its history and its live check.
-#[derive(Debug, Clone)]
-pub struct BattleDraft {
-    battle: Battle,
-    /// The last edit made, so that a run of changes to one field (a name
-    /// typed, a width or a points limit dragged) undoes as one.
-    last: Option<std::mem::Discriminant<BattleEdit>>,
-    history: History<Battle>,
-    errors: Vec<HexFinding>,
-    warnings: Vec<HexFinding>,
-    /// A drag of the paint brush is under way: its hexes undo as one edit.
-    stroke: bool,
+/// A battle being edited, with its history and its live check
+/// ([`crate::session::draft::Draft`]).
+pub type BattleDraft = crate::session::draft::Draft<Battle>;
+
+/// A battle's layout is the battle; its loader checks it.
+impl Layout for Battle {
+    type Edit = BattleEdit;
+    type Error = EditBattleError;
+    type At = Hex;
+
+    fn change(&mut self, edit: &BattleEdit) -> Result<(), EditBattleError> {
+        change(self, edit)
+    }
+
+    /// A name typed, a width or a points limit dragged.
+    fn merges(edit: &BattleEdit) -> bool {
+        matches!(
+            edit,
+            BattleEdit::Rename(_) | BattleEdit::SetHexMm(_) | BattleEdit::SetPoints { .. }
+        )
+    }
+
+    fn no_history(what: &'static str) -> EditBattleError {
+        EditBattleError::NoHistory(what)
+    }
+
+    fn text(&self) -> String {
+        self.to_ron()
+    }
+
+    fn load(text: &str) -> Result<Vec<Problem>, Vec<Problem>> {
+        sandtable_scenario::battle::parse(text, "layout")
+            .map(|loaded| loaded.warnings)
+            .map_err(|e| e.problems)
+    }
+
+    /// The hex of the pieces whose field the problem names.
+    fn at(&self, problem: &Problem) -> Option<Hex> {
+        let Location::Field(path) = &problem.location else {
+            return None;
+        };
+        let pieces: Vec<Hex> = self.setup.pieces.iter().map(|p| p.at).collect();
+        piece_hex(path, &pieces)
+    }
 }
 
 impl BattleDraft {
-    /// Starts editing a battle.
-    pub fn new(battle: Battle) -> BattleDraft {
-        let mut draft = BattleDraft {
-            battle,
-            last: None,
-            history: History::default(),
-            errors: Vec::new(),
-            warnings: Vec::new(),
-            stroke: false,
-        };
-        draft.check();
-        draft
-    }
-
     /// Paints one more hex of a drag across hexes: the first begins the
     /// stroke, and every hex of it undoes as one edit, until
     /// [`BattleDraft::end_stroke`].
     pub fn paint_stroke(&mut self, hex: Hex, terrain: Terrain) -> Result<(), EditBattleError> {
-        let going = self.stroke;
-        if going && self.terrain_at(hex) == terrain {
+        if self.stroke_going() && self.terrain_at(hex) == terrain {
             return Ok(());
         }
-        let edit = BattleEdit::Paint {
+        self.apply_in_stroke(&BattleEdit::Paint {
             hexes: vec![hex],
             terrain,
-        };
-        let mut next = self.battle.clone();
-        change(&mut next, &edit)?;
-        if next == self.battle {
-            return Ok(());
-        }
-        self.stroke = true;
-        let before = std::mem::replace(&mut self.battle, next);
-        self.history.record(before, going);
-        self.last = Some(std::mem::discriminant(&edit));
-        self.check();
-        Ok(())
-    }
-
-    /// The drag of the paint brush is over.
-    pub fn end_stroke(&mut self) {
-        self.stroke = false;
+        })
     }
 
     /// The layout as it stands.
     pub fn battle(&self) -> &Battle {
-        &self.battle
-    }
-
-    /// Problems that stop the layout from being played or saved.
-    pub fn errors(&self) -> &[HexFinding] {
-        &self.errors
-    }
-
-    /// Things worth knowing that do not stop play.
-    pub fn warnings(&self) -> &[HexFinding] {
-        &self.warnings
-    }
-
-    /// Whether there is an edit to undo, and one to redo.
-    pub fn history(&self) -> (usize, usize) {
-        self.history.counts()
+        self.layout()
     }
 
     /// The hexes some problem lies in, for the table to mark red.
     pub fn problem_hexes(&self) -> Vec<Hex> {
-        let mut hexes: Vec<Hex> = self.errors.iter().filter_map(|f| f.hex).collect();
+        let mut hexes: Vec<Hex> = self.errors().iter().filter_map(|f| f.at).collect();
         hexes.sort_unstable();
         hexes.dedup();
         hexes
@@ -255,7 +227,7 @@ impl BattleDraft {
 
     /// Each side's points against its limit (R61), added up live.
     pub fn points(&self) -> Vec<SidePoints> {
-        let setup = &self.battle.setup;
+        let setup = &self.battle().setup;
         setup
             .sides
             .iter()
@@ -273,7 +245,7 @@ impl BattleDraft {
 
     /// What a side has in a hex, if anything.
     pub fn pieces_at(&self, hex: Hex, side: usize) -> Option<&PiecesSetup> {
-        self.battle
+        self.battle()
             .setup
             .pieces
             .iter()
@@ -282,103 +254,13 @@ impl BattleDraft {
 
     /// The terrain of a hex (fields where none is set).
     pub fn terrain_at(&self, hex: Hex) -> Terrain {
-        self.battle
+        self.battle()
             .setup
             .terrain
             .iter()
             .rev()
             .find(|(h, _)| *h == hex)
             .map_or(Terrain::Fields, |(_, t)| *t)
-    }
-
-    /// Runs the battle loader on the layout as it would be saved, so what
-    /// the editor reports is exactly what loading the file would report.
-    fn check(&mut self) {
-        self.errors.clear();
-        self.warnings.clear();
-        let pieces: Vec<Hex> = self.battle.setup.pieces.iter().map(|p| p.at).collect();
-        let findings = |problems: Vec<Problem>| -> Vec<HexFinding> {
-            problems
-                .into_iter()
-                .map(|problem| HexFinding {
-                    hex: match &problem.location {
-                        Location::Field(path) => piece_hex(path, &pieces),
-                        _ => None,
-                    },
-                    problem,
-                })
-                .collect()
-        };
-        match sandtable_scenario::battle::parse(&self.battle.to_ron(), "layout") {
-            Ok(loaded) => self.warnings = findings(loaded.warnings),
-            Err(e) => self.errors = findings(e.problems),
-        }
-    }
-
-    /// Makes an edit. A refused edit changes nothing.
-    pub fn apply(&mut self, edit: &BattleEdit) -> Result<(), EditBattleError> {
-        self.stroke = false;
-        let mut next = self.battle.clone();
-        change(&mut next, edit)?;
-        // An edit that changes nothing is no step to undo.
-        if next == self.battle {
-            return Ok(());
-        }
-        let before = std::mem::replace(&mut self.battle, next);
-        let kind = std::mem::discriminant(edit);
-        let merges = matches!(
-            edit,
-            BattleEdit::Rename(_) | BattleEdit::SetHexMm(_) | BattleEdit::SetPoints { .. }
-        ) && self.last == Some(kind)
-            && self.history.nothing_undone();
-        self.history.record(before, merges);
-        self.last = Some(kind);
-        self.check();
-        Ok(())
-    }
-
-    /// Steps back one edit.
-    pub fn undo(&mut self) -> Result<(), EditBattleError> {
-        self.stroke = false;
-        if !self.history.undo(&mut self.battle) {
-            return Err(EditBattleError::NoHistory("undo"));
-        }
-        self.last = None;
-        self.check();
-        Ok(())
-    }
-
-    /// Makes the last undone edit again.
-    pub fn redo(&mut self) -> Result<(), EditBattleError> {
-        if !self.history.redo(&mut self.battle) {
-            return Err(EditBattleError::NoHistory("redo"));
-        }
-        self.last = None;
-        self.check();
-        Ok(())
-    }
-
-    /// Replaces the whole layout, as one edit that can be undone.
-    pub fn revert_to(&mut self, battle: Battle) {
-        self.stroke = false;
-        let before = std::mem::replace(&mut self.battle, battle);
-        self.history.record(before, false);
-        self.last = None;
-        self.check();
-    }
-
-    /// Writes the layout as a battle file (`.ron`), by the rules every
-    /// layout is saved by ([`crate::layout::draft::save_layout`]): refused
-    /// while it has problems; the file it replaces kept as a backup unless
-    /// it holds `ours`. Returns the backup's path when one was made.
-    pub fn save(&self, path: &Path, ours: Option<&str>) -> Result<Option<PathBuf>, String> {
-        crate::layout::draft::save_layout(
-            path,
-            &self.battle.to_ron(),
-            self.errors.len(),
-            self.errors.first().map(HexFinding::line),
-            ours,
-        )
     }
 }
 

@@ -395,7 +395,7 @@ pub fn describe_layout_hex(layout: &BattleLayout, hex: Hex) -> String {
             parts.push(format!("{}'s deployment (R60)", side.name));
         }
     }
-    for f in draft.errors().iter().filter(|f| f.hex == Some(hex)) {
+    for f in draft.errors().iter().filter(|f| f.at == Some(hex)) {
         parts.push(f.line());
     }
     parts.join("; ")

@@ -14,6 +14,47 @@ pub(super) fn plugin(app: &mut App) {
     app.add_plugins(MeshPickingPlugin);
 }
 
+/// What was clicked on the table, for any system: the place as the
+/// contract names it, and the button. Each system reads the clicks on its
+/// own places (`crate::cache::picking`, `crate::warpspawn::play`).
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
+pub struct TableClick {
+    /// The place clicked: the square or hex of the tile, or of the piece
+    /// clicked.
+    pub spot: Spot,
+    /// Whether a piece that the system tells from its place was clicked
+    /// (Cache's miniatures), rather than the place.
+    pub on_piece: bool,
+    /// Left click acts, right click cancels.
+    pub button: ClickButton,
+    /// Where on the table top the click landed (world position), when the
+    /// picking backend says; measuring uses it.
+    pub point: Option<Vec3>,
+}
+
+/// Adds the table's clicks ([`TableClick`]) to an entity with a `C` that
+/// says where it stands. A click on a piece (`on_piece`) is its own: it
+/// goes no further up the entity's parents.
+pub fn track_clicks<C: OnSpot>(entity: &mut EntityCommands, on_piece: bool) {
+    entity.observe(
+        move |mut click: On<Pointer<Click>>,
+              spots: Query<&C>,
+              mut out: MessageWriter<TableClick>| {
+            if on_piece {
+                click.propagate(false);
+            }
+            if let (Ok(at), Some(button)) = (spots.get(click.entity), click_button(click.button)) {
+                out.write(TableClick {
+                    spot: at.spot(),
+                    on_piece,
+                    button,
+                    point: click.hit.position,
+                });
+            }
+        },
+    );
+}
+
 /// The place under the pointer, as the contract names places (a square, a
 /// hex, a point in mm), if the pointer is over a piece of the table.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -116,6 +157,59 @@ mod tests {
 
     fn hit() -> HitData {
         HitData::new(Entity::PLACEHOLDER, 1.0, None, None)
+    }
+
+    #[test]
+    fn a_click_on_a_place_or_a_piece_is_its_spot_and_a_piece_s_goes_no_further() {
+        let mut app = App::new();
+        app.add_message::<TableClick>();
+        let (under, square) = (
+            Spot::Square { col: 0, row: 0 },
+            Spot::Square { col: 1, row: 5 },
+        );
+        // A piece on a place that also takes clicks: its parent here.
+        let place = {
+            let mut commands = app.world_mut().commands();
+            let mut entity = commands.spawn(At(under));
+            track_clicks::<At>(&mut entity, false);
+            entity.id()
+        };
+        let piece = {
+            let mut commands = app.world_mut().commands();
+            let mut entity = commands.spawn((At(square), ChildOf(place)));
+            track_clicks::<At>(&mut entity, true);
+            entity.id()
+        };
+        app.world_mut().flush();
+        let click = |button| Click {
+            button,
+            hit: hit(),
+            duration: std::time::Duration::ZERO,
+            count: 1,
+        };
+        app.world_mut()
+            .trigger(pointer(click(PointerButton::Primary), piece));
+        app.world_mut()
+            .trigger(pointer(click(PointerButton::Secondary), place));
+        app.world_mut()
+            .trigger(pointer(click(PointerButton::Middle), place));
+        let clicks: Vec<TableClick> = app
+            .world_mut()
+            .resource_mut::<Messages<TableClick>>()
+            .drain()
+            .collect();
+        let seen: Vec<(Spot, bool, ClickButton)> = clicks
+            .iter()
+            .map(|c| (c.spot, c.on_piece, c.button))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (square, true, ClickButton::Primary),
+                (under, false, ClickButton::Secondary),
+            ],
+            "the piece's click stops there; the middle button is the camera's"
+        );
     }
 
     #[test]

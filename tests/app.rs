@@ -45,8 +45,8 @@ fn count<T: Component>(app: &mut App) -> usize {
 
 fn click(app: &mut App, square: &str, on_unit: bool) {
     app.world_mut().write_message(TableClick {
-        square: sq(square),
-        on_unit,
+        spot: sq(square).spot(),
+        on_piece: on_unit,
         button: ClickButton::Primary,
         point: None,
     });
@@ -761,8 +761,8 @@ fn drag(app: &mut App, from: &str, to: &str) {
 
 fn right_click(app: &mut App, square: &str) {
     app.world_mut().write_message(TableClick {
-        square: sq(square),
-        on_unit: false,
+        spot: sq(square).spot(),
+        on_piece: false,
         button: ClickButton::Secondary,
         point: None,
     });
@@ -833,8 +833,8 @@ fn in_layout_mode_clicks_measure_instead_of_playing() {
     // centre (381, 254) and a point 2 squares right and 1.5 squares far of it.
     for (square, point) in [("L8", Vec3::ZERO), ("N9", Vec3::new(2.0, 0.0, -1.5))] {
         app.world_mut().write_message(TableClick {
-            square: sq(square),
-            on_unit: false,
+            spot: sq(square).spot(),
+            on_piece: false,
             button: ClickButton::Primary,
             point: Some(point),
         });

@@ -659,7 +659,16 @@ fn a_click_on_a_formation_that_cannot_act_says_why_in_the_rules_words() {
     let why = GameState::check(&game, Seat(u16::from(side.0)), &attack)
         .expect_err("no attack is listed from there");
     app.world_mut().resource_mut::<BattlePick>().from = None;
-    send(&mut app, BattleInput::Click(hex));
+    // A click on the formation, as the table's picking reports it: its
+    // hex, as the contract names places.
+    app.world_mut()
+        .write_message(sandtable::picking::TableClick {
+            spot: hex.spot(),
+            on_piece: true,
+            button: sandtable::picking::ClickButton::Primary,
+            point: None,
+        });
+    app.update();
     let notice = app.world().resource::<Notice>().clone();
     assert!(notice.error, "{notice:?}");
     assert_eq!(

@@ -1,16 +1,18 @@
-//! Cache's picking: clicks on squares and miniatures become table clicks, and table
-//! clicks become commands for the rules crate (activate, advance, answer a
-//! stash's choice) or a cancel. Hover shows which square is under the pointer.
-//! Picks over a panel never reach the table: egui blocks them.
+//! Cache's picking: the table's clicks on squares and miniatures
+//! (`crate::picking::TableClick`, a square as the contract names it)
+//! become commands for the rules crate (activate, advance, answer a
+//! stash's choice) or a cancel; a left drag from square to square becomes
+//! a `TableDrag`. Picks over a panel never reach the table: egui blocks
+//! them.
 
-use bevy::picking::events::{Click, Pointer};
 use bevy::prelude::*;
 use sandtable_cache::{Choice, Command, Facing, Square};
 
 use crate::AppSystems;
 use crate::cache::play::{ActiveGame, CommandRequest};
-use crate::cache::table::{GridPos, UnitPiece, advance_to};
-use crate::picking::{ClickButton, Hovered, click_button as button, point_under_cursor};
+use crate::cache::table::{GridPos, advance_to};
+pub use crate::picking::TableClick;
+use crate::picking::{ClickButton, Hovered, point_under_cursor};
 use crate::session::{Notice, UndoRequest};
 
 /// Cache's picking on a table with a window: drags besides clicks.
@@ -32,20 +34,6 @@ pub fn click_plugin(app: &mut App) {
                 .in_set(AppSystems::RecordInput)
                 .run_if(in_state(crate::mode::Mode::Play)),
         );
-}
-
-/// What was clicked on the table.
-#[derive(Message, Debug, Clone, Copy, PartialEq)]
-pub struct TableClick {
-    /// The square clicked, or the square of the miniature clicked.
-    pub square: Square,
-    /// Whether a miniature (rather than the bare square) was clicked.
-    pub on_unit: bool,
-    /// Left click acts, right click cancels.
-    pub button: ClickButton,
-    /// Where on the table top the click landed (world position), when the
-    /// picking backend says; measuring uses it.
-    pub point: Option<Vec3>,
 }
 
 /// A left-button drag on the table from one square to another (the layout
@@ -126,39 +114,6 @@ impl Default for PlaceFacing {
     }
 }
 
-/// Observer on every square tile.
-pub fn on_square_click(
-    click: On<Pointer<Click>>,
-    squares: Query<&GridPos>,
-    mut out: MessageWriter<TableClick>,
-) {
-    if let (Ok(pos), Some(button)) = (squares.get(click.entity), button(click.button)) {
-        out.write(TableClick {
-            square: pos.0,
-            on_unit: false,
-            button,
-            point: click.hit.position,
-        });
-    }
-}
-
-/// Observer on every miniature (clicks on its parts bubble up to it).
-pub fn on_unit_click(
-    mut click: On<Pointer<Click>>,
-    units: Query<Option<&GridPos>, With<UnitPiece>>,
-    mut out: MessageWriter<TableClick>,
-) {
-    click.propagate(false);
-    if let (Ok(Some(pos)), Some(button)) = (units.get(click.entity), button(click.button)) {
-        out.write(TableClick {
-            square: pos.0,
-            on_unit: true,
-            button,
-            point: click.hit.position,
-        });
-    }
-}
-
 impl crate::picking::OnSpot for GridPos {
     fn spot(&self) -> sandtable_core::game::Spot {
         self.0.spot()
@@ -184,6 +139,10 @@ pub fn interpret_table_clicks(
         return;
     };
     for click in clicks.read() {
+        // Only a square of Cache's board is Cache's to read.
+        let Some(square) = Square::from_spot(click.spot) else {
+            continue;
+        };
         // Nothing is played now: say why, rather than do nothing.
         if let Some(next) = active.handover {
             notice.info(format!(
@@ -226,9 +185,7 @@ pub fn interpret_table_clicks(
             continue;
         }
         let command = match game.pending() {
-            Some(Choice::ExtraActions { .. } | Choice::PickUnfriendly) => {
-                Command::Pick(click.square)
-            }
+            Some(Choice::ExtraActions { .. } | Choice::PickUnfriendly) => Command::Pick(square),
             // Where more than one captive may return to the square (R23), the
             // first listed is returned; the log names it.
             Some(Choice::ReturnFriend) => game
@@ -237,27 +194,25 @@ pub fn interpret_table_clicks(
                 .map(|l| l.command)
                 .find(|c| {
                     matches!(*c, Command::PlaceCaptive(sq, f, _)
-                        if sq == click.square && f == facing.0)
+                        if sq == square && f == facing.0)
                 })
-                .unwrap_or(Command::Place(click.square, facing.0)),
-            Some(_) => Command::Place(click.square, facing.0),
+                .unwrap_or(Command::Place(square, facing.0)),
+            Some(_) => Command::Place(square, facing.0),
             None => match game.activation() {
-                None => Command::Activate(click.square),
-                Some(_) => match advance_to(game, click.square) {
+                None => Command::Activate(square),
+                Some(_) => match advance_to(game, square) {
                     Some(c) => c,
                     // Not reachable: ask the rules crate why, through the same path.
-                    None if click.on_unit => Command::Activate(click.square),
+                    None if click.on_piece => Command::Activate(square),
                     None => match game.activation().and_then(|a| game.position(a.unit)) {
-                        Some((from, f)) if from.steps_to(f, click.square) == Some(1) => {
-                            Command::Advance
-                        }
-                        Some((from, f)) if from.steps_to(f, click.square).is_some() => {
-                            Command::AdvanceTo(click.square)
+                        Some((from, f)) if from.steps_to(f, square) == Some(1) => Command::Advance,
+                        Some((from, f)) if from.steps_to(f, square).is_some() => {
+                            Command::AdvanceTo(square)
                         }
                         _ => {
                             notice.text = Some(format!(
                                 "{} is not straight ahead of the acting unit: turn it first (R8)",
-                                click.square
+                                square
                             ));
                             notice.error = true;
                             continue;

@@ -12,10 +12,9 @@ use sandtable_core::game::Surface;
 use sandtable_scenario::{Physical, PieceOf, models::model_for};
 
 use crate::AppSystems;
-use crate::cache::picking::{on_square_click, on_unit_click};
 use crate::cache::play::{ActiveGame, PlayEvent};
 use crate::mode::{Mode, mode_change_pending};
-use crate::picking::track_hover;
+use crate::picking::{track_clicks, track_hover};
 use crate::session::GameLoaded;
 use crate::table::{TableBuilt, TablePiece, TableRebuild, TableShown, scenario_folder};
 
@@ -361,17 +360,15 @@ impl TableBuilder<'_, '_> {
             ..default()
         };
         for sq in board.squares() {
-            let e = commands
-                .spawn((
-                    SquareTile,
-                    GridPos(sq),
-                    TablePiece,
-                    Transform::from_translation(square_center(board, sq)),
-                    Visibility::default(),
-                ))
-                .observe(on_square_click)
-                .id();
-            index.squares.push(e);
+            let mut e = commands.spawn((
+                SquareTile,
+                GridPos(sq),
+                TablePiece,
+                Transform::from_translation(square_center(board, sq)),
+                Visibility::default(),
+            ));
+            track_clicks::<GridPos>(&mut e, false);
+            index.squares.push(e.id());
         }
         for (i, squares) in contents.terrain.iter().enumerate() {
             let e = commands.spawn((
@@ -394,7 +391,7 @@ impl TableBuilder<'_, '_> {
                 Transform::from_translation(square_center(board, at)),
                 Visibility::default(),
             ));
-            e.observe(on_square_click);
+            track_clicks::<GridPos>(&mut e, false);
             track_hover::<GridPos>(&mut e);
             if let Some(model) = custom(PieceOf::Base {
                 player: usize::from(owner.0),
@@ -416,7 +413,7 @@ impl TableBuilder<'_, '_> {
                     .with_rotation(facing_rotation(facing)),
                 Visibility::default(),
             ));
-            e.observe(on_unit_click);
+            track_clicks::<GridPos>(&mut e, true);
             track_hover::<GridPos>(&mut e);
             if let Some(model) = unit_keys.get(i).copied().and_then(custom) {
                 e.insert(model);

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use sandtable_cache::Facing;
+use sandtable_cache::{Facing, Square};
 use sandtable_scenario::Scenario;
 
 use super::draft::{Draft, Edit, Item, PieceRef, Turn};
@@ -191,25 +191,25 @@ pub fn edit_with_clicks(
     };
     let shift = keys.is_some_and(|k| k.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]));
     for click in clicks.read() {
+        let Some(square) = Square::from_spot(click.spot) else {
+            continue;
+        };
         match (click.button, editor.armed, editor.selected) {
             (ClickButton::Secondary, _, _) => {
                 editor.armed = None;
                 editor.selected = None;
             }
             (ClickButton::Primary, Some(item), _) => {
-                requests.write(EditorRequest::Edit(Edit::Place {
-                    item,
-                    at: click.square,
-                }));
+                requests.write(EditorRequest::Edit(Edit::Place { item, at: square }));
             }
             (ClickButton::Primary, None, Some(PieceRef::Terrain(terrain))) if shift => {
                 requests.write(EditorRequest::Edit(Edit::ToggleSquare {
                     terrain,
-                    at: click.square,
+                    at: square,
                 }));
             }
             (ClickButton::Primary, None, _) => {
-                editor.selected = editor.draft.piece_at(click.square);
+                editor.selected = editor.draft.piece_at(square);
             }
         }
     }

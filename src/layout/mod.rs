@@ -224,11 +224,14 @@ pub fn measure_with_clicks(
     };
     let physical = shown_physical(&shown);
     for click in clicks.read() {
+        let Some(square) = Square::from_spot(click.spot) else {
+            continue;
+        };
         // A click on a miniature hits its body, above the table: it measures
         // from the centre of the miniature's square.
         let point = match click.point {
-            Some(world) if !click.on_unit => TablePoint::at_world(physical, click.square, world),
-            _ => TablePoint::centre(physical, board, click.square),
+            Some(world) if !click.on_piece => TablePoint::at_world(physical, square, world),
+            _ => TablePoint::centre(physical, board, square),
         };
         match (click.button, layout.from) {
             (ClickButton::Secondary, _) => {

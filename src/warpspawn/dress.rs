@@ -3,7 +3,7 @@
 //! mounted larger), cannon, officers, baggage wagons and flags as small
 //! models, routers, prisoners and unarmed men as chits.
 
-use bevy::picking::events::{Click, DragDrop, DragEnd, DragStart, Pointer};
+use bevy::picking::events::{DragDrop, DragEnd, DragStart, Pointer};
 use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
 
@@ -133,9 +133,9 @@ fn dress_hexes(
             .clone();
         let mut entity = commands.entity(e);
         crate::picking::track_hover::<HexTile>(&mut entity);
+        crate::picking::track_clicks::<HexTile>(&mut entity, false);
         entity
             .insert((Mesh3d(tile.clone()), MeshMaterial3d(flat)))
-            .observe(click_hex)
             .observe(grab_hex)
             .observe(drop_on_hex)
             .observe(end_drag);
@@ -239,12 +239,12 @@ fn dress_pieces(
         }
         let mut entity = commands.entity(e);
         crate::picking::track_hover::<BattlePiece>(&mut entity);
+        crate::picking::track_clicks::<BattlePiece>(&mut entity, true);
         entity
             .insert((
                 Mesh3d(meshes.add(mesh)),
                 MeshMaterial3d(matte(&mut materials, material)),
             ))
-            .observe(click_hex)
             .observe(grab_hex)
             .observe(drop_on_hex)
             .observe(end_drag);
@@ -259,28 +259,6 @@ fn hex_of(entity: Entity, tiles: &Query<&HexTile>, pieces: &Query<&BattlePiece>)
         .map(|t| t.hex)
         .or_else(|_| pieces.get(entity).map(|p| p.hex))
         .ok()
-}
-
-/// A click on a hex or a piece in it: the left button picks what acts or
-/// where it goes, the right button lets go of the selection.
-fn click_hex(
-    click: On<Pointer<Click>>,
-    tiles: Query<&HexTile>,
-    pieces: Query<&BattlePiece>,
-    mut out: MessageWriter<BattleInput>,
-) {
-    let Some(hex) = hex_of(click.entity, &tiles, &pieces) else {
-        return;
-    };
-    match click.button {
-        PointerButton::Primary => {
-            out.write(BattleInput::Click(hex));
-        }
-        PointerButton::Secondary => {
-            out.write(BattleInput::Cancel);
-        }
-        PointerButton::Middle => {}
-    }
 }
 
 /// The left button went down on a hex or a piece and moved: a drag from it.

@@ -21,6 +21,8 @@ pub(super) fn plugin(app: &mut App) {
     crate::session::bots::add_bots::<Warpspawn>(app);
     app.add_message::<BattleInput>()
         .add_message::<BotMove>()
+        .add_message::<crate::picking::TableClick>()
+        .add_systems(Update, read_battle_clicks.in_set(AppSystems::RecordInput))
         .init_resource::<BattlePick>()
         .init_resource::<BattleChoices>()
         .init_resource::<TypedRolls>()
@@ -1153,6 +1155,24 @@ fn play_bot_moves(
         if let Err(why) = active.play(command) {
             notice.error(format!("the bot's `{command}` was refused: {why}"));
         }
+    }
+}
+
+/// A click on a hex of the table, or a piece in it, in play and in layout
+/// mode: the left button picks what acts or where it goes (in layout mode,
+/// what the tool does there), the right button lets go of the selection.
+fn read_battle_clicks(
+    mut clicks: MessageReader<crate::picking::TableClick>,
+    mut out: MessageWriter<BattleInput>,
+) {
+    for click in clicks.read() {
+        let Some(hex) = Hex::from_spot(click.spot) else {
+            continue;
+        };
+        out.write(match click.button {
+            crate::picking::ClickButton::Primary => BattleInput::Click(hex),
+            crate::picking::ClickButton::Secondary => BattleInput::Cancel,
+        });
     }
 }
 

@@ -47,16 +47,20 @@ use sandtable_warpspawn::{
 use crate::search::{Judge, Searched, result_for, search_trees};
 use crate::{Budget, mix};
 
-// How often a playout of mcts answers the side it searches for with one
-// random command of the other side instead of that side's greedy line: the
-// share of the other side's commands seen so far that greedy would not have
-// given (`Seen::careless`, 0.5 before any is seen). Playouts of greedy
-// replies only expect an opponent who always answers well; against one who
-// does not, the search lost games it should have won: on the river crossing
-// every game mcts lost to random at 200 iterations was lost as Blue, 8 of 30
-// deals; with half its replies random, 4 of the same 30. A fixed share
-// helped against random and cost against greedy on the open field (66 wins
-// of 100 at a half, 75 with none): `docs/bots.md`.
+/// The most of the other side's turns that a playout of mcts answers with
+/// one random command instead of that side's greedy line. The share is the
+/// part of the other side's commands seen so far that greedy would not have
+/// given (`Seen::careless`, 0.5 before any is seen), up to this. Playouts of
+/// greedy replies only expect an opponent who always answers well; against
+/// one who does not, the search lost games it should have won: on the river
+/// crossing every game mcts lost to random at 200 iterations was lost as
+/// Blue, 8 of 30 deals; with half its replies random, 4 of the same 30. A
+/// fixed half cost against greedy on the open field (66 wins of 100, 75
+/// with none); the share followed uncapped won 74 there, but did worse
+/// against random than the half on every battle (95, 92 and 91 wins of 100
+/// against 98, 94 and 97): a search that expects blunders counts on them.
+/// `docs/bots.md`.
+pub const MAX_REPLY_MIX: f32 = 0.5;
 
 /// The most stacks of a battle whose commands a bot watches
 /// (`Plays::as_greedy`): on the shipped battles of a dozen stacks a greedy
@@ -773,8 +777,8 @@ pub fn greedy(game: &Game, seat: Seat, seed: u64) -> Option<Command> {
 /// (one a thread), with the line it chose and the playouts it ran; `None`
 /// when the seat owes no decision. Its playouts answer it with one random
 /// command of the other side in `careless` of the other side's turns (0
-/// to 1: `Seen::careless`), else with that side's greedy line. Never
-/// changes `game`.
+/// to 1: `Seen::careless`; at most [`MAX_REPLY_MIX`]), else with that
+/// side's greedy line. Never changes `game`.
 pub fn mcts(
     game: &Game,
     seat: Seat,
@@ -788,7 +792,7 @@ pub fn mcts(
         seat,
         || Judgement {
             root: Some(seat),
-            reply_mix: careless.clamp(0.0, 1.0),
+            reply_mix: careless.clamp(0.0, MAX_REPLY_MIX),
             ..Judgement::new(game)
         },
         budget,

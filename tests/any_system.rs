@@ -100,6 +100,15 @@ fn table_follows<S: TableSystem, Other: TableSystem>(app: &mut App) {
     );
 }
 
+/// The record of the game of `S` on the table, in its notation.
+fn record<S: TableSystem>(app: &App) -> Vec<String> {
+    game::<S>(app)
+        .record
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
 /// One path for any system: a command, undone, played again, saved to
 /// `saved`; returns the record as saved.
 fn play_and_save<S: TableSystem>(app: &mut App, command: &str, saved: &Path) -> Vec<String> {
@@ -113,11 +122,7 @@ fn play_and_save<S: TableSystem>(app: &mut App, command: &str, saved: &Path) -> 
     app.update();
     assert!(saved.exists(), "{} saved: {}", saved.display(), notice(app));
     assert!(!game::<S>(app).has_unsaved_work());
-    game::<S>(app)
-        .record
-        .iter()
-        .map(ToString::to_string)
-        .collect()
+    record::<S>(app)
 }
 
 #[test]
@@ -147,19 +152,9 @@ fn cache_and_the_battle_play_undo_save_and_open_each_other_through_one_path() {
     // And back: each saved game opens with its record on its own table.
     open(&mut app, &cache_saved);
     table_follows::<Cache, Warpspawn>(&mut app);
-    let record: Vec<String> = game::<Cache>(&app)
-        .record
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    assert_eq!(record, cache_record);
+    assert_eq!(record::<Cache>(&app), cache_record);
     open(&mut app, &battle_saved);
     table_follows::<Warpspawn, Cache>(&mut app);
-    let record: Vec<String> = game::<Warpspawn>(&app)
-        .record
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    assert_eq!(record, battle_record);
+    assert_eq!(record::<Warpspawn>(&app), battle_record);
     let _ = std::fs::remove_dir_all(&dir);
 }

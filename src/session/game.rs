@@ -123,7 +123,7 @@ pub struct ActiveGame<S: TableSystem> {
     /// says, asked again after every command until every player may. The
     /// lines of a command undone stay as they were.
     hidden: Vec<(usize, usize, Entry<S::Game>)>,
-    /// What each seat's bot has seen of the other seats' play, by seat
+    /// What each seat's bot has seen of the other seats' play, one a seat
     /// (`sandtable_bots::Seen`): the battle's search models its opponent's
     /// replies on it. What was seen stays seen when a command is undone.
     pub seen: Vec<Seen>,
@@ -160,6 +160,7 @@ impl<S: TableSystem> ActiveGame<S> {
         extra: S::Extra,
     ) -> Self {
         let first = next_seat(&game);
+        let seen = vec![Seen::default(); game.seats()];
         let viewer = if game.hides() {
             Viewer::Player(first.unwrap_or(Seat(0)))
         } else {
@@ -179,7 +180,7 @@ impl<S: TableSystem> ActiveGame<S> {
             extra,
             viewer,
             hidden: Vec::new(),
-            seen: Vec::new(),
+            seen,
         }
     }
 
@@ -263,11 +264,6 @@ impl<S: TableSystem> ActiveGame<S> {
     /// Lets every seat but `seat` see a command it played
     /// (`sandtable_bots::Plays::as_greedy`).
     fn see(&mut self, seat: Seat, as_greedy: Option<bool>) {
-        if as_greedy.is_none() {
-            return;
-        }
-        let seats = self.seen.len().max(seat.index() + 1).max(2);
-        self.seen.resize(seats, Seen::default());
         for (s, seen) in self.seen.iter_mut().enumerate() {
             if s != seat.index() {
                 seen.add(as_greedy);
@@ -312,13 +308,10 @@ impl<S: TableSystem> ActiveGame<S> {
     /// what was undone, as the viewer may read it, or, in the system's
     /// words, why undo stops. Whether it undid.
     pub fn undo(&mut self, notice: &mut Notice) -> bool {
-        let last = self.game.last();
         // How each player reads the command, asked of the game it left.
-        let entry = last.map(|(seat, command)| Entry::<S::Game>::Command(seat, command));
-        let read = entry.as_ref().map(|e| {
-            let text = e.referee_text(self.game.game());
-            let players = e.as_players_read_it(self.game.game(), &text);
-            (text, players)
+        let players = self.game.last().map(|(seat, command)| {
+            Entry::<S::Game>::Command(seat, command)
+                .as_players_read_it(self.game.game(), &command.to_string())
         });
         match self.game.undo() {
             Ok(command) => {
@@ -327,7 +320,8 @@ impl<S: TableSystem> ActiveGame<S> {
                 // revealed: its lines stay as they are.
                 let played = self.record.len();
                 self.hidden.retain(|&(_, of, _)| of <= played);
-                let (text, players) = read.unwrap_or_else(|| (command.to_string(), Vec::new()));
+                let text = command.to_string();
+                let players = players.unwrap_or_default();
                 // The command as the viewer may read it: a player who may
                 // not reads that a command was undone.
                 let seen = match self.viewer {
@@ -381,14 +375,6 @@ impl<G: GameState> Clone for Entry<G> {
 }
 
 impl<G: GameState> Entry<G> {
-    /// The line as the referee reads it.
-    fn referee_text(&self, game: &G) -> String {
-        match self {
-            Entry::Command(_, command) => command.to_string(),
-            Entry::Event(event) => game.describe(event),
-        }
-    }
-
     /// The line as each player may read it in `game` as it stands, by
     /// seat; empty where every player reads the referee's `text`.
     fn as_players_read_it(&self, game: &G, text: &str) -> Vec<Option<String>> {

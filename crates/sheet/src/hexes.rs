@@ -5,10 +5,11 @@
 //! edges. The map stands where the app and the layout put it
 //! ([`HexPhysical::hex_centre_mm`]).
 
+use sandtable_core::game::Spot;
 use sandtable_scenario::battle::{Battle, HexPhysical};
 use sandtable_warpspawn::{Hex, PiecesSetup, Setup, Terrain, points_doubled, points_text};
 
-use crate::{Mark, Rgbf};
+use crate::{Cell, Contents, Laid, Mark, Paint, Paper, PlanSheetError, Rgbf, Sheet};
 
 /// Hexes narrower than this between their flat sides, in mm, are drawn
 /// without their names, which would not fit in them.
@@ -20,9 +21,9 @@ const HEXES_A_LINE: usize = 24;
 
 /// What a hex sheet draws: the battle's setup on its table.
 #[derive(Debug, Clone)]
-pub(crate) struct HexMap {
-    pub(crate) setup: Setup,
-    pub(crate) physical: HexPhysical,
+struct HexMap {
+    setup: Setup,
+    physical: HexPhysical,
     /// The terrain of each hex, in map order: looked up for every hex drawn
     /// and each of its neighbours, so not searched for in the setup's list.
     terrain: Vec<Terrain>,
@@ -35,7 +36,7 @@ fn line(from: (f64, f64), to: (f64, f64), width: f64) -> Mark {
 
 /// A regular polygon of `n` corners round `centre`, `radius` to each
 /// corner, the first at `turn` radians from the +x axis.
-fn ring(centre: (f64, f64), radius: f64, n: usize, turn: f64) -> Vec<(f64, f64)> {
+pub(crate) fn ring(centre: (f64, f64), radius: f64, n: usize, turn: f64) -> Vec<(f64, f64)> {
     (0..n)
         .map(|k| {
             let a = turn + std::f64::consts::TAU * k as f64 / n as f64;
@@ -264,73 +265,27 @@ fn piece_listing(p: &PiecesSetup) -> String {
     what.join(", ")
 }
 
-impl HexMap {
-    /// The columns and rows of hexes that reach into the table area
-    /// `(x0, y0, x1, y1)`, in mm; `None` when none does.
-    fn reaching(&self, area: (f64, f64, f64, f64)) -> Option<((u8, u8), (u8, u8))> {
-        let (x0, y0, x1, y1) = area;
-        let map = self.setup.map;
-        let s = self.physical.hex_side_mm();
-        let h = self.physical.hex_mm;
-        let (ox, oy) = self.physical.map_offset_mm(map);
-        // Column c spans x from ox + 1.5 s c to 2 s further; row r from
-        // oy + h r (half a hex higher in a raised column) to h further.
-        let last_col = f64::from(map.columns) - 1.0;
-        let c0 = ((x0 - ox - 2.0 * s) / (1.5 * s)).ceil().max(0.0);
-        let c1 = ((x1 - ox) / (1.5 * s)).floor().min(last_col);
-        let last_row = f64::from(map.rows) - 1.0;
-        let r0 = ((y0 - oy) / h - 1.5).ceil().max(0.0);
-        let r1 = ((y1 - oy) / h).floor().min(last_row);
-        (c0 <= c1 && r0 <= r1).then_some(((c0 as u8, c1 as u8), (r0 as u8, r1 as u8)))
+impl Contents for HexMap {
+    fn name(&self, spot: Spot) -> String {
+        Hex::from_spot(spot).map_or_else(String::new, |hex| hex.to_string())
     }
 
-    /// The hexes of the map that reach into the area, with their marks and
-    /// those of the pieces on them, appended to `marks`.
-    pub(crate) fn marks_in(
-        &self,
-        area: (f64, f64, f64, f64),
-        colour: &dyn Fn(usize) -> Rgbf,
-        letter: &dyn Fn(usize) -> char,
-        marks: &mut Vec<Mark>,
-    ) {
-        let Some((cols, rows)) = self.reaching(area) else {
+    fn fill(&self, spot: Spot) -> Option<Rgbf> {
+        terrain_colour(self.terrain(Hex::from_spot(spot)?))
+    }
+
+    /// The terrain's pattern, or a road or a river run on to its
+    /// neighbours of the same network: drawn to each shared side, it reads
+    /// as the map's own.
+    fn under_name(&self, cell: &Cell, marks: &mut Vec<Mark>) {
+        let Some(hex) = Hex::from_spot(cell.spot) else {
             return;
         };
-        for col in cols.0..=cols.1 {
-            for row in rows.0..=rows.1 {
-                self.hex_marks(Hex::new(col, row), marks);
-            }
-        }
-        for p in &self.setup.pieces {
-            if (cols.0..=cols.1).contains(&p.at.col) && (rows.0..=rows.1).contains(&p.at.row) {
-                self.piece_marks(p, colour(p.side), letter(p.side), marks);
-            }
-        }
-    }
-
-    /// The terrain of a hex (fields where the setup names none).
-    fn terrain(&self, hex: Hex) -> Terrain {
-        self.terrain
-            .get(self.setup.map.index(hex))
-            .copied()
-            .unwrap_or(Terrain::Fields)
-    }
-
-    /// A hex: its outline filled with its terrain's colour, its pattern,
-    /// its name and, in a large hex, its terrain's name.
-    fn hex_marks(&self, hex: Hex, marks: &mut Vec<Mark>) {
-        let c = self.physical.hex_centre_mm(self.setup.map, hex);
+        let c = cell.centre;
+        let h = cell.size_mm;
         let s = self.physical.hex_side_mm();
-        let h = self.physical.hex_mm;
         let terrain = self.terrain(hex);
-        marks.push(Mark::Polygon {
-            points: ring(c, s, 6, 0.0),
-            fill: terrain_colour(terrain),
-            stroke: Some(0.15),
-        });
         match self.linked(hex, terrain) {
-            // A road or a river runs on to its neighbours of the same
-            // network: drawn to each shared side, it reads as the map's own.
             Some(ends) if !ends.is_empty() => {
                 for end in ends {
                     marks.extend(match terrain {
@@ -343,14 +298,16 @@ impl HexMap {
             }
             _ => marks.extend(terrain_pattern(terrain, c, s, h)),
         }
-        if h >= MIN_NAMED_HEX_MM {
-            marks.push(Mark::Text {
-                x: c.0 - 0.35 * s,
-                y: c.1 + 0.3 * h,
-                size: 5.0,
-                text: hex.to_string(),
-            });
-        }
+    }
+
+    /// In a large hex, its terrain's name.
+    fn over_name(&self, cell: &Cell, _paint: &Paint, marks: &mut Vec<Mark>) {
+        let Some(hex) = Hex::from_spot(cell.spot) else {
+            return;
+        };
+        let (c, h) = (cell.centre, cell.size_mm);
+        let s = self.physical.hex_side_mm();
+        let terrain = self.terrain(hex);
         if h >= TERRAIN_WORDS_HEX_MM && terrain != Terrain::Fields {
             marks.push(Mark::Text {
                 x: c.0 - 0.45 * s,
@@ -359,6 +316,42 @@ impl HexMap {
                 text: terrain.name().to_owned(),
             });
         }
+    }
+
+    /// The sides' pieces on the hexes reached, drawn over every hex.
+    fn over_all(
+        &self,
+        _area: (f64, f64, f64, f64),
+        reached: &dyn Fn(Spot) -> bool,
+        paint: &Paint,
+        marks: &mut Vec<Mark>,
+    ) {
+        for p in &self.setup.pieces {
+            if reached(p.at.spot()) {
+                self.piece_marks(p, paint.colour(p.side), paint.letter(p.side), marks);
+            }
+        }
+    }
+
+    fn listing_len(&self) -> usize {
+        HexMap::listing_len(self)
+    }
+
+    fn listing(&self, paint: &Paint) -> Vec<String> {
+        let letters: Vec<char> = (0..self.setup.sides.len())
+            .map(|i| paint.letter(i))
+            .collect();
+        HexMap::listing(self, &letters)
+    }
+}
+
+impl HexMap {
+    /// The terrain of a hex (fields where the setup names none).
+    fn terrain(&self, hex: Hex) -> Terrain {
+        self.terrain
+            .get(self.setup.map.index(hex))
+            .copied()
+            .unwrap_or(Terrain::Fields)
     }
 
     /// For a road, a river or a bridge: the midpoints of its sides shared
@@ -426,7 +419,7 @@ impl HexMap {
     /// The listing: each side's points against its limit (R61), each
     /// side's pieces hex by hex with the centre's distances from the
     /// table's edges, and the hexes of each terrain.
-    pub(crate) fn listing(&self, letters: &[char]) -> Vec<String> {
+    fn listing(&self, letters: &[char]) -> Vec<String> {
         let map = self.setup.map;
         let from_edges = |hex: Hex| {
             let (x, y) = self.physical.hex_centre_mm(map, hex);
@@ -482,7 +475,7 @@ impl HexMap {
 
     /// How many lines [`HexMap::listing`] makes, counted without making
     /// them.
-    pub(crate) fn listing_len(&self) -> usize {
+    fn listing_len(&self) -> usize {
         let terrain: usize = Terrain::ALL
             .iter()
             .map(|kind| {
@@ -498,8 +491,35 @@ impl HexMap {
     }
 }
 
-/// The hex map of a battle on its table, for [`crate::plan_battle`].
-pub(crate) fn of(battle: &Battle) -> HexMap {
+/// Plans the setup sheet of a Warpspawn battle on a paper: its hex map at
+/// 1:1 on its table (40 mm hexes with a hex's rim round the map when the
+/// battle gives no `physical`), each hex named with its terrain by colour
+/// and by pattern, each side's pieces on their hexes, then the listing:
+/// each side's points against its limit (R61), every side's pieces hex by
+/// hex with their distances from the table's edges, and each terrain's
+/// hexes. Tiled, oriented and bounded as [`crate::plan`] does.
+pub fn plan_battle(battle: &Battle, paper: Paper) -> Result<Sheet, PlanSheetError> {
+    let map = of(battle);
+    // The game's surface, as its contract gives it.
+    let laid = Laid::new(
+        map.setup.map.surface(),
+        map.physical.hex_mm,
+        map.physical.table_mm,
+    );
+    let names: Vec<String> = map.setup.sides.iter().map(|s| s.name.clone()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    crate::plan_surface(
+        battle.name.clone(),
+        laid,
+        &names,
+        &battle.colours,
+        map,
+        paper,
+    )
+}
+
+/// The hex map of a battle on its table, for [`plan_battle`].
+fn of(battle: &Battle) -> HexMap {
     let map = battle.setup.map;
     let mut terrain = vec![Terrain::Fields; usize::from(map.columns) * usize::from(map.rows)];
     for (hex, kind) in &battle.setup.terrain {

@@ -1,9 +1,12 @@
 //! Printable setup sheets: a scenario's table drawn at 1:1 scale and tiled
 //! over as many pages as needed, with overlap, registration marks and a
 //! 100 mm check ruler on every page, then pages listing every piece with its
-//! square or hex and its distance from the table's left and near edges. The
-//! layout is planned in table millimetres ([`plan`] for a Conflict at Cache
-//! table, [`plan_battle`] for a Warpspawn hex map), refused past [`MAX_PAGES`];
+//! place and its distance from the table's left and near edges. A sheet is
+//! planned in table millimetres from the game's surface as the contract
+//! gives it (squares, hexes or a plane), laid on the table by [`Laid`], and
+//! from what a rule system puts on it ([`Contents`]): [`plan_surface`] for
+//! any system, [`plan`] for a Conflict at Cache table and [`plan_battle`]
+//! for a Warpspawn hex map. A sheet past [`MAX_PAGES`] is refused;
 //! [`write_pdf`] streams it as a PDF a page at a time, drawing on each page
 //! only what falls on it. Reading scenarios is left to `sandtable-scenario`.
 
@@ -12,14 +15,16 @@ use std::fmt;
 use std::io::{self, Write};
 use std::str::FromStr;
 
-use sandtable_cache::{Facing, Game, Ground, Occupant, Place, Square};
-use sandtable_scenario::battle::Battle;
-use sandtable_scenario::{Physical, Scenario};
+use std::sync::Arc;
+
+use sandtable_core::game::{Spot, Surface};
 
 mod hexes;
 mod pdf;
+mod squares;
 
-pub use hexes::{MIN_NAMED_HEX_MM, terrain_colour, terrain_pattern};
+pub use hexes::{MIN_NAMED_HEX_MM, plan_battle, terrain_colour, terrain_pattern};
+pub use squares::plan;
 
 /// Margin left blank at each page edge, in mm (printers do not print there).
 pub const MARGIN_MM: f64 = 10.0;
@@ -183,20 +188,14 @@ pub struct Sheet {
     /// One line for every piece (a terrain piece of many squares takes
     /// several).
     pub listing: Vec<String>,
-    drawn: Drawn,
+    /// The surface on the table.
+    pub laid: Laid,
+    /// What the system draws on it.
+    contents: Arc<dyn Contents>,
     colours: Vec<Rgbf>,
     /// Each player's letter: a cue besides colour, for black-and-white
     /// prints and people who cannot tell the colours apart.
     marks: Vec<char>,
-}
-
-/// What a sheet's table pages draw.
-#[derive(Debug, Clone)]
-enum Drawn {
-    /// A Conflict at Cache table: squares, bases, units, stashes.
-    Squares { game: Box<Game>, physical: Physical },
-    /// A Warpspawn battle: hexes and the sides' pieces.
-    Hexes(Box<hexes::HexMap>),
 }
 
 /// Why a sheet cannot be planned.
@@ -254,15 +253,18 @@ impl Sheet {
     /// The words the listing's header gives for the table and its scale.
     fn scale_words(&self) -> String {
         let (w, d) = self.table_mm;
-        match &self.drawn {
-            Drawn::Squares { physical, .. } => format!(
+        match self.laid.surface {
+            Surface::Squares { .. } => format!(
                 "Every piece, with the centre of its square measured from the table's edges ({w:.0} x {d:.0} mm table, {:.1} mm squares)",
-                physical.square_mm
+                self.laid.cell_mm
             ),
-            Drawn::Hexes(map) => format!(
+            Surface::Hexes { .. } => format!(
                 "Every piece, with the centre of its hex measured from the table's edges ({w:.0} x {d:.0} mm table, {:.1} mm hexes between their flat sides)",
-                map.physical.hex_mm
+                self.laid.cell_mm
             ),
+            Surface::Plane { .. } => {
+                format!("Every piece, measured from the table's edges ({w:.0} x {d:.0} mm table)")
+            }
         }
     }
 
@@ -274,8 +276,10 @@ impl Sheet {
     }
 
     /// Everything drawn on the part of the table a tile prints: the table's
-    /// outline, and the squares that reach into the tile with their ground,
-    /// names, bases, units and stashes. Squares further off are not visited.
+    /// outline; the places of the surface that reach into the tile, each
+    /// filled with its ground, with what the system draws under its name,
+    /// its name, and what stands on it; then what the system draws over
+    /// them all. Places further off are not visited.
     pub fn marks_in(&self, tile: &Tile) -> Vec<Mark> {
         let area = self.tile_area(tile);
         let (tw, td) = self.table_mm;
@@ -287,152 +291,349 @@ impl Sheet {
             fill: None,
             stroke: Some(0.6),
         }];
-        match &self.drawn {
-            Drawn::Squares { game, physical } => {
-                self.squares_in(game, physical, area, &mut marks);
+        let paint = Paint {
+            colours: &self.colours,
+            letters: &self.marks,
+        };
+        let contents = self.contents.as_ref();
+        let reach = self.laid.reaching(area);
+        for cell in reach.iter().flat_map(|r| self.laid.cells(*r)) {
+            marks.push(self.laid.outline(&cell, contents.fill(cell.spot)));
+            contents.under_name(&cell, &mut marks);
+            if let Some(name) = self.laid.name_at(&cell, contents.name(cell.spot)) {
+                marks.push(name);
             }
-            Drawn::Hexes(map) => map.marks_in(
-                area,
-                &|side| self.colour(side),
-                &|side| self.mark(side),
-                &mut marks,
-            ),
+            contents.over_name(&cell, &paint, &mut marks);
         }
+        let reached = |spot: Spot| reach.is_some_and(|r| r.holds(spot));
+        contents.over_all(area, &reached, &paint, &mut marks);
         marks
     }
+}
 
-    /// The squares that reach into `area`, with what stands on them.
-    fn squares_in(
-        &self,
-        game: &Game,
-        physical: &Physical,
-        area: (f64, f64, f64, f64),
-        marks: &mut Vec<Mark>,
-    ) {
-        let (x0, y0, x1, y1) = area;
-        let board = game.board();
-        let s = physical.square_mm;
-        let (ox, oy) = physical.grid_offset_mm(board);
-        // The columns and rows of squares that reach into [lo, hi].
-        let span = |lo: f64, hi: f64, origin: f64, n: u16| -> Option<(u16, u16)> {
-            let first = ((lo - origin) / s).floor().max(0.0);
-            let last = ((hi - origin) / s).floor().min(f64::from(n) - 1.0);
-            (first <= last).then_some((first as u16, last as u16))
+/// A rule system's surface laid on its table at 1:1: where each of its
+/// places stands, in mm from the table's near-left corner. Made from the
+/// contract's `surface()` and the scenario's sizes; the surface is centred
+/// on the table, as the app and the layout put it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Laid {
+    /// The surface of the game (squares, hexes or a plane).
+    pub surface: Surface,
+    /// A square's side, or a hex's width between its flat sides; not used
+    /// on a plane.
+    pub cell_mm: f64,
+    /// The table's width and depth.
+    pub table_mm: (f64, f64),
+}
+
+/// The places of a surface that reach into an area: the columns and rows
+/// from the first to the last.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Reach {
+    columns: (u16, u16),
+    rows: (u16, u16),
+}
+
+impl Reach {
+    fn holds(&self, spot: Spot) -> bool {
+        let (col, row) = match spot {
+            Spot::Square { col, row } | Spot::Hex { col, row } => (col, row),
+            Spot::Point { .. } => return false,
         };
-        let (Some(cols), Some(rows)) = (
-            span(x0, x1, ox, board.columns),
-            span(y0, y1, oy, board.rows),
-        ) else {
-            return;
-        };
-        for row in rows.0..=rows.1 {
-            for col in cols.0..=cols.1 {
-                self.square_marks(game, physical, Square::new(col, row), marks);
-            }
+        (self.columns.0..=self.columns.1).contains(&col)
+            && (self.rows.0..=self.rows.1).contains(&row)
+    }
+}
+
+/// A place of the surface as the sheet draws it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    /// Which place.
+    pub spot: Spot,
+    /// A square's corner nearest the table's near-left corner; for a hex,
+    /// the corner of the box round it.
+    pub corner: (f64, f64),
+    /// Its centre.
+    pub centre: (f64, f64),
+    /// A square's side, or a hex's width between its flat sides.
+    pub size_mm: f64,
+}
+
+impl Laid {
+    /// The surface with its places `cell_mm` wide on a table of `table_mm`.
+    pub fn new(surface: Surface, cell_mm: f64, table_mm: (f64, f64)) -> Laid {
+        Laid {
+            surface,
+            cell_mm,
+            table_mm,
         }
     }
 
-    /// The marks of one square and what stands on it.
-    fn square_marks(&self, game: &Game, physical: &Physical, sq: Square, marks: &mut Vec<Mark>) {
-        let s = physical.square_mm;
-        // The square's corner nearest the table's near-left corner.
-        let (x, y) = {
-            let (ox, oy) = physical.grid_offset_mm(game.board());
-            (ox + f64::from(sq.col) * s, oy + f64::from(sq.row) * s)
-        };
-        marks.push(Mark::Rect {
-            x,
-            y,
-            w: s,
-            h: s,
-            fill: ground_colour(game.ground(sq)),
-            stroke: Some(0.15),
-        });
-        if s >= MIN_NAMED_SQUARE_MM {
-            marks.push(Mark::Text {
-                x: x + 0.8,
-                y: y + s - 3.0,
-                size: 5.0,
-                text: sq.to_string(),
-            });
-        }
-        match game.occupant(sq) {
-            Some(Occupant::Base(f)) => {
-                let factor = &game.factors()[usize::from(f.0)];
-                marks.push(Mark::Rect {
-                    x: x + s * 0.15,
-                    y: y + s * 0.15,
-                    w: s * 0.7,
-                    h: s * 0.7,
-                    fill: Some(self.colour(usize::from(factor.player.0))),
-                    stroke: Some(0.4),
-                });
-                marks.push(Mark::Text {
-                    x: x + s * 0.22,
-                    y: y + s * 0.42,
-                    size: 6.0,
-                    text: format!("BASE {}", self.mark(usize::from(factor.player.0))),
-                });
+    /// A hex's side: its width between flat sides over the square root of 3.
+    fn hex_side(&self) -> f64 {
+        self.cell_mm / 3f64.sqrt()
+    }
+
+    /// The surface's width and depth on the table: squares side by side;
+    /// flat-topped hexes in columns 1.5 sides apart, the 2nd, 4th ...
+    /// columns half a hex higher (R60); a plane as it is measured.
+    pub fn surface_mm(&self) -> (f64, f64) {
+        match self.surface {
+            Surface::Squares { columns, rows } => (
+                f64::from(columns) * self.cell_mm,
+                f64::from(rows) * self.cell_mm,
+            ),
+            Surface::Hexes { columns, rows } => {
+                let side = self.hex_side();
+                let width = side * (1.5 * f64::from(columns) + 0.5);
+                let raised = if columns > 1 { 0.5 } else { 0.0 };
+                (width, self.cell_mm * (f64::from(rows) + raised))
             }
-            Some(Occupant::Unit(u)) => {
-                let Some((_, facing)) = game.position(u) else {
-                    return;
+            Surface::Plane { width_mm, depth_mm } => (f64::from(width_mm), f64::from(depth_mm)),
+        }
+    }
+
+    /// Where the surface's near-left corner stands: centred on the table.
+    pub fn offset_mm(&self) -> (f64, f64) {
+        let (w, d) = self.surface_mm();
+        ((self.table_mm.0 - w) / 2.0, (self.table_mm.1 - d) / 2.0)
+    }
+
+    /// The centre of a place, in mm from the table's left and near edges;
+    /// `None` for a spot of another kind of surface.
+    pub fn centre_mm(&self, spot: Spot) -> Option<(f64, f64)> {
+        let (ox, oy) = self.offset_mm();
+        match (self.surface, spot) {
+            (Surface::Squares { .. }, Spot::Square { col, row }) => Some((
+                ox + (f64::from(col) + 0.5) * self.cell_mm,
+                oy + (f64::from(row) + 0.5) * self.cell_mm,
+            )),
+            (Surface::Hexes { .. }, Spot::Hex { col, row }) => {
+                let side = self.hex_side();
+                let x = side + 1.5 * side * f64::from(col);
+                let raised = if col % 2 == 1 { 0.5 } else { 0.0 };
+                let y = self.cell_mm * (0.5 + f64::from(row) + raised);
+                Some((ox + x, oy + y))
+            }
+            // A point is measured from the table's edges already.
+            (Surface::Plane { .. }, Spot::Point { x_mm, y_mm }) => {
+                Some((f64::from(x_mm), f64::from(y_mm)))
+            }
+            _ => None,
+        }
+    }
+
+    /// The columns and rows of places that reach into the table area
+    /// `(x0, y0, x1, y1)`; `None` when none does, and on a plane, which has
+    /// no places.
+    fn reaching(&self, area: (f64, f64, f64, f64)) -> Option<Reach> {
+        let (x0, y0, x1, y1) = area;
+        let (ox, oy) = self.offset_mm();
+        let s = self.cell_mm;
+        let (columns, rows) = match self.surface {
+            Surface::Squares { columns, rows } => {
+                // The columns and rows of squares that reach into [lo, hi].
+                let span = |lo: f64, hi: f64, origin: f64, n: u16| -> Option<(u16, u16)> {
+                    let first = ((lo - origin) / s).floor().max(0.0);
+                    let last = ((hi - origin) / s).floor().min(f64::from(n) - 1.0);
+                    (first <= last).then_some((first as u16, last as u16))
                 };
-                let player = game.units()[usize::from(u.0)].player;
-                let (cx, cy) = (x + s / 2.0, y + s / 2.0);
-                marks.push(Mark::Rect {
-                    x: x + s * 0.25,
-                    y: y + s * 0.25,
-                    w: s * 0.5,
-                    h: s * 0.5,
-                    fill: Some(self.colour(usize::from(player.0))),
-                    stroke: None,
-                });
-                // The front: a thick line from the centre to the facing edge.
-                let (dx, dy) = match facing {
-                    Facing::N => (0.0, 1.0),
-                    Facing::E => (1.0, 0.0),
-                    Facing::S => (0.0, -1.0),
-                    Facing::W => (-1.0, 0.0),
-                };
-                marks.push(Mark::Line {
-                    from: (cx, cy),
-                    to: (cx + dx * s * 0.45, cy + dy * s * 0.45),
-                    width: 1.2,
-                });
-                if s >= MIN_NAMED_SQUARE_MM {
-                    marks.push(Mark::Text {
-                        x: cx - s * 0.2,
-                        y: cy - s * 0.2,
-                        size: 7.0,
-                        text: self.mark(usize::from(player.0)).to_string(),
-                    });
+                (span(x0, x1, ox, columns)?, span(y0, y1, oy, rows)?)
+            }
+            Surface::Hexes { columns, rows } => {
+                // Column c spans x from ox + 1.5 side c to 2 sides further;
+                // row r from oy + h r (half a hex higher in a raised
+                // column) to h further.
+                let side = self.hex_side();
+                let c0 = ((x0 - ox - 2.0 * side) / (1.5 * side)).ceil().max(0.0);
+                let c1 = ((x1 - ox) / (1.5 * side))
+                    .floor()
+                    .min(f64::from(columns) - 1.0);
+                let r0 = ((y0 - oy) / s - 1.5).ceil().max(0.0);
+                let r1 = ((y1 - oy) / s).floor().min(f64::from(rows) - 1.0);
+                if c0 > c1 || r0 > r1 {
+                    return None;
+                }
+                ((c0 as u16, c1 as u16), (r0 as u16, r1 as u16))
+            }
+            Surface::Plane { .. } => return None,
+        };
+        Some(Reach { columns, rows })
+    }
+
+    /// The places of a reach in drawing order: squares a row at a time from
+    /// the near edge, hexes a column at a time from the left.
+    fn cells(&self, reach: Reach) -> Vec<Cell> {
+        let (ox, oy) = self.offset_mm();
+        let s = self.cell_mm;
+        let mut cells = Vec::new();
+        match self.surface {
+            Surface::Squares { .. } => {
+                for row in reach.rows.0..=reach.rows.1 {
+                    for col in reach.columns.0..=reach.columns.1 {
+                        let spot = Spot::Square { col, row };
+                        cells.push(Cell {
+                            spot,
+                            corner: (ox + f64::from(col) * s, oy + f64::from(row) * s),
+                            centre: self.centre_mm(spot).unwrap_or_default(),
+                            size_mm: s,
+                        });
+                    }
                 }
             }
-            None => {}
+            Surface::Hexes { .. } => {
+                for col in reach.columns.0..=reach.columns.1 {
+                    for row in reach.rows.0..=reach.rows.1 {
+                        let spot = Spot::Hex { col, row };
+                        let centre = self.centre_mm(spot).unwrap_or_default();
+                        cells.push(Cell {
+                            spot,
+                            corner: (centre.0 - self.hex_side(), centre.1 - s / 2.0),
+                            centre,
+                            size_mm: s,
+                        });
+                    }
+                }
+            }
+            Surface::Plane { .. } => {}
         }
-        if game.stash_at(sq) {
-            marks.push(Mark::Rect {
-                x: x + s * 0.35,
-                y: y + s * 0.08,
-                w: s * 0.3,
-                h: s * 0.12,
-                fill: Some([0.95, 0.78, 0.25]),
-                stroke: Some(0.2),
-            });
+        cells
+    }
+
+    /// A place's outline, filled with its ground where it has one.
+    fn outline(&self, cell: &Cell, fill: Option<Rgbf>) -> Mark {
+        match self.surface {
+            Surface::Hexes { .. } => Mark::Polygon {
+                points: hexes::ring(cell.centre, self.hex_side(), 6, 0.0),
+                fill,
+                stroke: Some(0.15),
+            },
+            _ => Mark::Rect {
+                x: cell.corner.0,
+                y: cell.corner.1,
+                w: cell.size_mm,
+                h: cell.size_mm,
+                fill,
+                stroke: Some(0.15),
+            },
         }
     }
 
-    fn mark(&self, player: usize) -> char {
-        self.marks.get(player).copied().unwrap_or('?')
+    /// A place's name, in its near-left corner (a square) or under its
+    /// centre (a hex); none where the places are too small to hold it.
+    fn name_at(&self, cell: &Cell, name: String) -> Option<Mark> {
+        let s = cell.size_mm;
+        match self.surface {
+            Surface::Squares { .. } => (s >= MIN_NAMED_SQUARE_MM).then_some(Mark::Text {
+                x: cell.corner.0 + 0.8,
+                y: cell.corner.1 + s - 3.0,
+                size: 5.0,
+                text: name,
+            }),
+            Surface::Hexes { .. } => (s >= MIN_NAMED_HEX_MM).then_some(Mark::Text {
+                x: cell.centre.0 - 0.35 * self.hex_side(),
+                y: cell.centre.1 + 0.3 * s,
+                size: 5.0,
+                text: name,
+            }),
+            Surface::Plane { .. } => None,
+        }
     }
+}
 
-    fn colour(&self, player: usize) -> Rgbf {
+/// The sides' colours and letters, for a system's marks and listing.
+#[derive(Debug, Clone, Copy)]
+pub struct Paint<'a> {
+    colours: &'a [Rgbf],
+    letters: &'a [char],
+}
+
+impl Paint<'_> {
+    /// A side's colour on paper (grey for a side without one).
+    pub fn colour(&self, side: usize) -> Rgbf {
         self.colours
-            .get(player)
+            .get(side)
             .copied()
             .unwrap_or([0.35, 0.35, 0.35])
     }
+
+    /// A side's letter: a cue besides colour.
+    pub fn letter(&self, side: usize) -> char {
+        self.letters.get(side).copied().unwrap_or('?')
+    }
+}
+
+/// What a rule system puts on its sheet, over the places of its surface
+/// that [`Laid`] draws: each place's ground and what stands on it, and the
+/// listing of its pieces. The sheet asks only for what falls on the page
+/// being written.
+pub trait Contents: fmt::Debug + Send + Sync {
+    /// A place's name, printed in it where it fits.
+    fn name(&self, spot: Spot) -> String;
+
+    /// A place's ground on paper; `None` leaves it white.
+    fn fill(&self, _spot: Spot) -> Option<Rgbf> {
+        None
+    }
+
+    /// What is drawn on a place before its name: a terrain's pattern.
+    fn under_name(&self, _cell: &Cell, _marks: &mut Vec<Mark>) {}
+
+    /// What is drawn on a place after its name: what stands on it.
+    fn over_name(&self, _cell: &Cell, _paint: &Paint, _marks: &mut Vec<Mark>) {}
+
+    /// What is drawn after every place reaching the table area `area`:
+    /// pieces drawn over their neighbours' places (those on a place
+    /// `reached`), and everything on a plane, which has no places.
+    fn over_all(
+        &self,
+        _area: (f64, f64, f64, f64),
+        _reached: &dyn Fn(Spot) -> bool,
+        _paint: &Paint,
+        _marks: &mut Vec<Mark>,
+    ) {
+    }
+
+    /// How many lines [`Contents::listing`] makes, counted without making
+    /// them, so that a sheet too long is refused first.
+    fn listing_len(&self) -> usize;
+
+    /// The listing: a line for every piece, with where it stands.
+    fn listing(&self, paint: &Paint) -> Vec<String>;
+}
+
+/// Plans a sheet from a system's surface laid on its table and what it
+/// puts there: the table at 1:1, tiled in whichever orientation of the
+/// paper needs fewer pages, then the listing. `sides` are the sides' names,
+/// whose letters mark their pieces; `colours` their colours. A sheet of more
+/// than [`MAX_PAGES`] pages is refused before any page is made.
+pub fn plan_surface(
+    title: String,
+    laid: Laid,
+    sides: &[&str],
+    colours: &[sandtable_scenario::Colour],
+    contents: impl Contents + 'static,
+    paper: Paper,
+) -> Result<Sheet, PlanSheetError> {
+    let (page_mm, grid, tiles) = lay_out(laid.table_mm, contents.listing_len(), paper)?;
+    let marks = sandtable_scenario::player_marks(sides.iter().copied());
+    let colours = print_colours(colours);
+    let listing = contents.listing(&Paint {
+        colours: &colours,
+        letters: &marks,
+    });
+    Ok(Sheet {
+        title,
+        page_mm,
+        table_mm: laid.table_mm,
+        tiles,
+        grid,
+        listing,
+        laid,
+        contents: Arc::new(contents),
+        colours,
+        marks,
+    })
 }
 
 /// Tiles needed to cover `length` mm with printable `span` mm and overlap,
@@ -443,207 +644,6 @@ fn tiles_along(length: f64, span: f64) -> f64 {
     } else {
         ((length - span) / (span - OVERLAP_MM)).ceil() + 1.0
     }
-}
-
-fn ground_colour(g: Ground) -> Option<Rgbf> {
-    Some(match g {
-        Ground::Open => return None,
-        Ground::LowWall => [0.62, 0.48, 0.33],
-        Ground::HighWall | Ground::BuildingWall => [0.35, 0.35, 0.38],
-        Ground::Mountain => [0.55, 0.50, 0.45],
-        Ground::Woods => [0.45, 0.70, 0.45],
-        Ground::Water => [0.60, 0.78, 0.95],
-        Ground::Road => [0.90, 0.84, 0.70],
-        Ground::Bridge { .. } => [0.75, 0.60, 0.45],
-        Ground::BuildingFloor | Ground::BuildingEntrance => [0.92, 0.88, 0.80],
-    })
-}
-
-/// Square names a listing line holds.
-const SQUARES_A_LINE: usize = 24;
-
-/// The corners of a terrain piece that covers a whole rectangle of more
-/// than one square, with its width and height.
-fn rectangle_of(piece: &sandtable_cache::TerrainPiece) -> Option<(Square, Square, usize, usize)> {
-    let squares = &piece.squares;
-    let c0 = squares.iter().map(|q| q.col).min()?;
-    let c1 = squares.iter().map(|q| q.col).max()?;
-    let r0 = squares.iter().map(|q| q.row).min()?;
-    let r1 = squares.iter().map(|q| q.row).max()?;
-    // A valid piece lists no square twice: as many squares as its bounding
-    // rectangle holds make that rectangle.
-    let (width, height) = (usize::from(c1 - c0) + 1, usize::from(r1 - r0) + 1);
-    (squares.len() > 1 && width * height == squares.len()).then_some((
-        Square::new(c0, r0),
-        Square::new(c1, r1),
-        width,
-        height,
-    ))
-}
-
-/// How many listing lines a terrain piece takes (see [`terrain_lines`]).
-fn terrain_line_count(piece: &sandtable_cache::TerrainPiece) -> usize {
-    match rectangle_of(piece) {
-        Some(_) => 1,
-        None => piece.squares.len().div_ceil(SQUARES_A_LINE).max(1),
-    }
-}
-
-/// The listing lines of a terrain piece: its kind and its squares, a
-/// rectangle by its corners, other shapes by their squares over as many
-/// lines as they need.
-fn terrain_lines(index: usize, piece: &sandtable_cache::TerrainPiece) -> Vec<String> {
-    let kind = piece.kind.name();
-    if let Some((lo, hi, width, height)) = rectangle_of(piece) {
-        return vec![format!(
-            "terrain {}: {kind} on the {width} x {height} squares from {lo} to {hi}",
-            index + 1
-        )];
-    }
-    piece
-        .squares
-        .chunks(SQUARES_A_LINE)
-        .enumerate()
-        .map(|(k, chunk)| {
-            let names: Vec<String> = chunk.iter().map(|s| s.to_string()).collect();
-            if k == 0 {
-                format!("terrain {}: {kind} on {}", index + 1, names.join(" "))
-            } else {
-                format!("    {}", names.join(" "))
-            }
-        })
-        .collect()
-}
-
-/// Plans the setup sheet of a scenario on a paper: the table at 1:1 scale
-/// (Table A's 30 mm squares on 762 x 508 mm when the scenario gives no
-/// `physical`), in whichever orientation needs fewer pages. A sheet of more
-/// than [`MAX_PAGES`] pages is refused before any page is made.
-pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> {
-    let physical = scenario.table();
-    let game = scenario.game();
-    let board = game.board();
-    let (tw, td) = physical.table_mm;
-
-    // Pages are counted before anything is made: the listing's lines from
-    // the counts of pieces, the tiles from the table's size.
-    let units_on_board = (0..game.units().len())
-        .filter(|i| {
-            matches!(
-                game.place(sandtable_cache::UnitId(*i as u16)),
-                Place::Board { .. }
-            )
-        })
-        .count();
-    let terrain_lines_count: usize = game.terrain_pieces().iter().map(terrain_line_count).sum();
-    let listing_lines = game.factors().len()
-        + units_on_board
-        + game.stashes().count()
-        + terrain_lines_count
-        + scenario.models.len();
-    let (page_mm, grid, tiles) = lay_out((tw, td), listing_lines, paper)?;
-
-    let s = physical.square_mm;
-    let (ox, oy) = physical.grid_offset_mm(board);
-    let from_edges = |sq: Square| {
-        let (x, y) = (
-            ox + (f64::from(sq.col) + 0.5) * s,
-            oy + (f64::from(sq.row) + 0.5) * s,
-        );
-        format!("{x:.1} mm from the left edge, {y:.1} mm from the near edge")
-    };
-    let marks = sandtable_scenario::player_marks(game.players().iter().map(|p| p.name.as_str()));
-    let owners: Vec<String> = game
-        .players()
-        .iter()
-        .enumerate()
-        .map(|(i, p)| pdf::sheet_name(&p.name, "Player", marks[i]))
-        .collect();
-    let mut listing = Vec::with_capacity(listing_lines);
-    for factor in game.factors() {
-        let owner = &owners[usize::from(factor.player.0)];
-        listing.push(format!(
-            "{owner} base (Factor {}) on {}: {}",
-            factor.index + 1,
-            factor.base,
-            from_edges(factor.base)
-        ));
-    }
-    for (i, unit) in game.units().iter().enumerate() {
-        let Place::Board { square, facing } = game.place(sandtable_cache::UnitId(i as u16)) else {
-            continue;
-        };
-        let owner = &owners[usize::from(unit.player.0)];
-        let name = unit
-            .name
-            .as_deref()
-            .map(|n| format!(" \"{n}\""))
-            .unwrap_or_default();
-        listing.push(format!(
-            "{owner} unit{name} on {square} facing {facing}: {}",
-            from_edges(square)
-        ));
-    }
-    for sq in game.stashes() {
-        listing.push(format!("stash on {sq}: {}", from_edges(sq)));
-    }
-    for (i, piece) in game.terrain_pieces().iter().enumerate() {
-        let mut lines = terrain_lines(i, piece);
-        if let Some(first) = piece.squares.first() {
-            lines[0].push_str(&format!(" (first square {})", from_edges(*first)));
-        }
-        listing.extend(lines);
-    }
-    // The scenario's own models, so that the right figures are set out.
-    for m in &scenario.models {
-        listing.push(format!(
-            "model for {}: {} (one unit of the model is {} mm)",
-            m.describe(),
-            m.file,
-            m.unit_mm
-        ));
-    }
-
-    Ok(Sheet {
-        title: scenario.name.clone(),
-        page_mm,
-        table_mm: physical.table_mm,
-        tiles,
-        grid,
-        listing,
-        drawn: Drawn::Squares {
-            game: Box::new(game),
-            physical,
-        },
-        colours: print_colours(&scenario.colours),
-        marks,
-    })
-}
-
-/// Plans the setup sheet of a Warpspawn battle on a paper: its hex map at
-/// 1:1 on its table (40 mm hexes with a hex's rim round the map when the
-/// battle gives no `physical`), each hex named with its terrain by colour
-/// and by pattern, each side's pieces on their hexes, then the listing:
-/// each side's points against its limit (R61), every side's pieces hex by
-/// hex with their distances from the table's edges, and each terrain's
-/// hexes. Tiled, oriented and bounded as [`plan`] does.
-pub fn plan_battle(battle: &Battle, paper: Paper) -> Result<Sheet, PlanSheetError> {
-    let map = hexes::of(battle);
-    let table_mm = map.physical.table_mm;
-    let (page_mm, grid, tiles) = lay_out(table_mm, map.listing_len(), paper)?;
-    let names: Vec<&str> = map.setup.sides.iter().map(|s| s.name.as_str()).collect();
-    let marks = sandtable_scenario::player_marks(names.iter().copied());
-    Ok(Sheet {
-        title: battle.name.clone(),
-        page_mm,
-        table_mm,
-        tiles,
-        grid,
-        listing: map.listing(&marks),
-        drawn: Drawn::Hexes(Box::new(map)),
-        colours: print_colours(&battle.colours),
-        marks,
-    })
 }
 
 /// The sides' colours on paper.

@@ -170,10 +170,7 @@ impl GameState for Game {
     }
 
     fn surface(&self) -> Surface {
-        Surface::Hexes {
-            columns: self.battle.map.columns,
-            rows: self.battle.map.rows,
-        }
+        self.battle.map.surface()
     }
 
     /// The battle hides nothing from either side: every viewer sees the

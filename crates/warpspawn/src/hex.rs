@@ -7,7 +7,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use hexx::{EdgeDirection, HexOrientation, OffsetHexMode};
-use sandtable_core::game::Spot;
+use sandtable_core::game::{Spot, Surface};
 use sandtable_core::grid;
 
 /// The most columns or rows a map may have (a stress map is 60 x 40).
@@ -154,6 +154,14 @@ pub struct Map {
 }
 
 impl Map {
+    /// The map as the contract's surface: a map of hexes.
+    pub fn surface(self) -> Surface {
+        Surface::Hexes {
+            columns: self.columns,
+            rows: self.rows,
+        }
+    }
+
     /// Whether the hex lies on the map.
     pub fn contains(self, hex: Hex) -> bool {
         u16::from(hex.col) < self.columns && u16::from(hex.row) < self.rows

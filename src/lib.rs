@@ -16,9 +16,7 @@
 //! shared:   session -> mode      hud -> session, mode     camera -> table
 //!           table, picking, mode (import no other folder)
 //! systems:  cache -> hud, session, table, picking, mode
-//!           layout (Cache's editor, with the rulers the battle borrows)
-//!             -> cache and the shared folders
-//!           warpspawn -> layout, camera and the shared folders
+//!           warpspawn -> camera, hud, session, table, picking, mode
 //! ```
 
 use bevy::prelude::*;
@@ -26,7 +24,6 @@ use bevy::prelude::*;
 pub mod cache;
 pub mod camera;
 pub mod hud;
-pub mod layout;
 pub mod mode;
 pub mod options;
 pub mod picking;
@@ -96,7 +93,6 @@ pub fn logic_plugin(app: &mut App) {
         session::plugin,
         cache::plugin,
         table::plugin,
-        layout::plugin,
         warpspawn::plugin,
     ));
 }
@@ -106,7 +102,6 @@ pub fn plugin(app: &mut App) {
     app.add_plugins((
         logic_plugin,
         cache::window_plugin,
-        layout::window_plugin,
         warpspawn::window_plugin,
         camera::plugin,
         picking::plugin,

@@ -54,7 +54,7 @@ fn main() -> AppExit {
             opened.put_on_table(app.world_mut());
             if options.layout {
                 app.world_mut()
-                    .write_message(sandtable::layout::SetLayoutMode::ON);
+                    .write_message(sandtable::mode::SetLayoutMode::ON);
             }
         }
         Err(e) => {

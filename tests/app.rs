@@ -6,14 +6,16 @@ mod common;
 use common::notice;
 
 use bevy::prelude::*;
+use sandtable::cache::layout::draft::{Edit, Item, PieceRef};
+use sandtable::cache::layout::{
+    EditorRequest, LayoutEditor, LayoutMode, LayoutTool, SetLayoutMode,
+};
 use sandtable::cache::picking::{TableClick, TableDrag, click_plugin};
 use sandtable::cache::play::{ActiveGame, CommandRequest};
 use sandtable::cache::table::{
     ActionBudget, BasePiece, FacingDir, FloatingText, GridPos, InCustody, OutOfGame, Reachable,
     SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, custody_slot, square_center,
 };
-use sandtable::layout::draft::{Edit, Item, PieceRef};
-use sandtable::layout::{EditorRequest, LayoutEditor, LayoutMode, LayoutTool, SetLayoutMode};
 use sandtable::picking::ClickButton;
 use sandtable::session::{GameLoaded, Notice, ScenarioSource, UndoRequest};
 use sandtable::table::Offending;
@@ -809,7 +811,7 @@ fn offending<T: Component>(app: &mut App) -> Vec<Square> {
 
 #[test]
 fn in_layout_mode_clicks_measure_instead_of_playing() {
-    use sandtable::layout::ruler_marks;
+    use sandtable::cache::layout::ruler_marks;
     let mut app = app_with(sandtable_scenario::standard());
     set_layout_mode(&mut app, true);
     click(&mut app, "C7", true);
@@ -1563,11 +1565,12 @@ fn notices_of_play_do_not_follow_into_layout_mode() {
 
 #[test]
 fn the_measuring_line_follows_the_pointer_until_the_second_click() {
-    use sandtable::layout::{TablePoint, measuring_line};
+    use sandtable::cache::layout::{TablePoint, measuring_line};
     let mut app = editing_duel();
     app.world_mut().resource_mut::<LayoutMode>().tool = LayoutTool::Measure;
-    let physical =
-        sandtable::layout::shown_physical(app.world().resource::<sandtable::table::TableShown>());
+    let physical = sandtable::cache::layout::shown_physical(
+        app.world().resource::<sandtable::table::TableShown>(),
+    );
     let board = game(&app).board();
     click(&mut app, "B2", false);
     let layout = app.world().resource::<LayoutMode>().clone();

@@ -11,10 +11,10 @@ use common::notice;
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
+use sandtable::cache::layout::draft::Edit;
+use sandtable::cache::layout::{EditorRequest, LayoutMode, LayoutTool, SetLayoutMode};
 use sandtable::cache::picking::click_plugin;
 use sandtable::cache::play::{ActiveGame, CommandRequest};
-use sandtable::layout::draft::Edit;
-use sandtable::layout::{EditorRequest, LayoutMode, LayoutTool, SetLayoutMode};
 use sandtable::session::{
     Dialog, DialogAnswer, FileField, Leaving, LoadRequest, NewGameRequest, OpenFailure,
     SaveRequest, ScenarioSource, Seat, Seats,
@@ -537,7 +537,7 @@ fn a_file_that_cannot_be_opened_leaves_the_game_and_says_why() {
     );
     // Nothing is on the table: there is no layout to show.
     app.world_mut()
-        .write_message(sandtable::layout::SetLayoutMode::ON);
+        .write_message(sandtable::mode::SetLayoutMode::ON);
     app.update();
     app.update();
     assert_eq!(

@@ -6,6 +6,8 @@
 //! own panel with these (`crate::cache::panel`, `crate::warpspawn::panel`);
 //! with no game on the table, a window offers to open one.
 
+pub mod rulers;
+
 use bevy::camera::Viewport;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;

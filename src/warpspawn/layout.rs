@@ -162,7 +162,7 @@ impl BattleLayout {
         let mm = (a.0 - b.0).hypot(a.1 - b.1);
         format!(
             "{from} to {to}: {mm:.1} mm, {:.2} in, {} hex{} apart",
-            mm / crate::layout::MM_PER_INCH,
+            mm / crate::hud::rulers::MM_PER_INCH,
             from.distance(to),
             if from.distance(to) == 1 { "" } else { "es" }
         )

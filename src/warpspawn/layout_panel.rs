@@ -234,8 +234,8 @@ fn draw_battle_layout_panel(
                     "table {:.0} x {:.0} mm ({:.1} x {:.1} in)",
                     physical.table_mm.0,
                     physical.table_mm.1,
-                    physical.table_mm.0 / crate::layout::MM_PER_INCH,
-                    physical.table_mm.1 / crate::layout::MM_PER_INCH
+                    physical.table_mm.0 / crate::hud::rulers::MM_PER_INCH,
+                    physical.table_mm.1 / crate::hud::rulers::MM_PER_INCH
                 ));
                 ui.separator();
 
@@ -336,7 +336,7 @@ fn label_battle_layout(
     let battle = layout.draft.battle();
     let physical = battle.table();
     let map = battle.setup.map;
-    crate::layout::panel::draw_edge_rulers(
+    crate::hud::rulers::draw_edge_rulers(
         &labels,
         physical.table_mm,
         physical.hex_mm / f64::from(HEX),

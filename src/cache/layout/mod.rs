@@ -24,8 +24,7 @@ pub use crate::cache::table::shown_physical;
 pub use crate::mode::SetLayoutMode;
 pub use editor::{EditorRequest, LayoutEditor};
 
-/// Millimetres in an inch.
-pub const MM_PER_INCH: f64 = 25.4;
+pub use crate::hud::rulers::{MM_PER_INCH, ruler_marks};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LayoutMode>()
@@ -245,32 +244,4 @@ pub fn measure_with_clicks(
             }
         }
     }
-}
-
-/// Ruler marks along one edge: (position in mm from the table's corner, label).
-pub fn ruler_marks(length_mm: f64, inches: bool) -> Vec<(f64, String)> {
-    // The finest step that keeps a ruler to 20 marks or fewer.
-    let (steps, unit): (&[f64], f64) = if inches {
-        (&[2.0, 6.0, 12.0, 24.0, 60.0], MM_PER_INCH)
-    } else {
-        (&[50.0, 100.0, 250.0, 500.0, 1000.0], 1.0)
-    };
-    let step = steps
-        .iter()
-        .map(|s| s * unit)
-        .find(|s| length_mm / s <= 20.0)
-        .unwrap_or(steps[steps.len() - 1] * unit);
-    let mut marks = Vec::new();
-    let mut at = 0.0;
-    while at <= length_mm + 1e-9 {
-        let value = at / unit;
-        let label = if inches {
-            format!("{value:.0}\"")
-        } else {
-            format!("{value:.0}")
-        };
-        marks.push((at, label));
-        at += step;
-    }
-    marks
 }

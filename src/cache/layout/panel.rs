@@ -2,20 +2,21 @@
 //! the measuring tool, and the editor's palette, selection, problems, undo
 //! and redo, new layout, save and print.
 
+use crate::hud::rulers::draw_edge_rulers;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
 use sandtable_cache::{Facing, TerrainKind};
 use sandtable_scenario::{Physical, RuleSystem};
 
+use crate::cache::layout::draft::{Edit, Item, MAX_NEW_SIDE, PieceRef, Turn};
+use crate::cache::layout::{
+    EditorRequest, LayoutEditor, LayoutMode, LayoutTool, MM_PER_INCH, SetLayoutMode,
+    measuring_line, shown_physical,
+};
 use crate::cache::picking::{hovered_square, square_under_cursor};
 use crate::cache::table::SQUARE;
 use crate::hud::{HoverLabel, HudStage, PanelWidth, TableLabels, notice_slot};
-use crate::layout::draft::{Edit, Item, MAX_NEW_SIDE, PieceRef, Turn};
-use crate::layout::{
-    EditorRequest, LayoutEditor, LayoutMode, LayoutTool, MM_PER_INCH, SetLayoutMode,
-    measuring_line, ruler_marks, shown_physical,
-};
 use crate::mode::Mode;
 use crate::picking::Hovered;
 use crate::session::Notice;
@@ -550,36 +551,4 @@ fn draw_rulers(
         layout.inches,
     );
     Ok(())
-}
-
-/// Rulers along a table's near and left edges, from its near-left corner,
-/// in mm or inches: for a table of `table_mm` centred on the world's
-/// origin, `mm_per_unit` millimetres to a world unit.
-pub fn draw_edge_rulers(
-    labels: &crate::hud::TableLabels,
-    table_mm: (f64, f64),
-    mm_per_unit: f64,
-    inches: bool,
-) {
-    let (tw, td) = table_mm;
-    let world = |x_mm: f64, y_mm: f64| {
-        Vec3::new(
-            ((x_mm - tw / 2.0) / mm_per_unit) as f32,
-            0.05,
-            -((y_mm - td / 2.0) / mm_per_unit) as f32,
-        )
-    };
-    let ruler = egui::Color32::from_rgb(255, 240, 150);
-    for (at, label) in ruler_marks(tw, inches) {
-        if let Some(pt) = labels.screen(world(at, 0.0)) {
-            labels.text(pt, "|", 12.0, ruler);
-            labels.text(pt + egui::vec2(0.0, 12.0), &label, 12.0, ruler);
-        }
-    }
-    for (at, label) in ruler_marks(td, inches) {
-        if let Some(pt) = labels.screen(world(0.0, at)) {
-            labels.text(pt, "-", 12.0, ruler);
-            labels.text(pt - egui::vec2(18.0, 0.0), &label, 12.0, ruler);
-        }
-    }
 }

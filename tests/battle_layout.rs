@@ -143,7 +143,7 @@ fn a_side_over_its_points_limit_is_marked_and_the_layout_is_not_saved() {
     );
     let dir = common::temp_dir("battle-layout", "over");
     let file = dir.join("fight.ron");
-    let refused = draft.save(&file, None).expect_err("refused");
+    let refused = draft.save(&file).expect_err("refused");
     assert!(refused.contains("not saved"), "{refused}");
     assert!(!file.exists(), "nothing is written");
     // Raised to 120 points, it saves, and the file loads as the battle.
@@ -155,7 +155,7 @@ fn a_side_over_its_points_limit_is_marked_and_the_layout_is_not_saved() {
         .expect("set");
     assert!(!draft.points()[0].over);
     assert!(draft.errors().is_empty(), "{:?}", draft.errors());
-    draft.save(&file, None).expect("saved");
+    draft.save(&file).expect("saved");
     let loaded = match sandtable_scenario::load_any(&file) {
         Ok(sandtable_scenario::Loaded::Warpspawn(b)) => b,
         other => panic!("a battle: {other:?}"),

@@ -134,21 +134,59 @@ pub struct Draft<L: Layout> {
     warnings: Vec<Finding<L::At>>,
     /// A stroke is under way (a drag of a brush): its edits undo as one.
     stroke: bool,
+    /// The layout as editing began, which a revert goes back to.
+    entered: L,
+    /// Where the layout was last saved (or read from), and what it held then.
+    saved: Option<(PathBuf, L)>,
 }
 
 impl<L: Layout> Draft<L> {
-    /// Starts editing a layout.
+    /// Starts editing a layout saved nowhere.
     pub fn new(layout: L) -> Draft<L> {
+        Draft::opened(layout, None)
+    }
+
+    /// Starts editing a layout read from `file`, if it came from one.
+    pub fn opened(layout: L, file: Option<PathBuf>) -> Draft<L> {
         let mut draft = Draft {
-            layout,
             last: None,
             history: History::default(),
             errors: Vec::new(),
             warnings: Vec::new(),
             stroke: false,
+            entered: layout.clone(),
+            saved: file.map(|f| (f, layout.clone())),
+            layout,
         };
         draft.check();
         draft
+    }
+
+    /// Whether the layout differs from the one editing began with.
+    pub fn edited(&self) -> bool {
+        self.layout != self.entered
+    }
+
+    /// The file the layout is saved in, if the layout is exactly what it
+    /// holds.
+    pub fn saved_file(&self) -> Option<&Path> {
+        self.saved
+            .as_ref()
+            .filter(|(_, l)| *l == self.layout)
+            .map(|(p, _)| p.as_path())
+    }
+
+    /// The file the layout was last saved to or read from, whatever it
+    /// holds now.
+    pub fn last_file(&self) -> Option<&Path> {
+        self.saved.as_ref().map(|(p, _)| p.as_path())
+    }
+
+    /// How many problems stop the layout, and the first one's line.
+    pub fn problems(&self) -> Option<(usize, String)> {
+        self.errors
+            .first()
+            .map(|first| (self.errors.len(), first.line()))
     }
 
     /// The layout as it stands.
@@ -259,6 +297,11 @@ impl<L: Layout> Draft<L> {
         Ok(())
     }
 
+    /// Back to the layout as editing began, as one edit that can be undone.
+    pub fn revert(&mut self) {
+        self.revert_to(self.entered.clone());
+    }
+
     /// Replaces the whole layout, as one edit that can be undone.
     pub fn revert_to(&mut self, layout: L) {
         self.stroke = false;
@@ -272,17 +315,24 @@ impl<L: Layout> Draft<L> {
     /// problems is not written: it would not load. The file is written in
     /// Sandtable's own form, so comments of a file saved over are not
     /// kept: the file it replaces is kept as `NAME.bak` (older backups move
-    /// to `NAME.bak.2` and on), unless it holds `ours`, the text Sandtable
-    /// itself last wrote there (so the backups keep the person's own file).
-    /// Returns the backup's path when one was made.
-    pub fn save(&self, path: &Path, ours: Option<&str>) -> Result<Option<PathBuf>, String> {
-        save_layout(
+    /// to `NAME.bak.2` and on), unless it holds what this draft itself last
+    /// wrote there (so the backups keep the person's own file). Returns the
+    /// backup's path when one was made.
+    pub fn save(&mut self, path: &Path) -> Result<Option<PathBuf>, String> {
+        let ours = self
+            .saved
+            .as_ref()
+            .filter(|(p, _)| p == path)
+            .map(|(_, l)| l.text());
+        let backup = save_layout(
             path,
             &self.layout.text(),
             self.errors.len(),
             self.errors.first().map(Finding::line),
-            ours,
-        )
+            ours.as_deref(),
+        )?;
+        self.saved = Some((path.to_path_buf(), self.layout.clone()));
+        Ok(backup)
     }
 }
 
@@ -429,7 +479,7 @@ mod tests {
         assert_eq!(draft.errors()[0].line(), "counters[2]: more than three");
         // A layout with problems is not saved: it would not load.
         let path = std::env::temp_dir().join("sandtable-draft-test-never-written.ron");
-        let refused = draft.save(&path, None).expect_err("not saved");
+        let refused = draft.save(&path).expect_err("not saved");
         assert!(refused.contains("1 problem"), "{refused}");
         assert!(!path.exists());
         draft

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 
+use super::draft::{Draft, Layout};
 use super::game::{ActiveGame, TableSystem};
 use super::{FileField, KeepOpen, Leaving, Notice, ScenarioSource, may_leave_unsaved};
 use crate::mode::{Mode, SetLayoutMode};
@@ -19,6 +20,8 @@ use crate::mode::{Mode, SetLayoutMode};
 pub trait LayoutEditing: TableSystem {
     /// The layout being edited: a resource while layout mode is on.
     type Editor: Resource;
+    /// The layout the editor's draft holds.
+    type Layout: Layout;
 
     /// What the notice says when a game of the edited layout starts.
     const NEW_GAME: &'static str;
@@ -27,15 +30,9 @@ pub trait LayoutEditing: TableSystem {
     /// scenario file, if it has one).
     fn edit(active: &ActiveGame<Self>, file: Option<PathBuf>) -> Self::Editor;
 
-    /// Whether the layout was changed since layout mode began.
-    fn edited(editor: &Self::Editor) -> bool;
-
-    /// The file the layout was last saved to, if any.
-    fn saved_file(editor: &Self::Editor) -> Option<&Path>;
-
-    /// How many problems the layout has and the first one's line, if it
-    /// breaks a ruling.
-    fn problems(editor: &Self::Editor) -> Option<(usize, String)>;
+    /// The editor's draft: the layout, its history, its check and where
+    /// it was saved.
+    fn draft(editor: &Self::Editor) -> &Draft<Self::Layout>;
 
     /// A new game of the edited layout, read back through the system's
     /// loader, from `source`.
@@ -99,14 +96,14 @@ pub fn switch_layout<S: LayoutEditing>(
                 notice.text = None;
                 next.set(Mode::Layout);
             }
-            (false, Mode::Layout, Some(ed)) if !S::edited(ed) => {
+            (false, Mode::Layout, Some(ed)) if !S::draft(ed).edited() => {
                 // What the editor said does not belong to play.
                 notice.text = None;
                 S::back_unedited(&mut commands);
                 next.set(Mode::Play);
             }
             (false, Mode::Layout, Some(ed)) => {
-                if let Some((count, first)) = S::problems(ed) {
+                if let Some((count, first)) = S::draft(ed).problems() {
                     notice.error(unplayable(count, &first));
                     continue;
                 }
@@ -118,7 +115,7 @@ pub fn switch_layout<S: LayoutEditing>(
                 ) {
                     continue;
                 }
-                match S::played(ed, source_of(S::saved_file(ed))) {
+                match S::played(ed, source_of(S::draft(ed).saved_file())) {
                     Ok(game) => {
                         // The same people and bots play it; the file field
                         // starts again from the new game's.
@@ -156,7 +153,7 @@ pub fn keep_unsaved_layout_open<S: LayoutEditing>(
     let Some(editor) = editor else {
         return;
     };
-    let wanted = (S::edited(&editor) && S::saved_file(&editor).is_none())
+    let wanted = (S::draft(&editor).edited() && S::draft(&editor).saved_file().is_none())
         .then(|| "the layout has edits that are not saved; save it or revert first".to_owned());
     keep.set_if_neq(KeepOpen(wanted));
 }

@@ -77,10 +77,6 @@ pub enum BattleTool {
 pub struct BattleLayout {
     /// The layout and its history.
     pub draft: BattleDraft,
-    /// The battle as it was when layout mode was switched on.
-    pub entered: Battle,
-    /// Where the layout was last saved, and what it held then.
-    pub saved: Option<(PathBuf, Battle)>,
     /// What clicks do.
     pub tool: BattleTool,
     /// The side whose pieces and deployment hexes the tools work on.
@@ -115,9 +111,7 @@ impl BattleLayout {
     /// Starts editing a battle; `file` is where it was read from, if anywhere.
     pub fn new(battle: Battle, file: Option<PathBuf>) -> BattleLayout {
         BattleLayout {
-            draft: BattleDraft::new(battle.clone()),
-            saved: file.map(|f| (f, battle.clone())),
-            entered: battle,
+            draft: BattleDraft::opened(battle, file),
             tool: BattleTool::Measure,
             side: 0,
             terrain: Terrain::Trees,
@@ -134,19 +128,6 @@ impl BattleLayout {
             opened: NEXT_LAYOUT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             shown: None,
         }
-    }
-
-    /// Whether the layout differs from the one layout mode started with.
-    pub fn edited(&self) -> bool {
-        *self.draft.battle() != self.entered
-    }
-
-    /// The file the layout is saved in, if the layout is exactly what it holds.
-    pub fn saved_file(&self) -> Option<&PathBuf> {
-        self.saved
-            .as_ref()
-            .filter(|(_, b)| b == self.draft.battle())
-            .map(|(p, _)| p)
     }
 
     /// The distance between two hexes' centres on the table, as a person
@@ -337,31 +318,23 @@ fn apply_battle_layout_requests(
             BattleLayoutRequest::Undo => layout.draft.undo().map_err(|e| e.to_string()),
             BattleLayoutRequest::Redo => layout.draft.redo().map_err(|e| e.to_string()),
             BattleLayoutRequest::Revert => {
-                layout.draft.revert_to(layout.entered.clone());
+                layout.draft.revert();
                 Ok(())
             }
-            BattleLayoutRequest::Save(path) => {
-                let ours = layout
-                    .saved
-                    .as_ref()
-                    .filter(|(p, _)| p == path)
-                    .map(|(_, b)| b.to_ron());
-                match layout.draft.save(path, ours.as_deref()) {
-                    Ok(backup) => {
-                        layout.saved = Some((path.clone(), layout.draft.battle().clone()));
-                        notice.info(match backup {
-                            Some(b) => format!(
-                                "saved to {}; the file it replaced is kept as {}",
-                                path.display(),
-                                b.display()
-                            ),
-                            None => format!("saved to {}", path.display()),
-                        });
-                        Ok(())
-                    }
-                    Err(e) => Err(e),
+            BattleLayoutRequest::Save(path) => match layout.draft.save(path) {
+                Ok(backup) => {
+                    notice.info(match backup {
+                        Some(b) => format!(
+                            "saved to {}; the file it replaced is kept as {}",
+                            path.display(),
+                            b.display()
+                        ),
+                        None => format!("saved to {}", path.display()),
+                    });
+                    Ok(())
                 }
-            }
+                Err(e) => Err(e),
+            },
             BattleLayoutRequest::Print(path) => {
                 match crate::warpspawn::files::print_battle_sheet(
                     layout.draft.battle(),
@@ -445,23 +418,15 @@ fn show_battle_draft(
 /// The battle's layout editor behind the shared switch.
 impl LayoutEditing for Warpspawn {
     type Editor = BattleLayout;
+    type Layout = Battle;
     const NEW_GAME: &'static str = "a new battle starts on the edited layout";
 
     fn edit(active: &ActiveBattle, file: Option<PathBuf>) -> BattleLayout {
         BattleLayout::new(active.setup.clone(), file)
     }
 
-    fn edited(editor: &BattleLayout) -> bool {
-        editor.edited()
-    }
-
-    fn saved_file(editor: &BattleLayout) -> Option<&std::path::Path> {
-        editor.saved_file().map(PathBuf::as_path)
-    }
-
-    fn problems(editor: &BattleLayout) -> Option<(usize, String)> {
-        let errors = editor.draft.errors();
-        errors.first().map(|first| (errors.len(), first.line()))
+    fn draft(editor: &BattleLayout) -> &BattleDraft {
+        &editor.draft
     }
 
     /// The edited battle, read back through the battle loader.

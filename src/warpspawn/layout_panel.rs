@@ -249,7 +249,7 @@ fn draw_battle_layout_panel(
                         out.push(BattleLayoutRequest::Redo);
                     }
                     if ui
-                        .add_enabled(layout.edited(), egui::Button::new("Revert"))
+                        .add_enabled(layout.draft.edited(), egui::Button::new("Revert"))
                         .on_hover_text("back to the battle as it was when layout mode began")
                         .clicked()
                     {
@@ -259,9 +259,9 @@ fn draw_battle_layout_panel(
 
                 // Saving and printing.
                 let own = layout
-                    .saved
-                    .as_ref()
-                    .map(|(p, _)| p.display().to_string())
+                    .draft
+                    .last_file()
+                    .map(|p| p.display().to_string())
                     .unwrap_or_else(|| "battle.ron".to_owned());
                 let file = panel.file.get_or_insert(own);
                 ui.horizontal(|ui| {

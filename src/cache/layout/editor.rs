@@ -72,10 +72,6 @@ pub enum EditorRequest {
 pub struct LayoutEditor {
     /// The layout and its history.
     pub draft: Draft,
-    /// The scenario as it was when layout mode was switched on.
-    pub entered: Scenario,
-    /// Where the layout was last saved, and what it held then.
-    pub saved: Option<(PathBuf, Scenario)>,
     /// The piece selected by a click: Q and E turn it, Delete removes it.
     pub selected: Option<PieceRef>,
     /// The palette item that left clicks place, until a right click.
@@ -97,9 +93,7 @@ impl LayoutEditor {
     /// Starts editing a scenario; `file` is where it was read from, if anywhere.
     pub fn new(scenario: Scenario, file: Option<PathBuf>) -> LayoutEditor {
         LayoutEditor {
-            draft: Draft::new(scenario.clone()),
-            saved: file.map(|f| (f, scenario.clone())),
-            entered: scenario,
+            draft: Draft::opened(scenario, file),
             selected: None,
             armed: None,
             facing: Facing::N,
@@ -109,11 +103,6 @@ impl LayoutEditor {
         }
     }
 
-    /// Whether the layout differs from the one layout mode started with.
-    pub fn edited(&self) -> bool {
-        *self.draft.scenario() != self.entered
-    }
-
     /// The palette's unit item, for the chosen player's chosen Factor.
     pub fn unit_item(&self) -> Item {
         Item::Unit {
@@ -121,14 +110,6 @@ impl LayoutEditor {
             factor: self.factor,
             facing: self.facing,
         }
-    }
-
-    /// The file the layout is saved in, if the layout is exactly what it holds.
-    pub fn saved_file(&self) -> Option<&PathBuf> {
-        self.saved
-            .as_ref()
-            .filter(|(_, s)| s == self.draft.scenario())
-            .map(|(p, _)| p)
     }
 }
 
@@ -337,8 +318,7 @@ pub fn apply_editor_requests(
             EditorRequest::Undo => editor.draft.undo().map(|()| "undid an edit".to_owned()),
             EditorRequest::Redo => editor.draft.redo().map(|()| "redid an edit".to_owned()),
             EditorRequest::Revert => {
-                let entered = editor.entered.clone();
-                editor.draft.revert_to(entered);
+                editor.draft.revert();
                 Ok("back to the layout as it was opened".to_owned())
             }
             EditorRequest::Print(path) => {
@@ -358,15 +338,8 @@ pub fn apply_editor_requests(
                 continue;
             }
             EditorRequest::Save(path) => {
-                // What this editor last wrote there needs no backup.
-                let ours = editor
-                    .saved
-                    .as_ref()
-                    .filter(|(p, _)| p == path)
-                    .map(|(_, s)| s.to_ron());
-                match editor.draft.save(path, ours.as_deref()) {
+                match editor.draft.save(path) {
                     Ok(backup) => {
-                        editor.saved = Some((path.clone(), editor.draft.scenario().clone()));
                         notice.info(match backup {
                             None => format!("layout saved to {}", path.display()),
                             Some(bak) => format!(
@@ -438,23 +411,15 @@ fn verb(edit: &Edit) -> &'static str {
 /// Cache's layout editor behind the shared switch.
 impl LayoutEditing for Cache {
     type Editor = LayoutEditor;
+    type Layout = Scenario;
     const NEW_GAME: &'static str = "a new game starts on the edited layout";
 
     fn edit(active: &ActiveGame, file: Option<PathBuf>) -> LayoutEditor {
         LayoutEditor::new(active.setup.clone(), file)
     }
 
-    fn edited(editor: &LayoutEditor) -> bool {
-        editor.edited()
-    }
-
-    fn saved_file(editor: &LayoutEditor) -> Option<&std::path::Path> {
-        editor.saved_file().map(PathBuf::as_path)
-    }
-
-    fn problems(editor: &LayoutEditor) -> Option<(usize, String)> {
-        let errors = editor.draft.errors();
-        errors.first().map(|first| (errors.len(), first.line()))
+    fn draft(editor: &LayoutEditor) -> &Draft {
+        &editor.draft
     }
 
     /// The edited scenario, read back through the scenario loader.

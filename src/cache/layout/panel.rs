@@ -108,9 +108,9 @@ fn draw_layout_panel(
     }
     let file = panel.file.get_or_insert_with(|| {
         editor
-            .saved
-            .as_ref()
-            .map_or("layout.ron".to_owned(), |(p, _)| p.display().to_string())
+            .draft
+            .last_file()
+            .map_or("layout.ron".to_owned(), |p| p.display().to_string())
     });
     let mut file = file.clone();
     let mut edit = |e: Edit| {
@@ -221,7 +221,7 @@ fn draw_layout_panel(
                     other.push(EditorRequest::Redo);
                 }
                 if ui
-                    .add_enabled(editor.edited(), egui::Button::new("Revert"))
+                    .add_enabled(editor.draft.edited(), egui::Button::new("Revert"))
                     .on_hover_text("back to the layout as it was opened")
                     .clicked()
                 {

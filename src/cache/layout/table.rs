@@ -101,7 +101,7 @@ pub fn spawn_layout_table(
     let (contents, marks) = of_draft(&editor.draft);
     // Models are looked for beside the file the layout was read from or
     // last saved to.
-    let file = editor.saved.as_ref().map(|(path, _)| path.as_path());
+    let file = editor.draft.last_file();
     let index = builder
         .build(&contents, editor.draft.scenario(), file, game_loaded)
         .clone();

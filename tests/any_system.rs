@@ -158,3 +158,60 @@ fn cache_and_the_battle_play_undo_save_and_open_each_other_through_one_path() {
     assert_eq!(record::<Warpspawn>(&app), battle_record);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// One path for any system: `commands` end a player's turn and hand the
+/// table to the other person; that person has not taken it yet when the
+/// one still at it asks to undo. The request reaches the rules, whose
+/// reason is told (R31: undo stops at the turn's start), and the table
+/// still waits for the next person. Returns the notice.
+fn undo_asked_while_handed_over<S: TableSystem>(app: &mut App, commands: &[&str]) -> String {
+    for command in commands {
+        play::<S>(app, command);
+    }
+    let waiting = game::<S>(app).handover;
+    assert!(
+        waiting.is_some(),
+        "{}: the table waits to be handed over",
+        S::KEY
+    );
+    let before = record::<S>(app);
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    assert_eq!(record::<S>(app), before, "{}: nothing undone", S::KEY);
+    assert_eq!(
+        game::<S>(app).handover,
+        waiting,
+        "{}: still waiting",
+        S::KEY
+    );
+    assert!(app.world().resource::<Notice>().error, "{}", notice(app));
+    notice(app)
+}
+
+#[test]
+fn undo_during_a_hand_over_is_asked_of_the_rules_on_every_system() {
+    let mut app = headless();
+    open(&mut app, &scenario("standard.ron"));
+    let cache = undo_asked_while_handed_over::<Cache>(&mut app, &["pass"]);
+    // The person lets the unsaved pass go.
+    app.world_mut().write_message(LoadRequest {
+        discard_unsaved: true,
+        ..LoadRequest::new(scenario("warpspawn/open-field.ron"))
+    });
+    app.update();
+    app.world_mut().write_message(StartTurn);
+    app.update();
+    let battle = undo_asked_while_handed_over::<Warpspawn>(&mut app, &["end"; 4]);
+    for said in [&cache, &battle] {
+        assert!(
+            !said.contains("hand-over first"),
+            "the rules' reason: {said}"
+        );
+    }
+    // Once the next person takes the table, the turn is theirs to undo in.
+    app.world_mut().write_message(StartTurn);
+    app.update();
+    assert_eq!(game::<Warpspawn>(&app).handover, None);
+    play::<Warpspawn>(&mut app, "end");
+    undo::<Warpspawn>(&mut app);
+}

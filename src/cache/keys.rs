@@ -1,12 +1,13 @@
 //! Conflict at Cache's keyboard shortcuts for play: Q and E turn, Enter ends the activation, P
-//! passes the turn, U or Ctrl+Z undoes. Ignored while a panel has the keyboard.
+//! passes the turn (U or Ctrl+Z undoes, as on every table:
+//! `session::keys::read_undo_keys`). Ignored while a panel has the keyboard.
 
 use bevy::prelude::*;
 use sandtable_cache::Command;
 
 use super::play::{ActiveGame, CommandRequest};
+use crate::session::Seats;
 use crate::session::keys::KeyboardTaken;
-use crate::session::{Seats, UndoRequest};
 
 pub(super) fn read_play_keys(
     keys: Option<Res<ButtonInput<KeyCode>>>,
@@ -14,7 +15,6 @@ pub(super) fn read_play_keys(
     active: Option<Res<ActiveGame>>,
     seats: Option<Res<Seats>>,
     mut requests: MessageWriter<CommandRequest>,
-    mut undo: MessageWriter<UndoRequest>,
 ) {
     let (Some(keys), Some(active)) = (keys, active) else {
         return;
@@ -25,11 +25,6 @@ pub(super) fn read_play_keys(
         || active.handover.is_some()
         || seats.is_some_and(|s| super::bots::bot_to_move(&s, &active.game))
     {
-        return;
-    }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    if keys.just_pressed(KeyCode::KeyU) || (ctrl && keys.just_pressed(KeyCode::KeyZ)) {
-        undo.write(UndoRequest);
         return;
     }
     let command = if keys.just_pressed(KeyCode::KeyQ) {

@@ -11,8 +11,8 @@ use sandtable_scenario::Scenario;
 use crate::AppSystems;
 use crate::session::game::{TableSystem, start_turn};
 use crate::session::{
-    GameInPlay, GameLoaded, Leaving, Notice, ScenarioSource, Seats, UndoRequest, answer_dialogs,
-    closing_plugin, files::SaveError, may_leave_unsaved, save_game,
+    GameInPlay, GameLoaded, Leaving, Notice, ScenarioSource, Seats, answer_dialogs, closing_plugin,
+    files::SaveError, may_leave_unsaved, save_game,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -21,14 +21,17 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                super::keys::read_play_keys
+                (
+                    super::keys::read_play_keys,
+                    crate::session::keys::read_undo_keys::<Cache>,
+                )
                     .in_set(AppSystems::RecordInput)
                     .run_if(in_state(crate::mode::Mode::Play)),
                 answer_dialogs::<ActiveGame>.in_set(crate::FlowSteps::Answers),
                 (
                     start_turn::<Cache>,
                     apply_commands,
-                    undo_commands,
+                    crate::session::game::undo_commands::<Cache>,
                     save_game::<ActiveGame>,
                 )
                     .chain()
@@ -179,21 +182,6 @@ pub fn apply_commands(
             }
             Err(e) => notice.error(e),
         }
-    }
-}
-
-/// Undo (R31): one command back within the turn, or the reason it cannot.
-pub fn undo_commands(
-    mut requests: MessageReader<UndoRequest>,
-    mut active: Option<ResMut<ActiveGame>>,
-    mut notice: ResMut<Notice>,
-) {
-    let Some(active) = active.as_deref_mut() else {
-        requests.clear();
-        return;
-    };
-    for _ in requests.read() {
-        active.undo(&mut notice);
     }
 }
 

@@ -345,6 +345,11 @@ impl<S: TableSystem> ActiveGame<S> {
                 if self.game.game().hides() {
                     self.handover = next_seat(self.game.game())
                         .filter(|&next| self.viewer != Viewer::Player(next));
+                } else if self.handover.is_some() && self.handover != next_seat(self.game.game()) {
+                    // The command that handed the table over is taken back
+                    // by the person still at it: the decision is theirs
+                    // again, and the table stays with them.
+                    self.handover = None;
                 }
                 self.revision += 1;
                 true
@@ -404,6 +409,31 @@ pub fn settle_handover<S: TableSystem>(
         active.settle_handover(&seats);
     }
 }
+
+/// Undo (R31) for any system: one command back, or the rules' reason why
+/// not. The person at the table may take back the command that handed it
+/// over while the next one has not taken it yet; [`Undone`] tells the
+/// system's own flow, which lets go of a selection made before.
+pub fn undo_commands<S: TableSystem>(
+    mut requests: MessageReader<super::UndoRequest>,
+    mut active: Option<ResMut<ActiveGame<S>>>,
+    mut notice: ResMut<Notice>,
+    mut undone: MessageWriter<Undone>,
+) {
+    let Some(active) = active.as_deref_mut() else {
+        requests.clear();
+        return;
+    };
+    for _ in requests.read() {
+        if active.undo(&mut notice) {
+            undone.write(Undone);
+        }
+    }
+}
+
+/// A command was undone on the table.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Undone;
 
 /// The hand-over is confirmed: the seat it was made to plays now.
 pub fn start_turn<S: TableSystem>(

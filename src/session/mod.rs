@@ -23,6 +23,7 @@ pub use seats::{BotPace, HINT_STRENGTH, HintRequest, NewGameRequest, Seat, Seats
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<bevy::window::WindowCloseRequested>()
         .add_message::<UndoRequest>()
+        .add_message::<game::Undone>()
         .add_message::<GameLoaded>()
         .add_message::<SaveRequest>()
         .add_message::<LoadRequest>()

@@ -116,8 +116,13 @@ fn draw_battle_panel(
                 if end.clicked() {
                     inputs.write(BattleInput::Command(Command::End));
                 }
+                // The person still at the table may take back what handed
+                // it over.
                 if ui
-                    .add_enabled(may_play, egui::Button::new("Undo"))
+                    .add_enabled(
+                        may_play || battle.handover.is_some(),
+                        egui::Button::new("Undo"),
+                    )
                     .on_hover_text("U or Ctrl+Z: one command back, within the player turn and since the last roll (R31)")
                     .clicked()
                 {

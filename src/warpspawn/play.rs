@@ -15,7 +15,7 @@ use sandtable_warpspawn::{AttackPlan, Command, Event, FirePlan, Game, Hex, Phase
 use super::table::{ActiveBattle, Warpspawn};
 use crate::AppSystems;
 use crate::session::game::{settle_handover, start_turn};
-use crate::session::{LogLine, Notice, Seat as TableSeat, Seats, UndoRequest};
+use crate::session::{LogLine, Notice, Seat as TableSeat, Seats};
 
 pub(super) fn plugin(app: &mut App) {
     crate::session::bots::add_bots::<Warpspawn>(app);
@@ -32,13 +32,20 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                (read_battle_keys, read_drag_wheel).in_set(AppSystems::RecordInput),
+                (
+                    read_battle_keys,
+                    crate::session::keys::read_undo_keys::<Warpspawn>,
+                    read_drag_wheel,
+                )
+                    .in_set(AppSystems::RecordInput),
                 think_of_battle_hint.in_set(AppSystems::RecordInput),
                 (
                     start_turn::<Warpspawn>,
                     play_bot_moves,
                     battle_input,
-                    undo_battle,
+                    crate::session::game::undo_commands::<Warpspawn>,
+                    crate::session::save_game::<ActiveBattle>,
+                    forget_pick_after_undo,
                 )
                     .chain()
                     .in_set(crate::FlowSteps::Play),
@@ -62,12 +69,7 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            (
-                crate::session::answer_dialogs::<ActiveBattle>.in_set(crate::FlowSteps::Answers),
-                crate::session::save_game::<ActiveBattle>
-                    .after(undo_battle)
-                    .in_set(crate::FlowSteps::Play),
-            ),
+            crate::session::answer_dialogs::<ActiveBattle>.in_set(crate::FlowSteps::Answers),
         );
     crate::session::closing_plugin::<ActiveBattle>(app);
 }
@@ -1121,22 +1123,14 @@ pub(crate) fn rolls_dice(event: &Event) -> bool {
     )
 }
 
-/// Undo (R31): one command back within the player turn and since the last
-/// roll, or the reason it cannot.
-fn undo_battle(
-    mut requests: MessageReader<UndoRequest>,
-    mut active: ResMut<ActiveBattle>,
+/// A command undone (R31: within the player turn and since the last roll)
+/// lets go of the selection made before it.
+fn forget_pick_after_undo(
+    mut undone: MessageReader<crate::session::game::Undone>,
     mut pick: ResMut<BattlePick>,
-    mut notice: ResMut<Notice>,
 ) {
-    for _ in requests.read() {
-        if active.handover.is_some() {
-            notice.info("confirm the hand-over first");
-            continue;
-        }
-        if active.undo(&mut notice) {
-            *pick = BattlePick::default();
-        }
+    if undone.read().count() > 0 {
+        *pick = BattlePick::default();
     }
 }
 
@@ -1177,12 +1171,13 @@ fn read_battle_clicks(
 }
 
 /// Keys of the battle's table: Enter ends the phase, Escape lets go of the
-/// selection, U or Ctrl+Z undoes. Ignored while a panel has the keyboard.
+/// selection (U or Ctrl+Z undoes, as on every table:
+/// `session::keys::read_undo_keys`). Ignored while a panel has the
+/// keyboard.
 fn read_battle_keys(
     keys: Option<Res<ButtonInput<KeyCode>>>,
     taken: Option<Res<crate::session::keys::KeyboardTaken>>,
     mut inputs: MessageWriter<BattleInput>,
-    mut undo: MessageWriter<UndoRequest>,
 ) {
     let Some(keys) = keys else {
         return;
@@ -1190,10 +1185,7 @@ fn read_battle_keys(
     if taken.is_some_and(|t| t.0) {
         return;
     }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    if keys.just_pressed(KeyCode::KeyU) || (ctrl && keys.just_pressed(KeyCode::KeyZ)) {
-        undo.write(UndoRequest);
-    } else if keys.just_pressed(KeyCode::Enter) {
+    if keys.just_pressed(KeyCode::Enter) {
         inputs.write(BattleInput::Command(Command::End));
     } else if keys.just_pressed(KeyCode::Escape) {
         inputs.write(BattleInput::Cancel);

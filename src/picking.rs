@@ -1,11 +1,13 @@
 //! Picking shared by every system's table: bevy's mesh picking, which
 //! pointer button acts and which cancels, the point of the table top under
 //! the pointer, and the place under the pointer in the contract's terms
-//! ([`Hovered`], kept by one pair of observers for every system's pieces).
+//! ([`Hovered`], kept by one pair of observers for every system's pieces),
+//! the clicks ([`TableClick`]) and the left button's drags ([`Drag`]).
 //! Each system turns picks into its own commands (`crate::cache::picking`,
 //! `crate::warpspawn::play`). Picks over a panel never reach the table:
 //! egui blocks them.
 
+use bevy::picking::events::{DragDrop, DragEnd, DragStart};
 use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
 use sandtable_core::game::Spot;
@@ -53,6 +55,49 @@ pub fn track_clicks<C: OnSpot>(entity: &mut EntityCommands, on_piece: bool) {
             }
         },
     );
+}
+
+/// A drag on the table with the left button, for any system, in the
+/// contract's places: what a system moves by dragging (a march, a piece in
+/// layout mode, a brush's stroke) reads these.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Drag {
+    /// The button went down on a place, or a piece on it, and moved.
+    Grab(Spot),
+    /// The drag was let go on a place, or a piece on it, other than the
+    /// one it began on.
+    Drop(Spot),
+    /// The drag ended, wherever it was let go (after any drop).
+    Release,
+}
+
+/// Adds the table's drags ([`Drag`]) to an entity with a `C` that says
+/// where it stands.
+pub fn track_drags<C: OnSpot>(entity: &mut EntityCommands) {
+    entity
+        .observe(
+            |start: On<Pointer<DragStart>>, spots: Query<&C>, mut out: MessageWriter<Drag>| {
+                if start.button == PointerButton::Primary
+                    && let Ok(at) = spots.get(start.entity)
+                {
+                    out.write(Drag::Grab(at.spot()));
+                }
+            },
+        )
+        .observe(
+            |drop: On<Pointer<DragDrop>>, spots: Query<&C>, mut out: MessageWriter<Drag>| {
+                if drop.button == PointerButton::Primary
+                    && let Ok(at) = spots.get(drop.entity)
+                {
+                    out.write(Drag::Drop(at.spot()));
+                }
+            },
+        )
+        .observe(|end: On<Pointer<DragEnd>>, mut out: MessageWriter<Drag>| {
+            if end.button == PointerButton::Primary {
+                out.write(Drag::Release);
+            }
+        });
 }
 
 /// The place under the pointer, as the contract names places (a square, a
@@ -210,6 +255,49 @@ mod tests {
             ],
             "the piece's click stops there; the middle button is the camera's"
         );
+    }
+
+    #[test]
+    fn a_left_drag_is_grabbed_dropped_and_let_go_on_any_system_s_places() {
+        let mut app = App::new();
+        app.add_message::<Drag>();
+        let (from, to) = (Spot::Hex { col: 1, row: 2 }, Spot::Hex { col: 3, row: 2 });
+        let mut spawn = |spot: Spot| {
+            let mut commands = app.world_mut().commands();
+            let mut entity = commands.spawn(At(spot));
+            track_drags::<At>(&mut entity);
+            let id = entity.id();
+            app.world_mut().flush();
+            id
+        };
+        let (a, b) = (spawn(from), spawn(to));
+        let start = |button| DragStart { button, hit: hit() };
+        let drop = |button, dropped| DragDrop {
+            button,
+            dropped,
+            hit: hit(),
+        };
+        let end = |button| DragEnd {
+            button,
+            distance: Vec2::ONE,
+        };
+        // A middle-button drag is the camera's.
+        app.world_mut()
+            .trigger(pointer(start(PointerButton::Middle), a));
+        app.world_mut()
+            .trigger(pointer(start(PointerButton::Primary), a));
+        app.world_mut()
+            .trigger(pointer(drop(PointerButton::Primary, a), b));
+        app.world_mut()
+            .trigger(pointer(end(PointerButton::Primary), a));
+        app.world_mut()
+            .trigger(pointer(end(PointerButton::Secondary), a));
+        let drags: Vec<Drag> = app
+            .world_mut()
+            .resource_mut::<Messages<Drag>>()
+            .drain()
+            .collect();
+        assert_eq!(drags, vec![Drag::Grab(from), Drag::Drop(to), Drag::Release]);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use sandtable::cache::layout::draft::{Edit, Item, PieceRef};
 use sandtable::cache::layout::{
     EditorRequest, LayoutEditor, LayoutMode, LayoutTool, SetLayoutMode,
 };
-use sandtable::cache::picking::{TableClick, TableDrag, click_plugin};
+use sandtable::cache::picking::{TableClick, click_plugin};
 use sandtable::cache::play::{ActiveGame, CommandRequest};
 use sandtable::cache::table::{
     ActionBudget, BasePiece, FacingDir, FloatingText, GridPos, InCustody, OutOfGame, Reachable,
@@ -753,11 +753,17 @@ fn edit(app: &mut App, edit: Edit) {
     request(app, EditorRequest::Edit(edit));
 }
 
+/// A drag as the table's picking reports it for any system: grabbed on a
+/// square, dropped on another, let go.
 fn drag(app: &mut App, from: &str, to: &str) {
-    app.world_mut().write_message(TableDrag {
-        from: sq(from),
-        to: sq(to),
-    });
+    use sandtable::picking::Drag;
+    for drag in [
+        Drag::Grab(sq(from).spot()),
+        Drag::Drop(sq(to).spot()),
+        Drag::Release,
+    ] {
+        app.world_mut().write_message(drag);
+    }
     app.update();
 }
 

@@ -439,7 +439,10 @@ fn wheel(app: &mut App, lines: f32, shift: bool) {
 fn a_march_dragged_whole_is_the_listed_march_played_as_it_is_let_go() {
     let (mut app, from, to, listed) = march_to_drag();
     let wanted = expected_after(&app, listed);
-    send(&mut app, BattleInput::Grab(from));
+    // Through the table's picking, as every system's drags come.
+    use sandtable::picking::Drag;
+    app.world_mut().write_message(Drag::Grab(from.spot()));
+    app.update();
     let drag = *app.world().resource::<BattleDrag>();
     assert_eq!(drag.from, Some(from));
     assert_eq!(drag.split(), None, "nothing turned: the whole goes");
@@ -453,8 +456,9 @@ fn a_march_dragged_whole_is_the_listed_march_played_as_it_is_let_go() {
         "the wheel counts men now"
     );
     // Let go on the neighbour: the drop, then the drag's end, in one frame.
-    app.world_mut().write_message(BattleInput::Drop(to));
-    send(&mut app, BattleInput::Release);
+    app.world_mut().write_message(Drag::Drop(to.spot()));
+    app.world_mut().write_message(Drag::Release);
+    app.update();
     assert_eq!(
         hash_of(&app),
         wanted,

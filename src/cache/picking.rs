@@ -15,17 +15,19 @@ pub use crate::picking::TableClick;
 use crate::picking::{ClickButton, Hovered, point_under_cursor};
 use crate::session::{Notice, UndoRequest};
 
-/// Cache's picking on a table with a window: drags besides clicks.
+/// Cache's picking on a table with a window.
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<DragStart>()
-        .add_systems(Update, read_table_drags.in_set(AppSystems::RecordInput));
     click_plugin(app);
 }
 
-/// The click handling without the picking backend, for headless tests.
+/// The click and drag handling without the picking backend, for headless
+/// tests.
 pub fn click_plugin(app: &mut App) {
     app.add_message::<TableClick>()
         .add_message::<TableDrag>()
+        .add_message::<crate::picking::Drag>()
+        .init_resource::<DragStart>()
+        .add_systems(Update, read_table_drags.in_set(AppSystems::RecordInput))
         .init_resource::<Hovered>()
         .init_resource::<PlaceFacing>()
         .add_systems(
@@ -50,33 +52,28 @@ pub struct TableDrag {
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct DragStart(pub Option<Square>);
 
-/// Turns a left press on one square and a release on another into a
-/// [`TableDrag`]. A press over a panel starts nothing: the panels block
-/// picking, so nothing of the table is hovered there. The release square is
-/// found under the cursor, as picking does not follow a held button.
+/// Turns the table's drag ([`crate::picking::Drag`]) from one square (or a
+/// miniature on it) to another into a [`TableDrag`]. A press over a panel
+/// starts nothing: the panels block picking.
 pub fn read_table_drags(
-    buttons: Res<ButtonInput<MouseButton>>,
-    hovered: Res<Hovered>,
-    shown: Res<crate::table::TableShown>,
-    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
-    camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
+    mut input: MessageReader<crate::picking::Drag>,
     mut start: ResMut<DragStart>,
     mut drags: MessageWriter<TableDrag>,
 ) {
-    if buttons.just_pressed(MouseButton::Left) {
-        start.0 = hovered_square(&hovered);
-    }
-    if buttons.just_released(MouseButton::Left)
-        && let Some(from) = start.0.take()
-        && let (Ok(window), Ok(camera), Some(board)) = (
-            window.single(),
-            camera.single(),
-            crate::cache::table::board_shown(&shown),
-        )
-        && let Some(to) = square_under_cursor(window, camera, board)
-        && to != from
-    {
-        drags.write(TableDrag { from, to });
+    use crate::picking::Drag;
+    for drag in input.read() {
+        match *drag {
+            Drag::Grab(spot) => start.0 = Square::from_spot(spot),
+            Drag::Drop(spot) => {
+                if let (Some(from), Some(to)) = (start.0, Square::from_spot(spot))
+                    && to != from
+                {
+                    drags.write(TableDrag { from, to });
+                    start.0 = None;
+                }
+            }
+            Drag::Release => start.0 = None,
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use sandtable_scenario::{Physical, PieceOf, models::model_for};
 use crate::AppSystems;
 use crate::cache::play::{ActiveGame, PlayEvent};
 use crate::mode::{Mode, mode_change_pending};
-use crate::picking::{track_clicks, track_hover};
+use crate::picking::{track_clicks, track_drags, track_hover};
 use crate::session::GameLoaded;
 use crate::table::{TableBuilt, TablePiece, TableRebuild, TableShown, scenario_folder};
 
@@ -368,6 +368,7 @@ impl TableBuilder<'_, '_> {
                 Visibility::default(),
             ));
             track_clicks::<GridPos>(&mut e, false);
+            track_drags::<GridPos>(&mut e);
             index.squares.push(e.id());
         }
         for (i, squares) in contents.terrain.iter().enumerate() {
@@ -393,6 +394,7 @@ impl TableBuilder<'_, '_> {
             ));
             track_clicks::<GridPos>(&mut e, false);
             track_hover::<GridPos>(&mut e);
+            track_drags::<GridPos>(&mut e);
             if let Some(model) = custom(PieceOf::Base {
                 player: usize::from(owner.0),
             }) {
@@ -415,6 +417,7 @@ impl TableBuilder<'_, '_> {
             ));
             track_clicks::<GridPos>(&mut e, true);
             track_hover::<GridPos>(&mut e);
+            track_drags::<GridPos>(&mut e);
             if let Some(model) = unit_keys.get(i).copied().and_then(custom) {
                 e.insert(model);
             }

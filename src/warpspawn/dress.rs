@@ -3,15 +3,13 @@
 //! mounted larger), cannon, officers, baggage wagons and flags as small
 //! models, routers, prisoners and unarmed men as chits.
 
-use bevy::picking::events::{DragDrop, DragEnd, DragStart, Pointer};
-use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
 
 use super::HEX;
 use sandtable_warpspawn::{Hex, Terrain};
 
 use super::looks::{Pattern, Slot, figure_places, terrain_look};
-use super::play::{BattleChoices, BattleInput, BattlePick};
+use super::play::{BattleChoices, BattlePick};
 use super::table::{ActiveBattle, BattlePiece, Formation, HexTile};
 use crate::table::{TableBuilt, TablePiece, TableShown, shaped};
 
@@ -134,11 +132,8 @@ fn dress_hexes(
         let mut entity = commands.entity(e);
         crate::picking::track_hover::<HexTile>(&mut entity);
         crate::picking::track_clicks::<HexTile>(&mut entity, false);
-        entity
-            .insert((Mesh3d(tile.clone()), MeshMaterial3d(flat)))
-            .observe(grab_hex)
-            .observe(drop_on_hex)
-            .observe(end_drag);
+        crate::picking::track_drags::<HexTile>(&mut entity);
+        entity.insert((Mesh3d(tile.clone()), MeshMaterial3d(flat)));
         if let Some((mesh, material)) = raised {
             entity.with_children(|c| {
                 c.spawn((
@@ -240,59 +235,12 @@ fn dress_pieces(
         let mut entity = commands.entity(e);
         crate::picking::track_hover::<BattlePiece>(&mut entity);
         crate::picking::track_clicks::<BattlePiece>(&mut entity, true);
-        entity
-            .insert((
-                Mesh3d(meshes.add(mesh)),
-                MeshMaterial3d(matte(&mut materials, material)),
-            ))
-            .observe(grab_hex)
-            .observe(drop_on_hex)
-            .observe(end_drag);
+        crate::picking::track_drags::<BattlePiece>(&mut entity);
+        entity.insert((
+            Mesh3d(meshes.add(mesh)),
+            MeshMaterial3d(matte(&mut materials, material)),
+        ));
         transform.translation.y += lift * HEX;
-    }
-}
-
-/// The hex of a hex tile or of a piece in it.
-fn hex_of(entity: Entity, tiles: &Query<&HexTile>, pieces: &Query<&BattlePiece>) -> Option<Hex> {
-    tiles
-        .get(entity)
-        .map(|t| t.hex)
-        .or_else(|_| pieces.get(entity).map(|p| p.hex))
-        .ok()
-}
-
-/// The left button went down on a hex or a piece and moved: a drag from it.
-fn grab_hex(
-    start: On<Pointer<DragStart>>,
-    tiles: Query<&HexTile>,
-    pieces: Query<&BattlePiece>,
-    mut out: MessageWriter<BattleInput>,
-) {
-    if start.button == PointerButton::Primary
-        && let Some(hex) = hex_of(start.entity, &tiles, &pieces)
-    {
-        out.write(BattleInput::Grab(hex));
-    }
-}
-
-/// A drag was let go on a hex or a piece in it.
-fn drop_on_hex(
-    drop: On<Pointer<DragDrop>>,
-    tiles: Query<&HexTile>,
-    pieces: Query<&BattlePiece>,
-    mut out: MessageWriter<BattleInput>,
-) {
-    if drop.button == PointerButton::Primary
-        && let Some(hex) = hex_of(drop.entity, &tiles, &pieces)
-    {
-        out.write(BattleInput::Drop(hex));
-    }
-}
-
-/// A drag ended, wherever it was let go (after any drop).
-fn end_drag(end: On<Pointer<DragEnd>>, mut out: MessageWriter<BattleInput>) {
-    if end.button == PointerButton::Primary {
-        out.write(BattleInput::Release);
     }
 }
 

@@ -22,7 +22,11 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<BattleInput>()
         .add_message::<BotMove>()
         .add_message::<crate::picking::TableClick>()
-        .add_systems(Update, read_battle_clicks.in_set(AppSystems::RecordInput))
+        .add_message::<crate::picking::Drag>()
+        .add_systems(
+            Update,
+            (read_battle_clicks, read_battle_drags).in_set(AppSystems::RecordInput),
+        )
         .init_resource::<BattlePick>()
         .init_resource::<BattleChoices>()
         .init_resource::<TypedRolls>()
@@ -1166,6 +1170,28 @@ fn read_battle_clicks(
         out.write(match click.button {
             crate::picking::ClickButton::Primary => BattleInput::Click(hex),
             crate::picking::ClickButton::Secondary => BattleInput::Cancel,
+        });
+    }
+}
+
+/// A drag on the table's hexes or the pieces in them: a march dragged in
+/// play, a stroke or a piece moved in layout mode.
+fn read_battle_drags(
+    mut drags: MessageReader<crate::picking::Drag>,
+    mut out: MessageWriter<BattleInput>,
+) {
+    use crate::picking::Drag;
+    for drag in drags.read() {
+        out.write(match *drag {
+            Drag::Grab(spot) => match Hex::from_spot(spot) {
+                Some(hex) => BattleInput::Grab(hex),
+                None => continue,
+            },
+            Drag::Drop(spot) => match Hex::from_spot(spot) {
+                Some(hex) => BattleInput::Drop(hex),
+                None => continue,
+            },
+            Drag::Release => BattleInput::Release,
         });
     }
 }

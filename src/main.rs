@@ -96,7 +96,7 @@ fn base_app() -> App {
     let mut app = App::new();
     // The models' files are read through their own source, registered
     // before the asset plugin.
-    sandtable::cache::models::asset_source(&mut app);
+    sandtable::table::files::asset_source(&mut app);
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: "Sandtable".to_owned(),

@@ -32,7 +32,7 @@ fn app_with(scenario: Scenario, file: Option<&Path>) -> App {
 /// As [`app_with`], with another assets folder.
 fn app_with_assets(scenario: Scenario, file: Option<&Path>, assets: Option<&Path>) -> App {
     let mut app = App::new();
-    sandtable::cache::models::asset_source(&mut app);
+    sandtable::table::files::asset_source(&mut app);
     if let Some(assets) = assets {
         app.insert_resource(AssetsFolder(assets.to_path_buf()));
     }

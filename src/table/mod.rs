@@ -6,6 +6,8 @@
 //! asks for one. Each system builds and syncs its own entities
 //! (`crate::cache::table`, `crate::warpspawn::table`).
 
+pub mod files;
+
 use bevy::prelude::*;
 use sandtable_core::game::Surface;
 use sandtable_scenario::{Colour, ModelChoice, Physical};

@@ -1498,10 +1498,15 @@ fn a_bot_thought_is_dropped_when_a_new_game_starts_with_a_person_on_its_seat() {
 
 #[test]
 fn hovering_a_square_names_what_stands_there_and_what_entering_costs() {
-    use sandtable::cache::play::describe_square;
     use sandtable::cache::table::Acted;
     let mut app = app_with(sandtable_scenario::standard());
-    let text = |app: &App, square: &str| describe_square(game(app), sq(square));
+    // As the table's viewer reads it (the referee: Cache hides nothing).
+    let text = |app: &App, square: &str| {
+        app.world()
+            .resource::<ActiveGame>()
+            .describe(sq(square).spot())
+            .expect("a square of the board")
+    };
     assert_eq!(
         text(&app, "C7"),
         "C7: Red's unit \"Sergeant Vance\" (Factor 1), facing E, may act this turn (4 actions); open ground: 1 action to enter (R12)"

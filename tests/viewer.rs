@@ -9,11 +9,13 @@ mod sealed_bids;
 
 use bevy::prelude::*;
 use rand::SeedableRng;
+use sandtable::hud::HoverLabel;
+use sandtable::picking::Hovered;
 use sandtable::session::game::{ActiveGame, TableSystem, settle_handover, start_turn};
 use sandtable::session::{Notice, ScenarioSource, Seat as TableSeat, Seats, StartTurn};
 use sandtable_bots::{BotConfig, Decision, Plays};
 use sandtable_core::dice::Dice;
-use sandtable_core::game::{GameState, Seat, Viewer};
+use sandtable_core::game::{GameState, Seat, Spot, Viewer};
 use sealed_bids::{Cmd, SealedBids};
 
 /// North is dealt 5 2 6 and South 3 2 4; then the prize roll.
@@ -70,8 +72,15 @@ fn bids_app() -> App {
         .add_plugins(sandtable::logic_plugin)
         .add_systems(
             Update,
-            (start_turn::<Bids>, settle_handover::<Bids>).chain(),
-        );
+            (
+                start_turn::<Bids>,
+                settle_handover::<Bids>,
+                sandtable::hud::describe_hovered::<Bids>,
+            )
+                .chain(),
+        )
+        .init_resource::<Hovered>()
+        .init_resource::<HoverLabel>();
     app.insert_resource(Seats(vec![TableSeat::Person, TableSeat::Person]));
     app.insert_resource(ActiveGame::<Bids>::started(
         game,
@@ -221,4 +230,56 @@ fn a_game_that_hides_nothing_is_shown_as_the_referee_sees_it() {
     battle.play(legal[0].command).expect("a legal command");
     assert!(!battle.curtain());
     assert!(battle.log.iter().all(|l| l.players.is_empty()));
+}
+
+/// The label under the pointer over `spot`, as the table writes it.
+fn hover(app: &mut App, spot: Spot) -> String {
+    app.insert_resource(Hovered(Some(spot)));
+    app.update();
+    app.world()
+        .resource::<HoverLabel>()
+        .0
+        .clone()
+        .expect("a place of the table")
+}
+
+#[test]
+fn the_label_under_the_pointer_tells_only_what_its_viewer_may_know() {
+    // North's place, on the left of the table.
+    let north_s = Spot::Point {
+        x_mm: 70,
+        y_mm: 100,
+    };
+    let mut app = bids_app();
+    take_table(&mut app);
+    assert_eq!(
+        hover(&mut app, north_s),
+        "North: score 0, hand 5 2 6, no bid",
+        "North reads its own hand"
+    );
+    play(&mut app, "bid 5");
+    take_table(&mut app);
+    assert_eq!(active(&app).viewer, Viewer::Player(SOUTH));
+    let label = hover(&mut app, north_s);
+    // The card bid has left North's hand; which card, South may not know.
+    assert_eq!(
+        label, "North: score 0, 2 cards, a sealed bid",
+        "South's view"
+    );
+    // The control: the referee's view of the same place holds the card.
+    let referee = active(&app)
+        .game
+        .game()
+        .describe_spot(north_s, Viewer::Referee)
+        .expect("a place");
+    assert!(referee.contains("bid 5"), "{referee}");
+    // Both bids in: the card is shown to both, and the hand stays North's.
+    play(&mut app, "bid 3");
+    let label = hover(&mut app, north_s);
+    assert!(label.ends_with("bids shown 5"), "{label}");
+    assert!(label.contains("2 cards"), "{label}");
+    // Off the table, nothing is said.
+    app.insert_resource(Hovered(Some(Spot::Point { x_mm: 900, y_mm: 0 })));
+    app.update();
+    assert_eq!(app.world().resource::<HoverLabel>().0, None);
 }

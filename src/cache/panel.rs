@@ -41,9 +41,10 @@ pub(super) fn plugin(app: &mut App) {
     )
     .add_systems(
         Update,
-        describe_hovered_square
+        crate::hud::describe_hovered::<Cache>
             .after(crate::AppSystems::SyncTable)
-            .run_if(in_state(Mode::Play)),
+            .run_if(in_state(Mode::Play))
+            .run_if(on_table::<Cache>),
     );
     crate::hud::add_curtain::<Cache>(app);
 }
@@ -56,20 +57,6 @@ pub struct BotPanel<'w> {
     thinking: Option<Res<'w, Thinking<Cache>>>,
     hint_requests: MessageWriter<'w, HintRequest>,
     new_game: MessageWriter<'w, NewGameRequest>,
-}
-
-/// In play the hovered square is described by the game: what stands there
-/// and what entering costs.
-fn describe_hovered_square(
-    hovered: Res<Hovered>,
-    active: Option<Res<ActiveGame>>,
-    mut label: ResMut<HoverLabel>,
-) {
-    let wanted = hovered_square(&hovered).map(|sq| match active.as_deref() {
-        Some(active) => crate::cache::play::describe_square(&active.game, sq),
-        None => sq.to_string(),
-    });
-    label.set_if_neq(HoverLabel(wanted));
 }
 
 /// What the top of the play panel shows: the turn, the command buttons and

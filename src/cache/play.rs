@@ -201,54 +201,6 @@ pub fn may_leave(
     )
 }
 
-/// What stands on a square, as the hover label says it: a unit with its
-/// player, Factor, name, facing and actions (left, or whether it has acted
-/// this turn), a Base, a stash, and the ground with what entering costs.
-pub fn describe_square(game: &Game, sq: sandtable_cache::Square) -> String {
-    use sandtable_cache::Occupant;
-    let ground = game.ground(sq);
-    let terrain = format!("{}: {}", ground.describe(), ground.movement());
-    let what = match game.occupant(sq) {
-        Some(Occupant::Unit(u)) => {
-            let unit = &game.units()[usize::from(u.0)];
-            let factor = &game.factors()[usize::from(unit.factor.0)];
-            let name = unit
-                .name
-                .as_deref()
-                .map(|n| format!(" \"{n}\""))
-                .unwrap_or_default();
-            let facing = game
-                .position(u)
-                .map(|(_, f)| format!(", facing {f}"))
-                .unwrap_or_default();
-            let actions = match game.activation() {
-                Some(a) if a.unit == u => format!(", acting with {} left", a.left()),
-                _ if unit.player != game.current_player() => String::new(),
-                _ if game.activated_this_turn(u) => ", has acted this turn".to_owned(),
-                _ => ", may act this turn (4 actions)".to_owned(),
-            };
-            format!(
-                "{}'s unit{name} (Factor {}){facing}{actions}",
-                game.player(unit.player).name,
-                factor.index + 1
-            )
-        }
-        Some(Occupant::Base(f)) => {
-            let factor = &game.factors()[usize::from(f.0)];
-            format!(
-                "{}'s Base (Factor {}): capturing it takes the Factor out of the game (R10)",
-                game.player(factor.player).name,
-                factor.index + 1
-            )
-        }
-        None if game.stash_at(sq) => {
-            "a stash: a unit that ends an advance here rolls on the stash list (R21)".to_owned()
-        }
-        None => return format!("{sq}: {terrain}"),
-    };
-    format!("{sq}: {what}; {terrain}")
-}
-
 /// What an awaited stash choice asks of the person at the table, in plain
 /// words: what to click (the lit squares or units) and what follows (R23).
 pub fn choice_prompt(choice: sandtable_cache::Choice) -> String {

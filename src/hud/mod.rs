@@ -15,6 +15,7 @@ use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 
 use crate::mode::Mode;
+use crate::session::game::{ActiveGame, TableSystem};
 use crate::session::keys::KeyboardTaken;
 use crate::session::open::nothing_on_table;
 use crate::session::{
@@ -126,7 +127,18 @@ pub enum HudStage {
     Labels,
 }
 
-/// What the bar below the table says about the hovered square, as the
+/// In play the place under the pointer is described by the game on the
+/// table, as the table's viewer may know it ([`ActiveGame::describe`]).
+pub fn describe_hovered<S: TableSystem>(
+    hovered: Res<crate::picking::Hovered>,
+    active: Option<Res<ActiveGame<S>>>,
+    mut label: ResMut<HoverLabel>,
+) {
+    let wanted = hovered.0.and_then(|spot| active.as_deref()?.describe(spot));
+    label.set_if_neq(HoverLabel(wanted));
+}
+
+/// What the bar below the table says about the hovered place, as the
 /// mode in force describes it.
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
 pub struct HoverLabel(pub Option<String>);
@@ -490,28 +502,26 @@ pub fn shown_lines(
 /// off while it is up ([`curtain_down`]).
 ///
 /// [`ActiveGame::curtain`]: crate::session::game::ActiveGame::curtain
-pub fn add_curtain<S: crate::session::game::TableSystem>(app: &mut App) {
+pub fn add_curtain<S: TableSystem>(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
         draw_curtain::<S>
             .after(HudStage::Labels)
             .in_set(HudSystems)
-            .run_if(resource_exists::<crate::session::game::ActiveGame<S>>),
+            .run_if(resource_exists::<ActiveGame<S>>),
     );
 }
 
 /// A run condition: no curtain hides the system `S`'s game.
-pub fn curtain_down<S: crate::session::game::TableSystem>(
-    active: Option<Res<crate::session::game::ActiveGame<S>>>,
-) -> bool {
+pub fn curtain_down<S: TableSystem>(active: Option<Res<ActiveGame<S>>>) -> bool {
     active.is_none_or(|a| !a.curtain())
 }
 
 /// The curtain: an opaque layer over everything, in front of every panel
 /// and label, with the name of the person the table goes to.
-fn draw_curtain<S: crate::session::game::TableSystem>(
+fn draw_curtain<S: TableSystem>(
     mut contexts: EguiContexts,
-    active: Res<crate::session::game::ActiveGame<S>>,
+    active: Res<ActiveGame<S>>,
     mut start: MessageWriter<crate::session::StartTurn>,
 ) -> Result {
     let Some(next) = active.handover.filter(|_| active.curtain()) else {

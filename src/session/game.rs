@@ -229,6 +229,12 @@ impl<S: TableSystem> ActiveGame<S> {
         Ok(events)
     }
 
+    /// What is at a place of the table, as the viewer may know it: the
+    /// label under the pointer (`GameState::describe_spot`).
+    pub fn describe(&self, spot: sandtable_core::game::Spot) -> Option<String> {
+        self.game.game().describe_spot(spot, self.viewer)
+    }
+
     /// Whether the curtain is up: a game that hides anything is being
     /// handed to another person, and the screen shows nothing of it until
     /// they take the table ([`super::StartTurn`]).

@@ -9,7 +9,7 @@ use sandtable_warpspawn::{Command, Hex, Phase, Side};
 
 use super::looks::Slot;
 use super::play::{BattleChoices, BattleInput, BattlePick, TypedRolls, march_pick};
-use super::table::{ActiveBattle, BattlePiece, Formation, describe_hex};
+use super::table::{ActiveBattle, BattlePiece, Formation};
 use crate::hud::{HudStage, PanelWidth, TableLabels};
 use crate::session::{Notice, SaveRequest, StartTurn, UndoRequest};
 
@@ -481,7 +481,7 @@ fn label_battle(
     }
     // What the hovered hex holds, after what the selection would do there.
     if let Some(hex) = super::table::hovered_hex(&hovered) {
-        let holds = describe_hex(&battle.game, hex);
+        let holds = battle.describe(hex.spot()).unwrap_or_default();
         let doing = choices
             .targets
             .iter()

@@ -3,13 +3,14 @@
 
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{
-    Applied, Barrier, Chance, Decision, Ending, GameState, Legal, Odds, Refusal, Seat, Surface,
-    Viewer,
+    Applied, Barrier, Chance, Decision, Ending, GameState, Legal, Odds, Refusal, Seat, Spot,
+    Surface, Viewer,
 };
 
 use crate::command::{Command, CommandError, Plan};
 use crate::event::Event;
 use crate::game::{DrawReason, Game, Occupant, Outcome, PlayerId};
+use crate::geometry::Square;
 use crate::ruling::Ruling;
 
 impl From<Ruling> for sandtable_core::game::Ruling {
@@ -204,6 +205,14 @@ impl GameState for Game {
         serde_json::to_string_pretty(&self.summary()).expect("a summary is plain data")
     }
 
+    /// What stands on a square and what entering costs; a Cache game hides
+    /// nothing, so every viewer reads the same.
+    fn describe_spot(&self, spot: Spot, _viewer: Viewer) -> Option<String> {
+        Square::from_spot(spot)
+            .filter(|sq| self.board().contains(*sq))
+            .map(|sq| self.describe_square(sq))
+    }
+
     /// A Cache game hides nothing: every viewer sees the same board.
     fn draw_text(&self, _viewer: Viewer) -> String {
         crate::text::draw(self)
@@ -301,5 +310,55 @@ mod seat_tests {
                 rows: 15
             }
         );
+    }
+}
+
+impl Game {
+    /// What stands on a square, as the hover label says it: a unit with its
+    /// player, Factor, name, facing and actions (left, or whether it has acted
+    /// this turn), a Base, a stash, and the ground with what entering costs.
+    pub fn describe_square(&self, sq: Square) -> String {
+        let game = self;
+        let ground = game.ground(sq);
+        let terrain = format!("{}: {}", ground.describe(), ground.movement());
+        let what = match game.occupant(sq) {
+            Some(Occupant::Unit(u)) => {
+                let unit = &game.units()[usize::from(u.0)];
+                let factor = &game.factors()[usize::from(unit.factor.0)];
+                let name = unit
+                    .name
+                    .as_deref()
+                    .map(|n| format!(" \"{n}\""))
+                    .unwrap_or_default();
+                let facing = game
+                    .position(u)
+                    .map(|(_, f)| format!(", facing {f}"))
+                    .unwrap_or_default();
+                let actions = match game.activation() {
+                    Some(a) if a.unit == u => format!(", acting with {} left", a.left()),
+                    _ if unit.player != game.current_player() => String::new(),
+                    _ if game.activated_this_turn(u) => ", has acted this turn".to_owned(),
+                    _ => ", may act this turn (4 actions)".to_owned(),
+                };
+                format!(
+                    "{}'s unit{name} (Factor {}){facing}{actions}",
+                    game.player(unit.player).name,
+                    factor.index + 1
+                )
+            }
+            Some(Occupant::Base(f)) => {
+                let factor = &game.factors()[usize::from(f.0)];
+                format!(
+                    "{}'s Base (Factor {}): capturing it takes the Factor out of the game (R10)",
+                    game.player(factor.player).name,
+                    factor.index + 1
+                )
+            }
+            None if game.stash_at(sq) => {
+                "a stash: a unit that ends an advance here rolls on the stash list (R21)".to_owned()
+            }
+            None => return format!("{sq}: {terrain}"),
+        };
+        format!("{sq}: {what}; {terrain}")
     }
 }

@@ -342,7 +342,9 @@ pub trait GameState: Clone + Send + Sync + 'static {
     /// distribution for each thing the dice decide (a shot's casualties, and
     /// whether it hits the firer's own men; a melee's result, then the
     /// losers' fate), each adding up to 1. Empty when no dice decide it, or
-    /// the command is refused.
+    /// the command is refused. They are shown to `seat`'s person: a game
+    /// that hides anything works them out from what `seat` may know, so
+    /// that they tell nothing hidden.
     fn odds(&self, seat: Seat, command: &Self::Command) -> Vec<Odds>;
     /// The game's dice source (R30).
     fn dice(&self) -> &Dice;
@@ -369,6 +371,14 @@ pub trait GameState: Clone + Send + Sync + 'static {
     fn turn(&self) -> u32;
     /// The surface the game is played on.
     fn surface(&self) -> Surface;
+    /// What is at a place of the surface, in plain words, as `viewer` may
+    /// know it: the label a table shows under the pointer. `None` where
+    /// there is nothing to say, or the spot is not a place of this game.
+    /// None by default.
+    fn describe_spot(&self, spot: Spot, viewer: Viewer) -> Option<String> {
+        let _ = (spot, viewer);
+        None
+    }
     /// The JSON summary of what `viewer` may see, as the CLI's `--json`
     /// prints it.
     fn view_json(&self, viewer: Viewer) -> String;

@@ -3,13 +3,14 @@
 
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{
-    Applied, Barrier, Decision, Ending, GameState, Legal, Odds, Refusal, Ruling, Seat, Surface,
-    Viewer,
+    Applied, Barrier, Decision, Ending, GameState, Legal, Odds, Refusal, Ruling, Seat, Spot,
+    Surface, Viewer,
 };
 
 use crate::command::Command;
 use crate::event::Event;
 use crate::game::{Game, Outcome, Side};
+use crate::hex::Hex;
 use crate::play::CommandError;
 
 impl Refusal for CommandError {
@@ -183,7 +184,107 @@ impl GameState for Game {
         crate::text::draw(self)
     }
 
+    /// What a hex holds; the battle hides nothing, so every viewer reads
+    /// the same.
+    fn describe_spot(&self, spot: Spot, _viewer: Viewer) -> Option<String> {
+        Hex::from_spot(spot)
+            .filter(|hex| self.battle.map.contains(*hex))
+            .map(|hex| self.describe_hex(hex))
+    }
+
     fn warnings(&self) -> Vec<String> {
         self.battle.warnings.clone()
+    }
+}
+
+impl Game {
+    /// What a hex holds, as the label under the pointer says it: its terrain and
+    /// cover (R60), each side's men, officers and pieces there, its routers,
+    /// prisoners and unarmed men, and how many armed men it may hold (R62).
+    pub fn describe_hex(&self, hex: Hex) -> String {
+        let game = self;
+        let terrain = game.battle().terrain(hex);
+        let cover = format!("{:?}", terrain.cover()).to_lowercase();
+        let mut parts = vec![format!("{hex}: {terrain:?} ({cover})")];
+        for st in game.stacks().iter().filter(|s| s.hex == hex) {
+            let mut what = Vec::new();
+            let men = st.armed.men;
+            if men.inf > 0 {
+                what.push(format!("{} infantry", men.inf));
+            }
+            if men.cav > 0 {
+                what.push(format!("{} cavalry", men.cav));
+            }
+            match st.armed.officers {
+                0 => {}
+                1 => what.push("1 officer".to_owned()),
+                n => what.push(format!("{n} officers")),
+            }
+            if st.cannon {
+                what.push("a cannon".to_owned());
+            }
+            if st.baggage {
+                what.push("baggage".to_owned());
+            }
+            if st.flags > 0 {
+                what.push("the flag".to_owned());
+            }
+            for (band, words) in [
+                (st.routing, "routing"),
+                (st.prisoners, "prisoners held"),
+                (st.unarmed, "unarmed"),
+            ] {
+                if band.heads() > 0 {
+                    what.push(format!("{} {words}", band.heads()));
+                }
+            }
+            parts.push(format!("{}: {}", game.name(st.side), what.join(", ")));
+        }
+        if terrain.cover() == crate::Cover::Impassable {
+            parts.push("nothing enters (R60)".to_owned());
+        } else {
+            parts.push(format!("holds up to {} armed men (R62)", game.limit(hex)));
+        }
+        parts.join("; ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandtable_core::dice::Dice;
+    use sandtable_core::game::{GameState, Spot, Viewer};
+
+    #[test]
+    fn a_hex_says_its_terrain_its_pieces_and_its_limit() {
+        let game =
+            Game::new(&crate::samples::open_field(), Dice::seeded(1)).expect("the sample starts");
+        let at = |name: &str| {
+            let hex: Hex = name.parse().expect("a hex");
+            game.describe_spot(hex.spot(), Viewer::Referee)
+                .expect("a hex of the map")
+        };
+        assert_eq!(
+            at("C2"),
+            "C2: Fields (clear); Red: 16 infantry, 1 officer, the flag; holds up to 20 armed men (R62)"
+        );
+        assert_eq!(
+            at("F2"),
+            "F2: Fields (clear); Red: 8 infantry, a cannon; holds up to 10 armed men (R62)"
+        );
+        assert_eq!(
+            at("D6"),
+            "D6: Trees (covered); holds up to 20 armed men (R62)"
+        );
+        assert_eq!(
+            game.describe_spot(Spot::Hex { col: 200, row: 0 }, Viewer::Referee),
+            None,
+            "off the map"
+        );
+        assert_eq!(
+            game.describe_spot(Spot::Square { col: 0, row: 0 }, Viewer::Referee),
+            None,
+            "a square is no place of a hex map"
+        );
     }
 }

@@ -28,7 +28,7 @@ use rand::{Rng, SeedableRng};
 use sandtable_core::dice::{Dice, DiceOut};
 use sandtable_core::game::{
     Applied, Barrier, Chance, Decision, Ending, GameState, Legal, Odds, Refusal, Ruling, Seat,
-    Seats, Surface, Viewer,
+    Seats, Spot, Surface, Viewer,
 };
 
 /// The players' names, in seat order.
@@ -171,6 +171,27 @@ impl SealedBids {
     /// The scores, in seat order.
     pub fn scores(&self) -> [u8; 2] {
         self.state.scores
+    }
+
+    /// A player's score, hand and bid, as `viewer` may know them.
+    fn player_line(&self, k: usize, viewer: Viewer) -> String {
+        let s = &self.state;
+        let cards: Vec<String> = s.hands[k]
+            .iter()
+            .filter(|c| **c > 0)
+            .map(|c| c.to_string())
+            .collect();
+        let hand = match viewer {
+            Viewer::Player(p) if p.index() != k => format!("{} cards", cards.len()),
+            _ => format!("hand {}", cards.join(" ")),
+        };
+        let bid = match (s.bids[k], viewer) {
+            (None, _) => "no bid".to_owned(),
+            (Some(b), Viewer::Referee) => format!("bid {b}"),
+            (Some(b), Viewer::Player(p)) if p.index() == k => format!("bid {b}"),
+            (Some(_), Viewer::Player(_)) => "a sealed bid".to_owned(),
+        };
+        format!("{}: score {}, {hand}, {bid}", NAMES[k], s.scores[k])
     }
 
     fn over(&self) -> bool {
@@ -505,26 +526,30 @@ impl GameState for SealedBids {
         serde_json::to_string_pretty(&view).expect("plain data")
     }
 
+    /// A player's place on the table: North's half of the plane on the
+    /// left, South's on the right, as `viewer` may know it, with the cards
+    /// bid in the rounds revealed.
+    fn describe_spot(&self, spot: Spot, viewer: Viewer) -> Option<String> {
+        let Spot::Point { x_mm, y_mm } = spot else {
+            return None;
+        };
+        if !(0..300).contains(&x_mm) || !(0..200).contains(&y_mm) {
+            return None;
+        }
+        let k = usize::from(x_mm >= 150);
+        let shown: Vec<String> = self.state.shown.iter().map(|b| b[k].to_string()).collect();
+        let mut line = self.player_line(k, viewer);
+        if !shown.is_empty() {
+            line.push_str(&format!("; bids shown {}", shown.join(" ")));
+        }
+        Some(line)
+    }
+
     fn draw_text(&self, viewer: Viewer) -> String {
-        let s = &self.state;
         let mut out = String::new();
-        for (k, name) in NAMES.iter().enumerate() {
-            let cards: Vec<String> = s.hands[k]
-                .iter()
-                .filter(|c| **c > 0)
-                .map(|c| c.to_string())
-                .collect();
-            let hand = match viewer {
-                Viewer::Player(p) if p.index() != k => format!("{} cards", cards.len()),
-                _ => format!("hand {}", cards.join(" ")),
-            };
-            let bid = match (s.bids[k], viewer) {
-                (None, _) => "no bid".to_owned(),
-                (Some(b), Viewer::Referee) => format!("bid {b}"),
-                (Some(b), Viewer::Player(p)) if p.index() == k => format!("bid {b}"),
-                (Some(_), Viewer::Player(_)) => "a sealed bid".to_owned(),
-            };
-            out.push_str(&format!("{name}: score {}, {hand}, {bid}\n", s.scores[k]));
+        for k in 0..NAMES.len() {
+            out.push_str(&self.player_line(k, viewer));
+            out.push('\n');
         }
         let status = match self.decision() {
             Decision::Over(Ending::Won(seat)) => format!("game over, {} wins", NAMES[seat.index()]),

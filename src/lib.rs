@@ -1,8 +1,10 @@
-//! Sandtable's 3D table: a Bevy app that shows a game of the rules crate and
-//! turns mouse and keyboard input into its commands. The rules live in
-//! `sandtable-cache`; scenarios in `sandtable-scenario`. This crate only
-//! shows, asks and forwards: systems never change rules state behind the
-//! rules crate's back.
+//! Sandtable's 3D table: a Bevy app that shows a game of a rule system and
+//! turns mouse and keyboard input into its commands. The rules live in the
+//! rules crates (`sandtable-cache`, `sandtable-warpspawn`), reached through
+//! the game contract of `sandtable-core`; scenarios in
+//! `sandtable-scenario`. This crate only shows, asks and forwards: systems
+//! never change rules state behind the rules crate's back. The rule
+//! systems on the table are listed once, in [`SYSTEMS`].
 //!
 //! [`logic_plugin`] is everything that runs without a window (headless tests
 //! use it with `MinimalPlugins`); [`plugin`] adds the looks, the camera,
@@ -88,23 +90,39 @@ pub fn logic_plugin(app: &mut App) {
             .chain()
             .in_set(AppSystems::ApplyCommands),
     );
-    app.add_plugins((
-        mode::plugin,
-        session::plugin,
-        cache::plugin,
-        table::plugin,
-        warpspawn::plugin,
-    ));
+    app.add_plugins((mode::plugin, session::plugin, table::plugin));
+    for system in SYSTEMS {
+        (system.logic)(app);
+    }
 }
 
 /// The whole app on top of `DefaultPlugins`: logic, looks, camera, picking, panels.
 pub fn plugin(app: &mut App) {
-    app.add_plugins((
-        logic_plugin,
-        cache::window_plugin,
-        warpspawn::window_plugin,
-        camera::plugin,
-        picking::plugin,
-        hud::plugin,
-    ));
+    app.add_plugins((logic_plugin, camera::plugin, picking::plugin, hud::plugin));
+    for system in SYSTEMS {
+        (system.window)(app);
+    }
 }
+
+/// A rule system on the table: its game flow, which runs headless too,
+/// and what it adds with a window (its looks, panels and labels).
+#[derive(Debug, Clone, Copy)]
+pub struct TableSystemPlugins {
+    /// The game flow, its table's entities and its files.
+    pub logic: fn(&mut App),
+    /// Its looks, its panels and its picking, for a table with a window.
+    pub window: fn(&mut App),
+}
+
+/// The rule systems the table plays: a system joins the table with its
+/// folder and one line here.
+pub const SYSTEMS: [TableSystemPlugins; 2] = [
+    TableSystemPlugins {
+        logic: cache::plugin,
+        window: cache::window_plugin,
+    },
+    TableSystemPlugins {
+        logic: warpspawn::plugin,
+        window: warpspawn::window_plugin,
+    },
+];

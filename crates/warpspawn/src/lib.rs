@@ -47,6 +47,7 @@ mod game;
 mod hex;
 mod legal;
 mod odds;
+pub mod offboard;
 mod play;
 pub mod samples;
 mod setup;

@@ -1,0 +1,12 @@
+//! The off-board movement grid round the battle (`../shared/rulings/offboard.md`,
+//! R40-R57): a ring of squares two deep round the map where forces move as
+//! numbered counters whose composition only their owner knows, on sealed
+//! orders, and fight by dice when they meet.
+//!
+//! Built so far, pure and seeded: the ring and the names of its squares
+//! ([`ring`], R40-R42), a counter's points, dice, rate and scouting
+//! ([`counter`], R43, R44, R54), and a fight's dice ([`fight`], R52, R53).
+
+pub mod counter;
+pub mod fight;
+pub mod ring;

@@ -302,6 +302,7 @@ pub fn empty_battle(columns: u16, rows: u16) -> Battle {
             seed: 1,
             first_player: None,
             switches: Switches::default(),
+            offboard: None,
         },
         // Red in vermillion and Blue in blue, as the shipped battles are,
         // from the set told apart by people who cannot tell red from green.

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use sandtable_core::game::Ruling;
 use sandtable_core::text::quoted;
+use sandtable_warpspawn::offboard;
 use sandtable_warpspawn::{
     Edge, EvenRow, HalfRound, Hex, MAX_COUNT, MAX_MAP_SIDE, MAX_PIECE_ENTRIES, Map, MeleeResult,
     MeleeRows, PiecesSetup, RallyLow, Setup, SideSetup, Switches, Terrain,
@@ -119,6 +120,39 @@ impl Battle {
             .unwrap_or_else(|| HexPhysical::assumed(self.setup.map))
     }
 
+    /// The `offboard` block, every field written out.
+    fn write_offboard(&self, out: &mut String, o: &offboard::setup::OffboardSetup) {
+        let side_name = |side: usize| crate::quoted(&self.setup.sides[side].name);
+        let _ = writeln!(
+            out,
+            "    offboard: (\n        span: {},\n        sight: {},\n        scout_max_points: {},",
+            o.span, o.sight, o.scout_max_points
+        );
+        out.push_str("        reserves: [\n");
+        for (side, squares) in o.reserves.iter().enumerate() {
+            if let Some(squares) = squares {
+                let names: Vec<String> = squares.iter().map(|q| format!("\"{q}\"")).collect();
+                let _ = writeln!(
+                    out,
+                    "            (side: {}, squares: [{}]),",
+                    side_name(side),
+                    names.join(", ")
+                );
+            }
+        }
+        out.push_str("        ],\n        counters: [\n");
+        for c in &o.counters {
+            let mut fields = vec![
+                format!("number: {}", c.number),
+                format!("side: {}", side_name(c.side)),
+                format!("at: \"{}\"", c.at),
+            ];
+            fields.extend(piece_fields(&c.as_pieces()));
+            let _ = writeln!(out, "            ({}),", fields.join(", "));
+        }
+        out.push_str("        ],\n    ),\n");
+    }
+
     /// The battle as a RON file in the documented format; reading it back
     /// gives the same battle.
     pub fn to_ron(&self) -> String {
@@ -165,24 +199,7 @@ impl Battle {
                 format!("at: \"{}\"", p.at),
                 format!("side: {}", crate::quoted(&s.sides[p.side].name)),
             ];
-            for (name, n) in [
-                ("infantry", p.infantry),
-                ("cavalry", p.cavalry),
-                ("officers", p.officers),
-            ] {
-                if n > 0 {
-                    fields.push(format!("{name}: {n}"));
-                }
-            }
-            for (name, b) in [
-                ("cannon", p.cannon),
-                ("baggage", p.baggage),
-                ("flag", p.flag),
-            ] {
-                if b {
-                    fields.push(format!("{name}: true"));
-                }
-            }
+            fields.extend(piece_fields(p));
             let _ = writeln!(out, "        ({}),", fields.join(", "));
         }
         out.push_str("    ],\n");
@@ -226,6 +243,25 @@ impl Battle {
             if sw.capture_the_flag {
                 fields.push("capture_the_flag: true".to_owned());
             }
+            if sw.superior_numbers != d.superior_numbers {
+                fields.push(format!(
+                    "superior_numbers: {}",
+                    match sw.superior_numbers {
+                        offboard::fight::SuperiorNumbers::OneForOne => "one_for_one",
+                        offboard::fight::SuperiorNumbers::Excess => "excess",
+                        offboard::fight::SuperiorNumbers::Off => "off",
+                    }
+                ));
+            }
+            if sw.standoff != d.standoff {
+                fields.push(format!(
+                    "standoff: {}",
+                    match sw.standoff {
+                        offboard::fight::StandoffRule::Bounce => "bounce",
+                        offboard::fight::StandoffRule::Reroll => "reroll",
+                    }
+                ));
+            }
             let _ = writeln!(out, "    house_rules: ({}),", fields.join(", "));
         }
         if let Some(p) = self.physical {
@@ -234,6 +270,9 @@ impl Battle {
                 "    physical: (hex_mm: {:?}, table_mm: ({:?}, {:?}), figure_scale_mm: {:?}),",
                 p.hex_mm, p.table_mm.0, p.table_mm.1, p.figure_scale_mm
             );
+        }
+        if let Some(o) = &s.offboard {
+            self.write_offboard(&mut out, o);
         }
         out.push_str(")\n");
         out
@@ -280,6 +319,31 @@ fn place_list(hexes: &[Hex]) -> String {
     format!("[{}]", names.join(", "))
 }
 
+/// The fields of a map entry's or a counter's pieces, as a file writes them:
+/// only the men there are and the pieces it has.
+fn piece_fields(p: &PiecesSetup) -> Vec<String> {
+    let mut fields = Vec::new();
+    for (name, n) in [
+        ("infantry", p.infantry),
+        ("cavalry", p.cavalry),
+        ("officers", p.officers),
+    ] {
+        if n > 0 {
+            fields.push(format!("{name}: {n}"));
+        }
+    }
+    for (name, b) in [
+        ("cannon", p.cannon),
+        ("baggage", p.baggage),
+        ("flag", p.flag),
+    ] {
+        if b {
+            fields.push(format!("{name}: true"));
+        }
+    }
+    fields
+}
+
 // ---------------------------------------------------------------- file schema
 
 #[derive(Debug, Deserialize)]
@@ -303,6 +367,62 @@ struct FileBattle {
     house_rules: FileHouseRules,
     #[serde(default)]
     physical: Option<FilePhysical>,
+    #[serde(default)]
+    offboard: Option<FileOffboard>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "offboard")]
+struct FileOffboard {
+    #[serde(default = "default_span")]
+    span: u64,
+    #[serde(default = "default_sight")]
+    sight: u64,
+    #[serde(default = "default_scout_points")]
+    scout_max_points: u64,
+    #[serde(default)]
+    reserves: Vec<FileReserve>,
+    #[serde(default)]
+    counters: Vec<FileCounter>,
+}
+
+fn default_span() -> u64 {
+    u64::from(offboard::setup::DEFAULT_SPAN)
+}
+
+fn default_sight() -> u64 {
+    u64::from(offboard::setup::DEFAULT_SIGHT)
+}
+
+fn default_scout_points() -> u64 {
+    u64::from(offboard::counter::SCOUT_MAX_POINTS)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "reserve")]
+struct FileReserve {
+    side: String,
+    squares: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "counter")]
+struct FileCounter {
+    number: u64,
+    side: String,
+    at: String,
+    #[serde(default)]
+    infantry: u64,
+    #[serde(default)]
+    cavalry: u64,
+    #[serde(default)]
+    officers: u64,
+    #[serde(default)]
+    cannon: bool,
+    #[serde(default)]
+    baggage: bool,
+    #[serde(default)]
+    flag: bool,
 }
 
 fn default_turns() -> u32 {
@@ -381,6 +501,10 @@ struct FileHouseRules {
     rally_low: Option<RallyLow>,
     #[serde(default)]
     capture_the_flag: Option<bool>,
+    #[serde(default)]
+    superior_numbers: Option<offboard::fight::SuperiorNumbers>,
+    #[serde(default)]
+    standoff: Option<offboard::fight::StandoffRule>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -450,6 +574,15 @@ pub fn parse(text: &str, origin: &str) -> Result<Battle, LoadScenarioError> {
                             .with_ruling(Ruling(61))
                     }),
             );
+            if battle.setup.offboard.is_some() {
+                battle.warnings.push(
+                    Problem::field(
+                        "offboard",
+                        "the off-board grid is read and checked but not played yet: its counters stay off the table",
+                    )
+                    .with_ruling(Ruling(40)),
+                );
+            }
             Ok(battle)
         }
         Err(e) => Err(error(
@@ -550,6 +683,119 @@ fn count(n: u64, path: String, problems: &mut Vec<Problem>) -> u16 {
         0
     } else {
         n as u16
+    }
+}
+
+/// Largest number a counter may have.
+const MAX_COUNTER_NUMBER: u64 = 9_999;
+
+/// Reads the `offboard` block (R40-R57): its squares by name (`2E`), its
+/// sides by name; the rest is checked by the rules crate.
+fn convert_offboard(
+    o: &FileOffboard,
+    side_index: &dyn Fn(&str) -> Option<usize>,
+    names: &str,
+    problems: &mut Vec<Problem>,
+) -> offboard::setup::OffboardSetup {
+    let small = |n: u64, path: &str, ruling: u16, problems: &mut Vec<Problem>| -> u16 {
+        u16::try_from(n).unwrap_or_else(|_| {
+            problems.push(
+                Problem::field(path, format!("{n} is too large")).with_ruling(Ruling(ruling)),
+            );
+            0
+        })
+    };
+    let side_of = |name: &str, path: String, problems: &mut Vec<Problem>| {
+        let found = side_index(name);
+        if found.is_none() {
+            problems.push(Problem::field(
+                path,
+                format!(
+                    "there is no side named {}; the sides are {names}",
+                    quoted(name)
+                ),
+            ));
+        }
+        found
+    };
+    let square = |text: &str, path: String, problems: &mut Vec<Problem>| {
+        text.parse::<offboard::ring::Square>()
+            .map_err(|e| problems.push(Problem::field(path, e.to_string()).with_ruling(Ruling(40))))
+            .ok()
+    };
+    let mut reserves: Vec<Option<Vec<offboard::ring::Square>>> = Vec::new();
+    for (i, r) in o.reserves.iter().enumerate() {
+        let Some(side) = side_of(&r.side, format!("offboard.reserves[{i}].side"), problems) else {
+            continue;
+        };
+        if reserves.len() <= side {
+            reserves.resize(side + 1, None);
+        }
+        if reserves[side].is_some() {
+            problems.push(
+                Problem::field(
+                    format!("offboard.reserves[{i}].side"),
+                    format!("{} has its reserve squares given twice", quoted(&r.side)),
+                )
+                .with_ruling(Ruling(42)),
+            );
+            continue;
+        }
+        let squares = r
+            .squares
+            .iter()
+            .enumerate()
+            .filter_map(|(k, text)| {
+                square(
+                    text,
+                    format!("offboard.reserves[{i}].squares[{k}]"),
+                    problems,
+                )
+            })
+            .collect();
+        reserves[side] = Some(squares);
+    }
+    let mut counters = Vec::new();
+    for (i, c) in o.counters.iter().enumerate() {
+        let path = format!("offboard.counters[{i}]");
+        if c.number == 0 || c.number > MAX_COUNTER_NUMBER {
+            problems.push(
+                Problem::field(
+                    format!("{path}.number"),
+                    format!(
+                        "a counter's number is 1 to {MAX_COUNTER_NUMBER}, not {}",
+                        c.number
+                    ),
+                )
+                .with_ruling(Ruling(43)),
+            );
+            continue;
+        }
+        let side = side_of(&c.side, format!("{path}.side"), problems);
+        let at = square(&c.at, format!("{path}.at"), problems);
+        let (Some(side), Some(at)) = (side, at) else {
+            continue;
+        };
+        counters.push(offboard::setup::CounterSetup {
+            number: c.number as u16,
+            side,
+            at,
+            pieces: offboard::counter::Composition {
+                infantry: count(c.infantry, format!("{path}.infantry"), problems),
+                cavalry: count(c.cavalry, format!("{path}.cavalry"), problems),
+                officers: count(c.officers, format!("{path}.officers"), problems),
+                cannon: c.cannon,
+                baggage: c.baggage,
+                flag: c.flag,
+            },
+        });
+    }
+    offboard::setup::OffboardSetup {
+        span: small(o.span, "offboard.span", 40, problems),
+        sight: small(o.sight, "offboard.sight", 55, problems),
+        scout_max_points: u32::try_from(o.scout_max_points).unwrap_or(u32::MAX),
+        reserves,
+        counters,
     }
 }
 
@@ -736,6 +982,16 @@ fn convert(file: FileBattle) -> (Battle, Vec<Problem>) {
     if let Some(v) = h.capture_the_flag {
         switches.capture_the_flag = v;
     }
+    if let Some(v) = h.superior_numbers {
+        switches.superior_numbers = v;
+    }
+    if let Some(v) = h.standoff {
+        switches.standoff = v;
+    }
+    let offboard = file
+        .offboard
+        .as_ref()
+        .map(|o| convert_offboard(o, &side_index, &names, &mut problems));
     let physical = file.physical.as_ref().and_then(|p| {
         let physical = HexPhysical {
             hex_mm: p.hex_mm,
@@ -790,6 +1046,7 @@ fn convert(file: FileBattle) -> (Battle, Vec<Problem>) {
         seed: file.seed,
         first_player,
         switches,
+        offboard,
     };
     (
         Battle {

@@ -733,6 +733,7 @@ fn battles() -> impl Strategy<Value = sandtable_scenario::battle::Battle> {
                         seed,
                         first_player: first,
                         switches: sw,
+                        offboard: None,
                     };
                     let physical = physical.map(|(hex_mm, margin)| {
                         let mut p = sandtable_scenario::battle::HexPhysical {

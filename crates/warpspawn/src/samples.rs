@@ -63,6 +63,7 @@ pub fn skirmish() -> Setup {
         seed: 1,
         first_player: Some(0),
         switches: Switches::default(),
+        offboard: None,
     }
 }
 
@@ -98,6 +99,7 @@ pub fn field(
         seed: 7,
         first_player: Some(0),
         switches: Switches::default(),
+        offboard: None,
     }
 }
 
@@ -189,6 +191,7 @@ pub fn battle(seed: u64) -> Setup {
         seed,
         first_player: None,
         switches: Switches::default(),
+        offboard: None,
     }
 }
 
@@ -314,5 +317,6 @@ pub fn open_field() -> Setup {
         seed: 42,
         first_player: None,
         switches: Switches::default(),
+        offboard: None,
     }
 }

@@ -216,6 +216,12 @@ pub struct Switches {
     pub rally_low: RallyLow,
     /// The game ends with the player turn in which a flag is captured (R81).
     pub capture_the_flag: bool,
+    /// How superior numbers cancel dice in the ring (R52); only with an
+    /// off-board grid.
+    pub superior_numbers: crate::offboard::fight::SuperiorNumbers,
+    /// What a standoff of two movers does in the ring (R53); only with an
+    /// off-board grid.
+    pub standoff: crate::offboard::fight::StandoffRule,
 }
 
 impl Default for Switches {
@@ -227,6 +233,8 @@ impl Default for Switches {
             half_round: HalfRound::default(),
             rally_low: RallyLow::default(),
             capture_the_flag: false,
+            superior_numbers: Default::default(),
+            standoff: Default::default(),
         }
     }
 }
@@ -297,6 +305,8 @@ pub struct Setup {
     pub first_player: Option<usize>,
     /// House rules.
     pub switches: Switches,
+    /// The off-board grid round the map, if the battle has one (R40-R57).
+    pub offboard: Option<crate::offboard::setup::OffboardSetup>,
 }
 
 struct Problems {
@@ -329,14 +339,23 @@ pub(crate) fn terrain_grid(setup: &Setup) -> Vec<Terrain> {
     grid
 }
 
-/// Points a side spends, doubled (R61).
+/// Points a side spends, doubled (R61): its pieces on the map and those of
+/// its counters on the off-board grid.
 pub fn points_doubled(setup: &Setup, side: usize) -> u64 {
-    setup
+    let on_map: u64 = setup
         .pieces
         .iter()
         .filter(|p| p.side == side)
         .map(PiecesSetup::cost_doubled)
-        .sum()
+        .sum();
+    let counters: u64 = setup
+        .offboard
+        .iter()
+        .flat_map(|o| &o.counters)
+        .filter(|c| c.side == side)
+        .map(|c| c.as_pieces().cost_doubled())
+        .sum();
+    on_map + counters
 }
 
 /// Writes a doubled figure (points, strengths) whole or with its half
@@ -580,6 +599,31 @@ pub fn validate(setup: &Setup) -> Result<(), SetupError> {
             Some(64),
             format!("there is no side {first} (sides count from 0)"),
         );
+    }
+    match &setup.offboard {
+        Some(offboard) => {
+            for (path, ruling, why) in
+                crate::offboard::setup::problems(offboard, map, setup.sides.len())
+            {
+                p.add(path, ruling, why);
+            }
+        }
+        None => {
+            if setup.switches.superior_numbers != Default::default() {
+                p.add(
+                    "house_rules.superior_numbers",
+                    Some(52),
+                    "superior numbers switch the off-board grid's fights; this battle has no `offboard` block",
+                );
+            }
+            if setup.switches.standoff != Default::default() {
+                p.add(
+                    "house_rules.standoff",
+                    Some(53),
+                    "the standoff switches the off-board grid's fights; this battle has no `offboard` block",
+                );
+            }
+        }
     }
     if !(1..=6).contains(&setup.switches.cannon_range) {
         p.add(

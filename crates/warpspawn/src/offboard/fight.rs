@@ -6,7 +6,10 @@
 use sandtable_core::dice::{Dice, DiceOut};
 
 /// R52's switch: how the side with more dice may cancel enemy dice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum SuperiorNumbers {
     /// One enemy die for each of its own given up (the default).
     #[default]
@@ -18,7 +21,10 @@ pub enum SuperiorNumbers {
 }
 
 /// R53's switch: what a standoff of two movers does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum StandoffRule {
     /// Both movers go back (the default).
     #[default]

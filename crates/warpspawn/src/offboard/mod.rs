@@ -5,8 +5,10 @@
 //!
 //! Built so far, pure and seeded: the ring and the names of its squares
 //! ([`ring`], R40-R42), a counter's points, dice, rate and scouting
-//! ([`counter`], R43, R44, R54), and a fight's dice ([`fight`], R52, R53).
+//! ([`counter`], R43, R44, R54), a fight's dice ([`fight`], R52, R53),
+//! and a battle's `offboard` block with its checks ([`setup`]).
 
 pub mod counter;
 pub mod fight;
 pub mod ring;
+pub mod setup;

@@ -13,7 +13,7 @@ use crate::hex::{Edge, Hex, Map};
 /// A square of the ring's lattice, by 0-based column and row from the
 /// lattice's bottom-left corner (R40). The lattice counts the map's
 /// columns too: at span 1, square `2E` (column 4, row 1) faces hex `C1`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Square {
     /// Column from the lattice's left edge.
     pub col: u16,
@@ -56,7 +56,7 @@ impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "`{}` is not a grid square's name: {} (row number first, then column letters: `2E`, R40)",
+            "`{}` is not a grid square's name: {} (row number first, then column letters: `2E`)",
             self.text, self.why
         )
     }
@@ -109,19 +109,25 @@ pub enum RingError {
     },
 }
 
-impl fmt::Display for RingError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl RingError {
+    /// What is wrong, without the ruling's number.
+    pub fn words(&self) -> String {
         match self {
-            RingError::NoSpan => write!(f, "a grid square faces at least 1 hex (R40)"),
+            RingError::NoSpan => "a grid square faces at least 1 hex".to_owned(),
             RingError::SpanDoesNotDivide {
                 span,
                 columns,
                 rows,
-            } => write!(
-                f,
-                "a span of {span} hexes does not divide the map's {columns} columns and {rows} rows (R40)"
+            } => format!(
+                "a span of {span} hexes does not divide the map's {columns} columns and {rows} rows"
             ),
         }
+    }
+}
+
+impl fmt::Display for RingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (R40)", self.words())
     }
 }
 
@@ -317,7 +323,7 @@ mod tests {
         let wrong = "E2".parse::<Square>().expect_err("a hex's spelling");
         assert_eq!(
             wrong.to_string(),
-            "`E2` is not a grid square's name: it does not start with a row number (row number first, then column letters: `2E`, R40)"
+            "`E2` is not a grid square's name: it does not start with a row number (row number first, then column letters: `2E`)"
         );
     }
 

@@ -101,7 +101,8 @@ pub fn track_drags<C: OnSpot>(entity: &mut EntityCommands) {
 }
 
 /// The place under the pointer, as the contract names places (a square, a
-/// hex, a point in mm), if the pointer is over a piece of the table.
+/// hex, a square of the off-board grid, a point in mm), if the pointer is
+/// over a piece of the table.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Hovered(pub Option<Spot>);
 

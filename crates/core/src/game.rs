@@ -114,6 +114,15 @@ pub enum Spot {
         /// Row from the near edge.
         row: u16,
     },
+    /// A square of the off-board grid round a hex map (R40), by its column
+    /// and row in the grid's lattice from its bottom-left corner; the
+    /// lattice counts the map's columns and rows too.
+    Ring {
+        /// Column from the lattice's left edge.
+        col: u16,
+        /// Row from the lattice's bottom edge.
+        row: u16,
+    },
     /// A point on a plane, in whole millimetres from the table's left and
     /// near edges (a table up to 32 m across).
     Point {

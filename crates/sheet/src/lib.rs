@@ -338,7 +338,7 @@ impl Reach {
     fn holds(&self, spot: Spot) -> bool {
         let (col, row) = match spot {
             Spot::Square { col, row } | Spot::Hex { col, row } => (col, row),
-            Spot::Point { .. } => return false,
+            Spot::Ring { .. } | Spot::Point { .. } => return false,
         };
         (self.columns.0..=self.columns.1).contains(&col)
             && (self.rows.0..=self.rows.1).contains(&row)

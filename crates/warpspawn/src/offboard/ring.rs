@@ -6,6 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use sandtable_core::game::Spot;
 use sandtable_core::grid;
 
 use crate::hex::{Edge, Hex, Map};
@@ -25,6 +26,22 @@ impl Square {
     /// The square at 0-based column and row of the lattice.
     pub const fn new(col: u16, row: u16) -> Square {
         Square { col, row }
+    }
+
+    /// The square as the game contract names places.
+    pub fn spot(self) -> Spot {
+        Spot::Ring {
+            col: self.col,
+            row: self.row,
+        }
+    }
+
+    /// The square a contract's place names, if it is a grid square.
+    pub fn from_spot(spot: Spot) -> Option<Square> {
+        match spot {
+            Spot::Ring { col, row } => Some(Square::new(col, row)),
+            _ => None,
+        }
     }
 
     /// Steps between two squares: a step goes to any of the 8 neighbours
@@ -320,6 +337,10 @@ mod tests {
         assert_eq!(ring.faces(sq("2E")), vec![hex("C1")]);
         assert_eq!(sq("2E"), Square::new(4, 1));
         assert_eq!(Square::new(4, 1).to_string(), "2E");
+        // The contract names it as a ring square, never as a hex.
+        assert_eq!(Square::from_spot(sq("2E").spot()), Some(sq("2E")));
+        assert_eq!(Hex::from_spot(sq("2E").spot()), None);
+        assert_eq!(Square::from_spot(hex("C1").spot()), None);
         let wrong = "E2".parse::<Square>().expect_err("a hex's spelling");
         assert_eq!(
             wrong.to_string(),

@@ -6,9 +6,13 @@
 //! Built so far, pure and seeded: the ring and the names of its squares
 //! ([`ring`], R40-R42), a counter's points, dice, rate and scouting
 //! ([`counter`], R43, R44, R54), a fight's dice ([`fight`], R52, R53),
-//! and a battle's `offboard` block with its checks ([`setup`]).
+//! a battle's `offboard` block with its checks ([`setup`]), and who sees
+//! what on the ring ([`sight`], R55), and the contests each tick of the
+//! ring's movement makes, in fighting order ([`ticks`], R49).
 
 pub mod counter;
 pub mod fight;
 pub mod ring;
 pub mod setup;
+pub mod sight;
+pub mod ticks;

@@ -19,3 +19,34 @@ pub mod ring;
 pub mod setup;
 pub mod sight;
 pub mod ticks;
+
+/// What the grid's tests share: the open field's 16 x 12 map, its ring at
+/// span 1, and squares and hexes by name.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::ring::{Ring, Square};
+    use crate::hex::{Hex, Map};
+
+    /// The open field's map: 16 columns (A to P), 12 rows.
+    pub fn open_field() -> Map {
+        Map {
+            columns: 16,
+            rows: 12,
+        }
+    }
+
+    /// The ring round the open field at span 1: 20 x 16 squares.
+    pub fn ring() -> Ring {
+        Ring::new(open_field(), 1).expect("span 1 divides any map")
+    }
+
+    /// A square by its name (`2E`).
+    pub fn sq(name: &str) -> Square {
+        name.parse().expect("a square's name")
+    }
+
+    /// A hex by its name (`C1`).
+    pub fn hex(name: &str) -> Hex {
+        name.parse().expect("a hex's name")
+    }
+}

@@ -146,23 +146,8 @@ pub fn fall_backs(
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures::{ring, sq};
     use super::*;
-    use crate::hex::Map;
-
-    fn ring() -> Ring {
-        Ring::new(
-            Map {
-                columns: 16,
-                rows: 12,
-            },
-            1,
-        )
-        .expect("a ring")
-    }
-
-    fn sq(name: &str) -> Square {
-        name.parse().expect("a square")
-    }
 
     fn set(names: &[&str]) -> BTreeSet<Square> {
         names.iter().map(|n| sq(n)).collect()

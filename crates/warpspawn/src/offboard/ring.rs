@@ -309,23 +309,8 @@ impl Ring {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures::{hex, open_field, sq};
     use super::*;
-
-    /// The open field's map: 16 columns (A to P), 12 rows.
-    fn open_field() -> Map {
-        Map {
-            columns: 16,
-            rows: 12,
-        }
-    }
-
-    fn sq(name: &str) -> Square {
-        name.parse().expect("a square's name")
-    }
-
-    fn hex(name: &str) -> Hex {
-        name.parse().expect("a hex's name")
-    }
 
     #[test]
     fn r40_squares_are_named_row_first_over_the_whole_lattice() {

@@ -203,14 +203,8 @@ pub(crate) fn problems(offboard: &OffboardSetup, map: Map, sides: usize) -> Vec<
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures::open_field;
     use super::*;
-
-    fn open_field() -> Map {
-        Map {
-            columns: 16,
-            rows: 12,
-        }
-    }
 
     fn counter(number: u16, side: usize, at: &str, infantry: u16) -> CounterSetup {
         CounterSetup {

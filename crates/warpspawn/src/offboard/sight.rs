@@ -34,27 +34,8 @@ pub fn counter_sees(from: Square, to: Square) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures::{hex, ring, sq};
     use super::*;
-    use crate::hex::Map;
-
-    fn ring() -> Ring {
-        Ring::new(
-            Map {
-                columns: 16,
-                rows: 12,
-            },
-            1,
-        )
-        .expect("a ring")
-    }
-
-    fn sq(name: &str) -> Square {
-        name.parse().expect("a square")
-    }
-
-    fn hex(name: &str) -> Hex {
-        name.parse().expect("a hex")
-    }
 
     #[test]
     fn r55_a_formation_sees_the_edge_squares_whose_hexes_are_within_sight() {

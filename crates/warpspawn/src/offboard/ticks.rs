@@ -194,11 +194,8 @@ pub fn contests(steps: &[Step]) -> Vec<Contest> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures::sq;
     use super::*;
-
-    fn sq(name: &str) -> Square {
-        name.parse().expect("a square")
-    }
 
     fn id(side: usize, number: u16) -> CounterId {
         CounterId { side, number }

@@ -10,10 +10,11 @@
 //! what on the ring ([`sight`], R55), and the contests each tick of the
 //! ring's movement makes, in fighting order ([`ticks`], R49); whether a
 //! path may be ordered and where a loser falls back ([`moves`], R44, R49,
-//! R50).
+//! R50), and a cannon's shot at a counter ([`fire`], R56).
 
 pub mod counter;
 pub mod fight;
+pub mod fire;
 pub mod moves;
 pub mod ring;
 pub mod setup;

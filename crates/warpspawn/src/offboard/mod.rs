@@ -3,14 +3,19 @@
 //! numbered counters whose composition only their owner knows, on sealed
 //! orders, and fight by dice when they meet.
 //!
-//! Built so far, pure and seeded: the ring and the names of its squares
-//! ([`ring`], R40-R42), a counter's points, dice, rate and scouting
-//! ([`counter`], R43, R44, R54), a fight's dice ([`fight`], R52, R53),
-//! a battle's `offboard` block with its checks ([`setup`]), and who sees
-//! what on the ring ([`sight`], R55), and the contests each tick of the
-//! ring's movement makes, in fighting order ([`ticks`], R49); whether a
-//! path may be ordered and where a loser falls back ([`moves`], R44, R49,
-//! R50), and a cannon's shot at a counter ([`fire`], R56).
+//! Built so far, pure and seeded, each part on its own:
+//! - [`ring`]: the ring, the names of its squares, what each square is,
+//!   and each side's default reserve (R40-R42);
+//! - [`counter`]: a counter's points, dice, rate and whether it may scout
+//!   (R43, R44, R54);
+//! - [`setup`]: a battle's `offboard` block and its checks;
+//! - [`moves`]: whether a path may be ordered, and where a loser falls
+//!   back (R44, R49, R50);
+//! - [`ticks`]: the contests each tick of the ring's movement makes, in
+//!   fighting order (R49);
+//! - [`fight`]: a fight's dice (R52, R53);
+//! - [`sight`]: who sees what on the ring (R55);
+//! - [`fire`]: a cannon's shot at a counter (R56).
 
 pub mod counter;
 pub mod fight;

@@ -15,7 +15,9 @@
 //!   fighting order (R49);
 //! - [`fight`]: a fight's dice (R52, R53);
 //! - [`sight`]: who sees what on the ring (R55);
-//! - [`fire`]: a cannon's shot at a counter (R56).
+//! - [`fire`]: a cannon's shot at a counter (R56);
+//! - [`view`]: what each side knows of the ring, and a deal of what it does
+//!   not for a bot's copy (R46, R55, R57).
 
 pub mod counter;
 pub mod fight;
@@ -25,6 +27,7 @@ pub mod ring;
 pub mod setup;
 pub mod sight;
 pub mod ticks;
+pub mod view;
 
 /// What the grid's tests share: the open field's 16 x 12 map, its ring at
 /// span 1, and squares and hexes by name.

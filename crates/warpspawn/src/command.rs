@@ -381,17 +381,26 @@ impl fmt::Display for ParseCommandError {
 
 impl std::error::Error for ParseCommandError {}
 
-struct Words<'a> {
+/// A command's words, read one at a time.
+pub(crate) struct Words<'a> {
     words: Vec<&'a str>,
     at: usize,
 }
 
 impl<'a> Words<'a> {
-    fn peek(&self) -> Option<&'a str> {
+    /// The words of `text`.
+    pub(crate) fn new(text: &'a str) -> Words<'a> {
+        Words {
+            words: text.split_whitespace().collect(),
+            at: 0,
+        }
+    }
+
+    pub(crate) fn peek(&self) -> Option<&'a str> {
         self.words.get(self.at).copied()
     }
 
-    fn next(&mut self) -> Option<&'a str> {
+    pub(crate) fn next(&mut self) -> Option<&'a str> {
         let w = self.peek();
         self.at += usize::from(w.is_some());
         w
@@ -406,7 +415,7 @@ impl<'a> Words<'a> {
         self.peek().is_some_and(|w| w.parse::<Hex>().is_ok())
     }
 
-    fn count(&mut self, what: &str) -> Result<u16, String> {
+    pub(crate) fn count(&mut self, what: &str) -> Result<u16, String> {
         let w = self
             .next()
             .ok_or_else(|| format!("`{what}` needs a number after it"))?;
@@ -438,7 +447,7 @@ impl<'a> Words<'a> {
         Ok(any.then_some(men))
     }
 
-    fn done(&self) -> Result<(), String> {
+    pub(crate) fn done(&self) -> Result<(), String> {
         match self.peek() {
             None => Ok(()),
             Some(w) => Err(format!("`{w}` was not expected there")),
@@ -458,10 +467,7 @@ impl FromStr for Command {
 }
 
 fn parse(text: &str) -> Result<Command, String> {
-    let mut w = Words {
-        words: text.split_whitespace().collect(),
-        at: 0,
-    };
+    let mut w = Words::new(text);
     let verb = w.next().ok_or("it is empty")?.to_ascii_lowercase();
     let command = match verb.as_str() {
         "fire" => {
@@ -589,24 +595,52 @@ fn parse(text: &str) -> Result<Command, String> {
 }
 
 fn parse_pick(w: &mut Words<'_>) -> Result<Pick, String> {
+    parse_pieces(
+        w,
+        &PIECE_NAMES,
+        "is not something that marches",
+        "nothing is named to march",
+    )
+}
+
+/// The names of what a hex or a counter holds, as commands spell them:
+/// the last two (prisoners and unarmed men) march, never stand in a
+/// counter.
+pub(crate) const PIECE_NAMES: [&str; 8] = [
+    "inf",
+    "cav",
+    "officer",
+    "cannon",
+    "baggage",
+    "flag",
+    "prisoners",
+    "unarmed",
+];
+
+/// Reads pieces named by `names` (`inf 8 cav 2 officer 1 cannon ...`), in
+/// any order, once each, to the end of the command; `unknown` says what a
+/// word that names none of them is not, `empty` what is said when nothing
+/// is named.
+pub(crate) fn parse_pieces(
+    w: &mut Words<'_>,
+    names: &[&str],
+    unknown: &str,
+    empty: &str,
+) -> Result<Pick, String> {
     let mut pick = Pick::default();
     let mut seen: Vec<&str> = Vec::new();
     while let Some(word) = w.next() {
         let key = word.to_ascii_lowercase();
-        let name = match key.as_str() {
-            "inf" | "infantry" => "inf",
-            "cav" | "cavalry" => "cav",
-            "officer" | "officers" => "officer",
-            "cannon" => "cannon",
-            "baggage" => "baggage",
-            "flag" => "flag",
-            "prisoners" | "prisoner" => "prisoners",
-            "unarmed" => "unarmed",
-            _ => {
-                return Err(format!(
-                    "`{word}` is not something that marches: inf, cav, officer, cannon, baggage, flag, prisoners or unarmed"
-                ));
-            }
+        let spelled = match key.as_str() {
+            "infantry" => "inf",
+            "cavalry" => "cav",
+            "officers" => "officer",
+            "prisoner" => "prisoners",
+            other => other,
+        };
+        let Some(name) = names.iter().copied().find(|n| *n == spelled) else {
+            let (last, rest) = names.split_last().expect("names to read");
+            return Err(format!("`{word}` {unknown}: {} or {last}", rest.join(", ")));
         };
         if seen.contains(&name) {
             return Err(format!("`{name}` is named twice"));
@@ -624,7 +658,7 @@ fn parse_pick(w: &mut Words<'_>) -> Result<Pick, String> {
         }
     }
     if pick.is_empty() {
-        return Err("nothing is named to march".into());
+        return Err(empty.into());
     }
     Ok(pick)
 }

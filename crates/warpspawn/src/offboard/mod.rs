@@ -16,9 +16,12 @@
 //! - [`fight`]: a fight's dice (R52, R53);
 //! - [`sight`]: who sees what on the ring (R55);
 //! - [`fire`]: a cannon's shot at a counter (R56);
+//! - [`command`]: the notation of the ring's own commands: orders,
+//!   splits, merges, commits, forces, cancelled dice and fall-backs;
 //! - [`view`]: what each side knows of the ring, and a deal of what it does
 //!   not for a bot's copy (R46, R55, R57).
 
+pub mod command;
 pub mod counter;
 pub mod fight;
 pub mod fire;

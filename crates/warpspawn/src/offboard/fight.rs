@@ -5,6 +5,10 @@
 
 use sandtable_core::dice::{Dice, DiceOut};
 
+use super::counter::{Composition, dice_for};
+use super::ring::Square;
+use super::ticks::{CounterId, Kind};
+
 /// R52's switch: how the side with more dice may cancel enemy dice.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
@@ -160,6 +164,108 @@ pub fn resolve(
     }
 }
 
+/// A counter in a fight: where it stood at the tick's start and stands
+/// now, what it committed (R51), and whether it scouts (R54).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Engaged {
+    /// The counter.
+    pub id: CounterId,
+    /// Its square at the tick's start.
+    pub from: Square,
+    /// Its square after the tick.
+    pub at: Square,
+    /// The pieces it committed to the fight, revealed with their points.
+    pub committed: Composition,
+    /// It scouts: it reveals, rolls nothing and falls back (R54).
+    pub scout: bool,
+}
+
+/// Where a counter goes after a fight (R50, R54).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum After {
+    /// It holds the square it stands in (a winner, or a breakthrough's
+    /// defender).
+    Holds,
+    /// A losing mover, a mover of a standoff, or a scout that moved: back
+    /// to where it started the tick.
+    Back(Square),
+    /// A losing defender, or a scout that held: it falls back beside its
+    /// square, its owner picking where (`moves::fall_backs`).
+    FallsBack,
+}
+
+/// A fight settled: its dice and result, and where each counter goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settled {
+    /// The dice, the throws and the result.
+    pub resolved: Resolved,
+    /// Each counter's fate, in the order given.
+    pub after: Vec<(CounterId, After)>,
+}
+
+/// The party of a side: side 0 is [`Party::A`].
+fn party(side: usize) -> Party {
+    if side == 0 { Party::A } else { Party::B }
+}
+
+/// Settles a contest of the ring (R50-R54): each side rolls a die for
+/// every ten points it committed, its scouts' left out (R51, R54); then
+/// [`resolve`] decides, and each counter holds, goes back where it started
+/// the tick, or falls back. A breakthrough's winning mover goes on and its
+/// defenders stay (R50).
+pub fn settle(
+    kind: Kind,
+    engaged: &[Engaged],
+    rules: (SuperiorNumbers, StandoffRule),
+    cancelled: Option<u32>,
+    dice: &mut Dice,
+) -> Result<Settled, DiceOut> {
+    let mut points = [0u32; 2];
+    for e in engaged.iter().filter(|e| !e.scout) {
+        points[e.id.side.min(1)] += e.committed.points();
+    }
+    let defender = match kind {
+        Kind::Meet { defender } => defender.map(party),
+        Kind::Swap => None,
+        Kind::Breakthrough { defender } => Some(party(defender)),
+    };
+    let resolved = resolve(
+        (dice_for(points[0]), dice_for(points[1])),
+        defender,
+        rules,
+        cancelled,
+        dice,
+    )?;
+    let moved = |e: &Engaged| e.from != e.at;
+    let after = engaged
+        .iter()
+        .map(|e| {
+            let won = resolved.outcome == Outcome::Won(party(e.id.side));
+            let fate = if e.scout {
+                // A scout falls back after the reveal, whatever the result.
+                if moved(e) {
+                    After::Back(e.from)
+                } else {
+                    After::FallsBack
+                }
+            } else if won {
+                After::Holds
+            } else if let Kind::Breakthrough { defender } = kind
+                && e.id.side == defender
+            {
+                // A breakthrough's defenders stay, won or lost.
+                After::Holds
+            } else if moved(e) {
+                After::Back(e.from)
+            } else {
+                After::FallsBack
+            };
+            (e.id, fate)
+        })
+        .collect();
+    Ok(Settled { resolved, after })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,5 +363,150 @@ mod tests {
         .expect("four rolls");
         assert_eq!(fight.throws, vec![(vec![6, 1], vec![5, 2])]);
         assert_eq!(fight.outcome, Outcome::Won(Party::B));
+    }
+
+    fn engaged(side: usize, number: u16, from: &str, at: &str, infantry: u16) -> Engaged {
+        Engaged {
+            id: CounterId { side, number },
+            from: from.parse().expect("a square"),
+            at: at.parse().expect("a square"),
+            committed: Composition {
+                infantry,
+                ..Composition::default()
+            },
+            scout: false,
+        }
+    }
+
+    const RULES: (SuperiorNumbers, StandoffRule) = (SuperiorNumbers::Off, StandoffRule::Bounce);
+
+    #[test]
+    fn r50_a_losing_mover_goes_back_and_a_losing_defender_falls_back() {
+        // Red's 5 (20 points, 2 dice) moves into Blue's 2 (10, 1 die).
+        let fight = [engaged(0, 5, "1D", "1E", 20), engaged(1, 2, "1E", "1E", 10)];
+        // Red 6 5 against Blue 6: the pair ties to the defender, Blue wins.
+        let mut dice = Dice::scripted(vec![6, 5, 6]);
+        let done = settle(
+            Kind::Meet { defender: Some(1) },
+            &fight,
+            RULES,
+            None,
+            &mut dice,
+        )
+        .expect("three rolls");
+        assert_eq!(done.resolved.dice, (2, 1));
+        assert_eq!(
+            done.after,
+            [
+                (fight[0].id, After::Back("1D".parse().unwrap())),
+                (fight[1].id, After::Holds)
+            ]
+        );
+        // Red 6 5 against Blue 4: Red wins, Blue falls back.
+        let mut dice = Dice::scripted(vec![6, 5, 4]);
+        let done = settle(
+            Kind::Meet { defender: Some(1) },
+            &fight,
+            RULES,
+            None,
+            &mut dice,
+        )
+        .expect("three rolls");
+        assert_eq!(done.after[0].1, After::Holds);
+        assert_eq!(done.after[1].1, After::FallsBack);
+    }
+
+    #[test]
+    fn r50_a_standoff_sends_both_movers_back_and_a_breakthrough_winner_goes_on() {
+        let fight = [engaged(0, 5, "1D", "1E", 10), engaged(1, 2, "1F", "1E", 10)];
+        let mut dice = Dice::scripted(vec![3, 3]);
+        let done = settle(
+            Kind::Meet { defender: None },
+            &fight,
+            RULES,
+            None,
+            &mut dice,
+        )
+        .expect("rolls");
+        assert_eq!(done.resolved.outcome, Outcome::Standoff);
+        assert_eq!(
+            done.after,
+            [
+                (fight[0].id, After::Back("1D".parse().unwrap())),
+                (fight[1].id, After::Back("1F".parse().unwrap()))
+            ]
+        );
+        // A breakthrough: Red's 5 steps from 1A to 2B between Blue's 2A and
+        // 1B (one defender of 10 points); Red's 6 against Blue's 2 wins,
+        // and the defenders stay where they are.
+        let fight = [
+            engaged(0, 5, "1A", "2B", 10),
+            engaged(1, 1, "2A", "2A", 5),
+            engaged(1, 2, "1B", "1B", 5),
+        ];
+        let mut dice = Dice::scripted(vec![6, 2]);
+        let done = settle(
+            Kind::Breakthrough { defender: 1 },
+            &fight,
+            RULES,
+            None,
+            &mut dice,
+        )
+        .expect("two rolls");
+        assert_eq!(
+            done.resolved.dice,
+            (1, 1),
+            "the two squares' 10 points: one die"
+        );
+        assert!(
+            done.after.iter().all(|(_, a)| *a == After::Holds),
+            "{:?}",
+            done.after
+        );
+    }
+
+    #[test]
+    fn r54_a_scout_rolls_nothing_and_falls_back_while_its_partners_fight_on() {
+        let mut scout = engaged(0, 9, "1D", "1E", 9);
+        scout.scout = true;
+        let fight = [
+            scout,
+            engaged(0, 5, "1D", "1E", 10),
+            engaged(1, 2, "1E", "1E", 10),
+        ];
+        // Red rolls one die for its 10 points, not two for 19.
+        let mut dice = Dice::scripted(vec![6, 1]);
+        let done = settle(
+            Kind::Meet { defender: Some(1) },
+            &fight,
+            RULES,
+            None,
+            &mut dice,
+        )
+        .expect("two rolls");
+        assert_eq!(done.resolved.dice, (1, 1));
+        assert_eq!(
+            done.after[0].1,
+            After::Back("1D".parse().unwrap()),
+            "the scout"
+        );
+        assert_eq!(done.after[1].1, After::Holds, "its partner won");
+        assert_eq!(done.after[2].1, After::FallsBack);
+        // A scout alone rolls nothing and loses: a defender's win without a
+        // roll.
+        let mut dice = Dice::scripted(Vec::new());
+        let done = settle(
+            Kind::Meet { defender: Some(1) },
+            &fight[..1]
+                .iter()
+                .chain(&fight[2..])
+                .copied()
+                .collect::<Vec<_>>(),
+            RULES,
+            None,
+            &mut dice,
+        )
+        .expect("no roll");
+        assert_eq!(done.resolved.outcome, Outcome::Won(Party::B));
     }
 }

@@ -13,7 +13,8 @@
 //!   back (R44, R49, R50);
 //! - [`ticks`]: the contests each tick of the ring's movement makes, in
 //!   fighting order (R49);
-//! - [`fight`]: a fight's dice (R52, R53);
+//! - [`fight`]: a fight settled: its dice, and who holds, goes back or
+//!   falls back (R50-R54);
 //! - [`sight`]: who sees what on the ring (R55);
 //! - [`fire`]: a cannon's shot at a counter (R56);
 //! - [`command`]: the notation of the ring's own commands: orders,

@@ -11,6 +11,8 @@
 //! - [`setup`]: a battle's `offboard` block and its checks;
 //! - [`moves`]: whether a path may be ordered, and where a loser falls
 //!   back (R44, R49, R50);
+//! - [`orders`]: one side's orders in the Orders phase, its splits and
+//!   merges, checked and listed, until it commits (R45, R47, R48, R54);
 //! - [`ticks`]: the contests each tick of the ring's movement makes, in
 //!   fighting order (R49);
 //! - [`fight`]: a fight settled: its dice, and who holds, goes back or
@@ -27,6 +29,7 @@ pub mod counter;
 pub mod fight;
 pub mod fire;
 pub mod moves;
+pub mod orders;
 pub mod ring;
 pub mod setup;
 pub mod sight;

@@ -9,7 +9,7 @@ use std::str::FromStr;
 use sandtable_core::game::Spot;
 use sandtable_core::grid;
 
-use crate::hex::{Edge, Hex, Map};
+use crate::hex::{Edge, Hex, MAX_MAP_SIDE, Map};
 
 /// A square of the ring's lattice, by 0-based column and row from the
 /// lattice's bottom-left corner (R40). The lattice counts the map's
@@ -113,6 +113,8 @@ pub enum Place {
 /// Why a ring cannot be laid round a map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RingError {
+    /// A map of no hexes, or larger than any map may be (R60).
+    NoMap,
     /// A span of 0 hexes.
     NoSpan,
     /// The span does not divide the map's columns or rows (R40).
@@ -130,6 +132,9 @@ impl RingError {
     /// What is wrong, without the ruling's number.
     pub fn words(&self) -> String {
         match self {
+            RingError::NoMap => {
+                format!("the ring lies round a map of 1 to {MAX_MAP_SIDE} hexes each way")
+            }
             RingError::NoSpan => "a grid square faces at least 1 hex".to_owned(),
             RingError::SpanDoesNotDivide {
                 span,
@@ -162,6 +167,10 @@ impl Ring {
     /// The ring round `map` with squares of `span` hexes, when the span
     /// divides the map's columns and rows (R40).
     pub fn new(map: Map, span: u16) -> Result<Ring, RingError> {
+        let side = 1..=MAX_MAP_SIDE;
+        if !side.contains(&map.columns) || !side.contains(&map.rows) {
+            return Err(RingError::NoMap);
+        }
         if span == 0 {
             return Err(RingError::NoSpan);
         }
@@ -356,6 +365,10 @@ mod tests {
             "a span of 3 hexes does not divide the map's 16 columns and 12 rows (R40)"
         );
         assert_eq!(Ring::new(open_field(), 0), Err(RingError::NoSpan));
+        // No ring round a map that is none, or too large to be one.
+        for (columns, rows) in [(0, 12), (16, u16::MAX)] {
+            assert_eq!(Ring::new(Map { columns, rows }, 1), Err(RingError::NoMap));
+        }
     }
 
     #[test]

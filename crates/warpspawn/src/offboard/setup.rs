@@ -91,6 +91,8 @@ pub(crate) fn problems(offboard: &OffboardSetup, map: Map, sides: usize) -> Vec<
     let mut out: Vec<Problem> = Vec::new();
     let ring = match Ring::new(map, offboard.span) {
         Ok(ring) => Some(ring),
+        // The map's own problem is reported at `map`.
+        Err(super::ring::RingError::NoMap) => None,
         Err(e) => {
             out.push(("offboard.span".to_owned(), Some(40), e.words()));
             None

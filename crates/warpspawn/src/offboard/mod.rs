@@ -13,6 +13,9 @@
 //!   back (R44, R49, R50);
 //! - [`orders`]: one side's orders in the Orders phase, its splits and
 //!   merges, checked and listed, until it commits (R45, R47, R48, R54);
+//! - [`movement`]: the ring moving tick by tick through both sides'
+//!   committed orders, each tick's contests fought in order, a counter
+//!   that fought stopping (R49, R50);
 //! - [`ticks`]: the contests each tick of the ring's movement makes, in
 //!   fighting order (R49);
 //! - [`fight`]: a fight settled: its dice, and who holds, goes back or
@@ -28,6 +31,7 @@ pub mod command;
 pub mod counter;
 pub mod fight;
 pub mod fire;
+pub mod movement;
 pub mod moves;
 pub mod orders;
 pub mod ring;

@@ -1,0 +1,225 @@
+//! The ring's movement once both sides have committed their orders (R49):
+//! tick after tick every counter with a path takes its next step; each
+//! tick's contests are fought in order before the next tick; a counter
+//! that fought stops for the rest of the phase.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use super::command::Order;
+use super::orders::Orders;
+use super::ring::Square;
+use super::ticks::{Contest, CounterId, Step, contests};
+use super::view::Counter;
+
+/// The ring moving through the ticks of one Orders phase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Movement {
+    /// Every counter of both sides, where it stands now.
+    pub counters: Vec<Counter>,
+    /// The steps each counter has still to take.
+    paths: BTreeMap<CounterId, VecDeque<Square>>,
+    /// Where each counter stood at the start of the tick being fought.
+    started: BTreeMap<CounterId, Square>,
+    /// Counters that fought: they stop for the rest of the phase.
+    fought: BTreeSet<CounterId>,
+    /// The tick's contests still to fight, in order.
+    pending: VecDeque<Contest>,
+    /// Ticks taken.
+    pub tick: usize,
+}
+
+impl Movement {
+    /// Both sides' committed orders, ready to move: paths are walked; a
+    /// counter that holds or enters stays in its square.
+    pub fn start(orders: &[Orders; 2]) -> Movement {
+        let mut counters = Vec::new();
+        let mut paths = BTreeMap::new();
+        for side in orders {
+            for c in &side.counters {
+                counters.push(*c);
+                if let Some((Order::Path(path), _)) = side.orders.get(&c.id.number) {
+                    paths.insert(c.id, path.iter().copied().collect());
+                }
+            }
+        }
+        Movement {
+            counters,
+            paths,
+            started: BTreeMap::new(),
+            fought: BTreeSet::new(),
+            pending: VecDeque::new(),
+            tick: 0,
+        }
+    }
+
+    /// Where a counter stood at the start of the tick being fought.
+    pub fn started(&self, id: CounterId) -> Option<Square> {
+        self.started.get(&id).copied()
+    }
+
+    /// Whether a counter has fought this phase.
+    pub fn has_fought(&self, id: CounterId) -> bool {
+        self.fought.contains(&id)
+    }
+
+    /// The next contest to fight, running ticks until one comes; `None`
+    /// once every path is walked without one. A contest whose counters of
+    /// one side have all fought already this tick is passed over.
+    pub fn next_contest(&mut self) -> Option<Contest> {
+        loop {
+            while let Some(mut contest) = self.pending.pop_front() {
+                contest.counters.retain(|id| !self.fought.contains(id));
+                let sides: BTreeSet<usize> = contest.counters.iter().map(|id| id.side).collect();
+                if sides.len() == 2 {
+                    for id in &contest.counters {
+                        self.fought.insert(*id);
+                        self.paths.remove(id);
+                    }
+                    return Some(contest);
+                }
+            }
+            if self.paths.values().all(VecDeque::is_empty) {
+                return None;
+            }
+            self.step();
+        }
+    }
+
+    /// One tick: every counter with a step left takes it, all at once, and
+    /// the tick's contests wait to be fought.
+    fn step(&mut self) {
+        self.tick += 1;
+        let mut steps = Vec::with_capacity(self.counters.len());
+        self.started.clear();
+        for c in &mut self.counters {
+            let from = c.at;
+            self.started.insert(c.id, from);
+            if let Some(next) = self.paths.get_mut(&c.id).and_then(VecDeque::pop_front) {
+                c.at = next;
+            }
+            steps.push(Step {
+                id: c.id,
+                from,
+                to: c.at,
+            });
+        }
+        self.pending = contests(&steps).into();
+    }
+
+    /// Puts a counter where a fight sent it (R50): back to where it started
+    /// the tick, or the square its owner picked to fall back to.
+    pub fn place(&mut self, id: CounterId, at: Square) {
+        if let Some(c) = self.counters.iter_mut().find(|c| c.id == id) {
+            c.at = at;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::counter::Composition;
+    use super::super::fixtures::{ring, sq};
+    use super::super::orders::Writing;
+    use super::super::ticks::Kind;
+    use super::*;
+
+    fn counter(side: usize, number: u16, at: &str, cavalry: u16) -> Counter {
+        Counter {
+            id: CounterId { side, number },
+            at: sq(at),
+            pieces: Composition {
+                cavalry,
+                ..Composition::default()
+            },
+        }
+    }
+
+    fn id(side: usize, number: u16) -> CounterId {
+        CounterId { side, number }
+    }
+
+    /// Both sides' orders, written and committed.
+    fn orders(red: &[(Counter, &str)], blue: &[(Counter, &str)]) -> [Orders; 2] {
+        let ring = ring();
+        let none = BTreeSet::new();
+        let w = Writing {
+            ring: &ring,
+            reserve: &none,
+            enemy: &none,
+            scout_max_points: 9,
+        };
+        let write = |side: usize, list: &[(Counter, &str)]| {
+            let mut o = Orders::new(side, list.iter().map(|(c, _)| *c).collect());
+            for (c, order) in list {
+                let text = format!("order {} {order}", c.id.number);
+                o.apply(&w, &text.parse().expect("an order"))
+                    .expect("a legal order");
+            }
+            o.apply(&w, &"commit".parse().expect("commit"))
+                .expect("commit");
+            o
+        };
+        [write(0, red), write(1, blue)]
+    }
+
+    #[test]
+    fn r49_paths_are_walked_a_tick_at_a_time_until_they_meet() {
+        // Red's horse rides 1D to 1F; Blue's rides 1H to 1F: they meet in
+        // 1F at the second tick, both moving.
+        let o = orders(
+            &[(counter(0, 1, "1D", 6), "1E 1F")],
+            &[(counter(1, 1, "1H", 6), "1G 1F")],
+        );
+        let mut m = Movement::start(&o);
+        let fight = m.next_contest().expect("a meeting");
+        assert_eq!(m.tick, 2);
+        assert_eq!(fight.square, sq("1F"));
+        assert_eq!(fight.kind, Kind::Meet { defender: None });
+        assert_eq!(m.started(id(0, 1)), Some(sq("1E")));
+        assert!(m.has_fought(id(0, 1)) && m.has_fought(id(1, 1)));
+        // Red lost and goes back where it started the tick.
+        m.place(id(0, 1), sq("1E"));
+        assert_eq!(m.next_contest(), None);
+        assert_eq!(m.counters[0].at, sq("1E"));
+        assert_eq!(m.counters[1].at, sq("1F"));
+    }
+
+    #[test]
+    fn r49_a_counter_that_fought_stops_for_the_rest_of_the_phase() {
+        // Red's horse would ride on to 1G after fighting in 1F at the first
+        // tick; having fought, it stops.
+        let o = orders(
+            &[(counter(0, 1, "1E", 6), "1F 1G")],
+            &[(counter(1, 1, "1F", 6), "hold")],
+        );
+        let mut m = Movement::start(&o);
+        let fight = m.next_contest().expect("a fight in 1F");
+        assert_eq!(fight.kind, Kind::Meet { defender: Some(1) });
+        assert_eq!(m.tick, 1);
+        // Red won: it holds 1F, and goes no further.
+        m.place(id(1, 1), sq("2F"));
+        assert_eq!(m.next_contest(), None);
+        assert_eq!(m.counters[0].at, sq("1F"));
+    }
+
+    #[test]
+    fn r49_fights_of_one_tick_come_in_order_and_no_counter_fights_twice() {
+        // Two meetings at the first tick, in 1B and 1E: 1B first.
+        let o = orders(
+            &[
+                (counter(0, 1, "1D", 6), "1E"),
+                (counter(0, 2, "1A", 6), "1B"),
+            ],
+            &[
+                (counter(1, 1, "1E", 6), "hold"),
+                (counter(1, 2, "1B", 6), "hold"),
+            ],
+        );
+        let mut m = Movement::start(&o);
+        let first = m.next_contest().expect("a fight");
+        let second = m.next_contest().expect("another");
+        assert_eq!((first.square, second.square), (sq("1B"), sq("1E")));
+        assert_eq!(m.tick, 1, "both fought before any further tick");
+        assert_eq!(m.next_contest(), None);
+    }
+}

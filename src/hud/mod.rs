@@ -290,15 +290,22 @@ const HOVER_TEXT: f32 = 14.0;
 /// hexes a march reaches, stack instead of hiding each other, and stay by
 /// what they label); where none is free, the place that covers least.
 fn clear_of(rect: egui::Rect, taken: &[egui::Rect]) -> egui::Rect {
+    let step = rect.height() + 1.0;
+    // Only the boxes within reach of the five places can cover one: found
+    // once, so that a table of hundreds of labels stays cheap.
+    let reach = rect.expand2(egui::vec2(0.0, step));
+    let near: Vec<egui::Rect> = taken
+        .iter()
+        .copied()
+        .filter(|t| t.intersects(reach))
+        .collect();
     let covered = |r: &egui::Rect| -> f32 {
-        taken
-            .iter()
+        near.iter()
             .map(|t| t.intersect(*r))
             .filter(|i| i.is_positive())
             .map(|i| i.area())
             .sum()
     };
-    let step = rect.height() + 1.0;
     let places = [0.0, -0.5, 0.5, -1.0, 1.0].map(|k| rect.translate(egui::vec2(0.0, k * step)));
     if let Some(free) = places.iter().find(|r| covered(r) == 0.0) {
         return *free;

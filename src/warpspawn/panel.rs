@@ -547,11 +547,9 @@ pub(crate) fn label_pieces(
     }
     // A hex of officers, a cannon, baggage or a flag without armed men is
     // labelled as a formation is, so that it is not missed.
-    let lone = |piece: &BattlePiece| {
-        !formations
-            .iter()
-            .any(|(f, _)| f.hex == piece.hex && f.side == piece.side)
-    };
+    let armed: std::collections::HashSet<_> =
+        formations.iter().map(|(f, _)| (f.hex, f.side)).collect();
+    let lone = |piece: &BattlePiece| !armed.contains(&(piece.hex, piece.side));
     for (piece, at) in pieces {
         let words = match piece.slot {
             Slot::Officer if piece.count > 1 => format!("{} officers", piece.count),

@@ -37,6 +37,17 @@ impl Composition {
         *self == Composition::default()
     }
 
+    /// Whether it holds at least `part`: no more of anything is named
+    /// than it has.
+    pub fn holds(&self, part: &Composition) -> bool {
+        part.infantry <= self.infantry
+            && part.cavalry <= self.cavalry
+            && part.officers <= self.officers
+            && (!part.cannon || self.cannon)
+            && (!part.baggage || self.baggage)
+            && (!part.flag || self.flag)
+    }
+
     /// Force points (R43): an infantryman 1, a cavalryman 2, an officer 2,
     /// a cannon with four armed men of the counter as its crew 20 for the
     /// five (its crew infantry first, as R65 marks a crew), a cannon

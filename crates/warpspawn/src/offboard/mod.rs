@@ -18,6 +18,8 @@
 //!   that fought stopping (R49, R50);
 //! - [`ticks`]: the contests each tick of the ring's movement makes, in
 //!   fighting order (R49);
+//! - [`forces`]: one side's forces picked in secret for a fight and
+//!   committed (R51);
 //! - [`fight`]: a fight settled: its dice, and who holds, goes back or
 //!   falls back (R50-R54);
 //! - [`sight`]: who sees what on the ring (R55);
@@ -31,6 +33,7 @@ pub mod command;
 pub mod counter;
 pub mod fight;
 pub mod fire;
+pub mod forces;
 pub mod movement;
 pub mod moves;
 pub mod orders;

@@ -140,16 +140,6 @@ pub struct Orders {
     pub committed: bool,
 }
 
-/// Whether `part` takes no more of anything than `whole` has.
-fn within(part: &Composition, whole: &Composition) -> bool {
-    part.infantry <= whole.infantry
-        && part.cavalry <= whole.cavalry
-        && part.officers <= whole.officers
-        && (!part.cannon || whole.cannon)
-        && (!part.baggage || whole.baggage)
-        && (!part.flag || whole.flag)
-}
-
 /// `whole` less `part`.
 fn less(whole: &Composition, part: &Composition) -> Composition {
     Composition {
@@ -242,7 +232,7 @@ impl Orders {
                 if self.reshaped.contains(counter) {
                     return Err(OrderError::Reshaped(*counter));
                 }
-                if !within(pieces, &c.pieces) {
+                if !c.pieces.holds(pieces) {
                     return Err(OrderError::BadSplit(format!(
                         "counter {counter} does not hold all of that"
                     )));

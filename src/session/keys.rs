@@ -24,13 +24,14 @@ pub fn read_undo_keys<S: TableSystem>(
     let (Some(keys), Some(active)) = (keys, active) else {
         return;
     };
-    let bot_to_decide = next_seat(active.game.game())
-        .is_some_and(|seat| seats.is_some_and(|s| matches!(s.of(seat.index()), Seat::Bot(_))));
-    if taken.is_some_and(|t| t.0) || bot_to_decide {
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let pressed = keys.just_pressed(KeyCode::KeyU) || (ctrl && keys.just_pressed(KeyCode::KeyZ));
+    if !pressed || taken.is_some_and(|t| t.0) {
         return;
     }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    if keys.just_pressed(KeyCode::KeyU) || (ctrl && keys.just_pressed(KeyCode::KeyZ)) {
+    let bot_to_decide = next_seat(active.game.game())
+        .is_some_and(|seat| seats.is_some_and(|s| matches!(s.of(seat.index()), Seat::Bot(_))));
+    if !bot_to_decide {
         undo.write(UndoRequest);
     }
 }

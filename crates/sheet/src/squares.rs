@@ -169,13 +169,8 @@ impl Contents for CacheTable {
         let game = &self.game;
         let physical = &self.physical;
         let board = game.board();
-        let s = physical.square_mm;
-        let (ox, oy) = physical.grid_offset_mm(board);
         let from_edges = |sq: Square| {
-            let (x, y) = (
-                ox + (f64::from(sq.col) + 0.5) * s,
-                oy + (f64::from(sq.row) + 0.5) * s,
-            );
+            let (x, y) = physical.square_centre_mm(board, sq);
             format!("{x:.1} mm from the left edge, {y:.1} mm from the near edge")
         };
         let owners: Vec<String> = game

@@ -80,13 +80,10 @@ fn random_phases_end_fight_fairly_and_keep_every_composition() {
                 }
             }
         }
-        let before: BTreeSet<(CounterId, (u16, u16, u16))> = sides
+        let before: BTreeSet<(CounterId, Composition)> = sides
             .iter()
             .flat_map(|s| &s.counters)
-            .map(|c| {
-                let p = c.pieces;
-                (c.id, (p.infantry, p.cavalry, p.officers))
-            })
+            .map(|c| (c.id, c.pieces))
             .collect();
         let mut moving = Movement::start(&sides);
         let mut dice = Dice::seeded(seed);
@@ -158,14 +155,8 @@ fn random_phases_end_fight_fairly_and_keep_every_composition() {
         for c in &moving.counters {
             assert!(ring.holds(c.at), "seed {seed}: {c:?} left the ring");
         }
-        let after: BTreeSet<(CounterId, (u16, u16, u16))> = moving
-            .counters
-            .iter()
-            .map(|c| {
-                let p = c.pieces;
-                (c.id, (p.infantry, p.cavalry, p.officers))
-            })
-            .collect();
+        let after: BTreeSet<(CounterId, Composition)> =
+            moving.counters.iter().map(|c| (c.id, c.pieces)).collect();
         assert_eq!(
             after, before,
             "seed {seed}: compositions never change in the ring (R50)"

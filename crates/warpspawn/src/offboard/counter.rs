@@ -3,7 +3,7 @@
 
 /// What a counter holds, known only to its owner (R43): Warpspawn pieces,
 /// never routers, prisoners or unarmed men.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Composition {
     /// Armed infantry men.
     pub infantry: u16,

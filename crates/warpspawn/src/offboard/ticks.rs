@@ -166,12 +166,9 @@ pub fn contests(steps: &[Step]) -> Vec<Contest> {
                 .collect::<Vec<_>>()
         };
         let (one, two) = (enemy_in(sides_here[0]), enemy_in(sides_here[1]));
-        let Some(first) = one.first().or(two.first()).copied() else {
+        let Some(first) = one.first().copied().filter(|_| !two.is_empty()) else {
             continue;
         };
-        if one.is_empty() || two.is_empty() {
-            continue;
-        }
         let key = fighting_order(mover.to);
         let contest = found.entry(key).or_insert_with(|| Contest {
             square: mover.to,

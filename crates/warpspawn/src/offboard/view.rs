@@ -56,16 +56,7 @@ pub struct KnownCounter {
     /// Its square.
     pub at: Square,
     /// What it holds, where the viewer knows it.
-    pub pieces: Option<CompositionKey>,
-}
-
-/// A composition in an order, for a sorted view.
-pub type CompositionKey = (u16, u16, u16, bool, bool, bool);
-
-fn key(p: &Composition) -> CompositionKey {
-    (
-        p.infantry, p.cavalry, p.officers, p.cannon, p.baggage, p.flag,
-    )
+    pub pieces: Option<Composition>,
 }
 
 /// The ring as one side sees it (R57), or as the referee does.
@@ -111,7 +102,7 @@ impl Grid {
                 side: c.id.side,
                 number: c.id.number,
                 at: c.at,
-                pieces: composed.then(|| key(&c.pieces)),
+                pieces: composed.then_some(c.pieces),
             });
         }
         counters.sort_unstable();
@@ -244,7 +235,13 @@ mod tests {
             .iter()
             .find(|c| c.side == 1 && c.number == 2)
             .expect("located");
-        assert_eq!(two.pieces, Some((0, 8, 0, false, false, false)));
+        assert_eq!(
+            two.pieces,
+            Some(Composition {
+                cavalry: 8,
+                ..Composition::default()
+            })
+        );
         // The referee sees everything.
         assert_eq!(g.view(None).unlocated, [0, 0]);
         assert!(g.view(None).counters.iter().all(|c| c.pieces.is_some()));

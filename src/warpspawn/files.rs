@@ -94,12 +94,24 @@ pub fn opener() -> Opener {
     )
 }
 
+/// The table does not show the off-board grid yet: a battle with one is
+/// refused with the way to play it, and the table keeps what it had.
+fn refuse_grid(battle: &Battle, name: &str) -> Result<(), OpenError> {
+    match battle.setup.offboard {
+        Some(_) => Err(OpenError::plain(format!(
+            "{name}: the table does not show the off-board grid yet (R40-R57); play this battle with `sandtable-cli play`"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// A new game of a battle file, played by two people.
 fn start(battle: Battle, source: ScenarioSource) -> Result<Box<dyn OpenedGame>, OpenError> {
     let name = match &source {
         ScenarioSource::File(p) => p.display().to_string(),
         _ => battle.name.clone(),
     };
+    refuse_grid(&battle, &name)?;
     // The battle's warnings (a rule it bends) are told when it opens.
     let notes = battle
         .warnings
@@ -138,6 +150,7 @@ fn replay(
     path: &Path,
     last_line: Option<usize>,
 ) -> Result<OpenedBattle, OpenError> {
+    refuse_grid(&battle, &path.display().to_string())?;
     let record: Record<Command> = parse_record(text, path)?;
     let notes = records::check_pins_of(&record, &battle.name, &battle.content_hash());
     let number_error = |e: String| OpenError::plain(format!("{}: {e}", path.display()));

@@ -311,7 +311,9 @@ pub fn acts_from(command: &Command, hex: Hex) -> bool {
         Command::Advance { from, .. } => from.as_slice().iter().any(|(h, _)| *h == hex),
         Command::Rally { routers, .. } => routers == hex,
         Command::Rout { from, .. } => from == hex,
-        Command::End => false,
+        // The grid's commands act on the ring, which the table does not
+        // show yet.
+        Command::End | Command::Grid(_) => false,
     }
 }
 
@@ -450,7 +452,9 @@ fn target_words(game: &Game, side: Side, legal: &Legal<Command>) -> String {
         },
         Command::Rally { .. } => "rally".to_owned(),
         Command::Rout { .. } => "rout here".to_owned(),
-        Command::Lose { .. } | Command::Advance { .. } | Command::End => String::new(),
+        Command::Lose { .. } | Command::Advance { .. } | Command::End | Command::Grid(_) => {
+            String::new()
+        }
     }
 }
 

@@ -10,6 +10,8 @@ use sandtable_core::game::Seat;
 use sandtable_core::record::Record;
 use sandtable_scenario::battle::Battle;
 use sandtable_scenario::records;
+use sandtable_warpspawn::offboard::event::RingEvent;
+use sandtable_warpspawn::offboard::fight::{Outcome as FightOutcome, Party};
 use sandtable_warpspawn::{Command, Event, Fate, Game, MAX_TURNS};
 
 use crate::{Front, Tallies};
@@ -107,6 +109,7 @@ impl Front for Battle {
                 add("captures: officers".to_owned(), u64::from(band.officers));
             }
             Event::Killed { band, .. } => add("men killed".to_owned(), u64::from(band.men.total())),
+            Event::Ring(ring) => tally_ring(ring, &mut add),
             Event::Ended { vp, .. } => {
                 for (side, points) in self.setup.sides.iter().zip(vp) {
                     add(format!("{VP}{}", side.name), u64::from(*points));
@@ -172,6 +175,71 @@ impl Front for Battle {
             })
             .collect();
         let _ = writeln!(out, "victory points a game: {}", vp.join(", "));
+        if self.setup.offboard.is_some() {
+            let fights = count(RING_FIGHTS);
+            let defended = count(RING_DEFENDED);
+            let _ = writeln!(
+                out,
+                "off-board grid (R47-R56): {fights} fights ({:.2} a game), {} won by the defender of {defended} with one ({}), {} standoffs; {} scouts revealed; {} shots at counters; {} entries, {} marches off",
+                fights as f64 / games as f64,
+                count(RING_DEFENDER_WINS),
+                percent(count(RING_DEFENDER_WINS), defended),
+                count(RING_STANDOFFS),
+                count(RING_SCOUTS),
+                count(RING_SHOTS),
+                count(RING_ENTRIES),
+                count(RING_MARCHES_OFF),
+            );
+        }
         out
+    }
+}
+
+const RING_FIGHTS: &str = "ring: fights";
+const RING_DEFENDED: &str = "ring: fights with a defender";
+const RING_DEFENDER_WINS: &str = "ring: defender wins";
+const RING_STANDOFFS: &str = "ring: standoffs";
+const RING_SCOUTS: &str = "ring: scouts";
+const RING_SHOTS: &str = "ring: shots";
+const RING_ENTRIES: &str = "ring: entries";
+const RING_MARCHES_OFF: &str = "ring: marches off";
+
+/// `part` of `whole` as a percentage, or a dash of nothing.
+fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "-".to_owned()
+    } else {
+        format!("{:.0}%", part as f64 * 100.0 / whole as f64)
+    }
+}
+
+/// What the ring did, counted for `simulate` (R47-R56).
+fn tally_ring(event: &RingEvent, add: &mut impl FnMut(String, u64)) {
+    match event {
+        RingEvent::Fought {
+            defender, outcome, ..
+        } => {
+            add(RING_FIGHTS.to_owned(), 1);
+            if let Some(d) = defender {
+                add(RING_DEFENDED.to_owned(), 1);
+                let won = matches!(
+                    (outcome, d),
+                    (FightOutcome::Won(Party::A), 0) | (FightOutcome::Won(Party::B), 1)
+                );
+                add(RING_DEFENDER_WINS.to_owned(), u64::from(won));
+            }
+            add(
+                RING_STANDOFFS.to_owned(),
+                u64::from(*outcome == FightOutcome::Standoff),
+            );
+        }
+        RingEvent::ForcesRevealed { forces, .. } => add(
+            RING_SCOUTS.to_owned(),
+            forces.iter().filter(|(_, _, scout)| *scout).count() as u64,
+        ),
+        RingEvent::ShotAt { .. } => add(RING_SHOTS.to_owned(), 1),
+        RingEvent::Entered { .. } => add(RING_ENTRIES.to_owned(), 1),
+        RingEvent::MarchedOff { .. } => add(RING_MARCHES_OFF.to_owned(), 1),
+        _ => {}
     }
 }

@@ -574,15 +574,6 @@ pub fn parse(text: &str, origin: &str) -> Result<Battle, LoadScenarioError> {
                             .with_ruling(Ruling(61))
                     }),
             );
-            if battle.setup.offboard.is_some() {
-                battle.warnings.push(
-                    Problem::field(
-                        "offboard",
-                        "the off-board grid is read and checked but not played yet: its counters stay off the table",
-                    )
-                    .with_ruling(Ruling(40)),
-                );
-            }
             Ok(battle)
         }
         Err(e) => Err(error(

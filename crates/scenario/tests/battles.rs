@@ -43,6 +43,7 @@ fn the_shipped_battles_load_without_warnings_at_100_points_a_side() {
         names,
         [
             "capture-the-flag.ron",
+            "flank-march.ron",
             "open-field.ron",
             "river-bridge.ron",
             "stress-60x40.ron"

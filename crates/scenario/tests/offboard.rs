@@ -72,7 +72,7 @@ fn a_block_is_read_with_its_defaults_and_written_back_the_same() {
         }
     );
     assert_eq!(o.counters[2].side, 1);
-    // Until the grid plays, a battle with it says so when it opens.
+    // The points count the counters (R61).
     let notes: Vec<String> = battle
         .warnings
         .iter()
@@ -85,7 +85,6 @@ fn a_block_is_read_with_its_defaults_and_written_back_the_same() {
             // counter 5 and 18 for counter 7 (R61).
             "flank.ron: sides: Red spends 136 of its 200 points, under 90% (R61)",
             "flank.ron: sides: Blue spends 106 of its 200 points, under 90% (R61)",
-            "flank.ron: offboard: the off-board grid is read and checked but not played yet: its counters stay off the table (R40)"
         ]
     );
     // Written back, it reads the same.

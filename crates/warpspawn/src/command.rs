@@ -289,6 +289,9 @@ pub enum Command {
     },
     /// Ends the phase.
     End,
+    /// A command of the off-board grid (R45-R54): an order, a split, a
+    /// merge, a commit, forces, cancelled dice or a fall-back.
+    Grid(crate::offboard::command::GridCommand),
 }
 
 /// Men as the notation reads them back: `inf 0` for none, where the
@@ -356,6 +359,7 @@ impl fmt::Display for Command {
                 RoutTo::Surrender(h) => write!(f, "rout {from} surrender {h}"),
             },
             Command::End => f.write_str("end"),
+            Command::Grid(grid) => fmt::Display::fmt(grid, f),
         }
     }
 }
@@ -584,9 +588,15 @@ fn parse(text: &str) -> Result<Command, String> {
             Command::Rout { from, to }
         }
         "end" => Command::End,
+        "order" | "split" | "merge" | "commit" | "forces" | "cancel" | "fallback" => {
+            return text
+                .parse::<crate::offboard::command::GridCommand>()
+                .map(Command::Grid)
+                .map_err(|e| e.reason);
+        }
         other => {
             return Err(format!(
-                "`{other}` is not a verb: fire, march, attack, lose, advance, rally, rout or end"
+                "`{other}` is not a verb: fire, march, attack, lose, advance, rally, rout or end; on the off-board grid order, split, merge, commit, forces, cancel or fallback"
             ));
         }
     };

@@ -3,7 +3,7 @@
 
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{
-    Applied, Barrier, Decision, Ending, GameState, Legal, Odds, Refusal, Ruling, Seat, Spot,
+    Applied, Barrier, Decision, Ending, GameState, Legal, Odds, Refusal, Ruling, Seat, Seats, Spot,
     Surface, Viewer,
 };
 
@@ -33,6 +33,10 @@ impl Game {
         command: &Command,
         events: &mut Vec<Event>,
     ) -> Result<Applied, CommandError> {
+        if let Command::Grid(grid) = command {
+            let barrier = self.apply_grid(side, grid, events)?;
+            return Ok(Applied { barrier });
+        }
         let (rolled, turn_ended) = self.execute(side, command, events)?;
         let barrier = if turn_ended {
             Some(Barrier::TurnStart)
@@ -88,9 +92,16 @@ impl GameState for Game {
             Some((Outcome::Draw, _)) => Decision::Over(Ending::Draw(
                 "the sides have equal victory points (R64, R81)",
             )),
-            None => Decision::One(Seat(u16::from(
-                self.decider().expect("a battle not over has a decider").0,
-            ))),
+            None => match self.grid().and_then(|g| g.sealed()) {
+                Some(owing) => Decision::Sealed(
+                    (0..2)
+                        .filter(|s| owing[*s])
+                        .fold(Seats::default(), |seats, s| seats.with(Seat(s as u16))),
+                ),
+                None => Decision::One(Seat(u16::from(
+                    self.decider().expect("a battle not over has a decider").0,
+                ))),
+            },
         }
     }
 

@@ -223,6 +223,8 @@ pub enum Event {
         /// Whose.
         side: Side,
     },
+    /// Something on the off-board grid (R40-R57).
+    Ring(crate::offboard::event::RingEvent),
     /// The battle ended (R64).
     Ended {
         /// How.
@@ -541,6 +543,7 @@ impl Game {
             Event::Panicked { hex } => {
                 format!("the formation in {hex} panics and routs (R79)")
             }
+            Event::Ring(ring) => ring.words(&self.battle.names),
             Event::PhaseBegan { phase, side } => {
                 format!("{}'s {} phase begins", name(*side), phase.name())
             }

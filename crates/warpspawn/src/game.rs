@@ -721,6 +721,8 @@ pub struct State {
     pub ending: Option<(Outcome, EndReason)>,
     /// The dice (R30).
     pub dice: Dice,
+    /// The off-board grid, in a battle with one (R40-R57).
+    pub grid: Option<Box<crate::offboard::play::GridState>>,
 }
 
 impl Clone for State {
@@ -738,6 +740,7 @@ impl Clone for State {
             flag_taken: self.flag_taken,
             ending: self.ending,
             dice: self.dice.clone(),
+            grid: self.grid.clone(),
         }
     }
 
@@ -756,6 +759,7 @@ impl Clone for State {
         self.flag_taken = source.flag_taken;
         self.ending = source.ending;
         self.dice.clone_from(&source.dice);
+        self.grid.clone_from(&source.grid);
     }
 }
 
@@ -904,12 +908,25 @@ impl Game {
             flag_taken: false,
             ending: None,
             dice,
+            grid: None,
         };
         state.renumber(0);
-        Ok(Game {
+        if let Some(offboard) = &setup.offboard {
+            let ring = crate::offboard::ring::Ring::new(map, offboard.span)
+                .expect("a validated span divides the map");
+            state.grid = Some(Box::new(crate::offboard::play::GridState::new(
+                offboard,
+                ring,
+                battle.homes,
+            )));
+        }
+        let mut game = Game {
             battle: Arc::new(battle),
             state,
-        })
+        };
+        // The first game turn opens with its Orders phase (R47).
+        game.begin_orders(&mut Vec::new());
+        Ok(game)
     }
 
     /// The battle's fixed parts.
@@ -975,6 +992,9 @@ impl Game {
     pub fn decider(&self) -> Option<Side> {
         if self.state.ending.is_some() {
             return None;
+        }
+        if let Some(side) = self.state.grid.as_deref().and_then(|g| g.decider()) {
+            return Some(Side(side as u8));
         }
         Some(match self.state.steps.front() {
             Some(Step::Lose { side, .. }) | Some(Step::Advance { side, .. }) => *side,
@@ -1051,6 +1071,9 @@ impl Game {
             Some((Outcome::Won(side), _)) => 2 + u64::from(side.0),
         });
         h.u128(s.dice.position());
+        if let Some(grid) = &s.grid {
+            grid.hash_into(&mut h);
+        }
         h.finish()
     }
 }
@@ -1244,11 +1267,19 @@ impl State {
 
     /// A side's armed men in all: a side with none ends the battle (R64).
     pub fn armed_men(&self, side: Side) -> u32 {
-        self.stacks
+        let ring: u32 = self.grid.as_deref().map_or(0, |g| {
+            g.counters()
+                .iter()
+                .filter(|c| c.id.side == side.index())
+                .map(|c| u32::from(c.pieces.infantry) + u32::from(c.pieces.cavalry))
+                .sum()
+        });
+        ring + self
+            .stacks
             .iter()
             .filter(|s| s.side == side)
             .map(|s| u32::from(s.armed.men.total()))
-            .sum()
+            .sum::<u32>()
     }
 }
 

@@ -45,6 +45,17 @@ impl Game {
     /// doc), in a stable order; empty when `side` owes no decision.
     pub fn legal_commands_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
         out.clear();
+        if let Some(g) = self.grid()
+            && g.waits()
+        {
+            out.extend(self.grid_legal(side).into_iter().map(|command| Legal {
+                command: Command::Grid(command),
+                cost: 0,
+                piece: None,
+                at: None,
+            }));
+            return;
+        }
         if self.decider() != Some(side) {
             return;
         }
@@ -313,6 +324,11 @@ impl Game {
     /// [`DRAW_STACKS`] stacks, the list is made and drawn from, each command
     /// equally likely too.
     pub fn random_command<R: Rng + ?Sized>(&self, side: Side, rng: &mut R) -> Option<Command> {
+        if self.grid().is_some_and(|g| g.waits()) {
+            let legal = self.grid_legal(side);
+            return (!legal.is_empty())
+                .then(|| Command::Grid(legal[rng.random_range(0..legal.len())]));
+        }
         if self.decider() != Some(side) {
             return None;
         }

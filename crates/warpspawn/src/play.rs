@@ -89,6 +89,8 @@ impl Group {
 /// A checked command, ready to apply.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Plan {
+    /// A command of the off-board grid, applied by `offboard::play`.
+    Grid,
     Fire(FirePlan),
     March {
         from: Hex,
@@ -267,6 +269,21 @@ impl Game {
         if s.ending.is_some() {
             return refuse(64, "the battle is over");
         }
+        if let Command::Grid(grid) = command {
+            return self.check_grid(side, grid).map(|()| Plan::Grid);
+        }
+        if let Some(g) = self.grid()
+            && let Some(owes) = g.decider()
+        {
+            return refuse(
+                47,
+                format!(
+                    "the ring moves before the table: {} owes {} first",
+                    self.name(Side(owes as u8)),
+                    self.grid_owed_words()
+                ),
+            );
+        }
         let decider = self.decider().expect("a battle not over has a decider");
         if side != decider {
             return match s.steps.front() {
@@ -329,6 +346,7 @@ impl Game {
             Command::Rally { routers, with } => self.plan_rally(routers, with),
             Command::Rout { from, to } => self.plan_rout(from, to),
             Command::End => self.plan_end(),
+            Command::Grid(_) => unreachable!("checked above"),
         }
     }
 
@@ -1380,8 +1398,11 @@ impl Game {
             }
             Plan::March { from, path, group } => {
                 self.march(from, path, group, events);
+                // Sight is checked again after each march (R55).
+                self.look(side, events);
                 false
             }
+            Plan::Grid => unreachable!("the grid's commands are applied by `apply_as`"),
             Plan::Lose { hex, men } => {
                 self.lose(hex, men, events);
                 false
@@ -2133,7 +2154,8 @@ impl Game {
             return;
         }
         let next = self.state.active.other();
-        if next == self.state.first {
+        let new_turn = next == self.state.first;
+        if new_turn {
             self.state.turn += 1;
         }
         self.state.active = next;
@@ -2142,6 +2164,10 @@ impl Game {
             turn: self.state.turn,
             side: next,
         });
+        if new_turn {
+            // Each game turn opens with the ring's Orders phase (R47).
+            self.begin_orders(events);
+        }
     }
 }
 
@@ -2194,7 +2220,7 @@ fn command_hexes(command: &Command) -> Named {
             RoutTo::Hex(h) | RoutTo::Surrender(h) => named.extend(&[*from, *h]),
             RoutTo::Off => named.extend(&[*from]),
         },
-        Command::End => {}
+        Command::End | Command::Grid(_) => {}
     }
     named
 }

@@ -14,19 +14,54 @@ use crate::command::{Men, PIECE_NAMES, Pick, Words, parse_pieces};
 /// lines (R44).
 pub const MAX_PATH: usize = 3;
 
+/// The squares a path enters, in order: one to [`MAX_PATH`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Path {
+    len: u8,
+    squares: [Square; MAX_PATH],
+}
+
+impl Path {
+    /// The path entering `squares`, one to [`MAX_PATH`] of them.
+    pub fn from_slice(squares: &[Square]) -> Option<Path> {
+        if squares.is_empty() || squares.len() > MAX_PATH {
+            return None;
+        }
+        let mut path = Path {
+            len: squares.len() as u8,
+            squares: [Square::default(); MAX_PATH],
+        };
+        path.squares[..squares.len()].copy_from_slice(squares);
+        Some(path)
+    }
+
+    /// The squares entered, in order.
+    pub fn as_slice(&self) -> &[Square] {
+        &self.squares[..usize::from(self.len)]
+    }
+}
+
+impl std::ops::Deref for Path {
+    type Target = [Square];
+
+    fn deref(&self) -> &[Square] {
+        self.as_slice()
+    }
+}
+
 /// What a counter is ordered to do in the Orders phase (R47).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Order {
     /// Stay where it is.
     Hold,
     /// The squares entered, in order (R44, R49).
-    Path(Vec<Square>),
+    Path(Path),
     /// Come onto the map in its side's March phase (R48).
     Enter,
 }
 
 /// A command of the off-board grid.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GridCommand {
     /// `order 5 2E 2F`, `order 5 hold`, `order 5 enter`, each with a
     /// trailing `scout` for a scout (R47, R54); sealed.
@@ -118,7 +153,7 @@ impl fmt::Display for GridCommand {
                     Order::Hold => write!(f, " hold")?,
                     Order::Enter => write!(f, " enter")?,
                     Order::Path(path) => {
-                        for sq in path {
+                        for sq in path.as_slice() {
                             write!(f, " {sq}")?;
                         }
                     }
@@ -208,7 +243,7 @@ fn parse(text: &str) -> Result<GridCommand, String> {
                             "a path enters at most {MAX_PATH} squares, the fastest rate (R44)"
                         ));
                     }
-                    Order::Path(path)
+                    Order::Path(Path::from_slice(&path).expect("one to three squares"))
                 }
             };
             let scout = w

@@ -27,16 +27,23 @@
 //! - [`command`]: the notation of the ring's own commands: orders,
 //!   splits, merges, commits, forces, cancelled dice and fall-backs;
 //! - [`view`]: what each side knows of the ring, and a deal of what it does
-//!   not for a bot's copy (R46, R55, R57).
+//!   not for a bot's copy (R46, R55, R57);
+//! - [`play`]: the grid in the battle: the Orders phase before each game
+//!   turn's first Cannonade, the ring's ticks and fights, the look step
+//!   (R47-R55);
+//! - [`event`]: what the ring did, in words, as each side may read it
+//!   (R57).
 
 pub mod command;
 pub mod counter;
+pub mod event;
 pub mod fight;
 pub mod fire;
 pub mod forces;
 pub mod movement;
 pub mod moves;
 pub mod orders;
+pub mod play;
 pub mod ring;
 pub mod setup;
 pub mod sight;

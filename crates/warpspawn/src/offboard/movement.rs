@@ -11,6 +11,10 @@ use super::ring::Square;
 use super::ticks::{Contest, CounterId, Step, contests};
 use super::view::Counter;
 
+/// A tick of the ring's movement, for the log: its number from 1 and the
+/// counters that stepped, each from and to.
+pub type Tick = (usize, Vec<(CounterId, Square, Square)>);
+
 /// The ring moving through the ticks of one Orders phase.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Movement {
@@ -26,6 +30,9 @@ pub struct Movement {
     pending: VecDeque<Contest>,
     /// Ticks taken.
     pub tick: usize,
+    /// Each tick's steps not yet read by [`Movement::take_log`]: the tick
+    /// and the counters that stepped, from and to.
+    log: Vec<Tick>,
 }
 
 impl Movement {
@@ -49,7 +56,29 @@ impl Movement {
             fought: BTreeSet::new(),
             pending: VecDeque::new(),
             tick: 0,
+            log: Vec::new(),
         }
+    }
+
+    /// A word for a state hash: the steps still to take and who fought.
+    pub fn hash_word(&self) -> u64 {
+        let mut word = self.tick as u64;
+        for (id, path) in &self.paths {
+            for sq in path {
+                word = word.wrapping_mul(1_000_003).wrapping_add(
+                    id.side as u64
+                        ^ u64::from(id.number) << 8
+                        ^ u64::from(sq.col) << 24
+                        ^ u64::from(sq.row) << 40,
+                );
+            }
+        }
+        for id in &self.fought {
+            word = word
+                .wrapping_mul(1_000_033)
+                .wrapping_add(id.side as u64 ^ u64::from(id.number) << 8);
+        }
+        word
     }
 
     /// Where a counter stood at the start of the tick being fought.
@@ -104,6 +133,20 @@ impl Movement {
             });
         }
         self.pending = contests(&steps).into();
+        let moved: Vec<(CounterId, Square, Square)> = steps
+            .iter()
+            .filter(|s| s.from != s.to)
+            .map(|s| (s.id, s.from, s.to))
+            .collect();
+        if !moved.is_empty() {
+            self.log.push((self.tick, moved));
+        }
+    }
+
+    /// The ticks taken since last asked, each with the counters that
+    /// stepped, from and to.
+    pub fn take_log(&mut self) -> Vec<Tick> {
+        std::mem::take(&mut self.log)
     }
 
     /// Puts a counter where a fight sent it (R50): back to where it started

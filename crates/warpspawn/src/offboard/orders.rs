@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::command::{GridCommand, MAX_PATH, Order};
+use super::command::{GridCommand, MAX_PATH, Order, Path};
 use super::counter::{CREW, Composition};
 use super::moves::{PathError, check_path};
 use super::ring::{Place, Ring, Square};
@@ -280,7 +280,7 @@ impl Orders {
                 order,
                 scout,
             } => {
-                self.orders.insert(*counter, (order.clone(), *scout));
+                self.orders.insert(*counter, (*order, *scout));
                 Written::Ordered(*counter)
             }
             GridCommand::Split { counter, pieces } => {
@@ -361,14 +361,17 @@ impl Orders {
                         next.push(longer);
                     }
                 }
-                orders.extend(next.iter().cloned().map(Order::Path));
+                orders.extend(
+                    next.iter()
+                        .map(|p| Order::Path(Path::from_slice(p).expect("one to three squares"))),
+                );
                 frontier = next;
             }
             for order in orders {
                 for scout in [false, true] {
                     let command = GridCommand::Order {
                         counter: c.id.number,
-                        order: order.clone(),
+                        order,
                         scout,
                     };
                     if self.check(w, &command).is_ok() {

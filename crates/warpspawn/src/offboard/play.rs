@@ -835,6 +835,9 @@ impl Game {
     /// squares `side`'s formations see; the enemy counters there show it
     /// their pieces for the rest of the game turn.
     pub(crate) fn look(&mut self, side: Side, events: &mut Vec<Event>) {
+        if self.state.grid.is_none() {
+            return;
+        }
         let sight = self.offboard().sight;
         let hexes: Vec<crate::hex::Hex> = self
             .stacks()

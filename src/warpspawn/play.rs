@@ -313,7 +313,11 @@ pub fn acts_from(command: &Command, hex: Hex) -> bool {
         Command::Rout { from, .. } => from == hex,
         // The grid's commands act on the ring, which the table does not
         // show yet.
-        Command::End | Command::Grid(_) => false,
+        Command::MarchOff { from, .. } => from == hex,
+        Command::FireAtCounter { cannon, .. } => cannon == hex,
+        Command::End | Command::Grid(_) | Command::Enter { .. } | Command::LoseInRing { .. } => {
+            false
+        }
     }
 }
 
@@ -452,9 +456,14 @@ fn target_words(game: &Game, side: Side, legal: &Legal<Command>) -> String {
         },
         Command::Rally { .. } => "rally".to_owned(),
         Command::Rout { .. } => "rout here".to_owned(),
-        Command::Lose { .. } | Command::Advance { .. } | Command::End | Command::Grid(_) => {
-            String::new()
-        }
+        Command::Lose { .. }
+        | Command::Advance { .. }
+        | Command::End
+        | Command::Grid(_)
+        | Command::Enter { .. }
+        | Command::MarchOff { .. }
+        | Command::FireAtCounter { .. }
+        | Command::LoseInRing { .. } => String::new(),
     }
 }
 

@@ -292,6 +292,48 @@ pub enum Command {
     /// A command of the off-board grid (R45-R54): an order, a split, a
     /// merge, a commit, forces, cancelled dice or a fall-back.
     Grid(crate::offboard::command::GridCommand),
+    /// `enter 5 C1 [pieces]`: pieces of counter `counter`, ordered to
+    /// enter, come onto `hex`, a hex its square faces (R48); all of them
+    /// when `pieces` is `None`.
+    Enter {
+        /// The counter.
+        counter: u16,
+        /// The hex entered.
+        hex: Hex,
+        /// What enters.
+        pieces: Option<crate::offboard::counter::Composition>,
+    },
+    /// `march C1 off [2E] [pieces]`: pieces in an edge hex march off the
+    /// map into the edge square facing it, named where a corner hex faces
+    /// two (R48); everything that may march when `pick` is `None`.
+    MarchOff {
+        /// The hex left.
+        from: Hex,
+        /// The edge square entered, where it must be named.
+        square: Option<crate::offboard::ring::Square>,
+        /// What marches off.
+        pick: Option<Pick>,
+    },
+    /// `fire F2 2H 5 [crew ...]`: the cannon in `cannon` fires at counter
+    /// `counter` in edge square `square` (R56).
+    FireAtCounter {
+        /// The cannon's hex.
+        cannon: Hex,
+        /// The counter's square.
+        square: crate::offboard::ring::Square,
+        /// The enemy counter's number.
+        counter: u16,
+        /// The crew named, if any.
+        crew: Option<Men>,
+    },
+    /// `lose 5 inf 2`: the owner names which of counter `counter`'s men die
+    /// from a shot (R56, R67).
+    LoseInRing {
+        /// The counter.
+        counter: u16,
+        /// Who dies.
+        men: Men,
+    },
 }
 
 /// Men as the notation reads them back: `inf 0` for none, where the
@@ -360,6 +402,40 @@ impl fmt::Display for Command {
             },
             Command::End => f.write_str("end"),
             Command::Grid(grid) => fmt::Display::fmt(grid, f),
+            Command::Enter {
+                counter,
+                hex,
+                pieces,
+            } => {
+                write!(f, "enter {counter} {hex}")?;
+                if let Some(p) = pieces {
+                    write!(f, " {}", crate::offboard::command::pieces_words(p))?;
+                }
+                Ok(())
+            }
+            Command::MarchOff { from, square, pick } => {
+                write!(f, "march {from} off")?;
+                if let Some(sq) = square {
+                    write!(f, " {sq}")?;
+                }
+                if let Some(pick) = pick {
+                    write!(f, " {pick}")?;
+                }
+                Ok(())
+            }
+            Command::FireAtCounter {
+                cannon,
+                square,
+                counter,
+                crew,
+            } => {
+                write!(f, "fire {cannon} {square} {counter}")?;
+                if let Some(crew) = crew {
+                    write!(f, " crew {}", Written(*crew))?;
+                }
+                Ok(())
+            }
+            Command::LoseInRing { counter, men } => write!(f, "lose {counter} {}", Written(*men)),
         }
     }
 }
@@ -428,7 +504,7 @@ impl<'a> Words<'a> {
     }
 
     /// `inf N`, `cav N` (also `infantry`, `cavalry`), in any order, once each.
-    fn men(&mut self) -> Result<Option<Men>, String> {
+    pub(crate) fn men(&mut self) -> Result<Option<Men>, String> {
         let mut men = Men::NONE;
         let mut any = false;
         let (mut inf, mut cav) = (false, false);
@@ -476,6 +552,28 @@ fn parse(text: &str) -> Result<Command, String> {
     let command = match verb.as_str() {
         "fire" => {
             let cannon = w.hex("the cannon's hex")?;
+            if let Some(square) = w
+                .peek()
+                .and_then(|word| word.parse::<crate::offboard::ring::Square>().ok())
+            {
+                // At a counter on the off-board grid (R56).
+                w.next();
+                let counter = crate::offboard::command::number(&mut w, "fire")?;
+                let crew = match w.next() {
+                    None => None,
+                    Some(word) if word.eq_ignore_ascii_case("crew") => {
+                        Some(w.men()?.ok_or("`crew` needs men: crew inf 2 cav 2")?)
+                    }
+                    Some(word) => return Err(format!("`{word}` was not expected there")),
+                };
+                w.done()?;
+                return Ok(Command::FireAtCounter {
+                    cannon,
+                    square,
+                    counter,
+                    crew,
+                });
+            }
             let target = w.hex("the target hex")?;
             let mut routers = false;
             let mut crew = None;
@@ -497,6 +595,28 @@ fn parse(text: &str) -> Result<Command, String> {
         }
         "march" | "move" => {
             let from = w.hex("the hex to march from")?;
+            if w.peek()
+                .is_some_and(|word| word.eq_ignore_ascii_case("off"))
+            {
+                // Off the map onto the off-board grid (R48).
+                w.next();
+                let square = match w
+                    .peek()
+                    .and_then(|word| word.parse::<crate::offboard::ring::Square>().ok())
+                {
+                    Some(sq) => {
+                        w.next();
+                        Some(sq)
+                    }
+                    None => None,
+                };
+                let pick = if w.peek().is_some() {
+                    Some(parse_pick(&mut w)?)
+                } else {
+                    None
+                };
+                return Ok(Command::MarchOff { from, square, pick });
+            }
             let mut path = Vec::new();
             while w.is_hex() {
                 path.push(w.hex("a hex")?);
@@ -531,6 +651,25 @@ fn parse(text: &str) -> Result<Command, String> {
             let from = Hexes::from_slice(&from)
                 .ok_or("a hex has at most six neighbours to attack from (R72)")?;
             Command::Attack { target, from }
+        }
+        "lose" if w.peek().is_some_and(|word| word.parse::<u16>().is_ok()) => {
+            let counter = crate::offboard::command::number(&mut w, "lose")?;
+            let men = w.men()?.ok_or("name who dies: lose 5 inf 2 cav 1")?;
+            Command::LoseInRing { counter, men }
+        }
+        "enter" => {
+            let counter = crate::offboard::command::number(&mut w, "enter")?;
+            let hex = w.hex("the hex entered")?;
+            let pieces = if w.peek().is_some() {
+                Some(crate::offboard::command::pieces(&mut w)?)
+            } else {
+                None
+            };
+            Command::Enter {
+                counter,
+                hex,
+                pieces,
+            }
         }
         "lose" => {
             let hex = w.hex("the hex")?;
@@ -596,7 +735,7 @@ fn parse(text: &str) -> Result<Command, String> {
         }
         other => {
             return Err(format!(
-                "`{other}` is not a verb: fire, march, attack, lose, advance, rally, rout or end; on the off-board grid order, split, merge, commit, forces, cancel or fallback"
+                "`{other}` is not a verb: fire, march, attack, lose, advance, rally, rout or end; on the off-board grid enter, order, split, merge, commit, forces, cancel or fallback"
             ));
         }
     };

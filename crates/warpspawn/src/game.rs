@@ -137,6 +137,9 @@ pub struct Marks {
     pub rally_rolled: bool,
     /// The routers here made their rout move (R80).
     pub rout_moved: bool,
+    /// Pieces here entered the map from the off-board grid this turn: the
+    /// formation may not attack (R48).
+    pub entered: bool,
 }
 
 impl Stack {
@@ -416,6 +419,16 @@ pub enum Step {
         into: Hexes,
         /// The hexes its men who fought stand in.
         from: Hexes,
+    },
+    /// `count` men of `side`'s counter `counter` die from a shot, their
+    /// owner choosing which (R56, R67).
+    LoseInRing {
+        /// Whose counter.
+        side: Side,
+        /// Its number.
+        counter: u16,
+        /// How many are still to be chosen.
+        count: u16,
     },
     /// The player turn ends once everything before it is done (R64).
     EndTurn,
@@ -997,7 +1010,9 @@ impl Game {
             return Some(Side(side as u8));
         }
         Some(match self.state.steps.front() {
-            Some(Step::Lose { side, .. }) | Some(Step::Advance { side, .. }) => *side,
+            Some(Step::Lose { side, .. })
+            | Some(Step::Advance { side, .. })
+            | Some(Step::LoseInRing { side, .. }) => *side,
             Some(Step::Rout { side, .. }) => side.other(),
             _ => self.state.active,
         })
@@ -1116,6 +1131,11 @@ fn step_word(step: &Step) -> u64 {
             4 | u64::from(side.0) << 4 | hexes(into) << 8 ^ hexes(from) << 30
         }
         Step::EndTurn => 5,
+        Step::LoseInRing {
+            side,
+            counter,
+            count,
+        } => 6 | u64::from(side.0) << 4 | u64::from(*counter) << 8 | u64::from(*count) << 24,
     }
 }
 

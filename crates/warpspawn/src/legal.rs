@@ -69,6 +69,9 @@ impl Game {
             Phase::Melee => self.attacks_into(side, out),
             Phase::Rally => self.rallies_into(side, out),
         }
+        if self.grid().is_some() {
+            self.ring_commands_into(side, out);
+        }
         // What `plan` asks of an end once the side decides and owes no
         // step (R64, R79).
         if self.rally_owed().is_none() {
@@ -155,6 +158,25 @@ impl Game {
                 }
             }
             Step::Fate { .. } | Step::EndTurn => {}
+            Step::LoseInRing {
+                side,
+                counter,
+                count,
+            } => {
+                let pool = self.ring_men(side, counter);
+                let t = count.min(pool.total());
+                for inf in t.saturating_sub(pool.cav)..=t.min(pool.inf) {
+                    out.push(Legal {
+                        command: Command::LoseInRing {
+                            counter,
+                            men: Men::new(inf, t - inf),
+                        },
+                        cost: 0,
+                        piece: None,
+                        at: None,
+                    });
+                }
+            }
         }
     }
 
@@ -332,8 +354,11 @@ impl Game {
         if self.decider() != Some(side) {
             return None;
         }
+        // A battle with the grid lists its March decision, whose entries
+        // and marches off the slots do not hold.
         if self.state.steps.is_empty()
             && self.state.phase == Phase::March
+            && self.grid().is_none()
             && let Some(command) = self.draw_march(side, rng, DRAW_TRIES)
         {
             return Some(command);

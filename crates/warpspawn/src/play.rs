@@ -91,6 +91,13 @@ impl Group {
 pub(crate) enum Plan {
     /// A command of the off-board grid, applied by `offboard::play`.
     Grid,
+    Enter(crate::offboard::play::EnterPlan),
+    MarchOff(crate::offboard::play::MarchOffPlan),
+    FireAtCounter(crate::offboard::play::CounterFirePlan),
+    LoseInRing {
+        counter: u16,
+        men: Men,
+    },
     Fire(FirePlan),
     March {
         from: Hex,
@@ -302,6 +309,7 @@ impl Game {
             let answers = matches!(
                 (step, command),
                 (Step::Lose { .. }, Command::Lose { .. })
+                    | (Step::LoseInRing { .. }, Command::LoseInRing { .. })
                     | (Step::Advance { .. }, Command::Advance { .. })
                     | (Step::Rout { .. }, Command::Rout { .. })
             );
@@ -347,6 +355,25 @@ impl Game {
             Command::Rout { from, to } => self.plan_rout(from, to),
             Command::End => self.plan_end(),
             Command::Grid(_) => unreachable!("checked above"),
+            Command::Enter {
+                counter,
+                hex,
+                pieces,
+            } => self.plan_enter(counter, hex, pieces).map(Plan::Enter),
+            Command::MarchOff { from, square, pick } => {
+                self.plan_march_off(from, square, pick).map(Plan::MarchOff)
+            }
+            Command::FireAtCounter {
+                cannon,
+                square,
+                counter,
+                crew,
+            } => self
+                .plan_fire_at_counter(cannon, square, counter, crew)
+                .map(Plan::FireAtCounter),
+            Command::LoseInRing { counter, men } => self
+                .plan_lose_in_ring(counter, men)
+                .map(|()| Plan::LoseInRing { counter, men }),
         }
     }
 
@@ -450,6 +477,21 @@ impl Game {
                 self.name(*side)
             ),
             Step::Fate { .. } | Step::EndTurn => "the rules finish the melee".to_owned(),
+            Step::LoseInRing {
+                side,
+                counter,
+                count,
+            } => format!(
+                "{} names which {count} of counter {counter}'s men die (R56){}",
+                self.name(*side),
+                self.example(
+                    *side,
+                    Some(Command::LoseInRing {
+                        counter: *counter,
+                        men: self.ring_men(*side, *counter).take_infantry_first(*count),
+                    })
+                )
+            ),
         }
     }
 
@@ -465,7 +507,44 @@ impl Game {
             .unwrap_or_default()
     }
 
-    fn in_phase(&self, phase: Phase, what: &str) -> Result<(), CommandError> {
+    /// The armed men with the side's cannon in `cannon`, when it may fire:
+    /// not fired, not marched, with 4 or more men (R65).
+    fn cannon_ready(&self, side: Side, cannon: Hex) -> Result<Men, CommandError> {
+        let Some(st) = self.stack(cannon, side).filter(|s| s.cannon) else {
+            return refuse(65, format!("{} has no cannon in {cannon}", self.name(side)));
+        };
+        if st.marks.fired {
+            return refuse(65, format!("the cannon in {cannon} has fired this turn"));
+        }
+        if st.marks.cannon_marched {
+            return refuse(65, format!("the cannon in {cannon} marched this turn"));
+        }
+        let men = st.armed.men;
+        if men.total() < 4 {
+            return refuse(
+                65,
+                format!(
+                    "the cannon in {cannon} has {} armed men with it: it fires only with 4 or more",
+                    men.total()
+                ),
+            );
+        }
+        Ok(men)
+    }
+
+    /// The crew of the side's cannon in `cannon` when it may fire: the one
+    /// named, or the first four men, infantry first (R65).
+    pub(crate) fn crew_for(
+        &self,
+        side: Side,
+        cannon: Hex,
+        crew: Option<Men>,
+    ) -> Result<Men, CommandError> {
+        let men = self.cannon_ready(side, cannon)?;
+        crew_of(cannon, men, crew)
+    }
+
+    pub(crate) fn in_phase(&self, phase: Phase, what: &str) -> Result<(), CommandError> {
         if self.state.phase == phase {
             Ok(())
         } else {
@@ -489,25 +568,7 @@ impl Game {
     ) -> Result<FirePlan, CommandError> {
         self.in_phase(Phase::Cannonade, "cannon fire")?;
         let side = self.state.active;
-        let Some(st) = self.stack(cannon, side).filter(|s| s.cannon) else {
-            return refuse(65, format!("{} has no cannon in {cannon}", self.name(side)));
-        };
-        if st.marks.fired {
-            return refuse(65, format!("the cannon in {cannon} has fired this turn"));
-        }
-        if st.marks.cannon_marched {
-            return refuse(65, format!("the cannon in {cannon} marched this turn"));
-        }
-        let men = st.armed.men;
-        if men.total() < 4 {
-            return refuse(
-                65,
-                format!(
-                    "the cannon in {cannon} has {} armed men with it: it fires only with 4 or more",
-                    men.total()
-                ),
-            );
-        }
+        let men = self.cannon_ready(side, cannon)?;
         let range = cannon.distance(target);
         let max = u16::from(self.battle.switches.cannon_range);
         if range == 0 {
@@ -543,19 +604,7 @@ impl Game {
                 );
             }
         };
-        let crew = match crew {
-            None => men.take_infantry_first(4),
-            Some(c) if c.total() != 4 => {
-                return refuse(65, format!("a cannon's crew is 4 men, not {}", c.total()));
-            }
-            Some(c) if !men.covers(c) => {
-                return refuse(
-                    65,
-                    format!("{cannon} has {men} armed: it cannot give the crew {c}"),
-                );
-            }
-            Some(c) => c,
-        };
+        let crew = crew_of(cannon, men, crew)?;
         let mut line = between(cannon, target);
         line.sort_by_key(|h| (cannon.distance(*h), *h));
         let mut direct = true;
@@ -594,25 +643,20 @@ impl Game {
         })
     }
 
-    /// Checks a march (R69-R71), returning what moves.
-    pub(crate) fn plan_march(
+    /// What of the side's stack in `from` marches for `pick` (R65, R69-R71):
+    /// everything, refused where part of it may not go (with an example
+    /// along `path`), or the pieces picked, each of which must be free.
+    pub(crate) fn march_group(
         &self,
+        side: Side,
         from: Hex,
-        path: Hexes,
+        st: &Stack,
         pick: Option<Pick>,
+        path: &[Hex],
     ) -> Result<Group, CommandError> {
-        self.in_phase(Phase::March, "marching")?;
-        let side = self.state.active;
-        let path = path.as_slice();
-        if path.is_empty() || path.len() > 2 {
-            return refuse(61, "a march enters one or two hexes");
-        }
-        let Some(st) = self.stack(from, side) else {
-            return refuse(69, format!("{} has no pieces in {from}", self.name(side)));
-        };
         let m = &st.marks;
         let free = st.free();
-        let group = match pick {
+        Ok(match pick {
             None => {
                 let mut stuck: Vec<String> = Vec::new();
                 if !m.crew.is_empty() {
@@ -770,7 +814,26 @@ impl Game {
                     unarmed: free.unarmed.take(p.unarmed),
                 }
             }
+        })
+    }
+
+    /// Checks a march (R69-R71), returning what moves.
+    pub(crate) fn plan_march(
+        &self,
+        from: Hex,
+        path: Hexes,
+        pick: Option<Pick>,
+    ) -> Result<Group, CommandError> {
+        self.in_phase(Phase::March, "marching")?;
+        let side = self.state.active;
+        let path = path.as_slice();
+        if path.is_empty() || path.len() > 2 {
+            return refuse(61, "a march enters one or two hexes");
+        }
+        let Some(st) = self.stack(from, side) else {
+            return refuse(69, format!("{} has no pieces in {from}", self.name(side)));
         };
+        let group = self.march_group(side, from, st, pick, path)?;
         if !group.moves_something() {
             return if group.flag {
                 refuse(
@@ -962,6 +1025,14 @@ impl Game {
                     72,
                     format!(
                         "the formation in {hex} attacked this phase: a formation attacks at most once"
+                    ),
+                );
+            }
+            if att.marks.entered {
+                return refuse(
+                    48,
+                    format!(
+                        "the formation in {hex} came onto the map this turn: no charging onto the board"
                     ),
                 );
             }
@@ -1403,6 +1474,27 @@ impl Game {
                 false
             }
             Plan::Grid => unreachable!("the grid's commands are applied by `apply_as`"),
+            Plan::Enter(plan) => {
+                self.enter(&plan, events);
+                // Sight is checked again after each entry (R55).
+                self.look(side, events);
+                false
+            }
+            Plan::MarchOff(plan) => {
+                self.march_off(&plan, events);
+                false
+            }
+            Plan::FireAtCounter(plan) => {
+                let mut dice = self.state.dice.clone();
+                let roll = d6(&mut dice)?;
+                self.state.dice = dice;
+                self.fire_at_counter(&plan, roll, events);
+                true
+            }
+            Plan::LoseInRing { counter, men } => {
+                self.lose_in_ring(counter, men, events);
+                false
+            }
             Plan::Lose { hex, men } => {
                 self.lose(hex, men, events);
                 false
@@ -2092,6 +2184,22 @@ impl Game {
                     self.state.steps.pop_front();
                     self.end_turn(events);
                 }
+                Step::LoseInRing {
+                    side,
+                    counter,
+                    count,
+                } => {
+                    let men = self.ring_men(side, counter);
+                    if count == 0 || men.is_empty() {
+                        self.state.steps.pop_front();
+                    } else if men.total() <= count || men.inf == 0 || men.cav == 0 {
+                        self.state.steps.pop_front();
+                        let dead = men.take_infantry_first(count.min(men.total()));
+                        self.kill_in_ring(side, counter, dead, events);
+                    } else {
+                        return;
+                    }
+                }
             }
         }
     }
@@ -2171,6 +2279,22 @@ impl Game {
     }
 }
 
+/// A cannon's crew from the `men` with it: the one named, or the first four,
+/// infantry first (R65).
+fn crew_of(cannon: Hex, men: Men, crew: Option<Men>) -> Result<Men, CommandError> {
+    match crew {
+        None => Ok(men.take_infantry_first(4)),
+        Some(c) if c.total() != 4 => {
+            refuse(65, format!("a cannon's crew is 4 men, not {}", c.total()))
+        }
+        Some(c) if !men.covers(c) => refuse(
+            65,
+            format!("{cannon} has {men} armed: it cannot give the crew {c}"),
+        ),
+        Some(c) => Ok(c),
+    }
+}
+
 /// The dice a shot rolls (R67, R68).
 struct FireRolls {
     roll: u8,
@@ -2220,7 +2344,10 @@ fn command_hexes(command: &Command) -> Named {
             RoutTo::Hex(h) | RoutTo::Surrender(h) => named.extend(&[*from, *h]),
             RoutTo::Off => named.extend(&[*from]),
         },
-        Command::End | Command::Grid(_) => {}
+        Command::Enter { hex, .. } => named.extend(&[*hex]),
+        Command::MarchOff { from, .. } => named.extend(&[*from]),
+        Command::FireAtCounter { cannon, .. } => named.extend(&[*cannon]),
+        Command::End | Command::Grid(_) | Command::LoseInRing { .. } => {}
     }
     named
 }

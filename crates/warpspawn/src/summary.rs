@@ -77,6 +77,7 @@ impl Game {
         let awaiting = self.state.steps.front().and_then(|step| {
             let choice = match step {
                 Step::Lose { .. } => "casualties",
+                Step::LoseInRing { .. } => "counter_casualties",
                 Step::Advance { .. } => "advance",
                 Step::Rout { side, from, .. } => match self.rout_options(*side, *from).first() {
                     Some(crate::command::RoutTo::Surrender(_)) => "surrender",

@@ -128,7 +128,7 @@ impl std::error::Error for ParseGridCommandError {}
 
 /// The pieces' words, as a march names them: `inf 10 cav 2 officer 1
 /// cannon baggage flag`.
-fn pieces_words(p: &Composition) -> String {
+pub(crate) fn pieces_words(p: &Composition) -> String {
     Pick {
         men: Men::new(p.infantry, p.cavalry),
         officers: p.officers,
@@ -179,7 +179,7 @@ impl fmt::Display for GridCommand {
 }
 
 /// A counter's number after a verb.
-fn number(w: &mut Words<'_>, verb: &str) -> Result<u16, String> {
+pub(crate) fn number(w: &mut Words<'_>, verb: &str) -> Result<u16, String> {
     let word = w
         .next()
         .ok_or_else(|| format!("`{verb}` needs a counter's number: {verb} 5"))?;
@@ -191,7 +191,7 @@ fn number(w: &mut Words<'_>, verb: &str) -> Result<u16, String> {
 
 /// Pieces named after a counter: at least one, each once; never
 /// prisoners or unarmed men (R43).
-fn pieces(w: &mut Words<'_>) -> Result<Composition, String> {
+pub(crate) fn pieces(w: &mut Words<'_>) -> Result<Composition, String> {
     let pick = parse_pieces(
         w,
         &PIECE_NAMES[..6],

@@ -141,7 +141,7 @@ pub struct Orders {
 }
 
 /// `whole` less `part`.
-fn less(whole: &Composition, part: &Composition) -> Composition {
+pub(crate) fn less(whole: &Composition, part: &Composition) -> Composition {
     Composition {
         infantry: whole.infantry - part.infantry,
         cavalry: whole.cavalry - part.cavalry,
@@ -153,7 +153,7 @@ fn less(whole: &Composition, part: &Composition) -> Composition {
 }
 
 /// `a` and `b` together.
-fn together(a: &Composition, b: &Composition) -> Composition {
+pub(crate) fn together(a: &Composition, b: &Composition) -> Composition {
     Composition {
         infantry: a.infantry.saturating_add(b.infantry),
         cavalry: a.cavalry.saturating_add(b.cavalry),

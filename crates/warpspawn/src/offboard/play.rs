@@ -5,12 +5,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use sandtable_core::game::Barrier;
+use sandtable_core::game::{Barrier, Legal};
 
 use super::command::{GridCommand, Order};
 use super::counter::Composition;
 use super::event::RingEvent;
 use super::fight::{After, Engaged, Outcome, Party, cancel, settle};
+use super::fire::{CounterShot, plan_shot};
 use super::forces::Forces;
 use super::movement::Movement;
 use super::moves::fall_backs;
@@ -20,10 +21,11 @@ use super::setup::OffboardSetup;
 use super::sight::seen_from_map;
 use super::ticks::{Contest, CounterId, Kind};
 use super::view::{Counter, Grid};
+use crate::command::{Command, Men, Pick};
 use crate::event::Event;
-use crate::game::{Game, Side};
-use crate::hex::Edge;
-use crate::play::CommandError;
+use crate::game::{Band, Game, Phase, Side, Stack, Step};
+use crate::hex::{Edge, Hex};
+use crate::play::{CommandError, Group};
 
 /// Where the ring is in a game turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -906,6 +908,682 @@ impl Game {
             }
             _ => Vec::new(),
         }
+    }
+}
+
+/// An entry checked (R48): the counter, the hex and what enters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EnterPlan {
+    /// The counter.
+    pub id: CounterId,
+    /// The hex entered.
+    pub hex: Hex,
+    /// What enters.
+    pub pieces: Composition,
+}
+
+/// A march off the map checked (R48): what leaves, and the square it
+/// becomes a counter in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MarchOffPlan {
+    /// The hex left.
+    pub from: Hex,
+    /// The edge square entered.
+    pub square: Square,
+    /// What marches off.
+    pub group: Group,
+}
+
+/// A shot at a counter checked (R56).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CounterFirePlan {
+    /// The cannon's hex.
+    pub cannon: Hex,
+    /// The counter.
+    pub id: CounterId,
+    /// Its square.
+    pub square: Square,
+    /// The crew marked.
+    pub crew: Men,
+    /// The counter's armed men: the density (R56).
+    pub target_men: u16,
+    /// The shot's modifiers.
+    pub shot: CounterShot,
+}
+
+/// A group's pieces as a counter holds them: never prisoners or unarmed
+/// men (R43).
+fn composition_of(group: &Group, flags: bool) -> Composition {
+    Composition {
+        infantry: group.armed.men.inf,
+        cavalry: group.armed.men.cav,
+        officers: group.armed.officers,
+        cannon: group.cannon,
+        baggage: group.baggage,
+        flag: flags,
+    }
+}
+
+impl Game {
+    /// The armed men of a side's counter.
+    pub(crate) fn ring_men(&self, side: Side, number: u16) -> Men {
+        self.grid()
+            .and_then(|g| {
+                g.grid
+                    .counters
+                    .iter()
+                    .find(|c| c.id.side == side.index() && c.id.number == number)
+            })
+            .map_or(Men::NONE, |c| Men::new(c.pieces.infantry, c.pieces.cavalry))
+    }
+
+    /// Checks an entry (R48): in the side's March phase, a counter ordered
+    /// to enter this game turn comes onto a hex its square faces, where no
+    /// enemy stands, within the hex's limits (R62).
+    pub(crate) fn plan_enter(
+        &self,
+        number: u16,
+        hex: Hex,
+        pieces: Option<Composition>,
+    ) -> Result<EnterPlan, CommandError> {
+        self.in_phase(Phase::March, "entering the map")?;
+        let side = self.state.active;
+        let Some(g) = self.grid() else {
+            return Err(no_grid());
+        };
+        let id = CounterId {
+            side: side.index(),
+            number,
+        };
+        let Some(c) = g.grid.counters.iter().find(|c| c.id == id) else {
+            return Err(CommandError {
+                ruling: 43,
+                reason: format!("{} has no counter {number}", self.name(side)),
+            });
+        };
+        if !g.entering.contains(&id) {
+            return Err(CommandError {
+                ruling: 48,
+                reason: format!(
+                    "counter {number} was not ordered to enter this game turn: only `order {number} enter`, written in the Orders phase, brings it on"
+                ),
+            });
+        }
+        if !g.grid.ring.faces(c.at).contains(&hex) {
+            let faced: Vec<String> = g
+                .grid
+                .ring
+                .faces(c.at)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            return Err(CommandError {
+                ruling: 48,
+                reason: format!(
+                    "counter {number} in {} faces {}, not {hex}",
+                    c.at,
+                    faced.join(", ")
+                ),
+            });
+        }
+        let pieces = pieces.unwrap_or(c.pieces);
+        if pieces.is_empty() {
+            return Err(CommandError {
+                ruling: 48,
+                reason: "name what enters".to_owned(),
+            });
+        }
+        if !c.pieces.holds(&pieces) {
+            return Err(CommandError {
+                ruling: 48,
+                reason: format!(
+                    "counter {number} does not hold all of that: it holds {}",
+                    super::event::pieces_words(&c.pieces)
+                ),
+            });
+        }
+        if self.battle.impassable_at(self.battle.map.index(hex)) {
+            return Err(CommandError {
+                ruling: 69,
+                reason: format!("{hex} is impassable: nothing enters it"),
+            });
+        }
+        if self.stack(hex, side.other()).is_some() {
+            return Err(CommandError {
+                ruling: 48,
+                reason: format!(
+                    "{} stands in {hex}: a counter enters only where no enemy stands (no charging onto the board)",
+                    self.name(side.other())
+                ),
+            });
+        }
+        let here = self.stack(hex, side);
+        let items = u8::from(pieces.cannon) + u8::from(pieces.baggage) + self.state.items(hex);
+        if items > 1 {
+            return Err(CommandError {
+                ruling: 62,
+                reason: format!("a hex holds one cannon or baggage; {hex} would hold {items}"),
+            });
+        }
+        let limit = if items > 0 { 10 } else { 20 };
+        let men = here.map_or(0, |st| st.armed.men.total()) + pieces.infantry + pieces.cavalry;
+        if men > limit {
+            return Err(CommandError {
+                ruling: 62,
+                reason: format!(
+                    "{hex} would hold {men} armed men, over its limit of {limit}: name what enters, the rest stays in the counter (R48)"
+                ),
+            });
+        }
+        if pieces.cannon && pieces.infantry + pieces.cavalry < super::counter::CREW {
+            return Err(CommandError {
+                ruling: 43,
+                reason: "a cannon enters with its crew of 4 armed men".to_owned(),
+            });
+        }
+        Ok(EnterPlan { id, hex, pieces })
+    }
+
+    /// Pieces of a counter come onto the map as their march for the turn,
+    /// and may not attack this Melee phase (R48).
+    pub(crate) fn enter(&mut self, plan: &EnterPlan, events: &mut Vec<Event>) {
+        let side = self.state.active;
+        let p = plan.pieces;
+        let st = self.state.stack_mut(plan.hex, side);
+        let band = Band {
+            men: Men::new(p.infantry, p.cavalry),
+            officers: p.officers,
+        };
+        st.armed = st.armed.plus(band);
+        st.marks.marched = st.marks.marched.plus(band);
+        st.marks.entered = true;
+        if p.cannon {
+            st.cannon = true;
+            st.marks.cannon_marched = true;
+        }
+        if p.baggage {
+            st.baggage = true;
+            st.marks.baggage_marched = true;
+        }
+        if p.flag {
+            st.flags += 1;
+            st.marks.flag_hexes = 2;
+        }
+        let g = self.grid_mut();
+        let i = g
+            .grid
+            .counters
+            .iter()
+            .position(|c| c.id == plan.id)
+            .expect("checked");
+        let left = super::orders::less(&g.grid.counters[i].pieces, &p);
+        let emptied = left.is_empty();
+        if emptied {
+            g.grid.counters.remove(i);
+            g.entering.remove(&plan.id);
+        } else {
+            g.grid.counters[i].pieces = left;
+        }
+        events.push(Event::Ring(RingEvent::Entered {
+            id: plan.id,
+            hex: plan.hex,
+            pieces: p,
+            emptied,
+        }));
+        let hex = plan.hex;
+        if self.stack(hex, side.other()).is_some_and(Stack::capturable) {
+            self.capture(hex, side, events);
+        }
+    }
+
+    /// Checks a march off the map (R48): in the side's March phase, pieces
+    /// free to march in an edge hex leave across that edge into the edge
+    /// square facing it, named where a corner hex faces two.
+    pub(crate) fn plan_march_off(
+        &self,
+        from: Hex,
+        square: Option<Square>,
+        pick: Option<Pick>,
+    ) -> Result<MarchOffPlan, CommandError> {
+        self.in_phase(Phase::March, "marching off the map")?;
+        let side = self.state.active;
+        let Some(g) = self.grid() else {
+            return Err(no_grid());
+        };
+        let faces = g.grid.ring.edge_squares(from);
+        let square = match (square, faces.as_slice()) {
+            (_, []) => {
+                return Err(CommandError {
+                    ruling: 48,
+                    reason: format!(
+                        "{from} is not on the map's edge: only an edge hex marches off"
+                    ),
+                });
+            }
+            (None, [only]) => *only,
+            (None, several) => {
+                let names: Vec<String> = several.iter().map(ToString::to_string).collect();
+                return Err(CommandError {
+                    ruling: 48,
+                    reason: format!(
+                        "{from} is a corner hex facing {}: name the square, as in `march {from} off {}`",
+                        names.join(" and "),
+                        several[0]
+                    ),
+                });
+            }
+            (Some(sq), faced) if faced.contains(&sq) => sq,
+            (Some(sq), faced) => {
+                let names: Vec<String> = faced.iter().map(ToString::to_string).collect();
+                return Err(CommandError {
+                    ruling: 48,
+                    reason: format!("{from} faces {}, not {sq}", names.join(" and ")),
+                });
+            }
+        };
+        let Some(st) = self.stack(from, side) else {
+            return Err(CommandError {
+                ruling: 69,
+                reason: format!("{} has no pieces in {from}", self.name(side)),
+            });
+        };
+        let pick = match pick {
+            Some(p) if p.prisoners > 0 || p.unarmed > 0 => {
+                return Err(CommandError {
+                    ruling: 43,
+                    reason: "prisoners and unarmed men never leave the map: a counter holds armed men, officers, cannon, baggage and flags".to_owned(),
+                });
+            }
+            Some(p) => p,
+            None => {
+                // Everything that may march, prisoners and unarmed men
+                // staying behind.
+                let free = st.free();
+                Pick {
+                    men: free.men,
+                    officers: free.officers,
+                    cannon: free.cannon,
+                    baggage: free.baggage,
+                    flag: st.flags > 0,
+                    ..Pick::default()
+                }
+            }
+        };
+        let group = self.march_group(side, from, st, Some(pick), &[])?;
+        if group.armed.men.is_empty() {
+            return Err(CommandError {
+                ruling: 48,
+                reason: "a formation marches off: armed men go with whatever leaves".to_owned(),
+            });
+        }
+        if group.cannon && group.armed.men.total() < super::counter::CREW {
+            return Err(CommandError {
+                ruling: 43,
+                reason: "a cannon leaves with its crew of 4 armed men".to_owned(),
+            });
+        }
+        Ok(MarchOffPlan {
+            from,
+            square,
+            group,
+        })
+    }
+
+    /// Pieces leave the map and become a counter in the edge square, or
+    /// join a friendly one there; enemy counters there, seen or not, are
+    /// fought at once, the new counter moving (R48).
+    pub(crate) fn march_off(&mut self, plan: &MarchOffPlan, events: &mut Vec<Event>) {
+        let side = self.state.active;
+        let s = side.index();
+        let group = plan.group;
+        let src = self.state.stack_mut(plan.from, side);
+        src.armed = src.armed.minus(group.armed).expect("checked");
+        if group.cannon {
+            src.cannon = false;
+        }
+        if group.baggage {
+            src.baggage = false;
+        }
+        let flags = if group.flag { src.flags } else { 0 };
+        src.flags -= flags;
+        self.state.tidy(plan.from, side);
+        let pieces = composition_of(&group, flags > 0);
+        let g = self.grid_mut();
+        let friend = g
+            .grid
+            .counters
+            .iter()
+            .filter(|c| c.id.side == s && c.at == plan.square)
+            .map(|c| c.id.number)
+            .min();
+        let (id, joined) = match friend {
+            Some(number) => {
+                let c = g
+                    .grid
+                    .counters
+                    .iter_mut()
+                    .find(|c| c.id.side == s && c.id.number == number)
+                    .expect("found");
+                c.pieces = super::orders::together(&c.pieces, &pieces);
+                (c.id, true)
+            }
+            None => {
+                let number = (1..=u16::MAX)
+                    .find(|n| {
+                        g.grid
+                            .counters
+                            .iter()
+                            .all(|c| c.id.side != s || c.id.number != *n)
+                    })
+                    .expect("fewer counters than numbers");
+                let id = CounterId { side: s, number };
+                g.grid.counters.push(Counter {
+                    id,
+                    at: plan.square,
+                    pieces,
+                });
+                g.grid.counters.sort_by_key(|c| c.id);
+                (id, false)
+            }
+        };
+        events.push(Event::Ring(RingEvent::MarchedOff {
+            from: plan.from,
+            id,
+            square: plan.square,
+            pieces,
+            joined,
+        }));
+        let mut enemies: Vec<CounterId> = g
+            .grid
+            .counters
+            .iter()
+            .filter(|c| c.id.side != s && c.at == plan.square)
+            .map(|c| c.id)
+            .collect();
+        if !enemies.is_empty() {
+            enemies.push(id);
+            enemies.sort_unstable();
+            let from = enemies.iter().map(|e| (*e, plan.square)).collect();
+            self.open_fight(
+                Contest {
+                    square: plan.square,
+                    kind: Kind::Meet {
+                        defender: Some(1 - s),
+                    },
+                    counters: enemies,
+                },
+                from,
+                events,
+            );
+        }
+    }
+
+    /// Checks a shot at a counter (R56): in the side's Cannonade, a cannon
+    /// free to fire, with its crew, at an enemy counter in an edge square
+    /// its side sees, within range less the step off the map.
+    pub(crate) fn plan_fire_at_counter(
+        &self,
+        cannon: Hex,
+        square: Square,
+        number: u16,
+        crew: Option<Men>,
+    ) -> Result<CounterFirePlan, CommandError> {
+        self.in_phase(Phase::Cannonade, "cannon fire")?;
+        let side = self.state.active;
+        let Some(g) = self.grid() else {
+            return Err(no_grid());
+        };
+        let crew = self.crew_for(side, cannon, crew)?;
+        let id = CounterId {
+            side: side.other().index(),
+            number,
+        };
+        let located = g
+            .grid
+            .counters
+            .iter()
+            .find(|c| c.id == id && c.at == square && g.grid.located_by(side.index(), c));
+        let Some(c) = located else {
+            // Said the same whether or not it stands there unseen (R57).
+            return Err(CommandError {
+                ruling: 56,
+                reason: format!(
+                    "your side sees no counter {number} of {} in {square}",
+                    self.name(side.other())
+                ),
+            });
+        };
+        let target_men = c.pieces.infantry + c.pieces.cavalry;
+        let shot = plan_shot(
+            &g.grid.ring,
+            cannon,
+            square,
+            &g.grid.seen_from_map[side.index()],
+            self.battle.switches.cannon_range,
+            target_men,
+        )
+        .map_err(|e| refusal(e.to_string()))?;
+        Ok(CounterFirePlan {
+            cannon,
+            id,
+            square,
+            crew,
+            target_men,
+            shot,
+        })
+    }
+
+    /// The cannon fires at the counter: its owner names who dies; victory
+    /// points as R81 (R56, R67).
+    pub(crate) fn fire_at_counter(
+        &mut self,
+        plan: &CounterFirePlan,
+        roll: u8,
+        events: &mut Vec<Event>,
+    ) {
+        let side = self.state.active;
+        let st = self.state.stack_mut(plan.cannon, side);
+        st.marks.fired = true;
+        st.marks.crew = plan.crew;
+        let modifier = plan.shot.modifier();
+        let n = crate::play::casualties(roll, modifier, plan.target_men);
+        events.push(Event::Ring(RingEvent::ShotAt {
+            cannon: plan.cannon,
+            square: plan.square,
+            id: plan.id,
+            roll,
+            modifier,
+            casualties: n,
+        }));
+        if n > 0 {
+            self.state.steps.push_back(Step::LoseInRing {
+                side: side.other(),
+                counter: plan.id.number,
+                count: n,
+            });
+        }
+    }
+
+    /// Checks the owner's choice of a counter's dead (R56, R67).
+    pub(crate) fn plan_lose_in_ring(&self, number: u16, men: Men) -> Result<(), CommandError> {
+        let Some(Step::LoseInRing {
+            side,
+            counter,
+            count,
+        }) = self.state.steps.front()
+        else {
+            return Err(CommandError {
+                ruling: 56,
+                reason: "no counter's losses are owed".to_owned(),
+            });
+        };
+        if *counter != number {
+            return Err(CommandError {
+                ruling: 56,
+                reason: format!("the losses are counter {counter}'s, not counter {number}'s"),
+            });
+        }
+        let pool = self.ring_men(*side, number);
+        let want = (*count).min(pool.total());
+        if men.total() != want {
+            return Err(CommandError {
+                ruling: 67,
+                reason: format!("counter {number} loses {want} men, not {}", men.total()),
+            });
+        }
+        if !pool.covers(men) {
+            return Err(CommandError {
+                ruling: 67,
+                reason: format!("counter {number} has {pool}, not {men}"),
+            });
+        }
+        Ok(())
+    }
+
+    /// A counter's men die; with no men left, its officers die too; the
+    /// enemy scores them (R56, R81).
+    pub(crate) fn lose_in_ring(&mut self, number: u16, men: Men, events: &mut Vec<Event>) {
+        let Some(Step::LoseInRing { side, .. }) = self.state.steps.pop_front() else {
+            unreachable!("checked: a loss is owed");
+        };
+        self.kill_in_ring(side, number, men, events);
+    }
+
+    /// Kills `men` of a counter; an empty counter leaves the ring.
+    pub(crate) fn kill_in_ring(
+        &mut self,
+        side: Side,
+        number: u16,
+        men: Men,
+        events: &mut Vec<Event>,
+    ) {
+        let g = self.grid_mut();
+        let Some(i) = g
+            .grid
+            .counters
+            .iter()
+            .position(|c| c.id.side == side.index() && c.id.number == number)
+        else {
+            return;
+        };
+        let c = &mut g.grid.counters[i];
+        c.pieces.infantry -= men.inf;
+        c.pieces.cavalry -= men.cav;
+        let officers = if c.pieces.infantry + c.pieces.cavalry == 0 {
+            std::mem::take(&mut c.pieces.officers)
+        } else {
+            0
+        };
+        let id = c.id;
+        let emptied = c.pieces.is_empty();
+        if emptied {
+            g.grid.counters.remove(i);
+            g.entering.remove(&id);
+        }
+        events.push(Event::Ring(RingEvent::CounterLost { id, men, emptied }));
+        self.state.vp[side.other().index()] += u32::from(men.total()) + 3 * u32::from(officers);
+    }
+}
+
+impl Game {
+    /// The side's commands between the map and the ring in this phase (R48,
+    /// R56): in the Cannonade each ready cannon's shot at each enemy
+    /// counter it may reach; in the March each entry of a whole counter
+    /// onto each hex it faces, and each march off of everything that may
+    /// go from each edge hex into each square it faces.
+    pub(crate) fn ring_commands_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
+        let Some(g) = self.grid() else {
+            return;
+        };
+        let mut push = |game: &Game, command: Command, piece: Option<Hex>, at: Option<Hex>| {
+            if game.plan(side, &command).is_ok() {
+                out.push(Legal {
+                    command,
+                    cost: 0,
+                    piece: piece.map(Hex::spot),
+                    at: at.map(Hex::spot),
+                });
+            }
+        };
+        match self.state.phase {
+            Phase::Cannonade => {
+                let cannon: Vec<Hex> = self
+                    .stacks()
+                    .iter()
+                    .filter(|st| st.side == side && st.cannon && !st.marks.fired)
+                    .map(|st| st.hex)
+                    .collect();
+                for hex in cannon {
+                    for c in g.grid.counters.iter().filter(|c| {
+                        c.id.side != side.index()
+                            && g.grid.seen_from_map[side.index()].contains(&c.at)
+                    }) {
+                        push(
+                            self,
+                            Command::FireAtCounter {
+                                cannon: hex,
+                                square: c.at,
+                                counter: c.id.number,
+                                crew: None,
+                            },
+                            Some(hex),
+                            None,
+                        );
+                    }
+                }
+            }
+            Phase::March => {
+                for c in g
+                    .grid
+                    .counters
+                    .iter()
+                    .filter(|c| g.entering.contains(&c.id) && c.id.side == side.index())
+                {
+                    for hex in g.grid.ring.faces(c.at) {
+                        push(
+                            self,
+                            Command::Enter {
+                                counter: c.id.number,
+                                hex,
+                                pieces: None,
+                            },
+                            None,
+                            Some(hex),
+                        );
+                    }
+                }
+                let edge: Vec<Hex> = self
+                    .stacks()
+                    .iter()
+                    .filter(|st| st.side == side && st.is_formation())
+                    .map(|st| st.hex)
+                    .filter(|hex| !g.grid.ring.edge_squares(*hex).is_empty())
+                    .collect();
+                for hex in edge {
+                    for sq in g.grid.ring.edge_squares(hex) {
+                        push(
+                            self,
+                            Command::MarchOff {
+                                from: hex,
+                                square: Some(sq),
+                                pick: None,
+                            },
+                            Some(hex),
+                            None,
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The refusal of a grid command in a battle without the grid.
+fn no_grid() -> CommandError {
+    CommandError {
+        ruling: 40,
+        reason: "this battle has no off-board grid".to_owned(),
     }
 }
 

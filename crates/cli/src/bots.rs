@@ -156,8 +156,14 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
                 .or(front.turn_limit())
                 .or(fallback_limit);
             let (mut game, seed) = start(front, &record, path, o.seed, limit, &o.seeing)?;
+            let viewer = o.seeing.viewer(&game)?;
             // The log is shown only without --json.
-            apply_record(&mut game, &record, path, (!o.json).then_some(&mut log))?;
+            apply_record(
+                &mut game,
+                &record,
+                path,
+                (!o.json).then_some((&mut log, viewer)),
+            )?;
             commands = record.command_list();
             (game, seed, limit)
         }
@@ -175,21 +181,26 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
     let bot_seed = o.thinking.bot_seed.unwrap_or(seed);
     let mut stuck = None;
     let mut watching = Watching::new(&seats);
-    let played = play_seats(&mut game, &mut commands, &mut log, |game, seat| {
-        watching.catch_up(front);
-        let kind = seats[seat.index()]?;
-        let config = o
-            .thinking
-            .config(kind, seat_seed(bot_seed, seat))
-            .with_seen(watching.seen[seat.index()]);
-        let decided = front.decide(game, seat, &config);
-        if decided.is_none() {
-            stuck = Some(seat);
-        }
-        let command = decided?.0;
-        watching.about_to_play(game, seat, command);
-        Some((command, kind))
-    });
+    let played = play_seats(
+        &mut game,
+        &mut commands,
+        (&mut log, viewer),
+        |game, seat| {
+            watching.catch_up(front);
+            let kind = seats[seat.index()]?;
+            let config = o
+                .thinking
+                .config(kind, seat_seed(bot_seed, seat))
+                .with_seen(watching.seen[seat.index()]);
+            let decided = front.decide(game, seat, &config);
+            if decided.is_none() {
+                stuck = Some(seat);
+            }
+            let command = decided?.0;
+            watching.about_to_play(game, seat, command);
+            Some((command, kind))
+        },
+    );
     // Play that stops early (scripted dice run out, R30) stops as it would
     // for a person, and the game so far is still saved, with the rolls used.
     let stopped = match (played, stuck) {

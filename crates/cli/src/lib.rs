@@ -154,22 +154,43 @@ impl Seeing {
     }
 }
 
-/// Writes a command and its events to a log, as `play` prints it: the
-/// command on its line, then each event the system logs, in words.
+/// Writes a command and its events to a log, as `play` prints it for
+/// `viewer`: the command on its line, or that the seat gave a command the
+/// viewer may not read (another player's sealed order, R57), then each
+/// event the system logs and the viewer may know, in words.
 fn log_command<G: GameState>(
     log: &mut String,
     game: &G,
     label: &str,
-    command: &G::Command,
+    (seat, command): (Seat, &G::Command),
     events: &[G::Event],
+    viewer: Viewer,
 ) {
-    let _ = writeln!(log, "{label:>4}  {command}");
-    log_events(log, game, events);
+    let _ = writeln!(
+        log,
+        "{label:>4}  {}",
+        command_seen(game, seat, command, viewer)
+    );
+    log_events(log, game, events, viewer);
 }
 
-fn log_events<G: GameState>(log: &mut String, game: &G, events: &[G::Event]) {
+/// A command as `viewer` may read it: its notation, or that the seat gave
+/// a sealed command.
+fn command_seen<G: GameState>(
+    game: &G,
+    seat: Seat,
+    command: &G::Command,
+    viewer: Viewer,
+) -> String {
+    game.command_for(seat, command, viewer)
+        .unwrap_or_else(|| format!("({} gives a sealed command)", game.seat_name(seat)))
+}
+
+fn log_events<G: GameState>(log: &mut String, game: &G, events: &[G::Event], viewer: Viewer) {
     for e in events.iter().filter(|e| game.logged(e)) {
-        let _ = writeln!(log, "        {}", game.describe(e));
+        if let Some(words) = game.describe_for(e, viewer) {
+            let _ = writeln!(log, "        {words}");
+        }
     }
 }
 
@@ -193,7 +214,7 @@ pub fn apply_record<G: GameState>(
     game: &mut G,
     record: &Record<G::Command>,
     path: &Path,
-    mut log: Option<&mut String>,
+    mut log: Option<(&mut String, Viewer)>,
 ) -> Result<(), Failure> {
     let mut events = Vec::new();
     for (line, command) in &record.commands {
@@ -211,8 +232,15 @@ pub fn apply_record<G: GameState>(
                 ),
             )
         })?;
-        if let Some(log) = log.as_deref_mut() {
-            log_command(log, game, &line.to_string(), command, &events);
+        if let Some((log, viewer)) = log.as_mut() {
+            log_command(
+                log,
+                game,
+                &line.to_string(),
+                (seat, command),
+                &events,
+                *viewer,
+            );
         }
     }
     Ok(())
@@ -259,7 +287,7 @@ impl std::fmt::Display for Bot {
 pub fn play_seats<G: GameState, B: std::fmt::Display>(
     game: &mut G,
     commands: &mut Vec<G::Command>,
-    log: &mut String,
+    (log, viewer): (&mut String, Viewer),
     mut choose: impl FnMut(&G, Seat) -> Option<(G::Command, B)>,
 ) -> Result<(), Failure> {
     let mut events = Vec::new();
@@ -282,7 +310,7 @@ pub fn play_seats<G: GameState, B: std::fmt::Display>(
         commands.push(command);
         // Commands line up in a column of 16; a longer one keeps a space
         // before the seat's name.
-        let text = command.to_string();
+        let text = command_seen(game, seat, &command, viewer);
         let gap = if text.len() >= 16 { " " } else { "" };
         let _ = writeln!(
             log,
@@ -290,7 +318,7 @@ pub fn play_seats<G: GameState, B: std::fmt::Display>(
             commands.len(),
             game.seat_name(seat)
         );
-        log_events(log, game, &events);
+        log_events(log, game, &events, viewer);
     }
     Ok(())
 }
@@ -310,7 +338,7 @@ pub fn play_bots<G: GameState>(
 ) -> Result<(), Failure> {
     use rand::SeedableRng;
     let mut given = 0u64;
-    play_seats(game, played, log, |game, seat| {
+    play_seats(game, played, (log, Viewer::Referee), |game, seat| {
         let bot = bots.get(seat.index()).copied().flatten()?;
         let seed = sandtable_core::game::seat_seed(bot_seed, seat)
             .wrapping_add(given.wrapping_mul(0x9e37_79b9_7f4a_7c15));

@@ -55,8 +55,13 @@ fn view(game: &SealedBids, viewer: Viewer) -> serde_json::Value {
 fn replayed(record: &Record<Cmd>, dice: Option<&str>) -> (SealedBids, String) {
     let mut game = start(&seeing(dice, None), Some(record));
     let mut log = String::new();
-    apply_record(&mut game, record, Path::new("game.moves"), Some(&mut log))
-        .unwrap_or_else(|f| panic!("{}", f.message));
+    apply_record(
+        &mut game,
+        record,
+        Path::new("game.moves"),
+        Some((&mut log, Viewer::Referee)),
+    )
+    .unwrap_or_else(|f| panic!("{}", f.message));
     (game, log)
 }
 

@@ -11,6 +11,7 @@ use crate::command::Command;
 use crate::event::Event;
 use crate::game::{Game, Outcome, Side};
 use crate::hex::Hex;
+use crate::offboard::command::GridCommand;
 use crate::play::CommandError;
 
 impl Refusal for CommandError {
@@ -21,6 +22,15 @@ impl Refusal for CommandError {
 
 fn side(seat: Seat) -> Option<Side> {
     (seat.0 < 2).then_some(Side(seat.0 as u8))
+}
+
+/// The side a viewer sees as; `None` for the referee (or a seat beyond
+/// the battle's two), who sees everything.
+fn viewer_side(viewer: Viewer) -> Option<usize> {
+    match viewer {
+        Viewer::Player(seat) => side(seat).map(Side::index),
+        Viewer::Referee => None,
+    }
 }
 
 impl Game {
@@ -185,22 +195,70 @@ impl GameState for Game {
         self.battle.map.surface()
     }
 
-    /// The battle hides nothing from either side: every viewer sees the
-    /// referee's summary.
-    fn view_json(&self, _viewer: Viewer) -> String {
-        serde_json::to_string_pretty(&self.summary()).expect("a summary is plain data")
+    /// The map hides nothing; the off-board grid hides each side's
+    /// counters, orders and forces from the other (R57).
+    fn hides(&self) -> bool {
+        self.grid().is_some()
     }
 
-    fn draw_text(&self, _viewer: Viewer) -> String {
-        crate::text::draw(self)
+    /// The map as everyone sees it, and the ring as `viewer` may (R57).
+    fn view_json(&self, viewer: Viewer) -> String {
+        serde_json::to_string_pretty(&self.summary_for(viewer_side(viewer)))
+            .expect("a summary is plain data")
     }
 
-    /// What a hex holds; the battle hides nothing, so every viewer reads
-    /// the same.
-    fn describe_spot(&self, spot: Spot, _viewer: Viewer) -> Option<String> {
+    fn draw_text(&self, viewer: Viewer) -> String {
+        crate::text::draw_for(self, viewer_side(viewer))
+    }
+
+    /// What a hex holds, the same for every viewer; what a ring square
+    /// holds as `viewer` may know it (R57).
+    fn describe_spot(&self, spot: Spot, viewer: Viewer) -> Option<String> {
+        if let Some(sq) = crate::offboard::ring::Square::from_spot(spot) {
+            return self.describe_square(sq, viewer_side(viewer));
+        }
         Hex::from_spot(spot)
             .filter(|hex| self.battle.map.contains(*hex))
             .map(|hex| self.describe_hex(hex))
+    }
+
+    /// A ring event as `viewer` may read it (R57): another side's orders,
+    /// splits, merges and picks stay its own until revealed.
+    fn describe_for(&self, event: &Event, viewer: Viewer) -> Option<String> {
+        match (event, viewer_side(viewer), self.grid()) {
+            (Event::Ring(ring), Some(side), Some(g)) => {
+                ring.words_for(&self.battle.names, side, &g.grid.reserves)
+            }
+            _ => Some(self.describe(event)),
+        }
+    }
+
+    /// A command as `viewer` may read it in a log (R57): another side's
+    /// orders, splits, merges, forces and the men it names as a counter's
+    /// dead are its secret; its commits, cancels and fall-backs are not.
+    fn command_for(&self, seat: Seat, command: &Command, viewer: Viewer) -> Option<String> {
+        let secret = matches!(
+            command,
+            Command::Grid(
+                GridCommand::Order { .. }
+                    | GridCommand::Split { .. }
+                    | GridCommand::Merge { .. }
+                    | GridCommand::Forces { .. }
+            ) | Command::LoseInRing { .. }
+        );
+        match viewer {
+            Viewer::Player(v) if secret && v != seat => None,
+            _ => Some(command.to_string()),
+        }
+    }
+
+    /// A bot's copy (R30, R57): the dice reseeded, and everything of the
+    /// ring `viewer` may not know dealt again from what it may.
+    fn redeal(&mut self, viewer: Seat, seed: u64) {
+        self.reseed(seed);
+        if let Some(side) = side(viewer) {
+            self.redeal_ring(side.index(), seed);
+        }
     }
 
     fn warnings(&self) -> Vec<String> {

@@ -28,6 +28,10 @@ pub struct Summary {
     pub pieces: Vec<PieceSummary>,
     /// The decision the rules wait for from a player, or null.
     pub awaiting: Option<Awaiting>,
+    /// The off-board grid as the viewer sees it, in a battle with one
+    /// (R40-R57); left out otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offboard: Option<crate::offboard::report::RingSummary>,
 }
 
 /// A side's pieces of one state in one hex.
@@ -67,14 +71,66 @@ pub struct Awaiting {
 }
 
 impl Game {
-    /// The JSON-ready summary.
+    /// The JSON-ready summary, as the referee sees it.
     pub fn summary(&self) -> Summary {
+        self.summary_for(None)
+    }
+
+    /// The JSON-ready summary as `viewer` sees it (`None`: the referee).
+    /// Only the off-board grid hides anything (R57).
+    pub fn summary_for(&self, viewer: Option<usize>) -> Summary {
         let name = |s: Side| self.name(s).to_owned();
         let mut pieces = Vec::new();
         for st in &self.state.stacks {
             pieces.extend(entries(st, &name));
         }
-        let awaiting = self.state.steps.front().and_then(|step| {
+        let ring_awaits = self.grid().and_then(|g| {
+            let side = g.decider()?;
+            let choice = match (&g.fight, &g.stage) {
+                (Some(f), _) => match f.step {
+                    crate::offboard::play::FightStep::Forces => "forces",
+                    crate::offboard::play::FightStep::Cancel { .. } => "cancel",
+                    crate::offboard::play::FightStep::Fallback { .. } => "fallback",
+                },
+                (None, crate::offboard::play::Stage::Orders(_)) => "orders",
+                _ => return None,
+            };
+            Some((side, choice))
+        });
+        let phase = match ring_awaits {
+            Some((_, "orders")) => "orders",
+            Some(_) => "ring",
+            None => self.state.phase.name(),
+        };
+        let awaiting = match ring_awaits {
+            Some((side, choice)) => Some(Awaiting {
+                player: name(Side(side as u8)),
+                choice: choice.to_owned(),
+            }),
+            None => self.awaiting(&name),
+        };
+        Summary {
+            turn: self.state.turn,
+            current_player: name(self.state.active),
+            phase: phase.to_owned(),
+            over: self.state.ending.is_some(),
+            winner: match self.state.ending {
+                Some((Outcome::Won(side), _)) => Some(name(side)),
+                _ => None,
+            },
+            vp: [Side(0), Side(1)]
+                .into_iter()
+                .map(|s| (name(s), self.vp(s)))
+                .collect(),
+            pieces,
+            awaiting,
+            offboard: self.ring_summary(viewer),
+        }
+    }
+
+    /// The decision the table's steps wait for, if one.
+    fn awaiting(&self, name: &dyn Fn(Side) -> String) -> Option<Awaiting> {
+        self.state.steps.front().and_then(|step| {
             let choice = match step {
                 Step::Lose { .. } => "casualties",
                 Step::LoseInRing { .. } => "counter_casualties",
@@ -89,23 +145,7 @@ impl Game {
                 player: name(self.decider()?),
                 choice: choice.to_owned(),
             })
-        });
-        Summary {
-            turn: self.state.turn,
-            current_player: name(self.state.active),
-            phase: self.state.phase.name().to_owned(),
-            over: self.state.ending.is_some(),
-            winner: match self.state.ending {
-                Some((Outcome::Won(side), _)) => Some(name(side)),
-                _ => None,
-            },
-            vp: [Side(0), Side(1)]
-                .into_iter()
-                .map(|s| (name(s), self.vp(s)))
-                .collect(),
-            pieces,
-            awaiting,
-        }
+        })
     }
 }
 

@@ -33,6 +33,13 @@ const CELL: usize = 7;
 
 /// Draws the battle: map, legend, pieces in words, status.
 pub fn draw(game: &Game) -> String {
+    draw_for(game, None)
+}
+
+/// The board as `viewer` sees it (`None`: the referee): the map, and in a
+/// battle with the off-board grid the ring as the viewer may know it
+/// (R57).
+pub fn draw_for(game: &Game, viewer: Option<usize>) -> String {
     let b = game.battle();
     let map = b.map;
     let marks = player_marks(b.names.iter().map(String::as_str));
@@ -97,7 +104,15 @@ pub fn draw(game: &Game) -> String {
         let _ = writeln!(out, "{}", stack_words(game, st));
     }
     out.push('\n');
-    let _ = writeln!(out, "{}", status(game));
+    if let Some(ring) = game.ring_text(viewer) {
+        out.push_str(&ring);
+        out.push('\n');
+    }
+    let _ = writeln!(
+        out,
+        "{}",
+        game.ring_status().unwrap_or_else(|| status(game))
+    );
     out
 }
 

@@ -356,9 +356,13 @@ impl RingEvent {
                 outcome,
                 after,
             } => {
+                let dice_words = |n: u32| format!("{n} {}", if n == 1 { "die" } else { "dice" });
                 let mut words = format!(
-                    "The fight in {square}: {} {} dice, {} {} (R52, R53)",
-                    names[0], dice.0, names[1], dice.1
+                    "The fight in {square}: {} {}, {} {} (R52, R53)",
+                    names[0],
+                    dice_words(dice.0),
+                    names[1],
+                    dice_words(dice.1)
                 );
                 for (a, b) in throws {
                     words.push_str(&format!(

@@ -118,6 +118,11 @@ impl Forces {
         Some(self.picked.get(&number).copied().unwrap_or(c.pieces))
     }
 
+    /// Whether the counter's forces are picked.
+    pub fn is_picked(&self, number: u16) -> bool {
+        self.picked.contains_key(&number)
+    }
+
     /// The side's points in the fight, its picks revealed (R51).
     pub fn points(&self) -> u32 {
         self.counters

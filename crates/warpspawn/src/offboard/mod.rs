@@ -31,6 +31,8 @@
 //! - [`play`]: the grid in the battle: the Orders phase before each game
 //!   turn's first Cannonade, the ring's ticks and fights, the look step
 //!   (R47-R55);
+//! - [`report`]: the ring as each viewer sees it, for the JSON summary and
+//!   the text board (R46, R51, R55, R57);
 //! - [`event`]: what the ring did, in words, as each side may read it
 //!   (R57).
 
@@ -44,6 +46,7 @@ pub mod movement;
 pub mod moves;
 pub mod orders;
 pub mod play;
+pub mod report;
 pub mod ring;
 pub mod setup;
 pub mod sight;

@@ -1,0 +1,528 @@
+//! The ring as each viewer may see it (R46, R51, R55, R57), for the JSON
+//! summary's `offboard` section and the text board's ring: the counters it
+//! locates, with the pieces of those it sees; how many it does not locate
+//! in each reserve; the orders it knows; who has sealed; the fight in
+//! progress and the forces it may know. The referee sees everything.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use super::command::Order;
+use super::counter::Composition;
+use super::play::{FightStep, Stage};
+use super::ticks::Kind;
+use super::view::GridView;
+use crate::game::{Game, Side};
+
+/// The ring in the JSON summary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RingSummary {
+    /// `orders` while both sides write, `moving` while the ring moves and
+    /// fights, `table` once it has moved this game turn (R47).
+    pub stage: String,
+    /// The counters the viewer locates, by side and number (R46, R55).
+    pub counters: Vec<CounterSummary>,
+    /// For each side, its counters in its reserve the viewer does not
+    /// locate: "Blue reserve: 3 counters" (R46).
+    pub reserve: BTreeMap<String, usize>,
+    /// While orders or forces are sealed, which sides have committed (R47,
+    /// R51).
+    pub committed: BTreeMap<String, bool>,
+    /// The orders of this game turn the viewer knows: its own as written,
+    /// the enemy's once revealed where it locates the counter (R47, R57).
+    pub orders: Vec<OrderSummary>,
+    /// Counters ordered to enter that may still come on this game turn
+    /// (R48), of those the viewer knows.
+    pub entering: Vec<CounterRef>,
+    /// The edge squares each side sees from the map this game turn (R55):
+    /// the viewer's own, or both for the referee.
+    pub seen: BTreeMap<String, Vec<String>>,
+    /// The fight in progress, if one is.
+    pub fight: Option<FightSummary>,
+}
+
+/// A counter as the viewer knows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CounterSummary {
+    /// Its side.
+    pub player: String,
+    /// Its number.
+    pub number: u16,
+    /// Its square, like `"2E"`.
+    pub square: String,
+    /// What it holds; null where the viewer may not know (R46, R55).
+    pub pieces: Option<PiecesSummary>,
+}
+
+/// A counter's pieces and force points (R43).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PiecesSummary {
+    /// Infantry men.
+    pub infantry: u16,
+    /// Cavalry men.
+    pub cavalry: u16,
+    /// Officers.
+    pub officers: u16,
+    /// A cannon.
+    pub cannon: bool,
+    /// Baggage.
+    pub baggage: bool,
+    /// A flag.
+    pub flag: bool,
+    /// Force points (R43).
+    pub points: u32,
+}
+
+impl From<Composition> for PiecesSummary {
+    fn from(p: Composition) -> PiecesSummary {
+        PiecesSummary {
+            infantry: p.infantry,
+            cavalry: p.cavalry,
+            officers: p.officers,
+            cannon: p.cannon,
+            baggage: p.baggage,
+            flag: p.flag,
+            points: p.points(),
+        }
+    }
+}
+
+/// A counter named by side and number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CounterRef {
+    /// Its side.
+    pub player: String,
+    /// Its number.
+    pub number: u16,
+}
+
+/// A counter's order as the viewer knows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderSummary {
+    /// Its side.
+    pub player: String,
+    /// Its number.
+    pub number: u16,
+    /// `hold`, `enter`, or the squares entered, like `"2E 2F"`.
+    pub order: String,
+    /// It scouts (R54).
+    pub scout: bool,
+}
+
+/// A fight as the viewer may know it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FightSummary {
+    /// Where.
+    pub square: String,
+    /// `meet`, `swap` or `breakthrough` (R49).
+    pub kind: String,
+    /// The side that defends, null when both are moving.
+    pub defender: Option<String>,
+    /// Its counters.
+    pub counters: Vec<CounterRef>,
+    /// What it waits for: `forces`, `cancel` or `fallback`.
+    pub waiting: String,
+    /// Which sides have committed their forces (R51).
+    pub committed: BTreeMap<String, bool>,
+    /// Forces picked so far that the viewer may know: its own until both
+    /// commit, then everyone's (R51).
+    pub forces: Vec<ForcesSummary>,
+}
+
+/// The pieces a counter commits to a fight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForcesSummary {
+    /// Its side.
+    pub player: String,
+    /// Its number.
+    pub number: u16,
+    /// What it commits.
+    pub pieces: PiecesSummary,
+}
+
+fn order_words(order: &Order) -> String {
+    match order {
+        Order::Hold => "hold".to_owned(),
+        Order::Enter => "enter".to_owned(),
+        Order::Path(path) => path
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+impl Game {
+    /// The ring as `viewer` sees it (`None`: the referee): the counters it
+    /// locates, with their pieces where it may know them, and how many of
+    /// each side's it does not. While orders are written, a side's own
+    /// counters are as it has split and merged them.
+    pub fn ring_view(&self, viewer: Option<usize>) -> Option<GridView> {
+        let g = self.grid()?;
+        match &g.stage {
+            Stage::Orders(orders) => {
+                let mut grid = g.grid.clone();
+                for side in orders.iter() {
+                    if viewer.is_none_or(|v| v == side.side) {
+                        grid.counters.retain(|c| c.id.side != side.side);
+                        grid.counters.extend(side.counters.iter().copied());
+                    }
+                }
+                grid.counters.sort_by_key(|c| c.id);
+                Some(grid.view(viewer))
+            }
+            _ => Some(g.grid.view(viewer)),
+        }
+    }
+
+    /// The JSON summary's ring for `viewer` (`None`: the referee).
+    pub fn ring_summary(&self, viewer: Option<usize>) -> Option<RingSummary> {
+        let g = self.grid()?;
+        let view = self.ring_view(viewer)?;
+        let names = &self.battle.names;
+        let sees = |side: usize| viewer.is_none_or(|v| v == side);
+        let counters = view
+            .counters
+            .iter()
+            .map(|c| CounterSummary {
+                player: names[c.side].clone(),
+                number: c.number,
+                square: c.at.to_string(),
+                pieces: c.pieces.map(PiecesSummary::from),
+            })
+            .collect();
+        let reserve = (0..2)
+            .map(|s| (names[s].clone(), view.unlocated[s]))
+            .collect();
+        let located = |side: usize, number: u16| {
+            view.counters
+                .iter()
+                .any(|c| c.side == side && c.number == number)
+        };
+        let mut committed = BTreeMap::new();
+        let mut orders = Vec::new();
+        let stage = match &g.stage {
+            Stage::Orders(written) => {
+                for side in written.iter() {
+                    committed.insert(names[side.side].clone(), side.committed);
+                    if sees(side.side) {
+                        for (number, (order, scout)) in &side.orders {
+                            orders.push(OrderSummary {
+                                player: names[side.side].clone(),
+                                number: *number,
+                                order: order_words(order),
+                                scout: *scout,
+                            });
+                        }
+                    }
+                }
+                "orders"
+            }
+            Stage::Moving(_) => "moving",
+            Stage::Table => "table",
+        };
+        if !matches!(g.stage, Stage::Orders(_)) {
+            for (id, (order, scout)) in &g.revealed {
+                if sees(id.side) || located(id.side, id.number) {
+                    orders.push(OrderSummary {
+                        player: names[id.side].clone(),
+                        number: id.number,
+                        order: order_words(order),
+                        scout: *scout,
+                    });
+                }
+            }
+        }
+        let entering = g
+            .entering
+            .iter()
+            .filter(|id| sees(id.side) || located(id.side, id.number))
+            .map(|id| CounterRef {
+                player: names[id.side].clone(),
+                number: id.number,
+            })
+            .collect();
+        let seen = (0..2)
+            .filter(|s| sees(*s))
+            .map(|s| {
+                (
+                    names[s].clone(),
+                    g.grid.seen_from_map[s]
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect(),
+                )
+            })
+            .collect();
+        let fight = g.fight.as_deref().map(|f| {
+            let revealed = f.forces.iter().all(|x| x.committed);
+            let mut forces = Vec::new();
+            for (s, side) in f.forces.iter().enumerate() {
+                if !(revealed || sees(s)) {
+                    continue;
+                }
+                for c in &side.counters {
+                    if let Some(p) = side
+                        .committed(c.id.number)
+                        .filter(|_| revealed || side.is_picked(c.id.number))
+                    {
+                        forces.push(ForcesSummary {
+                            player: names[s].clone(),
+                            number: c.id.number,
+                            pieces: p.into(),
+                        });
+                    }
+                }
+            }
+            FightSummary {
+                square: f.contest.square.to_string(),
+                kind: match f.contest.kind {
+                    Kind::Meet { .. } => "meet",
+                    Kind::Swap => "swap",
+                    Kind::Breakthrough { .. } => "breakthrough",
+                }
+                .to_owned(),
+                defender: match f.contest.kind {
+                    Kind::Meet { defender } => defender.map(|d| names[d].clone()),
+                    Kind::Swap => None,
+                    Kind::Breakthrough { defender } => Some(names[defender].clone()),
+                },
+                counters: f
+                    .contest
+                    .counters
+                    .iter()
+                    .map(|id| CounterRef {
+                        player: names[id.side].clone(),
+                        number: id.number,
+                    })
+                    .collect(),
+                waiting: match f.step {
+                    FightStep::Forces => "forces",
+                    FightStep::Cancel { .. } => "cancel",
+                    FightStep::Fallback { .. } => "fallback",
+                }
+                .to_owned(),
+                committed: (0..2)
+                    .map(|s| (names[s].clone(), f.forces[s].committed))
+                    .collect(),
+                forces,
+            }
+        });
+        Some(RingSummary {
+            stage: stage.to_owned(),
+            counters,
+            reserve,
+            committed,
+            orders,
+            entering,
+            seen,
+            fight,
+        })
+    }
+
+    /// The ring drawn as text for `viewer` (`None`: the referee): each
+    /// square holding counters the viewer locates, with tokens like `R5`
+    /// and the pieces it may know, the unlocated counters of each reserve,
+    /// and what the ring waits for.
+    pub fn ring_text(&self, viewer: Option<usize>) -> Option<String> {
+        let summary = self.ring_summary(viewer)?;
+        let view = self.ring_view(viewer)?;
+        let marks =
+            sandtable_core::game::player_marks(self.battle.names.iter().map(String::as_str));
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "off-board grid (R40-R57), {} x {} squares round the map; {}:",
+            self.grid()?.grid.ring.width(),
+            self.grid()?.grid.ring.height(),
+            match summary.stage.as_str() {
+                "orders" => "the Orders phase",
+                "moving" => "the ring moves",
+                _ => "the ring has moved this game turn",
+            }
+        );
+        let mut by_square: BTreeMap<(u16, u16), Vec<String>> = BTreeMap::new();
+        for c in &view.counters {
+            let token = format!("{}{}", marks[c.side], c.number);
+            let what = match &c.pieces {
+                Some(p) => format!("{token} ({})", super::event::pieces_words(p)),
+                None => token,
+            };
+            by_square
+                .entry((c.at.row, c.at.col))
+                .or_default()
+                .push(what);
+        }
+        for ((row, col), tokens) in &by_square {
+            let sq = super::ring::Square::new(*col, *row);
+            let _ = writeln!(out, "  {:<5}{}", sq.to_string(), tokens.join(", "));
+        }
+        for s in 0..2 {
+            if view.unlocated[s] > 0 {
+                let _ = writeln!(
+                    out,
+                    "  {} reserve: {} counter{} (R46)",
+                    self.battle.names[s],
+                    view.unlocated[s],
+                    if view.unlocated[s] == 1 { "" } else { "s" }
+                );
+            }
+        }
+        for o in &summary.orders {
+            let _ = writeln!(
+                out,
+                "  order: {} {} {}{}",
+                o.player,
+                o.number,
+                o.order,
+                if o.scout { " scout" } else { "" }
+            );
+        }
+        for (side, done) in &summary.committed {
+            let _ = writeln!(
+                out,
+                "  {side}: {}",
+                if *done {
+                    "orders sealed"
+                } else {
+                    "writing orders"
+                }
+            );
+        }
+        for (side, squares) in &summary.seen {
+            if !squares.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "  {side} sees from the map (R55): {}",
+                    squares.join(" ")
+                );
+            }
+        }
+        if let Some(f) = &summary.fight {
+            let who: Vec<String> = f
+                .counters
+                .iter()
+                .map(|c| format!("{} {}", c.player, c.number))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  fight in {} ({}): {}; waiting for {}",
+                f.square,
+                f.kind,
+                who.join(", "),
+                f.waiting
+            );
+            for x in &f.forces {
+                let _ = writeln!(
+                    out,
+                    "    {} {} commits {} points",
+                    x.player, x.number, x.pieces.points
+                );
+            }
+        }
+        Some(out)
+    }
+
+    /// What the grid waits for, for a status line: `None` when it waits
+    /// for nothing.
+    pub fn ring_status(&self) -> Option<String> {
+        let g = self.grid()?;
+        let side = g.decider()?;
+        Some(format!(
+            "game turn {} of {}: the ring before the table (R47): {} owes {}",
+            self.state.turn,
+            self.battle.turns,
+            self.name(Side(side as u8)),
+            self.grid_owed_words()
+        ))
+    }
+
+    /// What a ring square holds as `viewer` may know it (`None`: the
+    /// referee): its name and place, and the counters there it locates,
+    /// with the pieces it may know (R46, R55, R57).
+    pub fn describe_square(
+        &self,
+        sq: super::ring::Square,
+        viewer: Option<usize>,
+    ) -> Option<String> {
+        let g = self.grid()?;
+        let place = g.grid.ring.place(sq)?;
+        let view = self.ring_view(viewer)?;
+        let mut parts = vec![format!(
+            "{sq}: {}",
+            match place {
+                super::ring::Place::Map => return None,
+                super::ring::Place::Edge(_) => "an edge square (R41)",
+                super::ring::Place::SecondRow => "the second row (R41)",
+                super::ring::Place::InnerCorner => "an inner corner (R41)",
+            }
+        )];
+        for s in 0..2 {
+            if g.grid.reserves[s].contains(&sq) {
+                parts.push(format!("{}'s reserve (R42)", self.battle.names[s]));
+            }
+        }
+        for c in view.counters.iter().filter(|c| c.at == sq) {
+            parts.push(match &c.pieces {
+                Some(p) => format!(
+                    "{} {}: {}",
+                    self.battle.names[c.side],
+                    c.number,
+                    super::event::pieces_words(p)
+                ),
+                None => format!("{} {}", self.battle.names[c.side], c.number),
+            });
+        }
+        Some(parts.join("; "))
+    }
+
+    /// Deals again everything of the ring `viewer` may not know (R57): the
+    /// unlocated enemy counters' squares (not while the ring moves: their
+    /// paths are under way) and the unseen enemy compositions; the enemy's
+    /// unrevealed orders become holds, and its unrevealed forces all it
+    /// has; what it has sealed stays sealed.
+    pub fn redeal_ring(&mut self, viewer: usize, seed: u64) {
+        use rand::SeedableRng;
+        let Some(g) = self.state.grid.as_deref_mut() else {
+            return;
+        };
+        let enemy = 1 - viewer;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x7269_6e67);
+        let mut dealt = g.grid.redeal(viewer, &mut rng);
+        if let Stage::Moving(movement) = &mut g.stage {
+            for (c, was) in dealt.counters.iter_mut().zip(&g.grid.counters) {
+                c.at = was.at;
+            }
+            movement.counters.clone_from(&dealt.counters);
+        }
+        g.grid = dealt;
+        if let Stage::Orders(orders) = &mut g.stage {
+            let committed = orders[enemy].committed;
+            let mine: Vec<super::view::Counter> = g
+                .grid
+                .counters
+                .iter()
+                .filter(|c| c.id.side == enemy)
+                .copied()
+                .collect();
+            orders[enemy] = super::orders::Orders::new(enemy, mine);
+            orders[enemy].committed = committed;
+        }
+        if let Some(fight) = g.fight.as_deref_mut()
+            && !fight.forces.iter().all(|f| f.committed)
+        {
+            let committed = fight.forces[enemy].committed;
+            let theirs: Vec<super::view::Counter> = g
+                .grid
+                .counters
+                .iter()
+                .filter(|c| c.id.side == enemy && fight.contest.counters.contains(&c.id))
+                .copied()
+                .collect();
+            fight.forces[enemy] = super::forces::Forces::new(theirs);
+            fight.forces[enemy].committed = committed;
+        }
+    }
+}

@@ -381,7 +381,10 @@ impl Plays for sandtable_warpspawn::Game {
             .map(|s| (s.command, s.playouts))?,
             BotKind::Greedy => (warpspawn::greedy(self, seat, config.seed)?, 0),
             BotKind::Random => {
-                let mut rng = ChaCha8Rng::seed_from_u64(mix(config.seed, self.state_hash()));
+                let mut rng = ChaCha8Rng::seed_from_u64(mix(
+                    config.seed,
+                    self.seen_hash(sandtable_warpspawn::Side(seat.0 as u8)),
+                ));
                 (contract::random(self, seat, &mut rng)?, 0)
             }
         };

@@ -765,9 +765,12 @@ fn draw_candidates(legal: &mut Vec<Legal<Command>>, most: usize, rng: &mut ChaCh
 /// its phase line; `None` when the seat owes no decision. Never changes
 /// `game`.
 pub fn greedy(game: &Game, seat: Seat, seed: u64) -> Option<Command> {
-    let mut rng = ChaCha8Rng::seed_from_u64(mix(seed, game.state_hash()));
+    let side = Side(seat.0 as u8);
+    let mut rng = ChaCha8Rng::seed_from_u64(mix(seed, game.seen_hash(side)));
+    // Think on a copy dealt from the seat's own view: its own dice, and
+    // anything of the off-board grid it may not see dealt again (R30, R57).
     let mut own = game.clone();
-    own.reseed(rng.random());
+    sandtable_core::game::GameState::redeal(&mut own, seat, rng.random());
     Judgement::new(game)
         .best(&own, seat, &mut rng)
         .map(|(c, _)| c)
@@ -796,7 +799,7 @@ pub fn mcts(
             ..Judgement::new(game)
         },
         budget,
-        mix(seed, game.state_hash()),
+        mix(seed, game.seen_hash(Side(seat.0 as u8))),
         trees,
     )
 }

@@ -35,11 +35,41 @@ fn cases() -> Vec<(String, Vec<String>)> {
         add(&format!("validate-{s}"), &["validate", &file]);
         add(&format!("show-{s}"), &["show", &file]);
     }
-    for s in ["open-field", "river-bridge", "capture-the-flag"] {
+    for s in [
+        "open-field",
+        "river-bridge",
+        "capture-the-flag",
+        "flank-march",
+    ] {
         let file = format!("scenarios/warpspawn/{s}.ron");
         add(&format!("validate-warpspawn-{s}"), &["validate", &file]);
         add(&format!("show-warpspawn-{s}"), &["show", &file]);
     }
+    // The off-board grid: one record seen by the referee and by each side
+    // (R57), as text and JSON.
+    let flank = "scenarios/warpspawn/flank-march.ron";
+    let flank_moves = "crates/cli/tests/data/flank-march.moves";
+    for (who, seeing) in [
+        ("", None),
+        ("-as-red", Some("Red")),
+        ("-as-blue", Some("Blue")),
+    ] {
+        for json in [false, true] {
+            let mut args = vec!["play", flank, "--record", flank_moves];
+            if let Some(side) = seeing {
+                args.extend(["--as", side]);
+            }
+            if json {
+                args.push("--json");
+            }
+            let suffix = if json { "-json" } else { "" };
+            add(&format!("play-flank-march{who}{suffix}"), &args);
+        }
+    }
+    add(
+        "simulate-warpspawn-flank-march",
+        &["simulate", flank, "--games", "20", "--seed", "1"],
+    );
     let clash = "crates/cli/tests/data/warpspawn-clash.ron";
     let clash_moves = "crates/cli/tests/data/warpspawn-clash.moves";
     add("validate-warpspawn-clash", &["validate", clash]);

@@ -428,8 +428,19 @@ impl Game {
             return self.fight_step_words(&fight.step);
         }
         match &g.stage {
-            Stage::Orders(_) => {
-                "its orders for the ring: `order 5 2E 2F`, `order 5 hold`, then `commit`".to_owned()
+            Stage::Orders(orders) => {
+                let side = g.decider().unwrap_or_default();
+                let unordered = orders[side]
+                    .counters
+                    .iter()
+                    .find(|c| !orders[side].orders.contains_key(&c.id.number));
+                match unordered {
+                    Some(c) => format!(
+                        "its orders for the ring: an order for each counter, as in `order {} hold`, then `commit`",
+                        c.id.number
+                    ),
+                    None => "its orders for the ring: `commit` seals them".to_owned(),
+                }
             }
             _ => String::new(),
         }

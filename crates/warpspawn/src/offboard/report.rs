@@ -525,4 +525,26 @@ impl Game {
             fight.forces[enemy].committed = committed;
         }
     }
+
+    /// A hash of what `side` sees, for a bot's seed (R57): the state's
+    /// hash in a battle without the grid; with it, the map's state and the
+    /// ring as the side sees it, without the dice, so that a bot chooses
+    /// the same on a game and on any copy dealt again from its side's view.
+    pub fn seen_hash(&self, side: Side) -> u64 {
+        let Some(ring) = self.ring_summary(Some(side.index())) else {
+            return self.state_hash();
+        };
+        let mut copy = self.clone();
+        copy.state.grid = None;
+        copy.state.dice = sandtable_core::dice::Dice::seeded(0);
+        let mut h = sandtable_core::hash::Mix::new();
+        h.u64(copy.state_hash());
+        let text = serde_json::to_string(&ring).expect("a summary is plain data");
+        for chunk in text.as_bytes().chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            h.u64(u64::from_le_bytes(word));
+        }
+        h.finish()
+    }
 }

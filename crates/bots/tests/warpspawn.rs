@@ -253,3 +253,56 @@ fn the_random_bot_draws_anew_at_every_position_with_one_seed() {
     // alone, every position would take the same first draw.
     assert!(seen.len() > 5, "{} commands over 40 positions", seen.len());
 }
+
+/// Positions of the flank march with the off-board grid (R40-R57): random
+/// legal commands from the start, each game a different seed.
+fn flank_positions() -> Vec<Game> {
+    let setup = samples::flank_march();
+    let mut out = Vec::new();
+    for seed in 0..6u64 {
+        let mut game = Game::new(&setup, Dice::seeded(seed)).expect("the sample is valid");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut events = Vec::new();
+        for step in 0..120 {
+            let Some(seat) = next_seat(&game) else {
+                break;
+            };
+            if step % 20 == 0 {
+                out.push(game.clone());
+            }
+            let command = sandtable_bots::contract::random(&game, seat, &mut rng)
+                .expect("a seat to act has a command");
+            events.clear();
+            game.apply_into(seat, &command, &mut events)
+                .expect("a listed command is legal");
+        }
+    }
+    out
+}
+
+#[test]
+fn r57_greedy_and_mcts_choose_the_same_on_a_game_and_on_a_copy_dealt_from_their_view() {
+    let mut dealt_differently = false;
+    for (i, game) in flank_positions().iter().enumerate() {
+        let Some(seat) = next_seat(game) else {
+            continue;
+        };
+        for seed in 0..2u64 {
+            let mut copy = game.clone();
+            copy.redeal(seat, 1000 + seed);
+            dealt_differently |= copy.view_json(sandtable_core::game::Viewer::Referee)
+                != game.view_json(sandtable_core::game::Viewer::Referee);
+            assert_eq!(
+                greedy(&copy, seat, 7),
+                greedy(game, seat, 7),
+                "position {i}"
+            );
+            let chosen =
+                |g: &Game| mcts(g, seat, Budget::Iterations(24), 7, 1, 0.0).map(|s| s.command);
+            assert_eq!(chosen(&copy), chosen(game), "position {i}");
+        }
+    }
+    // The control: the copies held other secrets than the game, so the
+    // bots could have told them apart.
+    assert!(dealt_differently, "no copy differed from its game");
+}

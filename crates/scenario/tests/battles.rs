@@ -86,6 +86,17 @@ fn the_open_field_file_is_the_rules_crates_sample() {
 }
 
 #[test]
+fn the_flank_march_file_is_the_rules_crates_sample() {
+    let mut file = load("flank-march.ron").setup;
+    let mut sample = samples::flank_march();
+    // The order of the pieces' entries is the file's own.
+    for s in [&mut file, &mut sample] {
+        s.pieces.sort_by_key(|p| (p.side, p.at.col, p.at.row));
+    }
+    assert_eq!(file, sample);
+}
+
+#[test]
 fn a_battle_written_back_reads_the_same() {
     for name in ["open-field.ron", "river-bridge.ron", "capture-the-flag.ron"] {
         let battle = load(name);

@@ -320,3 +320,49 @@ pub fn open_field() -> Setup {
         offboard: None,
     }
 }
+
+/// `scenarios/warpspawn/flank-march.ron`: the open field with the
+/// off-board grid (R40-R57). Each side's cannon stands at L, its horse
+/// (10 cavalry and an officer) waits as counter 1 beyond the right flank
+/// (Red in 1S, Blue in 16S), Red's foot and baggage as counter 2 beside L1
+/// (2N), and Blue's column of foot and baggage as counter 2 round the
+/// flank in 5S, out of its reserve. Red plays first.
+pub fn flank_march() -> Setup {
+    use crate::offboard::counter::Composition;
+    use crate::offboard::setup::{CounterSetup, OffboardSetup};
+    let mut setup = open_field();
+    setup.pieces.retain(|p| p.cavalry == 0 && !p.baggage);
+    for p in &mut setup.pieces {
+        if p.cannon {
+            p.at = h(if p.side == 0 { "L2" } else { "L11" });
+        }
+    }
+    setup.pieces.sort_by_key(|p| (p.side, p.at.col, p.at.row));
+    let counter = |number: u16, side: usize, at: &str, pieces: Composition| CounterSetup {
+        number,
+        side,
+        at: at.parse().expect("a sample names its squares rightly"),
+        pieces,
+    };
+    let horse = Composition {
+        cavalry: 10,
+        officers: 1,
+        ..Composition::default()
+    };
+    let foot = Composition {
+        infantry: 10,
+        baggage: true,
+        ..Composition::default()
+    };
+    setup.offboard = Some(OffboardSetup {
+        counters: vec![
+            counter(1, 0, "1S", horse),
+            counter(2, 0, "2N", foot),
+            counter(1, 1, "16S", horse),
+            counter(2, 1, "5S", foot),
+        ],
+        ..OffboardSetup::default()
+    });
+    setup.first_player = Some(0);
+    setup
+}

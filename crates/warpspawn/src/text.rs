@@ -111,7 +111,7 @@ pub fn draw_for(game: &Game, viewer: Option<usize>) -> String {
     let _ = writeln!(
         out,
         "{}",
-        game.ring_status().unwrap_or_else(|| status(game))
+        game.ring_status(viewer).unwrap_or_else(|| status(game))
     );
     out
 }

@@ -419,8 +419,10 @@ impl Game {
         }
     }
 
-    /// What the grid waits for, in words.
-    pub(crate) fn grid_owed_words(&self) -> String {
+    /// What the grid waits for, in words as `viewer` may read them
+    /// (`None`: the referee): the example of an order names a counter of
+    /// the writer's only to the writer (R57).
+    pub(crate) fn grid_owed_words(&self, viewer: Option<usize>) -> String {
         let Some(g) = self.grid() else {
             return String::new();
         };
@@ -430,6 +432,9 @@ impl Game {
         match &g.stage {
             Stage::Orders(orders) => {
                 let side = g.decider().unwrap_or_default();
+                if viewer.is_some_and(|v| v != side) {
+                    return "its orders for the ring, sealed (R47)".to_owned();
+                }
                 let unordered = orders[side]
                     .counters
                     .iter()

@@ -425,9 +425,9 @@ impl Game {
         Some(out)
     }
 
-    /// What the grid waits for, for a status line: `None` when it waits
-    /// for nothing.
-    pub fn ring_status(&self) -> Option<String> {
+    /// What the grid waits for, for `viewer`'s status line (`None`: the
+    /// referee): `None` when it waits for nothing.
+    pub fn ring_status(&self, viewer: Option<usize>) -> Option<String> {
         let g = self.grid()?;
         let side = g.decider()?;
         Some(format!(
@@ -435,7 +435,7 @@ impl Game {
             self.state.turn,
             self.battle.turns,
             self.name(Side(side as u8)),
-            self.grid_owed_words()
+            self.grid_owed_words(viewer)
         ))
     }
 

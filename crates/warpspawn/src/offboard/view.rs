@@ -149,8 +149,11 @@ impl Grid {
                 c.id.side == enemy && !self.composed_for(viewer, c)
             })
             .collect();
+        // Sorted first, so that the deal depends on which compositions
+        // there are, not on which counter holds which.
         let mut pieces: Vec<Composition> =
             unseen.iter().map(|&i| self.counters[i].pieces).collect();
+        pieces.sort_unstable();
         pieces.shuffle(rng);
         for (&i, p) in unseen.iter().zip(pieces) {
             out.counters[i].pieces = p;

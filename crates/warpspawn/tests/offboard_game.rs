@@ -1,0 +1,356 @@
+//! The off-board grid played in the battle (R40-R57), on the shipped
+//! flank march (`samples::flank_march`, `scenarios/warpspawn/flank-march.ron`)
+//! and its shipped record (`crates/cli/tests/data/flank-march.moves`):
+//! the record reaches every part of the grid; each kind of secret stays
+//! out of the other side's views and log until a ruling reveals it; a
+//! copy dealt again from a side's view looks the same to that side; and
+//! random games end with compositions unchanged by the ring's fights.
+
+use proptest::prelude::*;
+use rand::{Rng as _, SeedableRng as _};
+use rand_chacha::ChaCha8Rng;
+use sandtable_core::dice::Dice;
+use sandtable_core::game::{GameState, Seat, Viewer, next_seat};
+use sandtable_warpspawn::offboard::event::RingEvent;
+use sandtable_warpspawn::{Command, Event, Game, samples};
+
+/// The shipped record's commands, with their line numbers.
+fn record() -> Vec<(usize, Command)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../cli/tests/data/flank-march.moves"
+    );
+    let text = std::fs::read_to_string(path).expect("the shipped record");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#') && !l.starts_with('['))
+        .map(|(i, l)| {
+            (
+                i + 1,
+                l.parse().unwrap_or_else(|e| panic!("line {}: {e}", i + 1)),
+            )
+        })
+        .collect()
+}
+
+fn start() -> Game {
+    let setup = samples::flank_march();
+    Game::new(&setup, Dice::seeded(setup.seed)).expect("the flank march starts")
+}
+
+/// What `viewer` sees of a game: its JSON view and its text board.
+fn picture(game: &Game, viewer: Viewer) -> String {
+    format!("{}\n{}", game.view_json(viewer), game.draw_text(viewer))
+}
+
+/// The game after each command of the record, with each viewer's log so
+/// far: the command as the viewer may read it, and the events it may know.
+struct Replay {
+    games: Vec<Game>,
+    logs: Vec<[String; 3]>,
+    events: Vec<Event>,
+}
+
+const VIEWERS: [Viewer; 3] = [
+    Viewer::Referee,
+    Viewer::Player(Seat(0)),
+    Viewer::Player(Seat(1)),
+];
+
+fn replay() -> Replay {
+    let mut game = start();
+    let mut games = vec![game.clone()];
+    let mut log: [String; 3] = Default::default();
+    let mut logs = vec![log.clone()];
+    let mut all = Vec::new();
+    for (line, command) in record() {
+        let seat = next_seat(&game).expect("the record ends before the battle");
+        let mut events = Vec::new();
+        game.apply_into(seat, &command, &mut events)
+            .unwrap_or_else(|e| panic!("line {line}: `{command}`: {e}"));
+        for (v, viewer) in VIEWERS.iter().enumerate() {
+            if let Some(text) = game.command_for(seat, &command, *viewer) {
+                log[v].push_str(&text);
+                log[v].push('\n');
+            }
+            for e in &events {
+                if let Some(words) = game.describe_for(e, *viewer) {
+                    log[v].push_str(&words);
+                    log[v].push('\n');
+                }
+            }
+        }
+        all.extend(events);
+        games.push(game.clone());
+        logs.push(log.clone());
+    }
+    Replay {
+        games,
+        logs,
+        events: all,
+    }
+}
+
+#[test]
+fn r47_r56_the_shipped_record_reaches_every_part_of_the_grid() {
+    let r = replay();
+    let ring: Vec<&RingEvent> = r
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Ring(ring) => Some(ring),
+            _ => None,
+        })
+        .collect();
+    let has = |f: &dyn Fn(&RingEvent) -> bool| ring.iter().any(|e| f(e));
+    assert!(
+        has(&|e| matches!(e, RingEvent::OrdersRevealed { .. })),
+        "sealed orders"
+    );
+    assert!(
+        has(&|e| matches!(e, RingEvent::MarchedOff { .. })),
+        "a march off the map"
+    );
+    assert!(
+        has(&|e| matches!(e, RingEvent::Entered { .. })),
+        "an entry onto the map"
+    );
+    assert!(
+        has(&|e| matches!(e, RingEvent::ShotAt { .. })),
+        "fire at a counter"
+    );
+    assert!(
+        has(
+            &|e| matches!(e, RingEvent::ForcesRevealed { forces, .. } if forces.iter().any(|f| f.2))
+        ),
+        "a fight with forces committed and a scout"
+    );
+    assert!(has(&|e| matches!(e, RingEvent::Fought { .. })), "a fight");
+    // The battle waits for Red's orders of game turn 3 at the end.
+    let last = r.games.last().expect("games");
+    assert_eq!(last.turn(), 3);
+    assert_eq!(last.decider().map(|s| s.0), Some(0));
+}
+
+/// The index of the game after the command on `line` of the record.
+fn after_line(line: usize) -> usize {
+    record()
+        .iter()
+        .position(|(l, _)| *l == line)
+        .unwrap_or_else(|| panic!("no command on line {line}"))
+        + 1
+}
+
+/// Whether `needle` is in what `viewer` (0 referee, 1 Red, 2 Blue) sees
+/// after the game at `at`: its picture or its log.
+fn known(r: &Replay, at: usize, v: usize, needle: &str) -> bool {
+    picture(&r.games[at], VIEWERS[v]).contains(needle) || r.logs[at][v].contains(needle)
+}
+
+/// A secret of `owner` (1 Red, 2 Blue) is absent from the other side's
+/// views and log from `from` until `until` (the first game where a ruling
+/// reveals it), present after; the referee knows it all along.
+fn secret(r: &Replay, needle: &str, owner: usize, from: usize, until: usize) {
+    let other = 3 - owner;
+    for at in from..until {
+        assert!(
+            known(r, at, 0, needle),
+            "the referee knows `{needle}` at {at}"
+        );
+        assert!(
+            known(r, at, owner, needle),
+            "its owner knows `{needle}` at {at}"
+        );
+        assert!(
+            !known(r, at, other, needle),
+            "`{needle}` leaks to the other side at {at}:\n{}",
+            picture(&r.games[at], VIEWERS[other])
+        );
+    }
+    assert!(
+        known(r, until, other, needle),
+        "`{needle}` is revealed at {until}"
+    );
+}
+
+fn line_of(text: &str) -> usize {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../cli/tests/data/flank-march.moves"
+    );
+    let file = std::fs::read_to_string(path).expect("the shipped record");
+    let mut lines = file.lines().enumerate().filter(|(_, l)| l.trim() == text);
+    let (i, _) = lines
+        .next()
+        .unwrap_or_else(|| panic!("`{text}` is in the record"));
+    i + 1
+}
+
+#[test]
+fn r51_r57_a_composition_stays_its_owner_s_until_the_forces_are_revealed() {
+    let r = replay();
+    // Red 1 after its split holds 6 cavalry and an officer; Blue learns it
+    // only when both sides' forces are revealed (R51).
+    let split = after_line(line_of("split 1 cav 4"));
+    let revealed = after_line(line_of("forces 2 all")) + 1;
+    secret(&r, "6 cavalry, 1 officer", 1, split, revealed);
+}
+
+/// The counters of `side` in `viewer`'s JSON view, by number and square.
+fn located(game: &Game, viewer: Viewer, side: &str) -> Vec<(u64, String)> {
+    let view: serde_json::Value = serde_json::from_str(&game.view_json(viewer)).expect("JSON");
+    view["offboard"]["counters"]
+        .as_array()
+        .expect("counters")
+        .iter()
+        .filter(|c| c["player"] == side)
+        .map(|c| {
+            (
+                c["number"].as_u64().expect("a number"),
+                c["square"].as_str().expect("a square").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn r46_a_counter_in_its_reserve_shows_only_that_it_exists() {
+    let r = replay();
+    // Red 1 and Red 3 stand in 1S, Red's reserve, until the ring moves.
+    let split = after_line(line_of("split 1 cav 4"));
+    let moved = after_line(line_of("order 1 15S 14S")) + 1;
+    for game in &r.games[split..moved] {
+        let blue = located(game, VIEWERS[2], "Red");
+        assert!(
+            blue.iter().all(|(_, sq)| sq != "1S"),
+            "Blue locates nothing in 1S: {blue:?}"
+        );
+        // The control: the referee and Red do.
+        for v in [VIEWERS[0], VIEWERS[1]] {
+            assert!(located(game, v, "Red").contains(&(3, "1S".to_owned())));
+        }
+        let view: serde_json::Value =
+            serde_json::from_str(&game.view_json(VIEWERS[2])).expect("JSON");
+        // Red's split is its own until the orders are revealed: Blue
+        // counts the two counters Red began the phase with (R45, R46).
+        assert_eq!(
+            view["offboard"]["reserve"]["Red"], 2,
+            "Red reserve: 2 counters"
+        );
+    }
+    // Out of its reserve in 3S, Red 3 shows Blue its number and square.
+    assert!(located(&r.games[moved], VIEWERS[2], "Red").contains(&(3, "3S".to_owned())));
+}
+
+#[test]
+fn r47_an_order_stays_sealed_until_both_sides_commit() {
+    let r = replay();
+    // Game turn 2: Red orders its horse from 3S, outside its reserve.
+    let written = after_line(line_of("order 1 4S 5S"));
+    let revealed = after_line(line_of("order 1 13S 12S")) + 1;
+    secret(&r, "4S, 5S", 1, written, revealed);
+}
+
+#[test]
+fn r51_forces_stay_sealed_until_both_sides_commit() {
+    let r = replay();
+    let picked = after_line(line_of("forces 3 all"));
+    let revealed = after_line(line_of("forces 2 all")) + 1;
+    for at in picked..revealed {
+        for v in [0, 1] {
+            assert!(known(&r, at, v, "Red 3 commits 4 cavalry"), "{v} at {at}");
+        }
+        assert!(!known(&r, at, 2, "Red 3 commits"), "Blue at {at}");
+        assert!(!known(&r, at, 2, "Red 3: 4 cavalry"), "Blue at {at}");
+        assert!(!r.logs[at][2].contains("forces 3"), "Blue's log at {at}");
+    }
+    // Revealed together with their points (R51), the scout's too (R54).
+    assert!(known(&r, revealed, 2, "Red 3: 4 cavalry, scouting"));
+}
+
+#[test]
+fn r57_a_copy_dealt_again_looks_the_same_to_its_side_and_no_other() {
+    let r = replay();
+    let mut changed = false;
+    for (at, game) in r.games.iter().enumerate() {
+        for seat in [Seat(0), Seat(1)] {
+            for seed in 0..4u64 {
+                let mut copy = game.clone();
+                copy.redeal(seat, seed);
+                let viewer = Viewer::Player(seat);
+                assert_eq!(
+                    picture(&copy, viewer),
+                    picture(game, viewer),
+                    "game {at}, seat {}, seed {seed}",
+                    seat.0
+                );
+                let legal = |g: &Game| -> Vec<String> {
+                    legal_of(g, seat)
+                        .iter()
+                        .map(|l| l.command.to_string())
+                        .collect()
+                };
+                assert_eq!(legal(&copy), legal(game), "game {at}, seat {}", seat.0);
+                changed |= picture(&copy, Viewer::Referee) != picture(game, Viewer::Referee);
+            }
+        }
+    }
+    // The control: some deals changed what the referee sees, so the checks
+    // above could fail.
+    assert!(changed, "no deal changed anything hidden");
+}
+
+/// The seat's legal list.
+fn legal_of(game: &Game, seat: Seat) -> Vec<sandtable_core::game::Legal<Command>> {
+    let mut out = Vec::new();
+    game.legal_into(seat, &mut out);
+    out
+}
+
+/// Each side's pieces on the ring, summed over its counters.
+fn ring_totals(game: &Game) -> [(u32, u32, u32); 2] {
+    let mut out = [(0, 0, 0); 2];
+    for c in game.grid().expect("a grid").grid.counters.iter() {
+        let t = &mut out[c.id.side];
+        t.0 += u32::from(c.pieces.infantry);
+        t.1 += u32::from(c.pieces.cavalry);
+        t.2 += u32::from(c.pieces.officers);
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Random games of the flank march end; every listed command is
+    /// accepted; the ring's movement and fights never change what a side
+    /// holds on it (R50): only entering, marching off and fire do.
+    #[test]
+    fn r50_random_games_end_and_the_ring_keeps_every_composition(seed in any::<u64>()) {
+        let setup = samples::flank_march();
+        let mut game = Game::new(&setup, Dice::seeded(seed)).expect("starts");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut commands = 0;
+        while let Some(seat) = next_seat(&game) {
+            let legal = legal_of(&game, seat);
+            prop_assert!(!legal.is_empty(), "a seat to act has a command");
+            for l in legal.iter().take(40) {
+                prop_assert!(game.check(seat, &l.command).is_ok(), "`{}` is listed", l.command);
+            }
+            let command = legal[rng.random_range(0..legal.len())].command;
+            let before = ring_totals(&game);
+            let mut events = Vec::new();
+            game.apply_into(seat, &command, &mut events).expect("a listed command");
+            let changes = matches!(
+                command,
+                Command::Enter { .. } | Command::MarchOff { .. } | Command::LoseInRing { .. }
+                    | Command::FireAtCounter { .. }
+            ) || events.iter().any(|e| matches!(e, Event::Ring(RingEvent::CounterLost { .. })));
+            if !changes {
+                prop_assert_eq!(ring_totals(&game), before, "`{}` changed the ring", command);
+            }
+            commands += 1;
+            prop_assert!(commands < 20_000, "the game ends");
+        }
+    }
+}

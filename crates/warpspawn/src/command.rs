@@ -836,6 +836,23 @@ mod tests {
             "advance D3 from E3 inf 0",
             "lose C4 inf 0",
             "fire C4 F6 crew inf 0",
+            // The off-board grid (R45-R56).
+            "order 5 2E 2F",
+            "order 5 hold scout",
+            "split 5 inf 10 cav 2",
+            "merge 5 7",
+            "commit",
+            "forces 5 all",
+            "cancel 2",
+            "fallback 2B",
+            "enter 5 C1",
+            "enter 5 C1 inf 6 cannon",
+            "march C1 off",
+            "march A1 off 3B",
+            "march C1 off inf 8 cannon",
+            "fire F2 2H 5",
+            "fire F2 2H 5 crew inf 4",
+            "lose 5 inf 2",
         ] {
             let command: Command = text.parse().unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(command.to_string(), text);

@@ -354,3 +354,198 @@ proptest! {
         }
     }
 }
+
+/// Plays `commands` on `game`, each as the seat that acts next.
+fn play(game: &mut Game, commands: &[&str]) -> Vec<Event> {
+    let mut events = Vec::new();
+    for text in commands {
+        let command: Command = text.parse().unwrap_or_else(|e| panic!("{e}"));
+        let seat = next_seat(game).expect("a seat to act");
+        game.apply_into(seat, &command, &mut events)
+            .unwrap_or_else(|e| panic!("`{text}`: {e}"));
+    }
+    events
+}
+
+/// Why `text` is refused for the seat that acts next.
+fn refused(game: &Game, text: &str) -> String {
+    let command: Command = text.parse().unwrap_or_else(|e| panic!("{e}"));
+    let seat = next_seat(game).expect("a seat to act");
+    game.check(seat, &command).expect_err("refused").to_string()
+}
+
+#[test]
+fn r48_a_counter_ordered_to_enter_comes_onto_a_hex_it_faces_in_the_march() {
+    let mut game = start();
+    play(&mut game, &["order 2 enter", "commit", "commit"]);
+    // Not in the Cannonade.
+    assert!(refused(&game, "enter 2 L1").contains("only in the march phase"));
+    play(&mut game, &["end"]);
+    assert_eq!(
+        refused(&game, "enter 2 K1"),
+        "counter 2 in 2N faces L1, not K1 (R48)"
+    );
+    assert_eq!(
+        refused(&game, "enter 1 P1"),
+        "counter 1 was not ordered to enter this game turn: only `order 1 enter`, written in the Orders phase, brings it on (R48)"
+    );
+    assert!(refused(&game, "enter 2 L1 inf 11").contains("does not hold all of that"));
+    let events = play(&mut game, &["enter 2 L1 inf 6"]);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Ring(RingEvent::Entered { emptied: false, .. })))
+    );
+    // What stays in the counter comes on too; the baggage with it.
+    play(&mut game, &["enter 2 L1"]);
+    let st = game
+        .stack("L1".parse().expect("a hex"), sandtable_warpspawn::Side(0))
+        .expect("on the map");
+    assert_eq!((st.armed.men.inf, st.baggage), (10, true));
+    assert!(st.marks.entered, "it may not attack this Melee phase (R48)");
+    assert!(
+        game.grid()
+            .expect("a grid")
+            .grid
+            .counters
+            .iter()
+            .all(|c| c.id.side != 0 || c.id.number != 2)
+    );
+}
+
+/// The flank march with Red's 19 foot on P3, beside Blue's column in 5S.
+fn beside_the_column(dice: Dice) -> Game {
+    let mut setup = samples::flank_march();
+    for p in &mut setup.pieces {
+        if p.side == 0 && p.infantry == 19 {
+            p.at = "P3".parse().expect("a hex");
+        }
+    }
+    Game::new(&setup, dice).expect("the setup is valid")
+}
+
+#[test]
+fn r48_a_formation_marching_off_into_enemy_counters_fights_them_at_once() {
+    let mut game = beside_the_column(Dice::scripted(Vec::new()));
+    let events = play(&mut game, &["commit", "commit", "end", "march P3 off"]);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Ring(RingEvent::MarchedOff { joined: false, .. })))
+    );
+    assert!(
+        game.stack("P3".parse().expect("a hex"), sandtable_warpspawn::Side(0))
+            .is_none()
+    );
+    let fight = game
+        .grid()
+        .expect("a grid")
+        .fight
+        .as_ref()
+        .expect("a fight at once");
+    assert_eq!(fight.contest.square.to_string(), "5S");
+    // Both sides pick their forces, sealed (R51).
+    assert!(matches!(
+        game.decision(),
+        sandtable_core::game::Decision::Sealed(_)
+    ));
+    // Red's 19 men roll 2 dice, Blue's 10 one: Red cancels Blue's and wins
+    // without a roll (R52); the column falls back.
+    play(
+        &mut game,
+        &[
+            "forces 3 all",
+            "commit",
+            "forces 2 all",
+            "commit",
+            "cancel 1",
+        ],
+    );
+    let g = game.grid().expect("a grid");
+    let at = |side: usize, n: u16| {
+        g.grid
+            .counters
+            .iter()
+            .find(|c| c.id.side == side && c.id.number == n)
+            .map(|c| c.at.to_string())
+    };
+    assert_eq!(at(0, 3), Some("5S".to_owned()));
+    // Beaten, the column's owner picks where it falls back (R50).
+    assert!(matches!(
+        g.fight.as_ref().map(|f| &f.step),
+        Some(sandtable_warpspawn::offboard::play::FightStep::Fallback { .. })
+    ));
+    play(&mut game, &["fallback 6S"]);
+    let g = game.grid().expect("a grid");
+    assert!(g.fight.is_none());
+    assert!(
+        g.grid
+            .counters
+            .iter()
+            .any(|c| c.id.side == 1 && c.id.number == 2 && c.at.to_string() == "6S")
+    );
+}
+
+#[test]
+fn r48_r50_a_beaten_formation_that_marched_off_falls_back_on_the_ring_never_onto_the_map() {
+    // Red throws 3 2, Blue 5: Blue, defending, wins the pair (R53).
+    let mut game = beside_the_column(Dice::scripted(vec![3, 2, 5]));
+    play(
+        &mut game,
+        &[
+            "commit",
+            "commit",
+            "end",
+            "march P3 off",
+            "forces 3 all",
+            "commit",
+            "forces 2 all",
+            "commit",
+            "cancel 0",
+        ],
+    );
+    // Red picks where its beaten counter goes: beside 5S, on the ring.
+    let owed = game
+        .grid()
+        .expect("a grid")
+        .fight
+        .as_ref()
+        .expect("owed")
+        .step
+        .clone();
+    let sandtable_warpspawn::offboard::play::FightStep::Fallback { options, .. } = owed else {
+        panic!("a fall-back is owed: {owed:?}");
+    };
+    let names: Vec<String> = options.iter().map(ToString::to_string).collect();
+    assert_eq!(names, ["4S", "4T", "5T", "6S", "6T"]);
+    assert!(refused(&game, "fallback 7S").contains("may fall back to 4S, 4T, 5T, 6S, 6T only"));
+    play(&mut game, &["fallback 4T"]);
+    assert!(game.grid().expect("a grid").fight.is_none());
+    assert!(
+        game.stack("P3".parse().expect("a hex"), sandtable_warpspawn::Side(0))
+            .is_none()
+    );
+}
+
+#[test]
+fn r56_a_cannon_fires_only_at_a_counter_its_side_sees_within_range_less_one() {
+    let mut game = start();
+    play(&mut game, &["commit", "commit"]);
+    // Blue's column in 5S is seen from N2 (R55); Blue's horse in 16S is not.
+    assert_eq!(
+        refused(&game, "fire L2 16S 1"),
+        "your side sees no counter 1 of Blue in 16S (R56)"
+    );
+    assert_eq!(
+        refused(&game, "fire L2 5S 1"),
+        "your side sees no counter 1 of Blue in 5S (R56)",
+        "the same words whether or not it stands there unseen (R57)"
+    );
+    let events = play(&mut game, &["fire L2 5S 2"]);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Ring(RingEvent::ShotAt { .. })))
+    );
+    assert!(refused(&game, "fire L2 5S 2").contains("has fired this turn"));
+}

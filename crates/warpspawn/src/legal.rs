@@ -682,6 +682,9 @@ impl Game {
     /// The listed command of `command`'s family (see the module doc): the
     /// command itself for commands listed one by one.
     pub fn listed_as(&self, command: &Command) -> Command {
+        if let Some(listed) = self.ring_listed_as(command) {
+            return listed;
+        }
         match *command {
             Command::March { from, path, pick } => {
                 let (Some(st), Some(to)) =

@@ -549,3 +549,107 @@ fn r56_a_cannon_fires_only_at_a_counter_its_side_sees_within_range_less_one() {
     );
     assert!(refused(&game, "fire L2 5S 2").contains("has fired this turn"));
 }
+
+/// Commands of the grid worth trying in a position: each listed one with
+/// its counts, pieces, square or crew changed, legal or not.
+fn ring_candidates(game: &Game, listed: &[Command], rng: &mut ChaCha8Rng) -> Vec<Command> {
+    use sandtable_warpspawn::offboard::command::GridCommand;
+    use sandtable_warpspawn::offboard::counter::Composition;
+    let some = |rng: &mut ChaCha8Rng, most: u16| rng.random_range(0..=most);
+    let pieces = |rng: &mut ChaCha8Rng| Composition {
+        infantry: some(rng, 12),
+        cavalry: some(rng, 6),
+        officers: some(rng, 1),
+        cannon: false,
+        baggage: some(rng, 1) == 1,
+        flag: false,
+    };
+    let mut out = Vec::new();
+    for command in listed {
+        match *command {
+            Command::Grid(GridCommand::Split { counter, .. }) => {
+                out.push(Command::Grid(GridCommand::Split {
+                    counter,
+                    pieces: pieces(rng),
+                }))
+            }
+            Command::Grid(GridCommand::Forces { counter, .. }) => {
+                out.push(Command::Grid(GridCommand::Forces {
+                    counter,
+                    pieces: Some(pieces(rng)),
+                }))
+            }
+            Command::Grid(GridCommand::Cancel(n)) => {
+                out.push(Command::Grid(GridCommand::Cancel(n + 1)))
+            }
+            Command::Enter { counter, hex, .. } => out.push(Command::Enter {
+                counter,
+                hex,
+                pieces: Some(pieces(rng)),
+            }),
+            Command::MarchOff { from, .. } => {
+                out.push(Command::MarchOff {
+                    from,
+                    square: None,
+                    pick: None,
+                });
+                out.push(Command::MarchOff {
+                    from,
+                    square: None,
+                    pick: Some(sandtable_warpspawn::Pick {
+                        men: sandtable_warpspawn::Men::new(some(rng, 10), some(rng, 4)),
+                        ..Default::default()
+                    }),
+                });
+            }
+            Command::FireAtCounter {
+                cannon,
+                square,
+                counter,
+                ..
+            } => out.push(Command::FireAtCounter {
+                cannon,
+                square,
+                counter,
+                crew: Some(sandtable_warpspawn::Men::new(4, 0)),
+            }),
+            _ => {}
+        }
+    }
+    let _ = game;
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// Every listed command is its own family's; every command of the grid
+    /// the rules accept, among many tried, is of a listed command's family
+    /// (`listed_as`).
+    #[test]
+    fn listed_families_cover_every_accepted_command_of_the_grid(seed in any::<u64>()) {
+        let setup = samples::flank_march();
+        let mut game = Game::new(&setup, Dice::seeded(seed)).expect("starts");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut steps = 0;
+        while let Some(seat) = next_seat(&game) {
+            let listed: Vec<Command> = legal_of(&game, seat).iter().map(|l| l.command).collect();
+            for c in &listed {
+                prop_assert_eq!(game.listed_as(c), *c, "`{}` is its own family's", c);
+            }
+            for c in ring_candidates(&game, &listed, &mut rng) {
+                if game.check(seat, &c).is_ok() {
+                    let family = game.listed_as(&c);
+                    prop_assert!(listed.contains(&family), "`{}` (as `{}`) is not listed", c, family);
+                }
+            }
+            let command = listed[rng.random_range(0..listed.len())];
+            let mut events = Vec::new();
+            game.apply_into(seat, &command, &mut events).expect("a listed command");
+            steps += 1;
+            if steps > 600 {
+                break;
+            }
+        }
+    }
+}

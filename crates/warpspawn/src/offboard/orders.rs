@@ -335,10 +335,33 @@ impl Orders {
         })
     }
 
+    /// The listed split of a counter, its family's one (every split of
+    /// the counter is of it): one man or officer off, infantry first.
+    pub fn split_rep(&self, w: &Writing<'_>, counter: u16) -> Option<GridCommand> {
+        [
+            Composition {
+                infantry: 1,
+                ..Composition::default()
+            },
+            Composition {
+                cavalry: 1,
+                ..Composition::default()
+            },
+            Composition {
+                officers: 1,
+                ..Composition::default()
+            },
+        ]
+        .into_iter()
+        .map(|pieces| GridCommand::Split { counter, pieces })
+        .find(|c| self.check(w, c).is_ok())
+    }
+
     /// The orders the side may write now, a counter at a time: for each
     /// counter without an order, `hold`, `enter` beside the map, every path
-    /// it may take, each with `scout` where it may; and `commit` (counters
-    /// left without an order hold). Splits and merges are not listed.
+    /// it may take, each with `scout` where it may; a split of each counter
+    /// (one a family: [`Orders::split_rep`]); each merge; and `commit`
+    /// (counters left without an order hold).
     pub fn legal(&self, w: &Writing<'_>) -> Vec<GridCommand> {
         if self.committed {
             return Vec::new();
@@ -377,6 +400,18 @@ impl Orders {
                     if self.check(w, &command).is_ok() {
                         out.push(command);
                     }
+                }
+            }
+        }
+        for c in &self.counters {
+            out.extend(self.split_rep(w, c.id.number));
+            for other in self.counters.iter().filter(|o| o.id.number > c.id.number) {
+                let merge = GridCommand::Merge {
+                    counter: c.id.number,
+                    joining: other.id.number,
+                };
+                if self.check(w, &merge).is_ok() {
+                    out.push(merge);
                 }
             }
         }

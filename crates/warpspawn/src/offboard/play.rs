@@ -903,7 +903,7 @@ impl Game {
             return match &fight.step {
                 FightStep::Forces => fight.forces[s].legal(),
                 FightStep::Cancel { most, .. } => {
-                    vec![GridCommand::Cancel(*most), GridCommand::Cancel(0)]
+                    (0..=*most).rev().map(GridCommand::Cancel).collect()
                 }
                 FightStep::Fallback { options, .. } => options
                     .iter()
@@ -1556,16 +1556,13 @@ impl Game {
                     .filter(|c| g.entering.contains(&c.id) && c.id.side == side.index())
                 {
                     for hex in g.grid.ring.faces(c.at) {
-                        push(
-                            self,
-                            Command::Enter {
-                                counter: c.id.number,
-                                hex,
-                                pieces: None,
-                            },
-                            None,
-                            Some(hex),
-                        );
+                        let whole = Command::Enter {
+                            counter: c.id.number,
+                            hex,
+                            pieces: None,
+                        };
+                        let listed = self.ring_listed_as(&whole).unwrap_or(whole);
+                        push(self, listed, None, Some(hex));
                     }
                 }
                 let edge: Vec<Hex> = self
@@ -1592,6 +1589,103 @@ impl Game {
             }
             _ => {}
         }
+    }
+}
+
+impl Game {
+    /// The listed command of a command of the grid's family, or `None` for
+    /// a command listed one by one: a split's family is its counter's
+    /// splits, forces are listed as `all`, an entry's family is its
+    /// counter and hex (the whole counter, or as many men as fit), a march
+    /// off's is its hex and square (everything that may go), and a shot at
+    /// a counter with a named crew is of the shot with the crew the rules
+    /// would mark.
+    pub(crate) fn ring_listed_as(&self, command: &Command) -> Option<Command> {
+        let g = self.grid()?;
+        match *command {
+            Command::Grid(GridCommand::Split { counter, .. }) => {
+                let Stage::Orders(orders) = &g.stage else {
+                    return None;
+                };
+                let s = g.decider()?;
+                let enemy = g.enemy_squares(s);
+                let w = Writing {
+                    ring: &g.grid.ring,
+                    reserve: &g.grid.reserves[s],
+                    enemy: &enemy,
+                    scout_max_points: self.offboard().scout_max_points,
+                };
+                orders[s].split_rep(&w, counter).map(Command::Grid)
+            }
+            Command::Grid(GridCommand::Forces { counter, .. }) => {
+                Some(Command::Grid(GridCommand::Forces {
+                    counter,
+                    pieces: None,
+                }))
+            }
+            Command::Enter { counter, hex, .. } => {
+                let whole = Command::Enter {
+                    counter,
+                    hex,
+                    pieces: None,
+                };
+                if self.plan(self.state.active, &whole).is_ok() {
+                    return Some(whole);
+                }
+                self.enter_fitting(counter, hex)
+            }
+            Command::MarchOff { from, square, .. } => {
+                let square = square.or_else(|| g.grid.ring.edge_squares(from).first().copied());
+                Some(Command::MarchOff {
+                    from,
+                    square,
+                    pick: None,
+                })
+            }
+            Command::FireAtCounter {
+                cannon,
+                square,
+                counter,
+                ..
+            } => Some(Command::FireAtCounter {
+                cannon,
+                square,
+                counter,
+                crew: None,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The entry of as many of a counter's men as fit in `hex`, infantry
+    /// first, with its officers (R48, R62), where that may be played.
+    fn enter_fitting(&self, counter: u16, hex: Hex) -> Option<Command> {
+        let side = self.state.active;
+        let c = self
+            .grid()?
+            .grid
+            .counters
+            .iter()
+            .find(|c| c.id.side == side.index() && c.id.number == counter)?;
+        let limit = if self.state.items(hex) > 0 { 10 } else { 20 };
+        let room = limit
+            - self
+                .stack(hex, side)
+                .map_or(0, |st| st.armed.men.total())
+                .min(limit);
+        let men = Men::new(c.pieces.infantry, c.pieces.cavalry)
+            .take_infantry_first(room.min(c.pieces.infantry + c.pieces.cavalry));
+        let command = Command::Enter {
+            counter,
+            hex,
+            pieces: Some(Composition {
+                infantry: men.inf,
+                cavalry: men.cav,
+                officers: c.pieces.officers,
+                ..Composition::default()
+            }),
+        };
+        self.plan(side, &command).is_ok().then_some(command)
     }
 }
 

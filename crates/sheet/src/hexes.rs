@@ -7,6 +7,7 @@
 
 use sandtable_core::game::Spot;
 use sandtable_scenario::battle::{Battle, HexPhysical};
+use sandtable_warpspawn::offboard::ring::{Ring, Square};
 use sandtable_warpspawn::{Hex, PiecesSetup, Setup, Terrain, points_doubled, points_text};
 
 use crate::{Cell, Contents, Laid, Mark, Paint, Paper, PlanSheetError, Rgbf, Sheet};
@@ -27,6 +28,105 @@ struct HexMap {
     /// The terrain of each hex, in map order: looked up for every hex drawn
     /// and each of its neighbours, so not searched for in the setup's list.
     terrain: Vec<Terrain>,
+    /// The off-board grid's squares round the map, in a battle with one
+    /// (R40): each laid out on the sheet.
+    ring: Vec<RingSquare>,
+}
+
+/// A square of the off-board grid as the sheet draws it (R40-R43).
+#[derive(Debug, Clone)]
+struct RingSquare {
+    /// Its name, like `2E`.
+    name: String,
+    /// Its rectangle: left, near, width, depth, in mm.
+    rect: (f64, f64, f64, f64),
+    /// The side whose reserve it is (R42), if one's.
+    reserve: Option<usize>,
+    /// The counters starting there: side and number.
+    counters: Vec<(usize, u16)>,
+}
+
+/// The depth of the ring's squares across their edge: a hex's height
+/// times the span, on every edge (R40 gives their length along it).
+fn ring_depth_mm(hex_mm: f64, span: u16) -> f64 {
+    hex_mm * f64::from(span)
+}
+
+/// The ring's squares laid round the map as `laid` places it (R40): along
+/// the near and far edges a square is as wide as its hex columns (0.87 of
+/// a hex each), along the left and right edges as tall as its rows (1 hex
+/// each); across its edge every square is a hex's height times the span
+/// deep.
+fn lay_ring(setup: &Setup, laid: &Laid) -> Vec<RingSquare> {
+    let Some(offboard) = &setup.offboard else {
+        return Vec::new();
+    };
+    let Ok(ring) = Ring::new(setup.map, offboard.span) else {
+        return Vec::new();
+    };
+    let h = laid.cell_mm;
+    let side = h / 3f64.sqrt();
+    let span = f64::from(offboard.span);
+    let depth = ring_depth_mm(h, offboard.span);
+    let (ox, oy) = laid.offset_mm();
+    let (cols, rows) = (f64::from(setup.map.columns), f64::from(setup.map.rows));
+    // The map's columns and rows, as the lattice's map squares cover them.
+    let left = ox + 0.25 * side;
+    let col_w = 1.5 * side * span;
+    let right = left + 1.5 * side * cols;
+    let top = oy + h * rows + 0.5 * h;
+    // The first and last map columns reach a quarter side further, to the
+    // map's own left and right; the last rows half a hex higher, to the
+    // raised columns' tops: the ring meets the map all round.
+    let quarter = 0.25 * side;
+    let x_of = |col: u16| -> (f64, f64) {
+        let w = ring.width();
+        match col {
+            0 | 1 => (left - quarter - f64::from(2 - col) * depth, depth),
+            c if c >= w - 2 => (right + quarter + f64::from(c - (w - 2)) * depth, depth),
+            2 if w == 5 => (left - quarter, col_w + 2.0 * quarter),
+            2 => (left - quarter, col_w + quarter),
+            c if c == w - 3 => (left + f64::from(c - 2) * col_w, col_w + quarter),
+            c => (left + f64::from(c - 2) * col_w, col_w),
+        }
+    };
+    let y_of = |row: u16| -> (f64, f64) {
+        let hh = ring.height();
+        match row {
+            0 | 1 => (oy - f64::from(2 - row) * depth, depth),
+            r if r >= hh - 2 => (top + f64::from(r - (hh - 2)) * depth, depth),
+            r if r == hh - 3 => (oy + f64::from(r - 2) * h * span, h * span + 0.5 * h),
+            r => (oy + f64::from(r - 2) * h * span, h * span),
+        }
+    };
+    let reserve = |sq: Square| {
+        (0..setup.sides.len().min(2)).find(|s| match offboard.reserves.get(*s) {
+            Some(Some(squares)) => squares.contains(&sq),
+            _ => ring.default_reserve(setup.sides[*s].home).contains(&sq),
+        })
+    };
+    ring.squares()
+        .map(|sq| {
+            let (x, w) = x_of(sq.col);
+            let (y, d) = y_of(sq.row);
+            RingSquare {
+                name: sq.to_string(),
+                rect: (x, y, w, d),
+                reserve: reserve(sq),
+                counters: offboard
+                    .counters
+                    .iter()
+                    .filter(|c| c.at == sq)
+                    .map(|c| (c.side, c.number))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// A colour lightened towards white: a reserve's tint.
+fn tint(colour: Rgbf) -> Rgbf {
+    colour.map(|c| c + (1.0 - c) * 0.8)
 }
 
 /// A line of the same dark grey as the squares' outlines, for patterns.
@@ -331,6 +431,7 @@ impl Contents for HexMap {
                 self.piece_marks(p, paint.colour(p.side), paint.letter(p.side), marks);
             }
         }
+        self.ring_marks(_area, paint, marks);
     }
 
     fn listing_len(&self) -> usize {
@@ -346,6 +447,46 @@ impl Contents for HexMap {
 }
 
 impl HexMap {
+    /// The ring's squares that reach into `area`: each outlined, tinted in
+    /// the colour of the side whose reserve it is, with its name and the
+    /// counters starting there (`R5`) (R40-R43).
+    fn ring_marks(&self, area: (f64, f64, f64, f64), paint: &Paint, marks: &mut Vec<Mark>) {
+        let (x0, y0, x1, y1) = area;
+        for sq in &self.ring {
+            let (x, y, w, d) = sq.rect;
+            if x > x1 || x + w < x0 || y > y1 || y + d < y0 {
+                continue;
+            }
+            marks.push(Mark::Rect {
+                x,
+                y,
+                w,
+                h: d,
+                fill: sq.reserve.map(|s| tint(paint.colour(s))),
+                stroke: Some(0.2),
+            });
+            marks.push(Mark::Text {
+                x: x + 0.08 * w,
+                y: y + d - 0.25 * d,
+                size: 7.0,
+                text: sq.name.clone(),
+            });
+            let tokens: Vec<String> = sq
+                .counters
+                .iter()
+                .map(|(side, n)| format!("{}{n}", paint.letter(*side)))
+                .collect();
+            if !tokens.is_empty() {
+                marks.push(Mark::Text {
+                    x: x + 0.08 * w,
+                    y: y + 0.2 * d,
+                    size: 9.0,
+                    text: tokens.join(" "),
+                });
+            }
+        }
+    }
+
     /// The terrain of a hex (fields where the setup names none).
     fn terrain(&self, hex: Hex) -> Terrain {
         self.terrain
@@ -454,6 +595,25 @@ impl HexMap {
                 from_edges(p.at)
             ));
         }
+        if let Some(offboard) = &self.setup.offboard {
+            lines.push(format!(
+                "Off-board grid (R40): squares of {} hex{} a side round the map, two deep, drawn beyond the table's edges; tinted squares are a side's reserve (R42)",
+                offboard.span,
+                if offboard.span == 1 { "" } else { "es" }
+            ));
+            for c in &offboard.counters {
+                let p = c.as_pieces();
+                lines.push(format!(
+                    "{} counter {} ({}{}) in {}: {}",
+                    names[c.side],
+                    c.number,
+                    mark(c.side),
+                    c.number,
+                    c.at,
+                    piece_listing(&p)
+                ));
+            }
+        }
         for kind in Terrain::ALL {
             let hexes: Vec<String> = self
                 .setup
@@ -487,7 +647,12 @@ impl HexMap {
                     .div_ceil(HEXES_A_LINE)
             })
             .sum();
-        self.setup.sides.len() + self.setup.pieces.len() + terrain
+        let ring = self
+            .setup
+            .offboard
+            .as_ref()
+            .map_or(0, |o| 1 + o.counters.len());
+        self.setup.sides.len() + self.setup.pieces.len() + ring + terrain
     }
 }
 
@@ -499,13 +664,19 @@ impl HexMap {
 /// hex with their distances from the table's edges, and each terrain's
 /// hexes. Tiled, oriented and bounded as [`crate::plan`] does.
 pub fn plan_battle(battle: &Battle, paper: Paper) -> Result<Sheet, PlanSheetError> {
-    let map = of(battle);
-    // The game's surface, as its contract gives it.
-    let laid = Laid::new(
-        map.setup.map.surface(),
-        map.physical.hex_mm,
-        map.physical.table_mm,
-    );
+    let mut map = of(battle);
+    // The game's surface, as its contract gives it; with the off-board
+    // grid, the sheet reaches beyond the table to hold the ring round the
+    // map, which stays where the table centres it (R40).
+    let mut table_mm = map.physical.table_mm;
+    if let Some(offboard) = &map.setup.offboard {
+        let probe = Laid::new(map.setup.map.surface(), map.physical.hex_mm, table_mm);
+        let (w, d) = probe.surface_mm();
+        let ring = 4.0 * ring_depth_mm(map.physical.hex_mm, offboard.span) + map.physical.hex_mm;
+        table_mm = (table_mm.0.max(w + ring), table_mm.1.max(d + ring));
+    }
+    let laid = Laid::new(map.setup.map.surface(), map.physical.hex_mm, table_mm);
+    map.ring = lay_ring(&map.setup, &laid);
     let names: Vec<String> = map.setup.sides.iter().map(|s| s.name.clone()).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     crate::plan_surface(
@@ -531,5 +702,6 @@ fn of(battle: &Battle) -> HexMap {
         setup: battle.setup.clone(),
         physical: battle.table(),
         terrain,
+        ring: Vec::new(),
     }
 }

@@ -303,3 +303,39 @@ fn sides_named_in_a_script_the_font_lacks_are_told_apart_by_their_marks() {
         sheet.listing[0]
     );
 }
+
+#[test]
+fn r40_the_flank_march_sheet_lays_the_ring_round_the_map_beyond_the_table() {
+    let battle = shipped("flank-march.ron");
+    let sheet = plan_battle(&battle, Paper::A4).expect("a few pages");
+    // The sheet reaches beyond the 762 x 508 mm table to hold two squares
+    // round the map, each a 40 mm hex deep.
+    assert!(sheet.table_mm.1 > 508.0, "{:?}", sheet.table_mm);
+    let pdf = String::from_utf8_lossy(&render_pdf(&sheet, false)).into_owned();
+    // Squares by name, and the counters where they start: R1 in 1S, B2 in
+    // 5S (R40, R43).
+    for text in ["(1A)", "(2E)", "(16T)", "(R1)", "(R2)", "(B1)", "(B2)"] {
+        assert!(pdf.contains(text), "{text} is printed");
+    }
+    // A name that is no square of this ring is not.
+    assert!(!pdf.contains("(17A)"));
+    // The listing names each counter with its pieces.
+    for (side, n, at) in [
+        ("Red", 1, "1S"),
+        ("Red", 2, "2N"),
+        ("Blue", 1, "16S"),
+        ("Blue", 2, "5S"),
+    ] {
+        assert!(
+            sheet.listing.iter().any(|l| l.starts_with(side)
+                && l.contains(&format!("counter {n} "))
+                && l.contains(&format!("in {at}:"))),
+            "{side} {n} in {at}: {:?}",
+            sheet.listing
+        );
+    }
+    // A battle without the grid keeps its table.
+    let open = plan_battle(&shipped("open-field.ron"), Paper::A4).expect("a few pages");
+    assert_eq!(open.table_mm, (762.0, 508.0));
+    assert!(!String::from_utf8_lossy(&render_pdf(&open, false)).contains("(2E)"));
+}

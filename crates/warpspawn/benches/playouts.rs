@@ -3,14 +3,16 @@
 //! checked and applied per second through the game contract, as a random
 //! player and a random playout play them (`GameState::random_command`),
 //! and the same with every decision listed whole and one command chosen
-//! from the list; the legal list at the start of a March phase; perft;
-//! copying a battle.
+//! from the list; the same drawn on the flank march, the open field with
+//! the off-board grid (`flank-march.ron`, R40-R57), side by side; the
+//! legal list at the start of a March phase and the longest Orders-phase
+//! list of random flank marches; perft; copying a battle.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sandtable_core::dice::Dice;
-use sandtable_core::game::{Decision, GameState, Seat, perft};
+use sandtable_core::game::{GameState, Seat, next_seat, perft};
 use sandtable_warpspawn::{Command, Game, Phase, samples};
 use std::hint::black_box;
 
@@ -24,12 +26,11 @@ fn playout(start: &Game, game: &mut Game, rng: &mut SmallRng, listed: bool) -> u
     let mut events = Vec::with_capacity(16);
     let mut count = 0;
     for _ in 0..COMMANDS {
-        let seat = match GameState::decision(game) {
-            Decision::One(seat) => seat,
-            _ => {
-                game.clone_from(start);
-                continue;
-            }
+        // A sealed decision (the grid's orders and forces) is given seat
+        // by seat, as records write it.
+        let Some(seat) = next_seat(game) else {
+            game.clone_from(start);
+            continue;
         };
         let pick = if listed {
             GameState::legal_into(game, seat, &mut legal);
@@ -64,7 +65,20 @@ fn bench(c: &mut Criterion) {
             b.iter(|| black_box(playout(&start, &mut game, &mut rng, listed)));
         });
     }
+    let flank = Game::new(&samples::flank_march(), Dice::seeded(42)).expect("the sample is valid");
+    group.bench_function(
+        "random commands on the flank march (off-board grid), drawn, through the contract",
+        |b| {
+            let mut rng = SmallRng::seed_from_u64(1);
+            let mut game = flank.clone();
+            b.iter(|| black_box(playout(&flank, &mut game, &mut rng, false)));
+        },
+    );
     group.finish();
+    println!(
+        "the longest Orders-phase legal list in 200 random flank marches: {} commands",
+        longest_orders_list(&flank)
+    );
 
     let mut march = start.clone();
     march.apply(&Command::End).expect("the cannonade may end");
@@ -104,6 +118,32 @@ fn bench(c: &mut Criterion) {
         });
     });
     group.finish();
+}
+
+/// The longest legal list of a side writing its orders (R47), over 200
+/// random flank marches.
+fn longest_orders_list(start: &Game) -> usize {
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut legal = Vec::new();
+    let mut events = Vec::new();
+    let mut longest = 0;
+    for _ in 0..200 {
+        let mut game = start.clone();
+        while let Some(seat) = next_seat(&game) {
+            GameState::legal_into(&game, seat, &mut legal);
+            if game
+                .summary()
+                .awaiting
+                .is_some_and(|a| a.choice == "orders")
+            {
+                longest = longest.max(legal.len());
+            }
+            let pick = legal[rng.random_range(0..legal.len())].command;
+            events.clear();
+            GameState::apply_into(&mut game, seat, &pick, &mut events).expect("listed");
+        }
+    }
+    longest
 }
 
 criterion_group!(benches, bench);

@@ -317,20 +317,32 @@ fn print_sheet(
 ) -> Result<String, Failure> {
     let paper: sandtable_sheet::Paper = paper.parse().map_err(|e: String| Failure::new(1, e))?;
     files::refuse_output_over_input(out, [file]).map_err(|e| Failure::new(1, e))?;
-    let sheet = match replay::load_any(file)? {
-        Loaded::Cache(scenario) => sandtable_sheet::plan(&scenario, paper),
-        Loaded::Warpspawn(battle) => sandtable_sheet::plan_battle(&battle, paper),
-    }
-    .map_err(|e| Failure::new(1, format!("{}: {e}", path_shown(file))))?;
+    let (sheet, ring) = match replay::load_any(file)? {
+        Loaded::Cache(scenario) => (sandtable_sheet::plan(&scenario, paper), false),
+        Loaded::Warpspawn(battle) => (
+            sandtable_sheet::plan_battle(&battle, paper),
+            battle.setup.offboard.is_some(),
+        ),
+    };
+    let sheet = sheet.map_err(|e| Failure::new(1, format!("{}: {e}", path_shown(file))))?;
     // Streamed a page at a time: an existing sheet is never left half-written.
     sandtable_sheet::write_file(&sheet, out).map_err(|e| Failure::new(1, e))?;
     let (w, d) = sheet.table_mm;
+    let tiles = if ring {
+        format!(
+            "{} x {} tiles of {w:.0} x {d:.0} mm at 1:1: the table and the off-board grid round it (R40)",
+            sheet.grid.0, sheet.grid.1
+        )
+    } else {
+        format!(
+            "{} x {} tiles of the {w:.0} x {d:.0} mm table at 1:1",
+            sheet.grid.0, sheet.grid.1
+        )
+    };
     Ok(format!(
-        "{}: {} pages on {paper} ({} x {} tiles of the {w:.0} x {d:.0} mm table at 1:1, then {} of pieces)\n",
+        "{}: {} pages on {paper} ({tiles}, then {} of pieces)\n",
         path_shown(out),
         sheet.page_count(),
-        sheet.grid.0,
-        sheet.grid.1,
         sheet.page_count() - sheet.tiles.len()
     ))
 }

@@ -151,6 +151,15 @@ fn cases() -> Vec<(String, Vec<String>)> {
         ],
     );
     add(
+        "print-warpspawn-flank-march",
+        &[
+            "print",
+            "scenarios/warpspawn/flank-march.ron",
+            "--out",
+            "target/flank-march-sheet.pdf",
+        ],
+    );
+    add(
         "validate-problems",
         &["validate", "scenarios/tests/many-problems.ron"],
     );

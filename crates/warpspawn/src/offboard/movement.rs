@@ -37,7 +37,10 @@ pub struct Movement {
 
 impl Movement {
     /// Both sides' committed orders, ready to move: paths are walked; a
-    /// counter that holds or enters stays in its square.
+    /// counter that holds or enters stays in its square. Opposing counters
+    /// that stand in one square as the phase begins (a beaten counter sent
+    /// back, last phase, to a square an enemy had entered) fight first,
+    /// neither defending (R49).
     pub fn start(orders: &[Orders; 2]) -> Movement {
         let mut counters = Vec::new();
         let mut paths = BTreeMap::new();
@@ -49,12 +52,21 @@ impl Movement {
                 }
             }
         }
+        let standing: Vec<Step> = counters
+            .iter()
+            .map(|c| Step {
+                id: c.id,
+                from: c.at,
+                to: c.at,
+            })
+            .collect();
+        let started = counters.iter().map(|c| (c.id, c.at)).collect();
         Movement {
             counters,
             paths,
-            started: BTreeMap::new(),
+            started,
             fought: BTreeSet::new(),
-            pending: VecDeque::new(),
+            pending: contests(&standing).into(),
             tick: 0,
             log: Vec::new(),
         }
@@ -203,6 +215,23 @@ mod tests {
             o
         };
         [write(0, red), write(1, blue)]
+    }
+
+    #[test]
+    fn r49_opposing_counters_sharing_a_square_fight_before_the_first_tick() {
+        // Red 1 was sent back last phase to 1F, where Blue 1 stands.
+        let o = orders(
+            &[(counter(0, 1, "1F", 6), "1E")],
+            &[(counter(1, 1, "1F", 6), "hold")],
+        );
+        let mut m = Movement::start(&o);
+        let fight = m.next_contest().expect("a standing fight");
+        assert_eq!(m.tick, 0, "before any step");
+        assert_eq!(fight.square, sq("1F"));
+        assert_eq!(fight.kind, Kind::Meet { defender: None });
+        // Both fought: Red's path is dropped, and nothing else meets.
+        assert_eq!(m.next_contest(), None);
+        assert_eq!(m.counters[0].at, sq("1F"));
     }
 
     #[test]

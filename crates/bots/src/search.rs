@@ -259,6 +259,23 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
         deadline
     }
 
+    /// Whether `acting`, not the searcher, owes a sealed decision now.
+    fn sealed_other(&self, acting: Seat) -> bool {
+        acting != self.seat && matches!(self.game.decision(), Decision::Sealed(_))
+    }
+
+    /// Plays `acting`'s sealed decision as the playout's judge chooses it
+    /// on a copy dealt again from that seat's own view (R57): the
+    /// searcher's unrevealed commands are not in it. `false` when no line
+    /// could be played.
+    fn sealed_reply(&mut self, acting: Seat) -> bool {
+        let mut view = self.game.clone();
+        view.redeal(acting, self.rng.random());
+        self.judge
+            .playout_line(&view, acting, &mut self.rng, &mut self.line);
+        !self.line.is_empty() && apply_line(&mut self.game, &self.line, &mut self.events)
+    }
+
     /// One iteration: select, expand one node, play out, back up.
     fn iterate(&mut self) {
         self.game.clone_from(self.root);
@@ -270,6 +287,15 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
         self.path.push(0);
         let mut node = 0;
         while let Some(acting) = next_seat(&self.game) {
+            // Another seat's sealed decision is never a node of the tree:
+            // it would be chosen as the best reply to the searcher's own
+            // sealed commands, which that seat cannot see (R57).
+            if self.sealed_other(acting) {
+                if self.sealed_reply(acting) {
+                    continue;
+                }
+                break;
+            }
             if self.nodes[node].untried.is_none() {
                 let mut lines = Vec::new();
                 self.judge
@@ -357,10 +383,17 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
             {
                 break;
             }
-            self.judge
-                .playout_line(&self.game, acting, &mut self.rng, &mut self.line);
-            if self.line.is_empty() || !apply_line(&mut self.game, &self.line, &mut self.events) {
-                break;
+            if self.sealed_other(acting) {
+                if !self.sealed_reply(acting) {
+                    break;
+                }
+            } else {
+                self.judge
+                    .playout_line(&self.game, acting, &mut self.rng, &mut self.line);
+                if self.line.is_empty() || !apply_line(&mut self.game, &self.line, &mut self.events)
+                {
+                    break;
+                }
             }
             steps += 1;
         }

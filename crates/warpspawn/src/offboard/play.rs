@@ -1025,6 +1025,15 @@ impl Game {
                 ),
             });
         }
+        if g.grid.ring.faces(c.at).is_empty() {
+            return Err(CommandError {
+                ruling: 48,
+                reason: format!(
+                    "counter {number} in {} is not beside the map: only a counter in an edge square enters",
+                    c.at
+                ),
+            });
+        }
         if !g.grid.ring.faces(c.at).contains(&hex) {
             let faced: Vec<String> = g
                 .grid

@@ -291,6 +291,30 @@ fn r57_a_copy_dealt_again_looks_the_same_to_its_side_and_no_other() {
                         .collect()
                 };
                 assert_eq!(legal(&copy), legal(game), "game {at}, seat {}", seat.0);
+                // Refusals and odds read only the seat's view: commands
+                // listed, changed, and aimed at what it may not see.
+                let listed: Vec<Command> = legal_of(game, seat).iter().map(|l| l.command).collect();
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut tried = ring_candidates(game, &listed, &mut rng);
+                tried.extend(listed.iter().copied());
+                for text in [
+                    "fire L2 5S 2",
+                    "fire L2 1S 1",
+                    "fire L11 16S 1",
+                    "order 1 2S 3S",
+                    "order 1 15S 14S",
+                    "order 2 enter",
+                    "forces 1 all",
+                    "enter 2 L1",
+                    "split 1 cav 4",
+                ] {
+                    tried.push(text.parse().expect("a command"));
+                }
+                for c in &tried {
+                    let said = |g: &Game| g.check(seat, c).map_err(|e| e.to_string());
+                    assert_eq!(said(&copy), said(game), "`{c}` at {at}, seat {}", seat.0);
+                    assert_eq!(copy.odds(seat, c), game.odds(seat, c), "`{c}` at {at}");
+                }
                 changed |= picture(&copy, Viewer::Referee) != picture(game, Viewer::Referee);
             }
         }
@@ -652,4 +676,40 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn r46_r57_a_ring_square_s_label_says_what_the_viewer_may_know() {
+    let game = start();
+    let square = |name: &str| {
+        name.parse::<sandtable_warpspawn::offboard::ring::Square>()
+            .expect("a square")
+            .spot()
+    };
+    let label = |name: &str, viewer: Viewer| game.describe_spot(square(name), viewer);
+    // Red's horse in its reserve: the referee and Red know it, Blue not.
+    assert_eq!(
+        label("1S", Viewer::Referee).as_deref(),
+        Some("1S: the second row (R41); Red's reserve (R42); Red 1: 10 cavalry, 1 officer")
+    );
+    assert_eq!(label("1S", VIEWERS[1]), label("1S", Viewer::Referee));
+    assert_eq!(
+        label("1S", VIEWERS[2]).as_deref(),
+        Some("1S: the second row (R41); Red's reserve (R42)")
+    );
+    // Blue's column out of its reserve: Red sees where, not what (R46).
+    assert_eq!(
+        label("5S", VIEWERS[1]).as_deref(),
+        Some("5S: an edge square (R41); Blue 2")
+    );
+    // A hex is no square of the ring.
+    assert!(label("2E", Viewer::Referee).is_some());
+    assert_eq!(
+        game.describe_spot(
+            sandtable_core::game::Spot::Ring { col: 5, row: 5 },
+            Viewer::Referee
+        ),
+        None,
+        "5F lies under the map"
+    );
 }

@@ -343,6 +343,7 @@ impl Game {
                 _ => "the ring has moved this game turn",
             }
         );
+        out.push_str(&self.ring_lattice(&view, &marks));
         let mut by_square: BTreeMap<(u16, u16), Vec<String>> = BTreeMap::new();
         for c in &view.counters {
             let token = format!("{}{}", marks[c.side], c.number);
@@ -423,6 +424,61 @@ impl Game {
             }
         }
         Some(out)
+    }
+
+    /// The ring drawn as its lattice, far edge at the top: each square by
+    /// its row number and column letters (R40), the counters the viewer
+    /// locates in it (`R5`, `R5+` for more than one), a side's reserve
+    /// square its letter in lower case, any other `.`, and the map inside
+    /// left blank.
+    fn ring_lattice(&self, view: &GridView, marks: &[char]) -> String {
+        const CELL: usize = 5;
+        let Some(g) = self.grid() else {
+            return String::new();
+        };
+        let ring = &g.grid.ring;
+        let letters = |col: u16| {
+            super::ring::Square::new(col, 0)
+                .to_string()
+                .trim_start_matches('1')
+                .to_owned()
+        };
+        let mut out = String::new();
+        let header: String = (0..ring.width())
+            .map(|c| format!("{:<CELL$}", letters(c)))
+            .collect();
+        let _ = writeln!(out, "     {}", header.trim_end());
+        for row in (0..ring.height()).rev() {
+            let mut line = format!("{:>3}  ", row + 1);
+            for col in 0..ring.width() {
+                let sq = super::ring::Square::new(col, row);
+                let cell = match ring.place(sq) {
+                    Some(super::ring::Place::Map) | None => String::new(),
+                    Some(_) => {
+                        let here: Vec<_> = view.counters.iter().filter(|c| c.at == sq).collect();
+                        match here.as_slice() {
+                            [] => match (0..2).find(|s| g.grid.reserves[*s].contains(&sq)) {
+                                Some(s) => marks[s].to_ascii_lowercase().to_string(),
+                                None => ".".to_owned(),
+                            },
+                            [one] => format!("{}{}", marks[one.side], one.number),
+                            [first, ..] => format!("{}{}+", marks[first.side], first.number),
+                        }
+                    }
+                };
+                line.push_str(&format!("{cell:<CELL$}"));
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+        let _ = writeln!(
+            out,
+            "squares: {} {}'s reserve, {} {}'s, . the rest; a counter by its side and number",
+            marks[0].to_ascii_lowercase(),
+            self.battle.names[0],
+            marks[1].to_ascii_lowercase(),
+            self.battle.names[1]
+        );
+        out
     }
 
     /// What the grid waits for, for `viewer`'s status line (`None`: the

@@ -713,3 +713,40 @@ fn r46_r57_a_ring_square_s_label_says_what_the_viewer_may_know() {
         "5F lies under the map"
     );
 }
+
+#[test]
+fn r57_a_deal_reads_the_view_alone() {
+    // Two flank marches that differ only in what Red's horse holds, which
+    // Blue cannot see: Blue's copies dealt with the same seed are the same
+    // game, so a bot on them learns nothing of Red's real forces.
+    let other = {
+        let mut setup = samples::flank_march();
+        let horse = setup
+            .offboard
+            .as_mut()
+            .expect("the grid")
+            .counters
+            .iter_mut()
+            .find(|c| c.side == 0 && c.number == 1)
+            .expect("Red's horse");
+        horse.pieces.cavalry = 6;
+        Game::new(&setup, Dice::seeded(setup.seed)).expect("starts")
+    };
+    let game = start();
+    assert_ne!(
+        picture(&game, Viewer::Referee),
+        picture(&other, Viewer::Referee),
+        "the control: the games differ"
+    );
+    assert_eq!(picture(&game, VIEWERS[2]), picture(&other, VIEWERS[2]));
+    for seed in 0..8 {
+        let (mut a, mut b) = (game.clone(), other.clone());
+        a.redeal(Seat(1), seed);
+        b.redeal(Seat(1), seed);
+        assert_eq!(
+            picture(&a, Viewer::Referee),
+            picture(&b, Viewer::Referee),
+            "seed {seed}"
+        );
+    }
+}

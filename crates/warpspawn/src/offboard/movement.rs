@@ -161,6 +161,22 @@ impl Movement {
         std::mem::take(&mut self.log)
     }
 
+    /// Drops the steps a counter has still to take: for a bot's copy, in
+    /// which a counter its side does not locate stands where it was dealt
+    /// (R57).
+    pub fn halt(&mut self, id: CounterId) {
+        self.paths.remove(&id);
+    }
+
+    /// Puts every counter where `counters` has it, by its side and number.
+    pub fn place_all(&mut self, counters: &[Counter]) {
+        for c in &mut self.counters {
+            if let Some(dealt) = counters.iter().find(|d| d.id == c.id) {
+                *c = *dealt;
+            }
+        }
+    }
+
     /// Puts a counter where a fight sent it (R50): back to where it started
     /// the tick, or the square its owner picked to fall back to.
     pub fn place(&mut self, id: CounterId, at: Square) {

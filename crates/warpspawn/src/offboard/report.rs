@@ -535,10 +535,11 @@ impl Game {
     }
 
     /// Deals again everything of the ring `viewer` may not know (R57): the
-    /// unlocated enemy counters' squares (not while the ring moves: their
-    /// paths are under way) and the unseen enemy compositions; the enemy's
-    /// unrevealed orders become holds, and its unrevealed forces all it
-    /// has; what it has sealed stays sealed.
+    /// unlocated enemy counters' squares (while the ring moves, they halt
+    /// where they are dealt) and the unseen enemy compositions; the
+    /// enemy's unrevealed orders become holds, and its unrevealed forces
+    /// all it has; what it has sealed stays sealed. The deal depends only
+    /// on what `viewer` sees.
     pub fn redeal_ring(&mut self, viewer: usize, seed: u64) {
         use rand::SeedableRng;
         let Some(g) = self.state.grid.as_deref_mut() else {
@@ -546,12 +547,14 @@ impl Game {
         };
         let enemy = 1 - viewer;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x7269_6e67);
-        let mut dealt = g.grid.redeal(viewer, &mut rng);
+        let dealt = g.grid.redeal(viewer, &mut rng);
         if let Stage::Moving(movement) = &mut g.stage {
-            for (c, was) in dealt.counters.iter_mut().zip(&g.grid.counters) {
-                c.at = was.at;
+            for c in &g.grid.counters {
+                if c.id.side == enemy && !g.grid.located_by(viewer, c) {
+                    movement.halt(c.id);
+                }
             }
-            movement.counters.clone_from(&dealt.counters);
+            movement.place_all(&dealt.counters);
         }
         g.grid = dealt;
         if let Stage::Orders(orders) = &mut g.stage {

@@ -12,12 +12,49 @@
 use std::collections::BTreeSet;
 
 use rand::Rng;
-use rand::seq::SliceRandom;
 
 use super::counter::Composition;
 use super::ring::{Ring, Square};
 use super::sight::counter_sees;
 use super::ticks::CounterId;
+
+/// What a counter the viewer has not seen may hold, for a deal (R57): a
+/// column of foot, a large one, a body of horse with its officer, a few
+/// horsemen scouting.
+pub const GUESSES: [Composition; 4] = [
+    Composition {
+        infantry: 10,
+        cavalry: 0,
+        officers: 0,
+        cannon: false,
+        baggage: false,
+        flag: false,
+    },
+    Composition {
+        infantry: 20,
+        cavalry: 0,
+        officers: 0,
+        cannon: false,
+        baggage: false,
+        flag: false,
+    },
+    Composition {
+        infantry: 0,
+        cavalry: 8,
+        officers: 1,
+        cannon: false,
+        baggage: false,
+        flag: false,
+    },
+    Composition {
+        infantry: 0,
+        cavalry: 4,
+        officers: 0,
+        cannon: false,
+        baggage: false,
+        flag: false,
+    },
+];
 
 /// A counter on the ring, as the referee knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,9 +151,9 @@ impl Grid {
 
     /// A copy in which everything `viewer` does not know of the enemy is
     /// dealt again (R57): the counters it has not located stand anywhere in
-    /// their reserve where it would still not locate them, and the pieces of
-    /// the counters it has not seen are shuffled among them. The copy looks
-    /// the same to `viewer`.
+    /// their reserve where it would still not locate them, and the counters
+    /// it has not seen hold pieces drawn from [`GUESSES`]. The copy looks
+    /// the same to `viewer`, and depends only on what `viewer` sees.
     pub fn redeal<R: Rng + ?Sized>(&self, viewer: usize, rng: &mut R) -> Grid {
         let mut out = self.clone();
         let enemy = 1 - viewer;
@@ -149,14 +186,11 @@ impl Grid {
                 c.id.side == enemy && !self.composed_for(viewer, c)
             })
             .collect();
-        // Sorted first, so that the deal depends on which compositions
-        // there are, not on which counter holds which.
-        let mut pieces: Vec<Composition> =
-            unseen.iter().map(|&i| self.counters[i].pieces).collect();
-        pieces.sort_unstable();
-        pieces.shuffle(rng);
-        for (&i, p) in unseen.iter().zip(pieces) {
-            out.counters[i].pieces = p;
+        // Drawn from guesses that owe nothing to what the counters hold:
+        // the deal reads the view alone, so a bot that decides on it
+        // learns nothing of the enemy's real forces.
+        for &i in &unseen {
+            out.counters[i].pieces = GUESSES[rng.random_range(0..GUESSES.len())];
         }
         out
     }

@@ -96,7 +96,10 @@ pub fn check_path(
             behind_the_lines,
         });
     }
-    if let Some(held) = path.iter().find(|sq| *sq != last && enemy.contains(sq)) {
+    // Every square entered before the last, by its place in the path: a
+    // path that passes an enemy square and comes back to it passes it.
+    let before_last = &path[..path.len() - 1];
+    if let Some(held) = before_last.iter().find(|sq| enemy.contains(sq)) {
         return Err(PathError::ThroughTheEnemy(*held));
     }
     Ok(())
@@ -281,6 +284,23 @@ mod tests {
                 sq("2E"),
                 &path(&["1F", "1G"]),
                 &none,
+                &enemy
+            ),
+            Err(PathError::ThroughTheEnemy(sq("1F")))
+        );
+        // Passing it and coming back to it is passing it.
+        let fast = Composition {
+            cavalry: 6,
+            ..Composition::default()
+        };
+        let reserve = set(&["2E", "1F", "1G"]);
+        assert_eq!(
+            check_path(
+                &ring,
+                &fast,
+                sq("2E"),
+                &path(&["1F", "1G", "1F"]),
+                &reserve,
                 &enemy
             ),
             Err(PathError::ThroughTheEnemy(sq("1F")))

@@ -372,12 +372,19 @@ impl Orders {
                 continue;
             }
             let mut orders = vec![Order::Hold, Order::Enter];
-            // Every path by the ring's steps, up to the fastest rate.
+            // Every path by the ring's steps, up to the counter's rate
+            // behind the lines, the most it may ever move (R44).
             let mut frontier: Vec<Vec<Square>> = vec![Vec::new()];
-            for _ in 0..MAX_PATH {
+            let most = usize::from(c.pieces.rate(true)).min(MAX_PATH);
+            for _ in 0..most {
                 let mut next = Vec::new();
                 for path in &frontier {
                     let last = path.last().copied().unwrap_or(c.at);
+                    // A path ends in an enemy-held square, never passes it
+                    // (R49): nothing longer is tried.
+                    if !path.is_empty() && w.enemy.contains(&last) {
+                        continue;
+                    }
                     for step in w.ring.neighbours(last) {
                         let mut longer = path.clone();
                         longer.push(step);
@@ -390,15 +397,23 @@ impl Orders {
                 );
                 frontier = next;
             }
+            // Whether it may scout is its pieces' alone (R54): each order
+            // is checked once, and listed with `scout` too where it may.
+            let scouts = c.pieces.may_scout(w.scout_max_points);
             for order in orders {
-                for scout in [false, true] {
-                    let command = GridCommand::Order {
-                        counter: c.id.number,
-                        order,
-                        scout,
-                    };
-                    if self.check(w, &command).is_ok() {
-                        out.push(command);
+                let command = GridCommand::Order {
+                    counter: c.id.number,
+                    order,
+                    scout: false,
+                };
+                if self.check(w, &command).is_ok() {
+                    out.push(command);
+                    if scouts {
+                        out.push(GridCommand::Order {
+                            counter: c.id.number,
+                            order,
+                            scout: true,
+                        });
                     }
                 }
             }

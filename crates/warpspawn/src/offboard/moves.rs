@@ -77,9 +77,9 @@ pub fn check_path(
     reserve: &BTreeSet<Square>,
     enemy: &BTreeSet<Square>,
 ) -> Result<(), PathError> {
-    let Some(last) = path.last() else {
+    if path.is_empty() {
         return Err(PathError::Empty);
-    };
+    }
     let mut from = start;
     for &to in path {
         if !ring.holds(to) || from.distance(to) != 1 {

@@ -223,8 +223,9 @@ pub enum Event {
         /// Whose.
         side: Side,
     },
-    /// Something on the off-board grid (R40-R57).
-    Ring(crate::offboard::event::RingEvent),
+    /// Something on the off-board grid (R40-R57), boxed: it is rare, and
+    /// the battle's own events stay small.
+    Ring(Box<crate::offboard::event::RingEvent>),
     /// The battle ended (R64).
     Ended {
         /// How.

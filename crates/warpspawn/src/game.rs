@@ -137,9 +137,6 @@ pub struct Marks {
     pub rally_rolled: bool,
     /// The routers here made their rout move (R80).
     pub rout_moved: bool,
-    /// Pieces here entered the map from the off-board grid this turn: the
-    /// formation may not attack (R48).
-    pub entered: bool,
 }
 
 impl Stack {

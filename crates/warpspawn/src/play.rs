@@ -93,7 +93,7 @@ pub(crate) enum Plan {
     Grid,
     Enter(crate::offboard::play::EnterPlan),
     MarchOff(crate::offboard::play::MarchOffPlan),
-    FireAtCounter(crate::offboard::play::CounterFirePlan),
+    FireAtCounter(Box<crate::offboard::play::CounterFirePlan>),
     LoseInRing {
         counter: u16,
         men: Men,
@@ -370,7 +370,7 @@ impl Game {
                 crew,
             } => self
                 .plan_fire_at_counter(cannon, square, counter, crew)
-                .map(Plan::FireAtCounter),
+                .map(|plan| Plan::FireAtCounter(Box::new(plan))),
             Command::LoseInRing { counter, men } => self
                 .plan_lose_in_ring(counter, men)
                 .map(|()| Plan::LoseInRing { counter, men }),
@@ -1028,7 +1028,7 @@ impl Game {
                     ),
                 );
             }
-            if att.marks.entered {
+            if self.grid().is_some_and(|g| g.entered.contains(hex)) {
                 return refuse(
                     48,
                     format!(
@@ -2230,6 +2230,9 @@ impl Game {
     fn end_turn(&mut self, events: &mut Vec<Event>) {
         for st in &mut self.state.stacks {
             st.marks = Default::default();
+        }
+        if let Some(g) = self.state.grid.as_deref_mut() {
+            g.entered.clear();
         }
         let s = &self.state;
         let reason = if self.battle.switches.capture_the_flag && s.flag_taken {

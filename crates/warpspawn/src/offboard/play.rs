@@ -89,6 +89,10 @@ pub struct GridState {
     pub revealed: BTreeMap<CounterId, (Order, bool)>,
     /// Counters that may still enter the map this game turn (R48).
     pub entering: BTreeSet<CounterId>,
+    /// Hexes pieces entered this player turn: their formation may not
+    /// attack in this Melee phase (R48). Kept here, not in the stacks'
+    /// marks, so that a battle without the grid carries nothing of it.
+    pub entered: BTreeSet<Hex>,
 }
 
 impl GridState {
@@ -121,6 +125,7 @@ impl GridState {
             fight: None,
             revealed: BTreeMap::new(),
             entering: BTreeSet::new(),
+            entered: BTreeSet::new(),
         }
     }
 
@@ -244,6 +249,9 @@ impl GridState {
         for id in &self.entering {
             h.u64(id.side as u64 | u64::from(id.number) << 8 | 1 << 32);
         }
+        for hex in &self.entered {
+            h.u64(u64::from(hex.col) | u64::from(hex.row) << 16 | 1 << 40);
+        }
         if let Some(fight) = &self.fight {
             h.u64(square(fight.contest.square) | (fight.contest.counters.len() as u64) << 32);
             for f in &fight.forces {
@@ -273,6 +281,11 @@ impl GridState {
             .map(|c| c.at)
             .collect()
     }
+}
+
+/// An event of the ring, as the battle's events carry it.
+pub(crate) fn ring_event(event: RingEvent) -> Event {
+    Event::Ring(Box::new(event))
 }
 
 /// A refusal from the grid's words, which end with their rulings:
@@ -349,7 +362,7 @@ impl Game {
                 .collect::<Vec<_>>()
         };
         g.stage = Stage::Orders(Box::new([Orders::new(0, mine(0)), Orders::new(1, mine(1))]));
-        events.push(Event::Ring(RingEvent::OrdersBegan { turn }));
+        events.push(ring_event(RingEvent::OrdersBegan { turn }));
     }
 
     /// Checks a grid command of `side`.
@@ -530,7 +543,7 @@ impl Game {
                 },
                 Written::Committed => RingEvent::OrdersSealed { side: s },
             };
-            events.push(Event::Ring(event));
+            events.push(ring_event(event));
             if !orders.iter().all(|o| o.committed) {
                 // A side's commit is final: undo never reopens it (R47).
                 return Ok(matches!(command, GridCommand::Commit).then_some(Barrier::Reveal));
@@ -546,7 +559,7 @@ impl Game {
                     .apply(command)
                     .map_err(|e| refusal(e.to_string()))?;
                 let pieces = fight.forces[s].committed(*counter).expect("in the fight");
-                events.push(Event::Ring(RingEvent::ForcesPicked {
+                events.push(ring_event(RingEvent::ForcesPicked {
                     id: CounterId {
                         side: s,
                         number: *counter,
@@ -559,7 +572,7 @@ impl Game {
                 fight.forces[s]
                     .apply(command)
                     .map_err(|e| refusal(e.to_string()))?;
-                events.push(Event::Ring(RingEvent::ForcesSealed { side: s }));
+                events.push(ring_event(RingEvent::ForcesSealed { side: s }));
                 if fight.forces.iter().all(|f| f.committed) {
                     self.reveal_forces(events)?;
                     self.run_ring(events)?;
@@ -568,7 +581,7 @@ impl Game {
             }
             GridCommand::Cancel(n) => {
                 let n = *n;
-                events.push(Event::Ring(RingEvent::Cancelled { side: s, dice: n }));
+                events.push(ring_event(RingEvent::Cancelled { side: s, dice: n }));
                 self.throw_fight(Some(n), events)?;
                 self.run_ring(events)?;
                 Ok(Some(Barrier::Roll))
@@ -612,7 +625,7 @@ impl Game {
         g.grid.counters.sort_by_key(|c| c.id);
         let movement = Movement::start(&orders);
         g.stage = Stage::Moving(Box::new(movement));
-        events.push(Event::Ring(RingEvent::OrdersRevealed { orders: all }));
+        events.push(ring_event(RingEvent::OrdersRevealed { orders: all }));
     }
 
     /// Runs the ring's movement until a fight needs a decision or every
@@ -629,7 +642,7 @@ impl Game {
             let contest = movement.next_contest();
             // Every tick taken on the way, for the log.
             for (tick, moves) in movement.take_log() {
-                events.push(Event::Ring(RingEvent::Stepped { tick, moves }));
+                events.push(ring_event(RingEvent::Stepped { tick, moves }));
             }
             g.grid.counters.clone_from(&movement.counters);
             match contest {
@@ -643,7 +656,7 @@ impl Game {
                 }
                 None => {
                     self.grid_mut().stage = Stage::Table;
-                    events.push(Event::Ring(RingEvent::RingMoved));
+                    events.push(ring_event(RingEvent::RingMoved));
                     for side in [Side(0), Side(1)] {
                         self.look(side, events);
                     }
@@ -671,7 +684,7 @@ impl Game {
                     .collect(),
             )
         });
-        events.push(Event::Ring(RingEvent::FightBegan {
+        events.push(ring_event(RingEvent::FightBegan {
             square: contest.square,
             kind: contest.kind,
             counters: contest.counters.clone(),
@@ -704,7 +717,7 @@ impl Game {
                 forces.push((c.id, committed, scout));
             }
         }
-        events.push(Event::Ring(RingEvent::ForcesRevealed { forces, points }));
+        events.push(ring_event(RingEvent::ForcesRevealed { forces, points }));
         let dice = points.map(super::counter::dice_for);
         let (a, b) = cancel(dice[0], dice[1], rule, None);
         let most = (dice[0] - a).max(dice[1] - b);
@@ -765,7 +778,7 @@ impl Game {
             Kind::Swap => None,
             Kind::Breakthrough { defender } => Some(defender),
         };
-        events.push(Event::Ring(RingEvent::Fought {
+        events.push(ring_event(RingEvent::Fought {
             square: fight.contest.square,
             defender,
             dice: settled.resolved.dice,
@@ -810,7 +823,7 @@ impl Game {
         if let Some(c) = g.grid.counters.iter_mut().find(|c| c.id == id) {
             c.at = to;
         }
-        events.push(Event::Ring(RingEvent::FellBack { id, to }));
+        events.push(ring_event(RingEvent::FellBack { id, to }));
     }
 
     /// The next losing counter to fall back: its owner picks where when it
@@ -880,7 +893,7 @@ impl Game {
             .map(|c| (c.id, c.at, c.pieces))
             .collect();
         if !newly.is_empty() {
-            events.push(Event::Ring(RingEvent::Sighted {
+            events.push(ring_event(RingEvent::Sighted {
                 side: s,
                 counters: newly,
             }));
@@ -1121,7 +1134,6 @@ impl Game {
         };
         st.armed = st.armed.plus(band);
         st.marks.marched = st.marks.marched.plus(band);
-        st.marks.entered = true;
         if p.cannon {
             st.cannon = true;
             st.marks.cannon_marched = true;
@@ -1135,6 +1147,7 @@ impl Game {
             st.marks.flag_hexes = 2;
         }
         let g = self.grid_mut();
+        g.entered.insert(plan.hex);
         let i = g
             .grid
             .counters
@@ -1149,7 +1162,7 @@ impl Game {
         } else {
             g.grid.counters[i].pieces = left;
         }
-        events.push(Event::Ring(RingEvent::Entered {
+        events.push(ring_event(RingEvent::Entered {
             id: plan.id,
             hex: plan.hex,
             pieces: p,
@@ -1311,7 +1324,7 @@ impl Game {
                 (id, false)
             }
         };
-        events.push(Event::Ring(RingEvent::MarchedOff {
+        events.push(ring_event(RingEvent::MarchedOff {
             from: plan.from,
             id,
             square: plan.square,
@@ -1412,7 +1425,7 @@ impl Game {
         st.marks.crew = plan.crew;
         let modifier = plan.shot.modifier();
         let n = crate::play::casualties(roll, modifier, plan.target_men);
-        events.push(Event::Ring(RingEvent::ShotAt {
+        events.push(ring_event(RingEvent::ShotAt {
             cannon: plan.cannon,
             square: plan.square,
             id: plan.id,
@@ -1505,7 +1518,7 @@ impl Game {
             g.grid.counters.remove(i);
             g.entering.remove(&id);
         }
-        events.push(Event::Ring(RingEvent::CounterLost { id, men, emptied }));
+        events.push(ring_event(RingEvent::CounterLost { id, men, emptied }));
         self.state.vp[side.other().index()] += u32::from(men.total()) + 3 * u32::from(officers);
     }
 }

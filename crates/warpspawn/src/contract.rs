@@ -24,11 +24,12 @@ fn side(seat: Seat) -> Option<Side> {
     (seat.0 < 2).then_some(Side(seat.0 as u8))
 }
 
-/// The side a viewer sees as; `None` for the referee (or a seat beyond
-/// the battle's two), who sees everything.
+/// The side a viewer sees as; `None` for the referee, who sees everything.
+/// A seat beyond the battle's two is an onlooker of no side: it sees only
+/// what any side sees of the other (R46, R57).
 fn viewer_side(viewer: Viewer) -> Option<usize> {
     match viewer {
-        Viewer::Player(seat) => side(seat).map(Side::index),
+        Viewer::Player(seat) => Some(seat.index()),
         Viewer::Referee => None,
     }
 }

@@ -754,3 +754,29 @@ fn r57_a_deal_reads_the_view_alone() {
         );
     }
 }
+
+#[test]
+fn r57_a_seat_beyond_the_two_sides_sees_only_what_is_out_of_every_reserve() {
+    let game = start();
+    let onlooker = Viewer::Player(Seat(5));
+    let view: serde_json::Value = serde_json::from_str(&game.view_json(onlooker)).expect("JSON");
+    // Red's two counters and Blue's horse stand in their reserves; Blue's
+    // column in 5S is out of Blue's, without its pieces (R46).
+    assert_eq!(view["offboard"]["reserve"]["Red"], 2);
+    assert_eq!(view["offboard"]["reserve"]["Blue"], 1);
+    assert_eq!(located(&game, onlooker, "Blue"), [(2, "5S".to_owned())]);
+    assert!(view["offboard"]["counters"][0]["pieces"].is_null());
+    // The control: the referee sees all four, with their pieces.
+    let referee: serde_json::Value =
+        serde_json::from_str(&game.view_json(Viewer::Referee)).expect("JSON");
+    assert_eq!(
+        referee["offboard"]["counters"].as_array().map(Vec::len),
+        Some(4)
+    );
+    // The text too: Red's horse in 1S is listed for the referee only.
+    assert!(
+        game.draw_text(Viewer::Referee)
+            .contains("  1S   R1 (10 cavalry, 1 officer)")
+    );
+    assert!(!game.draw_text(onlooker).contains("1S   R1"));
+}

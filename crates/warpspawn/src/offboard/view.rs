@@ -108,10 +108,12 @@ pub struct GridView {
 
 impl Grid {
     /// Whether `viewer` knows where `c` is and its number (R46, R55).
+    /// A viewer of no side (an onlooker) locates only what is out of its
+    /// reserve.
     pub fn located_by(&self, viewer: usize, c: &Counter) -> bool {
         c.id.side == viewer
             || !self.reserves[c.id.side].contains(&c.at)
-            || self.seen_from_map[viewer].contains(&c.at)
+            || self.seen_by(viewer, c.at)
             || self
                 .counters
                 .iter()
@@ -121,7 +123,15 @@ impl Grid {
     /// Whether `viewer` knows what `c` holds (its own, or seen from the map
     /// this game turn, R55).
     pub fn composed_for(&self, viewer: usize, c: &Counter) -> bool {
-        c.id.side == viewer || self.seen_from_map[viewer].contains(&c.at)
+        c.id.side == viewer || self.seen_by(viewer, c.at)
+    }
+
+    /// Whether `viewer`'s side sees `sq` from the map this game turn; an
+    /// onlooker of no side sees nothing.
+    fn seen_by(&self, viewer: usize, sq: Square) -> bool {
+        self.seen_from_map
+            .get(viewer)
+            .is_some_and(|seen| seen.contains(&sq))
     }
 
     /// The ring as `viewer` sees it; `None` is the referee, who sees all.

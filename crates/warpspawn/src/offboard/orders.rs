@@ -371,50 +371,52 @@ impl Orders {
             if self.orders.contains_key(&c.id.number) {
                 continue;
             }
-            let mut orders = vec![Order::Hold, Order::Enter];
-            // Every path by the ring's steps, up to the counter's rate
-            // behind the lines, the most it may ever move (R44).
-            let mut frontier: Vec<Vec<Square>> = vec![Vec::new()];
-            let most = usize::from(c.pieces.rate(true)).min(MAX_PATH);
-            for _ in 0..most {
+            let mut orders = vec![Order::Hold];
+            if matches!(w.ring.place(c.at), Some(Place::Edge(_))) {
+                orders.push(Order::Enter);
+            }
+            // Every path by the ring's steps that the counter's rate allows,
+            // grown a step at a time and judged as `check_path` judges it
+            // (R44, R49): a path too long for its rate has no longer one
+            // that is not, and nothing goes on from an enemy-held square.
+            let behind = w.reserve.contains(&c.at);
+            let mut frontier: Vec<(Vec<Square>, bool)> = vec![(Vec::new(), behind)];
+            for len in 1..=MAX_PATH {
                 let mut next = Vec::new();
-                for path in &frontier {
+                for (path, behind) in &frontier {
                     let last = path.last().copied().unwrap_or(c.at);
-                    // A path ends in an enemy-held square, never passes it
-                    // (R49): nothing longer is tried.
                     if !path.is_empty() && w.enemy.contains(&last) {
                         continue;
                     }
                     for step in w.ring.neighbours(last) {
+                        let behind = *behind && w.reserve.contains(&step);
+                        if len > usize::from(c.pieces.rate(behind)) {
+                            continue;
+                        }
                         let mut longer = path.clone();
                         longer.push(step);
-                        next.push(longer);
+                        next.push((longer, behind));
                     }
                 }
                 orders.extend(
-                    next.iter()
-                        .map(|p| Order::Path(Path::from_slice(p).expect("one to three squares"))),
+                    next.iter().map(|(p, _)| {
+                        Order::Path(Path::from_slice(p).expect("one to three squares"))
+                    }),
                 );
                 frontier = next;
             }
-            // Whether it may scout is its pieces' alone (R54): each order
-            // is checked once, and listed with `scout` too where it may.
+            // Whether it may scout is its pieces' alone (R54).
             let scouts = c.pieces.may_scout(w.scout_max_points);
             for order in orders {
-                let command = GridCommand::Order {
-                    counter: c.id.number,
-                    order,
-                    scout: false,
-                };
-                if self.check(w, &command).is_ok() {
-                    out.push(command);
-                    if scouts {
-                        out.push(GridCommand::Order {
-                            counter: c.id.number,
-                            order,
-                            scout: true,
-                        });
+                for scout in [false, true] {
+                    if scout && !scouts {
+                        continue;
                     }
+                    out.push(GridCommand::Order {
+                        counter: c.id.number,
+                        order,
+                        scout,
+                    });
                 }
             }
         }

@@ -380,12 +380,15 @@ impl Orders {
             // (R44, R49): a path too long for its rate has no longer one
             // that is not, and nothing goes on from an enemy-held square.
             let behind = w.reserve.contains(&c.at);
-            let mut frontier: Vec<(Vec<Square>, bool)> = vec![(Vec::new(), behind)];
+            let mut frontier: Vec<(Option<Path>, bool)> = vec![(None, behind)];
             for len in 1..=MAX_PATH {
                 let mut next = Vec::new();
                 for (path, behind) in &frontier {
-                    let last = path.last().copied().unwrap_or(c.at);
-                    if !path.is_empty() && w.enemy.contains(&last) {
+                    let (squares, last) = match path {
+                        Some(p) => (p.as_slice(), *p.last().expect("a path has a square")),
+                        None => (&[][..], c.at),
+                    };
+                    if path.is_some() && w.enemy.contains(&last) {
                         continue;
                     }
                     for step in w.ring.neighbours(last) {
@@ -393,16 +396,15 @@ impl Orders {
                         if len > usize::from(c.pieces.rate(behind)) {
                             continue;
                         }
-                        let mut longer = path.clone();
-                        longer.push(step);
-                        next.push((longer, behind));
+                        let mut longer = [Square::default(); MAX_PATH];
+                        longer[..squares.len()].copy_from_slice(squares);
+                        longer[squares.len()] = step;
+                        let longer =
+                            Path::from_slice(&longer[..len]).expect("one to three squares");
+                        orders.push(Order::Path(longer));
+                        next.push((Some(longer), behind));
                     }
                 }
-                orders.extend(
-                    next.iter().map(|(p, _)| {
-                        Order::Path(Path::from_slice(p).expect("one to three squares"))
-                    }),
-                );
                 frontier = next;
             }
             // Whether it may scout is its pieces' alone (R54).

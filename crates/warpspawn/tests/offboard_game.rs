@@ -780,3 +780,40 @@ fn r57_a_seat_beyond_the_two_sides_sees_only_what_is_out_of_every_reserve() {
     );
     assert!(!game.draw_text(onlooker).contains("1S   R1"));
 }
+
+#[test]
+fn r47_a_side_with_no_counter_has_its_orders_sealed_and_an_empty_ring_goes_straight_to_the_table() {
+    use sandtable_core::game::{Decision, Seats};
+    let without = |sides: &[usize]| {
+        let mut setup = samples::flank_march();
+        setup
+            .offboard
+            .as_mut()
+            .expect("the grid")
+            .counters
+            .retain(|c| !sides.contains(&c.side));
+        Game::new(&setup, Dice::seeded(setup.seed)).expect("starts")
+    };
+    // Blue has none: only Red writes (R46: Blue knows Red sees it has none).
+    let mut game = without(&[1]);
+    assert_eq!(
+        game.decision(),
+        Decision::Sealed(Seats::default().with(Seat(0)))
+    );
+    let events = play(&mut game, &["order 1 hold", "commit"]);
+    assert!(
+        events.iter().any(
+            |e| matches!(e, Event::Ring(r) if matches!(**r, RingEvent::OrdersRevealed { .. }))
+        )
+    );
+    assert_eq!(game.decision(), Decision::One(Seat(0)), "Red's Cannonade");
+    // Nobody has any: the game turn opens on the table.
+    let game = without(&[0, 1]);
+    assert_eq!(game.decision(), Decision::One(Seat(0)));
+    assert_eq!(game.phase(), sandtable_warpspawn::Phase::Cannonade);
+    // The control: with counters on both sides, both write.
+    assert_eq!(
+        start().decision(),
+        Decision::Sealed(Seats::default().with(Seat(0)).with(Seat(1)))
+    );
+}

@@ -344,7 +344,9 @@ impl Game {
     }
 
     /// A game turn's Orders phase begins (R47): what was seen last turn is
-    /// forgotten, and both sides write orders for their counters.
+    /// forgotten, and both sides write orders for their counters; a side
+    /// with none has sealed its orders already, and with no counter on the
+    /// ring the phase is only its look step.
     pub(crate) fn begin_orders(&mut self, events: &mut Vec<Event>) {
         let turn = self.state.turn;
         let Some(g) = self.state.grid.as_deref_mut() else {
@@ -361,8 +363,26 @@ impl Game {
                 .copied()
                 .collect::<Vec<_>>()
         };
-        g.stage = Stage::Orders(Box::new([Orders::new(0, mine(0)), Orders::new(1, mine(1))]));
+        let mut orders = [Orders::new(0, mine(0)), Orders::new(1, mine(1))];
+        if orders.iter().all(|o| o.counters.is_empty()) {
+            // Nothing on the ring: nothing to write, nothing moves; the
+            // look step alone (R47, R55).
+            g.stage = Stage::Table;
+            for side in [Side(0), Side(1)] {
+                self.look(side, events);
+            }
+            return;
+        }
         events.push(ring_event(RingEvent::OrdersBegan { turn }));
+        // A side with no counter has nothing to write, and the enemy
+        // knows it (R46): its orders are sealed at once.
+        for o in &mut orders {
+            if o.counters.is_empty() {
+                o.committed = true;
+                events.push(ring_event(RingEvent::OrdersSealed { side: o.side }));
+            }
+        }
+        g.stage = Stage::Orders(Box::new(orders));
     }
 
     /// Checks a grid command of `side`.

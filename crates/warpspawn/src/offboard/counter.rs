@@ -3,7 +3,19 @@
 
 /// What a counter holds, known only to its owner (R43): Warpspawn pieces,
 /// never routers, prisoners or unarmed men.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Composition {
     /// Armed infantry men.
     pub infantry: u16,

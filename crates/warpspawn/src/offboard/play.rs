@@ -15,7 +15,7 @@ use super::fire::{CounterShot, plan_shot};
 use super::forces::Forces;
 use super::movement::Movement;
 use super::moves::fall_backs;
-use super::orders::{OrderError, Orders, Writing, Written};
+use super::orders::{OrderError, Orders, Written};
 use super::ring::{Ring, Square};
 use super::setup::OffboardSetup;
 use super::sight::seen_from_map;
@@ -173,9 +173,9 @@ impl GridState {
         self.decider().is_some()
     }
 
-    /// The counters as they stand now: while orders are written, the
-    /// side's own as it has split and merged them are its secret; every
-    /// view reads the counters as they were when the phase began.
+    /// The counters on the ring: while orders are written, as they were
+    /// when the phase began (each side's splits and merges are its own
+    /// until revealed, R57).
     pub fn counters(&self) -> &[Counter] {
         &self.grid.counters
     }
@@ -269,17 +269,6 @@ impl GridState {
                 }
             });
         }
-    }
-
-    /// Squares `side` sees holding enemy counters (R49, R57).
-    pub fn enemy_squares(&self, side: usize) -> BTreeSet<Square> {
-        self.grid
-            .view(Some(side))
-            .counters
-            .iter()
-            .filter(|c| c.side != side)
-            .map(|c| c.at)
-            .collect()
     }
 }
 
@@ -396,13 +385,8 @@ impl Game {
         if g.fight.is_none()
             && let Stage::Orders(orders) = &g.stage
         {
-            let enemy = g.enemy_squares(s);
-            let w = Writing {
-                ring: &g.grid.ring,
-                reserve: &g.grid.reserves[s],
-                enemy: &enemy,
-                scout_max_points: self.offboard().scout_max_points,
-            };
+            let enemy = g.grid.enemy_of(s);
+            let w = g.grid.writing(s, &enemy, self.offboard().scout_max_points);
             return orders[s].check(&w, command).map_err(order_refusal);
         }
         let Some(fight) = &g.fight else {
@@ -517,20 +501,8 @@ impl Game {
         if g.fight.is_none()
             && let Stage::Orders(orders) = &mut g.stage
         {
-            let enemy = {
-                let view = g.grid.view(Some(s));
-                view.counters
-                    .iter()
-                    .filter(|c| c.side != s)
-                    .map(|c| c.at)
-                    .collect::<BTreeSet<_>>()
-            };
-            let w = Writing {
-                ring: &g.grid.ring,
-                reserve: &g.grid.reserves[s],
-                enemy: &enemy,
-                scout_max_points,
-            };
+            let enemy = g.grid.enemy_of(s);
+            let w = g.grid.writing(s, &enemy, scout_max_points);
             let written = orders[s].apply(&w, command).map_err(order_refusal)?;
             let event = match written {
                 Written::Ordered(n) => {
@@ -946,13 +918,8 @@ impl Game {
         }
         match &g.stage {
             Stage::Orders(orders) => {
-                let enemy = g.enemy_squares(s);
-                let w = Writing {
-                    ring: &g.grid.ring,
-                    reserve: &g.grid.reserves[s],
-                    enemy: &enemy,
-                    scout_max_points: self.offboard().scout_max_points,
-                };
+                let enemy = g.grid.enemy_of(s);
+                let w = g.grid.writing(s, &enemy, self.offboard().scout_max_points);
                 orders[s].legal(&w)
             }
             _ => Vec::new(),
@@ -1650,13 +1617,8 @@ impl Game {
                     return None;
                 };
                 let s = g.decider()?;
-                let enemy = g.enemy_squares(s);
-                let w = Writing {
-                    ring: &g.grid.ring,
-                    reserve: &g.grid.reserves[s],
-                    enemy: &enemy,
-                    scout_max_points: self.offboard().scout_max_points,
-                };
+                let enemy = g.grid.enemy_of(s);
+                let w = g.grid.writing(s, &enemy, self.offboard().scout_max_points);
                 orders[s].split_rep(&w, counter).map(Command::Grid)
             }
             Command::Grid(GridCommand::Forces { counter, .. }) => {

@@ -56,35 +56,22 @@ pub struct CounterSummary {
     pub pieces: Option<PiecesSummary>,
 }
 
-/// A counter's pieces and force points (R43).
+/// A counter's pieces and force points (R43): `infantry`, `cavalry`,
+/// `officers`, `cannon`, `baggage`, `flag` and `points`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PiecesSummary {
-    /// Infantry men.
-    pub infantry: u16,
-    /// Cavalry men.
-    pub cavalry: u16,
-    /// Officers.
-    pub officers: u16,
-    /// A cannon.
-    pub cannon: bool,
-    /// Baggage.
-    pub baggage: bool,
-    /// A flag.
-    pub flag: bool,
+    /// What it holds.
+    #[serde(flatten)]
+    pub pieces: Composition,
     /// Force points (R43).
     pub points: u32,
 }
 
 impl From<Composition> for PiecesSummary {
-    fn from(p: Composition) -> PiecesSummary {
+    fn from(pieces: Composition) -> PiecesSummary {
         PiecesSummary {
-            infantry: p.infantry,
-            cavalry: p.cavalry,
-            officers: p.officers,
-            cannon: p.cannon,
-            baggage: p.baggage,
-            flag: p.flag,
-            points: p.points(),
+            pieces,
+            points: pieces.points(),
         }
     }
 }

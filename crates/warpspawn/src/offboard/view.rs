@@ -14,6 +14,7 @@ use std::collections::BTreeSet;
 use rand::Rng;
 
 use super::counter::Composition;
+use super::orders::Writing;
 use super::ring::{Ring, Square};
 use super::sight::counter_sees;
 use super::ticks::CounterId;
@@ -118,6 +119,33 @@ impl Grid {
                 .counters
                 .iter()
                 .any(|own| own.id.side == viewer && counter_sees(own.at, c.at))
+    }
+
+    /// Squares `side` sees holding enemy counters (R49, R57).
+    pub fn enemy_of(&self, side: usize) -> BTreeSet<Square> {
+        self.view(Some(side))
+            .counters
+            .iter()
+            .filter(|c| c.side != side)
+            .map(|c| c.at)
+            .collect()
+    }
+
+    /// What `side` knows when it writes its orders (R57): the ring, its
+    /// reserve, the squares it sees held by the enemy (`enemy`, from
+    /// [`Grid::enemy_of`]) and the most points a scout may have.
+    pub fn writing<'a>(
+        &'a self,
+        side: usize,
+        enemy: &'a BTreeSet<Square>,
+        scout_max_points: u32,
+    ) -> Writing<'a> {
+        Writing {
+            ring: &self.ring,
+            reserve: &self.reserves[side],
+            enemy,
+            scout_max_points,
+        }
     }
 
     /// Whether `viewer` knows what `c` holds (its own, or seen from the map

@@ -277,7 +277,8 @@ pub(crate) fn ring_event(event: RingEvent) -> Event {
     Event::Ring(Box::new(event))
 }
 
-/// A refusal from the grid's words, which end with their rulings:
+/// A refusal from the words of the grid's parts (an order's, a pick of
+/// forces', a shot's refusal), which end with their rulings:
 /// `... (R47)`, `... (R55, R56)`. The last ruling is the refusal's; the
 /// words keep the others.
 pub(crate) fn refusal(words: String) -> CommandError {
@@ -377,9 +378,10 @@ impl Game {
     /// Checks a grid command of `side`.
     pub(crate) fn check_grid(&self, side: Side, command: &GridCommand) -> Result<(), CommandError> {
         let Some(g) = self.grid() else {
-            return Err(refusal(format!(
-                "`{command}` is a command of the off-board grid; this battle has none (R40)"
-            )));
+            return Err(grid_refusal(
+                40,
+                format!("`{command}` is a command of the off-board grid; this battle has none"),
+            ));
         };
         let s = side.index();
         if g.fight.is_none()
@@ -390,9 +392,12 @@ impl Game {
             return orders[s].check(&w, command).map_err(order_refusal);
         }
         let Some(fight) = &g.fight else {
-            return Err(refusal(format!(
-                "`{command}` is for the Orders phase and the ring's fights; the ring has moved this game turn (R47)"
-            )));
+            return Err(grid_refusal(
+                47,
+                format!(
+                    "`{command}` is for the Orders phase and the ring's fights; the ring has moved this game turn"
+                ),
+            ));
         };
         match (&fight.step, command) {
             (FightStep::Forces, _) => fight.forces[s]
@@ -400,39 +405,49 @@ impl Game {
                 .map_err(|e| refusal(e.to_string())),
             (FightStep::Cancel { side: by, most }, GridCommand::Cancel(n)) => {
                 if *by != s {
-                    Err(refusal(format!(
-                        "{} has the more dice and decides what to cancel (R52)",
-                        self.battle.names[*by]
-                    )))
+                    Err(grid_refusal(
+                        52,
+                        format!(
+                            "{} has the more dice and decides what to cancel",
+                            self.battle.names[*by]
+                        ),
+                    ))
                 } else if n > most {
-                    Err(refusal(format!(
-                        "you may cancel at most {most} enemy dice (R52)"
-                    )))
+                    Err(grid_refusal(
+                        52,
+                        format!("you may cancel at most {most} enemy dice"),
+                    ))
                 } else {
                     Ok(())
                 }
             }
             (FightStep::Fallback { id, options }, GridCommand::Fallback(to)) => {
                 if id.side != s {
-                    Err(refusal(format!(
-                        "{} picks where its counter falls back (R50)",
-                        self.battle.names[id.side]
-                    )))
+                    Err(grid_refusal(
+                        50,
+                        format!(
+                            "{} picks where its counter falls back",
+                            self.battle.names[id.side]
+                        ),
+                    ))
                 } else if !options.contains(to) {
                     let names: Vec<String> = options.iter().map(ToString::to_string).collect();
-                    Err(refusal(format!(
-                        "counter {} may fall back to {} only: a square beside it without enemy counters, not where the winner came from (R50)",
-                        id.number,
-                        names.join(", ")
-                    )))
+                    Err(grid_refusal(
+                        50,
+                        format!(
+                            "counter {} may fall back to {} only: a square beside it without enemy counters, not where the winner came from",
+                            id.number,
+                            names.join(", ")
+                        ),
+                    ))
                 } else {
                     Ok(())
                 }
             }
-            (step, _) => Err(refusal(format!(
-                "the fight waits for {} (R50, R52)",
-                self.fight_step_words(step)
-            ))),
+            (step, _) => Err(grid_refusal(
+                52,
+                format!("the fight waits for {} (R50)", self.fight_step_words(step)),
+            )),
         }
     }
 
@@ -1699,6 +1714,11 @@ fn no_grid() -> CommandError {
         ruling: 40,
         reason: "this battle has no off-board grid".to_owned(),
     }
+}
+
+/// A refusal of the grid's own, with its ruling.
+fn grid_refusal(ruling: u16, reason: String) -> CommandError {
+    CommandError { ruling, reason }
 }
 
 /// A refusal of the Orders phase.

@@ -697,9 +697,10 @@ fn r46_r57_a_ring_square_s_label_says_what_the_viewer_may_know() {
         Some("1S: the second row (R41); Red's reserve (R42); Red 1: 10 cavalry, 1 officer")
     );
     assert_eq!(label("1S", VIEWERS[1]), label("1S", Viewer::Referee));
+    // Nor where Red's reserve lies (R57).
     assert_eq!(
         label("1S", VIEWERS[2]).as_deref(),
-        Some("1S: the second row (R41); Red's reserve (R42)")
+        Some("1S: the second row (R41)")
     );
     // Blue's column out of its reserve: Red sees where, not what (R46).
     assert_eq!(
@@ -716,6 +717,38 @@ fn r46_r57_a_ring_square_s_label_says_what_the_viewer_may_know() {
         None,
         "5F lies under the map"
     );
+}
+
+#[test]
+fn r42_r57_a_side_s_reserve_squares_are_its_own_to_know() {
+    let game = start();
+    // The lattice's rows of squares, without the counters' marks.
+    let lattice = |viewer: Viewer| {
+        let text = game.draw_text(viewer);
+        let from = text.find("off-board grid").expect("the ring is drawn");
+        text[from..]
+            .lines()
+            .skip(2)
+            .take_while(|l| !l.starts_with("squares:"))
+            .flat_map(|l| l.split_whitespace().skip(1).map(str::to_owned))
+            .collect::<Vec<String>>()
+    };
+    let count = |cells: &[String], mark: &str| cells.iter().filter(|c| *c == mark).count();
+    // The referee sees both reserves: the control that finds them.
+    let referee = lattice(Viewer::Referee);
+    assert!(
+        count(&referee, "r") > 10 && count(&referee, "b") > 10,
+        "{referee:?}"
+    );
+    // Each side its own, never the enemy's.
+    let red = lattice(VIEWERS[1]);
+    assert_eq!(count(&red, "r"), count(&referee, "r"));
+    assert_eq!(count(&red, "b"), 0, "Red sees Blue's reserve: {red:?}");
+    let blue = lattice(VIEWERS[2]);
+    assert_eq!(count(&blue, "b"), count(&referee, "b"));
+    assert_eq!(count(&blue, "r"), 0, "Blue sees Red's reserve: {blue:?}");
+    assert!(!game.draw_text(VIEWERS[1]).contains("Blue's reserve"));
+    assert!(game.draw_text(Viewer::Referee).contains("b Blue's"));
 }
 
 #[test]

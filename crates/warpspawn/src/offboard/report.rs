@@ -330,7 +330,7 @@ impl Game {
                 _ => "the ring has moved this game turn",
             }
         );
-        out.push_str(&self.ring_lattice(&view, &marks));
+        out.push_str(&self.ring_lattice(&view, viewer, &marks));
         let mut by_square: BTreeMap<(u16, u16), Vec<String>> = BTreeMap::new();
         for c in &view.counters {
             let token = format!("{}{}", marks[c.side], c.number);
@@ -415,10 +415,10 @@ impl Game {
 
     /// The ring drawn as its lattice, far edge at the top: each square by
     /// its row number and column letters (R40), the counters the viewer
-    /// locates in it (`R5`, `R5+` for more than one), a side's reserve
-    /// square its letter in lower case, any other `.`, and the map inside
-    /// left blank.
-    fn ring_lattice(&self, view: &GridView, marks: &[char]) -> String {
+    /// locates in it (`R5`, `R5+` for more than one), a reserve square the
+    /// viewer knows (its own; both for the referee, R57) its side's letter
+    /// in lower case, any other `.`, and the map inside left blank.
+    fn ring_lattice(&self, view: &GridView, viewer: Option<usize>, marks: &[char]) -> String {
         const CELL: usize = 5;
         let Some(g) = self.grid() else {
             return String::new();
@@ -444,7 +444,7 @@ impl Game {
                     Some(_) => {
                         let here: Vec<_> = view.counters.iter().filter(|c| c.at == sq).collect();
                         match here.as_slice() {
-                            [] => match (0..2).find(|s| g.grid.reserves[*s].contains(&sq)) {
+                            [] => match g.grid.reserve_known(viewer, sq) {
                                 Some(s) => marks[s].to_ascii_lowercase().to_string(),
                                 None => ".".to_owned(),
                             },
@@ -457,14 +457,23 @@ impl Game {
             }
             let _ = writeln!(out, "{}", line.trim_end());
         }
-        let _ = writeln!(
-            out,
-            "squares: {} {}'s reserve, {} {}'s, . the rest; a counter by its side and number",
-            marks[0].to_ascii_lowercase(),
-            self.battle.names[0],
-            marks[1].to_ascii_lowercase(),
-            self.battle.names[1]
-        );
+        let _ = match viewer {
+            Some(v) if v < 2 => writeln!(
+                out,
+                "squares: {} {}'s reserve, . the rest; a counter by its side and number",
+                marks[v].to_ascii_lowercase(),
+                self.battle.names[v],
+            ),
+            Some(_) => writeln!(out, "squares: . a square; a counter by its side and number"),
+            None => writeln!(
+                out,
+                "squares: {} {}'s reserve, {} {}'s, . the rest; a counter by its side and number",
+                marks[0].to_ascii_lowercase(),
+                self.battle.names[0],
+                marks[1].to_ascii_lowercase(),
+                self.battle.names[1]
+            ),
+        };
         out
     }
 
@@ -502,10 +511,9 @@ impl Game {
                 super::ring::Place::InnerCorner => "an inner corner (R41)",
             }
         )];
-        for s in 0..2 {
-            if g.grid.reserves[s].contains(&sq) {
-                parts.push(format!("{}'s reserve (R42)", self.battle.names[s]));
-            }
+        // Never the enemy's reserve (R57).
+        if let Some(s) = g.grid.reserve_known(viewer, sq) {
+            parts.push(format!("{}'s reserve (R42)", self.battle.names[s]));
         }
         for c in view.counters.iter().filter(|c| c.at == sq) {
             parts.push(match &c.pieces {

@@ -121,6 +121,13 @@ impl Grid {
                 .any(|own| own.id.side == viewer && counter_sees(own.at, c.at))
     }
 
+    /// The side whose reserve `sq` is, as `viewer` may know it (`None`:
+    /// the referee, who knows both): a side knows its own reserve squares,
+    /// never the enemy's (R42, R57).
+    pub fn reserve_known(&self, viewer: Option<usize>, sq: Square) -> Option<usize> {
+        (0..2).find(|&s| viewer.is_none_or(|v| v == s) && self.reserves[s].contains(&sq))
+    }
+
     /// Squares `side` sees holding enemy counters (R49, R57).
     pub fn enemy_of(&self, side: usize) -> BTreeSet<Square> {
         self.view(Some(side))

@@ -1872,29 +1872,3 @@ fn a_battle_file_with_a_mistake_says_what_it_is_with_its_ruling() {
         "the battle stays"
     );
 }
-
-#[test]
-fn a_battle_with_the_off_board_grid_is_refused_with_the_way_to_play_it() {
-    // The table does not show the ring yet (R40-R57): a saved flank march
-    // is refused, naming the CLI, and nothing is opened.
-    let dir = std::env::temp_dir().join(format!("sandtable-battle-{}-grid", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scenarios/warpspawn/flank-march.ron");
-    let file = dir.join("flank.moves");
-    std::fs::write(
-        &file,
-        format!("[Scenario \"{}\"]\ncommit\n", scenario.display()),
-    )
-    .expect("written");
-    match sandtable::warpspawn::files::open_battle(&file, None) {
-        Ok(_) => panic!("a battle with the grid opened on the table"),
-        Err(e) => assert!(
-            e.message
-                .ends_with("the table does not show the off-board grid yet (R40-R57); play this battle with `sandtable-cli play`"),
-            "{}",
-            e.message
-        ),
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-}

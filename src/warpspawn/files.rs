@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use sandtable_core::dice::{self, Dice};
+use sandtable_core::game::GameState;
 use sandtable_core::record::{Record, SeatPlayer, header, read_seats, write_seats};
 use sandtable_scenario::battle::Battle;
 use sandtable_scenario::{Loaded, records};
@@ -94,24 +95,12 @@ pub fn opener() -> Opener {
     )
 }
 
-/// The table does not show the off-board grid yet: a battle with one is
-/// refused with the way to play it, and the table keeps what it had.
-fn refuse_grid(battle: &Battle, name: &str) -> Result<(), OpenError> {
-    match battle.setup.offboard {
-        Some(_) => Err(OpenError::plain(format!(
-            "{name}: the table does not show the off-board grid yet (R40-R57); play this battle with `sandtable-cli play`"
-        ))),
-        None => Ok(()),
-    }
-}
-
 /// A new game of a battle file, played by two people.
 fn start(battle: Battle, source: ScenarioSource) -> Result<Box<dyn OpenedGame>, OpenError> {
     let name = match &source {
         ScenarioSource::File(p) => p.display().to_string(),
         _ => battle.name.clone(),
     };
-    refuse_grid(&battle, &name)?;
     // The battle's warnings (a rule it bends) are told when it opens.
     let notes = battle
         .warnings
@@ -150,7 +139,6 @@ fn replay(
     path: &Path,
     last_line: Option<usize>,
 ) -> Result<OpenedBattle, OpenError> {
-    refuse_grid(&battle, &path.display().to_string())?;
     let record: Record<Command> = parse_record(text, path)?;
     let notes = records::check_pins_of(&record, &battle.name, &battle.content_hash());
     let number_error = |e: String| OpenError::plain(format!("{}: {e}", path.display()));
@@ -203,6 +191,13 @@ fn replay(
     } else {
         None
     };
+    // A record holds everything (R57): a battle that hides anything opens
+    // as the referee's only once it is over; before, behind the curtain
+    // for the side that decides next.
+    if GameState::hides(active.game.game()) && active.game.ending().is_some() {
+        active.viewer = sandtable_core::game::Viewer::Referee;
+        active.handover = None;
+    }
     active.extra.rolls.clear();
     if last_line.is_none() {
         // The file holds these moves: the battle is saved as it stands.

@@ -12,6 +12,10 @@ pub mod layout_panel;
 pub mod looks;
 pub mod panel;
 pub mod play;
+pub mod ring;
+pub mod ring_dress;
+pub mod ring_panel;
+pub mod ring_play;
 pub mod table;
 
 use bevy::prelude::*;
@@ -23,13 +27,24 @@ pub use table::{ActiveBattle, BattleLoaded};
 
 /// The battle's entities, without rendering (headless tests use it).
 pub fn plugin(app: &mut App) {
-    app.add_plugins((table::plugin, play::plugin, layout::plugin));
+    app.add_plugins((
+        table::plugin,
+        play::plugin,
+        ring::plugin,
+        ring_play::plugin,
+        layout::plugin,
+    ));
     crate::session::open::join_table::<table::Warpspawn>(app, files::opener());
 }
 
 /// The battle's looks, panel and labels, for a table with a window.
 pub fn window_plugin(app: &mut App) {
-    app.add_plugins((dress::plugin, panel::plugin, layout_panel::plugin));
+    app.add_plugins((
+        dress::plugin,
+        ring_dress::plugin,
+        panel::plugin,
+        layout_panel::plugin,
+    ));
 }
 
 /// A hex's width between its flat sides, in world units.

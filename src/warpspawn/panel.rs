@@ -70,6 +70,7 @@ fn draw_battle_panel(
     mut typed: ResMut<TypedRolls>,
     mut width: ResMut<PanelWidth>,
     mut files: BattleButtons,
+    mut ring: RingParts,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &*battle.game;
@@ -84,14 +85,21 @@ fn draw_battle_panel(
             files.layout.write(crate::mode::SetLayoutMode::ON);
         }
         let side = game.active();
+        // Before the table's phases, the ring's Orders phase and moves
+        // (R47).
+        let ring_waits = game.grid().is_some_and(|g| g.waits());
         ui.horizontal_wrapped(|ui| {
             ui.label(format!(
                 "Turn {} of {}:",
                 game.turn(),
                 battle.setup.setup.turns
             ));
-            ui.colored_label(side_colour(&battle, side), game.name(side));
-            ui.label(format!("{:?} phase", game.phase()));
+            if ring_waits {
+                ui.label("the ring before the table (R47)");
+            } else {
+                ui.colored_label(side_colour(&battle, side), game.name(side));
+                ui.label(format!("{:?} phase", game.phase()));
+            }
         });
         ui.horizontal(|ui| {
             for s in [Side(0), Side(1)] {
@@ -204,12 +212,40 @@ fn draw_battle_panel(
                         "{} decides: play one of the answers below, or click a lit hex to see only its own.",
                         game.name(decider)
                     ));
-            } else if pick.from.is_none() {
+            } else if pick.from.is_none() && !ring_waits {
                 ui.label(phase_hint(game.phase()));
             }
-            choices_list(ui, game, &choices, &pick, &mut inputs);
+            // While the ring waits on the side, its part below is the
+            // decision; the table's phases wait.
+            if !ring_waits || game.owed().is_some() {
+                choices_list(ui, game, &choices, &pick, &mut inputs);
+            }
+            super::ring_panel::ring_section(
+                ui,
+                &battle,
+                Some(decider),
+                &ring.pick,
+                &pick,
+                &mut ring.form,
+                &mut ring.inputs,
+                &mut inputs,
+            );
         } else if let Some(decider) = game.decider() {
             ui.label(format!("{} (a bot) is thinking...", game.name(decider)));
+        }
+        // The ring as the viewer sees it, when no decision of theirs is on
+        // show above.
+        if choices.side.is_none() || battle.handover.is_some() {
+            super::ring_panel::ring_section(
+                ui,
+                &battle,
+                None,
+                &ring.pick,
+                &pick,
+                &mut ring.form,
+                &mut ring.inputs,
+                &mut inputs,
+            );
         }
         ui.separator();
         ui.label(egui::RichText::new("Dice").strong());
@@ -241,6 +277,14 @@ fn draw_battle_panel(
         crate::hud::log_view(ui, "battle-log", &battle.log, battle.viewer);
     });
     Ok(())
+}
+
+/// The ring's selection, its forms and its inputs, for the panel.
+#[derive(bevy::ecs::system::SystemParam)]
+struct RingParts<'w> {
+    pick: Res<'w, super::ring_play::RingPick>,
+    form: ResMut<'w, super::ring_panel::RingForm>,
+    inputs: MessageWriter<'w, super::ring_play::RingInput>,
 }
 
 /// The battle panel's files (Save game, Open, Save game as), its Hint
@@ -425,6 +469,15 @@ fn choices_list(
         });
 }
 
+/// The ring's entities and selection, for the labels.
+#[derive(bevy::ecs::system::SystemParam)]
+struct RingLabels<'w, 's> {
+    tiles: Query<'w, 's, (&'static super::ring::RingTile, &'static Transform)>,
+    tokens: Query<'w, 's, (&'static super::ring::CounterToken, &'static Transform)>,
+    trays: Query<'w, 's, (&'static super::ring::ReserveTray, &'static Transform)>,
+    pick: Res<'w, super::ring_play::RingPick>,
+}
+
 /// Each formation's men ("16 inf", "8 cav") and each piece's count over it.
 fn label_battle(
     mut contexts: EguiContexts,
@@ -435,6 +488,7 @@ fn label_battle(
     hovered: Res<crate::picking::Hovered>,
     choices: Res<BattleChoices>,
     pick: Res<BattlePick>,
+    ring: RingLabels,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_at)) = camera.single() else {
@@ -442,6 +496,14 @@ fn label_battle(
     };
     let labels = TableLabels::new(ctx, cam, cam_at);
     label_pieces(&labels, &formations, &pieces);
+    super::ring_panel::label_ring(
+        &labels,
+        &battle,
+        &ring.tiles,
+        &ring.tokens,
+        &ring.trays,
+        &ring.pick,
+    );
     let map = battle.game.battle().map;
     label_edges(&labels, map);
     // What each lit hex offers the selection: a march's length, a shot's
@@ -478,6 +540,13 @@ fn label_battle(
             .collect();
         let colour = egui::Color32::from_rgb(255, 80, 40);
         labels.line(points, colour);
+    }
+    // What the hovered square of the ring holds, as the viewer may know
+    // it (R46, R55, R57).
+    if let Some(spot) = hovered.0
+        && sandtable_warpspawn::offboard::ring::Square::from_spot(spot).is_some()
+    {
+        labels.pointer_bar(battle.describe(spot).unwrap_or_default());
     }
     // What the hovered hex holds, after what the selection would do there.
     if let Some(hex) = super::table::hovered_hex(&hovered) {

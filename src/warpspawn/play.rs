@@ -667,7 +667,7 @@ fn why_nothing_acts(game: &Game, side: Side, hex: Hex, legal: &[Legal<Command>])
 
 /// Why the person may not play now, if they may not: a hand-over to
 /// confirm, a bot's decision, or a battle over.
-fn person_may_not_play(active: &ActiveBattle, seats: &Seats) -> Option<String> {
+pub(super) fn person_may_not_play(active: &ActiveBattle, seats: &Seats) -> Option<String> {
     if active.handover.is_some() {
         return Some("confirm the hand-over first".to_owned());
     }
@@ -684,7 +684,7 @@ fn person_may_not_play(active: &ActiveBattle, seats: &Seats) -> Option<String> {
 
 /// The side a person decides for now and its legal list, or why no person
 /// may play now.
-fn person_legal(
+pub(super) fn person_legal(
     active: &ActiveBattle,
     seats: &Seats,
 ) -> Result<(Side, Vec<Legal<Command>>), String> {
@@ -711,6 +711,7 @@ pub fn battle_input(
     mut typed: ResMut<TypedRolls>,
     mut drag: ResMut<BattleDrag>,
     mut wheel: ResMut<crate::camera::WheelTaken>,
+    mut ring: ResMut<super::ring_play::RingPick>,
 ) {
     for input in inputs.read().copied() {
         match input {
@@ -837,6 +838,18 @@ pub fn battle_input(
                 }
             }
             BattleInput::Click(hex) => {
+                // A counter picked to enter comes on at the hex (R48).
+                if super::ring_play::enter_at(
+                    &mut active,
+                    &seats,
+                    &mut ring,
+                    hex,
+                    &mut notice,
+                    &mut typed,
+                ) {
+                    *pick = BattlePick::default();
+                    continue;
+                }
                 // The button let go where it went down: a click, as though
                 // no drag had begun.
                 if drag.from == Some(hex) {
@@ -997,7 +1010,7 @@ fn read_drag_wheel(
 
 /// Plays a person's command, if a person may play now, with the rolls typed
 /// in when the dice are real; whether it was played.
-fn play_person(
+pub(super) fn play_person(
     active: &mut ActiveBattle,
     command: Command,
     notice: &mut Notice,
@@ -1137,7 +1150,11 @@ pub(crate) fn rolls_dice(event: &Event) -> bool {
             | Event::Attacked { .. }
             | Event::FateRolled { .. }
             | Event::RallyRolled { .. }
-    )
+    ) || matches!(event, Event::Ring(ring) if matches!(
+        **ring,
+        sandtable_warpspawn::offboard::event::RingEvent::Fought { .. }
+            | sandtable_warpspawn::offboard::event::RingEvent::ShotAt { .. }
+    ))
 }
 
 /// A command undone (R31: within the player turn and since the last roll)

@@ -77,10 +77,26 @@ impl TableSystem for Warpspawn {
     ) {
         let made = super::play::rolls_made(dice.clone(), GameState::dice(active.game.game()));
         active.extra.rolled.extend(made);
+        // The tray shows every side the same lines: a roll that some side
+        // may not read as the referee does stays in the log, where each
+        // reads its own line (R57).
+        let game = active.game.game();
         let rolled: Vec<String> = events
             .iter()
             .filter(|e| super::play::rolls_dice(e))
-            .map(|e| active.game.describe(e))
+            .map(|e| (e, active.game.describe(e)))
+            .filter(|(e, text)| {
+                (0..GameState::seats(game)).all(|s| {
+                    GameState::describe_for(
+                        game,
+                        e,
+                        sandtable_core::game::Viewer::Player(Seat(s as u16)),
+                    )
+                    .as_deref()
+                        == Some(text.as_str())
+                })
+            })
+            .map(|(_, text)| text)
             .collect();
         if !rolled.is_empty() {
             active.extra.rolls = rolled;
@@ -211,6 +227,14 @@ pub fn spawn_battle_table(
         |hex| game.battle().terrain(hex),
         &mut shown,
     );
+    // The off-board grid's ring round the map (R40), framed with it.
+    if let Some(g) = game.grid() {
+        let ring = &g.grid.ring;
+        super::ring::spawn_ring(&mut commands, ring, game.battle().map);
+        if let Some(extent) = shown.extent.as_mut() {
+            *extent = extent.max(super::ring::ring_extent(ring));
+        }
+    }
     built.write(TableBuilt { reframe: true });
 }
 

@@ -52,29 +52,24 @@ fn ring_depth_mm(hex_mm: f64, span: u16) -> f64 {
     hex_mm * f64::from(span)
 }
 
-/// The ring's squares laid round the map as `laid` places it (R40): along
-/// the near and far edges a square is as wide as its hex columns (0.87 of
-/// a hex each), along the left and right edges as tall as its rows (1 hex
-/// each); across its edge every square is a hex's height times the span
-/// deep.
-fn lay_ring(setup: &Setup, laid: &Laid) -> Vec<RingSquare> {
-    let Some(offboard) = &setup.offboard else {
-        return Vec::new();
-    };
-    let Ok(ring) = Ring::new(setup.map, offboard.span) else {
-        return Vec::new();
-    };
-    let h = laid.cell_mm;
+/// The ring's squares round a map of hexes `hex_mm` across (R40), each
+/// with its rectangle (left, near, width, depth) in mm from the map's
+/// near-left corner: along the near and far edges a square is as wide as
+/// its hex columns (0.87 of a hex each), along the left and right edges as
+/// tall as its rows (1 hex each); across its edge every square is a hex's
+/// height times the span deep. The sheet and the table lay the ring alike.
+pub fn ring_rects(ring: &Ring, hex_mm: f64) -> Vec<(Square, (f64, f64, f64, f64))> {
+    let map = ring.map();
+    let h = hex_mm;
     let side = h / 3f64.sqrt();
-    let span = f64::from(offboard.span);
-    let depth = ring_depth_mm(h, offboard.span);
-    let (ox, oy) = laid.offset_mm();
-    let (cols, rows) = (f64::from(setup.map.columns), f64::from(setup.map.rows));
+    let span = f64::from(ring.span());
+    let depth = ring_depth_mm(h, ring.span());
+    let (cols, rows) = (f64::from(map.columns), f64::from(map.rows));
     // The map's columns and rows, as the lattice's map squares cover them.
-    let left = ox + 0.25 * side;
+    let left = 0.25 * side;
     let col_w = 1.5 * side * span;
     let right = left + 1.5 * side * cols;
-    let top = oy + h * rows + 0.5 * h;
+    let top = h * rows + 0.5 * h;
     // The first and last map columns reach a quarter side further, to the
     // map's own left and right; the last rows half a hex higher, to the
     // raised columns' tops: the ring meets the map all round.
@@ -93,33 +88,49 @@ fn lay_ring(setup: &Setup, laid: &Laid) -> Vec<RingSquare> {
     let y_of = |row: u16| -> (f64, f64) {
         let hh = ring.height();
         match row {
-            0 | 1 => (oy - f64::from(2 - row) * depth, depth),
+            0 | 1 => (-f64::from(2 - row) * depth, depth),
             r if r >= hh - 2 => (top + f64::from(r - (hh - 2)) * depth, depth),
-            r if r == hh - 3 => (oy + f64::from(r - 2) * h * span, h * span + 0.5 * h),
-            r => (oy + f64::from(r - 2) * h * span, h * span),
+            r if r == hh - 3 => (f64::from(r - 2) * h * span, h * span + 0.5 * h),
+            r => (f64::from(r - 2) * h * span, h * span),
         }
     };
+    ring.squares()
+        .map(|sq| {
+            let (x, w) = x_of(sq.col);
+            let (y, d) = y_of(sq.row);
+            (sq, (x, y, w, d))
+        })
+        .collect()
+}
+
+/// The ring's squares laid round the map as `laid` places it
+/// ([`ring_rects`]), with the reserves and starting counters.
+fn lay_ring(setup: &Setup, laid: &Laid) -> Vec<RingSquare> {
+    let Some(offboard) = &setup.offboard else {
+        return Vec::new();
+    };
+    let Ok(ring) = Ring::new(setup.map, offboard.span) else {
+        return Vec::new();
+    };
+    let (ox, oy) = laid.offset_mm();
     let reserve = |sq: Square| {
         (0..setup.sides.len().min(2)).find(|s| match offboard.reserves.get(*s) {
             Some(Some(squares)) => squares.contains(&sq),
             _ => ring.default_reserve(setup.sides[*s].home).contains(&sq),
         })
     };
-    ring.squares()
-        .map(|sq| {
-            let (x, w) = x_of(sq.col);
-            let (y, d) = y_of(sq.row);
-            RingSquare {
-                name: sq.to_string(),
-                rect: (x, y, w, d),
-                reserve: reserve(sq),
-                counters: offboard
-                    .counters
-                    .iter()
-                    .filter(|c| c.at == sq)
-                    .map(|c| (c.side, c.number))
-                    .collect(),
-            }
+    ring_rects(&ring, laid.cell_mm)
+        .into_iter()
+        .map(|(sq, (x, y, w, d))| RingSquare {
+            name: sq.to_string(),
+            rect: (ox + x, oy + y, w, d),
+            reserve: reserve(sq),
+            counters: offboard
+                .counters
+                .iter()
+                .filter(|c| c.at == sq)
+                .map(|c| (c.side, c.number))
+                .collect(),
         })
         .collect()
 }

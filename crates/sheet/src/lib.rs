@@ -23,7 +23,7 @@ mod hexes;
 mod pdf;
 mod squares;
 
-pub use hexes::{MIN_NAMED_HEX_MM, plan_battle, terrain_colour, terrain_pattern};
+pub use hexes::{MIN_NAMED_HEX_MM, plan_battle, ring_rects, terrain_colour, terrain_pattern};
 pub use squares::plan;
 
 /// Margin left blank at each page edge, in mm (printers do not print there).

@@ -1,8 +1,9 @@
 //! The odds of what dice decide, before a command is played, worked out
-//! from the rules' own tables: a shot's casualties (R67) and the risk to
-//! friendly formations on its line (R68), a melee's result (R74, R75) and the
-//! losers' fate (R76), a rally roll (R79). Each distribution is exact, in
-//! 36ths or 6ths, and adds up to 1.
+//! from the rules' own tables: a shot's casualties (R67), at a formation or
+//! at a counter (R56), and the risk to friendly formations on its line
+//! (R68), a melee's result (R74, R75) and the losers' fate (R76), a rally
+//! roll (R79). Each distribution is exact, in 36ths or 6ths, and adds up
+//! to 1.
 
 use sandtable_core::game::{Chance, Odds};
 
@@ -16,6 +17,24 @@ fn add(outcomes: &mut Vec<(String, Chance)>, label: String, num: u64, den: u64) 
         Some((_, c)) => c.num += num,
         None => outcomes.push((label, Chance { num, den })),
     }
+}
+
+/// A shot's casualties over the six rolls of its die (R67).
+fn shot_outcomes(modifier: i8, target_men: u16) -> Vec<(String, Chance)> {
+    let mut shot = Vec::new();
+    for roll in 1..=6u8 {
+        let n = casualties(roll, modifier, target_men);
+        add(&mut shot, format!("{} killed", men(n)), 1, 6);
+    }
+    shot
+}
+
+/// A shot's modifiers in words: `range -1`.
+fn modifier_words(modifiers: &[(&'static str, i8)]) -> Vec<String> {
+    modifiers
+        .iter()
+        .map(|(what, m)| format!("{what} {m:+}"))
+        .collect()
 }
 
 fn men(n: u16) -> String {
@@ -32,16 +51,8 @@ impl Game {
         match plan {
             crate::play::Plan::Fire(fire) => {
                 let modifier = fire.modifier();
-                let mut shot = Vec::new();
-                for roll in 1..=6u8 {
-                    let n = casualties(roll, modifier, fire.target_men);
-                    add(&mut shot, format!("{} killed", men(n)), 1, 6);
-                }
-                let mods: Vec<String> = fire
-                    .modifiers
-                    .iter()
-                    .map(|(what, m)| format!("{what} {m:+}"))
-                    .collect();
+                let shot = shot_outcomes(modifier, fire.target_men);
+                let mods = modifier_words(&fire.modifiers);
                 let mut out = vec![Odds {
                     what: format!(
                         "the shot at {}: 1d6 {modifier:+} ({}), at least 0, a natural 6 kills at least 1 (R67)",
@@ -159,6 +170,22 @@ impl Game {
                         "the rally roll: 1d6 {modifier:+}; {low}, 3-4 flee, 5 or more panic (R79)"
                     ),
                     outcomes: out,
+                }]
+            }
+            crate::play::Plan::FireAtCounter(plan) => {
+                // The counter is one its side sees (R55, R56): its men are
+                // the shooter's to know.
+                let modifier = plan.shot.modifier();
+                let shot = shot_outcomes(modifier, plan.target_men);
+                let mods = modifier_words(&plan.shot.modifiers);
+                vec![Odds {
+                    what: format!(
+                        "the shot at counter {} in {}: 1d6 {modifier:+} ({}), at least 0, a natural 6 kills at least 1 (R56, R67)",
+                        plan.id.number,
+                        plan.square,
+                        mods.join(", ")
+                    ),
+                    outcomes: shot,
                 }]
             }
             _ => Vec::new(),

@@ -569,6 +569,37 @@ fn r56_a_cannon_fires_only_at_a_counter_its_side_sees_within_range_less_one() {
         "your side sees no counter 1 of Blue in 5S (R56)",
         "the same words whether or not it stands there unseen (R57)"
     );
+    // The shot's odds, before it is fired: a die's six rolls through R67's
+    // table on the column's ten armed men, with the shot's modifiers.
+    let shot: Command = "fire L2 5S 2".parse().expect("a command");
+    let odds = GameState::odds(&game, Seat(0), &shot);
+    assert_eq!(odds.len(), 1, "{odds:?}");
+    assert!(
+        odds[0].what.starts_with("the shot at counter 2 in 5S: 1d6"),
+        "{}",
+        odds[0].what
+    );
+    let sixths: u64 = odds[0]
+        .outcomes
+        .iter()
+        .map(|(_, c)| c.num * 6 / c.den)
+        .sum();
+    assert_eq!(sixths, 6, "the six rolls: {odds:?}");
+    let modifier: i8 = odds[0]
+        .what
+        .split("1d6 ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|m| m.parse().ok())
+        .expect("the modifier");
+    for roll in 1..=6u8 {
+        let n = sandtable_warpspawn::casualties(roll, modifier, 10);
+        let words = format!("{n} {} killed", if n == 1 { "man" } else { "men" });
+        assert!(
+            odds[0].outcomes.iter().any(|(o, _)| *o == words),
+            "roll {roll}: {words} in {odds:?}"
+        );
+    }
     let events = play(&mut game, &["fire L2 5S 2"]);
     assert!(
         events

@@ -1,0 +1,516 @@
+//! The off-board grid on the table, headless (`MinimalPlugins` with
+//! Sandtable's logic): the flank march played by the requests the mouse
+//! and the panel make, through an Orders phase written square by square,
+//! fire at a counter, an entry, a fight with forces committed and a
+//! fall-back clicked, and a march off dragged onto the ring. At every
+//! step, what the table holds for the person at it (every entity of the
+//! ring and the map, the log as they read it, the notice, the labels of
+//! squares and hexes, the choices and the dice tray) is the same whatever
+//! the other side's secrets are (R46, R51, R55, R57): the game is played
+//! twice, once with Blue's horse and reserve as shipped and once with
+//! another horse, another reserve and another path for it, and the two
+//! tables are compared while Red looks. A control compares them as the
+//! referee, who sees the difference.
+
+mod common;
+
+use bevy::prelude::*;
+use sandtable::session::StartTurn;
+use sandtable::warpspawn::play::{BattleChoices, BattleDrag, BattleInput};
+use sandtable::warpspawn::ring::{CounterToken, ReserveTray, RingTile};
+use sandtable::warpspawn::ring_play::{RingInput, RingPick};
+use sandtable::warpspawn::table::{BattlePiece, Formation};
+use sandtable::warpspawn::{ActiveBattle, BattleLoaded};
+use sandtable_core::game::{Seat, Viewer};
+use sandtable_scenario::Loaded;
+use sandtable_scenario::battle::Battle;
+use sandtable_warpspawn::offboard::command::Order;
+use sandtable_warpspawn::offboard::ring::Square;
+use sandtable_warpspawn::{Command, Hex};
+
+fn flank_march() -> Battle {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/warpspawn/flank-march.ron");
+    let Ok(Loaded::Warpspawn(battle)) = sandtable_scenario::load_any(&path) else {
+        panic!("the flank march is a battle");
+    };
+    battle
+}
+
+/// The flank march with Blue's secrets changed: its horse holds other
+/// pieces, and its reserve has two more squares far from any counter.
+fn other_secrets() -> Battle {
+    let mut battle = flank_march();
+    let offboard = battle.setup.offboard.as_mut().expect("a grid");
+    let horse = offboard
+        .counters
+        .iter_mut()
+        .find(|c| c.side == 1 && c.number == 1)
+        .expect("Blue's horse");
+    horse.pieces.cavalry = 7;
+    horse.pieces.officers = 2;
+    let ring = sandtable_warpspawn::offboard::ring::Ring::new(battle.setup.map, offboard.span)
+        .expect("a ring");
+    let mut blue: Vec<Square> = ring.default_reserve(battle.setup.sides[1].home);
+    blue.extend(["8A", "9A"].map(sq));
+    offboard.reserves = vec![None, Some(blue)];
+    battle
+}
+
+fn sq(name: &str) -> Square {
+    name.parse().expect("a square")
+}
+
+fn hex(name: &str) -> Hex {
+    name.parse().expect("a hex")
+}
+
+fn app_of(battle: Battle) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins(sandtable::logic_plugin);
+    app.insert_resource(ActiveBattle::new(battle).expect("it starts"));
+    app.world_mut().write_message(BattleLoaded);
+    app.update();
+    app
+}
+
+fn all<T: Component + Clone>(app: &mut App) -> Vec<T> {
+    app.world_mut()
+        .query::<&T>()
+        .iter(app.world())
+        .cloned()
+        .collect()
+}
+
+/// Every entity's `T` in words, sorted.
+fn described<T: Component + Clone + std::fmt::Debug>(app: &mut App) -> Vec<String> {
+    let mut out: Vec<String> = all::<T>(app).iter().map(|t| format!("{t:?}")).collect();
+    out.sort();
+    out
+}
+
+/// Everything the table holds for the person at it, in words: every entity
+/// of the ring and the map, the log as they read it, the notice, the label
+/// of every square and hex, the ring's status, and, with no curtain up, the
+/// choices listed and the dice tray.
+fn screen(app: &mut App) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    parts.extend(described::<RingTile>(app));
+    parts.extend(described::<CounterToken>(app));
+    parts.extend(described::<ReserveTray>(app));
+    parts.extend(described::<Formation>(app));
+    parts.extend(described::<BattlePiece>(app));
+    let active = app.world().resource::<ActiveBattle>();
+    let viewer = active.viewer;
+    parts.extend(
+        active
+            .log
+            .iter()
+            .filter_map(|l| l.shown_to(viewer).map(str::to_owned)),
+    );
+    parts.push(common::notice(app));
+    let game = &*active.game;
+    let side = match viewer {
+        Viewer::Player(s) => Some(s.index()),
+        Viewer::Referee => None,
+    };
+    parts.push(format!("{:?}", game.ring_status(side)));
+    let g = game.grid().expect("a grid");
+    for s in g.grid.ring.squares() {
+        parts.push(format!("{:?}", active.describe(s.spot())));
+    }
+    for h in game.battle().map.hexes() {
+        parts.push(format!("{:?}", active.describe(h.spot())));
+    }
+    if !active.curtain() {
+        parts.push(format!("{:?}", active.extra.rolls));
+        let choices = app.world().resource::<BattleChoices>();
+        parts.push(format!(
+            "{:?} {:?} {:?}",
+            choices.side,
+            choices.movers,
+            choices
+                .choices
+                .iter()
+                .map(|c| (c.command.to_string(), c.odds.clone(), c.refused.clone()))
+                .collect::<Vec<_>>()
+        ));
+    }
+    parts.join("\n")
+}
+
+/// The same requests sent to both tables, one frame each.
+struct Two {
+    shipped: App,
+    other: App,
+}
+
+impl Two {
+    fn new() -> Two {
+        Two {
+            shipped: app_of(flank_march()),
+            other: app_of(other_secrets()),
+        }
+    }
+
+    fn ring(&mut self, input: RingInput) {
+        for app in [&mut self.shipped, &mut self.other] {
+            app.world_mut().write_message(input);
+            app.update();
+        }
+    }
+
+    fn battle(&mut self, input: BattleInput) {
+        for app in [&mut self.shipped, &mut self.other] {
+            app.world_mut().write_message(input);
+            app.update();
+        }
+    }
+
+    fn command(&mut self, text: &str) {
+        let command: Command = text.parse().expect("a command");
+        self.battle(BattleInput::Command(command));
+        for app in [&self.shipped, &self.other] {
+            let last = app
+                .world()
+                .resource::<ActiveBattle>()
+                .record
+                .last()
+                .copied();
+            assert_eq!(last, Some(command), "`{text}`: {}", common::notice(app));
+        }
+    }
+
+    fn take_table(&mut self) {
+        for app in [&mut self.shipped, &mut self.other] {
+            app.world_mut().write_message(StartTurn);
+            app.update();
+        }
+    }
+
+    /// A path written square by square by clicks, then given.
+    fn path(&mut self, counter: u16, squares: &[&str], scout: bool) {
+        self.ring(RingInput::Select(counter));
+        if scout {
+            self.ring(RingInput::Scout(true));
+        }
+        for s in squares {
+            self.ring(RingInput::Square(sq(s)));
+        }
+        for app in [&self.shipped, &self.other] {
+            let pick = app.world().resource::<RingPick>();
+            assert_eq!(
+                pick.path,
+                squares.iter().map(|s| sq(s)).collect::<Vec<_>>(),
+                "{}",
+                common::notice(app)
+            );
+        }
+        self.ring(RingInput::GivePath);
+    }
+
+    fn viewer(&self) -> Viewer {
+        self.shipped.world().resource::<ActiveBattle>().viewer
+    }
+
+    /// While Red is at the table, it sees the same on both: Blue's secrets
+    /// reach nothing on the screen. The referee, on copies, sees them.
+    fn red_sees_no_difference(&mut self, when: &str) {
+        assert_eq!(self.viewer(), Viewer::Player(Seat(0)), "{when}: Red looks");
+        let (a, b) = (screen(&mut self.shipped), screen(&mut self.other));
+        if a != b {
+            let diff: Vec<(&str, &str)> = a
+                .lines()
+                .zip(b.lines())
+                .filter(|(x, y)| x != y)
+                .take(5)
+                .collect();
+            panic!("{when}: Blue's secrets reach Red's table: {diff:#?}");
+        }
+    }
+}
+
+/// The referee's view of a table, for the control.
+fn as_referee(app: &mut App) -> String {
+    app.world_mut().resource_mut::<ActiveBattle>().viewer = Viewer::Referee;
+    app.world_mut()
+        .resource_mut::<ActiveBattle>()
+        .bypass_change_detection();
+    // A new revision makes the ring follow the viewer.
+    app.world_mut().resource_mut::<ActiveBattle>().revision += 1;
+    app.update();
+    screen(app)
+}
+
+#[test]
+fn r46_r51_r55_r57_a_flank_march_played_by_the_mouse_shows_red_nothing_of_blue_s_secrets() {
+    let mut two = Two::new();
+    // The ring is laid: every square of the lattice's ring, one entity each
+    // (R40), and the table frames it.
+    {
+        let app = &mut two.shipped;
+        let game = app.world().resource::<ActiveBattle>().game.clone();
+        let ring = game.grid().expect("a grid").grid.ring;
+        let tiles: Vec<RingTile> = all(app);
+        assert_eq!(tiles.len(), ring.squares().count());
+        let extent = app
+            .world()
+            .resource::<sandtable::table::TableShown>()
+            .extent
+            .expect("framed");
+        assert!(
+            extent.y > 12.5 + 4.0,
+            "the ring's rows are framed: {extent}"
+        );
+    }
+    // The game opens behind the curtain, for Red (R47).
+    assert!(two.shipped.world().resource::<ActiveBattle>().curtain());
+    two.take_table();
+    two.red_sees_no_difference("Red takes the table");
+    {
+        // Red sees its own reserve tinted, never Blue's (R42, R57); its own
+        // counters with their pieces, Blue's column out of its reserve by
+        // number and square only (R46), Blue's horse as a count.
+        let app = &mut two.shipped;
+        let tiles: Vec<RingTile> = all(app);
+        assert!(tiles.iter().any(|t| t.reserve == Some(0)));
+        assert!(tiles.iter().all(|t| t.reserve != Some(1)));
+        let tokens: Vec<CounterToken> = all(app);
+        let blue: Vec<&CounterToken> = tokens.iter().filter(|t| t.side == 1).collect();
+        assert_eq!(blue.len(), 1, "{tokens:?}");
+        assert_eq!(
+            (blue[0].number, blue[0].square, blue[0].pieces),
+            (2, sq("5S"), None)
+        );
+        assert!(
+            tokens
+                .iter()
+                .filter(|t| t.side == 0)
+                .all(|t| t.pieces.is_some())
+        );
+        let trays: Vec<ReserveTray> = all(app);
+        assert!(
+            trays.iter().any(|t| t.side == 1 && t.count == 1),
+            "{trays:?}"
+        );
+    }
+    // Red writes its orders by the mouse: a split from the panel, paths by
+    // clicks, a scout, an entry.
+    two.command("split 1 cav 4");
+    two.path(1, &["2S", "3S"], false);
+    two.path(3, &["2S", "3S"], true);
+    // A square the path may not take is refused there, with its ruling,
+    // and the path stays as it was.
+    // Red's foot moves two squares behind its lines (R44): a third is
+    // refused.
+    two.ring(RingInput::Select(2));
+    two.ring(RingInput::Square(sq("2M")));
+    two.ring(RingInput::Square(sq("2L")));
+    two.ring(RingInput::Square(sq("2K")));
+    let refused = common::notice(&two.shipped);
+    assert!(
+        refused.starts_with("2K: ") && refused.contains("R44"),
+        "{refused}"
+    );
+    assert_eq!(
+        two.shipped.world().resource::<RingPick>().path,
+        vec![sq("2M"), sq("2L")]
+    );
+    two.ring(RingInput::Give(Order::Enter));
+    {
+        let active = two.shipped.world().resource::<ActiveBattle>();
+        let orders: Vec<String> = active.record.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            orders,
+            [
+                "split 1 cav 4",
+                "order 1 2S 3S",
+                "order 3 2S 3S scout",
+                "order 2 enter"
+            ]
+        );
+    }
+    two.red_sees_no_difference("Red has written its orders");
+    two.command("commit");
+    // The table goes to Blue behind the curtain; Red's screen still shows
+    // Red's view until Blue takes it.
+    assert!(two.shipped.world().resource::<ActiveBattle>().curtain());
+    two.red_sees_no_difference("Red has committed");
+    two.take_table();
+    assert_eq!(two.viewer(), Viewer::Player(Seat(1)));
+    {
+        // Blue at the table sees none of Red's sealed orders: Red's
+        // counters in its reserve are a count (R46, R47).
+        let tokens: Vec<CounterToken> = all(&mut two.shipped);
+        assert!(
+            tokens
+                .iter()
+                .filter(|t| t.side == 0)
+                .all(|t| t.pieces.is_none())
+        );
+        let log = screen(&mut two.shipped);
+        assert!(!log.contains("order 1 2S 3S"), "Blue reads Red's order");
+    }
+    // Blue's horse takes another path on each table: the shipped one down
+    // its flank, the other one round a square further in.
+    two.ring(RingInput::Select(2));
+    two.ring(RingInput::Give(Order::Hold));
+    for (app, path) in [
+        (&mut two.shipped, ["15S", "14S"]),
+        (&mut two.other, ["15R", "14S"]),
+    ] {
+        app.world_mut().write_message(RingInput::Select(1));
+        app.update();
+        for s in path {
+            app.world_mut().write_message(RingInput::Square(sq(s)));
+            app.update();
+        }
+        app.world_mut().write_message(RingInput::GivePath);
+        app.update();
+    }
+    two.command("commit");
+    // The orders are revealed and the ring moves: the table is Red's again.
+    two.take_table();
+    two.red_sees_no_difference("the ring has moved");
+    // The Cannonade: Red's cannon aims at Blue's column, seen from the map
+    // (R55), and fires (R56).
+    two.battle(BattleInput::Click(hex("L2")));
+    two.ring(RingInput::Square(sq("5S")));
+    assert_eq!(
+        two.shipped.world().resource::<RingPick>().aim,
+        Some(sq("5S"))
+    );
+    two.command("fire L2 5S 2");
+    two.red_sees_no_difference("Red has fired at the column");
+    two.command("end");
+    // The March: Red's foot, ordered to enter, is picked by its token, then
+    // comes on at L1 by a click (R48).
+    two.ring(RingInput::Square(sq("2N")));
+    assert!(two.shipped.world().resource::<RingPick>().entering);
+    two.battle(BattleInput::Click(hex("L1")));
+    assert!(
+        all::<Formation>(&mut two.shipped)
+            .iter()
+            .any(|f| f.hex == hex("L1") && f.side.0 == 0),
+        "{}",
+        common::notice(&two.shipped)
+    );
+    for _ in 0..7 {
+        two.command("end");
+        if two.shipped.world().resource::<ActiveBattle>().curtain() {
+            two.take_table();
+        }
+    }
+    // Game turn 2: Red's horse and scout ride into the column's square.
+    assert_eq!(two.viewer(), Viewer::Player(Seat(0)));
+    two.red_sees_no_difference("game turn 2 opens");
+    two.path(1, &["4S", "5S"], false);
+    two.path(3, &["4S", "5S"], true);
+    two.command("commit");
+    two.take_table();
+    two.path(1, &["13S", "12S"], false);
+    two.ring(RingInput::Select(2));
+    two.ring(RingInput::Give(Order::Hold));
+    two.command("commit");
+    // The fight: Red commits its forces from the panel, behind the curtain.
+    two.take_table();
+    two.red_sees_no_difference("the fight begins");
+    two.command("forces 1 all");
+    two.command("forces 3 all");
+    two.red_sees_no_difference("Red has picked its forces");
+    two.command("commit");
+    two.take_table();
+    {
+        // Blue sees none of Red's forces before it commits its own (R51).
+        let tokens: Vec<CounterToken> = all(&mut two.shipped);
+        assert!(
+            tokens
+                .iter()
+                .filter(|t| t.side == 0)
+                .all(|t| t.pieces.is_none())
+        );
+        let text = screen(&mut two.shipped);
+        assert!(!text.contains("forces 1 all"), "Blue reads Red's forces");
+    }
+    two.command("forces 2 all");
+    two.command("commit");
+    if two.shipped.world().resource::<ActiveBattle>().curtain() {
+        two.take_table();
+    }
+    two.command("cancel 1");
+    if two.shipped.world().resource::<ActiveBattle>().curtain() {
+        two.take_table();
+    }
+    // Beaten, Blue's column falls back: Blue clicks the square (R50).
+    assert_eq!(two.viewer(), Viewer::Player(Seat(1)));
+    two.ring(RingInput::Square(sq("6S")));
+    {
+        let last = two
+            .shipped
+            .world()
+            .resource::<ActiveBattle>()
+            .record
+            .last()
+            .copied();
+        assert_eq!(last.map(|c| c.to_string()).as_deref(), Some("fallback 6S"));
+    }
+    if two.shipped.world().resource::<ActiveBattle>().curtain() {
+        two.take_table();
+    }
+    two.red_sees_no_difference("the fight is over");
+    two.command("end");
+    // The foot that came on marches off again, dragged onto the edge square
+    // it faces (R48).
+    two.battle(BattleInput::Grab(hex("L1")));
+    assert_eq!(
+        two.shipped.world().resource::<BattleDrag>().from,
+        Some(hex("L1"))
+    );
+    two.ring(RingInput::DropOn(sq("2N")));
+    {
+        let last = two
+            .shipped
+            .world()
+            .resource::<ActiveBattle>()
+            .record
+            .last()
+            .copied();
+        assert_eq!(
+            last.map(|c| c.to_string()).as_deref(),
+            Some("march L1 off 2N"),
+            "{}",
+            common::notice(&two.shipped)
+        );
+        let tokens: Vec<CounterToken> = all(&mut two.shipped);
+        assert!(tokens.iter().any(|t| t.side == 0 && t.square == sq("2N")));
+    }
+    two.red_sees_no_difference("the foot has marched off");
+    // The control: the referee sees Blue's secrets, so the two tables
+    // differ for it, and the comparison above could fail.
+    let (a, b) = (as_referee(&mut two.shipped), as_referee(&mut two.other));
+    assert_ne!(a, b, "the referee sees Blue's horse and reserve");
+}
+
+#[test]
+fn a_saved_grid_battle_not_over_opens_behind_the_curtain_never_as_the_referee_s() {
+    let dir = common::temp_dir("offboard-table", "saved");
+    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/warpspawn/flank-march.ron");
+    let file = dir.join("flank.moves");
+    std::fs::write(
+        &file,
+        format!(
+            "[Scenario \"{}\"]\nsplit 1 cav 4\norder 1 2S 3S\ncommit\n",
+            scenario.display()
+        ),
+    )
+    .expect("written");
+    let opened = sandtable::warpspawn::files::open_battle(&file, None).expect("it opens");
+    let active = &opened.active;
+    // Not over: it opens behind the curtain for the side that decides
+    // next, never as the referee's (R57).
+    assert_ne!(active.viewer, Viewer::Referee);
+    assert!(active.curtain());
+    let _ = std::fs::remove_dir_all(&dir);
+}

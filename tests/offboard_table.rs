@@ -17,7 +17,9 @@ mod common;
 use bevy::prelude::*;
 use sandtable::session::StartTurn;
 use sandtable::warpspawn::play::{BattleChoices, BattleDrag, BattleInput};
-use sandtable::warpspawn::ring::{CounterToken, ReserveTray, RingTile};
+use sandtable::warpspawn::ring::{
+    CounterToken, ReserveTray, RingTile, TickInput, TickPace, TickShow,
+};
 use sandtable::warpspawn::ring_play::{RingInput, RingPick};
 use sandtable::warpspawn::table::{BattlePiece, Formation};
 use sandtable::warpspawn::{ActiveBattle, BattleLoaded};
@@ -66,9 +68,16 @@ fn hex(name: &str) -> Hex {
 }
 
 fn app_of(battle: Battle) -> App {
+    app_with_pace(battle, 0.0)
+}
+
+/// A table of `battle` whose ring's moves are played out a tick each
+/// `pace` seconds (0: at once, so that two tables agree frame by frame).
+fn app_with_pace(battle: Battle, pace: f32) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
         .add_plugins(sandtable::logic_plugin);
+    app.insert_resource(TickPace(pace));
     app.insert_resource(ActiveBattle::new(battle).expect("it starts"));
     app.world_mut().write_message(BattleLoaded);
     app.update();
@@ -513,4 +522,45 @@ fn a_saved_grid_battle_not_over_opens_behind_the_curtain_never_as_the_referee_s(
     assert_ne!(active.viewer, Viewer::Referee);
     assert!(active.curtain());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn r49_the_ring_s_move_is_played_out_a_tick_at_a_time() {
+    // A pace no test waits for: the show moves on only by its button.
+    let mut app = app_with_pace(flank_march(), 1000.0);
+    let send = |app: &mut App, input: BattleInput| {
+        app.world_mut().write_message(input);
+        app.update();
+    };
+    let red_horse = |app: &mut App| {
+        all::<CounterToken>(app)
+            .into_iter()
+            .find(|t| t.side == 0 && t.number == 1)
+            .map(|t| t.square)
+    };
+    for text in ["order 1 2S 3S", "commit", "order 1 15S 14S", "commit"] {
+        let command: Command = text.parse().expect("a command");
+        if app.world().resource::<ActiveBattle>().curtain() {
+            app.world_mut().write_message(StartTurn);
+            app.update();
+        }
+        send(&mut app, BattleInput::Command(command));
+    }
+    // Red takes the table: its own horse's steps are Red's to see (R57).
+    app.world_mut().write_message(StartTurn);
+    app.update();
+    let show = app.world().resource::<TickShow>().clone();
+    assert!(
+        show.running() && show.done == 0 && show.ticks == 2,
+        "{show:?}"
+    );
+    // Before the first tick Red's horse stands where its orders found it.
+    assert_eq!(red_horse(&mut app), Some(sq("1S")));
+    app.world_mut().write_message(TickInput::Next);
+    app.update();
+    assert_eq!(red_horse(&mut app), Some(sq("2S")));
+    app.world_mut().write_message(TickInput::Next);
+    app.update();
+    assert!(!app.world().resource::<TickShow>().running());
+    assert_eq!(red_horse(&mut app), Some(sq("3S")), "where the move ends");
 }

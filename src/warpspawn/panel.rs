@@ -185,6 +185,7 @@ fn draw_battle_panel(
             }
         });
         crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
+        super::ring_panel::tick_controls(ui, &ring.show, &mut ring.ticks);
         ui.separator();
         if let Some((outcome, why)) = game.ending() {
             let words = match outcome {
@@ -285,6 +286,8 @@ struct RingParts<'w> {
     pick: Res<'w, super::ring_play::RingPick>,
     form: ResMut<'w, super::ring_panel::RingForm>,
     inputs: MessageWriter<'w, super::ring_play::RingInput>,
+    show: Res<'w, super::ring::TickShow>,
+    ticks: MessageWriter<'w, super::ring::TickInput>,
 }
 
 /// The battle panel's files (Save game, Open, Save game as), its Hint

@@ -20,13 +20,128 @@ use crate::AppSystems;
 use crate::table::TablePiece;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        sync_ring
-            .after(super::table::sync_battle_pieces)
-            .in_set(AppSystems::SyncTable)
-            .run_if(resource_exists::<ActiveBattle>),
-    );
+    app.init_resource::<TickShow>()
+        .init_resource::<TickPace>()
+        .add_message::<TickInput>()
+        .add_systems(
+            Update,
+            (follow_ticks, sync_ring)
+                .chain()
+                .after(super::table::sync_battle_pieces)
+                .in_set(AppSystems::SyncTable)
+                .run_if(resource_exists::<ActiveBattle>),
+        );
+}
+
+/// How long each tick of the ring's move stays on show before the next,
+/// in seconds; 0 shows the ring where it ends at once.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct TickPace(pub f32);
+
+impl Default for TickPace {
+    fn default() -> Self {
+        TickPace(1.2)
+    }
+}
+
+/// The ring's last move played out on the table a tick at a time (R49):
+/// the tokens stand where each tick left them, as the viewer may see them,
+/// until the show ends or anything is played.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct TickShow {
+    /// The battle and revision the show is of.
+    of: Option<(u64, u64)>,
+    /// The ticks done, from 0 (the ring as the orders found it).
+    pub done: usize,
+    /// The ticks in all.
+    pub ticks: usize,
+    /// The show waits for the step-through button.
+    pub paused: bool,
+    /// Seconds since the last tick.
+    since: f32,
+}
+
+impl TickShow {
+    /// Whether a move is being played out.
+    pub fn running(&self) -> bool {
+        self.of.is_some() && self.done < self.ticks
+    }
+}
+
+/// The show's buttons.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TickInput {
+    /// The next tick, now.
+    Next,
+    /// Stop or go on ticking by itself.
+    Pause(bool),
+    /// The ring where the move ends.
+    Skip,
+}
+
+/// Starts the show of a move just played, ticks it on at its pace, and
+/// answers its buttons.
+fn follow_ticks(
+    active: Res<ActiveBattle>,
+    mut show: ResMut<TickShow>,
+    pace: Res<TickPace>,
+    time: Option<Res<Time>>,
+    mut inputs: MessageReader<TickInput>,
+) {
+    let now = (active.id, active.revision);
+    let (ticks, of) = &active.extra.ticks;
+    if *of == active.revision && !ticks.is_empty() && pace.0 > 0.0 {
+        if show.of != Some(now) {
+            *show = TickShow {
+                of: Some(now),
+                done: 0,
+                ticks: ticks.len(),
+                paused: false,
+                since: 0.0,
+            };
+        }
+    } else if show.of.is_some() {
+        *show = TickShow::default();
+    }
+    for input in inputs.read() {
+        match input {
+            TickInput::Next => {
+                show.done = (show.done + 1).min(show.ticks);
+                show.since = 0.0;
+            }
+            TickInput::Pause(on) => show.paused = *on,
+            TickInput::Skip => show.done = show.ticks,
+        }
+    }
+    if show.running() && !show.paused {
+        show.since += time.map_or(0.0, |t| t.delta_secs());
+        if show.since >= pace.0 {
+            show.since = 0.0;
+            show.done += 1;
+        }
+    }
+}
+
+/// Where the tokens stand while a move is played out: each counter the
+/// viewer sees step in a tick still to come stands where that step begins.
+fn tick_squares(
+    active: &ActiveBattle,
+    show: &TickShow,
+    viewer: Option<usize>,
+) -> std::collections::HashMap<(usize, u16), Square> {
+    let mut out = std::collections::HashMap::new();
+    if !show.running() {
+        return out;
+    }
+    let Some(g) = active.game.grid() else {
+        return out;
+    };
+    for tick in active.extra.ticks.0.iter().skip(show.done) {
+        for (id, from, _) in tick.moves_for(viewer, &g.grid.reserves) {
+            out.entry((id.side, id.number)).or_insert(from);
+        }
+    }
+    out
 }
 
 /// A square of the ring on the table.
@@ -236,10 +351,20 @@ pub(super) fn sync_ring(
     active: Res<ActiveBattle>,
     mut tiles: Query<&mut RingTile>,
     tokens: Query<Entity, Or<(With<CounterToken>, With<ReserveTray>)>>,
-    mut seen: Local<Option<(u64, u64, Viewer)>>,
+    mut seen: Local<Option<(u64, u64, Viewer, usize)>>,
     mut shown: Local<RingShown>,
+    show: Res<TickShow>,
 ) {
-    let key = (active.id, active.revision, active.viewer);
+    let key = (
+        active.id,
+        active.revision,
+        active.viewer,
+        if show.running() {
+            show.done
+        } else {
+            usize::MAX
+        },
+    );
     // A table just built has its squares new, and no tokens yet.
     let fresh = tiles.iter_mut().any(|t| t.is_added());
     if *seen == Some(key) && !fresh {
@@ -248,9 +373,16 @@ pub(super) fn sync_ring(
     *seen = Some(key);
     let game = &*active.game;
     let viewer = viewer_index(active.viewer);
-    let Some(now) = ring_shown(game, viewer) else {
+    let Some(mut now) = ring_shown(game, viewer) else {
         return;
     };
+    // A move being played out: the tokens where the ticks shown left them.
+    let at = tick_squares(&active, &show, viewer);
+    for token in &mut now.tokens {
+        if let Some(sq) = at.get(&(token.side, token.number)) {
+            token.square = *sq;
+        }
+    }
     for mut tile in &mut tiles {
         if let Some(&(_, reserve, lit)) = now.tiles.iter().find(|t| t.0 == tile.square) {
             let want = RingTile {

@@ -539,6 +539,39 @@ fn table_part(
     }
 }
 
+/// While the ring's move is played out a tick at a time (R49): which tick
+/// is on show, and the buttons to step, pause and skip to its end.
+pub(super) fn tick_controls(
+    ui: &mut egui::Ui,
+    show: &super::ring::TickShow,
+    ticks: &mut MessageWriter<super::ring::TickInput>,
+) {
+    use super::ring::TickInput;
+    if !show.running() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.colored_label(
+            egui::Color32::GOLD,
+            format!("The ring moves (R49): tick {} of {}", show.done, show.ticks),
+        );
+        if ui.button("Next tick").clicked() {
+            ticks.write(TickInput::Next);
+        }
+        let (label, to) = if show.paused {
+            ("Go on", false)
+        } else {
+            ("Pause", true)
+        };
+        if ui.button(label).clicked() {
+            ticks.write(TickInput::Pause(to));
+        }
+        if ui.button("Skip").clicked() {
+            ticks.write(TickInput::Skip);
+        }
+    });
+}
+
 /// The ring's labels: each square's name, each token's side and number
 /// (with its pieces where the viewer may know them), each tray's count, and
 /// the steps of the path being written.
@@ -566,6 +599,33 @@ pub(super) fn label_ring(
                 13.0,
                 egui::Color32::from_rgb(30, 60, 160),
             );
+        }
+    }
+    // The paths the viewer's side has given this Orders phase (the
+    // referee's: both sides'), as lines from each counter's square.
+    if let Some(g) = game.grid()
+        && let Stage::Orders(orders) = &g.stage
+    {
+        let viewer = viewer_index(battle.viewer);
+        let centre = |sq: sandtable_warpspawn::offboard::ring::Square| {
+            tiles
+                .iter()
+                .find(|(t, _)| t.square == sq)
+                .map(|(_, at)| at.translation + Vec3::Y * 0.08)
+        };
+        for own in orders.iter().filter(|o| viewer.is_none_or(|v| v == o.side)) {
+            for (number, (order, _)) in &own.orders {
+                let Order::Path(path) = order else { continue };
+                let Some(start) = own.counters.iter().find(|c| c.id.number == *number) else {
+                    continue;
+                };
+                let points: Vec<egui::Pos2> = std::iter::once(start.at)
+                    .chain(path.iter().copied())
+                    .filter_map(centre)
+                    .filter_map(|p| labels.screen(p))
+                    .collect();
+                labels.line(points, egui::Color32::from_rgb(250, 250, 250));
+            }
         }
     }
     for (t, at) in tokens {

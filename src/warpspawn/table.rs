@@ -42,6 +42,11 @@ pub struct BattleExtra {
     pub real_dice: bool,
     /// Every roll of real dice typed in, oldest first.
     pub typed: Vec<u8>,
+    /// The ticks of the ring's last move (R49), as the rules reported
+    /// them, and the revision of the battle they came with: the table
+    /// plays them out one at a time, each as its viewer may see it
+    /// (`crate::warpspawn::ring::TickShow`).
+    pub ticks: (Vec<sandtable_warpspawn::offboard::event::RingEvent>, u64),
     /// Every die rolled in the battle, by the generator or typed in,
     /// oldest first: a battle that had real dice is saved with these
     /// (`[Dice]`), and replays roll for roll (R30).
@@ -77,6 +82,24 @@ impl TableSystem for Warpspawn {
     ) {
         let made = super::play::rolls_made(dice.clone(), GameState::dice(active.game.game()));
         active.extra.rolled.extend(made);
+        let ticks: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Ring(r)
+                    if matches!(
+                        **r,
+                        sandtable_warpspawn::offboard::event::RingEvent::Stepped { .. }
+                    ) =>
+                {
+                    Some((**r).clone())
+                }
+                _ => None,
+            })
+            .collect();
+        if !ticks.is_empty() {
+            // The play's revision: `play` counts it after this hook.
+            active.extra.ticks = (ticks, active.revision + 1);
+        }
         // The tray shows every side the same lines: a roll that some side
         // may not read as the referee does stays in the log, where each
         // reads its own line (R57).

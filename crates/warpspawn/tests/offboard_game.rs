@@ -748,6 +748,21 @@ fn r46_r57_a_ring_square_s_label_says_what_the_viewer_may_know() {
         None,
         "5F lies under the map"
     );
+    // Once the ring has moved, Red's formations see Blue's column (R55):
+    // Blue's label says so, Red's shows its pieces.
+    let mut game = game;
+    play(&mut game, &["commit", "commit"]);
+    let label = |name: &str, viewer: Viewer| game.describe_spot(square(name), viewer);
+    assert_eq!(
+        label("5S", VIEWERS[2]).as_deref(),
+        Some(
+            "5S: an edge square (R41); Blue 2: 10 infantry, baggage (seen by Red from the map, R55)"
+        )
+    );
+    assert_eq!(
+        label("5S", VIEWERS[1]).as_deref(),
+        Some("5S: an edge square (R41); Blue 2: 10 infantry, baggage")
+    );
 }
 
 #[test]

@@ -457,6 +457,27 @@ impl RingEvent {
         }
     }
 
+    /// A tick's steps that `viewer` may see (`None`: the referee, all of
+    /// them): its own counters', and the enemy's outside the enemy's
+    /// reserve at both ends (R46, R57); none for any other event.
+    pub fn moves_for(
+        &self,
+        viewer: Option<usize>,
+        reserves: &[BTreeSet<Square>; 2],
+    ) -> Vec<(CounterId, Square, Square)> {
+        let RingEvent::Stepped { moves, .. } = self else {
+            return Vec::new();
+        };
+        let public = |id: &CounterId, sq: &Square| {
+            viewer.is_none_or(|v| id.side == v) || !reserves[id.side].contains(sq)
+        };
+        moves
+            .iter()
+            .filter(|(id, from, to)| public(id, from) && public(id, to))
+            .copied()
+            .collect()
+    }
+
     /// The event as `viewer` may read it, `None` where it may not know it
     /// happened (R57): `reserves` are each side's reserve squares, where a
     /// counter shows the enemy nothing (R46).
@@ -509,12 +530,8 @@ impl RingEvent {
                 }
                 Some(words)
             }
-            RingEvent::Stepped { tick, moves } => {
-                let shown: Vec<(CounterId, Square, Square)> = moves
-                    .iter()
-                    .filter(|(id, from, to)| public(id, from) && public(id, to))
-                    .copied()
-                    .collect();
+            RingEvent::Stepped { tick, .. } => {
+                let shown = self.moves_for(Some(viewer), reserves);
                 (!shown.is_empty()).then(|| {
                     RingEvent::Stepped {
                         tick: *tick,

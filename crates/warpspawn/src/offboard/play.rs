@@ -459,7 +459,20 @@ impl Game {
             return String::new();
         };
         if let Some(fight) = &g.fight {
-            return self.fight_step_words(&fight.step);
+            // What the side that owes it owes, its name said before these.
+            return match &fight.step {
+                FightStep::Forces => {
+                    "its forces for the fight: `forces 5 all`, then `commit` (R51)".to_owned()
+                }
+                FightStep::Cancel { most, .. } => {
+                    format!("how many enemy dice it cancels, up to {most}: `cancel {most}` (R52)")
+                }
+                FightStep::Fallback { id, options } => format!(
+                    "where counter {} falls back: `fallback {}` (R50)",
+                    id.number,
+                    options.first().map(ToString::to_string).unwrap_or_default()
+                ),
+            };
         }
         match &g.stage {
             Stage::Orders(orders) => {

@@ -515,15 +515,28 @@ impl Game {
         if let Some(s) = g.grid.reserve_known(viewer, sq) {
             parts.push(format!("{}'s reserve (R42)", self.battle.names[s]));
         }
+        // Whether the enemy sees a counter from the map is the enemy's
+        // formations' doing, in plain sight: its owner may know it (R55).
+        let seen_by_enemy = |side: usize| {
+            viewer.is_none_or(|v| v == side) && g.grid.seen_from_map[1 - side].contains(&sq)
+        };
         for c in view.counters.iter().filter(|c| c.at == sq) {
+            let seen = if seen_by_enemy(c.side) {
+                format!(
+                    " (seen by {} from the map, R55)",
+                    self.battle.names[1 - c.side]
+                )
+            } else {
+                String::new()
+            };
             parts.push(match &c.pieces {
                 Some(p) => format!(
-                    "{} {}: {}",
+                    "{} {}: {}{seen}",
                     self.battle.names[c.side],
                     c.number,
                     super::event::pieces_words(p)
                 ),
-                None => format!("{} {}", self.battle.names[c.side], c.number),
+                None => format!("{} {}{seen}", self.battle.names[c.side], c.number),
             });
         }
         Some(parts.join("; "))

@@ -18,7 +18,12 @@
 //!   impassable hexes, taking 30% off. A small pull of each armed man
 //!   toward the enemy's home edge keeps a formation from idling where no
 //!   attack is in prospect (a pull toward the nearest enemy would pull both
-//!   sides alike, and cancel out).
+//!   sides alike, and cancel out). A counter on the off-board ring counts
+//!   its pieces at 0.7 of their worth (nothing dies there but to cannon
+//!   fire, and nothing scores until it enters the map, R48, R50, R56), with
+//!   the same pull, from the hex along the map's edge nearest its square.
+//!   A counter the bot's side does not see is a guess of its redealt copy
+//!   (R57).
 //!   The values of a position are a logistic of the score difference.
 //! - **Greedy** plays the best single phase by that evaluation: command by
 //!   command, the one whose position scores best, until ending the phase
@@ -39,9 +44,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{Barrier, GameState, Legal, Seat};
+use sandtable_warpspawn::offboard::counter::Composition;
+use sandtable_warpspawn::offboard::ring::{Ring, Square};
 use sandtable_warpspawn::{
-    Command, Cover, Event, Game, MeleeResult, Phase, Side, Stack, casualties, density_modifier,
-    range_modifier, ratio_row,
+    Command, Cover, Event, Game, Hex, MeleeResult, Phase, Side, Stack, casualties,
+    density_modifier, range_modifier, ratio_row,
 };
 
 use crate::search::{Judge, Searched, result_for, search_trees};
@@ -146,6 +153,50 @@ fn material(st: &Stack, flag: f32) -> f32 {
         + 0.5 * f32::from(st.routing.men.total())
         + 1.5 * f32::from(st.routing.officers)
         + 0.5 * f32::from(st.unarmed.men.total())
+}
+
+/// How much of its pieces' worth a counter on the off-board ring counts
+/// for: nobody dies in the ring (R50) but cannon fire (R56), and nothing it
+/// holds takes or scores anything until it enters the map (R48), so a
+/// reserve is worth less than the same pieces on the table; entering
+/// gains the rest.
+const RING: f32 = 0.7;
+
+/// The points a counter's pieces are worth, as [`material`] counts a
+/// formation's (R43: armed men, officers, a cannon, baggage, a flag).
+fn counter_material(p: &Composition, flag: f32) -> f32 {
+    f32::from(p.infantry)
+        + 1.2 * f32::from(p.cavalry)
+        + 3.0 * f32::from(p.officers)
+        + 10.0 * f32::from(u8::from(p.cannon))
+        + 5.0 * f32::from(u8::from(p.baggage))
+        + flag * f32::from(u8::from(p.flag))
+}
+
+/// The marching steps from a counter's square to the enemy's home edge:
+/// the squares out to the map (1 from an edge square, 2 from the second
+/// row, R41) and the path home of the nearest hex along the edge.
+fn ring_path(game: &Game, ring: &Ring, at: Square, side: Side) -> f32 {
+    let map = ring.map();
+    let span = ring.span();
+    let (w, h) = (ring.width(), ring.height());
+    let out = |v: u16, n: u16| {
+        if v < 2 {
+            2 - v
+        } else if v + 2 >= n {
+            v + 3 - n
+        } else {
+            0
+        }
+    };
+    let off = out(at.col, w).max(out(at.row, h));
+    let along = |v: u16, sides: u16| (v.saturating_sub(2) * span).min(sides - 1);
+    // The map's sides are at most `MAX_MAP_SIDE`, within a u8.
+    let hex = Hex::new(
+        along(at.col, map.columns) as u8,
+        along(at.row, map.rows) as u8,
+    );
+    f32::from(game.battle().path_home(hex, side.other()) + off * span)
 }
 
 /// What a flag is worth to its side: its 20 points (R81), or 60 where
@@ -405,6 +456,17 @@ pub fn scores(game: &Game) -> [f32; 2] {
         if worth > 0.0 {
             let weight = if by == first { ATTACK } else { ATTACK * SECOND };
             out[by.index()] += weight * worth;
+        }
+    }
+    // The off-board ring: each counter's pieces at [`RING`] of their worth,
+    // pulled toward the enemy's home edge as the map's formations are.
+    if let Some(grid) = game.grid() {
+        let ring = &grid.grid.ring;
+        for c in grid.counters() {
+            let side = Side(c.id.side as u8);
+            let men = f32::from(c.pieces.infantry + c.pieces.cavalry);
+            out[c.id.side] += RING * counter_material(&c.pieces, flag)
+                - PULL * ring_path(game, ring, c.at, side) * men;
         }
     }
     out
@@ -852,6 +914,43 @@ mod tests {
         }
         // The comparison met shots and captures in reach, not only zeros.
         assert!(checked.0 > 50 && checked.1 > 20, "{checked:?}");
+    }
+
+    #[test]
+    fn a_counter_counts_for_its_pieces_less_than_on_the_table_and_more_nearer_the_enemy() {
+        let flank = |change: &dyn Fn(&mut sandtable_warpspawn::offboard::setup::OffboardSetup)| {
+            let mut setup = samples::flank_march();
+            change(setup.offboard.as_mut().expect("a grid"));
+            Game::new(&setup, Dice::seeded(1)).expect("the flank march")
+        };
+        let shipped = flank(&|_| {});
+        // Red's foot and baggage beside L1 (counter 2 in 2N): 10 armed men
+        // and a baggage wagon, at RING of their worth, less their pull.
+        let without = flank(&|o| o.counters.retain(|c| !(c.side == 0 && c.number == 2)));
+        let worth = scores(&shipped)[0] - scores(&without)[0];
+        let pieces = 10.0 + 5.0;
+        let path = f32::from(shipped.battle().path_home(Hex::new(11, 0), Side(1)) + 1);
+        assert!(
+            (worth - (RING * pieces - PULL * path * 10.0)).abs() < 1e-3,
+            "{worth}"
+        );
+        assert!(worth > 0.0 && worth < pieces, "{worth}");
+        assert_eq!(
+            scores(&shipped)[1],
+            scores(&without)[1],
+            "Blue's score is Blue's"
+        );
+        // The same counter out on the right flank, beside P12, is nearer
+        // Blue's home edge than beside L1, and worth more.
+        let up_the_flank = flank(&|o| {
+            let c = o
+                .counters
+                .iter_mut()
+                .find(|c| c.side == 0 && c.number == 2)
+                .expect("Red's foot");
+            c.at = "14S".parse().expect("a square");
+        });
+        assert!(scores(&up_the_flank)[0] > scores(&shipped)[0]);
     }
 
     /// A battle of `pieces` on an 8 x 8 field, played on to Red's first

@@ -692,3 +692,198 @@ fn the_battle_of_an_edited_layout_keeps_its_seats() {
         "the bot still plays Blue"
     );
 }
+
+fn square(name: &str) -> sandtable_warpspawn::offboard::ring::Square {
+    name.parse().expect("a square name")
+}
+
+#[test]
+fn the_off_board_grid_is_laid_and_filled_by_edits_each_checked_by_the_loader() {
+    use sandtable_warpspawn::offboard::counter::Composition;
+    use sandtable_warpspawn::offboard::setup::CounterSetup;
+    let mut draft = BattleDraft::new(empty_battle(8, 6));
+    let foot = CounterSetup {
+        number: 1,
+        side: 0,
+        at: square("2C"),
+        pieces: Composition {
+            infantry: 10,
+            ..Composition::default()
+        },
+    };
+    // Nothing of a grid the battle does not have.
+    assert_eq!(
+        draft.apply(&BattleEdit::SetCounter(foot)),
+        Err(EditBattleError::NoGrid)
+    );
+    draft.apply(&BattleEdit::SetGrid(Some(1))).expect("a ring");
+    draft
+        .apply(&BattleEdit::SetCounter(foot))
+        .expect("a counter");
+    // A square under the map is no square of the ring, and changes nothing.
+    let before = draft.battle().clone();
+    let under = CounterSetup {
+        at: square("5E"),
+        ..foot
+    };
+    assert_eq!(
+        draft.apply(&BattleEdit::SetCounter(under)),
+        Err(EditBattleError::OffRing(square("5E")))
+    );
+    assert_eq!(draft.battle(), &before);
+    assert!(
+        EditBattleError::OffRing(square("5E"))
+            .to_string()
+            .ends_with("(R40)")
+    );
+    // Blue's reserve gains a square beyond Red's edge: written out whole.
+    draft
+        .apply(&BattleEdit::ToggleReserve {
+            side: 1,
+            square: square("2C"),
+        })
+        .expect("a reserve square");
+    let grid = draft.battle().setup.offboard.clone().expect("a grid");
+    let blue = grid.reserves[1]
+        .clone()
+        .expect("Blue's reserve written out");
+    assert!(
+        blue.contains(&square("2C")) && blue.contains(&square("10C")),
+        "{blue:?}"
+    );
+    assert_eq!(grid.counters, vec![foot]);
+    // The layout reads back from its file as it is.
+    assert_eq!(reloaded(draft.battle()).setup.offboard, Some(grid));
+    assert!(draft.errors().is_empty(), "{:?}", draft.errors());
+    // A cannon without its crew is the loader's problem, with its ruling,
+    // and goes when the counter is mended.
+    let gun = CounterSetup {
+        number: 2,
+        side: 1,
+        at: square("10D"),
+        pieces: Composition {
+            infantry: 2,
+            cannon: true,
+            ..Composition::default()
+        },
+    };
+    draft
+        .apply(&BattleEdit::SetCounter(gun))
+        .expect("set, to be checked");
+    let lines: Vec<String> = draft.errors().iter().map(|f| f.line()).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("offboard.counters[1]") && l.contains("R43")),
+        "{lines:?}"
+    );
+    let mut crewed = gun;
+    crewed.pieces.infantry = 4;
+    draft
+        .apply(&BattleEdit::SetCounter(crewed))
+        .expect("mended");
+    assert!(draft.errors().is_empty(), "{:?}", draft.errors());
+    // Nothing at all takes a counter off; no grid takes the ring away.
+    draft
+        .apply(&BattleEdit::SetCounter(CounterSetup {
+            pieces: Composition::default(),
+            ..crewed
+        }))
+        .expect("taken off");
+    assert_eq!(
+        draft
+            .battle()
+            .setup
+            .offboard
+            .as_ref()
+            .map(|g| g.counters.len()),
+        Some(1)
+    );
+    draft.apply(&BattleEdit::SetGrid(None)).expect("no grid");
+    assert_eq!(draft.battle().setup.offboard, None);
+    draft.undo().expect("undo");
+    assert!(
+        draft.battle().setup.offboard.is_some(),
+        "undo brings it back"
+    );
+}
+
+#[test]
+fn layout_mode_lays_counters_and_reserve_squares_on_the_ring_by_clicks() {
+    use sandtable::warpspawn::ring::{CounterToken, RingTile};
+    use sandtable::warpspawn::ring_play::RingInput;
+    let mut app = battle_app("flank-march.ron");
+    set_mode(&mut app, true);
+    layout(&mut app).tool = BattleTool::Counters;
+    layout(&mut app).side = 0;
+    app.world_mut()
+        .write_message(RingInput::Square(square("3A")));
+    app.update();
+    app.update();
+    let grid = layout(&mut app)
+        .draft
+        .battle()
+        .setup
+        .offboard
+        .clone()
+        .expect("a grid");
+    let added = grid
+        .counters
+        .iter()
+        .find(|c| c.at == square("3A"))
+        .copied()
+        .expect("a counter in 3A");
+    // Red has counters 1 and 2: the new one is 3, with the brush's pieces.
+    assert_eq!(
+        (added.side, added.number, added.pieces.infantry),
+        (0, 3, 10)
+    );
+    let tokens: Vec<CounterToken> = app
+        .world_mut()
+        .query::<&CounterToken>()
+        .iter(app.world())
+        .copied()
+        .collect();
+    assert!(
+        tokens
+            .iter()
+            .any(|t| t.square == square("3A") && t.number == 3)
+    );
+    // Blue's reserve takes 3A, and the mat shows it in Blue's tint.
+    layout(&mut app).tool = BattleTool::Reserve;
+    layout(&mut app).side = 1;
+    app.world_mut()
+        .write_message(RingInput::Square(square("3A")));
+    app.update();
+    app.update();
+    let tile = app
+        .world_mut()
+        .query::<&RingTile>()
+        .iter(app.world())
+        .find(|t| t.square == square("3A"))
+        .copied()
+        .expect("the square's tile");
+    assert_eq!(tile.reserve, Some(1));
+    // The loader checks after every edit: Red's new counter took it over
+    // its points (R61), ...
+    let errors: Vec<String> = layout(&mut app)
+        .draft
+        .errors()
+        .iter()
+        .map(|f| f.line())
+        .collect();
+    assert_eq!(
+        errors,
+        ["sides[0]: Red spends 110 points, over its limit of 100 (R61)"]
+    );
+    // ... and an empty brush takes the counter off again.
+    layout(&mut app).tool = BattleTool::Counters;
+    layout(&mut app).side = 0;
+    layout(&mut app).counter_brush = Default::default();
+    app.world_mut()
+        .write_message(RingInput::Square(square("3A")));
+    app.update();
+    app.update();
+    assert!(layout(&mut app).draft.counter_at(square("3A"), 0).is_none());
+    assert!(layout(&mut app).draft.errors().is_empty());
+}

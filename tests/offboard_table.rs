@@ -75,8 +75,11 @@ fn app_of(battle: Battle) -> App {
 /// `pace` seconds (0: at once, so that two tables agree frame by frame).
 fn app_with_pace(battle: Battle, pace: f32) -> App {
     let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .add_plugins(sandtable::logic_plugin);
+    // The table's clicks and drags, as the window's picking makes them.
+    app.add_plugins(MinimalPlugins).add_plugins((
+        sandtable::logic_plugin,
+        sandtable::cache::picking::click_plugin,
+    ));
     app.insert_resource(TickPace(pace));
     app.insert_resource(ActiveBattle::new(battle).expect("it starts"));
     app.world_mut().write_message(BattleLoaded);
@@ -563,4 +566,27 @@ fn r49_the_ring_s_move_is_played_out_a_tick_at_a_time() {
     app.update();
     assert!(!app.world().resource::<TickShow>().running());
     assert_eq!(red_horse(&mut app), Some(sq("3S")), "where the move ends");
+}
+
+#[test]
+fn r57_layout_mode_which_shows_both_sides_waits_for_a_game_not_begun_or_over() {
+    use sandtable::mode::{Mode, SetLayoutMode};
+    let mut app = app_of(flank_march());
+    app.world_mut().write_message(StartTurn);
+    app.update();
+    let command: Command = "order 1 hold".parse().expect("a command");
+    app.world_mut().write_message(BattleInput::Command(command));
+    app.update();
+    app.world_mut().write_message(SetLayoutMode::ON);
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Mode>>().get(), Mode::Play);
+    let notice = common::notice(&app);
+    assert!(notice.contains("referee's (R57)"), "{notice}");
+    // Before the first command the layout opens, as the referee's.
+    let mut fresh = app_of(flank_march());
+    fresh.world_mut().write_message(SetLayoutMode::ON);
+    fresh.update();
+    fresh.update();
+    assert_eq!(*fresh.world().resource::<State<Mode>>().get(), Mode::Layout);
 }

@@ -515,7 +515,9 @@ pub fn add_curtain<S: TableSystem>(app: &mut App) {
         draw_curtain::<S>
             .after(HudStage::Labels)
             .in_set(HudSystems)
-            .run_if(resource_exists::<ActiveGame<S>>),
+            .run_if(resource_exists::<ActiveGame<S>>)
+            // Layout mode edits the scenario, which is the referee's.
+            .run_if(in_state(crate::mode::Mode::Play)),
     );
 }
 

@@ -90,6 +90,16 @@ pub fn switch_layout<S: LayoutEditing>(
     } in requests.read().copied()
     {
         match (on, *mode.get(), editor.as_deref()) {
+            (true, Mode::Play, _)
+                if sandtable_core::game::GameState::hides(active.game.game())
+                    && !active.record.is_empty()
+                    && sandtable_core::game::next_seat(active.game.game()).is_some() =>
+            {
+                // The layout is the scenario, both sides' secrets with it.
+                notice.error(
+                    "the layout shows both sides' starting forces and reserves, which are the referee's (R57): open it before the first command or once the game is over",
+                );
+            }
             (true, Mode::Play, _) => {
                 commands.insert_resource(S::edit(&active, file_of(&active.source)));
                 // What play said does not belong to the layout.

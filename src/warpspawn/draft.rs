@@ -1,7 +1,8 @@
 //! A battle's layout being edited: a battle that may break the setup
 //! rulings while a person works on it, the edits that change it (terrain
 //! painted hex by hex, each side's pieces placed, counted and moved, its
-//! deployment hexes, points limits and the table's size), undo and redo,
+//! deployment hexes, points limits and the table's size, the off-board
+//! grid's span, reserve squares and starting counters), undo and redo,
 //! and the live check that names every hex breaking a ruling, with each
 //! side's points against its limit (R61). No Bevy here: the battle's
 //! layout systems and panel drive a [`BattleDraft`].
@@ -12,6 +13,8 @@ use sandtable_scenario::battle::{Battle, HexPhysical};
 
 use crate::session::draft::Layout;
 use sandtable_scenario::{DEFAULT_COLOURS, Location, Problem};
+use sandtable_warpspawn::offboard::ring::{Ring, Square};
+use sandtable_warpspawn::offboard::setup::{CounterSetup, OffboardSetup};
 use sandtable_warpspawn::{
     Edge, Hex, MAX_MAP_SIDE, Map, PiecesSetup, Setup, SideSetup, Switches, Terrain, points_doubled,
     points_text,
@@ -59,6 +62,20 @@ pub enum BattleEdit {
     /// Set the width of a hex between its flat sides, in mm, on the same
     /// table.
     SetHexMm(f64),
+    /// Lay the off-board grid round the map with squares of this span
+    /// (R40), keeping its counters and reserves; `None` takes it away.
+    SetGrid(Option<u16>),
+    /// Set a counter a side starts with (R43): its number, square and
+    /// pieces; nothing at all takes it off the ring.
+    SetCounter(CounterSetup),
+    /// Make a square of the ring one of a side's reserve squares, or no
+    /// longer (R42): the first change writes out the default reserve.
+    ToggleReserve {
+        /// The side.
+        side: usize,
+        /// The square.
+        square: Square,
+    },
     /// Start an empty battle on a map of this many columns and rows.
     New {
         /// Columns.
@@ -103,6 +120,12 @@ pub enum EditBattleError {
     },
     /// A hex's width that cannot be.
     HexMm(f64),
+    /// A change to the off-board grid of a battle without one.
+    NoGrid,
+    /// A span the map cannot have a ring of (R40).
+    Span(String),
+    /// A square that is not one of the ring's (R40).
+    OffRing(Square),
     /// Nothing to undo or redo.
     NoHistory(&'static str),
 }
@@ -132,6 +155,13 @@ impl fmt::Display for EditBattleError {
                 "a hex of {mm} mm cannot be printed: give its width between the flat sides, above 0"
             ),
             EditBattleError::NoHistory(what) => write!(f, "there is nothing to {what}"),
+            EditBattleError::NoGrid => {
+                write!(f, "the battle has no off-board grid: lay one first (R40)")
+            }
+            EditBattleError::Span(why) => write!(f, "{why} (R40)"),
+            EditBattleError::OffRing(sq) => {
+                write!(f, "{sq} is not a square of the ring round the map (R40)")
+            }
         }
     }
 }
@@ -250,6 +280,32 @@ impl BattleDraft {
             .pieces
             .iter()
             .find(|p| p.at == hex && p.side == side)
+    }
+
+    /// The side's starting counter in a square of the ring, if it has one
+    /// there.
+    pub fn counter_at(&self, square: Square, side: usize) -> Option<&CounterSetup> {
+        self.battle()
+            .setup
+            .offboard
+            .as_ref()?
+            .counters
+            .iter()
+            .find(|c| c.at == square && c.side == side)
+    }
+
+    /// The lowest number none of the side's starting counters has (R43).
+    pub fn free_counter_number(&self, side: usize) -> u16 {
+        let taken: Vec<u16> = self
+            .battle()
+            .setup
+            .offboard
+            .iter()
+            .flat_map(|g| g.counters.iter())
+            .filter(|c| c.side == side)
+            .map(|c| c.number)
+            .collect();
+        (1..).find(|n| !taken.contains(n)).unwrap_or(1)
     }
 
     /// The terrain of a hex (fields where none is set).
@@ -412,6 +468,65 @@ fn change(b: &mut Battle, edit: &BattleEdit) -> Result<(), EditBattleError> {
             let mut physical = b.table();
             physical.hex_mm = *mm;
             b.physical = Some(physical);
+        }
+        BattleEdit::SetGrid(span) => match span {
+            None => setup.offboard = None,
+            Some(span) => {
+                let ring =
+                    Ring::new(map, *span).map_err(|e| EditBattleError::Span(e.to_string()))?;
+                let grid = setup.offboard.get_or_insert_with(OffboardSetup::default);
+                grid.span = *span;
+                // Counters and reserve squares off the new ring go with it.
+                grid.counters.retain(|c| ring.holds(c.at));
+                for squares in grid.reserves.iter_mut().flatten() {
+                    squares.retain(|sq| ring.holds(*sq));
+                }
+            }
+        },
+        BattleEdit::SetCounter(c) => {
+            side_name(setup, c.side)?;
+            let grid = setup.offboard.as_mut().ok_or(EditBattleError::NoGrid)?;
+            let ring =
+                Ring::new(map, grid.span).map_err(|e| EditBattleError::Span(e.to_string()))?;
+            if !ring.holds(c.at) {
+                return Err(EditBattleError::OffRing(c.at));
+            }
+            let at = grid
+                .counters
+                .iter()
+                .position(|o| o.side == c.side && o.number == c.number);
+            match (at, c.pieces.is_empty()) {
+                (Some(i), true) => {
+                    grid.counters.remove(i);
+                }
+                (Some(i), false) => grid.counters[i] = *c,
+                (None, true) => {}
+                (None, false) => grid.counters.push(*c),
+            }
+        }
+        BattleEdit::ToggleReserve { side, square } => {
+            side_name(setup, *side)?;
+            let homes: Vec<Edge> = setup.sides.iter().map(|s| s.home).collect();
+            let grid = setup.offboard.as_mut().ok_or(EditBattleError::NoGrid)?;
+            let ring =
+                Ring::new(map, grid.span).map_err(|e| EditBattleError::Span(e.to_string()))?;
+            if !ring.holds(*square) {
+                return Err(EditBattleError::OffRing(*square));
+            }
+            if grid.reserves.len() <= *side {
+                grid.reserves.resize(*side + 1, None);
+            }
+            let squares =
+                grid.reserves[*side].get_or_insert_with(|| ring.default_reserve(homes[*side]));
+            match squares.iter().position(|s| s == square) {
+                Some(i) => {
+                    squares.remove(i);
+                }
+                None => {
+                    squares.push(*square);
+                    squares.sort_unstable_by_key(|s| (s.row, s.col));
+                }
+            }
         }
         BattleEdit::New { columns, rows } => {
             let fits = |n: u16| (1..=MAX_MAP_SIDE).contains(&n);

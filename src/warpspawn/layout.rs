@@ -69,6 +69,14 @@ pub enum BattleTool {
     /// A click makes a hex one of the side's deployment hexes, or no longer
     /// (R60).
     Deploy,
+    /// A click on a square of the off-board grid makes it one of the side's
+    /// reserve squares, or no longer (R42).
+    Reserve,
+    /// A click on a square of the off-board grid sets the side's counter
+    /// there to the counter brush's pieces (a new counter, with the lowest
+    /// free number, where the side has none there; nothing at all takes it
+    /// off, R43).
+    Counters,
 }
 
 /// The editing of a battle's layout; present only while layout mode is on
@@ -86,6 +94,8 @@ pub struct BattleLayout {
     /// What the pieces tool puts in a hex (its `at` and `side` are the
     /// click's).
     pub brush: PiecesSetup,
+    /// What the counters tool puts on a square of the ring (R43).
+    pub counter_brush: sandtable_warpspawn::offboard::counter::Composition,
     /// Readings in inches rather than millimetres, and the rulers too.
     pub inches: bool,
     /// The first hex of a measurement, waiting for the second.
@@ -118,6 +128,10 @@ impl BattleLayout {
             brush: PiecesSetup {
                 infantry: 10,
                 ..PiecesSetup::default()
+            },
+            counter_brush: sandtable_warpspawn::offboard::counter::Composition {
+                infantry: 10,
+                ..Default::default()
             },
             inches: false,
             from: None,
@@ -204,14 +218,47 @@ fn read_battle_layout_keys(
 /// click lets go of a measurement.
 fn battle_layout_input(
     mut inputs: MessageReader<BattleInput>,
+    mut squares: MessageReader<super::ring_play::RingInput>,
     mut layout: ResMut<BattleLayout>,
     mut requests: MessageWriter<BattleLayoutRequest>,
     mut notice: ResMut<Notice>,
 ) {
+    let layout = &mut *layout;
+    // A square of the off-board grid, clicked with a tool of the ring.
+    for input in squares.read().copied() {
+        let super::ring_play::RingInput::Square(square) = input else {
+            continue;
+        };
+        let side = layout.side;
+        match layout.tool {
+            BattleTool::Reserve => {
+                requests.write(BattleLayoutRequest::Edit(BattleEdit::ToggleReserve {
+                    side,
+                    square,
+                }));
+            }
+            BattleTool::Counters => {
+                let number = layout
+                    .draft
+                    .counter_at(square, side)
+                    .map_or_else(|| layout.draft.free_counter_number(side), |c| c.number);
+                requests.write(BattleLayoutRequest::Edit(BattleEdit::SetCounter(
+                    sandtable_warpspawn::offboard::setup::CounterSetup {
+                        number,
+                        side,
+                        at: square,
+                        pieces: layout.counter_brush,
+                    },
+                )));
+            }
+            _ => notice.info(format!(
+                "{square}: pick the reserve or counters tool to change the ring (R42, R43)"
+            )),
+        }
+    }
     if inputs.is_empty() {
         return;
     }
-    let layout = &mut *layout;
     for input in inputs.read().copied() {
         let side = layout.side;
         match (input, layout.tool) {
@@ -376,7 +423,7 @@ fn show_battle_draft(
     old: Query<Entity, With<TablePiece>>,
     mut shown: ResMut<TableShown>,
     mut built: MessageWriter<TableBuilt>,
-    mut size: Local<Option<sandtable_warpspawn::Map>>,
+    mut size: Local<Option<(sandtable_warpspawn::Map, Option<u16>)>>,
 ) {
     if layout.shown == Some(layout.revision) {
         return;
@@ -409,10 +456,23 @@ fn show_battle_draft(
             ],
         );
     }
+    // The off-board grid's ring, as the referee sees it, framed with the
+    // map (R40).
+    super::ring::spawn_layout_ring(&mut commands, &battle.setup);
+    if let Some(ring) = battle
+        .setup
+        .offboard
+        .as_ref()
+        .and_then(|g| sandtable_warpspawn::offboard::ring::Ring::new(map, g.span).ok())
+        && let Some(extent) = shown.extent.as_mut()
+    {
+        *extent = extent.max(super::ring::ring_extent(&ring));
+    }
+    let span = battle.setup.offboard.as_ref().map(|g| g.span);
     built.write(TableBuilt {
-        reframe: *size != Some(map),
+        reframe: *size != Some((map, span)),
     });
-    *size = Some(map);
+    *size = Some((map, span));
 }
 
 /// The battle's layout editor behind the shared switch.

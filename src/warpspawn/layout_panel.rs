@@ -76,7 +76,16 @@ fn draw_battle_layout_panel(
     // The panel's own choices (tool, side, brush) mark the layout changed
     // only when one of them changes, so that the lights are not rebuilt
     // every frame.
-    let choices = |l: &BattleLayout| (l.tool, l.side, l.terrain, l.brush, l.inches);
+    let choices = |l: &BattleLayout| {
+        (
+            l.tool,
+            l.side,
+            l.terrain,
+            l.brush,
+            l.counter_brush,
+            l.inches,
+        )
+    };
     let before = choices(&layout);
     let mut tracked = layout;
     let layout = tracked.bypass_change_detection();
@@ -113,6 +122,16 @@ fn draw_battle_layout_panel(
                         ui.selectable_value(&mut layout.tool, tool, words);
                     }
                 });
+                if battle.setup.offboard.is_some() {
+                    ui.horizontal(|ui| {
+                        for (tool, words) in [
+                            (BattleTool::Reserve, "Reserve squares"),
+                            (BattleTool::Counters, "Counters"),
+                        ] {
+                            ui.selectable_value(&mut layout.tool, tool, words);
+                        }
+                    });
+                }
                 ui.checkbox(&mut layout.inches, "Rulers and readings in inches");
                 let sides: Vec<String> =
                     battle.setup.sides.iter().map(|s| s.name.clone()).collect();
@@ -133,18 +152,33 @@ fn draw_battle_layout_panel(
                                 }
                             });
                     }
+                    BattleTool::Reserve | BattleTool::Counters => {
+                        side_picker(ui, layout, &sides);
+                        if layout.tool == BattleTool::Reserve {
+                            ui.label(
+                                "Click a square of the ring to make it one of the side's reserve squares, or no longer (R42); a reserve is tinted in its side's colour.",
+                            );
+                        } else {
+                            ui.label(
+                                "Click a square of the ring to give the side a counter of these pieces there, or its counter there these pieces; none takes it off (R43):",
+                            );
+                            let most = sandtable_warpspawn::offboard::counter::Composition {
+                                infantry: 200,
+                                cavalry: 200,
+                                officers: 9,
+                                cannon: true,
+                                baggage: true,
+                                flag: true,
+                            };
+                            super::ring_panel::pieces_form(ui, &mut layout.counter_brush, &most);
+                            ui.small(format!(
+                                "{} force points (R43)",
+                                layout.counter_brush.points()
+                            ));
+                        }
+                    }
                     BattleTool::Pieces | BattleTool::Deploy => {
-                        ui.horizontal(|ui| {
-                            ui.label("Side:");
-                            for (i, name) in sides.iter().enumerate() {
-                                let colour = side_colour(layout, i);
-                                if crate::hud::side_button(ui, layout.side == i, name, colour)
-                                    .clicked()
-                                {
-                                    layout.side = i;
-                                }
-                            }
-                        });
+                        side_picker(ui, layout, &sides);
                         if layout.tool == BattleTool::Deploy {
                             ui.label(
                                 "Click a hex to make it one of the side's deployment hexes, or no longer (R60); the side's are lit.",
@@ -198,6 +232,50 @@ fn draw_battle_layout_panel(
                             }));
                         }
                     });
+                }
+                ui.separator();
+
+                // The off-board grid (R40-R57).
+                let mut grid = battle.setup.offboard.is_some();
+                ui.horizontal(|ui| {
+                    if ui
+                        .checkbox(&mut grid, "Off-board grid")
+                        .on_hover_text("a ring of squares two deep round the map, where forces march as hidden counters (R40-R57)")
+                        .changed()
+                    {
+                        out.push(BattleLayoutRequest::Edit(BattleEdit::SetGrid(
+                            grid.then_some(sandtable_warpspawn::offboard::setup::DEFAULT_SPAN),
+                        )));
+                    }
+                });
+                if let Some(g) = &battle.setup.offboard {
+                    ui.horizontal(|ui| {
+                        let mut span = g.span;
+                        ui.label("Span (hexes a square faces, R40):");
+                        if ui.add(egui::DragValue::new(&mut span).range(1..=10)).changed() {
+                            out.push(BattleLayoutRequest::Edit(BattleEdit::SetGrid(Some(span))));
+                        }
+                    });
+                }
+                if let Some(g) = &battle.setup.offboard {
+                    for (i, name) in sides.iter().enumerate() {
+                        let counters: Vec<String> = g
+                            .counters
+                            .iter()
+                            .filter(|c| c.side == i)
+                            .map(|c| {
+                                format!(
+                                    "{} in {}: {}",
+                                    c.number,
+                                    c.at,
+                                    super::ring_panel::pieces_words(&c.pieces)
+                                )
+                            })
+                            .collect();
+                        if !counters.is_empty() {
+                            ui.small(format!("{name}'s counters: {}", counters.join("; ")));
+                        }
+                    }
                 }
                 ui.separator();
 
@@ -317,8 +395,30 @@ fn draw_battle_layout_panel(
     Ok(())
 }
 
+/// The side the pieces, deployment, reserve and counters tools work on.
+fn side_picker(ui: &mut egui::Ui, layout: &mut BattleLayout, sides: &[String]) {
+    ui.horizontal(|ui| {
+        ui.label("Side:");
+        for (i, name) in sides.iter().enumerate() {
+            let colour = side_colour(layout, i);
+            if crate::hud::side_button(ui, layout.side == i, name, colour).clicked() {
+                layout.side = i;
+            }
+        }
+    });
+}
+
+/// The ring's entities, for the labels.
+#[derive(bevy::ecs::system::SystemParam)]
+struct RingParts<'w, 's> {
+    tiles: Query<'w, 's, (&'static super::ring::RingTile, &'static Transform)>,
+    tokens: Query<'w, 's, (&'static super::ring::CounterToken, &'static Transform)>,
+    trays: Query<'w, 's, (&'static super::ring::ReserveTray, &'static Transform)>,
+}
+
 /// The rulers along the table's edges, the measuring line, the count of
-/// men on each formation, and what the hovered hex holds in the layout.
+/// men on each formation, the ring's squares and counters, and what the
+/// hovered hex holds in the layout.
 fn label_battle_layout(
     mut contexts: EguiContexts,
     layout: Res<BattleLayout>,
@@ -326,6 +426,7 @@ fn label_battle_layout(
     camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
     formations: Query<(&Formation, &Transform)>,
     pieces: Query<(&BattlePiece, &Transform)>,
+    ring: RingParts,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_at)) = camera.single() else {
@@ -334,6 +435,8 @@ fn label_battle_layout(
     let labels = TableLabels::new(ctx, cam, cam_at);
     super::panel::label_pieces(&labels, &formations, &pieces);
     let battle = layout.draft.battle();
+    let names: Vec<String> = battle.setup.sides.iter().map(|s| s.name.clone()).collect();
+    super::ring_panel::label_ring_parts(&labels, &names, &ring.tiles, &ring.tokens, &ring.trays);
     let physical = battle.table();
     let map = battle.setup.map;
     crate::hud::rulers::draw_edge_rulers(

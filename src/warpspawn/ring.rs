@@ -29,7 +29,10 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .after(super::table::sync_battle_pieces)
                 .in_set(AppSystems::SyncTable)
-                .run_if(resource_exists::<ActiveBattle>),
+                .run_if(resource_exists::<ActiveBattle>)
+                // Layout mode shows its own ring, from the layout.
+                .run_if(in_state(crate::mode::Mode::Play))
+                .run_if(not(resource_exists::<super::layout::BattleLayout>)),
         );
 }
 
@@ -231,9 +234,15 @@ pub fn ring_extent(ring: &Ring) -> Vec2 {
 /// How deep a reserve's tray is, beyond the ring's outer row.
 const TRAY_DEPTH: f32 = 0.9;
 
-/// Spawns the ring's squares of a battle with the grid, without the
-/// viewer's tints (those are [`sync_ring`]'s).
-pub(crate) fn spawn_ring(commands: &mut Commands, ring: &Ring, map: Map) {
+/// Spawns the ring's squares of a battle with the grid, each with the
+/// side whose reserve `reserve` says it is: none in play, where the
+/// viewer's tints are [`sync_ring`]'s; both sides' in a layout.
+pub(crate) fn spawn_ring(
+    commands: &mut Commands,
+    ring: &Ring,
+    map: Map,
+    reserve: impl Fn(Square) -> Option<usize>,
+) {
     for (sq, rect) in sandtable_sheet::ring_rects(ring, f64::from(HEX)) {
         let Some(place) = ring.place(sq) else {
             continue;
@@ -244,13 +253,67 @@ pub(crate) fn spawn_ring(commands: &mut Commands, ring: &Ring, map: Map) {
                 square: sq,
                 size,
                 place,
-                reserve: None,
+                reserve: reserve(sq),
                 seen: false,
             },
             TablePiece,
             Transform::from_translation(centre),
             Visibility::default(),
         ));
+    }
+}
+
+/// Spawns the ring of a battle's layout as the referee sees it (the layout
+/// holds both sides' secrets, R57): every square with the side whose
+/// reserve it is, every starting counter with its pieces.
+pub(crate) fn spawn_layout_ring(commands: &mut Commands, setup: &sandtable_warpspawn::Setup) {
+    let Some(grid) = &setup.offboard else {
+        return;
+    };
+    let Ok(ring) = Ring::new(setup.map, grid.span) else {
+        return;
+    };
+    let map = setup.map;
+    let reserve = |sq: Square| {
+        (0..setup.sides.len().min(2)).find(|s| match grid.reserves.get(*s) {
+            Some(Some(squares)) => squares.contains(&sq),
+            _ => ring.default_reserve(setup.sides[*s].home).contains(&sq),
+        })
+    };
+    spawn_ring(commands, &ring, map, reserve);
+    for c in &grid.counters {
+        let Some((centre, size)) = square_place(&ring, map, c.at) else {
+            continue;
+        };
+        let here: Vec<_> = grid.counters.iter().filter(|o| o.at == c.at).collect();
+        let k = here
+            .iter()
+            .position(|o| o.side == c.side && o.number == c.number)
+            .unwrap_or(0);
+        commands.spawn((
+            CounterToken {
+                side: c.side,
+                number: c.number,
+                square: c.at,
+                pieces: Some(c.pieces),
+            },
+            TablePiece,
+            Transform::from_translation(centre + spread(size, k, here.len()) + Vec3::Y * 0.04),
+            Visibility::default(),
+        ));
+    }
+}
+
+/// Where the `k`th of `n` tokens in a square of `size` stands from its
+/// centre: side by side along the square's longer side.
+fn spread(size: Vec2, k: usize, n: usize) -> Vec3 {
+    let across = size.x.max(size.y);
+    let step = (across / n.max(1) as f32).min(0.45);
+    let offset = (k as f32 - (n as f32 - 1.0) / 2.0) * step;
+    if size.x >= size.y {
+        Vec3::new(offset, 0.0, 0.0)
+    } else {
+        Vec3::new(0.0, 0.0, offset)
     }
 }
 
@@ -417,15 +480,8 @@ pub(super) fn sync_ring(
             .filter(|t| t.square == token.square)
             .count();
         let k = placed.entry(token.square).or_default();
-        let across = size.x.max(size.y);
-        let step = (across / here.max(1) as f32).min(0.45);
-        let offset = (*k as f32 - (here as f32 - 1.0) / 2.0) * step;
+        let shift = spread(size, *k, here);
         *k += 1;
-        let shift = if size.x >= size.y {
-            Vec3::new(offset, 0.0, 0.0)
-        } else {
-            Vec3::new(0.0, 0.0, offset)
-        };
         commands.spawn((
             *token,
             TablePiece,

@@ -84,7 +84,7 @@ fn rule_button(
 }
 
 /// Small number fields and switches for a composition, each up to `most`.
-fn pieces_form(ui: &mut egui::Ui, form: &mut Composition, most: &Composition) {
+pub(super) fn pieces_form(ui: &mut egui::Ui, form: &mut Composition, most: &Composition) {
     ui.horizontal_wrapped(|ui| {
         for (value, max, name) in [
             (&mut form.infantry, most.infantry, "inf"),
@@ -572,9 +572,8 @@ pub(super) fn tick_controls(
     });
 }
 
-/// The ring's labels: each square's name, each token's side and number
-/// (with its pieces where the viewer may know them), each tray's count, and
-/// the steps of the path being written.
+/// The ring's labels in play: those of [`label_ring_parts`], the steps of
+/// the path being written, and the paths the viewer's side has given.
 pub(super) fn label_ring(
     labels: &TableLabels,
     battle: &ActiveBattle,
@@ -584,12 +583,9 @@ pub(super) fn label_ring(
     pick: &RingPick,
 ) {
     let game = &*battle.game;
-    let names = |s: usize| game.name(Side(s as u8));
-    let faint = egui::Color32::from_rgba_unmultiplied(235, 235, 220, 170);
+    let names: Vec<String> = (0..2).map(|s| game.name(Side(s)).to_owned()).collect();
+    label_ring_parts(labels, &names, tiles, tokens, trays);
     for (tile, at) in tiles {
-        if let Some(p) = labels.screen(at.translation + Vec3::new(0.0, 0.05, tile.size.y * 0.3)) {
-            labels.text(p, &tile.square.to_string(), 10.0, faint);
-        }
         if let Some(i) = pick.path.iter().position(|s| *s == tile.square)
             && let Some(p) = labels.screen(at.translation + Vec3::Y * 0.1)
         {
@@ -628,8 +624,27 @@ pub(super) fn label_ring(
             }
         }
     }
+}
+
+/// Each square's name, each token's side and number (with its pieces
+/// where the viewer may know them), each tray's count: in play and in
+/// layout mode alike.
+pub(super) fn label_ring_parts(
+    labels: &TableLabels,
+    names: &[String],
+    tiles: &Query<(&RingTile, &Transform)>,
+    tokens: &Query<(&CounterToken, &Transform)>,
+    trays: &Query<(&ReserveTray, &Transform)>,
+) {
+    let name = |s: usize| names.get(s).map_or("?", String::as_str);
+    let faint = egui::Color32::from_rgba_unmultiplied(235, 235, 220, 170);
+    for (tile, at) in tiles {
+        if let Some(p) = labels.screen(at.translation + Vec3::new(0.0, 0.05, tile.size.y * 0.3)) {
+            labels.text(p, &tile.square.to_string(), 10.0, faint);
+        }
+    }
     for (t, at) in tokens {
-        let mark = names(t.side).chars().next().unwrap_or('?');
+        let mark = name(t.side).chars().next().unwrap_or('?');
         let words = match &t.pieces {
             Some(p) => format!("{mark}{}: {}", t.number, pieces_words(p)),
             None => format!("{mark}{}", t.number),
@@ -644,7 +659,7 @@ pub(super) fn label_ring(
                 p,
                 format!(
                     "{} reserve: {} counter{}",
-                    names(tray.side),
+                    name(tray.side),
                     tray.count,
                     if tray.count == 1 { "" } else { "s" }
                 ),

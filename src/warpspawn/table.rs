@@ -253,7 +253,7 @@ pub fn spawn_battle_table(
     // The off-board grid's ring round the map (R40), framed with it.
     if let Some(g) = game.grid() {
         let ring = &g.grid.ring;
-        super::ring::spawn_ring(&mut commands, ring, game.battle().map);
+        super::ring::spawn_ring(&mut commands, ring, game.battle().map, |_| None);
         if let Some(extent) = shown.extent.as_mut() {
             *extent = extent.max(super::ring::ring_extent(ring));
         }

@@ -400,6 +400,16 @@ fn r46_r51_r55_r57_a_flank_march_played_by_the_mouse_shows_red_nothing_of_blue_s
     // comes on at L1 by a click (R48).
     two.ring(RingInput::Square(sq("2N")));
     assert!(two.shipped.world().resource::<RingPick>().entering);
+    // The hexes its square faces are the targets lit (R48).
+    let targets: Vec<Hex> = two
+        .shipped
+        .world()
+        .resource::<BattleChoices>()
+        .targets
+        .iter()
+        .map(|t| t.hex)
+        .collect();
+    assert_eq!(targets, vec![hex("L1")]);
     two.battle(BattleInput::Click(hex("L1")));
     assert!(
         all::<Formation>(&mut two.shipped)

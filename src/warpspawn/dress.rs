@@ -305,7 +305,12 @@ fn light_hexes(
     let map = battle.game.battle().map;
     let mut lit: Vec<(Hex, Handle<StandardMaterial>)> = Vec::new();
     match pick.from {
-        None => lit.extend(choices.movers.iter().map(|h| (*h, mover.clone()))),
+        None => {
+            lit.extend(choices.movers.iter().map(|h| (*h, mover.clone())));
+            // Nothing on the map selected: the targets are a counter's,
+            // picked to enter (R48).
+            lit.extend(choices.targets.iter().map(|t| (t.hex, target.clone())));
+        }
         Some(from) => {
             lit.push((from, selected.clone()));
             lit.extend(

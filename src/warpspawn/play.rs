@@ -507,10 +507,12 @@ pub fn list_choices(
     pick: Res<BattlePick>,
     seats: Res<Seats>,
     mut choices: ResMut<BattleChoices>,
+    ring: Res<super::ring_play::RingPick>,
 ) {
     let key = (active.revision, *pick);
-    // A seat given to a bot or a person lists anew.
-    if choices.seen == Some(key) && !seats.is_changed() {
+    // A seat given to a bot or a person lists anew, and so does a counter
+    // picked to enter.
+    if choices.seen == Some(key) && !seats.is_changed() && !ring.is_changed() {
         return;
     }
     let game = &*active.game;
@@ -555,6 +557,26 @@ pub fn list_choices(
                     *t = target(game, side, l, to);
                 }
                 Some(_) => {}
+            }
+        }
+    }
+    // A counter picked to enter: the hexes it may come on at (R48).
+    if ring.entering
+        && let Some(counter) = ring.counter
+    {
+        for l in &legal {
+            if let Command::Enter {
+                counter: n, hex, ..
+            } = l.command
+                && n == counter
+                && !out.targets.iter().any(|t| t.hex == hex)
+            {
+                out.targets.push(Target {
+                    hex,
+                    label: "in".to_owned(),
+                    words: format!("counter {counter} enters here (R48)"),
+                    march: false,
+                });
             }
         }
     }

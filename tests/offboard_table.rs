@@ -600,3 +600,33 @@ fn r57_layout_mode_which_shows_both_sides_waits_for_a_game_not_begun_or_over() {
     fresh.update();
     assert_eq!(*fresh.world().resource::<State<Mode>>().get(), Mode::Layout);
 }
+
+#[test]
+fn r49_behind_the_curtain_the_ring_s_move_waits_for_the_person_it_is_for() {
+    let mut app = app_with_pace(flank_march(), 0.01);
+    for text in ["order 1 2S 3S", "commit", "order 1 15S 14S", "commit"] {
+        if app.world().resource::<ActiveBattle>().curtain() {
+            app.world_mut().write_message(StartTurn);
+            app.update();
+        }
+        let command: Command = text.parse().expect("a command");
+        app.world_mut().write_message(BattleInput::Command(command));
+        app.update();
+    }
+    // Handed to Red: many paces pass, and the show has not begun.
+    assert!(app.world().resource::<ActiveBattle>().curtain());
+    for _ in 0..5 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        app.update();
+    }
+    let show = app.world().resource::<TickShow>().clone();
+    assert!(show.running() && show.done == 0, "{show:?}");
+    // Red takes the table, and the ticks go on by themselves.
+    app.world_mut().write_message(StartTurn);
+    app.update();
+    for _ in 0..10 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        app.update();
+    }
+    assert!(!app.world().resource::<TickShow>().running());
+}

@@ -116,7 +116,8 @@ fn follow_ticks(
             TickInput::Skip => show.done = show.ticks,
         }
     }
-    if show.running() && !show.paused {
+    // Behind the curtain the show waits for the person it is for.
+    if show.running() && !show.paused && !active.curtain() {
         show.since += time.map_or(0.0, |t| t.delta_secs());
         if show.since >= pace.0 {
             show.since = 0.0;

@@ -325,6 +325,11 @@ fn r46_r51_r55_r57_a_flank_march_played_by_the_mouse_shows_red_nothing_of_blue_s
         refused.starts_with("2K: ") && refused.contains("R44"),
         "{refused}"
     );
+    // The square is shown refused on the mat.
+    assert_eq!(
+        two.shipped.world().resource::<RingPick>().refused,
+        Some(sq("2K"))
+    );
     assert_eq!(
         two.shipped.world().resource::<RingPick>().path,
         vec![sq("2M"), sq("2L")]

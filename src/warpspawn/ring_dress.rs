@@ -1,6 +1,7 @@
 //! The ring's looks: its squares as a flat mat round the map, grey-green,
 //! a reserve the viewer knows tinted in its side's colour and an edge
-//! square the viewer's side sees from the map (R55) lighter; counters as
+//! square the viewer's side sees from the map (R55) lighter, the path
+//! being written blue and a square it was refused at red; counters as
 //! round tokens in their side's colour; each side's general reserve as a
 //! tray in its colour, darker.
 
@@ -31,7 +32,8 @@ fn lighter([r, g, b]: [u8; 3], by: f32) -> Color {
 #[derive(Default)]
 struct TileLooks {
     mesh: Option<Handle<Mesh>>,
-    materials: std::collections::HashMap<(Option<usize>, bool, bool), Handle<StandardMaterial>>,
+    materials:
+        std::collections::HashMap<(Option<usize>, bool, bool, bool), Handle<StandardMaterial>>,
 }
 
 /// Each square as a flat tile a little inside its rectangle: its mesh once,
@@ -70,7 +72,10 @@ fn dress_ring_tiles(
         }
         transform.scale = Vec3::new(tile.size.x * 0.94, 1.0, tile.size.y * 0.94);
         let on_path = pick.as_ref().is_some_and(|p| p.path.contains(&tile.square));
-        let key = (tile.reserve, tile.seen, on_path);
+        let refused = pick
+            .as_ref()
+            .is_some_and(|p| p.refused == Some(tile.square));
+        let key = (tile.reserve, tile.seen, on_path, refused);
         let handle = looks
             .materials
             .entry(key)
@@ -79,7 +84,9 @@ fn dress_ring_tiles(
                     Some(s) => lighter(side_rgb(&shown, s), 0.55),
                     None => Color::srgb(0.45, 0.5, 0.42),
                 };
-                let colour = if on_path {
+                let colour = if refused {
+                    Color::srgb(0.85, 0.2, 0.15)
+                } else if on_path {
                     Color::srgb(0.35, 0.55, 0.95)
                 } else if tile.seen {
                     base.mix(&Color::srgb(1.0, 0.95, 0.6), 0.45)

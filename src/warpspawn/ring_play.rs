@@ -92,6 +92,9 @@ pub struct RingPick {
     pub entering: bool,
     /// The square a selected cannon aims at (R56).
     pub aim: Option<Square>,
+    /// The last square the path being written was refused at, shown red
+    /// until the path changes.
+    pub refused: Option<Square>,
 }
 
 impl RingPick {
@@ -176,6 +179,7 @@ pub fn ring_input(
             RingInput::Scout(on) => pick.scout = on,
             RingInput::Back => {
                 pick.path.pop();
+                pick.refused = None;
             }
             RingInput::Select(number) => {
                 *pick = RingPick {
@@ -513,6 +517,7 @@ fn extend_path(
     match GameState::check(game, seat(side), &command) {
         Ok(()) => {
             pick.path = path;
+            pick.refused = None;
             let rate = rate_on(game, side, counter, &pick.path)
                 .map(|(r, behind)| {
                     format!(
@@ -527,7 +532,10 @@ fn extend_path(
                 .unwrap_or_default();
             notice.info(format!("`{command}`{rate}"));
         }
-        Err(e) => notice.error(format!("{sq}: {e}")),
+        Err(e) => {
+            pick.refused = Some(sq);
+            notice.error(format!("{sq}: {e}"));
+        }
     }
 }
 

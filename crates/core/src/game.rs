@@ -151,12 +151,13 @@ pub enum Surface {
         /// Rows, near to far.
         rows: u16,
     },
-    /// A plane measured in millimetres.
+    /// A plane measured in whole millimetres (no floats in a game's state,
+    /// R100), up to 32 m across as [`Spot::Point`] measures.
     Plane {
         /// Width, left to right.
-        width_mm: f32,
+        width_mm: u16,
         /// Depth, near to far.
-        depth_mm: f32,
+        depth_mm: u16,
     },
 }
 

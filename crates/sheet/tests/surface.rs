@@ -69,8 +69,8 @@ impl Contents for Skirmish {
 fn plane_sheet() -> sandtable_sheet::Sheet {
     let laid = Laid::new(
         Surface::Plane {
-            width_mm: 1200.0,
-            depth_mm: 1200.0,
+            width_mm: 1200,
+            depth_mm: 1200,
         },
         0.0,
         (1200.0, 1200.0),

@@ -490,8 +490,8 @@ impl GameState for SealedBids {
 
     fn surface(&self) -> Surface {
         Surface::Plane {
-            width_mm: 300.0,
-            depth_mm: 200.0,
+            width_mm: 300,
+            depth_mm: 200,
         }
     }
 

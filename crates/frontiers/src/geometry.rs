@@ -20,7 +20,8 @@
 //!   touching is allowed); [`within`] and [`in_contact`] with R102's
 //!   "within d includes d".
 //! - [`swept`]: the area a footprint covers moving along a leg (R113,
-//!   R114).
+//!   R114); [`first_touch`]: where along it it first meets an obstacle,
+//!   rounded to whole mm by the one rule of [`round_mm`].
 //! - [`blocks`]: whether a shape blocks a line of sight, a segment grazing
 //!   it within `graze` mm not blocking (R120: 0.5 mm).
 
@@ -40,7 +41,8 @@ impl Pt {
         Pt { x, y }
     }
 
-    fn v(self) -> V {
+    /// The point, for the predicates.
+    pub fn v(self) -> V {
         V {
             x: f64::from(self.x),
             y: f64::from(self.y),
@@ -68,7 +70,8 @@ pub struct V {
 }
 
 impl V {
-    fn new(x: f64, y: f64) -> V {
+    /// The point at `x`, `y`.
+    pub fn new(x: f64, y: f64) -> V {
         V { x, y }
     }
     fn sub(self, o: V) -> V {
@@ -417,6 +420,41 @@ pub fn swept(shape: &Shape, by: V) -> Shape {
     }
 }
 
+/// How far along a move by `by` (0 to 1) `mover` first overlaps
+/// `obstacle`, if it does (R114): where a refusal says the path touches
+/// it. What a shape sweeps only grows as it goes on, so halving the leg
+/// finds the place to within a millionth of it.
+pub fn first_touch(mover: &Shape, by: V, obstacle: &Shape) -> Option<f64> {
+    if !overlaps(&swept(mover, by), obstacle) {
+        return None;
+    }
+    if overlaps(mover, obstacle) {
+        return Some(0.0);
+    }
+    let (mut clear, mut hit) = (0.0f64, 1.0f64);
+    while hit - clear > 1e-7 {
+        let mid = (clear + hit) / 2.0;
+        if overlaps(&swept(mover, by.scale(mid)), obstacle) {
+            hit = mid;
+        } else {
+            clear = mid;
+        }
+    }
+    Some(clear)
+}
+
+/// A derived position in whole millimetres (R100): each coordinate to the
+/// nearest mm, halves away from zero (R129's rule, the one rounding of the
+/// game).
+pub fn round_mm(v: V) -> Pt {
+    Pt::new(v.x.round() as i32, v.y.round() as i32)
+}
+
+/// The point of `from` moved by `t` of `by`, in whole mm ([`round_mm`]).
+pub fn along_leg(from: Pt, by: V, t: f64) -> Pt {
+    round_mm(from.v().add(by.scale(t)))
+}
+
 /// The interval of `t` in 0..1 where `p + t (q - p)` lies within `r` of
 /// the point `c`, if any.
 fn disc_interval(p: V, q: V, c: V, r: f64) -> Option<(f64, f64)> {
@@ -486,7 +524,11 @@ fn capsule_interval(p: V, q: V, a: V, b: V, r: f64) -> Option<(f64, f64)> {
 /// from its outline. A line grazing a base or a corner within that depth
 /// is not blocked.
 pub fn blocks(shape: &Shape, p: Pt, q: Pt, graze: f64) -> bool {
-    let (p, q) = (p.v(), q.v());
+    blocks_segment(shape, p.v(), q.v(), graze)
+}
+
+/// [`blocks`] for a segment between any two points of the plane.
+pub fn blocks_segment(shape: &Shape, p: V, q: V, graze: f64) -> bool {
     match shape.core.as_slice() {
         [] => false,
         [c] => point_segment(*c, p, q) < shape.radius - graze - EPS,
@@ -622,6 +664,25 @@ mod tests {
         // One mm narrower, it touches both and is stopped.
         let narrow = square(129, 100, 100);
         assert!(overlaps(&path, &narrow));
+    }
+
+    #[test]
+    fn r114_a_refused_path_says_where_it_first_touches() {
+        // A base from 50,150 straight right toward a building whose left
+        // side is at x = 200: it touches when its centre is at 185,150.
+        let building = square(200, 100, 100);
+        let base = Footprint::disc(pt(50, 150), 30).shape();
+        let by = V::new(300.0, 0.0);
+        let t = first_touch(&base, by, &building).expect("it touches");
+        assert_eq!(along_leg(pt(50, 150), by, t), pt(185, 150));
+        // A leg that stops short touches nothing.
+        assert_eq!(first_touch(&base, V::new(130.0, 0.0), &building), None);
+        // An oval side-on to its path, 36 mm wide: its side touches at 182.
+        let oval = Footprint::stadium(pt(50, 150), 60, 36, 90).shape();
+        let t = first_touch(&oval, by, &building).expect("it touches");
+        assert_eq!(along_leg(pt(50, 150), by, t), pt(182, 150));
+        // Halves round away from zero.
+        assert_eq!(round_mm(V::new(2.5, -2.5)), pt(3, -3));
     }
 
     #[test]

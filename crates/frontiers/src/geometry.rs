@@ -74,22 +74,22 @@ impl V {
     pub fn new(x: f64, y: f64) -> V {
         V { x, y }
     }
-    fn sub(self, o: V) -> V {
+    pub(crate) fn sub(self, o: V) -> V {
         V::new(self.x - o.x, self.y - o.y)
     }
-    fn add(self, o: V) -> V {
+    pub(crate) fn add(self, o: V) -> V {
         V::new(self.x + o.x, self.y + o.y)
     }
-    fn scale(self, k: f64) -> V {
+    pub(crate) fn scale(self, k: f64) -> V {
         V::new(self.x * k, self.y * k)
     }
-    fn dot(self, o: V) -> f64 {
+    pub(crate) fn dot(self, o: V) -> f64 {
         self.x * o.x + self.y * o.y
     }
-    fn cross(self, o: V) -> f64 {
+    pub(crate) fn cross(self, o: V) -> f64 {
         self.x * o.y - self.y * o.x
     }
-    fn len(self) -> f64 {
+    pub(crate) fn len(self) -> f64 {
         self.dot(self).sqrt()
     }
 }
@@ -191,7 +191,7 @@ impl Footprint {
 
 /// The edges of a core: none for a point (see [`edges_or_point`]), one for
 /// a segment, every side for a polygon.
-fn edges(core: &[V]) -> Vec<(V, V)> {
+pub(crate) fn edges(core: &[V]) -> Vec<(V, V)> {
     match core.len() {
         0 | 1 => Vec::new(),
         2 => vec![(core[0], core[1])],
@@ -371,7 +371,7 @@ fn same_inside(a: &[V], b: &[V]) -> bool {
 
 /// Where on `p`-`q` (0 to 1) it crosses the line of `r`-`s` within that
 /// segment, if it does at one point.
-fn crossing(p: V, q: V, r: V, s: V) -> Option<f64> {
+pub(crate) fn crossing(p: V, q: V, r: V, s: V) -> Option<f64> {
     let d = q.sub(p);
     let e = s.sub(r);
     let den = d.cross(e);
@@ -457,7 +457,7 @@ pub fn along_leg(from: Pt, by: V, t: f64) -> Pt {
 
 /// The interval of `t` in 0..1 where `p + t (q - p)` lies within `r` of
 /// the point `c`, if any.
-fn disc_interval(p: V, q: V, c: V, r: f64) -> Option<(f64, f64)> {
+pub(crate) fn disc_interval(p: V, q: V, c: V, r: f64) -> Option<(f64, f64)> {
     let d = q.sub(p);
     let f = p.sub(c);
     let a = d.dot(d);
@@ -483,7 +483,7 @@ fn clip(t0: f64, t1: f64) -> Option<(f64, f64)> {
 
 /// The interval of `t` where the segment `p`-`q` lies within `r` of the
 /// segment `a`-`b` (a capsule, which is convex: one interval), if any.
-fn capsule_interval(p: V, q: V, a: V, b: V, r: f64) -> Option<(f64, f64)> {
+pub(crate) fn capsule_interval(p: V, q: V, a: V, b: V, r: f64) -> Option<(f64, f64)> {
     let mut parts = vec![disc_interval(p, q, a, r), disc_interval(p, q, b, r)];
     // The rectangle between the end discs: within `r` of the line a-b and
     // between the perpendiculars at a and b.
@@ -534,6 +534,15 @@ pub fn blocks_segment(shape: &Shape, p: V, q: V, graze: f64) -> bool {
         [c] => point_segment(*c, p, q) < shape.radius - graze - EPS,
         [a, b] => segment_segment(*a, *b, p, q) < shape.radius - graze - EPS,
         corners => {
+            // Far from every corner's circle round the first: nothing to do.
+            let first = corners[0];
+            let half = corners
+                .iter()
+                .map(|c| c.sub(first).len())
+                .fold(0.0, f64::max);
+            if point_segment(first, p, q) > half + shape.radius {
+                return false;
+            }
             // Grown polygons are not met here: a grown polygon's depth is
             // its core's plus its radius.
             let depth = graze - shape.radius;

@@ -187,3 +187,187 @@ proptest! {
         }
     }
 }
+
+mod sight {
+    use super::*;
+    use sandtable_frontiers::geometry::{blocks_segment, signed_gap};
+    use sandtable_frontiers::sight::{Obstacle, best_sight, sight_lines};
+
+    /// The sampler's lines: to every point of the target's outline, a
+    /// twentieth of a millimetre apart; each judged with the graze made
+    /// `SLACK` stricter and looser, and kept only where both agree.
+    fn sampled_best(
+        from: Pt,
+        target: &Shape,
+        obstacles: &[(Shape, bool)],
+        price: &dyn Fn(&[usize]) -> i64,
+    ) -> Option<i64> {
+        let s = V {
+            x: f64::from(from.x),
+            y: f64::from(from.y),
+        };
+        let mut points = Vec::new();
+        match target.core.as_slice() {
+            [c] => {
+                let n = (std::f64::consts::TAU * target.radius / 0.05).ceil() as usize;
+                for i in 0..n {
+                    let a = i as f64 / n as f64 * std::f64::consts::TAU;
+                    points.push(V {
+                        x: c.x + target.radius * a.cos(),
+                        y: c.y + target.radius * a.sin(),
+                    });
+                }
+            }
+            [a, b] => {
+                // The stadium's outline: its two sides and its two ends.
+                let d = V {
+                    x: b.x - a.x,
+                    y: b.y - a.y,
+                };
+                let len = (d.x * d.x + d.y * d.y).sqrt().max(1e-9);
+                let n = V {
+                    x: -d.y / len * target.radius,
+                    y: d.x / len * target.radius,
+                };
+                for (p, q) in [
+                    (
+                        V {
+                            x: a.x + n.x,
+                            y: a.y + n.y,
+                        },
+                        V {
+                            x: b.x + n.x,
+                            y: b.y + n.y,
+                        },
+                    ),
+                    (
+                        V {
+                            x: a.x - n.x,
+                            y: a.y - n.y,
+                        },
+                        V {
+                            x: b.x - n.x,
+                            y: b.y - n.y,
+                        },
+                    ),
+                ] {
+                    points.extend(along(p, q, 0.05));
+                }
+                for c in [a, b] {
+                    let k = (std::f64::consts::TAU * target.radius / 0.05).ceil() as usize;
+                    for i in 0..k {
+                        let t = i as f64 / k as f64 * std::f64::consts::TAU;
+                        points.push(V {
+                            x: c.x + target.radius * t.cos(),
+                            y: c.y + target.radius * t.sin(),
+                        });
+                    }
+                }
+            }
+            _ => return None,
+        }
+        let mut best: Option<i64> = None;
+        'points: for x in points {
+            let mut crossed = Vec::new();
+            for (i, (shape, blocking)) in obstacles.iter().enumerate() {
+                let strict = blocks_segment(shape, s, x, 0.5 - SLACK);
+                let loose = blocks_segment(shape, s, x, 0.5 + SLACK);
+                if strict != loose {
+                    continue 'points;
+                }
+                if strict {
+                    if *blocking {
+                        continue 'points;
+                    }
+                    crossed.push(i);
+                }
+            }
+            let p = price(&crossed);
+            best = Some(best.map_or(p, |b: i64| b.min(p)));
+        }
+        best
+    }
+
+    /// The footprint with its centre (a polygon: its first corner) at `to`.
+    fn moved(f: &Footprint, to: Pt) -> Footprint {
+        let from = f.centre();
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        match f {
+            Footprint::Disc { diameter, .. } => Footprint::disc(to, *diameter),
+            Footprint::Stadium {
+                length,
+                width,
+                facing,
+                ..
+            } => Footprint::stadium(to, *length, *width, *facing),
+            Footprint::Polygon(corners) => Footprint::Polygon(
+                corners
+                    .iter()
+                    .map(|c| Pt::new(c.x + dx, c.y + dy))
+                    .collect(),
+            ),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// R120, R121: the search finds a clear line wherever the sampler
+        /// does, and one at least as cheap; and every line it gives is
+        /// clear.
+        #[test]
+        fn the_best_line_of_sight_is_at_least_the_sampler_s_best(
+            from in pt(),
+            target in prop_oneof![
+                pt().prop_map(|c| Footprint::disc(c, 30)),
+                (pt(), -180i16..180).prop_map(|(c, f)| Footprint::stadium(c, 60, 36, f)),
+            ],
+            obstacles in prop::collection::vec(
+                (footprint(), any::<bool>(), 0.15f64..0.85, -40i32..40, -40i32..40),
+                1..7,
+            ),
+        ) {
+            let t = target.shape();
+            let shooter = Footprint::disc(from, 1).shape();
+            prop_assume!(gap(&shooter, &t) > 5.0);
+            // Each obstacle set down near the line from the shooter to the
+            // target, where it may matter.
+            let to = target.centre();
+            let shapes: Vec<(Shape, bool)> = obstacles
+                .iter()
+                .map(|(f, b, k, dx, dy)| {
+                    let at = Pt::new(
+                        from.x + (f64::from(to.x - from.x) * k).round() as i32 + dx,
+                        from.y + (f64::from(to.y - from.y) * k).round() as i32 + dy,
+                    );
+                    (moved(f, at).shape(), *b)
+                })
+                .collect();
+            // Nothing stands on the shooter or the target (R101).
+            for (shape, _) in &shapes {
+                prop_assume!(signed_gap(shape, &shooter) > 1.0 && signed_gap(shape, &t) > 1.0);
+            }
+            let list: Vec<Obstacle> = shapes.iter().map(|(shape, blocks)| Obstacle { shape, blocks: *blocks }).collect();
+            // Odd obstacles cost 2, even 1.
+            let price = |c: &[usize]| c.iter().map(|i| 1 + (*i as i64 % 2)).sum::<i64>();
+            let found = best_sight(from, &t, &list, 0.5, price);
+            let sampled = sampled_best(from, &t, &shapes, &price);
+
+            if let Some(b) = sampled {
+                let f = found.as_ref().map(|s| price(&s.crossed));
+                prop_assert!(f.is_some_and(|f| f <= b), "found {f:?}, sampled {b}");
+            }
+            for line in sight_lines(from, &t, &list, 0.5) {
+                let s = V { x: f64::from(from.x), y: f64::from(from.y) };
+                for (i, (shape, blocking)) in shapes.iter().enumerate() {
+                    let through = blocks_segment(shape, s, line.to, 0.5);
+                    prop_assert!(!(through && *blocking), "line {line:?} through {i}");
+                    prop_assert_eq!(through, line.crossed.contains(&i));
+                }
+                // It ends on the target.
+                let end = Shape { core: vec![line.to], radius: 0.0 };
+                prop_assert!(gap(&end, &t) < 1e-3);
+            }
+        }
+    }
+}

@@ -278,28 +278,15 @@ mod tests {
         // A light structure across the middle and one below: the shooter
         // takes the line that crosses none where there is one (R121).
         let hedge = square(190, -3, 6);
-        let lines = sight_lines(
-            shooter,
-            &target,
-            &[Obstacle {
-                shape: &hedge,
-                blocks: false,
-            }],
-            0.5,
-        );
+        let crossed_only = [Obstacle {
+            shape: &hedge,
+            blocks: false,
+        }];
+        let lines = sight_lines(shooter, &target, &crossed_only, 0.5);
         assert!(lines.iter().any(|l| l.crossed.is_empty()));
         assert!(lines.iter().any(|l| l.crossed == vec![0]));
-        let best = best_sight(
-            shooter,
-            &target,
-            &[Obstacle {
-                shape: &hedge,
-                blocks: false,
-            }],
-            0.5,
-            |c| c.len() as i64,
-        )
-        .expect("seen");
+        let best =
+            best_sight(shooter, &target, &crossed_only, 0.5, |c| c.len() as i64).expect("seen");
         assert!(best.crossed.is_empty());
     }
 }

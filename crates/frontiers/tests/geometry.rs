@@ -193,6 +193,20 @@ mod sight {
     use sandtable_frontiers::geometry::{blocks_segment, signed_gap};
     use sandtable_frontiers::sight::{Obstacle, best_sight, sight_lines};
 
+    /// Points round a circle, a twentieth of a millimetre apart.
+    fn circle(c: V, r: f64) -> Vec<V> {
+        let n = (std::f64::consts::TAU * r / 0.05).ceil() as usize;
+        (0..n)
+            .map(|i| {
+                let a = i as f64 / n as f64 * std::f64::consts::TAU;
+                V {
+                    x: c.x + r * a.cos(),
+                    y: c.y + r * a.sin(),
+                }
+            })
+            .collect()
+    }
+
     /// The sampler's lines: to every point of the target's outline, a
     /// twentieth of a millimetre apart; each judged with the graze made
     /// `SLACK` stricter and looser, and kept only where both agree.
@@ -208,16 +222,7 @@ mod sight {
         };
         let mut points = Vec::new();
         match target.core.as_slice() {
-            [c] => {
-                let n = (std::f64::consts::TAU * target.radius / 0.05).ceil() as usize;
-                for i in 0..n {
-                    let a = i as f64 / n as f64 * std::f64::consts::TAU;
-                    points.push(V {
-                        x: c.x + target.radius * a.cos(),
-                        y: c.y + target.radius * a.sin(),
-                    });
-                }
-            }
+            [c] => points.extend(circle(*c, target.radius)),
             [a, b] => {
                 // The stadium's outline: its two sides and its two ends.
                 let d = V {
@@ -254,14 +259,7 @@ mod sight {
                     points.extend(along(p, q, 0.05));
                 }
                 for c in [a, b] {
-                    let k = (std::f64::consts::TAU * target.radius / 0.05).ceil() as usize;
-                    for i in 0..k {
-                        let t = i as f64 / k as f64 * std::f64::consts::TAU;
-                        points.push(V {
-                            x: c.x + target.radius * t.cos(),
-                            y: c.y + target.radius * t.sin(),
-                        });
-                    }
+                    points.extend(circle(*c, target.radius));
                 }
             }
             _ => return None,

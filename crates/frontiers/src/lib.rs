@@ -7,8 +7,11 @@
 //! area a footprint sweeps along a leg of a move, and whether a line of
 //! sight is blocked, grazing within 0.5 mm allowed; and [`sight`], the
 //! clear lines of sight from a shooter to any point of a target and the
-//! best of them by the penalties they cross (R120, R121). The rules, the
+//! best of them by the penalties they cross (R120, R121); and
+//! [`templates`], what a template hits and where a drop lands from its
+//! dice (R126, R129). The rules, the
 //! scenario format and the contract's game come next, on top of it.
 
 pub mod geometry;
 pub mod sight;
+pub mod templates;

@@ -1,12 +1,14 @@
 //! The off-board grid on the table, headless (`MinimalPlugins` with
-//! Sandtable's logic): the flank march played by the requests the mouse
-//! and the panel make, through an Orders phase written square by square,
-//! fire at a counter, an entry, a fight with forces committed and a
-//! fall-back clicked, and a march off dragged onto the ring. At every
-//! step, what the table holds for the person at it (every entity of the
-//! ring and the map, the log as they read it, the notice, the labels of
-//! squares and hexes, the choices and the dice tray) is the same whatever
-//! the other side's secrets are (R46, R51, R55, R57): the game is played
+//! Sandtable's logic, no window, so no panel is drawn): the flank march
+//! played by the requests the mouse and the panel's buttons make, through
+//! an Orders phase written square by square, fire at a counter, an entry,
+//! a fight with forces committed and a fall-back clicked, and a march off
+//! dragged onto the ring. At every step, what the table holds for the
+//! person at it (every entity of the ring and the map, the log as they
+//! read it, the notice, the hover labels of squares and hexes, the ring's
+//! status, the choices and the dice tray: what the panel and labels are
+//! drawn from) is the same whatever the other side's secrets are (R46,
+//! R51, R55, R57): the game is played
 //! twice, once with Blue's horse and reserve as shipped and once with
 //! another horse, another reserve and another path for it, and the two
 //! tables are compared while Red looks. A control compares them as the
@@ -93,6 +95,35 @@ fn all<T: Component + Clone>(app: &mut App) -> Vec<T> {
         .iter(app.world())
         .cloned()
         .collect()
+}
+
+/// Plays commands in the notation through the panel's requests, taking the
+/// table for each person behind the curtain as it comes; a hand-over after
+/// the last is left waiting.
+fn play_texts(app: &mut App, texts: &[&str]) {
+    for text in texts {
+        take_if_handed(app);
+        let command: Command = text.parse().expect("a command");
+        app.world_mut().write_message(BattleInput::Command(command));
+        app.update();
+    }
+}
+
+/// The person the table is handed to takes it.
+fn take_if_handed(app: &mut App) {
+    if app.world().resource::<ActiveBattle>().curtain() {
+        app.world_mut().write_message(StartTurn);
+        app.update();
+    }
+}
+
+/// The last command of the record, in the notation.
+fn last_played(app: &App) -> Option<String> {
+    app.world()
+        .resource::<ActiveBattle>()
+        .record
+        .last()
+        .map(ToString::to_string)
 }
 
 /// Every entity's `T` in words, sorted.
@@ -440,14 +471,26 @@ fn r46_r51_r55_r57_a_flank_march_played_by_the_mouse_shows_red_nothing_of_blue_s
     two.ring(RingInput::Select(2));
     two.ring(RingInput::Give(Order::Hold));
     two.command("commit");
-    // The fight: Red commits its forces from the panel, behind the curtain.
+    // The fight: Red commits its forces by the panel's buttons, behind the
+    // curtain; what Red set in the panel's forms goes with the hand-over.
     two.take_table();
     two.red_sees_no_difference("the fight begins");
     two.command("forces 1 all");
     two.command("forces 3 all");
     two.red_sees_no_difference("Red has picked its forces");
+    two.shipped
+        .world_mut()
+        .resource_mut::<sandtable::warpspawn::ring_panel::RingForm>()
+        .forces = vec![(1, Default::default())];
     two.command("commit");
     two.take_table();
+    assert_eq!(
+        *two.shipped
+            .world()
+            .resource::<sandtable::warpspawn::ring_panel::RingForm>(),
+        Default::default(),
+        "Blue's forms start empty"
+    );
     {
         // Blue sees none of Red's forces before it commits its own (R51).
         let tokens: Vec<CounterToken> = all(&mut two.shipped);
@@ -472,16 +515,7 @@ fn r46_r51_r55_r57_a_flank_march_played_by_the_mouse_shows_red_nothing_of_blue_s
     // Beaten, Blue's column falls back: Blue clicks the square (R50).
     assert_eq!(two.viewer(), Viewer::Player(Seat(1)));
     two.ring(RingInput::Square(sq("6S")));
-    {
-        let last = two
-            .shipped
-            .world()
-            .resource::<ActiveBattle>()
-            .record
-            .last()
-            .copied();
-        assert_eq!(last.map(|c| c.to_string()).as_deref(), Some("fallback 6S"));
-    }
+    assert_eq!(last_played(&two.shipped).as_deref(), Some("fallback 6S"));
     if two.shipped.world().resource::<ActiveBattle>().curtain() {
         two.take_table();
     }
@@ -496,15 +530,8 @@ fn r46_r51_r55_r57_a_flank_march_played_by_the_mouse_shows_red_nothing_of_blue_s
     );
     two.ring(RingInput::DropOn(sq("2N")));
     {
-        let last = two
-            .shipped
-            .world()
-            .resource::<ActiveBattle>()
-            .record
-            .last()
-            .copied();
         assert_eq!(
-            last.map(|c| c.to_string()).as_deref(),
+            last_played(&two.shipped).as_deref(),
             Some("march L1 off 2N"),
             "{}",
             common::notice(&two.shipped)
@@ -546,31 +573,28 @@ fn a_saved_grid_battle_not_over_opens_behind_the_curtain_never_as_the_referee_s(
 fn r49_the_ring_s_move_is_played_out_a_tick_at_a_time() {
     // A pace no test waits for: the show moves on only by its button.
     let mut app = app_with_pace(flank_march(), 1000.0);
-    let send = |app: &mut App, input: BattleInput| {
-        app.world_mut().write_message(input);
-        app.update();
-    };
     let red_horse = |app: &mut App| {
         all::<CounterToken>(app)
             .into_iter()
             .find(|t| t.side == 0 && t.number == 1)
             .map(|t| t.square)
     };
-    for text in ["order 1 2S 3S", "commit", "order 1 15S 14S", "commit"] {
-        let command: Command = text.parse().expect("a command");
-        if app.world().resource::<ActiveBattle>().curtain() {
-            app.world_mut().write_message(StartTurn);
-            app.update();
-        }
-        send(&mut app, BattleInput::Command(command));
-    }
+    play_texts(
+        &mut app,
+        &["order 1 2S 3S", "commit", "order 1 15S 14S", "commit"],
+    );
     // Red takes the table: its own horse's steps are Red's to see (R57).
-    app.world_mut().write_message(StartTurn);
-    app.update();
+    take_if_handed(&mut app);
     let show = app.world().resource::<TickShow>().clone();
     assert!(
         show.running() && show.done == 0 && show.ticks == 2,
         "{show:?}"
+    );
+    // A bot's next command waits for the show's end.
+    assert!(
+        app.world()
+            .resource::<sandtable::session::bots::BotsWait>()
+            .0
     );
     // Before the first tick Red's horse stands where its orders found it.
     assert_eq!(red_horse(&mut app), Some(sq("1S")));
@@ -584,7 +608,7 @@ fn r49_the_ring_s_move_is_played_out_a_tick_at_a_time() {
 }
 
 #[test]
-fn r57_layout_mode_which_shows_both_sides_waits_for_a_game_not_begun_or_over() {
+fn r57_layout_mode_which_shows_both_sides_is_refused_in_a_game_under_way() {
     use sandtable::mode::{Mode, SetLayoutMode};
     let mut app = app_of(flank_march());
     app.world_mut().write_message(StartTurn);
@@ -609,15 +633,10 @@ fn r57_layout_mode_which_shows_both_sides_waits_for_a_game_not_begun_or_over() {
 #[test]
 fn r49_behind_the_curtain_the_ring_s_move_waits_for_the_person_it_is_for() {
     let mut app = app_with_pace(flank_march(), 0.01);
-    for text in ["order 1 2S 3S", "commit", "order 1 15S 14S", "commit"] {
-        if app.world().resource::<ActiveBattle>().curtain() {
-            app.world_mut().write_message(StartTurn);
-            app.update();
-        }
-        let command: Command = text.parse().expect("a command");
-        app.world_mut().write_message(BattleInput::Command(command));
-        app.update();
-    }
+    play_texts(
+        &mut app,
+        &["order 1 2S 3S", "commit", "order 1 15S 14S", "commit"],
+    );
     // Handed to Red: many paces pass, and the show has not begun.
     assert!(app.world().resource::<ActiveBattle>().curtain());
     for _ in 0..5 {
@@ -634,4 +653,79 @@ fn r49_behind_the_curtain_the_ring_s_move_waits_for_the_person_it_is_for() {
         app.update();
     }
     assert!(!app.world().resource::<TickShow>().running());
+}
+
+#[test]
+fn r44_a_token_dragged_along_its_path_is_given_the_whole_path() {
+    let mut app = app_of(flank_march());
+    app.world_mut().write_message(StartTurn);
+    app.update();
+    let send = |app: &mut App, input: RingInput| {
+        app.world_mut().write_message(input);
+        app.update();
+    };
+    // Red's horse from 1S: grabbed, over 2S and 3S, let go on 3S.
+    send(&mut app, RingInput::Grab(sq("1S")));
+    send(&mut app, RingInput::Over(sq("2S")));
+    send(&mut app, RingInput::Over(sq("3S")));
+    send(&mut app, RingInput::DropOn(sq("3S")));
+    send(&mut app, RingInput::Release);
+    assert_eq!(
+        last_played(&app).as_deref(),
+        Some("order 1 2S 3S"),
+        "{}",
+        common::notice(&app)
+    );
+    // A drag let go on a square the path may not take gives nothing, and
+    // the path written stays with its refusal.
+    send(&mut app, RingInput::Grab(sq("2N")));
+    send(&mut app, RingInput::Over(sq("2M")));
+    send(&mut app, RingInput::Over(sq("2L")));
+    send(&mut app, RingInput::DropOn(sq("2K")));
+    let pick = app.world().resource::<RingPick>().clone();
+    assert_eq!(pick.path, vec![sq("2M"), sq("2L")]);
+    assert_eq!(pick.refused, Some(sq("2K")));
+    assert_eq!(app.world().resource::<ActiveBattle>().record.len(), 1);
+}
+
+#[test]
+fn r48_a_counter_picked_to_enter_lets_go_of_a_click_on_a_hex_it_may_not_enter() {
+    let mut app = app_of(flank_march());
+    play_texts(
+        &mut app,
+        &[
+            "order 1 hold",
+            "order 2 enter",
+            "commit",
+            "order 1 hold",
+            "order 2 hold",
+            "commit",
+            "end",
+        ],
+    );
+    take_if_handed(&mut app);
+    // Red's March: its foot in 2N is picked to enter ...
+    app.world_mut().write_message(RingInput::Square(sq("2N")));
+    app.update();
+    assert!(
+        app.world().resource::<RingPick>().entering,
+        "{}",
+        common::notice(&app)
+    );
+    // ... and a click on a formation elsewhere selects that formation.
+    app.world_mut().write_message(BattleInput::Click(hex("C2")));
+    app.update();
+    assert!(!app.world().resource::<RingPick>().entering);
+    assert_eq!(
+        app.world()
+            .resource::<sandtable::warpspawn::play::BattlePick>()
+            .from,
+        Some(hex("C2"))
+    );
+    // Escape lets go of a pick on the ring too.
+    app.world_mut().write_message(RingInput::Square(sq("2N")));
+    app.update();
+    app.world_mut().write_message(BattleInput::Cancel);
+    app.update();
+    assert_eq!(*app.world().resource::<RingPick>(), RingPick::default());
 }

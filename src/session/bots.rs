@@ -84,6 +84,11 @@ pub fn think<S: TableSystem>(active: &ActiveGame<S>, level: u8) -> Task<Option<C
     })
 }
 
+/// Bots wait while the table plays something out for the person at it
+/// (the ring's move a tick at a time): set by the system that shows it.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct BotsWait(pub bool);
+
 /// Starts a bot thinking when a bot's seat is to decide, no hand-over
 /// waits, and the last bot command has been on the table long enough (in
 /// play only: not in layout mode).
@@ -96,6 +101,7 @@ fn start_bot_thinking<S: TableSystem>(
     last: Option<Res<LastBotMove<S>>>,
     mode: Res<State<Mode>>,
     time: Res<Time<Real>>,
+    wait: Option<Res<BotsWait>>,
 ) {
     let Some(active) = active else {
         return;
@@ -103,6 +109,7 @@ fn start_bot_thinking<S: TableSystem>(
     if thinking.is_some()
         || *mode.get() != Mode::Play
         || active.handover.is_some()
+        || wait.is_some_and(|w| w.0)
         || last.is_some_and(|l| time.elapsed() < l.0 + pace.0)
     {
         return;

@@ -258,6 +258,9 @@ fn draw_battle_layout_panel(
                     });
                 }
                 if let Some(g) = &battle.setup.offboard {
+                    ui.small(
+                        "The layout is the referee's: both sides' starting counters and reserve squares show here (R57).",
+                    );
                     for (i, name) in sides.iter().enumerate() {
                         let counters: Vec<String> = g
                             .counters

@@ -740,6 +740,7 @@ pub fn battle_input(
             BattleInput::Cancel => {
                 *pick = BattlePick::default();
                 *drag = BattleDrag::default();
+                *ring = super::ring_play::RingPick::default();
             }
             BattleInput::Grab(hex) => {
                 *drag = BattleDrag::default();
@@ -1202,8 +1203,12 @@ fn play_bot_moves(
     mut notice: ResMut<Notice>,
 ) {
     for BotMove(command) in moves.read().copied() {
+        let seat = sandtable_core::game::next_seat(active.game.game()).unwrap_or(Seat(0));
+        // The command as the person at the table may read it (R57).
+        let words = GameState::command_for(active.game.game(), seat, &command, active.viewer)
+            .map_or_else(|| "sealed command".to_owned(), |c| format!("`{c}`"));
         if let Err(why) = active.play(command) {
-            notice.error(format!("the bot's `{command}` was refused: {why}"));
+            notice.error(format!("the bot's {words} was refused: {why}"));
         }
     }
 }

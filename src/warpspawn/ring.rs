@@ -22,6 +22,7 @@ use crate::table::TablePiece;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TickShow>()
         .init_resource::<TickPace>()
+        .init_resource::<crate::session::bots::BotsWait>()
         .add_message::<TickInput>()
         .add_systems(
             Update,
@@ -90,6 +91,7 @@ fn follow_ticks(
     pace: Res<TickPace>,
     time: Option<Res<Time>>,
     mut inputs: MessageReader<TickInput>,
+    mut bots: ResMut<crate::session::bots::BotsWait>,
 ) {
     let now = (active.id, active.revision);
     let (ticks, of) = &active.extra.ticks;
@@ -124,6 +126,8 @@ fn follow_ticks(
             show.done += 1;
         }
     }
+    // A bot's next command would end the show: it waits for its end.
+    bots.set_if_neq(crate::session::bots::BotsWait(show.running()));
 }
 
 /// Where the tokens stand while a move is played out: each counter the

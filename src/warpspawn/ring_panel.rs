@@ -24,12 +24,13 @@ use crate::hud::TableLabels;
 
 /// The pieces the panel's split and forces forms hold while they are
 /// being filled in.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
 pub struct RingForm {
     /// The pieces a split takes off the counter picked (R45).
     pub split: Composition,
-    /// The pieces a counter commits to a fight (R51), and which counter.
-    pub forces: (u16, Composition),
+    /// The pieces each of the side's counters in a fight commits (R51),
+    /// by counter: all of it until changed.
+    pub forces: Vec<(u16, Composition)>,
 }
 
 /// A counter's pieces in a few words.
@@ -405,13 +406,17 @@ fn fight_part(
                         inputs.write(BattleInput::Command(l.command));
                     }
                 });
-                if form.forces.0 != counter {
-                    form.forces = (counter, pieces);
-                }
-                pieces_form(ui, &mut form.forces.1, &pieces);
+                let k = match form.forces.iter().position(|(n, _)| *n == counter) {
+                    Some(k) => k,
+                    None => {
+                        form.forces.push((counter, pieces));
+                        form.forces.len() - 1
+                    }
+                };
+                pieces_form(ui, &mut form.forces[k].1, &pieces);
                 let some = Command::Grid(GridCommand::Forces {
                     counter,
-                    pieces: Some(form.forces.1),
+                    pieces: Some(form.forces[k].1),
                 });
                 if rule_button(
                     ui,

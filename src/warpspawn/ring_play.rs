@@ -250,9 +250,11 @@ pub fn ring_input(
             }
             RingInput::DropOn(sq) => {
                 if pick.dragging {
-                    pick.dragging = false;
+                    // Still dragging: the square the pointer came over last
+                    // is not taken off again.
                     extend_path(&active, &seats, &mut pick, &mut notice, sq);
-                    if !pick.path.is_empty() {
+                    pick.dragging = false;
+                    if !pick.path.is_empty() && pick.refused.is_none() {
                         give_path(&mut active, &seats, &mut pick, &mut notice, &mut typed);
                     }
                     continue;
@@ -431,15 +433,15 @@ pub(super) fn enter_at(
     let Ok((side, legal)) = person_legal(active, seats) else {
         return false;
     };
-    let command = listed_at(
+    let Some(command) = listed_at(
         &legal,
         |c| matches!(c, Command::Enter { counter: n, hex: h, .. } if *n == counter && *h == hex),
-    )
-    .unwrap_or(Command::Enter {
-        counter,
-        hex,
-        pieces: None,
-    });
+    ) else {
+        // Not a hex it may come on at: the pick is let go, and the click
+        // is the map's.
+        *pick = RingPick::default();
+        return false;
+    };
     if let Err(e) = GameState::check(&*active.game, seat(side), &command) {
         notice.error(format!("{hex}: {e}"));
         return true;
@@ -655,19 +657,27 @@ fn follow_ring_drag(
     }
 }
 
-/// The ring's selection is let go when the game moves on past it: another
-/// battle, a stage or a phase changed, or the counter picked gone.
+/// The ring's selection and the panel's forms are let go when the game
+/// moves on past them: another battle, another side deciding, another
+/// phase, another person at the table, or an undo.
 fn forget_ring_pick(
     active: Res<ActiveBattle>,
     mut pick: ResMut<RingPick>,
-    mut seen: Local<Option<(u64, Option<Side>)>>,
+    mut form: ResMut<super::ring_panel::RingForm>,
+    mut seen: Local<Option<(u64, Option<Side>, Phase, sandtable_core::game::Viewer)>>,
     mut undone: MessageReader<crate::session::game::Undone>,
 ) {
     let game = &*active.game;
-    let key = (active.id, game.decider());
+    let key = (active.id, game.decider(), game.phase(), active.viewer);
     let moved = *seen != Some(key);
     *seen = Some(key);
-    if (moved || undone.read().count() > 0) && *pick != RingPick::default() {
-        *pick = RingPick::default();
+    if moved || undone.read().count() > 0 {
+        if *pick != RingPick::default() {
+            *pick = RingPick::default();
+        }
+        // The forms hold what one side wrote: never another's (R51, R57).
+        if *form != super::ring_panel::RingForm::default() {
+            *form = super::ring_panel::RingForm::default();
+        }
     }
 }

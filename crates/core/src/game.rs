@@ -280,14 +280,55 @@ pub trait GameState: Clone + Send + Sync + 'static {
     /// One legal command of `seat`, each command of its list
     /// ([`GameState::legal_into`]) as likely as any other, drawn with `rng`;
     /// `None` for a seat that owes no decision: what a random player and a
-    /// random playout play. The default lists the commands and draws one
-    /// (one `random_range` over the list's length); a system may draw
+    /// random playout play. The default lists the commands, draws one
+    /// family (one `random_range` over the list's length), then one of its
+    /// members ([`GameState::sample_into`]: the listed command itself,
+    /// drawing nothing, unless the system draws members); a system may draw
     /// without making the whole list, as long as every listed command keeps
     /// the same chance.
     fn random_command<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Self::Command> {
         let mut legal = Vec::new();
         self.legal_into(seat, &mut legal);
-        (!legal.is_empty()).then(|| legal[rng.random_range(0..legal.len())].command)
+        if legal.is_empty() {
+            return None;
+        }
+        // A family, then one of its members.
+        let family = legal[rng.random_range(0..legal.len())].command;
+        let mut member = Vec::with_capacity(1);
+        self.sample_into(seat, &family, 1, rng, &mut member);
+        Some(member.pop().unwrap_or(family))
+    }
+    /// Up to `count` members of the family of `listed` (a command of
+    /// `seat`'s list), drawn with `rng` and appended to `out`: the commands
+    /// that differ from it only in what varies over a continuum or by
+    /// count (where a move ends on an open table, the point a shot is
+    /// aimed at), each accepted by `check` and of `listed`'s family
+    /// ([`GameState::listed_as`]). A system whose members are too many to
+    /// list draws them here, uniformly over their reach, with points of its
+    /// own worth trying. The default appends the listed command alone (no
+    /// draw): a list that names every member, as Cache's and the battle's
+    /// do.
+    fn sample_into<R: Rng + ?Sized>(
+        &self,
+        seat: Seat,
+        listed: &Self::Command,
+        count: usize,
+        rng: &mut R,
+        out: &mut Vec<Self::Command>,
+    ) {
+        let _ = (seat, rng);
+        if count > 0 {
+            out.push(*listed);
+        }
+    }
+    /// The member of the family of `listed` nearest to `wanted` (a piece
+    /// let go at a point, typed coordinates, a bot's candidate), accepted
+    /// by `check`: what a table snaps a drag to. `None` where the family
+    /// has no member placed there or near it; the default, for families
+    /// that are one command each, is `None`.
+    fn nearest(&self, seat: Seat, listed: &Self::Command, wanted: Spot) -> Option<Self::Command> {
+        let _ = (seat, listed, wanted);
+        None
     }
     /// The listed command that `command` is one of. A system whose commands
     /// carry counts or paths (how many men of each kind march, by which

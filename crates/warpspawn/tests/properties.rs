@@ -1,5 +1,6 @@
 //! Properties of the battle over many random games (as for Cache): every
-//! listed command is accepted and stands for its own family; every command
+//! listed command is accepted and stands for its own family, and so does
+//! every member the contract draws of it (`sample_into`); every command
 //! the rules accept, among many tried in each position, is one of a listed
 //! command's family (`listed_as`); a refused command changes nothing; undo
 //! restores a position exactly; a game replayed from its commands and
@@ -256,6 +257,27 @@ fn listed_commands_are_exactly_the_families_of_the_accepted_ones() {
                         "{name}: listed `{c}` stands for another"
                     );
                     assert!(!commands[..i].contains(c), "{name}: `{c}` is listed twice");
+                    // Every member the contract draws of its family is
+                    // accepted and of that family.
+                    if steps % 7 == 0 {
+                        let mut members = Vec::new();
+                        GameState::sample_into(
+                            &game,
+                            Seat(u16::from(side.0)),
+                            c,
+                            3,
+                            &mut rng,
+                            &mut members,
+                        );
+                        assert!(!members.is_empty(), "{name}: `{c}` has no member");
+                        for m in &members {
+                            assert!(
+                                game.check_as(side, m).is_ok(),
+                                "{name}: member `{m}` of `{c}`"
+                            );
+                            assert_eq!(game.listed_as(m), *c, "{name}: member `{m}` of `{c}`");
+                        }
+                    }
                 }
                 if steps % 3 == 0 {
                     for c in candidates(&game, &mut rng) {

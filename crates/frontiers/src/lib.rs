@@ -1,17 +1,23 @@
 //! Frontiers: Liberty or Death! (seed `004_9b7d5b8ed8fe681f.txt`, rulings
 //! `rulings/frontiers.md`, R100-R152), the skirmish on the open table.
 //!
-//! Built so far: [`geometry`], the plane's exact predicates that every
-//! rule in space stands on (R100-R102, R113-R114, R120, R126): footprints
-//! in whole millimetres, distances edge to edge, contact, overlap, the
-//! area a footprint sweeps along a leg of a move, and whether a line of
-//! sight is blocked, grazing within 0.5 mm allowed; and [`sight`], the
-//! clear lines of sight from a shooter to any point of a target and the
-//! best of them by the penalties they cross (R120, R121); and
-//! [`templates`], what a template hits and where a drop lands from its
-//! dice (R126, R129). The rules, the
-//! scenario format and the contract's game come next, on top of it.
+//! Built so far, the ground every rule in space stands on:
+//! - [`geometry`]: the plane's exact predicates (R100-R102, R113, R114,
+//!   R120): footprints in whole millimetres, distances edge to edge,
+//!   contact, overlap, what a footprint sweeps along a leg and where it
+//!   first touches, and whether a line of sight is blocked, grazing within
+//!   0.5 mm allowed;
+//! - [`sight`]: the clear lines of sight from a shooter to any point of a
+//!   target, and the best of them by the penalties they cross (R120,
+//!   R121);
+//! - [`templates`]: what a template hits and where a drop lands from its
+//!   dice (R126, R129);
+//! - [`data`]: the project's units and cards (R150-R152).
+//!
+//! The rules, the scenario format and the game on the contract come next,
+//! on top of them.
 
+pub mod data;
 pub mod geometry;
 pub mod sight;
 pub mod templates;

@@ -12,6 +12,8 @@
 //!   R121);
 //! - [`templates`]: what a template hits and where a drop lands from its
 //!   dice (R126, R129);
+//! - [`smoke`]: clouds, their penalty by the turns since they were
+//!   thrown, and what a shot crossing enemy clouds pays (R130, R131);
 //! - [`data`]: the project's units and cards (R150-R152).
 //!
 //! The rules, the scenario format and the game on the contract come next,
@@ -20,4 +22,5 @@
 pub mod data;
 pub mod geometry;
 pub mod sight;
+pub mod smoke;
 pub mod templates;

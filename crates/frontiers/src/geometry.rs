@@ -604,22 +604,25 @@ fn polygon_blocks(corners: &[V], p: V, q: V, depth: f64) -> bool {
     })
 }
 
+/// A square building of `side` mm with its near-left corner at `x`, `y`,
+/// for the tests.
+#[cfg(test)]
+pub(crate) fn square(x: i32, y: i32, side: i32) -> Shape {
+    Footprint::Polygon(vec![
+        Pt::new(x, y),
+        Pt::new(x + side, y),
+        Pt::new(x + side, y + side),
+        Pt::new(x, y + side),
+    ])
+    .shape()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn pt(x: i32, y: i32) -> Pt {
         Pt::new(x, y)
-    }
-
-    fn square(x: i32, y: i32, side: i32) -> Shape {
-        Footprint::Polygon(vec![
-            pt(x, y),
-            pt(x + side, y),
-            pt(x + side, y + side),
-            pt(x, y + side),
-        ])
-        .shape()
     }
 
     #[test]

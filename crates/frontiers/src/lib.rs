@@ -7,6 +7,8 @@
 //!   contact, overlap, what a footprint sweeps along a leg and where it
 //!   first touches, and whether a line of sight is blocked, grazing within
 //!   0.5 mm allowed;
+//! - [`moves`]: a move's path checked in space, a refusal saying where
+//!   and why (R101, R113-R116);
 //! - [`sight`]: the clear lines of sight from a shooter to any point of a
 //!   target, and the best of them by the penalties they cross (R120,
 //!   R121);
@@ -21,6 +23,7 @@
 
 pub mod data;
 pub mod geometry;
+pub mod moves;
 pub mod sight;
 pub mod smoke;
 pub mod templates;

@@ -228,16 +228,7 @@ pub fn best_sight(
 mod tests {
     use super::*;
     use crate::geometry::Footprint;
-
-    fn square(x: i32, y: i32, side: i32) -> Shape {
-        Footprint::Polygon(vec![
-            Pt::new(x, y),
-            Pt::new(x + side, y),
-            Pt::new(x + side, y + side),
-            Pt::new(x, y + side),
-        ])
-        .shape()
-    }
+    use crate::geometry::square;
 
     #[test]
     fn r120_r121_a_target_half_behind_a_wall_is_seen_past_its_edge_and_the_cheapest_line_wins() {

@@ -16,11 +16,14 @@
 //!   dice (R126, R129);
 //! - [`smoke`]: clouds, their penalty by the turns since they were
 //!   thrown, and what a shot crossing enemy clouds pays (R130, R131);
+//! - [`attack`]: the attack roll and a sniper's, and their odds over the
+//!   die's faces (R123, R142);
 //! - [`data`]: the project's units and cards (R150-R152).
 //!
 //! The rules, the scenario format and the game on the contract come next,
 //! on top of them.
 
+pub mod attack;
 pub mod data;
 pub mod geometry;
 pub mod moves;

@@ -117,6 +117,14 @@ fn take_if_handed(app: &mut App) {
     }
 }
 
+/// Whether every token of Red's on the table shows no pieces.
+fn red_pieces_hidden(app: &mut App) -> bool {
+    all::<CounterToken>(app)
+        .iter()
+        .filter(|t| t.side == 0)
+        .all(|t| t.pieces.is_none())
+}
+
 /// The last command of the record, in the notation.
 fn last_played(app: &App) -> Option<String> {
     app.world()
@@ -390,13 +398,7 @@ fn r46_r51_r55_r57_a_flank_march_played_by_the_mouse_shows_red_nothing_of_blue_s
     {
         // Blue at the table sees none of Red's sealed orders: Red's
         // counters in its reserve are a count (R46, R47).
-        let tokens: Vec<CounterToken> = all(&mut two.shipped);
-        assert!(
-            tokens
-                .iter()
-                .filter(|t| t.side == 0)
-                .all(|t| t.pieces.is_none())
-        );
+        assert!(red_pieces_hidden(&mut two.shipped));
         let log = screen(&mut two.shipped);
         assert!(!log.contains("order 1 2S 3S"), "Blue reads Red's order");
     }
@@ -493,13 +495,7 @@ fn r46_r51_r55_r57_a_flank_march_played_by_the_mouse_shows_red_nothing_of_blue_s
     );
     {
         // Blue sees none of Red's forces before it commits its own (R51).
-        let tokens: Vec<CounterToken> = all(&mut two.shipped);
-        assert!(
-            tokens
-                .iter()
-                .filter(|t| t.side == 0)
-                .all(|t| t.pieces.is_none())
-        );
+        assert!(red_pieces_hidden(&mut two.shipped));
         let text = screen(&mut two.shipped);
         assert!(!text.contains("forces 1 all"), "Blue reads Red's forces");
     }
@@ -728,4 +724,29 @@ fn r48_a_counter_picked_to_enter_lets_go_of_a_click_on_a_hex_it_may_not_enter() 
     app.world_mut().write_message(BattleInput::Cancel);
     app.update();
     assert_eq!(*app.world().resource::<RingPick>(), RingPick::default());
+}
+
+#[test]
+fn a_click_on_a_ring_square_reaches_the_ring_and_one_on_a_hex_the_map() {
+    use sandtable::picking::{ClickButton, TableClick};
+    let mut app = app_of(flank_march());
+    take_if_handed(&mut app);
+    let click = |app: &mut App, spot| {
+        app.world_mut().write_message(TableClick {
+            spot,
+            on_piece: false,
+            button: ClickButton::Primary,
+            point: None,
+        });
+        app.update();
+    };
+    // Red's horse's square picks the horse for its orders.
+    click(&mut app, sq("1S").spot());
+    assert_eq!(app.world().resource::<RingPick>().counter, Some(1));
+    // A hex is the map's: in the Orders phase the rules say why nothing
+    // acts there, and the ring's pick stays.
+    click(&mut app, hex("C2").spot());
+    let notice = common::notice(&app);
+    assert!(notice.starts_with("C2: "), "{notice}");
+    assert_eq!(app.world().resource::<RingPick>().counter, Some(1));
 }

@@ -1213,43 +1213,68 @@ fn play_bot_moves(
     }
 }
 
-/// A click on a hex of the table, or a piece in it, in play and in layout
-/// mode: the left button picks what acts or where it goes (in layout mode,
-/// what the tool does there), the right button lets go of the selection.
+/// A click on the table, in play and in layout mode: on a hex or a piece
+/// in it, the left button picks what acts or where it goes (in layout
+/// mode, what the tool does there); on a square of the off-board ring or a
+/// token on it, the same for the ring ([`RingInput`]). The right button
+/// lets go of the selection.
+///
+/// [`RingInput`]: super::ring_play::RingInput
 fn read_battle_clicks(
     mut clicks: MessageReader<crate::picking::TableClick>,
     mut out: MessageWriter<BattleInput>,
+    mut ring: MessageWriter<super::ring_play::RingInput>,
 ) {
+    use super::ring_play::RingInput;
+    use crate::picking::ClickButton::{Primary, Secondary};
+    use sandtable_warpspawn::offboard::ring::Square;
     for click in clicks.read() {
-        let Some(hex) = Hex::from_spot(click.spot) else {
-            continue;
-        };
-        out.write(match click.button {
-            crate::picking::ClickButton::Primary => BattleInput::Click(hex),
-            crate::picking::ClickButton::Secondary => BattleInput::Cancel,
-        });
+        if let Some(hex) = Hex::from_spot(click.spot) {
+            out.write(match click.button {
+                Primary => BattleInput::Click(hex),
+                Secondary => BattleInput::Cancel,
+            });
+        } else if let Some(sq) = Square::from_spot(click.spot) {
+            ring.write(match click.button {
+                Primary => RingInput::Square(sq),
+                Secondary => RingInput::Cancel,
+            });
+        }
     }
 }
 
-/// A drag on the table's hexes or the pieces in them: a march dragged in
-/// play, a stroke or a piece moved in layout mode.
+/// A drag on the table's hexes or the pieces in them (a march dragged in
+/// play, a stroke or a piece moved in layout mode), or on the ring's
+/// squares and tokens (a path dragged, a march let go onto the ring).
 fn read_battle_drags(
     mut drags: MessageReader<crate::picking::Drag>,
     mut out: MessageWriter<BattleInput>,
+    mut ring: MessageWriter<super::ring_play::RingInput>,
 ) {
+    use super::ring_play::RingInput;
     use crate::picking::Drag;
+    use sandtable_warpspawn::offboard::ring::Square;
     for drag in drags.read() {
-        out.write(match *drag {
-            Drag::Grab(spot) => match Hex::from_spot(spot) {
-                Some(hex) => BattleInput::Grab(hex),
-                None => continue,
-            },
-            Drag::Drop(spot) => match Hex::from_spot(spot) {
-                Some(hex) => BattleInput::Drop(hex),
-                None => continue,
-            },
-            Drag::Release => BattleInput::Release,
-        });
+        match *drag {
+            Drag::Grab(spot) => {
+                if let Some(hex) = Hex::from_spot(spot) {
+                    out.write(BattleInput::Grab(hex));
+                } else if let Some(sq) = Square::from_spot(spot) {
+                    ring.write(RingInput::Grab(sq));
+                }
+            }
+            Drag::Drop(spot) => {
+                if let Some(hex) = Hex::from_spot(spot) {
+                    out.write(BattleInput::Drop(hex));
+                } else if let Some(sq) = Square::from_spot(spot) {
+                    ring.write(RingInput::DropOn(sq));
+                }
+            }
+            Drag::Release => {
+                out.write(BattleInput::Release);
+                ring.write(RingInput::Release);
+            }
+        }
     }
 }
 

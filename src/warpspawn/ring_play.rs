@@ -29,10 +29,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<RingInput>()
         .init_resource::<RingPick>()
         .init_resource::<super::ring_panel::RingForm>()
-        .add_systems(
-            Update,
-            (read_ring_clicks, read_ring_drags, follow_ring_drag).in_set(AppSystems::RecordInput),
-        )
+        .add_systems(Update, follow_ring_drag.in_set(AppSystems::RecordInput))
         .add_systems(
             Update,
             (
@@ -590,47 +587,6 @@ fn march_off(
         return;
     }
     play_person(active, command, notice, typed, seats);
-}
-
-/// A click on a square or a token, as a ring input.
-fn read_ring_clicks(
-    mut clicks: MessageReader<crate::picking::TableClick>,
-    mut out: MessageWriter<RingInput>,
-) {
-    for click in clicks.read() {
-        let Some(sq) = Square::from_spot(click.spot) else {
-            continue;
-        };
-        out.write(match click.button {
-            crate::picking::ClickButton::Primary => RingInput::Square(sq),
-            crate::picking::ClickButton::Secondary => RingInput::Cancel,
-        });
-    }
-}
-
-/// A drag that begins or ends on the ring.
-fn read_ring_drags(
-    mut drags: MessageReader<crate::picking::Drag>,
-    mut out: MessageWriter<RingInput>,
-) {
-    use crate::picking::Drag;
-    for drag in drags.read() {
-        match *drag {
-            Drag::Grab(spot) => {
-                if let Some(sq) = Square::from_spot(spot) {
-                    out.write(RingInput::Grab(sq));
-                }
-            }
-            Drag::Drop(spot) => {
-                if let Some(sq) = Square::from_spot(spot) {
-                    out.write(RingInput::DropOn(sq));
-                }
-            }
-            Drag::Release => {
-                out.write(RingInput::Release);
-            }
-        }
-    }
 }
 
 /// While a token is dragged, each square the pointer comes over is a step

@@ -222,19 +222,12 @@ pub fn check_path(
     {
         return Err(PathError::EndsOn { index });
     }
-    let table_shape = Footprint::Polygon(vec![
-        Pt::new(0, 0),
-        Pt::new(i32::from(table.0), 0),
-        Pt::new(i32::from(table.0), i32::from(table.1)),
-        Pt::new(0, i32::from(table.1)),
-    ])
-    .shape();
     let on_table = end.core.iter().all(|p| {
         p.x - end.radius >= -EPS
             && p.y - end.radius >= -EPS
             && p.x + end.radius <= f64::from(table.0) + EPS
             && p.y + end.radius <= f64::from(table.1) + EPS
-    }) && overlaps(&end, &table_shape);
+    });
     if !on_table {
         return Err(PathError::OffTable { at });
     }

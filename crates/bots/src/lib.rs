@@ -96,6 +96,7 @@
 
 pub mod contract;
 mod eval;
+pub mod frontiers;
 mod greedy;
 mod lines;
 mod mcts;
@@ -408,6 +409,29 @@ impl Plays for sandtable_warpspawn::Game {
             return None;
         }
         Some(warpspawn::greedy(self, seat, 0).as_ref() == Some(command))
+    }
+}
+
+impl Plays for sandtable_frontiers::Game {
+    /// Every bot mixes the position into the config's seed: the same
+    /// position and config give the same choice.
+    fn decide(
+        &self,
+        seat: Seat,
+        config: &BotConfig,
+    ) -> Option<Decision<sandtable_frontiers::Command>> {
+        if next_seat(self) != Some(seat) {
+            return None;
+        }
+        let (command, playouts) = match config.kind {
+            BotKind::Mcts => frontiers::mcts(self, seat, config.budget, config.seed)?,
+            BotKind::Greedy => (frontiers::greedy(self, seat, config.seed)?, 0),
+            BotKind::Random => {
+                let mut rng = ChaCha8Rng::seed_from_u64(mix(config.seed, self.state_hash()));
+                (contract::random(self, seat, &mut rng)?, 0)
+            }
+        };
+        Some(Decision { command, playouts })
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod bots;
 mod cache;
+mod frontiers;
 pub mod replay;
 pub mod simulate;
 mod warpspawn;
@@ -88,6 +89,12 @@ pub trait Front: Sync {
         command: &<Self::Game as GameState>::Command,
     ) -> Option<bool> {
         let _ = (game, seat, command);
+        None
+    }
+    /// What perft's count means where the legal list holds families, not
+    /// every command (a move on an open table has too many end points to
+    /// list); `None` where it lists every command.
+    fn perft_note(&self) -> Option<&'static str> {
         None
     }
     /// Adds what an event of a random game counts for to `tallies`.

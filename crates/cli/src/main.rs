@@ -150,6 +150,10 @@ macro_rules! with_front {
                 let $front = &battle;
                 $body
             }
+            Ok(Loaded::Frontiers(skirmish)) => {
+                let $front = &skirmish;
+                $body
+            }
         }
     }};
 }
@@ -301,8 +305,12 @@ fn perft<F: Front>(front: &F, depth: u32) -> Result<String, Failure> {
     let started = std::time::Instant::now();
     let count = sandtable_core::game::perft(&game, depth);
     let seconds = started.elapsed().as_secs_f64();
+    let families = front
+        .perft_note()
+        .map_or(String::new(), |note| format!("{note}\n"));
     Ok(format!(
         "perft({depth}): {} leaves, {} game copies\n\
+         {families}\
          time: {seconds:.3} s, {:.1} million copies a second\n",
         count.leaves,
         count.copies,
@@ -323,6 +331,17 @@ fn print_sheet(
             sandtable_sheet::plan_battle(&battle, paper),
             battle.setup.offboard.is_some(),
         ),
+        // The 1:1 sheet of an open table is the layout work still to come.
+        Loaded::Frontiers(skirmish) => {
+            return Err(Failure::new(
+                1,
+                format!(
+                    "{}: {} is a Frontiers skirmish; its 1:1 sheet is not made yet",
+                    path_shown(file),
+                    skirmish.name
+                ),
+            ));
+        }
     };
     let sheet = sheet.map_err(|e| Failure::new(1, format!("{}: {e}", path_shown(file))))?;
     // Streamed a page at a time: an existing sheet is never left half-written.

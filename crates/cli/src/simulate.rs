@@ -69,6 +69,7 @@ fn play_one<F: Front>(
     let mut rng = SmallRng::seed_from_u64(seed ^ 0x5eed_5eed_5eed_5eed);
     let mut legal: Vec<Legal<CommandOf<F>>> = Vec::with_capacity(64);
     let mut events = Vec::with_capacity(16);
+    let mut member = Vec::with_capacity(1);
     let mut result = GameResult {
         winner: None,
         turns: 0,
@@ -81,7 +82,12 @@ fn play_one<F: Front>(
         if legal.is_empty() {
             break;
         }
-        let command = legal[rng.random_range(0..legal.len())].command;
+        // A family, then one of its members (the contract's random player:
+        // a system whose list names every command draws nothing more).
+        let family = legal[rng.random_range(0..legal.len())].command;
+        member.clear();
+        game.sample_into(seat, &family, 1, &mut rng, &mut member);
+        let command = member.pop().unwrap_or(family);
         events.clear();
         game.apply_into(seat, &command, &mut events)
             .expect("a command from the legal list is legal");

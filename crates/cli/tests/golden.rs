@@ -66,6 +66,61 @@ fn cases() -> Vec<(String, Vec<String>)> {
             add(&format!("play-flank-march{who}{suffix}"), &args);
         }
     }
+    // Frontiers on the stand-in turn: a record's moves measured, its lines
+    // traced and its shots resolved; a path through the hut refused where
+    // it touches (R114); families counted by perft; bots and simulate.
+    let skirmish = "scenarios/frontiers/skirmish.ron";
+    let skirmish_moves = "crates/cli/tests/data/skirmish.moves";
+    add("validate-frontiers-skirmish", &["validate", skirmish]);
+    add("show-frontiers-skirmish", &["show", skirmish]);
+    add(
+        "play-frontiers-skirmish",
+        &["play", skirmish, "--record", skirmish_moves],
+    );
+    add(
+        "play-frontiers-skirmish-json",
+        &["play", skirmish, "--record", skirmish_moves, "--json"],
+    );
+    add(
+        "play-frontiers-skirmish-dice",
+        &[
+            "play",
+            skirmish,
+            "--record",
+            skirmish_moves,
+            "--dice",
+            "6,6,1,2,6,1,1,5,5,6,6",
+        ],
+    );
+    add(
+        "play-frontiers-illegal",
+        &[
+            "play",
+            skirmish,
+            "--record",
+            "crates/cli/tests/data/skirmish-illegal.moves",
+        ],
+    );
+    add("perft-frontiers-skirmish", &["perft", skirmish, "2"]);
+    add(
+        "play-frontiers-bots",
+        &[
+            "play",
+            skirmish,
+            "--bot",
+            "0=greedy",
+            "--bot",
+            "1=mcts",
+            "--mcts-iterations",
+            "20",
+            "--turn-limit",
+            "1",
+        ],
+    );
+    add(
+        "simulate-frontiers-skirmish",
+        &["simulate", skirmish, "--games", "10", "--seed", "1"],
+    );
     add(
         "simulate-warpspawn-flank-march",
         &["simulate", flank, "--games", "20", "--seed", "1"],

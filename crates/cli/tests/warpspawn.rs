@@ -17,7 +17,7 @@ fn battles() -> Vec<(String, sandtable_scenario::battle::Battle)> {
     for name in ["open-field.ron", "river-bridge.ron", "capture-the-flag.ron"] {
         match load_any(&dir.join(name)).unwrap_or_else(|e| panic!("{e}")) {
             Loaded::Warpspawn(b) => out.push((name.to_owned(), b)),
-            Loaded::Cache(_) => panic!("{name} is a battle"),
+            _ => panic!("{name} is a battle"),
         }
     }
     out

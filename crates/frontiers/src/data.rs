@@ -562,6 +562,90 @@ pub const UNITS: &[UnitData] = &[
     },
 ];
 
+/// What the back of a unit's token shows (R124): a damaged side, or an
+/// ability's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Back {
+    /// A damaged side: Defense and bonuses 1 less, +0 staying +0 (R150):
+    /// a step flips the unit, a second destroys it.
+    Damaged,
+    /// An activated ability's side (an energy shield, a set tripod, the
+    /// other form), shown by the Special action's flip (R134): one step
+    /// destroys the unit, whichever side shows.
+    Ability,
+    /// A vehicle: steps roll its locations instead (R125).
+    Vehicle,
+}
+
+/// A vehicle's location, as the seed's table names them (R125).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Location {
+    /// A weapon: `A`, `A1` or `A2`, by its index among the weapons.
+    Weapon(u8),
+    /// A carried unit takes a step.
+    Carried,
+    /// Locomotion: Movement 0.
+    Locomotion,
+    /// Equipment and crew: one marker, no smoke.
+    Equipment,
+}
+
+impl Location {
+    /// Its bit in a vehicle's record of locations hit.
+    pub fn bit(self) -> u8 {
+        match self {
+            Location::Weapon(i) => 1 << i.min(2),
+            Location::Carried => 1 << 3,
+            Location::Locomotion => 1 << 4,
+            Location::Equipment => 1 << 5,
+        }
+    }
+}
+
+/// The seed's location table (R125): a row a face of the die, a column a
+/// location type. Type 3's A1 and A2 are its first and second weapons.
+pub const LOCATIONS: [[Location; 3]; 6] = {
+    use Location::{Carried as C, Equipment as E, Locomotion as L, Weapon as W};
+    [
+        [W(0), W(0), W(0)],
+        [W(0), C, W(1)],
+        [L, L, L],
+        [L, L, L],
+        [E, E, E],
+        [E, E, E],
+    ]
+};
+
+/// The location a roll of `roll` (1 to 6) hits on a vehicle of location
+/// column `column` (1 to 3) (R125).
+pub fn location(column: u8, roll: u8) -> Location {
+    LOCATIONS[usize::from(roll.clamp(1, 6) - 1)][usize::from(column.clamp(1, 3) - 1)]
+}
+
+impl UnitData {
+    /// What its token's back shows (R124, R150): a vehicle's steps roll
+    /// locations; a unit with an energy shield, a tripod or another form
+    /// shows that on its back; any other has a damaged back.
+    pub fn back(&self) -> Back {
+        if self.is_vehicle() {
+            Back::Vehicle
+        } else if self.has(Ability::EnergyShield(0))
+            || self.has(Ability::Tripod)
+            || self.has(Ability::Transformation)
+        {
+            Back::Ability
+        } else {
+            Back::Damaged
+        }
+    }
+
+    /// Its short name, for people: the data id without its faction's
+    /// prefix (`lg_trooper`: `trooper`).
+    pub fn short_name(&self) -> &'static str {
+        self.id.split_once('_').map_or(self.id, |(_, n)| n)
+    }
+}
+
 /// The unit of data id `id`, if there is one.
 pub fn unit_data(id: &str) -> Option<&'static UnitData> {
     UNITS.iter().find(|u| u.id == id)

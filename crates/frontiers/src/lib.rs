@@ -24,9 +24,18 @@
 //! on top of them.
 
 pub mod attack;
+pub mod command;
+mod contract;
 pub mod data;
+pub mod game;
 pub mod geometry;
 pub mod moves;
+pub mod setup;
 pub mod sight;
 pub mod smoke;
 pub mod templates;
+pub mod text;
+
+pub use command::{Command, ParseCommandError, Tag};
+pub use game::{CommandError, Event, Game};
+pub use setup::Setup;

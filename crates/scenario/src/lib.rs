@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod battle;
 pub mod models;
+pub mod skirmish;
 /// The file rules, shared by every crate that touches the disk.
 pub use sandtable_core::files;
 pub use sandtable_core::text;
@@ -51,6 +52,8 @@ pub enum RuleSystem {
     SnyderSkirmish,
     /// The Warpspawn set-piece battle on hexes (seed 003, R60-R81).
     Warpspawn,
+    /// Frontiers, the skirmish on the open table (seed 004, R100-R152).
+    Frontiers,
 }
 
 /// A loaded scenario of any rule system: its `rules:` field picks which.
@@ -60,6 +63,8 @@ pub enum Loaded {
     Cache(Scenario),
     /// A Warpspawn battle.
     Warpspawn(battle::Battle),
+    /// A Frontiers skirmish.
+    Frontiers(skirmish::Skirmish),
 }
 
 impl Loaded {
@@ -68,6 +73,7 @@ impl Loaded {
         match self {
             Loaded::Cache(s) => &s.name,
             Loaded::Warpspawn(b) => &b.name,
+            Loaded::Frontiers(s) => &s.name,
         }
     }
 
@@ -76,6 +82,7 @@ impl Loaded {
         match self {
             Loaded::Cache(s) => &s.warnings,
             Loaded::Warpspawn(b) => &b.warnings,
+            Loaded::Frontiers(s) => &s.warnings,
         }
     }
 }
@@ -189,6 +196,7 @@ fn scan_rules(text: &str) -> Option<RuleSystem> {
                         "ConflictAtCache" => Some(RuleSystem::ConflictAtCache),
                         "SnyderSkirmish" => Some(RuleSystem::SnyderSkirmish),
                         "Warpspawn" => Some(RuleSystem::Warpspawn),
+                        "Frontiers" => Some(RuleSystem::Frontiers),
                         _ => None,
                     };
                 }
@@ -229,6 +237,7 @@ pub fn parse_any_in(
 ) -> Result<Loaded, LoadScenarioError> {
     match probe_rules(text) {
         Some(RuleSystem::Warpspawn) => battle::parse(text, origin).map(Loaded::Warpspawn),
+        Some(RuleSystem::Frontiers) => skirmish::parse(text, origin).map(Loaded::Frontiers),
         _ => parse_in(text, origin, dir).map(Loaded::Cache),
     }
 }

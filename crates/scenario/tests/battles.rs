@@ -17,7 +17,7 @@ fn dir() -> PathBuf {
 fn load(name: &str) -> Battle {
     match load_any(&dir().join(name)).unwrap_or_else(|e| panic!("{e}")) {
         Loaded::Warpspawn(b) => b,
-        Loaded::Cache(_) => panic!("{name} is a battle"),
+        _ => panic!("{name} is a battle"),
     }
 }
 

@@ -577,7 +577,7 @@ proptest! {
                     sandtable_core::dice::Dice::seeded(1)
                 ).is_ok());
             }
-            Ok(sandtable_scenario::Loaded::Cache(_)) => {}
+            Ok(_) => {}
             Err(e) => {
                 prop_assert!(!e.problems.is_empty(), "a refusal says why");
                 prop_assert!(e.problems.len() <= sandtable_scenario::MAX_PROBLEMS_LISTED);
@@ -837,4 +837,133 @@ fn a_battle_whose_offboard_is_cut_to_board_is_told_what_was_found() {
 /// the token found, or the field named, where it was not expected.
 fn quoted_board(said: &str) -> usize {
     said.matches("found `board`").count() + said.matches("field named `board`").count()
+}
+
+// ---------------------------------------------------------------- skirmishes
+
+fn shipped_skirmishes() -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/frontiers");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("scenarios/frontiers/")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("readable"))
+        .collect()
+}
+
+/// Pieces worth splicing into a skirmish: points off every table, units
+/// on each other, unknown ids, huge numbers, names that would forge a line.
+const SKIRMISH_TOKENS: &[&str] = &[
+    "(2147483647, -2147483648)",
+    "(0, 0)",
+    "(610, 300)",
+    "(id: \"T1\", data: \"lg_trooper\", side: \"Legion\", at: (480, 150)),",
+    "(id: \"X9\", data: \"zr_vega\", side: \"Zirl\", at: (600, 300), facing: 45),",
+    "(data: \"lg_nobody\", side: \"Legion\", at: (100, 100)),",
+    "(data: \"lg_trooper\", side: \"Nobody\", at: (100, 100)),",
+    "(kind: Hill, corners: [(0, 0), (10, 10), (10, 0), (0, 10)]),",
+    "(name: \"Hut\", corners: [(0, 0), (5, 0)], defense: 255, steps: 0),",
+    "switches: (lns_mm: 65535, contact_mm: 65535, drop: placed),",
+    "table: (width_mm: 0, depth_mm: 65535),",
+    "turns: 4294967295,",
+    "facing: -32768",
+    "Frontiers",
+    "Zirl",
+    "name: \"x\\nfuzz.ron: ok\",",
+    "(name: \"Le\u{202e}gion\", faction: Legion),",
+];
+
+fn skirmish_mutate(text: &str, edits: &[Edit], extra: &[usize]) -> String {
+    let mut s = mutate(text, edits);
+    for (k, t) in extra.iter().enumerate() {
+        let at = boundary(&s, (k as f64 * 0.37 + 0.11) % 1.0);
+        s.insert_str(at, SKIRMISH_TOKENS[t % SKIRMISH_TOKENS.len()]);
+    }
+    s
+}
+
+static SLOWEST_SKIRMISH: std::sync::Mutex<Duration> = std::sync::Mutex::new(Duration::ZERO);
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Mutated shipped skirmishes load or are refused with located
+    /// problems, never a panic; one that loads writes and loads back the
+    /// same, and starts a game.
+    #[test]
+    fn mutated_skirmishes_load_or_are_refused_with_their_problems(
+        which in 0usize..3,
+        edits in edits(),
+        extra in prop::collection::vec(0usize..64, 0..3),
+    ) {
+        let corpus = shipped_skirmishes();
+        let text = skirmish_mutate(&corpus[which % corpus.len()], &edits, &extra);
+        let started = Instant::now();
+        match sandtable_scenario::parse_any_in(&text, "fuzz.ron", None) {
+            Ok(sandtable_scenario::Loaded::Frontiers(skirmish)) => {
+                let again = sandtable_scenario::skirmish::parse(&skirmish.to_ron(), "written")
+                    .expect("a skirmish that loaded writes one that loads");
+                prop_assert_eq!(&again.setup, &skirmish.setup);
+                prop_assert_eq!(&again.name, &skirmish.name);
+                prop_assert!(sandtable_frontiers::Game::new(
+                    &skirmish.setup,
+                    sandtable_core::dice::Dice::seeded(1)
+                ).is_ok());
+            }
+            Ok(_) => {}
+            Err(e) => {
+                prop_assert!(!e.problems.is_empty(), "a refusal says why");
+                prop_assert!(e.problems.len() <= sandtable_scenario::MAX_PROBLEMS_LISTED);
+                let said = e.to_string();
+                prop_assert!(
+                    !said.chars().any(|c| c != '\n' && sandtable_core::text::is_hidden(c)),
+                    "{}",
+                    said
+                );
+                prop_assert!(
+                    said.lines().count() <= e.problems.len() + 1,
+                    "one line a problem: {}",
+                    said
+                );
+            }
+        }
+        note_time("mutated skirmishes", started, &SLOWEST_SKIRMISH);
+    }
+}
+
+#[test]
+fn a_skirmish_s_problems_name_their_fields_and_rulings() {
+    let text = shipped_skirmishes().remove(0);
+    let bad = text
+        .replace("at: (480, 150)", "at: (1210, 150)")
+        .replace("data: \"zr_brute\"", "data: \"zr_nobody\"")
+        .replace("at: (520, 150)", "at: (310, 100)")
+        .replace(
+            "side: \"Zirl\", at: (950, 520)",
+            "side: \"Nobody\", at: (950, 520)",
+        );
+    let e = sandtable_scenario::parse_any_in(&bad, "bad.ron", None)
+        .expect_err("refused")
+        .to_string();
+    assert!(e.contains("units[11].side"), "{e}");
+    assert!(e.contains("\"Nobody\" names no side"), "{e}");
+    let fixed_side = bad.replace("side: \"Nobody\"", "side: \"Zirl\"");
+    let e = sandtable_scenario::parse_any_in(&fixed_side, "bad.ron", None)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("units[1].at: T1 at 1210,150 is not wholly on the table (R101)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("units[2].at: T2 at 310,100 overlaps units[0] (CP) (R101)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("units[10].data: no unit has the data id \"zr_nobody\""),
+        "{e}"
+    );
 }

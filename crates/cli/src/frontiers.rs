@@ -1,0 +1,160 @@
+//! The front door of a Frontiers skirmish: a loaded skirmish starts its
+//! games, random, greedy and mcts seats play it
+//! (`sandtable_bots::frontiers`), and `simulate` counts its moves, shots,
+//! steps and units destroyed.
+
+use std::fmt::Write as _;
+
+use sandtable_core::dice::Dice;
+use sandtable_core::game::Seat;
+use sandtable_core::record::Record;
+use sandtable_frontiers::attack::Outcome;
+use sandtable_frontiers::game::Struck;
+use sandtable_frontiers::setup::MAX_TURNS;
+use sandtable_frontiers::{Command, Event, Game};
+use sandtable_scenario::records;
+use sandtable_scenario::skirmish::Skirmish;
+
+use crate::{Front, Tallies};
+
+const AP: &str = "ap destroyed: ";
+
+impl Front for Skirmish {
+    type Game = Game;
+
+    fn title(&self) -> &str {
+        &self.name
+    }
+
+    fn seat_names(&self) -> Vec<String> {
+        self.setup.sides.iter().map(|s| s.name.clone()).collect()
+    }
+
+    fn seed(&self) -> u64 {
+        self.setup.seed
+    }
+
+    /// A skirmish lasts its `turns` game turns (R145).
+    fn turn_limit(&self) -> Option<u32> {
+        Some(self.setup.turns)
+    }
+
+    fn check_turn_limit(&self, limit: u32) -> Result<(), String> {
+        if (1..=MAX_TURNS).contains(&limit) {
+            Ok(())
+        } else {
+            Err(format!(
+                "--turn-limit {limit}: a skirmish lasts 1 to {MAX_TURNS} game turns (R145)"
+            ))
+        }
+    }
+
+    fn start(&self, seed: u64, turn_limit: Option<u32>, dice: Dice) -> Result<Game, String> {
+        let mut setup = self.setup.clone();
+        setup.seed = seed;
+        if let Some(turns) = turn_limit {
+            setup.turns = turns;
+        }
+        Game::new(&setup, dice).map_err(|e| e.to_string())
+    }
+
+    fn pins(&self) -> Vec<(String, String)> {
+        records::pins_of(&self.content_hash())
+    }
+
+    fn check_pins(&self, record: &Record<Command>) -> Vec<String> {
+        records::check_pins_of(record, &self.name, &self.content_hash())
+    }
+
+    fn decide(
+        &self,
+        game: &Game,
+        seat: Seat,
+        bot: &sandtable_bots::BotConfig,
+    ) -> Option<(Command, u64)> {
+        sandtable_bots::decide(game, seat, bot).map(|d| (d.command, d.playouts))
+    }
+
+    fn perft_note(&self) -> Option<&'static str> {
+        Some(
+            "these count families, one a unit and action (`move T3`, `shoot G1 C4`), each by its listed command: a move's end points on the open table are drawn, not listed",
+        )
+    }
+
+    fn tally(&self, event: &Event, tallies: &mut Tallies) {
+        let mut add = |key: &str, n: u64| *tallies.entry(key.to_owned()).or_default() += n;
+        match event {
+            Event::Moved { from, to, .. } if from != to => add("moves", 1),
+            Event::Moved { .. } => add("stays", 1),
+            Event::Sighted { .. } => add("shots", 1),
+            Event::Attacked {
+                struck, outcome, ..
+            } => {
+                add("attacks", 1);
+                if matches!(struck, Struck::Element(_)) {
+                    add("attacks on buildings", 1);
+                }
+                match outcome {
+                    Outcome::Miss => add("misses", 1),
+                    Outcome::Step => add("steps", 1),
+                    Outcome::Double => add("doubles", 1),
+                }
+            }
+            Event::Sniped { .. } => add("sniper shots", 1),
+            Event::Template { .. } => add("templates", 1),
+            Event::Scattered { .. } => add("drops", 1),
+            Event::Smoked { .. } => add("clouds", 1),
+            Event::Destroyed { .. } => add("units destroyed", 1),
+            Event::Ruined { .. } => add("buildings ruined", 1),
+            Event::Ended { ap, .. } => {
+                for (side, points) in self.setup.sides.iter().zip(ap) {
+                    add(&format!("{AP}{}", side.name), u64::from(*points));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Moves, shots and their results (R113, R120-R129), and AP destroyed
+    /// a game (R145).
+    fn report(&self, tallies: &Tallies, games: u64) -> String {
+        let count = |key: &str| tallies.get(key).copied().unwrap_or(0);
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "moves: {} moved, {} stayed; shots: {} aimed, {} by snipers, {} templates ({} drops), {} clouds",
+            count("moves"),
+            count("stays"),
+            count("shots"),
+            count("sniper shots"),
+            count("templates"),
+            count("drops"),
+            count("clouds"),
+        );
+        let _ = writeln!(
+            out,
+            "attacks: {} ({} on buildings): {} missed, {} steps, {} doubles; {} units destroyed, {} buildings ruined",
+            count("attacks"),
+            count("attacks on buildings"),
+            count("misses"),
+            count("steps"),
+            count("doubles"),
+            count("units destroyed"),
+            count("buildings ruined"),
+        );
+        let ap: Vec<String> = self
+            .setup
+            .sides
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {:.1}",
+                    s.name,
+                    count(&format!("{AP}{}", s.name)) as f64 / games as f64
+                )
+            })
+            .collect();
+        let _ = writeln!(out, "AP destroyed a game: {}", ap.join(", "));
+        out
+    }
+}

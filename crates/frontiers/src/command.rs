@@ -1,0 +1,485 @@
+//! Commands in Frontiers' notation (`docs/move-notation.md`): a unit's
+//! short id, points in whole mm as `x,y`.
+//!
+//! ```text
+//! move T3 150,90 218,100      legs by their end points (R113)
+//! move O1 300,200 face 90     an oval's final facing (R113)
+//! move T3                     stays where it stands: the activation spent
+//! charge H1 B2 400,300        a charge ending in contact with B2 (R134)
+//! shoot G1 C4                 a shot, a template weapon's or a drop (R120-R129)
+//! shoot O1 C4 A2              a vehicle's shot with its weapon A2
+//! grenade T2 C1               a grenade at C1 (R127)
+//! smoke E1 300,180            a cloud thrown at a point (R130)
+//! land 652,330                where a placed drop fell (R129)
+//! special H1 shield           an activated ability: shield, tripod (R135, R136)
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::geometry::Pt;
+use crate::moves::MAX_LEGS;
+use crate::setup::id_ok;
+
+/// A unit's short id, as commands name it: 1 to 4 capitals and digits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Tag([u8; 4]);
+
+impl Tag {
+    /// The tag of `id`, if it is a short id.
+    pub fn new(id: &str) -> Option<Tag> {
+        if !id_ok(id) {
+            return None;
+        }
+        let mut t = [0; 4];
+        t[..id.len()].copy_from_slice(id.as_bytes());
+        Some(Tag(t))
+    }
+
+    /// Its text.
+    pub fn as_str(&self) -> &str {
+        let n = self.0.iter().position(|b| *b == 0).unwrap_or(4);
+        std::str::from_utf8(&self.0[..n]).unwrap_or("?")
+    }
+}
+
+impl fmt::Display for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A point of a command, in whole mm (as [`sandtable_core::game::Spot::Point`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct P16 {
+    /// Across.
+    pub x: i16,
+    /// Along.
+    pub y: i16,
+}
+
+impl P16 {
+    /// The point as the geometry's.
+    pub fn pt(self) -> Pt {
+        Pt::new(i32::from(self.x), i32::from(self.y))
+    }
+
+    /// The point of `p`, if it fits.
+    pub fn of(p: Pt) -> Option<P16> {
+        Some(P16 {
+            x: i16::try_from(p.x).ok()?,
+            y: i16::try_from(p.y).ok()?,
+        })
+    }
+}
+
+impl fmt::Display for P16 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.x, self.y)
+    }
+}
+
+/// A move's legs: up to [`MAX_LEGS`] end points (R113).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Legs {
+    ends: [P16; MAX_LEGS],
+    len: u8,
+}
+
+impl Legs {
+    /// The legs to these end points; `None` beyond [`MAX_LEGS`].
+    pub fn of(points: &[P16]) -> Option<Legs> {
+        if points.len() > MAX_LEGS {
+            return None;
+        }
+        let mut ends = [P16::default(); MAX_LEGS];
+        ends[..points.len()].copy_from_slice(points);
+        Some(Legs {
+            ends,
+            len: points.len() as u8,
+        })
+    }
+
+    /// The end points.
+    pub fn ends(&self) -> &[P16] {
+        &self.ends[..usize::from(self.len)]
+    }
+
+    /// The end points as the geometry's.
+    pub fn points(&self) -> Vec<Pt> {
+        self.ends().iter().map(|p| p.pt()).collect()
+    }
+
+    /// Whether there is no leg.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// An activated ability (R135, R136).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Special {
+    /// Raise an energy shield (R135).
+    Shield,
+    /// Set a tripod (R136).
+    Tripod,
+}
+
+impl Special {
+    /// Its word.
+    pub fn word(self) -> &'static str {
+        match self {
+            Special::Shield => "shield",
+            Special::Tripod => "tripod",
+        }
+    }
+}
+
+/// A command of Frontiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// A Move (R113-R116): the legs, and an oval's final facing.
+    Move {
+        /// The unit.
+        unit: Tag,
+        /// The legs.
+        legs: Legs,
+        /// An oval's final facing, whole degrees.
+        face: Option<i16>,
+    },
+    /// A charge (R134): a Move ending in contact with `target`, then an
+    /// attack on it.
+    Charge {
+        /// The unit.
+        unit: Tag,
+        /// The enemy it attacks.
+        target: Tag,
+        /// The legs (none: it is in contact already).
+        legs: Legs,
+    },
+    /// A Shoot (R120-R129): a shot, a template weapon's or a drop.
+    Shoot {
+        /// The shooter.
+        unit: Tag,
+        /// The target.
+        target: Tag,
+        /// A vehicle's weapon by index (`A`/`A1` 0, `A2` 1); 0 for
+        /// infantry.
+        weapon: u8,
+    },
+    /// A grenade (R127): a Shoot with a small template on the target.
+    Grenade {
+        /// The thrower.
+        unit: Tag,
+        /// The target.
+        target: Tag,
+    },
+    /// A smoke bomb (R130, R138): a Special throwing a cloud at a point.
+    Smoke {
+        /// The thrower.
+        unit: Tag,
+        /// The cloud's centre.
+        at: P16,
+    },
+    /// Where a placed drop fell (R129, `drop: placed`).
+    Land {
+        /// The template's centre.
+        at: P16,
+    },
+    /// An activated ability (R134-R136).
+    Special {
+        /// The unit.
+        unit: Tag,
+        /// The ability.
+        what: Special,
+    },
+}
+
+impl Command {
+    /// The unit that acts, if one does.
+    pub fn unit(&self) -> Option<Tag> {
+        match self {
+            Command::Move { unit, .. }
+            | Command::Charge { unit, .. }
+            | Command::Shoot { unit, .. }
+            | Command::Grenade { unit, .. }
+            | Command::Smoke { unit, .. }
+            | Command::Special { unit, .. } => Some(*unit),
+            Command::Land { .. } => None,
+        }
+    }
+
+    /// A plain move of `unit` along `legs`.
+    pub fn move_to(unit: Tag, legs: &[P16], face: Option<i16>) -> Option<Command> {
+        Some(Command::Move {
+            unit,
+            legs: Legs::of(legs)?,
+            face,
+        })
+    }
+}
+
+fn write_legs(f: &mut fmt::Formatter<'_>, legs: &Legs) -> fmt::Result {
+    for p in legs.ends() {
+        write!(f, " {p}")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Move { unit, legs, face } => {
+                write!(f, "move {unit}")?;
+                write_legs(f, legs)?;
+                if let Some(face) = face {
+                    write!(f, " face {face}")?;
+                }
+                Ok(())
+            }
+            Command::Charge { unit, target, legs } => {
+                write!(f, "charge {unit} {target}")?;
+                write_legs(f, legs)
+            }
+            Command::Shoot {
+                unit,
+                target,
+                weapon,
+            } => {
+                write!(f, "shoot {unit} {target}")?;
+                if *weapon > 0 {
+                    write!(f, " A{}", weapon + 1)?;
+                }
+                Ok(())
+            }
+            Command::Grenade { unit, target } => write!(f, "grenade {unit} {target}"),
+            Command::Smoke { unit, at } => write!(f, "smoke {unit} {at}"),
+            Command::Land { at } => write!(f, "land {at}"),
+            Command::Special { unit, what } => write!(f, "special {unit} {}", what.word()),
+        }
+    }
+}
+
+/// Why a command's text is not a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseCommandError(String);
+
+impl fmt::Display for ParseCommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseCommandError {}
+
+fn bad<T>(why: impl Into<String>) -> Result<T, ParseCommandError> {
+    Err(ParseCommandError(why.into()))
+}
+
+fn tag(word: Option<&str>, what: &str) -> Result<Tag, ParseCommandError> {
+    let Some(word) = word else {
+        return bad(format!("{what} is missing: a unit's short id, as T1"));
+    };
+    Tag::new(word).map_or_else(
+        || {
+            bad(format!(
+                "{word:?} is not a unit's short id: 1 to 4 capitals and digits, as T1"
+            ))
+        },
+        Ok,
+    )
+}
+
+fn point(word: &str) -> Result<P16, ParseCommandError> {
+    let parsed = word.split_once(',').and_then(|(x, y)| {
+        Some(P16 {
+            x: x.parse().ok()?,
+            y: y.parse().ok()?,
+        })
+    });
+    parsed.map_or_else(
+        || {
+            bad(format!(
+                "{word:?} is not a point: whole mm across and along, as 150,90"
+            ))
+        },
+        Ok,
+    )
+}
+
+fn legs(words: &[&str]) -> Result<Legs, ParseCommandError> {
+    let points = words
+        .iter()
+        .map(|w| point(w))
+        .collect::<Result<Vec<_>, _>>()?;
+    Legs::of(&points).map_or_else(
+        || {
+            bad(format!(
+                "{} legs: a move has at most {MAX_LEGS} (R113)",
+                points.len()
+            ))
+        },
+        Ok,
+    )
+}
+
+fn done<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<(), ParseCommandError> {
+    match words.next() {
+        Some(w) => bad(format!("{w:?} is more than the command takes")),
+        None => Ok(()),
+    }
+}
+
+impl FromStr for Command {
+    type Err = ParseCommandError;
+
+    fn from_str(s: &str) -> Result<Command, ParseCommandError> {
+        let mut words = s.split_whitespace();
+        let verb = words.next().unwrap_or("");
+        match verb {
+            "move" => {
+                let unit = tag(words.next(), "the unit")?;
+                let rest: Vec<&str> = words.collect();
+                let (points, face) = match rest.iter().position(|w| *w == "face") {
+                    Some(k) => {
+                        let face = match &rest[k + 1..] {
+                            [deg] => deg.parse::<i16>().ok().filter(|d| (-360..=360).contains(d)),
+                            _ => None,
+                        };
+                        let Some(face) = face else {
+                            return bad("`face` takes one facing, whole degrees -360 to 360");
+                        };
+                        (&rest[..k], Some(face))
+                    }
+                    None => (&rest[..], None),
+                };
+                Ok(Command::Move {
+                    unit,
+                    legs: legs(points)?,
+                    face,
+                })
+            }
+            "charge" => {
+                let unit = tag(words.next(), "the unit")?;
+                let target = tag(words.next(), "the target")?;
+                let rest: Vec<&str> = words.collect();
+                Ok(Command::Charge {
+                    unit,
+                    target,
+                    legs: legs(&rest)?,
+                })
+            }
+            "shoot" => {
+                let unit = tag(words.next(), "the shooter")?;
+                let target = tag(words.next(), "the target")?;
+                let weapon = match words.next() {
+                    None | Some("A") | Some("A1") => 0,
+                    Some("A2") => 1,
+                    Some(w) => return bad(format!("{w:?} is not a weapon: A, A1 or A2")),
+                };
+                done(words)?;
+                Ok(Command::Shoot {
+                    unit,
+                    target,
+                    weapon,
+                })
+            }
+            "grenade" => {
+                let unit = tag(words.next(), "the thrower")?;
+                let target = tag(words.next(), "the target")?;
+                done(words)?;
+                Ok(Command::Grenade { unit, target })
+            }
+            "smoke" => {
+                let unit = tag(words.next(), "the thrower")?;
+                let Some(at) = words.next() else {
+                    return bad("the cloud's point is missing, as 300,180");
+                };
+                let at = point(at)?;
+                done(words)?;
+                Ok(Command::Smoke { unit, at })
+            }
+            "land" => {
+                let Some(at) = words.next() else {
+                    return bad("the template's point is missing, as 652,330");
+                };
+                let at = point(at)?;
+                done(words)?;
+                Ok(Command::Land { at })
+            }
+            "special" => {
+                let unit = tag(words.next(), "the unit")?;
+                let what = match words.next() {
+                    Some("shield") => Special::Shield,
+                    Some("tripod") => Special::Tripod,
+                    Some(w) => {
+                        return bad(format!(
+                            "{w:?} is not an activated ability: shield or tripod"
+                        ));
+                    }
+                    None => return bad("the ability is missing: shield or tripod"),
+                };
+                done(words)?;
+                Ok(Command::Special { unit, what })
+            }
+            "" => bad("the command is empty"),
+            other => bad(format!(
+                "{other:?} is not a command: move, charge, shoot, grenade, smoke, land or special"
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_reads_back_as_it_prints() {
+        for text in [
+            "move T3 150,90 218,100",
+            "move O1 300,200 face 90",
+            "move T3",
+            "charge H1 B2 400,300",
+            "charge H1 B2",
+            "shoot G1 C4",
+            "shoot O1 C4 A2",
+            "grenade T2 C1",
+            "smoke E1 300,180",
+            "land 652,330",
+            "special H1 shield",
+            "special S1 tripod",
+            "move T1 -5,0",
+        ] {
+            let c: Command = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(c.to_string(), text);
+        }
+        assert_eq!(
+            "shoot O1 C4 A1".parse::<Command>().unwrap().to_string(),
+            "shoot O1 C4"
+        );
+    }
+
+    #[test]
+    fn bad_text_says_what_is_wrong() {
+        let e = |t: &str| t.parse::<Command>().unwrap_err().to_string();
+        assert!(e("walk T1").contains("not a command"));
+        assert!(e("move t1").contains("not a unit's short id"));
+        assert!(e("move T1 10;20").contains("not a point"));
+        assert!(
+            e("move T1 1,1 2,2 3,3 4,4 5,5 6,6 7,7 8,8 9,9")
+                .contains("9 legs: a move has at most 8 (R113)")
+        );
+        assert!(e("move T1 1,1 face").contains("face"));
+        assert!(e("shoot G1 C4 B").contains("not a weapon"));
+        assert!(e("land").contains("missing"));
+        assert!(e("grenade T1 C1 C2").contains("more than"));
+        assert!(e("move T1 40000,0").contains("not a point"));
+    }
+}

@@ -1,0 +1,1103 @@
+//! The skirmish on the game contract ([`GameState`]): the legal list as
+//! families (a unit's move, charge, shot ...), their members drawn over
+//! the unit's reach and snapped to a wanted point, the odds of every shot
+//! from the rules' own numbers, and what the CLI prints.
+
+use std::fmt::Write as _;
+
+use rand::Rng;
+use sandtable_core::dice::Dice;
+use sandtable_core::game::{
+    Applied, Barrier, Chance, Decision, Ending, GameState, Legal, Odds, Refusal, Ruling, Seat,
+    Spot, Surface, Viewer,
+};
+use sandtable_core::hash::Mix;
+
+use crate::attack::{attack_odds, sniper_odds};
+use crate::command::{Command, Legs, P16, Special, Tag};
+use crate::data::{Ability, Back, LOCATIONS, Location};
+use crate::game::{CommandError, Event, Game, Shot, Struck, weapon_name};
+use crate::geometry::{Footprint, Pt, gap};
+use crate::setup::{TerrainKind, footprint};
+use crate::templates::{LARGE_MM, SMALL_MM};
+
+impl Refusal for CommandError {
+    fn ruling(&self) -> Ruling {
+        Ruling(self.ruling)
+    }
+}
+
+/// Tries per member drawn before a draw gives up (a crowded table refuses
+/// most points).
+const TRIES: usize = 12;
+
+fn spot(p: Pt) -> Option<Spot> {
+    Some(Spot::Point {
+        x_mm: i16::try_from(p.x).ok()?,
+        y_mm: i16::try_from(p.y).ok()?,
+    })
+}
+
+impl Game {
+    fn side_of(&self, seat: Seat) -> Option<u8> {
+        (seat.0 < 2).then_some(seat.0 as u8)
+    }
+
+    /// The listed commands of unit `i`: one a family.
+    fn unit_families(&self, i: usize, out: &mut Vec<Legal<Command>>) {
+        let u = &self.units[i];
+        let piece = spot(u.at);
+        let mut push = |command: Command, at: Option<Pt>| {
+            out.push(Legal {
+                command,
+                cost: 0,
+                piece,
+                at: at.and_then(spot),
+            });
+        };
+        push(
+            Command::Move {
+                unit: u.tag,
+                legs: Legs::default(),
+                face: None,
+            },
+            Some(u.at),
+        );
+        let side = u.side;
+        for (t, e) in self.units.iter().enumerate() {
+            if !e.alive || e.side == side {
+                continue;
+            }
+            for w in 0..u.data.weapons.len().max(1) {
+                if self.plan_shot(i, t, w as u8).is_ok() {
+                    push(
+                        Command::Shoot {
+                            unit: u.tag,
+                            target: e.tag,
+                            weapon: w as u8,
+                        },
+                        Some(e.at),
+                    );
+                }
+            }
+            if self.check_grenade(i, t).is_ok() {
+                push(
+                    Command::Grenade {
+                        unit: u.tag,
+                        target: e.tag,
+                    },
+                    Some(e.at),
+                );
+            }
+            if u.data.has(Ability::Charge)
+                && let Some(legs) = self.charge_paths(i, t).into_iter().next()
+            {
+                let end = legs.ends().last().map_or(u.at, |p| p.pt());
+                push(
+                    Command::Charge {
+                        unit: u.tag,
+                        target: e.tag,
+                        legs,
+                    },
+                    Some(end),
+                );
+            }
+        }
+        if self.check_smoke(i, u.at).is_ok() {
+            push(
+                Command::Smoke {
+                    unit: u.tag,
+                    at: Game::p16(u.at),
+                },
+                Some(u.at),
+            );
+        }
+        for what in [Special::Shield, Special::Tripod] {
+            let c = Command::Special { unit: u.tag, what };
+            if self.check_as(side, &c).is_ok() {
+                push(c, Some(u.at));
+            }
+        }
+    }
+
+    /// Paths of unit `i` that charge unit `t` (R134), the system's own
+    /// candidates: none where they touch already, else one straight leg to
+    /// contact from each of 16 sides of the target, the nearest first.
+    fn charge_paths(&self, i: usize, t: usize) -> Vec<Legs> {
+        let u = &self.units[i];
+        let target = &self.units[t];
+        let contact = f64::from(self.setup().switches.contact_mm);
+        if gap(&u.shape(), &target.shape()) <= contact {
+            return vec![Legs::default()];
+        }
+        let reach = f64::from(u.movement()) * f64::from(self.setup().switches.lns_mm);
+        if gap(&u.shape(), &target.shape()) > reach {
+            return Vec::new();
+        }
+        let mut ends: Vec<(f64, Pt)> = (0..16)
+            .filter_map(|k| self.contact_point(i, t, f64::from(k) * 22.5))
+            .map(|p| {
+                let d = f64::from(p.x - u.at.x).hypot(f64::from(p.y - u.at.y));
+                (d, p)
+            })
+            .filter(|(d, _)| *d <= reach)
+            .collect();
+        ends.sort_by(|a, b| a.0.total_cmp(&b.0));
+        ends.into_iter()
+            .filter_map(|(_, p)| {
+                let legs = Legs::of(&[Game::p16(p)])?;
+                self.check_charge(i, t, &legs).ok().map(|_| legs)
+            })
+            .take(4)
+            .collect()
+    }
+
+    /// The point at bearing `deg` from unit `t`'s centre where unit `i`'s
+    /// footprint stands 1 mm from it: in contact (R102).
+    fn contact_point(&self, i: usize, t: usize, deg: f64) -> Option<Pt> {
+        let u = &self.units[i];
+        let target = self.units[t].shape();
+        let c = self.units[t].at;
+        let (dx, dy) = (deg.to_radians().cos(), deg.to_radians().sin());
+        let at = |r: f64| Pt::new(c.x + (dx * r).round() as i32, c.y + (dy * r).round() as i32);
+        let mut r = 0.0;
+        while r < 200.0 {
+            let p = at(r);
+            let g = gap(&footprint(u.data, p, u.facing).shape(), &target);
+            if g >= 0.5 {
+                return (g <= f64::from(self.setup().switches.contact_mm)).then_some(p);
+            }
+            r += 1.0;
+        }
+        None
+    }
+
+    /// All listed commands of `side`.
+    pub fn legal_for(&self, side: u8, out: &mut Vec<Legal<Command>>) {
+        out.clear();
+        if self.over.is_some() || side > 1 {
+            return;
+        }
+        if let Some(p) = self.pending {
+            if self.units[p.shooter].side == side {
+                let at = self.drop_onto_table(p.aim);
+                out.push(Legal {
+                    command: Command::Land { at: Game::p16(at) },
+                    cost: 0,
+                    piece: spot(self.units[p.shooter].at),
+                    at: spot(at),
+                });
+            }
+            return;
+        }
+        if side != self.to_act {
+            return;
+        }
+        for (i, u) in self.units.iter().enumerate() {
+            if u.alive && !u.acted && u.side == side {
+                self.unit_families(i, out);
+            }
+        }
+    }
+
+    /// A random point within `r` mm of `c`, uniform over the disc.
+    fn point_near<R: Rng + ?Sized>(c: Pt, r: f64, rng: &mut R) -> Pt {
+        let d = r * rng.random::<f64>().sqrt();
+        let a = rng.random::<f64>() * std::f64::consts::TAU;
+        Pt::new(
+            c.x + (d * a.cos()).round() as i32,
+            c.y + (d * a.sin()).round() as i32,
+        )
+    }
+
+    /// Members of a move family: one straight leg to a point drawn
+    /// uniformly over the unit's reach, an oval's facing drawn too, and
+    /// the system's own candidates (contact with each enemy, the edges of
+    /// cover).
+    fn sample_moves<R: Rng + ?Sized>(
+        &self,
+        i: usize,
+        count: usize,
+        rng: &mut R,
+        out: &mut Vec<Command>,
+    ) {
+        let u = &self.units[i];
+        let reach = f64::from(u.movement()) * f64::from(self.setup().switches.lns_mm);
+        let oval = u.data.base == crate::data::Base::Oval;
+        let start = out.len();
+        let mut tries = 0;
+        while out.len() - start < count && tries < count * TRIES {
+            tries += 1;
+            let to = if rng.random_range(0..4) == 0 {
+                // A candidate of the system's own: contact with cover or
+                // an enemy, drawn among them.
+                match self.move_candidate(i, rng) {
+                    Some(p) => p,
+                    None => continue,
+                }
+            } else {
+                Game::point_near(u.at, reach, rng)
+            };
+            let face = oval.then(|| rng.random_range(0..360) as i16);
+            let Some(p) = P16::of(to) else { continue };
+            let Some(c) = Command::move_to(u.tag, &[p], face) else {
+                continue;
+            };
+            let Command::Move { legs, face, .. } = c else {
+                continue;
+            };
+            if self.check_move(i, &legs, face).is_ok() {
+                out.push(c);
+            }
+        }
+        if out.len() == start && count > 0 {
+            out.push(Command::Move {
+                unit: u.tag,
+                legs: Legs::default(),
+                face: None,
+            });
+        }
+    }
+
+    /// A point worth moving to: in contact with a light structure, a
+    /// building element or an enemy, at a bearing drawn at random.
+    fn move_candidate<R: Rng + ?Sized>(&self, i: usize, rng: &mut R) -> Option<Pt> {
+        let u = &self.units[i];
+        let enemies: Vec<usize> = (0..self.units.len())
+            .filter(|t| self.units[*t].alive && self.units[*t].side != u.side)
+            .collect();
+        let covers: Vec<usize> = self
+            .setup()
+            .terrain
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.kind == TerrainKind::LightStructure)
+            .map(|(k, _)| k)
+            .collect();
+        let pick = rng.random_range(0..enemies.len() + covers.len() + 1);
+        if pick < enemies.len() {
+            let deg = f64::from(rng.random_range(0..16u8)) * 22.5;
+            return self.contact_point(i, enemies[pick], deg);
+        }
+        let k = *covers.get(pick - enemies.len())?;
+        let corners = &self.setup().terrain[k].corners;
+        let a = corners[rng.random_range(0..corners.len())];
+        let b = corners[(corners.iter().position(|p| *p == a)? + 1) % corners.len()];
+        let t = rng.random::<f64>();
+        let on = Pt::new(
+            a.x + (f64::from(b.x - a.x) * t).round() as i32,
+            a.y + (f64::from(b.y - a.y) * t).round() as i32,
+        );
+        // Beside the edge, away from the piece's first corner's side:
+        // a base's radius and 1 mm off, either side drawn.
+        let (dx, dy) = (f64::from(b.y - a.y), -f64::from(b.x - a.x));
+        let len = dx.hypot(dy).max(1.0);
+        let r = f64::from(u.data.base.size_mm().1) / 2.0 + 1.0;
+        let s = if rng.random::<bool>() { r } else { -r };
+        Some(Pt::new(
+            on.x + (dx / len * s).round() as i32,
+            on.y + (dy / len * s).round() as i32,
+        ))
+    }
+
+    /// The member of a move family nearest `wanted`: one straight leg
+    /// there, else as far along the line to it as the rules allow.
+    fn nearest_move(&self, i: usize, wanted: Pt, face: Option<i16>) -> Option<Command> {
+        let u = &self.units[i];
+        let reach = f64::from(u.movement()) * f64::from(self.setup().switches.lns_mm);
+        let (dx, dy) = (f64::from(wanted.x - u.at.x), f64::from(wanted.y - u.at.y));
+        let d = dx.hypot(dy);
+        let mut r = d.min(reach).floor();
+        while r >= 0.0 {
+            let k = if d > 0.0 { r / d } else { 0.0 };
+            let p = Pt::new(
+                u.at.x + (dx * k).round() as i32,
+                u.at.y + (dy * k).round() as i32,
+            );
+            let legs = if p == u.at {
+                Legs::default()
+            } else {
+                Legs::of(&[P16::of(p)?])?
+            };
+            if self.check_move(i, &legs, face).is_ok() {
+                return Some(Command::Move {
+                    unit: u.tag,
+                    legs,
+                    face,
+                });
+            }
+            r -= 1.0;
+        }
+        None
+    }
+
+    /// The odds of one attack on a unit or an element, as the rules roll
+    /// it (R123-R125), in words.
+    fn attack_outcomes(&self, struck: Struck, bonus: i8, modifiers: i8) -> Vec<(String, Chance)> {
+        let (defense, crater, name) = match struck {
+            Struck::Unit(t) => {
+                let u = &self.units[t];
+                let crater = !u.vehicle() && self.standing_in_pub(u.at, TerrainKind::Crater);
+                (u.defense(), crater, u.tag.to_string())
+            }
+            Struck::Element(k) => {
+                let e = &self.setup().elements[k];
+                (e.defense, false, e.name.clone())
+            }
+        };
+        let [miss, step, double] = attack_odds(bonus, modifiers, defense, crater);
+        let mut out = vec![(
+            format!("{name}: missed"),
+            Chance {
+                num: u64::from(miss),
+                den: 6,
+            },
+        )];
+        match struck {
+            Struck::Unit(t) if self.units[t].data.back() == Back::Vehicle => {
+                // Each location on the second die (R125).
+                let u = &self.units[t];
+                let column = usize::from(u.data.location_type.unwrap_or(1).clamp(1, 3) - 1);
+                let mut by: Vec<(String, u64)> = Vec::new();
+                for row in LOCATIONS {
+                    let loc = row[column];
+                    let words = if u.hits & loc.bit() != 0 {
+                        format!(
+                            "{name}: {} hit again, destroyed",
+                            location_words(u.data, loc)
+                        )
+                    } else {
+                        format!("{name}: {} hit", location_words(u.data, loc))
+                    };
+                    match by.iter_mut().find(|(w, _)| *w == words) {
+                        Some(e) => e.1 += 1,
+                        None => by.push((words, 1)),
+                    }
+                }
+                for o in &mut out {
+                    o.1 = Chance {
+                        num: o.1.num * 6,
+                        den: 36,
+                    };
+                }
+                for (words, n) in by {
+                    out.push((
+                        words,
+                        Chance {
+                            num: u64::from(step) * n,
+                            den: 36,
+                        },
+                    ));
+                }
+                out.push((
+                    format!("{name}: a double, destroyed"),
+                    Chance {
+                        num: u64::from(double) * 6,
+                        den: 36,
+                    },
+                ));
+            }
+            Struck::Unit(t) => {
+                let u = &self.units[t];
+                let step_words = if u.data.back() == Back::Damaged && !u.back {
+                    format!("{name}: a step, damaged")
+                } else {
+                    format!("{name}: a step, destroyed")
+                };
+                out.push((
+                    step_words,
+                    Chance {
+                        num: u64::from(step),
+                        den: 6,
+                    },
+                ));
+                out.push((
+                    format!("{name}: a double, destroyed"),
+                    Chance {
+                        num: u64::from(double),
+                        den: 6,
+                    },
+                ));
+            }
+            Struck::Element(_) => {
+                out.push((
+                    format!("{name}: a step"),
+                    Chance {
+                        num: u64::from(step),
+                        den: 6,
+                    },
+                ));
+                out.push((
+                    format!("{name}: a double, two steps"),
+                    Chance {
+                        num: u64::from(double),
+                        den: 6,
+                    },
+                ));
+            }
+        }
+        out.retain(|o| o.1.num > 0);
+        out
+    }
+
+    pub(crate) fn standing_in_pub(&self, p: Pt, kind: TerrainKind) -> bool {
+        self.setup()
+            .terrain
+            .iter()
+            .any(|t| t.kind == kind && crate::setup::point_in(p, &t.corners))
+    }
+
+    /// What a template at `at` would hit, with each attack's odds.
+    fn template_odds(
+        &self,
+        i: usize,
+        w: usize,
+        fixed: Option<i8>,
+        at: Pt,
+        diameter: u16,
+        out: &mut Vec<Odds>,
+    ) {
+        for struck in self.template_targets(at, diameter) {
+            let (bonus, name) = match struck {
+                Struck::Unit(t) => (
+                    fixed.or_else(|| self.units[i].bonus(w, self.units[t].armor())),
+                    self.units[t].tag.to_string(),
+                ),
+                Struck::Element(k) => (
+                    fixed.or_else(|| self.units[i].bonus(w, 2)),
+                    self.setup().elements[k].name.clone(),
+                ),
+            };
+            if let Some(bonus) = bonus {
+                out.push(Odds {
+                    what: format!("the template's attack on {name} (R126)"),
+                    outcomes: self.attack_outcomes(struck, bonus, 0),
+                });
+            }
+        }
+    }
+
+    /// An event in words.
+    pub fn words(&self, event: &Event) -> String {
+        let tag = |i: &usize| self.units[*i].tag;
+        let struck = |s: &Struck| match s {
+            Struck::Unit(t) => self.units[*t].tag.to_string(),
+            Struck::Element(k) => self.setup().elements[*k].name.clone(),
+        };
+        match event {
+            Event::Moved {
+                unit,
+                from,
+                to,
+                facing,
+                length,
+            } => {
+                if from == to {
+                    format!("{} stays at {to}", tag(unit))
+                } else {
+                    let oval = self.units[*unit].data.base == crate::data::Base::Oval;
+                    format!(
+                        "{} moves {length:.1} mm from {from} to {to}{} (R113)",
+                        tag(unit),
+                        if oval {
+                            format!(", facing {facing}")
+                        } else {
+                            String::new()
+                        }
+                    )
+                }
+            }
+            Event::Sighted {
+                shooter,
+                target,
+                to,
+                modifiers,
+            } => {
+                let mods = if modifiers.is_empty() {
+                    "no modifier".to_owned()
+                } else {
+                    modifiers
+                        .iter()
+                        .map(|(w, m)| format!("{m:+} {w}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                format!(
+                    "{} sees {} at {to} (R120, R121): {mods}",
+                    tag(shooter),
+                    tag(target)
+                )
+            }
+            Event::Attacked {
+                struck: s,
+                roll,
+                bonus,
+                modifiers,
+                defense,
+                outcome,
+            } => format!(
+                "attack on {}: {roll} {bonus:+} {modifiers:+} = {} against {defense}: {} (R123)",
+                struck(s),
+                i16::from(*roll) + i16::from(*bonus) + i16::from(*modifiers),
+                outcome_words(*outcome)
+            ),
+            Event::Sniped {
+                target,
+                roll,
+                need,
+                outcome,
+            } => format!(
+                "sniper's shot at {}: {roll}, needing {need}: {} (R142)",
+                tag(target),
+                outcome_words(*outcome)
+            ),
+            Event::Damaged { unit } => format!("{} turns to its damaged side (R124)", tag(unit)),
+            Event::LocationHit {
+                unit,
+                roll,
+                location,
+                again,
+            } => format!(
+                "{}'s location roll {roll}: {}{} (R125)",
+                tag(unit),
+                location_words(self.units[*unit].data, *location),
+                if *again { ", hit again: destroyed" } else { "" }
+            ),
+            Event::Destroyed { unit, carcass } => format!(
+                "{} is destroyed{} (R124, R145)",
+                tag(unit),
+                if *carcass {
+                    ", its carcass a light structure (R125)"
+                } else {
+                    ""
+                }
+            ),
+            Event::ElementStep { element, left } => format!(
+                "{} takes a step, {left} left (R119)",
+                self.setup().elements[*element].name
+            ),
+            Event::Ruined { element } => format!(
+                "{} is a ruin, a light structure (R119)",
+                self.setup().elements[*element].name
+            ),
+            Event::Template { at, diameter } => format!(
+                "a {} template at {at} (R126)",
+                if *diameter == SMALL_MM {
+                    "small"
+                } else {
+                    "large"
+                }
+            ),
+            Event::Scattered {
+                aim,
+                direction,
+                distance,
+                at,
+            } => format!(
+                "the drop aimed at {aim} scatters: direction {direction}, distance {distance}, landing at {at} (R129)"
+            ),
+            Event::AwaitingDrop { aim } => {
+                format!("the drop aimed at {aim}: where did the template fall? (R129)")
+            }
+            Event::Smoked { unit, at } => format!("{} throws a cloud at {at} (R130)", tag(unit)),
+            Event::Flipped { unit, why, .. } => format!("{} {why}", tag(unit)),
+            Event::TurnBegan { turn } => format!("turn {turn} begins"),
+            Event::Ended { ending, ap } => {
+                let names = &self.setup().sides;
+                let score = format!(
+                    "AP destroyed: {} {}, {} {}",
+                    names[0].name, ap[0], names[1].name, ap[1]
+                );
+                match ending {
+                    Ending::Won(s) => {
+                        format!("{} wins (R145); {score}", names[s.index()].name)
+                    }
+                    Ending::Draw(why) => format!("a draw: {why}; {score}"),
+                }
+            }
+        }
+    }
+}
+
+fn outcome_words(o: crate::attack::Outcome) -> &'static str {
+    match o {
+        crate::attack::Outcome::Miss => "missed",
+        crate::attack::Outcome::Step => "a step",
+        crate::attack::Outcome::Double => "a double",
+    }
+}
+
+fn location_words(data: &crate::data::UnitData, loc: Location) -> String {
+    match loc {
+        Location::Weapon(w) => format!("weapon {}", weapon_name(data, usize::from(w))),
+        Location::Carried => "a carried unit (none)".into(),
+        Location::Locomotion => "locomotion, Movement 0".into(),
+        Location::Equipment => "equipment and crew, no smoke".into(),
+    }
+}
+
+impl GameState for Game {
+    type Command = Command;
+    type Refusal = CommandError;
+    type Event = Event;
+
+    fn system(&self) -> &'static str {
+        "Frontiers"
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn seat_name(&self, seat: Seat) -> &str {
+        &self.setup().sides[seat.index().min(1)].name
+    }
+
+    fn decision(&self) -> Decision {
+        match self.over {
+            Some(ending) => Decision::Over(ending),
+            None => Decision::One(Seat(u16::from(self.to_act()))),
+        }
+    }
+
+    fn legal_into(&self, seat: Seat, out: &mut Vec<Legal<Command>>) {
+        out.clear();
+        if let Some(side) = self.side_of(seat) {
+            self.legal_for(side, out);
+        }
+    }
+
+    fn sample_into<R: Rng + ?Sized>(
+        &self,
+        seat: Seat,
+        listed: &Command,
+        count: usize,
+        rng: &mut R,
+        out: &mut Vec<Command>,
+    ) {
+        if count == 0 {
+            return;
+        }
+        let side = self.side_of(seat);
+        let unit = listed.unit().and_then(|t| self.find(t));
+        match (*listed, unit) {
+            (Command::Move { .. }, Some(i)) => self.sample_moves(i, count, rng, out),
+            (Command::Charge { target, .. }, Some(i)) => {
+                let t = self.find(target).expect("a listed target");
+                let paths = self.charge_paths(i, t);
+                if paths.is_empty() {
+                    out.push(*listed);
+                    return;
+                }
+                for _ in 0..count {
+                    out.push(Command::Charge {
+                        unit: self.units[i].tag,
+                        target,
+                        legs: paths[rng.random_range(0..paths.len())],
+                    });
+                }
+            }
+            (Command::Smoke { unit, .. }, Some(i)) => {
+                let u = &self.units[i];
+                let reach = if u.vehicle() {
+                    f64::from(self.setup().switches.ruler_mm())
+                } else {
+                    f64::from(crate::game::GRENADE_LNS * u32::from(self.setup().switches.lns_mm))
+                } + f64::from(u.data.base.size_mm().0) / 2.0;
+                let start = out.len();
+                for _ in 0..count * TRIES {
+                    if out.len() - start >= count {
+                        break;
+                    }
+                    let p = Game::point_near(u.at, reach, rng);
+                    if self.check_smoke(i, p).is_ok() {
+                        out.push(Command::Smoke {
+                            unit,
+                            at: Game::p16(p),
+                        });
+                    }
+                }
+                if out.len() == start {
+                    out.push(*listed);
+                }
+            }
+            (Command::Land { .. }, _) => {
+                let (w, d) = self.setup().table;
+                let r = i32::from(LARGE_MM / 2);
+                for _ in 0..count {
+                    let p = Pt::new(
+                        rng.random_range(r..=i32::from(w) - r),
+                        rng.random_range(r..=i32::from(d) - r),
+                    );
+                    out.push(Command::Land { at: Game::p16(p) });
+                }
+            }
+            _ => {
+                let _ = side;
+                out.push(*listed);
+            }
+        }
+    }
+
+    fn nearest(&self, seat: Seat, listed: &Command, wanted: Spot) -> Option<Command> {
+        let Spot::Point { x_mm, y_mm } = wanted else {
+            return None;
+        };
+        let wanted = Pt::new(i32::from(x_mm), i32::from(y_mm));
+        let _ = self.side_of(seat)?;
+        match *listed {
+            Command::Move { unit, face, .. } => self.nearest_move(self.find(unit)?, wanted, face),
+            Command::Charge { unit, target, .. } => {
+                let (i, t) = (self.find(unit)?, self.find(target)?);
+                self.charge_paths(i, t)
+                    .into_iter()
+                    .min_by_key(|legs| {
+                        let end = legs.ends().last().map_or(self.units[i].at, |p| p.pt());
+                        i64::from(end.x - wanted.x).pow(2) + i64::from(end.y - wanted.y).pow(2)
+                    })
+                    .map(|legs| Command::Charge { unit, target, legs })
+            }
+            Command::Smoke { unit, .. } => {
+                let i = self.find(unit)?;
+                let u = &self.units[i];
+                let (dx, dy) = (f64::from(wanted.x - u.at.x), f64::from(wanted.y - u.at.y));
+                let d = dx.hypot(dy);
+                let mut r = d.floor();
+                while r >= 0.0 {
+                    let k = if d > 0.0 { r / d } else { 0.0 };
+                    let p = Pt::new(
+                        u.at.x + (dx * k).round() as i32,
+                        u.at.y + (dy * k).round() as i32,
+                    );
+                    if self.check_smoke(i, p).is_ok() {
+                        return Some(Command::Smoke {
+                            unit,
+                            at: Game::p16(p),
+                        });
+                    }
+                    r -= 1.0;
+                }
+                None
+            }
+            Command::Land { .. } => Some(Command::Land {
+                at: Game::p16(self.drop_onto_table(wanted)),
+            }),
+            _ => None,
+        }
+    }
+
+    fn listed_as(&self, command: &Command) -> Command {
+        match *command {
+            Command::Move { unit, .. } => Command::Move {
+                unit,
+                legs: Legs::default(),
+                face: None,
+            },
+            Command::Charge { unit, target, .. } => match (self.find(unit), self.find(target)) {
+                (Some(i), Some(t)) => Command::Charge {
+                    unit,
+                    target,
+                    legs: self
+                        .charge_paths(i, t)
+                        .into_iter()
+                        .next()
+                        .unwrap_or_default(),
+                },
+                _ => *command,
+            },
+            Command::Smoke { unit, .. } => match self.find(unit) {
+                Some(i) => Command::Smoke {
+                    unit,
+                    at: Game::p16(self.units[i].at),
+                },
+                None => *command,
+            },
+            Command::Land { .. } => match self.pending {
+                Some(p) => Command::Land {
+                    at: Game::p16(self.drop_onto_table(p.aim)),
+                },
+                None => *command,
+            },
+            _ => *command,
+        }
+    }
+
+    fn check(&self, seat: Seat, command: &Command) -> Result<(), CommandError> {
+        let Some(side) = self.side_of(seat) else {
+            return Err(CommandError {
+                ruling: 103,
+                reason: format!("seat {} has no side: a skirmish has 2", seat.0),
+            });
+        };
+        self.check_as(side, command)
+    }
+
+    fn apply_into(
+        &mut self,
+        seat: Seat,
+        command: &Command,
+        events: &mut Vec<Event>,
+    ) -> Result<Applied, CommandError> {
+        self.check(seat, command)?;
+        let side = seat.0 as u8;
+        let (rolled, began) = self.apply_as(side, command, events)?;
+        Ok(Applied {
+            barrier: if began {
+                Some(Barrier::TurnStart)
+            } else if rolled {
+                Some(Barrier::Roll)
+            } else {
+                None
+            },
+        })
+    }
+
+    fn describe(&self, event: &Event) -> String {
+        self.words(event)
+    }
+
+    fn odds(&self, seat: Seat, command: &Command) -> Vec<Odds> {
+        if self.check(seat, command).is_err() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        match *command {
+            Command::Shoot {
+                unit,
+                target,
+                weapon,
+            } => {
+                let (i, t) = (
+                    self.find(unit).expect("checked"),
+                    self.find(target).expect("checked"),
+                );
+                let w = usize::from(weapon);
+                match self.plan_shot(i, t, weapon) {
+                    Ok(Shot::Direct(aim)) => {
+                        let bonus = self.units[i].bonus(w, self.units[t].armor()).unwrap_or(0);
+                        out.push(Odds {
+                            what: format!("{unit}'s shot at {target} (R123)"),
+                            outcomes: self.attack_outcomes(Struck::Unit(t), bonus, aim.total()),
+                        });
+                    }
+                    Ok(Shot::Sniper(aim)) => {
+                        let [miss, step, _] =
+                            sniper_odds(self.units[t].defense(), aim.sniper_penalties);
+                        let after =
+                            if self.units[t].data.back() == Back::Damaged && !self.units[t].back {
+                                "damaged"
+                            } else {
+                                "destroyed"
+                            };
+                        out.push(Odds {
+                            what: format!("{unit}'s sniper shot at {target} (R142)"),
+                            outcomes: [
+                                (format!("{target}: missed"), miss),
+                                (format!("{target}: a step, {after}"), step),
+                            ]
+                            .into_iter()
+                            .filter(|o| o.1 > 0)
+                            .map(|(w, n)| {
+                                (
+                                    w,
+                                    Chance {
+                                        num: u64::from(n),
+                                        den: 6,
+                                    },
+                                )
+                            })
+                            .collect(),
+                        });
+                    }
+                    Ok(Shot::Template { diameter }) => {
+                        self.template_odds(i, w, None, self.units[t].at, diameter, &mut out);
+                    }
+                    Ok(Shot::Drop) => {
+                        out.push(Odds {
+                            what: "the drop's scatter from its aim (R129)".into(),
+                            outcomes: (1..=6u8)
+                                .map(|d| {
+                                    let mm = u32::from(d - 1) * 15;
+                                    (
+                                        if mm == 0 {
+                                            "on its aim".to_owned()
+                                        } else {
+                                            format!("{mm} mm off")
+                                        },
+                                        Chance { num: 1, den: 6 },
+                                    )
+                                })
+                                .collect(),
+                        });
+                    }
+                    Err(_) => {}
+                }
+            }
+            Command::Grenade { unit, target } => {
+                let (i, t) = (
+                    self.find(unit).expect("checked"),
+                    self.find(target).expect("checked"),
+                );
+                self.template_odds(
+                    i,
+                    0,
+                    Some(crate::game::GRENADE_BONUS),
+                    self.units[t].at,
+                    SMALL_MM,
+                    &mut out,
+                );
+            }
+            Command::Charge { unit, target, .. } => {
+                let (i, t) = (
+                    self.find(unit).expect("checked"),
+                    self.find(target).expect("checked"),
+                );
+                let bonus = self.units[i].bonus(0, self.units[t].armor()).unwrap_or(0);
+                out.push(Odds {
+                    what: format!("{unit}'s charge on {target} (R134)"),
+                    outcomes: self.attack_outcomes(Struck::Unit(t), bonus, 0),
+                });
+            }
+            Command::Land { at } => {
+                let p = self.pending.expect("checked");
+                self.template_odds(
+                    p.shooter,
+                    usize::from(p.weapon),
+                    None,
+                    at.pt(),
+                    LARGE_MM,
+                    &mut out,
+                );
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn dice(&self) -> &Dice {
+        &self.dice
+    }
+
+    fn set_dice(&mut self, dice: Dice) {
+        self.dice = dice;
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.dice = Dice::seeded(seed);
+    }
+
+    fn state_hash(&self) -> u64 {
+        let mut h = Mix::new();
+        for u in &self.units {
+            h.u64(u64::from(u32::from_le_bytes(tag_bytes(u.tag))));
+            h.u64(u64::from(u.at.x as u32) | u64::from(u.at.y as u32) << 32);
+            h.u64(
+                u64::from(u.facing as u16)
+                    | u64::from(u.back) << 16
+                    | u64::from(u.alive) << 17
+                    | u64::from(u.carcass) << 18
+                    | u64::from(u.acted) << 19
+                    | u64::from(u.hits) << 24
+                    | u64::from(u.side) << 32,
+            );
+        }
+        for s in &self.elements {
+            h.u64(u64::from(*s));
+        }
+        h.u64(self.clouds.len() as u64);
+        for c in &self.clouds {
+            h.u64(u64::from(c.at.x as u32) | u64::from(c.at.y as u32) << 32);
+            h.u64(u64::from(c.owner) | u64::from(c.thrown) << 16);
+        }
+        h.u64(u64::from(self.turn) | u64::from(self.to_act) << 32);
+        match self.pending {
+            Some(p) => {
+                h.u64((1 + p.shooter as u64) | (u64::from(p.weapon) << 32));
+                h.u64(u64::from(p.aim.x as u32) | u64::from(p.aim.y as u32) << 32);
+            }
+            None => h.u64(0),
+        }
+        h.u64(u64::from(self.ap[0]) | u64::from(self.ap[1]) << 16);
+        h.u64(match self.over {
+            None => 0,
+            Some(Ending::Won(s)) => 1 + u64::from(s.0),
+            Some(Ending::Draw(_)) => 1 << 20,
+        });
+        h.u128(self.dice.position());
+        h.finish()
+    }
+
+    fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    fn surface(&self) -> Surface {
+        let (width_mm, depth_mm) = self.setup().table;
+        Surface::Plane { width_mm, depth_mm }
+    }
+
+    fn describe_spot(&self, spot: Spot, viewer: Viewer) -> Option<String> {
+        let _ = viewer;
+        let Spot::Point { x_mm, y_mm } = spot else {
+            return None;
+        };
+        let p = Pt::new(i32::from(x_mm), i32::from(y_mm));
+        let probe = Footprint::disc(p, 0).shape();
+        let mut parts = Vec::new();
+        for u in self.units.iter().filter(|u| u.alive || u.carcass) {
+            if gap(&u.shape(), &probe) <= 0.0 {
+                parts.push(crate::text::unit_line(self, u));
+            }
+        }
+        for (k, t) in self.setup().terrain.iter().enumerate() {
+            if crate::setup::point_in(p, &t.corners) {
+                parts.push(format!("{} (terrain[{k}])", t.kind.name()));
+            }
+        }
+        for (k, e) in self.setup().elements.iter().enumerate() {
+            if crate::setup::point_in(p, &e.corners) {
+                parts.push(format!(
+                    "{}: defense {}, {} steps left",
+                    e.name, e.defense, self.elements[k]
+                ));
+            }
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
+    fn view_json(&self, viewer: Viewer) -> String {
+        let _ = viewer;
+        crate::text::json(self)
+    }
+
+    fn draw_text(&self, viewer: Viewer) -> String {
+        let _ = viewer;
+        crate::text::draw(self, crate::text::DEFAULT_CELL_MM)
+    }
+
+    fn undo_stop(&self, barrier: Option<Barrier>) -> String {
+        match barrier {
+            Some(Barrier::Roll) => "dice were rolled, or a drop landed (R31)".into(),
+            other => sandtable_core::undo::default_stop(other),
+        }
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut w = String::new();
+        for side in 0..2u8 {
+            let any = self.units.iter().any(|u| u.side == side);
+            if !any {
+                let _ = write!(w, "side {side} has no unit");
+                out.push(std::mem::take(&mut w));
+            }
+        }
+        out
+    }
+}
+
+fn tag_bytes(t: Tag) -> [u8; 4] {
+    let mut b = [0; 4];
+    b[..t.as_str().len()].copy_from_slice(t.as_str().as_bytes());
+    b
+}

@@ -1,0 +1,1731 @@
+//! The skirmish's state and its rules: what a command may do, and what it
+//! does, in space (R113-R131, R134-R136, R142).
+//!
+//! **The stand-in turn.** The turn of orders markers, steps and the Reserve
+//! (R103-R112) is not built yet. Until it is, every game turn each unit
+//! still standing acts once, one action each, the players alternating
+//! single activations: the first seat first in odd turns, the second in
+//! even ones; once a side has no unit left to act, the other acts alone.
+//! When every unit has acted, the next turn begins. The game ends when a
+//! side has no unit left standing, or after its `turns` on AP destroyed
+//! (R145).
+
+use std::sync::Arc;
+
+use sandtable_core::dice::Dice;
+use sandtable_core::game::{Ending, Seat};
+use sandtable_core::setup::SetupError;
+
+use crate::attack::{Outcome, attack, sniper};
+use crate::command::{Command, Legs, P16, Special, Tag};
+use crate::data::{Ability, Back, Location, Missile, UnitData, location, unit_data};
+use crate::geometry::{EPS, Footprint, Pt, Shape, V, blocks_segment, gap, in_contact, overlaps};
+use crate::moves::{Kind, Mover, PathError, check_path};
+use crate::setup::{
+    DropRule, LightStacking, PenaltySymbol, Setup, TerrainKind, default_ids, footprint, on_table,
+    point_in,
+};
+use crate::sight::{Obstacle, sight_lines};
+use crate::smoke::{CLOUD_MM, CLOUDS_EACH, Cloud, SmokeStacking};
+use crate::templates::{LARGE_MM, SMALL_MM, drop_landing, template_hits};
+
+/// Grazing within this many mm does not block a line (R120).
+pub const GRAZE_MM: f64 = 0.5;
+/// A grenade reaches this many LNS (R127).
+pub const GRENADE_LNS: u32 = 3;
+/// A grenade's bonus at every type (the seed's Grenades).
+pub const GRENADE_BONUS: i8 = 2;
+
+/// A unit in the game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Unit {
+    /// Its short id.
+    pub tag: Tag,
+    /// Its data (R150, R151).
+    pub data: &'static UnitData,
+    /// Its side.
+    pub side: u8,
+    /// Its centre.
+    pub at: Pt,
+    /// An oval's facing, whole degrees.
+    pub facing: i16,
+    /// Whether its token shows its back (R124): damaged, or its ability's
+    /// side.
+    pub back: bool,
+    /// Whether it still stands.
+    pub alive: bool,
+    /// A destroyed oval's carcass, a light structure (R125).
+    pub carcass: bool,
+    /// Whether it has acted this turn (the stand-in turn).
+    pub acted: bool,
+    /// A vehicle's locations hit, by [`Location::bit`] (R125).
+    pub hits: u8,
+}
+
+impl Unit {
+    /// Its footprint.
+    pub fn footprint(&self) -> Footprint {
+        footprint(self.data, self.at, self.facing)
+    }
+
+    /// Its shape.
+    pub fn shape(&self) -> Shape {
+        self.footprint().shape()
+    }
+
+    /// Whether it shows a damaged side (R124).
+    pub fn damaged(&self) -> bool {
+        self.back && self.data.back() == Back::Damaged
+    }
+
+    /// Whether its energy shield is up (R135).
+    pub fn shield_up(&self) -> bool {
+        self.back && self.data.has(Ability::EnergyShield(0))
+    }
+
+    /// Whether its tripod is set (R136).
+    pub fn tripod_set(&self) -> bool {
+        self.back && self.data.has(Ability::Tripod)
+    }
+
+    /// Its Defense now (R123, R135, R150): the shield's when it is up, 1
+    /// less when damaged.
+    pub fn defense(&self) -> u8 {
+        if self.shield_up() {
+            return self
+                .data
+                .abilities
+                .iter()
+                .find_map(|a| match a {
+                    Ability::EnergyShield(d) => Some(*d),
+                    _ => None,
+                })
+                .unwrap_or(self.data.defense);
+        }
+        self.data.defense - u8::from(self.damaged())
+    }
+
+    /// Its Movement in LNS now: 0 with its locomotion hit (R125).
+    pub fn movement(&self) -> u8 {
+        if self.hits & Location::Locomotion.bit() != 0 {
+            0
+        } else {
+            self.data.movement
+        }
+    }
+
+    /// Weapon `i`'s bonus at armor `armor` now (R123): `None` where it
+    /// has none, the weapon is gone (R125) or it has no such weapon; 1
+    /// less when damaged, +0 staying +0 (R150).
+    pub fn bonus(&self, weapon: usize, armor: usize) -> Option<i8> {
+        let w = self.data.weapons.get(weapon)?;
+        if self.hits & Location::Weapon(weapon as u8).bit() != 0 {
+            return None;
+        }
+        let b = w.bonus[armor]?;
+        Some(if self.damaged() && b > 0 { b - 1 } else { b })
+    }
+
+    /// Whether it may throw smoke (R130, R138): a smoke bomb, its
+    /// equipment unhurt (R125).
+    pub fn has_smoke(&self) -> bool {
+        self.data.has(Ability::SmokeBomb) && self.hits & Location::Equipment.bit() == 0
+    }
+
+    /// Which of a weapon's bonuses a shot at it uses (R101).
+    pub fn armor(&self) -> usize {
+        self.data.armor()
+    }
+
+    /// Whether it is a vehicle.
+    pub fn vehicle(&self) -> bool {
+        self.data.is_vehicle()
+    }
+}
+
+/// What a template or shot hits: a unit or a building element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Struck {
+    /// A unit, by index.
+    Unit(usize),
+    /// A building element, by index.
+    Element(usize),
+}
+
+/// A drop waiting for where its template fell (`drop: placed`, R129).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PendingDrop {
+    /// The firer.
+    pub shooter: usize,
+    /// The weapon.
+    pub weapon: u8,
+    /// The centre aimed at.
+    pub aim: Pt,
+}
+
+/// What a command did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// A unit moved along its path (R113).
+    Moved {
+        /// The unit.
+        unit: usize,
+        /// Where it stood.
+        from: Pt,
+        /// Where it stands.
+        to: Pt,
+        /// Its facing now.
+        facing: i16,
+        /// The path's length, in mm.
+        length: f64,
+    },
+    /// A shot's line of sight and its modifiers (R120-R122).
+    Sighted {
+        /// The shooter.
+        shooter: usize,
+        /// The target.
+        target: usize,
+        /// The line's end on the target, in whole mm.
+        to: Pt,
+        /// Each modifier and its reason.
+        modifiers: Vec<(String, i8)>,
+    },
+    /// An attack rolled (R123).
+    Attacked {
+        /// Who is attacked.
+        struck: Struck,
+        /// The die.
+        roll: u8,
+        /// The bonus.
+        bonus: i8,
+        /// The modifiers' sum.
+        modifiers: i8,
+        /// The defense it needs (a crater's +1 in).
+        defense: u8,
+        /// What it did.
+        outcome: Outcome,
+    },
+    /// A sniper's shot rolled (R142).
+    Sniped {
+        /// The target.
+        target: usize,
+        /// The die.
+        roll: u8,
+        /// What it needed.
+        need: u8,
+        /// What it did.
+        outcome: Outcome,
+    },
+    /// A unit turned to its damaged side (R124).
+    Damaged {
+        /// The unit.
+        unit: usize,
+    },
+    /// A vehicle's location rolled (R125).
+    LocationHit {
+        /// The vehicle.
+        unit: usize,
+        /// The die.
+        roll: u8,
+        /// The location.
+        location: Location,
+        /// Whether it was hit before: the vehicle is destroyed.
+        again: bool,
+    },
+    /// A unit destroyed (R124, R125), its AP to the enemy (R145).
+    Destroyed {
+        /// The unit.
+        unit: usize,
+        /// Whether a carcass stays.
+        carcass: bool,
+    },
+    /// A building element took a step (R119).
+    ElementStep {
+        /// The element.
+        element: usize,
+        /// Steps left before it is a ruin.
+        left: u8,
+    },
+    /// An element became a ruin, a light structure (R119).
+    Ruined {
+        /// The element.
+        element: usize,
+    },
+    /// A template laid (R126).
+    Template {
+        /// Its centre.
+        at: Pt,
+        /// Its diameter.
+        diameter: u16,
+    },
+    /// A drop's scatter (R129).
+    Scattered {
+        /// The centre aimed at.
+        aim: Pt,
+        /// The direction die.
+        direction: u8,
+        /// The distance die.
+        distance: u8,
+        /// Where it lands.
+        at: Pt,
+    },
+    /// A drop awaits where its template fell (`drop: placed`, R129).
+    AwaitingDrop {
+        /// The centre aimed at.
+        aim: Pt,
+    },
+    /// A cloud thrown (R130).
+    Smoked {
+        /// The thrower.
+        unit: usize,
+        /// Its centre.
+        at: Pt,
+    },
+    /// A unit flipped to an ability's side or back (R135, R136).
+    Flipped {
+        /// The unit.
+        unit: usize,
+        /// Whether it shows its back now.
+        back: bool,
+        /// Why, in words.
+        why: &'static str,
+    },
+    /// A new game turn began.
+    TurnBegan {
+        /// Its number.
+        turn: u32,
+    },
+    /// The game ended (R145).
+    Ended {
+        /// How.
+        ending: Ending,
+        /// AP each side destroyed.
+        ap: [u16; 2],
+    },
+}
+
+/// Why a command is refused: its ruling and where and why, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandError {
+    /// The ruling.
+    pub ruling: u16,
+    /// Why.
+    pub reason: String,
+}
+
+impl std::fmt::Display for CommandError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (R{})", self.reason, self.ruling)
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> {
+    Err(CommandError {
+        ruling,
+        reason: reason.into(),
+    })
+}
+
+fn from_path(e: PathError, names: &dyn Fn(usize) -> String) -> CommandError {
+    let ruling = match e {
+        PathError::TooManyLegs(_) | PathError::TooLong { .. } => 113,
+        PathError::Touches { .. } | PathError::EndsOn { .. } => 114,
+        PathError::OffTable { .. } => 101,
+    };
+    let reason = match &e {
+        PathError::Touches { index, at, .. } => {
+            format!("the path touches {} at {at}", names(*index))
+        }
+        PathError::EndsOn { index } => format!("the move ends on {}", names(*index)),
+        _ => {
+            let text = e.to_string();
+            text.rsplit_once(" (R")
+                .map_or(text.clone(), |(t, _)| t.to_owned())
+        }
+    };
+    CommandError { ruling, reason }
+}
+
+/// What never changes in a game: the setup and its shapes.
+#[derive(Debug)]
+pub struct Table {
+    /// The setup.
+    pub setup: Setup,
+    /// Each terrain piece's shape.
+    pub terrain: Vec<Shape>,
+    /// Each element's shape.
+    pub elements: Vec<Shape>,
+}
+
+/// A shot's line and modifiers, worked out before it is fired.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Aim {
+    /// The line's end on the target.
+    pub to: V,
+    /// Each modifier and its reason (R122, R131).
+    pub modifiers: Vec<(String, i8)>,
+    /// A sniper's penalties (R142).
+    pub sniper_penalties: u8,
+}
+
+impl Aim {
+    /// The modifiers' sum.
+    pub fn total(&self) -> i8 {
+        self.modifiers.iter().map(|m| m.1).sum()
+    }
+}
+
+/// How a Shoot resolves (R120-R129, R142).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shot {
+    /// An attack roll at the target.
+    Direct(Aim),
+    /// A sniper's roll (R142).
+    Sniper(Aim),
+    /// A template on the target's centre: a blue missile (small) or
+    /// indirect fire with sight (large) (R126, R128).
+    Template {
+        /// Its diameter.
+        diameter: u16,
+    },
+    /// Indirect fire without sight: a drop aimed at the target's centre
+    /// (R129).
+    Drop,
+}
+
+/// A skirmish under way.
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub(crate) table: Arc<Table>,
+    pub(crate) units: Vec<Unit>,
+    /// Each element's steps left; 0 is a ruin (R119).
+    pub(crate) elements: Vec<u8>,
+    pub(crate) clouds: Vec<Cloud>,
+    pub(crate) turn: u32,
+    pub(crate) to_act: u8,
+    pub(crate) pending: Option<PendingDrop>,
+    /// AP each side destroyed of the other's (R145).
+    pub(crate) ap: [u16; 2],
+    pub(crate) over: Option<Ending>,
+    pub(crate) dice: Dice,
+}
+
+impl PartialEq for Game {
+    fn eq(&self, o: &Game) -> bool {
+        self.table.setup == o.table.setup
+            && self.units == o.units
+            && self.elements == o.elements
+            && self.clouds == o.clouds
+            && self.turn == o.turn
+            && self.to_act == o.to_act
+            && self.pending == o.pending
+            && self.ap == o.ap
+            && self.over == o.over
+            && self.dice == o.dice
+    }
+}
+
+fn dir(deg: f64) -> V {
+    let r = deg.to_radians();
+    V::new(r.cos(), r.sin())
+}
+
+impl Game {
+    /// A game of a setup, checked (R100-R103), with its dice (R30).
+    pub fn new(setup: &Setup, dice: Dice) -> Result<Game, SetupError> {
+        setup.check()?;
+        let ids = default_ids(&setup.units);
+        let units = setup
+            .units
+            .iter()
+            .zip(&ids)
+            .map(|(u, id)| Unit {
+                tag: Tag::new(id).expect("checked ids"),
+                data: unit_data(&u.data).expect("checked data"),
+                side: u.side,
+                at: u.at,
+                facing: u.facing,
+                back: u.back,
+                alive: true,
+                carcass: false,
+                acted: false,
+                hits: 0,
+            })
+            .collect();
+        let table = Table {
+            terrain: setup
+                .terrain
+                .iter()
+                .map(|t| Footprint::Polygon(t.corners.clone()).shape())
+                .collect(),
+            elements: setup
+                .elements
+                .iter()
+                .map(|e| Footprint::Polygon(e.corners.clone()).shape())
+                .collect(),
+            setup: setup.clone(),
+        };
+        Ok(Game {
+            elements: setup.elements.iter().map(|e| e.steps).collect(),
+            table: Arc::new(table),
+            units,
+            clouds: Vec::new(),
+            turn: 1,
+            to_act: 0,
+            pending: None,
+            ap: [0; 2],
+            over: None,
+            dice,
+        })
+    }
+
+    /// The setup.
+    pub fn setup(&self) -> &Setup {
+        &self.table.setup
+    }
+
+    /// The units, standing or not, in the setup's order.
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// The clouds thrown, gone ones included (R130).
+    pub fn clouds(&self) -> &[Cloud] {
+        &self.clouds
+    }
+
+    /// Each element's steps left; 0 is a ruin (R119).
+    pub fn element_steps(&self) -> &[u8] {
+        &self.elements
+    }
+
+    /// The game turn.
+    pub fn turn_number(&self) -> u32 {
+        self.turn
+    }
+
+    /// The side to act, or the firer owing a placed drop.
+    pub fn to_act(&self) -> u8 {
+        match self.pending {
+            Some(p) => self.units[p.shooter].side,
+            None => self.to_act,
+        }
+    }
+
+    /// A placed drop awaited (R129).
+    pub fn pending(&self) -> Option<PendingDrop> {
+        self.pending
+    }
+
+    /// AP each side destroyed (R145).
+    pub fn ap_destroyed(&self) -> [u16; 2] {
+        self.ap
+    }
+
+    /// How the game ended, if it has.
+    pub fn ending(&self) -> Option<Ending> {
+        self.over
+    }
+
+    /// The unit tagged `tag`, by index.
+    pub fn find(&self, tag: Tag) -> Option<usize> {
+        self.units.iter().position(|u| u.tag == tag)
+    }
+
+    fn lns(&self) -> f64 {
+        f64::from(self.table.setup.switches.lns_mm)
+    }
+
+    fn contact(&self) -> f64 {
+        f64::from(self.table.setup.switches.contact_mm)
+    }
+
+    /// The unit `tag` of `side`, standing and not yet acted: the unit of a
+    /// command.
+    fn actor(&self, side: u8, tag: Tag) -> Result<usize, CommandError> {
+        let Some(i) = self.find(tag) else {
+            return refuse(101, format!("no unit is {tag}"));
+        };
+        let u = &self.units[i];
+        if u.side != side {
+            return refuse(
+                109,
+                format!(
+                    "{tag} is {}'s",
+                    self.table.setup.sides[usize::from(u.side)].name
+                ),
+            );
+        }
+        if !u.alive {
+            return refuse(124, format!("{tag} is destroyed"));
+        }
+        if u.acted {
+            return refuse(
+                109,
+                format!("{tag} has acted this turn: a unit acts once a turn"),
+            );
+        }
+        Ok(i)
+    }
+
+    /// The enemy `tag` of `side`'s unit, standing.
+    fn enemy(&self, side: u8, tag: Tag) -> Result<usize, CommandError> {
+        let Some(i) = self.find(tag) else {
+            return refuse(101, format!("no unit is {tag}"));
+        };
+        let u = &self.units[i];
+        if u.side == side {
+            return refuse(
+                129,
+                format!("{tag} is a friend: a shot or charge names an enemy"),
+            );
+        }
+        if !u.alive {
+            return refuse(124, format!("{tag} is destroyed"));
+        }
+        Ok(i)
+    }
+
+    /// What stands in the way of a move of unit `mover`, with names for
+    /// refusals: building elements not ruined, the other standing units,
+    /// vegetation (R114).
+    fn obstacles_for_move(&self, mover: usize) -> (Vec<(Shape, Kind)>, Vec<String>) {
+        let mut things = Vec::new();
+        let mut names = Vec::new();
+        for (k, shape) in self.table.elements.iter().enumerate() {
+            if self.elements[k] > 0 {
+                things.push((shape.clone(), Kind::Building));
+                names.push(format!(
+                    "the building element {}",
+                    self.table.setup.elements[k].name
+                ));
+            }
+        }
+        for (i, u) in self.units.iter().enumerate() {
+            if i != mover && u.alive {
+                things.push((
+                    u.shape(),
+                    Kind::Unit {
+                        vehicle: u.vehicle(),
+                    },
+                ));
+                names.push(format!("{} ({})", u.tag, u.data.short_name()));
+            }
+        }
+        for (k, t) in self.table.setup.terrain.iter().enumerate() {
+            if t.kind == TerrainKind::Vegetation {
+                things.push((self.table.terrain[k].clone(), Kind::Vegetation));
+                names.push(format!("vegetation (terrain[{k}])"));
+            }
+        }
+        (things, names)
+    }
+
+    /// Checks unit `i`'s path; its length in mm.
+    pub fn check_move(
+        &self,
+        i: usize,
+        legs: &Legs,
+        face: Option<i16>,
+    ) -> Result<f64, CommandError> {
+        let u = &self.units[i];
+        if face.is_some() && u.data.base != crate::data::Base::Oval {
+            return refuse(
+                113,
+                format!("{} is round: only an oval picks a facing", u.tag),
+            );
+        }
+        if !legs.is_empty() && u.movement() == 0 {
+            return refuse(
+                125,
+                format!("{}'s locomotion is hit: its Movement is 0", u.tag),
+            );
+        }
+        let (things, names) = self.obstacles_for_move(i);
+        let mover = Mover {
+            at: u.footprint(),
+            movement: u.movement(),
+            vehicle: u.vehicle(),
+            flight: u.data.has(Ability::Flight),
+        };
+        let points = legs.points();
+        check_path(
+            &mover,
+            &points,
+            face,
+            &things,
+            self.table.setup.switches.lns_mm,
+            self.table.setup.table,
+        )
+        .map_err(|e| from_path(e, &|k| names[k].clone()))
+    }
+
+    /// Whether `p` stands in a terrain piece of `kind`: the piece's index.
+    fn standing_in(&self, p: Pt, kind: TerrainKind) -> Option<usize> {
+        self.table
+            .setup
+            .terrain
+            .iter()
+            .position(|t| t.kind == kind && point_in(p, &t.corners))
+    }
+
+    /// The obstacles to a line from unit `from` to unit `to` and what each
+    /// costs (R120, R122, R131): blocking ones, and crossed ones with the
+    /// penalty of each and whether it is a light structure.
+    fn sight_obstacles(&self, from: usize, to: usize, sniper: bool) -> Vec<(Shape, Crossed)> {
+        let s = &self.units[from];
+        let t = &self.units[to];
+        let sw = self.table.setup.switches;
+        let mut out = Vec::new();
+        for (k, shape) in self.table.elements.iter().enumerate() {
+            let ruin = self.elements[k] == 0;
+            out.push((
+                shape.clone(),
+                if ruin { Crossed::Light } else { Crossed::Block },
+            ));
+        }
+        for (i, u) in self.units.iter().enumerate() {
+            if i == from || i == to {
+                continue;
+            }
+            if u.alive && !sniper {
+                out.push((u.shape(), Crossed::Block));
+            } else if u.carcass {
+                out.push((u.shape(), Crossed::Light));
+            }
+        }
+        let shooter_shape = s.shape();
+        for (k, tp) in self.table.setup.terrain.iter().enumerate() {
+            let shape = &self.table.terrain[k];
+            match tp.kind {
+                TerrainKind::Vegetation | TerrainKind::Hill => {
+                    let in_it = point_in(s.at, &tp.corners) || point_in(t.at, &tp.corners);
+                    if !in_it {
+                        out.push((shape.clone(), Crossed::Block));
+                    }
+                }
+                TerrainKind::LightStructure => {
+                    let touching = in_contact(&shooter_shape, shape, f64::from(sw.contact_mm));
+                    if !touching {
+                        out.push((shape.clone(), Crossed::Light));
+                    }
+                }
+                TerrainKind::Crater => {}
+            }
+        }
+        for c in &self.clouds {
+            if c.owner != u16::from(s.side)
+                && let Some(p) = c.penalty(self.turn)
+            {
+                out.push((Footprint::disc(c.at, CLOUD_MM).shape(), Crossed::Smoke(p)));
+            }
+        }
+        out
+    }
+
+    /// The best line from unit `from` to unit `to` within the arc of its
+    /// weapon `weapon` (R120-R122, R131), with its modifiers; `None` where
+    /// no line is clear.
+    pub fn aim(&self, from: usize, to: usize, weapon: usize, sniper: bool) -> Option<Aim> {
+        let s = &self.units[from];
+        let t = &self.units[to];
+        let sw = self.table.setup.switches;
+        let obstacles = self.sight_obstacles(from, to, sniper);
+        let list: Vec<Obstacle> = obstacles
+            .iter()
+            .map(|(shape, c)| Obstacle {
+                shape,
+                blocks: *c == Crossed::Block,
+            })
+            .collect();
+        let arc = s
+            .data
+            .weapons
+            .get(weapon)
+            .map_or(360, |w| w.arc_deg)
+            .min(360);
+        let facing = dir(f64::from(s.facing));
+        let in_arc = |to: V| {
+            if arc >= 360 {
+                return true;
+            }
+            let d = to.sub(s.at.v());
+            let len = d.len();
+            if len < EPS {
+                return true;
+            }
+            let cos = d.dot(facing) / len;
+            cos + 1e-9 >= (f64::from(arc) / 2.0).to_radians().cos()
+        };
+        let lines = sight_lines(s.at, &t.shape(), &list, GRAZE_MM);
+        let light_penalty = match sw.penalty_symbol {
+            PenaltySymbol::Shooter => s
+                .data
+                .abilities
+                .iter()
+                .find_map(|a| match a {
+                    Ability::PenaltySymbol(n) => Some(*n as i8),
+                    _ => None,
+                })
+                .unwrap_or(1),
+            PenaltySymbol::Off => 1,
+        };
+        let oval_target = t.data.base == crate::data::Base::Oval;
+        let price = |crossed: &[usize]| -> (i8, u8, i8) {
+            let lights = crossed
+                .iter()
+                .filter(|k| obstacles[**k].1 == Crossed::Light)
+                .count() as i8;
+            let light = if oval_target || lights == 0 {
+                0
+            } else {
+                match sw.light_stacking {
+                    LightStacking::Once => -light_penalty,
+                    LightStacking::Each => -light_penalty * lights,
+                }
+            };
+            let smokes = crossed.iter().filter_map(|k| match obstacles[*k].1 {
+                Crossed::Smoke(p) => Some(p),
+                _ => None,
+            });
+            let smoke = match sw.smoke_stacking {
+                SmokeStacking::Each => smokes.sum(),
+                SmokeStacking::Worst => smokes.min().unwrap_or(0),
+            };
+            (light, lights as u8, smoke)
+        };
+        let best = lines
+            .into_iter()
+            .filter(|l| in_arc(l.to))
+            .map(|l| {
+                let p = price(&l.crossed);
+                (p, l)
+            })
+            .reduce(|a, b| {
+                let cost = |p: &(i8, u8, i8)| {
+                    if sniper {
+                        -(i16::from(p.1))
+                    } else {
+                        i16::from(p.0) + i16::from(p.2)
+                    }
+                };
+                if cost(&b.0) > cost(&a.0) { b } else { a }
+            })?;
+        let ((light, lights, smoke), line) = best;
+        let mut modifiers = Vec::new();
+        let mut penalties = 0u8;
+        // Long range (R122): beyond a ruler, two from a hill.
+        let ruler = f64::from(sw.ruler_mm());
+        let on_hill = self.standing_in(s.at, TerrainKind::Hill).is_some();
+        let reach = if on_hill { 2.0 * ruler } else { ruler };
+        let armor = t.armor();
+        let black = s
+            .data
+            .weapons
+            .get(weapon)
+            .is_some_and(|w| w.missile == Some(Missile::Black))
+            && armor >= 1;
+        let no_long = s.data.has(Ability::TargetingComputer) || s.tripod_set() || black;
+        if gap(&s.shape(), &t.shape()) > reach + EPS && !no_long {
+            modifiers.push((
+                format!(
+                    "long range, beyond {} (R122)",
+                    if on_hill {
+                        "two rulers from a hill"
+                    } else {
+                        "a ruler"
+                    }
+                ),
+                -1,
+            ));
+            penalties += 1;
+        }
+        if light != 0 {
+            modifiers.push((
+                format!(
+                    "{} light structure{} crossed (R122)",
+                    lights,
+                    if lights == 1 { "" } else { "s" }
+                ),
+                light,
+            ));
+        }
+        penalties += if oval_target { 0 } else { lights };
+        let sv = self.standing_in(s.at, TerrainKind::Vegetation);
+        let tv = self.standing_in(t.at, TerrainKind::Vegetation);
+        match (sv, tv) {
+            (Some(a), Some(b)) if a == b => {
+                modifiers.push(("both in the same vegetation (R122)".into(), -1));
+            }
+            (None, None) => {}
+            _ => modifiers.push(("vegetation (R122)".into(), -2)),
+        }
+        if smoke != 0 {
+            modifiers.push(("enemy smoke crossed (R131)".into(), smoke));
+        }
+        if t.data.has(Ability::Camouflage) {
+            modifiers.push(("camouflage (R122, R134)".into(), -1));
+            penalties += 1;
+        }
+        if t.shield_up() || t.data.has(Ability::PermanentShield) {
+            penalties += 1;
+        }
+        if t.movement() >= 6 {
+            penalties += 1;
+        }
+        Some(Aim {
+            to: line.to,
+            modifiers,
+            sniper_penalties: penalties,
+        })
+    }
+
+    /// How unit `i`'s Shoot at `t` with weapon `w` resolves, or why it is
+    /// refused (R120-R129, R134, R142).
+    pub fn plan_shot(&self, i: usize, t: usize, w: u8) -> Result<Shot, CommandError> {
+        let s = &self.units[i];
+        let target = &self.units[t];
+        if s.data.has(Ability::DoesNotShoot) {
+            return refuse(134, format!("{} does not shoot", s.tag));
+        }
+        let w = usize::from(w);
+        if s.data.weapons.is_empty() {
+            if !s.data.has(Ability::Sniper) {
+                return refuse(123, format!("{} has no weapon", s.tag));
+            }
+            if w > 0 {
+                return refuse(123, format!("{} has one weapon", s.tag));
+            }
+            if target.vehicle() {
+                return refuse(
+                    142,
+                    format!("{} is a vehicle: a sniper shoots infantry", target.tag),
+                );
+            }
+            return match self.aim(i, t, 0, true) {
+                Some(aim) => Ok(Shot::Sniper(aim)),
+                None => refuse(
+                    120,
+                    format!("{} has no line of sight to {}", s.tag, target.tag),
+                ),
+            };
+        }
+        let Some(weapon) = s.data.weapons.get(w) else {
+            return refuse(109, format!("{} has no weapon A{}", s.tag, w + 1));
+        };
+        if s.hits & Location::Weapon(w as u8).bit() != 0 {
+            return refuse(
+                125,
+                format!("{}'s weapon {} is destroyed", s.tag, weapon_name(s.data, w)),
+            );
+        }
+        let armor = target.armor();
+        if s.bonus(w, armor).is_none() {
+            return refuse(
+                123,
+                format!(
+                    "{} has no bonus (\"-\") at {}'s {}",
+                    s.tag, target.tag, ARMOR[armor]
+                ),
+            );
+        }
+        let aim = self.aim(i, t, w, false);
+        if s.data.has(Ability::Indirect) {
+            return Ok(match aim {
+                Some(_) => Shot::Template { diameter: LARGE_MM },
+                None => Shot::Drop,
+            });
+        }
+        let Some(aim) = aim else {
+            return refuse(
+                120,
+                format!(
+                    "{} has no line of sight to {}{}",
+                    s.tag,
+                    target.tag,
+                    if weapon.arc_deg < 360 {
+                        format!(" within its weapon's {}° arc", weapon.arc_deg)
+                    } else {
+                        String::new()
+                    }
+                ),
+            );
+        };
+        if weapon.missile == Some(Missile::Blue) {
+            return Ok(Shot::Template { diameter: SMALL_MM });
+        }
+        Ok(Shot::Direct(aim))
+    }
+
+    /// Checks a grenade of unit `i` at `t` (R127): Grenades, sight, within
+    /// 3 LNS.
+    pub fn check_grenade(&self, i: usize, t: usize) -> Result<(), CommandError> {
+        let s = &self.units[i];
+        let target = &self.units[t];
+        if !s.data.has(Ability::Grenades) {
+            return refuse(127, format!("{} has no grenades", s.tag));
+        }
+        let reach = f64::from(GRENADE_LNS) * self.lns();
+        let d = gap(&s.shape(), &target.shape());
+        if d > reach + EPS {
+            return refuse(
+                127,
+                format!(
+                    "{} is {d:.1} mm from {}: a grenade reaches {reach:.0} mm (3 LNS)",
+                    target.tag, s.tag
+                ),
+            );
+        }
+        if self.aim(i, t, 0, false).is_none() {
+            return refuse(
+                127,
+                format!("{} has no line of sight to {}", s.tag, target.tag),
+            );
+        }
+        Ok(())
+    }
+
+    /// Checks a cloud of unit `i` at `at` (R130, R138).
+    pub fn check_smoke(&self, i: usize, at: Pt) -> Result<(), CommandError> {
+        let s = &self.units[i];
+        if !s.has_smoke() {
+            return refuse(
+                138,
+                if s.data.has(Ability::SmokeBomb) {
+                    format!("{}'s equipment is hit: no smoke (R125)", s.tag)
+                } else {
+                    format!("{} has no smoke bomb", s.tag)
+                },
+            );
+        }
+        let down = self
+            .clouds
+            .iter()
+            .filter(|c| c.owner == u16::from(s.side) && c.penalty(self.turn).is_some())
+            .count();
+        if down >= CLOUDS_EACH {
+            return refuse(130, "both of the side's clouds are down");
+        }
+        let (w, d) = self.table.setup.table;
+        if at.x < 0 || at.y < 0 || at.x > i32::from(w) || at.y > i32::from(d) {
+            return refuse(130, format!("{at} is off the table"));
+        }
+        let reach = if s.vehicle() {
+            f64::from(self.table.setup.switches.ruler_mm())
+        } else {
+            f64::from(GRENADE_LNS) * self.lns()
+        };
+        let point = Footprint::disc(at, 0).shape();
+        let d = gap(&s.shape(), &point);
+        if d > reach + EPS {
+            return refuse(
+                130,
+                format!(
+                    "{at} is {d:.1} mm from {}: smoke reaches {reach:.0} mm ({})",
+                    s.tag,
+                    if s.vehicle() { "a ruler" } else { "3 LNS" }
+                ),
+            );
+        }
+        if !self.point_seen(i, at) {
+            return refuse(130, format!("{} has no line of sight to {at}", s.tag));
+        }
+        Ok(())
+    }
+
+    /// Whether unit `i`'s centre sees the point `p` (R120): no building,
+    /// other unit, or vegetation or hill it does not stand in across.
+    fn point_seen(&self, i: usize, p: Pt) -> bool {
+        let s = &self.units[i];
+        let (a, b) = (s.at.v(), p.v());
+        let blocked = |shape: &Shape| blocks_segment(shape, a, b, GRAZE_MM);
+        if self
+            .table
+            .elements
+            .iter()
+            .enumerate()
+            .any(|(k, e)| self.elements[k] > 0 && blocked(e))
+        {
+            return false;
+        }
+        if self
+            .units
+            .iter()
+            .enumerate()
+            .any(|(k, u)| k != i && u.alive && blocked(&u.shape()))
+        {
+            return false;
+        }
+        !self.table.setup.terrain.iter().enumerate().any(|(k, t)| {
+            matches!(t.kind, TerrainKind::Vegetation | TerrainKind::Hill)
+                && !point_in(s.at, &t.corners)
+                && !point_in(p, &t.corners)
+                && blocked(&self.table.terrain[k])
+        })
+    }
+
+    /// Checks a charge of unit `i` at `t` along `legs` (R134).
+    pub fn check_charge(&self, i: usize, t: usize, legs: &Legs) -> Result<Pt, CommandError> {
+        let s = &self.units[i];
+        if !s.data.has(Ability::Charge) {
+            return refuse(134, format!("{} has no Charge", s.tag));
+        }
+        if s.data.has(Ability::DoesNotShoot) {
+            return refuse(134, format!("{} does not shoot: no charge", s.tag));
+        }
+        let target = &self.units[t];
+        if s.bonus(0, target.armor()).is_none() {
+            return refuse(
+                123,
+                format!(
+                    "{} has no bonus (\"-\") at {}'s {}",
+                    s.tag,
+                    target.tag,
+                    ARMOR[target.armor()]
+                ),
+            );
+        }
+        self.check_move(i, legs, None)?;
+        let end = legs.ends().last().map_or(s.at, |p| p.pt());
+        let placed = footprint(s.data, end, s.facing).shape();
+        if !in_contact(&placed, &target.shape(), self.contact()) {
+            return refuse(
+                134,
+                format!(
+                    "{} ends at {end}, {:.1} mm from {}: a charge ends in contact (within {} mm, R102)",
+                    s.tag,
+                    gap(&placed, &target.shape()),
+                    target.tag,
+                    self.table.setup.switches.contact_mm
+                ),
+            );
+        }
+        Ok(end)
+    }
+
+    /// Checks a command of `side` without changing anything.
+    pub fn check_as(&self, side: u8, command: &Command) -> Result<(), CommandError> {
+        if self.over.is_some() {
+            return refuse(145, "the game is over");
+        }
+        if let Some(p) = self.pending {
+            let firer = self.units[p.shooter].side;
+            if side != firer {
+                return refuse(
+                    129,
+                    format!(
+                        "{} owes where the drop fell",
+                        self.table.setup.sides[usize::from(firer)].name
+                    ),
+                );
+            }
+            return match command {
+                Command::Land { at } => self.check_land(at.pt()),
+                _ => refuse(129, "the drop's template is awaited: land X,Y"),
+            };
+        }
+        if side != self.to_act {
+            return refuse(
+                109,
+                format!(
+                    "it is {}'s activation",
+                    self.table.setup.sides[usize::from(self.to_act)].name
+                ),
+            );
+        }
+        match command {
+            Command::Move { unit, legs, face } => {
+                let i = self.actor(side, *unit)?;
+                self.check_move(i, legs, *face).map(|_| ())
+            }
+            Command::Charge { unit, target, legs } => {
+                let i = self.actor(side, *unit)?;
+                let t = self.enemy(side, *target)?;
+                self.check_charge(i, t, legs).map(|_| ())
+            }
+            Command::Shoot {
+                unit,
+                target,
+                weapon,
+            } => {
+                let i = self.actor(side, *unit)?;
+                let t = self.enemy(side, *target)?;
+                self.plan_shot(i, t, *weapon).map(|_| ())
+            }
+            Command::Grenade { unit, target } => {
+                let i = self.actor(side, *unit)?;
+                let t = self.enemy(side, *target)?;
+                self.check_grenade(i, t)
+            }
+            Command::Smoke { unit, at } => {
+                let i = self.actor(side, *unit)?;
+                self.check_smoke(i, at.pt())
+            }
+            Command::Special { unit, what } => {
+                let i = self.actor(side, *unit)?;
+                self.check_special(i, *what)
+            }
+            Command::Land { .. } => refuse(129, "no drop is awaited"),
+        }
+    }
+
+    fn check_special(&self, i: usize, what: Special) -> Result<(), CommandError> {
+        let u = &self.units[i];
+        match what {
+            Special::Shield => {
+                if !u.data.has(Ability::EnergyShield(0)) {
+                    return refuse(135, format!("{} has no energy shield", u.tag));
+                }
+                if u.shield_up() {
+                    return refuse(135, format!("{}'s shield is up already", u.tag));
+                }
+            }
+            Special::Tripod => {
+                if !u.data.has(Ability::Tripod) {
+                    return refuse(136, format!("{} has no tripod", u.tag));
+                }
+                if u.tripod_set() {
+                    return refuse(136, format!("{}'s tripod is set already", u.tag));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_land(&self, at: Pt) -> Result<(), CommandError> {
+        let shape = Footprint::disc(at, LARGE_MM).shape();
+        if !on_table(&shape, self.table.setup.table) {
+            return refuse(
+                129,
+                format!("a large template at {at} is not wholly on the table"),
+            );
+        }
+        Ok(())
+    }
+
+    /// Checks and applies a command of `side`; whether dice were rolled.
+    /// A refused command changes nothing: scripted dice that run out part
+    /// way are found on a copy first.
+    pub fn apply_as(
+        &mut self,
+        side: u8,
+        command: &Command,
+        events: &mut Vec<Event>,
+    ) -> Result<(bool, bool), CommandError> {
+        self.check_as(side, command)?;
+        if self.dice.left().is_some() {
+            let mut copy = self.clone();
+            let mut evs = Vec::new();
+            let done = copy.execute(side, command, &mut evs)?;
+            *self = copy;
+            events.extend(evs);
+            Ok(done)
+        } else {
+            self.execute(side, command, events)
+        }
+    }
+
+    fn d6(&mut self) -> Result<u8, CommandError> {
+        self.dice.d6().map_err(|out| CommandError {
+            ruling: 30,
+            reason: out.reason(),
+        })
+    }
+
+    /// Applies a checked command: whether dice were rolled, and whether a
+    /// turn began.
+    fn execute(
+        &mut self,
+        side: u8,
+        command: &Command,
+        events: &mut Vec<Event>,
+    ) -> Result<(bool, bool), CommandError> {
+        let position = self.dice.position();
+        let acted: Option<usize>;
+        match *command {
+            Command::Move { unit, legs, face } => {
+                let i = self.find(unit).expect("checked");
+                let length = self.check_move(i, &legs, face)?;
+                let u = &mut self.units[i];
+                let from = u.at;
+                if let Some(end) = legs.ends().last() {
+                    u.at = end.pt();
+                }
+                if let Some(f) = face {
+                    u.facing = f;
+                }
+                let (to, facing) = (u.at, u.facing);
+                events.push(Event::Moved {
+                    unit: i,
+                    from,
+                    to,
+                    facing,
+                    length,
+                });
+                if !legs.is_empty() {
+                    self.unset_tripod(i, events);
+                }
+                acted = Some(i);
+            }
+            Command::Charge { unit, target, legs } => {
+                let i = self.find(unit).expect("checked");
+                let t = self.find(target).expect("checked");
+                let length = self.check_move(i, &legs, None)?;
+                let from = self.units[i].at;
+                if let Some(end) = legs.ends().last() {
+                    self.units[i].at = end.pt();
+                }
+                events.push(Event::Moved {
+                    unit: i,
+                    from,
+                    to: self.units[i].at,
+                    facing: self.units[i].facing,
+                    length,
+                });
+                if !legs.is_empty() {
+                    self.unset_tripod(i, events);
+                }
+                let armor = self.units[t].armor();
+                let bonus = self.units[i].bonus(0, armor).expect("checked");
+                self.attack_unit(t, bonus, 0, events)?;
+                self.drop_shield(i, events);
+                acted = Some(i);
+            }
+            Command::Shoot {
+                unit,
+                target,
+                weapon,
+            } => {
+                let i = self.find(unit).expect("checked");
+                let t = self.find(target).expect("checked");
+                let shot = self.plan_shot(i, t, weapon)?;
+                let w = usize::from(weapon);
+                match shot {
+                    Shot::Direct(aim) => {
+                        events.push(Event::Sighted {
+                            shooter: i,
+                            target: t,
+                            to: crate::geometry::round_mm(aim.to),
+                            modifiers: aim.modifiers.clone(),
+                        });
+                        let bonus = self.units[i]
+                            .bonus(w, self.units[t].armor())
+                            .expect("checked");
+                        self.attack_unit(t, bonus, aim.total(), events)?;
+                    }
+                    Shot::Sniper(aim) => {
+                        events.push(Event::Sighted {
+                            shooter: i,
+                            target: t,
+                            to: crate::geometry::round_mm(aim.to),
+                            modifiers: Vec::new(),
+                        });
+                        let roll = self.d6()?;
+                        let defense = self.units[t].defense();
+                        let outcome = sniper(roll, defense, aim.sniper_penalties);
+                        let need = if defense <= 4 { 2 } else { 3 } + aim.sniper_penalties;
+                        events.push(Event::Sniped {
+                            target: t,
+                            roll,
+                            need,
+                            outcome,
+                        });
+                        if outcome == Outcome::Step {
+                            self.step(t, events)?;
+                        }
+                    }
+                    Shot::Template { diameter } => {
+                        let at = self.units[t].at;
+                        self.template(i, w, None, at, diameter, events)?;
+                    }
+                    Shot::Drop => {
+                        let aim = self.units[t].at;
+                        match self.table.setup.switches.drop {
+                            DropRule::Scatter => {
+                                let direction = self.d6()?;
+                                let distance = self.d6()?;
+                                let (tw, td) = self.table.setup.table;
+                                let at = drop_landing(aim, direction, distance, LARGE_MM, tw, td);
+                                events.push(Event::Scattered {
+                                    aim,
+                                    direction,
+                                    distance,
+                                    at,
+                                });
+                                self.template(i, w, None, at, LARGE_MM, events)?;
+                            }
+                            DropRule::Placed => {
+                                self.pending = Some(PendingDrop {
+                                    shooter: i,
+                                    weapon,
+                                    aim,
+                                });
+                                events.push(Event::AwaitingDrop { aim });
+                                // The activation ends when the template lands.
+                                return Ok((false, false));
+                            }
+                        }
+                    }
+                }
+                self.drop_shield(i, events);
+                acted = Some(i);
+            }
+            Command::Grenade { unit, target } => {
+                let i = self.find(unit).expect("checked");
+                let t = self.find(target).expect("checked");
+                let at = self.units[t].at;
+                self.template(i, 0, Some(GRENADE_BONUS), at, SMALL_MM, events)?;
+                self.drop_shield(i, events);
+                acted = Some(i);
+            }
+            Command::Smoke { unit, at } => {
+                let i = self.find(unit).expect("checked");
+                self.clouds.push(Cloud {
+                    at: at.pt(),
+                    owner: u16::from(side),
+                    thrown: self.turn,
+                });
+                events.push(Event::Smoked {
+                    unit: i,
+                    at: at.pt(),
+                });
+                acted = Some(i);
+            }
+            Command::Special { unit, what } => {
+                let i = self.find(unit).expect("checked");
+                self.units[i].back = true;
+                events.push(Event::Flipped {
+                    unit: i,
+                    back: true,
+                    why: match what {
+                        Special::Shield => "raises its energy shield (R135)",
+                        Special::Tripod => "sets its tripod (R136)",
+                    },
+                });
+                acted = Some(i);
+            }
+            Command::Land { at } => {
+                let p = self.pending.take().expect("checked");
+                self.template(
+                    p.shooter,
+                    usize::from(p.weapon),
+                    None,
+                    at.pt(),
+                    LARGE_MM,
+                    events,
+                )?;
+                self.drop_shield(p.shooter, events);
+                acted = Some(p.shooter);
+            }
+        }
+        let rolled = self.dice.position() != position || matches!(command, Command::Land { .. });
+        let mut began = false;
+        if let Some(i) = acted {
+            self.units[i].acted = true;
+            began = self.next_activation(events);
+        }
+        Ok((rolled, began))
+    }
+
+    fn unset_tripod(&mut self, i: usize, events: &mut Vec<Event>) {
+        if self.units[i].tripod_set() {
+            self.units[i].back = false;
+            events.push(Event::Flipped {
+                unit: i,
+                back: false,
+                why: "moves: its tripod is unset (R136)",
+            });
+        }
+    }
+
+    fn drop_shield(&mut self, i: usize, events: &mut Vec<Event>) {
+        if self.units[i].alive && self.units[i].shield_up() {
+            self.units[i].back = false;
+            events.push(Event::Flipped {
+                unit: i,
+                back: false,
+                why: "has fought: its shield drops (R135)",
+            });
+        }
+    }
+
+    /// An attack on unit `t` (R123): a die, the bonus and modifiers against
+    /// its defense (a crater's +1 for infantry in one).
+    fn attack_unit(
+        &mut self,
+        t: usize,
+        bonus: i8,
+        modifiers: i8,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        let roll = self.d6()?;
+        let u = &self.units[t];
+        let crater = !u.vehicle() && self.standing_in(u.at, TerrainKind::Crater).is_some();
+        let defense = u.defense();
+        let outcome = attack(roll, bonus, modifiers, defense, crater);
+        events.push(Event::Attacked {
+            struck: Struck::Unit(t),
+            roll,
+            bonus,
+            modifiers,
+            defense: defense + u8::from(crater),
+            outcome,
+        });
+        match outcome {
+            Outcome::Miss => Ok(()),
+            Outcome::Step => self.step(t, events),
+            Outcome::Double => {
+                self.destroy(t, events);
+                Ok(())
+            }
+        }
+    }
+
+    /// A step on unit `t` (R124, R125).
+    fn step(&mut self, t: usize, events: &mut Vec<Event>) -> Result<(), CommandError> {
+        let (data, back, hits) = (self.units[t].data, self.units[t].back, self.units[t].hits);
+        match data.back() {
+            Back::Damaged if !back => {
+                self.units[t].back = true;
+                events.push(Event::Damaged { unit: t });
+            }
+            Back::Damaged | Back::Ability => self.destroy(t, events),
+            Back::Vehicle => {
+                let roll = self.d6()?;
+                let column = data.location_type.unwrap_or(1);
+                let location = location(column, roll);
+                let again = hits & location.bit() != 0;
+                events.push(Event::LocationHit {
+                    unit: t,
+                    roll,
+                    location,
+                    again,
+                });
+                if again {
+                    self.destroy(t, events);
+                } else {
+                    self.units[t].hits |= location.bit();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn destroy(&mut self, t: usize, events: &mut Vec<Event>) {
+        let u = &mut self.units[t];
+        if !u.alive {
+            return;
+        }
+        u.alive = false;
+        u.carcass = u.data.leaves_carcass();
+        let (side, ap, carcass) = (u.side, u.data.ap, u.carcass);
+        self.ap[usize::from(1 - side)] += ap;
+        events.push(Event::Destroyed { unit: t, carcass });
+    }
+
+    /// A template of `diameter` mm at `at` from unit `i`'s weapon `w` (or
+    /// a grenade's `fixed` bonus): every unit and element it overlaps or
+    /// touches takes an attack at its type, no modifiers, nearest the
+    /// centre first (R126).
+    fn template(
+        &mut self,
+        i: usize,
+        w: usize,
+        fixed: Option<i8>,
+        at: Pt,
+        diameter: u16,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        events.push(Event::Template { at, diameter });
+        for struck in self.template_targets(at, diameter) {
+            match struck {
+                Struck::Unit(t) => {
+                    if !self.units[t].alive {
+                        continue;
+                    }
+                    let bonus = match fixed {
+                        Some(b) => Some(b),
+                        None => self.units[i].bonus(w, self.units[t].armor()),
+                    };
+                    if let Some(bonus) = bonus {
+                        self.attack_unit(t, bonus, 0, events)?;
+                    }
+                }
+                Struck::Element(k) => {
+                    let bonus = match fixed {
+                        Some(b) => Some(b),
+                        None => self.units[i].bonus(w, 2),
+                    };
+                    if let Some(bonus) = bonus {
+                        self.attack_element(k, bonus, events)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What a template of `diameter` mm at `at` overlaps or touches, nearest
+    /// its centre first (R126): standing units, then elements not ruined.
+    pub fn template_targets(&self, at: Pt, diameter: u16) -> Vec<Struck> {
+        let mut who: Vec<Struck> = Vec::new();
+        let mut shapes = Vec::new();
+        for (k, u) in self.units.iter().enumerate() {
+            if u.alive {
+                who.push(Struck::Unit(k));
+                shapes.push(u.shape());
+            }
+        }
+        for (k, e) in self.table.elements.iter().enumerate() {
+            if self.elements[k] > 0 {
+                who.push(Struck::Element(k));
+                shapes.push(e.clone());
+            }
+        }
+        template_hits(at, diameter, &shapes)
+            .into_iter()
+            .map(|h| who[h])
+            .collect()
+    }
+
+    /// An attack on building element `k` (R119, R123): a step takes one of
+    /// its steps, a double two; at none it is a ruin.
+    fn attack_element(
+        &mut self,
+        k: usize,
+        bonus: i8,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        let roll = self.d6()?;
+        let defense = self.table.setup.elements[k].defense;
+        let outcome = attack(roll, bonus, 0, defense, false);
+        events.push(Event::Attacked {
+            struck: Struck::Element(k),
+            roll,
+            bonus,
+            modifiers: 0,
+            defense,
+            outcome,
+        });
+        let steps = match outcome {
+            Outcome::Miss => 0,
+            Outcome::Step => 1,
+            Outcome::Double => 2,
+        };
+        if steps > 0 {
+            let left = self.elements[k].saturating_sub(steps);
+            self.elements[k] = left;
+            events.push(Event::ElementStep { element: k, left });
+            if left == 0 {
+                events.push(Event::Ruined { element: k });
+            }
+        }
+        Ok(())
+    }
+
+    /// After an activation: the game's end (R145), else the next side to
+    /// act, else a new turn. Whether a turn began.
+    fn next_activation(&mut self, events: &mut Vec<Event>) -> bool {
+        let standing = |side: u8| self.units.iter().any(|u| u.alive && u.side == side);
+        let (a, b) = (standing(0), standing(1));
+        if !a || !b {
+            let ending = match (a, b) {
+                (false, false) => Ending::Draw("both sides destroyed at once (R145)"),
+                (true, false) => Ending::Won(Seat(0)),
+                _ => Ending::Won(Seat(1)),
+            };
+            self.end(ending, events);
+            return false;
+        }
+        let ready = |g: &Game, side: u8| {
+            g.units
+                .iter()
+                .any(|u| u.alive && !u.acted && u.side == side)
+        };
+        let other = 1 - self.to_act;
+        if ready(self, other) {
+            self.to_act = other;
+            return false;
+        }
+        if ready(self, self.to_act) {
+            return false;
+        }
+        if self.turn >= self.table.setup.turns {
+            let ending = match self.ap[0].cmp(&self.ap[1]) {
+                std::cmp::Ordering::Greater => Ending::Won(Seat(0)),
+                std::cmp::Ordering::Less => Ending::Won(Seat(1)),
+                std::cmp::Ordering::Equal => {
+                    Ending::Draw("the last turn ended with equal AP destroyed (R145)")
+                }
+            };
+            self.end(ending, events);
+            return false;
+        }
+        self.turn += 1;
+        for u in &mut self.units {
+            u.acted = false;
+        }
+        self.to_act = if self.turn % 2 == 1 { 0 } else { 1 };
+        events.push(Event::TurnBegan { turn: self.turn });
+        true
+    }
+
+    fn end(&mut self, ending: Ending, events: &mut Vec<Event>) {
+        self.over = Some(ending);
+        events.push(Event::Ended {
+            ending,
+            ap: self.ap,
+        });
+    }
+
+    /// The dice.
+    pub fn dice(&self) -> &Dice {
+        &self.dice
+    }
+
+    /// Replaces the dice (R30).
+    pub fn set_dice(&mut self, dice: Dice) {
+        self.dice = dice;
+    }
+
+    /// The centre where a placed drop lands when aimed at `aim` with no
+    /// scatter: the least slide onto the table (R129).
+    pub fn drop_onto_table(&self, aim: Pt) -> Pt {
+        let (w, d) = self.table.setup.table;
+        drop_landing(aim, 1, 1, LARGE_MM, w, d)
+    }
+
+    /// A point in `P16`, for commands.
+    pub fn p16(p: Pt) -> P16 {
+        P16::of(p).unwrap_or_default()
+    }
+
+    /// Whether units `a` and `b` overlap.
+    pub fn overlapping(&self, a: usize, b: usize) -> bool {
+        overlaps(&self.units[a].shape(), &self.units[b].shape())
+    }
+}
+
+/// What a crossed obstacle costs a shot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Crossed {
+    /// It blocks.
+    Block,
+    /// A light structure (R122).
+    Light,
+    /// An enemy cloud, its penalty (R131).
+    Smoke(i8),
+}
+
+/// The armor types' names, by a weapon's bonus index (R101).
+pub const ARMOR: [&str; 3] = ["body armor", "heavy armor", "structure"];
+
+/// A weapon's name for people: `A`, `A1`, `A2`, or `its weapon`.
+pub fn weapon_name(data: &UnitData, w: usize) -> String {
+    match data.weapons.get(w) {
+        Some(weapon) if !weapon.name.is_empty() => weapon.name.to_owned(),
+        _ => "its weapon".to_owned(),
+    }
+}

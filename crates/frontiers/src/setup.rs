@@ -1,0 +1,644 @@
+//! A skirmish's setup, checked before anything is played: the table and
+//! its switches, the terrain, the building elements, the two sides and
+//! their units where they stand (R100, R101, R117, R150-R151). Every
+//! problem is collected with the field path a scenario file gives it and
+//! its ruling; nothing can hold a [`crate::Game`] that breaks one.
+
+use sandtable_core::game::Ruling;
+use sandtable_core::setup::{MAX_PROBLEMS_KEPT, SetupError, SetupProblem};
+use sandtable_core::text::name_problem;
+
+use crate::data::{Base, Faction, UnitData, unit_data};
+use crate::geometry::{EPS, Footprint, Pt, Shape, V, edges, inside, overlaps, segment_segment};
+use crate::smoke::SmokeStacking;
+
+/// The widest or deepest table, in mm: a [`sandtable_core::game::Spot::Point`]
+/// holds up to 32 767 mm; 6 m is more than any table in a room.
+pub const MAX_TABLE_MM: u16 = 6000;
+/// The most units a skirmish holds (both boxes twice over).
+pub const MAX_UNITS: usize = 120;
+/// The most terrain pieces and building elements, each.
+pub const MAX_PIECES: usize = 200;
+/// The most corners of a polygon.
+pub const MAX_CORNERS: usize = 64;
+/// The most game turns (R145).
+pub const MAX_TURNS: u32 = 99;
+
+/// How light structures crossed by one line add up (R122).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum LightStacking {
+    /// -1 however many are crossed (as written).
+    #[default]
+    Once,
+    /// -1 for each.
+    Each,
+}
+
+/// Whose penalty symbol a light structure costs (R122).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum PenaltySymbol {
+    /// The shooter's printed symbol replaces the 1 (as written).
+    #[default]
+    Shooter,
+    /// Always 1.
+    Off,
+}
+
+/// A sniper's penalty for a target in a building (R142).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SniperBuilding {
+    /// +1, as the seed's table says.
+    #[default]
+    Table,
+    /// +2, as the seed's contradicting example has it.
+    Example,
+}
+
+/// How a drop lands (R129).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DropRule {
+    /// Two dice scatter it.
+    #[default]
+    Scatter,
+    /// The firer enters where a real template fell.
+    Placed,
+}
+
+/// The rulings' switches (R100, R102, R122, R129, R131, R142).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Switches {
+    /// Millimetres a LNS (R100).
+    pub lns_mm: u16,
+    /// LNS a ruler (R100).
+    pub ruler_lns: u16,
+    /// The widest gap that is contact, in mm (R102).
+    pub contact_mm: u16,
+    /// R122.
+    pub light_stacking: LightStacking,
+    /// R122.
+    pub penalty_symbol: PenaltySymbol,
+    /// R131.
+    pub smoke_stacking: SmokeStacking,
+    /// R142.
+    pub sniper_building: SniperBuilding,
+    /// R129.
+    pub drop: DropRule,
+}
+
+impl Default for Switches {
+    fn default() -> Switches {
+        Switches {
+            lns_mm: 30,
+            ruler_lns: 8,
+            contact_mm: 2,
+            light_stacking: LightStacking::default(),
+            penalty_symbol: PenaltySymbol::default(),
+            smoke_stacking: SmokeStacking::default(),
+            sniper_building: SniperBuilding::default(),
+            drop: DropRule::default(),
+        }
+    }
+}
+
+impl Switches {
+    /// A ruler's length in mm.
+    pub fn ruler_mm(&self) -> u32 {
+        u32::from(self.lns_mm) * u32::from(self.ruler_lns)
+    }
+}
+
+/// A kind of terrain (R114, R120, R122, R123).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TerrainKind {
+    /// Woods and the like: blocks sight unless a unit stands in it, -2 or
+    /// -1 to shots, 2 LNS off a vehicle's move.
+    Vegetation,
+    /// Blocks sight unless a unit stands on it; a shooter on it reaches 2
+    /// rulers before long range.
+    Hill,
+    /// Walls, sandbags, ruins: -1 to a shot crossing it; costs no move.
+    LightStructure,
+    /// +1 defense for infantry in it; costs nothing.
+    Crater,
+}
+
+impl TerrainKind {
+    /// Its name in scenario files and on the text table.
+    pub fn name(self) -> &'static str {
+        match self {
+            TerrainKind::Vegetation => "vegetation",
+            TerrainKind::Hill => "hill",
+            TerrainKind::LightStructure => "light structure",
+            TerrainKind::Crater => "crater",
+        }
+    }
+}
+
+/// A terrain piece: a polygon of a kind.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Terrain {
+    /// Its kind.
+    pub kind: TerrainKind,
+    /// Its corners, in order.
+    pub corners: Vec<Pt>,
+}
+
+/// A building element (R117): a room or corridor, a polygon with a
+/// defense (structure) and steps to ruin. Its spaces, doors and windows
+/// are not set up yet: a unit does not enter it, and it blocks every move
+/// and line through it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Element {
+    /// Its name, for people.
+    pub name: String,
+    /// Its corners, in order.
+    pub corners: Vec<Pt>,
+    /// Its defense (R123).
+    pub defense: u8,
+    /// Steps until it is a ruin (R119).
+    pub steps: u8,
+}
+
+/// A side (R103).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SideSetup {
+    /// The player's name.
+    pub name: String,
+    /// The faction.
+    pub faction: Faction,
+}
+
+/// A unit where it starts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct UnitSetup {
+    /// Its short id in commands (`T1`): unique in the skirmish; empty for
+    /// the default, the data's first letter and a number.
+    pub id: String,
+    /// Its data id (R150, R151).
+    pub data: String,
+    /// Its side, 0 or 1.
+    pub side: u8,
+    /// Its centre.
+    pub at: Pt,
+    /// An oval's facing, whole degrees counterclockwise from +x (R100).
+    pub facing: i16,
+    /// Whether it starts showing its back (R104: the owner picks).
+    pub back: bool,
+}
+
+/// A skirmish as set up: everything [`crate::Game::new`] checks.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// The table, width and depth in mm (R100).
+    pub table: (u16, u16),
+    /// The switches.
+    pub switches: Switches,
+    /// Terrain pieces.
+    pub terrain: Vec<Terrain>,
+    /// Building elements.
+    pub elements: Vec<Element>,
+    /// The two sides; the first is the first seat.
+    pub sides: Vec<SideSetup>,
+    /// The units.
+    pub units: Vec<UnitSetup>,
+    /// Game turns before the game ends on AP destroyed (R145).
+    pub turns: u32,
+    /// The seed of the dice (R30).
+    pub seed: u64,
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup {
+            table: (1219, 610),
+            switches: Switches::default(),
+            terrain: Vec::new(),
+            elements: Vec::new(),
+            sides: Vec::new(),
+            units: Vec::new(),
+            turns: 12,
+            seed: 0,
+        }
+    }
+}
+
+/// A unit's footprint at a centre and facing (R101).
+pub fn footprint(data: &UnitData, at: Pt, facing: i16) -> Footprint {
+    match data.base {
+        Base::Oval => {
+            let (l, w) = data.base.size_mm();
+            Footprint::stadium(at, l, w, facing)
+        }
+        base => Footprint::disc(at, base.size_mm().0),
+    }
+}
+
+/// The problems found, kept up to [`MAX_PROBLEMS_KEPT`].
+struct Problems(Vec<SetupProblem>, usize);
+
+impl Problems {
+    fn add(&mut self, path: impl Into<String>, ruling: Option<u16>, message: impl Into<String>) {
+        if self.0.len() < MAX_PROBLEMS_KEPT {
+            self.0.push(SetupProblem {
+                path: path.into(),
+                ruling: ruling.map(Ruling),
+                message: message.into(),
+            });
+        } else {
+            self.1 += 1;
+        }
+    }
+}
+
+/// Whether a polygon's corners make a simple polygon of some area: at
+/// least 3, no two sides crossing but neighbours at their shared corner.
+fn polygon_problem(corners: &[Pt]) -> Option<String> {
+    if corners.len() < 3 {
+        return Some(format!(
+            "a polygon needs at least 3 corners, not {}",
+            corners.len()
+        ));
+    }
+    if corners.len() > MAX_CORNERS {
+        return Some(format!(
+            "{} corners: a polygon has at most {MAX_CORNERS}",
+            corners.len()
+        ));
+    }
+    let v: Vec<V> = corners.iter().map(|p| p.v()).collect();
+    let sides = edges(&v);
+    let n = sides.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            let neighbours = j == i + 1 || (i == 0 && j == n - 1);
+            if !neighbours && segment_segment(sides[i].0, sides[i].1, sides[j].0, sides[j].1) < EPS
+            {
+                return Some(format!(
+                    "its sides {} and {} cross: a polygon's sides may not",
+                    i + 1,
+                    j + 1
+                ));
+            }
+        }
+    }
+    let twice_area: f64 = (0..v.len()).map(|i| v[i].cross(v[(i + 1) % v.len()])).sum();
+    if twice_area.abs() < 1.0 {
+        return Some("the polygon has no area".into());
+    }
+    None
+}
+
+/// Whether `shape` lies wholly on a table of `table` mm.
+pub fn on_table(shape: &Shape, table: (u16, u16)) -> bool {
+    shape.core.iter().all(|p| {
+        p.x - shape.radius >= -EPS
+            && p.y - shape.radius >= -EPS
+            && p.x + shape.radius <= f64::from(table.0) + EPS
+            && p.y + shape.radius <= f64::from(table.1) + EPS
+    })
+}
+
+/// Whether an id is a short id: 1 to 4 ASCII capitals and digits, a
+/// capital first.
+pub fn id_ok(id: &str) -> bool {
+    (1..=4).contains(&id.len())
+        && id.starts_with(|c: char| c.is_ascii_uppercase())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+}
+
+/// The default id of a unit of `data`: its short name's first letter in
+/// capitals and the next number free for that letter.
+pub(crate) fn default_ids(units: &[UnitSetup]) -> Vec<String> {
+    let given: Vec<&str> = units.iter().map(|u| u.id.as_str()).collect();
+    let mut out = Vec::with_capacity(units.len());
+    let mut taken: Vec<String> = given
+        .iter()
+        .filter(|g| !g.is_empty())
+        .map(|g| (*g).to_owned())
+        .collect();
+    for u in units {
+        if !u.id.is_empty() {
+            out.push(u.id.clone());
+            continue;
+        }
+        let letter = unit_data(&u.data)
+            .and_then(|d| d.short_name().chars().next())
+            .map_or('U', |c| c.to_ascii_uppercase());
+        let id = (1..)
+            .map(|n| format!("{letter}{n}"))
+            .find(|id| !taken.contains(id))
+            .expect("a free number");
+        taken.push(id.clone());
+        out.push(id);
+    }
+    out
+}
+
+impl Setup {
+    /// Every problem of the setup, each with its field path and ruling.
+    pub fn check(&self) -> Result<(), SetupError> {
+        let mut p = Problems(Vec::new(), 0);
+        let (w, d) = self.table;
+        if !(100..=MAX_TABLE_MM).contains(&w) || !(100..=MAX_TABLE_MM).contains(&d) {
+            p.add(
+                "table",
+                Some(100),
+                format!("a table is 100 to {MAX_TABLE_MM} mm each way, not {w} x {d}"),
+            );
+        }
+        let s = &self.switches;
+        if !(10..=100).contains(&s.lns_mm) {
+            p.add(
+                "switches.lns_mm",
+                Some(100),
+                format!("a LNS is 10 to 100 mm, not {}", s.lns_mm),
+            );
+        }
+        if !(1..=20).contains(&s.ruler_lns) {
+            p.add(
+                "switches.ruler_lns",
+                Some(100),
+                format!("a ruler is 1 to 20 LNS, not {}", s.ruler_lns),
+            );
+        }
+        if s.contact_mm > 10 {
+            p.add(
+                "switches.contact_mm",
+                Some(102),
+                format!("contact is at most 10 mm apart, not {}", s.contact_mm),
+            );
+        }
+        if !(1..=MAX_TURNS).contains(&self.turns) {
+            p.add(
+                "turns",
+                Some(145),
+                format!(
+                    "a skirmish lasts 1 to {MAX_TURNS} turns, not {}",
+                    self.turns
+                ),
+            );
+        }
+        if self.terrain.len() > MAX_PIECES {
+            p.add(
+                "terrain",
+                None,
+                format!("{} pieces: at most {MAX_PIECES}", self.terrain.len()),
+            );
+        }
+        for (i, t) in self.terrain.iter().enumerate().take(MAX_PIECES) {
+            if let Some(why) = polygon_problem(&t.corners) {
+                p.add(format!("terrain[{i}].corners"), Some(101), why);
+            }
+        }
+        if self.elements.len() > MAX_PIECES {
+            p.add(
+                "buildings",
+                None,
+                format!("{} elements: at most {MAX_PIECES}", self.elements.len()),
+            );
+        }
+        for (i, e) in self.elements.iter().enumerate().take(MAX_PIECES) {
+            if let Some(why) = name_problem(&e.name) {
+                p.add(format!("buildings[{i}].name"), None, why);
+            }
+            if let Some(why) = polygon_problem(&e.corners) {
+                p.add(format!("buildings[{i}].corners"), Some(117), why);
+            }
+            if e.steps == 0 {
+                p.add(
+                    format!("buildings[{i}].steps"),
+                    Some(119),
+                    "an element takes at least 1 step to ruin",
+                );
+            }
+        }
+        if self.sides.len() != 2 {
+            p.add(
+                "sides",
+                Some(103),
+                format!("a skirmish has 2 sides, not {}", self.sides.len()),
+            );
+        }
+        for (i, side) in self.sides.iter().enumerate() {
+            if let Some(why) = name_problem(&side.name) {
+                p.add(format!("sides[{i}].name"), None, why);
+            }
+        }
+        if self.sides.len() == 2 && self.sides[0].name == self.sides[1].name {
+            p.add("sides[1].name", None, "both sides have the same name");
+        }
+        if self.units.len() > MAX_UNITS {
+            p.add(
+                "units",
+                None,
+                format!("{} units: at most {MAX_UNITS}", self.units.len()),
+            );
+        }
+        let units = &self.units[..self.units.len().min(MAX_UNITS)];
+        let ids = default_ids(units);
+        let mut placed: Vec<(usize, Shape, bool)> = Vec::new();
+        let mut sides_with_units = [false; 2];
+        for (i, u) in units.iter().enumerate() {
+            let at = format!("units[{i}]");
+            if !u.id.is_empty() && !id_ok(&u.id) {
+                p.add(
+                    format!("{at}.id"),
+                    None,
+                    format!(
+                        "{:?} is not a short id: 1 to 4 capitals and digits, a capital first",
+                        u.id
+                    ),
+                );
+            } else if let Some(first) = ids[..i].iter().position(|o| *o == ids[i]) {
+                p.add(
+                    format!("{at}.id"),
+                    None,
+                    format!("{} is also units[{first}]'s id", ids[i]),
+                );
+            }
+            let Some(data) = unit_data(&u.data) else {
+                p.add(
+                    format!("{at}.data"),
+                    Some(150),
+                    format!(
+                        "no unit has the data id {:?}: the ids are those of R150 and R151, as `lg_trooper`",
+                        u.data
+                    ),
+                );
+                continue;
+            };
+            let side = usize::from(u.side);
+            if side >= self.sides.len().max(2) {
+                p.add(
+                    format!("{at}.side"),
+                    Some(103),
+                    format!("side {} does not exist: the sides are 0 and 1", u.side),
+                );
+                continue;
+            }
+            if let Some(s) = self.sides.get(side) {
+                if s.faction != data.faction {
+                    p.add(
+                        format!("{at}.data"),
+                        Some(103),
+                        format!(
+                            "{} is a {:?} unit, and side {} ({}) is {:?}",
+                            data.id, data.faction, u.side, s.name, s.faction
+                        ),
+                    );
+                }
+                sides_with_units[side] = true;
+            }
+            if !(-360..=360).contains(&u.facing) {
+                p.add(
+                    format!("{at}.facing"),
+                    Some(100),
+                    format!("a facing is -360 to 360 degrees, not {}", u.facing),
+                );
+            }
+            let shape = footprint(data, u.at, u.facing).shape();
+            if !on_table(&shape, self.table) {
+                p.add(
+                    format!("{at}.at"),
+                    Some(101),
+                    format!("{} at {} is not wholly on the table", ids[i], u.at),
+                );
+            }
+            for (j, other, _) in &placed {
+                if overlaps(&shape, other) {
+                    p.add(
+                        format!("{at}.at"),
+                        Some(101),
+                        format!("{} at {} overlaps units[{j}] ({})", ids[i], u.at, ids[*j]),
+                    );
+                }
+            }
+            for (k, e) in self.elements.iter().enumerate().take(MAX_PIECES) {
+                if polygon_problem(&e.corners).is_none() {
+                    let building = Footprint::Polygon(e.corners.clone()).shape();
+                    if overlaps(&shape, &building) {
+                        p.add(
+                            format!("{at}.at"),
+                            Some(117),
+                            format!(
+                                "{} at {} stands in the building element {} (buildings[{k}]); units stand outdoors",
+                                ids[i], u.at, e.name
+                            ),
+                        );
+                    }
+                }
+            }
+            placed.push((i, shape, data.is_vehicle()));
+        }
+        for (side, has) in sides_with_units.iter().enumerate() {
+            if self.sides.len() == 2 && !has {
+                p.add(
+                    "units",
+                    Some(103),
+                    format!("side {side} ({}) has no unit", self.sides[side].name),
+                );
+            }
+        }
+        if p.0.is_empty() {
+            Ok(())
+        } else {
+            Err(SetupError {
+                problems: p.0,
+                more: p.1,
+            })
+        }
+    }
+}
+
+/// Whether `p` lies inside the polygon `corners`.
+pub(crate) fn point_in(p: Pt, corners: &[Pt]) -> bool {
+    let v: Vec<V> = corners.iter().map(|c| c.v()).collect();
+    inside(p.v(), &v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_sides() -> Vec<SideSetup> {
+        vec![
+            SideSetup {
+                name: "Legion".into(),
+                faction: Faction::Legion,
+            },
+            SideSetup {
+                name: "Zirl".into(),
+                faction: Faction::Zirl,
+            },
+        ]
+    }
+
+    fn unit(data: &str, side: u8, x: i32, y: i32) -> UnitSetup {
+        UnitSetup {
+            id: String::new(),
+            data: data.into(),
+            side,
+            at: Pt::new(x, y),
+            facing: 0,
+            back: false,
+        }
+    }
+
+    #[test]
+    fn r101_units_on_the_table_and_apart_with_default_ids() {
+        let setup = Setup {
+            sides: two_sides(),
+            units: vec![
+                unit("lg_trooper", 0, 100, 100),
+                unit("lg_trooper", 0, 130, 100), // touching: allowed
+                unit("zr_brute", 1, 500, 500),
+            ],
+            ..Setup::default()
+        };
+        assert_eq!(setup.check(), Ok(()));
+        assert_eq!(default_ids(&setup.units), ["T1", "T2", "B1"]);
+        let bad = Setup {
+            units: vec![
+                unit("lg_trooper", 0, 100, 100),
+                unit("lg_trooper", 0, 129, 100),
+                unit("zr_brute", 1, 5, 500),
+                unit("zr_nobody", 1, 300, 300),
+                unit("zr_brute", 0, 400, 300),
+            ],
+            ..setup
+        };
+        let e = bad.check().unwrap_err().to_string();
+        assert!(
+            e.contains("units[1].at: T2 at 129,100 overlaps units[0] (T1) (R101)"),
+            "{e}"
+        );
+        assert!(
+            e.contains("units[2].at: B1 at 5,500 is not wholly on the table (R101)"),
+            "{e}"
+        );
+        assert!(e.contains("units[3].data: no unit has the data id \"zr_nobody\""));
+        assert!(
+            e.contains(
+                "units[4].data: zr_brute is a Zirl unit, and side 0 (Legion) is Legion (R103)"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn polygons_are_simple_and_have_area() {
+        let bow = [
+            Pt::new(0, 0),
+            Pt::new(10, 10),
+            Pt::new(10, 0),
+            Pt::new(0, 10),
+        ];
+        assert!(polygon_problem(&bow).unwrap().contains("cross"));
+        let flat = [Pt::new(0, 0), Pt::new(10, 0), Pt::new(20, 0)];
+        assert!(polygon_problem(&flat).unwrap().contains("no area"));
+        let ok = [Pt::new(0, 0), Pt::new(10, 0), Pt::new(10, 10)];
+        assert_eq!(polygon_problem(&ok), None);
+    }
+}

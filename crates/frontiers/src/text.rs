@@ -1,0 +1,331 @@
+//! The skirmish in text: the table drawn at a scale, every unit listed
+//! with its position, facing, side shown and defense, and the JSON
+//! summary the CLI's `--json` prints (field names are an interface:
+//! `docs/frontiers.md`).
+
+use std::fmt::Write as _;
+
+use sandtable_core::game::Ending;
+use serde::Serialize;
+
+use crate::data::{Back, Base, Location};
+use crate::game::{Game, Unit};
+use crate::geometry::{Footprint, Pt, gap};
+use crate::setup::{TerrainKind, point_in};
+
+/// The default cell of the text table: 20 mm a character.
+pub const DEFAULT_CELL_MM: u16 = 20;
+
+/// The side a unit shows, in words.
+pub fn side_shown(u: &Unit) -> &'static str {
+    match (u.back, u.data.back()) {
+        (false, _) => "front",
+        (true, Back::Damaged) => "damaged",
+        (true, _) => {
+            if u.shield_up() {
+                "shield"
+            } else if u.tripod_set() {
+                "tripod"
+            } else {
+                "back"
+            }
+        }
+    }
+}
+
+/// A vehicle's locations hit, as `L E`.
+fn hits_words(u: &Unit) -> String {
+    let mut out = Vec::new();
+    for (i, w) in u.data.weapons.iter().enumerate() {
+        if u.hits & Location::Weapon(i as u8).bit() != 0 {
+            out.push(if w.name.is_empty() { "A" } else { w.name });
+        }
+    }
+    for (loc, name) in [
+        (Location::Carried, "C"),
+        (Location::Locomotion, "L"),
+        (Location::Equipment, "E"),
+    ] {
+        if u.hits & loc.bit() != 0 {
+            out.push(name);
+        }
+    }
+    out.join(" ")
+}
+
+/// A unit's line of the listing.
+pub fn unit_line(game: &Game, u: &Unit) -> String {
+    let side = &game.setup().sides[usize::from(u.side)].name;
+    let mut line = format!("{} {} ({side}) at {}", u.tag, u.data.short_name(), u.at);
+    if u.data.base == Base::Oval {
+        let _ = write!(line, " facing {}", u.facing);
+    }
+    if !u.alive {
+        line.push_str(if u.carcass {
+            ", destroyed: a carcass"
+        } else {
+            ", destroyed"
+        });
+        return line;
+    }
+    let _ = write!(
+        line,
+        ", {} side, defense {}, Movement {}",
+        side_shown(u),
+        u.defense(),
+        u.movement()
+    );
+    let hits = hits_words(u);
+    if !hits.is_empty() {
+        let _ = write!(line, ", hit: {hits}");
+    }
+    if u.acted {
+        line.push_str(", acted");
+    }
+    line
+}
+
+/// The table drawn in text, `cell_mm` mm a character, far edge at the
+/// top; then the legend, every unit, the clouds and the status.
+pub fn draw(game: &Game, cell_mm: u16) -> String {
+    let cell = i32::from(cell_mm.max(1));
+    let (w, d) = game.setup().table;
+    let cols = (i32::from(w) + cell - 1) / cell;
+    let rows = (i32::from(d) + cell - 1) / cell;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "table {w} x {d} mm, {cell} mm a character; the first seat's edge at the bottom"
+    );
+    for row in (0..rows).rev() {
+        out.push('|');
+        for col in 0..cols {
+            let p = Pt::new(col * cell + cell / 2, row * cell + cell / 2);
+            out.push(cell_char(game, p, cell));
+        }
+        out.push_str("|\n");
+    }
+    out.push_str(
+        "legend: unit ids' first letter, lower case for the second seat; # building, % ruin, \
+         = light structure, * vegetation, ^ hill, o crater, ~ smoke, x carcass\n",
+    );
+    for u in game.units() {
+        out.push_str(&unit_line(game, u));
+        out.push('\n');
+    }
+    for c in game.clouds() {
+        if let Some(p) = c.penalty(game.turn_number()) {
+            let _ = writeln!(
+                out,
+                "cloud of {} at {}: {p} (R130)",
+                game.setup().sides[usize::from(c.owner)].name,
+                c.at
+            );
+        }
+    }
+    out.push_str(&status(game));
+    out.push('\n');
+    out
+}
+
+fn cell_char(game: &Game, p: Pt, cell: i32) -> char {
+    let centre = Footprint::disc(p, 0).shape();
+    for u in game.units().iter().filter(|u| u.alive) {
+        if gap(&u.shape(), &centre) <= 0.0 {
+            let c = u.tag.as_str().chars().next().unwrap_or('?');
+            return if u.side == 0 {
+                c
+            } else {
+                c.to_ascii_lowercase()
+            };
+        }
+    }
+    if game
+        .units()
+        .iter()
+        .any(|u| u.carcass && gap(&u.shape(), &centre) <= 0.0)
+    {
+        return 'x';
+    }
+    for (k, e) in game.setup().elements.iter().enumerate() {
+        if point_in(p, &e.corners) {
+            return if game.element_steps()[k] > 0 {
+                '#'
+            } else {
+                '%'
+            };
+        }
+    }
+    if game.clouds().iter().any(|c| {
+        c.penalty(game.turn_number()).is_some()
+            && gap(
+                &Footprint::disc(c.at, crate::smoke::CLOUD_MM).shape(),
+                &centre,
+            ) <= 0.0
+    }) {
+        return '~';
+    }
+    let half = cell / 2;
+    let square = Footprint::Polygon(vec![
+        Pt::new(p.x - half, p.y - half),
+        Pt::new(p.x + half, p.y - half),
+        Pt::new(p.x + half, p.y + half),
+        Pt::new(p.x - half, p.y + half),
+    ])
+    .shape();
+    for t in &game.setup().terrain {
+        let thin = t.kind == TerrainKind::LightStructure
+            && crate::geometry::overlaps(&Footprint::Polygon(t.corners.clone()).shape(), &square);
+        if thin || point_in(p, &t.corners) {
+            return match t.kind {
+                TerrainKind::Vegetation => '*',
+                TerrainKind::Hill => '^',
+                TerrainKind::LightStructure => '=',
+                TerrainKind::Crater => 'o',
+            };
+        }
+    }
+    '.'
+}
+
+/// The status line: the turn, whose activation, the AP destroyed.
+pub fn status(game: &Game) -> String {
+    let sides = &game.setup().sides;
+    let ap = game.ap_destroyed();
+    let score = format!(
+        "AP destroyed: {} {}, {} {}",
+        sides[0].name, ap[0], sides[1].name, ap[1]
+    );
+    match game.ending() {
+        Some(Ending::Won(s)) => format!("over: {} won; {score}", sides[s.index()].name),
+        Some(Ending::Draw(why)) => format!("over: a draw, {why}; {score}"),
+        None => match game.pending() {
+            Some(p) => format!(
+                "turn {}: {} owes where the drop aimed at {} fell (land X,Y); {score}",
+                game.turn_number(),
+                sides[usize::from(game.to_act())].name,
+                p.aim
+            ),
+            None => format!(
+                "turn {} of {}: {} to activate a unit; {score}",
+                game.turn_number(),
+                game.setup().turns,
+                sides[usize::from(game.to_act())].name
+            ),
+        },
+    }
+}
+
+/// A unit in the JSON summary.
+#[derive(Serialize)]
+struct UnitJson<'a> {
+    id: &'a str,
+    data: &'static str,
+    side: &'a str,
+    x_mm: i32,
+    y_mm: i32,
+    facing: i16,
+    shown: &'static str,
+    defense: u8,
+    movement: u8,
+    alive: bool,
+    carcass: bool,
+    acted: bool,
+    hits: String,
+}
+
+#[derive(Serialize)]
+struct ElementJson<'a> {
+    name: &'a str,
+    steps_left: u8,
+}
+
+#[derive(Serialize)]
+struct CloudJson<'a> {
+    owner: &'a str,
+    x_mm: i32,
+    y_mm: i32,
+    penalty: i8,
+}
+
+#[derive(Serialize)]
+struct Summary<'a> {
+    system: &'static str,
+    turn: u32,
+    turns: u32,
+    to_act: &'a str,
+    over: bool,
+    winner: Option<&'a str>,
+    ap_destroyed: std::collections::BTreeMap<&'a str, u16>,
+    awaiting_drop: Option<[i32; 2]>,
+    units: Vec<UnitJson<'a>>,
+    buildings: Vec<ElementJson<'a>>,
+    clouds: Vec<CloudJson<'a>>,
+}
+
+/// The JSON summary of the skirmish (every viewer sees all of it: the
+/// stand-in turn hides nothing).
+pub fn json(game: &Game) -> String {
+    let sides = &game.setup().sides;
+    let name = |s: u8| sides[usize::from(s)].name.as_str();
+    let summary = Summary {
+        system: "Frontiers",
+        turn: game.turn_number(),
+        turns: game.setup().turns,
+        to_act: name(game.to_act()),
+        over: game.ending().is_some(),
+        winner: match game.ending() {
+            Some(Ending::Won(s)) => Some(name(s.0 as u8)),
+            _ => None,
+        },
+        ap_destroyed: [
+            (name(0), game.ap_destroyed()[0]),
+            (name(1), game.ap_destroyed()[1]),
+        ]
+        .into_iter()
+        .collect(),
+        awaiting_drop: game.pending().map(|p| [p.aim.x, p.aim.y]),
+        units: game
+            .units()
+            .iter()
+            .map(|u| UnitJson {
+                id: u.tag.as_str(),
+                data: u.data.id,
+                side: name(u.side),
+                x_mm: u.at.x,
+                y_mm: u.at.y,
+                facing: u.facing,
+                shown: side_shown(u),
+                defense: u.defense(),
+                movement: u.movement(),
+                alive: u.alive,
+                carcass: u.carcass,
+                acted: u.acted,
+                hits: hits_words(u),
+            })
+            .collect(),
+        buildings: game
+            .setup()
+            .elements
+            .iter()
+            .zip(game.element_steps())
+            .map(|(e, s)| ElementJson {
+                name: &e.name,
+                steps_left: *s,
+            })
+            .collect(),
+        clouds: game
+            .clouds()
+            .iter()
+            .filter_map(|c| {
+                Some(CloudJson {
+                    owner: name(c.owner as u8),
+                    x_mm: c.at.x,
+                    y_mm: c.at.y,
+                    penalty: c.penalty(game.turn_number())?,
+                })
+            })
+            .collect(),
+    };
+    serde_json::to_string_pretty(&summary).expect("a summary is plain data")
+}

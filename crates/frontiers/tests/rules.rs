@@ -1,0 +1,675 @@
+//! The rulings in play, one test a ruling where it bites, with scripted
+//! dice and positions in whole mm (rulings/frontiers.md, R100-R142).
+
+use sandtable_core::dice::Dice;
+use sandtable_core::game::{Ending, GameState, Seat};
+use sandtable_frontiers::attack::Outcome;
+use sandtable_frontiers::data::{Faction, Location};
+use sandtable_frontiers::game::{Event, Struck};
+use sandtable_frontiers::geometry::Pt;
+use sandtable_frontiers::setup::{DropRule, Element, SideSetup, Terrain, TerrainKind, UnitSetup};
+use sandtable_frontiers::{Command, Game, Setup};
+
+fn sides() -> Vec<SideSetup> {
+    vec![
+        SideSetup {
+            name: "Legion".into(),
+            faction: Faction::Legion,
+        },
+        SideSetup {
+            name: "Zirl".into(),
+            faction: Faction::Zirl,
+        },
+    ]
+}
+
+fn unit(id: &str, data: &str, side: u8, x: i32, y: i32) -> UnitSetup {
+    UnitSetup {
+        id: id.into(),
+        data: data.into(),
+        side,
+        at: Pt::new(x, y),
+        facing: 0,
+        back: false,
+    }
+}
+
+fn rect(kind: TerrainKind, x0: i32, y0: i32, x1: i32, y1: i32) -> Terrain {
+    Terrain {
+        kind,
+        corners: vec![
+            Pt::new(x0, y0),
+            Pt::new(x1, y0),
+            Pt::new(x1, y1),
+            Pt::new(x0, y1),
+        ],
+    }
+}
+
+fn setup(units: Vec<UnitSetup>) -> Setup {
+    Setup {
+        sides: sides(),
+        units,
+        ..Setup::default()
+    }
+}
+
+fn game(setup: &Setup, rolls: &[u8]) -> Game {
+    Game::new(setup, Dice::scripted(rolls.to_vec())).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn cmd(text: &str) -> Command {
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// Applies `text` as `seat`, or panics with the refusal.
+fn play(g: &mut Game, seat: u16, text: &str) -> Vec<Event> {
+    let mut events = Vec::new();
+    g.apply_into(Seat(seat), &cmd(text), &mut events)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    events
+}
+
+/// The refusal of `text` as `seat`, checked to change nothing.
+fn refused(g: &Game, seat: u16, text: &str) -> String {
+    let mut copy = g.clone();
+    let mut events = Vec::new();
+    let e = copy
+        .apply_into(Seat(seat), &cmd(text), &mut events)
+        .expect_err(text);
+    assert!(copy == *g, "a refused command changes nothing: {text}");
+    assert!(events.is_empty());
+    e.to_string()
+}
+
+fn attacks(events: &[Event]) -> Vec<(Struck, u8, i8, i8, u8, Outcome)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Attacked {
+                struck,
+                roll,
+                bonus,
+                modifiers,
+                defense,
+                outcome,
+            } => Some((*struck, *roll, *bonus, *modifiers, *defense, *outcome)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn modifiers(events: &[Event]) -> Vec<(String, i8)> {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::Sighted { modifiers, .. } => Some(modifiers.clone()),
+            _ => None,
+        })
+        .expect("a sighted shot")
+}
+
+#[test]
+fn r100_r113_a_move_is_measured_in_whole_mm_up_to_movement_lns() {
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 1000, 500),
+    ]);
+    let g = game(&s, &[]);
+    // Movement 4 x 30 mm: 120 mm exactly is a move; 121 is not.
+    let e = refused(&g, 0, "move T1 221,100");
+    assert!(
+        e.contains("the path is 121.0 mm, over the 120 mm the unit moves (R113)"),
+        "{e}"
+    );
+    // A dog-leg: 60 + 60 = 120.
+    let mut g2 = g.clone();
+    play(&mut g2, 0, "move T1 160,100 160,160");
+    assert_eq!(g2.units()[0].at, Pt::new(160, 160));
+    // 3-4-5: 72 + 48 = 120 along a slant of whole mm.
+    let mut g3 = g.clone();
+    play(&mut g3, 0, "move T1 172,196");
+    assert_eq!(g3.units()[0].at, Pt::new(172, 196));
+    // Only an oval picks a facing (R113).
+    assert!(refused(&g, 0, "move T1 150,100 face 90").contains("only an oval picks a facing"));
+}
+
+#[test]
+fn r114_a_path_through_a_building_is_refused_where_it_touches() {
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 400, 298),
+        unit("K1", "zr_cluster", 1, 1000, 500),
+    ]);
+    s.elements.push(Element {
+        name: "Relay hut".into(),
+        corners: vec![
+            Pt::new(497, 250),
+            Pt::new(600, 250),
+            Pt::new(600, 350),
+            Pt::new(497, 350),
+        ],
+        defense: 7,
+        steps: 3,
+    });
+    let g = game(&s, &[]);
+    let e = refused(&g, 0, "move T1 515,298");
+    assert_eq!(
+        e,
+        "the path touches the building element Relay hut at 482,298 (R114)"
+    );
+    // A unit in the way too, named.
+    let s2 = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("T2", "lg_trooper", 0, 160, 100),
+        unit("K1", "zr_cluster", 1, 1000, 500),
+    ]);
+    let g2 = game(&s2, &[]);
+    assert_eq!(
+        refused(&g2, 0, "move T1 200,100"),
+        "the path touches T2 (trooper) at 130,100 (R114)"
+    );
+}
+
+#[test]
+fn r114_a_path_through_a_gap_exactly_a_base_wide_passes() {
+    // Two enemy bases 60 mm apart centre to centre: a 30 mm gap between
+    // them, exactly a base wide. Touching is no overlap (R101).
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 160, 70),
+        unit("K2", "zr_cluster", 1, 160, 130),
+    ]);
+    let g = game(&s, &[]);
+    let mut g2 = g.clone();
+    play(&mut g2, 0, "move T1 215,100");
+    assert_eq!(g2.units()[0].at, Pt::new(215, 100));
+    // A millimetre off the middle, it touches.
+    assert!(refused(&g, 0, "move T1 215,101").contains("(R114)"));
+}
+
+#[test]
+fn r102_a_charge_ends_in_contact_within_2_mm_and_attacks() {
+    // B1 (brute, Charge, 2 at body) charges T1 (defense 5).
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 300, 100),
+        unit("B1", "zr_brute", 1, 300, 200),
+    ]);
+    let mut g = game(&s, &[3, 3]);
+    play(&mut g, 0, "move T1");
+    // 2 mm apart: contact (R102). 3 mm: not.
+    let e = refused(&g, 1, "charge B1 T1 300,133");
+    assert!(
+        e.contains("a charge ends in contact (within 2 mm, R102)"),
+        "{e}"
+    );
+    let events = play(&mut g, 1, "charge B1 T1 300,132");
+    // 3 + 2 = 5 against 5: a step, no modifiers (R134).
+    assert_eq!(
+        attacks(&events),
+        [(Struck::Unit(0), 3, 2, 0, 5, Outcome::Step)]
+    );
+    assert!(g.units()[0].damaged());
+}
+
+#[test]
+fn r123_r124_a_step_flips_a_damaged_back_then_destroys_and_a_double_destroys() {
+    // Turn 1: T1 at K1 (6 + 2 = 8 against 5: a step); K1 at T1 (1: miss).
+    // Turn 2 (the second seat first): K1 misses, T1 at K1 on its damaged side,
+    // bonus 1: 4 + 1 = 5 against defense 4: destroyed.
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 100, 300),
+        unit("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    let mut g = game(&s, &[6, 1, 1, 4]);
+    let ev = play(&mut g, 0, "shoot T1 K1");
+    assert_eq!(attacks(&ev)[0].5, Outcome::Step);
+    assert!(g.units()[1].damaged());
+    assert_eq!(g.units()[1].defense(), 4);
+    assert_eq!(
+        g.units()[1].bonus(0, 0),
+        Some(2),
+        "3 less 1 when damaged (R150)"
+    );
+    play(&mut g, 1, "shoot K1 T1");
+    play(&mut g, 1, "move K2");
+    assert_eq!(g.turn(), 2);
+    play(&mut g, 1, "shoot K1 T1");
+    let ev = play(&mut g, 0, "shoot T1 K1");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Destroyed { unit: 1, .. }))
+    );
+    assert_eq!(g.ap_destroyed(), [15, 0], "K1's 15 AP (R145)");
+    // A double (at least twice the defense) destroys at once: the Orion's
+    // A2, 3 at body, and a 5 against a memory's defense 4: 8 (R123).
+    let s = setup(vec![
+        unit("O1", "lg_orion", 0, 100, 100),
+        unit("M1", "zr_memory", 1, 100, 300),
+        unit("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    let mut g = game(&s, &[5]);
+    let ev = play(&mut g, 0, "shoot O1 M1 A2");
+    assert_eq!(
+        attacks(&ev),
+        [(Struck::Unit(1), 5, 3, 0, 4, Outcome::Double)]
+    );
+    assert!(!g.units()[1].alive);
+    assert_eq!(g.ap_destroyed(), [20, 0]);
+}
+
+#[test]
+fn r124_an_ability_back_is_one_step() {
+    // The hero's back is its shield: one step destroys it (R124).
+    let s = setup(vec![
+        unit("H1", "lg_hero", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 100, 300),
+    ]);
+    let mut g = game(&s, &[6]);
+    play(&mut g, 0, "move H1");
+    let ev = play(&mut g, 1, "shoot K1 H1");
+    // 6 + 3 = 9 against 6: a step, and the hero is gone.
+    assert_eq!(attacks(&ev)[0].5, Outcome::Step);
+    assert!(!g.units()[0].alive);
+    assert_eq!(g.ending(), Some(Ending::Won(Seat(1))));
+}
+
+#[test]
+fn r120_units_block_sight_and_grazing_within_half_a_mm_does_not() {
+    // T2 stands between T1 and K1, hiding all of K1 but a sliver.
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("T2", "lg_trooper", 0, 100, 200),
+        unit("K1", "zr_cluster", 1, 100, 400),
+    ]);
+    let g = game(&s, &[]);
+    let e = refused(&g, 0, "shoot T1 K1");
+    assert_eq!(e, "T1 has no line of sight to K1 (R120)");
+    // A wall whose corner the only lines to K1 pass within half a mm of
+    // (R120): the tangent from T1 to K1's right side crosses x = 107 at
+    // y = 190, 0.23 mm inside a wall ending there; a wall to x = 108
+    // takes 1.23 mm and blocks.
+    let wall = |right: i32| Element {
+        name: "Wall".into(),
+        corners: vec![
+            Pt::new(0, 190),
+            Pt::new(right, 190),
+            Pt::new(right, 210),
+            Pt::new(0, 210),
+        ],
+        defense: 7,
+        steps: 3,
+    };
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 100, 300),
+    ]);
+    s.elements.push(wall(107));
+    let g = game(&s, &[]);
+    g.check(Seat(0), &cmd("shoot T1 K1"))
+        .expect("grazing within 0.5 mm does not block (R120)");
+    s.elements[0] = wall(108);
+    let g = game(&s, &[]);
+    assert_eq!(
+        refused(&g, 0, "shoot T1 K1"),
+        "T1 has no line of sight to K1 (R120)"
+    );
+}
+
+#[test]
+fn r121_r122_the_best_line_and_its_modifiers() {
+    // A wall (light structure) across most of the line, woods the target
+    // stands in, long range: the shooter takes the line round the wall.
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 50),
+        unit("K1", "zr_cluster", 1, 100, 400),
+        unit("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    s.terrain
+        .push(rect(TerrainKind::LightStructure, 60, 200, 140, 210));
+    let g = game(&s, &[6]);
+    let mut g1 = g.clone();
+    let ev = play(&mut g1, 0, "shoot T1 K1");
+    // 320 mm apart edge to edge: beyond a ruler (240 mm), -1; the wall
+    // spans 60..140 across, every line to K1 (85..115) crosses it: -1.
+    assert_eq!(
+        modifiers(&ev),
+        [
+            ("long range, beyond a ruler (R122)".to_owned(), -1),
+            ("1 light structure crossed (R122)".to_owned(), -1)
+        ]
+    );
+    // In the same woods: -1; either in woods: -2 (R122).
+    let mut s2 = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 100, 200),
+        unit("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    s2.terrain
+        .push(rect(TerrainKind::Vegetation, 50, 50, 150, 250));
+    let mut g2 = game(&s2, &[6]);
+    let ev = play(&mut g2, 0, "shoot T1 K1");
+    assert_eq!(
+        modifiers(&ev),
+        [("both in the same vegetation (R122)".to_owned(), -1)]
+    );
+    let mut s3 = s2.clone();
+    s3.terrain[0] = rect(TerrainKind::Vegetation, 50, 160, 150, 250);
+    let mut g3 = game(&s3, &[6]);
+    let ev = play(&mut g3, 0, "shoot T1 K1");
+    assert_eq!(modifiers(&ev), [("vegetation (R122)".to_owned(), -2)]);
+    // Woods neither stands in block (R120).
+    let mut s4 = s2.clone();
+    s4.terrain[0] = rect(TerrainKind::Vegetation, 0, 130, 300, 160);
+    let g4 = game(&s4, &[6]);
+    assert!(refused(&g4, 0, "shoot T1 K1").contains("no line of sight"));
+    // Camouflage: -1 (R122, R134).
+    let s5 = setup(vec![
+        unit("CP", "lg_captain", 0, 100, 100),
+        unit("ST", "zr_stalker", 1, 100, 200),
+    ]);
+    let mut g5 = game(&s5, &[6]);
+    let ev = play(&mut g5, 0, "shoot CP ST");
+    assert_eq!(modifiers(&ev), [("camouflage (R122, R134)".to_owned(), -1)]);
+}
+
+#[test]
+fn r122_a_hill_doubles_the_reach_before_long_range() {
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 100, 500),
+        unit("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    let g = game(&s, &[6]);
+    let mut g1 = g.clone();
+    let ev = play(&mut g1, 0, "shoot T1 K1");
+    assert_eq!(modifiers(&ev)[0].1, -1, "370 mm: beyond a ruler");
+    s.terrain.push(rect(TerrainKind::Hill, 50, 50, 150, 150));
+    let mut g2 = game(&s, &[6]);
+    let ev = play(&mut g2, 0, "shoot T1 K1");
+    assert!(modifiers(&ev).is_empty(), "from a hill: two rulers");
+}
+
+#[test]
+fn r123_a_crater_adds_one_to_infantry_s_defense() {
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 100, 200),
+    ]);
+    s.terrain.push(rect(TerrainKind::Crater, 70, 170, 130, 230));
+    let mut g = game(&s, &[3]);
+    let ev = play(&mut g, 0, "shoot T1 K1");
+    // 3 + 2 = 5 against 5 + 1: a miss.
+    assert_eq!(attacks(&ev), [(Struck::Unit(1), 3, 2, 0, 6, Outcome::Miss)]);
+}
+
+#[test]
+fn r125_a_vehicle_s_step_rolls_its_location_and_a_second_hit_destroys_it() {
+    // K1 (cluster, "-" at heavy armor) cannot shoot a walker tank (R123).
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("CR", "zr_crawler", 1, 100, 300),
+        unit("K1", "zr_cluster", 1, 900, 500),
+    ]);
+    let g = game(&s, &[]);
+    let e = refused(&g, 0, "shoot T1 CR");
+    assert!(
+        e.contains("no bonus (\"-\") at CR's heavy armor (R123)"),
+        "{e}"
+    );
+    // A walker's 3 at heavy against the crawler's 7: a 4 is a step, its
+    // location die (type 1) 3: L, Movement 0 (R125). Next turn a 5 and a
+    // location 4: L again, destroyed; a small vehicle leaves no carcass.
+    let s = setup(vec![
+        unit("W1", "lg_walker", 0, 300, 100),
+        unit("CR", "zr_crawler", 1, 300, 300),
+        unit("K1", "zr_cluster", 1, 900, 500),
+    ]);
+    let mut g = game(&s, &[4, 3, 5, 4]);
+    let ev = play(&mut g, 0, "shoot W1 CR");
+    let hit = |ev: &[Event]| {
+        ev.iter().find_map(|e| match e {
+            Event::LocationHit {
+                location, again, ..
+            } => Some((*location, *again)),
+            _ => None,
+        })
+    };
+    assert_eq!(hit(&ev), Some((Location::Locomotion, false)));
+    assert_eq!(g.units()[1].movement(), 0);
+    assert!(refused(&g, 1, "move CR 300,320").contains("Movement is 0 (R125)"));
+    play(&mut g, 1, "move CR");
+    play(&mut g, 1, "move K1");
+    // Turn 2: the second seat first.
+    play(&mut g, 1, "move K1");
+    let ev = play(&mut g, 0, "shoot W1 CR");
+    assert_eq!(hit(&ev), Some((Location::Locomotion, true)));
+    assert!(ev.contains(&Event::Destroyed {
+        unit: 1,
+        carcass: false
+    }));
+    assert_eq!(g.ap_destroyed(), [50, 0]);
+}
+
+#[test]
+fn r125_a_destroyed_oval_leaves_a_carcass_that_blocks_no_sight() {
+    // The Vega (oval, defense 8) between T1 and K1: destroyed by a
+    // double, its carcass a light structure: -1, no block (R120, R122).
+    let mut s = setup(vec![
+        unit("O1", "lg_orion", 0, 100, 100),
+        unit("T1", "lg_trooper", 0, 300, 100),
+        unit("V1", "zr_vega", 1, 300, 200),
+        unit("K1", "zr_cluster", 1, 300, 300),
+    ]);
+    s.units[0].facing = 90;
+    let mut g = game(&s, &[6, 6, 6, 5, 6]);
+    assert!(refused(&g, 0, "shoot T1 K1").contains("no line of sight"));
+    // A1: a blue missile, a small template on V1: 6 + 4 = 10 against 8,
+    // not 16: a step; its location: 6, E. Not destroyed yet.
+    let ev = play(&mut g, 0, "shoot O1 V1");
+    assert!(ev.iter().any(|e| matches!(e, Event::Template { .. })));
+    assert!(g.units()[2].alive);
+    assert_eq!(g.units()[2].hits, Location::Equipment.bit());
+    play(&mut g, 1, "move V1");
+    play(&mut g, 0, "move T1");
+    play(&mut g, 1, "move K1");
+    // Turn 2: E again (a 5): destroyed, a carcass (R125).
+    play(&mut g, 1, "move V1");
+    let ev = play(&mut g, 0, "shoot O1 V1");
+    assert!(ev.contains(&Event::Destroyed {
+        unit: 2,
+        carcass: true
+    }));
+    play(&mut g, 1, "move K1");
+    // T1 now sees K1 across the carcass: -1, as a light structure.
+    let ev = play(&mut g, 0, "shoot T1 K1");
+    assert_eq!(
+        modifiers(&ev),
+        [("1 light structure crossed (R122)".to_owned(), -1)]
+    );
+}
+
+#[test]
+fn r126_r127_a_grenade_s_template_hits_friends_too_nearest_first() {
+    // T1 throws at K1 (within 3 LNS: 90 mm edge to edge, the distance
+    // included, R102); K2 beside K1 and T2 touching the template.
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 100, 220),
+        unit("K2", "zr_cluster", 1, 145, 220),
+        unit("T2", "lg_trooper", 0, 55, 220),
+    ]);
+    let mut g = game(&s, &[6, 1, 1]);
+    let ev = play(&mut g, 0, "grenade T1 K1");
+    let hit: Vec<Struck> = attacks(&ev).iter().map(|a| a.0).collect();
+    assert_eq!(hit, [Struck::Unit(1), Struck::Unit(2), Struck::Unit(3)]);
+    assert_eq!(attacks(&ev)[0].2, 2, "a grenade's +2");
+    // 91 mm: out of reach.
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 100, 221),
+    ]);
+    let g = game(&s, &[]);
+    assert!(refused(&g, 0, "grenade T1 K1").contains("a grenade reaches 90 mm (3 LNS) (R127)"));
+}
+
+#[test]
+fn r129_a_drop_scatters_by_two_dice_and_a_placed_drop_waits_for_its_point() {
+    // The mortar (Indirect) cannot see K1 behind the building: a drop.
+    let mut s = setup(vec![
+        unit("M1", "lg_mortar", 0, 300, 100),
+        unit("K1", "zr_cluster", 1, 300, 400),
+        unit("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    s.elements.push(Element {
+        name: "Hut".into(),
+        corners: vec![
+            Pt::new(200, 200),
+            Pt::new(400, 200),
+            Pt::new(400, 300),
+            Pt::new(200, 300),
+        ],
+        defense: 7,
+        steps: 3,
+    });
+    // Direction 1 (toward the far edge), distance 3: 30 mm; the attack 6.
+    let mut g = game(&s, &[1, 3, 6]);
+    let ev = play(&mut g, 0, "shoot M1 K1");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Scattered {
+            at,
+            ..
+        } if *at == Pt::new(300, 430)
+    )));
+    assert_eq!(attacks(&ev).len(), 1, "K1 under the large template");
+    // Placed (R129): the firer says where the template fell; a point off
+    // the table is refused.
+    s.switches.drop = DropRule::Placed;
+    let mut g = game(&s, &[6]);
+    let ev = play(&mut g, 0, "shoot M1 K1");
+    assert!(matches!(ev[..], [Event::AwaitingDrop { .. }]));
+    assert!(refused(&g, 0, "land 20,20").contains("not wholly on the table (R129)"));
+    assert!(refused(&g, 1, "move K1").contains("owes where the drop fell"));
+    let ev = play(&mut g, 0, "land 310,420");
+    assert_eq!(attacks(&ev).len(), 1);
+}
+
+#[test]
+fn r130_r131_a_cloud_costs_enemy_shots_and_two_are_the_most() {
+    // E1 (engineer, smoke bomb) throws a cloud between K1 and T1.
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("E1", "lg_engineer", 0, 200, 150),
+        unit("K1", "zr_cluster", 1, 100, 300),
+        unit("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    let mut g = game(&s, &[6, 6, 6]);
+    // 3 LNS from E1's edge: 200,150 + 15 + 90 = 305 across at most.
+    assert!(refused(&g, 0, "smoke E1 306,150").contains("smoke reaches 90 mm"));
+    play(&mut g, 0, "smoke E1 130,190");
+    let ev = play(&mut g, 1, "shoot K1 T1");
+    assert_eq!(
+        modifiers(&ev),
+        [("enemy smoke crossed (R131)".to_owned(), -1)]
+    );
+    // The own cloud never counts (R131).
+    let ev = play(&mut g, 0, "shoot T1 K1");
+    assert!(modifiers(&ev).is_empty());
+    // Turn 2: a second cloud; then, both down, no third (R130).
+    play(&mut g, 1, "move K2");
+    play(&mut g, 1, "move K1");
+    play(&mut g, 0, "smoke E1 230,220");
+    play(&mut g, 1, "move K2");
+    play(&mut g, 0, "move T1");
+    assert_eq!(g.turn(), 3);
+    assert_eq!(
+        refused(&g, 0, "smoke E1 250,200"),
+        "both of the side's clouds are down (R130)"
+    );
+}
+
+#[test]
+fn r135_a_raised_shield_defends_at_its_own_value_and_drops_after_a_fight() {
+    let s = setup(vec![
+        unit("H1", "lg_hero", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 100, 300),
+        unit("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    let mut g = game(&s, &[5]);
+    play(&mut g, 0, "special H1 shield");
+    assert_eq!(g.units()[0].defense(), 8);
+    assert!(refused(&g, 1, "special K1 shield").contains("no energy shield (R135)"));
+    let ev = play(&mut g, 1, "shoot K1 H1");
+    // 5 + 3 = 8 against 8: a step; the hero's back is one step (R124).
+    assert_eq!(attacks(&ev), [(Struck::Unit(0), 5, 3, 0, 8, Outcome::Step)]);
+    assert!(!g.units()[0].alive);
+    // The hero fights with its shield up: the shield drops.
+    let mut g = game(&s, &[1, 1]);
+    play(&mut g, 0, "special H1 shield");
+    play(&mut g, 1, "move K1");
+    play(&mut g, 1, "move K2");
+    play(&mut g, 1, "move K1");
+    let ev = play(&mut g, 0, "shoot H1 K1");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Flipped { back: false, .. }))
+    );
+    assert_eq!(g.units()[0].defense(), 6);
+}
+
+#[test]
+fn r136_r142_a_sniper_s_tripod_takes_off_long_range_and_a_move_unsets_it() {
+    let s = setup(vec![
+        unit("S1", "lg_sniper", 0, 100, 50),
+        unit("K1", "zr_cluster", 1, 100, 500),
+        unit("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    let mut g = game(&s, &[3, 3]);
+    // Long range: one penalty; defense 5: 3+ plus 1 = 4 needed. A 3 misses.
+    let ev = play(&mut g, 0, "shoot S1 K1");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Sniped {
+            need: 4,
+            outcome: Outcome::Miss,
+            ..
+        }
+    )));
+    play(&mut g, 1, "move K1");
+    play(&mut g, 1, "move K2");
+    play(&mut g, 1, "move K1");
+    play(&mut g, 0, "special S1 tripod");
+    assert!(g.units()[0].tripod_set());
+    play(&mut g, 1, "move K2");
+    // Turn 3: with the tripod set no long range: a 3 is enough (R136).
+    let ev = play(&mut g, 0, "shoot S1 K1");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Sniped {
+            need: 3,
+            outcome: Outcome::Step,
+            ..
+        }
+    )));
+    play(&mut g, 1, "move K1");
+    play(&mut g, 1, "move K2");
+    play(&mut g, 1, "move K1");
+    // Any move unsets it (R136).
+    play(&mut g, 0, "move S1 100,60");
+    assert!(!g.units()[0].tripod_set());
+}
+
+#[test]
+fn r142_a_sniper_sees_past_units_and_shoots_only_infantry() {
+    let s = setup(vec![
+        unit("S1", "lg_sniper", 0, 100, 100),
+        unit("T1", "lg_trooper", 0, 100, 160),
+        unit("K1", "zr_cluster", 1, 100, 250),
+        unit("CR", "zr_crawler", 1, 300, 250),
+    ]);
+    let g = game(&s, &[]);
+    g.check(Seat(0), &cmd("shoot S1 K1"))
+        .expect("units never block a sniper (R142)");
+    assert!(refused(&g, 0, "shoot S1 CR").contains("a sniper shoots infantry (R142)"));
+}

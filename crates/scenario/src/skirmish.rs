@@ -1,0 +1,566 @@
+//! Frontiers skirmish files (`rules: Frontiers`): a plane table in whole
+//! millimetres, terrain polygons by kind, building elements, the two sides
+//! and their units by data id, and the rulings' switches, documented in
+//! `docs/scenario-format.md`. Every problem is reported with its field
+//! path and ruling; the rules crate checks what lies in space (a unit off
+//! the table, two units overlapping, an unknown data id ...).
+
+use std::fmt::Write as _;
+
+use serde::Deserialize;
+
+use sandtable_core::game::Ruling;
+use sandtable_frontiers::Setup;
+use sandtable_frontiers::data::Faction;
+use sandtable_frontiers::geometry::Pt;
+use sandtable_frontiers::setup::{
+    DropRule, Element, LightStacking, MAX_CORNERS, MAX_PIECES, MAX_UNITS, PenaltySymbol, SideSetup,
+    SniperBuilding, Switches, Terrain, TerrainKind, UnitSetup,
+};
+use sandtable_frontiers::smoke::SmokeStacking;
+
+use crate::{LoadScenarioError, Location, Problem, RuleSystem};
+
+/// A loaded, valid skirmish.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skirmish {
+    /// Its name, for people.
+    pub name: String,
+    /// The setup the rules crate checked.
+    pub setup: Setup,
+    /// Things worth telling a person that do not stop play.
+    pub warnings: Vec<Problem>,
+}
+
+impl Skirmish {
+    /// A hash of what the skirmish holds: 16 hex digits. Game records pin
+    /// the skirmish they were played on with it.
+    pub fn content_hash(&self) -> String {
+        crate::text_hash(&self.to_ron())
+    }
+
+    /// The skirmish as a scenario file, every field written out.
+    pub fn to_ron(&self) -> String {
+        let s = &self.setup;
+        let mut out = String::new();
+        let _ = writeln!(out, "(\n    name: {},", crate::quoted(&self.name));
+        out.push_str("    rules: Frontiers,\n");
+        let _ = writeln!(
+            out,
+            "    table: (width_mm: {}, depth_mm: {}),",
+            s.table.0, s.table.1
+        );
+        let _ = writeln!(out, "    turns: {},\n    seed: {},", s.turns, s.seed);
+        let sw = s.switches;
+        let _ = writeln!(
+            out,
+            "    switches: (lns_mm: {}, ruler_lns: {}, contact_mm: {}, light_stacking: {}, penalty_symbol: {}, smoke_stacking: {}, sniper_building: {}, drop: {}),",
+            sw.lns_mm,
+            sw.ruler_lns,
+            sw.contact_mm,
+            match sw.light_stacking {
+                LightStacking::Once => "once",
+                LightStacking::Each => "each",
+            },
+            match sw.penalty_symbol {
+                PenaltySymbol::Shooter => "shooter",
+                PenaltySymbol::Off => "off",
+            },
+            match sw.smoke_stacking {
+                SmokeStacking::Each => "each",
+                SmokeStacking::Worst => "worst",
+            },
+            match sw.sniper_building {
+                SniperBuilding::Table => "table",
+                SniperBuilding::Example => "example",
+            },
+            match sw.drop {
+                DropRule::Scatter => "scatter",
+                DropRule::Placed => "placed",
+            },
+        );
+        out.push_str("    sides: [\n");
+        for side in &s.sides {
+            let _ = writeln!(
+                out,
+                "        (name: {}, faction: {:?}),",
+                crate::quoted(&side.name),
+                side.faction
+            );
+        }
+        out.push_str("    ],\n    terrain: [\n");
+        for t in &s.terrain {
+            let _ = writeln!(
+                out,
+                "        (kind: {}, corners: {}),",
+                kind_ron(t.kind),
+                corners(&t.corners)
+            );
+        }
+        out.push_str("    ],\n    buildings: [\n");
+        for e in &s.elements {
+            let _ = writeln!(
+                out,
+                "        (name: {}, corners: {}, defense: {}, steps: {}),",
+                crate::quoted(&e.name),
+                corners(&e.corners),
+                e.defense,
+                e.steps
+            );
+        }
+        out.push_str("    ],\n    units: [\n");
+        for u in &s.units {
+            let mut fields = Vec::new();
+            if !u.id.is_empty() {
+                fields.push(format!("id: {}", crate::quoted(&u.id)));
+            }
+            fields.push(format!("data: {}", crate::quoted(&u.data)));
+            fields.push(format!(
+                "side: {}",
+                crate::quoted(&s.sides[usize::from(u.side)].name)
+            ));
+            fields.push(format!("at: ({}, {})", u.at.x, u.at.y));
+            if u.facing != 0 {
+                fields.push(format!("facing: {}", u.facing));
+            }
+            if u.back {
+                fields.push("back: true".to_owned());
+            }
+            let _ = writeln!(out, "        ({}),", fields.join(", "));
+        }
+        out.push_str("    ],\n)\n");
+        out
+    }
+}
+
+fn corners(points: &[Pt]) -> String {
+    let list: Vec<String> = points
+        .iter()
+        .map(|p| format!("({}, {})", p.x, p.y))
+        .collect();
+    format!("[{}]", list.join(", "))
+}
+
+fn kind_ron(kind: TerrainKind) -> &'static str {
+    match kind {
+        TerrainKind::Vegetation => "Vegetation",
+        TerrainKind::Hill => "Hill",
+        TerrainKind::LightStructure => "LightStructure",
+        TerrainKind::Crater => "Crater",
+    }
+}
+
+// ---------------------------------------------------------------- file schema
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "scenario")]
+struct FileSkirmish {
+    name: String,
+    rules: RuleSystem,
+    #[serde(default)]
+    table: Option<FileTable>,
+    #[serde(default = "default_turns")]
+    turns: u32,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    switches: FileSwitches,
+    sides: Vec<FileSide>,
+    #[serde(default)]
+    terrain: Vec<FileTerrain>,
+    #[serde(default)]
+    buildings: Vec<FileElement>,
+    units: Vec<FileUnit>,
+}
+
+fn default_turns() -> u32 {
+    12
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "table")]
+struct FileTable {
+    width_mm: u16,
+    depth_mm: u16,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "switches")]
+struct FileSwitches {
+    #[serde(default = "default_lns")]
+    lns_mm: u16,
+    #[serde(default = "default_ruler")]
+    ruler_lns: u16,
+    #[serde(default = "default_contact")]
+    contact_mm: u16,
+    #[serde(default)]
+    light_stacking: FileLight,
+    #[serde(default)]
+    penalty_symbol: FilePenalty,
+    #[serde(default)]
+    smoke_stacking: FileSmoke,
+    #[serde(default)]
+    sniper_building: FileSniper,
+    #[serde(default)]
+    drop: FileDrop,
+}
+
+impl Default for FileSwitches {
+    fn default() -> FileSwitches {
+        FileSwitches {
+            lns_mm: default_lns(),
+            ruler_lns: default_ruler(),
+            contact_mm: default_contact(),
+            light_stacking: FileLight::default(),
+            penalty_symbol: FilePenalty::default(),
+            smoke_stacking: FileSmoke::default(),
+            sniper_building: FileSniper::default(),
+            drop: FileDrop::default(),
+        }
+    }
+}
+
+fn default_lns() -> u16 {
+    30
+}
+fn default_ruler() -> u16 {
+    8
+}
+fn default_contact() -> u16 {
+    2
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum FileLight {
+    #[default]
+    Once,
+    Each,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum FilePenalty {
+    #[default]
+    Shooter,
+    Off,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum FileSmoke {
+    #[default]
+    Each,
+    Worst,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum FileSniper {
+    #[default]
+    Table,
+    Example,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum FileDrop {
+    #[default]
+    Scatter,
+    Placed,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "side")]
+struct FileSide {
+    name: String,
+    faction: FileFaction,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+enum FileFaction {
+    Legion,
+    Zirl,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+enum FileKind {
+    Vegetation,
+    Hill,
+    LightStructure,
+    Crater,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "terrain")]
+struct FileTerrain {
+    kind: FileKind,
+    corners: Vec<(i32, i32)>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "building")]
+struct FileElement {
+    name: String,
+    corners: Vec<(i32, i32)>,
+    defense: u8,
+    steps: u8,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "unit")]
+struct FileUnit {
+    #[serde(default)]
+    id: String,
+    data: String,
+    side: String,
+    at: (i32, i32),
+    #[serde(default)]
+    facing: i16,
+    #[serde(default)]
+    back: bool,
+}
+
+/// Entries and corners beyond these are refused before anything else is
+/// read, so that a huge file costs no more than a small one.
+fn count_problems(file: &FileSkirmish) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for (what, n, most) in [
+        ("terrain", file.terrain.len(), MAX_PIECES),
+        ("buildings", file.buildings.len(), MAX_PIECES),
+        ("units", file.units.len(), MAX_UNITS),
+        ("sides", file.sides.len(), 2),
+    ] {
+        if n > most {
+            problems.push(Problem::field(
+                what,
+                format!("{n} entries are listed; at most {most} are allowed"),
+            ));
+        }
+    }
+    let corner_lists = file
+        .terrain
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (format!("terrain[{i}].corners"), t.corners.len()))
+        .chain(
+            file.buildings
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (format!("buildings[{i}].corners"), b.corners.len())),
+        );
+    for (path, n) in corner_lists {
+        if n > MAX_CORNERS {
+            problems.push(
+                Problem::field(
+                    path,
+                    format!("{n} corners: a polygon has at most {MAX_CORNERS}"),
+                )
+                .with_ruling(Ruling(101)),
+            );
+        }
+    }
+    problems
+}
+
+fn file_text_problems(file: &FileSkirmish) -> Vec<Problem> {
+    let mut names = vec![("name".to_owned(), file.name.as_str())];
+    let mut texts = Vec::new();
+    for (i, side) in file.sides.iter().enumerate() {
+        names.push((format!("sides[{i}].name"), side.name.as_str()));
+    }
+    for (i, b) in file.buildings.iter().enumerate() {
+        names.push((format!("buildings[{i}].name"), b.name.as_str()));
+    }
+    for (i, u) in file.units.iter().enumerate() {
+        texts.push((format!("units[{i}].id"), u.id.as_str()));
+        texts.push((format!("units[{i}].data"), u.data.as_str()));
+        texts.push((format!("units[{i}].side"), u.side.as_str()));
+    }
+    crate::text_problems(names, texts)
+}
+
+/// A whole-mm point of the file, or the problem with it: within a table's
+/// reach ([`sandtable_frontiers::setup::MAX_TABLE_MM`] each way and as far
+/// off it).
+fn point(p: (i32, i32), path: String, problems: &mut Vec<Problem>) -> Pt {
+    let far = i32::from(sandtable_frontiers::setup::MAX_TABLE_MM);
+    if !(-far..=2 * far).contains(&p.0) || !(-far..=2 * far).contains(&p.1) {
+        problems.push(
+            Problem::field(
+                path,
+                format!(
+                    "({}, {}) lies more than a table's width off the table",
+                    p.0, p.1
+                ),
+            )
+            .with_ruling(Ruling(100)),
+        );
+        return Pt::new(0, 0);
+    }
+    Pt::new(p.0, p.1)
+}
+
+fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
+    let mut problems = Vec::new();
+    if file.rules != RuleSystem::Frontiers {
+        problems.push(Problem::field(
+            "rules",
+            "a skirmish file's rules are Frontiers",
+        ));
+    }
+    let sides: Vec<SideSetup> = file
+        .sides
+        .iter()
+        .map(|s| SideSetup {
+            name: s.name.clone(),
+            faction: match s.faction {
+                FileFaction::Legion => Faction::Legion,
+                FileFaction::Zirl => Faction::Zirl,
+            },
+        })
+        .collect();
+    let terrain = file
+        .terrain
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Terrain {
+            kind: match t.kind {
+                FileKind::Vegetation => TerrainKind::Vegetation,
+                FileKind::Hill => TerrainKind::Hill,
+                FileKind::LightStructure => TerrainKind::LightStructure,
+                FileKind::Crater => TerrainKind::Crater,
+            },
+            corners: t
+                .corners
+                .iter()
+                .enumerate()
+                .map(|(k, p)| point(*p, format!("terrain[{i}].corners[{k}]"), &mut problems))
+                .collect(),
+        })
+        .collect();
+    let elements = file
+        .buildings
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Element {
+            name: b.name.clone(),
+            corners: b
+                .corners
+                .iter()
+                .enumerate()
+                .map(|(k, p)| point(*p, format!("buildings[{i}].corners[{k}]"), &mut problems))
+                .collect(),
+            defense: b.defense,
+            steps: b.steps,
+        })
+        .collect();
+    let mut units = Vec::new();
+    for (i, u) in file.units.iter().enumerate() {
+        let Some(side) = sides.iter().position(|s| s.name == u.side) else {
+            problems.push(
+                Problem::field(
+                    format!("units[{i}].side"),
+                    format!(
+                        "{} names no side; the sides are {}",
+                        sandtable_core::text::quoted(&u.side),
+                        sides
+                            .iter()
+                            .map(|s| sandtable_core::text::quoted(&s.name))
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    ),
+                )
+                .with_ruling(Ruling(103)),
+            );
+            continue;
+        };
+        units.push(UnitSetup {
+            id: u.id.clone(),
+            data: u.data.clone(),
+            side: side as u8,
+            at: point(u.at, format!("units[{i}].at"), &mut problems),
+            facing: u.facing,
+            back: u.back,
+        });
+    }
+    let sw = &file.switches;
+    let setup = Setup {
+        table: file
+            .table
+            .as_ref()
+            .map_or((1219, 610), |t| (t.width_mm, t.depth_mm)),
+        switches: Switches {
+            lns_mm: sw.lns_mm,
+            ruler_lns: sw.ruler_lns,
+            contact_mm: sw.contact_mm,
+            light_stacking: match sw.light_stacking {
+                FileLight::Once => LightStacking::Once,
+                FileLight::Each => LightStacking::Each,
+            },
+            penalty_symbol: match sw.penalty_symbol {
+                FilePenalty::Shooter => PenaltySymbol::Shooter,
+                FilePenalty::Off => PenaltySymbol::Off,
+            },
+            smoke_stacking: match sw.smoke_stacking {
+                FileSmoke::Each => SmokeStacking::Each,
+                FileSmoke::Worst => SmokeStacking::Worst,
+            },
+            sniper_building: match sw.sniper_building {
+                FileSniper::Table => SniperBuilding::Table,
+                FileSniper::Example => SniperBuilding::Example,
+            },
+            drop: match sw.drop {
+                FileDrop::Scatter => DropRule::Scatter,
+                FileDrop::Placed => DropRule::Placed,
+            },
+        },
+        terrain,
+        elements,
+        sides,
+        units,
+        turns: file.turns,
+        seed: file.seed,
+    };
+    (
+        Skirmish {
+            name: file.name,
+            setup,
+            warnings: Vec::new(),
+        },
+        problems,
+    )
+}
+
+/// Parses and checks the text of a skirmish; `origin` names it in
+/// messages.
+pub fn parse(text: &str, origin: &str) -> Result<Skirmish, LoadScenarioError> {
+    let error = |problems, more| LoadScenarioError::new(origin, problems, more);
+    let file: FileSkirmish = crate::read_ron(text, origin)?;
+    let too_many = count_problems(&file);
+    if !too_many.is_empty() {
+        return Err(error(too_many, 0));
+    }
+    let bad_text = file_text_problems(&file);
+    if !bad_text.is_empty() {
+        return Err(error(bad_text, 0));
+    }
+    let (skirmish, problems) = convert(file);
+    if !problems.is_empty() {
+        return Err(error(problems, 0));
+    }
+    match skirmish.setup.check() {
+        Ok(()) => Ok(skirmish),
+        Err(e) => Err(error(
+            e.problems
+                .into_iter()
+                .map(|p| Problem {
+                    location: Location::Field(p.path),
+                    message: p.message,
+                    ruling: p.ruling,
+                })
+                .collect(),
+            e.more,
+        )),
+    }
+}

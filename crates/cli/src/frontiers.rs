@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use sandtable_core::dice::Dice;
-use sandtable_core::game::Seat;
+use sandtable_core::game::{Seat, Viewer};
 use sandtable_core::record::Record;
 use sandtable_frontiers::attack::Outcome;
 use sandtable_frontiers::game::Struck;
@@ -79,6 +79,11 @@ impl Front for Skirmish {
         Some(
             "these count families, one a unit and action (`move T3`, `shoot G1 C4`), each by its listed command: a move's end points on the open table are drawn, not listed",
         )
+    }
+
+    fn draw_at_scale(&self, game: &Game, viewer: Viewer, cell_mm: u16) -> Option<String> {
+        let _ = viewer;
+        Some(sandtable_frontiers::text::draw(game, cell_mm))
     }
 
     fn tally(&self, event: &Event, tallies: &mut Tallies) {

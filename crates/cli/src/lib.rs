@@ -97,6 +97,13 @@ pub trait Front: Sync {
     fn perft_note(&self) -> Option<&'static str> {
         None
     }
+    /// The board drawn as text with `cell_mm` millimetres a character, for
+    /// a system played on an open plane; `None` for a grid, whose cells
+    /// are its own scale.
+    fn draw_at_scale(&self, game: &Self::Game, viewer: Viewer, cell_mm: u16) -> Option<String> {
+        let _ = (game, viewer, cell_mm);
+        None
+    }
     /// Adds what an event of a random game counts for to `tallies`.
     fn tally(&self, event: &<Self::Game as GameState>::Event, tallies: &mut Tallies);
     /// `simulate`'s lines on the tallies of `games` games.

@@ -44,6 +44,9 @@ enum Cmd {
         record: Option<PathBuf>,
         #[command(flatten)]
         seeing: sandtable_cli::Seeing,
+        /// Millimetres a character of a skirmish's table drawn on an open plane (Frontiers; default 20)
+        #[arg(long, value_name = "MM", value_parser = clap::value_parser!(u16).range(1..=1000))]
+        cell_mm: Option<u16>,
     },
     /// Apply a game record, let bots play on, and print the final state; exit 2 at an illegal command
     Play {
@@ -186,8 +189,9 @@ fn main() -> ExitCode {
             file,
             record,
             seeing,
+            cell_mm,
         } => with_front!(&file, |front| {
-            replay::show(front, &file, record.as_deref(), &seeing)
+            replay::show(front, &file, record.as_deref(), &seeing, cell_mm)
         }),
         Cmd::Play {
             file,

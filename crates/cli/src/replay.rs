@@ -114,6 +114,7 @@ pub fn show<F: Front>(
     file: &Path,
     record: Option<&Path>,
     seeing: &Seeing,
+    cell_mm: Option<u16>,
 ) -> Result<String, Failure> {
     let game = match record {
         Some(path) => {
@@ -125,5 +126,19 @@ pub fn show<F: Front>(
         None => new_game(front, seeing, front.seed(), front.turn_limit(), None, file)?,
     };
     let viewer = seeing.viewer(&game)?;
-    Ok(show_text(front.title(), &game, viewer))
+    match cell_mm {
+        None => Ok(show_text(front.title(), &game, viewer)),
+        Some(cell) => front
+            .draw_at_scale(&game, viewer, cell)
+            .map(|board| format!("{}\n\n{board}", front.title()))
+            .ok_or_else(|| {
+                Failure::new(
+                    1,
+                    format!(
+                        "--cell-mm {cell}: {} is not played on an open plane; its board has no scale to choose",
+                        front.title()
+                    ),
+                )
+            }),
+    }
 }

@@ -172,6 +172,7 @@ fn play_replays_a_record_with_scripted_dice_and_prints_one_players_view() {
             dice: Some(ROLLS.to_owned()),
             as_player: Some("North".to_owned()),
         },
+        None,
     )
     .unwrap_or_else(|f| panic!("{}", f.message));
     assert!(

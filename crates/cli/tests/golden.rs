@@ -74,6 +74,14 @@ fn cases() -> Vec<(String, Vec<String>)> {
     add("validate-frontiers-skirmish", &["validate", skirmish]);
     add("show-frontiers-skirmish", &["show", skirmish]);
     add(
+        "show-frontiers-skirmish-40mm",
+        &["show", skirmish, "--cell-mm", "40"],
+    );
+    add(
+        "show-cell-mm-on-squares",
+        &["show", "scenarios/standard.ron", "--cell-mm", "40"],
+    );
+    add(
         "play-frontiers-skirmish",
         &["play", skirmish, "--record", skirmish_moves],
     );

@@ -361,7 +361,9 @@ impl Game {
                 let mut by: Vec<(String, u64)> = Vec::new();
                 for row in LOCATIONS {
                     let loc = row[column];
-                    let words = if u.hits & loc.bit() != 0 {
+                    let words = if loc == Location::Carried {
+                        format!("{name}: a carried unit's location, none aboard: nothing")
+                    } else if u.hits & loc.bit() != 0 {
                         format!(
                             "{name}: {} hit again, destroyed",
                             location_words(u.data, loc)
@@ -428,7 +430,7 @@ impl Game {
                     },
                 ));
                 out.push((
-                    format!("{name}: a double, two steps"),
+                    format!("{name}: a double, a ruin"),
                     Chance {
                         num: u64::from(double),
                         den: 6,
@@ -492,7 +494,10 @@ impl Game {
                 facing,
                 length,
             } => {
-                if from == to {
+                let u = &self.units[*unit];
+                if from == to && u.data.base == crate::data::Base::Oval {
+                    format!("{} stays at {to}, facing {facing}", tag(unit))
+                } else if from == to {
                     format!("{} stays at {to}", tag(unit))
                 } else {
                     let oval = self.units[*unit].data.base == crate::data::Base::Oval;
@@ -522,11 +527,20 @@ impl Game {
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
-                format!(
-                    "{} sees {} at {to} (R120, R121): {mods}",
-                    tag(shooter),
-                    tag(target)
-                )
+                let sniper = self.units[*shooter].data.weapons.is_empty();
+                if sniper {
+                    format!(
+                        "{} sees {} at {to}, no unit blocking a sniper (R120, R121, R142)",
+                        tag(shooter),
+                        tag(target)
+                    )
+                } else {
+                    format!(
+                        "{} sees {} at {to} (R120, R121): {mods}",
+                        tag(shooter),
+                        tag(target)
+                    )
+                }
             }
             Event::Attacked {
                 struck: s,
@@ -545,10 +559,12 @@ impl Game {
                 target,
                 roll,
                 need,
+                penalties,
                 outcome,
             } => format!(
-                "sniper's shot at {}: {roll}, needing {need}: {} (R142)",
+                "sniper's shot at {}: {roll}, needing {need} ({}+ and {penalties} for the seed's penalties): {} (R142)",
                 tag(target),
+                need - penalties,
                 outcome_words(*outcome)
             ),
             Event::Damaged { unit } => format!("{} turns to its damaged side (R124)", tag(unit)),
@@ -667,6 +683,120 @@ impl GameState for Game {
         }
     }
 
+    /// Draws a family without listing them all: a candidate drawn
+    /// uniformly among every (unit, action, target) the list could hold,
+    /// kept if it is listed and drawn again if not, gives each listed
+    /// family the same chance (the list's own checks decide); then one of
+    /// its members. Far cheaper than the list, which traces every line of
+    /// sight.
+    fn random_command<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Command> {
+        let side = self.side_of(seat)?;
+        if self.over.is_some() {
+            return None;
+        }
+        if self.pending.is_some() {
+            let mut legal = Vec::new();
+            self.legal_for(side, &mut legal);
+            let listed = legal.first()?.command;
+            let mut member = Vec::with_capacity(1);
+            self.sample_into(seat, &listed, 1, rng, &mut member);
+            return member.pop();
+        }
+        if side != self.to_act {
+            return None;
+        }
+        let ready: Vec<usize> = (0..self.units.len())
+            .filter(|i| {
+                let u = &self.units[*i];
+                u.alive && !u.acted && u.side == side
+            })
+            .collect();
+        let enemies: Vec<usize> = (0..self.units.len())
+            .filter(|i| self.units[*i].alive && self.units[*i].side != side)
+            .collect();
+        // Each ready unit's candidates: its move, smoke and two specials,
+        // and for each enemy a shot a weapon, a grenade and a charge.
+        let per_unit: Vec<usize> = ready
+            .iter()
+            .map(|i| 4 + enemies.len() * (self.units[*i].data.weapons.len().max(1) + 2))
+            .collect();
+        let total: usize = per_unit.iter().sum();
+        if total == 0 {
+            return None;
+        }
+        // A listed move exists for every ready unit: the draw ends.
+        loop {
+            let mut k = rng.random_range(0..total);
+            let mut pick = 0;
+            while k >= per_unit[pick] {
+                k -= per_unit[pick];
+                pick += 1;
+            }
+            let i = ready[pick];
+            let u = &self.units[i];
+            let listed = match k {
+                0 => Some(Command::Move {
+                    unit: u.tag,
+                    legs: Legs::default(),
+                    face: None,
+                }),
+                1 => self.check_smoke(i, u.at).is_ok().then_some(Command::Smoke {
+                    unit: u.tag,
+                    at: Game::p16(u.at),
+                }),
+                2 | 3 => {
+                    let what = if k == 2 {
+                        Special::Shield
+                    } else {
+                        Special::Tripod
+                    };
+                    let c = Command::Special { unit: u.tag, what };
+                    self.check_as(side, &c).is_ok().then_some(c)
+                }
+                _ => {
+                    let k = k - 4;
+                    let per_enemy = u.data.weapons.len().max(1) + 2;
+                    let t = enemies[k / per_enemy];
+                    let e = &self.units[t];
+                    match k % per_enemy {
+                        0 if u.data.has(Ability::Charge) => self
+                            .charge_paths(i, t)
+                            .into_iter()
+                            .next()
+                            .map(|legs| Command::Charge {
+                                unit: u.tag,
+                                target: e.tag,
+                                legs,
+                            }),
+                        0 => None,
+                        1 => self
+                            .check_grenade(i, t)
+                            .is_ok()
+                            .then_some(Command::Grenade {
+                                unit: u.tag,
+                                target: e.tag,
+                            }),
+                        w => {
+                            let weapon = (w - 2) as u8;
+                            self.plan_shot(i, t, weapon)
+                                .is_ok()
+                                .then_some(Command::Shoot {
+                                    unit: u.tag,
+                                    target: e.tag,
+                                    weapon,
+                                })
+                        }
+                    }
+                }
+            };
+            if let Some(listed) = listed {
+                let mut member = Vec::with_capacity(1);
+                self.sample_into(seat, &listed, 1, rng, &mut member);
+                return Some(member.pop().unwrap_or(listed));
+            }
+        }
+    }
+
     fn sample_into<R: Rng + ?Sized>(
         &self,
         seat: Seat,
@@ -683,7 +813,10 @@ impl GameState for Game {
         match (*listed, unit) {
             (Command::Move { .. }, Some(i)) => self.sample_moves(i, count, rng, out),
             (Command::Charge { target, .. }, Some(i)) => {
-                let t = self.find(target).expect("a listed target");
+                let Some(t) = self.find(target) else {
+                    out.push(*listed);
+                    return;
+                };
                 let paths = self.charge_paths(i, t);
                 if paths.is_empty() {
                     out.push(*listed);

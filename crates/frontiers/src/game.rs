@@ -25,7 +25,7 @@ use crate::setup::{
     DropRule, LightStacking, PenaltySymbol, Setup, TerrainKind, default_ids, footprint, on_table,
     point_in,
 };
-use crate::sight::{Obstacle, sight_lines};
+use crate::sight::{Arc as SightArc, Obstacle, sight_lines_in};
 use crate::smoke::{CLOUD_MM, CLOUDS_EACH, Cloud, SmokeStacking};
 use crate::templates::{LARGE_MM, SMALL_MM, drop_landing, template_hits};
 
@@ -91,6 +91,9 @@ impl Unit {
     /// Its Defense now (R123, R135, R150): the shield's when it is up, 1
     /// less when damaged.
     pub fn defense(&self) -> u8 {
+        if let Some(form) = self.other_form() {
+            return form.defense;
+        }
         if self.shield_up() {
             return self
                 .data
@@ -105,13 +108,21 @@ impl Unit {
         self.data.defense - u8::from(self.damaged())
     }
 
-    /// Its Movement in LNS now: 0 with its locomotion hit (R125).
+    /// Its Movement in LNS now: 0 with its locomotion hit (R125); its
+    /// other form's showing that form (R137, R151).
     pub fn movement(&self) -> u8 {
         if self.hits & Location::Locomotion.bit() != 0 {
             0
+        } else if let Some(form) = self.other_form() {
+            form.movement
         } else {
             self.data.movement
         }
+    }
+
+    /// The other form it shows, if it transforms and shows its back (R137).
+    pub fn other_form(&self) -> Option<crate::data::Form> {
+        self.data.other_form.filter(|_| self.back)
     }
 
     /// Weapon `i`'s bonus at armor `armor` now (R123): `None` where it
@@ -122,7 +133,10 @@ impl Unit {
         if self.hits & Location::Weapon(weapon as u8).bit() != 0 {
             return None;
         }
-        let b = w.bonus[armor]?;
+        let b = match self.other_form() {
+            Some(form) => form.bonus[armor]?,
+            None => w.bonus[armor]?,
+        };
         Some(if self.damaged() && b > 0 { b - 1 } else { b })
     }
 
@@ -213,6 +227,8 @@ pub enum Event {
         roll: u8,
         /// What it needed.
         need: u8,
+        /// The seed's penalties counted in `need` (R142).
+        penalties: u8,
         /// What it did.
         outcome: Outcome,
     },
@@ -679,12 +695,22 @@ impl Game {
         let t = &self.units[to];
         let sw = self.table.setup.switches;
         let mut out = Vec::new();
+        let shooter_shape = s.shape();
+        // A light structure the shooter touches costs nothing (R122): a
+        // wall, a ruin or a carcass alike.
+        let touched = |shape: &Shape| in_contact(&shooter_shape, shape, f64::from(sw.contact_mm));
+        // A flier over an element stands on its roof, outdoors (R116).
+        let on_roof =
+            |u: &Unit, corners: &[Pt]| u.data.has(Ability::Flight) && point_in(u.at, corners);
         for (k, shape) in self.table.elements.iter().enumerate() {
-            let ruin = self.elements[k] == 0;
-            out.push((
-                shape.clone(),
-                if ruin { Crossed::Light } else { Crossed::Block },
-            ));
+            let corners = &self.table.setup.elements[k].corners;
+            if self.elements[k] == 0 {
+                if !touched(shape) {
+                    out.push((shape.clone(), Crossed::Light));
+                }
+            } else if !on_roof(s, corners) && !on_roof(t, corners) {
+                out.push((shape.clone(), Crossed::Block));
+            }
         }
         for (i, u) in self.units.iter().enumerate() {
             if i == from || i == to {
@@ -693,10 +719,12 @@ impl Game {
             if u.alive && !sniper {
                 out.push((u.shape(), Crossed::Block));
             } else if u.carcass {
-                out.push((u.shape(), Crossed::Light));
+                let shape = u.shape();
+                if !touched(&shape) {
+                    out.push((shape, Crossed::Light));
+                }
             }
         }
-        let shooter_shape = s.shape();
         for (k, tp) in self.table.setup.terrain.iter().enumerate() {
             let shape = &self.table.terrain[k];
             match tp.kind {
@@ -707,8 +735,7 @@ impl Game {
                     }
                 }
                 TerrainKind::LightStructure => {
-                    let touching = in_contact(&shooter_shape, shape, f64::from(sw.contact_mm));
-                    if !touching {
+                    if !touched(shape) {
                         out.push((shape.clone(), Crossed::Light));
                     }
                 }
@@ -746,20 +773,11 @@ impl Game {
             .get(weapon)
             .map_or(360, |w| w.arc_deg)
             .min(360);
-        let facing = dir(f64::from(s.facing));
-        let in_arc = |to: V| {
-            if arc >= 360 {
-                return true;
-            }
-            let d = to.sub(s.at.v());
-            let len = d.len();
-            if len < EPS {
-                return true;
-            }
-            let cos = d.dot(facing) / len;
-            cos + 1e-9 >= (f64::from(arc) / 2.0).to_radians().cos()
-        };
-        let lines = sight_lines(s.at, &t.shape(), &list, GRAZE_MM);
+        let arc = (arc < 360).then(|| SightArc {
+            facing: dir(f64::from(s.facing)),
+            half: (f64::from(arc) / 2.0).to_radians(),
+        });
+        let lines = sight_lines_in(s.at, &t.shape(), &list, GRAZE_MM, arc);
         let light_penalty = match sw.penalty_symbol {
             PenaltySymbol::Shooter => s
                 .data
@@ -798,7 +816,6 @@ impl Game {
         };
         let best = lines
             .into_iter()
-            .filter(|l| in_arc(l.to))
             .map(|l| {
                 let p = price(&l.crossed);
                 (p, l)
@@ -1041,13 +1058,12 @@ impl Game {
         let s = &self.units[i];
         let (a, b) = (s.at.v(), p.v());
         let blocked = |shape: &Shape| blocks_segment(shape, a, b, GRAZE_MM);
-        if self
-            .table
-            .elements
-            .iter()
-            .enumerate()
-            .any(|(k, e)| self.elements[k] > 0 && blocked(e))
-        {
+        let flier = s.data.has(Ability::Flight);
+        if self.table.elements.iter().enumerate().any(|(k, e)| {
+            self.elements[k] > 0
+                && !(flier && point_in(s.at, &self.table.setup.elements[k].corners))
+                && blocked(e)
+        }) {
             return false;
         }
         if self
@@ -1330,6 +1346,7 @@ impl Game {
                             target: t,
                             roll,
                             need,
+                            penalties: aim.sniper_penalties,
                             outcome,
                         });
                         if outcome == Outcome::Step {
@@ -1505,7 +1522,8 @@ impl Game {
                 });
                 if again {
                     self.destroy(t, events);
-                } else {
+                } else if location != Location::Carried {
+                    // C with nobody aboard: nothing, and no mark (R125).
                     self.units[t].hits |= location.bit();
                 }
             }
@@ -1609,10 +1627,11 @@ impl Game {
             defense,
             outcome,
         });
+        // A double destroys (R123): the element is a ruin at once.
         let steps = match outcome {
             Outcome::Miss => 0,
             Outcome::Step => 1,
-            Outcome::Double => 2,
+            Outcome::Double => self.elements[k],
         };
         if steps > 0 {
             let left = self.elements[k].saturating_sub(steps);

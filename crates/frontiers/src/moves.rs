@@ -118,7 +118,9 @@ impl fmt::Display for PathError {
             PathError::Touches { what, at, .. } => {
                 write!(f, "the path touches {what} at {at} (R114)")
             }
-            PathError::EndsOn { .. } => write!(f, "the move ends on another unit (R114)"),
+            PathError::EndsOn { .. } => {
+                write!(f, "the move ends on another unit or a building (R114)")
+            }
             PathError::OffTable { at } => write!(f, "the move ends off the table at {at} (R101)"),
         }
     }
@@ -169,6 +171,7 @@ pub fn check_path(
         return Err(PathError::TooManyLegs(legs.len()));
     }
     let start = mover.at.centre();
+    let standing = mover.at.shape();
     let mut vegetation = false;
     let mut at = start;
     for end in legs {
@@ -182,7 +185,13 @@ pub fn check_path(
                 Kind::Building => !mover.flight,
                 Kind::Unit { vehicle } => !mover.flight && (*vehicle || !mover.vehicle),
                 Kind::Vegetation => {
-                    if mover.vehicle && !mover.flight && overlaps(&area, thing) {
+                    // Entering (R114): vegetation it stands in already
+                    // costs nothing to leave.
+                    if mover.vehicle
+                        && !mover.flight
+                        && overlaps(&area, thing)
+                        && !overlaps(&standing, thing)
+                    {
                         vegetation = true;
                     }
                     false
@@ -219,6 +228,15 @@ pub fn check_path(
     if let Some(index) = things
         .iter()
         .position(|(thing, kind)| matches!(kind, Kind::Unit { .. }) && overlaps(&end, thing))
+    {
+        return Err(PathError::EndsOn { index });
+    }
+    // An oval turned at the end (or in place) may not swing into a
+    // building; a flier ending on one is on its roof (R114, R116).
+    if !mover.flight
+        && let Some(index) = things
+            .iter()
+            .position(|(thing, kind)| *kind == Kind::Building && overlaps(&end, thing))
     {
         return Err(PathError::EndsOn { index });
     }

@@ -168,6 +168,16 @@ pub struct SideSetup {
     pub faction: Faction,
 }
 
+impl SideSetup {
+    /// A side of `faction`, named after it.
+    pub fn of(faction: Faction) -> SideSetup {
+        SideSetup {
+            name: format!("{faction:?}"),
+            faction,
+        }
+    }
+}
+
 /// A unit where it starts.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct UnitSetup {
@@ -182,7 +192,8 @@ pub struct UnitSetup {
     pub at: Pt,
     /// An oval's facing, whole degrees counterclockwise from +x (R100).
     pub facing: i16,
-    /// Whether it starts showing its back (R104: the owner picks).
+    /// Whether it starts showing its back: only a unit named on both
+    /// sides, whose owner picks (R104).
     pub back: bool,
 }
 
@@ -491,6 +502,16 @@ impl Setup {
                 }
                 sides_with_units[side] = true;
             }
+            if u.back && data.other_form.is_none() {
+                p.add(
+                    format!("{at}.back"),
+                    Some(104),
+                    format!(
+                        "{} ({}) starts face up: only a unit named on both sides starts on its back",
+                        ids[i], data.id
+                    ),
+                );
+            }
             if !(-360..=360).contains(&u.facing) {
                 p.add(
                     format!("{at}.facing"),
@@ -563,16 +584,7 @@ mod tests {
     use super::*;
 
     fn two_sides() -> Vec<SideSetup> {
-        vec![
-            SideSetup {
-                name: "Legion".into(),
-                faction: Faction::Legion,
-            },
-            SideSetup {
-                name: "Zirl".into(),
-                faction: Faction::Zirl,
-            },
-        ]
+        vec![SideSetup::of(Faction::Legion), SideSetup::of(Faction::Zirl)]
     }
 
     fn unit(data: &str, side: u8, x: i32, y: i32) -> UnitSetup {

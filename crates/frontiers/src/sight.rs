@@ -104,6 +104,29 @@ fn entry(shape: &Shape, from: V, dir: V, far: f64) -> Option<f64> {
 /// one for each set of obstacles crossed that some clear line crosses,
 /// the first found of each (see the module doc), in a fixed order.
 pub fn sight_lines(from: Pt, target: &Shape, obstacles: &[Obstacle], graze: f64) -> Vec<Sight> {
+    sight_lines_in(from, target, obstacles, graze, None)
+}
+
+/// A weapon's arc (R121): the lines it may fire along, within `half` (in
+/// radians) either side of `facing` (a unit vector).
+#[derive(Debug, Clone, Copy)]
+pub struct Arc {
+    /// The direction the arc is centred on, a unit vector.
+    pub facing: V,
+    /// Half the arc, in radians (below pi).
+    pub half: f64,
+}
+
+/// As [`sight_lines`], keeping only lines within `arc` where one is given:
+/// the arc's edges are joints too, so that a target straddling them is
+/// seen along the best line inside it (R121).
+pub fn sight_lines_in(
+    from: Pt,
+    target: &Shape,
+    obstacles: &[Obstacle],
+    graze: f64,
+    arc: Option<Arc>,
+) -> Vec<Sight> {
     let s = from.v();
     let centre = target
         .core
@@ -171,6 +194,13 @@ pub fn sight_lines(from: Pt, target: &Shape, obstacles: &[Obstacle], graze: f64)
             touching_angles(shape, shape.radius - graze, s, ahead, &mut angles);
         }
     }
+    // The arc's edges, and the test of a line against it.
+    let within = |dir: V| arc.is_none_or(|arc| dir.dot(arc.facing) >= arc.half.cos() - 1e-9);
+    if let Some(arc) = arc {
+        let centre_angle = ahead.cross(arc.facing).atan2(ahead.dot(arc.facing));
+        angles.push(centre_angle - arc.half);
+        angles.push(centre_angle + arc.half);
+    }
     angles.retain(|a| *a >= lo && *a <= hi);
     angles.sort_by(f64::total_cmp);
     angles.dedup();
@@ -184,6 +214,9 @@ pub fn sight_lines(from: Pt, target: &Shape, obstacles: &[Obstacle], graze: f64)
     for a in tried {
         let (sin, cos) = (a.sin(), a.cos());
         let dir = V::new(ahead.x * cos - ahead.y * sin, ahead.x * sin + ahead.y * cos);
+        if !within(dir) {
+            continue;
+        }
         let Some(t) = entry(target, s, dir, target_far + 1.0) else {
             continue;
         };

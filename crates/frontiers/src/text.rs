@@ -130,15 +130,22 @@ pub fn draw(game: &Game, cell_mm: u16) -> String {
 
 fn cell_char(game: &Game, p: Pt, cell: i32) -> char {
     let centre = Footprint::disc(p, 0).shape();
-    for u in game.units().iter().filter(|u| u.alive) {
-        if gap(&u.shape(), &centre) <= 0.0 {
-            let c = u.tag.as_str().chars().next().unwrap_or('?');
-            return if u.side == 0 {
-                c
-            } else {
-                c.to_ascii_lowercase()
-            };
-        }
+    // A unit shows in the cell its centre lies in, and in every cell whose
+    // centre its base covers: seen at any scale.
+    let (lo, hi) = (cell / 2, cell - cell / 2);
+    let centred =
+        |u: &Unit| (p.x - lo..p.x + hi).contains(&u.at.x) && (p.y - lo..p.y + hi).contains(&u.at.y);
+    let standing = || game.units().iter().filter(|u| u.alive);
+    let here = standing()
+        .find(|u| centred(u))
+        .or_else(|| standing().find(|u| gap(&u.shape(), &centre) <= 0.0));
+    if let Some(u) = here {
+        let c = u.tag.as_str().chars().next().unwrap_or('?');
+        return if u.side == 0 {
+            c
+        } else {
+            c.to_ascii_lowercase()
+        };
     }
     if game
         .units()

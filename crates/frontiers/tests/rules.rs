@@ -11,16 +11,7 @@ use sandtable_frontiers::setup::{DropRule, Element, SideSetup, Terrain, TerrainK
 use sandtable_frontiers::{Command, Game, Setup};
 
 fn sides() -> Vec<SideSetup> {
-    vec![
-        SideSetup {
-            name: "Legion".into(),
-            faction: Faction::Legion,
-        },
-        SideSetup {
-            name: "Zirl".into(),
-            faction: Faction::Zirl,
-        },
-    ]
+    vec![SideSetup::of(Faction::Legion), SideSetup::of(Faction::Zirl)]
 }
 
 fn unit(id: &str, data: &str, side: u8, x: i32, y: i32) -> UnitSetup {
@@ -672,4 +663,143 @@ fn r142_a_sniper_sees_past_units_and_shoots_only_infantry() {
     g.check(Seat(0), &cmd("shoot S1 K1"))
         .expect("units never block a sniper (R142)");
     assert!(refused(&g, 0, "shoot S1 CR").contains("a sniper shoots infantry (R142)"));
+}
+
+#[test]
+fn r121_an_arc_keeps_the_best_line_inside_it() {
+    // The Orion faces -x; its A1 fires in the front 180°. K1 straight
+    // up the table straddles the arc's edge: seen along its inner half.
+    let mut s = setup(vec![
+        unit("O1", "lg_orion", 0, 300, 100),
+        unit("K1", "zr_cluster", 1, 300, 300),
+        unit("K2", "zr_cluster", 1, 500, 100),
+    ]);
+    s.units[0].facing = 180;
+    let g = game(&s, &[]);
+    g.check(Seat(0), &cmd("shoot O1 K1"))
+        .expect("half of K1 lies in the arc (R121)");
+    // K2 behind it: out of A1's arc, in A2's (360°).
+    let e = refused(&g, 0, "shoot O1 K2");
+    assert_eq!(
+        e,
+        "O1 has no line of sight to K2 within its weapon's 180° arc (R120)"
+    );
+    g.check(Seat(0), &cmd("shoot O1 K2 A2")).expect("all round");
+}
+
+#[test]
+fn r114_an_oval_may_not_turn_into_a_building_and_leaving_woods_costs_nothing() {
+    let mut s = setup(vec![
+        unit("O1", "lg_liberation", 0, 300, 100),
+        unit("K1", "zr_cluster", 1, 900, 500),
+    ]);
+    s.elements.push(Element {
+        name: "Hut".into(),
+        corners: vec![
+            Pt::new(320, 60),
+            Pt::new(400, 60),
+            Pt::new(400, 90),
+            Pt::new(320, 90),
+        ],
+        defense: 7,
+        steps: 3,
+    });
+    // Facing 0 (along +x) its end reaches 330 and overlaps the hut;
+    // at 90 it stands clear.
+    s.units[0].facing = 90;
+    let g = game(&s, &[]);
+    assert_eq!(
+        refused(&g, 0, "move O1 face 0"),
+        "the move ends on the building element Hut (R114)"
+    );
+    let mut g2 = g.clone();
+    play(&mut g2, 0, "move O1 face 80");
+    // A vehicle standing in woods leaves them at full Movement (6 LNS).
+    let mut s = setup(vec![
+        unit("O1", "lg_liberation", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 900, 500),
+    ]);
+    s.terrain
+        .push(rect(TerrainKind::Vegetation, 40, 40, 160, 160));
+    let mut g = game(&s, &[]);
+    play(&mut g, 0, "move O1 280,100");
+    // Entering woods it does not stand in: 2 LNS less (R114).
+    let mut s = setup(vec![
+        unit("O1", "lg_liberation", 0, 100, 300),
+        unit("K1", "zr_cluster", 1, 900, 500),
+    ]);
+    s.terrain
+        .push(rect(TerrainKind::Vegetation, 200, 250, 300, 350));
+    let g = game(&s, &[]);
+    assert!(refused(&g, 0, "move O1 280,300").contains("2 LNS less for entering vegetation"));
+}
+
+#[test]
+fn r119_r123_a_double_on_a_building_element_ruins_it() {
+    // A grenade on K1 beside the shed: its small template touches the
+    // shed's wall, which takes an attack at structure; +2 and a 6 = 8,
+    // twice its defense of 4: a double, a ruin at once (R123, R119).
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 300, 100),
+        unit("K1", "zr_cluster", 1, 300, 170),
+        unit("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    s.elements.push(Element {
+        name: "Shed".into(),
+        corners: vec![
+            Pt::new(250, 200),
+            Pt::new(350, 200),
+            Pt::new(350, 260),
+            Pt::new(250, 260),
+        ],
+        defense: 4,
+        steps: 3,
+    });
+    let mut g = game(&s, &[1, 6]);
+    let ev = play(&mut g, 0, "grenade T1 K1");
+    assert!(attacks(&ev).contains(&(Struck::Element(0), 6, 2, 0, 4, Outcome::Double)));
+    assert!(ev.contains(&Event::Ruined { element: 0 }));
+    assert_eq!(g.element_steps(), [0]);
+}
+
+#[test]
+fn r104_only_a_unit_named_on_both_sides_starts_on_its_back() {
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 300, 100),
+        unit("F1", "zr_shifter", 1, 300, 300),
+    ]);
+    s.units[0].back = true;
+    let e = s.check().unwrap_err().to_string();
+    assert!(
+        e.contains("units[0].back: T1 (lg_trooper) starts face up: only a unit named on both sides starts on its back (R104)"),
+        "{e}"
+    );
+    s.units[0].back = false;
+    s.units[1].back = true;
+    let g = game(&s, &[]);
+    // The shifter's other form: Movement 3, Defense 6, 3/1/1 (R151).
+    let f = &g.units()[1];
+    assert_eq!((f.movement(), f.defense(), f.bonus(0, 1)), (3, 6, Some(1)));
+}
+
+#[test]
+fn r125_a_carried_unit_s_location_with_nobody_aboard_does_nothing() {
+    // The walker's 3 at heavy against the Vega's 8: a 5 is a step; the
+    // Vega's column (type 2) puts C on a 2: nobody aboard, no mark.
+    let s = setup(vec![
+        unit("W1", "lg_walker", 0, 300, 100),
+        unit("V1", "zr_vega", 1, 300, 300),
+    ]);
+    let mut g = game(&s, &[5, 2]);
+    let ev = play(&mut g, 0, "shoot W1 V1");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::LocationHit {
+            location: Location::Carried,
+            again: false,
+            ..
+        }
+    )));
+    assert_eq!(g.units()[1].hits, 0);
+    assert!(g.units()[1].alive);
 }

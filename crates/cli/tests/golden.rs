@@ -109,6 +109,12 @@ fn cases() -> Vec<(String, Vec<String>)> {
             "crates/cli/tests/data/skirmish-illegal.moves",
         ],
     );
+    let hut = "crates/cli/tests/data/skirmish-hut.moves";
+    add("play-frontiers-hut", &["play", skirmish, "--record", hut]);
+    add(
+        "play-frontiers-hut-json",
+        &["play", skirmish, "--record", hut, "--json"],
+    );
     add("perft-frontiers-skirmish", &["perft", skirmish, "2"]);
     add(
         "play-frontiers-bots",

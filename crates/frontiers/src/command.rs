@@ -85,35 +85,82 @@ impl fmt::Display for P16 {
     }
 }
 
-/// A move's legs: up to [`MAX_LEGS`] end points (R113).
+/// A step of a move: a point outdoors its centre goes to, or a space of
+/// a building element it steps into (R117).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// A point on the table.
+    At(P16),
+    /// A space: the element's short id and the space's number from 1
+    /// (`RH.2`).
+    Space(Tag, u8),
+}
+
+impl Default for Step {
+    fn default() -> Step {
+        Step::At(P16::default())
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Step::At(p) => write!(f, "{p}"),
+            Step::Space(e, k) => write!(f, "{e}.{k}"),
+        }
+    }
+}
+
+/// A move's legs: up to [`MAX_LEGS`] steps (R113, R117).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Legs {
-    ends: [P16; MAX_LEGS],
+    ends: [Step; MAX_LEGS],
     len: u8,
 }
 
 impl Legs {
     /// The legs to these end points; `None` beyond [`MAX_LEGS`].
     pub fn of(points: &[P16]) -> Option<Legs> {
-        if points.len() > MAX_LEGS {
+        let steps: Vec<Step> = points.iter().map(|p| Step::At(*p)).collect();
+        Legs::of_steps(&steps)
+    }
+
+    /// The legs of these steps; `None` beyond [`MAX_LEGS`].
+    pub fn of_steps(steps: &[Step]) -> Option<Legs> {
+        if steps.len() > MAX_LEGS {
             return None;
         }
-        let mut ends = [P16::default(); MAX_LEGS];
-        ends[..points.len()].copy_from_slice(points);
+        let mut ends = [Step::default(); MAX_LEGS];
+        ends[..steps.len()].copy_from_slice(steps);
         Some(Legs {
             ends,
-            len: points.len() as u8,
+            len: steps.len() as u8,
         })
     }
 
-    /// The end points.
-    pub fn ends(&self) -> &[P16] {
+    /// The steps.
+    pub fn steps(&self) -> &[Step] {
         &self.ends[..usize::from(self.len)]
     }
 
-    /// The end points as the geometry's.
-    pub fn points(&self) -> Vec<Pt> {
-        self.ends().iter().map(|p| p.pt()).collect()
+    /// The end points of an outdoor path, `None` where it steps into a
+    /// space.
+    pub fn points(&self) -> Option<Vec<Pt>> {
+        self.steps()
+            .iter()
+            .map(|s| match s {
+                Step::At(p) => Some(p.pt()),
+                Step::Space(..) => None,
+            })
+            .collect()
+    }
+
+    /// The last point outdoors it ends at, if it ends outdoors.
+    pub fn end_point(&self) -> Option<Pt> {
+        match self.steps().last()? {
+            Step::At(p) => Some(p.pt()),
+            Step::Space(..) => None,
+        }
     }
 
     /// Whether there is no leg.
@@ -226,7 +273,7 @@ impl Command {
 }
 
 fn write_legs(f: &mut fmt::Formatter<'_>, legs: &Legs) -> fmt::Result {
-    for p in legs.ends() {
+    for p in legs.steps() {
         write!(f, " {p}")?;
     }
     Ok(())
@@ -313,12 +360,31 @@ fn point(word: &str) -> Result<P16, ParseCommandError> {
     )
 }
 
+/// A step: a point `150,90`, or a space `RH.2` (an element's id and the
+/// space's number from 1).
+fn step(word: &str) -> Result<Step, ParseCommandError> {
+    if let Some((e, k)) = word.split_once('.') {
+        let Some(e) = Tag::new(e) else {
+            return bad(format!(
+                "{word:?} is not a space: an element's short id and a space's number, as RH.2"
+            ));
+        };
+        return match k.parse::<u8>() {
+            Ok(k) if k >= 1 => Ok(Step::Space(e, k)),
+            _ => bad(format!(
+                "{word:?} is not a space: an element's short id and a space's number from 1, as RH.2"
+            )),
+        };
+    }
+    point(word).map(Step::At)
+}
+
 fn legs(words: &[&str]) -> Result<Legs, ParseCommandError> {
     let points = words
         .iter()
-        .map(|w| point(w))
+        .map(|w| step(w))
         .collect::<Result<Vec<_>, _>>()?;
-    Legs::of(&points).map_or_else(
+    Legs::of_steps(&points).map_or_else(
         || {
             bad(format!(
                 "{} legs: a move has at most {MAX_LEGS} (R113)",
@@ -456,6 +522,9 @@ mod tests {
             "special H1 shield",
             "special S1 tripod",
             "move T1 -5,0",
+            "move T1 100,80 RH.1 RH.2",
+            "move T1 RH.3 612,240 700,240",
+            "charge B1 T1 RH.2",
         ] {
             let c: Command = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(c.to_string(), text);
@@ -481,5 +550,7 @@ mod tests {
         assert!(e("land").contains("missing"));
         assert!(e("grenade T1 C1 C2").contains("more than"));
         assert!(e("move T1 40000,0").contains("not a point"));
+        assert!(e("move T1 RH.0").contains("not a space"));
+        assert!(e("move T1 rh.1").contains("not a space"));
     }
 }

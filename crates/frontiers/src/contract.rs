@@ -14,7 +14,7 @@ use sandtable_core::game::{
 use sandtable_core::hash::Mix;
 
 use crate::attack::{attack_odds, sniper_odds};
-use crate::command::{Command, Legs, P16, Special, Tag};
+use crate::command::{Command, Legs, P16, Special, Step, Tag};
 use crate::data::{Ability, Back, LOCATIONS, Location};
 use crate::game::{CommandError, Event, Game, Shot, Struck, weapon_name};
 use crate::geometry::{Footprint, Pt, gap};
@@ -92,7 +92,7 @@ impl Game {
             if u.data.has(Ability::Charge)
                 && let Some(legs) = self.charge_paths(i, t).into_iter().next()
             {
-                let end = legs.ends().last().map_or(u.at, |p| p.pt());
+                let end = legs.end_point().unwrap_or(u.at);
                 push(
                     Command::Charge {
                         unit: u.tag,
@@ -228,26 +228,32 @@ impl Game {
         let mut tries = 0;
         while out.len() - start < count && tries < count * TRIES {
             tries += 1;
-            let to = if rng.random_range(0..4) == 0 {
-                // A candidate of the system's own: contact with cover or
-                // an enemy, drawn among them.
-                match self.move_candidate(i, rng) {
-                    Some(p) => p,
-                    None => continue,
+            // Indoors, or one time in four: a candidate of the system's
+            // own (through a door, contact with cover or an enemy); else a
+            // point uniform over the reach.
+            let legs = if u.inside.is_some() || rng.random_range(0..4) == 0 {
+                let building = rng.random_range(0..2) == 0;
+                match (building, self.building_candidate(i, rng)) {
+                    (true, Some(legs)) => legs,
+                    _ if u.inside.is_some() => continue,
+                    _ => match self.move_candidate(i, rng).and_then(P16::of) {
+                        Some(p) => Legs::of(&[p]).expect("one leg"),
+                        None => continue,
+                    },
                 }
             } else {
-                Game::point_near(u.at, reach, rng)
+                match P16::of(Game::point_near(u.at, reach, rng)) {
+                    Some(p) => Legs::of(&[p]).expect("one leg"),
+                    None => continue,
+                }
             };
             let face = oval.then(|| rng.random_range(0..360) as i16);
-            let Some(p) = P16::of(to) else { continue };
-            let Some(c) = Command::move_to(u.tag, &[p], face) else {
-                continue;
-            };
-            let Command::Move { legs, face, .. } = c else {
-                continue;
-            };
             if self.check_move(i, &legs, face).is_ok() {
-                out.push(c);
+                out.push(Command::Move {
+                    unit: u.tag,
+                    legs,
+                    face,
+                });
             }
         }
         if out.len() == start && count > 0 {
@@ -257,6 +263,87 @@ impl Game {
                 face: None,
             });
         }
+    }
+
+    /// A path through a door (R117): outdoors, to the point before a door
+    /// and into the space behind it; indoors, to a linked space, or out by
+    /// a door behind which it stands to the point before it.
+    fn building_candidate<R: Rng + ?Sized>(&self, i: usize, rng: &mut R) -> Option<Legs> {
+        let u = &self.units[i];
+        if u.vehicle() {
+            return None;
+        }
+        let els = &self.setup().elements;
+        match u.inside {
+            None => {
+                let doors: Vec<(usize, usize)> = (0..els.len())
+                    .filter(|e| !self.ruined(*e))
+                    .flat_map(|e| (0..els[e].openings.len()).map(move |o| (e, o)))
+                    .filter(|(e, o)| self.passable(*e, *o))
+                    .collect();
+                if doors.is_empty() {
+                    return None;
+                }
+                let (e, o) = doors[rng.random_range(0..doors.len())];
+                let op = &els[e].openings[o];
+                let k = op.behind[rng.random_range(0..op.behind.len())];
+                let before = self.before_door(i, e, o)?;
+                Legs::of_steps(&[
+                    Step::At(P16::of(before)?),
+                    Step::Space(self.element_tag(e), k + 1),
+                ])
+            }
+            Some((e, j)) => {
+                let e = usize::from(e);
+                if rng.random::<bool>() {
+                    let next: Vec<u8> = els[e]
+                        .links
+                        .iter()
+                        .filter_map(|(a, b)| {
+                            if *a == j {
+                                Some(*b)
+                            } else if *b == j {
+                                Some(*a)
+                            } else {
+                                None
+                            }
+                        })
+                        .collect();
+                    let k = *next.get(rng.random_range(0..next.len().max(1)))?;
+                    Legs::of_steps(&[Step::Space(self.element_tag(e), k + 1)])
+                } else {
+                    let doors = self.doors_of(e, j);
+                    let o = *doors.get(rng.random_range(0..doors.len().max(1)))?;
+                    Legs::of_steps(&[Step::At(P16::of(self.before_door(i, e, o)?)?)])
+                }
+            }
+        }
+    }
+
+    /// The point outside element `e`'s opening `o` where unit `i`'s base
+    /// stands 1 mm from its middle.
+    fn before_door(&self, i: usize, e: usize, o: usize) -> Option<Pt> {
+        let op = &self.setup().elements[e].openings[o];
+        let r = f64::from(self.units[i].data.base.size_mm().1) / 2.0 + 1.0;
+        let (dx, dy) = (f64::from(op.b.x - op.a.x), f64::from(op.b.y - op.a.y));
+        let len = dx.hypot(dy);
+        if len == 0.0 {
+            return None;
+        }
+        let (nx, ny) = (-dy / len, dx / len);
+        let mid = (
+            f64::from(op.a.x + op.b.x) / 2.0,
+            f64::from(op.a.y + op.b.y) / 2.0,
+        );
+        [1.0, -1.0]
+            .into_iter()
+            .map(|side| {
+                Pt::new(
+                    (mid.0 + side * nx * r).round() as i32,
+                    (mid.1 + side * ny * r).round() as i32,
+                )
+            })
+            .find(|p| !crate::setup::point_in(*p, &self.setup().elements[e].corners))
     }
 
     /// A point worth moving to: in contact with a light structure, a
@@ -491,8 +578,25 @@ impl Game {
                 unit,
                 from,
                 to,
+                length,
+                into: Some((e, k)),
+                ..
+            } => format!(
+                "{} moves {length:.1} mm from {from} into {}, at {to} (R113, R117)",
+                tag(unit),
+                self.space_name(*e, *k)
+            ),
+            Event::Outdoors { unit } => format!(
+                "{} stands outdoors in the ruin, where it was (R119)",
+                tag(unit)
+            ),
+            Event::Moved {
+                unit,
+                from,
+                to,
                 facing,
                 length,
+                into: None,
             } => {
                 let u = &self.units[*unit];
                 if from == to && u.data.base == crate::data::Base::Oval {
@@ -885,7 +989,7 @@ impl GameState for Game {
                 self.charge_paths(i, t)
                     .into_iter()
                     .min_by_key(|legs| {
-                        let end = legs.ends().last().map_or(self.units[i].at, |p| p.pt());
+                        let end = legs.end_point().unwrap_or(self.units[i].at);
                         i64::from(end.x - wanted.x).pow(2) + i64::from(end.y - wanted.y).pow(2)
                     })
                     .map(|legs| Command::Charge { unit, target, legs })
@@ -1189,10 +1293,13 @@ impl GameState for Game {
         }
         for (k, e) in self.setup().elements.iter().enumerate() {
             if crate::setup::point_in(p, &e.corners) {
-                parts.push(format!(
-                    "{}: defense {}, {} steps left",
-                    e.name, e.defense, self.elements[k]
-                ));
+                parts.push(match self.elements[k] {
+                    0 => format!("{}: a ruin, a light structure (R119)", e.name),
+                    crate::game::X_STANDING => {
+                        format!("{}: falls with the element it is tied to (R119)", e.name)
+                    }
+                    left => format!("{}: defense {}, {left} steps left", e.name, e.defense),
+                });
             }
         }
         (!parts.is_empty()).then(|| parts.join("; "))

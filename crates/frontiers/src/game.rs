@@ -17,6 +17,7 @@ use sandtable_core::game::{Ending, Seat};
 use sandtable_core::setup::SetupError;
 
 use crate::attack::{Outcome, attack, sniper};
+use crate::building::{Place, Way};
 use crate::command::{Command, Legs, P16, Special, Tag};
 use crate::data::{Ability, Back, Location, Missile, UnitData, location, unit_data};
 use crate::geometry::{EPS, Footprint, Pt, Shape, V, blocks_segment, gap, in_contact, overlaps};
@@ -28,6 +29,10 @@ use crate::setup::{
 use crate::sight::{Arc as SightArc, Obstacle, sight_lines_in};
 use crate::smoke::{CLOUD_MM, CLOUDS_EACH, Cloud, SmokeStacking};
 use crate::templates::{LARGE_MM, SMALL_MM, drop_landing, template_hits};
+
+/// The steps left of a standing element with an X, which takes no steps
+/// and falls only with the element it is tied to (R119).
+pub const X_STANDING: u8 = u8::MAX;
 
 /// Grazing within this many mm does not block a line (R120).
 pub const GRAZE_MM: f64 = 0.5;
@@ -60,6 +65,8 @@ pub struct Unit {
     pub acted: bool,
     /// A vehicle's locations hit, by [`Location::bit`] (R125).
     pub hits: u8,
+    /// The building element and space it stands in (R117), from 0.
+    pub inside: Option<(u8, u8)>,
 }
 
 impl Unit {
@@ -192,6 +199,13 @@ pub enum Event {
         facing: i16,
         /// The path's length, in mm.
         length: f64,
+        /// The space it ends in, if it ends in a building (R117).
+        into: Option<(u8, u8)>,
+    },
+    /// A unit in a building's ruin stands outdoors where it was (R119).
+    Outdoors {
+        /// The unit.
+        unit: usize,
     },
     /// A shot's line of sight and its modifiers (R120-R122).
     Sighted {
@@ -344,7 +358,7 @@ fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> 
     })
 }
 
-fn from_path(e: PathError, names: &dyn Fn(usize) -> String) -> CommandError {
+pub(crate) fn from_path(e: PathError, names: &dyn Fn(usize) -> String) -> CommandError {
     let ruling = match e {
         PathError::TooManyLegs(_) | PathError::TooLong { .. } => 113,
         PathError::Touches { .. } | PathError::EndsOn { .. } => 114,
@@ -373,6 +387,8 @@ pub struct Table {
     pub terrain: Vec<Shape>,
     /// Each element's shape.
     pub elements: Vec<Shape>,
+    /// Each element's short id.
+    pub element_tags: Vec<Tag>,
 }
 
 /// A shot's line and modifiers, worked out before it is fired.
@@ -468,6 +484,7 @@ impl Game {
                 carcass: false,
                 acted: false,
                 hits: 0,
+                inside: None,
             })
             .collect();
         let table = Table {
@@ -481,10 +498,21 @@ impl Game {
                 .iter()
                 .map(|e| Footprint::Polygon(e.corners.clone()).shape())
                 .collect(),
+            element_tags: (0..setup.elements.len())
+                .map(|k| {
+                    Tag::new(&crate::setup::element_id(&setup.elements, k)).expect("checked ids")
+                })
+                .collect(),
             setup: setup.clone(),
         };
         Ok(Game {
-            elements: setup.elements.iter().map(|e| e.steps).collect(),
+            // An element with an X has no steps: it stands until the
+            // element it is tied to falls (R119).
+            elements: setup
+                .elements
+                .iter()
+                .map(|e| if e.steps == 0 { X_STANDING } else { e.steps })
+                .collect(),
             table: Arc::new(table),
             units,
             clouds: Vec::new(),
@@ -554,10 +582,6 @@ impl Game {
         f64::from(self.table.setup.switches.lns_mm)
     }
 
-    fn contact(&self) -> f64 {
-        f64::from(self.table.setup.switches.contact_mm)
-    }
-
     /// The unit `tag` of `side`, standing and not yet acted: the unit of a
     /// command.
     fn actor(&self, side: u8, tag: Tag) -> Result<usize, CommandError> {
@@ -607,7 +631,7 @@ impl Game {
     /// What stands in the way of a move of unit `mover`, with names for
     /// refusals: building elements not ruined, the other standing units,
     /// vegetation (R114).
-    fn obstacles_for_move(&self, mover: usize) -> (Vec<(Shape, Kind)>, Vec<String>) {
+    pub(crate) fn obstacles_for_move(&self, mover: usize) -> (Vec<(Shape, Kind)>, Vec<String>) {
         let mut things = Vec::new();
         let mut names = Vec::new();
         for (k, shape) in self.table.elements.iter().enumerate() {
@@ -620,7 +644,9 @@ impl Game {
             }
         }
         for (i, u) in self.units.iter().enumerate() {
-            if i != mover && u.alive {
+            // A unit in a building is within its element, which stands in
+            // the way already.
+            if i != mover && u.alive && u.inside.is_none() {
                 things.push((
                     u.shape(),
                     Kind::Unit {
@@ -639,13 +665,13 @@ impl Game {
         (things, names)
     }
 
-    /// Checks unit `i`'s path; its length in mm.
+    /// Checks unit `i`'s path; its length in mm and where it ends.
     pub fn check_move(
         &self,
         i: usize,
         legs: &Legs,
         face: Option<i16>,
-    ) -> Result<f64, CommandError> {
+    ) -> Result<(f64, Place), CommandError> {
         let u = &self.units[i];
         if face.is_some() && u.data.base != crate::data::Base::Oval {
             return refuse(
@@ -659,6 +685,10 @@ impl Game {
                 format!("{}'s locomotion is hit: its Movement is 0", u.tag),
             );
         }
+        let points = match legs.points() {
+            Some(points) if u.inside.is_none() => points,
+            _ => return self.check_building_path(i, legs),
+        };
         let (things, names) = self.obstacles_for_move(i);
         let mover = Mover {
             at: u.footprint(),
@@ -666,7 +696,6 @@ impl Game {
             vehicle: u.vehicle(),
             flight: u.data.has(Ability::Flight),
         };
-        let points = legs.points();
         check_path(
             &mover,
             &points,
@@ -675,7 +704,22 @@ impl Game {
             self.table.setup.switches.lns_mm,
             self.table.setup.table,
         )
+        .map(|length| (length, Place::Out(points.last().copied().unwrap_or(u.at))))
         .map_err(|e| from_path(e, &|k| names[k].clone()))
+    }
+
+    /// Sets unit `i` down where a move ends.
+    fn set_place(&mut self, i: usize, place: Place) {
+        match place {
+            Place::Out(p) => {
+                self.units[i].at = p;
+                self.units[i].inside = None;
+            }
+            Place::In(e, k) => {
+                self.units[i].at = self.space_at(e, k);
+                self.units[i].inside = Some((e, k));
+            }
+        }
     }
 
     /// Whether `p` stands in a terrain piece of `kind`: the piece's index.
@@ -716,7 +760,7 @@ impl Game {
             if i == from || i == to {
                 continue;
             }
-            if u.alive && !sniper {
+            if u.alive && !sniper && u.inside.is_none() {
                 out.push((u.shape(), Crossed::Block));
             } else if u.carcass {
                 let shape = u.shape();
@@ -777,7 +821,42 @@ impl Game {
             facing: dir(f64::from(s.facing)),
             half: (f64::from(arc) / 2.0).to_radians(),
         });
-        let lines = sight_lines_in(s.at, &t.shape(), &list, GRAZE_MM, arc);
+        // The ways a line may run (R118): straight at the target outdoors;
+        // through an opening when either stands in a building.
+        let ways = if s.inside.is_none() && t.inside.is_none() {
+            vec![Way::Through {
+                from: s.at,
+                to: t.shape(),
+                modifier: 0,
+            }]
+        } else {
+            self.building_lines(from, to)
+        };
+        let mut lines: Vec<(i8, crate::sight::Sight)> = Vec::new();
+        let mut clear = false;
+        for way in &ways {
+            match way {
+                Way::Clear => clear = true,
+                Way::Through {
+                    from: p,
+                    to: shape,
+                    modifier,
+                } => lines.extend(
+                    sight_lines_in(*p, shape, &list, GRAZE_MM, arc)
+                        .into_iter()
+                        .map(|l| (*modifier, l)),
+                ),
+            }
+        }
+        if clear {
+            lines = vec![(
+                0,
+                crate::sight::Sight {
+                    to: t.at.v(),
+                    crossed: Vec::new(),
+                },
+            )];
+        }
         let light_penalty = match sw.penalty_symbol {
             PenaltySymbol::Shooter => s
                 .data
@@ -816,23 +895,36 @@ impl Game {
         };
         let best = lines
             .into_iter()
-            .map(|l| {
-                let p = price(&l.crossed);
-                (p, l)
+            .map(|(building, l)| {
+                let (light, lights, smoke) = price(&l.crossed);
+                ((light, lights, smoke, building), l)
             })
             .reduce(|a, b| {
-                let cost = |p: &(i8, u8, i8)| {
+                let cost = |p: &(i8, u8, i8, i8)| {
                     if sniper {
                         -(i16::from(p.1))
                     } else {
-                        i16::from(p.0) + i16::from(p.2)
+                        i16::from(p.0) + i16::from(p.2) + i16::from(p.3)
                     }
                 };
                 if cost(&b.0) > cost(&a.0) { b } else { a }
             })?;
-        let ((light, lights, smoke), line) = best;
+        let ((light, lights, smoke, building), line) = best;
         let mut modifiers = Vec::new();
         let mut penalties = 0u8;
+        if building != 0 {
+            modifiers.push((
+                "in a building, seen through an opening (R118)".to_owned(),
+                building,
+            ));
+        }
+        if t.inside.is_some() {
+            // A sniper's target in a building (R142, `sniper_building`).
+            penalties += match sw.sniper_building {
+                crate::setup::SniperBuilding::Table => 1,
+                crate::setup::SniperBuilding::Example => 2,
+            };
+        }
         // Long range (R122): beyond a ruler, two from a hill.
         let ruler = f64::from(sw.ruler_mm());
         let on_hill = self.standing_in(s.at, TerrainKind::Hill).is_some();
@@ -949,6 +1041,16 @@ impl Game {
             );
         }
         let aim = self.aim(i, t, w, false);
+        let templated = s.data.has(Ability::Indirect) || weapon.missile == Some(Missile::Blue);
+        if templated && target.inside.is_some() {
+            return refuse(
+                126,
+                format!(
+                    "{} stands in a building: a template does not hit units inside an element",
+                    target.tag
+                ),
+            );
+        }
         if s.data.has(Ability::Indirect) {
             return Ok(match aim {
                 Some(_) => Shot::Template { diameter: LARGE_MM },
@@ -995,6 +1097,15 @@ impl Game {
                 ),
             );
         }
+        if target.inside.is_some() {
+            return refuse(
+                126,
+                format!(
+                    "{} stands in a building: a grenade's template does not hit units inside an element",
+                    target.tag
+                ),
+            );
+        }
         if self.aim(i, t, 0, false).is_none() {
             return refuse(
                 127,
@@ -1007,6 +1118,12 @@ impl Game {
     /// Checks a cloud of unit `i` at `at` (R130, R138).
     pub fn check_smoke(&self, i: usize, at: Pt) -> Result<(), CommandError> {
         let s = &self.units[i];
+        if s.inside.is_some() {
+            return refuse(
+                130,
+                format!("{} stands in a building: a cloud is thrown outdoors", s.tag),
+            );
+        }
         if !s.has_smoke() {
             return refuse(
                 138,
@@ -1103,22 +1220,35 @@ impl Game {
                 ),
             );
         }
-        self.check_move(i, legs, None)?;
-        let end = legs.ends().last().map_or(s.at, |p| p.pt());
-        let placed = footprint(s.data, end, s.facing).shape();
-        if !in_contact(&placed, &target.shape(), self.contact()) {
+        let (_, place) = self.check_move(i, legs, None)?;
+        // In contact where it ends (R102): within contact outdoors; in a
+        // space linked to the target's indoors.
+        let mut moved = self.clone();
+        moved.set_place(i, place);
+        if moved.touching(i, t) {
+            return Ok(moved.units[i].at);
+        }
+        let end = moved.units[i].at;
+        let placed = moved.units[i].shape();
+        if target.inside.is_some() || moved.units[i].inside.is_some() {
             return refuse(
                 134,
                 format!(
-                    "{} ends at {end}, {:.1} mm from {}: a charge ends in contact (within {} mm, R102)",
-                    s.tag,
-                    gap(&placed, &target.shape()),
-                    target.tag,
-                    self.table.setup.switches.contact_mm
+                    "{} ends out of contact with {}: indoors, contact is a linked space (R102)",
+                    s.tag, target.tag
                 ),
             );
         }
-        Ok(end)
+        refuse(
+            134,
+            format!(
+                "{} ends at {end}, {:.1} mm from {}: a charge ends in contact (within {} mm, R102)",
+                s.tag,
+                gap(&placed, &target.shape()),
+                target.tag,
+                self.table.setup.switches.contact_mm
+            ),
+        )
     }
 
     /// Checks a command of `side` without changing anything.
@@ -1263,22 +1393,21 @@ impl Game {
         match *command {
             Command::Move { unit, legs, face } => {
                 let i = self.find(unit).expect("checked");
-                let length = self.check_move(i, &legs, face)?;
+                let (length, place) = self.check_move(i, &legs, face)?;
+                let from = self.units[i].at;
+                self.set_place(i, place);
                 let u = &mut self.units[i];
-                let from = u.at;
-                if let Some(end) = legs.ends().last() {
-                    u.at = end.pt();
-                }
                 if let Some(f) = face {
                     u.facing = f;
                 }
-                let (to, facing) = (u.at, u.facing);
+                let (to, facing, into) = (u.at, u.facing, u.inside);
                 events.push(Event::Moved {
                     unit: i,
                     from,
                     to,
                     facing,
                     length,
+                    into,
                 });
                 if !legs.is_empty() {
                     self.unset_tripod(i, events);
@@ -1288,24 +1417,23 @@ impl Game {
             Command::Charge { unit, target, legs } => {
                 let i = self.find(unit).expect("checked");
                 let t = self.find(target).expect("checked");
-                let length = self.check_move(i, &legs, None)?;
+                let (length, place) = self.check_move(i, &legs, None)?;
                 let from = self.units[i].at;
-                if let Some(end) = legs.ends().last() {
-                    self.units[i].at = end.pt();
-                }
+                self.set_place(i, place);
                 events.push(Event::Moved {
                     unit: i,
                     from,
                     to: self.units[i].at,
                     facing: self.units[i].facing,
                     length,
+                    into: self.units[i].inside,
                 });
                 if !legs.is_empty() {
                     self.unset_tripod(i, events);
                 }
                 let armor = self.units[t].armor();
                 let bonus = self.units[i].bonus(0, armor).expect("checked");
-                self.attack_unit(t, bonus, 0, events)?;
+                self.attack_at(t, bonus, 0, events)?;
                 self.drop_shield(i, events);
                 acted = Some(i);
             }
@@ -1329,7 +1457,7 @@ impl Game {
                         let bonus = self.units[i]
                             .bonus(w, self.units[t].armor())
                             .expect("checked");
-                        self.attack_unit(t, bonus, aim.total(), events)?;
+                        self.attack_at(t, bonus, aim.total(), events)?;
                     }
                     Shot::Sniper(aim) => {
                         events.push(Event::Sighted {
@@ -1470,7 +1598,7 @@ impl Game {
 
     /// An attack on unit `t` (R123): a die, the bonus and modifiers against
     /// its defense (a crater's +1 for infantry in one).
-    fn attack_unit(
+    pub(crate) fn attack_at(
         &mut self,
         t: usize,
         bonus: i8,
@@ -1568,7 +1696,7 @@ impl Game {
                         None => self.units[i].bonus(w, self.units[t].armor()),
                     };
                     if let Some(bonus) = bonus {
-                        self.attack_unit(t, bonus, 0, events)?;
+                        self.attack_at(t, bonus, 0, events)?;
                     }
                 }
                 Struck::Element(k) => {
@@ -1590,14 +1718,16 @@ impl Game {
     pub fn template_targets(&self, at: Pt, diameter: u16) -> Vec<Struck> {
         let mut who: Vec<Struck> = Vec::new();
         let mut shapes = Vec::new();
+        // Units inside an element are not hit (R126).
         for (k, u) in self.units.iter().enumerate() {
-            if u.alive {
+            if u.alive && u.inside.is_none() {
                 who.push(Struck::Unit(k));
                 shapes.push(u.shape());
             }
         }
+        // An element with an X has no defense to attack (R119).
         for (k, e) in self.table.elements.iter().enumerate() {
-            if self.elements[k] > 0 {
+            if self.elements[k] > 0 && self.elements[k] != X_STANDING {
                 who.push(Struck::Element(k));
                 shapes.push(e.clone());
             }
@@ -1638,7 +1768,7 @@ impl Game {
             self.elements[k] = left;
             events.push(Event::ElementStep { element: k, left });
             if left == 0 {
-                events.push(Event::Ruined { element: k });
+                self.ruin(k, events)?;
             }
         }
         Ok(())

@@ -24,6 +24,7 @@
 //! on top of them.
 
 pub mod attack;
+pub mod building;
 pub mod command;
 mod contract;
 pub mod data;

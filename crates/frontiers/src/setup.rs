@@ -143,20 +143,68 @@ pub struct Terrain {
     pub corners: Vec<Pt>,
 }
 
+/// A door or a window of a building element: a segment of its outline,
+/// and the spaces behind it (R117).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Opening {
+    /// A door (units pass) or a window (only lines and grenades do).
+    pub kind: OpeningKind,
+    /// One end, on the outline.
+    pub a: Pt,
+    /// The other end, on the outline.
+    pub b: Pt,
+    /// The spaces behind it, by index from 0.
+    pub behind: Vec<u8>,
+}
+
+/// What an opening is (R117).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OpeningKind {
+    /// Units enter and leave by it; lines pass.
+    #[default]
+    Door,
+    /// Lines and grenades pass.
+    Window,
+}
+
 /// A building element (R117): a room or corridor, a polygon with a
-/// defense (structure) and steps to ruin. Its spaces, doors and windows
-/// are not set up yet: a unit does not enter it, and it blocks every move
-/// and line through it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// defense (structure) and steps to ruin, its spaces (one unit each,
+/// linked to their neighbours), its doors and windows, and the elements
+/// whose fall brings it down (an X, R119).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Element {
     /// Its name, for people.
     pub name: String,
+    /// Its short id in commands (`RH`: its space 2 is `RH.2`); empty for
+    /// the default, `E` and its number from 1 in the list.
+    pub id: String,
     /// Its corners, in order.
     pub corners: Vec<Pt>,
     /// Its defense (R123).
     pub defense: u8,
-    /// Steps until it is a ruin (R119).
+    /// Steps until it is a ruin (R119); 0 for an element with an X, that
+    /// falls only with another.
     pub steps: u8,
+    /// Its spaces' centres, inside it; numbered from 1 in commands.
+    pub spaces: Vec<Pt>,
+    /// Linked spaces, by index from 0: a unit steps from one to the other.
+    pub links: Vec<(u8, u8)>,
+    /// Its doors and windows.
+    pub openings: Vec<Opening>,
+    /// Elements (by index) whose fall brings this one down (R119).
+    pub falls_with: Vec<u8>,
+}
+
+/// The most spaces, links or openings of an element.
+pub const MAX_SPACES: usize = 64;
+
+/// The default id of element `i` (from 0): `E1`, `E2` ...
+pub fn element_id(elements: &[Element], i: usize) -> String {
+    if elements[i].id.is_empty() {
+        format!("E{}", i + 1)
+    } else {
+        elements[i].id.clone()
+    }
 }
 
 /// A side (R103).
@@ -299,6 +347,115 @@ fn polygon_problem(corners: &[Pt]) -> Option<String> {
     None
 }
 
+/// The problems of element `i`'s id, spaces, links, openings and ties.
+fn element_problems(setup: &Setup, i: usize, p: &mut Problems) {
+    let e = &setup.elements[i];
+    let at = format!("buildings[{i}]");
+    let id = element_id(&setup.elements, i);
+    if !e.id.is_empty() && !id_ok(&e.id) {
+        p.add(
+            format!("{at}.id"),
+            None,
+            format!(
+                "{:?} is not a short id: 1 to 4 capitals and digits, a capital first",
+                e.id
+            ),
+        );
+    } else if let Some(first) = (0..i).find(|k| element_id(&setup.elements, *k) == id) {
+        p.add(
+            format!("{at}.id"),
+            None,
+            format!("{id} is also buildings[{first}]'s id"),
+        );
+    }
+    for (what, n) in [
+        ("spaces", e.spaces.len()),
+        ("links", e.links.len()),
+        ("openings", e.openings.len()),
+    ] {
+        if n > MAX_SPACES {
+            p.add(
+                format!("{at}.{what}"),
+                None,
+                format!("{n} entries: at most {MAX_SPACES}"),
+            );
+            return;
+        }
+    }
+    let simple = polygon_problem(&e.corners).is_none();
+    let n = e.spaces.len();
+    for (k, sp) in e.spaces.iter().enumerate() {
+        if simple && !point_in(*sp, &e.corners) {
+            p.add(
+                format!("{at}.spaces[{k}]"),
+                Some(117),
+                format!("the space at {sp} is not inside the element {}", e.name),
+            );
+        }
+    }
+    for (k, (a, b)) in e.links.iter().enumerate() {
+        if usize::from(*a) >= n || usize::from(*b) >= n || a == b {
+            p.add(
+                format!("{at}.links[{k}]"),
+                Some(117),
+                format!(
+                    "({}, {}) does not link two of its {n} spaces (numbered from 1)",
+                    u16::from(*a) + 1,
+                    u16::from(*b) + 1
+                ),
+            );
+        }
+    }
+    let outline: Vec<V> = e.corners.iter().map(|c| c.v()).collect();
+    let on_outline = |q: Pt| {
+        edges(&outline)
+            .iter()
+            .any(|(a, b)| crate::geometry::point_segment(q.v(), *a, *b) <= 1.0)
+    };
+    for (k, o) in e.openings.iter().enumerate() {
+        let path = format!("{at}.openings[{k}]");
+        if simple && (!on_outline(o.a) || !on_outline(o.b)) {
+            p.add(
+                path.clone(),
+                Some(117),
+                format!(
+                    "the {} from {} to {} is not on the outline of {}",
+                    if o.kind == OpeningKind::Door {
+                        "door"
+                    } else {
+                        "window"
+                    },
+                    o.a,
+                    o.b,
+                    e.name
+                ),
+            );
+        }
+        if o.a == o.b {
+            p.add(path.clone(), Some(117), "an opening has two different ends");
+        }
+        if o.behind.is_empty() || o.behind.iter().any(|s| usize::from(*s) >= n) {
+            p.add(
+                format!("{path}.behind"),
+                Some(117),
+                format!("an opening has one or more of the element's {n} spaces behind it (numbered from 1)"),
+            );
+        }
+    }
+    for (k, f) in e.falls_with.iter().enumerate() {
+        if usize::from(*f) >= setup.elements.len() || usize::from(*f) == i {
+            p.add(
+                format!("{at}.falls_with[{k}]"),
+                Some(119),
+                format!(
+                    "element {f} (from 0) is not another element of the {}",
+                    setup.elements.len()
+                ),
+            );
+        }
+    }
+}
+
 /// Whether `shape` lies wholly on a table of `table` mm.
 pub fn on_table(shape: &Shape, table: (u16, u16)) -> bool {
     shape.core.iter().all(|p| {
@@ -417,13 +574,21 @@ impl Setup {
             if let Some(why) = polygon_problem(&e.corners) {
                 p.add(format!("buildings[{i}].corners"), Some(117), why);
             }
-            if e.steps == 0 {
+            if e.steps == 0 && e.falls_with.is_empty() {
                 p.add(
                     format!("buildings[{i}].steps"),
                     Some(119),
-                    "an element takes at least 1 step to ruin",
+                    "an element takes at least 1 step to ruin, unless it falls with another (an X)",
                 );
             }
+            if e.steps > 0 && e.defense == 0 {
+                p.add(
+                    format!("buildings[{i}].defense"),
+                    Some(123),
+                    "an element that takes steps has a defense of 1 or more",
+                );
+            }
+            element_problems(self, i, &mut p);
         }
         if self.sides.len() != 2 {
             p.add(

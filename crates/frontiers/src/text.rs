@@ -60,6 +60,9 @@ pub fn unit_line(game: &Game, u: &Unit) -> String {
     if u.data.base == Base::Oval {
         let _ = write!(line, " facing {}", u.facing);
     }
+    if let Some((e, k)) = u.inside {
+        let _ = write!(line, " in {}", game.space_name(e, k));
+    }
     if !u.alive {
         line.push_str(if u.carcass {
             ", destroyed: a carcass"
@@ -239,12 +242,13 @@ struct UnitJson<'a> {
     carcass: bool,
     acted: bool,
     hits: String,
+    space: Option<String>,
 }
 
 #[derive(Serialize)]
 struct ElementJson<'a> {
     name: &'a str,
-    steps_left: u8,
+    steps_left: Option<u8>,
 }
 
 #[derive(Serialize)]
@@ -309,6 +313,7 @@ pub fn json(game: &Game) -> String {
                 carcass: u.carcass,
                 acted: u.acted,
                 hits: hits_words(u),
+                space: u.inside.map(|(e, k)| game.space_name(e, k)),
             })
             .collect(),
         buildings: game
@@ -318,7 +323,7 @@ pub fn json(game: &Game) -> String {
             .zip(game.element_steps())
             .map(|(e, s)| ElementJson {
                 name: &e.name,
-                steps_left: *s,
+                steps_left: (*s != crate::game::X_STANDING).then_some(*s),
             })
             .collect(),
         clouds: game

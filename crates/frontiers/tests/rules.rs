@@ -141,6 +141,7 @@ fn r114_a_path_through_a_building_is_refused_where_it_touches() {
         ],
         defense: 7,
         steps: 3,
+        ..Element::default()
     });
     let g = game(&s, &[]);
     let e = refused(&g, 0, "move T1 515,298");
@@ -290,6 +291,7 @@ fn r120_units_block_sight_and_grazing_within_half_a_mm_does_not() {
         ],
         defense: 7,
         steps: 3,
+        ..Element::default()
     };
     let mut s = setup(vec![
         unit("T1", "lg_trooper", 0, 100, 100),
@@ -522,6 +524,7 @@ fn r129_a_drop_scatters_by_two_dice_and_a_placed_drop_waits_for_its_point() {
         ],
         defense: 7,
         steps: 3,
+        ..Element::default()
     });
     // Direction 1 (toward the far edge), distance 3: 30 mm; the attack 6.
     let mut g = game(&s, &[1, 3, 6]);
@@ -703,6 +706,7 @@ fn r114_an_oval_may_not_turn_into_a_building_and_leaving_woods_costs_nothing() {
         ],
         defense: 7,
         steps: 3,
+        ..Element::default()
     });
     // Facing 0 (along +x) its end reaches 330 and overlaps the hut;
     // at 90 it stands clear.
@@ -754,6 +758,7 @@ fn r119_r123_a_double_on_a_building_element_ruins_it() {
         ],
         defense: 4,
         steps: 3,
+        ..Element::default()
     });
     let mut g = game(&s, &[1, 6]);
     let ev = play(&mut g, 0, "grenade T1 K1");
@@ -802,4 +807,242 @@ fn r125_a_carried_unit_s_location_with_nobody_aboard_does_nothing() {
     )));
     assert_eq!(g.units()[1].hits, 0);
     assert!(g.units()[1].alive);
+}
+
+/// A hut of two linked spaces: a door on its near wall behind space 1,
+/// a window on its far wall behind space 2.
+fn hut() -> Element {
+    use sandtable_frontiers::setup::{Opening, OpeningKind};
+    Element {
+        name: "Relay hut".into(),
+        id: "RH".into(),
+        corners: vec![
+            Pt::new(200, 200),
+            Pt::new(320, 200),
+            Pt::new(320, 260),
+            Pt::new(200, 260),
+        ],
+        defense: 7,
+        steps: 3,
+        spaces: vec![Pt::new(230, 230), Pt::new(290, 230)],
+        links: vec![(0, 1)],
+        openings: vec![
+            Opening {
+                kind: OpeningKind::Door,
+                a: Pt::new(215, 200),
+                b: Pt::new(245, 200),
+                behind: vec![0],
+            },
+            Opening {
+                kind: OpeningKind::Window,
+                a: Pt::new(275, 260),
+                b: Pt::new(305, 260),
+                behind: vec![1],
+            },
+        ],
+        falls_with: Vec::new(),
+    }
+}
+
+#[test]
+fn r117_a_unit_enters_by_a_door_a_lns_a_space_and_leaves_by_a_door() {
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 230, 150),
+        unit("K1", "zr_cluster", 1, 900, 500),
+        unit("W1", "lg_walker", 0, 150, 150),
+    ]);
+    s.elements.push(hut());
+    let g = game(&s, &[]);
+    // Not touching the door: refused where it stands.
+    assert_eq!(
+        refused(&g, 0, "move T1 230,170 RH.1"),
+        "T1 at 230,170 touches no door of RH with RH.1 behind it (R117)"
+    );
+    // The door opens on space 1 only.
+    assert!(refused(&g, 0, "move T1 230,184 RH.2").contains("touches no door of RH with RH.2"));
+    // A vehicle never enters.
+    assert!(
+        refused(&g, 0, "move W1 230,184 RH.1")
+            .contains("only circular units that are not vehicles enter")
+    );
+    let mut g1 = g.clone();
+    let ev = play(&mut g1, 0, "move T1 230,184 RH.1");
+    // 34 mm to the door and a LNS for the space.
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Moved { length, into: Some((0, 0)), .. } if (*length - 64.0).abs() < 1e-9
+    )));
+    assert_eq!(g1.units()[0].inside, Some((0, 0)));
+    assert_eq!(g1.units()[0].at, Pt::new(230, 230));
+    // Too far: 94 mm outdoors and a space, over 120.
+    let s2 = {
+        let mut s2 = s.clone();
+        s2.units[0].at = Pt::new(230, 90);
+        s2
+    };
+    let g2 = game(&s2, &[]);
+    assert_eq!(
+        refused(&g2, 0, "move T1 230,184 RH.1"),
+        "the path is 124.0 mm (94.0 mm outdoors and 1 space of a LNS), over the 120 mm the unit moves (R113)"
+    );
+    // Next turn: to space 2, then out by the window is refused, out by
+    // the door is a move.
+    play(&mut g1, 1, "move K1");
+    play(&mut g1, 0, "move W1");
+    // Turn 2, the second seat first.
+    play(&mut g1, 1, "move K1");
+    play(&mut g1, 0, "move T1 RH.2");
+    assert_eq!(g1.units()[0].inside, Some((0, 1)));
+    play(&mut g1, 0, "move W1");
+    assert_eq!(
+        refused(&g1, 0, "move T1 290,276"),
+        "T1 leaving RH.2 ends at 290,276, touching no door behind which it stands (R117)"
+    );
+    play(&mut g1, 0, "move T1 RH.1 230,184 230,120");
+    assert_eq!(g1.units()[0].inside, None);
+    assert_eq!(g1.units()[0].at, Pt::new(230, 120));
+}
+
+#[test]
+fn r117_an_occupied_space_is_never_entered_or_passed() {
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 230, 184),
+        unit("T2", "lg_trooper", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 900, 500),
+    ]);
+    s.elements.push(hut());
+    let mut g = game(&s, &[]);
+    play(&mut g, 0, "move T1 RH.1");
+    play(&mut g, 1, "move K1");
+    let e = refused(&g, 0, "move T2 230,184 RH.1 RH.2");
+    assert!(
+        e.contains("RH.1 is occupied by T1: occupied spaces are never passed (R117)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn r118_lines_into_and_out_of_a_building_run_through_its_openings() {
+    // T1 in space 2, behind the window; K1 outdoors beyond it.
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 230, 184),
+        unit("K1", "zr_cluster", 1, 290, 400),
+        unit("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    s.elements.push(hut());
+    let mut g = game(&s, &[6, 6, 6]);
+    play(&mut g, 0, "move T1 RH.1 RH.2");
+    // Into a building through the window: -2 (R118).
+    let ev = play(&mut g, 1, "shoot K1 T1");
+    assert_eq!(
+        modifiers(&ev),
+        [(
+            "in a building, seen through an opening (R118)".to_owned(),
+            -2
+        )]
+    );
+    play(&mut g, 1, "move K2");
+    // Turn 2, the second seat first: K2 cannot see T1 in space 1 (no
+    // opening behind it faces K2) ...
+    let mut s3 = s.clone();
+    s3.units[1].at = Pt::new(290, 276); // K1 touching the window outside
+    let mut g3 = game(&s3, &[6]);
+    play(&mut g3, 0, "move T1 RH.1");
+    // ... a shooter touching an opening shoots any unit of the element,
+    // no modifier (R118).
+    let ev = play(&mut g3, 1, "shoot K1 T1");
+    assert!(modifiers(&ev).is_empty());
+    let mut s4 = s.clone();
+    s4.units[1].at = Pt::new(290, 420);
+    let mut g4 = game(&s4, &[]);
+    play(&mut g4, 0, "move T1 RH.1");
+    assert!(refused(&g4, 1, "shoot K1 T1").contains("no line of sight"));
+    // Out of a building: from the window's midpoint, no modifier.
+    let mut g5 = game(&s, &[6, 6]);
+    play(&mut g5, 0, "move T1 RH.1 RH.2");
+    play(&mut g5, 1, "move K1");
+    play(&mut g5, 1, "move K2");
+    play(&mut g5, 1, "move K2");
+    let ev = play(&mut g5, 0, "shoot T1 K1");
+    assert!(ev.iter().any(|e| matches!(e, Event::Sighted { .. })));
+    assert!(modifiers(&ev).is_empty());
+    // A template does not hit units inside (R126).
+    let s6 = {
+        let mut s6 = s.clone();
+        s6.units.push(unit("SP", "zr_spitter", 1, 600, 500));
+        s6
+    };
+    let mut g6 = game(&s6, &[]);
+    play(&mut g6, 0, "move T1 RH.1");
+    assert!(
+        refused(&g6, 1, "shoot SP T1")
+            .contains("a template does not hit units inside an element (R126)")
+    );
+}
+
+#[test]
+fn r119_a_ruin_puts_its_units_outdoors_with_an_attack_and_its_x_falls_too() {
+    use sandtable_frontiers::setup::{Opening, OpeningKind};
+    let mut h = hut();
+    h.defense = 4;
+    h.steps = 1;
+    // An annex with an X, falling with the hut.
+    let annex = Element {
+        name: "Annex".into(),
+        id: "AX".into(),
+        corners: vec![
+            Pt::new(320, 200),
+            Pt::new(380, 200),
+            Pt::new(380, 260),
+            Pt::new(320, 260),
+        ],
+        spaces: vec![Pt::new(350, 230)],
+        openings: vec![Opening {
+            kind: OpeningKind::Window,
+            a: Pt::new(380, 215),
+            b: Pt::new(380, 245),
+            behind: vec![0],
+        }],
+        falls_with: vec![0],
+        ..Element::default()
+    };
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 230, 184),
+        unit("T2", "lg_trooper", 0, 290, 180),
+        unit("B1", "zr_brute", 1, 290, 100),
+    ]);
+    s.elements.push(h);
+    s.elements.push(annex);
+    // T2 missed (1), the hut a step (4 + 2 against 4): a ruin; T1 inside
+    // attacked at +0 (6 against 5): damaged.
+    let mut g = game(&s, &[1, 4, 6]);
+    play(&mut g, 0, "move T1 RH.1");
+    play(&mut g, 1, "move B1 290,130");
+    play(&mut g, 0, "move T2");
+    let ev = play(&mut g, 1, "grenade B1 T2");
+    assert!(ev.contains(&Event::Ruined { element: 0 }));
+    assert!(
+        ev.contains(&Event::Ruined { element: 1 }),
+        "the X falls too"
+    );
+    assert!(ev.contains(&Event::Outdoors { unit: 0 }));
+    assert!(attacks(&ev).contains(&(Struck::Unit(0), 6, 0, 0, 5, Outcome::Step)));
+    assert_eq!(g.units()[0].inside, None);
+    assert!(g.units()[0].damaged());
+    // The ruin is a light structure: no spaces, crossed for -1.
+    assert!(refused(&g, 0, "move T1 RH.1").contains("RH is a ruin"));
+}
+
+#[test]
+fn r102_r134_indoors_contact_is_a_linked_space() {
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 230, 184),
+        unit("B1", "zr_brute", 1, 300, 150),
+    ]);
+    s.elements.push(hut());
+    let mut g = game(&s, &[5]);
+    play(&mut g, 0, "move T1 RH.1 RH.2");
+    // B1 goes in by the door to space 1, linked to T1's: contact.
+    let ev = play(&mut g, 1, "charge B1 T1 230,184 RH.1");
+    assert_eq!(attacks(&ev), [(Struck::Unit(0), 5, 2, 0, 5, Outcome::Step)]);
 }

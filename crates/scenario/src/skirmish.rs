@@ -14,8 +14,9 @@ use sandtable_frontiers::Setup;
 use sandtable_frontiers::data::Faction;
 use sandtable_frontiers::geometry::Pt;
 use sandtable_frontiers::setup::{
-    DropRule, Element, LightStacking, MAX_CORNERS, MAX_PIECES, MAX_UNITS, PenaltySymbol, SideSetup,
-    SniperBuilding, Switches, Terrain, TerrainKind, UnitSetup,
+    DropRule, Element, LightStacking, MAX_CORNERS, MAX_PIECES, MAX_SPACES, MAX_UNITS, Opening,
+    OpeningKind, PenaltySymbol, SideSetup, SniperBuilding, Switches, Terrain, TerrainKind,
+    UnitSetup,
 };
 use sandtable_frontiers::smoke::SmokeStacking;
 
@@ -99,14 +100,65 @@ impl Skirmish {
         }
         out.push_str("    ],\n    buildings: [\n");
         for e in &s.elements {
-            let _ = writeln!(
-                out,
-                "        (name: {}, corners: {}, defense: {}, steps: {}),",
-                crate::quoted(&e.name),
-                corners(&e.corners),
-                e.defense,
-                e.steps
-            );
+            let mut fields = vec![format!("name: {}", crate::quoted(&e.name))];
+            if !e.id.is_empty() {
+                fields.push(format!("id: {}", crate::quoted(&e.id)));
+            }
+            fields.push(format!("corners: {}", corners(&e.corners)));
+            fields.push(format!("defense: {}, steps: {}", e.defense, e.steps));
+            if !e.spaces.is_empty() {
+                fields.push(format!("spaces: {}", corners(&e.spaces)));
+            }
+            if !e.links.is_empty() {
+                let links: Vec<String> = e
+                    .links
+                    .iter()
+                    .map(|(a, b)| format!("({}, {})", u16::from(*a) + 1, u16::from(*b) + 1))
+                    .collect();
+                fields.push(format!("links: [{}]", links.join(", ")));
+            }
+            for (what, kind) in [
+                ("doors", OpeningKind::Door),
+                ("windows", OpeningKind::Window),
+            ] {
+                let list: Vec<String> = e
+                    .openings
+                    .iter()
+                    .filter(|o| o.kind == kind)
+                    .map(|o| {
+                        let behind: Vec<String> = o
+                            .behind
+                            .iter()
+                            .map(|k| (u16::from(*k) + 1).to_string())
+                            .collect();
+                        format!(
+                            "(from: ({}, {}), to: ({}, {}), behind: [{}])",
+                            o.a.x,
+                            o.a.y,
+                            o.b.x,
+                            o.b.y,
+                            behind.join(", ")
+                        )
+                    })
+                    .collect();
+                if !list.is_empty() {
+                    fields.push(format!("{what}: [{}]", list.join(", ")));
+                }
+            }
+            if !e.falls_with.is_empty() {
+                let ids: Vec<String> = e
+                    .falls_with
+                    .iter()
+                    .map(|f| {
+                        crate::quoted(&sandtable_frontiers::setup::element_id(
+                            &s.elements,
+                            usize::from(*f),
+                        ))
+                    })
+                    .collect();
+                fields.push(format!("falls_with: [{}]", ids.join(", ")));
+            }
+            let _ = writeln!(out, "        ({}),", fields.join(", "));
         }
         out.push_str("    ],\n    units: [\n");
         for u in &s.units {
@@ -302,9 +354,31 @@ struct FileTerrain {
 #[serde(deny_unknown_fields, rename = "building")]
 struct FileElement {
     name: String,
+    #[serde(default)]
+    id: String,
     corners: Vec<(i32, i32)>,
+    #[serde(default)]
     defense: u8,
+    #[serde(default)]
     steps: u8,
+    #[serde(default)]
+    spaces: Vec<(i32, i32)>,
+    #[serde(default)]
+    links: Vec<(u8, u8)>,
+    #[serde(default)]
+    doors: Vec<FileOpening>,
+    #[serde(default)]
+    windows: Vec<FileOpening>,
+    #[serde(default)]
+    falls_with: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "opening")]
+struct FileOpening {
+    from: (i32, i32),
+    to: (i32, i32),
+    behind: Vec<u8>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -349,6 +423,32 @@ fn count_problems(file: &FileSkirmish) -> Vec<Problem> {
                 .enumerate()
                 .map(|(i, b)| (format!("buildings[{i}].corners"), b.corners.len())),
         );
+    for (i, b) in file.buildings.iter().enumerate() {
+        for (what, n) in [
+            ("spaces", b.spaces.len()),
+            ("links", b.links.len()),
+            ("doors", b.doors.len() + b.windows.len()),
+            ("falls_with", b.falls_with.len()),
+        ] {
+            if n > MAX_SPACES {
+                problems.push(Problem::field(
+                    format!("buildings[{i}].{what}"),
+                    format!("{n} entries: at most {MAX_SPACES}"),
+                ));
+            }
+        }
+        for o in b.doors.iter().chain(&b.windows) {
+            if o.behind.len() > MAX_SPACES {
+                problems.push(Problem::field(
+                    format!("buildings[{i}]"),
+                    format!(
+                        "an opening lists {} spaces: at most {MAX_SPACES}",
+                        o.behind.len()
+                    ),
+                ));
+            }
+        }
+    }
     for (path, n) in corner_lists {
         if n > MAX_CORNERS {
             problems.push(
@@ -371,6 +471,10 @@ fn file_text_problems(file: &FileSkirmish) -> Vec<Problem> {
     }
     for (i, b) in file.buildings.iter().enumerate() {
         names.push((format!("buildings[{i}].name"), b.name.as_str()));
+        texts.push((format!("buildings[{i}].id"), b.id.as_str()));
+        for (k, f) in b.falls_with.iter().enumerate() {
+            texts.push((format!("buildings[{i}].falls_with[{k}]"), f.as_str()));
+        }
     }
     for (i, u) in file.units.iter().enumerate() {
         texts.push((format!("units[{i}].id"), u.id.as_str()));
@@ -439,20 +543,106 @@ fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
                 .collect(),
         })
         .collect();
+    let ids: Vec<String> = file
+        .buildings
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            if b.id.is_empty() {
+                format!("E{}", i + 1)
+            } else {
+                b.id.clone()
+            }
+        })
+        .collect();
     let elements = file
         .buildings
         .iter()
         .enumerate()
-        .map(|(i, b)| Element {
-            name: b.name.clone(),
-            corners: b
-                .corners
-                .iter()
-                .enumerate()
-                .map(|(k, p)| point(*p, format!("buildings[{i}].corners[{k}]"), &mut problems))
-                .collect(),
-            defense: b.defense,
-            steps: b.steps,
+        .map(|(i, b)| {
+            let at = format!("buildings[{i}]");
+            // Spaces are numbered from 1 in files, as commands name them.
+            let space = |n: u8, path: String, problems: &mut Vec<Problem>| {
+                if n == 0 {
+                    problems.push(
+                        Problem::field(path, "spaces are numbered from 1, as `RH.1` names them")
+                            .with_ruling(Ruling(117)),
+                    );
+                }
+                n.saturating_sub(1)
+            };
+            let mut openings = Vec::new();
+            for (what, kind, list) in [
+                ("doors", OpeningKind::Door, &b.doors),
+                ("windows", OpeningKind::Window, &b.windows),
+            ] {
+                for (k, o) in list.iter().enumerate() {
+                    let path = format!("{at}.{what}[{k}]");
+                    openings.push(Opening {
+                        kind,
+                        a: point(o.from, format!("{path}.from"), &mut problems),
+                        b: point(o.to, format!("{path}.to"), &mut problems),
+                        behind: o
+                            .behind
+                            .iter()
+                            .enumerate()
+                            .map(|(m, n)| space(*n, format!("{path}.behind[{m}]"), &mut problems))
+                            .collect(),
+                    });
+                }
+            }
+            Element {
+                name: b.name.clone(),
+                id: b.id.clone(),
+                corners: b
+                    .corners
+                    .iter()
+                    .enumerate()
+                    .map(|(k, p)| point(*p, format!("{at}.corners[{k}]"), &mut problems))
+                    .collect(),
+                defense: b.defense,
+                steps: b.steps,
+                spaces: b
+                    .spaces
+                    .iter()
+                    .enumerate()
+                    .map(|(k, p)| point(*p, format!("{at}.spaces[{k}]"), &mut problems))
+                    .collect(),
+                links: b
+                    .links
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (x, y))| {
+                        let path = format!("{at}.links[{k}]");
+                        (
+                            space(*x, path.clone(), &mut problems),
+                            space(*y, path, &mut problems),
+                        )
+                    })
+                    .collect(),
+                openings,
+                falls_with: b
+                    .falls_with
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, id)| match ids.iter().position(|x| x == id) {
+                        Some(e) => Some(e as u8),
+                        None => {
+                            problems.push(
+                                Problem::field(
+                                    format!("{at}.falls_with[{k}]"),
+                                    format!(
+                                        "{} names no building element's id",
+                                        sandtable_core::text::quoted(id)
+                                    ),
+                                )
+                                .with_ruling(Ruling(119)),
+                            );
+                            None
+                        }
+                    })
+                    .collect(),
+            }
         })
         .collect();
     let mut units = Vec::new();
@@ -545,6 +735,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Skirmish, LoadScenarioError> {
     if !bad_text.is_empty() {
         return Err(error(bad_text, 0));
     }
+    let doors: Vec<usize> = file.buildings.iter().map(|b| b.doors.len()).collect();
     let (skirmish, problems) = convert(file);
     if !problems.is_empty() {
         return Err(error(problems, 0));
@@ -555,12 +746,35 @@ pub fn parse(text: &str, origin: &str) -> Result<Skirmish, LoadScenarioError> {
             e.problems
                 .into_iter()
                 .map(|p| Problem {
-                    location: Location::Field(p.path),
+                    location: Location::Field(file_path(&p.path, &doors)),
                     message: p.message,
                     ruling: p.ruling,
                 })
                 .collect(),
             e.more,
         )),
+    }
+}
+
+/// A setup's field path as the file names it: an element's openings are
+/// its doors, then its windows.
+fn file_path(path: &str, doors: &[usize]) -> String {
+    let Some(rest) = path.strip_prefix("buildings[") else {
+        return path.to_owned();
+    };
+    let Some((i, rest)) = rest.split_once("].openings[") else {
+        return path.to_owned();
+    };
+    let Some((k, tail)) = rest.split_once(']') else {
+        return path.to_owned();
+    };
+    let (Ok(i), Ok(k)) = (i.parse::<usize>(), k.parse::<usize>()) else {
+        return path.to_owned();
+    };
+    let d = doors.get(i).copied().unwrap_or(0);
+    if k < d {
+        format!("buildings[{i}].doors[{k}]{tail}")
+    } else {
+        format!("buildings[{i}].windows[{}]{tail}", k - d)
     }
 }

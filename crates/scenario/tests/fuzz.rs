@@ -870,6 +870,12 @@ const SKIRMISH_TOKENS: &[&str] = &[
     "table: (width_mm: 0, depth_mm: 65535),",
     "turns: 4294967295,",
     "facing: -32768",
+    "spaces: [(0, 0), (590, 290)],",
+    "links: [(0, 1), (1, 9)],",
+    "doors: [(from: (0, 0), to: (1, 1), behind: [0, 255])],",
+    "windows: [(from: (560, 280), to: (560, 300), behind: [])],",
+    "falls_with: [\"RH\", \"NOPE\"],",
+    "id: \"RH\",",
     "Frontiers",
     "Zirl",
     "name: \"x\\nfuzz.ron: ok\",",
@@ -964,6 +970,45 @@ fn a_skirmish_s_problems_name_their_fields_and_rulings() {
     );
     assert!(
         e.contains("units[10].data: no unit has the data id \"zr_nobody\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_building_s_problems_name_its_doors_windows_and_spaces() {
+    let text = shipped_skirmishes().remove(0);
+    let bad = text
+        .replace(
+            "(from: (575, 260), to: (605, 260), behind: [1])",
+            "(from: (575, 250), to: (605, 250), behind: [1])",
+        )
+        .replace(
+            "(from: (680, 315), to: (680, 335), behind: [4])",
+            "(from: (680, 315), to: (680, 335), behind: [5])",
+        )
+        .replace("links: [(1, 2),", "links: [(1, 0),")
+        .replace("(590, 290), (650, 290)", "(590, 290), (750, 290)");
+    let e = sandtable_scenario::parse_any_in(&bad, "bad.ron", None)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("buildings[0].links[0]: spaces are numbered from 1"),
+        "{e}"
+    );
+    let bad = bad.replace("links: [(1, 0),", "links: [(1, 2),");
+    let e = sandtable_scenario::parse_any_in(&bad, "bad.ron", None)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("buildings[0].spaces[1]: the space at 750,290 is not inside the element Relay hut (R117)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("buildings[0].doors[0]: the door from 575,250 to 605,250 is not on the outline of Relay hut (R117)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("buildings[0].windows[1].behind: an opening has one or more"),
         "{e}"
     );
 }

@@ -242,6 +242,53 @@ pub struct Odds {
     pub outcomes: Vec<(String, Chance)>,
 }
 
+/// What the rules worked out for a command, for a front end to draw, so
+/// that no front end works the rules' geometry out again: the path a
+/// piece takes, a line of sight with what blocks it and what it costs, a
+/// template, a cloud, a reach.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mark {
+    /// The path a piece takes, its points in order from where it stands.
+    Path {
+        /// The points.
+        points: Vec<Spot>,
+    },
+    /// A line of sight, clear or blocked.
+    Sight {
+        /// Where it starts.
+        from: Spot,
+        /// Where it ends on its target.
+        to: Spot,
+        /// Where it is first blocked, for a line that is.
+        blocked_at: Option<Spot>,
+        /// Its modifiers' sum.
+        modifier: i16,
+        /// Each modifier in words, with its ruling.
+        words: Vec<String>,
+    },
+    /// A disc on the plane.
+    Disc {
+        /// Its centre.
+        centre: Spot,
+        /// Across, in mm.
+        diameter_mm: u16,
+        /// What it is.
+        kind: DiscKind,
+    },
+}
+
+/// What a [`Mark::Disc`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DiscKind {
+    /// A template where it lies (or will lie).
+    Template,
+    /// A cloud of smoke.
+    Cloud,
+    /// How far a piece reaches from its centre: a move's, a throw's, a
+    /// drop's scatter.
+    Reach,
+}
+
 /// A refusal of a command: why, in plain words ending with its ruling.
 pub trait Refusal: fmt::Display {
     /// The ruling the refusal enforces.
@@ -429,6 +476,15 @@ pub trait GameState: Clone + Send + Sync + 'static {
     fn describe_spot(&self, spot: Spot, viewer: Viewer) -> Option<String> {
         let _ = (spot, viewer);
         None
+    }
+    /// What the rules worked out for `seat`'s `command` (legal or not),
+    /// for a front end to draw as `viewer` may see it ([`Mark`]): a
+    /// move's path and reach, a shot's line with what blocks it and its
+    /// modifiers, a template. None by default: a board of cells shows a
+    /// command by its [`Legal`] spots alone.
+    fn marks(&self, seat: Seat, command: &Self::Command, viewer: Viewer) -> Vec<Mark> {
+        let _ = (seat, command, viewer);
+        Vec::new()
     }
     /// The JSON summary of what `viewer` may see, as the CLI's `--json`
     /// prints it.

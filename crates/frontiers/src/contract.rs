@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use rand::Rng;
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{
-    Applied, Barrier, Chance, Decision, Ending, GameState, Legal, Odds, Refusal, Ruling, Seat,
-    Spot, Surface, Viewer,
+    Applied, Barrier, Chance, Decision, Ending, GameState, Legal, Mark, Odds, Refusal, Ruling,
+    Seat, Spot, Surface, Viewer,
 };
 use sandtable_core::hash::Mix;
 
@@ -1303,6 +1303,11 @@ impl GameState for Game {
             }
         }
         (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
+    fn marks(&self, seat: Seat, command: &Command, viewer: Viewer) -> Vec<Mark> {
+        let _ = viewer;
+        self.marks_of(seat, command)
     }
 
     fn view_json(&self, viewer: Viewer) -> String {

@@ -394,6 +394,9 @@ pub struct Table {
 /// A shot's line and modifiers, worked out before it is fired.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Aim {
+    /// Where the line starts: the shooter's centre, or the midpoint of
+    /// the opening it shoots out of (R118).
+    pub from: Pt,
     /// The line's end on the target.
     pub to: V,
     /// Each modifier and its reason (R122, R131).
@@ -734,7 +737,12 @@ impl Game {
     /// The obstacles to a line from unit `from` to unit `to` and what each
     /// costs (R120, R122, R131): blocking ones, and crossed ones with the
     /// penalty of each and whether it is a light structure.
-    fn sight_obstacles(&self, from: usize, to: usize, sniper: bool) -> Vec<(Shape, Crossed)> {
+    pub(crate) fn sight_obstacles(
+        &self,
+        from: usize,
+        to: usize,
+        sniper: bool,
+    ) -> Vec<(Shape, Crossed)> {
         let s = &self.units[from];
         let t = &self.units[to];
         let sw = self.table.setup.switches;
@@ -832,7 +840,7 @@ impl Game {
         } else {
             self.building_lines(from, to)
         };
-        let mut lines: Vec<(i8, crate::sight::Sight)> = Vec::new();
+        let mut lines: Vec<(i8, Pt, crate::sight::Sight)> = Vec::new();
         let mut clear = false;
         for way in &ways {
             match way {
@@ -844,13 +852,14 @@ impl Game {
                 } => lines.extend(
                     sight_lines_in(*p, shape, &list, GRAZE_MM, arc)
                         .into_iter()
-                        .map(|l| (*modifier, l)),
+                        .map(|l| (*modifier, *p, l)),
                 ),
             }
         }
         if clear {
             lines = vec![(
                 0,
+                s.at,
                 crate::sight::Sight {
                     to: t.at.v(),
                     crossed: Vec::new(),
@@ -895,9 +904,9 @@ impl Game {
         };
         let best = lines
             .into_iter()
-            .map(|(building, l)| {
+            .map(|(building, from, l)| {
                 let (light, lights, smoke) = price(&l.crossed);
-                ((light, lights, smoke, building), l)
+                ((light, lights, smoke, building), (from, l))
             })
             .reduce(|a, b| {
                 let cost = |p: &(i8, u8, i8, i8)| {
@@ -909,7 +918,7 @@ impl Game {
                 };
                 if cost(&b.0) > cost(&a.0) { b } else { a }
             })?;
-        let ((light, lights, smoke, building), line) = best;
+        let ((light, lights, smoke, building), (line_from, line)) = best;
         let mut modifiers = Vec::new();
         let mut penalties = 0u8;
         if building != 0 {
@@ -985,6 +994,7 @@ impl Game {
             penalties += 1;
         }
         Some(Aim {
+            from: line_from,
             to: line.to,
             modifiers,
             sniper_penalties: penalties,
@@ -1859,7 +1869,7 @@ impl Game {
 
 /// What a crossed obstacle costs a shot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Crossed {
+pub(crate) enum Crossed {
     /// It blocks.
     Block,
     /// A light structure (R122).

@@ -30,6 +30,7 @@ mod contract;
 pub mod data;
 pub mod game;
 pub mod geometry;
+pub mod marks;
 pub mod moves;
 pub mod setup;
 pub mod sight;

@@ -188,6 +188,19 @@ impl Special {
     }
 }
 
+/// The most parts a rapid-fire shot splits into (the data's largest
+/// bonus, R141).
+pub const MAX_PARTS: usize = 3;
+
+/// A part of a rapid-fire shot (R141): a target and the bonus it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Part {
+    /// The target.
+    pub target: Tag,
+    /// Its part of the bonus, +1 or more.
+    pub bonus: u8,
+}
+
 /// A command of Frontiers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Command {
@@ -219,6 +232,16 @@ pub enum Command {
         /// A vehicle's weapon by index (`A`/`A1` 0, `A2` 1); 0 for
         /// infantry.
         weapon: u8,
+    },
+    /// A rapid-fire Shoot (R141): the bonus split among 2 or more
+    /// targets of one defense type, each within 2 LNS of every other.
+    Rapid {
+        /// The shooter.
+        unit: Tag,
+        /// The parts; the first `n` count.
+        parts: [Part; MAX_PARTS],
+        /// How many parts.
+        n: u8,
     },
     /// A grenade (R127): a Shoot with a small template on the target.
     Grenade {
@@ -255,6 +278,7 @@ impl Command {
             Command::Move { unit, .. }
             | Command::Charge { unit, .. }
             | Command::Shoot { unit, .. }
+            | Command::Rapid { unit, .. }
             | Command::Grenade { unit, .. }
             | Command::Smoke { unit, .. }
             | Command::Special { unit, .. } => Some(*unit),
@@ -302,6 +326,13 @@ impl fmt::Display for Command {
                 write!(f, "shoot {unit} {target}")?;
                 if *weapon > 0 {
                     write!(f, " A{}", weapon + 1)?;
+                }
+                Ok(())
+            }
+            Command::Rapid { unit, parts, n } => {
+                write!(f, "shoot {unit}")?;
+                for p in &parts[..usize::from(*n).min(MAX_PARTS)] {
+                    write!(f, " {}+{}", p.target, p.bonus)?;
                 }
                 Ok(())
             }
@@ -441,6 +472,34 @@ impl FromStr for Command {
                     legs: legs(&rest)?,
                 })
             }
+            "shoot" if s.contains('+') => {
+                let unit = tag(words.next(), "the shooter")?;
+                let mut parts = [Part::default(); MAX_PARTS];
+                let mut n = 0;
+                for w in words {
+                    let parsed = w.split_once('+').and_then(|(t, b)| {
+                        Some(Part {
+                            target: Tag::new(t)?,
+                            bonus: b.parse().ok()?,
+                        })
+                    });
+                    let Some(part) = parsed else {
+                        return bad(format!(
+                            "{w:?} is not a part of a split shot: a target and its bonus, as T1+2"
+                        ));
+                    };
+                    if n == MAX_PARTS {
+                        return bad(format!("a split shot has at most {MAX_PARTS} parts (R141)"));
+                    }
+                    parts[n] = part;
+                    n += 1;
+                }
+                Ok(Command::Rapid {
+                    unit,
+                    parts,
+                    n: n as u8,
+                })
+            }
             "shoot" => {
                 let unit = tag(words.next(), "the shooter")?;
                 let target = tag(words.next(), "the target")?;
@@ -516,6 +575,7 @@ mod tests {
             "charge H1 B2",
             "shoot G1 C4",
             "shoot O1 C4 A2",
+            "shoot K1 T1+2 T2+1",
             "grenade T2 C1",
             "smoke E1 300,180",
             "land 652,330",
@@ -547,6 +607,8 @@ mod tests {
         );
         assert!(e("move T1 1,1 face").contains("face"));
         assert!(e("shoot G1 C4 B").contains("not a weapon"));
+        assert!(e("shoot K1 T1+1 T2").contains("not a part of a split shot"));
+        assert!(e("shoot K1 T1+1 T2+1 T3+1 T4+1").contains("at most 3 parts (R141)"));
         assert!(e("land").contains("missing"));
         assert!(e("grenade T1 C1 C2").contains("more than"));
         assert!(e("move T1 40000,0").contains("not a point"));

@@ -14,7 +14,7 @@ use sandtable_core::game::{
 use sandtable_core::hash::Mix;
 
 use crate::attack::{attack_odds, sniper_odds};
-use crate::command::{Command, Legs, P16, Special, Step, Tag};
+use crate::command::{Command, Legs, MAX_PARTS, P16, Part, Special, Step, Tag};
 use crate::data::{Ability, Back, LOCATIONS, Location};
 use crate::game::{CommandError, Event, Game, Shot, Struck, weapon_name};
 use crate::geometry::{Footprint, Pt, gap};
@@ -344,6 +344,88 @@ impl Game {
                 )
             })
             .find(|p| !crate::setup::point_in(*p, &self.setup().elements[e].corners))
+    }
+
+    /// Members of a rapid-fire unit's shot at `first` (R141): the whole
+    /// bonus at it, or split with other enemies of its defense type in
+    /// sight and within 2 LNS of each other, the parts drawn.
+    fn sample_splits<R: Rng + ?Sized>(
+        &self,
+        i: usize,
+        first: Tag,
+        count: usize,
+        rng: &mut R,
+        out: &mut Vec<Command>,
+    ) {
+        let u = &self.units[i];
+        let Some(t0) = self.find(first) else {
+            return;
+        };
+        let whole = u.bonus(0, self.units[t0].armor()).unwrap_or(0).max(0) as u8;
+        let lns = f64::from(self.setup().switches.lns_mm);
+        let mut others: Vec<usize> = (0..self.units.len())
+            .filter(|t| {
+                let e = &self.units[*t];
+                *t != t0
+                    && e.alive
+                    && e.side != u.side
+                    && e.armor() == self.units[t0].armor()
+                    && gap(&e.shape(), &self.units[t0].shape()) <= 2.0 * lns
+                    && matches!(self.plan_shot(i, *t, 0), Ok(Shot::Direct(_)))
+            })
+            .collect();
+        for _ in 0..count {
+            let whole_shot = Command::Shoot {
+                unit: u.tag,
+                target: first,
+                weapon: 0,
+            };
+            if whole < 2 || others.is_empty() || rng.random_range(0..3) == 0 {
+                out.push(whole_shot);
+                continue;
+            }
+            // Up to whole - 1 others, each within 2 LNS of those taken.
+            let mut taken = vec![t0];
+            let want = rng.random_range(1..=usize::from(whole - 1).min(MAX_PARTS - 1));
+            for _ in 0..want {
+                others.retain(|t| !taken.contains(t));
+                let near: Vec<usize> = others
+                    .iter()
+                    .copied()
+                    .filter(|t| {
+                        taken.iter().all(|k| {
+                            gap(&self.units[*t].shape(), &self.units[*k].shape()) <= 2.0 * lns
+                        })
+                    })
+                    .collect();
+                let Some(t) = near.get(rng.random_range(0..near.len().max(1))) else {
+                    break;
+                };
+                taken.push(*t);
+            }
+            // The bonus cut into as many parts, each +1 or more.
+            let k = taken.len();
+            let mut bonus = vec![1u8; k];
+            for _ in 0..usize::from(whole) - k {
+                bonus[rng.random_range(0..k)] += 1;
+            }
+            let mut parts = [Part::default(); MAX_PARTS];
+            for (n, (t, b)) in taken.iter().zip(&bonus).enumerate() {
+                parts[n] = Part {
+                    target: self.units[*t].tag,
+                    bonus: *b,
+                };
+            }
+            out.push(if k >= 2 {
+                Command::Rapid {
+                    unit: u.tag,
+                    parts,
+                    n: k as u8,
+                }
+            } else {
+                whole_shot
+            });
+        }
     }
 
     /// A point worth moving to: in contact with a light structure, a
@@ -958,6 +1040,17 @@ impl GameState for Game {
                     out.push(*listed);
                 }
             }
+            (
+                Command::Shoot {
+                    target, weapon: 0, ..
+                },
+                Some(i),
+            ) if self.units[i].data.has(Ability::RapidFire) => {
+                self.sample_splits(i, target, count, rng, out);
+                if out.is_empty() {
+                    out.push(*listed);
+                }
+            }
             (Command::Land { .. }, _) => {
                 let (w, d) = self.setup().table;
                 let r = i32::from(LARGE_MM / 2);
@@ -1041,6 +1134,11 @@ impl GameState for Game {
                         .unwrap_or_default(),
                 },
                 _ => *command,
+            },
+            Command::Rapid { unit, parts, .. } => Command::Shoot {
+                unit,
+                target: parts[0].target,
+                weapon: 0,
             },
             Command::Smoke { unit, .. } => match self.find(unit) {
                 Some(i) => Command::Smoke {
@@ -1168,6 +1266,25 @@ impl GameState for Game {
                         });
                     }
                     Err(_) => {}
+                }
+            }
+            Command::Rapid { unit, parts, n } => {
+                let i = self.find(unit).expect("checked");
+                let parts = &parts[..usize::from(n).min(parts.len())];
+                if let Ok(aims) = self.check_rapid(i, parts) {
+                    for ((t, aim), part) in aims.into_iter().zip(parts) {
+                        out.push(Odds {
+                            what: format!(
+                                "{unit}'s part +{} at {} (R141)",
+                                part.bonus, part.target
+                            ),
+                            outcomes: self.attack_outcomes(
+                                Struck::Unit(t),
+                                part.bonus as i8,
+                                aim.total(),
+                            ),
+                        });
+                    }
                 }
             }
             Command::Grenade { unit, target } => {

@@ -18,7 +18,7 @@ use sandtable_core::setup::SetupError;
 
 use crate::attack::{Outcome, attack, sniper};
 use crate::building::{Place, Way};
-use crate::command::{Command, Legs, P16, Special, Tag};
+use crate::command::{Command, Legs, P16, Part, Special, Tag};
 use crate::data::{Ability, Back, Location, Missile, UnitData, location, unit_data};
 use crate::geometry::{EPS, Footprint, Pt, Shape, V, blocks_segment, gap, in_contact, overlaps};
 use crate::moves::{Kind, Mover, PathError, check_path};
@@ -1088,6 +1088,82 @@ impl Game {
         Ok(Shot::Direct(aim))
     }
 
+    /// Checks a rapid-fire shot of unit `i` split into `parts` (R141):
+    /// each target's line and modifiers, in the parts' order.
+    pub fn check_rapid(&self, i: usize, parts: &[Part]) -> Result<Vec<(usize, Aim)>, CommandError> {
+        let s = &self.units[i];
+        if !s.data.has(Ability::RapidFire) {
+            return refuse(
+                141,
+                format!("{} has no rapid-fire: one target a shot", s.tag),
+            );
+        }
+        if parts.len() < 2 {
+            return refuse(141, "a split shot has 2 or more parts");
+        }
+        let side = s.side;
+        let mut out: Vec<(usize, Aim)> = Vec::new();
+        for p in parts {
+            let t = self.enemy(side, p.target)?;
+            if out.iter().any(|(o, _)| *o == t) {
+                return refuse(
+                    141,
+                    format!("{} is named twice: one part a target", p.target),
+                );
+            }
+            if p.bonus == 0 {
+                return refuse(
+                    141,
+                    format!("{}'s part is +0: each part is +1 or more", p.target),
+                );
+            }
+            match self.plan_shot(i, t, 0)? {
+                Shot::Direct(aim) => out.push((t, aim)),
+                _ => return refuse(141, format!("{} shoots no split at {}", s.tag, p.target)),
+            }
+        }
+        let armor = self.units[out[0].0].armor();
+        if let Some((t, _)) = out.iter().find(|(t, _)| self.units[*t].armor() != armor) {
+            return refuse(
+                141,
+                format!(
+                    "{} has {} and {} {}: a split shot's targets share one defense type",
+                    self.units[out[0].0].tag,
+                    ARMOR[armor],
+                    self.units[*t].tag,
+                    ARMOR[self.units[*t].armor()]
+                ),
+            );
+        }
+        let whole = s.bonus(0, armor).unwrap_or(0);
+        let sum: i16 = parts.iter().map(|p| i16::from(p.bonus)).sum();
+        if sum != i16::from(whole) {
+            return refuse(
+                141,
+                format!(
+                    "the parts add up to +{sum}: {}'s bonus at {} is +{whole}",
+                    s.tag, ARMOR[armor]
+                ),
+            );
+        }
+        let reach = 2.0 * self.lns();
+        for (a, (ta, _)) in out.iter().enumerate() {
+            for (tb, _) in &out[a + 1..] {
+                let d = gap(&self.units[*ta].shape(), &self.units[*tb].shape());
+                if d > reach + EPS {
+                    return refuse(
+                        141,
+                        format!(
+                            "{} and {} are {d:.1} mm apart: a split shot's targets are within 2 LNS ({reach:.0} mm) of each other",
+                            self.units[*ta].tag, self.units[*tb].tag
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Checks a grenade of unit `i` at `t` (R127): Grenades, sight, within
     /// 3 LNS.
     pub fn check_grenade(&self, i: usize, t: usize) -> Result<(), CommandError> {
@@ -1315,6 +1391,11 @@ impl Game {
                 let t = self.enemy(side, *target)?;
                 self.check_grenade(i, t)
             }
+            Command::Rapid { unit, parts, n } => {
+                let i = self.actor(side, *unit)?;
+                self.check_rapid(i, &parts[..usize::from(*n).min(parts.len())])
+                    .map(|_| ())
+            }
             Command::Smoke { unit, at } => {
                 let i = self.actor(side, *unit)?;
                 self.check_smoke(i, at.pt())
@@ -1523,6 +1604,27 @@ impl Game {
                             }
                         }
                     }
+                }
+                self.drop_shield(i, events);
+                acted = Some(i);
+            }
+            Command::Rapid { unit, parts, n } => {
+                let i = self.find(unit).expect("checked");
+                let parts = &parts[..usize::from(n).min(parts.len())];
+                // Every line and its modifiers are taken before any roll:
+                // the targets are named before the first shot (R141).
+                let aims = self.check_rapid(i, parts)?;
+                for ((t, aim), part) in aims.into_iter().zip(parts) {
+                    if !self.units[t].alive {
+                        continue;
+                    }
+                    events.push(Event::Sighted {
+                        shooter: i,
+                        target: t,
+                        to: crate::geometry::round_mm(aim.to),
+                        modifiers: aim.modifiers.clone(),
+                    });
+                    self.attack_at(t, part.bonus as i8, aim.total(), events)?;
                 }
                 self.drop_shield(i, events);
                 acted = Some(i);

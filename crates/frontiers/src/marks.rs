@@ -99,6 +99,17 @@ impl Game {
                     Err(e) => out.push(self.blocked_mark(i, t, e.to_string())),
                 }
             }
+            (Command::Rapid { parts, n, .. }, Some(i)) => {
+                let parts = &parts[..usize::from(n).min(parts.len())];
+                match self.check_rapid(i, parts) {
+                    Ok(aims) => out.extend(aims.iter().map(|(_, aim)| sight_mark(aim, false))),
+                    Err(e) => {
+                        if let Some(t) = parts.first().and_then(|p| self.find(p.target)) {
+                            out.push(self.blocked_mark(i, t, e.to_string()));
+                        }
+                    }
+                }
+            }
             (Command::Grenade { target, .. }, Some(i)) => {
                 let Some(t) = self.find(target) else {
                     return out;

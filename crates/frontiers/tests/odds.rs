@@ -187,3 +187,13 @@ fn r142_a_sniper_s_odds_are_its_own_numbers() {
     ]);
     check(&s, 0, &[], "shoot S1 K1", 1);
 }
+
+#[test]
+fn r141_a_split_shot_s_odds_are_each_part_s_roll() {
+    let s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("T2", "lg_trooper", 0, 150, 100),
+        ("K1", "zr_cluster", 1, 120, 300),
+    ]);
+    check(&s, 1, &["move T1"], "shoot K1 T1+2 T2+1", 2);
+}

@@ -1046,3 +1046,59 @@ fn r102_r134_indoors_contact_is_a_linked_space() {
     let ev = play(&mut g, 1, "charge B1 T1 230,184 RH.1");
     assert_eq!(attacks(&ev), [(Struck::Unit(0), 5, 2, 0, 5, Outcome::Step)]);
 }
+
+#[test]
+fn r141_rapid_fire_splits_its_bonus_among_targets_close_together() {
+    // K1, a cluster (3 at body, rapid-fire), at T1 and T2 45 mm apart.
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("T2", "lg_trooper", 0, 175, 100),
+        unit("T3", "lg_trooper", 0, 280, 100),
+        unit("W1", "lg_walker", 0, 60, 170),
+        unit("K1", "zr_cluster", 1, 150, 300),
+        unit("B1", "zr_brute", 1, 600, 500),
+    ]);
+    let mut g = game(&s, &[5, 3]);
+    play(&mut g, 0, "move T3");
+    let e = refused(&g, 1, "shoot B1 T1+1 T2+1");
+    assert!(e.contains("no rapid-fire"), "{e}");
+    for (text, said) in [
+        (
+            "shoot K1 T1+2 T2+2",
+            "the parts add up to +4: K1's bonus at body armor is +3 (R141)",
+        ),
+        (
+            "shoot K1 T1+2 T3+1",
+            "within 2 LNS (60 mm) of each other (R141)",
+        ),
+        (
+            "shoot K1 T1+2 W1+1",
+            "no bonus (\"-\") at W1's heavy armor (R123)",
+        ),
+        ("shoot K1 T1+3 T1+0", "(R141)"),
+    ] {
+        let e = refused(&g, 1, text);
+        assert!(e.contains(said), "{text}: {e}");
+    }
+    // A gunner (3/2/1) may not split between body and heavy armor.
+    let s2 = setup(vec![
+        unit("G1", "lg_gunner", 0, 400, 100),
+        unit("K2", "zr_cluster", 1, 400, 300),
+        unit("CR", "zr_crawler", 1, 450, 300),
+    ]);
+    let g2 = game(&s2, &[]);
+    let e = refused(&g2, 0, "shoot G1 K2+2 CR+1");
+    assert!(
+        e.contains("K2 has body armor and CR heavy armor: a split shot's targets share one defense type (R141)"),
+        "{e}"
+    );
+    let ev = play(&mut g, 1, "shoot K1 T1+2 T2+1");
+    // Each its own roll and modifiers: 5 + 2 against 5, 3 + 1 against 5.
+    assert_eq!(
+        attacks(&ev),
+        [
+            (Struck::Unit(0), 5, 2, 0, 5, Outcome::Step),
+            (Struck::Unit(1), 3, 1, 0, 5, Outcome::Miss)
+        ]
+    );
+}

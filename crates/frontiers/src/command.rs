@@ -17,6 +17,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::data::Location;
 use crate::geometry::Pt;
 use crate::moves::MAX_LEGS;
 use crate::setup::id_ok;
@@ -250,6 +251,28 @@ pub enum Command {
         /// The target.
         target: Tag,
     },
+    /// A medic's Special (R139): a move, then one friendly unit in
+    /// contact cared for.
+    Heal {
+        /// The medic.
+        unit: Tag,
+        /// The patient.
+        patient: Tag,
+        /// The move first (none: it stays).
+        legs: Legs,
+    },
+    /// A mechanic's Special (R139): a move, then a marker off a friendly
+    /// vehicle in contact, or a vehicle destroyed this turn returned.
+    Repair {
+        /// The mechanic.
+        unit: Tag,
+        /// The vehicle.
+        patient: Tag,
+        /// The marker taken off; `None` to return a destroyed vehicle.
+        location: Option<Location>,
+        /// The move first (none: it stays).
+        legs: Legs,
+    },
     /// A smoke bomb (R130, R138): a Special throwing a cloud at a point.
     Smoke {
         /// The thrower.
@@ -279,6 +302,8 @@ impl Command {
             | Command::Charge { unit, .. }
             | Command::Shoot { unit, .. }
             | Command::Rapid { unit, .. }
+            | Command::Heal { unit, .. }
+            | Command::Repair { unit, .. }
             | Command::Grenade { unit, .. }
             | Command::Smoke { unit, .. }
             | Command::Special { unit, .. } => Some(*unit),
@@ -337,10 +362,42 @@ impl fmt::Display for Command {
                 Ok(())
             }
             Command::Grenade { unit, target } => write!(f, "grenade {unit} {target}"),
+            Command::Heal {
+                unit,
+                patient,
+                legs,
+            } => {
+                write!(f, "heal {unit} {patient}")?;
+                write_legs(f, legs)
+            }
+            Command::Repair {
+                unit,
+                patient,
+                location,
+                legs,
+            } => {
+                write!(f, "repair {unit} {patient}")?;
+                if let Some(l) = location {
+                    write!(f, " {}", location_word(*l))?;
+                }
+                write_legs(f, legs)
+            }
             Command::Smoke { unit, at } => write!(f, "smoke {unit} {at}"),
             Command::Land { at } => write!(f, "land {at}"),
             Command::Special { unit, what } => write!(f, "special {unit} {}", what.word()),
         }
+    }
+}
+
+/// A location's word on the seed's table (R125): `A` (a vehicle's first
+/// weapon), `A2`, `C`, `L`, `E`.
+pub fn location_word(l: Location) -> &'static str {
+    match l {
+        Location::Weapon(0) => "A",
+        Location::Weapon(_) => "A2",
+        Location::Carried => "C",
+        Location::Locomotion => "L",
+        Location::Equipment => "E",
     }
 }
 
@@ -515,6 +572,38 @@ impl FromStr for Command {
                     weapon,
                 })
             }
+            "heal" => {
+                let unit = tag(words.next(), "the medic")?;
+                let patient = tag(words.next(), "the patient")?;
+                let rest: Vec<&str> = words.collect();
+                Ok(Command::Heal {
+                    unit,
+                    patient,
+                    legs: legs(&rest)?,
+                })
+            }
+            "repair" => {
+                let unit = tag(words.next(), "the mechanic")?;
+                let patient = tag(words.next(), "the vehicle")?;
+                let mut rest: Vec<&str> = words.collect();
+                let location = match rest.first().copied() {
+                    Some("A" | "A1") => Some(Location::Weapon(0)),
+                    Some("A2") => Some(Location::Weapon(1)),
+                    Some("C") => Some(Location::Carried),
+                    Some("L") => Some(Location::Locomotion),
+                    Some("E") => Some(Location::Equipment),
+                    _ => None,
+                };
+                if location.is_some() {
+                    rest.remove(0);
+                }
+                Ok(Command::Repair {
+                    unit,
+                    patient,
+                    location,
+                    legs: legs(&rest)?,
+                })
+            }
             "grenade" => {
                 let unit = tag(words.next(), "the thrower")?;
                 let target = tag(words.next(), "the target")?;
@@ -555,7 +644,7 @@ impl FromStr for Command {
             }
             "" => bad("the command is empty"),
             other => bad(format!(
-                "{other:?} is not a command: move, charge, shoot, grenade, smoke, land or special"
+                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land or special"
             )),
         }
     }
@@ -585,6 +674,10 @@ mod tests {
             "move T1 100,80 RH.1 RH.2",
             "move T1 RH.3 612,240 700,240",
             "charge B1 T1 RH.2",
+            "heal M1 T3",
+            "heal M1 T3 150,90",
+            "repair E1 O1 L 600,150",
+            "repair E1 O1",
         ] {
             let c: Command = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(c.to_string(), text);

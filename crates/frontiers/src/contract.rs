@@ -21,6 +21,73 @@ use crate::geometry::{Footprint, Pt, gap};
 use crate::setup::{TerrainKind, footprint};
 use crate::templates::{LARGE_MM, SMALL_MM};
 
+/// A kind of care a medic or mechanic gives (R139): the ability, and
+/// for a mechanic the marker it takes off (`None`: a return).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct CareOf {
+    ability: Ability,
+    location: Option<Option<Location>>,
+}
+
+impl CareOf {
+    /// Every kind, in a fixed order.
+    const ALL: [CareOf; 6] = [
+        CareOf {
+            ability: Ability::Medic,
+            location: None,
+        },
+        CareOf {
+            ability: Ability::Mechanic,
+            location: Some(None),
+        },
+        CareOf {
+            ability: Ability::Mechanic,
+            location: Some(Some(Location::Weapon(0))),
+        },
+        CareOf {
+            ability: Ability::Mechanic,
+            location: Some(Some(Location::Weapon(1))),
+        },
+        CareOf {
+            ability: Ability::Mechanic,
+            location: Some(Some(Location::Carried)),
+        },
+        CareOf {
+            ability: Ability::Mechanic,
+            location: Some(Some(Location::Locomotion)),
+        },
+    ];
+
+    /// The kind of a command's care.
+    fn of(command: &Command) -> Option<CareOf> {
+        match command {
+            Command::Heal { .. } => Some(CareOf::ALL[0]),
+            Command::Repair { location, .. } => Some(CareOf {
+                ability: Ability::Mechanic,
+                location: Some(*location),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The command giving this care.
+    fn command(self, unit: Tag, patient: Tag, legs: Legs) -> Command {
+        match self.location {
+            None => Command::Heal {
+                unit,
+                patient,
+                legs,
+            },
+            Some(location) => Command::Repair {
+                unit,
+                patient,
+                location,
+                legs,
+            },
+        }
+    }
+}
+
 impl Refusal for CommandError {
     fn ruling(&self) -> Ruling {
         Ruling(self.ruling)
@@ -103,6 +170,16 @@ impl Game {
                 );
             }
         }
+        if u.data.has(Ability::Medic) || u.data.has(Ability::Mechanic) {
+            for (t, f) in self.units.iter().enumerate() {
+                if t == i || f.side != side || !(f.alive || f.fell.is_some()) {
+                    continue;
+                }
+                for (command, legs) in self.care_families(i, t) {
+                    push(command, Some(legs.end_point().unwrap_or(u.at)));
+                }
+            }
+        }
         if self.check_smoke(i, u.at).is_ok() {
             push(
                 Command::Smoke {
@@ -124,10 +201,27 @@ impl Game {
     /// candidates: none where they touch already, else one straight leg to
     /// contact from each of 16 sides of the target, the nearest first.
     fn charge_paths(&self, i: usize, t: usize) -> Vec<Legs> {
+        self.approach_paths(i, t, |legs| self.check_charge(i, t, legs).is_ok())
+    }
+
+    /// Paths of a medic or mechanic `i` to care for unit `t` (R139), as
+    /// a charge's: none where `ok` takes it as it stands, else straight
+    /// approaches to contact.
+    fn care_paths(&self, i: usize, t: usize, care: CareOf) -> Vec<Legs> {
+        let tag = self.units[t].tag;
+        self.approach_paths(i, t, |legs| {
+            self.check_care(i, tag, care.location, legs, care.ability)
+                .is_ok()
+        })
+    }
+
+    /// Paths of unit `i` to contact with unit `t` that `ok` accepts: none
+    /// at all where it accepts standing still, else one straight leg to
+    /// contact from each of 16 sides of `t`, the nearest first, at most 4.
+    fn approach_paths(&self, i: usize, t: usize, ok: impl Fn(&Legs) -> bool) -> Vec<Legs> {
         let u = &self.units[i];
         let target = &self.units[t];
-        let contact = f64::from(self.setup().switches.contact_mm);
-        if gap(&u.shape(), &target.shape()) <= contact {
+        if ok(&Legs::default()) {
             return vec![Legs::default()];
         }
         let reach = f64::from(u.movement()) * f64::from(self.setup().switches.lns_mm);
@@ -146,10 +240,26 @@ impl Game {
         ends.into_iter()
             .filter_map(|(_, p)| {
                 let legs = Legs::of(&[Game::p16(p)])?;
-                self.check_charge(i, t, &legs).ok().map(|_| legs)
+                ok(&legs).then_some(legs)
             })
             .take(4)
             .collect()
+    }
+
+    /// The listed care of unit `i` for unit `t` of each kind it may give
+    /// (R139), with its first path.
+    fn care_families(&self, i: usize, t: usize) -> Vec<(Command, Legs)> {
+        let u = &self.units[i];
+        let mut out = Vec::new();
+        for care in CareOf::ALL {
+            if !u.data.has(care.ability) {
+                continue;
+            }
+            if let Some(legs) = self.care_paths(i, t, care).into_iter().next() {
+                out.push((care.command(u.tag, self.units[t].tag, legs), legs));
+            }
+        }
+        out
     }
 
     /// The point at bearing `deg` from unit `t`'s centre where unit `i`'s
@@ -668,6 +778,11 @@ impl Game {
                 tag(unit),
                 self.space_name(*e, *k)
             ),
+            Event::Cared {
+                carer,
+                patient,
+                done,
+            } => format!("{} cares for {}: {done} (R139)", tag(carer), tag(patient)),
             Event::Outdoors { unit } => format!(
                 "{} stands outdoors in the ruin, where it was (R119)",
                 tag(unit)
@@ -902,9 +1017,30 @@ impl GameState for Game {
             .collect();
         // Each ready unit's candidates: its move, smoke and two specials,
         // and for each enemy a shot a weapon, a grenade and a charge.
+        // A medic's or mechanic's care of each friend, standing or fallen
+        // (R139): a kind of care each.
+        let carer = |i: usize| {
+            let d = self.units[i].data;
+            d.has(Ability::Medic) || d.has(Ability::Mechanic)
+        };
+        let friends = |i: usize| -> Vec<usize> {
+            (0..self.units.len())
+                .filter(|t| {
+                    let f = &self.units[*t];
+                    *t != i && f.side == side && (f.alive || f.fell.is_some())
+                })
+                .collect()
+        };
         let per_unit: Vec<usize> = ready
             .iter()
-            .map(|i| 4 + enemies.len() * (self.units[*i].data.weapons.len().max(1) + 2))
+            .map(|i| {
+                4 + enemies.len() * (self.units[*i].data.weapons.len().max(1) + 2)
+                    + if carer(*i) {
+                        friends(*i).len() * CareOf::ALL.len()
+                    } else {
+                        0
+                    }
+            })
             .collect();
         let total: usize = per_unit.iter().sum();
         if total == 0 {
@@ -942,6 +1078,25 @@ impl GameState for Game {
                 _ => {
                     let k = k - 4;
                     let per_enemy = u.data.weapons.len().max(1) + 2;
+                    if k >= enemies.len() * per_enemy {
+                        let k = k - enemies.len() * per_enemy;
+                        let t = friends(i)[k / CareOf::ALL.len()];
+                        let care = CareOf::ALL[k % CareOf::ALL.len()];
+                        let listed = if u.data.has(care.ability) {
+                            self.care_paths(i, t, care)
+                                .into_iter()
+                                .next()
+                                .map(|legs| care.command(u.tag, self.units[t].tag, legs))
+                        } else {
+                            None
+                        };
+                        if let Some(listed) = listed {
+                            let mut member = Vec::with_capacity(1);
+                            self.sample_into(seat, &listed, 1, rng, &mut member);
+                            return Some(member.pop().unwrap_or(listed));
+                        }
+                        continue;
+                    }
                     let t = enemies[k / per_enemy];
                     let e = &self.units[t];
                     match k % per_enemy {
@@ -1014,6 +1169,23 @@ impl GameState for Game {
                         target,
                         legs: paths[rng.random_range(0..paths.len())],
                     });
+                }
+            }
+            (Command::Heal { patient, .. } | Command::Repair { patient, .. }, Some(i)) => {
+                let care = CareOf::of(listed).expect("care");
+                let paths = self
+                    .find(patient)
+                    .map_or(Vec::new(), |t| self.care_paths(i, t, care));
+                if paths.is_empty() {
+                    out.push(*listed);
+                    return;
+                }
+                for _ in 0..count {
+                    out.push(care.command(
+                        self.units[i].tag,
+                        patient,
+                        paths[rng.random_range(0..paths.len())],
+                    ));
                 }
             }
             (Command::Smoke { unit, .. }, Some(i)) => {
@@ -1135,6 +1307,20 @@ impl GameState for Game {
                 },
                 _ => *command,
             },
+            Command::Heal { unit, patient, .. } | Command::Repair { unit, patient, .. } => {
+                let care = CareOf::of(command).expect("care");
+                match (self.find(unit), self.find(patient)) {
+                    (Some(i), Some(t)) => care.command(
+                        unit,
+                        patient,
+                        self.care_paths(i, t, care)
+                            .into_iter()
+                            .next()
+                            .unwrap_or_default(),
+                    ),
+                    _ => *command,
+                }
+            }
             Command::Rapid { unit, parts, .. } => Command::Shoot {
                 unit,
                 target: parts[0].target,
@@ -1352,7 +1538,16 @@ impl GameState for Game {
                     | u64::from(u.carcass) << 18
                     | u64::from(u.acted) << 19
                     | u64::from(u.hits) << 24
-                    | u64::from(u.side) << 32,
+                    | u64::from(u.side) << 32
+                    | u64::from(
+                        u.inside
+                            .map_or(0, |(e, k)| 1 + u16::from(e) * 256 + u16::from(k)),
+                    ) << 40,
+            );
+            h.u64(
+                u64::from(u.hurt)
+                    | u.fell
+                        .map_or(0, |(t, d)| (1 + u64::from(t)) << 32 | u64::from(d) << 63),
             );
         }
         for s in &self.elements {

@@ -67,6 +67,10 @@ pub struct Unit {
     pub hits: u8,
     /// The building element and space it stands in (R117), from 0.
     pub inside: Option<(u8, u8)>,
+    /// The turn it last took a step, 0 for none (R139).
+    pub hurt: u32,
+    /// The turn it was destroyed and whether by a double (R139).
+    pub fell: Option<(u32, bool)>,
 }
 
 impl Unit {
@@ -201,6 +205,15 @@ pub enum Event {
         length: f64,
         /// The space it ends in, if it ends in a building (R117).
         into: Option<(u8, u8)>,
+    },
+    /// A medic or a mechanic cared for a unit (R139).
+    Cared {
+        /// The medic or mechanic.
+        carer: usize,
+        /// The unit cared for.
+        patient: usize,
+        /// What was done, in words.
+        done: &'static str,
     },
     /// A unit in a building's ruin stands outdoors where it was (R119).
     Outdoors {
@@ -412,6 +425,17 @@ impl Aim {
     }
 }
 
+/// What a medic or a mechanic does for its patient (R139).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Care {
+    /// A step of this turn undone.
+    Undo(usize),
+    /// A marker taken off a vehicle.
+    Mark(usize, Location),
+    /// A unit destroyed returned.
+    Return(usize),
+}
+
 /// How a Shoot resolves (R120-R129, R142).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shot {
@@ -488,6 +512,8 @@ impl Game {
                 acted: false,
                 hits: 0,
                 inside: None,
+                hurt: 0,
+                fell: None,
             })
             .collect();
         let table = Table {
@@ -1164,6 +1190,254 @@ impl Game {
         Ok(out)
     }
 
+    /// Checks a medic's or a mechanic's Special (R139): the move first,
+    /// then the patient in contact where it ends, and what is done.
+    pub(crate) fn check_care(
+        &self,
+        i: usize,
+        patient: Tag,
+        location: Option<Option<Location>>,
+        legs: &Legs,
+        ability: Ability,
+    ) -> Result<Care, CommandError> {
+        let u = &self.units[i];
+        let (who, what) = match ability {
+            Ability::Medic => ("medic", "heal"),
+            _ => ("mechanic", "repair"),
+        };
+        if !u.data.has(ability) {
+            return refuse(139, format!("{} is no {who}: it does not {what}", u.tag));
+        }
+        let Some(p) = self.find(patient) else {
+            return refuse(101, format!("no unit is {patient}"));
+        };
+        let pat = &self.units[p];
+        if p == i || pat.side != u.side {
+            return refuse(139, format!("{patient} is not a friend of {}'s", u.tag));
+        }
+        let (_, place) = self.check_move(i, legs, None)?;
+        let mut moved = self.clone();
+        moved.set_place(i, place);
+        let contact = if pat.alive {
+            moved.touching(i, p)
+        } else {
+            pat.inside.is_none()
+                && moved.units[i].inside.is_none()
+                && gap(&moved.units[i].shape(), &pat.shape())
+                    <= f64::from(self.table.setup.switches.contact_mm) + EPS
+        };
+        if !contact {
+            return refuse(
+                139,
+                format!(
+                    "{} does not end in contact with {patient}{}",
+                    u.tag,
+                    if pat.alive { "" } else { " where it fell" }
+                ),
+            );
+        }
+        let this_turn = |t: u32| t == self.turn;
+        let care = match (ability, location, pat.vehicle(), pat.alive) {
+            (Ability::Medic, _, false, true) => {
+                if pat.damaged() && this_turn(pat.hurt) {
+                    Care::Undo(p)
+                } else {
+                    return refuse(
+                        139,
+                        format!(
+                            "{patient} took no step this turn: a medic undoes one of this turn"
+                        ),
+                    );
+                }
+            }
+            (Ability::Medic, _, true, true) => {
+                if pat.hits & Location::Equipment.bit() != 0 {
+                    Care::Mark(p, Location::Equipment)
+                } else {
+                    return refuse(
+                        139,
+                        format!("{patient} has no E marker for a medic to take off"),
+                    );
+                }
+            }
+            (Ability::Medic, _, false, false) => {
+                let (turn, double) = pat.fell.unwrap_or((0, true));
+                let starred = pat.data.has(Ability::Starred) && !double;
+                if this_turn(turn) || starred {
+                    Care::Return(p)
+                } else {
+                    return refuse(
+                        139,
+                        format!(
+                            "{patient} was destroyed in turn {turn}: a medic returns a unit destroyed this turn{}",
+                            if pat.data.has(Ability::Starred) {
+                                ", a starred one from any turn unless by a double"
+                            } else {
+                                ""
+                            }
+                        ),
+                    );
+                }
+            }
+            (Ability::Medic, _, true, false) => {
+                return refuse(
+                    139,
+                    format!("{patient} is a destroyed vehicle: a mechanic's"),
+                );
+            }
+            (_, _, false, _) => {
+                return refuse(
+                    139,
+                    format!("{patient} is no vehicle: a mechanic repairs vehicles"),
+                );
+            }
+            (_, Some(Some(Location::Equipment)), true, _) => {
+                return refuse(
+                    139,
+                    "an E marker is a medic's to take off, not a mechanic's",
+                );
+            }
+            (_, Some(Some(loc)), true, true) => {
+                if pat.hits & loc.bit() != 0 {
+                    Care::Mark(p, loc)
+                } else {
+                    return refuse(
+                        139,
+                        format!(
+                            "{patient} has no {} marker",
+                            crate::command::location_word(loc)
+                        ),
+                    );
+                }
+            }
+            (_, _, true, true) => {
+                return refuse(
+                    139,
+                    format!("name the marker to take off {patient}: A, A2, C or L"),
+                );
+            }
+            (_, _, true, false) => {
+                if pat.fell.is_some_and(|(t, _)| this_turn(t)) {
+                    Care::Return(p)
+                } else {
+                    return refuse(
+                        139,
+                        format!(
+                            "{patient} was not destroyed this turn: a mechanic returns one that was"
+                        ),
+                    );
+                }
+            }
+        };
+        Ok(care)
+    }
+
+    /// Moves the carer along `legs` and does `care` (R139).
+    fn give_care(
+        &mut self,
+        i: usize,
+        legs: &Legs,
+        care: Care,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        let (length, place) = self.check_move(i, legs, None)?;
+        let from = self.units[i].at;
+        self.set_place(i, place);
+        if !legs.is_empty() {
+            events.push(Event::Moved {
+                unit: i,
+                from,
+                to: self.units[i].at,
+                facing: self.units[i].facing,
+                length,
+                into: self.units[i].inside,
+            });
+            self.unset_tripod(i, events);
+        }
+        match care {
+            Care::Undo(p) => {
+                self.units[p].back = false;
+                self.units[p].hurt = 0;
+                events.push(Event::Cared {
+                    carer: i,
+                    patient: p,
+                    done: "its step of this turn undone, front side up",
+                });
+            }
+            Care::Mark(p, loc) => {
+                self.units[p].hits &= !loc.bit();
+                events.push(Event::Cared {
+                    carer: i,
+                    patient: p,
+                    done: match loc {
+                        Location::Equipment => "its E marker taken off",
+                        Location::Locomotion => "its L marker taken off",
+                        Location::Carried => "its C marker taken off",
+                        Location::Weapon(_) => "its weapon's marker taken off",
+                    },
+                });
+            }
+            Care::Return(p) => {
+                let spot = self.return_spot(i, p);
+                let u = &mut self.units[p];
+                u.alive = true;
+                u.carcass = false;
+                u.at = spot;
+                // Returned on its damaged side; a one-step unit on its front.
+                u.back = u.data.back() == Back::Damaged;
+                u.fell = None;
+                let (side, ap) = (u.side, u.data.ap);
+                let ap_side = usize::from(1 - side);
+                self.ap[ap_side] = self.ap[ap_side].saturating_sub(ap);
+                events.push(Event::Cared {
+                    carer: i,
+                    patient: p,
+                    done: "returned to the table (R145: its AP no longer destroyed)",
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Where a returned unit stands (R139): where it fell, else the free
+    /// spot in contact with its carer nearest there.
+    fn return_spot(&self, carer: usize, p: usize) -> Pt {
+        let fell = self.units[p].at;
+        let free = |at: Pt| {
+            let u = &self.units[p];
+            let base = footprint(u.data, at, u.facing).shape();
+            on_table(&base, self.table.setup.table)
+                && !self.units.iter().enumerate().any(|(k, o)| {
+                    k != p && o.alive && o.inside.is_none() && overlaps(&base, &o.shape())
+                })
+                && !self
+                    .table
+                    .elements
+                    .iter()
+                    .enumerate()
+                    .any(|(k, e)| self.elements[k] > 0 && overlaps(&base, e))
+        };
+        if free(fell) {
+            return fell;
+        }
+        let c = self.units[carer].at;
+        let reach = (f64::from(self.units[p].data.base.size_mm().0)
+            + f64::from(self.units[carer].data.base.size_mm().0))
+            / 2.0
+            + 1.0;
+        (0..36)
+            .map(|k| {
+                let a = f64::from(k) * 10.0_f64.to_radians();
+                Pt::new(
+                    c.x + (reach * a.cos()).round() as i32,
+                    c.y + (reach * a.sin()).round() as i32,
+                )
+            })
+            .filter(|at| free(*at))
+            .min_by_key(|at| i64::from(at.x - fell.x).pow(2) + i64::from(at.y - fell.y).pow(2))
+            .unwrap_or(fell)
+    }
+
     /// Checks a grenade of unit `i` at `t` (R127): Grenades, sight, within
     /// 3 LNS.
     pub fn check_grenade(&self, i: usize, t: usize) -> Result<(), CommandError> {
@@ -1399,6 +1673,25 @@ impl Game {
             Command::Smoke { unit, at } => {
                 let i = self.actor(side, *unit)?;
                 self.check_smoke(i, at.pt())
+            }
+            Command::Heal {
+                unit,
+                patient,
+                legs,
+            } => {
+                let i = self.actor(side, *unit)?;
+                self.check_care(i, *patient, None, legs, Ability::Medic)
+                    .map(|_| ())
+            }
+            Command::Repair {
+                unit,
+                patient,
+                location,
+                legs,
+            } => {
+                let i = self.actor(side, *unit)?;
+                self.check_care(i, *patient, Some(*location), legs, Ability::Mechanic)
+                    .map(|_| ())
             }
             Command::Special { unit, what } => {
                 let i = self.actor(side, *unit)?;
@@ -1637,6 +1930,27 @@ impl Game {
                 self.drop_shield(i, events);
                 acted = Some(i);
             }
+            Command::Heal {
+                unit,
+                patient,
+                legs,
+            } => {
+                let i = self.find(unit).expect("checked");
+                let care = self.check_care(i, patient, None, &legs, Ability::Medic)?;
+                self.give_care(i, &legs, care, events)?;
+                acted = Some(i);
+            }
+            Command::Repair {
+                unit,
+                patient,
+                location,
+                legs,
+            } => {
+                let i = self.find(unit).expect("checked");
+                let care = self.check_care(i, patient, Some(location), &legs, Ability::Mechanic)?;
+                self.give_care(i, &legs, care, events)?;
+                acted = Some(i);
+            }
             Command::Smoke { unit, at } => {
                 let i = self.find(unit).expect("checked");
                 self.clouds.push(Cloud {
@@ -1734,7 +2048,7 @@ impl Game {
             Outcome::Miss => Ok(()),
             Outcome::Step => self.step(t, events),
             Outcome::Double => {
-                self.destroy(t, events);
+                self.destroy(t, true, events);
                 Ok(())
             }
         }
@@ -1746,9 +2060,10 @@ impl Game {
         match data.back() {
             Back::Damaged if !back => {
                 self.units[t].back = true;
+                self.units[t].hurt = self.turn;
                 events.push(Event::Damaged { unit: t });
             }
-            Back::Damaged | Back::Ability => self.destroy(t, events),
+            Back::Damaged | Back::Ability => self.destroy(t, false, events),
             Back::Vehicle => {
                 let roll = self.d6()?;
                 let column = data.location_type.unwrap_or(1);
@@ -1761,22 +2076,25 @@ impl Game {
                     again,
                 });
                 if again {
-                    self.destroy(t, events);
+                    self.destroy(t, false, events);
                 } else if location != Location::Carried {
                     // C with nobody aboard: nothing, and no mark (R125).
                     self.units[t].hits |= location.bit();
+                    self.units[t].hurt = self.turn;
                 }
             }
         }
         Ok(())
     }
 
-    fn destroy(&mut self, t: usize, events: &mut Vec<Event>) {
+    fn destroy(&mut self, t: usize, double: bool, events: &mut Vec<Event>) {
+        let turn = self.turn;
         let u = &mut self.units[t];
         if !u.alive {
             return;
         }
         u.alive = false;
+        u.fell = Some((turn, double));
         u.carcass = u.data.leaves_carcass();
         let (side, ap, carcass) = (u.side, u.data.ap, u.carcass);
         self.ap[usize::from(1 - side)] += ap;

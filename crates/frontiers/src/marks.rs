@@ -37,7 +37,13 @@ impl Game {
         let unit = command.unit().and_then(|t| self.find(t));
         let lns = f64::from(self.setup().switches.lns_mm);
         match (*command, unit) {
-            (Command::Move { legs, .. } | Command::Charge { legs, .. }, Some(i)) => {
+            (
+                Command::Move { legs, .. }
+                | Command::Charge { legs, .. }
+                | Command::Heal { legs, .. }
+                | Command::Repair { legs, .. },
+                Some(i),
+            ) => {
                 let u = &self.units[i];
                 out.push(disc(
                     u.at,

@@ -1102,3 +1102,86 @@ fn r141_rapid_fire_splits_its_bonus_among_targets_close_together() {
         ]
     );
 }
+
+#[test]
+fn r139_a_medic_undoes_a_step_of_this_turn_and_returns_a_unit_destroyed_this_turn() {
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("T2", "lg_trooper", 0, 400, 100),
+        unit("M1", "lg_medic", 0, 160, 100),
+        unit("K1", "zr_cluster", 1, 100, 300),
+        unit("K2", "zr_cluster", 1, 130, 300),
+    ]);
+    // K1's step and K2's second: T1 destroyed this turn (15 AP).
+    let mut g = game(&s, &[6, 6]);
+    play(&mut g, 0, "move T2");
+    play(&mut g, 1, "shoot K1 T1");
+    play(&mut g, 0, "move T1");
+    play(&mut g, 1, "shoot K2 T1");
+    assert!(!g.units()[0].alive);
+    assert_eq!(g.ap_destroyed(), [0, 15]);
+    // Out of contact where it fell: refused; moving into contact, healed.
+    assert!(
+        refused(&g, 0, "heal M1 T1 200,100")
+            .contains("does not end in contact with T1 where it fell (R139)")
+    );
+    let ev = play(&mut g, 0, "heal M1 T1 131,100");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Cared { patient: 0, .. }))
+    );
+    let t1 = &g.units()[0];
+    assert!(t1.alive && t1.damaged(), "returned on its damaged side");
+    assert_eq!(t1.at, Pt::new(100, 100));
+    assert_eq!(
+        g.ap_destroyed(),
+        [0, 0],
+        "its AP no longer destroyed (R145)"
+    );
+
+    // A step of this turn undone; one of an earlier turn is not.
+    let mut g = game(&s, &[6, 1, 1]);
+    play(&mut g, 0, "move T2");
+    play(&mut g, 1, "shoot K1 T1");
+    play(&mut g, 0, "move M1");
+    play(&mut g, 1, "move K2");
+    play(&mut g, 0, "move T1");
+    // Turn 2.
+    play(&mut g, 1, "move K1");
+    let e = refused(&g, 0, "heal M1 T1 131,100");
+    assert!(
+        e.contains("T1 took no step this turn: a medic undoes one of this turn (R139)"),
+        "{e}"
+    );
+    let mut g = game(&s, &[6]);
+    play(&mut g, 0, "move T2");
+    play(&mut g, 1, "shoot K1 T1");
+    play(&mut g, 0, "heal M1 T1 131,100");
+    assert!(!g.units()[0].damaged());
+    assert!(refused(&g, 1, "heal K2 K1").contains("K2 is no medic"));
+}
+
+#[test]
+fn r139_a_mechanic_takes_a_marker_off_a_vehicle_in_contact() {
+    // The spitter's template on W1: a 6, a step; its location a 3: L. E1
+    // beside it is missed (a 1).
+    let s = setup(vec![
+        unit("W1", "lg_walker", 0, 300, 100),
+        unit("E1", "lg_engineer", 0, 336, 100),
+        unit("SP", "zr_spitter", 1, 300, 400),
+        unit("K1", "zr_cluster", 1, 900, 500),
+    ]);
+    let mut g = game(&s, &[6, 3, 1]);
+    play(&mut g, 0, "move W1");
+    play(&mut g, 1, "shoot SP W1");
+    assert_eq!(g.units()[0].movement(), 0);
+    assert!(refused(&g, 0, "repair E1 W1 E").contains("an E marker is a medic's"));
+    assert!(refused(&g, 0, "repair E1 W1 A").contains("W1 has no A marker (R139)"));
+    assert!(refused(&g, 0, "heal E1 W1").contains("E1 is no medic"));
+    let ev = play(&mut g, 0, "repair E1 W1 L");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Cared { patient: 0, .. }))
+    );
+    assert_eq!(g.units()[0].movement(), 4);
+}

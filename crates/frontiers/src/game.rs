@@ -1340,19 +1340,8 @@ impl Game {
         care: Care,
         events: &mut Vec<Event>,
     ) -> Result<(), CommandError> {
-        let (length, place) = self.check_move(i, legs, None)?;
-        let from = self.units[i].at;
-        self.set_place(i, place);
         if !legs.is_empty() {
-            events.push(Event::Moved {
-                unit: i,
-                from,
-                to: self.units[i].at,
-                facing: self.units[i].facing,
-                length,
-                into: self.units[i].inside,
-            });
-            self.unset_tripod(i, events);
+            self.move_unit(i, legs, None, events)?;
         }
         match care {
             Care::Undo(p) => {
@@ -1777,44 +1766,13 @@ impl Game {
         match *command {
             Command::Move { unit, legs, face } => {
                 let i = self.find(unit).expect("checked");
-                let (length, place) = self.check_move(i, &legs, face)?;
-                let from = self.units[i].at;
-                self.set_place(i, place);
-                let u = &mut self.units[i];
-                if let Some(f) = face {
-                    u.facing = f;
-                }
-                let (to, facing, into) = (u.at, u.facing, u.inside);
-                events.push(Event::Moved {
-                    unit: i,
-                    from,
-                    to,
-                    facing,
-                    length,
-                    into,
-                });
-                if !legs.is_empty() {
-                    self.unset_tripod(i, events);
-                }
+                self.move_unit(i, &legs, face, events)?;
                 acted = Some(i);
             }
             Command::Charge { unit, target, legs } => {
                 let i = self.find(unit).expect("checked");
                 let t = self.find(target).expect("checked");
-                let (length, place) = self.check_move(i, &legs, None)?;
-                let from = self.units[i].at;
-                self.set_place(i, place);
-                events.push(Event::Moved {
-                    unit: i,
-                    from,
-                    to: self.units[i].at,
-                    facing: self.units[i].facing,
-                    length,
-                    into: self.units[i].inside,
-                });
-                if !legs.is_empty() {
-                    self.unset_tripod(i, events);
-                }
+                self.move_unit(i, &legs, None, events)?;
                 let armor = self.units[t].armor();
                 let bonus = self.units[i].bonus(0, armor).expect("checked");
                 self.attack_at(t, bonus, 0, events)?;
@@ -1998,6 +1956,36 @@ impl Game {
             began = self.next_activation(events);
         }
         Ok((rolled, began))
+    }
+
+    /// Moves unit `i` along `legs` to its end, turned to `face` (R113):
+    /// a tripod is unset by any move (R136).
+    fn move_unit(
+        &mut self,
+        i: usize,
+        legs: &Legs,
+        face: Option<i16>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        let (length, place) = self.check_move(i, legs, face)?;
+        let from = self.units[i].at;
+        self.set_place(i, place);
+        if let Some(f) = face {
+            self.units[i].facing = f;
+        }
+        let u = &self.units[i];
+        events.push(Event::Moved {
+            unit: i,
+            from,
+            to: u.at,
+            facing: u.facing,
+            length,
+            into: u.inside,
+        });
+        if !legs.is_empty() {
+            self.unset_tripod(i, events);
+        }
+        Ok(())
     }
 
     fn unset_tripod(&mut self, i: usize, events: &mut Vec<Event>) {

@@ -251,6 +251,16 @@ pub enum Command {
         /// The target.
         target: Tag,
     },
+    /// A grenade through a window (R127): no template; the units in the
+    /// spaces behind it attacked, then the element takes a step.
+    Window {
+        /// The thrower.
+        unit: Tag,
+        /// The element.
+        element: Tag,
+        /// The window's number among the element's windows, from 1.
+        window: u8,
+    },
     /// A medic's Special (R139): a move, then one friendly unit in
     /// contact cared for.
     Heal {
@@ -302,6 +312,7 @@ impl Command {
             | Command::Charge { unit, .. }
             | Command::Shoot { unit, .. }
             | Command::Rapid { unit, .. }
+            | Command::Window { unit, .. }
             | Command::Heal { unit, .. }
             | Command::Repair { unit, .. }
             | Command::Grenade { unit, .. }
@@ -362,6 +373,11 @@ impl fmt::Display for Command {
                 Ok(())
             }
             Command::Grenade { unit, target } => write!(f, "grenade {unit} {target}"),
+            Command::Window {
+                unit,
+                element,
+                window,
+            } => write!(f, "grenade {unit} {element}.w{window}"),
             Command::Heal {
                 unit,
                 patient,
@@ -606,7 +622,26 @@ impl FromStr for Command {
             }
             "grenade" => {
                 let unit = tag(words.next(), "the thrower")?;
-                let target = tag(words.next(), "the target")?;
+                let word = words.next();
+                // A window: the element's id and `w` with its number.
+                if let Some((e, w)) = word.and_then(|w| w.split_once(".w")) {
+                    let (Some(element), Ok(window)) = (Tag::new(e), w.parse::<u8>()) else {
+                        return bad(format!(
+                            "{:?} is not a window: an element's id and w with the window's number, as RH.w1",
+                            word.unwrap_or("")
+                        ));
+                    };
+                    if window == 0 {
+                        return bad("windows are numbered from 1, as RH.w1");
+                    }
+                    done(words)?;
+                    return Ok(Command::Window {
+                        unit,
+                        element,
+                        window,
+                    });
+                }
+                let target = tag(word, "the target")?;
                 done(words)?;
                 Ok(Command::Grenade { unit, target })
             }
@@ -674,6 +709,7 @@ mod tests {
             "move T1 100,80 RH.1 RH.2",
             "move T1 RH.3 612,240 700,240",
             "charge B1 T1 RH.2",
+            "grenade T2 RH.w1",
             "heal M1 T3",
             "heal M1 T3 150,90",
             "repair E1 O1 L 600,150",

@@ -170,6 +170,23 @@ impl Game {
                 );
             }
         }
+        for (e, el) in self.setup().elements.iter().enumerate() {
+            let windows = el
+                .openings
+                .iter()
+                .filter(|o| o.kind == crate::setup::OpeningKind::Window)
+                .count();
+            for w in 1..=windows as u8 {
+                let c = Command::Window {
+                    unit: u.tag,
+                    element: self.element_tag(e),
+                    window: w,
+                };
+                if self.check_window(i, self.element_tag(e), w).is_ok() {
+                    push(c, Some(u.at));
+                }
+            }
+        }
         if u.data.has(Ability::Medic) || u.data.has(Ability::Mechanic) {
             for (t, f) in self.units.iter().enumerate() {
                 if t == i || f.side != side || !(f.alive || f.fell.is_some()) {
@@ -1031,6 +1048,21 @@ impl GameState for Game {
                 })
                 .collect()
         };
+        // A grenade through each window of the table (R127).
+        let windows: Vec<(usize, u8)> = self
+            .setup()
+            .elements
+            .iter()
+            .enumerate()
+            .flat_map(|(e, el)| {
+                let n = el
+                    .openings
+                    .iter()
+                    .filter(|o| o.kind == crate::setup::OpeningKind::Window)
+                    .count();
+                (1..=n as u8).map(move |w| (e, w))
+            })
+            .collect();
         let per_unit: Vec<usize> = ready
             .iter()
             .map(|i| {
@@ -1040,6 +1072,7 @@ impl GameState for Game {
                     } else {
                         0
                     }
+                    + windows.len()
             })
             .collect();
         let total: usize = per_unit.iter().sum();
@@ -1078,6 +1111,23 @@ impl GameState for Game {
                 _ => {
                     let k = k - 4;
                     let per_enemy = u.data.weapons.len().max(1) + 2;
+                    let cares = if carer(i) {
+                        friends(i).len() * CareOf::ALL.len()
+                    } else {
+                        0
+                    };
+                    if k >= enemies.len() * per_enemy + cares {
+                        let (e, w) = windows[k - enemies.len() * per_enemy - cares];
+                        let c = Command::Window {
+                            unit: u.tag,
+                            element: self.element_tag(e),
+                            window: w,
+                        };
+                        if self.check_window(i, self.element_tag(e), w).is_ok() {
+                            return Some(c);
+                        }
+                        continue;
+                    }
                     if k >= enemies.len() * per_enemy {
                         let k = k - enemies.len() * per_enemy;
                         let t = friends(i)[k / CareOf::ALL.len()];
@@ -1452,6 +1502,30 @@ impl GameState for Game {
                         });
                     }
                     Err(_) => {}
+                }
+            }
+            Command::Window {
+                unit,
+                element,
+                window,
+            } => {
+                let i = self.find(unit).expect("checked");
+                if let Ok((e, o)) = self.check_window(i, element, window) {
+                    for k in &self.setup().elements[e].openings[o].behind {
+                        if let Some(t) = self.occupant(e as u8, *k, usize::MAX) {
+                            out.push(Odds {
+                                what: format!(
+                                    "{unit}'s grenade through {element}.w{window} at {} (R127)",
+                                    self.units[t].tag
+                                ),
+                                outcomes: self.attack_outcomes(
+                                    Struck::Unit(t),
+                                    crate::game::GRENADE_BONUS,
+                                    0,
+                                ),
+                            });
+                        }
+                    }
                 }
             }
             Command::Rapid { unit, parts, n } => {

@@ -1427,6 +1427,66 @@ impl Game {
             .unwrap_or(fell)
     }
 
+    /// Checks a grenade of unit `i` through window `window` (from 1) of
+    /// element `element` (R127): grenades, outdoors, within 1 LNS of the
+    /// window. The element and the opening, by index.
+    pub fn check_window(
+        &self,
+        i: usize,
+        element: Tag,
+        window: u8,
+    ) -> Result<(usize, usize), CommandError> {
+        let s = &self.units[i];
+        if !s.data.has(Ability::Grenades) {
+            return refuse(127, format!("{} has no grenades", s.tag));
+        }
+        if s.data.has(Ability::DoesNotShoot) {
+            return refuse(134, format!("{} does not shoot", s.tag));
+        }
+        let Some(e) = self.element_index(element) else {
+            return refuse(117, format!("no building element is {element}"));
+        };
+        if self.ruined(e) {
+            return refuse(119, format!("{element} is a ruin: it has no windows"));
+        }
+        let windows: Vec<usize> = self.table.setup.elements[e]
+            .openings
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.kind == crate::setup::OpeningKind::Window)
+            .map(|(k, _)| k)
+            .collect();
+        let Some(&o) = windows.get(usize::from(window).wrapping_sub(1)) else {
+            return refuse(
+                117,
+                format!(
+                    "{element} has {} window{}",
+                    windows.len(),
+                    if windows.len() == 1 { "" } else { "s" }
+                ),
+            );
+        };
+        if s.inside.is_some() {
+            return refuse(
+                127,
+                format!("{} throws through a window from outdoors", s.tag),
+            );
+        }
+        let op = &self.table.setup.elements[e].openings[o];
+        let d = gap(&s.shape(), &crate::building::opening_shape(op.a, op.b));
+        if d > self.lns() + EPS {
+            return refuse(
+                127,
+                format!(
+                    "{} is {d:.1} mm from {element}.w{window}: a grenade goes through a window from within 1 LNS ({:.0} mm)",
+                    s.tag,
+                    self.lns()
+                ),
+            );
+        }
+        Ok((e, o))
+    }
+
     /// Checks a grenade of unit `i` at `t` (R127): Grenades, sight, within
     /// 3 LNS.
     pub fn check_grenade(&self, i: usize, t: usize) -> Result<(), CommandError> {
@@ -1654,6 +1714,14 @@ impl Game {
                 let t = self.enemy(side, *target)?;
                 self.check_grenade(i, t)
             }
+            Command::Window {
+                unit,
+                element,
+                window,
+            } => {
+                let i = self.actor(side, *unit)?;
+                self.check_window(i, *element, *window).map(|_| ())
+            }
             Command::Rapid { unit, parts, n } => {
                 let i = self.actor(side, *unit)?;
                 self.check_rapid(i, &parts[..usize::from(*n).min(parts.len())])
@@ -1854,6 +1922,30 @@ impl Game {
                                 return Ok((false, false));
                             }
                         }
+                    }
+                }
+                self.drop_shield(i, events);
+                acted = Some(i);
+            }
+            Command::Window {
+                unit,
+                element,
+                window,
+            } => {
+                let i = self.find(unit).expect("checked");
+                let (e, o) = self.check_window(i, element, window)?;
+                let behind = self.table.setup.elements[e].openings[o].behind.clone();
+                for k in behind {
+                    if let Some(t) = self.occupant(e as u8, k, usize::MAX) {
+                        self.attack_at(t, GRENADE_BONUS, 0, events)?;
+                    }
+                }
+                if self.elements[e] != X_STANDING && self.elements[e] > 0 {
+                    let left = self.elements[e] - 1;
+                    self.elements[e] = left;
+                    events.push(Event::ElementStep { element: e, left });
+                    if left == 0 {
+                        self.ruin(e, events)?;
                     }
                 }
                 self.drop_shield(i, events);

@@ -1185,3 +1185,29 @@ fn r139_a_mechanic_takes_a_marker_off_a_vehicle_in_contact() {
     );
     assert_eq!(g.units()[0].movement(), 4);
 }
+
+#[test]
+fn r127_a_grenade_through_a_window_attacks_the_spaces_behind_it_and_steps_the_element() {
+    let mut s = setup(vec![
+        unit("T2", "lg_trooper", 0, 290, 300),
+        unit("T3", "lg_trooper", 0, 290, 400),
+        unit("T4", "lg_trooper", 0, 600, 400),
+        unit("K1", "zr_cluster", 1, 230, 150),
+    ]);
+    s.elements.push(hut());
+    let mut g = game(&s, &[6]);
+    play(&mut g, 0, "move T4");
+    play(&mut g, 1, "move K1 230,184 RH.1 RH.2");
+    // More than 1 LNS from the window: refused.
+    assert!(refused(&g, 0, "grenade T3 RH.w1").contains("from within 1 LNS (30 mm) (R127)"));
+    assert!(refused(&g, 0, "grenade T2 RH.w2").contains("RH has 1 window (R117)"));
+    let ev = play(&mut g, 0, "grenade T2 RH.w1");
+    // No template: K1 behind the window attacked at +2, then a step on
+    // the hut.
+    assert!(!ev.iter().any(|e| matches!(e, Event::Template { .. })));
+    assert_eq!(attacks(&ev), [(Struck::Unit(3), 6, 2, 0, 5, Outcome::Step)]);
+    assert!(ev.contains(&Event::ElementStep {
+        element: 0,
+        left: 2
+    }));
+}

@@ -225,11 +225,37 @@ impl Game {
     /// a charge's: none where `ok` takes it as it stands, else straight
     /// approaches to contact.
     fn care_paths(&self, i: usize, t: usize, care: CareOf) -> Vec<Legs> {
+        if !self.care_may_apply(i, t, care) {
+            return Vec::new();
+        }
         let tag = self.units[t].tag;
         self.approach_paths(i, t, |legs| {
             self.check_care(i, tag, care.location, legs, care.ability)
                 .is_ok()
         })
+    }
+
+    /// Whether `care` of unit `i` could apply to unit `t` at all, before
+    /// any path is tried (R139): the cheap half of `check_care`, which
+    /// decides.
+    fn care_may_apply(&self, i: usize, t: usize, care: CareOf) -> bool {
+        let (u, p) = (&self.units[i], &self.units[t]);
+        let reach = f64::from(u.movement()) * f64::from(self.setup().switches.lns_mm)
+            + f64::from(self.setup().switches.contact_mm);
+        if !u.data.has(care.ability) || gap(&u.shape(), &p.shape()) > reach + 1.0 {
+            return false;
+        }
+        let this_turn = |t: u32| t == self.turn;
+        match (care.location, p.vehicle(), p.alive) {
+            (None, false, true) => p.damaged() && this_turn(p.hurt),
+            (None, true, true) => p.hits & Location::Equipment.bit() != 0,
+            (None, false, false) => p.fell.is_some_and(|(turn, double)| {
+                this_turn(turn) || (p.data.has(Ability::Starred) && !double)
+            }),
+            (Some(Some(loc)), true, true) => p.hits & loc.bit() != 0,
+            (Some(None), true, false) => p.fell.is_some_and(|(turn, _)| this_turn(turn)),
+            _ => false,
+        }
     }
 
     /// Paths of unit `i` to contact with unit `t` that `ok` accepts: none

@@ -119,7 +119,7 @@ impl Game {
     }
 
     /// Whether spaces `j` and `k` of element `e` are linked.
-    fn linked(&self, e: usize, j: u8, k: u8) -> bool {
+    pub(crate) fn linked(&self, e: usize, j: u8, k: u8) -> bool {
         self.table.setup.elements[e]
             .links
             .iter()

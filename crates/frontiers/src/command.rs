@@ -112,10 +112,15 @@ impl fmt::Display for Step {
     }
 }
 
-/// A move's legs: up to [`MAX_LEGS`] steps (R113, R117).
+/// The most steps of a path: up to [`MAX_LEGS`] straight legs outdoors
+/// (R113) and spaces indoors (R117), together.
+pub const MAX_STEPS: usize = 16;
+
+/// A move's legs: up to [`MAX_LEGS`] straight legs and spaces, at most
+/// [`MAX_STEPS`] steps (R113, R117).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Legs {
-    ends: [Step; MAX_LEGS],
+    ends: [Step; MAX_STEPS],
     len: u8,
 }
 
@@ -126,12 +131,14 @@ impl Legs {
         Legs::of_steps(&steps)
     }
 
-    /// The legs of these steps; `None` beyond [`MAX_LEGS`].
+    /// The legs of these steps; `None` beyond [`MAX_LEGS`] legs or
+    /// [`MAX_STEPS`] steps.
     pub fn of_steps(steps: &[Step]) -> Option<Legs> {
-        if steps.len() > MAX_LEGS {
+        let legs = steps.iter().filter(|s| matches!(s, Step::At(_))).count();
+        if legs > MAX_LEGS || steps.len() > MAX_STEPS {
             return None;
         }
-        let mut ends = [Step::default(); MAX_LEGS];
+        let mut ends = [Step::default(); MAX_STEPS];
         ends[..steps.len()].copy_from_slice(steps);
         Some(Legs {
             ends,
@@ -488,12 +495,19 @@ fn legs(words: &[&str]) -> Result<Legs, ParseCommandError> {
         .iter()
         .map(|w| step(w))
         .collect::<Result<Vec<_>, _>>()?;
+    let count = points.iter().filter(|s| matches!(s, Step::At(_))).count();
     Legs::of_steps(&points).map_or_else(
         || {
-            bad(format!(
-                "{} legs: a move has at most {MAX_LEGS} (R113)",
-                points.len()
-            ))
+            if count > MAX_LEGS {
+                bad(format!(
+                    "{count} legs: a move has at most {MAX_LEGS} (R113)"
+                ))
+            } else {
+                bad(format!(
+                    "{} steps: a path has at most {MAX_STEPS}, legs and spaces together",
+                    points.len()
+                ))
+            }
         },
         Ok,
     )

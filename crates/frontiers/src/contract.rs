@@ -31,7 +31,7 @@ struct CareOf {
 
 impl CareOf {
     /// Every kind, in a fixed order.
-    const ALL: [CareOf; 6] = [
+    const ALL: [CareOf; 5] = [
         CareOf {
             ability: Ability::Medic,
             location: None,
@@ -47,10 +47,6 @@ impl CareOf {
         CareOf {
             ability: Ability::Mechanic,
             location: Some(Some(Location::Weapon(1))),
-        },
-        CareOf {
-            ability: Ability::Mechanic,
-            location: Some(Some(Location::Carried)),
         },
         CareOf {
             ability: Ability::Mechanic,
@@ -516,7 +512,7 @@ impl Game {
         };
         let whole = u.bonus(0, self.units[t0].armor()).unwrap_or(0).max(0) as u8;
         let lns = f64::from(self.setup().switches.lns_mm);
-        let mut others: Vec<usize> = (0..self.units.len())
+        let others: Vec<usize> = (0..self.units.len())
             .filter(|t| {
                 let e = &self.units[*t];
                 *t != t0
@@ -541,14 +537,14 @@ impl Game {
             let mut taken = vec![t0];
             let want = rng.random_range(1..=usize::from(whole - 1).min(MAX_PARTS - 1));
             for _ in 0..want {
-                others.retain(|t| !taken.contains(t));
                 let near: Vec<usize> = others
                     .iter()
                     .copied()
                     .filter(|t| {
-                        taken.iter().all(|k| {
-                            gap(&self.units[*t].shape(), &self.units[*k].shape()) <= 2.0 * lns
-                        })
+                        !taken.contains(t)
+                            && taken.iter().all(|k| {
+                                gap(&self.units[*t].shape(), &self.units[*k].shape()) <= 2.0 * lns
+                            })
                     })
                     .collect();
                 let Some(t) = near.get(rng.random_range(0..near.len().max(1))) else {
@@ -820,6 +816,15 @@ impl Game {
                 "{} moves {length:.1} mm from {from} into {}, at {to} (R113, R117)",
                 tag(unit),
                 self.space_name(*e, *k)
+            ),
+            Event::ThroughWindow {
+                unit,
+                element,
+                window,
+            } => format!(
+                "{} throws a grenade through {}.w{window}, no template (R127)",
+                tag(unit),
+                self.element_tag(*element)
             ),
             Event::Cared {
                 carer,

@@ -206,6 +206,15 @@ pub enum Event {
         /// The space it ends in, if it ends in a building (R117).
         into: Option<(u8, u8)>,
     },
+    /// A grenade thrown through a window (R127).
+    ThroughWindow {
+        /// The thrower.
+        unit: usize,
+        /// The element.
+        element: usize,
+        /// The window's number among its windows, from 1.
+        window: u8,
+    },
     /// A medic or a mechanic cared for a unit (R139).
     Cared {
         /// The medic or mechanic.
@@ -883,14 +892,26 @@ impl Game {
             }
         }
         if clear {
-            lines = vec![(
-                0,
-                s.at,
-                crate::sight::Sight {
-                    to: t.at.v(),
-                    crossed: Vec::new(),
-                },
-            )];
+            // Centre to centre, within the weapon's arc, paying for the
+            // enemy's clouds it crosses (R121, R131).
+            let (a, b) = (s.at.v(), t.at.v());
+            let d = b.sub(a);
+            let in_arc = arc.is_none_or(|arc| {
+                d.len() < EPS || d.dot(arc.facing) / d.len() >= arc.half.cos() - 1e-9
+            });
+            lines = if in_arc {
+                let crossed = obstacles
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (shape, c))| {
+                        matches!(c, Crossed::Smoke(_)) && blocks_segment(shape, a, b, GRAZE_MM)
+                    })
+                    .map(|(k, _)| k)
+                    .collect();
+                vec![(0, s.at, crate::sight::Sight { to: b, crossed })]
+            } else {
+                Vec::new()
+            };
         }
         let light_penalty = match sw.penalty_symbol {
             PenaltySymbol::Shooter => s
@@ -1221,10 +1242,18 @@ impl Game {
         let contact = if pat.alive {
             moved.touching(i, p)
         } else {
-            pat.inside.is_none()
-                && moved.units[i].inside.is_none()
-                && gap(&moved.units[i].shape(), &pat.shape())
-                    <= f64::from(self.table.setup.switches.contact_mm) + EPS
+            // Where it fell (R102): outdoors within contact; indoors its
+            // space or a space linked to it.
+            match (pat.inside, moved.units[i].inside) {
+                (None, None) => {
+                    gap(&moved.units[i].shape(), &pat.shape())
+                        <= f64::from(self.table.setup.switches.contact_mm) + EPS
+                }
+                (Some((e, k)), Some((e2, j))) => {
+                    e == e2 && (j == k || self.linked(usize::from(e), j, k))
+                }
+                _ => false,
+            }
         };
         if !contact {
             return refuse(
@@ -1316,6 +1345,15 @@ impl Game {
                     format!("name the marker to take off {patient}: A, A2, C or L"),
                 );
             }
+            (_, Some(Some(loc)), true, false) => {
+                return refuse(
+                    139,
+                    format!(
+                        "{patient} is destroyed: a mechanic returns it, naming no marker (not {})",
+                        crate::command::location_word(loc)
+                    ),
+                );
+            }
             (_, _, true, false) => {
                 if pat.fell.is_some_and(|(t, _)| this_turn(t)) {
                     Care::Return(p)
@@ -1329,6 +1367,17 @@ impl Game {
                 }
             }
         };
+        if let Care::Return(p) = care
+            && moved.return_spot(i, p).is_none()
+        {
+            return refuse(
+                139,
+                format!(
+                    "no free spot is left for {patient} where it fell or in contact with {}",
+                    u.tag
+                ),
+            );
+        }
         Ok(care)
     }
 
@@ -1367,7 +1416,7 @@ impl Game {
                 });
             }
             Care::Return(p) => {
-                let spot = self.return_spot(i, p);
+                let spot = self.return_spot(i, p).expect("checked");
                 let u = &mut self.units[p];
                 u.alive = true;
                 u.carcass = false;
@@ -1390,7 +1439,7 @@ impl Game {
 
     /// Where a returned unit stands (R139): where it fell, else the free
     /// spot in contact with its carer nearest there.
-    fn return_spot(&self, carer: usize, p: usize) -> Pt {
+    fn return_spot(&self, carer: usize, p: usize) -> Option<Pt> {
         let fell = self.units[p].at;
         let free = |at: Pt| {
             let u = &self.units[p];
@@ -1406,8 +1455,12 @@ impl Game {
                     .enumerate()
                     .any(|(k, e)| self.elements[k] > 0 && overlaps(&base, e))
         };
+        if let Some((e, k)) = self.units[p].inside {
+            // Indoors: its space, if nobody stands there now.
+            return self.occupant(e, k, p).is_none().then_some(fell);
+        }
         if free(fell) {
-            return fell;
+            return Some(fell);
         }
         let c = self.units[carer].at;
         let reach = (f64::from(self.units[p].data.base.size_mm().0)
@@ -1424,7 +1477,6 @@ impl Game {
             })
             .filter(|at| free(*at))
             .min_by_key(|at| i64::from(at.x - fell.x).pow(2) + i64::from(at.y - fell.y).pow(2))
-            .unwrap_or(fell)
     }
 
     /// Checks a grenade of unit `i` through window `window` (from 1) of
@@ -1494,6 +1546,9 @@ impl Game {
         let target = &self.units[t];
         if !s.data.has(Ability::Grenades) {
             return refuse(127, format!("{} has no grenades", s.tag));
+        }
+        if s.data.has(Ability::DoesNotShoot) {
+            return refuse(134, format!("{} does not shoot: no grenade", s.tag));
         }
         let reach = f64::from(GRENADE_LNS) * self.lns();
         let d = gap(&s.shape(), &target.shape());
@@ -1934,6 +1989,11 @@ impl Game {
             } => {
                 let i = self.find(unit).expect("checked");
                 let (e, o) = self.check_window(i, element, window)?;
+                events.push(Event::ThroughWindow {
+                    unit: i,
+                    element: e,
+                    window,
+                });
                 let behind = self.table.setup.elements[e].openings[o].behind.clone();
                 for k in behind {
                     if let Some(t) = self.occupant(e as u8, k, usize::MAX) {

@@ -140,6 +140,14 @@ impl Game {
                     Err(e) => out.push(self.blocked_mark(i, t, e.to_string())),
                 }
             }
+            (Command::Window { .. }, Some(i)) => {
+                let u = &self.units[i];
+                out.push(disc(
+                    u.at,
+                    2.0 * lns + f64::from(u.data.base.size_mm().1),
+                    DiscKind::Reach,
+                ));
+            }
             (Command::Smoke { at, .. }, Some(i)) => {
                 let u = &self.units[i];
                 let reach = if u.vehicle() {

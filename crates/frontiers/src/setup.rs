@@ -195,6 +195,9 @@ pub struct Element {
     pub falls_with: Vec<u8>,
 }
 
+/// A space's size: one round base's (R101, R117).
+pub const SPACE_MM: u16 = 30;
+
 /// The most spaces, links or openings of an element.
 pub const MAX_SPACES: usize = 64;
 
@@ -384,12 +387,34 @@ fn element_problems(setup: &Setup, i: usize, p: &mut Problems) {
     }
     let simple = polygon_problem(&e.corners).is_none();
     let n = e.spaces.len();
+    // A space holds one round base (R101, R117): its 30 mm disc lies
+    // wholly inside the element, apart from the others.
+    let outline_shape = Footprint::Polygon(e.corners.clone()).shape();
     for (k, sp) in e.spaces.iter().enumerate() {
-        if simple && !point_in(*sp, &e.corners) {
+        let disc = Footprint::disc(*sp, SPACE_MM).shape();
+        if simple
+            && (!point_in(*sp, &e.corners)
+                || edges(&outline_shape.core).iter().any(|(a, b)| {
+                    crate::geometry::point_segment(sp.v(), *a, *b) < f64::from(SPACE_MM) / 2.0 - EPS
+                }))
+        {
             p.add(
                 format!("{at}.spaces[{k}]"),
                 Some(117),
-                format!("the space at {sp} is not inside the element {}", e.name),
+                format!(
+                    "the space at {sp} is not wholly inside the element {}: a space holds a {SPACE_MM} mm base",
+                    e.name
+                ),
+            );
+        }
+        if let Some(j) = e.spaces[..k]
+            .iter()
+            .position(|o| overlaps(&disc, &Footprint::disc(*o, SPACE_MM).shape()))
+        {
+            p.add(
+                format!("{at}.spaces[{k}]"),
+                Some(117),
+                format!("the space at {sp} overlaps space {} of {}", j + 1, e.name),
             );
         }
     }
@@ -434,6 +459,20 @@ fn element_problems(setup: &Setup, i: usize, p: &mut Problems) {
         if o.a == o.b {
             p.add(path.clone(), Some(117), "an opening has two different ends");
         }
+        if (1..o.behind.len()).any(|m| o.behind[..m].contains(&o.behind[m])) {
+            p.add(
+                format!("{path}.behind"),
+                Some(117),
+                "a space is listed twice behind one opening",
+            );
+        }
+        if k > 0 && o.kind == OpeningKind::Door && e.openings[k - 1].kind == OpeningKind::Window {
+            p.add(
+                path.clone(),
+                None,
+                "an element lists its doors, then its windows",
+            );
+        }
         if o.behind.is_empty() || o.behind.iter().any(|s| usize::from(*s) >= n) {
             p.add(
                 format!("{path}.behind"),
@@ -447,10 +486,7 @@ fn element_problems(setup: &Setup, i: usize, p: &mut Problems) {
             p.add(
                 format!("{at}.falls_with[{k}]"),
                 Some(119),
-                format!(
-                    "element {f} (from 0) is not another element of the {}",
-                    setup.elements.len()
-                ),
+                "names no other element of the table",
             );
         }
     }

@@ -1211,3 +1211,105 @@ fn r127_a_grenade_through_a_window_attacks_the_spaces_behind_it_and_steps_the_el
         left: 2
     }));
 }
+
+#[test]
+fn r121_r118_a_shooter_at_an_opening_keeps_to_its_arc() {
+    // A Zirl walker (front 120°) touching the hut's window outside.
+    let mut s = setup(vec![
+        unit("T4", "lg_trooper", 0, 600, 400),
+        unit("T1", "lg_trooper", 0, 230, 184),
+        unit("ZW", "zr_walker", 1, 290, 279),
+    ]);
+    s.elements.push(hut());
+    s.units[2].facing = 0;
+    let mut g = game(&s, &[]);
+    play(&mut g, 0, "move T1 RH.1 RH.2");
+    // Facing along +x, T1 straight below it is out of its arc.
+    assert!(refused(&g, 1, "shoot ZW T1").contains("within its weapon's 120° arc (R120)"));
+    s.units[2].facing = 270;
+    s.units[2].at = Pt::new(290, 291);
+    let mut g = game(&s, &[6]);
+    play(&mut g, 0, "move T1 RH.1 RH.2");
+    let ev = play(&mut g, 1, "shoot ZW T1");
+    assert!(
+        modifiers(&ev).is_empty(),
+        "touching the window: no modifier (R118)"
+    );
+}
+
+#[test]
+fn r139_a_unit_destroyed_indoors_is_returned_to_its_space_from_a_linked_one() {
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 230, 184),
+        unit("M1", "lg_medic", 0, 260, 160),
+        unit("T4", "lg_trooper", 0, 600, 400),
+        unit("K1", "zr_cluster", 1, 290, 300),
+        unit("K2", "zr_cluster", 1, 330, 300),
+    ]);
+    let mut s = s;
+    s.elements.push(hut());
+    // T1 into space 2 behind the window; K1 and K2 shoot it through the
+    // window: two steps. M1 comes in to space 1, linked: T1 returned.
+    let mut g = game(&s, &[6, 6]);
+    play(&mut g, 0, "move T1 RH.1 RH.2");
+    play(&mut g, 1, "shoot K1 T1");
+    play(&mut g, 0, "move T4");
+    play(&mut g, 1, "shoot K2 T1");
+    assert!(!g.units()[0].alive);
+    let ev = play(&mut g, 0, "heal M1 T1 230,184 RH.1");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Cared { patient: 0, .. }))
+    );
+    assert_eq!(g.units()[0].inside, Some((0, 1)));
+    assert!(g.units()[0].alive);
+}
+
+#[test]
+fn r139_a_destroyed_vehicle_is_returned_naming_no_marker() {
+    // The walker's two locomotion hits in one turn from two spitters.
+    let s = setup(vec![
+        unit("W1", "lg_walker", 0, 300, 100),
+        unit("E1", "lg_engineer", 0, 336, 100),
+        unit("S1", "zr_spitter", 1, 300, 400),
+        unit("S2", "zr_spitter", 1, 200, 400),
+    ]);
+    // Each template: W1's attack (6, a step), its location (3: L), then
+    // E1's (1, missed); the second L destroys it.
+    let mut g = game(&s, &[6, 3, 1, 6, 4, 1]);
+    play(&mut g, 0, "move W1");
+    play(&mut g, 1, "shoot S1 W1");
+    play(&mut g, 0, "move E1");
+    play(&mut g, 1, "shoot S2 W1");
+    assert!(!g.units()[0].alive);
+    // Turn 2, the second seat first; then E1, a turn late.
+    play(&mut g, 1, "move S1");
+    assert!(refused(&g, 0, "repair E1 W1 L").contains("naming no marker (not L) (R139)"));
+    assert!(refused(&g, 0, "repair E1 W1").contains("was not destroyed this turn"));
+}
+
+#[test]
+fn r117_spaces_hold_a_base_inside_their_element_and_apart() {
+    let mut s = setup(vec![
+        unit("T1", "lg_trooper", 0, 100, 100),
+        unit("K1", "zr_cluster", 1, 900, 500),
+    ]);
+    let mut h = hut();
+    h.spaces = vec![Pt::new(210, 230), Pt::new(230, 230)];
+    h.openings[0].behind = vec![0, 0];
+    s.elements.push(h);
+    let e = s.check().unwrap_err().to_string();
+    assert!(e.contains("buildings[0].spaces[0]: the space at 210,230 is not wholly inside the element Relay hut"), "{e}");
+    assert!(
+        e.contains(
+            "buildings[0].spaces[1]: the space at 230,230 overlaps space 1 of Relay hut (R117)"
+        ),
+        "{e}"
+    );
+    assert!(
+        e.contains(
+            "buildings[0].openings[0].behind: a space is listed twice behind one opening (R117)"
+        ),
+        "{e}"
+    );
+}

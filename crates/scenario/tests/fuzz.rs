@@ -1000,7 +1000,7 @@ fn a_building_s_problems_name_its_doors_windows_and_spaces() {
         .expect_err("refused")
         .to_string();
     assert!(
-        e.contains("buildings[0].spaces[1]: the space at 750,290 is not inside the element Relay hut (R117)"),
+        e.contains("buildings[0].spaces[1]: the space at 750,290 is not wholly inside the element Relay hut: a space holds a 30 mm base (R117)"),
         "{e}"
     );
     assert!(

@@ -25,6 +25,8 @@ pub enum Place {
     Out(Pt),
     /// In space `1` (from 0) of element `0`.
     In(u8, u8),
+    /// Aboard the transport of this index (R140).
+    Aboard(u8),
 }
 
 fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> {
@@ -181,7 +183,7 @@ impl Game {
                     place = Place::Out(q.pt());
                 }
                 (Place::Out(p), Step::Space(tag, n)) => {
-                    outdoors += self.outdoor_run(i, run_start, &run)?;
+                    outdoors += self.outdoor_run_from(i, run_start, &run)?;
                     run.clear();
                     let (e, k) = self.space_of(tag, n)?;
                     let door = self
@@ -225,6 +227,9 @@ impl Game {
                     spaces += 1;
                     place = Place::In(e2 as u8, k);
                 }
+                (_, Step::Board(_)) | (Place::Aboard(_), _) => {
+                    return refuse(140, "a path boards a transport from outdoors, at its end");
+                }
                 (Place::In(e, j), Step::At(q)) => {
                     let q = q.pt();
                     let e = usize::from(e);
@@ -242,14 +247,14 @@ impl Game {
                             ),
                         );
                     }
-                    self.stands_free(i, q)?;
+                    self.stands_free_at(i, q)?;
                     run_start = q;
                     place = Place::Out(q);
                 }
             }
         }
         if let Place::Out(_) = place {
-            outdoors += self.outdoor_run(i, run_start, &run)?;
+            outdoors += self.outdoor_run_from(i, run_start, &run)?;
         }
         let length = outdoors + f64::from(spaces) * lns;
         if length > budget + EPS {
@@ -318,7 +323,7 @@ impl Game {
 
     /// Refuses a unit set down at `q` outdoors on a building, a unit or
     /// off the table (R101, R114).
-    fn stands_free(&self, i: usize, q: Pt) -> Result<(), CommandError> {
+    pub(crate) fn stands_free_at(&self, i: usize, q: Pt) -> Result<(), CommandError> {
         let u = &self.units[i];
         let base = footprint(u.data, q, u.facing).shape();
         if !on_table(&base, self.table.setup.table) {
@@ -336,7 +341,12 @@ impl Game {
             }
         }
         for (k, o) in self.units.iter().enumerate() {
-            if k != i && o.alive && o.inside.is_none() && overlaps(&base, &o.shape()) {
+            if k != i
+                && o.alive
+                && o.inside.is_none()
+                && o.aboard.is_none()
+                && overlaps(&base, &o.shape())
+            {
                 return refuse(114, format!("the move ends on {}", o.tag));
             }
         }
@@ -345,7 +355,12 @@ impl Game {
 
     /// The length of an outdoor run of legs from `start`, checked as any
     /// move's (R113-R116), its budget counted by the caller.
-    fn outdoor_run(&self, i: usize, start: Pt, legs: &[Pt]) -> Result<f64, CommandError> {
+    pub(crate) fn outdoor_run_from(
+        &self,
+        i: usize,
+        start: Pt,
+        legs: &[Pt],
+    ) -> Result<f64, CommandError> {
         if legs.is_empty() {
             return Ok(0.0);
         }

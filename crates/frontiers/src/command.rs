@@ -95,6 +95,9 @@ pub enum Step {
     /// A space: the element's short id and the space's number from 1
     /// (`RH.2`).
     Space(Tag, u8),
+    /// Aboard a friendly transport the path ends in contact with (R140):
+    /// its short id, the path's last step.
+    Board(Tag),
 }
 
 impl Default for Step {
@@ -108,6 +111,7 @@ impl fmt::Display for Step {
         match self {
             Step::At(p) => write!(f, "{p}"),
             Step::Space(e, k) => write!(f, "{e}.{k}"),
+            Step::Board(v) => write!(f, "{v}"),
         }
     }
 }
@@ -158,7 +162,7 @@ impl Legs {
             .iter()
             .map(|s| match s {
                 Step::At(p) => Some(p.pt()),
-                Step::Space(..) => None,
+                Step::Space(..) | Step::Board(_) => None,
             })
             .collect()
     }
@@ -167,7 +171,7 @@ impl Legs {
     pub fn end_point(&self) -> Option<Pt> {
         match self.steps().last()? {
             Step::At(p) => Some(p.pt()),
-            Step::Space(..) => None,
+            Step::Space(..) | Step::Board(_) => None,
         }
     }
 
@@ -297,6 +301,12 @@ pub enum Command {
         /// The cloud's centre.
         at: P16,
     },
+    /// The carried unit that takes a step when its transport's C location
+    /// is hit (R125: the owner's pick).
+    Pick {
+        /// The carried unit.
+        unit: Tag,
+    },
     /// Where a placed drop fell (R129, `drop: placed`).
     Land {
         /// The template's centre.
@@ -325,7 +335,7 @@ impl Command {
             | Command::Grenade { unit, .. }
             | Command::Smoke { unit, .. }
             | Command::Special { unit, .. } => Some(*unit),
-            Command::Land { .. } => None,
+            Command::Land { .. } | Command::Pick { .. } => None,
         }
     }
 
@@ -407,6 +417,7 @@ impl fmt::Display for Command {
             }
             Command::Smoke { unit, at } => write!(f, "smoke {unit} {at}"),
             Command::Land { at } => write!(f, "land {at}"),
+            Command::Pick { unit } => write!(f, "pick {unit}"),
             Command::Special { unit, what } => write!(f, "special {unit} {}", what.word()),
         }
     }
@@ -486,6 +497,11 @@ fn step(word: &str) -> Result<Step, ParseCommandError> {
                 "{word:?} is not a space: an element's short id and a space's number from 1, as RH.2"
             )),
         };
+    }
+    if !word.contains(',')
+        && let Some(v) = Tag::new(word)
+    {
+        return Ok(Step::Board(v));
     }
     point(word).map(Step::At)
 }
@@ -668,6 +684,11 @@ impl FromStr for Command {
                 done(words)?;
                 Ok(Command::Smoke { unit, at })
             }
+            "pick" => {
+                let unit = tag(words.next(), "the carried unit")?;
+                done(words)?;
+                Ok(Command::Pick { unit })
+            }
             "land" => {
                 let Some(at) = words.next() else {
                     return bad("the template's point is missing, as 652,330");
@@ -693,7 +714,7 @@ impl FromStr for Command {
             }
             "" => bad("the command is empty"),
             other => bad(format!(
-                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land or special"
+                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick or special"
             )),
         }
     }
@@ -724,6 +745,8 @@ mod tests {
             "move T1 RH.3 612,240 700,240",
             "charge B1 T1 RH.2",
             "grenade T2 RH.w1",
+            "move T1 150,90 L1",
+            "pick T1",
             "heal M1 T3",
             "heal M1 T3 150,90",
             "repair E1 O1 L 600,150",

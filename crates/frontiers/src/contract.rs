@@ -18,7 +18,7 @@ use crate::command::{Command, Legs, MAX_PARTS, P16, Part, Special, Step, Tag};
 use crate::data::{Ability, Back, LOCATIONS, Location};
 use crate::game::{CommandError, Event, Game, Shot, Struck, weapon_name};
 use crate::geometry::{Footprint, Pt, gap};
-use crate::setup::{TerrainKind, footprint};
+use crate::setup::TerrainKind;
 use crate::templates::{LARGE_MM, SMALL_MM};
 
 /// A kind of care a medic or mechanic gives (R139): the ability, and
@@ -126,6 +126,10 @@ impl Game {
             },
             Some(u.at),
         );
+        // Aboard a transport, a unit moves off it or stays (R140).
+        if u.aboard.is_some() {
+            return;
+        }
         let side = u.side;
         for (t, e) in self.units.iter().enumerate() {
             if !e.alive || e.side == side {
@@ -268,7 +272,7 @@ impl Game {
             return Vec::new();
         }
         let mut ends: Vec<(f64, Pt)> = (0..16)
-            .filter_map(|k| self.contact_point(i, t, f64::from(k) * 22.5))
+            .filter_map(|k| self.contact_spot(i, t, f64::from(k) * 22.5))
             .map(|p| {
                 let d = f64::from(p.x - u.at.x).hypot(f64::from(p.y - u.at.y));
                 (d, p)
@@ -301,30 +305,25 @@ impl Game {
         out
     }
 
-    /// The point at bearing `deg` from unit `t`'s centre where unit `i`'s
-    /// footprint stands 1 mm from it: in contact (R102).
-    fn contact_point(&self, i: usize, t: usize, deg: f64) -> Option<Pt> {
-        let u = &self.units[i];
-        let target = self.units[t].shape();
-        let c = self.units[t].at;
-        let (dx, dy) = (deg.to_radians().cos(), deg.to_radians().sin());
-        let at = |r: f64| Pt::new(c.x + (dx * r).round() as i32, c.y + (dy * r).round() as i32);
-        let mut r = 0.0;
-        while r < 200.0 {
-            let p = at(r);
-            let g = gap(&footprint(u.data, p, u.facing).shape(), &target);
-            if g >= 0.5 {
-                return (g <= f64::from(self.setup().switches.contact_mm)).then_some(p);
-            }
-            r += 1.0;
-        }
-        None
-    }
-
     /// All listed commands of `side`.
     pub fn legal_for(&self, side: u8, out: &mut Vec<Legal<Command>>) {
         out.clear();
         if self.over.is_some() || side > 1 {
+            return;
+        }
+        if let Some(&v) = self.picks.first() {
+            if self.units[v].side == side {
+                for k in self.carried(v) {
+                    out.push(Legal {
+                        command: Command::Pick {
+                            unit: self.units[k].tag,
+                        },
+                        cost: 0,
+                        piece: spot(self.units[v].at),
+                        at: None,
+                    });
+                }
+            }
             return;
         }
         if let Some(p) = self.pending {
@@ -380,7 +379,17 @@ impl Game {
             // Indoors, or one time in four: a candidate of the system's
             // own (through a door, contact with cover or an enemy); else a
             // point uniform over the reach.
-            let legs = if u.inside.is_some() || rng.random_range(0..4) == 0 {
+            let legs = if u.aboard.is_some() || rng.random_range(0..8) == 0 {
+                // Leaving a transport, or boarding one (R140).
+                match self.transport_candidate(i, rng) {
+                    Some(legs) => legs,
+                    None if u.aboard.is_some() => continue,
+                    None => match P16::of(Game::point_near(u.at, reach, rng)) {
+                        Some(p) => Legs::of(&[p]).expect("one leg"),
+                        None => continue,
+                    },
+                }
+            } else if u.inside.is_some() || rng.random_range(0..4) == 0 {
                 let building = rng.random_range(0..2) == 0;
                 match (building, self.building_candidate(i, rng)) {
                     (true, Some(legs)) => legs,
@@ -467,6 +476,33 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// A path on or off a transport (R140): aboard, to a spot in contact
+    /// with it drawn at a random bearing; outdoors, to contact with a
+    /// friendly transport with room and aboard.
+    fn transport_candidate<R: Rng + ?Sized>(&self, i: usize, rng: &mut R) -> Option<Legs> {
+        let u = &self.units[i];
+        let deg = f64::from(rng.random_range(0..72u8)) * 5.0;
+        if let Some(v) = u.aboard {
+            let p = self.contact_spot(i, usize::from(v), deg)?;
+            return Legs::of(&[P16::of(p)?]);
+        }
+        if u.vehicle() || u.inside.is_some() {
+            return None;
+        }
+        let ferries: Vec<usize> = (0..self.units.len())
+            .filter(|v| {
+                let t = &self.units[*v];
+                *v != i
+                    && t.alive
+                    && t.side == u.side
+                    && self.carried(*v).len() < usize::from(self.capacity(*v))
+            })
+            .collect();
+        let v = *ferries.get(rng.random_range(0..ferries.len().max(1)))?;
+        let p = self.contact_spot(i, v, deg)?;
+        Legs::of_steps(&[Step::At(P16::of(p)?), Step::Board(self.units[v].tag)])
     }
 
     /// The point outside element `e`'s opening `o` where unit `i`'s base
@@ -595,7 +631,7 @@ impl Game {
         let pick = rng.random_range(0..enemies.len() + covers.len() + 1);
         if pick < enemies.len() {
             let deg = f64::from(rng.random_range(0..16u8)) * 22.5;
-            return self.contact_point(i, enemies[pick], deg);
+            return self.contact_spot(i, enemies[pick], deg);
         }
         let k = *covers.get(pick - enemies.len())?;
         let corners = &self.setup().terrain[k].corners;
@@ -679,8 +715,10 @@ impl Game {
                 let mut by: Vec<(String, u64)> = Vec::new();
                 for row in LOCATIONS {
                     let loc = row[column];
-                    let words = if loc == Location::Carried {
+                    let words = if loc == Location::Carried && self.carried(t).is_empty() {
                         format!("{name}: a carried unit's location, none aboard: nothing")
+                    } else if loc == Location::Carried && u.hits & loc.bit() == 0 {
+                        format!("{name}: a carried unit hit, one aboard takes a step")
                     } else if u.hits & loc.bit() != 0 {
                         format!(
                             "{name}: {} hit again, destroyed",
@@ -825,6 +863,17 @@ impl Game {
                 "{} throws a grenade through {}.w{window}, no template (R127)",
                 tag(unit),
                 self.element_tag(*element)
+            ),
+            Event::Boarded { unit, vehicle } => {
+                format!("{} boards {} (R140)", tag(unit), tag(vehicle))
+            }
+            Event::Unloaded { unit, at } => format!(
+                "{} is set down at {at} by its destroyed transport (R125)",
+                tag(unit)
+            ),
+            Event::PickOwed { vehicle } => format!(
+                "{}'s C location is hit: its owner picks the unit aboard that takes a step (R125)",
+                tag(vehicle)
             ),
             Event::Cared {
                 carer,
@@ -1043,6 +1092,11 @@ impl GameState for Game {
         if self.over.is_some() {
             return None;
         }
+        if !self.picks.is_empty() {
+            let mut legal = Vec::new();
+            self.legal_for(side, &mut legal);
+            return (!legal.is_empty()).then(|| legal[rng.random_range(0..legal.len())].command);
+        }
         if self.pending.is_some() {
             let mut legal = Vec::new();
             self.legal_for(side, &mut legal);
@@ -1120,6 +1174,10 @@ impl GameState for Game {
             }
             let i = ready[pick];
             let u = &self.units[i];
+            if k > 0 && u.aboard.is_some() {
+                // Aboard, only its move is listed (R140).
+                continue;
+            }
             let listed = match k {
                 0 => Some(Command::Move {
                     unit: u.tag,
@@ -1654,6 +1712,11 @@ impl GameState for Game {
                     | u.fell
                         .map_or(0, |(t, d)| (1 + u64::from(t)) << 32 | u64::from(d) << 63),
             );
+            h.u64(u.aboard.map_or(0, |v| 1 + u64::from(v)));
+        }
+        h.u64(self.picks.len() as u64);
+        for v in &self.picks {
+            h.u64(*v as u64);
         }
         for s in &self.elements {
             h.u64(u64::from(*s));

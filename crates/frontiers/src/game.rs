@@ -18,7 +18,7 @@ use sandtable_core::setup::SetupError;
 
 use crate::attack::{Outcome, attack, sniper};
 use crate::building::{Place, Way};
-use crate::command::{Command, Legs, P16, Part, Special, Tag};
+use crate::command::{Command, Legs, P16, Part, Special, Step, Tag};
 use crate::data::{Ability, Back, Location, Missile, UnitData, location, unit_data};
 use crate::geometry::{EPS, Footprint, Pt, Shape, V, blocks_segment, gap, in_contact, overlaps};
 use crate::moves::{Kind, Mover, PathError, check_path};
@@ -71,6 +71,8 @@ pub struct Unit {
     pub hurt: u32,
     /// The turn it was destroyed and whether by a double (R139).
     pub fell: Option<(u32, bool)>,
+    /// The transport it is aboard, by index (R140).
+    pub aboard: Option<u8>,
 }
 
 impl Unit {
@@ -214,6 +216,26 @@ pub enum Event {
         element: usize,
         /// The window's number among its windows, from 1.
         window: u8,
+    },
+    /// A unit boarded a transport (R140).
+    Boarded {
+        /// The unit.
+        unit: usize,
+        /// The transport.
+        vehicle: usize,
+    },
+    /// A unit set down by its destroyed transport (R125).
+    Unloaded {
+        /// The unit.
+        unit: usize,
+        /// Where it stands.
+        at: Pt,
+    },
+    /// A transport's C location was hit with several aboard: its owner
+    /// picks which takes the step (R125).
+    PickOwed {
+        /// The transport.
+        vehicle: usize,
     },
     /// A medic or a mechanic cared for a unit (R139).
     Cared {
@@ -474,6 +496,9 @@ pub struct Game {
     pub(crate) turn: u32,
     pub(crate) to_act: u8,
     pub(crate) pending: Option<PendingDrop>,
+    /// Transports whose C location was hit with several units aboard:
+    /// their owner picks which takes the step (R125).
+    pub(crate) picks: Vec<usize>,
     /// AP each side destroyed of the other's (R145).
     pub(crate) ap: [u16; 2],
     pub(crate) over: Option<Ending>,
@@ -489,6 +514,7 @@ impl PartialEq for Game {
             && self.turn == o.turn
             && self.to_act == o.to_act
             && self.pending == o.pending
+            && self.picks == o.picks
             && self.ap == o.ap
             && self.over == o.over
             && self.dice == o.dice
@@ -523,6 +549,7 @@ impl Game {
                 inside: None,
                 hurt: 0,
                 fell: None,
+                aboard: None,
             })
             .collect();
         let table = Table {
@@ -557,6 +584,7 @@ impl Game {
             turn: 1,
             to_act: 0,
             pending: None,
+            picks: Vec::new(),
             ap: [0; 2],
             over: None,
             dice,
@@ -590,10 +618,19 @@ impl Game {
 
     /// The side to act, or the firer owing a placed drop.
     pub fn to_act(&self) -> u8 {
+        if let Some(v) = self.picks.first() {
+            return self.units[*v].side;
+        }
         match self.pending {
             Some(p) => self.units[p.shooter].side,
             None => self.to_act,
         }
+    }
+
+    /// The transports whose owner owes the pick of a carried unit to take
+    /// a step (R125), first first.
+    pub fn picks(&self) -> &[usize] {
+        &self.picks
     }
 
     /// A placed drop awaited (R129).
@@ -684,7 +721,7 @@ impl Game {
         for (i, u) in self.units.iter().enumerate() {
             // A unit in a building is within its element, which stands in
             // the way already.
-            if i != mover && u.alive && u.inside.is_none() {
+            if i != mover && u.alive && u.inside.is_none() && u.aboard.is_none() {
                 things.push((
                     u.shape(),
                     Kind::Unit {
@@ -723,6 +760,10 @@ impl Game {
                 format!("{}'s locomotion is hit: its Movement is 0", u.tag),
             );
         }
+        let boards = matches!(legs.steps().last(), Some(Step::Board(_)));
+        if u.aboard.is_some() || boards {
+            return self.check_transport_path(i, legs);
+        }
         let points = match legs.points() {
             Some(points) if u.inside.is_none() => points,
             _ => return self.check_building_path(i, legs),
@@ -757,6 +798,19 @@ impl Game {
                 self.units[i].at = self.space_at(e, k);
                 self.units[i].inside = Some((e, k));
             }
+            Place::Aboard(v) => {
+                self.units[i].at = self.units[usize::from(v)].at;
+                self.units[i].inside = None;
+            }
+        }
+        self.units[i].aboard = match place {
+            Place::Aboard(v) => Some(v),
+            _ => None,
+        };
+        // Those it carries go with it (R140).
+        let at = self.units[i].at;
+        for k in self.carried(i) {
+            self.units[k].at = at;
         }
     }
 
@@ -803,7 +857,7 @@ impl Game {
             if i == from || i == to {
                 continue;
             }
-            if u.alive && !sniper && u.inside.is_none() {
+            if u.alive && !sniper && u.inside.is_none() && u.aboard.is_none() {
                 out.push((u.shape(), Crossed::Block));
             } else if u.carcass {
                 let shape = u.shape();
@@ -1053,6 +1107,23 @@ impl Game {
     pub fn plan_shot(&self, i: usize, t: usize, w: u8) -> Result<Shot, CommandError> {
         let s = &self.units[i];
         let target = &self.units[t];
+        // A unit aboard is no target; a sniper's but aboard an open
+        // vehicle (R140, R142).
+        if let Some(v) = target.aboard {
+            let open = self.units[usize::from(v)].data.has(Ability::Open);
+            let sniper = s.data.weapons.is_empty() && s.data.has(Ability::Sniper);
+            if !(open && sniper) {
+                return refuse(
+                    140,
+                    format!(
+                        "{} is aboard {}: a carried unit is no target{}",
+                        target.tag,
+                        self.units[usize::from(v)].tag,
+                        if open { " but a sniper's" } else { "" }
+                    ),
+                );
+            }
+        }
         if s.data.has(Ability::DoesNotShoot) {
             return refuse(134, format!("{} does not shoot", s.tag));
         }
@@ -1235,6 +1306,12 @@ impl Game {
         let pat = &self.units[p];
         if p == i || pat.side != u.side {
             return refuse(139, format!("{patient} is not a friend of {}'s", u.tag));
+        }
+        if pat.aboard.is_some() {
+            return refuse(
+                139,
+                format!("{patient} is aboard a transport: it leaves to be cared for"),
+            );
         }
         let (_, place) = self.check_move(i, legs, None)?;
         let mut moved = self.clone();
@@ -1446,7 +1523,11 @@ impl Game {
             let base = footprint(u.data, at, u.facing).shape();
             on_table(&base, self.table.setup.table)
                 && !self.units.iter().enumerate().any(|(k, o)| {
-                    k != p && o.alive && o.inside.is_none() && overlaps(&base, &o.shape())
+                    k != p
+                        && o.alive
+                        && o.inside.is_none()
+                        && o.aboard.is_none()
+                        && overlaps(&base, &o.shape())
                 })
                 && !self
                     .table
@@ -1544,6 +1625,12 @@ impl Game {
     pub fn check_grenade(&self, i: usize, t: usize) -> Result<(), CommandError> {
         let s = &self.units[i];
         let target = &self.units[t];
+        if target.aboard.is_some() {
+            return refuse(
+                140,
+                format!("{} is aboard a transport: no target", target.tag),
+            );
+        }
         if !s.data.has(Ability::Grenades) {
             return refuse(127, format!("{} has no grenades", s.tag));
         }
@@ -1651,7 +1738,7 @@ impl Game {
             .units
             .iter()
             .enumerate()
-            .any(|(k, u)| k != i && u.alive && blocked(&u.shape()))
+            .any(|(k, u)| k != i && u.alive && u.aboard.is_none() && blocked(&u.shape()))
         {
             return false;
         }
@@ -1666,6 +1753,12 @@ impl Game {
     /// Checks a charge of unit `i` at `t` along `legs` (R134).
     pub fn check_charge(&self, i: usize, t: usize, legs: &Legs) -> Result<Pt, CommandError> {
         let s = &self.units[i];
+        if self.units[t].aboard.is_some() {
+            return refuse(
+                140,
+                format!("{} is aboard a transport: no target", self.units[t].tag),
+            );
+        }
         if !s.data.has(Ability::Charge) {
             return refuse(134, format!("{} has no Charge", s.tag));
         }
@@ -1720,6 +1813,37 @@ impl Game {
         if self.over.is_some() {
             return refuse(145, "the game is over");
         }
+        if let Some(&v) = self.picks.first() {
+            let owner = self.units[v].side;
+            if side != owner {
+                return refuse(
+                    125,
+                    format!(
+                        "{} owes the pick of the unit aboard {} that takes a step",
+                        self.table.setup.sides[usize::from(owner)].name,
+                        self.units[v].tag
+                    ),
+                );
+            }
+            return match command {
+                Command::Pick { unit } => match self.find(*unit) {
+                    Some(k) if self.units[k].alive && self.units[k].aboard == Some(v as u8) => {
+                        Ok(())
+                    }
+                    _ => refuse(125, format!("{unit} is not aboard {}", self.units[v].tag)),
+                },
+                _ => refuse(
+                    125,
+                    format!(
+                        "the pick of a unit aboard {} is owed first: pick X",
+                        self.units[v].tag
+                    ),
+                ),
+            };
+        }
+        if let Command::Pick { .. } = command {
+            return refuse(125, "no pick is owed");
+        }
         if let Some(p) = self.pending {
             let firer = self.units[p.shooter].side;
             if side != firer {
@@ -1742,6 +1866,21 @@ impl Game {
                 format!(
                     "it is {}'s activation",
                     self.table.setup.sides[usize::from(self.to_act)].name
+                ),
+            );
+        }
+        // A unit aboard leaves before anything else (R140).
+        if !matches!(command, Command::Move { .. })
+            && let Some(i) = command.unit().and_then(|t| self.find(t))
+            && let Some(v) = self.units[i].aboard
+            && self.units[i].side == side
+        {
+            return refuse(
+                140,
+                format!(
+                    "{} is aboard {}: it leaves before it does anything else",
+                    self.units[i].tag,
+                    self.units[usize::from(v)].tag
                 ),
             );
         }
@@ -1810,6 +1949,7 @@ impl Game {
                 self.check_special(i, *what)
             }
             Command::Land { .. } => refuse(129, "no drop is awaited"),
+            Command::Pick { .. } => refuse(125, "no pick is owed"),
         }
     }
 
@@ -2100,6 +2240,14 @@ impl Game {
                 self.drop_shield(p.shooter, events);
                 acted = Some(p.shooter);
             }
+            Command::Pick { unit } => {
+                // The owner's pick takes the step (R125); no activation.
+                let k = self.find(unit).expect("checked");
+                self.picks.remove(0);
+                self.step(k, events)?;
+                self.end_if_gone(events);
+                acted = None;
+            }
         }
         let rolled = self.dice.position() != position || matches!(command, Command::Land { .. });
         let mut began = false;
@@ -2134,6 +2282,12 @@ impl Game {
             length,
             into: u.inside,
         });
+        if let Some(v) = u.aboard {
+            events.push(Event::Boarded {
+                unit: i,
+                vehicle: usize::from(v),
+            });
+        }
         if !legs.is_empty() {
             self.unset_tripod(i, events);
         }
@@ -2187,10 +2341,7 @@ impl Game {
         match outcome {
             Outcome::Miss => Ok(()),
             Outcome::Step => self.step(t, events),
-            Outcome::Double => {
-                self.destroy(t, true, events);
-                Ok(())
-            }
+            Outcome::Double => self.destroy_unit(t, true, events),
         }
     }
 
@@ -2203,7 +2354,7 @@ impl Game {
                 self.units[t].hurt = self.turn;
                 events.push(Event::Damaged { unit: t });
             }
-            Back::Damaged | Back::Ability => self.destroy(t, false, events),
+            Back::Damaged | Back::Ability => self.destroy_unit(t, false, events)?,
             Back::Vehicle => {
                 let roll = self.d6()?;
                 let column = data.location_type.unwrap_or(1);
@@ -2216,9 +2367,26 @@ impl Game {
                     again,
                 });
                 if again {
-                    self.destroy(t, false, events);
-                } else if location != Location::Carried {
-                    // C with nobody aboard: nothing, and no mark (R125).
+                    self.destroy_unit(t, false, events)?;
+                } else if location == Location::Carried {
+                    // C: a unit aboard takes a step, the owner's pick
+                    // where several are; with nobody aboard, nothing and
+                    // no mark (R125).
+                    let carried = self.carried(t);
+                    self.units[t].hurt = self.turn;
+                    match carried.as_slice() {
+                        [] => {}
+                        [one] => self.step(*one, events)?,
+                        _ => {
+                            self.units[t].hits |= location.bit();
+                            self.picks.push(t);
+                            events.push(Event::PickOwed { vehicle: t });
+                        }
+                    }
+                    if !carried.is_empty() {
+                        self.units[t].hits |= location.bit();
+                    }
+                } else {
                     self.units[t].hits |= location.bit();
                     self.units[t].hurt = self.turn;
                 }
@@ -2227,11 +2395,16 @@ impl Game {
         Ok(())
     }
 
-    fn destroy(&mut self, t: usize, double: bool, events: &mut Vec<Event>) {
+    pub(crate) fn destroy_unit(
+        &mut self,
+        t: usize,
+        double: bool,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
         let turn = self.turn;
         let u = &mut self.units[t];
         if !u.alive {
-            return;
+            return Ok(());
         }
         u.alive = false;
         u.fell = Some((turn, double));
@@ -2239,6 +2412,10 @@ impl Game {
         let (side, ap, carcass) = (u.side, u.data.ap, u.carcass);
         self.ap[usize::from(1 - side)] += ap;
         events.push(Event::Destroyed { unit: t, carcass });
+        // Its passengers set down in contact, attacked at +0 (R125); a
+        // pick it owed is gone with it.
+        self.picks.retain(|v| *v != t);
+        self.unload(t, events)
     }
 
     /// A template of `diameter` mm at `at` from unit `i`'s weapon `w` (or
@@ -2290,7 +2467,7 @@ impl Game {
         let mut shapes = Vec::new();
         // Units inside an element are not hit (R126).
         for (k, u) in self.units.iter().enumerate() {
-            if u.alive && u.inside.is_none() {
+            if u.alive && u.inside.is_none() && u.aboard.is_none() {
                 who.push(Struck::Unit(k));
                 shapes.push(u.shape());
             }
@@ -2347,15 +2524,7 @@ impl Game {
     /// After an activation: the game's end (R145), else the next side to
     /// act, else a new turn. Whether a turn began.
     fn next_activation(&mut self, events: &mut Vec<Event>) -> bool {
-        let standing = |side: u8| self.units.iter().any(|u| u.alive && u.side == side);
-        let (a, b) = (standing(0), standing(1));
-        if !a || !b {
-            let ending = match (a, b) {
-                (false, false) => Ending::Draw("both sides destroyed at once (R145)"),
-                (true, false) => Ending::Won(Seat(0)),
-                _ => Ending::Won(Seat(1)),
-            };
-            self.end(ending, events);
+        if self.end_if_gone(events) {
             return false;
         }
         let ready = |g: &Game, side: u8| {
@@ -2388,6 +2557,26 @@ impl Game {
         }
         self.to_act = if self.turn % 2 == 1 { 0 } else { 1 };
         events.push(Event::TurnBegan { turn: self.turn });
+        true
+    }
+
+    /// Ends the game when a side has no unit standing (R145); whether it
+    /// did.
+    fn end_if_gone(&mut self, events: &mut Vec<Event>) -> bool {
+        if self.over.is_some() {
+            return true;
+        }
+        let standing = |side: u8| self.units.iter().any(|u| u.alive && u.side == side);
+        let (a, b) = (standing(0), standing(1));
+        if a && b {
+            return false;
+        }
+        let ending = match (a, b) {
+            (false, false) => Ending::Draw("both sides destroyed at once (R145)"),
+            (true, false) => Ending::Won(Seat(0)),
+            _ => Ending::Won(Seat(1)),
+        };
+        self.end(ending, events);
         true
     }
 

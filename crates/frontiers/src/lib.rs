@@ -37,6 +37,7 @@ pub mod sight;
 pub mod smoke;
 pub mod templates;
 pub mod text;
+pub mod transport;
 
 pub use command::{Command, ParseCommandError, Tag};
 pub use game::{CommandError, Event, Game};

@@ -64,6 +64,11 @@ impl Game {
                                 None => break,
                             }
                         }
+                        Step::Board(v) => {
+                            if let Some(v) = self.find(*v) {
+                                points.push(spot(self.units[v].at));
+                            }
+                        }
                     }
                 }
                 if points.len() > 1 {

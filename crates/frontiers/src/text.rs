@@ -63,6 +63,9 @@ pub fn unit_line(game: &Game, u: &Unit) -> String {
     if let Some((e, k)) = u.inside {
         let _ = write!(line, " in {}", game.space_name(e, k));
     }
+    if let Some(v) = u.aboard {
+        let _ = write!(line, " aboard {}", game.units()[usize::from(v)].tag);
+    }
     if !u.alive {
         line.push_str(if u.carcass {
             ", destroyed: a carcass"
@@ -138,7 +141,11 @@ fn cell_char(game: &Game, p: Pt, cell: i32) -> char {
     let (lo, hi) = (cell / 2, cell - cell / 2);
     let centred =
         |u: &Unit| (p.x - lo..p.x + hi).contains(&u.at.x) && (p.y - lo..p.y + hi).contains(&u.at.y);
-    let standing = || game.units().iter().filter(|u| u.alive);
+    let standing = || {
+        game.units()
+            .iter()
+            .filter(|u| u.alive && u.aboard.is_none())
+    };
     let here = standing()
         .find(|u| centred(u))
         .or_else(|| standing().find(|u| gap(&u.shape(), &centre) <= 0.0));
@@ -243,6 +250,7 @@ struct UnitJson<'a> {
     acted: bool,
     hits: String,
     space: Option<String>,
+    aboard: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -314,6 +322,7 @@ pub fn json(game: &Game) -> String {
                 acted: u.acted,
                 hits: hits_words(u),
                 space: u.inside.map(|(e, k)| game.space_name(e, k)),
+                aboard: u.aboard.map(|v| game.units()[usize::from(v)].tag.as_str()),
             })
             .collect(),
         buildings: game

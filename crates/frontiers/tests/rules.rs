@@ -1313,3 +1313,117 @@ fn r117_spaces_hold_a_base_inside_their_element_and_apart() {
         "{e}"
     );
 }
+
+#[test]
+fn r140_units_board_a_transport_ride_it_and_leave_from_a_spot_in_contact() {
+    // The Vega (Transport 3) at 300,300; K1 and K2 beside it.
+    let s = setup(vec![
+        unit("W1", "lg_walker", 0, 300, 100),
+        unit("T1", "lg_trooper", 0, 600, 100),
+        unit("V1", "zr_vega", 1, 300, 300),
+        unit("K1", "zr_cluster", 1, 300, 400),
+        unit("K2", "zr_cluster", 1, 420, 300),
+    ]);
+    let mut g = game(&s, &[]);
+    play(&mut g, 0, "move T1");
+    // Not in contact where it ends: refused.
+    assert!(refused(&g, 1, "move K1 300,360 V1").contains("not in contact with V1"));
+    let ev = play(&mut g, 1, "move K1 300,334 V1");
+    assert!(ev.contains(&Event::Boarded {
+        unit: 3,
+        vehicle: 2
+    }));
+    assert_eq!(g.units()[3].aboard, Some(2));
+    // Aboard, it is no target and blocks nothing (R140).
+    let e = refused(&g, 0, "shoot W1 K1");
+    assert!(
+        e.contains("K1 is aboard V1: a carried unit is no target"),
+        "{e}"
+    );
+    play(&mut g, 0, "move W1");
+    play(&mut g, 1, "move K2 346,300 V1");
+    // Turn 2: the Vega drives; those aboard go with it.
+    play(&mut g, 1, "move V1 300,420");
+    assert_eq!(g.units()[3].at, Pt::new(300, 420));
+    assert_eq!(g.units()[4].at, Pt::new(300, 420));
+    // K1 leaves from a spot in contact, then walks on.
+    assert!(refused(&g, 1, "move K1 300,500").contains("not in contact with it"));
+    assert!(
+        refused(&g, 1, "shoot K1 W1")
+            .contains("K1 is aboard V1: it leaves before it does anything else")
+    );
+    play(&mut g, 1, "move K1 300,454 300,500");
+    assert_eq!(g.units()[3].aboard, None);
+    assert_eq!(g.units()[3].at, Pt::new(300, 500));
+}
+
+#[test]
+fn r125_r140_a_carried_unit_s_location_steps_the_owner_s_pick_and_a_wreck_sets_them_down() {
+    let s = setup(vec![
+        unit("W1", "lg_walker", 0, 300, 100),
+        unit("T1", "lg_trooper", 0, 600, 100),
+        unit("V1", "zr_vega", 1, 300, 300),
+        unit("K1", "zr_cluster", 1, 300, 335),
+        unit("K2", "zr_cluster", 1, 346, 300),
+    ]);
+    // W1 at V1: 5 + 3 = 8 against 8, a step; the location a 2: C, with
+    // two aboard: the Zirl pick K2, who turns to its damaged side.
+    let mut g = game(&s, &[5, 2, 6, 6, 3, 6]);
+    play(&mut g, 0, "move T1");
+    play(&mut g, 1, "move K1 V1");
+    play(&mut g, 0, "move W1");
+    play(&mut g, 1, "move K2 V1");
+    play(&mut g, 1, "move V1");
+    // Turn 2: K1 stays aboard; W1 fires.
+    play(&mut g, 1, "move K1");
+    let ev = play(&mut g, 0, "shoot W1 V1");
+    assert!(ev.contains(&Event::PickOwed { vehicle: 2 }));
+    assert_eq!(g.to_act(), 1, "the Zirl owe the pick");
+    assert!(refused(&g, 0, "move T1").contains("Zirl owes the pick of the unit aboard V1"));
+    assert!(refused(&g, 1, "pick T1").contains("T1 is not aboard V1"));
+    play(&mut g, 1, "pick K2");
+    assert!(g.units()[4].damaged());
+    // The Orion's A1 lays a blue missile's small template on the Vega:
+    // 6 + 4 = 10, a step, its location E (a 6); next turn E again (a 5):
+    // a wreck. Its passengers are set down in contact and attacked at +0:
+    // K1 a 6 (damaged), K2 a 1.
+    let mut s2 = s.clone();
+    s2.units[0].data = "lg_orion".into();
+    s2.units[0].facing = 90;
+    let mut g = game(&s2, &[6, 6, 6, 5, 6, 1]);
+    play(&mut g, 0, "move T1");
+    play(&mut g, 1, "move K1 V1");
+    play(&mut g, 0, "move W1");
+    play(&mut g, 1, "move K2 V1");
+    play(&mut g, 1, "move V1");
+    // Turn 2.
+    play(&mut g, 1, "move K1");
+    play(&mut g, 0, "shoot W1 V1");
+    play(&mut g, 1, "move K2");
+    play(&mut g, 0, "move T1");
+    play(&mut g, 1, "move V1");
+    // Turn 3, the Legion first.
+    let ev = play(&mut g, 0, "shoot W1 V1");
+    assert!(ev.contains(&Event::Destroyed {
+        unit: 2,
+        carcass: true
+    }));
+    let set_down: Vec<usize> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Unloaded { unit, .. } => Some(*unit),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(set_down, [3, 4]);
+    assert!(g.units()[3].damaged() && !g.units()[4].damaged());
+    for k in [3, 4] {
+        let u = &g.units()[k];
+        assert_eq!(u.aboard, None);
+        let gap = sandtable_frontiers::geometry::gap(&u.shape(), &g.units()[2].shape());
+        assert!(
+            (0.0..=2.0).contains(&gap),
+            "in contact with the wreck: {gap}"
+        );
+    }
+}

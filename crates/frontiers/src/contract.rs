@@ -864,6 +864,10 @@ impl Game {
                 tag(unit),
                 self.element_tag(*element)
             ),
+            Event::Pushed { unit, to } => format!(
+                "{} is pushed off its light structure to {to} (R115)",
+                tag(unit)
+            ),
             Event::Boarded { unit, vehicle } => {
                 format!("{} boards {} (R140)", tag(unit), tag(vehicle))
             }

@@ -20,7 +20,9 @@ use crate::attack::{Outcome, attack, sniper};
 use crate::building::{Place, Way};
 use crate::command::{Command, Legs, P16, Part, Special, Step, Tag};
 use crate::data::{Ability, Back, Location, Missile, UnitData, location, unit_data};
-use crate::geometry::{EPS, Footprint, Pt, Shape, V, blocks_segment, gap, in_contact, overlaps};
+use crate::geometry::{
+    EPS, Footprint, Pt, Shape, V, blocks_segment, gap, in_contact, overlaps, round_mm,
+};
 use crate::moves::{Kind, Mover, PathError, check_path};
 use crate::setup::{
     DropRule, LightStacking, PenaltySymbol, Setup, TerrainKind, default_ids, footprint, on_table,
@@ -216,6 +218,13 @@ pub enum Event {
         element: usize,
         /// The window's number among its windows, from 1.
         window: u8,
+    },
+    /// A unit pushed off a light structure by an oval ending on it (R115).
+    Pushed {
+        /// The unit.
+        unit: usize,
+        /// Where it stands now.
+        to: Pt,
     },
     /// A unit boarded a transport (R140).
     Boarded {
@@ -707,6 +716,12 @@ impl Game {
     /// refusals: building elements not ruined, the other standing units,
     /// vegetation (R114).
     pub(crate) fn obstacles_for_move(&self, mover: usize) -> (Vec<(Shape, Kind)>, Vec<String>) {
+        self.obstacles_but(mover, &[])
+    }
+
+    /// As [`Game::obstacles_for_move`], leaving out the units of `skip`
+    /// (those an oval pushes off a light structure, R115).
+    fn obstacles_but(&self, mover: usize, skip: &[usize]) -> (Vec<(Shape, Kind)>, Vec<String>) {
         let mut things = Vec::new();
         let mut names = Vec::new();
         for (k, shape) in self.table.elements.iter().enumerate() {
@@ -721,7 +736,12 @@ impl Game {
         for (i, u) in self.units.iter().enumerate() {
             // A unit in a building is within its element, which stands in
             // the way already.
-            if i != mover && u.alive && u.inside.is_none() && u.aboard.is_none() {
+            if i != mover
+                && u.alive
+                && u.inside.is_none()
+                && u.aboard.is_none()
+                && !skip.contains(&i)
+            {
                 things.push((
                     u.shape(),
                     Kind::Unit {
@@ -768,14 +788,17 @@ impl Game {
             Some(points) if u.inside.is_none() => points,
             _ => return self.check_building_path(i, legs),
         };
-        let (things, names) = self.obstacles_for_move(i);
+        // An oval may end on circular units standing on a light
+        // structure: it pushes them off (R115).
+        let pushable = self.pushable(i);
+        let (things, names) = self.obstacles_but(i, &pushable);
         let mover = Mover {
             at: u.footprint(),
             movement: u.movement(),
             vehicle: u.vehicle(),
             flight: u.data.has(Ability::Flight),
         };
-        check_path(
+        let length = check_path(
             &mover,
             &points,
             face,
@@ -783,8 +806,131 @@ impl Game {
             self.table.setup.switches.lns_mm,
             self.table.setup.table,
         )
-        .map(|length| (length, Place::Out(points.last().copied().unwrap_or(u.at))))
-        .map_err(|e| from_path(e, &|k| names[k].clone()))
+        .map_err(|e| from_path(e, &|k| names[k].clone()))?;
+        let end = points.last().copied().unwrap_or(u.at);
+        if !pushable.is_empty() {
+            let mut moved = self.clone();
+            moved.set_place(i, Place::Out(end));
+            if let Some(f) = face {
+                moved.units[i].facing = f;
+            }
+            moved.pushes(i)?;
+        }
+        Ok((length, Place::Out(end)))
+    }
+
+    /// The circular units an oval `i` may end on: standing on a light
+    /// structure (R115), outdoors.
+    fn pushable(&self, i: usize) -> Vec<usize> {
+        let u = &self.units[i];
+        if u.data.base != crate::data::Base::Oval || u.data.has(Ability::Flight) {
+            return Vec::new();
+        }
+        (0..self.units.len())
+            .filter(|k| {
+                let o = &self.units[*k];
+                *k != i
+                    && o.alive
+                    && o.inside.is_none()
+                    && o.aboard.is_none()
+                    && o.data.base == crate::data::Base::Round
+                    && self.on_light_structure(o.at)
+            })
+            .collect()
+    }
+
+    /// Whether `p` stands on a light structure: a wall, a ruin (R115,
+    /// R119).
+    fn on_light_structure(&self, p: Pt) -> bool {
+        self.standing_in(p, TerrainKind::LightStructure).is_some()
+            || self
+                .table
+                .setup
+                .elements
+                .iter()
+                .enumerate()
+                .any(|(k, e)| self.elements[k] == 0 && point_in(p, &e.corners))
+    }
+
+    /// Where oval `i`, standing where it ends, pushes each circular unit
+    /// it overlaps (R115): straight away from its axis until it touches;
+    /// where that spot is taken, the free spot in contact with the oval
+    /// nearest where the unit stood (ties to the first bearing from the
+    /// oval's facing round). Refused where no spot is free.
+    pub(crate) fn pushes(&self, i: usize) -> Result<Vec<(usize, Pt)>, CommandError> {
+        let oval = self.units[i].shape();
+        let mut out: Vec<(usize, Pt)> = Vec::new();
+        for k in self.pushable(i) {
+            let u = &self.units[k];
+            if !overlaps(&u.shape(), &oval) {
+                continue;
+            }
+            let c = u.at.v();
+            let (a, b) = (oval.core[0], oval.core[oval.core.len() - 1]);
+            let ab = b.sub(a);
+            let len2 = ab.dot(ab);
+            let t = if len2 > 0.0 {
+                (c.sub(a).dot(ab) / len2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut away = c.sub(a.add(ab.scale(t)));
+            if away.len() < EPS {
+                away = V::new(-ab.y, ab.x);
+            }
+            let away = away.scale(1.0 / away.len().max(EPS));
+            let free = |p: Pt, out: &[(usize, Pt)]| {
+                let base = footprint(u.data, p, u.facing).shape();
+                on_table(&base, self.table.setup.table)
+                    && !overlaps(&base, &oval)
+                    && !self.units.iter().enumerate().any(|(m, o)| {
+                        let at = out.iter().find(|(n, _)| *n == m).map_or(o.at, |x| x.1);
+                        m != k
+                            && m != i
+                            && o.alive
+                            && o.inside.is_none()
+                            && o.aboard.is_none()
+                            && overlaps(&base, &footprint(o.data, at, o.facing).shape())
+                    })
+                    && !self
+                        .table
+                        .elements
+                        .iter()
+                        .enumerate()
+                        .any(|(e, shape)| self.elements[e] > 0 && overlaps(&base, shape))
+            };
+            let straight = (0..400)
+                .map(|r| round_mm(c.add(away.scale(f64::from(r)))))
+                .find(|p| !overlaps(&footprint(u.data, *p, u.facing).shape(), &oval));
+            let spot = match straight {
+                Some(p) if free(p, &out) => Some(p),
+                _ => (0..72)
+                    .filter_map(|n| {
+                        self.contact_spot(
+                            k,
+                            i,
+                            f64::from(self.units[i].facing) + f64::from(n) * 5.0,
+                        )
+                    })
+                    .filter(|p| free(*p, &out))
+                    .min_by_key(|p| {
+                        i64::from(p.x - u.at.x).pow(2) + i64::from(p.y - u.at.y).pow(2)
+                    }),
+            };
+            match spot {
+                Some(p) => out.push((k, p)),
+                None => {
+                    return refuse(
+                        115,
+                        format!(
+                            "{} would push {} off the light structure, and no spot in contact is free",
+                            self.units[i].tag, u.tag
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Sets unit `i` down where a move ends.
@@ -2272,6 +2418,11 @@ impl Game {
         self.set_place(i, place);
         if let Some(f) = face {
             self.units[i].facing = f;
+        }
+        // The units it ends on pushed off their light structure (R115).
+        for (k, p) in self.pushes(i)? {
+            self.units[k].at = p;
+            events.push(Event::Pushed { unit: k, to: p });
         }
         let u = &self.units[i];
         events.push(Event::Moved {

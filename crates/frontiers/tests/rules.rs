@@ -1427,3 +1427,43 @@ fn r125_r140_a_carried_unit_s_location_steps_the_owner_s_pick_and_a_wreck_sets_t
         );
     }
 }
+
+#[test]
+fn r115_an_oval_ends_on_units_on_a_light_structure_and_pushes_them_off() {
+    let wall = rect(TerrainKind::LightStructure, 200, 190, 400, 210);
+    let mut s = setup(vec![
+        unit("L1", "lg_liberation", 0, 300, 100),
+        unit("K1", "zr_cluster", 1, 300, 200),
+        unit("K3", "zr_cluster", 1, 600, 300),
+    ]);
+    s.terrain.push(wall);
+    let mut g = game(&s, &[]);
+    // K1 on the wall is pushed straight away from the oval's axis until
+    // it touches: to 300,223.
+    let ev = play(&mut g, 0, "move L1 300,190");
+    assert!(ev.contains(&Event::Pushed {
+        unit: 1,
+        to: Pt::new(300, 223)
+    }));
+    assert_eq!(g.units()[1].at, Pt::new(300, 223));
+    // That spot taken by K2: the free spot in contact nearest instead.
+    let mut s2 = s.clone();
+    s2.units.push(unit("K2", "zr_cluster", 1, 300, 250));
+    let mut g2 = game(&s2, &[]);
+    play(&mut g2, 0, "move L1 300,190");
+    let k1 = &g2.units()[1];
+    let gap = sandtable_frontiers::geometry::gap(&k1.shape(), &g2.units()[0].shape());
+    assert!(
+        (0.0..=2.0).contains(&gap),
+        "in contact with the oval: {gap}"
+    );
+    assert!(!sandtable_frontiers::geometry::overlaps(
+        &k1.shape(),
+        &g2.units()[3].shape()
+    ));
+    // Off a light structure, a unit is not ended on (R114).
+    let mut s3 = s.clone();
+    s3.terrain.clear();
+    let g3 = game(&s3, &[]);
+    assert!(refused(&g3, 0, "move L1 300,190").contains("the move ends on K1"));
+}

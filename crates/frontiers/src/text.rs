@@ -216,6 +216,15 @@ pub fn status(game: &Game) -> String {
     match game.ending() {
         Some(Ending::Won(s)) => format!("over: {} won; {score}", sides[s.index()].name),
         Some(Ending::Draw(why)) => format!("over: a draw, {why}; {score}"),
+        None if !game.picks().is_empty() => {
+            let v = &game.units()[game.picks()[0]];
+            format!(
+                "turn {}: {} owes the pick of the unit aboard {} that takes a step (pick X); {score}",
+                game.turn_number(),
+                sides[usize::from(v.side)].name,
+                v.tag
+            )
+        }
         None => match game.pending() {
             Some(p) => format!(
                 "turn {}: {} owes where the drop aimed at {} fell (land X,Y); {score}",

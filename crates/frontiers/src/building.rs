@@ -227,6 +227,9 @@ impl Game {
                     spaces += 1;
                     place = Place::In(e2 as u8, k);
                 }
+                (_, Step::Drop(..)) => {
+                    return refuse(140, "a transport sets its passengers down outdoors");
+                }
                 (_, Step::Board(_)) | (Place::Aboard(_), _) => {
                     return refuse(140, "a path boards a transport from outdoors, at its end");
                 }

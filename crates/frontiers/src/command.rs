@@ -98,6 +98,9 @@ pub enum Step {
     /// Aboard a friendly transport the path ends in contact with (R140):
     /// its short id, the path's last step.
     Board(Tag),
+    /// A transport with Deployment sets down a unit it carries at a spot
+    /// in contact with it where it stands on its path (R140): `K1@300,440`.
+    Drop(Tag, P16),
 }
 
 impl Default for Step {
@@ -112,6 +115,7 @@ impl fmt::Display for Step {
             Step::At(p) => write!(f, "{p}"),
             Step::Space(e, k) => write!(f, "{e}.{k}"),
             Step::Board(v) => write!(f, "{v}"),
+            Step::Drop(u, p) => write!(f, "{u}@{p}"),
         }
     }
 }
@@ -162,7 +166,7 @@ impl Legs {
             .iter()
             .map(|s| match s {
                 Step::At(p) => Some(p.pt()),
-                Step::Space(..) | Step::Board(_) => None,
+                Step::Space(..) | Step::Board(_) | Step::Drop(..) => None,
             })
             .collect()
     }
@@ -171,7 +175,7 @@ impl Legs {
     pub fn end_point(&self) -> Option<Pt> {
         match self.steps().last()? {
             Step::At(p) => Some(p.pt()),
-            Step::Space(..) | Step::Board(_) => None,
+            Step::Space(..) | Step::Board(_) | Step::Drop(..) => None,
         }
     }
 
@@ -485,6 +489,14 @@ fn point(word: &str) -> Result<P16, ParseCommandError> {
 /// A step: a point `150,90`, or a space `RH.2` (an element's id and the
 /// space's number from 1).
 fn step(word: &str) -> Result<Step, ParseCommandError> {
+    if let Some((u, p)) = word.split_once('@') {
+        let Some(u) = Tag::new(u) else {
+            return bad(format!(
+                "{word:?} is not a unit set down: its short id and a point, as K1@300,440"
+            ));
+        };
+        return point(p).map(|p| Step::Drop(u, p));
+    }
     if let Some((e, k)) = word.split_once('.') {
         let Some(e) = Tag::new(e) else {
             return bad(format!(
@@ -746,6 +758,7 @@ mod tests {
             "charge B1 T1 RH.2",
             "grenade T2 RH.w1",
             "move T1 150,90 L1",
+            "move V1 300,400 K1@300,440 300,520",
             "pick T1",
             "heal M1 T3",
             "heal M1 T3 150,90",

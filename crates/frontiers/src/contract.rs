@@ -864,6 +864,10 @@ impl Game {
                 tag(unit),
                 self.element_tag(*element)
             ),
+            Event::Deployed { unit, at } => format!(
+                "{} is set down at {at} along its transport's path (R140)",
+                tag(unit)
+            ),
             Event::Pushed { unit, to } => format!(
                 "{} is pushed off its light structure to {to} (R115)",
                 tag(unit)

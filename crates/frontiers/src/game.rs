@@ -219,6 +219,13 @@ pub enum Event {
         /// The window's number among its windows, from 1.
         window: u8,
     },
+    /// A unit set down by its transport along its path (R140).
+    Deployed {
+        /// The unit.
+        unit: usize,
+        /// Where it stands.
+        at: Pt,
+    },
     /// A unit pushed off a light structure by an oval ending on it (R115).
     Pushed {
         /// The unit.
@@ -779,6 +786,11 @@ impl Game {
                 125,
                 format!("{}'s locomotion is hit: its Movement is 0", u.tag),
             );
+        }
+        if legs.steps().iter().any(|s| matches!(s, Step::Drop(..))) {
+            return self
+                .check_deploy_path(i, legs, face)
+                .map(|(length, place, _)| (length, place));
         }
         let boards = matches!(legs.steps().last(), Some(Step::Board(_)));
         if u.aboard.is_some() || boards {
@@ -2414,7 +2426,19 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), CommandError> {
         let (length, place) = self.check_move(i, legs, face)?;
+        let drops = if legs.steps().iter().any(|s| matches!(s, Step::Drop(..))) {
+            self.check_deploy_path(i, legs, face)?.2
+        } else {
+            Vec::new()
+        };
         let from = self.units[i].at;
+        for (k, p) in drops {
+            // Set down along the path (R140): it acts later, if it has
+            // not acted this turn.
+            self.units[k].aboard = None;
+            self.units[k].at = p;
+            events.push(Event::Deployed { unit: k, at: p });
+        }
         self.set_place(i, place);
         if let Some(f) = face {
             self.units[i].facing = f;

@@ -64,6 +64,7 @@ impl Game {
                                 None => break,
                             }
                         }
+                        Step::Drop(..) => {}
                         Step::Board(v) => {
                             if let Some(v) = self.find(*v) {
                                 points.push(spot(self.units[v].at));

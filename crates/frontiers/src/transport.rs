@@ -11,6 +11,9 @@ use crate::game::{CommandError, Event, Game};
 use crate::geometry::{EPS, Pt, gap};
 use crate::setup::footprint;
 
+/// The units a transport sets down along its path, each with its spot.
+pub(crate) type SetDown = Vec<(usize, Pt)>;
+
 fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> {
     Err(CommandError {
         ruling,
@@ -88,6 +91,9 @@ impl Game {
                     );
                 }
                 Step::Board(_) => return refuse(140, "a path boards a transport at its end"),
+                Step::Drop(..) => {
+                    return refuse(140, "only a transport sets units down along its path");
+                }
             }
         }
         let mut start = u.at;
@@ -164,6 +170,88 @@ impl Game {
             return refuse(140, format!("{tag} is full: it carries {cap}"));
         }
         Ok(v)
+    }
+
+    /// Checks a transport's move that sets passengers down along its path
+    /// (R140, Deployment): its length, where it ends, and each unit set
+    /// down with its spot, in contact with the transport where it stands
+    /// on its path when it is set down.
+    pub(crate) fn check_deploy_path(
+        &self,
+        i: usize,
+        legs: &Legs,
+        face: Option<i16>,
+    ) -> Result<(f64, Place, SetDown), CommandError> {
+        let u = &self.units[i];
+        if !u.data.has(Ability::Deployment) {
+            return refuse(
+                140,
+                format!(
+                    "{} has no Deployment: its passengers leave by their own moves",
+                    u.tag
+                ),
+            );
+        }
+        let mut points: Vec<crate::command::P16> = Vec::new();
+        let mut drops: Vec<(usize, Tag, Pt)> = Vec::new();
+        for s in legs.steps() {
+            match s {
+                Step::At(p) => points.push(*p),
+                Step::Drop(t, p) => drops.push((points.len(), *t, p.pt())),
+                _ => return refuse(140, "a transport's path is points and units set down"),
+            }
+        }
+        let path = Legs::of(&points).expect("fewer legs than steps");
+        let (length, place) = self.check_move(i, &path, face)?;
+        let end = match place {
+            Place::Out(p) => p,
+            _ => u.at,
+        };
+        let final_facing = face.unwrap_or(u.facing);
+        let mut done: Vec<(usize, Pt)> = Vec::new();
+        for (n, t, p) in drops {
+            let Some(k) = self.find(t) else {
+                return refuse(140, format!("no unit is {t}"));
+            };
+            if self.units[k].aboard != Some(i as u8) || !self.units[k].alive {
+                return refuse(140, format!("{t} is not aboard {}", u.tag));
+            }
+            if done.iter().any(|(d, _)| *d == k) {
+                return refuse(140, format!("{t} is set down twice"));
+            }
+            let at = if n == 0 { u.at } else { points[n - 1].pt() };
+            let facing = if n == points.len() {
+                final_facing
+            } else {
+                u.facing
+            };
+            let there = footprint(u.data, at, facing).shape();
+            let base = footprint(self.units[k].data, p, self.units[k].facing).shape();
+            let g = gap(&base, &there);
+            if !(-EPS..=f64::from(self.table.setup.switches.contact_mm) + EPS).contains(&g) {
+                return refuse(
+                    140,
+                    format!(
+                        "{t} set down at {p} is not in contact with {} at {at}",
+                        u.tag
+                    ),
+                );
+            }
+            self.stands_free_at(k, p)?;
+            let end_shape = footprint(u.data, end, final_facing).shape();
+            if crate::geometry::overlaps(&base, &end_shape)
+                || done.iter().any(|(d, q)| {
+                    crate::geometry::overlaps(
+                        &base,
+                        &footprint(self.units[*d].data, *q, self.units[*d].facing).shape(),
+                    )
+                })
+            {
+                return refuse(140, format!("{t} set down at {p} would stand under a unit"));
+            }
+            done.push((k, p));
+        }
+        Ok((length, place, done))
     }
 
     /// Vehicle `v` destroyed: each unit it carried set down in contact

@@ -1467,3 +1467,36 @@ fn r115_an_oval_ends_on_units_on_a_light_structure_and_pushes_them_off() {
     let g3 = game(&s3, &[]);
     assert!(refused(&g3, 0, "move L1 300,190").contains("the move ends on K1"));
 }
+
+#[test]
+fn r140_a_transport_with_deployment_sets_its_passengers_down_along_its_path() {
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 900, 100),
+        unit("V1", "zr_vega", 1, 300, 300),
+        unit("K1", "zr_cluster", 1, 300, 335),
+        unit("K2", "zr_cluster", 1, 600, 300),
+    ]);
+    let mut g = game(&s, &[]);
+    play(&mut g, 0, "move T1");
+    play(&mut g, 1, "move K1 V1");
+    play(&mut g, 1, "move K2");
+    // The Vega drives on and sets K1 down on its way.
+    assert!(
+        refused(&g, 1, "move V1 300,400 K1@300,460 300,470").contains("not in contact with V1")
+    );
+    assert!(refused(&g, 1, "move V1 300,400 K2@300,434").contains("K2 is not aboard V1"));
+    let ev = play(&mut g, 1, "move V1 300,400 K1@300,434 300,470");
+    assert!(ev.contains(&Event::Deployed {
+        unit: 2,
+        at: Pt::new(300, 434)
+    }));
+    assert_eq!(g.units()[2].aboard, None);
+    assert_eq!(g.units()[1].at, Pt::new(300, 470));
+    // A transport without Deployment does not.
+    let s = setup(vec![
+        unit("L1", "lg_orion", 0, 300, 300),
+        unit("K1", "zr_cluster", 1, 600, 300),
+    ]);
+    let g = game(&s, &[]);
+    assert!(refused(&g, 0, "move L1 300,400 T9@300,440").contains("has no Deployment"));
+}

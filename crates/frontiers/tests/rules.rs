@@ -1500,3 +1500,66 @@ fn r140_a_transport_with_deployment_sets_its_passengers_down_along_its_path() {
     let g = game(&s, &[]);
     assert!(refused(&g, 0, "move L1 300,400 T9@300,440").contains("has no Deployment"));
 }
+
+#[test]
+fn r128_a_template_weapon_with_sight_lays_its_template_on_the_target_and_needs_sight() {
+    // The spitter (Indirect) sees the Legion's T1: a large template
+    // on T1's centre, no drop (R128); T2 beside it is caught too.
+    let s = setup(vec![
+        unit("T1", "lg_trooper", 0, 300, 100),
+        unit("T2", "lg_trooper", 0, 340, 100),
+        unit("SP", "zr_spitter", 1, 300, 400),
+    ]);
+    let mut g = game(&s, &[1, 1]);
+    play(&mut g, 0, "move T1");
+    let ev = play(&mut g, 1, "shoot SP T1");
+    assert!(ev.contains(&Event::Template {
+        at: Pt::new(300, 100),
+        diameter: 90
+    }));
+    assert!(!ev.iter().any(|e| matches!(e, Event::Scattered { .. })));
+    assert_eq!(attacks(&ev).len(), 2);
+    // A blue missile needs sight: the Orion's A1 behind a hut is refused.
+    let mut s = setup(vec![
+        unit("O1", "lg_orion", 0, 300, 100),
+        unit("K1", "zr_cluster", 1, 300, 400),
+    ]);
+    s.units[0].facing = 90;
+    s.elements.push(Element {
+        name: "Shed".into(),
+        corners: vec![
+            Pt::new(200, 200),
+            Pt::new(400, 200),
+            Pt::new(400, 300),
+            Pt::new(200, 300),
+        ],
+        defense: 7,
+        steps: 3,
+        ..Element::default()
+    });
+    let g = game(&s, &[]);
+    assert!(refused(&g, 0, "shoot O1 K1").contains("no line of sight"));
+}
+
+#[test]
+fn r125_r138_a_smoke_bomb_is_lost_with_an_e_hit() {
+    // The engineer's smoke bomb is an infantry's; the Vega's launcher is
+    // a vehicle's, gone with its equipment (R125, R138).
+    let s = setup(vec![
+        unit("W1", "lg_walker", 0, 300, 100),
+        unit("T1", "lg_trooper", 0, 900, 100),
+        unit("V1", "zr_vega", 1, 300, 300),
+    ]);
+    // 5 + 3 = 8 against 8: a step; location 5: E.
+    let mut g = game(&s, &[5, 5]);
+    let ev = play(&mut g, 0, "shoot W1 V1");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::LocationHit {
+            location: Location::Equipment,
+            ..
+        }
+    )));
+    let e = refused(&g, 1, "smoke V1 300,350");
+    assert!(e.contains("V1's equipment is hit: no smoke (R125)"), "{e}");
+}

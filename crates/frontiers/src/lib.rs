@@ -23,6 +23,7 @@
 //! The rules, the scenario format and the game on the contract come next,
 //! on top of them.
 
+pub mod army;
 pub mod attack;
 pub mod building;
 pub mod command;

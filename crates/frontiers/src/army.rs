@@ -347,3 +347,272 @@ mod tests {
         ));
     }
 }
+
+/// An order marker (R106): a number from 1, or a decoy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Marker {
+    /// Turned up in step `n` (R108).
+    Numbered(u8),
+    /// Placed to mislead; removed at the Reserve (R112).
+    Decoy,
+}
+
+/// Where on a unit a marker lies (R107): on infantry, the unit; on a
+/// vehicle, its L slot or a weapon's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Slot {
+    /// On the unit (infantry).
+    Unit,
+    /// A vehicle's L slot: it moves.
+    Locomotion,
+    /// A vehicle's weapon slot, by the weapon's index: it shoots with it.
+    Weapon(u8),
+}
+
+/// A marker placed face down in the Order phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Placed {
+    /// The unit, by index in the game.
+    pub unit: usize,
+    /// Where on it.
+    pub slot: Slot,
+    /// The marker.
+    pub marker: Marker,
+}
+
+/// Checks a side's sealed orders (R107) given `count` numbered markers
+/// this turn: markers 1 to k with no gap (k up to the count) and the 2
+/// decoys, each on a standing unit of the side; infantry one marker, on
+/// itself; a vehicle two (one after an E hit), one a slot, on L or a
+/// weapon still standing; every automatic-order unit a numbered one.
+pub fn check_orders(
+    units: &[crate::game::Unit],
+    side: u8,
+    count: u8,
+    placed: &[Placed],
+) -> Result<(), crate::game::CommandError> {
+    use crate::data::Location;
+    let refuse = |reason: String| {
+        Err(crate::game::CommandError {
+            ruling: 107,
+            reason,
+        })
+    };
+    let mut numbers: Vec<u8> = placed
+        .iter()
+        .filter_map(|p| match p.marker {
+            Marker::Numbered(n) => Some(n),
+            Marker::Decoy => None,
+        })
+        .collect();
+    numbers.sort_unstable();
+    if let Some(w) = numbers.windows(2).find(|w| w[0] == w[1]) {
+        return refuse(format!("marker {} is placed twice", w[0]));
+    }
+    if let Some((k, n)) = numbers
+        .iter()
+        .enumerate()
+        .find(|(k, n)| **n != *k as u8 + 1)
+    {
+        return refuse(format!(
+            "marker {n} is placed without marker {}: markers run from 1 with no gap",
+            k + 1
+        ));
+    }
+    if numbers.len() > usize::from(count) {
+        return refuse(format!(
+            "{} numbered markers: the side has {count} this turn (R106)",
+            numbers.len()
+        ));
+    }
+    let decoys = placed.iter().filter(|p| p.marker == Marker::Decoy).count();
+    if decoys != usize::from(DECOYS) {
+        return refuse(format!("{decoys} decoys: a side places its {DECOYS}"));
+    }
+    for p in placed {
+        let Some(u) = units.get(p.unit) else {
+            return refuse(format!("no unit {} to hold a marker", p.unit));
+        };
+        if !u.alive || u.side != side {
+            return refuse(format!("{} is no standing unit of the side", u.tag));
+        }
+        let mine: Vec<&Placed> = placed.iter().filter(|q| q.unit == p.unit).collect();
+        if !u.vehicle() {
+            if p.slot != Slot::Unit {
+                return refuse(format!("{} is infantry: its marker lies on it", u.tag));
+            }
+            if mine.len() > 1 {
+                return refuse(format!(
+                    "{} holds {} markers: infantry holds one",
+                    u.tag,
+                    mine.len()
+                ));
+            }
+            continue;
+        }
+        let most = if u.hits & Location::Equipment.bit() != 0 {
+            1
+        } else {
+            2
+        };
+        if mine.len() > most {
+            return refuse(format!(
+                "{} holds {} markers: a vehicle holds {most}{}",
+                u.tag,
+                mine.len(),
+                if most == 1 { " after an E hit" } else { "" }
+            ));
+        }
+        if mine.iter().filter(|q| q.slot == p.slot).count() > 1 {
+            return refuse(format!("{} has two markers on one slot", u.tag));
+        }
+        match p.slot {
+            Slot::Unit => {
+                return refuse(format!(
+                    "{} is a vehicle: its markers lie on L or a weapon",
+                    u.tag
+                ));
+            }
+            Slot::Locomotion => {}
+            Slot::Weapon(w) => {
+                if usize::from(w) >= u.data.weapons.len() || u.hits & Location::Weapon(w).bit() != 0
+                {
+                    return refuse(format!("{} has no standing weapon A{}", u.tag, w + 1));
+                }
+            }
+        }
+    }
+    for (k, u) in units.iter().enumerate() {
+        if u.alive
+            && u.side == side
+            && u.data.has(Ability::AutomaticOrder)
+            && !placed
+                .iter()
+                .any(|p| p.unit == k && matches!(p.marker, Marker::Numbered(_)))
+        {
+            return refuse(format!(
+                "{} has an automatic order: it holds a numbered marker",
+                u.tag
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod order_tests {
+    use super::*;
+    use crate::data::Faction;
+    use crate::geometry::Pt;
+    use crate::setup::{Setup, SideSetup, UnitSetup};
+
+    fn units() -> Vec<crate::game::Unit> {
+        let unit = |id: &str, data: &str, side: u8, x: i32| UnitSetup {
+            id: id.into(),
+            data: data.into(),
+            side,
+            at: Pt::new(x, 100),
+            facing: 0,
+            back: false,
+        };
+        let setup = Setup {
+            sides: vec![SideSetup::of(Faction::Legion), SideSetup::of(Faction::Zirl)],
+            units: vec![
+                unit("T1", "lg_trooper", 0, 100),
+                unit("T2", "lg_trooper", 0, 200),
+                unit("O1", "lg_orion", 0, 400),
+                unit("D1", "zr_drone", 1, 600),
+                unit("K1", "zr_cluster", 1, 700),
+                unit("K2", "zr_cluster", 1, 800),
+            ],
+            ..Setup::default()
+        };
+        crate::Game::new(&setup, Dice::seeded(1))
+            .expect("valid")
+            .units()
+            .to_vec()
+    }
+
+    fn on(unit: usize, slot: Slot, marker: Marker) -> Placed {
+        Placed { unit, slot, marker }
+    }
+
+    #[test]
+    fn r107_markers_run_from_one_with_decoys_one_on_infantry_and_a_slot_each_on_vehicles() {
+        let u = units();
+        use Marker::{Decoy, Numbered as N};
+        let good = [
+            on(0, Slot::Unit, N(1)),
+            on(2, Slot::Locomotion, N(2)),
+            on(2, Slot::Weapon(1), N(3)),
+            on(1, Slot::Unit, Decoy),
+            on(0, Slot::Unit, Decoy),
+        ];
+        // T1 holds two: refused; with T1's decoy moved, fine.
+        let e = check_orders(&u, 0, 4, &good).unwrap_err().to_string();
+        assert_eq!(e, "T1 holds 2 markers: infantry holds one (R107)");
+        let mut good = good;
+        good[4] = on(2, Slot::Weapon(0), Decoy);
+        let e = check_orders(&u, 0, 4, &good).unwrap_err().to_string();
+        assert!(e.contains("O1 holds 3 markers: a vehicle holds 2"), "{e}");
+        let same_slot = [
+            on(0, Slot::Unit, N(1)),
+            on(2, Slot::Locomotion, N(2)),
+            on(1, Slot::Unit, Decoy),
+            on(2, Slot::Locomotion, Decoy),
+        ];
+        assert!(
+            check_orders(&u, 0, 4, &same_slot)
+                .unwrap_err()
+                .to_string()
+                .contains("two markers on one slot")
+        );
+        let ok = [
+            on(0, Slot::Unit, N(1)),
+            on(2, Slot::Locomotion, N(2)),
+            on(2, Slot::Weapon(1), Decoy),
+            on(1, Slot::Unit, Decoy),
+        ];
+        assert_eq!(check_orders(&u, 0, 4, &ok), Ok(()));
+        // A gap, too many numbered markers, too few decoys.
+        let gap = [
+            on(0, Slot::Unit, N(2)),
+            on(1, Slot::Unit, Decoy),
+            on(2, Slot::Locomotion, Decoy),
+        ];
+        assert_eq!(
+            check_orders(&u, 0, 4, &gap).unwrap_err().to_string(),
+            "marker 2 is placed without marker 1: markers run from 1 with no gap (R107)"
+        );
+        let many = [
+            on(0, Slot::Unit, N(1)),
+            on(1, Slot::Unit, N(2)),
+            on(2, Slot::Locomotion, N(3)),
+            on(2, Slot::Weapon(0), Decoy),
+        ];
+        assert!(
+            check_orders(&u, 0, 2, &many)
+                .unwrap_err()
+                .to_string()
+                .contains("3 numbered markers: the side has 2")
+        );
+        assert!(
+            check_orders(&u, 0, 4, &many)
+                .unwrap_err()
+                .to_string()
+                .contains("1 decoys")
+        );
+        // The drone's automatic order needs a numbered marker.
+        let zirl = [on(3, Slot::Unit, Decoy), on(4, Slot::Unit, Decoy)];
+        assert_eq!(
+            check_orders(&u, 1, 2, &zirl).unwrap_err().to_string(),
+            "D1 has an automatic order: it holds a numbered marker (R107)"
+        );
+        let zirl = [
+            on(3, Slot::Unit, N(1)),
+            on(4, Slot::Unit, Decoy),
+            on(5, Slot::Unit, Decoy),
+        ];
+        assert_eq!(check_orders(&u, 1, 2, &zirl), Ok(()));
+    }
+}

@@ -616,3 +616,139 @@ mod order_tests {
         assert_eq!(check_orders(&u, 1, 2, &zirl), Ok(()));
     }
 }
+
+/// Why a Preparation's discards are refused (R105).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiscardError(pub String);
+
+impl std::fmt::Display for DiscardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (R105)", self.0)
+    }
+}
+
+impl std::error::Error for DiscardError {}
+
+/// Cards a hand holds after a Preparation (R105).
+pub const HAND: usize = 4;
+
+/// A side's Preparation (R105): the cards of `hand` at the places
+/// `discard` names go to `discards`, then the hand draws from the top of
+/// `deck` up to 4; an empty deck is not reshuffled. Refused, changing
+/// nothing, for a place named twice or past the hand.
+pub fn prepare<C: Clone>(
+    hand: &mut Vec<C>,
+    deck: &mut Vec<C>,
+    discards: &mut Vec<C>,
+    discard: &[usize],
+) -> Result<(), DiscardError> {
+    let mut places = discard.to_vec();
+    places.sort_unstable();
+    if let Some(w) = places.windows(2).find(|w| w[0] == w[1]) {
+        return Err(DiscardError(format!(
+            "card {} is discarded twice",
+            w[0] + 1
+        )));
+    }
+    if let Some(p) = places.iter().find(|p| **p >= hand.len()) {
+        return Err(DiscardError(format!(
+            "the hand holds {} cards, not a card {}",
+            hand.len(),
+            p + 1
+        )));
+    }
+    for p in places.iter().rev() {
+        discards.push(hand.remove(*p));
+    }
+    while hand.len() < HAND && !deck.is_empty() {
+        hand.push(deck.remove(0));
+    }
+    Ok(())
+}
+
+/// Which side names its action first in a step (R110): the owner of the
+/// active unit with the lower Movement as it is now (0 without L); on a
+/// tie a die, 1 to 3 the first seat. `a` and `b` are the two active
+/// units, of sides 0 and 1.
+pub fn first_namer(
+    a: &crate::game::Unit,
+    b: &crate::game::Unit,
+    dice: &mut Dice,
+) -> Result<u8, DiceOut> {
+    use std::cmp::Ordering;
+    let side = |u: &crate::game::Unit| u.side;
+    match a.movement().cmp(&b.movement()) {
+        Ordering::Less => Ok(side(a)),
+        Ordering::Greater => Ok(side(b)),
+        Ordering::Equal => Ok(if dice.d6()? <= 3 { 0 } else { 1 }),
+    }
+}
+
+#[cfg(test)]
+mod turn_tests {
+    use super::*;
+
+    #[test]
+    fn r105_a_preparation_discards_any_and_draws_up_to_four_without_reshuffling() {
+        let mut hand = vec!["aim", "jam", "cover"];
+        let mut deck = vec!["rally", "sprint"];
+        let mut discards = Vec::new();
+        // Card 2 out; draw to 4.
+        prepare(&mut hand, &mut deck, &mut discards, &[1]).expect("legal");
+        assert_eq!(hand, ["aim", "cover", "rally", "sprint"]);
+        assert_eq!(discards, ["jam"]);
+        assert!(deck.is_empty());
+        // An empty deck is not reshuffled: the hand stays short.
+        prepare(&mut hand, &mut deck, &mut discards, &[0, 3]).expect("legal");
+        assert_eq!(hand, ["cover", "rally"]);
+        // Refusals change nothing.
+        let before = (hand.clone(), deck.clone(), discards.clone());
+        let e = prepare(&mut hand, &mut deck, &mut discards, &[0, 0]).unwrap_err();
+        assert_eq!(e.to_string(), "card 1 is discarded twice (R105)");
+        let e = prepare(&mut hand, &mut deck, &mut discards, &[5]).unwrap_err();
+        assert_eq!(e.to_string(), "the hand holds 2 cards, not a card 6 (R105)");
+        assert_eq!((hand, deck, discards), before);
+    }
+
+    #[test]
+    fn r110_the_slower_unit_s_owner_names_first_and_a_die_breaks_a_tie() {
+        use crate::data::Faction;
+        use crate::geometry::Pt;
+        use crate::setup::{Setup, SideSetup, UnitSetup};
+        let unit = |data: &str, side: u8, x: i32| UnitSetup {
+            id: String::new(),
+            data: data.into(),
+            side,
+            at: Pt::new(x, 100),
+            facing: 0,
+            back: false,
+        };
+        let setup = Setup {
+            sides: vec![SideSetup::of(Faction::Legion), SideSetup::of(Faction::Zirl)],
+            units: vec![
+                unit("lg_trooper", 0, 100),   // Movement 4
+                unit("zr_cluster", 1, 200),   // 5
+                unit("zr_processor", 1, 300), // 4
+            ],
+            ..Setup::default()
+        };
+        let g = crate::Game::new(&setup, Dice::seeded(1)).expect("valid");
+        let u = g.units();
+        let mut none = Dice::scripted(Vec::new());
+        assert_eq!(first_namer(&u[0], &u[1], &mut none), Ok(0));
+        assert_eq!(first_namer(&u[1], &u[0], &mut none), Ok(0));
+        // Equal Movement: a 3 gives the first seat, a 4 the second.
+        assert_eq!(
+            first_namer(&u[0], &u[2], &mut Dice::scripted(vec![3])),
+            Ok(0)
+        );
+        assert_eq!(
+            first_namer(&u[0], &u[2], &mut Dice::scripted(vec![4])),
+            Ok(1)
+        );
+        assert!(
+            first_namer(&u[0], &u[2], &mut none).is_err(),
+            "out of dice (R30)"
+        );
+    }
+}

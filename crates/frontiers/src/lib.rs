@@ -28,6 +28,7 @@ pub mod attack;
 pub mod building;
 pub mod command;
 mod contract;
+pub mod crates;
 pub mod data;
 pub mod game;
 pub mod geometry;

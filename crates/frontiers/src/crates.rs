@@ -1,0 +1,166 @@
+//! Equipment crates (R143, R144): the seed's ten contents, dealt one
+//! each to the crates on the table by the dice and hidden from both sides
+//! until opened, and what each gives the infantry that carries it.
+//!
+//! Opening, carrying and handing over come with the turn that plays
+//! them.
+
+use sandtable_core::dice::{Dice, DiceOut};
+
+/// The most and fewest crates a skirmish holds, and its default (R143).
+pub const CRATES: std::ops::RangeInclusive<u8> = 2..=8;
+/// Crates on the table when the scenario names none (R143).
+pub const DEFAULT_CRATES: u8 = 6;
+
+/// What a crate holds (R144, the seed's ten).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Content {
+    /// +2 at heavy armor ("-" counts as +0), a black Missile. Kept.
+    AntiTank,
+    /// +3 at body armor. Kept.
+    AutomaticWeapon,
+    /// +4 to a grenade (R127), once.
+    ExperimentalGrenade,
+    /// +3 and a blue Missile, once.
+    ExplosiveAmmunition,
+    /// Special: an element in contact takes 1d6 steps, once.
+    Explosives,
+    /// +2 Movement, at most 6. Kept.
+    JumpJet,
+    /// The next step ignored, not a double; once.
+    MediKit,
+    /// A smoke bomb, once.
+    SmokeBomb,
+    /// +2, once.
+    SpecialAmmunition,
+    /// The opener takes an attack at +0; the crate leaves.
+    Trap,
+}
+
+impl Content {
+    /// The seed's ten, one each (R143).
+    pub const ALL: [Content; 10] = [
+        Content::AntiTank,
+        Content::AutomaticWeapon,
+        Content::ExperimentalGrenade,
+        Content::ExplosiveAmmunition,
+        Content::Explosives,
+        Content::JumpJet,
+        Content::MediKit,
+        Content::SmokeBomb,
+        Content::SpecialAmmunition,
+        Content::Trap,
+    ];
+
+    /// Whether its carrier keeps it after use (R144).
+    pub fn kept(self) -> bool {
+        matches!(
+            self,
+            Content::AntiTank | Content::AutomaticWeapon | Content::JumpJet
+        )
+    }
+
+    /// Its bonus to a shot at armor `armor` (0 body, 1 heavy, 2
+    /// structure), given the weapon's `bonus` there, `None` a "-" (R144):
+    /// the anti-tank weapon makes a "-" at heavy armor +0 and adds 2; the
+    /// automatic weapon adds 3 at body armor; explosive and special
+    /// ammunition add 3 and 2 at every type. Others change nothing.
+    pub fn shot_bonus(self, armor: usize, bonus: Option<i8>) -> Option<i8> {
+        match self {
+            Content::AntiTank if armor == 1 => Some(bonus.unwrap_or(0) + 2),
+            Content::AutomaticWeapon if armor == 0 => bonus.map(|b| b + 3),
+            Content::ExplosiveAmmunition => bonus.map(|b| b + 3),
+            Content::SpecialAmmunition => bonus.map(|b| b + 2),
+            _ => bonus,
+        }
+    }
+
+    /// A carrier's Movement with it (R144): a jump jet adds 2, to at most
+    /// 6 (a Movement already above 6 is kept).
+    pub fn movement(self, movement: u8) -> u8 {
+        match self {
+            Content::JumpJet => (movement + 2).min(movement.max(6)),
+            _ => movement,
+        }
+    }
+
+    /// Its name, for people.
+    pub fn name(self) -> &'static str {
+        match self {
+            Content::AntiTank => "anti-tank weapon",
+            Content::AutomaticWeapon => "automatic weapon",
+            Content::ExperimentalGrenade => "experimental grenade",
+            Content::ExplosiveAmmunition => "explosive ammunition",
+            Content::Explosives => "explosives",
+            Content::JumpJet => "jump jet",
+            Content::MediKit => "medi-kit",
+            Content::SmokeBomb => "smoke bomb",
+            Content::SpecialAmmunition => "special ammunition",
+            Content::Trap => "trap",
+        }
+    }
+}
+
+/// The contents of `n` crates (2 to 8), dealt from the seed's ten by the
+/// dice, one each (R143): each crate a content drawn from those left.
+pub fn deal(n: u8, dice: &mut Dice) -> Result<Vec<Content>, DiceOut> {
+    let mut left = Content::ALL.to_vec();
+    let mut out = Vec::with_capacity(usize::from(n));
+    for _ in 0..n.clamp(*CRATES.start(), *CRATES.end()) {
+        let k = dice.draw(left.len())?;
+        out.push(left.remove(k));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r143_crates_hold_the_seed_s_ten_one_each_dealt_by_the_dice() {
+        let six = deal(DEFAULT_CRATES, &mut Dice::seeded(3)).expect("dealt");
+        assert_eq!(six.len(), 6);
+        let mut sorted = six.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 6, "one each: {six:?}");
+        assert_eq!(
+            deal(DEFAULT_CRATES, &mut Dice::seeded(3)).expect("dealt"),
+            six
+        );
+        // Scripted dice: a draw among 10 or 9 reads two dice; ones take
+        // the first left, each time.
+        let first = deal(2, &mut Dice::scripted(vec![1, 1, 1, 1])).expect("dealt");
+        assert_eq!(first, [Content::AntiTank, Content::AutomaticWeapon]);
+        assert!(deal(2, &mut Dice::scripted(vec![1, 1, 1])).is_err(), "R30");
+        // Eight at most, from ten.
+        assert_eq!(deal(9, &mut Dice::seeded(1)).expect("dealt").len(), 8);
+    }
+
+    #[test]
+    fn r144_what_each_content_gives() {
+        // The anti-tank weapon: "-" at heavy counts +0, then +2.
+        assert_eq!(Content::AntiTank.shot_bonus(1, None), Some(2));
+        assert_eq!(Content::AntiTank.shot_bonus(1, Some(1)), Some(3));
+        assert_eq!(Content::AntiTank.shot_bonus(0, Some(2)), Some(2));
+        assert_eq!(Content::AutomaticWeapon.shot_bonus(0, Some(2)), Some(5));
+        assert_eq!(Content::AutomaticWeapon.shot_bonus(1, None), None);
+        assert_eq!(Content::ExplosiveAmmunition.shot_bonus(2, Some(0)), Some(3));
+        assert_eq!(Content::SpecialAmmunition.shot_bonus(0, Some(2)), Some(4));
+        // A jump jet: +2, at most 6.
+        assert_eq!(Content::JumpJet.movement(4), 6);
+        assert_eq!(Content::JumpJet.movement(5), 6);
+        assert_eq!(Content::JumpJet.movement(3), 5);
+        assert_eq!(Content::MediKit.movement(4), 4);
+        let kept: Vec<Content> = Content::ALL.into_iter().filter(|c| c.kept()).collect();
+        assert_eq!(
+            kept,
+            [
+                Content::AntiTank,
+                Content::AutomaticWeapon,
+                Content::JumpJet
+            ]
+        );
+    }
+}

@@ -40,6 +40,7 @@ pub mod smoke;
 pub mod templates;
 pub mod text;
 pub mod transport;
+pub mod victory;
 
 pub use command::{Command, ParseCommandError, Tag};
 pub use game::{CommandError, Event, Game};

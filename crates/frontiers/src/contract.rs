@@ -31,7 +31,7 @@ struct CareOf {
 
 impl CareOf {
     /// Every kind, in a fixed order.
-    const ALL: [CareOf; 5] = [
+    const ALL: [CareOf; 6] = [
         CareOf {
             ability: Ability::Medic,
             location: None,
@@ -47,6 +47,10 @@ impl CareOf {
         CareOf {
             ability: Ability::Mechanic,
             location: Some(Some(Location::Weapon(1))),
+        },
+        CareOf {
+            ability: Ability::Mechanic,
+            location: Some(Some(Location::Carried)),
         },
         CareOf {
             ability: Ability::Mechanic,

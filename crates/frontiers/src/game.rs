@@ -2716,14 +2716,8 @@ impl Game {
             return false;
         }
         if self.turn >= self.table.setup.turns {
-            let ending = match self.ap[0].cmp(&self.ap[1]) {
-                std::cmp::Ordering::Greater => Ending::Won(Seat(0)),
-                std::cmp::Ordering::Less => Ending::Won(Seat(1)),
-                std::cmp::Ordering::Equal => {
-                    Ending::Draw("the last turn ended with equal AP destroyed (R145)")
-                }
-            };
-            self.end(ending, events);
+            let ap = [u32::from(self.ap[0]), u32::from(self.ap[1])];
+            self.end(crate::victory::on_ap(ap), events);
             return false;
         }
         self.turn += 1;

@@ -37,6 +37,22 @@ fn rect(kind: TerrainKind, x0: i32, y0: i32, x1: i32, y1: i32) -> Terrain {
     }
 }
 
+/// A building element of no spaces: a rectangle with a defense and steps.
+fn block(name: &str, x0: i32, y0: i32, x1: i32, y1: i32, defense: u8, steps: u8) -> Element {
+    Element {
+        name: name.into(),
+        corners: vec![
+            Pt::new(x0, y0),
+            Pt::new(x1, y0),
+            Pt::new(x1, y1),
+            Pt::new(x0, y1),
+        ],
+        defense,
+        steps,
+        ..Element::default()
+    }
+}
+
 fn setup(units: Vec<UnitSetup>) -> Setup {
     Setup {
         sides: sides(),
@@ -131,18 +147,8 @@ fn r114_a_path_through_a_building_is_refused_where_it_touches() {
         unit("T1", "lg_trooper", 0, 400, 298),
         unit("K1", "zr_cluster", 1, 1000, 500),
     ]);
-    s.elements.push(Element {
-        name: "Relay hut".into(),
-        corners: vec![
-            Pt::new(497, 250),
-            Pt::new(600, 250),
-            Pt::new(600, 350),
-            Pt::new(497, 350),
-        ],
-        defense: 7,
-        steps: 3,
-        ..Element::default()
-    });
+    s.elements
+        .push(block("Relay hut", 497, 250, 600, 350, 7, 3));
     let g = game(&s, &[]);
     let e = refused(&g, 0, "move T1 515,298");
     assert_eq!(
@@ -281,18 +287,7 @@ fn r120_units_block_sight_and_grazing_within_half_a_mm_does_not() {
     // (R120): the tangent from T1 to K1's right side crosses x = 107 at
     // y = 190, 0.23 mm inside a wall ending there; a wall to x = 108
     // takes 1.23 mm and blocks.
-    let wall = |right: i32| Element {
-        name: "Wall".into(),
-        corners: vec![
-            Pt::new(0, 190),
-            Pt::new(right, 190),
-            Pt::new(right, 210),
-            Pt::new(0, 210),
-        ],
-        defense: 7,
-        steps: 3,
-        ..Element::default()
-    };
+    let wall = |right: i32| block("Wall", 0, 190, right, 210, 7, 3);
     let mut s = setup(vec![
         unit("T1", "lg_trooper", 0, 100, 100),
         unit("K1", "zr_cluster", 1, 100, 300),
@@ -514,18 +509,7 @@ fn r129_a_drop_scatters_by_two_dice_and_a_placed_drop_waits_for_its_point() {
         unit("K1", "zr_cluster", 1, 300, 400),
         unit("K2", "zr_cluster", 1, 900, 500),
     ]);
-    s.elements.push(Element {
-        name: "Hut".into(),
-        corners: vec![
-            Pt::new(200, 200),
-            Pt::new(400, 200),
-            Pt::new(400, 300),
-            Pt::new(200, 300),
-        ],
-        defense: 7,
-        steps: 3,
-        ..Element::default()
-    });
+    s.elements.push(block("Hut", 200, 200, 400, 300, 7, 3));
     // Direction 1 (toward the far edge), distance 3: 30 mm; the attack 6.
     let mut g = game(&s, &[1, 3, 6]);
     let ev = play(&mut g, 0, "shoot M1 K1");
@@ -696,18 +680,7 @@ fn r114_an_oval_may_not_turn_into_a_building_and_leaving_woods_costs_nothing() {
         unit("O1", "lg_liberation", 0, 300, 100),
         unit("K1", "zr_cluster", 1, 900, 500),
     ]);
-    s.elements.push(Element {
-        name: "Hut".into(),
-        corners: vec![
-            Pt::new(320, 60),
-            Pt::new(400, 60),
-            Pt::new(400, 90),
-            Pt::new(320, 90),
-        ],
-        defense: 7,
-        steps: 3,
-        ..Element::default()
-    });
+    s.elements.push(block("Hut", 320, 60, 400, 90, 7, 3));
     // Facing 0 (along +x) its end reaches 330 and overlaps the hut;
     // at 90 it stands clear.
     s.units[0].facing = 90;
@@ -748,18 +721,7 @@ fn r119_r123_a_double_on_a_building_element_ruins_it() {
         unit("K1", "zr_cluster", 1, 300, 170),
         unit("K2", "zr_cluster", 1, 900, 500),
     ]);
-    s.elements.push(Element {
-        name: "Shed".into(),
-        corners: vec![
-            Pt::new(250, 200),
-            Pt::new(350, 200),
-            Pt::new(350, 260),
-            Pt::new(250, 260),
-        ],
-        defense: 4,
-        steps: 3,
-        ..Element::default()
-    });
+    s.elements.push(block("Shed", 250, 200, 350, 260, 4, 3));
     let mut g = game(&s, &[1, 6]);
     let ev = play(&mut g, 0, "grenade T1 K1");
     assert!(attacks(&ev).contains(&(Struck::Element(0), 6, 2, 0, 4, Outcome::Double)));
@@ -1525,18 +1487,7 @@ fn r128_a_template_weapon_with_sight_lays_its_template_on_the_target_and_needs_s
         unit("K1", "zr_cluster", 1, 300, 400),
     ]);
     s.units[0].facing = 90;
-    s.elements.push(Element {
-        name: "Shed".into(),
-        corners: vec![
-            Pt::new(200, 200),
-            Pt::new(400, 200),
-            Pt::new(400, 300),
-            Pt::new(200, 300),
-        ],
-        defense: 7,
-        steps: 3,
-        ..Element::default()
-    });
+    s.elements.push(block("Shed", 200, 200, 400, 300, 7, 3));
     let g = game(&s, &[]);
     assert!(refused(&g, 0, "shoot O1 K1").contains("no line of sight"));
 }

@@ -1,4 +1,4 @@
-//! Plain bots for Frontiers on the stand-in turn: what a move on an open
+//! Plain bots for Frontiers: what a move on an open
 //! table offers is drawn, not listed, so every family (a unit's move, its
 //! shot at one enemy ...) is tried as its listed command and as members
 //! drawn over the unit's reach (`GameState::sample_into`); a position is
@@ -53,7 +53,9 @@ pub fn worth(game: &Game, seat: Seat) -> f32 {
 }
 
 /// The greedy bot's command: the candidate worth most after it, averaged
-/// over [`ROLLS`] rolls of its own dice (R30); ties to the first.
+/// over [`ROLLS`] deals of what it cannot see (its own dice, the other
+/// side's hand and face-down markers, a sealed command not yet revealed:
+/// R30, R149); ties to the first.
 pub fn greedy(game: &Game, seat: Seat, seed: u64) -> Option<Command> {
     let mut rng = ChaCha8Rng::seed_from_u64(mix(seed, game.state_hash()));
     let mut best: Option<(f32, Command)> = None;
@@ -61,7 +63,7 @@ pub fn greedy(game: &Game, seat: Seat, seed: u64) -> Option<Command> {
         let mut sum = 0.0;
         for k in 0..ROLLS {
             let mut copy = game.clone();
-            copy.reseed(mix(seed, k));
+            copy.redeal(seat, mix(seed, k));
             let mut events = Vec::new();
             if copy.apply_into(seat, &c, &mut events).is_err() {
                 sum = f32::NEG_INFINITY;

@@ -82,8 +82,11 @@ impl Front for Skirmish {
     }
 
     fn draw_at_scale(&self, game: &Game, viewer: Viewer, cell_mm: u16) -> Option<String> {
-        let _ = viewer;
-        Some(sandtable_frontiers::text::draw(game, cell_mm))
+        let viewer = match viewer {
+            Viewer::Referee => None,
+            Viewer::Player(s) => Some(s.0.min(1) as u8),
+        };
+        Some(sandtable_frontiers::text::draw(game, cell_mm, viewer))
     }
 
     fn tally(&self, event: &Event, tallies: &mut Tallies) {

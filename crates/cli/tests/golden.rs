@@ -66,9 +66,11 @@ fn cases() -> Vec<(String, Vec<String>)> {
             add(&format!("play-flank-march{who}{suffix}"), &args);
         }
     }
-    // Frontiers on the stand-in turn: a record's moves measured, its lines
-    // traced and its shots resolved; a path through the hut refused where
-    // it touches (R114); families counted by perft; bots and simulate.
+    // Frontiers: a record's turns (Preparation, sealed orders, steps
+    // named and resolved, two shots together, the Reserve), its moves
+    // measured, its lines traced and its shots resolved; what the Zirl
+    // see of it; a path through the hut refused where it touches (R114);
+    // families counted by perft; bots and simulate.
     let skirmish = "scenarios/frontiers/skirmish.ron";
     let skirmish_moves = "crates/cli/tests/data/skirmish.moves";
     add("validate-frontiers-skirmish", &["validate", skirmish]);
@@ -93,12 +95,16 @@ fn cases() -> Vec<(String, Vec<String>)> {
         "play-frontiers-skirmish-dice",
         &[
             "play",
-            skirmish,
+            "crates/cli/tests/data/skirmish-decks.ron",
             "--record",
             skirmish_moves,
             "--dice",
             "6,6,1,2,6,1,1,5,5,6,6",
         ],
+    );
+    add(
+        "play-frontiers-skirmish-as-zirl",
+        &["play", skirmish, "--record", skirmish_moves, "--as", "Zirl"],
     );
     add(
         "play-frontiers-illegal",

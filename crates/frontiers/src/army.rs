@@ -380,6 +380,33 @@ pub struct Placed {
     pub marker: Marker,
 }
 
+/// The places a marker may lie on a standing unit (R107): infantry
+/// itself; a vehicle its L slot and each standing weapon's, at most two
+/// markers (one after an E hit).
+pub fn marker_places(u: &crate::game::Unit) -> Vec<Slot> {
+    use crate::data::Location;
+    if !u.vehicle() {
+        return vec![Slot::Unit];
+    }
+    let mut out = vec![Slot::Locomotion];
+    for w in 0..u.data.weapons.len().min(2) as u8 {
+        if u.hits & Location::Weapon(w).bit() == 0 {
+            out.push(Slot::Weapon(w));
+        }
+    }
+    out
+}
+
+/// How many markers a standing unit holds at most (R107).
+pub fn marker_room(u: &crate::game::Unit) -> usize {
+    use crate::data::Location;
+    if !u.vehicle() || u.hits & Location::Equipment.bit() != 0 {
+        1
+    } else {
+        2
+    }
+}
+
 /// Checks a side's sealed orders (R107) given `count` numbered markers
 /// this turn: markers 1 to k with no gap (k up to the count) and the 2
 /// decoys, each on a standing unit of the side; infantry one marker, on
@@ -421,13 +448,9 @@ pub fn check_orders(
     }
     if numbers.len() > usize::from(count) {
         return refuse(format!(
-            "{} numbered markers: the side has {count} this turn (R106)",
+            "{} numbered markers: the side has {count} this turn, as R106 counts them",
             numbers.len()
         ));
-    }
-    let decoys = placed.iter().filter(|p| p.marker == Marker::Decoy).count();
-    if decoys != usize::from(DECOYS) {
-        return refuse(format!("{decoys} decoys: a side places its {DECOYS}"));
     }
     for p in placed {
         let Some(u) = units.get(p.unit) else {
@@ -481,6 +504,22 @@ pub fn check_orders(
                 }
             }
         }
+    }
+    // The 2 decoys, or as many as the side has places left for: a side
+    // of few units cannot lay them all.
+    let room: usize = units
+        .iter()
+        .filter(|u| u.alive && u.side == side)
+        .map(|u| marker_places(u).len().min(marker_room(u)))
+        .sum();
+    let want = usize::from(DECOYS).min(room.saturating_sub(numbers.len()));
+    let decoys = placed.iter().filter(|p| p.marker == Marker::Decoy).count();
+    if decoys != want {
+        return refuse(if want == usize::from(DECOYS) {
+            format!("{decoys} decoys: a side places its {DECOYS}")
+        } else {
+            format!("{decoys} decoys: the side has places for {want} beside its numbered markers")
+        });
     }
     for (k, u) in units.iter().enumerate() {
         if u.alive
@@ -596,11 +635,16 @@ mod order_tests {
                 .to_string()
                 .contains("3 numbered markers: the side has 2")
         );
-        assert!(
-            check_orders(&u, 0, 4, &many)
-                .unwrap_err()
-                .to_string()
-                .contains("1 decoys")
+        // Four places, three numbered: room for one decoy alone.
+        assert_eq!(check_orders(&u, 0, 4, &many), Ok(()));
+        let few = [
+            on(0, Slot::Unit, N(1)),
+            on(2, Slot::Locomotion, N(2)),
+            on(1, Slot::Unit, Decoy),
+        ];
+        assert_eq!(
+            check_orders(&u, 0, 4, &few).unwrap_err().to_string(),
+            "1 decoys: a side places its 2 (R107)"
         );
         // The drone's automatic order needs a numbered marker.
         let zirl = [on(3, Slot::Unit, Decoy), on(4, Slot::Unit, Decoy)];

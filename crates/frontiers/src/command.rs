@@ -12,12 +12,18 @@
 //! smoke E1 300,180            a cloud thrown at a point (R130)
 //! land 652,330                where a placed drop fell (R129)
 //! special H1 shield           an activated ability: shield, tripod (R135, R136)
+//! discard aim jam             a Preparation: cards out, then up to 4 drawn (R105)
+//! orders T1:1 T2:decoy O1.L:2 a side's markers, placed sealed (R107)
+//! name T3 move                the action a turned-up marker's unit takes (R110)
+//! pass                        an action or a card window let go (R111, R132)
+//! pass T3                     a unit's Reserve let go (R112)
 //! ```
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::data::Location;
+use crate::army::{HAND, MAX_MARKERS, Marker, Slot};
+use crate::data::{CARDS, Location};
 use crate::geometry::Pt;
 use crate::moves::MAX_LEGS;
 use crate::setup::id_ok;
@@ -217,6 +223,77 @@ pub struct Part {
     pub bonus: u8,
 }
 
+/// The kind of action an active unit takes (R109), named before any is
+/// resolved (R110) and resolved in this order (R111).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// A move, a charge, a transport's boarding or leaving (R113, R134).
+    Move,
+    /// A shot, a grenade (R120-R129).
+    Shoot,
+    /// A card of the `action` window (R132).
+    Card,
+    /// An activated ability: a medic's or mechanic's care, a smoke bomb,
+    /// a shield or a tripod (R135-R139).
+    Special,
+}
+
+impl Kind {
+    /// Every kind, in resolution order.
+    pub const ALL: [Kind; 4] = [Kind::Move, Kind::Shoot, Kind::Card, Kind::Special];
+
+    /// Its word in commands.
+    pub fn word(self) -> &'static str {
+        match self {
+            Kind::Move => "move",
+            Kind::Shoot => "shoot",
+            Kind::Card => "card",
+            Kind::Special => "special",
+        }
+    }
+}
+
+/// The most markers a side places: its numbered ones and 2 decoys
+/// (R106).
+pub const MAX_ORDERS: usize = MAX_MARKERS as usize + 2;
+
+/// A marker placed in an `orders` command: the unit, where on it, and
+/// the marker (R107).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Order {
+    /// The unit.
+    pub unit: Tag,
+    /// Where on it.
+    pub slot: Slot,
+    /// The marker.
+    pub marker: Marker,
+}
+
+impl Default for Order {
+    fn default() -> Order {
+        Order {
+            unit: Tag::default(),
+            slot: Slot::Unit,
+            marker: Marker::Decoy,
+        }
+    }
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.unit)?;
+        match self.slot {
+            Slot::Unit => {}
+            Slot::Locomotion => f.write_str(".L")?,
+            Slot::Weapon(w) => write!(f, ".A{}", w + 1)?,
+        }
+        match self.marker {
+            Marker::Numbered(n) => write!(f, ":{n}"),
+            Marker::Decoy => f.write_str(":decoy"),
+        }
+    }
+}
+
 /// A command of Frontiers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Command {
@@ -323,6 +400,36 @@ pub enum Command {
         /// The ability.
         what: Special,
     },
+    /// A side's Preparation (R105): the cards it discards, by their
+    /// place in [`CARDS`]; then it draws up to 4.
+    Discard {
+        /// The cards, the first `n` counting.
+        cards: [u8; HAND],
+        /// How many.
+        n: u8,
+    },
+    /// A side's markers for the turn, placed face down (R107): one sealed
+    /// command a side.
+    Orders {
+        /// The markers, the first `n` counting.
+        orders: [Order; MAX_ORDERS],
+        /// How many.
+        n: u8,
+    },
+    /// The kind of action the unit of a turned-up marker takes (R110).
+    Name {
+        /// The active unit.
+        unit: Tag,
+        /// Its action's kind.
+        kind: Kind,
+    },
+    /// An action, a card window or a unit's Reserve let go (R111, R112,
+    /// R132).
+    Pass {
+        /// The unit whose Reserve is let go; none for an action or a
+        /// window.
+        unit: Option<Tag>,
+    },
 }
 
 impl Command {
@@ -339,7 +446,12 @@ impl Command {
             | Command::Grenade { unit, .. }
             | Command::Smoke { unit, .. }
             | Command::Special { unit, .. } => Some(*unit),
-            Command::Land { .. } | Command::Pick { .. } => None,
+            Command::Land { .. }
+            | Command::Pick { .. }
+            | Command::Discard { .. }
+            | Command::Orders { .. }
+            | Command::Name { .. }
+            | Command::Pass { .. } => None,
         }
     }
 
@@ -423,6 +535,24 @@ impl fmt::Display for Command {
             Command::Land { at } => write!(f, "land {at}"),
             Command::Pick { unit } => write!(f, "pick {unit}"),
             Command::Special { unit, what } => write!(f, "special {unit} {}", what.word()),
+            Command::Discard { cards, n } => {
+                f.write_str("discard")?;
+                for c in &cards[..usize::from(*n).min(HAND)] {
+                    let id = CARDS.get(usize::from(*c)).map_or("?", |c| c.id);
+                    write!(f, " {id}")?;
+                }
+                Ok(())
+            }
+            Command::Orders { orders, n } => {
+                f.write_str("orders")?;
+                for o in &orders[..usize::from(*n).min(MAX_ORDERS)] {
+                    write!(f, " {o}")?;
+                }
+                Ok(())
+            }
+            Command::Name { unit, kind } => write!(f, "name {unit} {}", kind.word()),
+            Command::Pass { unit: None } => f.write_str("pass"),
+            Command::Pass { unit: Some(unit) } => write!(f, "pass {unit}"),
         }
     }
 }
@@ -539,6 +669,36 @@ fn legs(words: &[&str]) -> Result<Legs, ParseCommandError> {
         },
         Ok,
     )
+}
+
+/// A marker placed: `T1:1`, `T2:decoy`, `O1.L:2`, `O1.A2:3` (R107).
+fn order(word: &str) -> Result<Order, ParseCommandError> {
+    let wrong = || {
+        bad(format!(
+            "{word:?} is not a marker placed: a unit, a vehicle's slot, and a number or decoy, as T1:1, T2:decoy, O1.L:2 or O1.A2:3"
+        ))
+    };
+    let Some((holder, marker)) = word.split_once(':') else {
+        return wrong();
+    };
+    let marker = match marker {
+        "decoy" => Marker::Decoy,
+        n => match n.parse::<u8>() {
+            Ok(n) if (1..=MAX_MARKERS).contains(&n) => Marker::Numbered(n),
+            _ => return wrong(),
+        },
+    };
+    let (unit, slot) = match holder.split_once('.') {
+        None => (holder, Slot::Unit),
+        Some((u, "L")) => (u, Slot::Locomotion),
+        Some((u, "A" | "A1")) => (u, Slot::Weapon(0)),
+        Some((u, "A2")) => (u, Slot::Weapon(1)),
+        Some(_) => return wrong(),
+    };
+    let Some(unit) = Tag::new(unit) else {
+        return wrong();
+    };
+    Ok(Order { unit, slot, marker })
 }
 
 fn done<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<(), ParseCommandError> {
@@ -724,9 +884,67 @@ impl FromStr for Command {
                 done(words)?;
                 Ok(Command::Special { unit, what })
             }
+            "discard" => {
+                let mut cards = [0; HAND];
+                let mut n = 0;
+                for w in words {
+                    let Some(c) = CARDS.iter().position(|c| c.id == w) else {
+                        return bad(format!(
+                            "{w:?} is not a card: {}",
+                            CARDS.iter().map(|c| c.id).collect::<Vec<_>>().join(", ")
+                        ));
+                    };
+                    if n == HAND {
+                        return bad(format!(
+                            "a hand holds {HAND} cards to discard at most (R105)"
+                        ));
+                    }
+                    cards[n] = c as u8;
+                    n += 1;
+                }
+                Ok(Command::Discard { cards, n: n as u8 })
+            }
+            "orders" => {
+                let mut orders = [Order::default(); MAX_ORDERS];
+                let mut n = 0;
+                for w in words {
+                    if n == MAX_ORDERS {
+                        return bad(format!(
+                            "a side places at most {MAX_ORDERS} markers: {MAX_MARKERS} numbered and 2 decoys (R106)"
+                        ));
+                    }
+                    orders[n] = order(w)?;
+                    n += 1;
+                }
+                Ok(Command::Orders { orders, n: n as u8 })
+            }
+            "name" => {
+                let unit = tag(words.next(), "the active unit")?;
+                let kind = match words.next() {
+                    Some(w) => match Kind::ALL.iter().find(|k| k.word() == w) {
+                        Some(k) => *k,
+                        None => {
+                            return bad(format!(
+                                "{w:?} is not an action: move, shoot, card or special (R109)"
+                            ));
+                        }
+                    },
+                    None => return bad("the action is missing: move, shoot, card or special"),
+                };
+                done(words)?;
+                Ok(Command::Name { unit, kind })
+            }
+            "pass" => {
+                let unit = match words.next() {
+                    Some(w) => Some(tag(Some(w), "the unit")?),
+                    None => None,
+                };
+                done(words)?;
+                Ok(Command::Pass { unit })
+            }
             "" => bad("the command is empty"),
             other => bad(format!(
-                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick or special"
+                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick, special, discard, orders, name or pass"
             )),
         }
     }
@@ -764,6 +982,14 @@ mod tests {
             "heal M1 T3 150,90",
             "repair E1 O1 L 600,150",
             "repair E1 O1",
+            "discard",
+            "discard aim jam",
+            "orders T1:1 T2:decoy O1.L:2 O1.A2:3 O2.A1:decoy",
+            "orders",
+            "name T3 move",
+            "name O1 card",
+            "pass",
+            "pass T3",
         ] {
             let c: Command = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(c.to_string(), text);
@@ -793,5 +1019,12 @@ mod tests {
         assert!(e("move T1 40000,0").contains("not a point"));
         assert!(e("move T1 RH.0").contains("not a space"));
         assert!(e("move T1 rh.1").contains("not a space"));
+        assert!(e("discard aim ace").contains("\"ace\" is not a card"));
+        assert!(e("discard aim aim aim aim aim").contains("at most (R105)"));
+        assert!(e("orders T1:0").contains("not a marker placed"));
+        assert!(e("orders T1:11").contains("not a marker placed"));
+        assert!(e("orders O1.B:1").contains("not a marker placed"));
+        assert!(e("name T1 run").contains("not an action"));
+        assert!(e("pass T1 T2").contains("more than"));
     }
 }

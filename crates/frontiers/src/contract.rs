@@ -9,17 +9,19 @@ use rand::Rng;
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{
     Applied, Barrier, Chance, Decision, Ending, GameState, Legal, Mark, Odds, Refusal, Ruling,
-    Seat, Spot, Surface, Viewer,
+    Seat, Seats, Spot, Surface, Viewer,
 };
 use sandtable_core::hash::Mix;
 
 use crate::attack::{attack_odds, sniper_odds};
+use crate::command::Kind;
 use crate::command::{Command, Legs, MAX_PARTS, P16, Part, Special, Step, Tag};
 use crate::data::{Ability, Back, LOCATIONS, Location};
 use crate::game::{CommandError, Event, Game, Shot, Struck, weapon_name};
 use crate::geometry::{Footprint, Pt, gap};
 use crate::setup::TerrainKind;
 use crate::templates::{LARGE_MM, SMALL_MM};
+use crate::turn::{Owing, Phase, card_ids, kind_of};
 
 /// A kind of care a medic or mechanic gives (R139): the ability, and
 /// for a mechanic the marker it takes off (`None`: a return).
@@ -212,7 +214,7 @@ impl Game {
         }
         for what in [Special::Shield, Special::Tripod] {
             let c = Command::Special { unit: u.tag, what };
-            if self.check_as(side, &c).is_ok() {
+            if self.check_action(side, &c).is_ok() {
                 push(c, Some(u.at));
             }
         }
@@ -342,13 +344,125 @@ impl Game {
             }
             return;
         }
-        if side != self.to_act {
-            return;
-        }
-        for (i, u) in self.units.iter().enumerate() {
-            if u.alive && !u.acted && u.side == side {
-                self.unit_families(i, out);
+        let piece = |i: usize| spot(self.units[i].at);
+        let plain = |command: Command, piece: Option<Spot>| Legal {
+            command,
+            cost: 0,
+            piece,
+            at: None,
+        };
+        match self.flow.phase {
+            Phase::Prepare(s) if s == side => {
+                // Every set of cards to let go, each set once.
+                let hand = &self.flow.cards[usize::from(side)].hand;
+                let mut seen: Vec<Vec<u8>> = Vec::new();
+                for mask in 0..1u32 << hand.len() {
+                    let mut cards: Vec<u8> = (0..hand.len())
+                        .filter(|k| mask & 1 << k != 0)
+                        .map(|k| hand[k])
+                        .collect();
+                    cards.sort_unstable();
+                    if seen.contains(&cards) {
+                        continue;
+                    }
+                    let mut c = [0; crate::army::HAND];
+                    c[..cards.len()].copy_from_slice(&cards);
+                    out.push(plain(
+                        Command::Discard {
+                            cards: c,
+                            n: cards.len() as u8,
+                        },
+                        None,
+                    ));
+                    seen.push(cards);
+                }
             }
+            Phase::Order if self.flow.sealed[usize::from(side)].is_none() => {
+                out.push(plain(self.canonical_orders(side), None));
+            }
+            Phase::Name(s) if s == side => {
+                if let Some(a) = self.flow.active.iter().find(|a| a.side == side) {
+                    for kind in Kind::ALL {
+                        if self.may_name(a, kind).is_ok() {
+                            out.push(plain(
+                                Command::Name {
+                                    unit: self.units[a.unit].tag,
+                                    kind,
+                                },
+                                piece(a.unit),
+                            ));
+                        }
+                    }
+                }
+            }
+            Phase::Act | Phase::Shots | Phase::Reserve(_) => {
+                let reserve = matches!(self.flow.phase, Phase::Reserve(_));
+                for (i, kinds, weapon) in self.actors(side) {
+                    let from = out.len();
+                    self.unit_families(i, out);
+                    let mut k = from;
+                    while k < out.len() {
+                        let c = &out[k].command;
+                        let fits = kind_of(c).is_some_and(|kind| {
+                            kinds.contains(&kind)
+                                && (kind != Kind::Shoot
+                                    || weapon.is_none_or(|w| crate::turn::weapon_of(c) == w))
+                        });
+                        if fits {
+                            k += 1;
+                        } else {
+                            out.remove(k);
+                        }
+                    }
+                    if reserve {
+                        out.push(plain(
+                            Command::Pass {
+                                unit: Some(self.units[i].tag),
+                            },
+                            piece(i),
+                        ));
+                    }
+                }
+                if !reserve && !self.actors(side).is_empty() {
+                    out.push(plain(Command::Pass { unit: None }, None));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The listed `orders` of `side`: its markers in the order of its
+    /// units, each on the first place it may lie, the automatic-order
+    /// units' first; as many numbered ones as it has places for, then the
+    /// decoys (R107). Every `orders` command is of its family.
+    pub fn canonical_orders(&self, side: u8) -> Command {
+        let mut places: Vec<(usize, crate::army::Slot)> = Vec::new();
+        for auto in [true, false] {
+            for (i, u) in self.units.iter().enumerate() {
+                if u.alive && u.side == side && u.data.has(Ability::AutomaticOrder) == auto {
+                    let mut slots = crate::army::marker_places(u);
+                    slots.truncate(crate::army::marker_room(u));
+                    places.extend(slots.into_iter().map(|s| (i, s)));
+                }
+            }
+        }
+        let k = usize::from(self.markers_owed(side)).min(places.len());
+        let decoys = usize::from(crate::army::DECOYS).min(places.len() - k);
+        let mut orders = [crate::command::Order::default(); crate::command::MAX_ORDERS];
+        for (j, (i, slot)) in places.iter().take(k + decoys).enumerate() {
+            orders[j] = crate::command::Order {
+                unit: self.units[*i].tag,
+                slot: *slot,
+                marker: if j < k {
+                    crate::army::Marker::Numbered(j as u8 + 1)
+                } else {
+                    crate::army::Marker::Decoy
+                },
+            };
+        }
+        Command::Orders {
+            orders,
+            n: (k + decoys) as u8,
         }
     }
 
@@ -1028,6 +1142,69 @@ impl Game {
             Event::Smoked { unit, at } => format!("{} throws a cloud at {at} (R130)", tag(unit)),
             Event::Flipped { unit, why, .. } => format!("{} {why}", tag(unit)),
             Event::TurnBegan { turn } => format!("turn {turn} begins"),
+            Event::Prepared {
+                side,
+                discarded,
+                drew,
+            } => self.prepared_words(*side, discarded, Some(drew), drew.len()),
+            Event::OrdersSealed { side } => format!(
+                "{} places its markers face down (R107)",
+                self.setup().sides[usize::from(*side)].name
+            ),
+            Event::MarkersLie { side, places } => {
+                let at: Vec<String> = places
+                    .iter()
+                    .map(|(i, slot)| match slot {
+                        crate::army::Slot::Unit => tag(i).to_string(),
+                        crate::army::Slot::Locomotion => format!("{}.L", tag(i)),
+                        crate::army::Slot::Weapon(w) => format!("{}.A{}", tag(i), w + 1),
+                    })
+                    .collect();
+                format!(
+                    "{}'s markers lie on {} (R107)",
+                    self.setup().sides[usize::from(*side)].name,
+                    if at.is_empty() {
+                        "nothing".to_owned()
+                    } else {
+                        at.join(", ")
+                    }
+                )
+            }
+            Event::MarkerUp { unit, slot, n } => format!(
+                "step {n}: marker {n} turns up on {}{} (R108)",
+                tag(unit),
+                match slot {
+                    crate::army::Slot::Unit => String::new(),
+                    crate::army::Slot::Locomotion => " on L".to_owned(),
+                    crate::army::Slot::Weapon(w) => format!(" on A{}", w + 1),
+                }
+            ),
+            Event::Coin { roll, side, why } => format!(
+                "a coin rolls {roll}: {} {why} (R110, R112)",
+                self.setup().sides[usize::from(*side)].name
+            ),
+            Event::Named { unit, kind } => {
+                format!(
+                    "{} names {} for {} (R110)",
+                    self.setup().sides[usize::from(self.units[*unit].side)].name,
+                    kind.word(),
+                    tag(unit)
+                )
+            }
+            Event::ShotSealed { side } => format!(
+                "{} names its shot, sealed until both are named (R111)",
+                self.setup().sides[usize::from(*side)].name
+            ),
+            Event::LetGo { unit } => format!("{} lets its action go (R111, R112)", tag(unit)),
+            Event::DecoysGone { side, units } => format!(
+                "the Reserve: {}'s decoys on {} are removed (R112)",
+                self.setup().sides[usize::from(*side)].name,
+                units
+                    .iter()
+                    .map(|i| tag(i).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Event::Ended { ending, ap } => {
                 let names = &self.setup().sides;
                 let score = format!(
@@ -1080,9 +1257,18 @@ impl GameState for Game {
     }
 
     fn decision(&self) -> Decision {
-        match self.over {
-            Some(ending) => Decision::Over(ending),
-            None => Decision::One(Seat(u16::from(self.to_act()))),
+        match self.owing() {
+            Owing::Over(ending) => Decision::Over(ending),
+            Owing::One(side) => Decision::One(Seat(u16::from(side))),
+            Owing::Sealed(owed) => {
+                let mut seats = Seats::default();
+                for side in 0..2u16 {
+                    if owed[usize::from(side)] {
+                        seats = seats.with(Seat(side));
+                    }
+                }
+                Decision::Sealed(seats)
+            }
         }
     }
 
@@ -1117,15 +1303,25 @@ impl GameState for Game {
             self.sample_into(seat, &listed, 1, rng, &mut member);
             return member.pop();
         }
-        if side != self.to_act {
+        match self.flow.phase {
+            Phase::Order => {
+                return (self.flow.sealed[usize::from(side)].is_none())
+                    .then(|| self.random_orders(side, rng));
+            }
+            Phase::Prepare(_) | Phase::Name(_) => {
+                let mut legal = Vec::new();
+                self.legal_for(side, &mut legal);
+                return (!legal.is_empty())
+                    .then(|| legal[rng.random_range(0..legal.len())].command);
+            }
+            Phase::Act | Phase::Shots | Phase::Reserve(_) => {}
+        }
+        let actors = self.actors(side);
+        if actors.is_empty() {
             return None;
         }
-        let ready: Vec<usize> = (0..self.units.len())
-            .filter(|i| {
-                let u = &self.units[*i];
-                u.alive && !u.acted && u.side == side
-            })
-            .collect();
+        let reserve = matches!(self.flow.phase, Phase::Reserve(_));
+        let ready: Vec<usize> = actors.iter().map(|a| a.0).collect();
         let enemies: Vec<usize> = (0..self.units.len())
             .filter(|i| self.units[*i].alive && self.units[*i].side != side)
             .collect();
@@ -1170,6 +1366,8 @@ impl GameState for Game {
                         0
                     }
                     + windows.len()
+                    // Its pass: `pass T3` in the Reserve, `pass` else.
+                    + 1
             })
             .collect();
         let total: usize = per_unit.iter().sum();
@@ -1186,8 +1384,39 @@ impl GameState for Game {
             }
             let i = ready[pick];
             let u = &self.units[i];
+            if k == per_unit[pick] - 1 {
+                return Some(Command::Pass {
+                    unit: reserve.then_some(u.tag),
+                });
+            }
             if k > 0 && u.aboard.is_some() {
                 // Aboard, only its move is listed (R140).
+                continue;
+            }
+            // The candidate's kind and weapon, against what the unit may
+            // take now (R109, R111, R112).
+            let (_, kinds, weapon) = &actors[pick];
+            let per_enemy = u.data.weapons.len().max(1) + 2;
+            let (kind, fires) = match k {
+                0 => (Kind::Move, None),
+                1..=3 => (Kind::Special, None),
+                k if k - 4 < enemies.len() * per_enemy => match (k - 4) % per_enemy {
+                    0 => (Kind::Move, None),
+                    1 => (Kind::Shoot, Some(0)),
+                    w => (Kind::Shoot, Some((w - 2) as u8)),
+                },
+                k if k - 4 - enemies.len() * per_enemy
+                    < if carer(i) {
+                        friends(i).len() * CareOf::ALL.len()
+                    } else {
+                        0
+                    } =>
+                {
+                    (Kind::Special, None)
+                }
+                _ => (Kind::Shoot, Some(0)),
+            };
+            if !kinds.contains(&kind) || weapon.is_some_and(|w| fires.is_some_and(|f| f != w)) {
                 continue;
             }
             let listed = match k {
@@ -1207,7 +1436,7 @@ impl GameState for Game {
                         Special::Tripod
                     };
                     let c = Command::Special { unit: u.tag, what };
-                    self.check_as(side, &c).is_ok().then_some(c)
+                    self.check_action(side, &c).is_ok().then_some(c)
                 }
                 _ => {
                     let k = k - 4;
@@ -1301,6 +1530,12 @@ impl GameState for Game {
             return;
         }
         let side = self.side_of(seat);
+        if let (Command::Orders { .. }, Some(side)) = (listed, side) {
+            for _ in 0..count {
+                out.push(self.random_orders(side, rng));
+            }
+            return;
+        }
         let unit = listed.unit().and_then(|t| self.find(t));
         match (*listed, unit) {
             (Command::Move { .. }, Some(i)) => self.sample_moves(i, count, rng, out),
@@ -1441,6 +1676,14 @@ impl GameState for Game {
 
     fn listed_as(&self, command: &Command) -> Command {
         match *command {
+            // One family of every placing of a side's markers (R107).
+            Command::Orders { orders, n } => {
+                let side = orders[..usize::from(n)]
+                    .iter()
+                    .find_map(|o| self.find(o.unit))
+                    .map_or(0, |i| self.units[i].side);
+                self.canonical_orders(side)
+            }
             Command::Move { unit, .. } => Command::Move {
                 unit,
                 legs: Legs::default(),
@@ -1512,11 +1755,13 @@ impl GameState for Game {
     ) -> Result<Applied, CommandError> {
         self.check(seat, command)?;
         let side = seat.0 as u8;
-        let (rolled, began) = self.apply_as(side, command, events)?;
+        let done = self.apply_as(side, command, events)?;
         Ok(Applied {
-            barrier: if began {
+            barrier: if done.began {
                 Some(Barrier::TurnStart)
-            } else if rolled {
+            } else if done.revealed {
+                Some(Barrier::Reveal)
+            } else if done.rolled {
                 Some(Barrier::Roll)
             } else {
                 None
@@ -1738,7 +1983,8 @@ impl GameState for Game {
             h.u64(u64::from(c.at.x as u32) | u64::from(c.at.y as u32) << 32);
             h.u64(u64::from(c.owner) | u64::from(c.thrown) << 16);
         }
-        h.u64(u64::from(self.turn) | u64::from(self.to_act) << 32);
+        h.u64(u64::from(self.turn));
+        self.hash_flow(&mut h);
         match self.pending {
             Some(p) => {
                 h.u64((1 + p.shooter as u64) | (u64::from(p.weapon) << 32));
@@ -1766,7 +2012,6 @@ impl GameState for Game {
     }
 
     fn describe_spot(&self, spot: Spot, viewer: Viewer) -> Option<String> {
-        let _ = viewer;
         let Spot::Point { x_mm, y_mm } = spot else {
             return None;
         };
@@ -1775,7 +2020,7 @@ impl GameState for Game {
         let mut parts = Vec::new();
         for u in self.units.iter().filter(|u| u.alive || u.carcass) {
             if gap(&u.shape(), &probe) <= 0.0 {
-                parts.push(crate::text::unit_line(self, u));
+                parts.push(crate::text::unit_line(self, u, viewer_side(viewer)));
             }
         }
         for (k, t) in self.setup().terrain.iter().enumerate() {
@@ -1803,13 +2048,54 @@ impl GameState for Game {
     }
 
     fn view_json(&self, viewer: Viewer) -> String {
-        let _ = viewer;
-        crate::text::json(self)
+        crate::text::json(self, viewer_side(viewer))
     }
 
     fn draw_text(&self, viewer: Viewer) -> String {
-        let _ = viewer;
-        crate::text::draw(self, crate::text::DEFAULT_CELL_MM)
+        crate::text::draw(self, crate::text::DEFAULT_CELL_MM, viewer_side(viewer))
+    }
+
+    /// The hands, the markers' numbers, the decks' order (R149).
+    fn hides(&self) -> bool {
+        true
+    }
+
+    /// A Preparation's draw as the other side may read it: how many
+    /// cards, not which (R149).
+    fn describe_for(&self, event: &Event, viewer: Viewer) -> Option<String> {
+        match (event, viewer_side(viewer)) {
+            (
+                Event::Prepared {
+                    side,
+                    discarded,
+                    drew,
+                },
+                Some(v),
+            ) if v != *side => Some(self.prepared_words(*side, discarded, None, drew.len())),
+            _ => Some(self.describe(event)),
+        }
+    }
+
+    /// Another side's orders are its secret; so is its sealed shot until
+    /// both are named (R107, R111, R149).
+    fn command_for(&self, seat: Seat, command: &Command, viewer: Viewer) -> Option<String> {
+        let other = matches!(viewer, Viewer::Player(v) if v != seat);
+        let sealed_shot = self.flow.phase == Phase::Shots
+            && self.flow.sealed[seat.index().min(1)].is_some()
+            && kind_of(command).is_some();
+        if other && (matches!(command, Command::Orders { .. }) || sealed_shot) {
+            return None;
+        }
+        Some(command.to_string())
+    }
+
+    /// A bot's copy (R30, R149): the dice reseeded, and everything of the
+    /// turn `viewer` may not know dealt again from what it may.
+    fn redeal(&mut self, viewer: Seat, seed: u64) {
+        self.reseed(seed);
+        if let Some(side) = self.side_of(viewer) {
+            self.redeal_for(side, seed ^ 0x9e37_79b9_7f4a_7c15);
+        }
     }
 
     fn undo_stop(&self, barrier: Option<Barrier>) -> String {
@@ -1830,6 +2116,96 @@ impl GameState for Game {
             }
         }
         out
+    }
+}
+
+/// The side a viewer sees as; `None` for the referee.
+fn viewer_side(viewer: Viewer) -> Option<u8> {
+    match viewer {
+        Viewer::Referee => None,
+        Viewer::Player(s) => Some(s.0.min(1) as u8),
+    }
+}
+
+impl Game {
+    /// The turn's state into the hash.
+    fn hash_flow(&self, h: &mut Mix) {
+        let f = &self.flow;
+        h.u64(match f.phase {
+            Phase::Prepare(s) => u64::from(s),
+            Phase::Order => 2,
+            Phase::Name(s) => 3 + u64::from(s),
+            Phase::Act => 5,
+            Phase::Shots => 6,
+            Phase::Reserve(s) => 7 + u64::from(s),
+        });
+        h.u64(u64::from(f.step) | u64::from(f.first) << 8);
+        let slot = |s: crate::army::Slot| match s {
+            crate::army::Slot::Unit => 0,
+            crate::army::Slot::Locomotion => 1,
+            crate::army::Slot::Weapon(w) => 2 + u64::from(w),
+        };
+        for placed in &f.placed {
+            h.u64(placed.len() as u64);
+            for p in placed {
+                let m = match p.marker {
+                    crate::army::Marker::Numbered(n) => u64::from(n),
+                    crate::army::Marker::Decoy => 0xff,
+                };
+                h.u64(p.unit as u64 | slot(p.slot) << 32 | m << 40);
+            }
+        }
+        for sealed in &f.sealed {
+            match sealed {
+                Some(c) => {
+                    for b in c.to_string().bytes() {
+                        h.u64(u64::from(b));
+                    }
+                }
+                None => h.u64(0),
+            }
+        }
+        h.u64(f.active.len() as u64);
+        for a in &f.active {
+            h.u64(
+                a.unit as u64
+                    | u64::from(a.side) << 32
+                    | slot(a.slot) << 36
+                    | a.kind.map_or(0, |k| 1 + k as u64) << 44
+                    | u64::from(a.done) << 48,
+            );
+        }
+        h.u64(
+            f.group
+                .map_or(0, |(m, s)| 1 + u64::from(m) * 4 + u64::from(s)),
+        );
+        h.u64(f.queue.len() as u64);
+        for c in &f.cards {
+            h.u64(u64::from(c.dealt) | (c.deck.len() as u64) << 8);
+            for k in c.deck.iter().chain(&c.hand).chain(&c.discards) {
+                h.u64(u64::from(*k));
+            }
+            h.u64(c.hand.len() as u64 | (c.discards.len() as u64) << 8);
+        }
+        h.u64(self.deferred.as_ref().map_or(0, |d| 1 + d.len() as u64));
+    }
+
+    /// A Preparation in words: what was discarded, and what was drawn
+    /// (`drew`) or how many (for the other side, R149).
+    fn prepared_words(&self, side: u8, discarded: &[u8], drew: Option<&[u8]>, n: usize) -> String {
+        let name = &self.setup().sides[usize::from(side)].name;
+        let out = if discarded.is_empty() {
+            "keeps its hand".to_owned()
+        } else {
+            format!("discards {}", card_ids(discarded).join(", "))
+        };
+        let drawn = match drew {
+            Some([]) | None if n == 0 => "draws nothing".to_owned(),
+            Some(cards) => format!("draws {}", card_ids(cards).join(", ")),
+            None if n == 1 => "draws a card".to_owned(),
+            None => format!("draws {n} cards"),
+        };
+        format!("{name} {out} and {drawn} (R105)")
     }
 }
 

@@ -1,14 +1,9 @@
 //! The skirmish's state and its rules: what a command may do, and what it
 //! does, in space (R113-R131, R134-R136, R142).
 //!
-//! **The stand-in turn.** The turn of orders markers, steps and the Reserve
-//! (R103-R112) is not built yet. Until it is, every game turn each unit
-//! still standing acts once, one action each, the players alternating
-//! single activations: the first seat first in odd turns, the second in
-//! even ones; once a side has no unit left to act, the other acts alone.
-//! When every unit has acted, the next turn begins. The game ends when a
-//! side has no unit left standing, or after its `turns` on AP destroyed
-//! (R145).
+//! The turn around them (Preparation, sealed orders, steps, the Reserve,
+//! R105-R112) is [`crate::turn`]'s: it decides whose action it is and
+//! calls [`Game::act`] to resolve it.
 
 use std::sync::Arc;
 
@@ -63,7 +58,7 @@ pub struct Unit {
     pub alive: bool,
     /// A destroyed oval's carcass, a light structure (R125).
     pub carcass: bool,
-    /// Whether it has acted this turn (the stand-in turn).
+    /// Whether it has had its Reserve this turn, or has none (R112).
     pub acted: bool,
     /// A vehicle's locations hit, by [`Location::bit`] (R125).
     pub hits: u8,
@@ -380,6 +375,72 @@ pub enum Event {
         /// Why, in words.
         why: &'static str,
     },
+    /// A side's Preparation (R105): what it discarded (everyone's to
+    /// see) and drew (its own).
+    Prepared {
+        /// The side.
+        side: u8,
+        /// The cards discarded, by their place in the card list.
+        discarded: Vec<u8>,
+        /// The cards drawn.
+        drew: Vec<u8>,
+    },
+    /// A side placed its markers, face down (R107).
+    OrdersSealed {
+        /// The side.
+        side: u8,
+    },
+    /// Where a side's face-down markers lie, seen by both once both
+    /// sides have placed theirs (R107).
+    MarkersLie {
+        /// The side.
+        side: u8,
+        /// Each marker's unit and slot.
+        places: Vec<(usize, crate::army::Slot)>,
+    },
+    /// A marker turned up in its step (R108).
+    MarkerUp {
+        /// The unit.
+        unit: usize,
+        /// Where it lies.
+        slot: crate::army::Slot,
+        /// Its number.
+        n: u8,
+    },
+    /// A coin (a die, 1 to 3 the first seat): who names first (R110) or
+    /// starts a group of the Reserve (R112).
+    Coin {
+        /// The roll.
+        roll: u8,
+        /// The side it gave.
+        side: u8,
+        /// What it decided.
+        why: &'static str,
+    },
+    /// An active unit's action named (R110).
+    Named {
+        /// The unit.
+        unit: usize,
+        /// Its kind.
+        kind: crate::command::Kind,
+    },
+    /// A side named its shot, sealed (R111).
+    ShotSealed {
+        /// The side.
+        side: u8,
+    },
+    /// A unit's action, or its Reserve, let go or lost (R111, R112).
+    LetGo {
+        /// The unit.
+        unit: usize,
+    },
+    /// The decoys revealed and removed at the Reserve (R112).
+    DecoysGone {
+        /// Their side.
+        side: u8,
+        /// The units they lay on.
+        units: Vec<usize>,
+    },
     /// A new game turn began.
     TurnBegan {
         /// Its number.
@@ -510,7 +571,11 @@ pub struct Game {
     pub(crate) elements: Vec<u8>,
     pub(crate) clouds: Vec<Cloud>,
     pub(crate) turn: u32,
-    pub(crate) to_act: u8,
+    /// Where the turn stands (R105-R112).
+    pub(crate) flow: crate::turn::Flow,
+    /// While two shots resolve together, the outcomes their attacks
+    /// rolled, landed after both (R111).
+    pub(crate) deferred: Option<Vec<(usize, Outcome)>>,
     pub(crate) pending: Option<PendingDrop>,
     /// Transports whose C location was hit with several units aboard:
     /// their owner picks which takes the step (R125).
@@ -528,7 +593,8 @@ impl PartialEq for Game {
             && self.elements == o.elements
             && self.clouds == o.clouds
             && self.turn == o.turn
-            && self.to_act == o.to_act
+            && self.flow == o.flow
+            && self.deferred == o.deferred
             && self.pending == o.pending
             && self.picks == o.picks
             && self.ap == o.ap
@@ -598,7 +664,8 @@ impl Game {
             units,
             clouds: Vec::new(),
             turn: 1,
-            to_act: 0,
+            flow: crate::turn::Flow::new(),
+            deferred: None,
             pending: None,
             picks: Vec::new(),
             ap: [0; 2],
@@ -632,15 +699,13 @@ impl Game {
         self.turn
     }
 
-    /// The side to act, or the firer owing a placed drop.
-    pub fn to_act(&self) -> u8 {
+    /// The side owing a pick or a placed drop, which comes before
+    /// anything else, if one does.
+    pub(crate) fn interrupt(&self) -> Option<u8> {
         if let Some(v) = self.picks.first() {
-            return self.units[*v].side;
+            return Some(self.units[*v].side);
         }
-        match self.pending {
-            Some(p) => self.units[p.shooter].side,
-            None => self.to_act,
-        }
+        self.pending.map(|p| self.units[p.shooter].side)
     }
 
     /// The transports whose owner owes the pick of a carried unit to take
@@ -673,8 +738,7 @@ impl Game {
         f64::from(self.table.setup.switches.lns_mm)
     }
 
-    /// The unit `tag` of `side`, standing and not yet acted: the unit of a
-    /// command.
+    /// The unit `tag` of `side`, standing: the unit of an action.
     fn actor(&self, side: u8, tag: Tag) -> Result<usize, CommandError> {
         let Some(i) = self.find(tag) else {
             return refuse(101, format!("no unit is {tag}"));
@@ -691,12 +755,6 @@ impl Game {
         }
         if !u.alive {
             return refuse(124, format!("{tag} is destroyed"));
-        }
-        if u.acted {
-            return refuse(
-                109,
-                format!("{tag} has acted this turn: a unit acts once a turn"),
-            );
         }
         Ok(i)
     }
@@ -1966,8 +2024,9 @@ impl Game {
         )
     }
 
-    /// Checks a command of `side` without changing anything.
-    pub fn check_as(&self, side: u8, command: &Command) -> Result<(), CommandError> {
+    /// Checks an action of `side` in space, whoever's turn it is: a
+    /// pick or a drop owed first, then the unit's own rules.
+    pub fn check_action(&self, side: u8, command: &Command) -> Result<(), CommandError> {
         if self.over.is_some() {
             return refuse(145, "the game is over");
         }
@@ -2017,15 +2076,6 @@ impl Game {
                 Command::Land { at } => self.check_land(at.pt()),
                 _ => refuse(129, "the drop's template is awaited: land X,Y"),
             };
-        }
-        if side != self.to_act {
-            return refuse(
-                109,
-                format!(
-                    "it is {}'s activation",
-                    self.table.setup.sides[usize::from(self.to_act)].name
-                ),
-            );
         }
         // A unit aboard leaves before anything else (R140).
         if !matches!(command, Command::Move { .. })
@@ -2108,6 +2158,10 @@ impl Game {
             }
             Command::Land { .. } => refuse(129, "no drop is awaited"),
             Command::Pick { .. } => refuse(125, "no pick is owed"),
+            Command::Discard { .. }
+            | Command::Orders { .. }
+            | Command::Name { .. }
+            | Command::Pass { .. } => refuse(109, format!("`{command}` is no action of a unit")),
         }
     }
 
@@ -2145,50 +2199,71 @@ impl Game {
         Ok(())
     }
 
-    /// Checks and applies a command of `side`; whether dice were rolled.
-    /// A refused command changes nothing: scripted dice that run out part
-    /// way are found on a copy first.
-    pub fn apply_as(
+    /// Resolves an action of a unit of `side` now, in space, outside the
+    /// turn's order (a pick or a drop owed still comes first): what the
+    /// turn calls once it has checked whose action it is, and what the
+    /// tests of the rules in space call directly. Whether dice were
+    /// rolled. A refused action changes nothing: scripted dice that run
+    /// out part way are found on a copy first.
+    pub fn act(
         &mut self,
         side: u8,
         command: &Command,
         events: &mut Vec<Event>,
-    ) -> Result<(bool, bool), CommandError> {
-        self.check_as(side, command)?;
-        if self.dice.left().is_some() {
-            let mut copy = self.clone();
-            let mut evs = Vec::new();
-            let done = copy.execute(side, command, &mut evs)?;
-            *self = copy;
-            events.extend(evs);
-            Ok(done)
-        } else {
-            self.execute(side, command, events)
-        }
+    ) -> Result<bool, CommandError> {
+        self.check_action(side, command)?;
+        self.all_or_nothing(events, |g, events| g.execute(side, command, events))
     }
 
-    fn d6(&mut self) -> Result<u8, CommandError> {
+    /// An action checked and resolved, on the game itself: for the turn,
+    /// which works on a copy already where it must.
+    pub(crate) fn resolve(
+        &mut self,
+        side: u8,
+        command: &Command,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, CommandError> {
+        self.check_action(side, command)?;
+        self.execute(side, command, events)
+    }
+
+    /// Runs `f` so that a refusal changes nothing: on a copy first where
+    /// scripted dice may run out part way (R30).
+    pub(crate) fn all_or_nothing<T>(
+        &mut self,
+        events: &mut Vec<Event>,
+        f: impl FnOnce(&mut Game, &mut Vec<Event>) -> Result<T, CommandError>,
+    ) -> Result<T, CommandError> {
+        if self.dice.left().is_none() {
+            return f(self, events);
+        }
+        let mut copy = self.clone();
+        let mut evs = Vec::new();
+        let done = f(&mut copy, &mut evs)?;
+        *self = copy;
+        events.extend(evs);
+        Ok(done)
+    }
+
+    pub(crate) fn d6(&mut self) -> Result<u8, CommandError> {
         self.dice.d6().map_err(|out| CommandError {
             ruling: 30,
             reason: out.reason(),
         })
     }
 
-    /// Applies a checked command: whether dice were rolled, and whether a
-    /// turn began.
+    /// Applies a checked action: whether dice were rolled.
     fn execute(
         &mut self,
         side: u8,
         command: &Command,
         events: &mut Vec<Event>,
-    ) -> Result<(bool, bool), CommandError> {
+    ) -> Result<bool, CommandError> {
         let position = self.dice.position();
-        let acted: Option<usize>;
         match *command {
             Command::Move { unit, legs, face } => {
                 let i = self.find(unit).expect("checked");
                 self.move_unit(i, &legs, face, events)?;
-                acted = Some(i);
             }
             Command::Charge { unit, target, legs } => {
                 let i = self.find(unit).expect("checked");
@@ -2198,7 +2273,6 @@ impl Game {
                 let bonus = self.units[i].bonus(0, armor).expect("checked");
                 self.attack_at(t, bonus, 0, events)?;
                 self.drop_shield(i, events);
-                acted = Some(i);
             }
             Command::Shoot {
                 unit,
@@ -2240,9 +2314,7 @@ impl Game {
                             penalties: aim.sniper_penalties,
                             outcome,
                         });
-                        if outcome == Outcome::Step {
-                            self.step(t, events)?;
-                        }
+                        self.land(t, outcome, events)?;
                     }
                     Shot::Template { diameter } => {
                         let at = self.units[t].at;
@@ -2272,13 +2344,12 @@ impl Game {
                                 });
                                 events.push(Event::AwaitingDrop { aim });
                                 // The activation ends when the template lands.
-                                return Ok((false, false));
+                                return Ok(self.dice.position() != position);
                             }
                         }
                     }
                 }
                 self.drop_shield(i, events);
-                acted = Some(i);
             }
             Command::Window {
                 unit,
@@ -2307,7 +2378,6 @@ impl Game {
                     }
                 }
                 self.drop_shield(i, events);
-                acted = Some(i);
             }
             Command::Rapid { unit, parts, n } => {
                 let i = self.find(unit).expect("checked");
@@ -2328,7 +2398,6 @@ impl Game {
                     self.attack_at(t, part.bonus as i8, aim.total(), events)?;
                 }
                 self.drop_shield(i, events);
-                acted = Some(i);
             }
             Command::Grenade { unit, target } => {
                 let i = self.find(unit).expect("checked");
@@ -2336,7 +2405,6 @@ impl Game {
                 let at = self.units[t].at;
                 self.template(i, 0, Some(GRENADE_BONUS), at, SMALL_MM, events)?;
                 self.drop_shield(i, events);
-                acted = Some(i);
             }
             Command::Heal {
                 unit,
@@ -2346,7 +2414,6 @@ impl Game {
                 let i = self.find(unit).expect("checked");
                 let care = self.check_care(i, patient, None, &legs, Ability::Medic)?;
                 self.give_care(i, &legs, care, events)?;
-                acted = Some(i);
             }
             Command::Repair {
                 unit,
@@ -2357,7 +2424,6 @@ impl Game {
                 let i = self.find(unit).expect("checked");
                 let care = self.check_care(i, patient, Some(location), &legs, Ability::Mechanic)?;
                 self.give_care(i, &legs, care, events)?;
-                acted = Some(i);
             }
             Command::Smoke { unit, at } => {
                 let i = self.find(unit).expect("checked");
@@ -2370,7 +2436,6 @@ impl Game {
                     unit: i,
                     at: at.pt(),
                 });
-                acted = Some(i);
             }
             Command::Special { unit, what } => {
                 let i = self.find(unit).expect("checked");
@@ -2383,7 +2448,6 @@ impl Game {
                         Special::Tripod => "sets its tripod (R136)",
                     },
                 });
-                acted = Some(i);
             }
             Command::Land { at } => {
                 let p = self.pending.take().expect("checked");
@@ -2396,7 +2460,6 @@ impl Game {
                     events,
                 )?;
                 self.drop_shield(p.shooter, events);
-                acted = Some(p.shooter);
             }
             Command::Pick { unit } => {
                 // The owner's pick takes the step (R125); no activation.
@@ -2404,16 +2467,15 @@ impl Game {
                 self.picks.remove(0);
                 self.step(k, events)?;
                 self.end_if_gone(events);
-                acted = None;
             }
+            Command::Discard { .. }
+            | Command::Orders { .. }
+            | Command::Name { .. }
+            | Command::Pass { .. } => unreachable!("checked: no action of a unit"),
         }
-        let rolled = self.dice.position() != position || matches!(command, Command::Land { .. });
-        let mut began = false;
-        if let Some(i) = acted {
-            self.units[i].acted = true;
-            began = self.next_activation(events);
-        }
-        Ok((rolled, began))
+        // AP destroyed is checked after each resolution (R145).
+        self.end_if_gone(events);
+        Ok(self.dice.position() != position || matches!(command, Command::Land { .. }))
     }
 
     /// Moves unit `i` along `legs` to its end, turned to `face` (R113):
@@ -2513,6 +2575,24 @@ impl Game {
             defense: defense + u8::from(crater),
             outcome,
         });
+        self.land(t, outcome, events)
+    }
+
+    /// An attack's outcome on unit `t`: now, or after both of two shots
+    /// resolving together have rolled (R111).
+    pub(crate) fn land(
+        &mut self,
+        t: usize,
+        outcome: Outcome,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        if outcome == Outcome::Miss {
+            return Ok(());
+        }
+        if let Some(later) = &mut self.deferred {
+            later.push((t, outcome));
+            return Ok(());
+        }
         match outcome {
             Outcome::Miss => Ok(()),
             Outcome::Step => self.step(t, events),
@@ -2696,42 +2776,9 @@ impl Game {
         Ok(())
     }
 
-    /// After an activation: the game's end (R145), else the next side to
-    /// act, else a new turn. Whether a turn began.
-    fn next_activation(&mut self, events: &mut Vec<Event>) -> bool {
-        if self.end_if_gone(events) {
-            return false;
-        }
-        let ready = |g: &Game, side: u8| {
-            g.units
-                .iter()
-                .any(|u| u.alive && !u.acted && u.side == side)
-        };
-        let other = 1 - self.to_act;
-        if ready(self, other) {
-            self.to_act = other;
-            return false;
-        }
-        if ready(self, self.to_act) {
-            return false;
-        }
-        if self.turn >= self.table.setup.turns {
-            let ap = [u32::from(self.ap[0]), u32::from(self.ap[1])];
-            self.end(crate::victory::on_ap(ap), events);
-            return false;
-        }
-        self.turn += 1;
-        for u in &mut self.units {
-            u.acted = false;
-        }
-        self.to_act = if self.turn % 2 == 1 { 0 } else { 1 };
-        events.push(Event::TurnBegan { turn: self.turn });
-        true
-    }
-
     /// Ends the game when a side has no unit standing (R145); whether it
     /// did.
-    fn end_if_gone(&mut self, events: &mut Vec<Event>) -> bool {
+    pub(crate) fn end_if_gone(&mut self, events: &mut Vec<Event>) -> bool {
         if self.over.is_some() {
             return true;
         }
@@ -2749,7 +2796,7 @@ impl Game {
         true
     }
 
-    fn end(&mut self, ending: Ending, events: &mut Vec<Event>) {
+    pub(crate) fn end(&mut self, ending: Ending, events: &mut Vec<Event>) {
         self.over = Some(ending);
         events.push(Event::Ended {
             ending,

@@ -20,8 +20,10 @@
 //!   die's faces (R123, R142);
 //! - [`data`]: the project's units and cards (R150-R152).
 //!
-//! The rules, the scenario format and the game on the contract come next,
-//! on top of them.
+//! On them: [`game`] (a skirmish's state and its actions in space),
+//! [`turn`] (Preparation, sealed orders, steps and the Reserve,
+//! R105-R112), [`army`] (lists, markers, decks), the views each side may
+//! see (R149) and the game on the contract.
 
 pub mod army;
 pub mod attack;
@@ -40,6 +42,7 @@ pub mod smoke;
 pub mod templates;
 pub mod text;
 pub mod transport;
+pub mod turn;
 pub mod victory;
 
 pub use command::{Command, ParseCommandError, Tag};

@@ -217,14 +217,22 @@ pub struct SideSetup {
     pub name: String,
     /// The faction.
     pub faction: Faction,
+    /// Its deck's 25 cards by id (R104); none: the faction's 30 less 5
+    /// drawn by the dice.
+    pub deck: Option<Vec<String>>,
+    /// Whether the deck is played in the order given, top first, rather
+    /// than shuffled by the dice (R104's `deck_order`).
+    pub deck_order: bool,
 }
 
 impl SideSetup {
-    /// A side of `faction`, named after it.
+    /// A side of `faction`, named after it, its deck dealt by the dice.
     pub fn of(faction: Faction) -> SideSetup {
         SideSetup {
             name: format!("{faction:?}"),
             faction,
+            deck: None,
+            deck_order: false,
         }
     }
 }

@@ -8,10 +8,12 @@ use std::fmt::Write as _;
 use sandtable_core::game::Ending;
 use serde::Serialize;
 
+use crate::army::{Marker, Slot};
 use crate::data::{Back, Base, Location};
 use crate::game::{Game, Unit};
 use crate::geometry::{Footprint, Pt, gap};
 use crate::setup::{TerrainKind, point_in};
+use crate::turn::card_ids;
 
 /// The default cell of the text table: 20 mm a character.
 pub const DEFAULT_CELL_MM: u16 = 20;
@@ -53,8 +55,30 @@ fn hits_words(u: &Unit) -> String {
     out.join(" ")
 }
 
-/// A unit's line of the listing.
-pub fn unit_line(game: &Game, u: &Unit) -> String {
+/// The markers on unit `i` as `viewer` may see them (R149; `None`: the
+/// referee): `marker 3`, `marker ? on L`, `decoy` ...
+pub fn markers_words(game: &Game, i: usize, viewer: Option<u8>) -> Vec<String> {
+    let side = game.units()[i].side;
+    game.markers_seen(side, viewer)
+        .into_iter()
+        .filter(|(u, _, _)| *u == i)
+        .map(|(_, slot, m)| {
+            let what = match m {
+                Some(Marker::Numbered(n)) => format!("marker {n}"),
+                Some(Marker::Decoy) => "decoy".to_owned(),
+                None => "a face-down marker".to_owned(),
+            };
+            match slot {
+                Slot::Unit => what,
+                Slot::Locomotion => format!("{what} on L"),
+                Slot::Weapon(w) => format!("{what} on A{}", w + 1),
+            }
+        })
+        .collect()
+}
+
+/// A unit's line of the listing, its markers as `viewer` sees them.
+pub fn unit_line(game: &Game, u: &Unit, viewer: Option<u8>) -> String {
     let side = &game.setup().sides[usize::from(u.side)].name;
     let mut line = format!("{} {} ({side}) at {}", u.tag, u.data.short_name(), u.at);
     if u.data.base == Base::Oval {
@@ -85,15 +109,17 @@ pub fn unit_line(game: &Game, u: &Unit) -> String {
     if !hits.is_empty() {
         let _ = write!(line, ", hit: {hits}");
     }
-    if u.acted {
-        line.push_str(", acted");
+    if let Some(i) = game.find(u.tag) {
+        for m in markers_words(game, i, viewer) {
+            let _ = write!(line, ", {m}");
+        }
     }
     line
 }
 
 /// The table drawn in text, `cell_mm` mm a character, far edge at the
 /// top; then the legend, every unit, the clouds and the status.
-pub fn draw(game: &Game, cell_mm: u16) -> String {
+pub fn draw(game: &Game, cell_mm: u16, viewer: Option<u8>) -> String {
     let cell = i32::from(cell_mm.max(1));
     let (w, d) = game.setup().table;
     let cols = (i32::from(w) + cell - 1) / cell;
@@ -116,7 +142,11 @@ pub fn draw(game: &Game, cell_mm: u16) -> String {
          = light structure, * vegetation, ^ hill, o crater, ~ smoke, x carcass\n",
     );
     for u in game.units() {
-        out.push_str(&unit_line(game, u));
+        out.push_str(&unit_line(game, u, viewer));
+        out.push('\n');
+    }
+    for side in 0..2u8 {
+        out.push_str(&cards_line(game, side, viewer));
         out.push('\n');
     }
     for c in game.clouds() {
@@ -132,6 +162,27 @@ pub fn draw(game: &Game, cell_mm: u16) -> String {
     out.push_str(&status(game));
     out.push('\n');
     out
+}
+
+/// A side's cards as `viewer` may see them (R149): its own hand, of the
+/// other side the hand's and deck's sizes; everyone's discards.
+pub fn cards_line(game: &Game, side: u8, viewer: Option<u8>) -> String {
+    let c = &game.flow().cards[usize::from(side)];
+    let name = &game.setup().sides[usize::from(side)].name;
+    let hand = if viewer.is_none_or(|v| v == side) {
+        format!("hand [{}]", card_ids(&c.hand).join(", "))
+    } else {
+        format!("{} cards in hand", c.hand.len())
+    };
+    let deck = if c.dealt {
+        format!("{} in the deck", c.deck.len())
+    } else {
+        "deck dealt at its first draw".to_owned()
+    };
+    format!(
+        "{name}: {hand}; {deck}; discards [{}]",
+        card_ids(&c.discards).join(", ")
+    )
 }
 
 fn cell_char(game: &Game, p: Pt, cell: i32) -> char {
@@ -229,14 +280,14 @@ pub fn status(game: &Game) -> String {
             Some(p) => format!(
                 "turn {}: {} owes where the drop aimed at {} fell (land X,Y); {score}",
                 game.turn_number(),
-                sides[usize::from(game.to_act())].name,
+                sides[usize::from(game.units()[p.shooter].side)].name,
                 p.aim
             ),
             None => format!(
-                "turn {} of {}: {} to activate a unit; {score}",
+                "turn {} of {}: {}; {score}",
                 game.turn_number(),
                 game.setup().turns,
-                sides[usize::from(game.to_act())].name
+                game.phase_words()
             ),
         },
     }
@@ -256,7 +307,7 @@ struct UnitJson<'a> {
     movement: u8,
     alive: bool,
     carcass: bool,
-    acted: bool,
+    markers: Vec<String>,
     hits: String,
     space: Option<String>,
     aboard: Option<&'a str>,
@@ -277,11 +328,22 @@ struct CloudJson<'a> {
 }
 
 #[derive(Serialize)]
+struct CardsJson<'a> {
+    side: &'a str,
+    hand_size: usize,
+    deck_size: usize,
+    discards: Vec<&'static str>,
+}
+
+#[derive(Serialize)]
 struct Summary<'a> {
     system: &'static str,
     turn: u32,
     turns: u32,
-    to_act: &'a str,
+    phase: String,
+    owing: Vec<&'a str>,
+    hand: Option<Vec<&'static str>>,
+    cards: Vec<CardsJson<'a>>,
     over: bool,
     winner: Option<&'a str>,
     ap_destroyed: std::collections::BTreeMap<&'a str, u16>,
@@ -291,16 +353,30 @@ struct Summary<'a> {
     clouds: Vec<CloudJson<'a>>,
 }
 
-/// The JSON summary of the skirmish (every viewer sees all of it: the
-/// stand-in turn hides nothing).
-pub fn json(game: &Game) -> String {
+/// The JSON summary of the skirmish as `viewer` may see it (R149; `None`:
+/// the referee): its own hand and markers; of the other side the sizes
+/// of its hand and deck, where its face-down markers lie, its discards.
+pub fn json(game: &Game, viewer: Option<u8>) -> String {
     let sides = &game.setup().sides;
     let name = |s: u8| sides[usize::from(s)].name.as_str();
     let summary = Summary {
         system: "Frontiers",
         turn: game.turn_number(),
         turns: game.setup().turns,
-        to_act: name(game.to_act()),
+        phase: game.phase_words(),
+        owing: (0..2u8).filter(|s| game.owes(*s)).map(name).collect(),
+        hand: viewer.map(|v| card_ids(&game.flow().cards[usize::from(v)].hand)),
+        cards: (0..2u8)
+            .map(|s| {
+                let c = &game.flow().cards[usize::from(s)];
+                CardsJson {
+                    side: name(s),
+                    hand_size: c.hand.len(),
+                    deck_size: c.deck.len(),
+                    discards: card_ids(&c.discards),
+                }
+            })
+            .collect(),
         over: game.ending().is_some(),
         winner: match game.ending() {
             Some(Ending::Won(s)) => Some(name(s.0 as u8)),
@@ -328,7 +404,10 @@ pub fn json(game: &Game) -> String {
                 movement: u.movement(),
                 alive: u.alive,
                 carcass: u.carcass,
-                acted: u.acted,
+                markers: game
+                    .find(u.tag)
+                    .map(|i| markers_words(game, i, viewer))
+                    .unwrap_or_default(),
                 hits: hits_words(u),
                 space: u.inside.map(|(e, k)| game.space_name(e, k)),
                 aboard: u.aboard.map(|v| game.units()[usize::from(v)].tag.as_str()),

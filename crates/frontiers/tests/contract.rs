@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sandtable_core::dice::Dice;
-use sandtable_core::game::{GameState, Legal, Seat, Spot, next_seat};
+use sandtable_core::game::{Decision, GameState, Legal, Seat, Spot, next_seat};
 use sandtable_core::undo::Undoable;
 use sandtable_frontiers::data::Faction;
 use sandtable_frontiers::geometry::Pt;
@@ -126,9 +126,11 @@ fn check_here(game: &Game, rng: &mut ChaCha8Rng) -> Result<(), TestCaseError> {
     game.legal_into(seat, &mut legal);
     prop_assert!(!legal.is_empty(), "a seat to act has a command");
     let other = Seat(1 - seat.0);
+    // A sealed decision may be owed by both seats at once.
+    let alone = matches!(game.decision(), Decision::One(_));
     let mut none = Vec::new();
     game.legal_into(other, &mut none);
-    prop_assert!(none.is_empty(), "the other seat owes nothing");
+    prop_assert!(!alone || none.is_empty(), "the other seat owes nothing");
     for l in &legal {
         prop_assert!(
             game.check(seat, &l.command).is_ok(),
@@ -140,7 +142,7 @@ fn check_here(game: &Game, rng: &mut ChaCha8Rng) -> Result<(), TestCaseError> {
             l.command,
             "a listed command is its own family"
         );
-        prop_assert!(game.check(other, &l.command).is_err());
+        prop_assert!(!alone || game.check(other, &l.command).is_err());
         let mut members = Vec::new();
         game.sample_into(seat, &l.command, 3, rng, &mut members);
         prop_assert!(!members.is_empty());
@@ -223,7 +225,7 @@ proptest! {
         };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut history = Undoable::new(game);
-        for _ in 0..24 {
+        for _ in 0..60 {
             let game = history.game().clone();
             check_here(&game, &mut rng)?;
             let Some(seat) = next_seat(&game) else { break };
@@ -247,7 +249,7 @@ proptest! {
 /// run with `--nocapture` to see the new one, and check the change first.
 #[test]
 fn a_record_replays_to_the_same_hash() {
-    const HASH: u64 = 0xf06b_fb09_733e_e705;
+    const HASH: u64 = 0xc52f_8d71_ce64_d6fa;
     let setup = skirmish(&[]);
     // The first random record from seed 11 on that goes into the hut, so
     // that the hash covers a path through a door (R117) ...

@@ -73,7 +73,7 @@ fn r122_a_shot_s_line_carries_the_modifiers_it_is_rolled_with() {
     assert_eq!(*from, at(100, 50));
     assert_eq!(*modifier, -2);
     let mut events = Vec::new();
-    g.apply_into(Seat(0), &shot, &mut events).expect("legal");
+    g.act(0, &shot, &mut events).expect("legal in space");
     let rolled: Vec<String> = events
         .iter()
         .find_map(|e| match e {

@@ -3,6 +3,7 @@
 
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{GameState, Seat};
+use sandtable_frontiers::army::Slot;
 use sandtable_frontiers::data::{Faction, Location};
 use sandtable_frontiers::game::Event;
 use sandtable_frontiers::geometry::Pt;
@@ -87,17 +88,35 @@ fn odds_words(line: &str) -> String {
 
 /// Plays `command` on every script of `rolls` dice (6^rolls of them) and
 /// checks each attack's shown odds against how often each result came.
-fn check(setup: &Setup, seat: u16, prelude: &[&str], command: &str, rolls: u32) {
+/// The turn is played up to the shot through the contract: the shooter
+/// holds marker 1 (on `slot`), names a shot, and shoots; the dice before
+/// it from a generator, the script after, with ones to spare for the
+/// Reserve's coins.
+fn check(setup: &Setup, seat: u16, slot: Slot, command: &str, rolls: u32) {
     let c: Command = command.parse().expect("notation");
+    let shooter = c.unit().expect("a shot's unit");
     let before = |dice: Vec<u8>| {
-        let mut g = Game::new(setup, Dice::scripted(dice)).expect("valid");
-        for p in prelude {
+        let mut g = Game::new(setup, Dice::seeded(5)).expect("valid");
+        let side = seat as u8;
+        let play = |g: &mut Game, s: u8, c: Command| {
             let mut ev = Vec::new();
-            let pc: Command = p.parse().expect("notation");
-            let s = g.to_act();
-            g.apply_into(Seat(u16::from(s)), &pc, &mut ev)
-                .unwrap_or_else(|e| panic!("{p}: {e}"));
-        }
+            g.apply_into(Seat(u16::from(s)), &c, &mut ev)
+                .unwrap_or_else(|e| panic!("{c}: {e}"));
+        };
+        play(&mut g, 0, "discard".parse().expect("notation"));
+        play(&mut g, 1, "discard".parse().expect("notation"));
+        let mine = g.orders_with(side, &[(shooter, slot)]).expect("orders");
+        let theirs = g.orders_with(1 - side, &[]).expect("orders");
+        play(&mut g, side, mine);
+        play(&mut g, 1 - side, theirs);
+        play(
+            &mut g,
+            side,
+            format!("name {shooter} shoot").parse().expect("notation"),
+        );
+        let mut dice = dice;
+        dice.extend([1; 40]);
+        g.set_dice(Dice::scripted(dice));
         g
     };
     let shown = before(Vec::new()).odds(Seat(seat), &c);
@@ -148,7 +167,7 @@ fn r123_r124_a_shot_s_odds_are_its_dice_played_out() {
         ("K1", "zr_cluster", 1, 100, 400),
     ]);
     // Long range -1: miss, damaged, no double possible.
-    check(&s, 0, &[], "shoot T1 K1", 1);
+    check(&s, 0, Slot::Unit, "shoot T1 K1", 1);
     let s = setup(&[
         ("O1", "lg_orion", 0, 100, 100),
         ("M1", "zr_memory", 1, 100, 200),
@@ -156,7 +175,7 @@ fn r123_r124_a_shot_s_odds_are_its_dice_played_out() {
     ]);
     // A2 3 at body against defense 4: steps and doubles, one step a
     // memory's damaged side.
-    check(&s, 0, &[], "shoot O1 M1 A2", 1);
+    check(&s, 0, Slot::Weapon(1), "shoot O1 M1 A2", 1);
 }
 
 #[test]
@@ -165,7 +184,7 @@ fn r125_a_vehicle_s_odds_roll_its_locations() {
         ("W1", "lg_walker", 0, 300, 100),
         ("CR", "zr_crawler", 1, 300, 300),
     ]);
-    check(&s, 0, &[], "shoot W1 CR", 2);
+    check(&s, 0, Slot::Weapon(0), "shoot W1 CR", 2);
 }
 
 #[test]
@@ -176,7 +195,7 @@ fn r126_a_template_s_odds_are_each_unit_s_attack() {
         ("T2", "lg_trooper", 0, 335, 100),
         ("SP", "zr_spitter", 1, 300, 400),
     ]);
-    check(&s, 1, &["move T1"], "shoot SP T1", 2);
+    check(&s, 1, Slot::Unit, "shoot SP T1", 2);
 }
 
 #[test]
@@ -185,7 +204,7 @@ fn r142_a_sniper_s_odds_are_its_own_numbers() {
         ("S1", "lg_sniper", 0, 100, 100),
         ("K1", "zr_cluster", 1, 100, 500),
     ]);
-    check(&s, 0, &[], "shoot S1 K1", 1);
+    check(&s, 0, Slot::Unit, "shoot S1 K1", 1);
 }
 
 #[test]
@@ -195,5 +214,5 @@ fn r141_a_split_shot_s_odds_are_each_part_s_roll() {
         ("T2", "lg_trooper", 0, 150, 100),
         ("K1", "zr_cluster", 1, 120, 300),
     ]);
-    check(&s, 1, &["move T1"], "shoot K1 T1+2 T2+1", 2);
+    check(&s, 1, Slot::Unit, "shoot K1 T1+2 T2+1", 2);
 }

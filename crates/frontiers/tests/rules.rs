@@ -1,13 +1,17 @@
-//! The rulings in play, one test a ruling where it bites, with scripted
-//! dice and positions in whole mm (rulings/frontiers.md, R100-R142).
+//! The rulings in space, one test a ruling where it bites, with scripted
+//! dice and positions in whole mm (rulings/frontiers.md, R100-R142): each
+//! action resolved by `Game::act`, outside the turn's order, which
+//! `tests/turn.rs` tests through the contract.
 
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{Ending, GameState, Seat};
+use sandtable_frontiers::army::Marker;
 use sandtable_frontiers::attack::Outcome;
 use sandtable_frontiers::data::{Faction, Location};
 use sandtable_frontiers::game::{Event, Struck};
 use sandtable_frontiers::geometry::Pt;
 use sandtable_frontiers::setup::{DropRule, Element, SideSetup, Terrain, TerrainKind, UnitSetup};
+use sandtable_frontiers::turn::{Owing, Phase};
 use sandtable_frontiers::{Command, Game, Setup};
 
 fn sides() -> Vec<SideSetup> {
@@ -69,24 +73,63 @@ fn cmd(text: &str) -> Command {
     text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
-/// Applies `text` as `seat`, or panics with the refusal.
-fn play(g: &mut Game, seat: u16, text: &str) -> Vec<Event> {
+/// Resolves `text` as an action of `side`, or panics with the refusal.
+fn play(g: &mut Game, side: u8, text: &str) -> Vec<Event> {
     let mut events = Vec::new();
-    g.apply_into(Seat(seat), &cmd(text), &mut events)
+    g.act(side, &cmd(text), &mut events)
         .unwrap_or_else(|e| panic!("{text}: {e}"));
     events
 }
 
-/// The refusal of `text` as `seat`, checked to change nothing.
-fn refused(g: &Game, seat: u16, text: &str) -> String {
+/// The refusal of `text` as an action of `side`, checked to change
+/// nothing.
+fn refused(g: &Game, side: u8, text: &str) -> String {
     let mut copy = g.clone();
     let mut events = Vec::new();
-    let e = copy
-        .apply_into(Seat(seat), &cmd(text), &mut events)
-        .expect_err(text);
+    let e = copy.act(side, &cmd(text), &mut events).expect_err(text);
     assert!(copy == *g, "a refused command changes nothing: {text}");
     assert!(events.is_empty());
     e.to_string()
+}
+
+/// Plays the rest of the turn through the contract, nobody acting: both
+/// keep their hands, place their decoys alone, and let their Reserve go
+/// (R105-R112); the turn's own dice (a coin in the Reserve) from a
+/// generator, the scripted dice kept for the test.
+fn next_turn(g: &mut Game) {
+    let scripted = g.dice().clone();
+    g.set_dice(Dice::seeded(7));
+    let turn = g.turn_number();
+    while g.turn_number() == turn && g.ending().is_none() {
+        let side = match g.owing() {
+            Owing::One(s) => s,
+            Owing::Sealed(owed) => u8::from(!owed[0]),
+            Owing::Over(_) => break,
+        };
+        let text = match g.flow().phase {
+            Phase::Prepare(_) => "discard".to_owned(),
+            Phase::Order => {
+                let Command::Orders { mut orders, n } = g.canonical_orders(side) else {
+                    unreachable!("orders")
+                };
+                let decoys = usize::from(n).min(2);
+                for o in &mut orders[..decoys] {
+                    o.marker = Marker::Decoy;
+                }
+                Command::Orders {
+                    orders,
+                    n: decoys as u8,
+                }
+                .to_string()
+            }
+            Phase::Reserve(_) => format!("pass {}", g.units()[g.reserve_units(side)[0]].tag),
+            other => panic!("no marker is numbered: no {other:?}"),
+        };
+        let mut events = Vec::new();
+        g.apply_into(Seat(u16::from(side)), &cmd(&text), &mut events)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+    g.set_dice(scripted);
 }
 
 fn attacks(events: &[Event]) -> Vec<(Struck, u8, i8, i8, u8, Outcome)> {
@@ -231,7 +274,8 @@ fn r123_r124_a_step_flips_a_damaged_back_then_destroys_and_a_double_destroys() {
     );
     play(&mut g, 1, "shoot K1 T1");
     play(&mut g, 1, "move K2");
-    assert_eq!(g.turn(), 2);
+    next_turn(&mut g);
+    assert_eq!(g.turn_number(), 2);
     play(&mut g, 1, "shoot K1 T1");
     let ev = play(&mut g, 0, "shoot T1 K1");
     assert!(
@@ -294,7 +338,7 @@ fn r120_units_block_sight_and_grazing_within_half_a_mm_does_not() {
     ]);
     s.elements.push(wall(107));
     let g = game(&s, &[]);
-    g.check(Seat(0), &cmd("shoot T1 K1"))
+    g.check_action(0, &cmd("shoot T1 K1"))
         .expect("grazing within 0.5 mm does not block (R120)");
     s.elements[0] = wall(108);
     let g = game(&s, &[]);
@@ -555,12 +599,10 @@ fn r130_r131_a_cloud_costs_enemy_shots_and_two_are_the_most() {
     let ev = play(&mut g, 0, "shoot T1 K1");
     assert!(modifiers(&ev).is_empty());
     // Turn 2: a second cloud; then, both down, no third (R130).
-    play(&mut g, 1, "move K2");
-    play(&mut g, 1, "move K1");
+    next_turn(&mut g);
     play(&mut g, 0, "smoke E1 230,220");
-    play(&mut g, 1, "move K2");
-    play(&mut g, 0, "move T1");
-    assert_eq!(g.turn(), 3);
+    next_turn(&mut g);
+    assert_eq!(g.turn_number(), 3);
     assert_eq!(
         refused(&g, 0, "smoke E1 250,200"),
         "both of the side's clouds are down (R130)"
@@ -647,7 +689,7 @@ fn r142_a_sniper_sees_past_units_and_shoots_only_infantry() {
         unit("CR", "zr_crawler", 1, 300, 250),
     ]);
     let g = game(&s, &[]);
-    g.check(Seat(0), &cmd("shoot S1 K1"))
+    g.check_action(0, &cmd("shoot S1 K1"))
         .expect("units never block a sniper (R142)");
     assert!(refused(&g, 0, "shoot S1 CR").contains("a sniper shoots infantry (R142)"));
 }
@@ -663,7 +705,7 @@ fn r121_an_arc_keeps_the_best_line_inside_it() {
     ]);
     s.units[0].facing = 180;
     let g = game(&s, &[]);
-    g.check(Seat(0), &cmd("shoot O1 K1"))
+    g.check_action(0, &cmd("shoot O1 K1"))
         .expect("half of K1 lies in the arc (R121)");
     // K2 behind it: out of A1's arc, in A2's (360°).
     let e = refused(&g, 0, "shoot O1 K2");
@@ -671,7 +713,8 @@ fn r121_an_arc_keeps_the_best_line_inside_it() {
         e,
         "O1 has no line of sight to K2 within its weapon's 180° arc (R120)"
     );
-    g.check(Seat(0), &cmd("shoot O1 K2 A2")).expect("all round");
+    g.check_action(0, &cmd("shoot O1 K2 A2"))
+        .expect("all round");
 }
 
 #[test]
@@ -1107,9 +1150,7 @@ fn r139_a_medic_undoes_a_step_of_this_turn_and_returns_a_unit_destroyed_this_tur
     play(&mut g, 1, "shoot K1 T1");
     play(&mut g, 0, "move M1");
     play(&mut g, 1, "move K2");
-    play(&mut g, 0, "move T1");
-    // Turn 2.
-    play(&mut g, 1, "move K1");
+    next_turn(&mut g);
     let e = refused(&g, 0, "heal M1 T1 131,100");
     assert!(
         e.contains("T1 took no step this turn: a medic undoes one of this turn (R139)"),
@@ -1244,8 +1285,8 @@ fn r139_a_destroyed_vehicle_is_returned_naming_no_marker() {
     play(&mut g, 0, "move E1");
     play(&mut g, 1, "shoot S2 W1");
     assert!(!g.units()[0].alive);
-    // Turn 2, the second seat first; then E1, a turn late.
-    play(&mut g, 1, "move S1");
+    // Turn 2: E1, a turn late.
+    next_turn(&mut g);
     assert!(refused(&g, 0, "repair E1 W1 L").contains("naming no marker (not L) (R139)"));
     assert!(refused(&g, 0, "repair E1 W1").contains("was not destroyed this turn"));
 }
@@ -1340,7 +1381,7 @@ fn r125_r140_a_carried_unit_s_location_steps_the_owner_s_pick_and_a_wreck_sets_t
     play(&mut g, 1, "move K1");
     let ev = play(&mut g, 0, "shoot W1 V1");
     assert!(ev.contains(&Event::PickOwed { vehicle: 2 }));
-    assert_eq!(g.to_act(), 1, "the Zirl owe the pick");
+    assert_eq!(g.owing(), Owing::One(1), "the Zirl owe the pick");
     assert!(refused(&g, 0, "move T1").contains("Zirl owes the pick of the unit aboard V1"));
     assert!(refused(&g, 1, "pick T1").contains("T1 is not aboard V1"));
     play(&mut g, 1, "pick K2");

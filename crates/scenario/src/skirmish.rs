@@ -82,12 +82,20 @@ impl Skirmish {
         );
         out.push_str("    sides: [\n");
         for side in &s.sides {
-            let _ = writeln!(
+            let _ = write!(
                 out,
-                "        (name: {}, faction: {:?}),",
+                "        (name: {}, faction: {:?}",
                 crate::quoted(&side.name),
                 side.faction
             );
+            if let Some(deck) = &side.deck {
+                let ids: Vec<String> = deck.iter().map(|c| crate::quoted(c)).collect();
+                let _ = write!(out, ", deck: [{}]", ids.join(", "));
+                if side.deck_order {
+                    out.push_str(", deck_order: true");
+                }
+            }
+            out.push_str("),\n");
         }
         out.push_str("    ],\n    terrain: [\n");
         for t in &s.terrain {
@@ -327,6 +335,10 @@ enum FileDrop {
 struct FileSide {
     name: String,
     faction: FileFaction,
+    #[serde(default)]
+    deck: Option<Vec<String>>,
+    #[serde(default)]
+    deck_order: bool,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -522,8 +534,25 @@ fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
                 FileFaction::Legion => Faction::Legion,
                 FileFaction::Zirl => Faction::Zirl,
             },
+            deck: s.deck.clone(),
+            deck_order: s.deck_order,
         })
         .collect();
+    for (i, side) in file.sides.iter().enumerate() {
+        if let Some(deck) = &side.deck {
+            let ids: Vec<&str> = deck.iter().map(String::as_str).collect();
+            // In order: the list alone is checked, no dice drawn.
+            let mut none = sandtable_core::dice::Dice::scripted(Vec::new());
+            if let Err(e) = sandtable_frontiers::army::deal(Some(&ids), true, &mut none) {
+                problems.push(Problem::field(format!("sides[{i}].deck"), e.to_string()));
+            }
+        } else if side.deck_order {
+            problems.push(Problem::field(
+                format!("sides[{i}].deck_order"),
+                "deck_order plays a deck in the order given: it needs the side's deck (R104)",
+            ));
+        }
+    }
     let terrain = file
         .terrain
         .iter()

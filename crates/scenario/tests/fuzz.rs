@@ -1012,3 +1012,64 @@ fn a_building_s_problems_name_its_doors_windows_and_spaces() {
         "{e}"
     );
 }
+
+#[test]
+fn a_side_s_deck_is_25_cards_within_their_limits_and_deck_order_needs_one() {
+    let text = shipped_skirmishes().remove(0);
+    let deck = |cards: &[&str]| {
+        let ids: Vec<String> = cards.iter().map(|c| format!("{c:?}")).collect();
+        format!("deck: [{}]", ids.join(", "))
+    };
+    let bad = text
+        .replace(
+            "(name: \"Legion\", faction: Legion)",
+            &format!("(name: \"Legion\", faction: Legion, {})", deck(&["aim"; 6])),
+        )
+        .replace(
+            "(name: \"Zirl\", faction: Zirl)",
+            "(name: \"Zirl\", faction: Zirl, deck_order: true)",
+        );
+    let e = sandtable_scenario::parse_any_in(&bad, "bad.ron", None)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("sides[0].deck: 6 aim cards: a deck holds at most 5 (R104)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("sides[1].deck_order: deck_order plays a deck in the order given: it needs the side's deck (R104)"),
+        "{e}"
+    );
+    // A deck of 25 in order loads, and is written back as given.
+    let mut good: Vec<&str> = Vec::new();
+    for (card, n) in [
+        ("reinforce", 4),
+        ("aim", 5),
+        ("jam", 3),
+        ("sprint", 4),
+        ("rally", 3),
+        ("cover", 3),
+        ("resupply", 3),
+    ] {
+        good.extend(std::iter::repeat_n(card, n));
+    }
+    let ok = text.replace(
+        "(name: \"Zirl\", faction: Zirl)",
+        &format!(
+            "(name: \"Zirl\", faction: Zirl, {}, deck_order: true)",
+            deck(&good)
+        ),
+    );
+    let loaded = sandtable_scenario::parse_any_in(&ok, "ok.ron", None).expect("a deck of 25");
+    let sandtable_scenario::Loaded::Frontiers(s) = loaded else {
+        panic!("a skirmish");
+    };
+    assert_eq!(s.setup.sides[1].deck.as_ref().map(Vec::len), Some(25));
+    assert!(s.setup.sides[1].deck_order);
+    let again =
+        sandtable_scenario::parse_any_in(&s.to_ron(), "again.ron", None).expect("reads back");
+    let sandtable_scenario::Loaded::Frontiers(again) = again else {
+        panic!("a skirmish");
+    };
+    assert_eq!(again.setup, s.setup);
+}

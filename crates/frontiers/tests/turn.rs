@@ -1,0 +1,656 @@
+//! The turn through the contract (rulings/frontiers.md, R105-R112,
+//! R145, R149): Preparation, sealed orders, steps named and resolved,
+//! two shots together, the Reserve; and what each seat may see of it.
+//! Decks are given in order (R104's `deck_order`) so that the scripted
+//! dice are the turn's own.
+
+use sandtable_core::dice::Dice;
+use sandtable_core::game::{Decision, Ending, GameState, Seat, Seats, Viewer};
+use sandtable_frontiers::attack::Outcome;
+use sandtable_frontiers::data::Faction;
+use sandtable_frontiers::game::{Event, Struck};
+use sandtable_frontiers::geometry::Pt;
+use sandtable_frontiers::setup::{SideSetup, UnitSetup};
+use sandtable_frontiers::turn::Phase;
+use sandtable_frontiers::{Command, Game, Setup};
+
+/// A deck of 25 within the limits, in the order it is drawn (R104, R152).
+const DECK: [&str; 25] = [
+    "aim",
+    "jam",
+    "cover",
+    "rally",
+    "sprint",
+    "reinforce",
+    "resupply",
+    "aim",
+    "jam",
+    "cover",
+    "sprint",
+    "reinforce",
+    "resupply",
+    "aim",
+    "jam",
+    "cover",
+    "sprint",
+    "reinforce",
+    "resupply",
+    "aim",
+    "rally",
+    "sprint",
+    "reinforce",
+    "aim",
+    "rally",
+];
+
+fn side(faction: Faction) -> SideSetup {
+    SideSetup {
+        deck: Some(DECK.iter().map(|c| (*c).to_owned()).collect()),
+        deck_order: true,
+        ..SideSetup::of(faction)
+    }
+}
+
+fn setup(units: &[(&str, &str, u8, i32, i32)]) -> Setup {
+    Setup {
+        sides: vec![side(Faction::Legion), side(Faction::Zirl)],
+        units: units
+            .iter()
+            .map(|(id, data, side, x, y)| UnitSetup {
+                id: (*id).into(),
+                data: (*data).into(),
+                side: *side,
+                at: Pt::new(*x, *y),
+                facing: 90,
+                back: false,
+            })
+            .collect(),
+        turns: 3,
+        ..Setup::default()
+    }
+}
+
+fn game(setup: &Setup, rolls: &[u8]) -> Game {
+    Game::new(setup, Dice::scripted(rolls.to_vec())).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn cmd(text: &str) -> Command {
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// Applies `text` as `seat` through the contract, or panics.
+fn play(g: &mut Game, seat: u16, text: &str) -> Vec<Event> {
+    let mut events = Vec::new();
+    g.apply_into(Seat(seat), &cmd(text), &mut events)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    events
+}
+
+/// The refusal of `text` as `seat`, checked to change nothing.
+fn refused(g: &Game, seat: u16, text: &str) -> String {
+    let mut copy = g.clone();
+    let mut events = Vec::new();
+    let e = copy
+        .apply_into(Seat(seat), &cmd(text), &mut events)
+        .expect_err(text);
+    assert!(copy == *g, "a refused command changes nothing: {text}");
+    e.to_string()
+}
+
+/// Both Preparations kept, then both sides' orders.
+fn orders(g: &mut Game, first: &str, second: &str) -> Vec<Event> {
+    if matches!(g.flow().phase, Phase::Prepare(_)) {
+        play(g, 0, "discard");
+        play(g, 1, "discard");
+    }
+    play(g, 0, first);
+    play(g, 1, second)
+}
+
+fn one(seat: u16) -> Decision {
+    Decision::One(Seat(seat))
+}
+
+#[test]
+fn r105_each_preparation_discards_any_then_draws_up_to_four_first_seat_first() {
+    let s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("K1", "zr_cluster", 1, 100, 500),
+    ]);
+    let mut g = game(&s, &[]);
+    assert_eq!(g.decision(), one(0));
+    assert_eq!(
+        refused(&g, 1, "discard"),
+        "it is Legion's Preparation (R105)"
+    );
+    assert!(refused(&g, 0, "orders T1:1").contains("the Preparation comes first"));
+    // The first hand: nothing to let go; the deck's top four.
+    let ev = play(&mut g, 0, "discard");
+    assert_eq!(
+        g.describe(&ev[0]),
+        "Legion keeps its hand and draws aim, jam, cover, rally (R105)"
+    );
+    play(&mut g, 1, "discard");
+    assert_eq!(g.flow().phase, Phase::Order);
+    // Next turn: the named cards out, up to four drawn from the top.
+    orders(&mut g, "orders T1:decoy", "orders K1:decoy");
+    play(&mut g, 1, "pass K1");
+    play(&mut g, 0, "pass T1");
+    assert_eq!(g.turn(), 2);
+    assert_eq!(
+        refused(&g, 0, "discard sprint"),
+        "the hand holds no sprint to discard (R105)"
+    );
+    let ev = play(&mut g, 0, "discard jam rally");
+    assert_eq!(
+        g.describe(&ev[0]),
+        "Legion discards jam, rally and draws sprint, reinforce (R105)"
+    );
+    let c = &g.flow().cards[0];
+    assert_eq!(c.hand.len(), 4);
+    assert_eq!(c.deck.len(), 25 - 6);
+    assert_eq!(c.discards.len(), 2);
+}
+
+#[test]
+fn r106_r107_orders_with_a_gap_are_refused_and_sealed_until_both_are_placed() {
+    let s = setup(&[
+        ("CP", "lg_captain", 0, 100, 100),
+        ("T1", "lg_trooper", 0, 200, 100),
+        ("T2", "lg_trooper", 0, 300, 100),
+        ("T3", "lg_trooper", 0, 400, 100),
+        ("K1", "zr_cluster", 1, 100, 500),
+        ("K2", "zr_cluster", 1, 200, 500),
+        ("K3", "zr_cluster", 1, 300, 500),
+    ]);
+    let mut g = game(&s, &[]);
+    // 70 AP: 2, and the captain's +2 (R106).
+    assert_eq!(g.markers_owed(0), 4);
+    assert_eq!(g.markers_owed(1), 2);
+    play(&mut g, 0, "discard");
+    play(&mut g, 1, "discard");
+    let both = Seats::default().with(Seat(0)).with(Seat(1));
+    assert_eq!(g.decision(), Decision::Sealed(both));
+    assert_eq!(
+        refused(&g, 0, "orders CP:1 T1:3 T2:decoy T3:decoy"),
+        "marker 3 is placed without marker 2: markers run from 1 with no gap (R107)"
+    );
+    assert_eq!(
+        refused(&g, 1, "orders K1:1 K2:2 K3:3"),
+        "3 numbered markers: the side has 2 this turn, as R106 counts them (R107)"
+    );
+    assert!(refused(&g, 0, "orders CP:1 K1:decoy").contains("K1 is Zirl's (R107)"));
+    let ev = play(&mut g, 0, "orders CP:1 T1:2 T2:decoy T3:decoy");
+    assert_eq!(
+        g.describe(&ev[0]),
+        "Legion places its markers face down (R107)"
+    );
+    // Sealed: the Zirl owe theirs, and read no number of the Legion's.
+    assert_eq!(
+        g.decision(),
+        Decision::Sealed(Seats::default().with(Seat(1)))
+    );
+    let c = cmd("orders CP:1 T1:2 T2:decoy T3:decoy");
+    assert_eq!(g.command_for(Seat(0), &c, Viewer::Player(Seat(1))), None);
+    assert_eq!(
+        g.command_for(Seat(0), &c, Viewer::Player(Seat(0))),
+        Some(c.to_string())
+    );
+    assert!(refused(&g, 0, "orders CP:1 T1:2 T2:decoy T3:decoy").contains("placed already"));
+    let ev = play(&mut g, 1, "orders K1:1 K2:decoy K3:decoy");
+    // Both placed: each sees where the other's lie (R107).
+    let lie: Vec<String> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::MarkersLie { .. }))
+        .map(|e| g.describe(e))
+        .collect();
+    assert_eq!(
+        lie,
+        [
+            "Legion's markers lie on CP, T1, T2, T3 (R107)",
+            "Zirl's markers lie on K1, K2, K3 (R107)"
+        ]
+    );
+}
+
+#[test]
+fn r108_markers_turn_up_in_order_the_other_going_on_alone_and_one_on_a_destroyed_unit_is_lost() {
+    let s = setup(&[
+        ("CP", "lg_captain", 0, 100, 100),
+        ("T1", "lg_trooper", 0, 200, 100),
+        ("T2", "lg_trooper", 0, 300, 100),
+        ("K1", "zr_cluster", 1, 200, 300),
+        ("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    // K1's shot at T1: 6 + 3 = 9 against 5, then 6 again: destroyed.
+    let mut g = game(&s, &[6, 6, 6]);
+    orders(&mut g, "orders CP:1 T1:2 T2:3", "orders K1:1 K2:decoy");
+    // Step 1: CP (Movement 4) is slower than K1 (5): the Legion names
+    // first (R110).
+    assert_eq!(g.flow().step, 1);
+    assert_eq!(g.decision(), one(0));
+    play(&mut g, 0, "name CP move");
+    play(&mut g, 1, "name K1 shoot");
+    play(&mut g, 0, "move CP");
+    let ev = play(&mut g, 1, "shoot K1 T1");
+    assert!(ev.contains(&Event::Damaged { unit: 1 }));
+    // Step 2 holds T1's marker, and the Zirl have none: the Legion goes
+    // on alone.
+    assert_eq!(g.flow().step, 2);
+    assert_eq!(g.flow().active.len(), 1);
+    play(&mut g, 0, "name T1 move");
+    assert_eq!(refused(&g, 1, "pass"), "it is Legion's action now (R108)");
+    play(&mut g, 0, "pass");
+    assert_eq!(g.flow().step, 3);
+    // A marker turned up on a destroyed unit is lost: none here; T2's
+    // marker 3 is its own.
+    play(&mut g, 0, "name T2 move");
+    let ev = play(&mut g, 0, "move T2 300,140");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::DecoysGone { side: 1, .. })),
+        "after the last step, the Reserve"
+    );
+    // Next turn, T1 holds marker 1 and is destroyed before its step: the
+    // step holds nobody of the Legion.
+    play(&mut g, 1, "pass K2");
+    assert_eq!(g.turn(), 2);
+    let mut g2 = g.clone();
+    orders(&mut g2, "orders T1:1 CP:2 T2:decoy", "orders K1:1 K2:decoy");
+    // T1 (4) slower than K1 (5): the Legion names first.
+    play(&mut g2, 0, "name T1 move");
+    play(&mut g2, 1, "name K1 shoot");
+    play(&mut g2, 0, "move T1");
+    let ev = play(&mut g2, 1, "shoot K1 T1");
+    assert!(ev.contains(&Event::Destroyed {
+        unit: 1,
+        carcass: false
+    }));
+    assert_eq!(g2.flow().step, 2, "marker 2 next");
+    assert_eq!(g2.units()[g2.flow().active[0].unit].tag.as_str(), "CP");
+}
+
+#[test]
+fn r109_a_vehicle_s_marker_on_l_moves_and_on_a_weapon_shoots_with_that_weapon() {
+    let s = setup(&[
+        ("O1", "lg_orion", 0, 300, 100),
+        ("K1", "zr_cluster", 1, 300, 400),
+        ("K2", "zr_cluster", 1, 900, 500),
+    ]);
+    let mut g = game(&s, &[6, 6]);
+    play(&mut g, 0, "discard");
+    play(&mut g, 1, "discard");
+    assert!(refused(&g, 0, "orders O1:1").contains("its markers lie on L or a weapon"));
+    orders(&mut g, "orders O1.L:1 O1.A2:2", "orders K2:decoy K1:decoy");
+    assert_eq!(
+        refused(&g, 0, "name O1 shoot"),
+        "O1's marker lies on L: it moves or acts, it does not shoot (R109)"
+    );
+    play(&mut g, 0, "name O1 move");
+    assert!(refused(&g, 0, "shoot O1 K1").contains("O1's action is named move"));
+    play(&mut g, 0, "move O1 300,120 face 90");
+    assert_eq!(
+        refused(&g, 0, "name O1 move"),
+        "O1's marker lies on its weapon A2: it shoots with it (R109)"
+    );
+    play(&mut g, 0, "name O1 shoot");
+    assert_eq!(
+        refused(&g, 0, "shoot O1 K1"),
+        "O1's marker lies on A2: it shoots with that weapon (R109)"
+    );
+    let ev = play(&mut g, 0, "shoot O1 K1 A2");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacked { .. })));
+}
+
+#[test]
+fn r110_the_slower_unit_s_owner_names_first_and_a_coin_breaks_a_tie() {
+    let s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("T2", "lg_trooper", 0, 200, 100),
+        ("K1", "zr_cluster", 1, 100, 500),
+        ("P1", "zr_processor", 1, 300, 500),
+        ("SP", "zr_spitter", 1, 500, 500),
+    ]);
+    // Step 1: T1 (4) against SP (3): the Zirl first. Step 2: T2 (4)
+    // against P1 (4): a coin, 5: the Zirl.
+    let mut g = game(&s, &[5]);
+    orders(&mut g, "orders T1:1 T2:2", "orders SP:1 P1:2 K1:decoy");
+    assert_eq!(g.decision(), one(1));
+    assert_eq!(refused(&g, 0, "name T1 move"), "it is Zirl's naming (R110)");
+    play(&mut g, 1, "name SP move");
+    play(&mut g, 0, "name T1 move");
+    // Two moves: the faster first (R111).
+    assert_eq!(g.decision(), one(0));
+    play(&mut g, 0, "move T1");
+    let ev = play(&mut g, 1, "move SP");
+    assert!(ev.contains(&Event::Coin {
+        roll: 5,
+        side: 1,
+        why: "names first"
+    }));
+    assert_eq!(g.decision(), one(1));
+}
+
+#[test]
+fn r111_a_move_resolves_before_a_shot_named_first() {
+    let s = setup(&[
+        ("M1", "lg_mortar", 0, 100, 100),
+        ("K1", "zr_cluster", 1, 100, 500),
+    ]);
+    let mut g = game(&s, &[1, 1, 1]);
+    orders(&mut g, "orders M1:1", "orders K1:1");
+    // M1 (3) names first, a shot; K1 a move: the move resolves first.
+    play(&mut g, 0, "name M1 shoot");
+    play(&mut g, 1, "name K1 move");
+    assert_eq!(g.decision(), one(1));
+    assert!(refused(&g, 0, "shoot M1 K1").contains("it is Zirl's action now"));
+    play(&mut g, 1, "move K1 100,450");
+    play(&mut g, 0, "shoot M1 K1");
+}
+
+#[test]
+fn r111_two_shots_are_named_sealed_both_roll_and_their_damage_lands_together() {
+    let s = setup(&[
+        ("MD", "lg_medic", 0, 100, 100),
+        ("K1", "zr_cluster", 1, 100, 300),
+    ]);
+    // The medic (bonus 1, defense 4) at K1: 5 + 1 = 6 against 5, a
+    // step; K1 at it: 6 + 3 = 9 against 4, a double (R123). The medic
+    // fires all the same: the damage lands together.
+    let mut g = game(&s, &[5, 6]);
+    orders(&mut g, "orders MD:1", "orders K1:1");
+    play(&mut g, 0, "name MD shoot");
+    play(&mut g, 1, "name K1 shoot");
+    let both = Seats::default().with(Seat(0)).with(Seat(1));
+    assert_eq!(g.decision(), Decision::Sealed(both));
+    let ev = play(&mut g, 1, "shoot K1 MD");
+    assert_eq!(
+        g.describe(&ev[0]),
+        "Zirl names its shot, sealed until both are named (R111)"
+    );
+    // Hidden from the Legion until both are named.
+    assert_eq!(
+        g.command_for(Seat(1), &cmd("shoot K1 MD"), Viewer::Player(Seat(0))),
+        None
+    );
+    let ev = play(&mut g, 0, "shoot MD K1");
+    // Both rolled, the first seat first, before any damage landed.
+    let order: Vec<&str> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Attacked {
+                struck: Struck::Unit(0),
+                ..
+            } => Some("at MD"),
+            Event::Attacked {
+                struck: Struck::Unit(1),
+                ..
+            } => Some("at K1"),
+            Event::Damaged { .. } => Some("damage"),
+            Event::Destroyed { .. } => Some("destroyed"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, ["at K1", "at MD", "damage", "destroyed"]);
+    let outcomes: Vec<Outcome> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Attacked { outcome, .. } => Some(*outcome),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(outcomes, [Outcome::Step, Outcome::Double]);
+    assert!(g.units()[1].damaged() && !g.units()[0].alive);
+    assert_eq!(g.ending(), Some(Ending::Won(Seat(1))));
+}
+
+#[test]
+fn r111_an_action_let_go_or_its_unit_destroyed_before_it_is_lost() {
+    let s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("W1", "zr_weaver", 1, 100, 300),
+        ("K1", "zr_cluster", 1, 900, 500),
+    ]);
+    // T1 (4) and W1 (4) tie: a coin, 1, the Legion names first. T1 at
+    // W1: 6 + 2 = 8 against 4, a double.
+    let mut g = game(&s, &[1, 6]);
+    orders(&mut g, "orders T1:1", "orders W1:1 K1:decoy");
+    play(&mut g, 0, "name T1 shoot");
+    play(&mut g, 1, "name W1 special");
+    // Shoot before Special: W1 falls before its smoke (R111).
+    let ev = play(&mut g, 0, "shoot T1 W1");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Destroyed { unit: 1, .. }))
+    );
+    assert!(
+        matches!(g.flow().phase, Phase::Reserve(_)),
+        "W1's action is lost: the Reserve follows"
+    );
+    // In the Reserve K1 may shoot (reserve_shoot) or let its Reserve go.
+    play(&mut g, 1, "pass K1");
+    assert_eq!(g.turn(), 2);
+}
+
+#[test]
+fn r112_the_reserve_removes_decoys_then_the_fastest_act_a_coin_starting_a_tie() {
+    let s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("CM", "lg_commando", 0, 200, 100),
+        ("M1", "lg_mortar", 0, 300, 100),
+        ("K1", "zr_cluster", 1, 100, 500),
+        ("P1", "zr_processor", 1, 300, 500),
+    ]);
+    // The Reserve: CM and K1 (5) tie: a coin, 2: the Legion starts;
+    // K1's shot rolls a 3; T1 and P1 (4) tie: a coin, 5, the Zirl.
+    let mut g = game(&s, &[2, 3, 5]);
+    let ev = orders(
+        &mut g,
+        "orders T1:decoy CM:decoy",
+        "orders P1:decoy K1:decoy",
+    );
+    let gone: Vec<String> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::DecoysGone { .. }))
+        .map(|e| g.describe(e))
+        .collect();
+    assert_eq!(
+        gone,
+        [
+            "the Reserve: Legion's decoys on T1, CM are removed (R112)",
+            "the Reserve: Zirl's decoys on P1, K1 are removed (R112)"
+        ]
+    );
+    assert!(ev.contains(&Event::Coin {
+        roll: 2,
+        side: 0,
+        why: "starts the Reserve of its Movement"
+    }));
+    assert_eq!(g.decision(), one(0));
+    assert!(refused(&g, 0, "move T1").contains("T1 is not among the units that act now"));
+    // A commando shoots only with reserve_shoot; a cluster may (R112).
+    assert!(refused(&g, 0, "shoot CM K1").contains("it shoots only with reserve_shoot"));
+    play(&mut g, 0, "move CM 200,140");
+    // Alternating in the group: the Zirl's K1.
+    assert_eq!(g.decision(), one(1));
+    let ev = play(&mut g, 1, "shoot K1 CM");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacked { .. })));
+    // Movement 4: T1 and P1, a coin again; then M1 (3) alone.
+    assert_eq!(g.flow().group, Some((4, 1)));
+    assert_eq!(g.decision(), one(1));
+    play(&mut g, 1, "pass P1");
+    play(&mut g, 0, "pass T1");
+    assert_eq!(g.flow().group, Some((3, 0)));
+    play(&mut g, 0, "pass M1");
+    assert_eq!(g.turn(), 2, "then all markers go: the next turn");
+    assert_eq!(g.flow().phase, Phase::Prepare(0));
+}
+
+#[test]
+fn r145_the_game_ends_after_its_turns_on_ap_destroyed() {
+    let s = Setup {
+        turns: 1,
+        ..setup(&[
+            ("T1", "lg_trooper", 0, 100, 100),
+            ("K1", "zr_cluster", 1, 100, 500),
+        ])
+    };
+    let mut g = game(&s, &[]);
+    orders(&mut g, "orders T1:decoy", "orders K1:decoy");
+    play(&mut g, 1, "pass K1");
+    let ev = play(&mut g, 0, "pass T1");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Ended { .. })),
+        "{ev:?}"
+    );
+    assert_eq!(
+        g.ending(),
+        Some(Ending::Draw(
+            "equal AP destroyed after the last turn (R145)"
+        ))
+    );
+}
+
+/// A JSON view's text with its hand, and each unit's markers.
+fn views(g: &Game, seat: u16) -> (String, String) {
+    let v = Viewer::Player(Seat(seat));
+    (g.view_json(v), g.draw_text(v))
+}
+
+#[test]
+fn r149_a_hand_and_marker_numbers_are_their_owner_s_until_revealed() {
+    let s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("T2", "lg_trooper", 0, 200, 100),
+        ("K1", "zr_cluster", 1, 100, 500),
+        ("K2", "zr_cluster", 1, 200, 500),
+    ]);
+    let mut g = game(&s, &[]);
+    play(&mut g, 0, "discard");
+    play(&mut g, 1, "discard");
+    // The hand: the Legion's own; the Zirl read its size; the referee all.
+    let (json, text) = views(&g, 0);
+    assert!(
+        text.contains("Legion: hand [aim, jam, cover, rally]"),
+        "{text}"
+    );
+    assert!(json.contains("\"hand\": [\n    \"aim\""), "{json}");
+    let (json, text) = views(&g, 1);
+    assert!(text.contains("Legion: 4 cards in hand"), "{text}");
+    assert!(!text.contains("Legion: hand"), "{text}");
+    assert!(json.contains("\"hand_size\": 4"));
+    assert!(
+        g.draw_text(Viewer::Referee)
+            .contains("Legion: hand [aim, jam, cover, rally]")
+    );
+    // The deck's order is nobody's: no view lists it.
+    for v in [
+        Viewer::Referee,
+        Viewer::Player(Seat(0)),
+        Viewer::Player(Seat(1)),
+    ] {
+        assert!(!g.view_json(v).contains("sprint"), "the deck's fifth card");
+    }
+    // The other's draw reads as a count in its log.
+    let drew = Event::Prepared {
+        side: 0,
+        discarded: Vec::new(),
+        drew: vec![1, 2],
+    };
+    assert_eq!(
+        g.describe_for(&drew, Viewer::Player(Seat(1))).as_deref(),
+        Some("Legion keeps its hand and draws 2 cards (R105)")
+    );
+    // Markers: numbers and decoys their owner's; where they lie, both's.
+    orders(&mut g, "orders T1:2 T2:1", "orders K1:1 K2:decoy");
+    let (_, text) = views(&g, 1);
+    assert!(
+        text.contains(
+            "T1 trooper (Legion) at 100,100, front side, defense 5, Movement 4, a face-down marker"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "T2 trooper (Legion) at 200,100, front side, defense 5, Movement 4, marker 1"
+        ),
+        "turned up in step 1: {text}"
+    );
+    assert!(
+        text.contains("K2 cluster (Zirl) at 200,500, front side, defense 5, Movement 5, decoy")
+    );
+    let (_, text) = views(&g, 0);
+    assert!(
+        text.contains(
+            "T1 trooper (Legion) at 100,100, front side, defense 5, Movement 4, marker 2"
+        )
+    );
+    assert!(text.contains(
+        "K2 cluster (Zirl) at 200,500, front side, defense 5, Movement 5, a face-down marker"
+    ));
+    // A control: the referee sees the decoy.
+    assert!(g.draw_text(Viewer::Referee).contains("Movement 5, decoy"));
+}
+
+#[test]
+fn r149_redeal_keeps_what_a_seat_sees_and_deals_the_rest_again() {
+    let s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("T2", "lg_trooper", 0, 200, 100),
+        ("T3", "lg_trooper", 0, 300, 100),
+        ("K1", "zr_cluster", 1, 100, 500),
+        ("K2", "zr_cluster", 1, 200, 500),
+        ("K3", "zr_cluster", 1, 300, 500),
+    ]);
+    let mut g = game(&s, &[]);
+    orders(
+        &mut g,
+        "orders T1:2 T2:1 T3:decoy",
+        "orders K1:1 K2:2 K3:decoy",
+    );
+    let mut changed = [false; 2];
+    for seed in 0..40 {
+        let mut copy = g.clone();
+        copy.redeal(Seat(1), seed);
+        // The Zirl's own view, its legal list, and a refusal: the same.
+        assert_eq!(
+            copy.view_json(Viewer::Player(Seat(1))),
+            g.view_json(Viewer::Player(Seat(1)))
+        );
+        assert_eq!(
+            copy.draw_text(Viewer::Player(Seat(1))),
+            g.draw_text(Viewer::Player(Seat(1)))
+        );
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        copy.legal_into(Seat(1), &mut a);
+        g.legal_into(Seat(1), &mut b);
+        assert_eq!(a, b);
+        assert_eq!(
+            copy.check(Seat(1), &cmd("name K2 move"))
+                .map_err(|e| e.to_string()),
+            g.check(Seat(1), &cmd("name K2 move"))
+                .map_err(|e| e.to_string())
+        );
+        // What it cannot see is dealt again: the Legion's hand, T1's and
+        // T3's markers.
+        changed[0] |= copy.flow().cards[0].hand != g.flow().cards[0].hand;
+        changed[1] |= copy.flow().placed[0] != g.flow().placed[0];
+        // Still a hand of the Legion's own cards, and markers 2 and a decoy.
+        let mut pool: Vec<u8> = copy.flow().cards[0]
+            .hand
+            .iter()
+            .chain(&copy.flow().cards[0].deck)
+            .copied()
+            .collect();
+        let mut was: Vec<u8> = g.flow().cards[0]
+            .hand
+            .iter()
+            .chain(&g.flow().cards[0].deck)
+            .copied()
+            .collect();
+        pool.sort_unstable();
+        was.sort_unstable();
+        assert_eq!(pool, was);
+    }
+    assert_eq!(changed, [true, true], "the unknowns are dealt again");
+}

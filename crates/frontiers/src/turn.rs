@@ -804,6 +804,14 @@ impl Game {
         Ok(())
     }
 
+    /// A coin: a die, 1 to 3 the first seat (R110, R112).
+    fn coin(&mut self, why: &'static str, events: &mut Vec<Event>) -> Result<u8, CommandError> {
+        let roll = self.d6()?;
+        let side = u8::from(roll > 3);
+        events.push(Event::Coin { roll, side, why });
+        Ok(side)
+    }
+
     /// Turns up the markers of the first step from `from` that holds
     /// any on a standing unit (R108), and sets who names first (R110);
     /// after the last, the Reserve.
@@ -843,16 +851,7 @@ impl Game {
                 match ua.movement().cmp(&ub.movement()) {
                     std::cmp::Ordering::Less => a.side,
                     std::cmp::Ordering::Greater => b.side,
-                    std::cmp::Ordering::Equal => {
-                        let roll = self.d6()?;
-                        let side = if roll <= 3 { 0 } else { 1 };
-                        events.push(Event::Coin {
-                            roll,
-                            side,
-                            why: "names first",
-                        });
-                        side
-                    }
+                    std::cmp::Ordering::Equal => self.coin("names first", events)?,
                 }
             } else {
                 active[0].side
@@ -1027,16 +1026,7 @@ impl Game {
                     1 - next
                 }
             }
-            _ if both => {
-                let roll = self.d6()?;
-                let side = if roll <= 3 { 0 } else { 1 };
-                events.push(Event::Coin {
-                    roll,
-                    side,
-                    why: "starts the Reserve of its Movement",
-                });
-                side
-            }
+            _ if both => self.coin("starts the Reserve of its Movement", events)?,
             _ => u8::from(!waiting(self, 0, m)),
         };
         self.flow.group = Some((m, side));

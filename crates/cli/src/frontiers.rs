@@ -114,6 +114,14 @@ impl Front for Skirmish {
             Event::Smoked { .. } => add("clouds", 1),
             Event::Destroyed { .. } => add("units destroyed", 1),
             Event::Ruined { .. } => add("buildings ruined", 1),
+            Event::CardPlayed { card, .. } => {
+                add("cards played", 1);
+                add(
+                    &format!("card {}", sandtable_frontiers::cards::card_id(*card)),
+                    1,
+                );
+            }
+            Event::Covered { .. } => add("steps covered", 1),
             Event::Ended { ap, .. } => {
                 for (side, points) in self.setup.sides.iter().zip(ap) {
                     add(&format!("{AP}{}", side.name), u64::from(*points));
@@ -163,6 +171,17 @@ impl Front for Skirmish {
             })
             .collect();
         let _ = writeln!(out, "AP destroyed a game: {}", ap.join(", "));
+        let each: Vec<String> = sandtable_frontiers::data::CARDS
+            .iter()
+            .map(|c| format!("{} {}", c.id, count(&format!("card {}", c.id))))
+            .collect();
+        let _ = writeln!(
+            out,
+            "cards played: {} ({}); steps covered: {}",
+            count("cards played"),
+            each.join(", "),
+            count("steps covered"),
+        );
         out
     }
 }

@@ -97,7 +97,7 @@ fn cases() -> Vec<(String, Vec<String>)> {
             "play",
             "crates/cli/tests/data/skirmish-decks.ron",
             "--record",
-            skirmish_moves,
+            "crates/cli/tests/data/skirmish-dice.moves",
             "--dice",
             "6,6,1,2,6,1,1,5,5,6,6",
         ],

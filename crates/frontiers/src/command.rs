@@ -17,12 +17,13 @@
 //! name T3 move                the action a turned-up marker's unit takes (R110)
 //! pass                        an action or a card window let go (R111, R132)
 //! pass T3                     a unit's Reserve let go (R112)
+//! card aim T1                 a card played, naming what it needs (R132, R152)
 //! ```
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::army::{HAND, MAX_MARKERS, Marker, Slot};
+use crate::army::{MAX_MARKERS, Marker, Slot};
 use crate::data::{CARDS, Location};
 use crate::geometry::Pt;
 use crate::moves::MAX_LEGS;
@@ -253,6 +254,10 @@ impl Kind {
     }
 }
 
+/// The most cards a Preparation discards: a hand of 4 and two for each
+/// of up to 3 resupplies played, each out of the hand (R105, R152).
+pub const MAX_DISCARD: usize = 8;
+
 /// The most markers a side places: its numbered ones and 2 decoys
 /// (R106).
 pub const MAX_ORDERS: usize = MAX_MARKERS as usize + 2;
@@ -404,7 +409,7 @@ pub enum Command {
     /// place in [`CARDS`]; then it draws up to 4.
     Discard {
         /// The cards, the first `n` counting.
-        cards: [u8; HAND],
+        cards: [u8; MAX_DISCARD],
         /// How many.
         n: u8,
     },
@@ -422,6 +427,24 @@ pub enum Command {
         unit: Tag,
         /// Its action's kind.
         kind: Kind,
+    },
+    /// A card played in its window (R132, R133, R152): `card aim T1`,
+    /// `card reinforce`, `card smoke_screen T1 300,180`, `card
+    /// field_repair E1 O1 L 600,150`.
+    Card {
+        /// The card, by its place in [`CARDS`].
+        card: u8,
+        /// The unit it names: the shooter aimed or jammed, the unit
+        /// sprinting, rallied or covered, the unit whose Card action it is.
+        unit: Option<Tag>,
+        /// A field repair's vehicle.
+        patient: Option<Tag>,
+        /// A field repair's marker taken off; none: a return.
+        location: Option<Location>,
+        /// A smoke screen's point.
+        at: Option<P16>,
+        /// A field repair's move first.
+        legs: Legs,
     },
     /// An action, a card window or a unit's Reserve let go (R111, R112,
     /// R132).
@@ -451,6 +474,7 @@ impl Command {
             | Command::Discard { .. }
             | Command::Orders { .. }
             | Command::Name { .. }
+            | Command::Card { .. }
             | Command::Pass { .. } => None,
         }
     }
@@ -537,7 +561,7 @@ impl fmt::Display for Command {
             Command::Special { unit, what } => write!(f, "special {unit} {}", what.word()),
             Command::Discard { cards, n } => {
                 f.write_str("discard")?;
-                for c in &cards[..usize::from(*n).min(HAND)] {
+                for c in &cards[..usize::from(*n).min(MAX_DISCARD)] {
                     let id = CARDS.get(usize::from(*c)).map_or("?", |c| c.id);
                     write!(f, " {id}")?;
                 }
@@ -551,6 +575,27 @@ impl fmt::Display for Command {
                 Ok(())
             }
             Command::Name { unit, kind } => write!(f, "name {unit} {}", kind.word()),
+            Command::Card {
+                card,
+                unit,
+                patient,
+                location,
+                at,
+                legs,
+            } => {
+                let id = CARDS.get(usize::from(*card)).map_or("?", |c| c.id);
+                write!(f, "card {id}")?;
+                for t in [unit, patient].into_iter().flatten() {
+                    write!(f, " {t}")?;
+                }
+                if let Some(l) = location {
+                    write!(f, " {}", location_word(*l))?;
+                }
+                if let Some(p) = at {
+                    write!(f, " {p}")?;
+                }
+                write_legs(f, legs)
+            }
             Command::Pass { unit: None } => f.write_str("pass"),
             Command::Pass { unit: Some(unit) } => write!(f, "pass {unit}"),
         }
@@ -885,7 +930,7 @@ impl FromStr for Command {
                 Ok(Command::Special { unit, what })
             }
             "discard" => {
-                let mut cards = [0; HAND];
+                let mut cards = [0; MAX_DISCARD];
                 let mut n = 0;
                 for w in words {
                     let Some(c) = CARDS.iter().position(|c| c.id == w) else {
@@ -894,9 +939,9 @@ impl FromStr for Command {
                             CARDS.iter().map(|c| c.id).collect::<Vec<_>>().join(", ")
                         ));
                     };
-                    if n == HAND {
+                    if n == MAX_DISCARD {
                         return bad(format!(
-                            "a hand holds {HAND} cards to discard at most (R105)"
+                            "a Preparation discards {MAX_DISCARD} cards at most (R105, R152)"
                         ));
                     }
                     cards[n] = c as u8;
@@ -934,6 +979,66 @@ impl FromStr for Command {
                 done(words)?;
                 Ok(Command::Name { unit, kind })
             }
+            "card" => {
+                let Some(id) = words.next() else {
+                    return bad("the card is missing, as card aim T1");
+                };
+                let Some(card) = CARDS.iter().position(|c| c.id == id) else {
+                    return bad(format!(
+                        "{id:?} is not a card: {}",
+                        CARDS.iter().map(|c| c.id).collect::<Vec<_>>().join(", ")
+                    ));
+                };
+                let mut c = Command::Card {
+                    card: card as u8,
+                    unit: None,
+                    patient: None,
+                    location: None,
+                    at: None,
+                    legs: Legs::default(),
+                };
+                let Command::Card {
+                    unit,
+                    patient,
+                    location,
+                    at,
+                    legs: path,
+                    ..
+                } = &mut c
+                else {
+                    unreachable!("a card")
+                };
+                match id {
+                    "reinforce" | "resupply" => {}
+                    "smoke_screen" => {
+                        *unit = Some(tag(words.next(), "the unit playing it")?);
+                        let Some(p) = words.next() else {
+                            return bad("the cloud's point is missing, as 300,180");
+                        };
+                        *at = Some(point(p)?);
+                    }
+                    "field_repair" => {
+                        *unit = Some(tag(words.next(), "the unit playing it")?);
+                        *patient = Some(tag(words.next(), "the vehicle")?);
+                        let mut rest: Vec<&str> = words.by_ref().collect();
+                        *location = match rest.first().copied() {
+                            Some("A" | "A1") => Some(Location::Weapon(0)),
+                            Some("A2") => Some(Location::Weapon(1)),
+                            Some("C") => Some(Location::Carried),
+                            Some("L") => Some(Location::Locomotion),
+                            Some("E") => Some(Location::Equipment),
+                            _ => None,
+                        };
+                        if location.is_some() {
+                            rest.remove(0);
+                        }
+                        *path = legs(&rest)?;
+                    }
+                    _ => *unit = Some(tag(words.next(), "the unit it names")?),
+                }
+                done(words)?;
+                Ok(c)
+            }
             "pass" => {
                 let unit = match words.next() {
                     Some(w) => Some(tag(Some(w), "the unit")?),
@@ -944,7 +1049,7 @@ impl FromStr for Command {
             }
             "" => bad("the command is empty"),
             other => bad(format!(
-                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick, special, discard, orders, name or pass"
+                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick, special, discard, orders, name, card or pass"
             )),
         }
     }
@@ -990,6 +1095,11 @@ mod tests {
             "name O1 card",
             "pass",
             "pass T3",
+            "card aim T1",
+            "card reinforce",
+            "card smoke_screen T1 300,180",
+            "card field_repair E1 O1 L 600,150",
+            "card field_repair E1 O1",
         ] {
             let c: Command = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(c.to_string(), text);
@@ -1020,11 +1130,16 @@ mod tests {
         assert!(e("move T1 RH.0").contains("not a space"));
         assert!(e("move T1 rh.1").contains("not a space"));
         assert!(e("discard aim ace").contains("\"ace\" is not a card"));
-        assert!(e("discard aim aim aim aim aim").contains("at most (R105)"));
+        assert!(
+            e("discard aim aim aim aim aim aim aim aim aim").contains("cards at most (R105, R152)")
+        );
         assert!(e("orders T1:0").contains("not a marker placed"));
         assert!(e("orders T1:11").contains("not a marker placed"));
         assert!(e("orders O1.B:1").contains("not a marker placed"));
         assert!(e("name T1 run").contains("not an action"));
         assert!(e("pass T1 T2").contains("more than"));
+        assert!(e("card ace T1").contains("not a card"));
+        assert!(e("card aim").contains("the unit it names is missing"));
+        assert!(e("card reinforce T1").contains("more than"));
     }
 }

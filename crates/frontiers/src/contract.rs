@@ -365,7 +365,7 @@ impl Game {
                     if seen.contains(&cards) {
                         continue;
                     }
-                    let mut c = [0; crate::army::HAND];
+                    let mut c = [0; crate::command::MAX_DISCARD];
                     c[..cards.len()].copy_from_slice(&cards);
                     out.push(plain(
                         Command::Discard {
@@ -376,12 +376,28 @@ impl Game {
                     ));
                     seen.push(cards);
                 }
+                if self.flow.owed[usize::from(side)] > 0 {
+                    // A resupply played: at least its two go.
+                    let owed = self.flow.owed[usize::from(side)];
+                    out.retain(|l| !matches!(l.command, Command::Discard { n, .. } if n < owed));
+                }
+                self.card_families(side, out);
             }
             Phase::Order if self.flow.sealed[usize::from(side)].is_none() => {
                 out.push(plain(self.canonical_orders(side), None));
+                self.card_families(side, out);
+            }
+            Phase::Window if self.flow.window.is_some_and(|o| o.side == side) => {
+                out.push(plain(Command::Pass { unit: None }, None));
+                self.card_families(side, out);
             }
             Phase::Name(s) if s == side => {
-                if let Some(a) = self.flow.active.iter().find(|a| a.side == side) {
+                if let Some(a) = self
+                    .flow
+                    .active
+                    .iter()
+                    .find(|a| a.side == side && a.kind.is_none())
+                {
                     for kind in Kind::ALL {
                         if self.may_name(a, kind).is_ok() {
                             out.push(plain(
@@ -413,6 +429,9 @@ impl Game {
                         } else {
                             out.remove(k);
                         }
+                    }
+                    if kinds.contains(&Kind::Card) {
+                        self.card_families(side, out);
                     }
                     if reserve {
                         out.push(plain(
@@ -1196,6 +1215,26 @@ impl Game {
                 self.setup().sides[usize::from(*side)].name
             ),
             Event::LetGo { unit } => format!("{} lets its action go (R111, R112)", tag(unit)),
+            Event::Passed { side } => format!(
+                "{} passes (R132)",
+                self.setup().sides[usize::from(*side)].name
+            ),
+            Event::CardPlayed { side, card, unit } => format!(
+                "{} plays {}{} (R132)",
+                self.setup().sides[usize::from(*side)].name,
+                crate::cards::card_id(*card),
+                unit.map_or(String::new(), |i| format!(" on {}", tag(&i)))
+            ),
+            Event::Resupplied { side, drew } => format!(
+                "{} draws {} (R152)",
+                self.setup().sides[usize::from(*side)].name,
+                if drew.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    card_ids(drew).join(", ")
+                }
+            ),
+            Event::Covered { unit } => format!("{}'s step is cancelled (R152)", tag(unit)),
             Event::DecoysGone { side, units } => format!(
                 "the Reserve: {}'s decoys on {} are removed (R112)",
                 self.setup().sides[usize::from(*side)].name,
@@ -1303,22 +1342,30 @@ impl GameState for Game {
             self.sample_into(seat, &listed, 1, rng, &mut member);
             return member.pop();
         }
-        match self.flow.phase {
-            Phase::Order => {
-                return (self.flow.sealed[usize::from(side)].is_none())
-                    .then(|| self.random_orders(side, rng));
+        let from_list = |rng: &mut R| {
+            let mut legal = Vec::new();
+            self.legal_for(side, &mut legal);
+            if legal.is_empty() {
+                return None;
             }
-            Phase::Prepare(_) | Phase::Name(_) => {
-                let mut legal = Vec::new();
-                self.legal_for(side, &mut legal);
-                return (!legal.is_empty())
-                    .then(|| legal[rng.random_range(0..legal.len())].command);
+            let listed = legal[rng.random_range(0..legal.len())].command;
+            let mut member = Vec::with_capacity(1);
+            self.sample_into(seat, &listed, 1, rng, &mut member);
+            Some(member.pop().unwrap_or(listed))
+        };
+        match self.flow.phase {
+            Phase::Order | Phase::Prepare(_) | Phase::Name(_) | Phase::Window => {
+                return from_list(rng);
             }
             Phase::Act | Phase::Shots | Phase::Reserve(_) => {}
         }
         let actors = self.actors(side);
         if actors.is_empty() {
             return None;
+        }
+        if actors.iter().any(|a| a.1.contains(&Kind::Card)) {
+            // A Card action: its few families listed.
+            return from_list(rng);
         }
         let reserve = matches!(self.flow.phase, Phase::Reserve(_));
         let ready: Vec<usize> = actors.iter().map(|a| a.0).collect();
@@ -1536,6 +1583,42 @@ impl GameState for Game {
             }
             return;
         }
+        if let (
+            Command::Card {
+                at: Some(_),
+                unit: Some(u),
+                ..
+            },
+            Some(side),
+        ) = (listed, side)
+            && let Some(i) = self.find(*u)
+        {
+            // A smoke screen's points, within its ruler (R152).
+            let reach = f64::from(self.setup().switches.ruler_mm()) + 15.0;
+            out.push(*listed);
+            for _ in 1..count {
+                for _ in 0..TRIES {
+                    let p = Game::point_near(self.units[i].at, reach, rng);
+                    let Some(at) = P16::of(p) else { continue };
+                    let Command::Card { card, .. } = *listed else {
+                        unreachable!("a card")
+                    };
+                    let c = Command::Card {
+                        card,
+                        unit: Some(*u),
+                        patient: None,
+                        location: None,
+                        at: Some(at),
+                        legs: Legs::default(),
+                    };
+                    if self.check_card(side, &c).is_ok() {
+                        out.push(c);
+                        break;
+                    }
+                }
+            }
+            return;
+        }
         let unit = listed.unit().and_then(|t| self.find(t));
         match (*listed, unit) {
             (Command::Move { .. }, Some(i)) => self.sample_moves(i, count, rng, out),
@@ -1676,6 +1759,26 @@ impl GameState for Game {
 
     fn listed_as(&self, command: &Command) -> Command {
         match *command {
+            // A smoke screen's family: its points; a field repair's: its
+            // moves (R152).
+            Command::Card {
+                card,
+                unit: Some(unit),
+                patient,
+                location,
+                at,
+                ..
+            } => Command::Card {
+                card,
+                unit: Some(unit),
+                patient,
+                location,
+                at: at.and(
+                    self.find(unit)
+                        .and_then(|i| crate::command::P16::of(self.units[i].at)),
+                ),
+                legs: Legs::default(),
+            },
             // One family of every placing of a side's markers (R107).
             Command::Orders { orders, n } => {
                 let side = orders[..usize::from(n)]
@@ -2072,6 +2175,14 @@ impl GameState for Game {
                 },
                 Some(v),
             ) if v != *side => Some(self.prepared_words(*side, discarded, None, drew.len())),
+            (Event::Resupplied { side, drew }, Some(v)) if v != *side => Some(format!(
+                "{} draws {} (R152)",
+                self.setup().sides[usize::from(*side)].name,
+                match drew.len() {
+                    1 => "a card".to_owned(),
+                    n => format!("{n} cards"),
+                }
+            )),
             _ => Some(self.describe(event)),
         }
     }
@@ -2138,7 +2249,33 @@ impl Game {
             Phase::Act => 5,
             Phase::Shots => 6,
             Phase::Reserve(s) => 7 + u64::from(s),
+            Phase::Window => 9,
         });
+        if let Some(o) = f.window {
+            h.u64(
+                (1 + o.kind as u64)
+                    | u64::from(o.side) << 8
+                    | u64::from(o.passes) << 16
+                    | o.unit.map_or(0, |u| 1 + u as u64) << 24,
+            );
+        }
+        for (t, o) in &f.landing {
+            h.u64(*t as u64 | (*o as u64) << 32);
+        }
+        for (t, m) in &f.mods {
+            h.u64(*t as u64 | u64::from(*m as u8) << 32);
+        }
+        for t in &f.over {
+            h.u64(*t as u64);
+        }
+        h.u64(
+            u64::from(f.asked)
+                | u64::from(f.windowed) << 1
+                | u64::from(f.extra[0]) << 8
+                | u64::from(f.extra[1]) << 16
+                | u64::from(f.owed[0]) << 24
+                | u64::from(f.owed[1]) << 32,
+        );
         h.u64(u64::from(f.step) | u64::from(f.first) << 8);
         let slot = |s: crate::army::Slot| match s {
             crate::army::Slot::Unit => 0,

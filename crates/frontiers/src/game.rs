@@ -70,6 +70,8 @@ pub struct Unit {
     pub fell: Option<(u32, bool)>,
     /// The transport it is aboard, by index (R140).
     pub aboard: Option<u8>,
+    /// Movement added this turn by cards (a sprint, R152).
+    pub boost: u8,
 }
 
 impl Unit {
@@ -124,9 +126,9 @@ impl Unit {
         if self.hits & Location::Locomotion.bit() != 0 {
             0
         } else if let Some(form) = self.other_form() {
-            form.movement
+            form.movement + self.boost
         } else {
-            self.data.movement
+            self.data.movement + self.boost
         }
     }
 
@@ -434,6 +436,32 @@ pub enum Event {
         /// The unit.
         unit: usize,
     },
+    /// A card played (R132): everyone sees it.
+    CardPlayed {
+        /// Its side.
+        side: u8,
+        /// The card, by its place in the card list.
+        card: u8,
+        /// The unit it names, if it names one.
+        unit: Option<usize>,
+    },
+    /// A resupply's two cards drawn (R152): the side's own to see.
+    Resupplied {
+        /// The side.
+        side: u8,
+        /// The cards drawn.
+        drew: Vec<u8>,
+    },
+    /// A side passed in a card window (R132).
+    Passed {
+        /// The side.
+        side: u8,
+    },
+    /// A step cancelled by a cover card (R152).
+    Covered {
+        /// The unit.
+        unit: usize,
+    },
     /// The decoys revealed and removed at the Reserve (R112).
     DecoysGone {
         /// Their side.
@@ -632,6 +660,7 @@ impl Game {
                 hurt: 0,
                 fell: None,
                 aboard: None,
+                boost: 0,
             })
             .collect();
         let table = Table {
@@ -1508,12 +1537,27 @@ impl Game {
         legs: &Legs,
         ability: Ability,
     ) -> Result<Care, CommandError> {
+        self.check_care_by(i, patient, location, legs, ability, false)
+    }
+
+    /// A care checked, given by the unit's ability or, `by_card`, by a
+    /// field repair card that makes any unit a mechanic for its action
+    /// (R152).
+    pub(crate) fn check_care_by(
+        &self,
+        i: usize,
+        patient: Tag,
+        location: Option<Option<Location>>,
+        legs: &Legs,
+        ability: Ability,
+        by_card: bool,
+    ) -> Result<Care, CommandError> {
         let u = &self.units[i];
         let (who, what) = match ability {
             Ability::Medic => ("medic", "heal"),
             _ => ("mechanic", "repair"),
         };
-        if !u.data.has(ability) {
+        if !by_card && !u.data.has(ability) {
             return refuse(139, format!("{} is no {who}: it does not {what}", u.tag));
         }
         let Some(p) = self.find(patient) else {
@@ -1675,7 +1719,7 @@ impl Game {
     }
 
     /// Moves the carer along `legs` and does `care` (R139).
-    fn give_care(
+    pub(crate) fn give_care(
         &mut self,
         i: usize,
         legs: &Legs,
@@ -2158,6 +2202,7 @@ impl Game {
             }
             Command::Land { .. } => refuse(129, "no drop is awaited"),
             Command::Pick { .. } => refuse(125, "no pick is owed"),
+            Command::Card { .. } => refuse(132, "a card is played in its window"),
             Command::Discard { .. }
             | Command::Orders { .. }
             | Command::Name { .. }
@@ -2294,7 +2339,8 @@ impl Game {
                         let bonus = self.units[i]
                             .bonus(w, self.units[t].armor())
                             .expect("checked");
-                        self.attack_at(t, bonus, aim.total(), events)?;
+                        let m = aim.total() + self.flow.card_mod(i);
+                        self.attack_at(t, bonus, m, events)?;
                     }
                     Shot::Sniper(aim) => {
                         events.push(Event::Sighted {
@@ -2366,7 +2412,7 @@ impl Game {
                 let behind = self.table.setup.elements[e].openings[o].behind.clone();
                 for k in behind {
                     if let Some(t) = self.occupant(e as u8, k, usize::MAX) {
-                        self.attack_at(t, GRENADE_BONUS, 0, events)?;
+                        self.attack_at(t, GRENADE_BONUS, self.flow.card_mod(i), events)?;
                     }
                 }
                 if self.elements[e] != X_STANDING && self.elements[e] > 0 {
@@ -2395,7 +2441,8 @@ impl Game {
                         to: crate::geometry::round_mm(aim.to),
                         modifiers: aim.modifiers.clone(),
                     });
-                    self.attack_at(t, part.bonus as i8, aim.total(), events)?;
+                    let m = aim.total() + self.flow.card_mod(i);
+                    self.attack_at(t, part.bonus as i8, m, events)?;
                 }
                 self.drop_shield(i, events);
             }
@@ -2471,6 +2518,7 @@ impl Game {
             Command::Discard { .. }
             | Command::Orders { .. }
             | Command::Name { .. }
+            | Command::Card { .. }
             | Command::Pass { .. } => unreachable!("checked: no action of a unit"),
         }
         // AP destroyed is checked after each resolution (R145).
@@ -2586,7 +2634,7 @@ impl Game {
         outcome: Outcome,
         events: &mut Vec<Event>,
     ) -> Result<(), CommandError> {
-        if outcome == Outcome::Miss {
+        if outcome == Outcome::Miss || !self.units[t].alive {
             return Ok(());
         }
         if let Some(later) = &mut self.deferred {
@@ -2698,7 +2746,9 @@ impl Game {
                         None => self.units[i].bonus(w, self.units[t].armor()),
                     };
                     if let Some(bonus) = bonus {
-                        self.attack_at(t, bonus, 0, events)?;
+                        // A card's modifier reaches every roll of the shot
+                        // (R152); the template's own are none (R126).
+                        self.attack_at(t, bonus, self.flow.card_mod(i), events)?;
                     }
                 }
                 Struck::Element(k) => {

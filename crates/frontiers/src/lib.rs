@@ -28,6 +28,7 @@
 pub mod army;
 pub mod attack;
 pub mod building;
+pub mod cards;
 pub mod command;
 mod contract;
 pub mod crates;

@@ -22,15 +22,20 @@
 //!   (`pass T3` lets a unit's Reserve go). Then the markers go and the
 //!   next turn begins, or the game ends after its `turns` (R145).
 //!
-//! Not built yet: playing cards in their windows (R132, R133), the
-//! Reserve action (R137), crates (R143, R144) and deployment (R146).
-//! Cards are dealt, held, discarded and drawn; naming a Card action is
-//! refused until they are played.
+//! Cards are played in their windows ([`crate::cards`]): a step's
+//! actions named open its Step window, a shot given its Shot window, and
+//! each outcome rolled lands at the action's end, a Hit window before a
+//! step on a unit whose side holds cards.
+//!
+//! Not built yet: the Reserve action (R137), crates (R143, R144) and
+//! deployment (R146).
 
 use sandtable_core::game::{Ending, Seat};
 
 use crate::army::{self, HAND, Marker, Placed, Slot, check_orders, order_markers};
+use crate::attack::Outcome;
 use crate::command::{Command, Kind, MAX_ORDERS, Order, Tag};
+use crate::data::Window;
 use crate::data::{Ability, CARDS};
 use crate::game::{CommandError, Event, Game};
 
@@ -65,6 +70,21 @@ pub enum Phase {
     Shots,
     /// This side's unit acts in the Reserve (R112).
     Reserve(u8),
+    /// A card window is open ([`Flow::window`], R132).
+    Window,
+}
+
+/// A card window open (R132).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Open {
+    /// Its kind: Step, Shot or Hit.
+    pub kind: Window,
+    /// The side to play a card or pass.
+    pub side: u8,
+    /// Passes in a row.
+    pub passes: u8,
+    /// The unit a Hit window is for.
+    pub unit: Option<usize>,
 }
 
 /// A unit whose marker is turned up in this step.
@@ -106,6 +126,30 @@ pub struct Flow {
     pub queue: Vec<(u8, Command)>,
     /// Each side's cards.
     pub cards: [Cards; 2],
+    /// The card window open, if one is.
+    pub window: Option<Open>,
+    /// Whether this step's Step window has been (R132).
+    pub windowed: bool,
+    /// Outcomes rolled, not yet landed, first first (R111).
+    pub landing: Vec<(usize, Outcome)>,
+    /// Whether the first outcome's Hit window has been.
+    pub asked: bool,
+    /// Cards' modifiers to the shots in the queue, by shooter (R152).
+    pub mods: Vec<(usize, i8)>,
+    /// Units given an over marker this turn by a card (R133).
+    pub over: Vec<usize>,
+    /// Numbered markers added this turn by cards (R106, R152).
+    pub extra: [u8; 2],
+    /// Cards each side still owes to its discards this Preparation (a
+    /// resupply's two, R152).
+    pub owed: [u8; 2],
+}
+
+impl Flow {
+    /// The cards' modifier to unit `i`'s shot now (R152).
+    pub fn card_mod(&self, i: usize) -> i8 {
+        self.mods.iter().filter(|m| m.0 == i).map(|m| m.1).sum()
+    }
 }
 
 impl Default for Flow {
@@ -127,6 +171,14 @@ impl Flow {
             group: None,
             queue: Vec::new(),
             cards: [Cards::default(), Cards::default()],
+            window: None,
+            windowed: false,
+            landing: Vec::new(),
+            asked: false,
+            mods: Vec::new(),
+            over: Vec::new(),
+            extra: [0; 2],
+            owed: [0; 2],
         }
     }
 }
@@ -206,6 +258,7 @@ impl Game {
             }
             Phase::Shots => Owing::Sealed(self.shots_owed()),
             Phase::Act => Owing::One(self.flow.active[self.current()].side),
+            Phase::Window => Owing::One(self.flow.window.expect("a window open").side),
         }
     }
 
@@ -228,7 +281,7 @@ impl Game {
     }
 
     /// The first active unit not yet resolved.
-    fn current(&self) -> usize {
+    pub(crate) fn current(&self) -> usize {
         self.flow
             .active
             .iter()
@@ -255,7 +308,7 @@ impl Game {
             .filter(|u| u.side == side && u.alive)
             .map(|u| u.data)
             .collect();
-        order_markers(list, &standing, 0)
+        order_markers(list, &standing, self.flow.extra[usize::from(side)])
     }
 
     /// The orders of a command as placed markers, each unit found.
@@ -288,10 +341,20 @@ impl Game {
         let u = &self.units[a.unit];
         match (a.slot, kind) {
             (_, Kind::Card) => {
-                return refuse(
-                    132,
-                    "cards are dealt and held, but not played yet: a Card action cannot be named",
-                );
+                let hand = &self.flow.cards[usize::from(a.side)].hand;
+                if !hand
+                    .iter()
+                    .any(|c| CARDS[usize::from(*c)].window == Window::Action)
+                {
+                    return refuse(
+                        132,
+                        format!(
+                            "{} holds no card played as an action (field_repair, smoke_screen)",
+                            self.side_name(a.side)
+                        ),
+                    );
+                }
+                return Ok(());
             }
             (Slot::Locomotion, Kind::Shoot) => {
                 return refuse(
@@ -484,8 +547,28 @@ impl Game {
             Ok(())
         };
         match (self.flow.phase, command) {
+            (_, Command::Card { .. }) => self.check_card(side, command),
+            (Phase::Window, Command::Pass { unit: None }) => {
+                let open = self.flow.window.expect("a window open");
+                turn_of(open.side, "card or pass", 132)
+            }
+            (Phase::Window, _) => {
+                let open = self.flow.window.expect("a window open");
+                turn_of(open.side, "card or pass", 132)?;
+                refuse(
+                    132,
+                    format!("the {:?} window is open: a card of it, or pass", open.kind),
+                )
+            }
             (Phase::Prepare(s), Command::Discard { cards, n }) => {
                 turn_of(s, "Preparation", 105)?;
+                let owed = self.flow.owed[usize::from(side)];
+                if *n < owed {
+                    return refuse(
+                        152,
+                        format!("a resupply owes {owed} cards to the discards: name them"),
+                    );
+                }
                 self.discard_places(side, &cards[..usize::from(*n)])
                     .map(|_| ())
             }
@@ -516,7 +599,7 @@ impl Game {
                     .flow
                     .active
                     .iter()
-                    .find(|a| a.side == side)
+                    .find(|a| a.side == side && a.kind.is_none())
                     .expect("a side names for its active unit");
                 if self.units[a.unit].tag != *unit {
                     return refuse(
@@ -613,6 +696,18 @@ impl Game {
             }
             Phase::Shots => format!("step {}: two shots named, sealed (R111)", self.flow.step),
             Phase::Reserve(s) => format!("the Reserve: {} acts (R112)", self.side_name(s)),
+            Phase::Window => {
+                let o = self.flow.window.expect("a window open");
+                format!(
+                    "the {} window: {} plays a card or passes (R132)",
+                    match o.kind {
+                        Window::Step => "Step",
+                        Window::Shot => "Shot",
+                        _ => "Hit",
+                    },
+                    self.side_name(o.side)
+                )
+            }
         }
     }
 
@@ -661,8 +756,17 @@ impl Game {
             _ if interrupted => {
                 self.resolve(side, command, events)?;
                 if self.interrupt().is_none() && matches!(command, Command::Land { .. }) {
-                    self.after_action(events)?;
+                    // The drop has landed: the queue goes on.
+                    self.run_queue(events)?;
                 }
+            }
+            (_, Command::Card { .. }) => {
+                self.play_card(side, command, events)?;
+                done.revealed = true;
+            }
+            (Phase::Window, Command::Pass { .. }) => {
+                events.push(Event::Passed { side });
+                self.window_passed(events)?;
             }
             (Phase::Prepare(s), Command::Discard { cards, n }) => {
                 self.prepare(s, &cards[..usize::from(*n)], events)?;
@@ -696,7 +800,7 @@ impl Game {
                     .flow
                     .active
                     .iter()
-                    .position(|a| a.side == side)
+                    .position(|a| a.side == side && a.kind.is_none())
                     .expect("checked");
                 self.flow.active[k].kind = Some(*kind);
                 events.push(Event::Named {
@@ -705,6 +809,13 @@ impl Game {
                 });
                 match self.flow.active.iter().find(|a| a.kind.is_none()) {
                     Some(next) => self.flow.phase = Phase::Name(next.side),
+                    // The Step window once a step, before resolution
+                    // (R132).
+                    None if !self.flow.windowed => {
+                        self.flow.windowed = true;
+                        let first = self.flow.first;
+                        self.open_window(Window::Step, first, None, events)?;
+                    }
                     None => self.resolution_order(),
                 }
             }
@@ -719,37 +830,39 @@ impl Game {
                             queue.push((s, c));
                         }
                     }
-                    self.flow.queue = queue;
-                    self.deferred = Some(Vec::new());
-                    self.run_queue(events)?;
+                    for a in &mut self.flow.active {
+                        if a.kind == Some(Kind::Shoot) {
+                            a.done = true;
+                        }
+                    }
+                    self.start_action(queue, events)?;
                 }
             }
             (Phase::Act, Command::Pass { .. }) => {
-                let a = self.flow.active[self.current()];
-                events.push(Event::LetGo { unit: a.unit });
-                self.after_action(events)?;
+                let k = self.current();
+                self.flow.active[k].done = true;
+                events.push(Event::LetGo {
+                    unit: self.flow.active[k].unit,
+                });
+                self.finish_action(events)?;
             }
             (Phase::Act, c) => {
-                self.resolve(side, c, events)?;
-                // A placed drop ends the action when it lands.
-                if self.pending.is_none() {
-                    self.after_action(events)?;
-                }
+                let k = self.current();
+                self.flow.active[k].done = true;
+                self.start_action(vec![(side, *c)], events)?;
             }
             (Phase::Reserve(_), c) => {
                 let unit = match c {
                     Command::Pass { unit: Some(u) } => self.find(*u).expect("checked"),
                     c => self.find(c.unit().expect("checked")).expect("checked"),
                 };
-                if let Command::Pass { .. } = c {
-                    events.push(Event::LetGo { unit });
-                } else {
-                    self.resolve(side, c, events)?;
-                }
                 self.units[unit].acted = true;
                 self.flow.group = self.flow.group.map(|(m, _)| (m, 1 - side));
-                if self.pending.is_none() && !self.end_if_gone(events) {
-                    self.next_reserve(events)?;
+                if let Command::Pass { .. } = c {
+                    events.push(Event::LetGo { unit });
+                    self.finish_action(events)?;
+                } else {
+                    self.start_action(vec![(side, *c)], events)?;
                 }
             }
             _ => unreachable!("checked: {command}"),
@@ -796,6 +909,8 @@ impl Game {
                 reason: e.0,
             }
         })?;
+        self.flow.owed[s] = 0;
+        let c = &self.flow.cards[s];
         events.push(Event::Prepared {
             side,
             discarded: cards.to_vec(),
@@ -816,6 +931,7 @@ impl Game {
     /// any on a standing unit (R108), and sets who names first (R110);
     /// after the last, the Reserve.
     fn begin_step(&mut self, from: u8, events: &mut Vec<Event>) -> Result<(), CommandError> {
+        self.flow.windowed = false;
         for n in from..=LAST_STEP {
             let mut active = Vec::new();
             for side in 0..2u8 {
@@ -868,10 +984,10 @@ impl Game {
     /// Both actions named: the order they resolve in (R111). Two shots
     /// are named sealed; else Move, Shoot, Card, Special, two moves the
     /// faster first (a tie: the first namer), else naming order.
-    fn resolution_order(&mut self) {
+    pub(crate) fn resolution_order(&mut self) {
         let units = &self.units;
         let rank = |a: &Active| {
-            let kind = a.kind.expect("named");
+            let kind = a.kind.unwrap_or(Kind::Special);
             let speed = if kind == Kind::Move {
                 u8::MAX - units[a.unit].movement()
             } else {
@@ -879,45 +995,73 @@ impl Game {
             };
             (kind, speed)
         };
-        // Stable: equal ranks keep the naming order.
-        self.flow.active.sort_by_key(rank);
+        // Stable: equal ranks keep the naming order; those resolved
+        // already (a rallied unit's step) first.
+        self.flow.active.sort_by_key(|a| (!a.done, rank(a)));
         let shots = self
             .flow
             .active
             .iter()
-            .filter(|a| a.kind == Some(Kind::Shoot))
+            .filter(|a| !a.done && a.kind == Some(Kind::Shoot))
             .count();
         self.flow.phase = if shots == 2 { Phase::Shots } else { Phase::Act };
     }
 
-    /// The sealed shots resolving, the first seat's first; their damage
-    /// lands once both have rolled (R111). A placed drop awaited stops the
-    /// queue until it lands.
-    fn run_queue(&mut self, events: &mut Vec<Event>) -> Result<(), CommandError> {
+    /// An action begins: `queue` holds its command, or both sealed shots.
+    /// A shot opens the Shot window first (R132), where the other side
+    /// may answer it; then the queue resolves.
+    pub(crate) fn start_action(
+        &mut self,
+        queue: Vec<(u8, Command)>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        let shot = queue.iter().any(|(_, c)| kind_of(c) == Some(Kind::Shoot));
+        self.flow.queue = queue;
+        if shot {
+            let first = if self.flow.step > LAST_STEP {
+                0
+            } else {
+                self.flow.first
+            };
+            return self.open_window(Window::Shot, first, None, events);
+        }
+        self.run_queue(events)
+    }
+
+    /// The queued commands resolve, the first seat's first, their
+    /// attacks' outcomes held until all have rolled (R111); a placed drop
+    /// awaited stops the queue until it lands. Then the outcomes land.
+    pub(crate) fn run_queue(&mut self, events: &mut Vec<Event>) -> Result<(), CommandError> {
+        if self.deferred.is_none() {
+            self.deferred = Some(Vec::new());
+        }
         while !self.flow.queue.is_empty() {
             let (side, c) = self.flow.queue.remove(0);
-            let k = self
-                .flow
-                .active
-                .iter()
-                .position(|a| a.side == side)
-                .expect("a shooter a side");
-            self.flow.active[k].done = true;
+            let unit = match c {
+                Command::Pass { .. } => None,
+                c => c.unit().and_then(|t| self.find(t)),
+            };
             match c {
-                Command::Pass { .. } => events.push(Event::LetGo {
-                    unit: self.flow.active[k].unit,
-                }),
+                Command::Pass { .. } => {
+                    let shooter = |a: &&Active| a.side == side && a.kind == Some(Kind::Shoot);
+                    if let Some(a) = self.flow.active.iter().find(shooter) {
+                        events.push(Event::LetGo { unit: a.unit });
+                    }
+                }
+                Command::Card { .. } => self.card_action(side, &c, events)?,
                 c => {
-                    // Checked when sealed against this same table, the
-                    // other's damage not landed yet; what the first shot
+                    // Checked when given, against this same table, the
+                    // other shot's damage not landed yet; what the first
                     // did to a building may leave the second no target:
                     // it is lost (R111). Dice running out is no loss.
                     match self.resolve(side, &c, events) {
                         Ok(_) => {}
                         Err(e) if e.ruling == 30 => return Err(e),
-                        Err(_) => events.push(Event::LetGo {
-                            unit: self.flow.active[k].unit,
-                        }),
+                        Err(_) => {
+                            if let Some(unit) = unit {
+                                events.push(Event::LetGo { unit });
+                            }
+                        }
                     }
                 }
             }
@@ -925,45 +1069,50 @@ impl Game {
                 return Ok(());
             }
         }
-        self.land_deferred(events)?;
-        self.flow.phase = Phase::Act;
-        if !self.end_if_gone(events) {
-            self.begin_step(self.flow.step + 1, events)?;
-        }
-        Ok(())
+        self.flow.mods.clear();
+        self.flow.landing = self.deferred.take().unwrap_or_default();
+        self.land_all(events)
     }
 
-    /// Lands the outcomes two shots rolled (R111).
-    fn land_deferred(&mut self, events: &mut Vec<Event>) -> Result<(), CommandError> {
-        if let Some(later) = self.deferred.take() {
-            for (t, outcome) in later {
-                self.land(t, outcome, events)?;
+    /// The outcomes rolled land in order (R111); before a step lands on a
+    /// unit whose side holds cards, its owner's Hit window (R132). Then
+    /// the action is over.
+    pub(crate) fn land_all(&mut self, events: &mut Vec<Event>) -> Result<(), CommandError> {
+        while let Some(&(t, outcome)) = self.flow.landing.first() {
+            let owner = self.units[t].side;
+            if outcome == Outcome::Step
+                && self.units[t].alive
+                && !self.flow.asked
+                && !self.flow.cards[usize::from(owner)].hand.is_empty()
+            {
+                self.flow.asked = true;
+                return self.open_window(Window::Hit, owner, Some(t), events);
             }
+            self.flow.asked = false;
+            self.flow.landing.remove(0);
+            self.land(t, outcome, events)?;
         }
-        Ok(())
+        self.finish_action(events)
     }
 
-    /// After an action resolved (or was let go): the game's end (R145),
-    /// else the next action of the step, else the next step.
-    fn after_action(&mut self, events: &mut Vec<Event>) -> Result<(), CommandError> {
-        if self.deferred.is_some() {
-            // A sealed pair's drop has landed: the queue goes on.
-            return self.run_queue(events);
-        }
-        if matches!(self.flow.phase, Phase::Reserve(_)) {
-            if self.end_if_gone(events) {
-                return Ok(());
-            }
-            return self.next_reserve(events);
-        }
-        let k = self.current();
-        self.flow.active[k].done = true;
+    /// After an action resolved and its outcomes landed, or was let go:
+    /// the game's end (R145), else the Reserve's next unit, else the
+    /// step's next action, a rallied unit's (R133), else the next step.
+    pub(crate) fn finish_action(&mut self, events: &mut Vec<Event>) -> Result<(), CommandError> {
         if self.end_if_gone(events) {
             return Ok(());
         }
+        if self.flow.step > LAST_STEP {
+            return self.next_reserve(events);
+        }
         // An active unit destroyed before its action loses it (R108).
         while let Some(k) = self.flow.active.iter().position(|a| !a.done) {
-            if self.units[self.flow.active[k].unit].alive {
+            let a = self.flow.active[k];
+            if self.units[a.unit].alive {
+                self.flow.phase = match a.kind {
+                    Some(_) => Phase::Act,
+                    None => Phase::Name(a.side),
+                };
                 return Ok(());
             }
             self.flow.active[k].done = true;
@@ -992,7 +1141,9 @@ impl Game {
             let numbered = self.flow.placed[side]
                 .iter()
                 .any(|p| p.unit == i && matches!(p.marker, Marker::Numbered(_)));
-            self.units[i].acted = numbered || !self.units[i].alive;
+            // An over marker is a turned-up one (R133).
+            let over = self.flow.over.contains(&i);
+            self.units[i].acted = numbered || over || !self.units[i].alive;
         }
         self.flow.group = None;
         self.next_reserve(events)
@@ -1041,8 +1192,11 @@ impl Game {
         self.flow.active.clear();
         self.flow.group = None;
         self.flow.step = 0;
+        self.flow.over.clear();
+        self.flow.extra = [0; 2];
         for u in &mut self.units {
             u.acted = false;
+            u.boost = 0;
         }
         if self.turn >= self.table.setup.turns {
             let ap = [u32::from(self.ap[0]), u32::from(self.ap[1])];

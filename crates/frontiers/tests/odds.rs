@@ -8,6 +8,7 @@ use sandtable_frontiers::data::{Faction, Location};
 use sandtable_frontiers::game::Event;
 use sandtable_frontiers::geometry::Pt;
 use sandtable_frontiers::setup::{SideSetup, UnitSetup};
+use sandtable_frontiers::turn::Phase;
 use sandtable_frontiers::{Command, Game, Setup};
 
 fn setup(units: &[(&str, &str, u8, i32, i32)]) -> Setup {
@@ -86,12 +87,26 @@ fn odds_words(line: &str) -> String {
     format!("{who}: {what}")
 }
 
+/// Both sides pass while a card window is open (R132).
+fn passes(g: &mut Game, events: &mut Vec<Event>) {
+    while g.flow().phase == Phase::Window {
+        let side = g.flow().window.expect("open").side;
+        g.apply_into(
+            Seat(u16::from(side)),
+            &"pass".parse().expect("notation"),
+            events,
+        )
+        .unwrap_or_else(|e| panic!("pass: {e}"));
+    }
+}
+
 /// Plays `command` on every script of `rolls` dice (6^rolls of them) and
 /// checks each attack's shown odds against how often each result came.
 /// The turn is played up to the shot through the contract: the shooter
-/// holds marker 1 (on `slot`), names a shot, and shoots; the dice before
-/// it from a generator, the script after, with ones to spare for the
-/// Reserve's coins.
+/// holds marker 1 (on `slot`), names a shot, both pass the Step window,
+/// and it shoots; both pass the Shot window and the Hit windows; the dice
+/// before it from a generator, the script after, with ones to spare for
+/// the Reserve's coins.
 fn check(setup: &Setup, seat: u16, slot: Slot, command: &str, rolls: u32) {
     let c: Command = command.parse().expect("notation");
     let shooter = c.unit().expect("a shot's unit");
@@ -114,6 +129,7 @@ fn check(setup: &Setup, seat: u16, slot: Slot, command: &str, rolls: u32) {
             side,
             format!("name {shooter} shoot").parse().expect("notation"),
         );
+        passes(&mut g, &mut Vec::new());
         let mut dice = dice;
         dice.extend([1; 40]);
         g.set_dice(Dice::scripted(dice));
@@ -132,6 +148,7 @@ fn check(setup: &Setup, seat: u16, slot: Slot, command: &str, rolls: u32) {
         let mut ev = Vec::new();
         g.apply_into(Seat(seat), &c, &mut ev)
             .unwrap_or_else(|e| panic!("{command}: {e}"));
+        passes(&mut g, &mut ev);
         for w in result_words(&g, &ev) {
             *counted.entry(w).or_default() += 1;
         }

@@ -107,6 +107,17 @@ fn orders(g: &mut Game, first: &str, second: &str) -> Vec<Event> {
     play(g, 1, second)
 }
 
+/// Each side passes while a card window is open (R132): the window's
+/// events.
+fn windows(g: &mut Game) -> Vec<Event> {
+    let mut events = Vec::new();
+    while g.flow().phase == Phase::Window {
+        let side = g.flow().window.expect("open").side;
+        events.extend(play(g, u16::from(side), "pass"));
+    }
+    events
+}
+
 fn one(seat: u16) -> Decision {
     Decision::One(Seat(seat))
 }
@@ -231,20 +242,26 @@ fn r108_markers_turn_up_in_order_the_other_going_on_alone_and_one_on_a_destroyed
     assert_eq!(g.decision(), one(0));
     play(&mut g, 0, "name CP move");
     play(&mut g, 1, "name K1 shoot");
+    windows(&mut g);
     play(&mut g, 0, "move CP");
     let ev = play(&mut g, 1, "shoot K1 T1");
+    let ev = [ev, windows(&mut g)].concat();
     assert!(ev.contains(&Event::Damaged { unit: 1 }));
     // Step 2 holds T1's marker, and the Zirl have none: the Legion goes
     // on alone.
     assert_eq!(g.flow().step, 2);
     assert_eq!(g.flow().active.len(), 1);
     play(&mut g, 0, "name T1 move");
+    // The Step window, the Legion first (R132).
+    assert_eq!(refused(&g, 1, "pass"), "it is Legion's card or pass (R132)");
+    windows(&mut g);
     assert_eq!(refused(&g, 1, "pass"), "it is Legion's action now (R108)");
     play(&mut g, 0, "pass");
     assert_eq!(g.flow().step, 3);
     // A marker turned up on a destroyed unit is lost: none here; T2's
     // marker 3 is its own.
     play(&mut g, 0, "name T2 move");
+    windows(&mut g);
     let ev = play(&mut g, 0, "move T2 300,140");
     assert!(
         ev.iter()
@@ -260,8 +277,10 @@ fn r108_markers_turn_up_in_order_the_other_going_on_alone_and_one_on_a_destroyed
     // T1 (4) slower than K1 (5): the Legion names first.
     play(&mut g2, 0, "name T1 move");
     play(&mut g2, 1, "name K1 shoot");
+    windows(&mut g2);
     play(&mut g2, 0, "move T1");
     let ev = play(&mut g2, 1, "shoot K1 T1");
+    let ev = [ev, windows(&mut g2)].concat();
     assert!(ev.contains(&Event::Destroyed {
         unit: 1,
         carcass: false
@@ -287,6 +306,7 @@ fn r109_a_vehicle_s_marker_on_l_moves_and_on_a_weapon_shoots_with_that_weapon() 
         "O1's marker lies on L: it moves or acts, it does not shoot (R109)"
     );
     play(&mut g, 0, "name O1 move");
+    windows(&mut g);
     assert!(refused(&g, 0, "shoot O1 K1").contains("O1's action is named move"));
     play(&mut g, 0, "move O1 300,120 face 90");
     assert_eq!(
@@ -294,11 +314,13 @@ fn r109_a_vehicle_s_marker_on_l_moves_and_on_a_weapon_shoots_with_that_weapon() 
         "O1's marker lies on its weapon A2: it shoots with it (R109)"
     );
     play(&mut g, 0, "name O1 shoot");
+    windows(&mut g);
     assert_eq!(
         refused(&g, 0, "shoot O1 K1"),
         "O1's marker lies on A2: it shoots with that weapon (R109)"
     );
     let ev = play(&mut g, 0, "shoot O1 K1 A2");
+    let ev = [ev, windows(&mut g)].concat();
     assert!(ev.iter().any(|e| matches!(e, Event::Attacked { .. })));
 }
 
@@ -319,6 +341,7 @@ fn r110_the_slower_unit_s_owner_names_first_and_a_coin_breaks_a_tie() {
     assert_eq!(refused(&g, 0, "name T1 move"), "it is Zirl's naming (R110)");
     play(&mut g, 1, "name SP move");
     play(&mut g, 0, "name T1 move");
+    windows(&mut g);
     // Two moves: the faster first (R111).
     assert_eq!(g.decision(), one(0));
     play(&mut g, 0, "move T1");
@@ -342,10 +365,12 @@ fn r111_a_move_resolves_before_a_shot_named_first() {
     // M1 (3) names first, a shot; K1 a move: the move resolves first.
     play(&mut g, 0, "name M1 shoot");
     play(&mut g, 1, "name K1 move");
+    windows(&mut g);
     assert_eq!(g.decision(), one(1));
     assert!(refused(&g, 0, "shoot M1 K1").contains("it is Zirl's action now"));
     play(&mut g, 1, "move K1 100,450");
     play(&mut g, 0, "shoot M1 K1");
+    windows(&mut g);
 }
 
 #[test]
@@ -361,9 +386,11 @@ fn r111_two_shots_are_named_sealed_both_roll_and_their_damage_lands_together() {
     orders(&mut g, "orders MD:1", "orders K1:1");
     play(&mut g, 0, "name MD shoot");
     play(&mut g, 1, "name K1 shoot");
+    windows(&mut g);
     let both = Seats::default().with(Seat(0)).with(Seat(1));
     assert_eq!(g.decision(), Decision::Sealed(both));
     let ev = play(&mut g, 1, "shoot K1 MD");
+    let ev = [ev, windows(&mut g)].concat();
     assert_eq!(
         g.describe(&ev[0]),
         "Zirl names its shot, sealed until both are named (R111)"
@@ -374,6 +401,7 @@ fn r111_two_shots_are_named_sealed_both_roll_and_their_damage_lands_together() {
         None
     );
     let ev = play(&mut g, 0, "shoot MD K1");
+    let ev = [ev, windows(&mut g)].concat();
     // Both rolled, the first seat first, before any damage landed.
     let order: Vec<&str> = ev
         .iter()
@@ -417,8 +445,10 @@ fn r111_an_action_let_go_or_its_unit_destroyed_before_it_is_lost() {
     orders(&mut g, "orders T1:1", "orders W1:1 K1:decoy");
     play(&mut g, 0, "name T1 shoot");
     play(&mut g, 1, "name W1 special");
+    windows(&mut g);
     // Shoot before Special: W1 falls before its smoke (R111).
     let ev = play(&mut g, 0, "shoot T1 W1");
+    let ev = [ev, windows(&mut g)].concat();
     assert!(
         ev.iter()
             .any(|e| matches!(e, Event::Destroyed { unit: 1, .. }))
@@ -474,6 +504,7 @@ fn r112_the_reserve_removes_decoys_then_the_fastest_act_a_coin_starting_a_tie() 
     // Alternating in the group: the Zirl's K1.
     assert_eq!(g.decision(), one(1));
     let ev = play(&mut g, 1, "shoot K1 CM");
+    let ev = [ev, windows(&mut g)].concat();
     assert!(ev.iter().any(|e| matches!(e, Event::Attacked { .. })));
     // Movement 4: T1 and P1, a coin again; then M1 (3) alone.
     assert_eq!(g.flow().group, Some((4, 1)));
@@ -653,4 +684,216 @@ fn r149_redeal_keeps_what_a_seat_sees_and_deals_the_rest_again() {
         assert_eq!(pool, was);
     }
     assert_eq!(changed, [true, true], "the unknowns are dealt again");
+}
+
+/// A deck of 25 with `first` on top, then the rest of the faction's 30
+/// in a fixed order (R104, R152).
+fn deck_from(first: &[&str]) -> Vec<String> {
+    let mut rest: Vec<&str> = Vec::new();
+    for c in sandtable_frontiers::data::CARDS {
+        rest.extend(std::iter::repeat_n(c.id, usize::from(c.limit)));
+    }
+    for c in first {
+        let k = rest.iter().position(|r| r == c).expect("within the limit");
+        rest.remove(k);
+    }
+    first
+        .iter()
+        .copied()
+        .chain(rest)
+        .take(25)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A game whose first hands are `legion` and `zirl`.
+fn dealt(
+    units: &[(&str, &str, u8, i32, i32)],
+    legion: &[&str],
+    zirl: &[&str],
+    rolls: &[u8],
+) -> Game {
+    let mut s = setup(units);
+    s.sides[0].deck = Some(deck_from(legion));
+    s.sides[1].deck = Some(deck_from(zirl));
+    game(&s, rolls)
+}
+
+#[test]
+fn r132_a_card_outside_its_window_is_refused_and_cards_alternate_until_both_pass() {
+    let mut g = dealt(
+        &[
+            ("T1", "lg_trooper", 0, 100, 100),
+            ("K1", "zr_cluster", 1, 100, 300),
+        ],
+        &["aim", "sprint", "reinforce", "cover"],
+        &["jam", "rally", "cover", "aim"],
+        &[5],
+    );
+    play(&mut g, 0, "discard");
+    play(&mut g, 1, "discard");
+    assert_eq!(
+        refused(&g, 0, "card aim T1"),
+        "aim is played once a shot's target is named, before its roll (R132)"
+    );
+    assert_eq!(
+        refused(&g, 1, "card reinforce"),
+        "Zirl holds no reinforce (R132)"
+    );
+    orders(&mut g, "orders T1:1", "orders K1:1");
+    play(&mut g, 0, "name T1 shoot");
+    play(&mut g, 1, "name K1 move");
+    // The Step window: the first namer first, then the other, until both
+    // pass in a row.
+    assert_eq!(g.decision(), one(0));
+    assert!(refused(&g, 0, "card reinforce").contains("reinforce is played in the Order phase"));
+    assert_eq!(
+        refused(&g, 0, "card sprint T1"),
+        "T1 is not about to move in this step (R152)"
+    );
+    play(&mut g, 0, "pass");
+    assert_eq!(g.decision(), one(1));
+    play(&mut g, 1, "pass");
+    // Moves first: K1, then T1's shot; the Shot window, the Legion first.
+    play(&mut g, 1, "move K1 100,280");
+    play(&mut g, 0, "shoot T1 K1");
+    assert_eq!(g.flow().phase, Phase::Window);
+    assert_eq!(
+        refused(&g, 0, "card aim K1"),
+        "K1 is not the shooter of this shot (R152)"
+    );
+    assert_eq!(
+        refused(&g, 1, "card jam T1"),
+        "it is Legion's card or pass (R132)"
+    );
+    play(&mut g, 0, "card aim T1");
+    // The other answers: a jam.
+    assert_eq!(g.decision(), one(1));
+    play(&mut g, 1, "card jam T1");
+    play(&mut g, 0, "pass");
+    let ev = play(&mut g, 1, "pass");
+    // 5 + 2 + 2 - 2 = 7 against 5: a step; K1's side holds cards: its Hit
+    // window.
+    let rolled: Vec<(i8, i8)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Attacked {
+                bonus, modifiers, ..
+            } => Some((*bonus, *modifiers)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rolled, [(2, 0)], "aim +2 and jam -2 (R152)");
+    assert_eq!(g.decision(), one(1));
+    let ev = play(&mut g, 1, "card cover K1");
+    assert!(ev.contains(&Event::Covered { unit: 1 }));
+    assert!(!g.units()[1].damaged(), "the step is cancelled");
+    assert_eq!(g.flow().cards[0].discards.len(), 1);
+    assert_eq!(g.flow().cards[1].discards.len(), 2);
+}
+
+#[test]
+fn r133_a_bonus_reaches_only_a_marked_unit_and_a_rally_activates_an_unmarked_one() {
+    let mut g = dealt(
+        &[
+            ("T1", "lg_trooper", 0, 100, 100),
+            ("T2", "lg_trooper", 0, 200, 100),
+            ("T3", "lg_trooper", 0, 300, 100),
+            ("T4", "lg_trooper", 0, 400, 100),
+            ("K1", "zr_cluster", 1, 100, 500),
+        ],
+        &["rally", "sprint", "aim", "jam"],
+        &["jam", "rally", "cover", "aim"],
+        &[],
+    );
+    orders(&mut g, "orders T1:1 T2:decoy T3:decoy", "orders K1:1");
+    play(&mut g, 0, "name T1 move");
+    play(&mut g, 1, "name K1 move");
+    assert!(refused(&g, 0, "card rally T2").contains("T2 holds a marker"));
+    play(&mut g, 0, "card rally T4");
+    play(&mut g, 1, "pass");
+    // After a card, both pass in a row again.
+    assert_eq!(g.decision(), one(0));
+    play(&mut g, 0, "card sprint T1");
+    assert_eq!(g.units()[0].movement(), 6, "sprint: +2 (R152)");
+    play(&mut g, 1, "pass");
+    play(&mut g, 0, "pass");
+    // Two moves, the faster first: T1 sprints at 6 against K1's 5.
+    assert_eq!(g.decision(), one(0));
+    play(&mut g, 0, "move T1 100,280");
+    play(&mut g, 1, "move K1");
+    // The rallied T4's action, after the step's own: named, then taken.
+    assert_eq!(g.decision(), one(0));
+    play(&mut g, 0, "name T4 move");
+    let ev = play(&mut g, 0, "move T4 400,200");
+    // In the Reserve T4 acts no more: an over marker is a turned-up one.
+    assert!(ev.iter().any(|e| matches!(e, Event::DecoysGone { .. })));
+    assert!(g.units()[3].acted);
+    assert!(
+        !g.units()[1].acted,
+        "T2's decoy went: it acts in the Reserve"
+    );
+}
+
+#[test]
+fn r152_reinforce_adds_a_marker_and_resupply_draws_two_and_discards_two() {
+    let mut g = dealt(
+        &[
+            ("T1", "lg_trooper", 0, 100, 100),
+            ("K1", "zr_cluster", 1, 100, 500),
+        ],
+        &["reinforce", "resupply", "aim", "jam"],
+        &["jam", "rally", "cover", "aim"],
+        &[],
+    );
+    play(&mut g, 0, "discard");
+    play(&mut g, 1, "discard");
+    assert_eq!(g.markers_owed(0), 2);
+    play(&mut g, 0, "card reinforce");
+    assert_eq!(g.markers_owed(0), 3);
+    orders(&mut g, "orders T1:decoy", "orders K1:decoy");
+    play(&mut g, 1, "pass K1");
+    play(&mut g, 0, "pass T1");
+    assert_eq!(g.markers_owed(0), 2, "a card's marker is this turn's");
+    // A resupply: two drawn, then two more go with the discards.
+    let ev = play(&mut g, 0, "card resupply");
+    assert_eq!(
+        g.describe_for(&ev[1], Viewer::Player(Seat(1))).as_deref(),
+        Some("Legion draws 2 cards (R152)")
+    );
+    assert_eq!(g.flow().cards[0].hand.len(), 2 + 2);
+    assert_eq!(
+        refused(&g, 0, "discard aim"),
+        "a resupply owes 2 cards to the discards: name them (R152)"
+    );
+    play(&mut g, 0, "discard aim jam");
+    assert_eq!(g.flow().cards[0].hand.len(), 4);
+}
+
+#[test]
+fn r152_a_smoke_screen_is_a_card_action_within_a_ruler_and_needs_no_sight() {
+    let mut g = dealt(
+        &[
+            ("T1", "lg_trooper", 0, 100, 100),
+            ("K1", "zr_cluster", 1, 900, 500),
+        ],
+        &["smoke_screen", "field_repair", "aim", "jam"],
+        &["jam", "rally", "cover", "aim"],
+        &[],
+    );
+    orders(&mut g, "orders T1:1", "orders K1:decoy");
+    play(&mut g, 0, "name T1 card");
+    windows(&mut g);
+    // A ruler is 240 mm from T1's edge (R152).
+    assert!(
+        refused(&g, 0, "card smoke_screen T1 100,356")
+            .contains("a smoke screen reaches a ruler, 240 mm")
+    );
+    assert!(refused(&g, 0, "card field_repair T1 K1").contains("(R139)"));
+    let ev = play(&mut g, 0, "card smoke_screen T1 100,355");
+    assert!(ev.contains(&Event::Smoked {
+        unit: 0,
+        at: Pt::new(100, 355)
+    }));
+    assert_eq!(g.clouds().len(), 1);
 }

@@ -32,7 +32,7 @@ use crate::command::{Command, Kind, Tag};
 use crate::data::{CARDS, Window};
 use crate::game::{CommandError, Event, Game};
 use crate::geometry::{EPS, Footprint, gap};
-use crate::smoke::{CLOUDS_EACH, Cloud};
+use crate::smoke::Cloud;
 use crate::turn::{Active, Open, Phase, kind_of};
 
 fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> {
@@ -354,18 +354,7 @@ impl Game {
     /// unit, no line of sight needed, at most 2 of the side's down (R130).
     pub fn check_screen(&self, i: usize, at: crate::geometry::Pt) -> Result<(), CommandError> {
         let u = &self.units[i];
-        let down = self
-            .clouds
-            .iter()
-            .filter(|c| c.owner == u16::from(u.side) && c.penalty(self.turn).is_some())
-            .count();
-        if down >= CLOUDS_EACH {
-            return refuse(130, "both of the side's clouds are down");
-        }
-        let (w, d) = self.setup().table;
-        if at.x < 0 || at.y < 0 || at.x > i32::from(w) || at.y > i32::from(d) {
-            return refuse(130, format!("{at} is off the table"));
-        }
+        self.check_cloud_room(u.side, at)?;
         let ruler = f64::from(self.setup().switches.ruler_mm());
         let gap_mm = gap(&u.shape(), &Footprint::disc(at, 0).shape());
         if gap_mm > ruler + EPS {

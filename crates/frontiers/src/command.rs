@@ -746,6 +746,20 @@ fn order(word: &str) -> Result<Order, ParseCommandError> {
     Ok(Order { unit, slot, marker })
 }
 
+/// A mechanic's marker word (`A`, `A1`, `A2`, `C`, `L`, `E`) if the
+/// words start with one, and the words after it.
+fn marker_then_legs<'a, 'b>(words: &'b [&'a str]) -> (Option<Location>, &'b [&'a str]) {
+    let location = match words.first().copied() {
+        Some("A" | "A1") => Some(Location::Weapon(0)),
+        Some("A2") => Some(Location::Weapon(1)),
+        Some("C") => Some(Location::Carried),
+        Some("L") => Some(Location::Locomotion),
+        Some("E") => Some(Location::Equipment),
+        _ => None,
+    };
+    (location, &words[usize::from(location.is_some())..])
+}
+
 fn done<'a>(mut words: impl Iterator<Item = &'a str>) -> Result<(), ParseCommandError> {
     match words.next() {
         Some(w) => bad(format!("{w:?} is more than the command takes")),
@@ -848,23 +862,13 @@ impl FromStr for Command {
             "repair" => {
                 let unit = tag(words.next(), "the mechanic")?;
                 let patient = tag(words.next(), "the vehicle")?;
-                let mut rest: Vec<&str> = words.collect();
-                let location = match rest.first().copied() {
-                    Some("A" | "A1") => Some(Location::Weapon(0)),
-                    Some("A2") => Some(Location::Weapon(1)),
-                    Some("C") => Some(Location::Carried),
-                    Some("L") => Some(Location::Locomotion),
-                    Some("E") => Some(Location::Equipment),
-                    _ => None,
-                };
-                if location.is_some() {
-                    rest.remove(0);
-                }
+                let words: Vec<&str> = words.collect();
+                let (location, rest) = marker_then_legs(&words);
                 Ok(Command::Repair {
                     unit,
                     patient,
                     location,
-                    legs: legs(&rest)?,
+                    legs: legs(rest)?,
                 })
             }
             "grenade" => {
@@ -1020,19 +1024,10 @@ impl FromStr for Command {
                     "field_repair" => {
                         *unit = Some(tag(words.next(), "the unit playing it")?);
                         *patient = Some(tag(words.next(), "the vehicle")?);
-                        let mut rest: Vec<&str> = words.by_ref().collect();
-                        *location = match rest.first().copied() {
-                            Some("A" | "A1") => Some(Location::Weapon(0)),
-                            Some("A2") => Some(Location::Weapon(1)),
-                            Some("C") => Some(Location::Carried),
-                            Some("L") => Some(Location::Locomotion),
-                            Some("E") => Some(Location::Equipment),
-                            _ => None,
-                        };
-                        if location.is_some() {
-                            rest.remove(0);
-                        }
-                        *path = legs(&rest)?;
+                        let rest: Vec<&str> = words.by_ref().collect();
+                        let (l, rest) = marker_then_legs(&rest);
+                        *location = l;
+                        *path = legs(rest)?;
                     }
                     _ => *unit = Some(tag(words.next(), "the unit it names")?),
                 }

@@ -1926,6 +1926,24 @@ impl Game {
         Ok(())
     }
 
+    /// Whether `side` may lay a cloud at `at`: on the table, and fewer
+    /// than 2 of its clouds down (R130).
+    pub(crate) fn check_cloud_room(&self, side: u8, at: Pt) -> Result<(), CommandError> {
+        let down = self
+            .clouds
+            .iter()
+            .filter(|c| c.owner == u16::from(side) && c.penalty(self.turn).is_some())
+            .count();
+        if down >= CLOUDS_EACH {
+            return refuse(130, "both of the side's clouds are down");
+        }
+        let (w, d) = self.table.setup.table;
+        if at.x < 0 || at.y < 0 || at.x > i32::from(w) || at.y > i32::from(d) {
+            return refuse(130, format!("{at} is off the table"));
+        }
+        Ok(())
+    }
+
     /// Checks a cloud of unit `i` at `at` (R130, R138).
     pub fn check_smoke(&self, i: usize, at: Pt) -> Result<(), CommandError> {
         let s = &self.units[i];
@@ -1945,18 +1963,7 @@ impl Game {
                 },
             );
         }
-        let down = self
-            .clouds
-            .iter()
-            .filter(|c| c.owner == u16::from(s.side) && c.penalty(self.turn).is_some())
-            .count();
-        if down >= CLOUDS_EACH {
-            return refuse(130, "both of the side's clouds are down");
-        }
-        let (w, d) = self.table.setup.table;
-        if at.x < 0 || at.y < 0 || at.x > i32::from(w) || at.y > i32::from(d) {
-            return refuse(130, format!("{at} is off the table"));
-        }
+        self.check_cloud_room(s.side, at)?;
         let reach = if s.vehicle() {
             f64::from(self.table.setup.switches.ruler_mm())
         } else {

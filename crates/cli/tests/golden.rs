@@ -122,6 +122,11 @@ fn cases() -> Vec<(String, Vec<String>)> {
         &["play", skirmish, "--record", hut, "--json"],
     );
     add("perft-frontiers-skirmish", &["perft", skirmish, "2"]);
+    let confrontation = "scenarios/frontiers/confrontation.ron";
+    add(
+        "simulate-frontiers-confrontation",
+        &["simulate", confrontation, "--games", "10", "--seed", "1"],
+    );
     add(
         "play-frontiers-bots",
         &[

@@ -553,6 +553,7 @@ mod order_tests {
             at: Pt::new(x, 100),
             facing: 0,
             back: false,
+            deploy: false,
         };
         let setup = Setup {
             sides: vec![SideSetup::of(Faction::Legion), SideSetup::of(Faction::Zirl)],
@@ -766,6 +767,7 @@ mod turn_tests {
             at: Pt::new(x, 100),
             facing: 0,
             back: false,
+            deploy: false,
         };
         let setup = Setup {
             sides: vec![SideSetup::of(Faction::Legion), SideSetup::of(Faction::Zirl)],

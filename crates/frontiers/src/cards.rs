@@ -399,7 +399,9 @@ impl Game {
                 let n = c.deck.len().min(2);
                 let drawn: Vec<u8> = c.deck.drain(..n).collect();
                 c.hand.extend(&drawn);
-                self.flow.owed[s] += 2;
+                // Two more for the discards, or as many as the hand holds.
+                let owed = self.flow.owed[s] + 2;
+                self.flow.owed[s] = owed.min(c.hand.len() as u8);
                 events.push(Event::Resupplied { side, drew: drawn });
                 Ok(())
             }

@@ -18,6 +18,8 @@
 //! pass                        an action or a card window let go (R111, R132)
 //! pass T3                     a unit's Reserve let go (R112)
 //! card aim T1                 a card played, naming what it needs (R132, R152)
+//! deploy T3 150,15            a unit set on the table touching its edge (R146)
+//! deploy CM RH.2              an infiltrator set in a building's space (R138)
 //! ```
 
 use std::fmt;
@@ -446,6 +448,15 @@ pub enum Command {
         /// A field repair's move first.
         legs: Legs,
     },
+    /// A unit set on the table before the first turn (R138, R146).
+    Deploy {
+        /// The unit.
+        unit: Tag,
+        /// Where: a point for its centre, or a building's space.
+        to: Step,
+        /// An oval's facing.
+        face: Option<i16>,
+    },
     /// An action, a card window or a unit's Reserve let go (R111, R112,
     /// R132).
     Pass {
@@ -475,6 +486,7 @@ impl Command {
             | Command::Orders { .. }
             | Command::Name { .. }
             | Command::Card { .. }
+            | Command::Deploy { .. }
             | Command::Pass { .. } => None,
         }
     }
@@ -595,6 +607,13 @@ impl fmt::Display for Command {
                     write!(f, " {p}")?;
                 }
                 write_legs(f, legs)
+            }
+            Command::Deploy { unit, to, face } => {
+                write!(f, "deploy {unit} {to}")?;
+                if let Some(face) = face {
+                    write!(f, " face {face}")?;
+                }
+                Ok(())
             }
             Command::Pass { unit: None } => f.write_str("pass"),
             Command::Pass { unit: Some(unit) } => write!(f, "pass {unit}"),
@@ -1034,6 +1053,32 @@ impl FromStr for Command {
                 done(words)?;
                 Ok(c)
             }
+            "deploy" => {
+                let unit = tag(words.next(), "the unit")?;
+                let Some(to) = words.next() else {
+                    return bad(
+                        "where it is deployed is missing: a point, as 150,15, or a space, as RH.2",
+                    );
+                };
+                let to = match step(to)? {
+                    s @ (Step::At(_) | Step::Space(..)) => s,
+                    _ => {
+                        return bad(
+                            "a unit is deployed at a point, as 150,15, or in a space, as RH.2",
+                        );
+                    }
+                };
+                let face = match (words.next(), words.next()) {
+                    (None, _) => None,
+                    (Some("face"), Some(deg)) => match deg.parse::<i16>() {
+                        Ok(d) if (-360..=360).contains(&d) => Some(d),
+                        _ => return bad("`face` takes one facing, whole degrees -360 to 360"),
+                    },
+                    _ => return bad("`face` takes one facing, whole degrees -360 to 360"),
+                };
+                done(words)?;
+                Ok(Command::Deploy { unit, to, face })
+            }
             "pass" => {
                 let unit = match words.next() {
                     Some(w) => Some(tag(Some(w), "the unit")?),
@@ -1044,7 +1089,7 @@ impl FromStr for Command {
             }
             "" => bad("the command is empty"),
             other => bad(format!(
-                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick, special, discard, orders, name, card or pass"
+                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick, special, discard, orders, name, card, deploy or pass"
             )),
         }
     }
@@ -1095,6 +1140,9 @@ mod tests {
             "card smoke_screen T1 300,180",
             "card field_repair E1 O1 L 600,150",
             "card field_repair E1 O1",
+            "deploy T3 150,15",
+            "deploy O1 300,18 face 0",
+            "deploy CM RH.2",
         ] {
             let c: Command = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(c.to_string(), text);

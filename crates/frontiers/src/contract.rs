@@ -352,6 +352,13 @@ impl Game {
             at: None,
         };
         match self.flow.phase {
+            Phase::Deploy(s) if s == side => {
+                for i in self.deployable(side) {
+                    if let Some(c) = self.listed_deploy(i) {
+                        out.push(plain(c, None));
+                    }
+                }
+            }
             Phase::Prepare(s) if s == side => {
                 // Every set of cards to let go, each set once.
                 let hand = &self.flow.cards[usize::from(side)].hand;
@@ -1235,6 +1242,14 @@ impl Game {
                 }
             ),
             Event::Covered { unit } => format!("{}'s step is cancelled (R152)", tag(unit)),
+            Event::Placed { unit, at } => match self.units[*unit].inside {
+                Some((e, k)) => format!(
+                    "{} is deployed in {} (R138)",
+                    tag(unit),
+                    self.space_name(e, k)
+                ),
+                None => format!("{} is deployed at {at} (R146)", tag(unit)),
+            },
             Event::DecoysGone { side, units } => format!(
                 "the Reserve: {}'s decoys on {} are removed (R112)",
                 self.setup().sides[usize::from(*side)].name,
@@ -1354,7 +1369,11 @@ impl GameState for Game {
             Some(member.pop().unwrap_or(listed))
         };
         match self.flow.phase {
-            Phase::Order | Phase::Prepare(_) | Phase::Name(_) | Phase::Window => {
+            Phase::Deploy(_)
+            | Phase::Order
+            | Phase::Prepare(_)
+            | Phase::Name(_)
+            | Phase::Window => {
                 return from_list(rng);
             }
             Phase::Act | Phase::Shots | Phase::Reserve(_) => {}
@@ -1595,8 +1614,8 @@ impl GameState for Game {
         {
             // A smoke screen's points, within its ruler (R152).
             let reach = f64::from(self.setup().switches.ruler_mm()) + 15.0;
-            out.push(*listed);
-            for _ in 1..count {
+            for _ in 0..count {
+                let mut drawn = *listed;
                 for _ in 0..TRIES {
                     let p = Game::point_near(self.units[i].at, reach, rng);
                     let Some(at) = P16::of(p) else { continue };
@@ -1612,10 +1631,19 @@ impl GameState for Game {
                         legs: Legs::default(),
                     };
                     if self.check_card(side, &c).is_ok() {
-                        out.push(c);
+                        drawn = c;
                         break;
                     }
                 }
+                out.push(drawn);
+            }
+            return;
+        }
+        if let Command::Deploy { unit, .. } = listed
+            && let Some(i) = self.find(*unit)
+        {
+            for _ in 0..count {
+                out.push(self.random_deploy(i, rng).unwrap_or(*listed));
             }
             return;
         }
@@ -1753,12 +1781,18 @@ impl GameState for Game {
             Command::Land { .. } => Some(Command::Land {
                 at: Game::p16(self.drop_onto_table(wanted)),
             }),
+            Command::Deploy { unit, .. } => self.nearest_deploy(self.find(unit)?, wanted),
             _ => None,
         }
     }
 
     fn listed_as(&self, command: &Command) -> Command {
         match *command {
+            // One family a unit deployed: everywhere it may go (R146).
+            Command::Deploy { unit, .. } => self
+                .find(unit)
+                .and_then(|i| self.listed_deploy(i))
+                .unwrap_or(*command),
             // A smoke screen's family: its points; a field repair's: its
             // moves (R152).
             Command::Card {
@@ -2250,6 +2284,7 @@ impl Game {
             Phase::Shots => 6,
             Phase::Reserve(s) => 7 + u64::from(s),
             Phase::Window => 9,
+            Phase::Deploy(s) => 10 + u64::from(s),
         });
         if let Some(o) = f.window {
             h.u64(

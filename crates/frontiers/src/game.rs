@@ -72,6 +72,9 @@ pub struct Unit {
     pub aboard: Option<u8>,
     /// Movement added this turn by cards (a sprint, R152).
     pub boost: u8,
+    /// Whether it waits off the table to be deployed (R146): not
+    /// standing until it is.
+    pub waiting: bool,
 }
 
 impl Unit {
@@ -452,6 +455,13 @@ pub enum Event {
         /// The cards drawn.
         drew: Vec<u8>,
     },
+    /// A unit deployed (R146): at its point, or in a space (R138).
+    Placed {
+        /// The unit.
+        unit: usize,
+        /// Its centre.
+        at: Pt,
+    },
     /// A side passed in a card window (R132).
     Passed {
         /// The side.
@@ -652,7 +662,7 @@ impl Game {
                 at: u.at,
                 facing: u.facing,
                 back: u.back,
-                alive: true,
+                alive: !u.deploy,
                 carcass: false,
                 acted: false,
                 hits: 0,
@@ -661,6 +671,7 @@ impl Game {
                 fell: None,
                 aboard: None,
                 boost: 0,
+                waiting: u.deploy,
             })
             .collect();
         let table = Table {
@@ -681,7 +692,7 @@ impl Game {
                 .collect(),
             setup: setup.clone(),
         };
-        Ok(Game {
+        let mut game = Game {
             // An element with an X has no steps: it stands until the
             // element it is tied to falls (R119).
             elements: setup
@@ -700,7 +711,22 @@ impl Game {
             ap: [0; 2],
             over: None,
             dice,
-        })
+        };
+        // Units waiting to be deployed: a coin picks the side that starts
+        // (R146).
+        if game.units.iter().any(|u| u.waiting) {
+            let roll = game.dice.d6().map_err(|out| SetupError {
+                problems: vec![sandtable_core::setup::SetupProblem {
+                    path: "units".into(),
+                    ruling: Some(sandtable_core::game::Ruling(30)),
+                    message: format!("the coin that starts the deployment: {}", out.reason()),
+                }],
+                more: 0,
+            })?;
+            game.flow.phase = crate::turn::Phase::Deploy(u8::from(roll > 3));
+            game.flow.first = u8::from(roll > 3);
+        }
+        Ok(game)
     }
 
     /// The setup.
@@ -1033,7 +1059,7 @@ impl Game {
     }
 
     /// Sets unit `i` down where a move ends.
-    fn set_place(&mut self, i: usize, place: Place) {
+    pub(crate) fn set_place(&mut self, i: usize, place: Place) {
         match place {
             Place::Out(p) => {
                 self.units[i].at = p;
@@ -2210,6 +2236,7 @@ impl Game {
             Command::Land { .. } => refuse(129, "no drop is awaited"),
             Command::Pick { .. } => refuse(125, "no pick is owed"),
             Command::Card { .. } => refuse(132, "a card is played in its window"),
+            Command::Deploy { .. } => refuse(146, "units are deployed before the first turn"),
             Command::Discard { .. }
             | Command::Orders { .. }
             | Command::Name { .. }
@@ -2526,6 +2553,7 @@ impl Game {
             | Command::Orders { .. }
             | Command::Name { .. }
             | Command::Card { .. }
+            | Command::Deploy { .. }
             | Command::Pass { .. } => unreachable!("checked: no action of a unit"),
         }
         // AP destroyed is checked after each resolution (R145).
@@ -2839,9 +2867,28 @@ impl Game {
         if self.over.is_some() {
             return true;
         }
-        let standing = |side: u8| self.units.iter().any(|u| u.alive && u.side == side);
+        let standing = |side: u8| {
+            self.units
+                .iter()
+                .any(|u| (u.alive || u.waiting) && u.side == side)
+        };
         let (a, b) = (standing(0), standing(1));
         if a && b {
+            // Confrontation: 80% of the enemy list's AP destroyed (R146).
+            if self.table.setup.victory == crate::setup::Victory::Confrontation {
+                let list = |side: u8| -> u32 {
+                    self.units
+                        .iter()
+                        .filter(|u| u.side == side)
+                        .map(|u| u32::from(u.data.ap))
+                        .sum()
+                };
+                let ap = [u32::from(self.ap[0]), u32::from(self.ap[1])];
+                if let Some(ending) = crate::victory::confrontation(ap, [list(0), list(1)]) {
+                    self.end(ending, events);
+                    return true;
+                }
+            }
             return false;
         }
         let ending = match (a, b) {

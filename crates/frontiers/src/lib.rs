@@ -33,6 +33,7 @@ pub mod command;
 mod contract;
 pub mod crates;
 pub mod data;
+pub mod deploy;
 pub mod game;
 pub mod geometry;
 pub mod marks;

@@ -254,6 +254,19 @@ pub struct UnitSetup {
     /// Whether it starts showing its back: only a unit named on both
     /// sides, whose owner picks (R104).
     pub back: bool,
+    /// Whether it waits off the table to be deployed (R146): `at` is
+    /// then not read.
+    pub deploy: bool,
+}
+
+/// How a skirmish is won, besides a side with no unit standing (R145).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Victory {
+    /// On AP destroyed after the last turn (R145).
+    #[default]
+    Skirmish,
+    /// 80% of the enemy list's AP destroyed (R146).
+    Confrontation,
 }
 
 /// A skirmish as set up: everything [`crate::Game::new`] checks.
@@ -273,6 +286,10 @@ pub struct Setup {
     pub units: Vec<UnitSetup>,
     /// Game turns before the game ends on AP destroyed (R145).
     pub turns: u32,
+    /// How it is won.
+    pub victory: Victory,
+    /// The most AP a side's list holds (R103); none: no limit.
+    pub ap: Option<u32>,
     /// The seed of the dice (R30).
     pub seed: u64,
 }
@@ -287,6 +304,8 @@ impl Default for Setup {
             sides: Vec::new(),
             units: Vec::new(),
             turns: 12,
+            victory: Victory::Skirmish,
+            ap: None,
             seed: 0,
         }
     }
@@ -728,6 +747,10 @@ impl Setup {
                     format!("a facing is -360 to 360 degrees, not {}", u.facing),
                 );
             }
+            if u.deploy {
+                // Off the table until deployed (R146).
+                continue;
+            }
             let shape = footprint(data, u.at, u.facing).shape();
             if !on_table(&shape, self.table) {
                 p.add(
@@ -761,6 +784,22 @@ impl Setup {
                 }
             }
             placed.push((i, shape, data.is_vehicle()));
+        }
+        if let Some(ap) = self.ap {
+            for (side, s) in self.sides.iter().enumerate().take(2) {
+                let list: Vec<&UnitData> = units
+                    .iter()
+                    .filter(|u| usize::from(u.side) == side)
+                    .filter_map(|u| unit_data(&u.data))
+                    .collect();
+                // Each problem names the side's list, and a unit by its
+                // place in that list.
+                for problem in
+                    crate::army::list_problems(&format!("{}'s list", s.name), s.faction, &list, ap)
+                {
+                    p.add(problem.path, problem.ruling.map(|r| r.0), problem.message);
+                }
+            }
         }
         for (side, has) in sides_with_units.iter().enumerate() {
             if self.sides.len() == 2 && !has {
@@ -804,6 +843,7 @@ mod tests {
             at: Pt::new(x, y),
             facing: 0,
             back: false,
+            deploy: false,
         }
     }
 

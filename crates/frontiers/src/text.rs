@@ -80,6 +80,13 @@ pub fn markers_words(game: &Game, i: usize, viewer: Option<u8>) -> Vec<String> {
 /// A unit's line of the listing, its markers as `viewer` sees them.
 pub fn unit_line(game: &Game, u: &Unit, viewer: Option<u8>) -> String {
     let side = &game.setup().sides[usize::from(u.side)].name;
+    if u.waiting {
+        return format!(
+            "{} {} ({side}), waiting to be deployed (R146)",
+            u.tag,
+            u.data.short_name()
+        );
+    }
     let mut line = format!("{} {} ({side}) at {}", u.tag, u.data.short_name(), u.at);
     if u.data.base == Base::Oval {
         let _ = write!(line, " facing {}", u.facing);

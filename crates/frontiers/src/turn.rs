@@ -58,6 +58,8 @@ pub struct Cards {
 /// Where the turn stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Phase {
+    /// This side deploys a unit, before the first turn (R146).
+    Deploy(u8),
     /// This side's Preparation (R105).
     Prepare(u8),
     /// Both sides place their markers, sealed (R107).
@@ -252,7 +254,9 @@ impl Game {
             return Owing::One(side);
         }
         match self.flow.phase {
-            Phase::Prepare(s) | Phase::Name(s) | Phase::Reserve(s) => Owing::One(s),
+            Phase::Deploy(s) | Phase::Prepare(s) | Phase::Name(s) | Phase::Reserve(s) => {
+                Owing::One(s)
+            }
             Phase::Order => {
                 Owing::Sealed([self.flow.sealed[0].is_none(), self.flow.sealed[1].is_none()])
             }
@@ -547,6 +551,15 @@ impl Game {
             Ok(())
         };
         match (self.flow.phase, command) {
+            (Phase::Deploy(s), Command::Deploy { unit, to, face }) => {
+                turn_of(s, "deployment", 146)?;
+                self.check_deploy(side, *unit, *to, *face).map(|_| ())
+            }
+            (Phase::Deploy(s), _) => {
+                turn_of(s, "deployment", 146)?;
+                refuse(146, "units are deployed first, as deploy T3 150,15")
+            }
+            (_, Command::Deploy { .. }) => refuse(146, "units are deployed before the first turn"),
             (_, Command::Card { .. }) => self.check_card(side, command),
             (Phase::Window, Command::Pass { unit: None }) => {
                 let open = self.flow.window.expect("a window open");
@@ -678,6 +691,7 @@ impl Game {
     /// The phase in words, for refusals and the status line.
     pub fn phase_words(&self) -> String {
         match self.flow.phase {
+            Phase::Deploy(s) => format!("{} deploys a unit (R146)", self.side_name(s)),
             Phase::Prepare(s) => format!("{}'s Preparation (R105)", self.side_name(s)),
             Phase::Order => "the Order phase (R107)".into(),
             Phase::Name(s) => format!(
@@ -759,6 +773,9 @@ impl Game {
                     // The drop has landed: the queue goes on.
                     self.run_queue(events)?;
                 }
+            }
+            (Phase::Deploy(_), Command::Deploy { unit, to, face }) => {
+                self.deploy(side, *unit, *to, *face, events)?;
             }
             (_, Command::Card { .. }) => {
                 self.play_card(side, command, events)?;

@@ -23,6 +23,7 @@ fn game(units: &[(&str, &str, u8, i32, i32)], terrain: Vec<Terrain>) -> Game {
                 at: Pt::new(*x, *y),
                 facing: 0,
                 back: false,
+                deploy: false,
             })
             .collect(),
         ..Setup::default()

@@ -23,6 +23,7 @@ fn setup(units: &[(&str, &str, u8, i32, i32)]) -> Setup {
                 at: Pt::new(*x, *y),
                 facing: 90,
                 back: false,
+                deploy: false,
             })
             .collect(),
         ..Setup::default()

@@ -26,6 +26,7 @@ fn unit(id: &str, data: &str, side: u8, x: i32, y: i32) -> UnitSetup {
         at: Pt::new(x, y),
         facing: 0,
         back: false,
+        deploy: false,
     }
 }
 

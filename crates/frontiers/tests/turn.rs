@@ -63,6 +63,7 @@ fn setup(units: &[(&str, &str, u8, i32, i32)]) -> Setup {
                 at: Pt::new(*x, *y),
                 facing: 90,
                 back: false,
+                deploy: false,
             })
             .collect(),
         turns: 3,
@@ -896,4 +897,106 @@ fn r152_a_smoke_screen_is_a_card_action_within_a_ruler_and_needs_no_sight() {
         at: Pt::new(100, 355)
     }));
     assert_eq!(g.clouds().len(), 1);
+}
+
+#[test]
+fn r103_a_list_over_the_scenario_s_points_is_refused_with_its_side() {
+    let mut s = setup(&[
+        ("CP", "lg_captain", 0, 100, 100),
+        ("C2", "lg_captain", 0, 200, 100),
+        ("K1", "zr_cluster", 1, 100, 500),
+    ]);
+    s.ap = Some(60);
+    let e = Game::new(&s, Dice::scripted(Vec::new()))
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("Legion's list: the list is 80 AP, over the scenario's 60 (R103)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("Legion's list: 2 lg_captains: a list has one (R103)"),
+        "{e}"
+    );
+    s.ap = Some(250);
+    s.units.remove(1);
+    assert!(Game::new(&s, Dice::scripted(Vec::new())).is_ok());
+}
+
+#[test]
+fn r138_r146_units_deploy_in_turn_at_their_edge_a_coin_first_infiltrators_last() {
+    let mut s = setup(&[
+        ("T1", "lg_trooper", 0, 0, 0),
+        ("CM", "lg_commando", 0, 0, 0),
+        ("K1", "zr_cluster", 1, 0, 0),
+    ]);
+    for u in &mut s.units {
+        u.deploy = true;
+    }
+    s.elements = vec![sandtable_frontiers::setup::Element {
+        name: "Hut".into(),
+        id: "H".into(),
+        corners: vec![
+            Pt::new(500, 250),
+            Pt::new(600, 250),
+            Pt::new(600, 330),
+            Pt::new(500, 330),
+        ],
+        defense: 6,
+        steps: 2,
+        spaces: vec![Pt::new(550, 290)],
+        ..Default::default()
+    }];
+    // A coin, 5: the Zirl deploy first (R146).
+    let mut g = game(&s, &[5]);
+    assert_eq!(g.decision(), one(1));
+    assert_eq!(
+        refused(&g, 1, "deploy K1 100,590"),
+        "K1 at 100,590 does not touch Zirl's edge, the far long edge (R146)"
+    );
+    let ev = play(&mut g, 1, "deploy K1 100,594");
+    assert_eq!(g.describe(&ev[0]), "K1 is deployed at 100,594 (R146)");
+    // The Legion: its commando infiltrates last (R138).
+    assert_eq!(g.decision(), one(0));
+    assert_eq!(
+        refused(&g, 0, "deploy CM H.1"),
+        "CM has Infiltration: it deploys last (R138)"
+    );
+    assert!(refused(&g, 0, "deploy T1 H.1").contains("only Infiltration deploys in a building"));
+    play(&mut g, 0, "deploy T1 300,16");
+    // The Zirl have none left: the Legion goes on; CM into the hut.
+    assert_eq!(g.decision(), one(0));
+    let ev = play(&mut g, 0, "deploy CM H.1");
+    assert_eq!(g.describe(&ev[0]), "CM is deployed in H.1 (R138)");
+    assert!(ev.contains(&Event::TurnBegan { turn: 1 }));
+    assert_eq!(g.flow().phase, Phase::Prepare(0));
+    assert!(g.units().iter().all(|u| u.alive && !u.waiting));
+}
+
+#[test]
+fn r146_confrontation_is_won_with_80_percent_of_the_enemy_list_destroyed() {
+    let mut s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("W1", "zr_weaver", 1, 100, 200),
+        ("D1", "zr_drone", 1, 200, 200),
+        ("MM", "zr_memory", 1, 300, 200),
+        ("K1", "zr_cluster", 1, 1000, 500),
+    ]);
+    s.victory = sandtable_frontiers::setup::Victory::Confrontation;
+    // Three doubles: 6 + 2 against defense 4, each destroys (R123).
+    let mut g = game(&s, &[6, 6, 6]);
+    let act = |g: &mut Game, text: &str| {
+        let mut events = Vec::new();
+        g.act(0, &cmd(text), &mut events)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        events
+    };
+    act(&mut g, "shoot T1 W1");
+    act(&mut g, "shoot T1 D1");
+    // 40 of the Zirl list's 75: not yet.
+    assert_eq!(g.ending(), None);
+    let ev = act(&mut g, "shoot T1 MM");
+    // 60 of 75 is 80% exactly: it counts (R146).
+    assert_eq!(g.ending(), Some(Ending::Won(Seat(0))));
+    assert!(ev.iter().any(|e| matches!(e, Event::Ended { .. })));
 }

@@ -16,7 +16,7 @@ use sandtable_frontiers::geometry::Pt;
 use sandtable_frontiers::setup::{
     DropRule, Element, LightStacking, MAX_CORNERS, MAX_PIECES, MAX_SPACES, MAX_UNITS, Opening,
     OpeningKind, PenaltySymbol, SideSetup, SniperBuilding, Switches, Terrain, TerrainKind,
-    UnitSetup,
+    UnitSetup, Victory,
 };
 use sandtable_frontiers::smoke::SmokeStacking;
 
@@ -52,6 +52,12 @@ impl Skirmish {
             s.table.0, s.table.1
         );
         let _ = writeln!(out, "    turns: {},\n    seed: {},", s.turns, s.seed);
+        if s.victory != Victory::Skirmish {
+            let _ = writeln!(out, "    victory: {:?},", s.victory);
+        }
+        if let Some(ap) = s.ap {
+            let _ = writeln!(out, "    ap: {ap},");
+        }
         let sw = s.switches;
         let _ = writeln!(
             out,
@@ -179,7 +185,9 @@ impl Skirmish {
                 "side: {}",
                 crate::quoted(&s.sides[usize::from(u.side)].name)
             ));
-            fields.push(format!("at: ({}, {})", u.at.x, u.at.y));
+            if !u.deploy {
+                fields.push(format!("at: ({}, {})", u.at.x, u.at.y));
+            }
             if u.facing != 0 {
                 fields.push(format!("facing: {}", u.facing));
             }
@@ -224,6 +232,10 @@ struct FileSkirmish {
     #[serde(default)]
     seed: u64,
     #[serde(default)]
+    victory: FileVictory,
+    #[serde(default)]
+    ap: Option<u32>,
+    #[serde(default)]
     switches: FileSwitches,
     sides: Vec<FileSide>,
     #[serde(default)]
@@ -235,6 +247,13 @@ struct FileSkirmish {
 
 fn default_turns() -> u32 {
     12
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+enum FileVictory {
+    #[default]
+    Skirmish,
+    Confrontation,
 }
 
 #[derive(Debug, Deserialize)]
@@ -400,7 +419,8 @@ struct FileUnit {
     id: String,
     data: String,
     side: String,
-    at: (i32, i32),
+    #[serde(default)]
+    at: Option<(i32, i32)>,
     #[serde(default)]
     facing: i16,
     #[serde(default)]
@@ -698,9 +718,12 @@ fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
             id: u.id.clone(),
             data: u.data.clone(),
             side: side as u8,
-            at: point(u.at, format!("units[{i}].at"), &mut problems),
+            at: u.at.map_or(Pt::new(0, 0), |at| {
+                point(at, format!("units[{i}].at"), &mut problems)
+            }),
             facing: u.facing,
             back: u.back,
+            deploy: u.at.is_none(),
         });
     }
     let sw = &file.switches;
@@ -739,6 +762,11 @@ fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
         sides,
         units,
         turns: file.turns,
+        victory: match file.victory {
+            FileVictory::Skirmish => Victory::Skirmish,
+            FileVictory::Confrontation => Victory::Confrontation,
+        },
+        ap: file.ap,
         seed: file.seed,
     };
     (

@@ -854,6 +854,13 @@ fn shipped_skirmishes() -> Vec<String> {
         .collect()
 }
 
+/// The shipped skirmish at the relay, whose fields the tests below edit.
+fn relay_skirmish() -> String {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/frontiers/skirmish.ron");
+    std::fs::read_to_string(path).expect("readable")
+}
+
 /// Pieces worth splicing into a skirmish: points off every table, units
 /// on each other, unknown ids, huge numbers, names that would forge a line.
 const SKIRMISH_TOKENS: &[&str] = &[
@@ -942,7 +949,7 @@ proptest! {
 
 #[test]
 fn a_skirmish_s_problems_name_their_fields_and_rulings() {
-    let text = shipped_skirmishes().remove(0);
+    let text = relay_skirmish();
     let bad = text
         .replace("at: (480, 150)", "at: (1210, 150)")
         .replace("data: \"zr_brute\"", "data: \"zr_nobody\"")
@@ -976,7 +983,7 @@ fn a_skirmish_s_problems_name_their_fields_and_rulings() {
 
 #[test]
 fn a_building_s_problems_name_its_doors_windows_and_spaces() {
-    let text = shipped_skirmishes().remove(0);
+    let text = relay_skirmish();
     let bad = text
         .replace(
             "(from: (575, 260), to: (605, 260), behind: [1])",
@@ -1015,7 +1022,7 @@ fn a_building_s_problems_name_its_doors_windows_and_spaces() {
 
 #[test]
 fn a_side_s_deck_is_25_cards_within_their_limits_and_deck_order_needs_one() {
-    let text = shipped_skirmishes().remove(0);
+    let text = relay_skirmish();
     let deck = |cards: &[&str]| {
         let ids: Vec<String> = cards.iter().map(|c| format!("{c:?}")).collect();
         format!("deck: [{}]", ids.join(", "))
@@ -1072,4 +1079,20 @@ fn a_side_s_deck_is_25_cards_within_their_limits_and_deck_order_needs_one() {
         panic!("a skirmish");
     };
     assert_eq!(again.setup, s.setup);
+}
+
+#[test]
+fn every_shipped_skirmish_is_written_back_as_it_was_read() {
+    for text in shipped_skirmishes() {
+        let loaded = sandtable_scenario::parse_any_in(&text, "shipped.ron", None).expect("valid");
+        let sandtable_scenario::Loaded::Frontiers(s) = loaded else {
+            panic!("a skirmish");
+        };
+        let again =
+            sandtable_scenario::parse_any_in(&s.to_ron(), "again.ron", None).expect("reads back");
+        let sandtable_scenario::Loaded::Frontiers(again) = again else {
+            panic!("a skirmish");
+        };
+        assert_eq!(again.setup, s.setup, "{}", s.name);
+    }
 }

@@ -122,6 +122,13 @@ impl Front for Skirmish {
                 );
             }
             Event::Covered { .. } => add("steps covered", 1),
+            Event::CrateOpened { content, .. } => {
+                add("crates opened", 1);
+                if *content == sandtable_frontiers::crates::Content::Trap {
+                    add("traps", 1);
+                }
+            }
+            Event::Banked { .. } => add("crates banked", 1),
             Event::Ended { ap, .. } => {
                 for (side, points) in self.setup.sides.iter().zip(ap) {
                     add(&format!("{AP}{}", side.name), u64::from(*points));
@@ -182,6 +189,15 @@ impl Front for Skirmish {
             each.join(", "),
             count("steps covered"),
         );
+        if count("crates opened") > 0 {
+            let _ = writeln!(
+                out,
+                "crates: {} opened ({} traps), {} banked",
+                count("crates opened"),
+                count("traps"),
+                count("crates banked"),
+            );
+        }
         out
     }
 }

@@ -128,6 +128,17 @@ fn cases() -> Vec<(String, Vec<String>)> {
         &["simulate", confrontation, "--games", "10", "--seed", "1"],
     );
     add(
+        "simulate-frontiers-treasure-hunt",
+        &[
+            "simulate",
+            "scenarios/frontiers/treasure-hunt.ron",
+            "--games",
+            "10",
+            "--seed",
+            "1",
+        ],
+    );
+    add(
         "play-frontiers-bots",
         &[
             "play",

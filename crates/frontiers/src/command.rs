@@ -201,6 +201,9 @@ pub enum Special {
     Shield,
     /// Set a tripod (R136).
     Tripod,
+    /// A crate's explosives: an element in contact takes 1d6 steps
+    /// (R144).
+    Explosives,
 }
 
 impl Special {
@@ -209,6 +212,7 @@ impl Special {
         match self {
             Special::Shield => "shield",
             Special::Tripod => "tripod",
+            Special::Explosives => "explosives",
         }
     }
 }
@@ -448,6 +452,21 @@ pub enum Command {
         /// A field repair's move first.
         legs: Legs,
     },
+    /// A move ending in contact with a crate, which it opens or picks up
+    /// (R143): a Move.
+    Open {
+        /// The unit.
+        unit: Tag,
+        /// The move first (none: it touches one already).
+        legs: Legs,
+    },
+    /// A crate handed to friendly infantry in contact (R144): a Move.
+    Hand {
+        /// The carrier.
+        unit: Tag,
+        /// The taker.
+        to: Tag,
+    },
     /// A unit set on the table before the first turn (R138, R146).
     Deploy {
         /// The unit.
@@ -479,6 +498,8 @@ impl Command {
             | Command::Repair { unit, .. }
             | Command::Grenade { unit, .. }
             | Command::Smoke { unit, .. }
+            | Command::Open { unit, .. }
+            | Command::Hand { unit, .. }
             | Command::Special { unit, .. } => Some(*unit),
             Command::Land { .. }
             | Command::Pick { .. }
@@ -608,6 +629,11 @@ impl fmt::Display for Command {
                 }
                 write_legs(f, legs)
             }
+            Command::Open { unit, legs } => {
+                write!(f, "open {unit}")?;
+                write_legs(f, legs)
+            }
+            Command::Hand { unit, to } => write!(f, "hand {unit} {to}"),
             Command::Deploy { unit, to, face } => {
                 write!(f, "deploy {unit} {to}")?;
                 if let Some(face) = face {
@@ -942,9 +968,10 @@ impl FromStr for Command {
                 let what = match words.next() {
                     Some("shield") => Special::Shield,
                     Some("tripod") => Special::Tripod,
+                    Some("explosives") => Special::Explosives,
                     Some(w) => {
                         return bad(format!(
-                            "{w:?} is not an activated ability: shield or tripod"
+                            "{w:?} is not an activated ability: shield, tripod or explosives"
                         ));
                     }
                     None => return bad("the ability is missing: shield or tripod"),
@@ -1053,6 +1080,20 @@ impl FromStr for Command {
                 done(words)?;
                 Ok(c)
             }
+            "open" => {
+                let unit = tag(words.next(), "the unit")?;
+                let rest: Vec<&str> = words.collect();
+                Ok(Command::Open {
+                    unit,
+                    legs: legs(&rest)?,
+                })
+            }
+            "hand" => {
+                let unit = tag(words.next(), "the carrier")?;
+                let to = tag(words.next(), "the unit taking it")?;
+                done(words)?;
+                Ok(Command::Hand { unit, to })
+            }
             "deploy" => {
                 let unit = tag(words.next(), "the unit")?;
                 let Some(to) = words.next() else {
@@ -1089,7 +1130,7 @@ impl FromStr for Command {
             }
             "" => bad("the command is empty"),
             other => bad(format!(
-                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick, special, discard, orders, name, card, deploy or pass"
+                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick, special, discard, orders, name, card, deploy, open, hand or pass"
             )),
         }
     }
@@ -1141,6 +1182,10 @@ mod tests {
             "card field_repair E1 O1 L 600,150",
             "card field_repair E1 O1",
             "deploy T3 150,15",
+            "open T3 150,90",
+            "open T3",
+            "hand T3 T4",
+            "special T3 explosives",
             "deploy O1 300,18 face 0",
             "deploy CM RH.2",
         ] {

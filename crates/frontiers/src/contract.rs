@@ -136,6 +136,18 @@ impl Game {
         if u.aboard.is_some() {
             return;
         }
+        // A crate opened or picked up, a crate handed over (R143, R144).
+        for k in 0..self.crates.len() {
+            if let Some(c) = self.open_listed(i, k) {
+                let at = self.crates[k].at;
+                push(c, Some(at));
+            }
+        }
+        for t in 0..self.units.len() {
+            if let Some(c) = self.hand_listed(i, t) {
+                push(c, Some(self.units[t].at));
+            }
+        }
         let side = u.side;
         for (t, e) in self.units.iter().enumerate() {
             if !e.alive || e.side == side {
@@ -311,6 +323,43 @@ impl Game {
         out
     }
 
+    /// The listed `open` of unit `i` at crate `k`: a straight leg to 1 mm
+    /// from it along the line between their centres, none where they
+    /// touch already (R143).
+    pub(crate) fn open_listed(&self, i: usize, k: usize) -> Option<Command> {
+        let u = &self.units[i];
+        let c = self.crates.get(k)?;
+        if c.state != crate::crates::CrateState::Lying || u.vehicle() || u.gear.is_some() {
+            return None;
+        }
+        let none = Legs::default();
+        let legs = if self.check_open(i, &none) == Ok(k) {
+            none
+        } else {
+            let (dx, dy) = (f64::from(u.at.x - c.at.x), f64::from(u.at.y - c.at.y));
+            let d = dx.hypot(dy).max(1.0);
+            let r = f64::from(u.data.base.size_mm().0) / 2.0
+                + f64::from(crate::crates::CRATE_MM) / 2.0
+                + 1.0;
+            let p = Pt::new(
+                c.at.x + (dx / d * r).round() as i32,
+                c.at.y + (dy / d * r).round() as i32,
+            );
+            Legs::of(&[P16::of(p)?])?
+        };
+        let command = Command::Open { unit: u.tag, legs };
+        (self.check_open(i, &legs) == Ok(k)).then_some(command)
+    }
+
+    /// The listed handing over of unit `i`'s crate to unit `t` (R144).
+    pub(crate) fn hand_listed(&self, i: usize, t: usize) -> Option<Command> {
+        let to = self.units[t].tag;
+        self.check_hand(i, to).is_ok().then_some(Command::Hand {
+            unit: self.units[i].tag,
+            to,
+        })
+    }
+
     /// All listed commands of `side`.
     pub fn legal_for(&self, side: u8, out: &mut Vec<Legal<Command>>) {
         out.clear();
@@ -403,7 +452,7 @@ impl Game {
                     .flow
                     .active
                     .iter()
-                    .find(|a| a.side == side && a.kind.is_none())
+                    .find(|a| a.side == side && a.kind.is_none() && !a.done)
                 {
                     for kind in Kind::ALL {
                         if self.may_name(a, kind).is_ok() {
@@ -1242,6 +1291,45 @@ impl Game {
                 }
             ),
             Event::Covered { unit } => format!("{}'s step is cancelled (R152)", tag(unit)),
+            Event::CrateOpened {
+                unit,
+                crate_k,
+                content,
+            } => match content {
+                crate::crates::Content::Trap => format!(
+                    "{} opens crate {}: a trap, which leaves (R144)",
+                    tag(unit),
+                    crate_k + 1
+                ),
+                c => format!(
+                    "{} takes crate {}: {} (R143, R144)",
+                    tag(unit),
+                    crate_k + 1,
+                    c.name()
+                ),
+            },
+            Event::HandedOver { from, to } => format!(
+                "{} hands its crate to {}: neither shoots this turn (R144)",
+                tag(from),
+                tag(to)
+            ),
+            Event::CrateSpent { unit, content } => {
+                format!(
+                    "{} uses its {}, which is gone (R144)",
+                    tag(unit),
+                    content.name()
+                )
+            }
+            Event::CrateDropped { unit, crate_k } => format!(
+                "crate {} falls with {} and lies there (R143)",
+                crate_k + 1,
+                tag(unit)
+            ),
+            Event::Banked { unit } => format!(
+                "{} banks its crate for {} (R148)",
+                tag(unit),
+                self.setup().sides[usize::from(self.units[*unit].side)].name
+            ),
             Event::Placed { unit, at } => match self.units[*unit].inside {
                 Some((e, k)) => format!(
                     "{} is deployed in {} (R138)",
@@ -1432,6 +1520,9 @@ impl GameState for Game {
                         0
                     }
                     + windows.len()
+                    // A crate opened, a crate handed to each unit.
+                    + self.crates.len()
+                    + self.units.len()
                     // Its pass: `pass T3` in the Reserve, `pass` else.
                     + 1
             })
@@ -1462,6 +1553,22 @@ impl GameState for Game {
             // The candidate's kind and weapon, against what the unit may
             // take now (R109, R111, R112).
             let (_, kinds, weapon) = &actors[pick];
+            let extras = self.crates.len() + self.units.len();
+            if k >= per_unit[pick] - 1 - extras {
+                if !kinds.contains(&Kind::Move) {
+                    continue;
+                }
+                let x = k - (per_unit[pick] - 1 - extras);
+                let c = if x < self.crates.len() {
+                    self.open_listed(i, x)
+                } else {
+                    self.hand_listed(i, x - self.crates.len())
+                };
+                match c {
+                    Some(c) => return Some(c),
+                    None => continue,
+                }
+            }
             let per_enemy = u.data.weapons.len().max(1) + 2;
             let (kind, fires) = match k {
                 0 => (Kind::Move, None),
@@ -1788,6 +1895,14 @@ impl GameState for Game {
 
     fn listed_as(&self, command: &Command) -> Command {
         match *command {
+            // A crate's family: every move that ends touching it (R143).
+            Command::Open { unit, legs } => self
+                .find(unit)
+                .and_then(|i| {
+                    let k = self.check_open(i, &legs).ok()?;
+                    self.open_listed(i, k)
+                })
+                .unwrap_or(*command),
             // One family a unit deployed: everywhere it may go (R146).
             Command::Deploy { unit, .. } => self
                 .find(unit)
@@ -2107,7 +2222,27 @@ impl GameState for Game {
                         .map_or(0, |(t, d)| (1 + u64::from(t)) << 32 | u64::from(d) << 63),
             );
             h.u64(u.aboard.map_or(0, |v| 1 + u64::from(v)));
+            h.u64(
+                u.gear
+                    .map_or(0, |(k, c)| 1 + u64::from(k) + ((c as u64) << 8))
+                    | u64::from(u.handed) << 16
+                    | u64::from(u.waiting) << 17
+                    | u64::from(u.boost) << 24,
+            );
         }
+        for c in &self.crates {
+            h.u64(u64::from(c.at.x as u32) | u64::from(c.at.y as u32) << 32);
+            h.u64(
+                c.content.map_or(0, |c| 1 + c as u64)
+                    | match c.state {
+                        crate::crates::CrateState::Lying => 0,
+                        crate::crates::CrateState::Carried(u) => 1 + u64::from(u),
+                        crate::crates::CrateState::Banked(s) => 512 + u64::from(s),
+                        crate::crates::CrateState::Gone => 1024,
+                    } << 8,
+            );
+        }
+        h.u64(u64::from(self.banked[0]) | u64::from(self.banked[1]) << 8);
         h.u64(self.picks.len() as u64);
         for v in &self.picks {
             h.u64(*v as u64);

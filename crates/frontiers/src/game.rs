@@ -75,6 +75,11 @@ pub struct Unit {
     /// Whether it waits off the table to be deployed (R146): not
     /// standing until it is.
     pub waiting: bool,
+    /// The crate it carries, by index, and what it holds (R143, R144).
+    pub gear: Option<(u8, crate::crates::Content)>,
+    /// Whether it handed a crate over or took one this turn: it does not
+    /// shoot (R144).
+    pub handed: bool,
 }
 
 impl Unit {
@@ -128,10 +133,16 @@ impl Unit {
     pub fn movement(&self) -> u8 {
         if self.hits & Location::Locomotion.bit() != 0 {
             0
-        } else if let Some(form) = self.other_form() {
-            form.movement + self.boost
         } else {
-            self.data.movement + self.boost
+            let base = match self.other_form() {
+                Some(form) => form.movement,
+                None => self.data.movement,
+            };
+            let base = match self.gear {
+                Some((_, content)) => content.movement(base),
+                None => base,
+            };
+            base + self.boost
         }
     }
 
@@ -149,16 +160,22 @@ impl Unit {
             return None;
         }
         let b = match self.other_form() {
-            Some(form) => form.bonus[armor]?,
-            None => w.bonus[armor]?,
+            Some(form) => form.bonus[armor],
+            None => w.bonus[armor],
         };
-        Some(if self.damaged() && b > 0 { b - 1 } else { b })
+        let b = b.map(|b| if self.damaged() && b > 0 { b - 1 } else { b });
+        // What a crate gives its carrier (R144).
+        match self.gear {
+            Some((_, content)) => content.shot_bonus(armor, b),
+            None => b,
+        }
     }
 
     /// Whether it may throw smoke (R130, R138): a smoke bomb, its
     /// equipment unhurt (R125).
     pub fn has_smoke(&self) -> bool {
-        self.data.has(Ability::SmokeBomb) && self.hits & Location::Equipment.bit() == 0
+        (self.data.has(Ability::SmokeBomb) && self.hits & Location::Equipment.bit() == 0)
+            || matches!(self.gear, Some((_, crate::crates::Content::SmokeBomb)))
     }
 
     /// Which of a weapon's bonuses a shot at it uses (R101).
@@ -455,6 +472,41 @@ pub enum Event {
         /// The cards drawn.
         drew: Vec<u8>,
     },
+    /// A crate opened: what it held (R143, R144).
+    CrateOpened {
+        /// The opener.
+        unit: usize,
+        /// The crate.
+        crate_k: u8,
+        /// Its content.
+        content: crate::crates::Content,
+    },
+    /// A crate handed over: neither shoots this turn (R144).
+    HandedOver {
+        /// The carrier.
+        from: usize,
+        /// The taker.
+        to: usize,
+    },
+    /// A crate used once, gone (R144).
+    CrateSpent {
+        /// Its carrier.
+        unit: usize,
+        /// What it held.
+        content: crate::crates::Content,
+    },
+    /// A fallen carrier's crate lies where it fell.
+    CrateDropped {
+        /// The carrier.
+        unit: usize,
+        /// The crate.
+        crate_k: u8,
+    },
+    /// A crate banked at the own edge (R148).
+    Banked {
+        /// Its carrier.
+        unit: usize,
+    },
     /// A unit deployed (R146): at its point, or in a space (R138).
     Placed {
         /// The unit.
@@ -611,6 +663,10 @@ pub struct Game {
     pub(crate) turn: u32,
     /// Where the turn stands (R105-R112).
     pub(crate) flow: crate::turn::Flow,
+    /// The equipment crates (R143).
+    pub(crate) crates: Vec<crate::crates::Crate>,
+    /// Crates each side banked (R148).
+    pub(crate) banked: [u8; 2],
     /// While two shots resolve together, the outcomes their attacks
     /// rolled, landed after both (R111).
     pub(crate) deferred: Option<Vec<(usize, Outcome)>>,
@@ -632,6 +688,8 @@ impl PartialEq for Game {
             && self.clouds == o.clouds
             && self.turn == o.turn
             && self.flow == o.flow
+            && self.crates == o.crates
+            && self.banked == o.banked
             && self.deferred == o.deferred
             && self.pending == o.pending
             && self.picks == o.picks
@@ -672,6 +730,8 @@ impl Game {
                 aboard: None,
                 boost: 0,
                 waiting: u.deploy,
+                gear: None,
+                handed: false,
             })
             .collect();
         let table = Table {
@@ -705,6 +765,16 @@ impl Game {
             clouds: Vec::new(),
             turn: 1,
             flow: crate::turn::Flow::new(),
+            crates: setup
+                .crates
+                .iter()
+                .map(|at| crate::crates::Crate {
+                    at: *at,
+                    content: None,
+                    state: crate::crates::CrateState::Lying,
+                })
+                .collect(),
+            banked: [0; 2],
             deferred: None,
             pending: None,
             picks: Vec::new(),
@@ -1917,7 +1987,11 @@ impl Game {
                 format!("{} is aboard a transport: no target", target.tag),
             );
         }
-        if !s.data.has(Ability::Grenades) {
+        let experimental = matches!(
+            s.gear,
+            Some((_, crate::crates::Content::ExperimentalGrenade))
+        );
+        if !s.data.has(Ability::Grenades) && !experimental {
             return refuse(127, format!("{} has no grenades", s.tag));
         }
         if s.data.has(Ability::DoesNotShoot) {
@@ -2235,6 +2309,14 @@ impl Game {
             }
             Command::Land { .. } => refuse(129, "no drop is awaited"),
             Command::Pick { .. } => refuse(125, "no pick is owed"),
+            Command::Open { unit, legs } => {
+                let i = self.actor(side, *unit)?;
+                self.check_open(i, legs).map(|_| ())
+            }
+            Command::Hand { unit, to } => {
+                let i = self.actor(side, *unit)?;
+                self.check_hand(i, *to).map(|_| ())
+            }
             Command::Card { .. } => refuse(132, "a card is played in its window"),
             Command::Deploy { .. } => refuse(146, "units are deployed before the first turn"),
             Command::Discard { .. }
@@ -2263,8 +2345,30 @@ impl Game {
                     return refuse(136, format!("{}'s tripod is set already", u.tag));
                 }
             }
+            Special::Explosives => {
+                if !matches!(u.gear, Some((_, crate::crates::Content::Explosives))) {
+                    return refuse(144, format!("{} carries no explosives", u.tag));
+                }
+                if self.element_in_contact(i).is_none() {
+                    return refuse(
+                        144,
+                        format!("{} touches no standing building element", u.tag),
+                    );
+                }
+            }
         }
         Ok(())
+    }
+
+    /// The first standing building element unit `i` touches (R102).
+    pub(crate) fn element_in_contact(&self, i: usize) -> Option<usize> {
+        let shape = self.units[i].shape();
+        let contact = f64::from(self.table.setup.switches.contact_mm);
+        (0..self.table.elements.len()).find(|k| {
+            self.elements[*k] > 0
+                && self.elements[*k] != X_STANDING
+                && gap(&shape, &self.table.elements[*k]) <= contact + EPS
+        })
     }
 
     fn check_land(&self, at: Pt) -> Result<(), CommandError> {
@@ -2484,7 +2588,12 @@ impl Game {
                 let i = self.find(unit).expect("checked");
                 let t = self.find(target).expect("checked");
                 let at = self.units[t].at;
-                self.template(i, 0, Some(GRENADE_BONUS), at, SMALL_MM, events)?;
+                // An experimental grenade: +4, once (R144).
+                let bonus = match self.units[i].gear {
+                    Some((_, crate::crates::Content::ExperimentalGrenade)) => 4,
+                    _ => GRENADE_BONUS,
+                };
+                self.template(i, 0, Some(bonus), at, SMALL_MM, events)?;
                 self.drop_shield(i, events);
             }
             Command::Heal {
@@ -2518,6 +2627,22 @@ impl Game {
                     at: at.pt(),
                 });
             }
+            Command::Special {
+                unit,
+                what: Special::Explosives,
+            } => {
+                // An element in contact takes 1d6 steps (R144).
+                let i = self.find(unit).expect("checked");
+                let k = self.element_in_contact(i).expect("checked");
+                let roll = self.d6()?;
+                let left = self.elements[k].saturating_sub(roll);
+                self.elements[k] = left;
+                events.push(Event::ElementStep { element: k, left });
+                self.spend_if(i, crate::crates::Content::Explosives, events);
+                if left == 0 {
+                    self.ruin(k, events)?;
+                }
+            }
             Command::Special { unit, what } => {
                 let i = self.find(unit).expect("checked");
                 self.units[i].back = true;
@@ -2526,7 +2651,7 @@ impl Game {
                     back: true,
                     why: match what {
                         Special::Shield => "raises its energy shield (R135)",
-                        Special::Tripod => "sets its tripod (R136)",
+                        _ => "sets its tripod (R136)",
                     },
                 });
             }
@@ -2549,12 +2674,43 @@ impl Game {
                 self.step(k, events)?;
                 self.end_if_gone(events);
             }
+            Command::Open { unit, legs } => {
+                let i = self.find(unit).expect("checked");
+                self.open_crate(i, &legs, events)?;
+            }
+            Command::Hand { unit, to } => {
+                let i = self.find(unit).expect("checked");
+                self.hand_over(i, to, events)?;
+            }
             Command::Discard { .. }
             | Command::Orders { .. }
             | Command::Name { .. }
             | Command::Card { .. }
             | Command::Deploy { .. }
             | Command::Pass { .. } => unreachable!("checked: no action of a unit"),
+        }
+        // A crate used once is gone (R144).
+        use crate::crates::Content;
+        match *command {
+            Command::Shoot { unit, .. } | Command::Rapid { unit, .. } => {
+                if let Some(i) = self.find(unit) {
+                    self.spend_if(i, Content::ExplosiveAmmunition, events);
+                    self.spend_if(i, Content::SpecialAmmunition, events);
+                }
+            }
+            Command::Grenade { unit, .. } => {
+                if let Some(i) = self.find(unit) {
+                    self.spend_if(i, Content::ExperimentalGrenade, events);
+                }
+            }
+            Command::Smoke { unit, .. } => {
+                if let Some(i) = self.find(unit)
+                    && !self.units[i].data.has(Ability::SmokeBomb)
+                {
+                    self.spend_if(i, Content::SmokeBomb, events);
+                }
+            }
+            _ => {}
         }
         // AP destroyed is checked after each resolution (R145).
         self.end_if_gone(events);
@@ -2563,7 +2719,7 @@ impl Game {
 
     /// Moves unit `i` along `legs` to its end, turned to `face` (R113):
     /// a tripod is unset by any move (R136).
-    fn move_unit(
+    pub(crate) fn move_unit(
         &mut self,
         i: usize,
         legs: &Legs,
@@ -2676,6 +2832,13 @@ impl Game {
             later.push((t, outcome));
             return Ok(());
         }
+        // A medi-kit ignores the next step, not a double (R144).
+        if outcome == Outcome::Step
+            && let Some((k, crate::crates::Content::MediKit)) = self.units[t].gear
+        {
+            self.spend(t, k, events);
+            return Ok(());
+        }
         match outcome {
             Outcome::Miss => Ok(()),
             Outcome::Step => self.step(t, events),
@@ -2748,6 +2911,7 @@ impl Game {
         u.fell = Some((turn, double));
         u.carcass = u.data.leaves_carcass();
         let (side, ap, carcass) = (u.side, u.data.ap, u.carcass);
+        self.drop_gear(t, events);
         self.ap[usize::from(1 - side)] += ap;
         events.push(Event::Destroyed { unit: t, carcass });
         // Its passengers set down in contact, attacked at +0 (R125); a

@@ -267,6 +267,9 @@ pub enum Victory {
     Skirmish,
     /// 80% of the enemy list's AP destroyed (R146).
     Confrontation,
+    /// The most crates banked, then AP destroyed, after the last turn or
+    /// once no crate is left (R148).
+    TreasureHunt,
 }
 
 /// A skirmish as set up: everything [`crate::Game::new`] checks.
@@ -290,6 +293,8 @@ pub struct Setup {
     pub victory: Victory,
     /// The most AP a side's list holds (R103); none: no limit.
     pub ap: Option<u32>,
+    /// Where the equipment crates lie, 2 to 8 of them, or none (R143).
+    pub crates: Vec<Pt>,
     /// The seed of the dice (R30).
     pub seed: u64,
 }
@@ -306,6 +311,7 @@ impl Default for Setup {
             turns: 12,
             victory: Victory::Skirmish,
             ap: None,
+            crates: Vec::new(),
             seed: 0,
         }
     }
@@ -784,6 +790,26 @@ impl Setup {
                 }
             }
             placed.push((i, shape, data.is_vehicle()));
+        }
+        if !self.crates.is_empty() && !crate::crates::CRATES.contains(&(self.crates.len() as u8)) {
+            p.add(
+                "crates",
+                Some(143),
+                format!("{} crates: a skirmish has 2 to 8", self.crates.len()),
+            );
+        }
+        for (k, c) in self.crates.iter().enumerate().take(16) {
+            let disc = Footprint::disc(*c, crate::crates::CRATE_MM).shape();
+            if !on_table(&disc, self.table) {
+                p.add(
+                    format!("crates[{k}]"),
+                    Some(101),
+                    format!("the crate at {c} is not wholly on the table"),
+                );
+            }
+        }
+        if self.victory == Victory::TreasureHunt && self.crates.is_empty() {
+            p.add("crates", Some(148), "a treasure hunt needs its crates");
         }
         if let Some(ap) = self.ap {
             for (side, s) in self.sides.iter().enumerate().take(2) {

@@ -156,6 +156,10 @@ pub fn draw(game: &Game, cell_mm: u16, viewer: Option<u8>) -> String {
         out.push_str(&cards_line(game, side, viewer));
         out.push('\n');
     }
+    for (k, c) in game.crates().iter().enumerate() {
+        out.push_str(&crate_line(game, k, c));
+        out.push('\n');
+    }
     for c in game.clouds() {
         if let Some(p) = c.penalty(game.turn_number()) {
             let _ = writeln!(
@@ -169,6 +173,28 @@ pub fn draw(game: &Game, cell_mm: u16, viewer: Option<u8>) -> String {
     out.push_str(&status(game));
     out.push('\n');
     out
+}
+
+/// A crate's line: where it is, and what it holds once opened (R143):
+/// an unopened crate's content is nobody's (R149).
+pub fn crate_line(game: &Game, k: usize, c: &crate::crates::Crate) -> String {
+    use crate::crates::CrateState;
+    let what = c.content.map_or("unopened", |x| x.name());
+    let sides = &game.setup().sides;
+    match c.state {
+        CrateState::Lying => format!("crate {} at {}: {what}", k + 1, c.at),
+        CrateState::Carried(u) => format!(
+            "crate {}: {what}, carried by {}",
+            k + 1,
+            game.units()[usize::from(u)].tag
+        ),
+        CrateState::Banked(s) => format!(
+            "crate {}: {what}, banked by {} (R148)",
+            k + 1,
+            sides[usize::from(s)].name
+        ),
+        CrateState::Gone => format!("crate {}: {what}, gone", k + 1),
+    }
 }
 
 /// A side's cards as `viewer` may see them (R149): its own hand, of the
@@ -351,6 +377,8 @@ struct Summary<'a> {
     owing: Vec<&'a str>,
     hand: Option<Vec<&'static str>>,
     cards: Vec<CardsJson<'a>>,
+    crates: Vec<String>,
+    banked: std::collections::BTreeMap<&'a str, u8>,
     over: bool,
     winner: Option<&'a str>,
     ap_destroyed: std::collections::BTreeMap<&'a str, u16>,
@@ -383,6 +411,15 @@ pub fn json(game: &Game, viewer: Option<u8>) -> String {
                     discards: card_ids(&c.discards),
                 }
             })
+            .collect(),
+        crates: game
+            .crates()
+            .iter()
+            .enumerate()
+            .map(|(k, c)| crate_line(game, k, c))
+            .collect(),
+        banked: [(name(0), game.banked()[0]), (name(1), game.banked()[1])]
+            .into_iter()
             .collect(),
         over: game.ending().is_some(),
         winner: match game.ending() {

@@ -206,7 +206,10 @@ fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> 
 /// The kind of action a command is (R109), if it is one.
 pub fn kind_of(command: &Command) -> Option<Kind> {
     match command {
-        Command::Move { .. } | Command::Charge { .. } => Some(Kind::Move),
+        Command::Move { .. }
+        | Command::Charge { .. }
+        | Command::Open { .. }
+        | Command::Hand { .. } => Some(Kind::Move),
         Command::Shoot { .. }
         | Command::Rapid { .. }
         | Command::Grenade { .. }
@@ -514,6 +517,12 @@ impl Game {
                 },
             );
         }
+        if kind == Kind::Shoot && self.units[i].handed {
+            return refuse(
+                144,
+                format!("{unit} handed a crate over or took one this turn: it does not shoot"),
+            );
+        }
         if let Some(w) = weapon
             && kind == Kind::Shoot
             && weapon_of(command) != *w
@@ -612,7 +621,7 @@ impl Game {
                     .flow
                     .active
                     .iter()
-                    .find(|a| a.side == side && a.kind.is_none())
+                    .find(|a| a.side == side && a.kind.is_none() && !a.done)
                     .expect("a side names for its active unit");
                 if self.units[a.unit].tag != *unit {
                     return refuse(
@@ -817,14 +826,20 @@ impl Game {
                     .flow
                     .active
                     .iter()
-                    .position(|a| a.side == side && a.kind.is_none())
+                    .position(|a| a.side == side && a.kind.is_none() && !a.done)
                     .expect("checked");
                 self.flow.active[k].kind = Some(*kind);
                 events.push(Event::Named {
                     unit: self.flow.active[k].unit,
                     kind: *kind,
                 });
-                match self.flow.active.iter().find(|a| a.kind.is_none()) {
+                self.drop_fallen();
+                match self
+                    .flow
+                    .active
+                    .iter()
+                    .find(|a| a.kind.is_none() && !a.done)
+                {
                     Some(next) => self.flow.phase = Phase::Name(next.side),
                     // The Step window once a step, before resolution
                     // (R132).
@@ -1122,19 +1137,24 @@ impl Game {
         if self.flow.step > LAST_STEP {
             return self.next_reserve(events);
         }
-        // An active unit destroyed before its action loses it (R108).
-        while let Some(k) = self.flow.active.iter().position(|a| !a.done) {
-            let a = self.flow.active[k];
-            if self.units[a.unit].alive {
-                self.flow.phase = match a.kind {
-                    Some(_) => Phase::Act,
-                    None => Phase::Name(a.side),
-                };
-                return Ok(());
-            }
-            self.flow.active[k].done = true;
+        self.drop_fallen();
+        if let Some(a) = self.flow.active.iter().find(|a| !a.done) {
+            self.flow.phase = match a.kind {
+                Some(_) => Phase::Act,
+                None => Phase::Name(a.side),
+            };
+            return Ok(());
         }
         self.begin_step(self.flow.step + 1, events)
+    }
+
+    /// An active unit destroyed before its action loses it (R108): done.
+    fn drop_fallen(&mut self) {
+        for a in &mut self.flow.active {
+            if !a.done && !self.units[a.unit].alive {
+                a.done = true;
+            }
+        }
     }
 
     /// The Reserve begins (R112): the decoys are revealed and go; the
@@ -1214,9 +1234,20 @@ impl Game {
         for u in &mut self.units {
             u.acted = false;
             u.boost = 0;
+            u.handed = false;
+        }
+        let ap = [u32::from(self.ap[0]), u32::from(self.ap[1])];
+        if self.table.setup.victory == crate::setup::Victory::TreasureHunt {
+            // Crates banked at the turn's end; the hunt ends after its
+            // turns or once none is left (R148).
+            self.bank_crates(events);
+            if self.crates_done() || self.turn >= self.table.setup.turns {
+                let banked = [u32::from(self.banked[0]), u32::from(self.banked[1])];
+                self.end(crate::victory::treasure_hunt(banked, ap), events);
+                return Ok(());
+            }
         }
         if self.turn >= self.table.setup.turns {
-            let ap = [u32::from(self.ap[0]), u32::from(self.ap[1])];
             self.end(crate::victory::on_ap(ap), events);
             return Ok(());
         }

@@ -1000,3 +1000,153 @@ fn r146_confrontation_is_won_with_80_percent_of_the_enemy_list_destroyed() {
     assert_eq!(g.ending(), Some(Ending::Won(Seat(0))));
     assert!(ev.iter().any(|e| matches!(e, Event::Ended { .. })));
 }
+
+/// Resolves `text` as an action of `side` in space, or panics.
+fn act(g: &mut Game, side: u8, text: &str) -> Vec<Event> {
+    let mut events = Vec::new();
+    g.act(side, &cmd(text), &mut events)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    events
+}
+
+fn refused_act(g: &Game, side: u8, text: &str) -> String {
+    let mut copy = g.clone();
+    let e = copy.act(side, &cmd(text), &mut Vec::new()).expect_err(text);
+    assert!(copy == *g, "a refused command changes nothing: {text}");
+    e.to_string()
+}
+
+fn with_crates(units: &[(&str, &str, u8, i32, i32)], crates: &[(i32, i32)], rolls: &[u8]) -> Game {
+    let mut s = setup(units);
+    s.crates = crates.iter().map(|(x, y)| Pt::new(*x, *y)).collect();
+    game(&s, rolls)
+}
+
+#[test]
+fn r143_a_move_ending_on_a_crate_opens_it_its_content_dealt_by_the_dice_infantry_only() {
+    // Two dice read as one of 36, three faces a content: 3 and 4 give
+    // 15, the sixth of the ten: a jump jet (R143).
+    let mut g = with_crates(
+        &[
+            ("T1", "lg_trooper", 0, 100, 100),
+            ("O1", "lg_orion", 0, 400, 100),
+            ("K1", "zr_cluster", 1, 1000, 500),
+        ],
+        &[(100, 160), (400, 175)],
+        &[3, 4],
+    );
+    assert!(
+        g.draw_text(Viewer::Player(Seat(1)))
+            .contains("crate 1 at 100,160: unopened")
+    );
+    assert!(
+        refused_act(&g, 0, "open T1 100,120").contains("T1 ends its move touching no crate (R143)")
+    );
+    assert!(refused_act(&g, 0, "open O1").contains("only infantry opens a crate (R143)"));
+    let ev = act(&mut g, 0, "open T1 100,134");
+    assert_eq!(
+        g.describe(&ev[1]),
+        "T1 takes crate 1: jump jet (R143, R144)"
+    );
+    // Kept: +2 Movement, at most 6 (R144).
+    assert_eq!(g.units()[0].movement(), 6);
+    assert!(
+        g.draw_text(Viewer::Player(Seat(1)))
+            .contains("crate 1: jump jet, carried by T1")
+    );
+    // One crate a carrier (R148).
+    assert!(refused_act(&g, 0, "open T1 400,145").contains("carries crate 1 already"));
+}
+
+#[test]
+fn r144_a_trap_attacks_its_opener_and_leaves() {
+    // 5 and 4: 27, the tenth content: a trap; its attack at +0 rolls 6
+    // against 5, a step.
+    let mut g = with_crates(
+        &[
+            ("T1", "lg_trooper", 0, 100, 100),
+            ("K1", "zr_cluster", 1, 1000, 500),
+        ],
+        &[(100, 160), (600, 300)],
+        &[5, 4, 6],
+    );
+    let ev = act(&mut g, 0, "open T1 100,134");
+    assert_eq!(
+        g.describe(&ev[1]),
+        "T1 opens crate 1: a trap, which leaves (R144)"
+    );
+    assert!(g.units()[0].damaged());
+    assert_eq!(
+        g.crates()[0].state,
+        sandtable_frontiers::crates::CrateState::Gone
+    );
+    assert!(g.units()[0].gear.is_none());
+}
+
+#[test]
+fn r144_contents_kept_and_used_once_and_a_crate_handed_over() {
+    // An anti-tank weapon (1, 1: the first content): a "-" at heavy
+    // armor is +0, then +2 (R144).
+    let mut g = with_crates(
+        &[
+            ("T1", "lg_trooper", 0, 100, 100),
+            ("T2", "lg_trooper", 0, 131, 134),
+            ("K1", "zr_cluster", 1, 100, 300),
+        ],
+        &[(100, 160), (600, 300)],
+        &[1, 1, 6],
+    );
+    assert_eq!(g.units()[0].bonus(0, 1), None);
+    act(&mut g, 0, "open T1 100,134");
+    assert_eq!(g.units()[0].bonus(0, 1), Some(2));
+    // Handed to T2 in contact: neither shoots this turn (R144).
+    let ev = act(&mut g, 0, "hand T1 T2");
+    assert_eq!(
+        g.describe(&ev[0]),
+        "T1 hands its crate to T2: neither shoots this turn (R144)"
+    );
+    assert!(g.units()[0].handed && g.units()[1].handed);
+    assert_eq!(g.units()[1].bonus(0, 1), Some(2));
+    assert_eq!(g.units()[0].bonus(0, 1), None);
+    // A medi-kit (4, 1: 18, the seventh): the next step is ignored, then
+    // it is gone; K1's shot at T1 rolls 6: 9 against 5, a step.
+    let mut g = with_crates(
+        &[
+            ("T1", "lg_trooper", 0, 100, 100),
+            ("K1", "zr_cluster", 1, 100, 300),
+        ],
+        &[(100, 160), (600, 300)],
+        &[4, 1, 6],
+    );
+    act(&mut g, 0, "open T1 100,134");
+    let ev = act(&mut g, 1, "shoot K1 T1");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::CrateSpent { .. })),
+        "{ev:?}"
+    );
+    assert!(!g.units()[0].damaged(), "the step ignored");
+    assert!(g.units()[0].gear.is_none(), "used once");
+}
+
+#[test]
+fn r148_a_crate_carried_to_the_own_edge_is_banked_at_the_turn_s_end_and_wins_the_hunt() {
+    let mut s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 20),
+        ("K1", "zr_cluster", 1, 1000, 500),
+    ]);
+    s.crates = vec![Pt::new(100, 60), Pt::new(1000, 300)];
+    s.victory = sandtable_frontiers::setup::Victory::TreasureHunt;
+    s.turns = 1;
+    // An anti-tank weapon (1, 1).
+    let mut g = game(&s, &[1, 1]);
+    act(&mut g, 0, "open T1 100,35");
+    // The rest of the turn: T1 ends it within 1 LNS of the near edge.
+    let ev = orders(&mut g, "orders T1:decoy", "orders K1:decoy");
+    assert!(ev.iter().any(|e| matches!(e, Event::DecoysGone { .. })));
+    play(&mut g, 1, "pass K1");
+    let ev = play(&mut g, 0, "pass T1");
+    assert!(ev.contains(&Event::Banked { unit: 0 }), "{ev:?}");
+    assert_eq!(g.banked(), [1, 0]);
+    // The last turn: more crates banked wins (R148).
+    assert_eq!(g.ending(), Some(Ending::Won(Seat(0))));
+}

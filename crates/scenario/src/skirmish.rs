@@ -58,6 +58,14 @@ impl Skirmish {
         if let Some(ap) = s.ap {
             let _ = writeln!(out, "    ap: {ap},");
         }
+        if !s.crates.is_empty() {
+            let at: Vec<String> = s
+                .crates
+                .iter()
+                .map(|c| format!("({}, {})", c.x, c.y))
+                .collect();
+            let _ = writeln!(out, "    crates: [{}],", at.join(", "));
+        }
         let sw = s.switches;
         let _ = writeln!(
             out,
@@ -236,6 +244,8 @@ struct FileSkirmish {
     #[serde(default)]
     ap: Option<u32>,
     #[serde(default)]
+    crates: Vec<(i32, i32)>,
+    #[serde(default)]
     switches: FileSwitches,
     sides: Vec<FileSide>,
     #[serde(default)]
@@ -254,6 +264,7 @@ enum FileVictory {
     #[default]
     Skirmish,
     Confrontation,
+    TreasureHunt,
 }
 
 #[derive(Debug, Deserialize)]
@@ -435,6 +446,7 @@ fn count_problems(file: &FileSkirmish) -> Vec<Problem> {
         ("terrain", file.terrain.len(), MAX_PIECES),
         ("buildings", file.buildings.len(), MAX_PIECES),
         ("units", file.units.len(), MAX_UNITS),
+        ("crates", file.crates.len(), 8),
         ("sides", file.sides.len(), 2),
     ] {
         if n > most {
@@ -765,8 +777,15 @@ fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
         victory: match file.victory {
             FileVictory::Skirmish => Victory::Skirmish,
             FileVictory::Confrontation => Victory::Confrontation,
+            FileVictory::TreasureHunt => Victory::TreasureHunt,
         },
         ap: file.ap,
+        crates: file
+            .crates
+            .iter()
+            .enumerate()
+            .map(|(k, c)| point(*c, format!("crates[{k}]"), &mut problems))
+            .collect(),
         seed: file.seed,
     };
     (

@@ -383,7 +383,6 @@ impl Game {
     /// LNS of its own long edge banks its crate.
     pub(crate) fn bank_crates(&mut self, events: &mut Vec<Event>) {
         let lns = f64::from(self.setup().switches.lns_mm);
-        let (_, d) = self.setup().table;
         for i in 0..self.units.len() {
             let u = &self.units[i];
             let Some((k, _)) = u.gear else { continue };
@@ -391,23 +390,7 @@ impl Game {
                 continue;
             }
             let shape = u.shape();
-            let (w, d) = (i32::from(self.setup().table.0), i32::from(d));
-            let edge = if u.side == 0 {
-                Footprint::Polygon(vec![
-                    crate::geometry::Pt::new(0, -1),
-                    crate::geometry::Pt::new(w, -1),
-                    crate::geometry::Pt::new(w, 0),
-                    crate::geometry::Pt::new(0, 0),
-                ])
-            } else {
-                Footprint::Polygon(vec![
-                    crate::geometry::Pt::new(0, d),
-                    crate::geometry::Pt::new(w, d),
-                    crate::geometry::Pt::new(w, d + 1),
-                    crate::geometry::Pt::new(0, d + 1),
-                ])
-            };
-            if gap(&shape, &edge.shape()) <= lns + EPS {
+            if self.edge_gap(u.side, &shape) <= lns + EPS {
                 let side = u.side;
                 self.units[i].gear = None;
                 self.crates[usize::from(k)].state = CrateState::Banked(side);

@@ -25,6 +25,22 @@ fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> 
 }
 
 impl Game {
+    /// How far `shape` lies from `side`'s own long edge, in mm: the first
+    /// seat's the near edge (y = 0), the second's the far one (R146,
+    /// R148).
+    pub(crate) fn edge_gap(&self, side: u8, shape: &crate::geometry::Shape) -> f64 {
+        let (w, d) = self.setup().table;
+        let (w, d) = (i32::from(w), i32::from(d));
+        let (y0, y1) = if side == 0 { (-1, 0) } else { (d, d + 1) };
+        let edge = Footprint::Polygon(vec![
+            Pt::new(0, y0),
+            Pt::new(w, y0),
+            Pt::new(w, y1),
+            Pt::new(0, y1),
+        ]);
+        gap(shape, &edge.shape())
+    }
+
     /// Whether unit `i` deploys last (R138).
     fn infiltrates(&self, i: usize) -> bool {
         self.units[i].data.has(Ability::Infiltration)
@@ -107,25 +123,8 @@ impl Game {
                 if !on_table(&shape, self.setup().table) {
                     return refuse(101, format!("{unit} at {at} is not wholly on the table"));
                 }
-                let (w, d) = self.setup().table;
-                let (w, d) = (i32::from(w), i32::from(d));
-                let edge = if side == 0 {
-                    Footprint::Polygon(vec![
-                        Pt::new(0, -1),
-                        Pt::new(w, -1),
-                        Pt::new(w, 0),
-                        Pt::new(0, 0),
-                    ])
-                } else {
-                    Footprint::Polygon(vec![
-                        Pt::new(0, d),
-                        Pt::new(w, d),
-                        Pt::new(w, d + 1),
-                        Pt::new(0, d + 1),
-                    ])
-                };
                 let contact = f64::from(self.setup().switches.contact_mm);
-                if gap(&shape, &edge.shape()) > contact + EPS {
+                if self.edge_gap(side, &shape) > contact + EPS {
                     return refuse(
                         146,
                         format!(

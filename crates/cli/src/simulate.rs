@@ -79,9 +79,13 @@ fn play_one<F: Front>(
     };
     while let Some(seat) = next_seat(&game) {
         game.legal_into(seat, &mut legal);
-        if legal.is_empty() {
-            break;
-        }
+        // A seat that owes a decision has a command (the contract): an
+        // empty list is a fault of the rules, not a draw.
+        assert!(
+            !legal.is_empty(),
+            "{} owes a decision and has no legal command",
+            game.seat_name(seat)
+        );
         // A family, then one of its members (the contract's random player:
         // a system whose list names every command draws nothing more).
         let family = legal[rng.random_range(0..legal.len())].command;

@@ -138,6 +138,15 @@ fn cases() -> Vec<(String, Vec<String>)> {
             "1",
         ],
     );
+    for (name, file) in [
+        ("attack-defense", "scenarios/frontiers/attack-defense.ron"),
+        ("data-recovery", "scenarios/frontiers/data-recovery.ron"),
+    ] {
+        add(
+            &format!("simulate-frontiers-{name}"),
+            &["simulate", file, "--games", "10", "--seed", "1"],
+        );
+    }
     add(
         "play-frontiers-bots",
         &[

@@ -467,6 +467,14 @@ pub enum Command {
         /// The taker.
         to: Tag,
     },
+    /// The diskette tossed to friendly infantry in sight within 3 LNS: a
+    /// Shoot that always arrives (R147).
+    Toss {
+        /// The carrier.
+        unit: Tag,
+        /// The catcher.
+        to: Tag,
+    },
     /// A unit set on the table before the first turn (R138, R146).
     Deploy {
         /// The unit.
@@ -500,6 +508,7 @@ impl Command {
             | Command::Smoke { unit, .. }
             | Command::Open { unit, .. }
             | Command::Hand { unit, .. }
+            | Command::Toss { unit, .. }
             | Command::Special { unit, .. } => Some(*unit),
             Command::Land { .. }
             | Command::Pick { .. }
@@ -634,6 +643,7 @@ impl fmt::Display for Command {
                 write_legs(f, legs)
             }
             Command::Hand { unit, to } => write!(f, "hand {unit} {to}"),
+            Command::Toss { unit, to } => write!(f, "toss {unit} {to}"),
             Command::Deploy { unit, to, face } => {
                 write!(f, "deploy {unit} {to}")?;
                 if let Some(face) = face {
@@ -1088,6 +1098,12 @@ impl FromStr for Command {
                     legs: legs(&rest)?,
                 })
             }
+            "toss" => {
+                let unit = tag(words.next(), "the carrier")?;
+                let to = tag(words.next(), "the unit catching it")?;
+                done(words)?;
+                Ok(Command::Toss { unit, to })
+            }
             "hand" => {
                 let unit = tag(words.next(), "the carrier")?;
                 let to = tag(words.next(), "the unit taking it")?;
@@ -1130,7 +1146,7 @@ impl FromStr for Command {
             }
             "" => bad("the command is empty"),
             other => bad(format!(
-                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick, special, discard, orders, name, card, deploy, open, hand or pass"
+                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick, special, discard, orders, name, card, deploy, open, hand, toss or pass"
             )),
         }
     }
@@ -1185,6 +1201,7 @@ mod tests {
             "open T3 150,90",
             "open T3",
             "hand T3 T4",
+            "toss T3 T4",
             "special T3 explosives",
             "deploy O1 300,18 face 0",
             "deploy CM RH.2",

@@ -148,6 +148,11 @@ impl Game {
                 push(c, Some(self.units[t].at));
             }
         }
+        for t in 0..self.units.len() {
+            if let Some(c) = self.toss_listed(i, t) {
+                push(c, Some(self.units[t].at));
+            }
+        }
         let side = u.side;
         for (t, e) in self.units.iter().enumerate() {
             if !e.alive || e.side == side {
@@ -355,6 +360,15 @@ impl Game {
     pub(crate) fn hand_listed(&self, i: usize, t: usize) -> Option<Command> {
         let to = self.units[t].tag;
         self.check_hand(i, to).is_ok().then_some(Command::Hand {
+            unit: self.units[i].tag,
+            to,
+        })
+    }
+
+    /// The listed toss of the diskette from unit `i` to unit `t` (R147).
+    pub(crate) fn toss_listed(&self, i: usize, t: usize) -> Option<Command> {
+        let to = self.units[t].tag;
+        self.check_toss(i, to).is_ok().then_some(Command::Toss {
             unit: self.units[i].tag,
             to,
         })
@@ -1325,6 +1339,18 @@ impl Game {
                 crate_k + 1,
                 tag(unit)
             ),
+            Event::DisketteTaken { unit } => format!("{} picks the diskette up (R147)", tag(unit)),
+            Event::Tossed { from, to } => format!(
+                "{} tosses the diskette to {}: it arrives (R147)",
+                tag(from),
+                tag(to)
+            ),
+            Event::DisketteDropped { unit } => {
+                format!(
+                    "the diskette falls with {} and lies there (R147)",
+                    tag(unit)
+                )
+            }
             Event::Banked { unit } => format!(
                 "{} banks its crate for {} (R148)",
                 tag(unit),
@@ -1520,9 +1546,10 @@ impl GameState for Game {
                         0
                     }
                     + windows.len()
-                    // A crate opened, a crate handed to each unit.
+                    // A crate opened, a crate handed and the diskette
+                    // tossed to each unit.
                     + self.crates.len()
-                    + self.units.len()
+                    + 2 * self.units.len()
                     // Its pass: `pass T3` in the Reserve, `pass` else.
                     + 1
             })
@@ -1553,16 +1580,20 @@ impl GameState for Game {
             // The candidate's kind and weapon, against what the unit may
             // take now (R109, R111, R112).
             let (_, kinds, weapon) = &actors[pick];
-            let extras = self.crates.len() + self.units.len();
+            let extras = self.crates.len() + 2 * self.units.len();
             if k >= per_unit[pick] - 1 - extras {
-                if !kinds.contains(&Kind::Move) {
+                let x = k - (per_unit[pick] - 1 - extras);
+                let tossing = x >= self.crates.len() + self.units.len();
+                let kind = if tossing { Kind::Shoot } else { Kind::Move };
+                if !kinds.contains(&kind) {
                     continue;
                 }
-                let x = k - (per_unit[pick] - 1 - extras);
                 let c = if x < self.crates.len() {
                     self.open_listed(i, x)
-                } else {
+                } else if !tossing {
                     self.hand_listed(i, x - self.crates.len())
+                } else {
+                    self.toss_listed(i, x - self.crates.len() - self.units.len())
                 };
                 match c {
                     Some(c) => return Some(c),
@@ -2243,6 +2274,10 @@ impl GameState for Game {
             );
         }
         h.u64(u64::from(self.banked[0]) | u64::from(self.banked[1]) << 8);
+        if let Some(d) = self.diskette {
+            h.u64(u64::from(d.at.x as u32) | u64::from(d.at.y as u32) << 32);
+            h.u64(d.carrier.map_or(0, |c| 1 + u64::from(c)));
+        }
         h.u64(self.picks.len() as u64);
         for v in &self.picks {
             h.u64(*v as u64);

@@ -115,6 +115,24 @@ impl Game {
                 if let Some(o) = self.occupant(e as u8, k, i) {
                     return refuse(117, format!("{tag}.{n} holds {}", self.units[o].tag));
                 }
+                // At least 3 LNS from every objective (R138).
+                let at = self.setup().elements[e].spaces[usize::from(k)];
+                let shape = footprint(u.data, at, u.facing).shape();
+                let far = 3.0 * f64::from(self.setup().switches.lns_mm);
+                for o in &self.setup().objectives {
+                    let d = gap(
+                        &shape,
+                        &Footprint::disc(*o, crate::objectives::DISC_MM).shape(),
+                    );
+                    if d < far - EPS {
+                        return refuse(
+                            138,
+                            format!(
+                                "{tag}.{n} is {d:.1} mm from the objective at {o}: an infiltrator deploys 3 LNS from every objective"
+                            ),
+                        );
+                    }
+                }
                 Ok((i, Place::In(e as u8, k)))
             }
             Step::At(p) => {

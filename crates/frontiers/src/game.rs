@@ -507,6 +507,23 @@ pub enum Event {
         /// Its carrier.
         unit: usize,
     },
+    /// The diskette picked up (R147).
+    DisketteTaken {
+        /// The carrier.
+        unit: usize,
+    },
+    /// The diskette tossed to a friend; it always arrives (R147).
+    Tossed {
+        /// The thrower.
+        from: usize,
+        /// The catcher.
+        to: usize,
+    },
+    /// The diskette dropped where its carrier fell (R147).
+    DisketteDropped {
+        /// The carrier.
+        unit: usize,
+    },
     /// A unit deployed (R146): at its point, or in a space (R138).
     Placed {
         /// The unit.
@@ -667,6 +684,9 @@ pub struct Game {
     pub(crate) crates: Vec<crate::crates::Crate>,
     /// Crates each side banked (R148).
     pub(crate) banked: [u8; 2],
+    /// Data recovery's diskette: where it lies, or the unit carrying it
+    /// (R147).
+    pub(crate) diskette: Option<crate::objectives::Diskette>,
     /// While two shots resolve together, the outcomes their attacks
     /// rolled, landed after both (R111).
     pub(crate) deferred: Option<Vec<(usize, Outcome)>>,
@@ -690,6 +710,7 @@ impl PartialEq for Game {
             && self.flow == o.flow
             && self.crates == o.crates
             && self.banked == o.banked
+            && self.diskette == o.diskette
             && self.deferred == o.deferred
             && self.pending == o.pending
             && self.picks == o.picks
@@ -775,6 +796,9 @@ impl Game {
                 })
                 .collect(),
             banked: [0; 2],
+            diskette: setup
+                .diskette
+                .map(|at| crate::objectives::Diskette { at, carrier: None }),
             deferred: None,
             pending: None,
             picks: Vec::new(),
@@ -793,8 +817,12 @@ impl Game {
                 }],
                 more: 0,
             })?;
-            game.flow.phase = crate::turn::Phase::Deploy(u8::from(roll > 3));
-            game.flow.first = u8::from(roll > 3);
+            // A side with none to deploy leaves it all to the other.
+            let mut side = u8::from(roll > 3);
+            if game.deployable(side).is_empty() {
+                side = 1 - side;
+            }
+            game.flow.phase = crate::turn::Phase::Deploy(side);
         }
         Ok(game)
     }
@@ -2089,7 +2117,7 @@ impl Game {
 
     /// Whether unit `i`'s centre sees the point `p` (R120): no building,
     /// other unit, or vegetation or hill it does not stand in across.
-    fn point_seen(&self, i: usize, p: Pt) -> bool {
+    pub(crate) fn point_seen(&self, i: usize, p: Pt) -> bool {
         let s = &self.units[i];
         let (a, b) = (s.at.v(), p.v());
         let blocked = |shape: &Shape| blocks_segment(shape, a, b, GRAZE_MM);
@@ -2316,6 +2344,10 @@ impl Game {
             Command::Hand { unit, to } => {
                 let i = self.actor(side, *unit)?;
                 self.check_hand(i, *to).map(|_| ())
+            }
+            Command::Toss { unit, to } => {
+                let i = self.actor(side, *unit)?;
+                self.check_toss(i, *to).map(|_| ())
             }
             Command::Card { .. } => refuse(132, "a card is played in its window"),
             Command::Deploy { .. } => refuse(146, "units are deployed before the first turn"),
@@ -2682,6 +2714,10 @@ impl Game {
                 let i = self.find(unit).expect("checked");
                 self.hand_over(i, to, events)?;
             }
+            Command::Toss { unit, to } => {
+                let i = self.find(unit).expect("checked");
+                self.toss(i, to, events)?;
+            }
             Command::Discard { .. }
             | Command::Orders { .. }
             | Command::Name { .. }
@@ -2767,6 +2803,14 @@ impl Game {
         if !legs.is_empty() {
             self.unset_tripod(i, events);
         }
+        // Infantry picks the diskette up as its path touches it (R147).
+        let mut path = vec![from];
+        path.extend(legs.steps().iter().filter_map(|s| match s {
+            Step::At(p) => Some(p.pt()),
+            _ => None,
+        }));
+        path.push(self.units[i].at);
+        self.pick_diskette(i, &path, events);
         Ok(())
     }
 
@@ -2912,6 +2956,7 @@ impl Game {
         u.carcass = u.data.leaves_carcass();
         let (side, ap, carcass) = (u.side, u.data.ap, u.carcass);
         self.drop_gear(t, events);
+        self.drop_diskette(t, events);
         self.ap[usize::from(1 - side)] += ap;
         events.push(Event::Destroyed { unit: t, carcass });
         // Its passengers set down in contact, attacked at +0 (R125); a
@@ -3038,6 +3083,19 @@ impl Game {
         };
         let (a, b) = (standing(0), standing(1));
         if a && b {
+            // Attack/Defense: the attacker below 3 units loses (R148).
+            if self.table.setup.victory == crate::setup::Victory::AttackDefense {
+                let attacker = self.table.setup.attacker;
+                let left = self
+                    .units
+                    .iter()
+                    .filter(|u| u.side == attacker && (u.alive || u.waiting))
+                    .count();
+                if left < 3 {
+                    self.end(Ending::Won(Seat(u16::from(1 - attacker))), events);
+                    return true;
+                }
+            }
             // Confrontation: 80% of the enemy list's AP destroyed (R146).
             if self.table.setup.victory == crate::setup::Victory::Confrontation {
                 let list = |side: u8| -> u32 {

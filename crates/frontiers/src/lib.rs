@@ -38,6 +38,7 @@ pub mod game;
 pub mod geometry;
 pub mod marks;
 pub mod moves;
+pub mod objectives;
 pub mod setup;
 pub mod sight;
 pub mod smoke;

@@ -270,6 +270,14 @@ pub enum Victory {
     /// The most crates banked, then AP destroyed, after the last turn or
     /// once no crate is left (R148).
     TreasureHunt,
+    /// The attacker wins ending a turn with units over every objective's
+    /// centre; it loses below 3 units standing, or after the last turn
+    /// (R148).
+    AttackDefense,
+    /// Data recovery: a turn ended carrying the diskette on the
+    /// teleprinter's space wins; after the last turn, AP destroyed
+    /// (R147).
+    DataRecovery,
 }
 
 /// A skirmish as set up: everything [`crate::Game::new`] checks.
@@ -295,6 +303,18 @@ pub struct Setup {
     pub ap: Option<u32>,
     /// Where the equipment crates lie, 2 to 8 of them, or none (R143).
     pub crates: Vec<Pt>,
+    /// Objectives' centres, 20 mm discs blocking nothing (R101, R148).
+    pub objectives: Vec<Pt>,
+    /// Attack/Defense's attacker, a side's index (R148).
+    pub attacker: u8,
+    /// Attack/Defense's attacker points against the defender's `ap`
+    /// (R148).
+    pub mode: crate::victory::Mode,
+    /// Data recovery's diskette, where it lies (R147).
+    pub diskette: Option<Pt>,
+    /// Data recovery's teleprinter: an element and its space, from 0
+    /// (R147).
+    pub teleprinter: Option<(u8, u8)>,
     /// The seed of the dice (R30).
     pub seed: u64,
 }
@@ -312,6 +332,11 @@ impl Default for Setup {
             victory: Victory::Skirmish,
             ap: None,
             crates: Vec::new(),
+            objectives: Vec::new(),
+            attacker: 0,
+            mode: crate::victory::Mode::default(),
+            diskette: None,
+            teleprinter: None,
             seed: 0,
         }
     }
@@ -811,6 +836,58 @@ impl Setup {
         if self.victory == Victory::TreasureHunt && self.crates.is_empty() {
             p.add("crates", Some(148), "a treasure hunt needs its crates");
         }
+        if self.victory == Victory::AttackDefense {
+            if self.objectives.is_empty() {
+                p.add("objectives", Some(148), "an attack needs its objectives");
+            }
+            if self.attacker > 1 {
+                p.add("attacker", Some(148), "the attacker is side 0 or 1");
+            }
+        }
+        if self.objectives.len() > 8 {
+            p.add(
+                "objectives",
+                None,
+                format!("{} objectives: at most 8", self.objectives.len()),
+            );
+        }
+        for (k, c) in self.objectives.iter().enumerate().take(16) {
+            let disc = Footprint::disc(*c, crate::crates::CRATE_MM).shape();
+            if !on_table(&disc, self.table) {
+                p.add(
+                    format!("objectives[{k}]"),
+                    Some(101),
+                    format!("the objective at {c} is not wholly on the table"),
+                );
+            }
+        }
+        if self.victory == Victory::DataRecovery {
+            match self.diskette {
+                None => p.add("diskette", Some(147), "a data recovery needs its diskette"),
+                Some(c) => {
+                    let disc = Footprint::disc(c, crate::crates::CRATE_MM).shape();
+                    if !on_table(&disc, self.table) {
+                        p.add(
+                            "diskette",
+                            Some(101),
+                            format!("the diskette at {c} is not wholly on the table"),
+                        );
+                    }
+                }
+            }
+            let ok = self.teleprinter.is_some_and(|(e, k)| {
+                self.elements
+                    .get(usize::from(e))
+                    .is_some_and(|el| usize::from(k) < el.spaces.len())
+            });
+            if !ok {
+                p.add(
+                    "teleprinter",
+                    Some(147),
+                    "a data recovery needs its teleprinter: a space of a building",
+                );
+            }
+        }
         if let Some(ap) = self.ap {
             for (side, s) in self.sides.iter().enumerate().take(2) {
                 let list: Vec<&UnitData> = units
@@ -820,9 +897,20 @@ impl Setup {
                     .collect();
                 // Each problem names the side's list, and a unit by its
                 // place in that list.
-                for problem in
-                    crate::army::list_problems(&format!("{}'s list", s.name), s.faction, &list, ap)
+                // Attack/Defense: the attacker's points by `mode` (R148).
+                let limit = if self.victory == Victory::AttackDefense
+                    && side == usize::from(self.attacker)
                 {
+                    crate::victory::attacker_ap(ap, self.mode)
+                } else {
+                    ap
+                };
+                for problem in crate::army::list_problems(
+                    &format!("{}'s list", s.name),
+                    s.faction,
+                    &list,
+                    limit,
+                ) {
                     p.add(problem.path, problem.ruling.map(|r| r.0), problem.message);
                 }
             }

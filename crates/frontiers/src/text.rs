@@ -160,6 +160,22 @@ pub fn draw(game: &Game, cell_mm: u16, viewer: Option<u8>) -> String {
         out.push_str(&crate_line(game, k, c));
         out.push('\n');
     }
+    for (k, o) in game.setup().objectives.iter().enumerate() {
+        let _ = writeln!(out, "objective {} at {o} (R148)", k + 1);
+    }
+    if let Some(d) = game.diskette() {
+        let _ = match d.carrier {
+            Some(u) => writeln!(
+                out,
+                "the diskette, carried by {} (R147)",
+                game.units()[usize::from(u)].tag
+            ),
+            None => writeln!(out, "the diskette at {} (R147)", d.at),
+        };
+    }
+    if let Some((e, k)) = game.setup().teleprinter {
+        let _ = writeln!(out, "the teleprinter in {} (R147)", game.space_name(e, k));
+    }
     for c in game.clouds() {
         if let Some(p) = c.penalty(game.turn_number()) {
             let _ = writeln!(

@@ -213,6 +213,7 @@ pub fn kind_of(command: &Command) -> Option<Kind> {
         Command::Shoot { .. }
         | Command::Rapid { .. }
         | Command::Grenade { .. }
+        | Command::Toss { .. }
         | Command::Window { .. } => Some(Kind::Shoot),
         Command::Heal { .. }
         | Command::Repair { .. }
@@ -1237,6 +1238,10 @@ impl Game {
             u.handed = false;
         }
         let ap = [u32::from(self.ap[0]), u32::from(self.ap[1])];
+        if let Some(ending) = self.turn_end_victory() {
+            self.end(ending, events);
+            return Ok(());
+        }
         if self.table.setup.victory == crate::setup::Victory::TreasureHunt {
             // Crates banked at the turn's end; the hunt ends after its
             // turns or once none is left (R148).
@@ -1248,7 +1253,13 @@ impl Game {
             }
         }
         if self.turn >= self.table.setup.turns {
-            self.end(crate::victory::on_ap(ap), events);
+            // An attack not carried by its last turn fails (R148).
+            let ending = if self.table.setup.victory == crate::setup::Victory::AttackDefense {
+                Ending::Won(Seat(u16::from(1 - self.table.setup.attacker)))
+            } else {
+                crate::victory::on_ap(ap)
+            };
+            self.end(ending, events);
             return Ok(());
         }
         self.turn += 1;

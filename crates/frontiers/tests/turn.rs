@@ -1150,3 +1150,90 @@ fn r148_a_crate_carried_to_the_own_edge_is_banked_at_the_turn_s_end_and_wins_the
     // The last turn: more crates banked wins (R148).
     assert_eq!(g.ending(), Some(Ending::Won(Seat(0))));
 }
+
+#[test]
+fn r148_an_attack_holds_every_objective_at_a_turn_s_end_or_loses_below_three_units() {
+    let mut s = setup(&[
+        ("T1", "lg_trooper", 0, 300, 300),
+        ("T2", "lg_trooper", 0, 600, 300),
+        ("T3", "lg_trooper", 0, 900, 100),
+        ("K1", "zr_cluster", 1, 1000, 550),
+    ]);
+    s.victory = sandtable_frontiers::setup::Victory::AttackDefense;
+    s.attacker = 0;
+    s.objectives = vec![Pt::new(300, 300), Pt::new(600, 320)];
+    // T2 stands 20 mm off its objective's centre: not over it.
+    let mut g = game(&s, &[]);
+    assert!(!g.objectives_held());
+    act(&mut g, 0, "move T2 600,320");
+    assert!(
+        g.objectives_held(),
+        "both centres under the attacker's units"
+    );
+    // The turn's end: the attack holds (R148).
+    orders(&mut g, "orders T1:decoy T2:decoy", "orders K1:decoy");
+    play(&mut g, 1, "pass K1");
+    play(&mut g, 0, "pass T1");
+    play(&mut g, 0, "pass T2");
+    play(&mut g, 0, "pass T3");
+    assert_eq!(g.ending(), Some(Ending::Won(Seat(0))));
+    // Below 3 units standing the attacker loses: K1's two doubles... a
+    // step then a kill on T3 (6 + 3 against 5, then again).
+    let mut g = game(&s, &[6, 6]);
+    act(&mut g, 1, "shoot K1 T3");
+    assert_eq!(g.ending(), None);
+    act(&mut g, 1, "shoot K1 T3");
+    assert_eq!(
+        g.ending(),
+        Some(Ending::Won(Seat(1))),
+        "2 units left (R148)"
+    );
+}
+
+#[test]
+fn r147_the_diskette_is_picked_up_tossed_and_carried_onto_the_teleprinter_to_win() {
+    let mut s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("T2", "lg_trooper", 0, 250, 260),
+        ("K1", "zr_cluster", 1, 1000, 550),
+    ]);
+    s.victory = sandtable_frontiers::setup::Victory::DataRecovery;
+    s.diskette = Some(Pt::new(100, 200));
+    s.elements = vec![sandtable_frontiers::setup::Element {
+        name: "Hut".into(),
+        id: "H".into(),
+        corners: vec![
+            Pt::new(300, 250),
+            Pt::new(400, 250),
+            Pt::new(400, 330),
+            Pt::new(300, 330),
+        ],
+        defense: 6,
+        steps: 2,
+        spaces: vec![Pt::new(350, 290)],
+        openings: vec![sandtable_frontiers::setup::Opening {
+            kind: sandtable_frontiers::setup::OpeningKind::Door,
+            a: Pt::new(300, 275),
+            b: Pt::new(300, 305),
+            behind: vec![0],
+        }],
+        ..Default::default()
+    }];
+    s.teleprinter = Some((0, 0));
+    let mut g = game(&s, &[]);
+    // T1's path passes the diskette: picked up on the way (R147).
+    let ev = act(&mut g, 0, "move T1 100,175");
+    assert!(ev.contains(&Event::DisketteTaken { unit: 0 }), "{ev:?}");
+    // A toss beyond 3 LNS is refused; within, it always arrives.
+    assert!(refused_act(&g, 0, "toss T1 T2").contains("a toss reaches 90 mm (3 LNS)"));
+    act(&mut g, 0, "move T1 160,200");
+    let ev = act(&mut g, 0, "toss T1 T2");
+    assert!(ev.contains(&Event::Tossed { from: 0, to: 1 }));
+    // T2 carries it into the teleprinter's space, and ends the turn there.
+    act(&mut g, 0, "move T2 285,290 H.1");
+    orders(&mut g, "orders T1:decoy T2:decoy", "orders K1:decoy");
+    play(&mut g, 1, "pass K1");
+    play(&mut g, 0, "pass T1");
+    play(&mut g, 0, "pass T2");
+    assert_eq!(g.ending(), Some(Ending::Won(Seat(0))));
+}

@@ -19,6 +19,7 @@ use sandtable_frontiers::setup::{
     UnitSetup, Victory,
 };
 use sandtable_frontiers::smoke::SmokeStacking;
+use sandtable_frontiers::victory::Mode;
 
 use crate::{LoadScenarioError, Location, Problem, RuleSystem};
 
@@ -57,6 +58,29 @@ impl Skirmish {
         }
         if let Some(ap) = s.ap {
             let _ = writeln!(out, "    ap: {ap},");
+        }
+        if !s.objectives.is_empty() {
+            let at: Vec<String> = s
+                .objectives
+                .iter()
+                .map(|c| format!("({}, {})", c.x, c.y))
+                .collect();
+            let _ = writeln!(out, "    objectives: [{}],", at.join(", "));
+        }
+        if s.victory == Victory::AttackDefense {
+            let _ = writeln!(
+                out,
+                "    attacker: {},\n    mode: {:?},",
+                crate::quoted(&s.sides[usize::from(s.attacker)].name),
+                s.mode
+            );
+        }
+        if let Some(d) = s.diskette {
+            let _ = writeln!(out, "    diskette: ({}, {}),", d.x, d.y);
+        }
+        if let Some((e, k)) = s.teleprinter {
+            let id = sandtable_frontiers::setup::element_id(&s.elements, usize::from(e));
+            let _ = writeln!(out, "    teleprinter: \"{id}.{}\",", k + 1);
         }
         if !s.crates.is_empty() {
             let at: Vec<String> = s
@@ -246,6 +270,16 @@ struct FileSkirmish {
     #[serde(default)]
     crates: Vec<(i32, i32)>,
     #[serde(default)]
+    objectives: Vec<(i32, i32)>,
+    #[serde(default)]
+    attacker: Option<String>,
+    #[serde(default)]
+    mode: FileMode,
+    #[serde(default)]
+    diskette: Option<(i32, i32)>,
+    #[serde(default)]
+    teleprinter: Option<String>,
+    #[serde(default)]
     switches: FileSwitches,
     sides: Vec<FileSide>,
     #[serde(default)]
@@ -265,6 +299,16 @@ enum FileVictory {
     Skirmish,
     Confrontation,
     TreasureHunt,
+    AttackDefense,
+    DataRecovery,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+enum FileMode {
+    Even,
+    #[default]
+    HalfAgain,
+    Double,
 }
 
 #[derive(Debug, Deserialize)]
@@ -616,7 +660,7 @@ fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
             }
         })
         .collect();
-    let elements = file
+    let elements: Vec<Element> = file
         .buildings
         .iter()
         .enumerate()
@@ -770,14 +814,64 @@ fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
             },
         },
         terrain,
-        elements,
-        sides,
+        elements: elements.clone(),
+        sides: sides.clone(),
         units,
         turns: file.turns,
         victory: match file.victory {
             FileVictory::Skirmish => Victory::Skirmish,
             FileVictory::Confrontation => Victory::Confrontation,
             FileVictory::TreasureHunt => Victory::TreasureHunt,
+            FileVictory::AttackDefense => Victory::AttackDefense,
+            FileVictory::DataRecovery => Victory::DataRecovery,
+        },
+        objectives: file
+            .objectives
+            .iter()
+            .enumerate()
+            .map(|(k, c)| point(*c, format!("objectives[{k}]"), &mut problems))
+            .collect(),
+        attacker: match &file.attacker {
+            None => 0,
+            Some(name) => match sides.iter().position(|s| s.name == *name) {
+                Some(k) => k as u8,
+                None => {
+                    problems.push(
+                        Problem::field("attacker", format!("{name:?} names no side"))
+                            .with_ruling(Ruling(148)),
+                    );
+                    0
+                }
+            },
+        },
+        mode: match file.mode {
+            FileMode::Even => Mode::Even,
+            FileMode::HalfAgain => Mode::HalfAgain,
+            FileMode::Double => Mode::Double,
+        },
+        diskette: file
+            .diskette
+            .map(|c| point(c, "diskette".to_owned(), &mut problems)),
+        teleprinter: match &file.teleprinter {
+            None => None,
+            Some(space) => {
+                let found = space.split_once('.').and_then(|(id, n)| {
+                    let e = (0..elements.len())
+                        .find(|k| sandtable_frontiers::setup::element_id(&elements, *k) == id)?;
+                    let n: usize = n.parse().ok()?;
+                    (n >= 1 && n <= elements[e].spaces.len()).then_some((e as u8, (n - 1) as u8))
+                });
+                if found.is_none() {
+                    problems.push(
+                        Problem::field(
+                            "teleprinter",
+                            format!("{space:?} is no building's space: an element's id and a space's number, as RH.2"),
+                        )
+                        .with_ruling(Ruling(147)),
+                    );
+                }
+                found
+            }
         },
         ap: file.ap,
         crates: file

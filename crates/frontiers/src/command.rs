@@ -204,6 +204,8 @@ pub enum Special {
     /// A crate's explosives: an element in contact takes 1d6 steps
     /// (R144).
     Explosives,
+    /// Set a Reserve action, for a later turn's Reserve (R137).
+    Reserve,
 }
 
 impl Special {
@@ -213,6 +215,7 @@ impl Special {
             Special::Shield => "shield",
             Special::Tripod => "tripod",
             Special::Explosives => "explosives",
+            Special::Reserve => "reserve",
         }
     }
 }
@@ -979,9 +982,10 @@ impl FromStr for Command {
                     Some("shield") => Special::Shield,
                     Some("tripod") => Special::Tripod,
                     Some("explosives") => Special::Explosives,
+                    Some("reserve") => Special::Reserve,
                     Some(w) => {
                         return bad(format!(
-                            "{w:?} is not an activated ability: shield, tripod or explosives"
+                            "{w:?} is not an activated ability: shield, tripod, explosives or reserve"
                         ));
                     }
                     None => return bad("the ability is missing: shield or tripod"),
@@ -1203,6 +1207,7 @@ mod tests {
             "hand T3 T4",
             "toss T3 T4",
             "special T3 explosives",
+            "special G1 reserve",
             "deploy O1 300,18 face 0",
             "deploy CM RH.2",
         ] {

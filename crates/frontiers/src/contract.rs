@@ -2258,7 +2258,8 @@ impl GameState for Game {
                     .map_or(0, |(k, c)| 1 + u64::from(k) + ((c as u64) << 8))
                     | u64::from(u.handed) << 16
                     | u64::from(u.waiting) << 17
-                    | u64::from(u.boost) << 24,
+                    | u64::from(u.boost) << 24
+                    | u64::from(u.readied) << 32,
             );
         }
         for c in &self.crates {

@@ -80,6 +80,8 @@ pub struct Unit {
     /// Whether it handed a crate over or took one this turn: it does not
     /// shoot (R144).
     pub handed: bool,
+    /// The turn its Reserve action was set, 0 for none (R137).
+    pub readied: u32,
 }
 
 impl Unit {
@@ -753,6 +755,7 @@ impl Game {
                 waiting: u.deploy,
                 gear: None,
                 handed: false,
+                readied: 0,
             })
             .collect();
         let table = Table {
@@ -2377,6 +2380,14 @@ impl Game {
                     return refuse(136, format!("{}'s tripod is set already", u.tag));
                 }
             }
+            Special::Reserve => {
+                if !u.data.has(Ability::ReserveAction) {
+                    return refuse(137, format!("{} has no Reserve action", u.tag));
+                }
+                if u.readied > 0 {
+                    return refuse(137, format!("{}'s Reserve action is set already", u.tag));
+                }
+            }
             Special::Explosives => {
                 if !matches!(u.gear, Some((_, crate::crates::Content::Explosives))) {
                     return refuse(144, format!("{} carries no explosives", u.tag));
@@ -2674,6 +2685,19 @@ impl Game {
                 if left == 0 {
                     self.ruin(k, events)?;
                 }
+            }
+            Command::Special {
+                unit,
+                what: Special::Reserve,
+            } => {
+                // Set now, for the Reserve of a later turn (R137).
+                let i = self.find(unit).expect("checked");
+                self.units[i].readied = self.turn;
+                events.push(Event::Flipped {
+                    unit: i,
+                    back: self.units[i].back,
+                    why: "sets its Reserve action (R137)",
+                });
             }
             Command::Special { unit, what } => {
                 let i = self.find(unit).expect("checked");

@@ -405,11 +405,23 @@ impl Game {
             || self.units[i].has_smoke()
             || d.has(Ability::EnergyShield(0))
             || d.has(Ability::Tripod)
+            || d.has(Ability::ReserveAction)
+            || matches!(
+                self.units[i].gear,
+                Some((_, crate::crates::Content::Explosives))
+            )
     }
 
-    /// Whether unit `i` may shoot in the Reserve (R112, R137).
+    /// Whether unit `i` may shoot in the Reserve (R112).
     fn shoots_in_reserve(&self, i: usize) -> bool {
         self.units[i].data.has(Ability::ReserveShoot)
+    }
+
+    /// Whether unit `i`'s Reserve action, set in an earlier turn, is
+    /// ready: any one action in this Reserve (R137).
+    pub fn reserve_ready(&self, i: usize) -> bool {
+        let r = self.units[i].readied;
+        r > 0 && r < self.turn
     }
 
     /// The units of `side` that may act now in the Reserve: standing,
@@ -469,7 +481,7 @@ impl Game {
                 .into_iter()
                 .map(|i| {
                     let mut kinds = vec![Kind::Move, Kind::Special];
-                    if self.shoots_in_reserve(i) {
+                    if self.shoots_in_reserve(i) || self.reserve_ready(i) {
                         kinds.insert(1, Kind::Shoot);
                     }
                     (i, kinds, None)
@@ -509,7 +521,7 @@ impl Game {
                 },
                 match self.flow.phase {
                     Phase::Reserve(_) => format!(
-                        "in the Reserve {unit} moves, acts or passes; it shoots only with reserve_shoot"
+                        "in the Reserve {unit} moves, acts or passes; it shoots only with reserve_shoot or a Reserve action set in an earlier turn (R137)"
                     ),
                     _ => format!(
                         "{unit}'s action is named {}: `{command}` is not one",
@@ -891,6 +903,10 @@ impl Game {
                 };
                 self.units[unit].acted = true;
                 self.flow.group = self.flow.group.map(|(m, _)| (m, 1 - side));
+                // A Reserve action taken is unset (R137).
+                if self.reserve_ready(unit) && !matches!(c, Command::Pass { .. }) {
+                    self.units[unit].readied = 0;
+                }
                 if let Command::Pass { .. } = c {
                     events.push(Event::LetGo { unit });
                     self.finish_action(events)?;

@@ -1237,3 +1237,38 @@ fn r147_the_diskette_is_picked_up_tossed_and_carried_onto_the_teleprinter_to_win
     play(&mut g, 0, "pass T2");
     assert_eq!(g.ending(), Some(Ending::Won(Seat(0))));
 }
+
+#[test]
+fn r137_a_reserve_action_set_in_one_turn_shoots_in_a_later_reserve_then_is_unset() {
+    let s = setup(&[
+        ("G1", "lg_gunner", 0, 100, 100),
+        ("K1", "zr_cluster", 1, 100, 300),
+    ]);
+    let mut g = game(&s, &[]);
+    // Turn 1: G1 sets it (a Special); in this turn's Reserve it may not
+    // shoot yet.
+    orders(&mut g, "orders G1:1", "orders K1:decoy");
+    play(&mut g, 0, "name G1 special");
+    windows(&mut g);
+    play(&mut g, 0, "special G1 reserve");
+    assert_eq!(g.units()[0].readied, 1);
+    play(&mut g, 1, "pass K1");
+    assert_eq!(g.turn(), 2);
+    // Turn 2: no marker on G1; in the Reserve it shoots (R137).
+    let mut g2 = g.clone();
+    g2.set_dice(Dice::scripted(vec![1, 1, 1, 1]));
+    orders(&mut g2, "orders G1:decoy", "orders K1:decoy");
+    // K1 (Movement 5) acts first: it passes; then G1.
+    play(&mut g2, 1, "pass K1");
+    let ev = play(&mut g2, 0, "shoot G1 K1");
+    let ev = [ev, windows(&mut g2)].concat();
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacked { .. })));
+    assert_eq!(g2.units()[0].readied, 0, "taken, then unset");
+    // Without it, a gunner in the Reserve does not shoot.
+    let mut g3 = game(&s, &[]);
+    orders(&mut g3, "orders G1:decoy", "orders K1:decoy");
+    play(&mut g3, 1, "pass K1");
+    assert!(
+        refused(&g3, 0, "shoot G1 K1").contains("a Reserve action set in an earlier turn (R137)")
+    );
+}

@@ -201,3 +201,82 @@ impl Front for Skirmish {
         out
     }
 }
+
+/// `simulate A B`: a Cameron match (R148), two games a seed with the roles
+/// swapped, each scenario's games reported as `simulate` reports them,
+/// then the match: the side that survived more turns as the defender wins
+/// it (a defender destroyed in turn t survived t - 1; one standing after
+/// the last turn survived them all), equal turns drawn.
+pub fn simulate_match(
+    a: &std::path::Path,
+    b: &std::path::Path,
+    games: u32,
+    seed: Option<u64>,
+    turn_limit: Option<u32>,
+) -> Result<String, crate::Failure> {
+    use sandtable_frontiers::setup::Victory;
+    let load = |p: &std::path::Path| match crate::replay::load_any(p)? {
+        sandtable_scenario::Loaded::Frontiers(s) if s.setup.victory == Victory::Cameron => Ok(s),
+        _ => Err(crate::Failure::new(
+            1,
+            format!(
+                "{}: a match is two Frontiers scenarios of Cameron (`victory: Cameron`), the roles swapped (R148)",
+                sandtable_core::text::path_shown(p)
+            ),
+        )),
+    };
+    let (sa, sb) = (load(a)?, load(b)?);
+    let names = |s: &Skirmish| {
+        s.setup
+            .sides
+            .iter()
+            .map(|x| x.name.clone())
+            .collect::<Vec<_>>()
+    };
+    if names(&sa) != names(&sb) || sa.setup.attacker == sb.setup.attacker {
+        return Err(crate::Failure::new(
+            1,
+            "a match's two games have the same sides with the roles swapped: each side attacks in one (R148)",
+        ));
+    }
+    let (out_a, ends_a) = crate::simulate::run_with_ends(&sa, a, games, seed, turn_limit, None)?;
+    let (out_b, ends_b) = crate::simulate::run_with_ends(&sb, b, games, seed, turn_limit, None)?;
+    let survived = |s: &Skirmish, (_, turns, winner): &crate::simulate::End| -> u32 {
+        let defender = 1 - s.setup.attacker;
+        match winner {
+            Some(w) if w.0 == u16::from(defender) => *turns,
+            Some(_) => turns.saturating_sub(1),
+            None => *turns,
+        }
+    };
+    let (da, db) = (1 - sa.setup.attacker, 1 - sb.setup.attacker);
+    let side = |k: u8| sa.setup.sides[usize::from(k)].name.clone();
+    let mut wins = [0u32; 2];
+    let mut drawn = 0;
+    let (mut total_a, mut total_b) = (0u64, 0u64);
+    for (ea, eb) in ends_a.iter().zip(&ends_b) {
+        let (ta, tb) = (survived(&sa, ea), survived(&sb, eb));
+        total_a += u64::from(ta);
+        total_b += u64::from(tb);
+        match ta.cmp(&tb) {
+            std::cmp::Ordering::Greater => wins[usize::from(da)] += 1,
+            std::cmp::Ordering::Less => wins[usize::from(db)] += 1,
+            std::cmp::Ordering::Equal => drawn += 1,
+        }
+    }
+    let n = f64::from(games.max(1));
+    let mut out = format!("{out_a}{out_b}");
+    let _ = writeln!(
+        out,
+        "match (R148), {games} of two games: {} survived {:.1} turns as the defender, {} {:.1}; matches won: {} {}, {} {}; drawn {drawn}",
+        side(da),
+        total_a as f64 / n,
+        side(db),
+        total_b as f64 / n,
+        side(0),
+        wins[0],
+        side(1),
+        wins[1],
+    );
+    Ok(out)
+}

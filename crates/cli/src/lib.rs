@@ -7,7 +7,7 @@
 
 pub mod bots;
 mod cache;
-mod frontiers;
+pub mod frontiers;
 pub mod replay;
 pub mod simulate;
 mod warpspawn;

@@ -120,6 +120,9 @@ enum Cmd {
     Simulate {
         /// Scenario file (.ron)
         file: PathBuf,
+        /// A second scenario: the two are a Frontiers Cameron match, the
+        /// roles swapped, and the match is reported (R148)
+        second: Option<PathBuf>,
         /// Number of games
         #[arg(long)]
         games: u32,
@@ -245,10 +248,25 @@ fn main() -> ExitCode {
         Cmd::Perft { file, depth } => with_front!(&file, |front| perft(front, depth)),
         Cmd::Simulate {
             file,
+            second: Some(second),
+            games,
+            seed,
+            turn_limit,
+            save_record: None,
+        } => sandtable_cli::frontiers::simulate_match(&file, &second, games, seed, turn_limit),
+        Cmd::Simulate {
+            second: Some(_), ..
+        } => Err(Failure::new(
+            1,
+            "--save-record keeps one scenario's games: a match is simulated without it",
+        )),
+        Cmd::Simulate {
+            file,
             games,
             seed,
             turn_limit,
             save_record,
+            ..
         } => with_front!(&file, |front| {
             simulate::run(
                 front,

@@ -36,6 +36,8 @@ struct GameResult<C> {
 /// memory does not grow with the number of games.
 #[derive(Default)]
 struct Totals {
+    /// Each game's seed, the turn it ended in and its winner.
+    ends: Vec<End>,
     wins: Vec<u64>,
     draws: u64,
     games: u64,
@@ -121,6 +123,21 @@ pub fn run<F: Front>(
     turn_limit: Option<u32>,
     save: Option<&Path>,
 ) -> Result<String, Failure> {
+    run_with_ends(front, file, games, seed, turn_limit, save).map(|(out, _)| out)
+}
+
+/// A game's seed, the turn it ended in, and its winner.
+pub type End = (u64, u32, Option<Seat>);
+
+/// [`run`], and each game's [`End`], by seed.
+pub fn run_with_ends<F: Front>(
+    front: &F,
+    file: &Path,
+    games: u32,
+    seed: Option<u64>,
+    turn_limit: Option<u32>,
+    save: Option<&Path>,
+) -> Result<(String, Vec<End>), Failure> {
     if games == 0 {
         return Err(Failure::new(1, "--games must be at least 1"));
     }
@@ -186,10 +203,10 @@ pub fn run<F: Front>(
                             ));
                         }
                     }
-                    totals
-                        .lock()
-                        .expect("no panics hold this lock")
-                        .add(&result);
+                    let mut t = totals.lock().expect("no panics hold this lock");
+                    t.add(&result);
+                    t.ends.push((game_seed, result.turns, result.winner));
+                    drop(t);
                     bar.inc(1);
                 }
             });
@@ -200,7 +217,9 @@ pub fn run<F: Front>(
     if let Some(e) = save_error.into_inner().expect("threads are done") {
         return Err(Failure::new(1, e));
     }
-    let t = totals.into_inner().expect("threads are done");
+    let mut t = totals.into_inner().expect("threads are done");
+    t.ends.sort_unstable();
+    let ends = std::mem::take(&mut t.ends);
     let (wins, draws, turns, commands) = (t.wins, t.draws, t.turns, t.commands);
     let g = t.games as f64;
     let mut out = String::new();
@@ -228,5 +247,5 @@ pub fn run<F: Front>(
     if let Some(dir) = save {
         let _ = writeln!(out, "records: {} files in {}", t.games, path_shown(dir));
     }
-    Ok(out)
+    Ok((out, ends))
 }

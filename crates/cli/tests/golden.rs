@@ -138,6 +138,18 @@ fn cases() -> Vec<(String, Vec<String>)> {
             "1",
         ],
     );
+    add(
+        "simulate-frontiers-cameron-match",
+        &[
+            "simulate",
+            "scenarios/frontiers/cameron-1.ron",
+            "scenarios/frontiers/cameron-2.ron",
+            "--games",
+            "4",
+            "--seed",
+            "1",
+        ],
+    );
     for (name, file) in [
         ("attack-defense", "scenarios/frontiers/attack-defense.ron"),
         ("data-recovery", "scenarios/frontiers/data-recovery.ron"),

@@ -416,8 +416,16 @@ impl Game {
         };
         match self.flow.phase {
             Phase::Deploy(s) if s == side => {
+                let room = !self.no_room(side);
                 for i in self.deployable(side) {
-                    if let Some(c) = self.listed_deploy(i) {
+                    if !room {
+                        out.push(plain(
+                            Command::Pass {
+                                unit: Some(self.units[i].tag),
+                            },
+                            None,
+                        ));
+                    } else if let Some(c) = self.listed_deploy(i) {
                         out.push(plain(c, None));
                     }
                 }
@@ -1355,6 +1363,10 @@ impl Game {
                 "{} banks its crate for {} (R148)",
                 tag(unit),
                 self.setup().sides[usize::from(self.units[*unit].side)].name
+            ),
+            Event::Withheld { unit } => format!(
+                "{} has no room to deploy and stays off the table (R146)",
+                tag(unit)
             ),
             Event::Placed { unit, at } => match self.units[*unit].inside {
                 Some((e, k)) => format!(

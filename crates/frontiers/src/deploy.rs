@@ -46,6 +46,13 @@ impl Game {
         self.units[i].data.has(Ability::Infiltration)
     }
 
+    /// Whether `side` has a unit to deploy and nowhere to put any: then
+    /// each may be left off the table (`pass T3`), taking no part.
+    pub fn no_room(&self, side: u8) -> bool {
+        let units = self.deployable(side);
+        !units.is_empty() && units.iter().all(|i| self.listed_deploy(*i).is_none())
+    }
+
     /// The units of `side` that may be deployed now: waiting, and of the
     /// stage (others first, infiltrators once no other waits on either
     /// side).
@@ -142,15 +149,30 @@ impl Game {
                     return refuse(101, format!("{unit} at {at} is not wholly on the table"));
                 }
                 let contact = f64::from(self.setup().switches.contact_mm);
-                if self.edge_gap(side, &shape) > contact + EPS {
-                    return refuse(
-                        146,
-                        format!(
-                            "{unit} at {at} does not touch {}'s edge, the {} long edge",
-                            self.setup().sides[usize::from(side)].name,
-                            if side == 0 { "near" } else { "far" }
-                        ),
-                    );
+                let edge = if side == 0 { "near" } else { "far" };
+                let name = &self.setup().sides[usize::from(side)].name;
+                match self.setup().deploy_mm {
+                    None if self.edge_gap(side, &shape) > contact + EPS => {
+                        return refuse(
+                            146,
+                            format!(
+                                "{unit} at {at} does not touch {name}'s edge, the {edge} long edge"
+                            ),
+                        );
+                    }
+                    Some(depth) => {
+                        let (_, d) = self.setup().table;
+                        let from_edge = if side == 0 { at.y } else { i32::from(d) - at.y };
+                        if from_edge + reach(u) > i32::from(depth) {
+                            return refuse(
+                                146,
+                                format!(
+                                    "{unit} at {at} is not wholly within {depth} mm of {name}'s edge, the {edge} long edge"
+                                ),
+                            );
+                        }
+                    }
+                    None => {}
                 }
                 for (k, e) in self.table.elements.iter().enumerate() {
                     if self.elements[k] > 0 && overlaps(&shape, e) {
@@ -197,6 +219,21 @@ impl Game {
             unit: i,
             at: self.units[i].at,
         });
+        self.next_deployer(side, events);
+        Ok(())
+    }
+
+    /// A unit with no room to deploy left off the table: it takes no part
+    /// (R146, this project's reading where the edge is full).
+    pub(crate) fn withhold(&mut self, side: u8, i: usize, events: &mut Vec<Event>) {
+        self.units[i].waiting = false;
+        events.push(Event::Withheld { unit: i });
+        self.next_deployer(side, events);
+    }
+
+    /// After `side` deployed: the other side if it has a unit to deploy,
+    /// else the same, else turn 1 (R146).
+    fn next_deployer(&mut self, side: u8, events: &mut Vec<Event>) {
         let other = 1 - side;
         self.flow.phase = if !self.deployable(other).is_empty() {
             Phase::Deploy(other)
@@ -206,7 +243,6 @@ impl Game {
             events.push(Event::TurnBegan { turn: 1 });
             Phase::Prepare(0)
         };
-        Ok(())
     }
 
     /// A spot where unit `i` deploys at its edge, `x` across (its centre),
@@ -265,10 +301,30 @@ impl Game {
         })
     }
 
-    /// A deployment of unit `i` drawn: a spot along its edge, or for an
-    /// infiltrator one time in two a free space.
+    /// A deployment of unit `i` drawn: a spot along its edge (within a
+    /// scenario's zone, anywhere in it), or for an infiltrator one time
+    /// in two a free space.
     pub fn random_deploy<R: Rng + ?Sized>(&self, i: usize, rng: &mut R) -> Option<Command> {
-        let (w, _) = self.setup().table;
+        let (w, d) = self.setup().table;
+        if let Some(depth) = self.setup().deploy_mm {
+            let u = &self.units[i];
+            let r = reach(u);
+            let span = (i32::from(depth) - 2 * r).max(0);
+            for _ in 0..24 {
+                let x = rng.random_range(0..i32::from(w));
+                let off = r + rng.random_range(0..=span);
+                let y = if u.side == 0 { off } else { i32::from(d) - off };
+                let face = (u.data.base == Base::Oval).then_some(0);
+                let to = Step::At(P16::of(Pt::new(x, y))?);
+                if self.check_deploy(u.side, u.tag, to, face).is_ok() {
+                    return Some(Command::Deploy {
+                        unit: u.tag,
+                        to,
+                        face,
+                    });
+                }
+            }
+        }
         if self.infiltrates(i)
             && rng.random_bool(0.5)
             && let Some(c) = self.free_space_deploy(i, rng.random_range(0..64))
@@ -292,4 +348,10 @@ impl Game {
                 .or_else(|| self.edge_spot(i, wanted.x + d))
         })
     }
+}
+
+/// How far a unit's footprint reaches from its centre, at most (R101).
+fn reach(u: &crate::game::Unit) -> i32 {
+    let (l, w) = u.data.base.size_mm();
+    (i32::from(l.max(w)) + 1) / 2
 }

@@ -526,6 +526,11 @@ pub enum Event {
         /// The carrier.
         unit: usize,
     },
+    /// A unit left off the table: no room to deploy it (R146).
+    Withheld {
+        /// The unit.
+        unit: usize,
+    },
     /// A unit deployed (R146): at its point, or in a space (R138).
     Placed {
         /// The unit.

@@ -278,6 +278,10 @@ pub enum Victory {
     /// teleprinter's space wins; after the last turn, AP destroyed
     /// (R147).
     DataRecovery,
+    /// A game of Cameron: the attacker wins destroying the defender; the
+    /// defender wins surviving the last turn. A match is two games with
+    /// the roles swapped, won by more turns survived (R148).
+    Cameron,
 }
 
 /// A skirmish as set up: everything [`crate::Game::new`] checks.
@@ -315,6 +319,9 @@ pub struct Setup {
     /// Data recovery's teleprinter: an element and its space, from 0
     /// (R147).
     pub teleprinter: Option<(u8, u8)>,
+    /// Where units deploy: none, touching their own long edge (R146);
+    /// else wholly within this many mm of it (a scenario's own zone).
+    pub deploy_mm: Option<u16>,
     /// The seed of the dice (R30).
     pub seed: u64,
 }
@@ -337,6 +344,7 @@ impl Default for Setup {
             mode: crate::victory::Mode::default(),
             diskette: None,
             teleprinter: None,
+            deploy_mm: None,
             seed: 0,
         }
     }
@@ -898,12 +906,15 @@ impl Setup {
                 // Each problem names the side's list, and a unit by its
                 // place in that list.
                 // Attack/Defense: the attacker's points by `mode` (R148).
-                let limit = if self.victory == Victory::AttackDefense
-                    && side == usize::from(self.attacker)
-                {
-                    crate::victory::attacker_ap(ap, self.mode)
-                } else {
-                    ap
+                // Cameron: the attacker brings its whole box, no limit
+                // but the officers' (R148).
+                let attacking = side == usize::from(self.attacker);
+                let limit = match self.victory {
+                    Victory::AttackDefense if attacking => {
+                        crate::victory::attacker_ap(ap, self.mode)
+                    }
+                    Victory::Cameron if attacking => u32::MAX,
+                    _ => ap,
                 };
                 for problem in crate::army::list_problems(
                     &format!("{}'s list", s.name),

@@ -577,6 +577,19 @@ impl Game {
                 turn_of(s, "deployment", 146)?;
                 self.check_deploy(side, *unit, *to, *face).map(|_| ())
             }
+            (Phase::Deploy(s), Command::Pass { unit: Some(unit) }) => {
+                turn_of(s, "deployment", 146)?;
+                let i = self.find(*unit);
+                if !self.no_room(side) || !i.is_some_and(|i| self.deployable(side).contains(&i)) {
+                    return refuse(
+                        146,
+                        format!(
+                            "{unit} is left off the table only where no unit of the side has room to deploy"
+                        ),
+                    );
+                }
+                Ok(())
+            }
             (Phase::Deploy(s), _) => {
                 turn_of(s, "deployment", 146)?;
                 refuse(146, "units are deployed first, as deploy T3 150,15")
@@ -798,6 +811,10 @@ impl Game {
             }
             (Phase::Deploy(_), Command::Deploy { unit, to, face }) => {
                 self.deploy(side, *unit, *to, *face, events)?;
+            }
+            (Phase::Deploy(_), Command::Pass { unit: Some(unit) }) => {
+                let i = self.find(*unit).expect("checked");
+                self.withhold(side, i, events);
             }
             (_, Command::Card { .. }) => {
                 self.play_card(side, command, events)?;
@@ -1269,8 +1286,12 @@ impl Game {
             }
         }
         if self.turn >= self.table.setup.turns {
-            // An attack not carried by its last turn fails (R148).
-            let ending = if self.table.setup.victory == crate::setup::Victory::AttackDefense {
+            // An attack not carried by its last turn fails; a Cameron
+            // defender that survives it wins (R148).
+            let ending = if matches!(
+                self.table.setup.victory,
+                crate::setup::Victory::AttackDefense | crate::setup::Victory::Cameron
+            ) {
                 Ending::Won(Seat(u16::from(1 - self.table.setup.attacker)))
             } else {
                 crate::victory::on_ap(ap)

@@ -1272,3 +1272,29 @@ fn r137_a_reserve_action_set_in_one_turn_shoots_in_a_later_reserve_then_is_unset
         refused(&g3, 0, "shoot G1 K1").contains("a Reserve action set in an earlier turn (R137)")
     );
 }
+
+#[test]
+fn r148_a_cameron_defender_standing_after_the_last_turn_wins_its_game() {
+    let mut s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("K1", "zr_cluster", 1, 1000, 500),
+    ]);
+    s.victory = sandtable_frontiers::setup::Victory::Cameron;
+    s.attacker = 1;
+    s.turns = 1;
+    let mut g = game(&s, &[]);
+    orders(&mut g, "orders T1:decoy", "orders K1:decoy");
+    play(&mut g, 1, "pass K1");
+    play(&mut g, 0, "pass T1");
+    assert_eq!(
+        g.ending(),
+        Some(Ending::Won(Seat(0))),
+        "the Legion defended"
+    );
+    // Destroyed before it, the defender loses: a side with none standing.
+    s.units[1].at = Pt::new(100, 300);
+    let mut g = game(&s, &[6, 6]);
+    act(&mut g, 1, "shoot K1 T1");
+    act(&mut g, 1, "shoot K1 T1");
+    assert_eq!(g.ending(), Some(Ending::Won(Seat(1))));
+}

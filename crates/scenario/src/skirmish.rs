@@ -67,6 +67,13 @@ impl Skirmish {
                 .collect();
             let _ = writeln!(out, "    objectives: [{}],", at.join(", "));
         }
+        if s.victory == Victory::Cameron {
+            let _ = writeln!(
+                out,
+                "    attacker: {},",
+                crate::quoted(&s.sides[usize::from(s.attacker)].name)
+            );
+        }
         if s.victory == Victory::AttackDefense {
             let _ = writeln!(
                 out,
@@ -74,6 +81,9 @@ impl Skirmish {
                 crate::quoted(&s.sides[usize::from(s.attacker)].name),
                 s.mode
             );
+        }
+        if let Some(depth) = s.deploy_mm {
+            let _ = writeln!(out, "    deploy_mm: {depth},");
         }
         if let Some(d) = s.diskette {
             let _ = writeln!(out, "    diskette: ({}, {}),", d.x, d.y);
@@ -280,6 +290,8 @@ struct FileSkirmish {
     #[serde(default)]
     teleprinter: Option<String>,
     #[serde(default)]
+    deploy_mm: Option<u16>,
+    #[serde(default)]
     switches: FileSwitches,
     sides: Vec<FileSide>,
     #[serde(default)]
@@ -301,6 +313,7 @@ enum FileVictory {
     TreasureHunt,
     AttackDefense,
     DataRecovery,
+    Cameron,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
@@ -824,6 +837,7 @@ fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
             FileVictory::TreasureHunt => Victory::TreasureHunt,
             FileVictory::AttackDefense => Victory::AttackDefense,
             FileVictory::DataRecovery => Victory::DataRecovery,
+            FileVictory::Cameron => Victory::Cameron,
         },
         objectives: file
             .objectives
@@ -849,6 +863,7 @@ fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
             FileMode::HalfAgain => Mode::HalfAgain,
             FileMode::Double => Mode::Double,
         },
+        deploy_mm: file.deploy_mm,
         diskette: file
             .diskette
             .map(|c| point(c, "diskette".to_owned(), &mut problems)),

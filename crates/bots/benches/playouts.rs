@@ -71,6 +71,29 @@ fn bench(c: &mut Criterion) {
     });
     group.finish();
 
+    // Turn 1 played up to T1's move: both Preparations, the orders (T1
+    // and K1 marker 1), the names (T1 is slower: the Legion first) and the
+    // Step window passed.
+    let mut sk = sk;
+    for (seat, text) in [
+        (0, "discard"),
+        (1, "discard"),
+        (0, "orders T1:1 CP:decoy S1:decoy"),
+        (1, "orders K1:1 P1:decoy ST:decoy"),
+        (0, "name T1 move"),
+        (1, "name K1 shoot"),
+    ] {
+        let c: sandtable_frontiers::Command = text.parse().expect("notation");
+        sk.apply_into(Seat(seat), &c, &mut Vec::new())
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+    while let sandtable_core::game::Decision::One(seat) = sk.decision() {
+        if sk.flow().phase != sandtable_frontiers::turn::Phase::Window {
+            break;
+        }
+        let pass: sandtable_frontiers::Command = "pass".parse().expect("notation");
+        sk.apply_into(seat, &pass, &mut Vec::new()).expect("a pass");
+    }
     // A move checked: one straight leg of T1 to a point within 150 mm,
     // most of them legal, some through the wall, a unit or off reach.
     let mut rng = SmallRng::seed_from_u64(3);
@@ -83,7 +106,7 @@ fn bench(c: &mut Criterion) {
         .collect();
     let mut group = c.benchmark_group("frontiers commands");
     group.throughput(Throughput::Elements(moves.len() as u64));
-    group.bench_function("moves checked, skirmish.ron at the start", |b| {
+    group.bench_function("moves checked, skirmish.ron at T1's move in step 1", |b| {
         b.iter(|| {
             moves
                 .iter()
@@ -93,7 +116,7 @@ fn bench(c: &mut Criterion) {
     });
     group.throughput(Throughput::Elements(1));
     let mut legal: Vec<Legal<sandtable_frontiers::Command>> = Vec::new();
-    group.bench_function("the legal list, skirmish.ron at the start", |b| {
+    group.bench_function("the legal list, skirmish.ron at T1's move in step 1", |b| {
         b.iter(|| {
             sk.legal_into(Seat(0), &mut legal);
             legal.len()

@@ -273,7 +273,12 @@ impl Game {
     /// The sides that still owe their sealed shot.
     fn shots_owed(&self) -> [bool; 2] {
         let mut owed = [false; 2];
-        for a in &self.flow.active {
+        for a in self
+            .flow
+            .active
+            .iter()
+            .filter(|a| !a.done && a.kind == Some(Kind::Shoot))
+        {
             owed[usize::from(a.side)] = self.flow.sealed[usize::from(a.side)].is_none();
         }
         owed
@@ -467,7 +472,12 @@ impl Game {
                 .flow
                 .active
                 .iter()
-                .filter(|a| a.side == side && self.flow.sealed[usize::from(side)].is_none())
+                .filter(|a| {
+                    a.side == side
+                        && !a.done
+                        && a.kind == Some(Kind::Shoot)
+                        && self.flow.sealed[usize::from(side)].is_none()
+                })
                 .map(|a| {
                     let weapon = match a.slot {
                         Slot::Weapon(w) => Some(w),
@@ -893,7 +903,7 @@ impl Game {
                         }
                     }
                     for a in &mut self.flow.active {
-                        if a.kind == Some(Kind::Shoot) {
+                        if !a.done && a.kind == Some(Kind::Shoot) {
                             a.done = true;
                         }
                     }
@@ -1110,7 +1120,7 @@ impl Game {
             match c {
                 Command::Pass { .. } => {
                     let shooter = |a: &&Active| a.side == side && a.kind == Some(Kind::Shoot);
-                    if let Some(a) = self.flow.active.iter().find(shooter) {
+                    if let Some(a) = self.flow.active.iter().rev().find(shooter) {
                         events.push(Event::LetGo { unit: a.unit });
                     }
                 }

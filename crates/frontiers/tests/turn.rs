@@ -622,6 +622,17 @@ fn r149_a_hand_and_marker_numbers_are_their_owner_s_until_revealed() {
     ));
     // A control: the referee sees the decoy.
     assert!(g.draw_text(Viewer::Referee).contains("Movement 5, decoy"));
+    // In the JSON too: T1's marker 2 is the Legion's and the referee's,
+    // a face-down marker to the Zirl; marker 1 turned up is everyone's.
+    let (json, _) = views(&g, 1);
+    assert!(!json.contains("\"marker 2\""), "{json}");
+    assert!(json.contains("\"a face-down marker\""));
+    assert!(json.contains("\"marker 1\""));
+    assert!(views(&g, 0).0.contains("\"marker 2\""));
+    assert!(g.view_json(Viewer::Referee).contains("\"marker 2\""));
+    assert!(g.view_json(Viewer::Referee).contains("\"decoy\""));
+    // K2's decoy: the Zirl's, never the Legion's before the Reserve.
+    assert!(!views(&g, 0).0.contains("\"decoy\""));
 }
 
 #[test]
@@ -1297,4 +1308,55 @@ fn r148_a_cameron_defender_standing_after_the_last_turn_wins_its_game() {
     act(&mut g, 1, "shoot K1 T1");
     act(&mut g, 1, "shoot K1 T1");
     assert_eq!(g.ending(), Some(Ending::Won(Seat(1))));
+}
+
+#[test]
+fn r111_r133_rallied_shooters_name_a_second_sealed_pair_after_the_step_s_own() {
+    let mut g = dealt(
+        &[
+            ("T1", "lg_trooper", 0, 100, 100),
+            ("T2", "lg_trooper", 0, 200, 100),
+            ("K1", "zr_cluster", 1, 100, 300),
+            ("K2", "zr_cluster", 1, 200, 300),
+            ("T3", "lg_trooper", 0, 900, 100),
+            ("T4", "lg_trooper", 0, 1000, 100),
+            ("K3", "zr_cluster", 1, 900, 500),
+            ("K4", "zr_cluster", 1, 1000, 500),
+        ],
+        &["rally", "aim", "jam", "cover"],
+        &["rally", "aim", "jam", "cover"],
+        // Four attacks, each a 1: missed.
+        &[1, 1, 1, 1],
+    );
+    orders(
+        &mut g,
+        "orders T1:1 T3:decoy T4:decoy",
+        "orders K1:1 K3:decoy K4:decoy",
+    );
+    play(&mut g, 0, "name T1 shoot");
+    play(&mut g, 1, "name K1 shoot");
+    play(&mut g, 0, "card rally T2");
+    play(&mut g, 1, "card rally K2");
+    windows(&mut g);
+    // The step's own pair, sealed.
+    play(&mut g, 0, "shoot T1 K1");
+    play(&mut g, 1, "shoot K1 T1");
+    windows(&mut g);
+    // Then the rallied units, named in the order they were rallied.
+    assert_eq!(g.decision(), one(0));
+    play(&mut g, 0, "name T2 shoot");
+    play(&mut g, 1, "name K2 shoot");
+    let both = Seats::default().with(Seat(0)).with(Seat(1));
+    assert_eq!(g.decision(), Decision::Sealed(both));
+    // T1 has shot: only T2 may now (R111).
+    assert!(refused(&g, 0, "shoot T1 K2").contains("T1 holds no marker turned up"));
+    play(&mut g, 0, "shoot T2 K2");
+    play(&mut g, 1, "shoot K2 T2");
+    let ev = windows(&mut g);
+    assert_eq!(
+        ev.iter()
+            .filter(|e| matches!(e, Event::Attacked { .. }))
+            .count(),
+        2
+    );
 }

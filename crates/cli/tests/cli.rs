@@ -760,3 +760,41 @@ fn perft_counts_the_tree_through_the_game_contract() {
         text(&zero.stderr)
     );
 }
+
+/// Each shipped Frontiers scenario played to its end from a record: the
+/// deployment, every turn's Preparation, sealed orders, names, card
+/// windows, actions and Reserve, to the scenario's own end (R145-R148).
+/// The records are random players' games, saved by `play --save`.
+#[test]
+fn every_shipped_frontiers_scenario_is_played_to_its_end_by_a_record() {
+    for name in [
+        "confrontation",
+        "treasure-hunt",
+        "attack-defense",
+        "data-recovery",
+        "cameron-1",
+        "cameron-2",
+    ] {
+        let scenario = format!("scenarios/frontiers/{name}.ron");
+        let record = format!("crates/cli/tests/data/frontiers-{name}.moves");
+        let out = cli(&["play", &scenario, "--record", &record]);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        let referee = text(&out.stdout);
+        let last = referee.lines().last().unwrap_or("").to_owned();
+        assert!(last.starts_with("over: "), "{name} ends: {last}");
+        // As a player: the other side's orders never in the log (R149).
+        // Each turn both sides place theirs: the referee's log shows
+        // twice as many `orders` lines as the Zirl's.
+        let orders = |log: &str| {
+            log.lines()
+                .filter(|l| l.split_whitespace().nth(1) == Some("orders"))
+                .count()
+        };
+        let out = cli(&["play", &scenario, "--record", &record, "--as", "Zirl"]);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        let zirl = text(&out.stdout);
+        assert!(zirl.contains("(Legion gives a sealed command)"), "{name}");
+        assert!(orders(&referee) > 0, "{name}");
+        assert_eq!(orders(&referee), 2 * orders(&zirl), "{name}");
+    }
+}

@@ -470,6 +470,12 @@ pub enum Command {
         /// The taker.
         to: Tag,
     },
+    /// A unit with Transformation turns to its other form, with its
+    /// action, once a turn (R137).
+    Transform {
+        /// The unit.
+        unit: Tag,
+    },
     /// The diskette tossed to friendly infantry in sight within 3 LNS: a
     /// Shoot that always arrives (R147).
     Toss {
@@ -512,6 +518,7 @@ impl Command {
             | Command::Open { unit, .. }
             | Command::Hand { unit, .. }
             | Command::Toss { unit, .. }
+            | Command::Transform { unit }
             | Command::Special { unit, .. } => Some(*unit),
             Command::Land { .. }
             | Command::Pick { .. }
@@ -647,6 +654,7 @@ impl fmt::Display for Command {
             }
             Command::Hand { unit, to } => write!(f, "hand {unit} {to}"),
             Command::Toss { unit, to } => write!(f, "toss {unit} {to}"),
+            Command::Transform { unit } => write!(f, "transform {unit}"),
             Command::Deploy { unit, to, face } => {
                 write!(f, "deploy {unit} {to}")?;
                 if let Some(face) = face {
@@ -1102,6 +1110,11 @@ impl FromStr for Command {
                     legs: legs(&rest)?,
                 })
             }
+            "transform" => {
+                let unit = tag(words.next(), "the unit")?;
+                done(words)?;
+                Ok(Command::Transform { unit })
+            }
             "toss" => {
                 let unit = tag(words.next(), "the carrier")?;
                 let to = tag(words.next(), "the unit catching it")?;
@@ -1150,7 +1163,7 @@ impl FromStr for Command {
             }
             "" => bad("the command is empty"),
             other => bad(format!(
-                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick, special, discard, orders, name, card, deploy, open, hand, toss or pass"
+                "{other:?} is not a command: move, charge, shoot, grenade, heal, repair, smoke, land, pick, special, discard, orders, name, card, deploy, open, hand, toss, transform or pass"
             )),
         }
     }
@@ -1206,6 +1219,7 @@ mod tests {
             "open T3",
             "hand T3 T4",
             "toss T3 T4",
+            "transform SH1",
             "special T3 explosives",
             "special G1 reserve",
             "deploy O1 300,18 face 0",

@@ -153,6 +153,10 @@ impl Game {
                 push(c, Some(self.units[t].at));
             }
         }
+        let transform = Command::Transform { unit: u.tag };
+        if self.check_action(u.side, &transform).is_ok() {
+            push(transform, Some(u.at));
+        }
         let side = u.side;
         for (t, e) in self.units.iter().enumerate() {
             if !e.alive || e.side == side {
@@ -497,11 +501,13 @@ impl Game {
                     let mut k = from;
                     while k < out.len() {
                         let c = &out[k].command;
-                        let fits = kind_of(c).is_some_and(|kind| {
-                            kinds.contains(&kind)
-                                && (kind != Kind::Shoot
-                                    || weapon.is_none_or(|w| crate::turn::weapon_of(c) == w))
-                        });
+                        // A transformation goes with any action (R137).
+                        let fits = matches!(c, Command::Transform { .. })
+                            || kind_of(c).is_some_and(|kind| {
+                                kinds.contains(&kind)
+                                    && (kind != Kind::Shoot
+                                        || weapon.is_none_or(|w| crate::turn::weapon_of(c) == w))
+                            });
                         if fits {
                             k += 1;
                         } else {
@@ -1559,9 +1565,10 @@ impl GameState for Game {
                     }
                     + windows.len()
                     // A crate opened, a crate handed and the diskette
-                    // tossed to each unit.
+                    // tossed to each unit, a transformation.
                     + self.crates.len()
                     + 2 * self.units.len()
+                    + 1
                     // Its pass: `pass T3` in the Reserve, `pass` else.
                     + 1
             })
@@ -1592,7 +1599,14 @@ impl GameState for Game {
             // The candidate's kind and weapon, against what the unit may
             // take now (R109, R111, R112).
             let (_, kinds, weapon) = &actors[pick];
-            let extras = self.crates.len() + 2 * self.units.len();
+            let extras = self.crates.len() + 2 * self.units.len() + 1;
+            if k == per_unit[pick] - 2 {
+                let c = Command::Transform { unit: u.tag };
+                if self.check_as(side, &c).is_ok() {
+                    return Some(c);
+                }
+                continue;
+            }
             if k >= per_unit[pick] - 1 - extras {
                 let x = k - (per_unit[pick] - 1 - extras);
                 let tossing = x >= self.crates.len() + self.units.len();

@@ -82,6 +82,8 @@ pub struct Unit {
     pub handed: bool,
     /// The turn its Reserve action was set, 0 for none (R137).
     pub readied: u32,
+    /// Whether it has transformed this turn (R137).
+    pub transformed: bool,
 }
 
 impl Unit {
@@ -761,6 +763,7 @@ impl Game {
                 gear: None,
                 handed: false,
                 readied: 0,
+                transformed: false,
             })
             .collect();
         let table = Table {
@@ -2357,6 +2360,20 @@ impl Game {
                 let i = self.actor(side, *unit)?;
                 self.check_toss(i, *to).map(|_| ())
             }
+            Command::Transform { unit } => {
+                let i = self.actor(side, *unit)?;
+                let u = &self.units[i];
+                if !u.data.has(Ability::Transformation) {
+                    return refuse(137, format!("{unit} has no Transformation"));
+                }
+                if u.transformed {
+                    return refuse(
+                        137,
+                        format!("{unit} has transformed this turn: once a turn"),
+                    );
+                }
+                Ok(())
+            }
             Command::Card { .. } => refuse(132, "a card is played in its window"),
             Command::Deploy { .. } => refuse(146, "units are deployed before the first turn"),
             Command::Discard { .. }
@@ -2746,6 +2763,19 @@ impl Game {
             Command::Toss { unit, to } => {
                 let i = self.find(unit).expect("checked");
                 self.toss(i, to, events)?;
+            }
+            Command::Transform { unit } => {
+                // Its other form, or back: the shifter shows Transformation
+                // on both sides (R137, R151).
+                let i = self.find(unit).expect("checked");
+                let back = !self.units[i].back;
+                self.units[i].back = back;
+                self.units[i].transformed = true;
+                events.push(Event::Flipped {
+                    unit: i,
+                    back,
+                    why: "transforms (R137)",
+                });
             }
             Command::Discard { .. }
             | Command::Orders { .. }

@@ -605,6 +605,22 @@ impl Game {
                 refuse(146, "units are deployed first, as deploy T3 150,15")
             }
             (_, Command::Deploy { .. }) => refuse(146, "units are deployed before the first turn"),
+            (Phase::Act | Phase::Shots | Phase::Reserve(_), Command::Transform { unit }) => {
+                // With the unit's action, before it: the unit is one that
+                // acts now (R137).
+                let i = self.find(*unit);
+                if !i.is_some_and(|i| self.actors(side).iter().any(|a| a.0 == i)) {
+                    return refuse(
+                        137,
+                        format!("{unit} does not act now: it transforms with its action"),
+                    );
+                }
+                self.check_action(side, command)
+            }
+            (_, Command::Transform { unit }) => refuse(
+                137,
+                format!("{unit} transforms with its action, when it acts"),
+            ),
             (_, Command::Card { .. }) => self.check_card(side, command),
             (Phase::Window, Command::Pass { unit: None }) => {
                 let open = self.flow.window.expect("a window open");
@@ -817,6 +833,16 @@ impl Game {
                 if self.interrupt().is_none() && matches!(command, Command::Land { .. }) {
                     // The drop has landed: the queue goes on.
                     self.run_queue(events)?;
+                }
+            }
+            (phase, Command::Transform { .. }) => {
+                // Free: the unit's action is still to come.
+                self.resolve(side, command, events)?;
+                // In the Reserve its new Movement may change who is
+                // fastest: the order is taken again (R112).
+                if matches!(phase, Phase::Reserve(_)) {
+                    self.flow.group = None;
+                    self.next_reserve(events)?;
                 }
             }
             (Phase::Deploy(_), Command::Deploy { unit, to, face }) => {
@@ -1279,6 +1305,7 @@ impl Game {
             u.acted = false;
             u.boost = 0;
             u.handed = false;
+            u.transformed = false;
         }
         let ap = [u32::from(self.ap[0]), u32::from(self.ap[1])];
         if let Some(ending) = self.turn_end_victory() {

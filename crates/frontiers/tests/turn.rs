@@ -1360,3 +1360,32 @@ fn r111_r133_rallied_shooters_name_a_second_sealed_pair_after_the_step_s_own() {
         2
     );
 }
+
+#[test]
+fn r137_a_shifter_transforms_with_its_action_once_a_turn_and_back() {
+    let s = setup(&[
+        ("SH", "zr_shifter", 1, 100, 300),
+        ("T1", "lg_trooper", 0, 100, 100),
+    ]);
+    let mut g = game(&s, &[]);
+    assert!(refused(&g, 1, "transform SH").contains("transforms with its action"));
+    orders(&mut g, "orders T1:decoy", "orders SH:1");
+    play(&mut g, 1, "name SH move");
+    windows(&mut g);
+    // Movement 6 on its front; its other form: Movement 3, Defense 6.
+    assert_eq!(g.units()[0].movement(), 6);
+    play(&mut g, 1, "transform SH");
+    assert_eq!((g.units()[0].movement(), g.units()[0].defense()), (3, 6));
+    assert!(refused(&g, 1, "transform SH").contains("once a turn"));
+    // Its action is still its own: a move at its new Movement.
+    assert!(refused(&g, 1, "move SH 100,400").contains("over the 90 mm"));
+    play(&mut g, 1, "move SH 100,380");
+    // Next turn it may turn back: both its sides show Transformation.
+    play(&mut g, 0, "pass T1");
+    assert_eq!(g.turn(), 2);
+    orders(&mut g, "orders T1:decoy", "orders SH:1");
+    play(&mut g, 1, "name SH move");
+    windows(&mut g);
+    play(&mut g, 1, "transform SH");
+    assert_eq!(g.units()[0].movement(), 6);
+}

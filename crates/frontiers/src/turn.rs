@@ -27,8 +27,9 @@
 //! each outcome rolled lands at the action's end, a Hit window before a
 //! step on a unit whose side holds cards.
 //!
-//! Not built yet: the Reserve action (R137), crates (R143, R144) and
-//! deployment (R146).
+//! Before the first turn, units a scenario leaves off the table are
+//! deployed ([`crate::deploy`]); a Reserve action set in an earlier turn
+//! lets a unit take any action in the Reserve (R137).
 
 use sandtable_core::game::{Ending, Seat};
 
@@ -348,8 +349,8 @@ impl Game {
 
     /// The kinds of action an active unit may name (R109): on infantry
     /// any it has the means for; a vehicle's marker on L a move or a
-    /// special, on a weapon that weapon's shot. A Card needs cards in
-    /// play, which are not built yet.
+    /// special, on a weapon that weapon's shot. A Card needs a card of
+    /// the action window in hand (R132).
     pub fn may_name(&self, a: &Active, kind: Kind) -> Result<(), CommandError> {
         let u = &self.units[a.unit];
         match (a.slot, kind) {

@@ -714,18 +714,20 @@ pub fn prepare<C: Clone>(
 /// Which side names its action first in a step (R110): the owner of the
 /// active unit with the lower Movement as it is now (0 without L); on a
 /// tie a die, 1 to 3 the first seat. `a` and `b` are the two active
-/// units, of sides 0 and 1.
+/// units, of sides 0 and 1. The side, and the die rolled if one was.
 pub fn first_namer(
     a: &crate::game::Unit,
     b: &crate::game::Unit,
     dice: &mut Dice,
-) -> Result<u8, DiceOut> {
+) -> Result<(u8, Option<u8>), DiceOut> {
     use std::cmp::Ordering;
-    let side = |u: &crate::game::Unit| u.side;
     match a.movement().cmp(&b.movement()) {
-        Ordering::Less => Ok(side(a)),
-        Ordering::Greater => Ok(side(b)),
-        Ordering::Equal => Ok(if dice.d6()? <= 3 { 0 } else { 1 }),
+        Ordering::Less => Ok((a.side, None)),
+        Ordering::Greater => Ok((b.side, None)),
+        Ordering::Equal => {
+            let roll = dice.d6()?;
+            Ok((u8::from(roll > 3), Some(roll)))
+        }
     }
 }
 
@@ -781,16 +783,16 @@ mod turn_tests {
         let g = crate::Game::new(&setup, Dice::seeded(1)).expect("valid");
         let u = g.units();
         let mut none = Dice::scripted(Vec::new());
-        assert_eq!(first_namer(&u[0], &u[1], &mut none), Ok(0));
-        assert_eq!(first_namer(&u[1], &u[0], &mut none), Ok(0));
+        assert_eq!(first_namer(&u[0], &u[1], &mut none), Ok((0, None)));
+        assert_eq!(first_namer(&u[1], &u[0], &mut none), Ok((0, None)));
         // Equal Movement: a 3 gives the first seat, a 4 the second.
         assert_eq!(
             first_namer(&u[0], &u[2], &mut Dice::scripted(vec![3])),
-            Ok(0)
+            Ok((0, Some(3)))
         );
         assert_eq!(
             first_namer(&u[0], &u[2], &mut Dice::scripted(vec![4])),
-            Ok(1)
+            Ok((1, Some(4)))
         );
         assert!(
             first_namer(&u[0], &u[2], &mut none).is_err(),

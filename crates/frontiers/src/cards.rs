@@ -223,7 +223,7 @@ impl Game {
                 window("in its side's own Preparation, before its discards")
             }
             (Window::Order, Phase::Order) if self.flow.sealed[s].is_none() => {
-                if self.markers_owed(side) >= army_max() {
+                if self.markers_owed(side) >= crate::army::MAX_MARKERS {
                     return refuse(
                         106,
                         "the side places 10 numbered markers already: at most 10",
@@ -491,10 +491,6 @@ impl Game {
             }
         }
     }
-}
-
-fn army_max() -> u8 {
-    crate::army::MAX_MARKERS
 }
 
 impl Game {

@@ -260,14 +260,14 @@ impl Game {
             i32::from(d) - half
         };
         let face = (u.data.base == Base::Oval).then_some(0);
-        let c = Command::Deploy {
-            unit: u.tag,
-            to: Step::At(P16::of(Pt::new(x, y))?),
-            face,
-        };
-        self.check_deploy(u.side, u.tag, Step::At(P16::of(Pt::new(x, y))?), face)
+        let to = Step::At(P16::of(Pt::new(x, y))?);
+        self.check_deploy(u.side, u.tag, to, face)
             .ok()
-            .map(|_| c)
+            .map(|_| Command::Deploy {
+                unit: u.tag,
+                to,
+                face,
+            })
     }
 
     /// The listed deployment of unit `i`: the first spot along its edge

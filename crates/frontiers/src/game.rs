@@ -2128,7 +2128,7 @@ impl Game {
 
     /// Whether unit `i`'s centre sees the point `p` (R120): no building,
     /// other unit, or vegetation or hill it does not stand in across.
-    pub(crate) fn point_seen(&self, i: usize, p: Pt) -> bool {
+    fn point_seen(&self, i: usize, p: Pt) -> bool {
         let s = &self.units[i];
         let (a, b) = (s.at.v(), p.v());
         let blocked = |shape: &Shape| blocks_segment(shape, a, b, GRAZE_MM);

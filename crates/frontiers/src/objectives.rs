@@ -86,8 +86,7 @@ impl Game {
         let c = d.at.v();
         let touched = path
             .windows(2)
-            .any(|w| crate::geometry::point_segment(c, w[0].v(), w[1].v()) <= reach + EPS)
-            || path.len() == 1;
+            .any(|w| crate::geometry::point_segment(c, w[0].v(), w[1].v()) <= reach + EPS);
         if touched {
             self.diskette = Some(Diskette {
                 at: d.at,

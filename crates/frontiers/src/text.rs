@@ -452,7 +452,8 @@ pub fn json(game: &Game, viewer: Option<u8>) -> String {
         units: game
             .units()
             .iter()
-            .map(|u| UnitJson {
+            .enumerate()
+            .map(|(i, u)| UnitJson {
                 id: u.tag.as_str(),
                 data: u.data.id,
                 side: name(u.side),
@@ -464,10 +465,7 @@ pub fn json(game: &Game, viewer: Option<u8>) -> String {
                 movement: u.movement(),
                 alive: u.alive,
                 carcass: u.carcass,
-                markers: game
-                    .find(u.tag)
-                    .map(|i| markers_words(game, i, viewer))
-                    .unwrap_or_default(),
+                markers: markers_words(game, i, viewer),
                 hits: hits_words(u),
                 space: u.inside.map(|(e, k)| game.space_name(e, k)),
                 aboard: u.aboard.map(|v| game.units()[usize::from(v)].tag.as_str()),

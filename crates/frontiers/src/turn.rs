@@ -33,7 +33,7 @@
 
 use sandtable_core::game::{Ending, Seat};
 
-use crate::army::{self, HAND, Marker, Placed, Slot, check_orders, order_markers};
+use crate::army::{self, Marker, Placed, Slot, check_orders, order_markers};
 use crate::attack::Outcome;
 use crate::command::{Command, Kind, MAX_ORDERS, Order, Tag};
 use crate::data::Window;
@@ -1067,11 +1067,19 @@ impl Game {
             }
             let first = if let [a, b] = active.as_slice() {
                 let (ua, ub) = (&self.units[a.unit], &self.units[b.unit]);
-                match ua.movement().cmp(&ub.movement()) {
-                    std::cmp::Ordering::Less => a.side,
-                    std::cmp::Ordering::Greater => b.side,
-                    std::cmp::Ordering::Equal => self.coin("names first", events)?,
+                let (side, roll) =
+                    army::first_namer(ua, ub, &mut self.dice).map_err(|out| CommandError {
+                        ruling: 30,
+                        reason: out.reason(),
+                    })?;
+                if let Some(roll) = roll {
+                    events.push(Event::Coin {
+                        roll,
+                        side,
+                        why: "names first",
+                    });
                 }
+                side
             } else {
                 active[0].side
             };
@@ -1513,6 +1521,3 @@ impl Game {
 pub fn card_ids(cards: &[u8]) -> Vec<&'static str> {
     cards.iter().map(|c| CARDS[usize::from(*c)].id).collect()
 }
-
-/// Cards a hand draws up to.
-pub const HAND_SIZE: usize = HAND;

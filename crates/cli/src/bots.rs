@@ -20,7 +20,7 @@ use crate::Failure;
 use crate::replay::{check_turn_limit, load_record, new_game, record_headers, start};
 
 /// Turn limit of bot games whose scenario and record set none.
-const DEFAULT_TURN_LIMIT: u32 = 200;
+pub(crate) const DEFAULT_TURN_LIMIT: u32 = 200;
 
 /// How mcts thinks, and the seed of the bots' own choices.
 #[derive(clap::Args, Debug, Clone, Copy)]
@@ -58,7 +58,7 @@ impl Thinking {
         }
     }
 
-    fn config(&self, kind: BotKind, seed: u64) -> BotConfig {
+    pub(crate) fn config(&self, kind: BotKind, seed: u64) -> BotConfig {
         BotConfig::new(kind, seed)
             .with_budget(self.budget())
             .with_threads(self.mcts_trees)
@@ -322,13 +322,27 @@ pub struct TournamentOptions {
 
 /// One game of a tournament, as the first bot of its pairing saw it.
 #[derive(Clone, Copy, Default)]
-struct Played {
+pub(crate) struct Played {
     /// 1: the first bot won; -1: the second did; 0: a draw.
     result: i8,
-    turns: u32,
+    /// The turns played.
+    pub(crate) turns: u32,
     mcts_decisions: u64,
     playouts: u64,
     mcts_seconds: f64,
+}
+
+impl Played {
+    /// Two games' figures as one (a match's).
+    pub(crate) fn and(self, other: Played) -> Played {
+        Played {
+            result: 0,
+            turns: self.turns + other.turns,
+            mcts_decisions: self.mcts_decisions + other.mcts_decisions,
+            playouts: self.playouts + other.playouts,
+            mcts_seconds: self.mcts_seconds + other.mcts_seconds,
+        }
+    }
 }
 
 /// The games of one pairing so far, as running sums.
@@ -360,7 +374,7 @@ impl PairingTotals {
 
 /// Plays one game with `bots[p]` on seat p, to its end (the turn limit is
 /// set), through the contract: the winner's seat, if any, and the figures.
-fn play_game<F: Front>(
+pub(crate) fn play_game<F: Front>(
     front: &F,
     mut game: F::Game,
     bots: [BotConfig; 2],
@@ -425,6 +439,54 @@ pub fn tournament<F: Front>(
             ),
         ));
     }
+    check_turn_limit(front, o.turn_limit)?;
+    let limit = o
+        .turn_limit
+        .or(front.turn_limit())
+        .unwrap_or(DEFAULT_TURN_LIMIT);
+    let first_seed = o.seed.unwrap_or(front.seed());
+    let head = format!(
+        "tournament on \"{}\": {} games a pairing, deals from seed {first_seed} each played from both seats, turn limit {limit}",
+        front.title(),
+        o.games
+    );
+    let words = Words {
+        played: "games",
+        draw: "a draw is a game still going at the turn limit (R11)",
+    };
+    run_tournament(bots, &o, first_seed, head, words, |seed, kinds| {
+        let game = front
+            .start(seed, Some(limit), Dice::seeded(seed))
+            .expect("a loaded scenario is valid with any seed");
+        let configs = [0, 1].map(|seat| {
+            o.thinking
+                .config(kinds[seat], seed.wrapping_mul(2).wrapping_add(seat as u64))
+        });
+        play_game(front, game, configs)
+    })
+}
+
+/// What a tournament's table calls what it plays, and a draw.
+pub(crate) struct Words {
+    /// What one deal played is: games, or matches.
+    pub(crate) played: &'static str,
+    /// What a draw is.
+    pub(crate) draw: &'static str,
+}
+
+/// The games of a tournament: every pairing of `bots`, `o.games` deals
+/// each from `first_seed`, each deal played twice, the first bot on seat
+/// 0 then on seat 1. `play(seed, kinds)` plays one deal with `kinds[p]`
+/// on seat p: the winning seat, if any, and the figures. The table comes
+/// after `head`.
+pub(crate) fn run_tournament(
+    bots: &[BotKind],
+    o: &TournamentOptions,
+    first_seed: u64,
+    head: String,
+    words: Words,
+    play: impl Fn(u64, [BotKind; 2]) -> (Option<Seat>, Played) + Sync,
+) -> Result<String, Failure> {
     if bots.len() < 2 {
         return Err(Failure::new(1, "--bots needs at least two bots"));
     }
@@ -438,15 +500,9 @@ pub fn tournament<F: Front>(
     if o.games == 0 {
         return Err(Failure::new(1, "--games must be at least 1"));
     }
-    check_turn_limit(front, o.turn_limit)?;
     if o.threads == Some(0) {
         return Err(Failure::new(1, "--threads must be at least 1"));
     }
-    let first_seed = o.seed.unwrap_or(front.seed());
-    let limit = o
-        .turn_limit
-        .or(front.turn_limit())
-        .unwrap_or(DEFAULT_TURN_LIMIT);
     // Later bots first: with the default order, the stronger bot of each pairing.
     let pairings: Vec<(BotKind, BotKind)> = (0..bots.len())
         .flat_map(|j| (0..j).map(move |i| (bots[j], bots[i])))
@@ -484,18 +540,11 @@ pub fn tournament<F: Front>(
                     let (p, k) = job(j);
                     let (a, b) = pairings[p];
                     let seed = first_seed.wrapping_add(u64::from(k / 2));
-                    let game = front
-                        .start(seed, Some(limit), Dice::seeded(seed))
-                        .expect("a loaded scenario is valid with any seed");
                     // Deal k/2 is played twice: the first bot on seat 0, then on seat 1.
                     let a_seat = (k % 2) as usize;
                     let mut kinds = [b, b];
                     kinds[a_seat] = a;
-                    let configs = [0, 1].map(|seat| {
-                        o.thinking
-                            .config(kinds[seat], seed.wrapping_mul(2).wrapping_add(seat as u64))
-                    });
-                    let (winner, mut played) = play_game(front, game, configs);
+                    let (winner, mut played) = play(seed, kinds);
                     played.result = match winner {
                         Some(w) if w.index() == a_seat => 1,
                         Some(_) => -1,
@@ -512,19 +561,16 @@ pub fn tournament<F: Front>(
     let results = results.into_inner().expect("threads are done");
 
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "tournament on \"{}\": {} games a pairing, deals from seed {first_seed} each played from both seats, turn limit {limit}",
-        front.title(),
-        o.games
-    );
+    out.push_str(&head);
+    out.push('\n');
     if bots.contains(&BotKind::Mcts) {
         let _ = writeln!(out, "mcts: {}", o.thinking.describe());
     }
+    let w = words.played.len().max(5);
     let _ = writeln!(
         out,
-        "{:<18} {:>5} {:>5} {:>5} {:>6}  {:>8}  {:<17} {:>6}",
-        "pairing", "games", "wins", "draws", "losses", "win rate", "95% CI (Wilson)", "turns"
+        "{:<18} {:>w$} {:>5} {:>5} {:>6}  {:>8}  {:<17} {:>6}",
+        "pairing", words.played, "wins", "draws", "losses", "win rate", "95% CI (Wilson)", "turns"
     );
     let (mut decisions, mut playouts, mut mcts_seconds) = (0u64, 0u64, 0f64);
     for ((a, b), t) in pairings.iter().zip(&results) {
@@ -535,7 +581,7 @@ pub fn tournament<F: Front>(
         let (lo, hi) = wilson(wins, n);
         let _ = writeln!(
             out,
-            "{:<18} {n:>5} {wins:>5} {draws:>5} {losses:>6}  {:>7.1}%  {:>5.1}% to {:>5.1}%  {turns:>6.1}",
+            "{:<18} {n:>w$} {wins:>5} {draws:>5} {losses:>6}  {:>7.1}%  {:>5.1}% to {:>5.1}%  {turns:>6.1}",
             format!("{a} vs {b}"),
             100.0 * f64::from(wins) / f64::from(n),
             100.0 * lo,
@@ -547,7 +593,8 @@ pub fn tournament<F: Front>(
     }
     let _ = writeln!(
         out,
-        "wins, draws and losses are the first bot's; a draw is a game still going at the turn limit (R11)"
+        "wins, draws and losses are the first bot's; {}",
+        words.draw
     );
     if decisions > 0 {
         let _ = writeln!(
@@ -559,7 +606,8 @@ pub fn tournament<F: Front>(
     }
     let _ = writeln!(
         out,
-        "{jobs} games in {seconds:.1} s on {threads} thread{}",
+        "{jobs} {} in {seconds:.1} s on {threads} thread{}",
+        words.played,
         if threads == 1 { "" } else { "s" }
     );
     Ok(out)

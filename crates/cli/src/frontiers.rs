@@ -214,40 +214,11 @@ pub fn simulate_match(
     seed: Option<u64>,
     turn_limit: Option<u32>,
 ) -> Result<String, crate::Failure> {
-    use sandtable_frontiers::setup::Victory;
-    let load = |p: &std::path::Path| match crate::replay::load_any(p)? {
-        sandtable_scenario::Loaded::Frontiers(s) if s.setup.victory == Victory::Cameron => Ok(s),
-        _ => Err(crate::Failure::new(
-            1,
-            format!(
-                "{}: a match is two Frontiers scenarios of Cameron (`victory: Cameron`), the roles swapped (R148)",
-                sandtable_core::text::path_shown(p)
-            ),
-        )),
-    };
-    let (sa, sb) = (load(a)?, load(b)?);
-    let names = |s: &Skirmish| {
-        s.setup
-            .sides
-            .iter()
-            .map(|x| x.name.clone())
-            .collect::<Vec<_>>()
-    };
-    if names(&sa) != names(&sb) || sa.setup.attacker == sb.setup.attacker {
-        return Err(crate::Failure::new(
-            1,
-            "a match's two games have the same sides with the roles swapped: each side attacks in one (R148)",
-        ));
-    }
+    let (sa, sb) = load_match(a, b)?;
     let (out_a, ends_a) = crate::simulate::run_with_ends(&sa, a, games, seed, turn_limit, None)?;
     let (out_b, ends_b) = crate::simulate::run_with_ends(&sb, b, games, seed, turn_limit, None)?;
     let survived = |s: &Skirmish, (_, turns, winner): &crate::simulate::End| -> u32 {
-        let defender = 1 - s.setup.attacker;
-        match winner {
-            Some(w) if w.0 == u16::from(defender) => *turns,
-            Some(_) => turns.saturating_sub(1),
-            None => *turns,
-        }
+        survived(s, *turns, *winner)
     };
     let (da, db) = (1 - sa.setup.attacker, 1 - sb.setup.attacker);
     let side = |k: u8| sa.setup.sides[usize::from(k)].name.clone();
@@ -279,4 +250,107 @@ pub fn simulate_match(
         wins[1],
     );
     Ok(out)
+}
+
+/// The two games of a Cameron match (R148), checked: both Cameron, the
+/// same sides, each attacking in one.
+fn load_match(
+    a: &std::path::Path,
+    b: &std::path::Path,
+) -> Result<(Skirmish, Skirmish), crate::Failure> {
+    use sandtable_frontiers::setup::Victory;
+    let load = |p: &std::path::Path| match crate::replay::load_any(p)? {
+        sandtable_scenario::Loaded::Frontiers(s) if s.setup.victory == Victory::Cameron => Ok(s),
+        _ => Err(crate::Failure::new(
+            1,
+            format!(
+                "{}: a match is two Frontiers scenarios of Cameron (`victory: Cameron`), the roles swapped (R148)",
+                sandtable_core::text::path_shown(p)
+            ),
+        )),
+    };
+    let (sa, sb) = (load(a)?, load(b)?);
+    let names = |s: &Skirmish| {
+        s.setup
+            .sides
+            .iter()
+            .map(|x| x.name.clone())
+            .collect::<Vec<_>>()
+    };
+    if names(&sa) != names(&sb) || sa.setup.attacker == sb.setup.attacker {
+        return Err(crate::Failure::new(
+            1,
+            "a match's two games have the same sides with the roles swapped: each side attacks in one (R148)",
+        ));
+    }
+    Ok((sa, sb))
+}
+
+/// The turns a Cameron game's defender survived (R148): a defender
+/// destroyed in turn t survived t - 1; one standing after the last turn
+/// survived them all.
+fn survived(s: &Skirmish, turns: u32, winner: Option<sandtable_core::game::Seat>) -> u32 {
+    let defender = 1 - s.setup.attacker;
+    match winner {
+        Some(w) if w.0 == u16::from(defender) => turns,
+        Some(_) => turns.saturating_sub(1),
+        None => turns,
+    }
+}
+
+/// `tournament A B`: a Cameron match (R148) for each deal and pairing,
+/// each bot keeping its side in both games, the roles swapped between
+/// them; the bot whose side survived more turns as the defender wins the
+/// match, equal turns draw it. Each deal is played twice, the first bot
+/// on each side in turn.
+pub fn tournament_match(
+    a: &std::path::Path,
+    b: &std::path::Path,
+    bots: &[sandtable_bots::BotKind],
+    o: crate::bots::TournamentOptions,
+) -> Result<String, crate::Failure> {
+    use crate::Front;
+    use sandtable_core::dice::Dice;
+    let (sa, sb) = load_match(a, b)?;
+    crate::replay::check_turn_limit(&sa, o.turn_limit)?;
+    crate::replay::check_turn_limit(&sb, o.turn_limit)?;
+    let limit = |s: &Skirmish| {
+        o.turn_limit
+            .or(s.turn_limit())
+            .unwrap_or(crate::bots::DEFAULT_TURN_LIMIT)
+    };
+    let (la, lb) = (limit(&sa), limit(&sb));
+    let first_seed = o.seed.unwrap_or(sa.seed());
+    let head = format!(
+        "tournament of Cameron matches (R148) on \"{}\" and \"{}\": {} matches a pairing, deals from seed {first_seed} each played from both sides, turn limits {la} and {lb}; a match is won by the side that survived more turns as the defender, its turns both games'",
+        sa.title(),
+        sb.title(),
+        o.games
+    );
+    let thinking = &o.thinking;
+    let words = crate::bots::Words {
+        played: "matches",
+        draw: "a draw is a match of equal turns survived (R148)",
+    };
+    crate::bots::run_tournament(bots, &o, first_seed, head, words, |seed, kinds| {
+        let game = |s: &Skirmish, limit: u32| {
+            let g = s
+                .start(seed, Some(limit), Dice::seeded(seed))
+                .expect("a loaded scenario is valid with any seed");
+            let configs = [0, 1].map(|seat| {
+                thinking.config(kinds[seat], seed.wrapping_mul(2).wrapping_add(seat as u64))
+            });
+            let (winner, played) = crate::bots::play_game(s, g, configs);
+            (survived(s, played.turns, winner), played)
+        };
+        let (ta, pa) = game(&sa, la);
+        let (tb, pb) = game(&sb, lb);
+        let (da, db) = (1 - sa.setup.attacker, 1 - sb.setup.attacker);
+        let winner = match ta.cmp(&tb) {
+            std::cmp::Ordering::Greater => Some(sandtable_core::game::Seat(u16::from(da))),
+            std::cmp::Ordering::Less => Some(sandtable_core::game::Seat(u16::from(db))),
+            std::cmp::Ordering::Equal => None,
+        };
+        (winner, pa.and(pb))
+    })
 }

@@ -79,6 +79,9 @@ enum Cmd {
     Tournament {
         /// Scenario file (.ron) with two players
         file: PathBuf,
+        /// A second scenario: the two are a Frontiers Cameron match, the
+        /// roles swapped, and each pairing plays matches (R148)
+        second: Option<PathBuf>,
         /// Bots to pair, separated by commas
         #[arg(long, value_delimiter = ',', default_value = "random,greedy,mcts")]
         bots: Vec<sandtable_bots::BotKind>,
@@ -222,6 +225,7 @@ fn main() -> ExitCode {
         }
         Cmd::Tournament {
             file,
+            second,
             bots,
             games,
             seed,
@@ -229,20 +233,21 @@ fn main() -> ExitCode {
             threads,
             thinking,
         } => thinking.check().and_then(|()| {
-            with_front!(&file, |front| {
-                bots::tournament(
-                    front,
-                    &file,
-                    &bots,
-                    bots::TournamentOptions {
-                        games,
-                        seed,
-                        turn_limit,
-                        threads,
-                        thinking,
-                    },
-                )
-            })
+            let options = bots::TournamentOptions {
+                games,
+                seed,
+                turn_limit,
+                threads,
+                thinking,
+            };
+            match second {
+                Some(second) => {
+                    sandtable_cli::frontiers::tournament_match(&file, &second, &bots, options)
+                }
+                None => with_front!(&file, |front| {
+                    bots::tournament(front, &file, &bots, options)
+                }),
+            }
         }),
         Cmd::Print { file, paper, out } => print_sheet(&file, &paper, &out),
         Cmd::Perft { file, depth } => with_front!(&file, |front| perft(front, depth)),

@@ -796,5 +796,112 @@ fn every_shipped_frontiers_scenario_is_played_to_its_end_by_a_record() {
         assert!(zirl.contains("(Legion gives a sealed command)"), "{name}");
         assert!(orders(&referee) > 0, "{name}");
         assert_eq!(orders(&referee), 2 * orders(&zirl), "{name}");
+        // Cameron's defender allots its crates (R143): the Zirl first
+        // read what each holds where it shows.
+        if name == "cameron-1" {
+            for content in ["jump jet", "medi-kit", "anti-tank weapon"] {
+                let first = zirl.lines().find(|l| l.contains(content));
+                assert!(
+                    first.is_some_and(|l| l.contains("shows: ")),
+                    "{content}: {first:?}"
+                );
+            }
+        }
     }
+}
+
+/// `tournament A B` on Cameron's two games plays matches (R148): each
+/// bot keeps its side in both, and the one whose side survived more
+/// turns as the defender wins. The match is checked against its two
+/// games played on their own with the same bots and seeds (a tournament
+/// seeds seat p's bot of deal s with 2s + p).
+#[test]
+fn a_tournament_on_cameron_s_two_games_plays_matches() {
+    let (a, b) = (
+        "scenarios/frontiers/cameron-1.ron",
+        "scenarios/frontiers/cameron-2.ron",
+    );
+    let out = cli(&[
+        "tournament",
+        a,
+        b,
+        "--bots",
+        "random,greedy",
+        "--games",
+        "1",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    // Greedy on seat 0 (the Legion), random on seat 1, in both games.
+    let turns_and_winner = |file: &str| {
+        let out = cli(&[
+            "play",
+            file,
+            "--bot",
+            "0=greedy",
+            "--bot",
+            "1=random",
+            "--seed",
+            "5",
+            "--bot-seed",
+            "10",
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let json: serde_json::Value =
+            serde_json::from_str(&text(&out.stdout)).expect("a JSON summary");
+        (
+            json["turn"].as_u64().expect("a turn"),
+            json["winner"].as_str().map(str::to_owned),
+        )
+    };
+    let (ta, wa) = turns_and_winner(a);
+    let (tb, wb) = turns_and_winner(b);
+    // Game 1: the Legion defend; game 2: the Zirl. A defender destroyed
+    // in turn t survived t - 1 (R148).
+    let survived = |turns: u64, winner: &Option<String>, defender: &str| match winner {
+        Some(w) if w != defender => turns - 1,
+        _ => turns,
+    };
+    let legion = survived(ta, &wa, "Legion");
+    let zirl = survived(tb, &wb, "Zirl");
+    let (wins, draws, losses) = match legion.cmp(&zirl) {
+        std::cmp::Ordering::Greater => (1, 0, 0),
+        std::cmp::Ordering::Equal => (0, 1, 0),
+        std::cmp::Ordering::Less => (0, 0, 1),
+    };
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("greedy vs random"))
+        .unwrap_or_else(|| panic!("{table}"));
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(
+        cells[3..7],
+        [
+            "1".to_owned(),
+            wins.to_string(),
+            draws.to_string(),
+            losses.to_string()
+        ],
+        "{table}"
+    );
+    assert!(
+        row.ends_with(&format!("{:.1}", (ta + tb) as f64)),
+        "both games' turns: {row}"
+    );
+    assert!(table.contains("a draw is a match of equal turns survived (R148)"));
+    // Two games that are no match are refused.
+    let out = cli(&[
+        "tournament",
+        a,
+        "scenarios/frontiers/skirmish.ron",
+        "--games",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("a match is two Frontiers scenarios of Cameron"));
 }

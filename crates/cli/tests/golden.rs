@@ -150,6 +150,22 @@ fn cases() -> Vec<(String, Vec<String>)> {
             "1",
         ],
     );
+    add(
+        "tournament-frontiers-cameron-match",
+        &[
+            "tournament",
+            "scenarios/frontiers/cameron-1.ron",
+            "scenarios/frontiers/cameron-2.ron",
+            "--bots",
+            "random,greedy",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--threads",
+            "1",
+        ],
+    );
     for (name, file) in [
         ("attack-defense", "scenarios/frontiers/attack-defense.ron"),
         ("data-recovery", "scenarios/frontiers/data-recovery.ron"),

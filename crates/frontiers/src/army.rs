@@ -554,6 +554,7 @@ mod order_tests {
             facing: 0,
             back: false,
             deploy: false,
+            gear: None,
         };
         let setup = Setup {
             sides: vec![SideSetup::of(Faction::Legion), SideSetup::of(Faction::Zirl)],
@@ -770,6 +771,7 @@ mod turn_tests {
             facing: 0,
             back: false,
             deploy: false,
+            gear: None,
         };
         let setup = Setup {
             sides: vec![SideSetup::of(Faction::Legion), SideSetup::of(Faction::Zirl)],

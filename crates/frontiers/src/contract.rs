@@ -501,12 +501,16 @@ impl Game {
                     let mut k = from;
                     while k < out.len() {
                         let c = &out[k].command;
-                        // A transformation goes with any action (R137).
+                        // A transformation goes with any action (R137);
+                        // a unit that handed a crate over or took one
+                        // does not shoot this turn (R144).
                         let fits = matches!(c, Command::Transform { .. })
                             || kind_of(c).is_some_and(|kind| {
                                 kinds.contains(&kind)
                                     && (kind != Kind::Shoot
-                                        || weapon.is_none_or(|w| crate::turn::weapon_of(c) == w))
+                                        || !self.units[i].handed
+                                            && weapon
+                                                .is_none_or(|w| crate::turn::weapon_of(c) == w))
                             });
                         if fits {
                             k += 1;
@@ -1348,6 +1352,16 @@ impl Game {
                     content.name()
                 )
             }
+            Event::CrateShown {
+                unit,
+                crate_k,
+                content,
+            } => format!(
+                "{}'s allotted crate {} shows: {} (R143)",
+                tag(unit),
+                crate_k + 1,
+                content.name()
+            ),
             Event::CrateDropped { unit, crate_k } => format!(
                 "crate {} falls with {} and lies there (R143)",
                 crate_k + 1,
@@ -2064,11 +2078,15 @@ impl GameState for Game {
     ) -> Result<Applied, CommandError> {
         self.check(seat, command)?;
         let side = seat.0 as u8;
+        let secrets = |g: &Game| g.crates.iter().filter(|c| c.secret_of.is_some()).count();
+        let hidden = secrets(self);
         let done = self.apply_as(side, command, events)?;
+        // An allotted crate shown is a reveal too (R143, R149).
+        let shown = secrets(self) < hidden;
         Ok(Applied {
             barrier: if done.began {
                 Some(Barrier::TurnStart)
-            } else if done.revealed {
+            } else if done.revealed || shown {
                 Some(Barrier::Reveal)
             } else if done.rolled {
                 Some(Barrier::Roll)
@@ -2292,6 +2310,7 @@ impl GameState for Game {
             h.u64(u64::from(c.at.x as u32) | u64::from(c.at.y as u32) << 32);
             h.u64(
                 c.content.map_or(0, |c| 1 + c as u64)
+                    | c.secret_of.map_or(0, |s| 1 + u64::from(s)) << 40
                     | match c.state {
                         crate::crates::CrateState::Lying => 0,
                         crate::crates::CrateState::Carried(u) => 1 + u64::from(u),

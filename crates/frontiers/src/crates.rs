@@ -89,6 +89,27 @@ impl Content {
         }
     }
 
+    /// Its id in scenario files and commands (`jump_jet`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Content::AntiTank => "anti_tank",
+            Content::AutomaticWeapon => "automatic_weapon",
+            Content::ExperimentalGrenade => "experimental_grenade",
+            Content::ExplosiveAmmunition => "explosive_ammunition",
+            Content::Explosives => "explosives",
+            Content::JumpJet => "jump_jet",
+            Content::MediKit => "medi_kit",
+            Content::SmokeBomb => "smoke_bomb",
+            Content::SpecialAmmunition => "special_ammunition",
+            Content::Trap => "trap",
+        }
+    }
+
+    /// The content with id `id`, if any.
+    pub fn from_id(id: &str) -> Option<Content> {
+        Content::ALL.into_iter().find(|c| c.id() == id)
+    }
+
     /// Its name, for people.
     pub fn name(self) -> &'static str {
         match self {
@@ -192,9 +213,21 @@ pub struct Crate {
     pub content: Option<Content>,
     /// Where it is.
     pub state: CrateState,
+    /// The side that alone knows its content: a crate its side allotted
+    /// before the game (R143, Cameron), until its carrier uses it or
+    /// falls. `None`: whoever sees the crate knows what it holds.
+    pub secret_of: Option<u8>,
 }
 
-use crate::command::{Legs, Tag};
+impl Crate {
+    /// Whether `viewer` (`None`: the referee) may know its content.
+    pub fn known_to(&self, viewer: Option<u8>) -> bool {
+        self.content.is_some()
+            && (self.secret_of.is_none() || viewer == self.secret_of || viewer.is_none())
+    }
+}
+
+use crate::command::{Command, Legs, Tag};
 use crate::game::{CommandError, Event, Game};
 use crate::geometry::{EPS, Footprint, gap};
 
@@ -348,8 +381,49 @@ impl Game {
         Ok(())
     }
 
+    /// Unit `i`'s crate shown to both sides, if it was its side's secret
+    /// (R143): its carrier used it, or fell with it.
+    pub(crate) fn show_gear(&mut self, i: usize, events: &mut Vec<Event>) {
+        if let Some((k, content)) = self.units[i].gear {
+            let c = &mut self.crates[usize::from(k)];
+            if c.secret_of.take().is_some() {
+                events.push(Event::CrateShown {
+                    unit: i,
+                    crate_k: k,
+                    content,
+                });
+            }
+        }
+    }
+
+    /// A kept crate shows itself as its carrier uses it (R143, R144): a
+    /// jump jet on any move, the anti-tank and automatic weapons on an
+    /// attack of its own. (Once-only contents show as they are spent.)
+    pub(crate) fn show_if_used(&mut self, command: &Command, events: &mut Vec<Event>) {
+        use crate::command::Command as C;
+        let (unit, moves, attacks) = match *command {
+            C::Move { unit, .. }
+            | C::Heal { unit, .. }
+            | C::Repair { unit, .. }
+            | C::Open { unit, .. } => (unit, true, false),
+            C::Charge { unit, .. } => (unit, true, true),
+            C::Shoot { unit, .. } | C::Rapid { unit, .. } => (unit, false, true),
+            _ => return,
+        };
+        let Some(i) = self.find(unit) else { return };
+        let shows = match self.units[i].gear {
+            Some((_, Content::JumpJet)) => moves,
+            Some((_, Content::AntiTank | Content::AutomaticWeapon)) => attacks,
+            _ => false,
+        };
+        if shows {
+            self.show_gear(i, events);
+        }
+    }
+
     /// A crate used once is gone (R144).
     pub(crate) fn spend(&mut self, i: usize, k: u8, events: &mut Vec<Event>) {
+        self.show_gear(i, events);
         if let Some((_, content)) = self.units[i].gear.take() {
             self.crates[usize::from(k)].state = CrateState::Gone;
             events.push(Event::CrateSpent { unit: i, content });
@@ -368,6 +442,7 @@ impl Game {
 
     /// A fallen carrier's crate lies where it fell, open (R143).
     pub(crate) fn drop_gear(&mut self, i: usize, events: &mut Vec<Event>) {
+        self.show_gear(i, events);
         if let Some((k, _)) = self.units[i].gear.take() {
             let c = &mut self.crates[usize::from(k)];
             c.state = CrateState::Lying;

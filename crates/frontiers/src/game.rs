@@ -135,6 +135,11 @@ impl Unit {
     /// Its Movement in LNS now: 0 with its locomotion hit (R125); its
     /// other form's showing that form (R137, R151).
     pub fn movement(&self) -> u8 {
+        self.movement_with(self.gear.map(|(_, c)| c))
+    }
+
+    /// Its Movement in LNS were it carrying `gear` (R144).
+    pub fn movement_with(&self, gear: Option<crate::crates::Content>) -> u8 {
         if self.hits & Location::Locomotion.bit() != 0 {
             0
         } else {
@@ -142,12 +147,30 @@ impl Unit {
                 Some(form) => form.movement,
                 None => self.data.movement,
             };
-            let base = match self.gear {
-                Some((_, content)) => content.movement(base),
+            let base = match gear {
+                Some(content) => content.movement(base),
                 None => base,
             };
             base + self.boost
         }
+    }
+
+    /// Its crate's content as `viewer` (`None`: the referee) may know
+    /// it, `games`'s crates telling whose secret it is (R143, R149):
+    /// `Some(None)` for a crate carried whose content is hidden.
+    pub fn gear_seen(
+        &self,
+        crates: &[crate::crates::Crate],
+        viewer: Option<u8>,
+    ) -> Option<Option<crate::crates::Content>> {
+        let (k, c) = self.gear?;
+        Some(crates[usize::from(k)].known_to(viewer).then_some(c))
+    }
+
+    /// Its Movement as `viewer` may know it: a hidden jump jet not
+    /// counted (R143, R149).
+    pub fn movement_seen(&self, crates: &[crate::crates::Crate], viewer: Option<u8>) -> u8 {
+        self.movement_with(self.gear_seen(crates, viewer).flatten())
     }
 
     /// The other form it shows, if it transforms and shows its back (R137).
@@ -499,6 +522,16 @@ pub enum Event {
         /// What it held.
         content: crate::crates::Content,
     },
+    /// A crate its side allotted shown to both as its carrier uses it or
+    /// falls (R143).
+    CrateShown {
+        /// The carrier.
+        unit: usize,
+        /// The crate.
+        crate_k: u8,
+        /// What it holds.
+        content: crate::crates::Content,
+    },
     /// A fallen carrier's crate lies where it fell.
     CrateDropped {
         /// The carrier.
@@ -804,7 +837,18 @@ impl Game {
                     at: *at,
                     content: None,
                     state: crate::crates::CrateState::Lying,
+                    secret_of: None,
                 })
+                // Crates allotted before the game, their contents known
+                // to their side alone (R143, Cameron).
+                .chain(setup.units.iter().enumerate().filter_map(|(i, u)| {
+                    Some(crate::crates::Crate {
+                        at: u.at,
+                        content: Some(u.gear?),
+                        state: crate::crates::CrateState::Carried(i as u8),
+                        secret_of: Some(u.side),
+                    })
+                }))
                 .collect(),
             banked: [0; 2],
             diskette: setup
@@ -817,6 +861,13 @@ impl Game {
             over: None,
             dice,
         };
+        for k in 0..game.crates.len() {
+            if let (crate::crates::CrateState::Carried(i), Some(c)) =
+                (game.crates[k].state, game.crates[k].content)
+            {
+                game.units[usize::from(i)].gear = Some((k as u8, c));
+            }
+        }
         // Units waiting to be deployed: a coin picks the side that starts
         // (R146).
         if game.units.iter().any(|u| u.waiting) {
@@ -2508,6 +2559,7 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<bool, CommandError> {
         let position = self.dice.position();
+        self.show_if_used(command, events);
         match *command {
             Command::Move { unit, legs, face } => {
                 let i = self.find(unit).expect("checked");

@@ -257,6 +257,9 @@ pub struct UnitSetup {
     /// Whether it waits off the table to be deployed (R146): `at` is
     /// then not read.
     pub deploy: bool,
+    /// A crate its side allotted it before the game (R143, Cameron): its
+    /// content, known to its side alone until used.
+    pub gear: Option<crate::crates::Content>,
 }
 
 /// How a skirmish is won, besides a side with no unit standing (R145).
@@ -779,6 +782,31 @@ impl Setup {
                     ),
                 );
             }
+            if let Some(c) = u.gear {
+                use crate::crates::Content;
+                if data.is_vehicle() {
+                    p.add(
+                        format!("{at}.gear"),
+                        Some(143),
+                        format!("{} is a vehicle: only infantry carries a crate", ids[i]),
+                    );
+                } else if c == Content::Trap {
+                    p.add(
+                        format!("{at}.gear"),
+                        Some(144),
+                        "a trap springs on whoever opens it: it is not allotted to a unit",
+                    );
+                } else if let Some(first) = units[..i].iter().position(|o| o.gear == Some(c)) {
+                    p.add(
+                        format!("{at}.gear"),
+                        Some(143),
+                        format!(
+                            "the {} is also units[{first}]'s: the ten contents are one each",
+                            c.name()
+                        ),
+                    );
+                }
+            }
             if !(-360..=360).contains(&u.facing) {
                 p.add(
                     format!("{at}.facing"),
@@ -829,6 +857,19 @@ impl Setup {
                 "crates",
                 Some(143),
                 format!("{} crates: a skirmish has 2 to 8", self.crates.len()),
+            );
+        }
+        let allotted = units.iter().filter(|u| u.gear.is_some()).count();
+        if allotted > 0 && self.crates.len() + allotted > usize::from(*crate::crates::CRATES.end())
+        {
+            p.add(
+                "units",
+                Some(143),
+                format!(
+                    "{} crates lie on the table and {allotted} are allotted to units: a skirmish has at most {}",
+                    self.crates.len(),
+                    crate::crates::CRATES.end()
+                ),
             );
         }
         for (k, c) in self.crates.iter().enumerate().take(16) {
@@ -969,6 +1010,7 @@ mod tests {
             facing: 0,
             back: false,
             deploy: false,
+            gear: None,
         }
     }
 

@@ -110,7 +110,7 @@ pub fn unit_line(game: &Game, u: &Unit, viewer: Option<u8>) -> String {
         ", {} side, defense {}, Movement {}",
         side_shown(u),
         u.defense(),
-        u.movement()
+        u.movement_seen(game.crates(), viewer)
     );
     let hits = hits_words(u);
     if !hits.is_empty() {
@@ -157,7 +157,7 @@ pub fn draw(game: &Game, cell_mm: u16, viewer: Option<u8>) -> String {
         out.push('\n');
     }
     for (k, c) in game.crates().iter().enumerate() {
-        out.push_str(&crate_line(game, k, c));
+        out.push_str(&crate_line(game, k, c, viewer));
         out.push('\n');
     }
     for (k, o) in game.setup().objectives.iter().enumerate() {
@@ -191,11 +191,19 @@ pub fn draw(game: &Game, cell_mm: u16, viewer: Option<u8>) -> String {
     out
 }
 
-/// A crate's line: where it is, and what it holds once opened (R143):
-/// an unopened crate's content is nobody's (R149).
-pub fn crate_line(game: &Game, k: usize, c: &crate::crates::Crate) -> String {
+/// A crate's line as `viewer` sees it: where it is, and what it holds
+/// once opened (R143): an unopened crate's content is nobody's, an
+/// allotted crate's its side's until used (R149).
+pub fn crate_line(game: &Game, k: usize, c: &crate::crates::Crate, viewer: Option<u8>) -> String {
     use crate::crates::CrateState;
-    let what = c.content.map_or("unopened", |x| x.name());
+    let what = match c.content {
+        None => "unopened".to_owned(),
+        Some(x) if c.secret_of.is_some() && c.known_to(viewer) => {
+            format!("{}, allotted, hidden from the other side", x.name())
+        }
+        Some(x) if c.known_to(viewer) => x.name().to_owned(),
+        Some(_) => "allotted, its content hidden".to_owned(),
+    };
     let sides = &game.setup().sides;
     match c.state {
         CrateState::Lying => format!("crate {} at {}: {what}", k + 1, c.at),
@@ -432,7 +440,7 @@ pub fn json(game: &Game, viewer: Option<u8>) -> String {
             .crates()
             .iter()
             .enumerate()
-            .map(|(k, c)| crate_line(game, k, c))
+            .map(|(k, c)| crate_line(game, k, c, viewer))
             .collect(),
         banked: [(name(0), game.banked()[0]), (name(1), game.banked()[1])]
             .into_iter()
@@ -462,7 +470,7 @@ pub fn json(game: &Game, viewer: Option<u8>) -> String {
                 facing: u.facing,
                 shown: side_shown(u),
                 defense: u.defense(),
-                movement: u.movement(),
+                movement: u.movement_seen(game.crates(), viewer),
                 alive: u.alive,
                 carcass: u.carcass,
                 markers: markers_words(game, i, viewer),

@@ -1391,6 +1391,32 @@ impl Game {
                 c.deck.shuffle(&mut rng);
             }
         }
+        // The other's allotted crates still hidden: contents drawn again
+        // from those the viewer has not seen, a trap never (R143, R144).
+        let hidden: Vec<usize> = (0..self.crates.len())
+            .filter(|k| !self.crates[*k].known_to(Some(viewer)))
+            .filter(|k| self.crates[*k].content.is_some())
+            .collect();
+        if !hidden.is_empty() {
+            use crate::crates::{Content, CrateState};
+            let mut pool: Vec<Content> = Content::ALL
+                .into_iter()
+                .filter(|c| *c != Content::Trap)
+                .filter(|c| {
+                    !self
+                        .crates
+                        .iter()
+                        .any(|k| k.content == Some(*c) && k.known_to(Some(viewer)))
+                })
+                .collect();
+            pool.shuffle(&mut rng);
+            for (k, c) in hidden.into_iter().zip(pool) {
+                self.crates[k].content = Some(c);
+                if let CrateState::Carried(u) = self.crates[k].state {
+                    self.units[usize::from(u)].gear = Some((k as u8, c));
+                }
+            }
+        }
         // The other's face-down markers.
         let seen = self.markers_seen(other, Some(viewer));
         let hidden: Vec<usize> = (0..seen.len()).filter(|k| seen[*k].2.is_none()).collect();

@@ -109,6 +109,7 @@ fn skirmish(shift: &[(i8, i8)]) -> Setup {
                     facing: if *id == "O1" { 90 } else { 0 },
                     back: false,
                     deploy: false,
+                    gear: None,
                 }
             })
             .collect(),

@@ -24,6 +24,7 @@ fn game(units: &[(&str, &str, u8, i32, i32)], terrain: Vec<Terrain>) -> Game {
                 facing: 0,
                 back: false,
                 deploy: false,
+                gear: None,
             })
             .collect(),
         ..Setup::default()

@@ -24,6 +24,7 @@ fn setup(units: &[(&str, &str, u8, i32, i32)]) -> Setup {
                 facing: 90,
                 back: false,
                 deploy: false,
+                gear: None,
             })
             .collect(),
         ..Setup::default()

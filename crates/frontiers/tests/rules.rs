@@ -27,6 +27,7 @@ fn unit(id: &str, data: &str, side: u8, x: i32, y: i32) -> UnitSetup {
         facing: 0,
         back: false,
         deploy: false,
+        gear: None,
     }
 }
 

@@ -64,6 +64,7 @@ fn setup(units: &[(&str, &str, u8, i32, i32)]) -> Setup {
                 facing: 90,
                 back: false,
                 deploy: false,
+                gear: None,
             })
             .collect(),
         turns: 3,
@@ -1388,4 +1389,189 @@ fn r137_a_shifter_transforms_with_its_action_once_a_turn_and_back() {
     windows(&mut g);
     play(&mut g, 1, "transform SH");
     assert_eq!(g.units()[0].movement(), 6);
+}
+
+#[test]
+fn r143_r149_crates_allotted_before_the_game_are_their_side_s_secret_until_used() {
+    use sandtable_frontiers::crates::Content;
+    let mut s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("T2", "lg_trooper", 0, 300, 100),
+        ("K1", "zr_cluster", 1, 300, 300),
+    ]);
+    s.units[0].gear = Some(Content::JumpJet);
+    s.units[1].gear = Some(Content::MediKit);
+    // What an allotment may not be: on a vehicle, a trap, a content twice,
+    // more crates than a skirmish has (R143, R144).
+    let mut bad = s.clone();
+    bad.units.push(UnitSetup {
+        id: "O1".into(),
+        data: "lg_orion".into(),
+        at: Pt::new(600, 100),
+        gear: Some(Content::SmokeBomb),
+        ..bad.units[0].clone()
+    });
+    bad.units[2].gear = Some(Content::Trap);
+    bad.units[1].gear = Some(Content::JumpJet);
+    bad.crates = (0..6).map(|k| Pt::new(100 + 150 * k, 400)).collect();
+    let e = Game::new(&bad, Dice::scripted(Vec::new()))
+        .expect_err("refused")
+        .to_string();
+    for want in [
+        "units[3].gear: O1 is a vehicle: only infantry carries a crate (R143)",
+        "units[2].gear: a trap springs on whoever opens it: it is not allotted to a unit (R144)",
+        "units[1].gear: the jump jet is also units[0]'s: the ten contents are one each (R143)",
+        "units: 6 crates lie on the table and 4 are allotted to units: a skirmish has at most 8 (R143)",
+    ] {
+        assert!(e.contains(want), "{want} in {e}");
+    }
+    // K1's shot at T2 rolls 6: 9 against 5, a step, which the medi-kit
+    // takes.
+    let mut g = game(&s, &[6]);
+    // The Legion's own: what each crate holds, and T1's Movement with it.
+    let (json, text) = views(&g, 0);
+    assert!(
+        text.contains("crate 1: jump jet, allotted, hidden from the other side, carried by T1"),
+        "{text}"
+    );
+    assert!(text.contains("T1 trooper (Legion) at 100,100, front side, defense 5, Movement 6"));
+    assert!(json.contains("medi-kit"), "{json}");
+    // The Zirl's: a crate carried, nothing of what it holds; T1's
+    // Movement without it.
+    let (json, text) = views(&g, 1);
+    assert!(
+        text.contains("crate 1: allotted, its content hidden, carried by T1"),
+        "{text}"
+    );
+    assert!(text.contains("T1 trooper (Legion) at 100,100, front side, defense 5, Movement 4"));
+    for secret in ["jump jet", "medi-kit"] {
+        assert!(!json.contains(secret) && !text.contains(secret), "{secret}");
+    }
+    // A control: the referee sees both.
+    let referee = g.draw_text(Viewer::Referee);
+    assert!(referee.contains("crate 1: jump jet") && referee.contains("crate 2: medi-kit"));
+    // The Zirl's copy deals the hidden contents again: its view the same,
+    // the contents still one each, never a trap, each carrier's its
+    // crate's.
+    let mut dealt = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let mut copy = g.clone();
+        copy.redeal(Seat(1), seed);
+        assert_eq!(
+            copy.draw_text(Viewer::Player(Seat(1))),
+            g.draw_text(Viewer::Player(Seat(1)))
+        );
+        assert_eq!(
+            copy.view_json(Viewer::Player(Seat(1))),
+            g.view_json(Viewer::Player(Seat(1)))
+        );
+        let held: Vec<Content> = copy.crates().iter().filter_map(|c| c.content).collect();
+        assert_eq!(held.len(), 2);
+        assert_ne!(held[0], held[1]);
+        assert!(!held.contains(&Content::Trap));
+        for (k, u) in [(0u8, 0usize), (1, 1)] {
+            assert_eq!(copy.units()[u].gear, Some((k, held[usize::from(k)])));
+        }
+        dealt.insert(held[0]);
+        // The Legion's own copy keeps what it knows.
+        let mut own = g.clone();
+        own.redeal(Seat(0), seed);
+        assert_eq!(own.units()[0].gear, g.units()[0].gear);
+    }
+    assert!(dealt.len() > 3, "dealt again: {dealt:?}");
+    // T1 moves: the jump jet shows itself, to both.
+    let ev = act(&mut g, 0, "move T1 100,250");
+    assert_eq!(
+        g.describe(&ev[0]),
+        "T1's allotted crate 1 shows: jump jet (R143)"
+    );
+    let (_, text) = views(&g, 1);
+    assert!(text.contains("crate 1: jump jet, carried by T1"), "{text}");
+    assert!(text.contains("T1 trooper (Legion) at 100,250, front side, defense 5, Movement 6"));
+    assert!(!text.contains("medi-kit"));
+    // The medi-kit shows as it is spent.
+    let ev = act(&mut g, 1, "shoot K1 T2");
+    let words: Vec<String> = ev.iter().map(|e| g.describe(e)).collect();
+    assert!(
+        words.contains(&"T2's allotted crate 2 shows: medi-kit (R143)".to_owned()),
+        "{words:?}"
+    );
+    assert!(!g.units()[1].damaged(), "the step ignored (R144)");
+    assert!(
+        g.draw_text(Viewer::Player(Seat(1)))
+            .contains("crate 2: medi-kit, gone")
+    );
+}
+
+#[test]
+fn r31_r143_an_allotted_crate_shown_in_the_turn_is_a_reveal_undo_stops_at() {
+    use sandtable_core::game::Barrier;
+    use sandtable_frontiers::crates::Content;
+    let mut s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("K1", "zr_cluster", 1, 300, 500),
+    ]);
+    s.units[0].gear = Some(Content::JumpJet);
+    let mut g = game(&s, &[]);
+    orders(&mut g, "orders T1:1", "orders K1:1");
+    // T1 with its jet (6) is faster than K1 (5): the Zirl name first
+    // (R110).
+    play(&mut g, 1, "name K1 move");
+    play(&mut g, 0, "name T1 move");
+    windows(&mut g);
+    // Two moves: the faster first (R111).
+    assert_eq!(g.decision(), one(0));
+    let mut events = Vec::new();
+    let applied = g
+        .apply_into(Seat(0), &cmd("move T1 100,250"), &mut events)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(applied.barrier, Some(Barrier::Reveal));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::CrateShown { unit: 0, .. })),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn r144_a_unit_handed_a_crate_earlier_in_the_turn_lists_no_shot() {
+    use sandtable_frontiers::crates::Content;
+    let mut s = setup(&[
+        ("T1", "lg_trooper", 0, 100, 100),
+        ("T2", "lg_trooper", 0, 131, 100),
+        ("K1", "zr_cluster", 1, 100, 300),
+    ]);
+    s.units[0].gear = Some(Content::AutomaticWeapon);
+    let mut g = game(&s, &[]);
+    orders(&mut g, "orders T1:1 T2:2", "orders K1:1");
+    // Step 1: T1 (Movement 4) is slower than K1 (5): the Legion name
+    // first; K1 moves first, letting it go; T1 hands its crate to T2.
+    play(&mut g, 0, "name T1 move");
+    play(&mut g, 1, "name K1 move");
+    windows(&mut g);
+    play(&mut g, 1, "pass");
+    play(&mut g, 0, "hand T1 T2");
+    // Step 2: T2 named to shoot, K1 in its sight; but it took a crate
+    // this turn: no shot is listed, and one given is refused.
+    play(&mut g, 0, "name T2 shoot");
+    windows(&mut g);
+    assert_eq!(g.decision(), one(0));
+    let mut legal = Vec::new();
+    g.legal_into(Seat(0), &mut legal);
+    assert!(
+        !legal
+            .iter()
+            .any(|l| matches!(l.command, Command::Shoot { .. })),
+        "{:?}",
+        legal
+            .iter()
+            .map(|l| l.command.to_string())
+            .collect::<Vec<_>>()
+    );
+    assert!(legal.iter().any(|l| l.command == cmd("pass")));
+    assert!(
+        refused(&g, 0, "shoot T2 K1")
+            .contains("T2 handed a crate over or took one this turn: it does not shoot (R144)")
+    );
 }

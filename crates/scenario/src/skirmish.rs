@@ -236,6 +236,9 @@ impl Skirmish {
             if u.back {
                 fields.push("back: true".to_owned());
             }
+            if let Some(c) = u.gear {
+                fields.push(format!("gear: {}", crate::quoted(c.id())));
+            }
             let _ = writeln!(out, "        ({}),", fields.join(", "));
         }
         out.push_str("    ],\n)\n");
@@ -493,6 +496,8 @@ struct FileUnit {
     facing: i16,
     #[serde(default)]
     back: bool,
+    #[serde(default)]
+    gear: Option<String>,
 }
 
 /// Entries and corners beyond these are refused before anything else is
@@ -793,6 +798,27 @@ fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
             facing: u.facing,
             back: u.back,
             deploy: u.at.is_none(),
+            gear: u.gear.as_deref().and_then(|id| {
+                let c = sandtable_frontiers::crates::Content::from_id(id);
+                if c.is_none() {
+                    let ids: Vec<&str> = sandtable_frontiers::crates::Content::ALL
+                        .iter()
+                        .map(|c| c.id())
+                        .collect();
+                    problems.push(
+                        Problem::field(
+                            format!("units[{i}].gear"),
+                            format!(
+                                "{} is no crate's content; the ten are {}",
+                                sandtable_core::text::quoted(id),
+                                ids.join(", ")
+                            ),
+                        )
+                        .with_ruling(Ruling(144)),
+                    );
+                }
+                c
+            }),
         });
     }
     let sw = &file.switches;

@@ -982,6 +982,35 @@ fn a_skirmish_s_problems_name_their_fields_and_rulings() {
 }
 
 #[test]
+fn an_allotted_crate_is_read_by_its_content_s_id_and_written_back() {
+    let text = relay_skirmish();
+    let allotted = text.replace(
+        "data: \"zr_brute\"",
+        "data: \"zr_brute\", gear: \"jump_jet\"",
+    );
+    assert_ne!(allotted, text, "the relay skirmish has a brute");
+    let loaded = sandtable_scenario::skirmish::parse(&allotted, "gear.ron")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let again = loaded.to_ron();
+    assert!(again.contains("gear: \"jump_jet\""), "{again}");
+    let back =
+        sandtable_scenario::skirmish::parse(&again, "written").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.setup, loaded.setup);
+    let bad = text.replace(
+        "data: \"zr_brute\"",
+        "data: \"zr_brute\", gear: \"jet_pack\"",
+    );
+    let e = sandtable_scenario::parse_any_in(&bad, "bad.ron", None)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("units[10].gear: \"jet_pack\" is no crate's content; the ten are anti_tank,"),
+        "{e}"
+    );
+    assert!(e.contains("(R144)"), "{e}");
+}
+
+#[test]
 fn a_building_s_problems_name_its_doors_windows_and_spaces() {
     let text = relay_skirmish();
     let bad = text

@@ -1,6 +1,7 @@
 //! Sandtable's 3D table: a Bevy app that shows a game of a rule system and
 //! turns mouse and keyboard input into its commands. The rules live in the
-//! rules crates (`sandtable-cache`, `sandtable-warpspawn`), reached through
+//! rules crates (`sandtable-cache`, `sandtable-warpspawn`,
+//! `sandtable-frontiers`), reached through
 //! the game contract of `sandtable-core`; scenarios in
 //! `sandtable-scenario`. This crate only shows, asks and forwards: systems
 //! never change rules state behind the rules crate's back. The rule
@@ -19,12 +20,14 @@
 //!           table, picking, mode (import no other folder)
 //! systems:  cache -> hud, session, table, picking, mode
 //!           warpspawn -> camera, hud, session, table, picking, mode
+//!           frontiers -> hud, session, table, mode
 //! ```
 
 use bevy::prelude::*;
 
 pub mod cache;
 pub mod camera;
+pub mod frontiers;
 pub mod hud;
 pub mod mode;
 pub mod options;
@@ -116,7 +119,7 @@ pub struct TableSystemPlugins {
 
 /// The rule systems the table plays: a system joins the table with its
 /// folder and one line here.
-pub const SYSTEMS: [TableSystemPlugins; 2] = [
+pub const SYSTEMS: [TableSystemPlugins; 3] = [
     TableSystemPlugins {
         logic: cache::plugin,
         window: cache::window_plugin,
@@ -124,5 +127,9 @@ pub const SYSTEMS: [TableSystemPlugins; 2] = [
     TableSystemPlugins {
         logic: warpspawn::plugin,
         window: warpspawn::window_plugin,
+    },
+    TableSystemPlugins {
+        logic: frontiers::plugin,
+        window: frontiers::window_plugin,
     },
 ];

@@ -13,11 +13,13 @@ const SHARED: [&str; 7] = [
 
 /// What a shared folder may not name: the rule systems' folders and their
 /// rules crates.
-const SYSTEMS: [&str; 4] = [
+const SYSTEMS: [&str; 6] = [
     "crate::cache",
     "crate::warpspawn",
+    "crate::frontiers",
     "sandtable_cache",
     "sandtable_warpspawn",
+    "sandtable_frontiers",
 ];
 
 /// Every `.rs` file under `dir`.

@@ -367,6 +367,61 @@ pub fn write_sheet(
     Ok(out.to_path_buf())
 }
 
+/// A scenario's warnings as the notes told when it opens:
+/// `name: warning: ...`, `name` the file's or the scenario's.
+pub fn warning_notes(
+    source: &ScenarioSource,
+    scenario_name: &str,
+    warnings: &[sandtable_scenario::Problem],
+) -> Vec<String> {
+    let name = match source {
+        ScenarioSource::File(p) => p.display().to_string(),
+        _ => scenario_name.to_owned(),
+    };
+    warnings
+        .iter()
+        .map(|w| {
+            format!(
+                "{name}: warning: {}",
+                w.display_in("").to_string().trim_start_matches(": ")
+            )
+        })
+        .collect()
+}
+
+/// A saved game's `[Seed]` and `[TurnLimit]`, where it gives them.
+pub fn seed_and_turns<C>(
+    record: &sandtable_core::record::Record<C>,
+    path: &Path,
+) -> Result<(Option<u64>, Option<u32>), OpenError> {
+    let number_error = |e: String| OpenError::plain(format!("{}: {e}", path.display()));
+    Ok((
+        record
+            .header_number::<u64>(header::SEED)
+            .map_err(number_error)?,
+        record
+            .header_number::<u32>(header::TURN_LIMIT)
+            .map_err(number_error)?,
+    ))
+}
+
+/// A saved game's seats (`[Seats]`) for `count` players; all people
+/// where it names none.
+pub fn record_seats<C>(
+    record: &sandtable_core::record::Record<C>,
+    path: &Path,
+    count: usize,
+) -> Result<Vec<super::Seat>, OpenError> {
+    use sandtable_core::record::{SeatPlayer, read_seats};
+    let seats = match record.header(header::SEATS) {
+        Some(text) => read_seats(text, count, sandtable_bots::MAX_STRENGTH).map_err(|e| {
+            OpenError::plain(format!("{}: [{}]: {e}", path.display(), header::SEATS))
+        })?,
+        None => vec![SeatPlayer::Person; count],
+    };
+    Ok(seats.into_iter().map(super::Seat::from).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -452,3 +452,26 @@ pub fn start_turn<S: TableSystem>(
         active.take_table();
     }
 }
+
+/// What `events` say in the referee's words, those every seat of `game`
+/// reads alike (R57, R149): what a tray shown to everyone may hold.
+pub fn read_alike<'e, G: GameState>(
+    game: &G,
+    events: impl IntoIterator<Item = &'e G::Event>,
+) -> Vec<String>
+where
+    G::Event: 'e,
+{
+    events
+        .into_iter()
+        .map(|e| (e, game.describe(e)))
+        .filter(|(e, text)| {
+            (0..game.seats()).all(|s| {
+                game.describe_for(e, Viewer::Player(Seat(s as u16)))
+                    .as_deref()
+                    == Some(text.as_str())
+            })
+        })
+        .map(|(_, text)| text)
+        .collect()
+}

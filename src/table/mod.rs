@@ -92,3 +92,22 @@ pub fn shaped(sides: u32, radius: f32, height: f32) -> Mesh {
     mesh.rotate_by(turn);
     mesh
 }
+
+/// A matte material of `colour`, as table pieces are painted.
+pub fn matte(materials: &mut Assets<StandardMaterial>, colour: Color) -> Handle<StandardMaterial> {
+    materials.add(StandardMaterial {
+        base_color: colour,
+        perceptual_roughness: 0.9,
+        ..default()
+    })
+}
+
+/// Side or player `side`'s colour on the table shown (grey where it has
+/// none).
+pub fn side_colour(shown: &TableShown, side: u8) -> Color {
+    let [r, g, b] = shown
+        .colours
+        .get(usize::from(side))
+        .map_or([200, 200, 200], |c| c.0);
+    Color::srgb_u8(r, g, b)
+}

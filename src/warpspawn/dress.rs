@@ -11,7 +11,7 @@ use sandtable_warpspawn::{Hex, Terrain};
 use super::looks::{Pattern, Slot, figure_places, terrain_look};
 use super::play::{BattleChoices, BattlePick};
 use super::table::{ActiveBattle, BattlePiece, Formation, HexTile};
-use crate::table::{TableBuilt, TablePiece, TableShown, shaped};
+use crate::table::{TableBuilt, TablePiece, TableShown, matte, shaped, side_colour};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -25,22 +25,6 @@ pub(super) fn plugin(app: &mut App) {
         )
             .after(crate::AppSystems::SyncTable),
     );
-}
-
-fn matte(materials: &mut Assets<StandardMaterial>, colour: Color) -> Handle<StandardMaterial> {
-    materials.add(StandardMaterial {
-        base_color: colour,
-        perceptual_roughness: 0.9,
-        ..default()
-    })
-}
-
-fn side_colour(shown: &TableShown, side: u8) -> Color {
-    let [r, g, b] = shown
-        .colours
-        .get(usize::from(side))
-        .map_or([200, 200, 200], |c| c.0);
-    Color::srgb_u8(r, g, b)
 }
 
 /// The wooden table under the map, as large as the battle's physical table.

@@ -11,13 +11,16 @@ use std::path::{Path, PathBuf};
 
 use sandtable_core::dice::{self, Dice};
 use sandtable_core::game::GameState;
-use sandtable_core::record::{Record, SeatPlayer, header, read_seats, write_seats};
+use sandtable_core::record::{Record, SeatPlayer, header, write_seats};
 use sandtable_scenario::battle::Battle;
 use sandtable_scenario::{Loaded, records};
 use sandtable_warpspawn::Command;
 
 use super::table::{ActiveBattle, Warpspawn};
-use crate::session::files::{OpenError, SaveError, dice_header, parse_record, save_active};
+use crate::session::files::{
+    OpenError, SaveError, dice_header, parse_record, record_seats, save_active, seed_and_turns,
+    warning_notes,
+};
 use crate::session::open::{OpenedGame, Opener};
 use crate::session::{ScenarioSource, Seat};
 
@@ -102,16 +105,7 @@ fn start(battle: Battle, source: ScenarioSource) -> Result<Box<dyn OpenedGame>, 
         _ => battle.name.clone(),
     };
     // The battle's warnings (a rule it bends) are told when it opens.
-    let notes = battle
-        .warnings
-        .iter()
-        .map(|w| {
-            format!(
-                "{name}: warning: {}",
-                w.display_in("").to_string().trim_start_matches(": ")
-            )
-        })
-        .collect();
+    let notes = warning_notes(&source, &battle.name, &battle.warnings);
     let active = ActiveBattle::new(battle)
         .map_err(|e| OpenError::plain(format!("{name}: {e}")))?
         .with_source(source);
@@ -141,28 +135,12 @@ fn replay(
 ) -> Result<OpenedBattle, OpenError> {
     let record: Record<Command> = parse_record(text, path)?;
     let notes = records::check_pins_of(&record, &battle.name, &battle.content_hash());
-    let number_error = |e: String| OpenError::plain(format!("{}: {e}", path.display()));
     let mut setup = battle.setup.clone();
-    if let Some(seed) = record
-        .header_number::<u64>(header::SEED)
-        .map_err(number_error)?
-    {
-        setup.seed = seed;
-    }
-    if let Some(turns) = record
-        .header_number::<u32>(header::TURN_LIMIT)
-        .map_err(number_error)?
-    {
-        setup.turns = turns;
-    }
+    let (seed, turns) = seed_and_turns(&record, path)?;
+    setup.seed = seed.unwrap_or(setup.seed);
+    setup.turns = turns.unwrap_or(setup.turns);
     let rolls = dice_header(&record, path)?;
-    let seats = match record.header(header::SEATS) {
-        Some(text) => read_seats(text, 2, sandtable_bots::MAX_STRENGTH).map_err(|e| {
-            OpenError::plain(format!("{}: [{}]: {e}", path.display(), header::SEATS))
-        })?,
-        None => vec![SeatPlayer::Person; 2],
-    };
-    let seats: Vec<Seat> = seats.into_iter().map(Seat::from).collect();
+    let seats = record_seats(&record, path, 2)?;
     let persons = seats.iter().all(|s| *s == Seat::Person);
     let real_dice = rolls.is_some();
     let dice = rolls.map_or_else(|| Dice::seeded(setup.seed), Dice::scripted);

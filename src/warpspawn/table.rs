@@ -103,24 +103,10 @@ impl TableSystem for Warpspawn {
         // The tray shows every side the same lines: a roll that some side
         // may not read as the referee does stays in the log, where each
         // reads its own line (R57).
-        let game = active.game.game();
-        let rolled: Vec<String> = events
-            .iter()
-            .filter(|e| super::play::rolls_dice(e))
-            .map(|e| (e, active.game.describe(e)))
-            .filter(|(e, text)| {
-                (0..GameState::seats(game)).all(|s| {
-                    GameState::describe_for(
-                        game,
-                        e,
-                        sandtable_core::game::Viewer::Player(Seat(s as u16)),
-                    )
-                    .as_deref()
-                        == Some(text.as_str())
-                })
-            })
-            .map(|(_, text)| text)
-            .collect();
+        let rolled = crate::session::game::read_alike(
+            active.game.game(),
+            events.iter().filter(|e| super::play::rolls_dice(e)),
+        );
         if !rolled.is_empty() {
             active.extra.rolls = rolled;
         }

@@ -1,0 +1,260 @@
+//! The skirmish's panel and labels: the turn and whose decision it is,
+//! each side's seat, AP destroyed against the goal, the hand and deck as
+//! the viewer may know them (R149), the command line with the legal
+//! commands that fit what is typed, Undo and Save, the dice and the log;
+//! over the table, each unit's id and its markers as the viewer sees them.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use sandtable_core::game::Viewer;
+
+use super::play::{SkirmishInput, person_legal};
+use super::table::{ActiveSkirmish, UnitPiece};
+use crate::hud::{HudStage, PanelWidth, TableLabels};
+use crate::session::{Notice, SaveRequest, UndoRequest};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<CommandLine>().add_systems(
+        bevy_egui::EguiPrimaryContextPass,
+        (
+            draw_skirmish_panel.in_set(HudStage::Panels),
+            label_skirmish.in_set(HudStage::Labels),
+        )
+            .distributive_run_if(resource_exists::<ActiveSkirmish>)
+            .distributive_run_if(in_state(crate::mode::Mode::Play))
+            .distributive_run_if(crate::hud::curtain_down::<super::table::Frontiers>),
+    );
+    crate::hud::add_curtain::<super::table::Frontiers>(app);
+}
+
+/// What is typed on the panel's command line.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct CommandLine(pub String);
+
+/// The side the viewer sees as, `None` for the referee.
+fn viewer_side(viewer: Viewer) -> Option<u8> {
+    match viewer {
+        Viewer::Referee => None,
+        Viewer::Player(s) => Some(s.0.min(1) as u8),
+    }
+}
+
+/// The lines of the panel's state as the viewer may read them: the turn,
+/// the phase, AP destroyed, and each side's cards (the viewer's own hand,
+/// of the other only the sizes and discards, R149).
+pub fn state_lines(active: &ActiveSkirmish) -> Vec<String> {
+    let game = active.game.game();
+    let viewer = viewer_side(active.viewer);
+    let setup = game.setup();
+    let mut lines = vec![format!(
+        "Turn {} of {}: {}",
+        game.turn_number(),
+        setup.turns,
+        game.phase_words()
+    )];
+    let ap = game.ap_destroyed();
+    lines.push(format!(
+        "AP destroyed: {} {}, {} {} (R145)",
+        setup.sides[0].name, ap[0], setup.sides[1].name, ap[1]
+    ));
+    for side in 0..2u8 {
+        lines.push(sandtable_frontiers::text::cards_line(game, side, viewer));
+    }
+    for (k, c) in game.crates().iter().enumerate() {
+        lines.push(sandtable_frontiers::text::crate_line(game, k, c, viewer));
+    }
+    lines
+}
+
+/// The legal commands that fit what is typed (each word a prefix of the
+/// command's), at most `most`.
+pub fn fitting(legal: &[String], typed: &str, most: usize) -> Vec<String> {
+    let words: Vec<&str> = typed.split_whitespace().collect();
+    legal
+        .iter()
+        .filter(|c| {
+            let theirs: Vec<&str> = c.split_whitespace().collect();
+            words
+                .iter()
+                .enumerate()
+                .all(|(k, w)| theirs.get(k).is_some_and(|t| t.starts_with(w)))
+        })
+        .take(most)
+        .cloned()
+        .collect()
+}
+
+#[derive(bevy::ecs::system::SystemParam)]
+struct SkirmishButtons<'w> {
+    files: crate::hud::FilePanel<'w>,
+    undo: MessageWriter<'w, UndoRequest>,
+    inputs: MessageWriter<'w, SkirmishInput>,
+}
+
+/// The skirmish's panel.
+fn draw_skirmish_panel(
+    mut contexts: EguiContexts,
+    skirmish: Res<ActiveSkirmish>,
+    seats: Res<crate::session::Seats>,
+    notice: Res<Notice>,
+    mut line: ResMut<CommandLine>,
+    mut width: ResMut<PanelWidth>,
+    mut buttons: SkirmishButtons,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let game = skirmish.game.game();
+    let setup = game.setup();
+    crate::hud::side_panel(ctx, "skirmish-panel", &mut width, |ui| {
+        ui.heading(&skirmish.setup.name);
+        ui.horizontal(|ui| {
+            for s in 0..2usize {
+                let who = match seats.of(s) {
+                    crate::session::Seat::Person => "a person".to_owned(),
+                    bot => bot.describe(),
+                };
+                ui.label(format!("{}: {who}", setup.sides[s].name));
+            }
+        });
+        ui.label(match skirmish.viewer {
+            Viewer::Referee => "You see everything (the referee's view).".to_owned(),
+            Viewer::Player(s) => format!(
+                "You see as {}: the other side's hand and marker numbers are hidden (R149).",
+                setup.sides[s.index().min(1)].name
+            ),
+        });
+        for l in state_lines(&skirmish) {
+            ui.label(l);
+        }
+        ui.separator();
+        let legal = person_legal(&skirmish, &seats);
+        let listed: Vec<String> = match &legal {
+            Ok((_, list)) => list.iter().map(|l| l.command.to_string()).collect(),
+            Err(_) => Vec::new(),
+        };
+        if let Err(why) = &legal {
+            ui.label(why);
+        }
+        let mut enter = false;
+        ui.horizontal(|ui| {
+            let field = ui.add(
+                egui::TextEdit::singleline(&mut line.0)
+                    .hint_text("a command, as move T1 150,90")
+                    .desired_width(230.0),
+            );
+            enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if ui
+                .add_enabled(legal.is_ok(), egui::Button::new("Play"))
+                .clicked()
+            {
+                enter = true;
+            }
+        });
+        if enter && !line.0.trim().is_empty() {
+            buttons
+                .inputs
+                .write(SkirmishInput::Text(std::mem::take(&mut line.0)));
+        }
+        ui.horizontal(|ui| {
+            if ui
+                .button("Undo")
+                .on_hover_text("U or Ctrl+Z: one command back, to the last reveal or roll (R31)")
+                .clicked()
+            {
+                buttons.undo.write(UndoRequest);
+            }
+            if ui.button("Save").clicked() {
+                buttons.files.save.write(SaveRequest::own_file());
+            }
+        });
+        crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
+        if !listed.is_empty() {
+            ui.label(
+                egui::RichText::new(format!(
+                    "{} legal commands; those fitting what is typed (a move's end, a drop's point: type your own):",
+                    listed.len()
+                ))
+                .small(),
+            );
+            egui::ScrollArea::vertical()
+                .id_salt("skirmish-legal")
+                .max_height(150.0)
+                .show(ui, |ui| {
+                    for c in fitting(&listed, &line.0, 40) {
+                        if ui
+                            .add(egui::Button::new(egui::RichText::new(&c).monospace()).small())
+                            .clicked()
+                        {
+                            match c.parse() {
+                                Ok(command) => {
+                                    buttons.inputs.write(SkirmishInput::Command(command));
+                                }
+                                Err(_) => line.0 = c.clone(),
+                            }
+                        }
+                    }
+                });
+        }
+        if !skirmish.extra.rolls.is_empty() {
+            ui.label(egui::RichText::new("Dice").strong());
+            for r in &skirmish.extra.rolls {
+                ui.label(egui::RichText::new(r).small());
+            }
+        }
+        buttons.files.open_row(ui, true, skirmish.file.as_deref());
+        ui.separator();
+        crate::hud::log_view(ui, "skirmish-log", &skirmish.log, skirmish.viewer);
+    });
+    Ok(())
+}
+
+/// Each unit's id over it, and its markers as the viewer sees them
+/// (numbers of the other side's face-down markers hidden, R149).
+fn label_skirmish(
+    mut contexts: EguiContexts,
+    camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
+    units: Query<(&UnitPiece, &Transform)>,
+    skirmish: Res<ActiveSkirmish>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Ok((cam, cam_at)) = camera.single() else {
+        return Ok(());
+    };
+    let labels = TableLabels::new(ctx, cam, cam_at);
+    let game = skirmish.game.game();
+    let viewer = viewer_side(skirmish.viewer);
+    for (u, at) in &units {
+        let Some(p) = labels.screen(at.translation + Vec3::Y * 1.1) else {
+            continue;
+        };
+        let mut words = u.tag.clone();
+        for m in sandtable_frontiers::text::markers_words(game, u.index, viewer) {
+            words.push_str(", ");
+            words.push_str(&m);
+        }
+        labels.boxed(
+            p,
+            words,
+            12.0,
+            egui::Color32::from_rgba_unmultiplied(20, 20, 20, 200),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_legal_list_is_cut_to_what_is_typed_word_by_word() {
+        let legal: Vec<String> = ["move T1 100,120", "move T2 90,80", "shoot T1 K1", "pass"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        assert_eq!(fitting(&legal, "", 10).len(), 4);
+        assert_eq!(fitting(&legal, "mo T2", 10), ["move T2 90,80"]);
+        assert_eq!(fitting(&legal, "s", 10), ["shoot T1 K1"]);
+        assert!(fitting(&legal, "move T3", 10).is_empty());
+        assert_eq!(fitting(&legal, "", 2).len(), 2);
+    }
+}

@@ -1,0 +1,181 @@
+//! Playing a skirmish at the table: the person whose decision it is types
+//! a command in the move notation, or picks one of the legal commands the
+//! panel lists (filtered by what is typed), and the game contract checks
+//! and plays it; a refusal is shown with its ruling and changes nothing.
+//! Each seat's play is seen only as that seat may see it (R149): the
+//! table is handed over behind the curtain. Bots play a seat through
+//! [`BotMove`], as for every system.
+
+use bevy::prelude::*;
+use sandtable_core::game::{GameState, Legal, Seat, Viewer, next_seat};
+use sandtable_frontiers::Command;
+
+use super::table::{ActiveSkirmish, Frontiers};
+use crate::session::game::{settle_handover, start_turn};
+use crate::session::{Notice, Seat as TableSeat, Seats};
+
+pub(super) fn plugin(app: &mut App) {
+    crate::session::bots::add_bots::<Frontiers>(app);
+    app.add_message::<SkirmishInput>()
+        .add_message::<BotMove>()
+        .add_systems(
+            Update,
+            (
+                crate::session::keys::read_undo_keys::<Frontiers>
+                    .in_set(crate::AppSystems::RecordInput),
+                (
+                    start_turn::<Frontiers>,
+                    play_bot_moves,
+                    skirmish_input,
+                    crate::session::game::undo_commands::<Frontiers>,
+                    crate::session::save_game::<ActiveSkirmish>,
+                )
+                    .chain()
+                    .in_set(crate::FlowSteps::Play),
+                settle_handover::<Frontiers>.in_set(crate::FlowSteps::Follow),
+            )
+                // Each asks on its own: a file opened in between takes
+                // the skirmish away in the middle of a frame.
+                .distributive_run_if(resource_exists::<ActiveSkirmish>)
+                .distributive_run_if(in_state(crate::mode::Mode::Play)),
+        )
+        .add_systems(
+            Update,
+            forget_the_last_skirmish
+                .run_if(
+                    on_message::<super::SkirmishLoaded>
+                        .or_eager(resource_removed::<ActiveSkirmish>),
+                )
+                .in_set(crate::AppSystems::SyncTable),
+        )
+        .add_systems(
+            Update,
+            crate::session::answer_dialogs::<ActiveSkirmish>.in_set(crate::FlowSteps::Answers),
+        );
+    crate::session::closing_plugin::<ActiveSkirmish>(app);
+}
+
+impl crate::session::GameInPlay for ActiveSkirmish {
+    fn has_unsaved_work(&self) -> bool {
+        ActiveSkirmish::has_unsaved_work(self)
+    }
+
+    fn save(
+        &mut self,
+        seats: &crate::session::Seats,
+        to: Option<&std::path::Path>,
+        replace: bool,
+    ) -> Result<String, crate::session::files::SaveError> {
+        let path = super::files::save_skirmish(self, &seats.0, to, replace)?;
+        Ok(format!("saved to {}", path.display()))
+    }
+}
+
+/// What the person does at the skirmish's table: the panel's buttons and
+/// the command line come here, so that the panel only asks.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub enum SkirmishInput {
+    /// Play a command typed in the move notation.
+    Text(String),
+    /// Play a command the panel lists.
+    Command(Command),
+}
+
+/// A bot's command for the seat that decides, played through the same
+/// flow as the person's.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BotMove(pub Command);
+
+/// A skirmish was opened, or it left the table: a bot's thought about the
+/// one before goes with it.
+fn forget_the_last_skirmish(mut commands: Commands) {
+    commands.remove_resource::<crate::session::bots::Thinking<Frontiers>>();
+    commands.remove_resource::<crate::session::bots::LastBotMove<Frontiers>>();
+}
+
+/// Why no person may play now: the hand-over not yet taken, the game
+/// over, or a bot's decision; `None` when a person decides.
+pub fn person_may_not_play(active: &ActiveSkirmish, seats: &Seats) -> Option<String> {
+    if active.handover.is_some() {
+        return Some("confirm the hand-over first".to_owned());
+    }
+    let game = active.game.game();
+    match next_seat(game) {
+        None => Some("the skirmish is over".to_owned()),
+        Some(seat) if seats.of(seat.index()) != TableSeat::Person => Some(format!(
+            "it is {}'s decision, and a bot plays it",
+            game.setup().sides[seat.index().min(1)].name
+        )),
+        // Behind the table's view: a person plays only the seat they see
+        // as (R149).
+        Some(seat) if !matches!(active.viewer, Viewer::Player(v) if v == seat) => Some(format!(
+            "it is {}'s decision: hand the table over",
+            game.setup().sides[seat.index().min(1)].name
+        )),
+        Some(_) => None,
+    }
+}
+
+/// The seat a person decides for now and its legal list, or why no
+/// person may play now.
+pub fn person_legal(
+    active: &ActiveSkirmish,
+    seats: &Seats,
+) -> Result<(Seat, Vec<Legal<Command>>), String> {
+    if let Some(why) = person_may_not_play(active, seats) {
+        return Err(why);
+    }
+    let game = active.game.game();
+    let seat = next_seat(game).expect("a person decides");
+    let mut legal = Vec::new();
+    game.legal_into(seat, &mut legal);
+    Ok((seat, legal))
+}
+
+/// Plays what the person asked for, through the contract: a typed
+/// command that does not parse, or that the rules refuse, is told in the
+/// notice with its ruling and changes nothing.
+pub fn skirmish_input(
+    mut inputs: MessageReader<SkirmishInput>,
+    mut active: ResMut<ActiveSkirmish>,
+    seats: Res<Seats>,
+    mut notice: ResMut<Notice>,
+) {
+    for input in inputs.read() {
+        if let Some(why) = person_may_not_play(&active, &seats) {
+            notice.error(format!("nothing played: {why}"));
+            continue;
+        }
+        let command = match input {
+            SkirmishInput::Command(c) => *c,
+            SkirmishInput::Text(text) => match text.trim().parse::<Command>() {
+                Ok(c) => c,
+                Err(e) => {
+                    notice.error(format!("`{}` is not a command: {e}", text.trim()));
+                    continue;
+                }
+            },
+        };
+        match active.play(command) {
+            Ok(_) => notice.info(format!("played `{command}`")),
+            Err(why) => notice.error(format!("`{command}` is refused: {why}")),
+        }
+    }
+}
+
+/// Plays the bots' commands.
+fn play_bot_moves(
+    mut moves: MessageReader<BotMove>,
+    mut active: ResMut<ActiveSkirmish>,
+    mut notice: ResMut<Notice>,
+) {
+    for BotMove(command) in moves.read().copied() {
+        let seat = next_seat(active.game.game()).unwrap_or(Seat(0));
+        // The command as the person at the table may read it (R149).
+        let words = GameState::command_for(active.game.game(), seat, &command, active.viewer)
+            .map_or_else(|| "sealed command".to_owned(), |c| format!("`{c}`"));
+        if let Err(why) = active.play(command) {
+            notice.error(format!("the bot's {words} was refused: {why}"));
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! Frontiers on the table, headless: a skirmish opened from its file
+//! builds the open table at its real size with every terrain piece,
+//! building element and unit; commands typed or picked from the legal
+//! list are played through the contract, each seat behind the curtain
+//! seeing only its own hand and markers (R149); the units on the table
+//! follow the game through every command; a refusal changes nothing and
+//! says why; the game is saved and opened again.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use sandtable::frontiers::panel::state_lines;
+use sandtable::frontiers::play::{SkirmishInput, person_legal};
+use sandtable::frontiers::table::{ElementPiece, TerrainPiece, UnitPiece};
+use sandtable::frontiers::{ActiveSkirmish, world_pt};
+use sandtable::session::open::OnTable;
+use sandtable::session::{LoadRequest, Notice, SaveRequest, Seats, StartTurn, UndoRequest};
+use sandtable::table::TableShown;
+use sandtable_core::game::{GameState, Seat, Surface, Viewer};
+
+mod common;
+
+fn headless() -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins(sandtable::logic_plugin);
+    app.update();
+    app
+}
+
+fn scenario(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/frontiers")
+        .join(name)
+}
+
+fn skirmish(app: &App) -> &ActiveSkirmish {
+    app.world()
+        .get_resource::<ActiveSkirmish>()
+        .unwrap_or_else(|| panic!("a skirmish is on the table: {}", common::notice(app)))
+}
+
+fn open(app: &mut App, path: &Path) {
+    app.world_mut().write_message(LoadRequest::new(path));
+    app.update();
+    app.update();
+}
+
+/// The person at the table takes it, as the curtain's button does.
+fn take_table(app: &mut App) {
+    app.world_mut().write_message(StartTurn);
+    app.update();
+    app.update();
+}
+
+/// Plays `input` as the person at the table; whether it was played.
+fn input(app: &mut App, input: SkirmishInput) -> bool {
+    let before = skirmish(app).record.len();
+    app.world_mut().write_message(input);
+    app.update();
+    app.update();
+    skirmish(app).record.len() == before + 1
+}
+
+/// Every unit on the table stands where the rules crate holds it, and
+/// only those on the table are there.
+fn units_follow(app: &mut App) {
+    let game = skirmish(app).game.game().clone();
+    let table = game.setup().table;
+    let mut q = app.world_mut().query::<(&UnitPiece, &Transform)>();
+    let shown: Vec<(UnitPiece, Vec3)> = q
+        .iter(app.world())
+        .map(|(u, t)| (u.clone(), t.translation))
+        .collect();
+    let on_table = game
+        .units()
+        .iter()
+        .filter(|u| !u.waiting && u.aboard.is_none() && (u.alive || u.carcass))
+        .count();
+    assert_eq!(shown.len(), on_table, "one piece a unit on the table");
+    for (piece, at) in shown {
+        let u = &game.units()[piece.index];
+        assert_eq!(piece.tag, u.tag.to_string());
+        let want = world_pt(table, u.at);
+        assert!(
+            (at.x - want.x).abs() < 1e-4 && (at.z - want.z).abs() < 1e-4,
+            "{} at {} shown at {at}",
+            u.tag,
+            u.at
+        );
+    }
+}
+
+#[test]
+fn a_skirmish_is_played_on_the_table_each_side_behind_the_curtain() {
+    let mut app = headless();
+    open(&mut app, &scenario("skirmish.ron"));
+    assert_eq!(
+        app.world().resource::<State<OnTable>>().get().0,
+        Some("frontiers")
+    );
+    let setup = skirmish(&app).game.game().setup().clone();
+    assert_eq!(
+        app.world().resource::<TableShown>().surface,
+        Some(Surface::Plane {
+            width_mm: 1219,
+            depth_mm: 610
+        })
+    );
+    let count = |app: &mut App, f: fn(&mut World) -> usize| f(app.world_mut());
+    assert_eq!(
+        count(&mut app, |w| w.query::<&TerrainPiece>().iter(w).count()),
+        setup.terrain.len()
+    );
+    assert_eq!(
+        count(&mut app, |w| w.query::<&ElementPiece>().iter(w).count()),
+        setup.elements.len()
+    );
+    units_follow(&mut app);
+
+    // The curtain is down for the Legion, who decides first.
+    assert!(skirmish(&app).curtain());
+    take_table(&mut app);
+    assert_eq!(skirmish(&app).viewer, Viewer::Player(Seat(0)));
+    // A command that is no command, and one the rules refuse: nothing
+    // changes, and the notice says why.
+    assert!(!input(&mut app, SkirmishInput::Text("jump T1".into())));
+    assert!(common::notice(&app).contains("is not a command"));
+    assert!(!input(&mut app, SkirmishInput::Text("orders T1:1".into())));
+    assert!(
+        common::notice(&app).contains("(R105)"),
+        "{}",
+        common::notice(&app)
+    );
+    assert!(app.world().resource::<Notice>().error);
+    assert!(input(&mut app, SkirmishInput::Text("discard".into())));
+    // The Zirl's Preparation: the table waits behind the curtain, and
+    // nothing is played before the Zirl take it.
+    assert!(skirmish(&app).curtain());
+    assert!(!input(&mut app, SkirmishInput::Text("discard".into())));
+    take_table(&mut app);
+    assert_eq!(skirmish(&app).viewer, Viewer::Player(Seat(1)));
+    // What the Zirl read: the Legion's hand's size, not its cards (R149).
+    let lines = state_lines(skirmish(&app));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Legion: 4 cards in hand; ")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("Legion: hand")),
+        "{lines:?}"
+    );
+    // A control: the referee's line names the cards.
+    let referee = sandtable_frontiers::text::cards_line(skirmish(&app).game.game(), 0, None);
+    assert!(referee.starts_with("Legion: hand ["), "{referee}");
+    assert!(input(&mut app, SkirmishInput::Text("discard".into())));
+
+    // From here, each person plays the first command the panel lists,
+    // taking the table when it is handed over, for 60 commands: the units
+    // follow the game at each.
+    let mut moved = 0;
+    let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(7);
+    for _ in 0..60 {
+        if skirmish(&app).curtain() {
+            take_table(&mut app);
+        }
+        let seats = app.world().resource::<Seats>().clone();
+        let Ok((_, legal)) = person_legal(skirmish(&app), &seats) else {
+            break;
+        };
+        // Naming a move, and moving, are preferred: the table must follow.
+        let mut pick = legal
+            .iter()
+            .find(|l| l.command.to_string().contains(" move"))
+            .or_else(|| {
+                legal
+                    .iter()
+                    .find(|l| l.command.to_string().starts_with("move "))
+            })
+            .unwrap_or(&legal[0])
+            .command;
+        // A move's listed member stays put: a member drawn goes somewhere.
+        if pick.to_string().starts_with("move ") {
+            let game = skirmish(&app).game.game();
+            let seat = sandtable_core::game::next_seat(game).expect("a seat");
+            let mut members = Vec::new();
+            game.sample_into(seat, &pick, 1, &mut rng, &mut members);
+            pick = members.pop().unwrap_or(pick);
+            if pick.to_string().contains(',') {
+                moved += 1;
+            }
+        }
+        assert!(
+            input(&mut app, SkirmishInput::Command(pick)),
+            "{pick}: {}",
+            common::notice(&app)
+        );
+        units_follow(&mut app);
+    }
+    assert!(moved > 0, "a unit moved on the table");
+    // Undo goes back one command while no reveal or roll stands between.
+    let before = skirmish(&app).record.len();
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    app.update();
+    let after = skirmish(&app).record.len();
+    assert!(after == before - 1 || app.world().resource::<Notice>().error);
+    units_follow(&mut app);
+
+    // Saved and opened again: the same record, the same table.
+    let dir = common::temp_dir("frontiers-table", "save");
+    let saved = dir.join("skirmish.moves");
+    app.world_mut().write_message(SaveRequest {
+        to: Some(saved.clone()),
+        replace: false,
+    });
+    app.update();
+    assert!(saved.exists(), "{}", common::notice(&app));
+    let record: Vec<String> = skirmish(&app)
+        .record
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let units = skirmish(&app).game.game().units().to_vec();
+    open(&mut app, &saved);
+    let again: Vec<String> = skirmish(&app)
+        .record
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(again, record);
+    assert_eq!(skirmish(&app).game.game().units(), &units[..]);
+    units_follow(&mut app);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_confrontation_opens_with_its_units_waiting_to_deploy() {
+    let mut app = headless();
+    open(&mut app, &scenario("confrontation.ron"));
+    // Every unit waits off the table (R146): none stands on it yet.
+    let mut q = app.world_mut().query::<&UnitPiece>();
+    assert_eq!(q.iter(app.world()).count(), 0);
+    take_table(&mut app);
+    let seat = sandtable_core::game::next_seat(skirmish(&app).game.game()).expect("a seat");
+    let seats = app.world().resource::<Seats>().clone();
+    let (s, legal) = person_legal(skirmish(&app), &seats).expect("a person deploys");
+    assert_eq!(s, seat);
+    let deploy = legal
+        .iter()
+        .find(|l| l.command.to_string().starts_with("deploy "))
+        .expect("a deployment listed")
+        .command;
+    assert!(input(&mut app, SkirmishInput::Command(deploy)));
+    let mut q = app.world_mut().query::<&UnitPiece>();
+    assert_eq!(
+        q.iter(app.world()).count(),
+        1,
+        "{deploy} stands on the table"
+    );
+    units_follow(&mut app);
+}
+
+#[test]
+fn a_game_played_with_real_dice_opens_goes_on_with_them_and_is_saved_with_them() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let data = root.join("crates/cli/tests/data");
+    let dir = common::temp_dir("frontiers-table", "dice");
+    let moves = std::fs::read_to_string(data.join("skirmish-dice.moves")).expect("the record");
+    let record = dir.join("dice.moves");
+    std::fs::write(
+        &record,
+        format!(
+            "[Scenario \"{}\"]\n[Dice \"6 6 1 2 6 1 1 5 5 6 6\"]\n{moves}",
+            data.join("skirmish-decks.ron").display()
+        ),
+    )
+    .expect("written");
+    let mut app = headless();
+    open(&mut app, &record);
+    let commands = moves.lines().filter(|l| !l.trim().is_empty()).count();
+    assert_eq!(
+        skirmish(&app).record.len(),
+        commands,
+        "{}",
+        common::notice(&app)
+    );
+    // The game's dice are the rolls given, not the generator's (R30).
+    assert!(skirmish(&app).game.game().dice().left().is_some());
+    units_follow(&mut app);
+    let saved = dir.join("again.moves");
+    app.world_mut().write_message(SaveRequest {
+        to: Some(saved.clone()),
+        replace: false,
+    });
+    app.update();
+    let text = std::fs::read_to_string(&saved).expect("saved");
+    assert!(text.contains("[Dice \"6 6 1 2 6 1 1 5 5 6 6\"]"), "{text}");
+    let units = skirmish(&app).game.game().units().to_vec();
+    open(&mut app, &saved);
+    assert_eq!(skirmish(&app).game.game().units(), &units[..]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -20,7 +20,7 @@
 //!           table, picking, mode (import no other folder)
 //! systems:  cache -> hud, session, table, picking, mode
 //!           warpspawn -> camera, hud, session, table, picking, mode
-//!           frontiers -> hud, session, table, mode
+//!           frontiers -> hud, session, table, picking, mode
 //! ```
 
 use bevy::prelude::*;

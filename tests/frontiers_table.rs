@@ -303,3 +303,99 @@ fn a_game_played_with_real_dice_opens_goes_on_with_them_and_is_saved_with_them()
     assert_eq!(skirmish(&app).game.game().units(), &units[..]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_unit_is_selected_and_moved_by_clicks_what_it_plays_shown_first() {
+    use sandtable::frontiers::hand::{PointerAt, Preview, SkirmishPick};
+    use sandtable_core::game::Mark;
+    use sandtable_frontiers::Command;
+    let mut app = headless();
+    open(&mut app, &scenario("skirmish.ron"));
+    // Until a person's decision is a unit's move: Preparations and orders
+    // as listed, each step's names as moves, windows passed.
+    let mut mover = None;
+    for _ in 0..30 {
+        if skirmish(&app).curtain() {
+            take_table(&mut app);
+        }
+        let seats = app.world().resource::<Seats>().clone();
+        let (_, legal) = person_legal(skirmish(&app), &seats).expect("a person decides");
+        if let Some(m) = legal.iter().find_map(|l| match l.command {
+            Command::Move { unit, .. } => Some(unit),
+            _ => None,
+        }) {
+            mover = Some(m);
+            break;
+        }
+        let pick = legal
+            .iter()
+            .find(|l| l.command.to_string().contains(" move"))
+            .unwrap_or(&legal[0])
+            .command;
+        assert!(input(&mut app, SkirmishInput::Command(pick)), "{pick}");
+    }
+    let tag = mover.expect("a unit's move comes");
+    let game = skirmish(&app).game.game().clone();
+    let i = game.find(tag).expect("the unit");
+    let at = game.units()[i].at;
+    // Without a selection, a click on the bare table plays nothing.
+    let empty = sandtable_frontiers::geometry::Pt::new(at.x + 200, at.y + 200);
+    assert!(!input(&mut app, SkirmishInput::Click(empty)));
+    assert!(
+        common::notice(&app).contains("click one of your units"),
+        "{}",
+        common::notice(&app)
+    );
+    // A click on the unit selects it.
+    assert!(!input(&mut app, SkirmishInput::Click(at)));
+    assert_eq!(
+        app.world().resource::<SkirmishPick>().unit,
+        Some(i),
+        "{}",
+        common::notice(&app)
+    );
+    // The pointer 45 mm from it: the move a click would play, its path
+    // and its length against the unit's Movement, before it is played.
+    let target = [(0, 45), (45, 0), (0, -45), (-45, 0)]
+        .iter()
+        .map(|(dx, dy)| sandtable_frontiers::geometry::Pt::new(at.x + dx, at.y + dy))
+        .find(|p| {
+            matches!(
+                sandtable::frontiers::hand::click_means(
+                    &game,
+                    sandtable_core::game::next_seat(&game).expect("a seat"),
+                    SkirmishPick { unit: Some(i) },
+                    *p
+                ),
+                sandtable::frontiers::hand::ClickMeans::Play(_)
+            )
+        })
+        .expect("a free direction");
+    app.world_mut().resource_mut::<PointerAt>().0 = Some(target);
+    app.update();
+    let preview = app.world().resource::<Preview>().clone();
+    let command = preview.command.expect("a move shown");
+    assert!(
+        preview.words.contains("LNS of its Movement"),
+        "{}",
+        preview.words
+    );
+    assert!(
+        preview.marks.iter().any(|m| matches!(m, Mark::Path { .. })),
+        "{:?}",
+        preview.marks
+    );
+    // The click plays what was shown, and the unit stands at its end.
+    assert!(input(&mut app, SkirmishInput::Click(target)));
+    assert_eq!(
+        skirmish(&app).record.last().map(ToString::to_string),
+        Some(command.to_string())
+    );
+    let Command::Move { legs, .. } = command else {
+        panic!("{command} is a move")
+    };
+    let end = legs.end_point().expect("an end");
+    assert_eq!(skirmish(&app).game.game().units()[i].at, end);
+    assert_eq!(app.world().resource::<SkirmishPick>().unit, None);
+    units_follow(&mut app);
+}

@@ -9,6 +9,7 @@
 
 pub mod dress;
 pub mod files;
+pub mod hand;
 pub mod panel;
 pub mod play;
 pub mod table;
@@ -21,13 +22,13 @@ pub use table::{ActiveSkirmish, Frontiers, SkirmishLoaded};
 /// The skirmish's entities and its flow, without rendering (headless
 /// tests use it).
 pub fn plugin(app: &mut App) {
-    app.add_plugins((table::plugin, play::plugin));
+    app.add_plugins((table::plugin, play::plugin, hand::plugin));
     crate::session::open::join_table::<table::Frontiers>(app, files::opener());
 }
 
 /// The skirmish's looks, panel and labels, for a table with a window.
 pub fn window_plugin(app: &mut App) {
-    app.add_plugins((dress::plugin, panel::plugin));
+    app.add_plugins((dress::plugin, panel::plugin, hand::window_plugin));
 }
 
 /// Millimetres in one world unit.

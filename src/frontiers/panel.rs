@@ -100,6 +100,7 @@ fn draw_skirmish_panel(
     mut line: ResMut<CommandLine>,
     mut width: ResMut<PanelWidth>,
     mut buttons: SkirmishButtons,
+    pick: Res<super::hand::SkirmishPick>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = skirmish.game.game();
@@ -126,6 +127,12 @@ fn draw_skirmish_panel(
             ui.label(l);
         }
         ui.separator();
+        ui.label(
+            egui::RichText::new(
+                "Click one of your units that may act, then where it moves or an enemy to shoot at: what it would play shows first.",
+            )
+            .small(),
+        );
         let legal = person_legal(&skirmish, &seats);
         let listed: Vec<String> = match &legal {
             Ok((_, list)) => list.iter().map(|l| l.command.to_string()).collect(),
@@ -164,6 +171,13 @@ fn draw_skirmish_panel(
             }
             if ui.button("Save").clicked() {
                 buttons.files.save.write(SaveRequest::own_file());
+            }
+            if ui
+                .add_enabled(pick.unit.is_some(), egui::Button::new("Let go"))
+                .on_hover_text("Escape: let go of the selected unit")
+                .clicked()
+            {
+                buttons.inputs.write(SkirmishInput::Cancel);
             }
         });
         crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
@@ -214,6 +228,9 @@ fn label_skirmish(
     camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
     units: Query<(&UnitPiece, &Transform)>,
     skirmish: Res<ActiveSkirmish>,
+    preview: Res<super::hand::Preview>,
+    pick: Res<super::hand::SkirmishPick>,
+    pointer: Res<super::hand::PointerAt>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_at)) = camera.single() else {
@@ -222,6 +239,10 @@ fn label_skirmish(
     let labels = TableLabels::new(ctx, cam, cam_at);
     let game = skirmish.game.game();
     let viewer = viewer_side(skirmish.viewer);
+    draw_marks(&labels, game, &preview, *pick);
+    if pointer.0.is_some() && !preview.words.is_empty() {
+        labels.pointer_bar(preview.words.clone());
+    }
     for (u, at) in &units {
         let Some(p) = labels.screen(at.translation + Vec3::Y * 1.1) else {
             continue;
@@ -239,6 +260,120 @@ fn label_skirmish(
         );
     }
     Ok(())
+}
+
+/// A point of the table, in mm, on the screen a little above the top.
+fn screen_of(labels: &TableLabels, table: (u16, u16), x: f32, y: f32) -> Option<egui::Pos2> {
+    labels.screen(super::world(table, x, y) + Vec3::Y * 0.06)
+}
+
+/// A circle of the table, `d` mm across, as a line on the screen.
+fn circle(labels: &TableLabels, table: (u16, u16), c: (f32, f32), d: f32) -> Vec<egui::Pos2> {
+    (0..=48)
+        .filter_map(|k| {
+            let a = k as f32 / 48.0 * std::f32::consts::TAU;
+            screen_of(
+                labels,
+                table,
+                c.0 + d / 2.0 * a.cos(),
+                c.1 + d / 2.0 * a.sin(),
+            )
+        })
+        .collect()
+}
+
+/// The selected unit's ring, and what a click would play: its path, its
+/// reach, its lines of sight (green clear, red blocked, with their
+/// modifiers) and its templates, as the rules worked them out.
+fn draw_marks(
+    labels: &TableLabels,
+    game: &sandtable_frontiers::Game,
+    preview: &super::hand::Preview,
+    pick: super::hand::SkirmishPick,
+) {
+    use sandtable_core::game::{DiscKind, Mark, Spot};
+    let table = game.setup().table;
+    let xy = |s: &Spot| match *s {
+        Spot::Point { x_mm, y_mm } => Some((f32::from(x_mm), f32::from(y_mm))),
+        _ => None,
+    };
+    if let Some(u) = pick.unit.and_then(|i| game.units().get(i)) {
+        let size = f32::from(u.data.base.size_mm().0) + 8.0;
+        labels.line(
+            circle(labels, table, (u.at.x as f32, u.at.y as f32), size),
+            egui::Color32::from_rgb(250, 210, 60),
+        );
+    }
+    for mark in &preview.marks {
+        match mark {
+            Mark::Path { points } => {
+                let line: Vec<egui::Pos2> = points
+                    .iter()
+                    .filter_map(xy)
+                    .filter_map(|(x, y)| screen_of(labels, table, x, y))
+                    .collect();
+                labels.line(line, egui::Color32::from_rgb(90, 200, 250));
+            }
+            Mark::Sight {
+                from,
+                to,
+                blocked_at,
+                modifier,
+                words,
+            } => {
+                let (Some(a), Some(b)) = (xy(from), xy(to)) else {
+                    continue;
+                };
+                let colour = if blocked_at.is_some() {
+                    egui::Color32::from_rgb(230, 70, 60)
+                } else {
+                    egui::Color32::from_rgb(90, 220, 110)
+                };
+                let line: Vec<egui::Pos2> = [a, b]
+                    .iter()
+                    .filter_map(|(x, y)| screen_of(labels, table, *x, *y))
+                    .collect();
+                labels.line(line, colour);
+                let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+                if let Some(p) = screen_of(labels, table, mid.0, mid.1) {
+                    let text = if words.is_empty() {
+                        format!("{modifier:+}")
+                    } else {
+                        format!("{modifier:+}: {}", words.join(", "))
+                    };
+                    labels.boxed(
+                        p,
+                        text,
+                        12.0,
+                        egui::Color32::from_rgba_unmultiplied(20, 20, 20, 210),
+                    );
+                }
+                if let Some(p) = blocked_at.as_ref().and_then(xy)
+                    && let Some(q) = screen_of(labels, table, p.0, p.1)
+                {
+                    labels.boxed(
+                        q,
+                        "blocked".to_owned(),
+                        12.0,
+                        egui::Color32::from_rgb(150, 30, 30),
+                    );
+                }
+            }
+            Mark::Disc {
+                centre,
+                diameter_mm,
+                kind,
+            } => {
+                let Some(c) = xy(centre) else { continue };
+                let colour = match kind {
+                    DiscKind::Reach => egui::Color32::from_rgba_unmultiplied(90, 200, 250, 160),
+                    DiscKind::Template => egui::Color32::from_rgb(250, 150, 40),
+                    DiscKind::Cloud => egui::Color32::from_rgb(200, 200, 200),
+                };
+                labels.line(circle(labels, table, c, f32::from(*diameter_mm)), colour);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

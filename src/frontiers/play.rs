@@ -79,6 +79,12 @@ pub enum SkirmishInput {
     Text(String),
     /// Play a command the panel lists.
     Command(Command),
+    /// The table was clicked at this point (mm): a unit of the person's
+    /// is selected, or the selected unit moves or shoots there
+    /// ([`super::hand::click_means`]).
+    Click(sandtable_frontiers::geometry::Pt),
+    /// Let go of the selected unit.
+    Cancel,
 }
 
 /// A bot's command for the seat that decides, played through the same
@@ -140,13 +146,39 @@ pub fn skirmish_input(
     mut active: ResMut<ActiveSkirmish>,
     seats: Res<Seats>,
     mut notice: ResMut<Notice>,
+    mut pick: ResMut<super::hand::SkirmishPick>,
 ) {
+    use super::hand::ClickMeans;
     for input in inputs.read() {
+        if *input == SkirmishInput::Cancel {
+            pick.unit = None;
+            continue;
+        }
         if let Some(why) = person_may_not_play(&active, &seats) {
             notice.error(format!("nothing played: {why}"));
             continue;
         }
         let command = match input {
+            SkirmishInput::Cancel => continue,
+            SkirmishInput::Click(p) => {
+                let game = active.game.game();
+                let seat = next_seat(game).expect("a person decides");
+                match super::hand::click_means(game, seat, *pick, *p) {
+                    ClickMeans::Select(i) => {
+                        pick.unit = Some(i);
+                        notice.info(format!(
+                            "{} selected: click where it moves, or an enemy to shoot at; Escape lets go",
+                            game.units()[i].tag
+                        ));
+                        continue;
+                    }
+                    ClickMeans::Refused(why) => {
+                        notice.error(format!("at {p}: {why}"));
+                        continue;
+                    }
+                    ClickMeans::Play(c) => c,
+                }
+            }
             SkirmishInput::Command(c) => *c,
             SkirmishInput::Text(text) => match text.trim().parse::<Command>() {
                 Ok(c) => c,
@@ -157,7 +189,11 @@ pub fn skirmish_input(
             },
         };
         match active.play(command) {
-            Ok(_) => notice.info(format!("played `{command}`")),
+            Ok(_) => {
+                notice.info(format!("played `{command}`"));
+                // The unit acted: the next decision picks afresh.
+                pick.unit = None;
+            }
             Err(why) => notice.error(format!("`{command}` is refused: {why}")),
         }
     }

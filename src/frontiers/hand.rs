@@ -1,0 +1,314 @@
+//! Playing a skirmish with the mouse: the person clicks one of their units
+//! that may act, then a point of the table to move it there or an enemy
+//! to shoot at. While a unit is selected, what a click would play is
+//! shown before it is played: the member of the move's family nearest the
+//! pointer (the contract's `nearest`) with its path, its length in LNS
+//! against the unit's Movement and its reach; a shot's line of sight with
+//! what blocks it and each modifier with its ruling, and its odds; a
+//! refusal at the pointer with its ruling. The rules work it all out
+//! (`GameState::nearest`, `marks`, `odds`, `check`): the table only asks.
+
+use bevy::prelude::*;
+use sandtable_core::game::{GameState, Mark, Seat, Spot};
+use sandtable_frontiers::command::P16;
+use sandtable_frontiers::geometry::{Footprint, Pt, gap};
+use sandtable_frontiers::{Command, Game};
+
+use super::table::ActiveSkirmish;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<SkirmishPick>()
+        .init_resource::<PointerAt>()
+        .init_resource::<Preview>()
+        .add_systems(
+            Update,
+            show_preview
+                .in_set(crate::AppSystems::SyncTable)
+                .run_if(resource_exists::<ActiveSkirmish>),
+        )
+        .add_systems(
+            Update,
+            forget_pick
+                .run_if(
+                    on_message::<super::SkirmishLoaded>
+                        .or_eager(on_message::<crate::session::game::Undone>),
+                )
+                .in_set(crate::AppSystems::SyncTable),
+        );
+}
+
+/// The unit the person selected to act, by its index in the game.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SkirmishPick {
+    /// The unit.
+    pub unit: Option<usize>,
+}
+
+/// The point of the table under the pointer, in mm, while it is over
+/// the table.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct PointerAt(pub Option<Pt>);
+
+/// What a click at the pointer would play, as the rules see it: the
+/// command, what to draw, and the words (its measure or odds, or the
+/// refusal with its ruling).
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct Preview {
+    /// The game, pick and pointer it was worked out for.
+    seen: Option<(u64, u64, SkirmishPick, PointerAt)>,
+    /// The command a click plays, if the rules accept one.
+    pub command: Option<Command>,
+    /// Its path, reach, lines of sight and templates.
+    pub marks: Vec<Mark>,
+    /// Its measure, modifiers and odds, or why it is refused.
+    pub words: String,
+}
+
+/// The unit whose base covers `p`, if any: standing, on the table.
+pub fn unit_at(game: &Game, p: Pt) -> Option<usize> {
+    let probe = Footprint::disc(p, 0).shape();
+    game.units()
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.alive && !u.waiting && u.aboard.is_none())
+        .map(|(i, u)| (i, gap(&u.shape(), &probe)))
+        .filter(|(_, d)| *d <= 0.0)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i)
+}
+
+/// The spot of a point.
+fn spot(p: Pt) -> Spot {
+    Spot::Point {
+        x_mm: p.x.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+        y_mm: p.y.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+    }
+}
+
+/// What a click at `p` does with `pick`, for `seat`: select a unit of its
+/// own that may act, or the command it plays for the unit selected, or
+/// why nothing is played.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClickMeans {
+    /// Select this unit.
+    Select(usize),
+    /// Play this command.
+    Play(Command),
+    /// Nothing, for this reason.
+    Refused(String),
+}
+
+/// What a click at `p` means now (see [`ClickMeans`]).
+pub fn click_means(game: &Game, seat: Seat, pick: SkirmishPick, p: Pt) -> ClickMeans {
+    let mut legal = Vec::new();
+    game.legal_into(seat, &mut legal);
+    let side = seat.index().min(1) as u8;
+    let acts = |i: usize| {
+        let tag = game.units()[i].tag;
+        legal.iter().any(|l| l.command.unit() == Some(tag))
+    };
+    let here = unit_at(game, p);
+    if let Some(h) = here
+        && game.units()[h].side == side
+        && Some(h) != pick.unit
+    {
+        return if acts(h) {
+            ClickMeans::Select(h)
+        } else {
+            ClickMeans::Refused(format!(
+                "{} may not act now: {}",
+                game.units()[h].tag,
+                game.phase_words()
+            ))
+        };
+    }
+    let Some(i) = pick.unit else {
+        return ClickMeans::Refused("click one of your units that may act now".to_owned());
+    };
+    let unit = game.units()[i].tag;
+    match here {
+        Some(t) if game.units()[t].side != side => {
+            let target = game.units()[t].tag;
+            // The shot the list has at it, else a charge, else why not.
+            let listed = legal.iter().find_map(|l| match l.command {
+                Command::Shoot {
+                    unit: u, target: g, ..
+                } if u == unit && g == target => Some(l.command),
+                _ => None,
+            });
+            let charge = legal.iter().find_map(|l| match l.command {
+                Command::Charge {
+                    unit: u, target: g, ..
+                } if u == unit && g == target => Some(l.command),
+                _ => None,
+            });
+            match listed.or(charge) {
+                Some(c) => ClickMeans::Play(c),
+                None => {
+                    let shot = Command::Shoot {
+                        unit,
+                        target,
+                        weapon: 0,
+                    };
+                    ClickMeans::Refused(match game.check(seat, &shot) {
+                        Err(e) => e.to_string(),
+                        Ok(()) => format!("`{shot}` is not among the commands now"),
+                    })
+                }
+            }
+        }
+        _ => {
+            let listed = legal.iter().find_map(|l| match l.command {
+                Command::Move { unit: u, .. } if u == unit => Some(l.command),
+                _ => None,
+            });
+            let Some(listed) = listed else {
+                return ClickMeans::Refused(format!("{unit} does not move now"));
+            };
+            match game.nearest(seat, &listed, spot(p)) {
+                Some(c) => ClickMeans::Play(c),
+                None => {
+                    // Why the straight move there is refused.
+                    let straight = P16::of(p).and_then(|q| Command::move_to(unit, &[q], None));
+                    ClickMeans::Refused(match straight.map(|c| game.check(seat, &c)) {
+                        Some(Err(e)) => e.to_string(),
+                        _ => format!("{unit} cannot move towards {p}"),
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// The words for a command about to be played: a move's length against
+/// the unit's Movement; the odds of what the dice decide.
+pub fn preview_words(game: &Game, seat: Seat, command: &Command) -> String {
+    let mut words = format!("click: {command}");
+    if let Command::Move { unit, legs, .. } = command
+        && let Some(i) = game.find(*unit)
+        && let Some(points) = legs.points()
+    {
+        let u = &game.units()[i];
+        let lns = f64::from(game.setup().switches.lns_mm);
+        let mut length = 0.0;
+        let mut from = u.at;
+        for q in points {
+            length += f64::from(q.x - from.x).hypot(f64::from(q.y - from.y));
+            from = q;
+        }
+        words.push_str(&format!(
+            " ({length:.0} mm, {:.1} LNS of its Movement {}, R113)",
+            length / lns,
+            u.movement()
+        ));
+    }
+    for odds in game.odds(seat, command) {
+        let outcomes: Vec<String> = odds
+            .outcomes
+            .iter()
+            .map(|(what, chance)| format!("{what} {:.0}%", 100.0 * chance.value()))
+            .collect();
+        words.push_str(&format!("; {}: {}", odds.what, outcomes.join(", ")));
+    }
+    words
+}
+
+/// Works out the preview again when the game, the selection or the
+/// pointer changed.
+fn show_preview(
+    active: Res<ActiveSkirmish>,
+    pick: Res<SkirmishPick>,
+    pointer: Res<PointerAt>,
+    seats: Res<crate::session::Seats>,
+    mut preview: ResMut<Preview>,
+) {
+    let now = (active.id, active.revision, *pick, *pointer);
+    if preview.seen == Some(now) {
+        return;
+    }
+    let mut fresh = Preview {
+        seen: Some(now),
+        ..Preview::default()
+    };
+    let game = active.game.game();
+    if let (Some(p), Ok((seat, _))) = (pointer.0, super::play::person_legal(&active, &seats))
+        && pick.unit.is_some()
+    {
+        match click_means(game, seat, *pick, p) {
+            ClickMeans::Play(c) => {
+                fresh.marks = game.marks(seat, &c, active.viewer);
+                fresh.words = preview_words(game, seat, &c);
+                fresh.command = Some(c);
+            }
+            ClickMeans::Refused(why) => fresh.words = why,
+            ClickMeans::Select(i) => {
+                fresh.words = format!("click: select {}", game.units()[i].tag);
+            }
+        }
+    }
+    *preview = fresh;
+}
+
+/// A new game, or a command undone: the selection goes.
+fn forget_pick(mut pick: ResMut<SkirmishPick>) {
+    *pick = SkirmishPick::default();
+}
+
+/// The pointer and the mouse on the table, for a table with a window.
+pub(super) fn window_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (track_pointer, read_clicks)
+            .chain()
+            .in_set(crate::AppSystems::RecordInput)
+            .run_if(resource_exists::<ActiveSkirmish>)
+            .run_if(in_state(crate::mode::Mode::Play)),
+    );
+}
+
+/// Keeps [`PointerAt`]: the point of the table top under the pointer.
+fn track_pointer(
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
+    active: Res<ActiveSkirmish>,
+    mut pointer: ResMut<PointerAt>,
+) {
+    let (Ok(window), Ok(camera)) = (window.single(), camera.single()) else {
+        return;
+    };
+    let table = active.game.game().setup().table;
+    let at = crate::picking::point_under_cursor(window, camera)
+        .map(|w| super::table_pt(table, w))
+        .filter(|p| {
+            (0..=i32::from(table.0)).contains(&p.x) && (0..=i32::from(table.1)).contains(&p.y)
+        });
+    if pointer.0 != at {
+        pointer.0 = at;
+    }
+}
+
+/// A left click on the table top is a [`SkirmishInput::Click`] there;
+/// Escape lets go of the selection (the right button orbits the camera).
+///
+/// [`SkirmishInput::Click`]: super::play::SkirmishInput::Click
+fn read_clicks(
+    buttons: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    pointer: Res<PointerAt>,
+    mut out: MessageWriter<super::play::SkirmishInput>,
+) {
+    if egui.as_ref().is_some_and(|e| e.wants_any_pointer_input()) {
+        return;
+    }
+    if buttons.just_pressed(MouseButton::Left)
+        && let Some(p) = pointer.0
+    {
+        out.write(super::play::SkirmishInput::Click(p));
+    }
+    if keys.just_pressed(KeyCode::Escape)
+        && !egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input())
+    {
+        out.write(super::play::SkirmishInput::Cancel);
+    }
+}

@@ -399,3 +399,71 @@ fn a_unit_is_selected_and_moved_by_clicks_what_it_plays_shown_first() {
     assert_eq!(app.world().resource::<SkirmishPick>().unit, None);
     units_follow(&mut app);
 }
+
+#[test]
+fn orders_are_laid_by_clicking_units_sealed_and_never_shown_to_the_other_side() {
+    use sandtable::frontiers::hand::OrdersDraft;
+    let mut app = headless();
+    open(&mut app, &scenario("skirmish.ron"));
+    for _ in 0..2 {
+        take_table(&mut app);
+        assert!(input(&mut app, SkirmishInput::Text("discard".into())));
+    }
+    take_table(&mut app);
+    let game = skirmish(&app).game.game().clone();
+    let at = |tag: &str| {
+        let i = game
+            .find(sandtable_frontiers::Tag::new(tag).expect("a tag"))
+            .expect("a unit");
+        game.units()[i].at
+    };
+    // The Legion's units, clicked in the order they are to act; a Zirl
+    // unit is not the Legion's to order.
+    for tag in ["T1", "CP", "T1"] {
+        assert!(!input(&mut app, SkirmishInput::Click(at(tag))));
+    }
+    assert!(!input(&mut app, SkirmishInput::Click(at("K1"))));
+    assert!(
+        common::notice(&app).contains("click a unit of yours"),
+        "{}",
+        common::notice(&app)
+    );
+    // A trooper holds one marker (R107): its second click was refused.
+    assert_eq!(app.world().resource::<OrdersDraft>().words(), "T1:1 CP:2");
+    assert!(input(&mut app, SkirmishInput::SealOrders));
+    let sealed = skirmish(&app).record.last().expect("sealed").to_string();
+    let want = game
+        .orders_with(
+            0,
+            &[
+                (
+                    sandtable_frontiers::Tag::new("T1").expect("a tag"),
+                    sandtable_frontiers::army::Slot::Unit,
+                ),
+                (
+                    sandtable_frontiers::Tag::new("CP").expect("a tag"),
+                    sandtable_frontiers::army::Slot::Unit,
+                ),
+            ],
+        )
+        .expect("orders");
+    assert_eq!(sealed, want.to_string());
+    assert!(sealed.starts_with("orders T1:1 CP:2 "), "{sealed}");
+    assert!(app.world().resource::<OrdersDraft>().0.is_empty());
+    // Behind the curtain, then the Zirl's view: nothing of the Legion's
+    // numbers, in the notice or the log (R107, R149).
+    assert!(skirmish(&app).curtain());
+    take_table(&mut app);
+    assert_eq!(skirmish(&app).viewer, Viewer::Player(Seat(1)));
+    let notice = common::notice(&app);
+    assert!(!notice.contains("T1:1"), "{notice}");
+    let active = skirmish(&app);
+    let shown: Vec<&str> = active
+        .log
+        .iter()
+        .filter_map(|l| l.shown_to(active.viewer))
+        .collect();
+    assert!(shown.iter().all(|l| !l.contains("T1:1")), "{shown:?}");
+    // A control: the referee's log has them.
+    assert!(active.log.iter().any(|l| l.text.contains("T1:1")));
+}

@@ -10,14 +10,16 @@
 
 use bevy::prelude::*;
 use sandtable_core::game::{GameState, Mark, Seat, Spot};
+use sandtable_frontiers::army::Slot;
 use sandtable_frontiers::command::P16;
 use sandtable_frontiers::geometry::{Footprint, Pt, gap};
-use sandtable_frontiers::{Command, Game};
+use sandtable_frontiers::{Command, Game, Tag};
 
 use super::table::ActiveSkirmish;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SkirmishPick>()
+        .init_resource::<OrdersDraft>()
         .init_resource::<PointerAt>()
         .init_resource::<Preview>()
         .add_systems(
@@ -42,6 +44,62 @@ pub(super) fn plugin(app: &mut App) {
 pub struct SkirmishPick {
     /// The unit.
     pub unit: Option<usize>,
+}
+
+/// The numbered order markers the person has laid so far in the Order
+/// phase, by clicking their units, in order: marker 1 on the first
+/// (R106, R107). Sealing them fills in the decoys on the first places
+/// left ([`Game::orders_with`]).
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct OrdersDraft(pub Vec<(Tag, Slot)>);
+
+impl OrdersDraft {
+    /// Lays the next numbered marker on unit `i`: on its first place not
+    /// yet holding one, while it has room and markers are left (R107);
+    /// or why not.
+    pub fn lay(&mut self, game: &Game, side: u8, i: usize) -> Result<(), String> {
+        let u = &game.units()[i];
+        let owed = usize::from(game.markers_owed(side));
+        if self.0.len() >= owed {
+            return Err(format!(
+                "all {owed} numbered markers are laid: seal them, or clear and lay them again (R106)"
+            ));
+        }
+        let held = self.0.iter().filter(|(t, _)| *t == u.tag).count();
+        let place = sandtable_frontiers::army::marker_places(u)
+            .into_iter()
+            .find(|s| !self.0.contains(&(u.tag, *s)));
+        match place {
+            Some(slot) if held < sandtable_frontiers::army::marker_room(u) => {
+                self.0.push((u.tag, slot));
+                Ok(())
+            }
+            _ => Err(format!("{} holds all the markers it may (R107)", u.tag)),
+        }
+    }
+
+    /// The draft in the notation's words: `T1:1 O1.L:2`.
+    pub fn words(&self) -> String {
+        self.0
+            .iter()
+            .enumerate()
+            .map(|(k, (t, s))| match s {
+                Slot::Unit => format!("{t}:{}", k + 1),
+                Slot::Locomotion => format!("{t}.L:{}", k + 1),
+                Slot::Weapon(w) => format!("{t}.A{}:{}", w + 1, k + 1),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Whether `seat`'s decision now is its sealed orders (R107).
+pub fn owes_orders(game: &Game, seat: Seat) -> bool {
+    let mut legal = Vec::new();
+    game.legal_into(seat, &mut legal);
+    legal
+        .iter()
+        .any(|l| matches!(l.command, Command::Orders { .. }))
 }
 
 /// The point of the table under the pointer, in mm, while it is over
@@ -249,9 +307,11 @@ fn show_preview(
     *preview = fresh;
 }
 
-/// A new game, or a command undone: the selection goes.
-fn forget_pick(mut pick: ResMut<SkirmishPick>) {
+/// A new game, or a command undone: the selection and the orders laid
+/// go.
+fn forget_pick(mut pick: ResMut<SkirmishPick>, mut draft: ResMut<OrdersDraft>) {
     *pick = SkirmishPick::default();
+    draft.0.clear();
 }
 
 /// The pointer and the mouse on the table, for a table with a window.

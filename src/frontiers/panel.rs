@@ -101,6 +101,7 @@ fn draw_skirmish_panel(
     mut width: ResMut<PanelWidth>,
     mut buttons: SkirmishButtons,
     pick: Res<super::hand::SkirmishPick>,
+    draft: Res<super::hand::OrdersDraft>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = skirmish.game.game();
@@ -134,6 +135,35 @@ fn draw_skirmish_panel(
             .small(),
         );
         let legal = person_legal(&skirmish, &seats);
+        // The Order phase: markers laid by clicking units, then sealed.
+        if let Ok((seat, _)) = &legal
+            && super::hand::owes_orders(game, *seat)
+        {
+            let side = seat.index().min(1) as u8;
+            ui.label(egui::RichText::new("Orders (R106, R107)").strong());
+            ui.label(format!(
+                "Click your units in the order they act: {} of {} numbered markers laid{}; the {} decoys go on the first places left.",
+                draft.0.len(),
+                game.markers_owed(side),
+                if draft.0.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", draft.words())
+                },
+                sandtable_frontiers::army::DECOYS
+            ));
+            ui.horizontal(|ui| {
+                if ui.button("Seal orders").clicked() {
+                    buttons.inputs.write(SkirmishInput::SealOrders);
+                }
+                if ui
+                    .add_enabled(!draft.0.is_empty(), egui::Button::new("Clear"))
+                    .clicked()
+                {
+                    buttons.inputs.write(SkirmishInput::ClearOrders);
+                }
+            });
+        }
         let listed: Vec<String> = match &legal {
             Ok((_, list)) => list.iter().map(|l| l.command.to_string()).collect(),
             Err(_) => Vec::new(),
@@ -231,6 +261,7 @@ fn label_skirmish(
     preview: Res<super::hand::Preview>,
     pick: Res<super::hand::SkirmishPick>,
     pointer: Res<super::hand::PointerAt>,
+    draft: Res<super::hand::OrdersDraft>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_at)) = camera.single() else {
@@ -251,6 +282,12 @@ fn label_skirmish(
         for m in sandtable_frontiers::text::markers_words(game, u.index, viewer) {
             words.push_str(", ");
             words.push_str(&m);
+        }
+        // The markers being laid, before they are sealed: the person's own.
+        for (k, (t, _)) in draft.0.iter().enumerate() {
+            if t.as_str() == u.tag {
+                words.push_str(&format!(", laying {}", k + 1));
+            }
         }
         labels.boxed(
             p,

@@ -85,6 +85,11 @@ pub enum SkirmishInput {
     Click(sandtable_frontiers::geometry::Pt),
     /// Let go of the selected unit.
     Cancel,
+    /// Seal the order markers laid by clicks, the decoys filled in
+    /// (R107).
+    SealOrders,
+    /// Take back the order markers laid by clicks.
+    ClearOrders,
 }
 
 /// A bot's command for the seat that decides, played through the same
@@ -147,38 +152,70 @@ pub fn skirmish_input(
     seats: Res<Seats>,
     mut notice: ResMut<Notice>,
     mut pick: ResMut<super::hand::SkirmishPick>,
+    mut draft: ResMut<super::hand::OrdersDraft>,
 ) {
     use super::hand::ClickMeans;
     for input in inputs.read() {
-        if *input == SkirmishInput::Cancel {
-            pick.unit = None;
-            continue;
+        match input {
+            SkirmishInput::Cancel => {
+                pick.unit = None;
+                continue;
+            }
+            SkirmishInput::ClearOrders => {
+                draft.0.clear();
+                continue;
+            }
+            _ => {}
         }
         if let Some(why) = person_may_not_play(&active, &seats) {
             notice.error(format!("nothing played: {why}"));
             continue;
         }
+        let game = active.game.game();
+        let seat = next_seat(game).expect("a person decides");
+        let side = seat.index().min(1) as u8;
         let command = match input {
-            SkirmishInput::Cancel => continue,
-            SkirmishInput::Click(p) => {
-                let game = active.game.game();
-                let seat = next_seat(game).expect("a person decides");
-                match super::hand::click_means(game, seat, *pick, *p) {
-                    ClickMeans::Select(i) => {
-                        pick.unit = Some(i);
-                        notice.info(format!(
+            SkirmishInput::Cancel | SkirmishInput::ClearOrders => continue,
+            SkirmishInput::SealOrders => match game.orders_with(side, &draft.0) {
+                Some(c) => c,
+                None => {
+                    notice.error("the markers laid are not all on units of yours (R107)");
+                    continue;
+                }
+            },
+            // In the Order phase a click on a unit of one's own lays the
+            // next numbered marker on it (R107).
+            SkirmishInput::Click(p) if super::hand::owes_orders(game, seat) => {
+                match super::hand::unit_at(game, *p).filter(|i| game.units()[*i].side == side) {
+                    Some(i) => match draft.lay(game, side, i) {
+                        Ok(()) => notice.info(format!(
+                            "orders laid: {} of {} numbered markers; Seal orders when done",
+                            draft.words(),
+                            game.markers_owed(side)
+                        )),
+                        Err(why) => notice.error(why),
+                    },
+                    None => {
+                        notice.error("click a unit of yours to lay the next order marker on it")
+                    }
+                }
+                continue;
+            }
+            SkirmishInput::Click(p) => match super::hand::click_means(game, seat, *pick, *p) {
+                ClickMeans::Select(i) => {
+                    pick.unit = Some(i);
+                    notice.info(format!(
                             "{} selected: click where it moves, or an enemy to shoot at; Escape lets go",
                             game.units()[i].tag
                         ));
-                        continue;
-                    }
-                    ClickMeans::Refused(why) => {
-                        notice.error(format!("at {p}: {why}"));
-                        continue;
-                    }
-                    ClickMeans::Play(c) => c,
+                    continue;
                 }
-            }
+                ClickMeans::Refused(why) => {
+                    notice.error(format!("at {p}: {why}"));
+                    continue;
+                }
+                ClickMeans::Play(c) => c,
+            },
             SkirmishInput::Command(c) => *c,
             SkirmishInput::Text(text) => match text.trim().parse::<Command>() {
                 Ok(c) => c,
@@ -190,9 +227,21 @@ pub fn skirmish_input(
         };
         match active.play(command) {
             Ok(_) => {
-                notice.info(format!("played `{command}`"));
+                // A sealed command stays sealed in the notice, which the
+                // next person behind the curtain sees too (R107, R149).
+                let game = active.game.game();
+                let sealed = (0..GameState::seats(game)).any(|s| {
+                    GameState::command_for(game, seat, &command, Viewer::Player(Seat(s as u16)))
+                        .is_none()
+                });
+                notice.info(if sealed {
+                    "your sealed command is given (R107, R111)".to_owned()
+                } else {
+                    format!("played `{command}`")
+                });
                 // The unit acted: the next decision picks afresh.
                 pick.unit = None;
+                draft.0.clear();
             }
             Err(why) => notice.error(format!("`{command}` is refused: {why}")),
         }

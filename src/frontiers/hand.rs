@@ -289,8 +289,10 @@ fn show_preview(
         ..Preview::default()
     };
     let game = active.game.game();
-    if let (Some(p), Ok((seat, _))) = (pointer.0, super::play::person_legal(&active, &seats))
+    if let Some(p) = pointer.0
         && pick.unit.is_some()
+        && super::play::person_may_not_play(&active, &seats).is_none()
+        && let Some(seat) = sandtable_core::game::next_seat(game)
     {
         match click_means(game, seat, *pick, p) {
             ClickMeans::Play(c) => {

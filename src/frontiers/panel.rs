@@ -84,6 +84,53 @@ pub fn fitting(legal: &[String], typed: &str, most: usize) -> Vec<String> {
         .collect()
 }
 
+/// What a game, revision, hand-over, viewer and seats the list was made
+/// for.
+type ListedFor = (
+    u64,
+    u64,
+    Option<sandtable_core::game::Seat>,
+    Viewer,
+    Vec<crate::session::Seat>,
+);
+
+/// The person's legal commands in the notation, worked out again only
+/// when the game, the hand-over or the seats change (the list of a
+/// skirmish traces lines of sight: not a thing to do every frame).
+struct Listed {
+    seen: Option<ListedFor>,
+    /// The seat a person decides for and its commands, or why no person
+    /// may play now.
+    legal: Result<(sandtable_core::game::Seat, Vec<String>), String>,
+    /// Whether that decision is the seat's sealed orders.
+    orders: bool,
+}
+
+impl Default for Listed {
+    fn default() -> Self {
+        Listed {
+            seen: None,
+            legal: Err(String::new()),
+            orders: false,
+        }
+    }
+}
+
+impl Listed {
+    fn of(active: &ActiveSkirmish, seats: &crate::session::Seats, key: ListedFor) -> Listed {
+        let legal = person_legal(active, seats)
+            .map(|(seat, list)| (seat, list.iter().map(|l| l.command.to_string()).collect()));
+        let orders = legal.as_ref().is_ok_and(|(_, list): &(_, Vec<String>)| {
+            list.iter().any(|c| c.starts_with("orders "))
+        });
+        Listed {
+            seen: Some(key),
+            legal,
+            orders,
+        }
+    }
+}
+
 #[derive(bevy::ecs::system::SystemParam)]
 struct SkirmishButtons<'w> {
     files: crate::hud::FilePanel<'w>,
@@ -102,6 +149,7 @@ fn draw_skirmish_panel(
     mut buttons: SkirmishButtons,
     pick: Res<super::hand::SkirmishPick>,
     draft: Res<super::hand::OrdersDraft>,
+    mut listed: Local<Listed>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = skirmish.game.game();
@@ -134,10 +182,20 @@ fn draw_skirmish_panel(
             )
             .small(),
         );
-        let legal = person_legal(&skirmish, &seats);
+        let key = (
+            skirmish.id,
+            skirmish.revision,
+            skirmish.handover,
+            skirmish.viewer,
+            seats.0.clone(),
+        );
+        if listed.seen.as_ref() != Some(&key) {
+            *listed = Listed::of(&skirmish, &seats, key);
+        }
+        let legal = &listed.legal;
         // The Order phase: markers laid by clicking units, then sealed.
-        if let Ok((seat, _)) = &legal
-            && super::hand::owes_orders(game, *seat)
+        if let Ok((seat, _)) = legal
+            && listed.orders
         {
             let side = seat.index().min(1) as u8;
             ui.label(egui::RichText::new("Orders (R106, R107)").strong());
@@ -164,11 +222,11 @@ fn draw_skirmish_panel(
                 }
             });
         }
-        let listed: Vec<String> = match &legal {
-            Ok((_, list)) => list.iter().map(|l| l.command.to_string()).collect(),
-            Err(_) => Vec::new(),
+        let commands: &[String] = match legal {
+            Ok((_, list)) => list,
+            Err(_) => &[],
         };
-        if let Err(why) = &legal {
+        if let Err(why) = legal {
             ui.label(why);
         }
         let mut enter = false;
@@ -211,11 +269,11 @@ fn draw_skirmish_panel(
             }
         });
         crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
-        if !listed.is_empty() {
+        if !commands.is_empty() {
             ui.label(
                 egui::RichText::new(format!(
                     "{} legal commands; those fitting what is typed (a move's end, a drop's point: type your own):",
-                    listed.len()
+                    commands.len()
                 ))
                 .small(),
             );
@@ -223,7 +281,7 @@ fn draw_skirmish_panel(
                 .id_salt("skirmish-legal")
                 .max_height(150.0)
                 .show(ui, |ui| {
-                    for c in fitting(&listed, &line.0, 40) {
+                    for c in fitting(commands, &line.0, 40) {
                         if ui
                             .add(egui::Button::new(egui::RichText::new(&c).monospace()).small())
                             .clicked()

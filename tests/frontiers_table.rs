@@ -243,6 +243,15 @@ fn a_confrontation_opens_with_its_units_waiting_to_deploy() {
     // Every unit waits off the table (R146): none stands on it yet.
     let mut q = app.world_mut().query::<&UnitPiece>();
     assert_eq!(q.iter(app.world()).count(), 0);
+    // The goal: 80% of the enemy list, the Zirl's 235 AP and the Legion's
+    // 245 (R146).
+    let lines = state_lines(skirmish(&app));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Goal: 80% of the enemy list (R146): Legion 0 of 188, Zirl 0 of 196"),
+        "{lines:?}"
+    );
     take_table(&mut app);
     let seat = sandtable_core::game::next_seat(skirmish(&app).game.game()).expect("a seat");
     let seats = app.world().resource::<Seats>().clone();
@@ -260,6 +269,46 @@ fn a_confrontation_opens_with_its_units_waiting_to_deploy() {
         1,
         "{deploy} stands on the table"
     );
+    units_follow(&mut app);
+    // By the mouse: a unit chosen is set down where the table is clicked,
+    // and a point far from its edge is refused with the ruling.
+    if skirmish(&app).curtain() {
+        take_table(&mut app);
+    }
+    let game = skirmish(&app).game.game().clone();
+    let seat = sandtable_core::game::next_seat(&game).expect("a seat");
+    let edge_y = if seat == Seat(0) { 15 } else { 610 - 15 };
+    let seats = app.world().resource::<Seats>().clone();
+    let (_, legal) = person_legal(skirmish(&app), &seats).expect("a person deploys");
+    let tag = legal
+        .iter()
+        .find_map(|l| match l.command {
+            sandtable_frontiers::Command::Deploy { unit, .. }
+                if game
+                    .find(unit)
+                    .is_some_and(|i| game.units()[i].data.base.size_mm() == (30, 30)) =>
+            {
+                Some(unit)
+            }
+            _ => None,
+        })
+        .expect("a round unit waits");
+    let i = game.find(tag).expect("the unit");
+    assert!(!input(&mut app, SkirmishInput::Choose(i)));
+    let far = sandtable_frontiers::geometry::Pt::new(600, 300);
+    assert!(!input(&mut app, SkirmishInput::Click(far)));
+    assert!(
+        common::notice(&app).contains("(R146)"),
+        "{}",
+        common::notice(&app)
+    );
+    let spot = sandtable_frontiers::geometry::Pt::new(900, edge_y);
+    assert!(
+        input(&mut app, SkirmishInput::Click(spot)),
+        "{}",
+        common::notice(&app)
+    );
+    assert_eq!(skirmish(&app).game.game().units()[i].at, spot);
     units_follow(&mut app);
 }
 
@@ -466,4 +515,76 @@ fn orders_are_laid_by_clicking_units_sealed_and_never_shown_to_the_other_side() 
     assert!(shown.iter().all(|l| !l.contains("T1:1")), "{shown:?}");
     // A control: the referee's log has them.
     assert!(active.log.iter().any(|l| l.text.contains("T1:1")));
+}
+
+#[test]
+fn a_hint_is_a_command_the_rules_accept_and_plays_nothing_until_asked() {
+    use sandtable::frontiers::play::SkirmishHint;
+    use sandtable::session::HintRequest;
+    let mut app = headless();
+    open(&mut app, &scenario("skirmish.ron"));
+    take_table(&mut app);
+    let before = skirmish(&app).record.len();
+    app.world_mut().write_message(HintRequest);
+    let mut hint = None;
+    for _ in 0..600 {
+        app.update();
+        hint = app
+            .world()
+            .resource::<SkirmishHint>()
+            .for_game(skirmish(&app));
+        if hint.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let hint = hint.expect("a hint is thought of");
+    let game = skirmish(&app).game.game();
+    assert!(game.check(Seat(0), &hint).is_ok(), "`{hint}` is legal");
+    assert_eq!(skirmish(&app).record.len(), before, "a hint plays nothing");
+    assert!(common::notice(&app).contains("hint: `"));
+    // Played as asked, it is the game's next command.
+    assert!(input(&mut app, SkirmishInput::Command(hint)));
+    assert_eq!(skirmish(&app).record.last(), Some(&hint));
+}
+
+#[test]
+fn a_cameron_defender_s_crates_show_on_the_panel_to_the_defender_alone() {
+    use sandtable::frontiers::panel::crate_lines;
+    let mut app = headless();
+    open(&mut app, &scenario("cameron-1.ron"));
+    take_table(&mut app);
+    // The Legion defend and allotted them (R143): the Legion read their
+    // contents, the Zirl only that a unit carries one (R149). Each
+    // side's view, as the table shows it to that side.
+    for (seat, legion) in [(Seat(0), true), (Seat(1), false)] {
+        app.world_mut().resource_mut::<ActiveSkirmish>().viewer = Viewer::Player(seat);
+        let lines = crate_lines(skirmish(&app));
+        assert_eq!(lines.len(), 6);
+        for l in &lines {
+            assert_eq!(
+                l.contains("allotted, hidden from the other side"),
+                legion,
+                "{l}"
+            );
+            assert_eq!(l.contains("allotted, its content hidden"), !legion, "{l}");
+            assert_eq!(
+                l.contains("jump jet"),
+                legion && l.contains("crate 2"),
+                "{l}"
+            );
+        }
+    }
+    // A control: the referee's lines name every content.
+    let game = skirmish(&app).game.game();
+    let referee: Vec<String> = game
+        .crates()
+        .iter()
+        .enumerate()
+        .map(|(k, c)| sandtable_frontiers::text::crate_line(game, k, c, None))
+        .collect();
+    assert!(
+        referee.iter().any(|l| l.contains("jump jet")),
+        "{referee:?}"
+    );
 }

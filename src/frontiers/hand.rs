@@ -165,6 +165,34 @@ pub fn click_means(game: &Game, seat: Seat, pick: SkirmishPick, p: Pt) -> ClickM
         let tag = game.units()[i].tag;
         legal.iter().any(|l| l.command.unit() == Some(tag))
     };
+    // Deployment (R146): the unit chosen, else the first the list has,
+    // is set down where the table is clicked.
+    let deploys: Vec<Tag> = legal
+        .iter()
+        .filter_map(|l| match l.command {
+            Command::Deploy { unit, .. } => Some(unit),
+            _ => None,
+        })
+        .collect();
+    if let Some(first) = deploys.first() {
+        let unit = pick
+            .unit
+            .map(|i| game.units()[i].tag)
+            .filter(|t| deploys.contains(t))
+            .unwrap_or(*first);
+        let Some(at) = P16::of(p) else {
+            return ClickMeans::Refused(format!("{p} is off the table"));
+        };
+        let command = Command::Deploy {
+            unit,
+            to: sandtable_frontiers::command::Step::At(at),
+            face: None,
+        };
+        return match game.check(seat, &command) {
+            Ok(()) => ClickMeans::Play(command),
+            Err(e) => ClickMeans::Refused(e.to_string()),
+        };
+    }
     let here = unit_at(game, p);
     if let Some(h) = here
         && game.units()[h].side == side
@@ -290,7 +318,7 @@ fn show_preview(
     };
     let game = active.game.game();
     if let Some(p) = pointer.0
-        && pick.unit.is_some()
+        && (pick.unit.is_some() || deploying(game))
         && super::play::person_may_not_play(&active, &seats).is_none()
         && let Some(seat) = sandtable_core::game::next_seat(game)
     {
@@ -307,6 +335,14 @@ fn show_preview(
         }
     }
     *preview = fresh;
+}
+
+/// Whether the game is in its deployment (R146).
+pub fn deploying(game: &Game) -> bool {
+    matches!(
+        game.flow().phase,
+        sandtable_frontiers::turn::Phase::Deploy(_)
+    )
 }
 
 /// A new game, or a command undone: the selection and the orders laid

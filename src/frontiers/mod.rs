@@ -59,6 +59,34 @@ pub fn table_pt(table: (u16, u16), at: Vec3) -> Pt {
     )
 }
 
+/// How high the table top stands at a point: on a hill, the hill's
+/// height as it is drawn ([`dress::terrain_look`]); else 0.
+pub fn ground(setup: &sandtable_frontiers::Setup, p: Pt) -> f32 {
+    setup
+        .terrain
+        .iter()
+        .filter(|t| t.kind == sandtable_frontiers::setup::TerrainKind::Hill)
+        .filter(|t| inside(p, &t.corners))
+        .map(|t| dress::terrain_look(t.kind).1)
+        .fold(0.0, f32::max)
+}
+
+/// Whether `p` lies inside the polygon `corners` (by the even-odd rule).
+fn inside(p: Pt, corners: &[Pt]) -> bool {
+    let n = corners.len();
+    let mut odd = false;
+    for k in 0..n {
+        let (a, b) = (corners[k], corners[(k + 1) % n]);
+        if (a.y > p.y) != (b.y > p.y) {
+            let x = a.x as f64 + (p.y - a.y) as f64 * (b.x - a.x) as f64 / (b.y - a.y) as f64;
+            if (p.x as f64) < x {
+                odd = !odd;
+            }
+        }
+    }
+    odd
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +108,29 @@ mod tests {
         // One LNS (30 mm) is one unit.
         let d = world(table, 100.0, 100.0).distance(world(table, 130.0, 100.0));
         assert!((d - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_unit_on_a_hill_stands_on_its_top() {
+        use sandtable_frontiers::setup::{Terrain, TerrainKind};
+        let hill = |corners: Vec<Pt>| Terrain {
+            kind: TerrainKind::Hill,
+            corners,
+        };
+        let setup = sandtable_frontiers::Setup {
+            terrain: vec![hill(vec![
+                Pt::new(100, 100),
+                Pt::new(300, 100),
+                Pt::new(300, 200),
+                Pt::new(200, 150),
+                Pt::new(100, 200),
+            ])],
+            ..sandtable_frontiers::Setup::default()
+        };
+        let top = dress::terrain_look(TerrainKind::Hill).1;
+        assert_eq!(ground(&setup, Pt::new(150, 120)), top);
+        // In the notch of the concave hill, and off it: the table top.
+        assert_eq!(ground(&setup, Pt::new(200, 190)), 0.0);
+        assert_eq!(ground(&setup, Pt::new(50, 50)), 0.0);
     }
 }

@@ -40,8 +40,8 @@ fn viewer_side(viewer: Viewer) -> Option<u8> {
 }
 
 /// The lines of the panel's state as the viewer may read them: the turn,
-/// the phase, AP destroyed, and each side's cards (the viewer's own hand,
-/// of the other only the sizes and discards, R149).
+/// the phase, AP destroyed, the goal, and each side's cards (the
+/// viewer's own hand, of the other only the sizes and discards, R149).
 pub fn state_lines(active: &ActiveSkirmish) -> Vec<String> {
     let game = active.game.game();
     let viewer = viewer_side(active.viewer);
@@ -57,13 +57,82 @@ pub fn state_lines(active: &ActiveSkirmish) -> Vec<String> {
         "AP destroyed: {} {}, {} {} (R145)",
         setup.sides[0].name, ap[0], setup.sides[1].name, ap[1]
     ));
+    lines.push(goal_line(game));
     for side in 0..2u8 {
         lines.push(sandtable_frontiers::text::cards_line(game, side, viewer));
     }
-    for (k, c) in game.crates().iter().enumerate() {
-        lines.push(sandtable_frontiers::text::crate_line(game, k, c, viewer));
-    }
     lines
+}
+
+/// The crates as the viewer may know them (R143, R149), a line each.
+pub fn crate_lines(active: &ActiveSkirmish) -> Vec<String> {
+    let game = active.game.game();
+    let viewer = viewer_side(active.viewer);
+    game.crates()
+        .iter()
+        .enumerate()
+        .map(|(k, c)| sandtable_frontiers::text::crate_line(game, k, c, viewer))
+        .collect()
+}
+
+/// How the skirmish is won, and how far each side is from it (R145-R148).
+pub fn goal_line(game: &sandtable_frontiers::Game) -> String {
+    use sandtable_frontiers::setup::Victory;
+    let setup = game.setup();
+    let name = |s: usize| setup.sides[s].name.as_str();
+    let ap = game.ap_destroyed();
+    match setup.victory {
+        Victory::Skirmish => format!("Goal: more AP destroyed after turn {} (R145)", setup.turns),
+        Victory::Confrontation => {
+            // 80% of the enemy list, in whole AP (R146).
+            let list = |s: u8| -> u32 {
+                game.units()
+                    .iter()
+                    .filter(|u| u.side == s)
+                    .map(|u| u32::from(u.data.ap))
+                    .sum()
+            };
+            let need = |s: u8| (list(1 - s) * 4).div_ceil(5);
+            format!(
+                "Goal: 80% of the enemy list (R146): {} {} of {}, {} {} of {}",
+                name(0),
+                ap[0],
+                need(0),
+                name(1),
+                ap[1],
+                need(1)
+            )
+        }
+        Victory::TreasureHunt => {
+            let b = game.banked();
+            format!(
+                "Goal: the most crates banked (R148): {} {}, {} {}; then AP destroyed",
+                name(0),
+                b[0],
+                name(1),
+                b[1]
+            )
+        }
+        Victory::AttackDefense => format!(
+            "Goal: {} ends a turn over all {} objectives, and loses below 3 units or after turn {} (R148)",
+            name(usize::from(setup.attacker.min(1))),
+            setup.objectives.len(),
+            setup.turns
+        ),
+        Victory::DataRecovery => format!(
+            "Goal: end a turn carrying the diskette onto the teleprinter{} (R147)",
+            setup
+                .teleprinter
+                .map(|(e, k)| format!(" ({})", game.space_name(e, k)))
+                .unwrap_or_default()
+        ),
+        Victory::Cameron => format!(
+            "Goal: {} destroys every defender; {} holds to the end of turn {} (R148)",
+            name(usize::from(setup.attacker.min(1))),
+            name(usize::from(1 - setup.attacker.min(1))),
+            setup.turns
+        ),
+    }
 }
 
 /// The legal commands that fit what is typed (each word a prefix of the
@@ -136,6 +205,7 @@ struct SkirmishButtons<'w> {
     files: crate::hud::FilePanel<'w>,
     undo: MessageWriter<'w, UndoRequest>,
     inputs: MessageWriter<'w, SkirmishInput>,
+    hints: MessageWriter<'w, crate::session::HintRequest>,
 }
 
 /// The skirmish's panel.
@@ -150,6 +220,7 @@ fn draw_skirmish_panel(
     pick: Res<super::hand::SkirmishPick>,
     draft: Res<super::hand::OrdersDraft>,
     mut listed: Local<Listed>,
+    hint: Res<super::play::SkirmishHint>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = skirmish.game.game();
@@ -175,6 +246,16 @@ fn draw_skirmish_panel(
         for l in state_lines(&skirmish) {
             ui.label(l);
         }
+        let crates = crate_lines(&skirmish);
+        if !crates.is_empty() {
+            egui::CollapsingHeader::new(format!("Crates ({})", crates.len()))
+                .id_salt("skirmish-crates")
+                .show(ui, |ui| {
+                    for l in crates {
+                        ui.label(egui::RichText::new(l).small());
+                    }
+                });
+        }
         ui.separator();
         ui.label(
             egui::RichText::new(
@@ -193,6 +274,34 @@ fn draw_skirmish_panel(
             *listed = Listed::of(&skirmish, &seats, key);
         }
         let legal = &listed.legal;
+        // Deployment: the units waiting, one chosen to go where the table
+        // is clicked (R146).
+        if let Ok((_, list)) = legal
+            && super::hand::deploying(game)
+        {
+            let waiting: Vec<String> = list
+                .iter()
+                .filter_map(|c| c.strip_prefix("deploy "))
+                .filter_map(|c| c.split_whitespace().next())
+                .map(str::to_owned)
+                .collect();
+            if !waiting.is_empty() {
+                ui.label(egui::RichText::new("Deployment (R146)").strong());
+                ui.label("Choose a unit, then click where it stands:");
+                ui.horizontal_wrapped(|ui| {
+                    for (k, tag) in waiting.iter().enumerate() {
+                        let Some(i) = sandtable_frontiers::Tag::new(tag).and_then(|t| game.find(t))
+                        else {
+                            continue;
+                        };
+                        let chosen = pick.unit == Some(i) || (k == 0 && pick.unit.is_none());
+                        if ui.selectable_label(chosen, tag).clicked() {
+                            buttons.inputs.write(SkirmishInput::Choose(i));
+                        }
+                    }
+                });
+            }
+        }
         // The Order phase: markers laid by clicking units, then sealed.
         if let Ok((seat, _)) = legal
             && listed.orders
@@ -259,6 +368,21 @@ fn draw_skirmish_panel(
             }
             if ui.button("Save").clicked() {
                 buttons.files.save.write(SaveRequest::own_file());
+            }
+            if ui
+                .add_enabled(legal.is_ok(), egui::Button::new("Hint"))
+                .on_hover_text("the command a bot would play, from what you see")
+                .clicked()
+            {
+                buttons.hints.write(crate::session::HintRequest);
+            }
+            if let Some(command) = hint.for_game(&skirmish)
+                && ui
+                    .button("Play the hint")
+                    .on_hover_text(command.to_string())
+                    .clicked()
+            {
+                buttons.inputs.write(SkirmishInput::Command(command));
             }
             if ui
                 .add_enabled(pick.unit.is_some(), egui::Button::new("Let go"))
@@ -392,7 +516,11 @@ fn draw_marks(
         Spot::Point { x_mm, y_mm } => Some((f32::from(x_mm), f32::from(y_mm))),
         _ => None,
     };
-    if let Some(u) = pick.unit.and_then(|i| game.units().get(i)) {
+    if let Some(u) = pick
+        .unit
+        .and_then(|i| game.units().get(i))
+        .filter(|u| !u.waiting)
+    {
         let size = f32::from(u.data.base.size_mm().0) + 8.0;
         labels.line(
             circle(labels, table, (u.at.x as f32, u.at.y as f32), size),

@@ -18,11 +18,13 @@ pub(super) fn plugin(app: &mut App) {
     crate::session::bots::add_bots::<Frontiers>(app);
     app.add_message::<SkirmishInput>()
         .add_message::<BotMove>()
+        .init_resource::<SkirmishHint>()
         .add_systems(
             Update,
             (
                 crate::session::keys::read_undo_keys::<Frontiers>
                     .in_set(crate::AppSystems::RecordInput),
+                think_of_skirmish_hint.in_set(crate::AppSystems::RecordInput),
                 (
                     start_turn::<Frontiers>,
                     play_bot_moves,
@@ -85,6 +87,9 @@ pub enum SkirmishInput {
     Click(sandtable_frontiers::geometry::Pt),
     /// Let go of the selected unit.
     Cancel,
+    /// Choose this unit, by its index, as the one to act or deploy (the
+    /// panel's list of units waiting to deploy).
+    Choose(usize),
     /// Seal the order markers laid by clicks, the decoys filled in
     /// (R107).
     SealOrders,
@@ -97,9 +102,42 @@ pub enum SkirmishInput {
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BotMove(pub Command);
 
+/// The skirmish's hint: the command a bot of
+/// [`HINT_STRENGTH`](crate::session::HINT_STRENGTH) would play for the
+/// person, thought of on the person's own view (the bot's redeal, R149).
+pub type SkirmishHint = crate::session::bots::Hint<Frontiers>;
+
+/// Starts a hint when asked, while a person decides, and tells it once
+/// the bot has thought; the panel offers to play it. A hint for a game
+/// that moved on meanwhile is dropped.
+fn think_of_skirmish_hint(
+    mut requests: MessageReader<crate::session::HintRequest>,
+    mut hint: ResMut<SkirmishHint>,
+    active: Res<ActiveSkirmish>,
+    seats: Res<Seats>,
+    mut notice: ResMut<Notice>,
+) {
+    crate::session::bots::ask_hint(
+        requests.read().count() > 0,
+        &mut hint,
+        &active,
+        || person_may_not_play(&active, &seats),
+        &mut notice,
+    );
+    match hint.ready(&active) {
+        None => {}
+        Some(Err(_)) => notice.info("the skirmish moved on: ask for a new hint"),
+        Some(Ok(command)) => notice.info(format!(
+            "hint: `{command}`, as a bot of strength {} would play",
+            crate::session::HINT_STRENGTH
+        )),
+    }
+}
+
 /// A skirmish was opened, or it left the table: a bot's thought about the
 /// one before goes with it.
-fn forget_the_last_skirmish(mut commands: Commands) {
+fn forget_the_last_skirmish(mut commands: Commands, mut hint: ResMut<SkirmishHint>) {
+    *hint = SkirmishHint::default();
     commands.remove_resource::<crate::session::bots::Thinking<Frontiers>>();
     commands.remove_resource::<crate::session::bots::LastBotMove<Frontiers>>();
 }
@@ -165,6 +203,10 @@ pub fn skirmish_input(
                 draft.0.clear();
                 continue;
             }
+            SkirmishInput::Choose(i) => {
+                pick.unit = Some(*i);
+                continue;
+            }
             _ => {}
         }
         if let Some(why) = person_may_not_play(&active, &seats) {
@@ -175,7 +217,9 @@ pub fn skirmish_input(
         let seat = next_seat(game).expect("a person decides");
         let side = seat.index().min(1) as u8;
         let command = match input {
-            SkirmishInput::Cancel | SkirmishInput::ClearOrders => continue,
+            SkirmishInput::Cancel | SkirmishInput::ClearOrders | SkirmishInput::Choose(_) => {
+                continue;
+            }
             SkirmishInput::SealOrders => match game.orders_with(side, &draft.0) {
                 Some(c) => c,
                 None => {

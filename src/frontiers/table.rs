@@ -313,16 +313,20 @@ pub fn sync_skirmish_pieces(
             },
             Moving,
             TablePiece,
-            Transform::from_translation(world_pt(table, u.at)).with_rotation(turn),
+            Transform::from_translation(
+                world_pt(table, u.at) + Vec3::Y * super::ground(game.setup(), u.at),
+            )
+            .with_rotation(turn),
             Visibility::default(),
         ));
     }
+    let setup = game.setup();
     let mut token = |t: Token, at| {
         commands.spawn((
             t,
             Moving,
             TablePiece,
-            Transform::from_translation(world_pt(table, at)),
+            Transform::from_translation(world_pt(table, at) + Vec3::Y * super::ground(setup, at)),
             Visibility::default(),
         ));
     };

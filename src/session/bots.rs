@@ -185,6 +185,27 @@ impl<S: TableSystem> Default for Hint<S> {
     }
 }
 
+/// Asks for a hint when `asked`, unless one is being thought of: the
+/// notice says it is being thought of, or what `why_not` says (why no
+/// person may play now).
+pub fn ask_hint<S: TableSystem>(
+    asked: bool,
+    hint: &mut Hint<S>,
+    active: &ActiveGame<S>,
+    why_not: impl FnOnce() -> Option<String>,
+    notice: &mut super::Notice,
+) {
+    if asked && !hint.thinking() {
+        match why_not() {
+            Some(why) => notice.info(format!("no hint: {why}")),
+            None => {
+                hint.ask(active);
+                notice.info("thinking of a hint...");
+            }
+        }
+    }
+}
+
 /// A hint thought of for a game that has moved on since it was asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MovedOn;

@@ -235,15 +235,13 @@ fn think_of_battle_hint(
     mut pick: ResMut<BattlePick>,
     mut notice: ResMut<Notice>,
 ) {
-    if requests.read().count() > 0 && !hint.thinking() {
-        match person_may_not_play(&active, &seats) {
-            Some(why) => notice.info(format!("no hint: {why}")),
-            None => {
-                hint.ask(&active);
-                notice.info("thinking of a hint...");
-            }
-        }
-    }
+    crate::session::bots::ask_hint(
+        requests.read().count() > 0,
+        &mut hint,
+        &active,
+        || person_may_not_play(&active, &seats),
+        &mut notice,
+    );
     let command = match hint.ready(&active) {
         None => return,
         Some(Err(_)) => {

@@ -588,3 +588,56 @@ fn a_cameron_defender_s_crates_show_on_the_panel_to_the_defender_alone() {
         "{referee:?}"
     );
 }
+
+#[test]
+fn a_confrontation_is_played_by_requests_through_a_shot_a_card_and_the_reserve() {
+    use sandtable_frontiers::Command;
+    use sandtable_frontiers::turn::Phase;
+    let mut app = headless();
+    open(&mut app, &scenario("confrontation.ron"));
+    let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(3);
+    let (mut shots, mut cards, mut reserve) = (0, 0, false);
+    for _ in 0..400 {
+        if skirmish(&app).curtain() {
+            take_table(&mut app);
+        }
+        let seats = app.world().resource::<Seats>().clone();
+        let Ok((seat, legal)) = person_legal(skirmish(&app), &seats) else {
+            break;
+        };
+        let game = skirmish(&app).game.game().clone();
+        reserve |= matches!(game.flow().phase, Phase::Reserve(_));
+        // Names are shots where they may be, cards are played once each
+        // side has a few, the rest as the list has them, members drawn.
+        let text = |l: &sandtable_core::game::Legal<Command>| l.command.to_string();
+        let pick = legal
+            .iter()
+            .find(|l| text(l).ends_with(" shoot"))
+            .or_else(|| legal.iter().find(|l| text(l).starts_with("shoot ")))
+            .or_else(|| {
+                legal
+                    .iter()
+                    .find(|l| text(l).starts_with("card ") && cards < 3)
+            })
+            .unwrap_or(&legal[0])
+            .command;
+        let mut members = Vec::new();
+        game.sample_into(seat, &pick, 1, &mut rng, &mut members);
+        let command = members.pop().unwrap_or(pick);
+        let words = command.to_string();
+        assert!(
+            input(&mut app, SkirmishInput::Command(command)),
+            "{words}: {}",
+            common::notice(&app)
+        );
+        shots += usize::from(words.starts_with("shoot "));
+        cards += usize::from(words.starts_with("card "));
+        units_follow(&mut app);
+        if reserve && shots > 0 && cards > 0 {
+            break;
+        }
+    }
+    assert!(shots > 0, "a shot was played");
+    assert!(cards > 0, "a card was played");
+    assert!(reserve, "the Reserve was reached");
+}

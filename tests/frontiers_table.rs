@@ -641,3 +641,82 @@ fn a_confrontation_is_played_by_requests_through_a_shot_a_card_and_the_reserve()
     assert!(cards > 0, "a card was played");
     assert!(reserve, "the Reserve was reached");
 }
+
+#[test]
+fn a_placed_drop_lands_where_the_table_is_clicked() {
+    use sandtable_frontiers::Command;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = common::temp_dir("frontiers-table", "placed");
+    // The relay skirmish with `drop: placed` (R129): the mortar's
+    // template falls where the real one did, and the table is clicked
+    // there.
+    let text = std::fs::read_to_string(scenario("skirmish.ron")).expect("the scenario");
+    let placed = text.replacen(
+        "    turns: 6,",
+        "    turns: 6,\n    switches: (drop: placed),",
+        1,
+    );
+    assert_ne!(placed, text);
+    std::fs::write(dir.join("placed.ron"), placed).expect("written");
+    let moves =
+        std::fs::read_to_string(root.join("crates/cli/tests/data/skirmish.moves")).expect("moves");
+    // Up to the mortar's shot at B1.
+    let upto: Vec<&str> = moves
+        .lines()
+        .take_while(|l| *l != "shoot M1 B1")
+        .chain(["shoot M1 B1"])
+        .collect();
+    let record = dir.join("placed.moves");
+    std::fs::write(
+        &record,
+        format!(
+            "[Scenario \"placed.ron\"]\n[Seats \"person, person\"]\n{}\n",
+            upto.join("\n")
+        ),
+    )
+    .expect("written");
+    let mut app = headless();
+    open(&mut app, &record);
+    assert_eq!(
+        skirmish(&app).record.len(),
+        upto.len(),
+        "{}",
+        common::notice(&app)
+    );
+    // Windows passed until the drop waits for where it fell.
+    for _ in 0..6 {
+        if skirmish(&app).curtain() {
+            take_table(&mut app);
+        }
+        if skirmish(&app).game.game().pending().is_some() {
+            break;
+        }
+        assert!(
+            input(&mut app, SkirmishInput::Text("pass".into())),
+            "{}",
+            common::notice(&app)
+        );
+    }
+    if skirmish(&app).curtain() {
+        take_table(&mut app);
+    }
+    let aim = skirmish(&app)
+        .game
+        .game()
+        .pending()
+        .expect("a drop waits")
+        .aim;
+    let fell = sandtable_frontiers::geometry::Pt::new(aim.x + 20, aim.y - 10);
+    assert!(
+        input(&mut app, SkirmishInput::Click(fell)),
+        "{}",
+        common::notice(&app)
+    );
+    let played = *skirmish(&app).record.last().expect("played");
+    assert!(
+        matches!(played, Command::Land { at } if at.pt() == fell),
+        "{played}"
+    );
+    assert!(skirmish(&app).game.game().pending().is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,6 +1,8 @@
 //! Playing a skirmish with the mouse: the person clicks one of their units
 //! that may act, then a point of the table to move it there or an enemy
-//! to shoot at. While a unit is selected, what a click would play is
+//! to shoot at (a unit whose action is a smoke bomb: where it lands, R130;
+//! a drop placed: where its real template fell, R129). While a unit is
+//! selected, what a click would play is
 //! shown before it is played: the member of the move's family nearest the
 //! pointer (the contract's `nearest`) with its path, its length in LNS
 //! against the unit's Movement and its reach; a shot's line of sight with
@@ -165,6 +167,17 @@ pub fn click_means(game: &Game, seat: Seat, pick: SkirmishPick, p: Pt) -> ClickM
         let tag = game.units()[i].tag;
         legal.iter().any(|l| l.command.unit() == Some(tag))
     };
+    // A drop waiting for where its real template fell (`drop: placed`,
+    // R129): the click is where.
+    if let Some(land) = legal
+        .iter()
+        .find(|l| matches!(l.command, Command::Land { .. }))
+    {
+        return match game.nearest(seat, &land.command, spot(p)) {
+            Some(c) => ClickMeans::Play(c),
+            None => ClickMeans::Refused(format!("the template cannot lie at {p} (R129)")),
+        };
+    }
     // Deployment (R146): the unit chosen, else the first the list has,
     // is set down where the table is clicked.
     let deploys: Vec<Tag> = legal
@@ -244,15 +257,33 @@ pub fn click_means(game: &Game, seat: Seat, pick: SkirmishPick, p: Pt) -> ClickM
             }
         }
         _ => {
-            let listed = legal.iter().find_map(|l| match l.command {
-                Command::Move { unit: u, .. } if u == unit => Some(l.command),
-                _ => None,
-            });
+            // A point: the unit's move there, else its smoke (R130).
+            let listed = legal
+                .iter()
+                .find_map(|l| match l.command {
+                    Command::Move { unit: u, .. } if u == unit => Some(l.command),
+                    _ => None,
+                })
+                .or_else(|| {
+                    legal.iter().find_map(|l| match l.command {
+                        Command::Smoke { unit: u, .. } if u == unit => Some(l.command),
+                        _ => None,
+                    })
+                });
             let Some(listed) = listed else {
-                return ClickMeans::Refused(format!("{unit} does not move now"));
+                return ClickMeans::Refused(format!(
+                    "{unit} neither moves nor throws smoke now: its action is another (R111)"
+                ));
             };
             match game.nearest(seat, &listed, spot(p)) {
                 Some(c) => ClickMeans::Play(c),
+                None if matches!(listed, Command::Smoke { .. }) => {
+                    let at = P16::of(p).unwrap_or_default();
+                    ClickMeans::Refused(match game.check(seat, &Command::Smoke { unit, at }) {
+                        Err(e) => e.to_string(),
+                        Ok(()) => format!("{unit} cannot throw smoke towards {p}"),
+                    })
+                }
                 None => {
                     // Why the straight move there is refused.
                     let straight = P16::of(p).and_then(|q| Command::move_to(unit, &[q], None));
@@ -318,7 +349,7 @@ fn show_preview(
     };
     let game = active.game.game();
     if let Some(p) = pointer.0
-        && (pick.unit.is_some() || deploying(game))
+        && (pick.unit.is_some() || deploying(game) || game.pending().is_some())
         && super::play::person_may_not_play(&active, &seats).is_none()
         && let Some(seat) = sandtable_core::game::next_seat(game)
     {

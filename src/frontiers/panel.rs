@@ -453,8 +453,16 @@ fn label_skirmish(
     let game = skirmish.game.game();
     let viewer = viewer_side(skirmish.viewer);
     draw_marks(&labels, game, &preview, *pick);
-    if pointer.0.is_some() && !preview.words.is_empty() {
-        labels.pointer_bar(preview.words.clone());
+    if let Some(p) = pointer.0 {
+        if !preview.words.is_empty() {
+            labels.pointer_bar(preview.words.clone());
+        } else if let Some(what) = skirmish.describe(sandtable_core::game::Spot::Point {
+            x_mm: p.x as i16,
+            y_mm: p.y as i16,
+        }) {
+            // What is there, as the viewer may know it (R149).
+            labels.pointer_bar(format!("{p}: {what}"));
+        }
     }
     for (u, at) in &units {
         let Some(p) = labels.screen(at.translation + Vec3::Y * 1.1) else {

@@ -413,7 +413,7 @@ fn a_unit_is_selected_and_moved_by_clicks_what_it_plays_shown_first() {
                 sandtable::frontiers::hand::click_means(
                     &game,
                     sandtable_core::game::next_seat(&game).expect("a seat"),
-                    SkirmishPick { unit: Some(i) },
+                    &SkirmishPick::of(i),
                     *p
                 ),
                 sandtable::frontiers::hand::ClickMeans::Play(_)
@@ -434,7 +434,83 @@ fn a_unit_is_selected_and_moved_by_clicks_what_it_plays_shown_first() {
         "{:?}",
         preview.marks
     );
-    // The click plays what was shown, and the unit stands at its end.
+    // A leg added by Shift-click: the move then goes through it. A leg
+    // into the relay hut's wall is refused with its ruling, and adds
+    // nothing.
+    let wall = sandtable_frontiers::geometry::Pt::new(620, 262);
+    assert!(!input(&mut app, SkirmishInput::Waypoint(wall)));
+    assert!(
+        common::notice(&app).contains("no leg to"),
+        "{}",
+        common::notice(&app)
+    );
+    assert!(
+        common::notice(&app).contains("(R1"),
+        "{}",
+        common::notice(&app)
+    );
+    assert!(app.world().resource::<SkirmishPick>().legs.is_empty());
+    let half = sandtable_frontiers::geometry::Pt::new((at.x + target.x) / 2, (at.y + target.y) / 2);
+    assert!(!input(&mut app, SkirmishInput::Waypoint(half)));
+    assert_eq!(app.world().resource::<SkirmishPick>().legs, [half]);
+    app.update();
+    let through = app
+        .world()
+        .resource::<Preview>()
+        .command
+        .expect("the move through the leg");
+    assert_eq!(through.to_string(), format!("move {tag} {half} {target}"));
+    // Far beyond its reach, the last leg stops short where the rules take
+    // the move: within its Movement (R113).
+    let far = sandtable_frontiers::geometry::Pt::new(
+        half.x + 10 * (target.x - half.x),
+        half.y + 10 * (target.y - half.y),
+    );
+    app.world_mut().resource_mut::<PointerAt>().0 = Some(far);
+    app.update();
+    let short = app
+        .world()
+        .resource::<Preview>()
+        .command
+        .expect("a move short of the pointer");
+    let Command::Move { legs, .. } = short else {
+        panic!("{short} is a move")
+    };
+    let points = legs.points().expect("points");
+    assert_eq!(points.len(), 2, "{short}");
+    assert_eq!(points[0], half);
+    assert_ne!(points[1], far);
+    let length: f64 = [at, points[0], points[1]]
+        .windows(2)
+        .map(|w| f64::from(w[1].x - w[0].x).hypot(f64::from(w[1].y - w[0].y)))
+        .sum();
+    let reach = f64::from(game.units()[i].movement()) * 30.0;
+    assert!(length <= reach + 1.0, "{short}: {length} mm, reach {reach}");
+    // And it goes as far as the rules take it: 2 mm further along the
+    // leg is refused.
+    let (dx, dy) = (f64::from(far.x - half.x), f64::from(far.y - half.y));
+    let d = dx.hypot(dy);
+    let beyond = sandtable_frontiers::geometry::Pt::new(
+        points[1].x + (2.0 * dx / d).round() as i32,
+        points[1].y + (2.0 * dy / d).round() as i32,
+    );
+    let further = Command::move_to(
+        tag,
+        &[
+            sandtable_frontiers::command::P16::of(half).expect("on the table"),
+            sandtable_frontiers::command::P16::of(beyond).expect("on the table"),
+        ],
+        None,
+    )
+    .expect("a move");
+    let seat = sandtable_core::game::next_seat(&game).expect("a seat");
+    assert!(game.check(seat, &further).is_err(), "{further} is refused");
+    app.world_mut().resource_mut::<PointerAt>().0 = Some(target);
+    // Let go, and picked again: the click plays what was shown, and the
+    // unit stands at its end.
+    assert!(!input(&mut app, SkirmishInput::Cancel));
+    assert!(!input(&mut app, SkirmishInput::Click(at)));
+    app.update();
     assert!(input(&mut app, SkirmishInput::Click(target)));
     assert_eq!(
         skirmish(&app).record.last().map(ToString::to_string),

@@ -41,11 +41,53 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// The unit the person selected to act, by its index in the game.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+/// The unit the person selected to act, by its index in the game, and
+/// the points its move passes through so far (legs added by Shift-clicks,
+/// R113).
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
 pub struct SkirmishPick {
     /// The unit.
     pub unit: Option<usize>,
+    /// The move's points before its end, in order.
+    pub legs: Vec<Pt>,
+}
+
+impl SkirmishPick {
+    /// A pick of unit `i` alone.
+    pub fn of(i: usize) -> SkirmishPick {
+        SkirmishPick {
+            unit: Some(i),
+            legs: Vec::new(),
+        }
+    }
+}
+
+/// The move of the picked unit through its legs so far and then `end`,
+/// as the rules take it; or why not.
+pub fn move_through(
+    game: &Game,
+    seat: Seat,
+    pick: &SkirmishPick,
+    end: Pt,
+) -> Result<Command, String> {
+    let i = pick.unit.ok_or("select a unit first")?;
+    let unit = game.units()[i].tag;
+    let points: Option<Vec<P16>> = pick
+        .legs
+        .iter()
+        .chain([&end])
+        .map(|p| P16::of(*p))
+        .collect();
+    let command = points
+        .and_then(|p| Command::move_to(unit, &p, None))
+        .ok_or_else(|| {
+            format!(
+                "a path of at most {} legs on the table",
+                sandtable_frontiers::command::MAX_STEPS
+            )
+        })?;
+    game.check(seat, &command).map_err(|e| e.to_string())?;
+    Ok(command)
 }
 
 /// The numbered order markers the person has laid so far in the Order
@@ -159,7 +201,7 @@ pub enum ClickMeans {
 }
 
 /// What a click at `p` means now (see [`ClickMeans`]).
-pub fn click_means(game: &Game, seat: Seat, pick: SkirmishPick, p: Pt) -> ClickMeans {
+pub fn click_means(game: &Game, seat: Seat, pick: &SkirmishPick, p: Pt) -> ClickMeans {
     let mut legal = Vec::new();
     game.legal_into(seat, &mut legal);
     let side = seat.index().min(1) as u8;
@@ -256,6 +298,28 @@ pub fn click_means(game: &Game, seat: Seat, pick: SkirmishPick, p: Pt) -> ClickM
                 }
             }
         }
+        _ if !pick.legs.is_empty() => match move_through(game, seat, pick, p) {
+            Ok(c) => ClickMeans::Play(c),
+            // As a single leg snaps to its nearest member, the last leg
+            // stops short where the rules take the move.
+            Err(why) => {
+                let from = *pick.legs.last().expect("a leg");
+                let (dx, dy) = (f64::from(p.x - from.x), f64::from(p.y - from.y));
+                let d = dx.hypot(dy);
+                let mut r = d.floor();
+                while r >= 1.0 {
+                    let q = Pt::new(
+                        from.x + (dx * r / d).round() as i32,
+                        from.y + (dy * r / d).round() as i32,
+                    );
+                    if let Ok(c) = move_through(game, seat, pick, q) {
+                        return ClickMeans::Play(c);
+                    }
+                    r -= 1.0;
+                }
+                ClickMeans::Refused(why)
+            }
+        },
         _ => {
             // A point: the unit's move there, else its smoke (R130).
             let listed = legal
@@ -339,8 +403,8 @@ fn show_preview(
     seats: Res<crate::session::Seats>,
     mut preview: ResMut<Preview>,
 ) {
-    let now = (active.id, active.revision, *pick, *pointer);
-    if preview.seen == Some(now) {
+    let now = (active.id, active.revision, pick.clone(), *pointer);
+    if preview.seen.as_ref() == Some(&now) {
         return;
     }
     let mut fresh = Preview {
@@ -353,7 +417,7 @@ fn show_preview(
         && super::play::person_may_not_play(&active, &seats).is_none()
         && let Some(seat) = sandtable_core::game::next_seat(game)
     {
-        match click_means(game, seat, *pick, p) {
+        match click_means(game, seat, &pick, p) {
             ClickMeans::Play(c) => {
                 fresh.marks = game.marks(seat, &c, active.viewer);
                 fresh.words = preview_words(game, seat, &c);
@@ -425,15 +489,41 @@ fn read_clicks(
     keys: Res<ButtonInput<KeyCode>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     pointer: Res<PointerAt>,
+    active: Res<ActiveSkirmish>,
+    mut pressed: Local<Option<Pt>>,
     mut out: MessageWriter<super::play::SkirmishInput>,
 ) {
+    use super::play::SkirmishInput;
     if egui.as_ref().is_some_and(|e| e.wants_any_pointer_input()) {
+        *pressed = None;
         return;
     }
+    // A press acts at once (a unit selected, a point played); a drag let
+    // go a unit's base away from where it was pressed acts there too, so
+    // a unit is dragged to where it goes.
     if buttons.just_pressed(MouseButton::Left)
         && let Some(p) = pointer.0
     {
-        out.write(super::play::SkirmishInput::Click(p));
+        // Only a press on one's own unit's base starts a drag.
+        let game = active.game.game();
+        *pressed = unit_at(game, p)
+            .filter(|i| {
+                active.viewer
+                    == sandtable_core::game::Viewer::Player(Seat(u16::from(game.units()[*i].side)))
+            })
+            .map(|_| p);
+        let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
+        out.write(if shift {
+            SkirmishInput::Waypoint(p)
+        } else {
+            SkirmishInput::Click(p)
+        });
+    }
+    if buttons.just_released(MouseButton::Left)
+        && let (Some(from), Some(to)) = (pressed.take(), pointer.0)
+        && f64::from(to.x - from.x).hypot(f64::from(to.y - from.y)) > 20.0
+    {
+        out.write(SkirmishInput::Click(to));
     }
     if keys.just_pressed(KeyCode::Escape)
         && !egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input())

@@ -452,7 +452,7 @@ fn label_skirmish(
     let labels = TableLabels::new(ctx, cam, cam_at);
     let game = skirmish.game.game();
     let viewer = viewer_side(skirmish.viewer);
-    draw_marks(&labels, game, &preview, *pick);
+    draw_marks(&labels, game, &preview, &pick);
     if let Some(p) = pointer.0 {
         if !preview.words.is_empty() {
             labels.pointer_bar(preview.words.clone());
@@ -516,7 +516,7 @@ fn draw_marks(
     labels: &TableLabels,
     game: &sandtable_frontiers::Game,
     preview: &super::hand::Preview,
-    pick: super::hand::SkirmishPick,
+    pick: &super::hand::SkirmishPick,
 ) {
     use sandtable_core::game::{DiscKind, Mark, Spot};
     let table = game.setup().table;
@@ -534,6 +534,16 @@ fn draw_marks(
             circle(labels, table, (u.at.x as f32, u.at.y as f32), size),
             egui::Color32::from_rgb(250, 210, 60),
         );
+    }
+    // The legs laid so far, from the unit through each point.
+    if let Some(u) = pick.unit.and_then(|i| game.units().get(i))
+        && !pick.legs.is_empty()
+    {
+        let line: Vec<egui::Pos2> = std::iter::once(u.at)
+            .chain(pick.legs.iter().copied())
+            .filter_map(|p| screen_of(labels, table, p.x as f32, p.y as f32))
+            .collect();
+        labels.line(line, egui::Color32::from_rgb(250, 210, 60));
     }
     for mark in &preview.marks {
         match mark {

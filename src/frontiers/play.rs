@@ -90,6 +90,9 @@ pub enum SkirmishInput {
     /// Choose this unit, by its index, as the one to act or deploy (the
     /// panel's list of units waiting to deploy).
     Choose(usize),
+    /// A point the selected unit's move passes through before its end
+    /// (Shift-click: a leg added, R113).
+    Waypoint(sandtable_frontiers::geometry::Pt),
     /// Seal the order markers laid by clicks, the decoys filled in
     /// (R107).
     SealOrders,
@@ -196,7 +199,7 @@ pub fn skirmish_input(
     for input in inputs.read() {
         match input {
             SkirmishInput::Cancel => {
-                pick.unit = None;
+                *pick = super::hand::SkirmishPick::default();
                 continue;
             }
             SkirmishInput::ClearOrders => {
@@ -204,7 +207,7 @@ pub fn skirmish_input(
                 continue;
             }
             SkirmishInput::Choose(i) => {
-                pick.unit = Some(*i);
+                *pick = super::hand::SkirmishPick::of(*i);
                 continue;
             }
             _ => {}
@@ -218,6 +221,20 @@ pub fn skirmish_input(
         let side = seat.index().min(1) as u8;
         let command = match input {
             SkirmishInput::Cancel | SkirmishInput::ClearOrders | SkirmishInput::Choose(_) => {
+                continue;
+            }
+            // A leg's end: the move so far must be one the rules take
+            // (R113, R114), and the path goes on from there.
+            SkirmishInput::Waypoint(p) => {
+                match super::hand::move_through(game, seat, &pick, *p) {
+                    Ok(_) => {
+                        pick.legs.push(*p);
+                        notice.info(format!(
+                            "a leg to {p}; click where the move ends, Shift-click for another leg"
+                        ));
+                    }
+                    Err(why) => notice.error(format!("no leg to {p}: {why}")),
+                }
                 continue;
             }
             SkirmishInput::SealOrders => match game.orders_with(side, &draft.0) {
@@ -245,7 +262,7 @@ pub fn skirmish_input(
                 }
                 continue;
             }
-            SkirmishInput::Click(p) => match super::hand::click_means(game, seat, *pick, *p) {
+            SkirmishInput::Click(p) => match super::hand::click_means(game, seat, &pick, *p) {
                 ClickMeans::Select(i) => {
                     pick.unit = Some(i);
                     notice.info(format!(
@@ -284,7 +301,7 @@ pub fn skirmish_input(
                     format!("played `{command}`")
                 });
                 // The unit acted: the next decision picks afresh.
-                pick.unit = None;
+                *pick = super::hand::SkirmishPick::default();
                 draft.0.clear();
             }
             Err(why) => notice.error(format!("`{command}` is refused: {why}")),

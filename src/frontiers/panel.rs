@@ -610,6 +610,7 @@ fn draw_marks(
                     DiscKind::Reach => egui::Color32::from_rgba_unmultiplied(90, 200, 250, 160),
                     DiscKind::Template => egui::Color32::from_rgb(250, 150, 40),
                     DiscKind::Cloud => egui::Color32::from_rgb(200, 200, 200),
+                    DiscKind::Landing => egui::Color32::from_rgb(250, 110, 40),
                 };
                 labels.line(circle(labels, table, c, f32::from(*diameter_mm)), colour);
             }

@@ -287,6 +287,9 @@ pub enum DiscKind {
     /// How far a piece reaches from its centre: a move's, a throw's, a
     /// drop's scatter.
     Reach,
+    /// One of the points a scattering drop may land on, one a roll of its
+    /// two dice (1 in 36 each; several rolls may land on one point).
+    Landing,
 }
 
 /// A refusal of a command: why, in plain words ending with its ruling.

@@ -20,6 +20,9 @@ fn spot(p: Pt) -> Spot {
     }
 }
 
+/// How large a drop's landing point is drawn: a dot, not a template.
+const LANDING_MM: f64 = 6.0;
+
 fn disc(centre: Pt, diameter: f64, kind: DiscKind) -> Mark {
     Mark::Disc {
         centre: spot(centre),
@@ -107,6 +110,24 @@ impl Game {
                             f64::from(LARGE_MM),
                             DiscKind::Template,
                         ));
+                        // Where its template's centre lands on each roll of
+                        // the two dice, direction and distance (R129).
+                        if self.setup().switches.drop == crate::setup::DropRule::Scatter {
+                            let (w, d) = self.setup().table;
+                            for direction in 1..=6 {
+                                for distance in 1..=6 {
+                                    let at = crate::templates::drop_landing(
+                                        self.units[t].at,
+                                        direction,
+                                        distance,
+                                        LARGE_MM,
+                                        w,
+                                        d,
+                                    );
+                                    out.push(disc(at, LANDING_MM, DiscKind::Landing));
+                                }
+                            }
+                        }
                     }
                     Err(e) => out.push(self.blocked_mark(i, t, e.to_string())),
                 }

@@ -144,3 +144,54 @@ fn r113_r126_a_move_s_path_and_reach_and_a_grenade_s_template() {
         kind: DiscKind::Template
     }));
 }
+
+#[test]
+fn r129_a_drop_shows_the_36_points_its_scatter_may_land_on() {
+    use sandtable_frontiers::templates::{LARGE_MM, drop_landing};
+    let g = game(
+        &[
+            ("M1", "lg_mortar", 0, 300, 100),
+            ("K1", "zr_cluster", 1, 300, 450),
+        ],
+        // Woods between them: no line of sight, so the mortar drops its
+        // round (R129).
+        vec![Terrain {
+            kind: TerrainKind::Vegetation,
+            corners: [(200, 250), (400, 250), (400, 320), (200, 320)]
+                .iter()
+                .map(|(x, y)| Pt::new(*x, *y))
+                .collect(),
+        }],
+    );
+    let marks = g.marks(Seat(0), &cmd("shoot M1 K1"), Viewer::Referee);
+    let landings: Vec<Spot> = marks
+        .iter()
+        .filter_map(|m| match m {
+            Mark::Disc {
+                centre,
+                kind: DiscKind::Landing,
+                ..
+            } => Some(*centre),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(landings.len(), 36, "one a roll of the two dice: {marks:?}");
+    let mut k = 0;
+    for direction in 1..=6 {
+        for distance in 1..=6 {
+            let p = drop_landing(Pt::new(300, 450), direction, distance, LARGE_MM, 1219, 610);
+            assert_eq!(
+                landings[k],
+                at(p.x as i16, p.y as i16),
+                "{direction}, {distance}"
+            );
+            k += 1;
+        }
+    }
+    // A distance of 1 lands on the aim whatever the direction: 31 points.
+    let mut distinct = landings.clone();
+    distinct.sort_by_key(|s| format!("{s:?}"));
+    distinct.dedup();
+    assert_eq!(distinct.len(), 31);
+    assert!(landings.contains(&at(300, 450)));
+}

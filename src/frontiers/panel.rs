@@ -135,6 +135,16 @@ pub fn goal_line(game: &sandtable_frontiers::Game) -> String {
     }
 }
 
+/// The ways of playing the card `id` now among the legal `commands`
+/// (`card aim T1`, `card aim T2` ...; R132).
+pub fn card_ways<'a>(commands: &'a [String], id: &str) -> Vec<&'a String> {
+    let prefix = format!("card {id}");
+    commands
+        .iter()
+        .filter(|c| **c == prefix || c.starts_with(&format!("{prefix} ")))
+        .collect()
+}
+
 /// The legal commands that fit what is typed (each word a prefix of the
 /// command's), at most `most`.
 pub fn fitting(legal: &[String], typed: &str, most: usize) -> Vec<String> {
@@ -337,6 +347,35 @@ fn draw_skirmish_panel(
         };
         if let Err(why) = legal {
             ui.label(why);
+        }
+        // The person's hand, a button a card: a card with one way to play
+        // it now is played; one with several puts `card <id>` on the line,
+        // and the list below offers its ways (R132).
+        if let Ok((seat, _)) = legal {
+            let own = &game.flow().cards[seat.index().min(1)].hand;
+            if !own.is_empty() {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label("Your hand:");
+                    for id in sandtable_frontiers::turn::card_ids(own) {
+                        let prefix = format!("card {id}");
+                        let ways = card_ways(commands, id);
+                        let button = ui
+                            .add_enabled(!ways.is_empty(), egui::Button::new(id))
+                            .on_disabled_hover_text("not playable now: not its window (R132)");
+                        if button.clicked() {
+                            match ways.as_slice() {
+                                [one] => match one.parse() {
+                                    Ok(command) => {
+                                        buttons.inputs.write(SkirmishInput::Command(command));
+                                    }
+                                    Err(_) => line.0 = (*one).clone(),
+                                },
+                                _ => line.0 = format!("{prefix} "),
+                            }
+                        }
+                    }
+                });
+            }
         }
         let mut enter = false;
         ui.horizontal(|ui| {
@@ -621,6 +660,23 @@ fn draw_marks(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_card_s_ways_are_the_listed_commands_that_play_it() {
+        let legal: Vec<String> = [
+            "card aim T1",
+            "card aim T2",
+            "card reinforce",
+            "card aimed T1",
+            "pass",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        assert_eq!(card_ways(&legal, "aim"), ["card aim T1", "card aim T2"]);
+        assert_eq!(card_ways(&legal, "reinforce"), ["card reinforce"]);
+        assert!(card_ways(&legal, "jam").is_empty());
+    }
 
     #[test]
     fn the_legal_list_is_cut_to_what_is_typed_word_by_word() {

@@ -591,6 +591,23 @@ fn orders_are_laid_by_clicking_units_sealed_and_never_shown_to_the_other_side() 
     assert!(shown.iter().all(|l| !l.contains("T1:1")), "{shown:?}");
     // A control: the referee's log has them.
     assert!(active.log.iter().any(|l| l.text.contains("T1:1")));
+    // Once the Zirl have sealed theirs, the markers lie on the table: over
+    // the Legion's units the Zirl read a face-down marker, no number, until
+    // it turns up; the Legion read their own (R108, R149).
+    assert!(input(&mut app, SkirmishInput::SealOrders));
+    let game = skirmish(&app).game.game();
+    let draft = OrdersDraft::default();
+    let label = |tag: &str, viewer| {
+        let i = game
+            .find(sandtable_frontiers::Tag::new(tag).expect("a tag"))
+            .expect("a unit");
+        sandtable::frontiers::panel::unit_label(game, i, viewer, &draft)
+    };
+    // Step 1 turned marker 1 up on T1; CP's marker 2 is still face down.
+    assert_eq!(label("T1", Some(1)), "T1, marker 1");
+    assert_eq!(label("CP", Some(1)), "CP, a face-down marker");
+    assert_eq!(label("CP", Some(0)), "CP, marker 2");
+    assert_eq!(label("CP", None), "CP, marker 2");
 }
 
 #[test]
@@ -794,5 +811,76 @@ fn a_placed_drop_lands_where_the_table_is_clicked() {
         "{played}"
     );
     assert!(skirmish(&app).game.game().pending().is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_shot_is_shown_as_the_rules_mark_it_before_it_is_played() {
+    use sandtable::frontiers::hand::{PointerAt, Preview, SkirmishPick};
+    use sandtable_core::game::{DiscKind, Mark};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = common::temp_dir("frontiers-table", "shot");
+    let moves =
+        std::fs::read_to_string(root.join("crates/cli/tests/data/skirmish.moves")).expect("moves");
+    // Up to the step in which the mortar M1 is to shoot.
+    let upto: Vec<&str> = moves.lines().take_while(|l| *l != "shoot M1 B1").collect();
+    let record = dir.join("shot.moves");
+    std::fs::write(
+        &record,
+        format!(
+            "[Scenario \"{}\"]\n[Seats \"person, person\"]\n{}\n",
+            scenario("skirmish.ron").display(),
+            upto.join("\n")
+        ),
+    )
+    .expect("written");
+    let mut app = headless();
+    open(&mut app, &record);
+    if skirmish(&app).curtain() {
+        take_table(&mut app);
+    }
+    let game = skirmish(&app).game.game().clone();
+    let find = |tag: &str| {
+        game.find(sandtable_frontiers::Tag::new(tag).expect("a tag"))
+            .expect("a unit")
+    };
+    let (m1, b1) = (find("M1"), find("B1"));
+    assert!(!input(&mut app, SkirmishInput::Click(game.units()[m1].at)));
+    assert_eq!(app.world().resource::<SkirmishPick>().unit, Some(m1));
+    app.world_mut().resource_mut::<PointerAt>().0 = Some(game.units()[b1].at);
+    app.update();
+    let preview = app.world().resource::<Preview>().clone();
+    let command = preview.command.expect("the shot at B1");
+    assert_eq!(command.to_string(), "shoot M1 B1");
+    // What is drawn is what the rules mark for it, as the Legion see it.
+    let seat = sandtable_core::game::next_seat(&game).expect("a seat");
+    assert_eq!(
+        preview.marks,
+        game.marks(seat, &command, skirmish(&app).viewer)
+    );
+    // No line of sight: the round drops, its template on the aim and its
+    // 36 landing points (R129); the odds in the words.
+    let landings = preview
+        .marks
+        .iter()
+        .filter(|m| {
+            matches!(
+                m,
+                Mark::Disc {
+                    kind: DiscKind::Landing,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(landings, 36);
+    assert!(
+        preview.words.contains("the drop's scatter"),
+        "{}",
+        preview.words
+    );
+    // The click plays it.
+    assert!(input(&mut app, SkirmishInput::Click(game.units()[b1].at)));
+    assert_eq!(skirmish(&app).record.last(), Some(&command));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -135,6 +135,29 @@ pub fn goal_line(game: &sandtable_frontiers::Game) -> String {
     }
 }
 
+/// The label over unit `i` as `viewer` (`None`: the referee) may read
+/// it: its id and its markers (another side's face-down markers without
+/// their numbers, R149), and the markers the person is laying on it.
+pub fn unit_label(
+    game: &sandtable_frontiers::Game,
+    i: usize,
+    viewer: Option<u8>,
+    draft: &super::hand::OrdersDraft,
+) -> String {
+    let tag = game.units()[i].tag;
+    let mut words = tag.to_string();
+    for m in sandtable_frontiers::text::markers_words(game, i, viewer) {
+        words.push_str(", ");
+        words.push_str(&m);
+    }
+    for (k, (t, _)) in draft.0.iter().enumerate() {
+        if *t == tag {
+            words.push_str(&format!(", laying {}", k + 1));
+        }
+    }
+    words
+}
+
 /// The ways of playing the card `id` now among the legal `commands`
 /// (`card aim T1`, `card aim T2` ...; R132).
 pub fn card_ways<'a>(commands: &'a [String], id: &str) -> Vec<&'a String> {
@@ -507,17 +530,7 @@ fn label_skirmish(
         let Some(p) = labels.screen(at.translation + Vec3::Y * 1.1) else {
             continue;
         };
-        let mut words = u.tag.clone();
-        for m in sandtable_frontiers::text::markers_words(game, u.index, viewer) {
-            words.push_str(", ");
-            words.push_str(&m);
-        }
-        // The markers being laid, before they are sealed: the person's own.
-        for (k, (t, _)) in draft.0.iter().enumerate() {
-            if t.as_str() == u.tag {
-                words.push_str(&format!(", laying {}", k + 1));
-            }
-        }
+        let words = unit_label(game, u.index, viewer, &draft);
         labels.boxed(
             p,
             words,

@@ -257,6 +257,13 @@ fn dress_units(
                     MeshMaterial3d(body.clone()),
                     Transform::from_xyz(0.0, 0.3, 0.0),
                 ));
+                // Its front (the facing, +X before the turn): a turret's
+                // gun, so the facing reads from any side (R100).
+                c.spawn((
+                    Mesh3d(meshes.add(Cuboid::new(len * 0.45, 0.1, 0.1))),
+                    MeshMaterial3d(base.clone()),
+                    Transform::from_xyz(len * 0.4, 0.5, 0.0),
+                ));
             }
         });
     }

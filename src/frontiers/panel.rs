@@ -582,10 +582,27 @@ fn draw_marks(
         .filter(|u| !u.waiting)
     {
         let size = f32::from(u.data.base.size_mm().0) + 8.0;
+        let c = (u.at.x as f32, u.at.y as f32);
         labels.line(
-            circle(labels, table, (u.at.x as f32, u.at.y as f32), size),
+            circle(labels, table, c, size),
             egui::Color32::from_rgb(250, 210, 60),
         );
+        // Each weapon's arc about the facing, where it is not all round
+        // (R121, the data's arcs).
+        for w in u.data.weapons.iter().filter(|w| w.arc_deg < 360) {
+            let half = f32::from(w.arc_deg).to_radians() / 2.0;
+            let facing = f32::from(u.facing).to_radians();
+            let reach = 150.0;
+            let at = |a: f32| (c.0 + reach * a.cos(), c.1 + reach * a.sin());
+            let mut wedge = vec![c];
+            wedge.extend((0..=24).map(|k| at(facing - half + 2.0 * half * k as f32 / 24.0)));
+            wedge.push(c);
+            let line: Vec<egui::Pos2> = wedge
+                .iter()
+                .filter_map(|(x, y)| screen_of(labels, table, *x, *y))
+                .collect();
+            labels.line(line, egui::Color32::from_rgb(190, 140, 250));
+        }
     }
     // The legs laid so far, from the unit through each point.
     if let Some(u) = pick.unit.and_then(|i| game.units().get(i))

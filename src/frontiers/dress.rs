@@ -81,16 +81,8 @@ fn dress_terrain(
             continue;
         };
         let (colour, height) = terrain_look(t.kind);
-        let outline: Vec<Vec2> = t
-            .corners
-            .iter()
-            .map(|p| {
-                let w = world_pt(setup.table, *p);
-                Vec2::new(w.x, w.z)
-            })
-            .collect();
         commands.entity(e).insert((
-            Mesh3d(meshes.add(prism(&outline, height))),
+            Mesh3d(meshes.add(prism(&outline(setup.table, &t.corners), height))),
             MeshMaterial3d(matte(&mut materials, colour)),
         ));
     }
@@ -113,21 +105,13 @@ fn dress_elements(
             continue;
         };
         let table = setup.table;
-        let outline: Vec<Vec2> = el
-            .corners
-            .iter()
-            .map(|p| {
-                let w = world_pt(table, *p);
-                Vec2::new(w.x, w.z)
-            })
-            .collect();
         let wall = matte(&mut materials, Color::srgb(0.72, 0.68, 0.6));
         let floor = matte(&mut materials, Color::srgb(0.5, 0.47, 0.42));
         let top = if piece.ruined { 0.25 } else { 1.2 };
         let mut entity = commands.entity(e);
         entity.despawn_related::<Children>();
         entity.insert((
-            Mesh3d(meshes.add(prism(&outline, 0.03))),
+            Mesh3d(meshes.add(prism(&outline(table, &el.corners), 0.03))),
             MeshMaterial3d(floor),
         ));
         let n = el.corners.len();
@@ -205,6 +189,16 @@ fn wall_pieces(
     out
 }
 
+/// The meshes and materials of one look of a unit (its colour, side
+/// shown, base and whether it is a carcass): made once, shared by every
+/// unit that looks so, since the units are built again at each command.
+#[derive(Clone)]
+struct UnitLook {
+    base: (Handle<Mesh>, Handle<StandardMaterial>),
+    /// A figure or a hull, then an oval's gun; none on a carcass.
+    parts: Vec<(Handle<Mesh>, Handle<StandardMaterial>, Transform)>,
+}
+
 /// Each unit: its base in its side's colour, round or oval (R101), with
 /// a figure on a round base and a hull on a vehicle's; a carcass dark.
 fn dress_units(
@@ -213,6 +207,7 @@ fn dress_units(
     shown: Res<TableShown>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut looks: Local<std::collections::HashMap<([u8; 4], bool, bool, (u16, u16)), UnitLook>>,
 ) {
     for (e, u) in &units {
         let colour = if u.carcass {
@@ -220,106 +215,162 @@ fn dress_units(
         } else {
             side_colour(&shown, u.side)
         };
-        let (len, wid) = (
-            f32::from(u.base_mm.0) / UNIT_MM,
-            f32::from(u.base_mm.1) / UNIT_MM,
+        let key = (
+            colour.to_srgba().to_u8_array(),
+            u.back,
+            u.carcass,
+            u.base_mm,
         );
-        let base = matte(&mut materials, colour);
-        let body = matte(
-            &mut materials,
-            if u.back {
-                colour.darker(0.15)
-            } else {
-                colour.lighter(0.1)
-            },
-        );
-        let round = u.base_mm.0 == u.base_mm.1 && u.base_mm.0 <= 30;
+        let look = looks
+            .entry(key)
+            .or_insert_with(|| unit_look(u, colour, &mut meshes, &mut materials))
+            .clone();
         commands.entity(e).with_children(|c| {
             // An oval: a disc stretched along its facing (+X before the
             // turn), the stadium's ends rounded.
+            let (len, wid) = (f32::from(u.base_mm.0), f32::from(u.base_mm.1));
             c.spawn((
-                Mesh3d(meshes.add(Cylinder::new(wid / 2.0, 0.08))),
-                MeshMaterial3d(base.clone()),
+                Mesh3d(look.base.0),
+                MeshMaterial3d(look.base.1),
                 Transform::from_xyz(0.0, 0.04, 0.0).with_scale(Vec3::new(len / wid, 1.0, 1.0)),
             ));
-            if u.carcass {
-                return;
-            }
-            if round {
-                c.spawn((
-                    Mesh3d(meshes.add(Capsule3d::new(0.16, 0.45))),
-                    MeshMaterial3d(body.clone()),
-                    Transform::from_xyz(0.0, 0.45, 0.0),
-                ));
-            } else {
-                c.spawn((
-                    Mesh3d(meshes.add(Cuboid::new(len * 0.8, 0.45, wid * 0.7))),
-                    MeshMaterial3d(body.clone()),
-                    Transform::from_xyz(0.0, 0.3, 0.0),
-                ));
-                // Its front (the facing, +X before the turn): a turret's
-                // gun, so the facing reads from any side (R100).
-                c.spawn((
-                    Mesh3d(meshes.add(Cuboid::new(len * 0.45, 0.1, 0.1))),
-                    MeshMaterial3d(base.clone()),
-                    Transform::from_xyz(len * 0.4, 0.5, 0.0),
-                ));
+            for (mesh, material, at) in look.parts {
+                c.spawn((Mesh3d(mesh), MeshMaterial3d(material), at));
             }
         });
     }
 }
 
+/// The meshes and materials of unit `u`'s look, in `colour`.
+fn unit_look(
+    u: &UnitPiece,
+    colour: Color,
+    meshes: &mut Assets<Mesh>,
+    materials: &mut Assets<StandardMaterial>,
+) -> UnitLook {
+    let (len, wid) = (
+        f32::from(u.base_mm.0) / UNIT_MM,
+        f32::from(u.base_mm.1) / UNIT_MM,
+    );
+    let base = matte(materials, colour);
+    let body = matte(
+        materials,
+        if u.back {
+            colour.darker(0.15)
+        } else {
+            colour.lighter(0.1)
+        },
+    );
+    let round = u.base_mm.0 == u.base_mm.1 && u.base_mm.0 <= 30;
+    let parts = if u.carcass {
+        Vec::new()
+    } else if round {
+        vec![(
+            meshes.add(Capsule3d::new(0.16, 0.45)),
+            body,
+            Transform::from_xyz(0.0, 0.45, 0.0),
+        )]
+    } else {
+        vec![
+            (
+                meshes.add(Cuboid::new(len * 0.8, 0.45, wid * 0.7)),
+                body,
+                Transform::from_xyz(0.0, 0.3, 0.0),
+            ),
+            // Its front (the facing, +X before the turn): a turret's gun,
+            // so the facing reads from any side (R100).
+            (
+                meshes.add(Cuboid::new(len * 0.45, 0.1, 0.1)),
+                base.clone(),
+                Transform::from_xyz(len * 0.4, 0.5, 0.0),
+            ),
+        ]
+    };
+    UnitLook {
+        base: (meshes.add(Cylinder::new(wid / 2.0, 0.08)), base),
+        parts,
+    }
+}
+
 /// Crates as small chests, objectives as gold discs, the diskette as a
-/// blue square, smoke as a grey translucent dome (R101, R130).
+/// blue square, smoke as a grey translucent dome (R101, R130): a mesh and
+/// material a kind, made once.
 fn dress_tokens(
     mut commands: Commands,
     tokens: Query<(Entity, &Token), Added<Token>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut looks: Local<Vec<(u8, Handle<Mesh>, Handle<StandardMaterial>, f32)>>,
 ) {
     let small = f32::from(sandtable_frontiers::crates::CRATE_MM) / UNIT_MM;
     for (e, t) in &tokens {
-        let (mesh, colour, lift): (Mesh, Color, f32) = match t {
-            Token::Crate(_) => (
-                Cuboid::new(small, small * 0.6, small * 0.7).into(),
-                Color::srgb(0.55, 0.36, 0.16),
-                small * 0.3,
-            ),
-            Token::Objective(_) => (
-                Cylinder::new(small / 2.0, 0.04).into(),
-                Color::srgb(0.9, 0.75, 0.15),
-                0.02,
-            ),
-            Token::Diskette => (
-                Cuboid::new(small * 0.8, 0.05, small * 0.8).into(),
-                Color::srgb(0.2, 0.35, 0.85),
-                0.03,
-            ),
-            Token::Cloud(_) => (
-                Sphere::new(f32::from(sandtable_frontiers::smoke::CLOUD_MM) / 2.0 / UNIT_MM).into(),
-                Color::srgba(0.75, 0.75, 0.75, 0.55),
-                0.0,
-            ),
+        let kind = match t {
+            Token::Crate(_) => 0,
+            Token::Objective(_) => 1,
+            Token::Diskette => 2,
+            Token::Cloud(_) => 3,
         };
-        let material = materials.add(StandardMaterial {
-            base_color: colour,
-            perceptual_roughness: 0.9,
-            alpha_mode: if matches!(t, Token::Cloud(_)) {
-                AlphaMode::Blend
-            } else {
-                AlphaMode::Opaque
-            },
-            ..default()
-        });
+        if !looks.iter().any(|l| l.0 == kind) {
+            let (mesh, colour, lift): (Mesh, Color, f32) = match t {
+                Token::Crate(_) => (
+                    Cuboid::new(small, small * 0.6, small * 0.7).into(),
+                    Color::srgb(0.55, 0.36, 0.16),
+                    small * 0.3,
+                ),
+                Token::Objective(_) => (
+                    Cylinder::new(small / 2.0, 0.04).into(),
+                    Color::srgb(0.9, 0.75, 0.15),
+                    0.02,
+                ),
+                Token::Diskette => (
+                    Cuboid::new(small * 0.8, 0.05, small * 0.8).into(),
+                    Color::srgb(0.2, 0.35, 0.85),
+                    0.03,
+                ),
+                Token::Cloud(_) => (
+                    Sphere::new(f32::from(sandtable_frontiers::smoke::CLOUD_MM) / 2.0 / UNIT_MM)
+                        .into(),
+                    Color::srgba(0.75, 0.75, 0.75, 0.55),
+                    0.0,
+                ),
+            };
+            let material = materials.add(StandardMaterial {
+                base_color: colour,
+                perceptual_roughness: 0.9,
+                alpha_mode: if kind == 3 {
+                    AlphaMode::Blend
+                } else {
+                    AlphaMode::Opaque
+                },
+                ..default()
+            });
+            looks.push((kind, meshes.add(mesh), material, lift));
+        }
+        let (_, mesh, material, lift) = looks
+            .iter()
+            .find(|l| l.0 == kind)
+            .cloned()
+            .expect("made above");
         commands.entity(e).with_children(|c| {
             c.spawn((
-                Mesh3d(meshes.add(mesh)),
+                Mesh3d(mesh),
                 MeshMaterial3d(material),
                 Transform::from_xyz(0.0, lift, 0.0),
                 Pickable::IGNORE,
             ));
         });
     }
+}
+
+/// A polygon of the table's in the world's X and Z, for [`prism`].
+fn outline(table: (u16, u16), corners: &[Pt]) -> Vec<Vec2> {
+    corners
+        .iter()
+        .map(|p| {
+            let w = world_pt(table, *p);
+            Vec2::new(w.x, w.z)
+        })
+        .collect()
 }
 
 /// A flat prism over a simple polygon (`outline` in the world's X and Z,

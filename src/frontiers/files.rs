@@ -107,11 +107,6 @@ fn start(skirmish: Skirmish, source: ScenarioSource) -> Result<Box<dyn OpenedGam
     }))
 }
 
-/// Opens a saved skirmish, up to the line `last_line` when given.
-pub fn open_skirmish(path: &Path, last_line: Option<usize>) -> Result<OpenedSkirmish, OpenError> {
-    opener().open_alone(path, last_line)
-}
-
 /// A saved game of `skirmish` (from `source`), its record's text read from
 /// `path` up to `last_line`: its seed, turns and seats, and its commands
 /// played again through the contract. A bad line or an illegal command

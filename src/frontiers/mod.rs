@@ -66,25 +66,9 @@ pub fn ground(setup: &sandtable_frontiers::Setup, p: Pt) -> f32 {
         .terrain
         .iter()
         .filter(|t| t.kind == sandtable_frontiers::setup::TerrainKind::Hill)
-        .filter(|t| inside(p, &t.corners))
+        .filter(|t| sandtable_frontiers::setup::point_in(p, &t.corners))
         .map(|t| dress::terrain_look(t.kind).1)
         .fold(0.0, f32::max)
-}
-
-/// Whether `p` lies inside the polygon `corners` (by the even-odd rule).
-fn inside(p: Pt, corners: &[Pt]) -> bool {
-    let n = corners.len();
-    let mut odd = false;
-    for k in 0..n {
-        let (a, b) = (corners[k], corners[(k + 1) % n]);
-        if (a.y > p.y) != (b.y > p.y) {
-            let x = a.x as f64 + (p.y - a.y) as f64 * (b.x - a.x) as f64 / (b.y - a.y) as f64;
-            if (p.x as f64) < x {
-                odd = !odd;
-            }
-        }
-    }
-    odd
 }
 
 #[cfg(test)]

@@ -988,7 +988,7 @@ impl Setup {
 }
 
 /// Whether `p` lies inside the polygon `corners`.
-pub(crate) fn point_in(p: Pt, corners: &[Pt]) -> bool {
+pub fn point_in(p: Pt, corners: &[Pt]) -> bool {
     let v: Vec<V> = corners.iter().map(|c| c.v()).collect();
     inside(p.v(), &v)
 }

@@ -1088,7 +1088,7 @@ fn real_dice_typed_in_decide_the_shot_and_are_kept() {
         list.iter().any(|l| lone(game, l))
     });
     send(&mut app, BattleInput::RealDice(true));
-    assert!(app.world().resource::<ActiveBattle>().extra.real_dice);
+    assert!(app.world().resource::<ActiveBattle>().dice.real);
     let game = game_of(&app);
     let (seat, list) = legal(&game);
     let fire = list
@@ -1105,7 +1105,7 @@ fn real_dice_typed_in_decide_the_shot_and_are_kept() {
     assert_eq!(hash_of(&app), before);
     // Two rolls typed for a shot that rolls one: refused too.
     app.world_mut()
-        .resource_mut::<sandtable::warpspawn::play::TypedRolls>()
+        .resource_mut::<sandtable::session::dice::TypedRolls>()
         .0 = "5 5".into();
     send(&mut app, BattleInput::Command(fire));
     assert_eq!(
@@ -1116,7 +1116,7 @@ fn real_dice_typed_in_decide_the_shot_and_are_kept() {
     );
     // The roll of the real die decides it, as the rules crate reads it.
     app.world_mut()
-        .resource_mut::<sandtable::warpspawn::play::TypedRolls>()
+        .resource_mut::<sandtable::session::dice::TypedRolls>()
         .0 = "5".into();
     let mut expected = game.clone();
     GameState::set_dice(&mut expected, sandtable_core::dice::Dice::scripted(vec![5]));
@@ -1130,11 +1130,7 @@ fn real_dice_typed_in_decide_the_shot_and_are_kept() {
         "{:?}",
         app.world().resource::<Notice>()
     );
-    assert_eq!(
-        active.extra.typed,
-        vec![5],
-        "the record keeps the real roll"
-    );
+    assert_eq!(active.dice.typed, vec![5], "the record keeps the real roll");
     assert_eq!(hash_of(&app), GameState::state_hash(&expected));
     assert!(
         active.extra.rolls.iter().any(|r| r.contains("rolls 5")),
@@ -1188,7 +1184,7 @@ fn a_saved_battle_opens_again_as_it_stood_and_replays_through_the_contract() {
     );
     let active = app.world().resource::<ActiveBattle>().clone();
     assert!(!active.record.is_empty());
-    assert!(!active.extra.rolled.is_empty(), "dice were rolled");
+    assert!(!active.dice.rolled.is_empty(), "dice were rolled");
 
     let opened = sandtable::warpspawn::files::open_battle(&file, None).expect("it opens");
     assert!(opened.notes.is_empty(), "{:?}", opened.notes);
@@ -1199,12 +1195,12 @@ fn a_saved_battle_opens_again_as_it_stood_and_replays_through_the_contract() {
         GameState::state_hash(active.game.game())
     );
     assert_eq!(
-        again.extra.rolled, active.extra.rolled,
+        again.dice.rolled, active.dice.rolled,
         "the same dice, from the seed"
     );
     assert_eq!(again.file.as_deref(), Some(file.as_path()));
     assert!(!again.has_unsaved_work());
-    assert!(!again.extra.real_dice);
+    assert!(!again.dice.real);
 
     // The record is the notation with its headers, as the CLI replays it:
     // the seed and no script of dice.
@@ -1240,7 +1236,7 @@ fn a_battle_with_real_dice_is_saved_with_every_die_rolled() {
         game.turn() >= 2 && list.iter().any(|l| lone(game, l))
     });
     let dir = from_file(&mut app, "real-dice");
-    let generated = app.world().resource::<ActiveBattle>().extra.rolled.clone();
+    let generated = app.world().resource::<ActiveBattle>().dice.rolled.clone();
     assert!(!generated.is_empty(), "the generator rolled first");
     send(&mut app, BattleInput::RealDice(true));
     let game = game_of(&app);
@@ -1251,7 +1247,7 @@ fn a_battle_with_real_dice_is_saved_with_every_die_rolled() {
         .expect("a shot")
         .command;
     app.world_mut()
-        .resource_mut::<sandtable::warpspawn::play::TypedRolls>()
+        .resource_mut::<sandtable::session::dice::TypedRolls>()
         .0 = "2".into();
     send(&mut app, BattleInput::Command(fire));
     let active = app.world().resource::<ActiveBattle>().clone();
@@ -1264,7 +1260,7 @@ fn a_battle_with_real_dice_is_saved_with_every_die_rolled() {
     let mut all = generated.clone();
     all.push(2);
     assert_eq!(
-        active.extra.rolled, all,
+        active.dice.rolled, all,
         "the generator's rolls, then the real one"
     );
 
@@ -1278,7 +1274,7 @@ fn a_battle_with_real_dice_is_saved_with_every_die_rolled() {
     );
     let opened = sandtable::warpspawn::files::open_battle(&file, None).expect("it opens");
     assert_eq!(opened.active.record, active.record);
-    assert!(opened.active.extra.real_dice, "real dice go on (R30)");
+    assert!(opened.active.dice.real, "real dice go on (R30)");
     // The same battle as the rules crate plays it with those dice.
     let mut game = Game::new(
         &active.setup.setup,

@@ -91,6 +91,40 @@ fn units_follow(app: &mut App) {
     }
 }
 
+/// A record of two people's game of `scenario` written into `dir` as
+/// `name`: the shipped `skirmish.moves` (its seed kept) up to its first
+/// line `until`, then `more`. Returns the file and its count of commands.
+fn record_upto(
+    dir: &Path,
+    name: &str,
+    scenario: &str,
+    until: &str,
+    more: &[&str],
+) -> (PathBuf, usize) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let moves =
+        std::fs::read_to_string(root.join("crates/cli/tests/data/skirmish.moves")).expect("moves");
+    let (headers, commands): (Vec<&str>, Vec<&str>) =
+        moves.lines().partition(|l| l.starts_with('['));
+    let upto: Vec<&str> = commands
+        .iter()
+        .copied()
+        .take_while(|l| *l != until)
+        .chain(more.iter().copied())
+        .collect();
+    let file = dir.join(name);
+    std::fs::write(
+        &file,
+        format!(
+            "[Scenario \"{scenario}\"]\n[Seats \"person, person\"]\n{}\n{}\n",
+            headers.join("\n"),
+            upto.join("\n")
+        ),
+    )
+    .expect("written");
+    (file, upto.len())
+}
+
 #[test]
 fn a_skirmish_is_played_on_the_table_each_side_behind_the_curtain() {
     let mut app = headless();
@@ -336,8 +370,10 @@ fn a_game_played_with_real_dice_opens_goes_on_with_them_and_is_saved_with_them()
         "{}",
         common::notice(&app)
     );
-    // The game's dice are the rolls given, not the generator's (R30).
+    // The game's dice are the rolls given, not the generator's, and real
+    // dice go on from here, typed in (R30).
     assert!(skirmish(&app).game.game().dice().left().is_some());
+    assert!(skirmish(&app).dice.real);
     units_follow(&mut app);
     let saved = dir.join("again.moves");
     app.world_mut().write_message(SaveRequest {
@@ -345,8 +381,10 @@ fn a_game_played_with_real_dice_opens_goes_on_with_them_and_is_saved_with_them()
         replace: false,
     });
     app.update();
+    // Saved with the dice the game rolled: the record's last three rolls
+    // were never rolled, and are no part of the game (R30).
     let text = std::fs::read_to_string(&saved).expect("saved");
-    assert!(text.contains("[Dice \"6 6 1 2 6 1 1 5 5 6 6\"]"), "{text}");
+    assert!(text.contains("[Dice \"6 6 1 2 6 1 1 5\"]"), "{text}");
     let units = skirmish(&app).game.game().units().to_vec();
     open(&mut app, &saved);
     assert_eq!(skirmish(&app).game.game().units(), &units[..]);
@@ -738,7 +776,6 @@ fn a_confrontation_is_played_by_requests_through_a_shot_a_card_and_the_reserve()
 #[test]
 fn a_placed_drop_lands_where_the_table_is_clicked() {
     use sandtable_frontiers::Command;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = common::temp_dir("frontiers-table", "placed");
     // The relay skirmish with `drop: placed` (R129): the mortar's
     // template falls where the real one did, and the table is clicked
@@ -751,28 +788,19 @@ fn a_placed_drop_lands_where_the_table_is_clicked() {
     );
     assert_ne!(placed, text);
     std::fs::write(dir.join("placed.ron"), placed).expect("written");
-    let moves =
-        std::fs::read_to_string(root.join("crates/cli/tests/data/skirmish.moves")).expect("moves");
-    // Up to the mortar's shot at B1.
-    let upto: Vec<&str> = moves
-        .lines()
-        .take_while(|l| *l != "shoot M1 B1")
-        .chain(["shoot M1 B1"])
-        .collect();
-    let record = dir.join("placed.moves");
-    std::fs::write(
-        &record,
-        format!(
-            "[Scenario \"placed.ron\"]\n[Seats \"person, person\"]\n{}\n",
-            upto.join("\n")
-        ),
-    )
-    .expect("written");
+    // Up to the mortar's shot at B1, with the record's seed.
+    let (record, upto) = record_upto(
+        &dir,
+        "placed.moves",
+        "placed.ron",
+        "shoot M1 B1",
+        &["shoot M1 B1"],
+    );
     let mut app = headless();
     open(&mut app, &record);
     assert_eq!(
         skirmish(&app).record.len(),
-        upto.len(),
+        upto,
         "{}",
         common::notice(&app)
     );
@@ -818,22 +846,11 @@ fn a_placed_drop_lands_where_the_table_is_clicked() {
 fn a_shot_is_shown_as_the_rules_mark_it_before_it_is_played() {
     use sandtable::frontiers::hand::{PointerAt, Preview, SkirmishPick};
     use sandtable_core::game::{DiscKind, Mark};
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = common::temp_dir("frontiers-table", "shot");
-    let moves =
-        std::fs::read_to_string(root.join("crates/cli/tests/data/skirmish.moves")).expect("moves");
-    // Up to the step in which the mortar M1 is to shoot.
-    let upto: Vec<&str> = moves.lines().take_while(|l| *l != "shoot M1 B1").collect();
-    let record = dir.join("shot.moves");
-    std::fs::write(
-        &record,
-        format!(
-            "[Scenario \"{}\"]\n[Seats \"person, person\"]\n{}\n",
-            scenario("skirmish.ron").display(),
-            upto.join("\n")
-        ),
-    )
-    .expect("written");
+    // Up to the step in which the mortar M1 is to shoot, with the
+    // record's seed.
+    let skirmish_ron = scenario("skirmish.ron").display().to_string();
+    let (record, _) = record_upto(&dir, "shot.moves", &skirmish_ron, "shoot M1 B1", &[]);
     let mut app = headless();
     open(&mut app, &record);
     if skirmish(&app).curtain() {
@@ -882,5 +899,146 @@ fn a_shot_is_shown_as_the_rules_mark_it_before_it_is_played() {
     // The click plays it.
     assert!(input(&mut app, SkirmishInput::Click(game.units()[b1].at)));
     assert_eq!(skirmish(&app).record.last(), Some(&command));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Real dice switched on at the table (R30): the pass that resolves a shot
+/// is refused until its rolls are typed, and refused with too many; typed,
+/// they decide it as the rules read them, and the save keeps every die,
+/// the generator's first, so that it opens roll for roll.
+#[test]
+fn real_dice_typed_in_decide_a_shot_and_the_save_keeps_every_die() {
+    let dir = common::temp_dir("frontiers-table", "real-dice");
+    // Up to the Legion's pass after K1's shot at T1: the Zirl's pass
+    // resolves it.
+    let skirmish_ron = scenario("skirmish.ron").display().to_string();
+    let (file, upto) = record_upto(
+        &dir,
+        "shot.moves",
+        &skirmish_ron,
+        "shoot K1 T1",
+        &["shoot K1 T1", "pass"],
+    );
+    let mut app = headless();
+    open(&mut app, &file);
+    assert_eq!(
+        skirmish(&app).record.len(),
+        upto,
+        "{}",
+        common::notice(&app)
+    );
+    if skirmish(&app).curtain() {
+        take_table(&mut app);
+    }
+    let generated = skirmish(&app).dice.rolled.clone();
+    assert!(
+        !generated.is_empty(),
+        "the decks were shuffled with dice (R105)"
+    );
+    assert!(
+        !input(&mut app, SkirmishInput::RealDice(true)),
+        "switching the dice plays no command"
+    );
+    assert!(skirmish(&app).dice.real, "{}", common::notice(&app));
+    let pass: sandtable_frontiers::Command = "pass".parse().expect("a command");
+    // What the shot rolls, as the rules read scripted dice.
+    let game = skirmish(&app).game.game().clone();
+    let seat = sandtable_core::game::next_seat(&game).expect("the Zirl decide");
+    let rolls_it_makes = {
+        let mut trial = game.clone();
+        trial.set_dice(sandtable_core::dice::Dice::scripted(vec![5; 20]));
+        let mut events = Vec::new();
+        trial.apply_into(seat, &pass, &mut events).expect("legal");
+        20 - trial.dice().left().expect("scripted")
+    };
+    assert!(rolls_it_makes >= 1, "the shot is resolved by dice");
+    let before = skirmish(&app).game.game().state_hash();
+    // Nothing typed: refused, nothing changed, with the ruling.
+    assert!(!input(&mut app, SkirmishInput::Command(pass)));
+    let said = common::notice(&app);
+    assert!(
+        said.contains("(R30)") && said.contains("type every roll"),
+        "{said}"
+    );
+    assert_eq!(skirmish(&app).game.game().state_hash(), before);
+    // One roll too many: refused, and it says how many it makes.
+    let too_many = vec!["5"; rolls_it_makes + 1].join(" ");
+    app.world_mut()
+        .resource_mut::<sandtable::session::dice::TypedRolls>()
+        .0 = too_many;
+    assert!(!input(&mut app, SkirmishInput::Command(pass)));
+    assert!(
+        common::notice(&app).contains(&format!("rolls {rolls_it_makes} di")),
+        "{}",
+        common::notice(&app)
+    );
+    assert_eq!(skirmish(&app).game.game().state_hash(), before);
+    // Exactly its rolls: played as the rules read them.
+    let real: Vec<u8> = (0..rolls_it_makes).map(|k| [6, 2, 4][k % 3]).collect();
+    app.world_mut()
+        .resource_mut::<sandtable::session::dice::TypedRolls>()
+        .0 = sandtable_core::dice::write_rolls(&real);
+    let mut expected = game.clone();
+    expected.set_dice(sandtable_core::dice::Dice::scripted(real.clone()));
+    let mut events = Vec::new();
+    expected
+        .apply_into(seat, &pass, &mut events)
+        .expect("legal");
+    assert!(
+        input(&mut app, SkirmishInput::Command(pass)),
+        "{}",
+        common::notice(&app)
+    );
+    assert_eq!(
+        skirmish(&app).game.game().state_hash(),
+        expected.state_hash()
+    );
+    assert_eq!(skirmish(&app).dice.typed, real);
+    assert!(
+        skirmish(&app)
+            .extra
+            .rolls
+            .iter()
+            .any(|l| l.contains("attack on T1: 6")),
+        "{:?}",
+        skirmish(&app).extra.rolls
+    );
+    let mut all = generated.clone();
+    all.extend(&real);
+    assert_eq!(skirmish(&app).dice.rolled, all);
+    // Saved with every die, and opened again roll for roll, real dice on.
+    let saved = dir.join("again.moves");
+    app.world_mut().write_message(SaveRequest {
+        to: Some(saved.clone()),
+        replace: false,
+    });
+    app.update();
+    let text = std::fs::read_to_string(&saved).expect("saved");
+    let header = format!("[Dice \"{}\"]", sandtable_core::dice::write_rolls(&all));
+    assert!(text.contains(&header), "{text}");
+    // The dice differ as sources (scripted now, the generator at first),
+    // so the game is compared piece by piece: units and cards, as the
+    // referee sees them.
+    let units = skirmish(&app).game.game().units().to_vec();
+    let cards = |app: &App| {
+        (0..2)
+            .map(|side| {
+                sandtable_frontiers::text::cards_line(skirmish(app).game.game(), side, None)
+            })
+            .collect::<Vec<_>>()
+    };
+    let hands = cards(&app);
+    open(&mut app, &dir.join("shot.moves"));
+    open(&mut app, &saved);
+    assert_eq!(
+        skirmish(&app).record.len(),
+        upto + 1,
+        "{}",
+        common::notice(&app)
+    );
+    assert_eq!(skirmish(&app).game.game().units(), &units[..]);
+    assert_eq!(cards(&app), hands);
+    assert_eq!(skirmish(&app).dice.rolled, all);
+    assert!(skirmish(&app).dice.real, "the real dice go on (R30)");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -39,7 +39,8 @@ pub fn save_skirmish(
 }
 
 /// The record of a skirmish: its scenario, the pins, the seed, the turn
-/// limit where the game's differs, the seats, then its commands.
+/// limit where the game's differs, every die rolled when real dice were
+/// used (R30), the seats, then its commands.
 pub fn record_of(active: &ActiveSkirmish, scenario: String, seats: &[Seat]) -> Record<Command> {
     let mut record = Record::from_commands(active.record.iter().copied());
     record.headers = vec![(header::SCENARIO.to_owned(), scenario)];
@@ -55,11 +56,10 @@ pub fn record_of(active: &ActiveSkirmish, scenario: String, seats: &[Seat]) -> R
             .headers
             .push((header::TURN_LIMIT.to_owned(), setup.turns.to_string()));
     }
-    if let Some(rolls) = &active.extra.dice {
-        record.headers.push((
-            header::DICE.to_owned(),
-            sandtable_core::dice::write_rolls(rolls),
-        ));
+    // Once real dice were used, every roll, the generator's and the real
+    // ones in the order rolled: the game replays roll for roll (R30).
+    if let Some(rolls) = active.dice.header() {
+        record.headers.push((header::DICE.to_owned(), rolls));
     }
     let seats: Vec<SeatPlayer> = (0..2)
         .map(|k| seats.get(k).copied().unwrap_or_default().into())
@@ -139,9 +139,9 @@ fn replay(
             .play(*command)
             .map_err(|e| OpenError::illegal(path, *line, command, &e, &notes))?;
     }
-    // A game played with real dice goes on with the rolls it was saved
-    // with (R30): a roll past their end is refused, and a save keeps them.
-    active.extra.dice = rolls;
+    // Played with real dice, they go on (R30); a bot cannot read them, so
+    // with a bot the generator rolls from here.
+    active.go_on_after_replay(rolls.is_some(), persons, setup.seed);
     active.handover = if persons {
         sandtable_core::game::next_seat(active.game.game())
     } else {

@@ -254,6 +254,7 @@ fn draw_skirmish_panel(
     draft: Res<super::hand::OrdersDraft>,
     mut listed: Local<Listed>,
     hint: Res<super::play::SkirmishHint>,
+    mut typed: ResMut<crate::session::dice::TypedRolls>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = skirmish.game.game();
@@ -454,6 +455,9 @@ fn draw_skirmish_panel(
                 buttons.inputs.write(SkirmishInput::Cancel);
             }
         });
+        if let Some(on) = crate::session::dice::real_dice_row(ui, &skirmish.dice, &mut typed) {
+            buttons.inputs.write(SkirmishInput::RealDice(on));
+        }
         crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
         if !commands.is_empty() {
             ui.label(

@@ -98,6 +98,8 @@ pub enum SkirmishInput {
     SealOrders,
     /// Take back the order markers laid by clicks.
     ClearOrders,
+    /// Real dice on or off (R30, [`crate::session::dice`]).
+    RealDice(bool),
 }
 
 /// A bot's command for the seat that decides, played through the same
@@ -194,10 +196,19 @@ pub fn skirmish_input(
     mut notice: ResMut<Notice>,
     mut pick: ResMut<super::hand::SkirmishPick>,
     mut draft: ResMut<super::hand::OrdersDraft>,
+    mut typed: ResMut<crate::session::dice::TypedRolls>,
 ) {
     use super::hand::ClickMeans;
     for input in inputs.read() {
         match input {
+            SkirmishInput::RealDice(on) => {
+                let seed = active.setup.setup.seed;
+                match active.use_real_dice(*on, &seats, seed) {
+                    Ok(words) => notice.info(words),
+                    Err(why) => notice.error(why),
+                }
+                continue;
+            }
             SkirmishInput::Cancel => {
                 *pick = super::hand::SkirmishPick::default();
                 continue;
@@ -220,7 +231,10 @@ pub fn skirmish_input(
         let seat = next_seat(game).expect("a person decides");
         let side = seat.index().min(1) as u8;
         let command = match input {
-            SkirmishInput::Cancel | SkirmishInput::ClearOrders | SkirmishInput::Choose(_) => {
+            SkirmishInput::Cancel
+            | SkirmishInput::ClearOrders
+            | SkirmishInput::Choose(_)
+            | SkirmishInput::RealDice(_) => {
                 continue;
             }
             // A leg's end: the move so far must be one the rules take
@@ -286,7 +300,7 @@ pub fn skirmish_input(
                 }
             },
         };
-        match active.play(command) {
+        match active.play_typed(command, &mut typed) {
             Ok(_) => {
                 // A sealed command stays sealed in the notice, which the
                 // next person behind the curtain sees too (R107, R149).

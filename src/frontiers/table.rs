@@ -35,9 +35,6 @@ pub struct Frontiers;
 pub struct SkirmishExtra {
     /// What the last dice rolled decided.
     pub rolls: Vec<String>,
-    /// The rolls a saved game was opened with (its `[Dice]`, R30): the
-    /// game goes on with them, and is saved with them.
-    pub dice: Option<Vec<u8>>,
 }
 
 impl TableSystem for Frontiers {
@@ -117,19 +114,22 @@ impl ActiveSkirmish {
     }
 
     /// A new game of a skirmish with this setup (the file's, or its seed
-    /// and turns changed by a saved game) and these dice.
+    /// and turns changed by a saved game) and these dice. The rolls the
+    /// start makes (the decks shuffled, R105) are the first the table
+    /// keeps ([`crate::session::dice::DiceBook`]).
     pub fn start(
         skirmish: Skirmish,
         setup: &sandtable_frontiers::Setup,
         dice: sandtable_core::dice::Dice,
     ) -> Result<ActiveSkirmish, String> {
-        let game = Game::new(setup, dice).map_err(|e| e.to_string())?;
+        let game = Game::new(setup, dice.clone()).map_err(|e| e.to_string())?;
         Ok(ActiveGame::started(
             game,
             skirmish,
             ScenarioSource::Unsaved,
             SkirmishExtra::default(),
-        ))
+        )
+        .rolled_from(&dice))
     }
 
     /// The same skirmish, started from this file.

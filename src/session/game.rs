@@ -112,6 +112,9 @@ pub struct ActiveGame<S: TableSystem> {
     pub saved: Vec<CommandOf<S>>,
     /// What the system keeps beside the game.
     pub extra: S::Extra,
+    /// The game's dice as the table keeps them: real or not, and every
+    /// roll (R30, [`super::dice`]).
+    pub dice: super::dice::DiceBook,
     /// Who is looking at the table: the referee in a game that hides
     /// nothing, else the seat of the person at the table, which changes
     /// only when the table is handed over behind the curtain
@@ -143,6 +146,7 @@ impl<S: TableSystem> Clone for ActiveGame<S> {
             file: self.file.clone(),
             saved: self.saved.clone(),
             extra: self.extra.clone(),
+            dice: self.dice.clone(),
             viewer: self.viewer,
             hidden: self.hidden.clone(),
             seen: self.seen.clone(),
@@ -178,6 +182,7 @@ impl<S: TableSystem> ActiveGame<S> {
             file: None,
             saved: Vec::new(),
             extra,
+            dice: super::dice::DiceBook::default(),
             viewer,
             hidden: Vec::new(),
             seen,
@@ -205,6 +210,9 @@ impl<S: TableSystem> ActiveGame<S> {
         let as_greedy = self.game.game().as_greedy(seat, &command);
         let events = self.game.apply(seat, &command).map_err(|e| e.to_string())?;
         self.see(seat, as_greedy);
+        self.dice
+            .rolled
+            .extend(self.game.game().dice().rolls_since(&dice));
         self.record.push(command);
         self.log_entry(command.to_string(), Entry::Command(seat, command));
         for event in &events {

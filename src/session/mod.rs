@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use sandtable_core::game::Viewer;
 
 pub mod bots;
+pub mod dice;
 pub mod draft;
 pub mod files;
 pub mod game;
@@ -34,6 +35,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Seats>()
         .init_resource::<BotPace>()
         .init_resource::<Notice>()
+        .init_resource::<dice::TypedRolls>()
         .init_resource::<KeepOpen>()
         .init_resource::<OpenFailure>()
         .init_resource::<FileField>()

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use sandtable_core::dice::{self, Dice};
+use sandtable_core::dice::Dice;
 use sandtable_core::game::GameState;
 use sandtable_core::record::{Record, SeatPlayer, header, write_seats};
 use sandtable_scenario::battle::Battle;
@@ -61,13 +61,10 @@ pub fn record_of(active: &ActiveBattle, scenario: String, seats: &[Seat]) -> Rec
             .headers
             .push((header::TURN_LIMIT.to_owned(), turns.to_string()));
     }
-    if active.extra.real_dice || !active.extra.typed.is_empty() {
-        // The generator's rolls and the real ones, in the order rolled: the
-        // battle replays roll for roll.
-        record.headers.push((
-            header::DICE.to_owned(),
-            dice::write_rolls(&active.extra.rolled),
-        ));
+    // The generator's rolls and the real ones, in the order rolled: the
+    // battle replays roll for roll.
+    if let Some(rolls) = active.dice.header() {
+        record.headers.push((header::DICE.to_owned(), rolls));
     }
     let seats: Vec<SeatPlayer> = (0..2)
         .map(|k| seats.get(k).copied().unwrap_or_default().into())
@@ -152,18 +149,9 @@ fn replay(
             .play(*command)
             .map_err(|e| OpenError::illegal(path, *line, command, &e, &notes))?;
     }
-    if real_dice {
-        if persons {
-            // Played with real dice: they go on (R30).
-            active.extra.real_dice = true;
-        } else {
-            // A bot cannot read real dice: the generator rolls from here.
-            let seed = setup
-                .seed
-                .wrapping_add(1 + active.extra.rolled.len() as u64);
-            active.game.reseed(seed);
-        }
-    }
+    // Played with real dice, they go on (R30); a bot cannot read them, so
+    // with a bot the generator rolls from here.
+    active.go_on_after_replay(real_dice, persons, setup.seed);
     active.handover = if persons {
         sandtable_core::game::next_seat(active.game.game())
     } else {

@@ -8,9 +8,10 @@ use bevy_egui::{EguiContexts, egui};
 use sandtable_warpspawn::{Command, Hex, Phase, Side};
 
 use super::looks::Slot;
-use super::play::{BattleChoices, BattleInput, BattlePick, TypedRolls, march_pick};
+use super::play::{BattleChoices, BattleInput, BattlePick, march_pick};
 use super::table::{ActiveBattle, BattlePiece, Formation};
 use crate::hud::{HudStage, PanelWidth, TableLabels};
+use crate::session::dice::TypedRolls;
 use crate::session::{Notice, SaveRequest, StartTurn, UndoRequest};
 
 pub(super) fn plugin(app: &mut App) {
@@ -164,26 +165,9 @@ fn draw_battle_panel(
                     files.hints.write(crate::session::HintRequest);
                 }
             });
-        ui.horizontal(|ui| {
-            let mut real = battle.extra.real_dice;
-            if ui
-                .checkbox(&mut real, "Real dice")
-                .on_hover_text(
-                    "Roll real dice beside the table and type each roll before you play (R30)",
-                )
-                .changed()
-            {
-                inputs.write(BattleInput::RealDice(real));
-            }
-            if battle.extra.real_dice {
-                ui.label("rolls:");
-                ui.add(
-                    egui::TextEdit::singleline(&mut typed.0)
-                        .desired_width(90.0)
-                        .hint_text("4 2"),
-                );
-            }
-        });
+        if let Some(on) = crate::session::dice::real_dice_row(ui, &battle.dice, &mut typed) {
+            inputs.write(BattleInput::RealDice(on));
+        }
         crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
         super::ring_panel::tick_controls(ui, &ring.show, &mut ring.ticks);
         ui.separator();

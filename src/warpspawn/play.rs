@@ -14,8 +14,9 @@ use sandtable_warpspawn::{AttackPlan, Command, Event, FirePlan, Game, Hex, Phase
 
 use super::table::{ActiveBattle, Warpspawn};
 use crate::AppSystems;
+use crate::session::dice::TypedRolls;
 use crate::session::game::{settle_handover, start_turn};
-use crate::session::{LogLine, Notice, Seat as TableSeat, Seats};
+use crate::session::{Notice, Seat as TableSeat, Seats};
 
 pub(super) fn plugin(app: &mut App) {
     crate::session::bots::add_bots::<Warpspawn>(app);
@@ -29,7 +30,6 @@ pub(super) fn plugin(app: &mut App) {
         )
         .init_resource::<BattlePick>()
         .init_resource::<BattleChoices>()
-        .init_resource::<TypedRolls>()
         .init_resource::<BattleHint>()
         .init_resource::<BattleDrag>()
         .init_resource::<crate::camera::WheelTaken>()
@@ -156,11 +156,6 @@ impl BattleDrag {
             .and_then(|(most, part)| (part != most).then_some(part))
     }
 }
-
-/// The rolls of real dice typed in the panel for the next command, as
-/// `4` or `4 2` (R30).
-#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
-pub struct TypedRolls(pub String);
 
 /// The person's selection: what acts (`from`) and where (`to`), and for a
 /// march the part that goes.
@@ -849,10 +844,13 @@ pub fn battle_input(
                     notice.text = None;
                 }
             }
-            BattleInput::RealDice(on) => match active.use_real_dice(on, &seats) {
-                Ok(words) => notice.info(words),
-                Err(why) => notice.error(why),
-            },
+            BattleInput::RealDice(on) => {
+                let seed = active.setup.setup.seed;
+                match active.use_real_dice(on, &seats, seed) {
+                    Ok(words) => notice.info(words),
+                    Err(why) => notice.error(why),
+                }
+            }
             BattleInput::Split(split) => {
                 if pick.to.is_some() {
                     pick.split = Some(split);
@@ -1042,17 +1040,9 @@ pub(super) fn play_person(
         notice.info(why);
         return false;
     }
-    let played = if active.extra.real_dice {
-        match sandtable_core::dice::parse_rolls(&typed.0) {
-            Ok(rolls) => active.play_with_rolls(command, rolls),
-            Err(e) => Err(format!("the rolls typed: {e}")),
-        }
-    } else {
-        active.play(command).map(|_| ())
-    };
+    let played = active.play_typed(command, typed).map(|_| ());
     match played {
         Ok(()) => {
-            typed.0.clear();
             notice.text = None;
             true
         }
@@ -1061,105 +1051,6 @@ pub(super) fn play_person(
             false
         }
     }
-}
-
-impl ActiveBattle {
-    /// Turns real dice on or off (R30): on, every roll is typed in from
-    /// dice rolled beside the table; off, the generator rolls again, from a
-    /// stream of its own. Undo stops here, as at a roll (R31). A bot cannot
-    /// read real dice, so a battle with a bot keeps the generator.
-    pub fn use_real_dice(&mut self, on: bool, seats: &Seats) -> Result<String, String> {
-        if on == self.extra.real_dice {
-            return Ok("nothing changed".to_owned());
-        }
-        if on && (0..2).any(|k| seats.of(k) != TableSeat::Person) {
-            return Err(
-                "real dice are for battles of two people so far: a bot's rolls come from the generator (R30)"
-                    .to_owned(),
-            );
-        }
-        if on {
-            self.game
-                .set_dice(sandtable_core::dice::Dice::scripted(Vec::new()));
-        } else {
-            let seed = self
-                .setup
-                .setup
-                .seed
-                .wrapping_add(1 + self.extra.typed.len() as u64);
-            self.game.reseed(seed);
-        }
-        self.extra.real_dice = on;
-        self.revision += 1;
-        Ok(if on {
-            "real dice: roll them beside the table and type each roll before you play (R30)"
-                .to_owned()
-        } else {
-            "the generator rolls the dice again (R30)".to_owned()
-        })
-    }
-
-    /// Plays a command with rolls of real dice typed in (R30): exactly as
-    /// many as it rolls, no fewer and no more; otherwise nothing changes and
-    /// the refusal says how many it needs.
-    pub fn play_with_rolls(&mut self, command: Command, rolls: Vec<u8>) -> Result<(), String> {
-        let Some(side) = self.game.decider() else {
-            return Err("the battle is over".to_owned());
-        };
-        let mut trial = self.game.game().clone();
-        trial.set_dice(sandtable_core::dice::Dice::scripted(rolls.clone()));
-        let mut events = Vec::new();
-        if let Err(e) = GameState::apply_into(&mut trial, seat(side), &command, &mut events) {
-            return Err(match GameState::dice(&trial).left() {
-                Some(_) if e.ruling == 30 => {
-                    format!("`{command}` rolls dice: roll them and type every roll first; {e}")
-                }
-                _ => e.to_string(),
-            });
-        }
-        let used = GameState::dice(&trial)
-            .script()
-            .map_or(0, |s| s.used().len());
-        if used < rolls.len() {
-            return Err(format!(
-                "`{command}` rolls {used} di{}, and {} rolls were typed: type exactly the rolls it makes (R30)",
-                if used == 1 { "e" } else { "ce" },
-                rolls.len()
-            ));
-        }
-        if used > 0 {
-            self.game
-                .set_dice(sandtable_core::dice::Dice::scripted(rolls.clone()));
-        }
-        self.play(command)?;
-        if used > 0 {
-            self.extra.typed.extend_from_slice(&rolls);
-            self.log.push(LogLine::new(
-                format!("real dice: {}", sandtable_core::dice::write_rolls(&rolls)),
-                false,
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// The rolls that took the dice from `before` to `after`: the same dice
-/// rolled again from where they stood, as the battle rolls only single
-/// dice (R30).
-pub(crate) fn rolls_made(
-    mut before: sandtable_core::dice::Dice,
-    after: &sandtable_core::dice::Dice,
-) -> Vec<u8> {
-    let mut rolls = Vec::new();
-    // A command rolls a few dice; the bound only keeps a broken source
-    // from looping.
-    while before.position() != after.position() && rolls.len() < 4096 {
-        match before.d6() {
-            Ok(roll) => rolls.push(roll),
-            Err(_) => break,
-        }
-    }
-    rolls
 }
 
 /// Whether an event reports dice rolled, for the tray.

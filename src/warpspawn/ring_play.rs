@@ -20,9 +20,10 @@ use sandtable_warpspawn::offboard::play::Stage;
 use sandtable_warpspawn::offboard::ring::Square;
 use sandtable_warpspawn::{Command, Game, Hex, Phase, Side};
 
-use super::play::{BattleDrag, BattlePick, TypedRolls, person_legal, play_person, seat};
+use super::play::{BattleDrag, BattlePick, person_legal, play_person, seat};
 use super::table::ActiveBattle;
 use crate::AppSystems;
+use crate::session::dice::TypedRolls;
 use crate::session::{Notice, Seats};
 
 pub(super) fn plugin(app: &mut App) {

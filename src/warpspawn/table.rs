@@ -5,7 +5,7 @@
 //! a battle is opened; their looks are `dress`'s.
 
 use bevy::prelude::*;
-use sandtable_core::game::{GameState, Seat, next_seat};
+use sandtable_core::game::{Seat, next_seat};
 use sandtable_scenario::battle::Battle;
 use sandtable_warpspawn::{Event, Game, Hex, Side, Terrain};
 
@@ -37,20 +37,11 @@ pub struct Warpspawn;
 pub struct BattleExtra {
     /// What the last dice rolled decided, each roll with its table row.
     pub rolls: Vec<String>,
-    /// Whether the dice are real dice rolled beside the table and typed in
-    /// (the contract's scripted source, R30) rather than the generator.
-    pub real_dice: bool,
-    /// Every roll of real dice typed in, oldest first.
-    pub typed: Vec<u8>,
     /// The ticks of the ring's last move (R49), as the rules reported
     /// them, and the revision of the battle they came with: the table
     /// plays them out one at a time, each as its viewer may see it
     /// (`crate::warpspawn::ring::TickShow`).
     pub ticks: (Vec<sandtable_warpspawn::offboard::event::RingEvent>, u64),
-    /// Every die rolled in the battle, by the generator or typed in,
-    /// oldest first: a battle that had real dice is saved with these
-    /// (`[Dice]`), and replays roll for roll (R30).
-    pub rolled: Vec<u8>,
 }
 
 impl TableSystem for Warpspawn {
@@ -73,15 +64,14 @@ impl TableSystem for Warpspawn {
         world.write_message(BattleLoaded);
     }
 
-    /// The dice rolled are kept for the record (R30) and the tray.
+    /// What the dice rolled decided is kept for the tray, and the ring's
+    /// ticks for the table to play out.
     fn after_play(
         active: &mut ActiveGame<Self>,
         _: Seat,
-        dice: &sandtable_core::dice::Dice,
+        _: &sandtable_core::dice::Dice,
         events: &[Event],
     ) {
-        let made = super::play::rolls_made(dice.clone(), GameState::dice(active.game.game()));
-        active.extra.rolled.extend(made);
         let ticks: Vec<_> = events
             .iter()
             .filter_map(|e| match e {
@@ -142,24 +132,20 @@ impl ActiveBattle {
     /// A new game of a battle with this setup (the battle file's, or its
     /// seed and turns changed by a saved game) and these dice, both sides
     /// played by people. A roll the start makes (who plays first, R64) is
-    /// the first of [`BattleExtra::rolled`].
+    /// the first the table keeps ([`crate::session::dice::DiceBook`]).
     pub fn start(
         battle: Battle,
         setup: &sandtable_warpspawn::Setup,
         dice: sandtable_core::dice::Dice,
     ) -> Result<ActiveBattle, String> {
         let game = Game::new(setup, dice.clone()).map_err(|e| e.to_string())?;
-        let rolled = super::play::rolls_made(dice, GameState::dice(&game));
-        let extra = BattleExtra {
-            rolled,
-            ..BattleExtra::default()
-        };
         Ok(ActiveGame::started(
             game,
             battle,
             ScenarioSource::Unsaved,
-            extra,
-        ))
+            BattleExtra::default(),
+        )
+        .rolled_from(&dice))
     }
 
     /// The same battle, started from this battle file.

@@ -172,17 +172,17 @@ impl Dice {
         Ok(self.d6()? >= 4)
     }
 
-    /// One of `n` things, each as likely (`n` at least 1): from the seeded
-    /// generator directly; from scripted dice by reading as many dice as
-    /// `n` needs as one number (one die up to 6 things, two up to 36 ...),
-    /// rolling again when it falls above the largest multiple of `n`, as a
-    /// person would with real dice. On a scripted list that runs out, the
-    /// dice read so far are used up.
+    /// One of `n` things, each as likely (`n` at least 1), read from dice
+    /// as a person would read real ones: as many dice as `n` needs read as
+    /// one number (one die up to 6 things, two up to 36 ...), rolled again
+    /// when it falls above the largest multiple of `n`. The generator
+    /// rolls its dice for it the same way, so that every random result of
+    /// every game is a run of dice (R30): a game's rolls, written down,
+    /// replay it whether they came from the generator or from real dice
+    /// ([`Dice::rolls_since`]). On a scripted list that runs out, the dice
+    /// read so far are used up.
     pub fn draw(&mut self, n: usize) -> Result<usize, DiceOut> {
         assert!(n >= 1, "a draw among no things");
-        if let Dice::Seeded(stream) = self {
-            return Ok(stream.draw(|rng| rng.random_range(0..n)));
-        }
         if n == 1 {
             return Ok(0);
         }
@@ -204,6 +204,39 @@ impl Dice {
             if value < band * n {
                 return Ok(value / band);
             }
+        }
+    }
+
+    /// The dice rolled from `before` to here, oldest first: `before` rolled
+    /// again die by die until it stands where these do. Every draw is made
+    /// of dice ([`Dice::draw`]), so scripted dice of these rolls make the
+    /// same results as the dice did, generator or not (R30). Empty when
+    /// `before` is not an earlier state of these dice.
+    pub fn rolls_since(&self, before: &Dice) -> Vec<u8> {
+        let same = match (self, before) {
+            (Dice::Seeded(a), Dice::Seeded(b)) => a.key == b.key,
+            (Dice::Scripted(a), Dice::Scripted(b)) => {
+                Arc::ptr_eq(&a.rolls, &b.rolls) || a.rolls == b.rolls
+            }
+            _ => false,
+        };
+        if !same {
+            return Vec::new();
+        }
+        let mut before = before.clone();
+        let mut rolls = Vec::new();
+        let target = self.position();
+        // Bounded so that dice of another game never loop.
+        while before.position() < target && rolls.len() < MAX_SCRIPTED_ROLLS {
+            match before.d6() {
+                Ok(roll) => rolls.push(roll),
+                Err(_) => return Vec::new(),
+            }
+        }
+        if before.position() == target {
+            rolls
+        } else {
+            Vec::new()
         }
     }
 
@@ -285,18 +318,53 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_seeded_source_makes_the_generators_own_calls() {
-        // The streams of every shipped game and record rest on these calls.
+    fn the_seeded_source_rolls_the_generators_dice() {
+        // The streams of every shipped game and record rest on these calls:
+        // a die is the generator's own call, and a draw is read from dice.
         let mut dice = Dice::seeded(7);
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        for n in [2usize, 3, 5, 1, 9] {
-            assert_eq!(dice.draw(n).unwrap(), rng.random_range(0..n));
+        for _ in 0..20 {
             let d: u8 = rng.random_range(1..=6);
             assert_eq!(dice.d6().unwrap(), d);
         }
         assert_eq!(dice.position(), rng.get_word_pos());
         assert_eq!(dice.left(), None);
         assert_eq!(dice.require(1_000_000), Ok(()));
+    }
+
+    #[test]
+    fn a_seeded_draw_reads_its_dice_as_scripted_dice_of_the_same_rolls_do() {
+        // R30: the generator's draws are runs of dice, so the rolls written
+        // down replay them.
+        let mut dice = Dice::seeded(11);
+        let start = dice.clone();
+        let ns = [2usize, 3, 5, 1, 9, 40, 7, 36, 37, 250];
+        let drawn: Vec<usize> = ns.iter().map(|n| dice.draw(*n).unwrap()).collect();
+        let rolls = dice.rolls_since(&start);
+        assert!(rolls.len() >= 9, "each draw but the one of one thing rolls");
+        let mut scripted = Dice::scripted(rolls.clone());
+        let again: Vec<usize> = ns.iter().map(|n| scripted.draw(*n).unwrap()).collect();
+        assert_eq!(again, drawn);
+        assert_eq!(scripted.left(), Some(0), "every roll was read");
+        assert_eq!(
+            Dice::scripted(rolls.clone()).rolls_since(&Dice::scripted(rolls.clone())),
+            Vec::<u8>::new()
+        );
+        // Dice that are not an earlier state give nothing.
+        assert_eq!(start.rolls_since(&dice), Vec::<u8>::new());
+        assert_eq!(dice.rolls_since(&Dice::seeded(12)), Vec::<u8>::new());
+    }
+
+    #[test]
+    fn seeded_draws_fall_evenly() {
+        let mut dice = Dice::seeded(3);
+        let mut counts = [0u32; 5];
+        for _ in 0..5000 {
+            counts[dice.draw(5).unwrap()] += 1;
+        }
+        for c in counts {
+            assert!((850..1150).contains(&c), "{counts:?}");
+        }
     }
 
     #[test]

@@ -1042,3 +1042,241 @@ fn real_dice_typed_in_decide_a_shot_and_the_save_keeps_every_die() {
     assert!(skirmish(&app).dice.real, "the real dice go on (R30)");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// In every state of the shipped records: a click at a window with the
+/// thrower selected offers its grenade through that window (R127), and a
+/// click at an enemy offers every shot, grenade and charge the rules list
+/// at it, played at once when there is one, chosen in the panel when
+/// there are more (R120, R127, R134).
+#[test]
+fn grenades_windows_and_charges_are_offered_by_a_click_where_they_go() {
+    use sandtable::frontiers::hand::{ClickMeans, SkirmishPick, click_means};
+    use sandtable_frontiers::Command;
+    use sandtable_frontiers::setup::OpeningKind;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = common::temp_dir("frontiers-table", "ways");
+    // The shipped skirmish with T1 set down outside the relay hut's first
+    // window, and the turn up to its shot: a grenade through the window.
+    let text = std::fs::read_to_string(scenario("skirmish.ron")).expect("the scenario");
+    let by_window = text.replacen(
+        "(id: \"T1\", data: \"lg_trooper\", side: \"Legion\", at: (480, 150))",
+        "(id: \"T1\", data: \"lg_trooper\", side: \"Legion\", at: (535, 290))",
+        1,
+    );
+    assert_ne!(by_window, text);
+    std::fs::write(dir.join("window.ron"), &by_window).expect("written");
+    std::fs::write(
+        dir.join("window.moves"),
+        "discard\ndiscard\norders T1:1 M1:2 E1:3 O1.L:4 CP:decoy S1:decoy\n\
+         orders K1:1 B1:2 SP:3 W1:4 P1:decoy ST:decoy\nname T1 shoot\nname K1 shoot\npass\npass\n",
+    )
+    .expect("written");
+    let (mut windows, mut several, mut grenades) = (0, 0, 0);
+    // The first enemy with several ways at it: the record, how many of its
+    // commands come first, the unit, the target's point and the ways.
+    let mut first_several = None;
+    for name in [
+        "window",
+        "skirmish",
+        "confrontation",
+        "treasure-hunt",
+        "attack-defense",
+        "data-recovery",
+        "cameron-1",
+        "cameron-2",
+    ] {
+        let (record_path, scenario_path) = match name {
+            "window" => (dir.join("window.moves"), dir.join("window.ron")),
+            "skirmish" => (
+                root.join("crates/cli/tests/data/skirmish-hut.moves"),
+                scenario("skirmish.ron"),
+            ),
+            _ => (
+                root.join(format!("crates/cli/tests/data/frontiers-{name}.moves")),
+                scenario(&format!("{name}.ron")),
+            ),
+        };
+        let record: sandtable_core::record::Record<Command> =
+            sandtable_scenario::records::read(&record_path).expect("a record");
+        let sandtable_scenario::Loaded::Frontiers(skirmish) =
+            sandtable_scenario::load_any(&scenario_path).expect("it loads")
+        else {
+            panic!("{name} is a skirmish")
+        };
+        let mut setup = skirmish.setup.clone();
+        if let Some(seed) = record.header("Seed") {
+            setup.seed = seed.parse().expect("a seed");
+        }
+        let mut active = ActiveSkirmish::start(
+            skirmish,
+            &setup,
+            sandtable_core::dice::Dice::seeded(setup.seed),
+        )
+        .expect("it starts");
+        let mut commands = record.commands.iter().map(|(_, c)| *c).collect::<Vec<_>>();
+        // The window's game ends with T1 to throw.
+        if name == "window" {
+            commands.push("grenade T1 RH.w1".parse().expect("a command"));
+        }
+        for (k, command) in commands.iter().enumerate() {
+            let game = active.game.game();
+            let seat = sandtable_core::game::next_seat(game).expect("a seat decides");
+            let mut legal = Vec::new();
+            game.legal_into(seat, &mut legal);
+            let offered = |pick: &SkirmishPick, p| match click_means(game, seat, pick, p) {
+                ClickMeans::Play(c) => vec![c],
+                ClickMeans::Ways(ways) => {
+                    assert!(ways.len() >= 2, "one way is played at once");
+                    ways
+                }
+                other => panic!("{name}: a click at {p} means {other:?}"),
+            };
+            for l in &legal {
+                match l.command {
+                    Command::Window {
+                        unit,
+                        element,
+                        window,
+                    } => {
+                        let el = &game.setup().elements[game.element_index(element).unwrap()];
+                        let o = el
+                            .openings
+                            .iter()
+                            .filter(|o| o.kind == OpeningKind::Window)
+                            .nth(usize::from(window) - 1)
+                            .expect("the window");
+                        let mid = sandtable_frontiers::geometry::Pt::new(
+                            (o.a.x + o.b.x) / 2,
+                            (o.a.y + o.b.y) / 2,
+                        );
+                        let pick = SkirmishPick::of(game.find(unit).unwrap());
+                        assert!(
+                            offered(&pick, mid).contains(&l.command),
+                            "{name}: {}",
+                            l.command
+                        );
+                        windows += 1;
+                    }
+                    Command::Shoot { unit, target, .. }
+                    | Command::Grenade { unit, target }
+                    | Command::Charge { unit, target, .. } => {
+                        let (i, t) = (game.find(unit).unwrap(), game.find(target).unwrap());
+                        let at = game.units()[t].at;
+                        let ways = offered(&SkirmishPick::of(i), at);
+                        // Every way at it the list has, and only those.
+                        let listed: Vec<Command> = legal
+                            .iter()
+                            .map(|m| m.command)
+                            .filter(|c| match *c {
+                                Command::Shoot {
+                                    unit: u, target: g, ..
+                                }
+                                | Command::Grenade { unit: u, target: g }
+                                | Command::Charge {
+                                    unit: u, target: g, ..
+                                } => u == unit && g == target,
+                                _ => false,
+                            })
+                            .collect();
+                        assert_eq!(ways, listed, "{name}: {}", l.command);
+                        several += usize::from(ways.len() > 1);
+                        if ways.len() > 1 && first_several.is_none() {
+                            first_several =
+                                Some((record_path.clone(), scenario_path.clone(), k, i, at, ways));
+                        }
+                        grenades += usize::from(matches!(l.command, Command::Grenade { .. }));
+                    }
+                    _ => {}
+                }
+            }
+            active.play(*command).expect("the record plays");
+        }
+    }
+    println!("{windows} windows, {grenades} grenades, {several} enemies of several ways");
+    assert!(
+        windows > 0 && grenades > 0 && several > 0,
+        "{windows} {grenades} {several}"
+    );
+
+    // On the table: T1 clicked, then its window: the grenade is thrown.
+    let mut app = headless();
+    let file = dir.join("window-table.moves");
+    std::fs::write(
+        &file,
+        format!(
+            "[Scenario \"window.ron\"]\n[Seats \"person, person\"]\n{}",
+            std::fs::read_to_string(dir.join("window.moves")).expect("read")
+        ),
+    )
+    .expect("written");
+    open(&mut app, &file);
+    if skirmish(&app).curtain() {
+        take_table(&mut app);
+    }
+    let t1 = skirmish(&app)
+        .game
+        .game()
+        .units()
+        .iter()
+        .find(|u| u.tag.to_string() == "T1")
+        .expect("T1")
+        .at;
+    assert!(!input(&mut app, SkirmishInput::Click(t1)));
+    assert!(
+        common::notice(&app).contains("T1 selected"),
+        "{}",
+        common::notice(&app)
+    );
+    let window = sandtable_frontiers::geometry::Pt::new(560, 290);
+    assert!(
+        input(&mut app, SkirmishInput::Click(window)),
+        "{}",
+        common::notice(&app)
+    );
+    assert_eq!(
+        skirmish(&app)
+            .record
+            .last()
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("grenade T1 RH.w1")
+    );
+
+    // Several ways at an enemy: the click offers them, and the one
+    // chosen in the panel is played.
+    let (record, scenario_path, k, i, at, ways) = first_several.expect("several ways");
+    let record: sandtable_core::record::Record<Command> =
+        sandtable_scenario::records::read(&record).expect("a record");
+    let mut text = format!(
+        "[Scenario \"{}\"]\n[Seats \"person, person\"]\n",
+        scenario_path.display()
+    );
+    if let Some(seed) = record.header("Seed") {
+        text.push_str(&format!("[Seed \"{seed}\"]\n"));
+    }
+    for (_, c) in record.commands.iter().take(k) {
+        text.push_str(&format!("{c}\n"));
+    }
+    let file = dir.join("ways.moves");
+    std::fs::write(&file, text).expect("written");
+    let mut app = headless();
+    open(&mut app, &file);
+    assert_eq!(skirmish(&app).record.len(), k, "{}", common::notice(&app));
+    if skirmish(&app).curtain() {
+        take_table(&mut app);
+    }
+    assert!(!input(&mut app, SkirmishInput::Choose(i)));
+    assert!(!input(&mut app, SkirmishInput::Click(at)));
+    let pick = app.world().resource::<SkirmishPick>().clone();
+    assert_eq!(pick.ways, ways, "{}", common::notice(&app));
+    assert!(common::notice(&app).contains("choose one in the panel"));
+    let chosen = *ways.last().expect("a way");
+    assert!(
+        input(&mut app, SkirmishInput::Command(chosen)),
+        "{}",
+        common::notice(&app)
+    );
+    assert_eq!(skirmish(&app).record.last(), Some(&chosen));
+    assert!(app.world().resource::<SkirmishPick>().ways.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -50,6 +50,10 @@ pub struct SkirmishPick {
     pub unit: Option<usize>,
     /// The move's points before its end, in order.
     pub legs: Vec<Pt>,
+    /// The commands the last click offered, to choose one in the panel:
+    /// a shot, a grenade or a charge at the enemy clicked, a grenade
+    /// through the window clicked (R127, R134).
+    pub ways: Vec<Command>,
 }
 
 impl SkirmishPick {
@@ -57,10 +61,14 @@ impl SkirmishPick {
     pub fn of(i: usize) -> SkirmishPick {
         SkirmishPick {
             unit: Some(i),
-            legs: Vec::new(),
+            ..SkirmishPick::default()
         }
     }
 }
+
+/// How near a window a click is taken for it (mm): about a window's
+/// width either side of its line.
+pub const WINDOW_REACH_MM: f64 = 25.0;
 
 /// The move of the picked unit through its legs so far and then `end`,
 /// as the rules take it; or why not.
@@ -196,6 +204,8 @@ pub enum ClickMeans {
     Select(usize),
     /// Play this command.
     Play(Command),
+    /// Any one of these, which the person chooses (two or more).
+    Ways(Vec<Command>),
     /// Nothing, for this reason.
     Refused(String),
 }
@@ -270,33 +280,36 @@ pub fn click_means(game: &Game, seat: Seat, pick: &SkirmishPick, p: Pt) -> Click
     match here {
         Some(t) if game.units()[t].side != side => {
             let target = game.units()[t].tag;
-            // The shot the list has at it, else a charge, else why not.
-            let listed = legal.iter().find_map(|l| match l.command {
-                Command::Shoot {
-                    unit: u, target: g, ..
-                } if u == unit && g == target => Some(l.command),
-                _ => None,
-            });
-            let charge = legal.iter().find_map(|l| match l.command {
-                Command::Charge {
-                    unit: u, target: g, ..
-                } if u == unit && g == target => Some(l.command),
-                _ => None,
-            });
-            match listed.or(charge) {
-                Some(c) => ClickMeans::Play(c),
-                None => {
-                    let shot = Command::Shoot {
-                        unit,
-                        target,
-                        weapon: 0,
-                    };
-                    ClickMeans::Refused(match game.check(seat, &shot) {
-                        Err(e) => e.to_string(),
-                        Ok(()) => format!("`{shot}` is not among the commands now"),
-                    })
-                }
+            // Every way the list has at it: a shot (one a vehicle's
+            // weapon), a grenade, a charge; else why not.
+            let ways: Vec<Command> = legal
+                .iter()
+                .filter(|l| match l.command {
+                    Command::Shoot {
+                        unit: u, target: g, ..
+                    }
+                    | Command::Grenade {
+                        unit: u, target: g, ..
+                    }
+                    | Command::Charge {
+                        unit: u, target: g, ..
+                    } => u == unit && g == target,
+                    _ => false,
+                })
+                .map(|l| l.command)
+                .collect();
+            if !ways.is_empty() {
+                return one_or_ways(ways);
             }
+            let shot = Command::Shoot {
+                unit,
+                target,
+                weapon: 0,
+            };
+            ClickMeans::Refused(match game.check(seat, &shot) {
+                Err(e) => e.to_string(),
+                Ok(()) => format!("`{shot}` is not among the commands now"),
+            })
         }
         _ if !pick.legs.is_empty() => match move_through(game, seat, pick, p) {
             Ok(c) => ClickMeans::Play(c),
@@ -321,7 +334,9 @@ pub fn click_means(game: &Game, seat: Seat, pick: &SkirmishPick, p: Pt) -> Click
             }
         },
         _ => {
-            // A point: the unit's move there, else its smoke (R130).
+            // A point: a grenade through a window there (R127), the
+            // unit's move there, else its smoke (R130).
+            let windows = windows_near(game, &legal, unit, p);
             let listed = legal
                 .iter()
                 .find_map(|l| match l.command {
@@ -335,12 +350,20 @@ pub fn click_means(game: &Game, seat: Seat, pick: &SkirmishPick, p: Pt) -> Click
                     })
                 });
             let Some(listed) = listed else {
+                if !windows.is_empty() {
+                    return one_or_ways(windows);
+                }
                 return ClickMeans::Refused(format!(
-                    "{unit} neither moves nor throws smoke now: its action is another (R111)"
+                    "{unit} neither moves nor throws smoke now, nor a grenade through a window there: its action is another (R111)"
                 ));
             };
             match game.nearest(seat, &listed, spot(p)) {
-                Some(c) => ClickMeans::Play(c),
+                Some(c) => {
+                    let mut ways = windows;
+                    ways.push(c);
+                    one_or_ways(ways)
+                }
+                None if !windows.is_empty() => one_or_ways(windows),
                 None if matches!(listed, Command::Smoke { .. }) => {
                     let at = P16::of(p).unwrap_or_default();
                     ClickMeans::Refused(match game.check(seat, &Command::Smoke { unit, at }) {
@@ -359,6 +382,47 @@ pub fn click_means(game: &Game, seat: Seat, pick: &SkirmishPick, p: Pt) -> Click
             }
         }
     }
+}
+
+/// One command played, or two or more to choose among.
+fn one_or_ways(mut ways: Vec<Command>) -> ClickMeans {
+    if ways.len() == 1 {
+        ClickMeans::Play(ways.remove(0))
+    } else {
+        ClickMeans::Ways(ways)
+    }
+}
+
+/// The grenades `unit` may throw now through a window within
+/// [`WINDOW_REACH_MM`] of `p` (R127), from the legal list.
+fn windows_near(
+    game: &Game,
+    legal: &[sandtable_core::game::Legal<Command>],
+    unit: Tag,
+    p: Pt,
+) -> Vec<Command> {
+    use sandtable_frontiers::setup::OpeningKind;
+    legal
+        .iter()
+        .filter_map(|l| match l.command {
+            Command::Window {
+                unit: u,
+                element,
+                window,
+            } if u == unit => {
+                let el = &game.setup().elements[game.element_index(element)?];
+                let o = el
+                    .openings
+                    .iter()
+                    .filter(|o| o.kind == OpeningKind::Window)
+                    .nth(usize::from(window).checked_sub(1)?)?;
+                (sandtable_frontiers::geometry::point_segment(p.v(), o.a.v(), o.b.v())
+                    <= WINDOW_REACH_MM)
+                    .then_some(l.command)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The words for a command about to be played: a move's length against
@@ -422,6 +486,12 @@ fn show_preview(
                 fresh.marks = game.marks(seat, &c, active.viewer);
                 fresh.words = preview_words(game, seat, &c);
                 fresh.command = Some(c);
+            }
+            ClickMeans::Ways(ways) => {
+                // The first way's marks; the words name them all.
+                fresh.marks = game.marks(seat, &ways[0], active.viewer);
+                let names: Vec<String> = ways.iter().map(ToString::to_string).collect();
+                fresh.words = format!("click: choose one of {}", names.join(", "));
             }
             ClickMeans::Refused(why) => fresh.words = why,
             ClickMeans::Select(i) => {

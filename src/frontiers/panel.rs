@@ -459,6 +459,24 @@ fn draw_skirmish_panel(
             buttons.inputs.write(SkirmishInput::RealDice(on));
         }
         crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
+        // The ways the last click offered: a shot, a grenade or a charge
+        // at the enemy clicked, a grenade through the window clicked.
+        if !pick.ways.is_empty()
+            && let Some(seat) = sandtable_core::game::next_seat(game)
+        {
+            ui.horizontal_wrapped(|ui| {
+                ui.label("Choose:");
+                for way in &pick.ways {
+                    if ui
+                        .button(egui::RichText::new(way.to_string()).monospace())
+                        .on_hover_text(super::hand::preview_words(game, seat, way))
+                        .clicked()
+                    {
+                        buttons.inputs.write(SkirmishInput::Command(*way));
+                    }
+                }
+            });
+        }
         if !commands.is_empty() {
             ui.label(
                 egui::RichText::new(format!(

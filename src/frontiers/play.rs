@@ -200,6 +200,10 @@ pub fn skirmish_input(
 ) {
     use super::hand::ClickMeans;
     for input in inputs.read() {
+        // A new click asks afresh: the ways the last one offered go.
+        if matches!(input, SkirmishInput::Click(_) | SkirmishInput::Waypoint(_)) {
+            pick.ways.clear();
+        }
         match input {
             SkirmishInput::RealDice(on) => {
                 let seed = active.setup.setup.seed;
@@ -287,6 +291,14 @@ pub fn skirmish_input(
                 }
                 ClickMeans::Refused(why) => {
                     notice.error(format!("at {p}: {why}"));
+                    continue;
+                }
+                ClickMeans::Ways(ways) => {
+                    notice.info(format!(
+                        "{} ways at {p}: choose one in the panel",
+                        ways.len()
+                    ));
+                    pick.ways = ways;
                     continue;
                 }
                 ClickMeans::Play(c) => c,

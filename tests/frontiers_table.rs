@@ -1280,3 +1280,72 @@ fn grenades_windows_and_charges_are_offered_by_a_click_where_they_go() {
     assert!(app.world().resource::<SkirmishPick>().ways.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// **New game** begins the skirmish again from its file, keeping the
+/// seats, once the person said the moves may go; a bot taking a seat
+/// hands real dice back to the generator (R30).
+#[test]
+fn a_new_game_keeps_the_seats_and_a_bot_seated_ends_real_dice() {
+    use sandtable::session::{Dialog, Leaving, NewGameRequest, Seat as TableSeat};
+    let mut app = headless();
+    open(&mut app, &scenario("skirmish.ron"));
+    if skirmish(&app).curtain() {
+        take_table(&mut app);
+    }
+    assert!(input(&mut app, SkirmishInput::Text("discard".into())));
+    assert!(!input(&mut app, SkirmishInput::RealDice(true)));
+    assert!(skirmish(&app).dice.real, "{}", common::notice(&app));
+    app.world_mut().resource_mut::<Seats>().0[1] = TableSeat::Bot(2);
+    app.update();
+    assert!(!skirmish(&app).dice.real, "a bot cannot read real dice");
+    assert!(
+        common::notice(&app).contains("(R30)"),
+        "{}",
+        common::notice(&app)
+    );
+    // The bot plays the Zirl's Preparation.
+    for _ in 0..500 {
+        if skirmish(&app).record.len() == 2 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        app.update();
+    }
+    assert_eq!(skirmish(&app).record.len(), 2, "{}", common::notice(&app));
+    // Moves unsaved: asked first, and nothing changes.
+    let id = skirmish(&app).id;
+    app.world_mut().write_message(NewGameRequest::default());
+    app.update();
+    assert!(matches!(
+        app.world().get_resource::<Dialog>(),
+        Some(Dialog::UnsavedMoves(Leaving::NewGame))
+    ));
+    assert_eq!(skirmish(&app).id, id);
+    assert_eq!(skirmish(&app).record.len(), 2);
+    // Said to go on: the same skirmish from its start, the seats kept.
+    app.world_mut().remove_resource::<Dialog>();
+    app.world_mut().write_message(NewGameRequest {
+        discard_unsaved: true,
+    });
+    app.update();
+    app.update();
+    assert_ne!(skirmish(&app).id, id);
+    assert!(
+        skirmish(&app).record.is_empty(),
+        "{:?}",
+        skirmish(&app).record
+    );
+    assert!(matches!(
+        skirmish(&app).source,
+        sandtable::session::ScenarioSource::File(ref p) if p.ends_with("skirmish.ron")
+    ));
+    assert_eq!(
+        app.world().resource::<Seats>().0,
+        vec![TableSeat::Person, TableSeat::Bot(2)]
+    );
+    assert!(
+        common::notice(&app).contains("a new game of the same scenario"),
+        "{}",
+        common::notice(&app)
+    );
+}

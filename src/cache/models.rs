@@ -165,8 +165,13 @@ pub(crate) fn load_scenario_models(
                         Some(f) => format!("{} or {}", f.display(), assets.display()),
                         None => assets.display().to_string(),
                     };
+                    // One unit keeps its look; pieces keep theirs.
+                    let keep = match m.piece {
+                        sandtable_scenario::ModelPiece::Unit(_) => "keeps its",
+                        _ => "keep their",
+                    };
                     missing.push(format!(
-                        "models[{i}]: {} is not in {places}; {} keep their default look",
+                        "models[{i}]: {} is not in {places}; {} {keep} default look",
                         m.file,
                         m.describe()
                     ));

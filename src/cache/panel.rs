@@ -22,7 +22,7 @@ use crate::mode::{Mode, SetLayoutMode};
 use crate::picking::Hovered;
 use crate::session::open::on_table;
 use crate::session::{
-    HintRequest, NewGameRequest, Notice, SaveRequest, Seat, Seats, StartTurn, UndoRequest,
+    HintRequest, NewGameRequest, Notice, SaveRequest, Seats, StartTurn, UndoRequest,
 };
 use crate::table::TableShown;
 
@@ -423,32 +423,15 @@ fn draw_panels(
             }
         });
         ui.separator();
-        egui::CollapsingHeader::new("Players")
-            .default_open(true)
-            .show(ui, |ui| {
-                for (i, player) in game.players().iter().enumerate() {
-                    ui.horizontal(|ui| {
-                        ui.colored_label(player_colour(&active, i), &player.name);
-                        let Some(seat) = bots.seats.0.get_mut(i) else {
-                            return;
-                        };
-                        egui::ComboBox::from_id_salt(("seat", i))
-                            .selected_text(seat.describe())
-                            .show_ui(ui, |ui| {
-                                for choice in Seat::choices() {
-                                    ui.selectable_value(seat, choice, choice.describe());
-                                }
-                            });
-                    });
-                }
-                if ui
-                    .button("New game")
-                    .on_hover_text("this scenario again from its setup, with these players")
-                    .clicked()
-                {
-                    bots.new_game.write(NewGameRequest::default());
-                }
-            });
+        let players: Vec<(String, egui::Color32)> = game
+            .players()
+            .iter()
+            .enumerate()
+            .map(|(i, player)| (player.name.clone(), player_colour(&active, i)))
+            .collect();
+        if crate::hud::seat_chooser(ui, &players, &mut bots.seats) {
+            bots.new_game.write(NewGameRequest::default());
+        }
         ui.separator();
         ui.label(egui::RichText::new("Files").strong());
         let open = match &active.source {

@@ -12,8 +12,14 @@ use bevy::prelude::*;
 use sandtable_frontiers::geometry::Pt;
 use sandtable_frontiers::setup::{OpeningKind, TerrainKind};
 
+use bevy::world_serialization::{WorldAsset, WorldAssetRoot};
+use sandtable_scenario::PieceOf;
+use sandtable_scenario::models::model_for;
+
 use super::table::{ActiveSkirmish, ElementPiece, SkirmishTop, TerrainPiece, Token, UnitPiece};
 use super::{UNIT_MM, world_pt};
+use crate::cache::models::{Figure, Models, NeedsFigure};
+use crate::cache::table::Owner;
 use crate::table::{TableShown, matte, side_colour};
 
 pub(super) fn plugin(app: &mut App) {
@@ -23,8 +29,9 @@ pub(super) fn plugin(app: &mut App) {
             dress_top,
             dress_terrain,
             dress_elements,
-            dress_units,
-            dress_tokens,
+            // After the scenario's models are read, which a new table
+            // asks for.
+            (dress_units, dress_tokens).after(crate::cache::models::load_scenario_models),
         )
             .after(crate::AppSystems::SyncTable),
     );
@@ -199,17 +206,76 @@ struct UnitLook {
     parts: Vec<(Handle<Mesh>, Handle<StandardMaterial>, Transform)>,
 }
 
+/// The scenario's model for a piece, when it has one that was read: the
+/// model and its scale in world units per model unit. A model that could
+/// not be read leaves the piece its own look (a notice says why).
+pub fn scenario_model(
+    models: Option<&Models>,
+    shown: &TableShown,
+    piece: PieceOf<'_>,
+    sides: &[&str],
+) -> Option<(Handle<WorldAsset>, f32)> {
+    let models = models?;
+    let i = model_for(&shown.models, piece, sides)?;
+    let handle = models.custom.get(i)?.as_ref()?;
+    if models.failed.contains(&handle.id()) {
+        return None;
+    }
+    Some((handle.clone(), (shown.models[i].unit_mm as f32) / UNIT_MM))
+}
+
+/// A model's figure at `lift` above a piece's origin, its front (glTF's
+/// +Z) along the piece's facing (+X before its turn), at `scale`.
+fn figure_of(handle: Handle<WorldAsset>, scale: f32, lift: f32) -> impl Bundle {
+    let id = handle.id();
+    (
+        WorldAssetRoot(handle),
+        Transform {
+            translation: Vec3::Y * lift,
+            rotation: Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
+            scale: Vec3::splat(scale),
+        },
+        Figure {
+            model: Some(id),
+            scale,
+        },
+    )
+}
+
 /// Each unit: its base in its side's colour, round or oval (R101), with
-/// a figure on a round base and a hull on a vehicle's; a carcass dark.
+/// a figure on a round base and a hull on a vehicle's, or the scenario's
+/// model for it on the base; a carcass dark. A unit whose model could not
+/// be read is dressed again with its own look.
 fn dress_units(
     mut commands: Commands,
-    units: Query<(Entity, &UnitPiece), Added<UnitPiece>>,
+    units: Query<(Entity, &UnitPiece), Or<(Added<UnitPiece>, With<NeedsFigure>)>>,
     shown: Res<TableShown>,
+    active: Option<Res<ActiveSkirmish>>,
+    models: Option<Res<Models>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut looks: Local<std::collections::HashMap<([u8; 4], bool, bool, (u16, u16)), UnitLook>>,
 ) {
+    let Some(active) = active else { return };
+    let sides: Vec<&str> = active
+        .game
+        .game()
+        .setup()
+        .sides
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
     for (e, u) in &units {
+        let model = (!u.carcass)
+            .then(|| {
+                let piece = PieceOf::Figure {
+                    side: usize::from(u.side),
+                    kind: u.kind,
+                    id: &u.tag,
+                };
+                scenario_model(models.as_deref(), &shown, piece, &sides)
+            })
+            .flatten();
         let colour = if u.carcass {
             Color::srgb(0.2, 0.2, 0.2)
         } else {
@@ -225,7 +291,13 @@ fn dress_units(
             .entry(key)
             .or_insert_with(|| unit_look(u, colour, &mut meshes, &mut materials))
             .clone();
-        commands.entity(e).with_children(|c| {
+        let mut entity = commands.entity(e);
+        entity
+            .remove::<NeedsFigure>()
+            .despawn_related::<Children>()
+            // The model's `player` materials take the side's colours.
+            .insert(Owner(sandtable_cache::PlayerId(u16::from(u.side))));
+        entity.with_children(|c| {
             // An oval: a disc stretched along its facing (+X before the
             // turn), the stadium's ends rounded.
             let (len, wid) = (f32::from(u.base_mm.0), f32::from(u.base_mm.1));
@@ -234,8 +306,15 @@ fn dress_units(
                 MeshMaterial3d(look.base.1),
                 Transform::from_xyz(0.0, 0.04, 0.0).with_scale(Vec3::new(len / wid, 1.0, 1.0)),
             ));
-            for (mesh, material, at) in look.parts {
-                c.spawn((Mesh3d(mesh), MeshMaterial3d(material), at));
+            match model {
+                Some((handle, scale)) => {
+                    c.spawn(figure_of(handle, scale, 0.08));
+                }
+                None => {
+                    for (mesh, material, at) in look.parts {
+                        c.spawn((Mesh3d(mesh), MeshMaterial3d(material), at));
+                    }
+                }
             }
         });
     }
@@ -297,7 +376,9 @@ fn unit_look(
 /// material a kind, made once.
 fn dress_tokens(
     mut commands: Commands,
-    tokens: Query<(Entity, &Token), Added<Token>>,
+    tokens: Query<(Entity, &Token), Or<(Added<Token>, With<NeedsFigure>)>>,
+    shown: Res<TableShown>,
+    models: Option<Res<Models>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut looks: Local<Vec<(u8, Handle<Mesh>, Handle<StandardMaterial>, f32)>>,
@@ -351,13 +432,27 @@ fn dress_tokens(
             .find(|l| l.0 == kind)
             .cloned()
             .expect("made above");
-        commands.entity(e).with_children(|c| {
-            c.spawn((
-                Mesh3d(mesh),
-                MeshMaterial3d(material),
-                Transform::from_xyz(0.0, lift, 0.0),
-                Pickable::IGNORE,
-            ));
+        // A crate or an objective the scenario gives a model of its own.
+        let piece = match t {
+            Token::Crate(_) => Some(PieceOf::Crate),
+            Token::Objective(_) => Some(PieceOf::Objective),
+            Token::Diskette | Token::Cloud(_) => None,
+        };
+        let model = piece.and_then(|p| scenario_model(models.as_deref(), &shown, p, &[]));
+        let mut entity = commands.entity(e);
+        entity.remove::<NeedsFigure>().despawn_related::<Children>();
+        entity.with_children(|c| match model {
+            Some((handle, scale)) => {
+                c.spawn(figure_of(handle, scale, 0.0));
+            }
+            None => {
+                c.spawn((
+                    Mesh3d(mesh),
+                    MeshMaterial3d(material),
+                    Transform::from_xyz(0.0, lift, 0.0),
+                    Pickable::IGNORE,
+                ));
+            }
         });
     }
 }
@@ -472,6 +567,66 @@ fn ear_clip(pts: &[Vec2]) -> Vec<[usize; 3]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_unit_takes_the_most_specific_model_read_at_its_scale_and_else_its_own_look() {
+        use sandtable_scenario::{ModelChoice, ModelPiece};
+        let entry = |piece, unit_mm| ModelChoice {
+            piece,
+            player: None,
+            file: "m.glb".into(),
+            unit_mm,
+        };
+        let shown = TableShown {
+            models: vec![
+                entry(ModelPiece::Kind("lg_trooper".into()), 60.0),
+                entry(ModelPiece::Units, 1.0),
+                entry(ModelPiece::Crate, 30.0),
+            ],
+            ..TableShown::default()
+        };
+        let trooper: Handle<WorldAsset> =
+            bevy::asset::uuid_handle!("6d1c6a36-8d0e-4a4c-9a57-1f1f0c0e7a01");
+        let chest: Handle<WorldAsset> =
+            bevy::asset::uuid_handle!("6d1c6a36-8d0e-4a4c-9a57-1f1f0c0e7a02");
+        // The second entry's file was not found.
+        let mut models = Models::default();
+        models.custom = vec![Some(trooper.clone()), None, Some(chest.clone())];
+        let sides = ["Legion", "Zirl"];
+        let figure = |kind| PieceOf::Figure {
+            side: 0,
+            kind,
+            id: "T1",
+        };
+        assert_eq!(
+            scenario_model(Some(&models), &shown, figure("lg_trooper"), &sides),
+            Some((trooper.clone(), 2.0)),
+            "60 mm a model unit is two of the table's 30 mm units"
+        );
+        assert_eq!(
+            scenario_model(Some(&models), &shown, figure("lg_captain"), &sides),
+            None,
+            "its entry's file is missing: its own look"
+        );
+        assert_eq!(
+            scenario_model(Some(&models), &shown, PieceOf::Crate, &[]),
+            Some((chest, 1.0))
+        );
+        assert_eq!(
+            scenario_model(Some(&models), &shown, PieceOf::Objective, &[]),
+            None
+        );
+        models.failed.insert(trooper.id());
+        assert_eq!(
+            scenario_model(Some(&models), &shown, figure("lg_trooper"), &sides),
+            None,
+            "a model that could not be read: its own look"
+        );
+        assert_eq!(
+            scenario_model(None, &shown, figure("lg_trooper"), &sides),
+            None
+        );
+    }
 
     fn area(pts: &[Vec2], tris: &[[usize; 3]]) -> f32 {
         tris.iter()

@@ -239,13 +239,15 @@ struct SkirmishButtons<'w> {
     undo: MessageWriter<'w, UndoRequest>,
     inputs: MessageWriter<'w, SkirmishInput>,
     hints: MessageWriter<'w, crate::session::HintRequest>,
+    new_game: MessageWriter<'w, crate::session::NewGameRequest>,
 }
 
 /// The skirmish's panel.
 fn draw_skirmish_panel(
     mut contexts: EguiContexts,
     skirmish: Res<ActiveSkirmish>,
-    seats: Res<crate::session::Seats>,
+    mut seats: ResMut<crate::session::Seats>,
+    shown: Res<crate::table::TableShown>,
     notice: Res<Notice>,
     mut line: ResMut<CommandLine>,
     mut width: ResMut<PanelWidth>,
@@ -261,15 +263,22 @@ fn draw_skirmish_panel(
     let setup = game.setup();
     crate::hud::side_panel(ctx, "skirmish-panel", &mut width, |ui| {
         ui.heading(&skirmish.setup.name);
-        ui.horizontal(|ui| {
-            for s in 0..2usize {
-                let who = match seats.of(s) {
-                    crate::session::Seat::Person => "a person".to_owned(),
-                    bot => bot.describe(),
-                };
-                ui.label(format!("{}: {who}", setup.sides[s].name));
-            }
-        });
+        let players: Vec<(String, egui::Color32)> = setup
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(s, side)| {
+                let [r, g, b, _] = crate::table::side_colour(&shown, s as u8)
+                    .to_srgba()
+                    .to_u8_array();
+                (side.name.clone(), egui::Color32::from_rgb(r, g, b))
+            })
+            .collect();
+        if crate::hud::seat_chooser(ui, &players, &mut seats) {
+            buttons
+                .new_game
+                .write(crate::session::NewGameRequest::default());
+        }
         ui.label(match skirmish.viewer {
             Viewer::Referee => "You see everything (the referee's view).".to_owned(),
             Viewer::Player(s) => format!(

@@ -35,6 +35,7 @@ pub(super) fn plugin(app: &mut App) {
                     .chain()
                     .in_set(crate::FlowSteps::Play),
                 settle_handover::<Frontiers>.in_set(crate::FlowSteps::Follow),
+                crate::session::game::start_new_game::<Frontiers>.in_set(crate::FlowSteps::NewGame),
             )
                 // Each asks on its own: a file opened in between takes
                 // the skirmish away in the middle of a frame.

@@ -57,6 +57,11 @@ impl TableSystem for Frontiers {
         world.write_message(SkirmishLoaded);
     }
 
+    /// The skirmish again from its file's setup and seed.
+    fn new_game(active: &ActiveGame<Self>) -> Result<ActiveGame<Self>, String> {
+        Ok(ActiveSkirmish::new(active.setup.clone())?.with_source(active.source.clone()))
+    }
+
     /// The lines of dice rolled that every side reads alike (R30, R149).
     fn after_play(
         active: &mut ActiveGame<Self>,
@@ -173,6 +178,9 @@ pub struct UnitPiece {
     pub side: u8,
     /// Its id in commands.
     pub tag: String,
+    /// Its unit type's id in the data, as `lg_trooper`, which a
+    /// scenario's models may name.
+    pub kind: &'static str,
     /// Its base's size in mm: a disc's diameter, an oval's length and width.
     pub base_mm: (u16, u16),
     /// Whether it is a destroyed vehicle's carcass (R125).
@@ -228,8 +236,11 @@ pub fn spawn_skirmish_table(
         )),
         physical: None,
         colours: sandtable_scenario::DEFAULT_COLOURS[..2].to_vec(),
-        models: Vec::new(),
-        folder: None,
+        models: active.setup.models.clone(),
+        folder: match &active.source {
+            crate::session::ScenarioSource::File(p) => crate::table::scenario_folder(p),
+            _ => None,
+        },
     };
     commands.spawn((
         SkirmishTop { table },
@@ -307,6 +318,7 @@ pub fn sync_skirmish_pieces(
                 index: i,
                 side: u.side,
                 tag: u.tag.to_string(),
+                kind: u.data.id,
                 base_mm: u.data.base.size_mm(),
                 carcass: !u.alive,
                 back: u.back,

@@ -759,6 +759,42 @@ fn note_keyboard_use(egui: Option<Res<EguiWantsInput>>, mut taken: ResMut<Keyboa
     taken.0 = egui.is_some_and(|e| e.wants_any_keyboard_input());
 }
 
+/// The players and who sits at each seat, chosen from a list (a person,
+/// or a bot of a strength), and **New game**: the scenario again from its
+/// setup with these seats. Whether New game was clicked.
+pub fn seat_chooser(
+    ui: &mut egui::Ui,
+    players: &[(String, egui::Color32)],
+    seats: &mut crate::session::Seats,
+) -> bool {
+    let mut new_game = false;
+    egui::CollapsingHeader::new("Players")
+        .default_open(true)
+        .show(ui, |ui| {
+            for (i, (name, colour)) in players.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    ui.colored_label(*colour, name);
+                    if seats.0.len() <= i {
+                        seats.0.resize(i + 1, crate::session::Seat::Person);
+                    }
+                    let seat = &mut seats.0[i];
+                    egui::ComboBox::from_id_salt(("seat", i))
+                        .selected_text(seat.describe())
+                        .show_ui(ui, |ui| {
+                            for choice in crate::session::Seat::choices() {
+                                ui.selectable_value(seat, choice, choice.describe());
+                            }
+                        });
+                });
+            }
+            new_game = ui
+                .button("New game")
+                .on_hover_text("this scenario again from its setup, with these players")
+                .clicked();
+        });
+    new_game
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

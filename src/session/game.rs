@@ -66,6 +66,14 @@ pub trait TableSystem: Sized + Send + Sync + 'static {
         let _ = world;
     }
 
+    /// A new game of the same setup, for **New game**: the game in play
+    /// begun again from its setup, source and seed. By default the
+    /// system cannot.
+    fn new_game(active: &ActiveGame<Self>) -> Result<ActiveGame<Self>, String> {
+        let _ = active;
+        Err("this game cannot be started again here: open its file again".to_owned())
+    }
+
     /// Whether layout mode stays on when another game of the system is
     /// opened in it (it edits the new one); by default layout mode ends.
     fn keeps_layout_on_open() -> bool {
@@ -414,13 +422,61 @@ impl<G: GameState> Entry<G> {
     }
 }
 
-/// A hand-over to a seat nobody needs to take (a bot's) is dropped at once.
+/// A hand-over to a seat nobody needs to take (a bot's) is dropped at
+/// once; a bot that takes a seat while real dice are in use hands the
+/// dice back to the generator, as it cannot read real ones (R30).
 pub fn settle_handover<S: TableSystem>(
     mut active: Option<ResMut<ActiveGame<S>>>,
     seats: Res<Seats>,
+    mut notice: ResMut<Notice>,
 ) {
-    if let Some(active) = active.as_deref_mut() {
-        active.settle_handover(&seats);
+    let Some(active) = active.as_deref_mut() else {
+        return;
+    };
+    active.settle_handover(&seats);
+    let players = active.game.game().seats();
+    if active.dice.real && (0..players).any(|k| seats.of(k) != super::Seat::Person) {
+        let seed = S::bot_seed(active);
+        if active.use_real_dice(false, &seats, seed).is_ok() {
+            notice.info("a bot sits at the table: the generator rolls the dice again (R30)");
+        }
+    }
+}
+
+/// **New game** for any system: the game in play begun again from its
+/// setup, keeping the seats, once the person said its unsaved moves may
+/// go ([`TableSystem::new_game`]).
+pub fn start_new_game<S: TableSystem>(
+    mut commands: Commands,
+    mut requests: MessageReader<super::NewGameRequest>,
+    active: Option<Res<ActiveGame<S>>>,
+    mut notice: ResMut<Notice>,
+    mut bot_requests: ResMut<Messages<S::BotRequest>>,
+) {
+    let Some(request) = requests.read().last().copied() else {
+        return;
+    };
+    let Some(active) = active else {
+        return;
+    };
+    if !super::may_leave_unsaved(
+        &mut commands,
+        active.has_unsaved_work(),
+        request.discard_unsaved,
+        super::Leaving::NewGame,
+    ) {
+        return;
+    }
+    match S::new_game(&active) {
+        Ok(fresh) => {
+            // A bot's command about the game that leaves, not played yet,
+            // is never played in the new one.
+            bot_requests.clear();
+            commands.insert_resource(fresh);
+            commands.queue(|world: &mut World| S::loaded(world));
+            notice.info_after(request.discard_unsaved, "a new game of the same scenario");
+        }
+        Err(why) => notice.error(why),
     }
 }
 

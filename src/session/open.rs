@@ -128,6 +128,11 @@ impl<S: TableSystem> OpenedGame for Opened<S> {
             world.resource_mut::<Seats>().0 = seats;
         }
         world.insert_resource(active);
+        // A bot's command about the game that left, not played yet, is
+        // never played in this one.
+        if let Some(mut requests) = world.get_resource_mut::<Messages<S::BotRequest>>() {
+            requests.clear();
+        }
         if let Some(mut next) = world.get_resource_mut::<NextState<OnTable>>() {
             next.set(OnTable(Some(S::KEY)));
         }

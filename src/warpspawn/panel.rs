@@ -61,7 +61,7 @@ fn phase_hint(phase: Phase) -> &'static str {
 fn draw_battle_panel(
     mut contexts: EguiContexts,
     battle: Res<ActiveBattle>,
-    seats: Res<crate::session::Seats>,
+    mut seats: ResMut<crate::session::Seats>,
     choices: Res<BattleChoices>,
     pick: Res<BattlePick>,
     notice: Res<Notice>,
@@ -102,15 +102,15 @@ fn draw_battle_panel(
                 ui.label(format!("{:?} phase", game.phase()));
             }
         });
-        ui.horizontal(|ui| {
-            for s in [Side(0), Side(1)] {
-                let who = match seats.of(usize::from(s.0)) {
-                    crate::session::Seat::Person => "a person".to_owned(),
-                    bot => bot.describe(),
-                };
-                ui.colored_label(side_colour(&battle, s), format!("{}: {who}", game.name(s)));
-            }
-        });
+        let players: Vec<(String, egui::Color32)> = [Side(0), Side(1)]
+            .into_iter()
+            .map(|s| (game.name(s).to_owned(), side_colour(&battle, s)))
+            .collect();
+        if crate::hud::seat_chooser(ui, &players, &mut seats) {
+            files
+                .new_game
+                .write(crate::session::NewGameRequest::default());
+        }
         // The phase bar's buttons keep their place whatever is shown below.
         ui.horizontal(|ui| {
                 let may_play = battle.handover.is_none() && choices.side.is_some();
@@ -283,6 +283,7 @@ struct BattleButtons<'w> {
     layout: MessageWriter<'w, crate::mode::SetLayoutMode>,
     hint: Res<'w, super::play::BattleHint>,
     hints: MessageWriter<'w, crate::session::HintRequest>,
+    new_game: MessageWriter<'w, crate::session::NewGameRequest>,
 }
 
 /// Each side's victory points (R81) as a bar against the larger of the two.

@@ -54,6 +54,7 @@ pub(super) fn plugin(app: &mut App) {
                     .chain()
                     .in_set(crate::FlowSteps::Play),
                 settle_handover::<Warpspawn>.in_set(crate::FlowSteps::Follow),
+                crate::session::game::start_new_game::<Warpspawn>.in_set(crate::FlowSteps::NewGame),
                 list_choices.in_set(AppSystems::SyncTable),
             )
                 // Each asks on its own: a file opened in between takes the

@@ -64,6 +64,11 @@ impl TableSystem for Warpspawn {
         world.write_message(BattleLoaded);
     }
 
+    /// The battle again from its file's setup and seed.
+    fn new_game(active: &ActiveGame<Self>) -> Result<ActiveGame<Self>, String> {
+        Ok(ActiveBattle::new(active.setup.clone())?.with_source(active.source.clone()))
+    }
+
     /// What the dice rolled decided is kept for the tray, and the ring's
     /// ticks for the table to play out.
     fn after_play(

@@ -1094,7 +1094,12 @@ fn convert(file: FileScenario, dir: Option<&Path>) -> (Scenario, Vec<Problem>) {
         ));
         Vec::new()
     } else {
-        models::convert(file.models, &setup, &mut problems, &mut warnings)
+        models::convert(
+            file.models,
+            models::Subjects::Cache(&setup),
+            &mut problems,
+            &mut warnings,
+        )
     };
     let scenario = Scenario {
         name: file.name,
@@ -1284,13 +1289,7 @@ impl Scenario {
                 p.square_mm, p.table_mm.0, p.table_mm.1, p.figure_scale_mm
             );
         }
-        if !self.models.is_empty() {
-            out.push_str("    models: [\n");
-            for m in &self.models {
-                let _ = writeln!(out, "        {},", m.to_ron());
-            }
-            out.push_str("    ],\n");
-        }
+        crate::models::write_list(&mut out, &self.models);
         out.push_str(")\n");
         out
     }

@@ -3,11 +3,13 @@
 //! entries and picks the entry that applies to a piece.
 //!
 //! Entries are keyed by the kind of piece (every unit, a Factor's units, a
-//! named unit, bases, stashes, one kind of ground) and optionally by player.
-//! Where several entries fit a piece the most specific wins: a named unit
-//! over a Factor over all units, and an entry for the piece's player over
-//! one for every player. Later rule systems add their own kinds of piece
-//! to [`ModelPiece`].
+//! named unit, bases, stashes, one kind of ground; in a Frontiers skirmish
+//! every unit, one unit type, a unit by its id, crates and objectives) and
+//! optionally by player (a skirmish's side). Where several entries fit a
+//! piece the most specific wins: a named unit over a Factor or a unit type
+//! over all units, and an entry for the piece's player over one for every
+//! player. Each rule system takes the kinds of piece it has (see
+//! [`ModelPiece::of_cache`], [`ModelPiece::of_frontiers`]).
 
 use std::path::Path;
 
@@ -41,6 +43,49 @@ pub enum ModelPiece {
     Stash,
     /// Every square of one kind of ground.
     Terrain(ModelTerrain),
+    /// Every unit of one unit type, by its id in the data (Frontiers:
+    /// `lg_trooper`, `zr_walker`).
+    Kind(String),
+    /// Equipment crates (Frontiers).
+    Crate,
+    /// Objectives (Frontiers).
+    Objective,
+}
+
+impl ModelPiece {
+    /// Whether a Conflict at Cache scenario has pieces of this kind.
+    pub fn of_cache(&self) -> bool {
+        matches!(
+            self,
+            ModelPiece::Units
+                | ModelPiece::Factor(_)
+                | ModelPiece::Unit(_)
+                | ModelPiece::Base
+                | ModelPiece::Stash
+                | ModelPiece::Terrain(_)
+        )
+    }
+
+    /// Whether a Frontiers skirmish has pieces of this kind.
+    pub fn of_frontiers(&self) -> bool {
+        matches!(
+            self,
+            ModelPiece::Units
+                | ModelPiece::Unit(_)
+                | ModelPiece::Kind(_)
+                | ModelPiece::Crate
+                | ModelPiece::Objective
+        )
+    }
+
+    /// Whether the pieces belong to no player, so that an entry may not
+    /// name one.
+    fn unowned(&self) -> bool {
+        matches!(
+            self,
+            ModelPiece::Stash | ModelPiece::Terrain(_) | ModelPiece::Crate | ModelPiece::Objective
+        )
+    }
 }
 
 /// The kinds of ground a model can draw: one square of each.
@@ -170,6 +215,30 @@ pub enum PieceOf<'a> {
     Stash,
     /// One square of ground.
     Terrain(ModelTerrain),
+    /// A Frontiers unit: its side (from 0), its unit type's id and its
+    /// own id.
+    Figure {
+        /// Its side, from 0.
+        side: usize,
+        /// Its unit type's id in the data, as `lg_trooper`.
+        kind: &'a str,
+        /// Its id, as `T1`.
+        id: &'a str,
+    },
+    /// A crate.
+    Crate,
+    /// An objective.
+    Objective,
+}
+
+/// The pieces a scenario's model entries are checked against: which
+/// kinds it has, and which names and ids its pieces carry.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Subjects<'a> {
+    /// A Conflict at Cache scenario.
+    Cache(&'a sandtable_cache::Setup),
+    /// A Frontiers skirmish.
+    Frontiers(&'a sandtable_frontiers::Setup),
 }
 
 /// Why a model path is refused, or `None` when it is fine.
@@ -216,7 +285,7 @@ pub fn path_problem(file: &str) -> Option<String> {
 /// its file unloadable.
 pub(crate) fn convert(
     file: Vec<FileModel>,
-    setup: &sandtable_cache::Setup,
+    subjects: Subjects<'_>,
     problems: &mut Vec<Problem>,
     warnings: &mut Vec<Problem>,
 ) -> Vec<ModelChoice> {
@@ -238,11 +307,27 @@ pub(crate) fn convert(
                 ),
             ));
         }
-        let unowned = matches!(m.piece, ModelPiece::Stash | ModelPiece::Terrain(_));
-        if unowned && m.player.is_some() {
+        let (has, which) = match subjects {
+            Subjects::Cache(_) => (m.piece.of_cache(), "a Conflict at Cache scenario"),
+            Subjects::Frontiers(_) => (m.piece.of_frontiers(), "a Frontiers skirmish"),
+        };
+        if !has {
+            problems.push(Problem::field(
+                format!("{path}.piece"),
+                format!(
+                    "{which} has no such pieces: its pieces are {}",
+                    match subjects {
+                        Subjects::Cache(_) =>
+                            "Units, Factor(n), Unit(name), Base, Stash and Terrain(kind)",
+                        Subjects::Frontiers(_) =>
+                            "Units, Kind(unit type), Unit(id), Crate and Objective",
+                    }
+                ),
+            ));
+        } else if m.piece.unowned() && m.player.is_some() {
             problems.push(Problem::field(
                 format!("{path}.player"),
-                "stashes and terrain belong to no player: remove `player`",
+                "stashes, terrain, crates and objectives belong to no player: remove `player`",
             ));
         }
         if matches!(m.piece, ModelPiece::Factor(0)) {
@@ -263,7 +348,11 @@ pub(crate) fn convert(
         if problems.len() > before {
             continue;
         }
-        if let Some(reason) = fits_nothing(&m, setup) {
+        let unfit = match subjects {
+            Subjects::Cache(setup) => fits_nothing(&m, setup),
+            Subjects::Frontiers(setup) => fits_no_figure(&m, setup),
+        };
+        if let Some(reason) = unfit {
             warnings.push(Problem::field(
                 &path,
                 format!("{reason}: this model is not used"),
@@ -316,6 +405,39 @@ fn fits_nothing(m: &FileModel, setup: &sandtable_cache::Setup) -> Option<String>
     }
 }
 
+/// Why an entry fits no piece of a skirmish, if it fits none.
+fn fits_no_figure(m: &FileModel, setup: &sandtable_frontiers::Setup) -> Option<String> {
+    let sides: Vec<u8> = match &m.player {
+        None => (0..setup.sides.len() as u8).collect(),
+        Some(name) => {
+            let found: Vec<u8> = (0..setup.sides.len() as u8)
+                .filter(|k| &setup.sides[usize::from(*k)].name == name)
+                .collect();
+            if found.is_empty() {
+                return Some(format!("no side is named {name:?}"));
+            }
+            found
+        }
+    };
+    let units = || setup.units.iter().filter(|u| sides.contains(&u.side));
+    match &m.piece {
+        ModelPiece::Kind(kind) => {
+            (!units().any(|u| &u.data == kind)).then(|| format!("no unit is of the type {kind:?}"))
+        }
+        ModelPiece::Unit(id) => {
+            (!units().any(|u| &u.id == id)).then(|| format!("no unit has the id {id:?}"))
+        }
+        ModelPiece::Crate => (setup.crates.is_empty()
+            && !setup.units.iter().any(|u| u.gear.is_some()))
+        .then(|| "the skirmish has no crates".to_owned()),
+        ModelPiece::Objective => setup
+            .objectives
+            .is_empty()
+            .then(|| "the skirmish has no objectives".to_owned()),
+        _ => None,
+    }
+}
+
 impl ModelChoice {
     /// How well the entry fits a piece: `None` when it does not, higher for
     /// a more specific fit. `names` are the players' names in turn order.
@@ -336,6 +458,16 @@ impl ModelChoice {
             {
                 Some(6 + own(player)?)
             }
+            (ModelPiece::Units, PieceOf::Figure { side, .. }) => Some(2 + own(side)?),
+            (ModelPiece::Kind(wanted), PieceOf::Figure { side, kind, .. }) if wanted == kind => {
+                Some(4 + own(side)?)
+            }
+            (ModelPiece::Unit(wanted), PieceOf::Figure { side, id, .. }) if wanted == id => {
+                Some(6 + own(side)?)
+            }
+            (ModelPiece::Crate, PieceOf::Crate) | (ModelPiece::Objective, PieceOf::Objective) => {
+                Some(2)
+            }
             (ModelPiece::Base, PieceOf::Base { player }) => Some(2 + own(player)?),
             (ModelPiece::Stash, PieceOf::Stash) => Some(2),
             (ModelPiece::Terrain(a), PieceOf::Terrain(b)) if *a == b => Some(2),
@@ -347,6 +479,7 @@ impl ModelChoice {
     pub fn to_ron(&self) -> String {
         let piece = match &self.piece {
             ModelPiece::Unit(name) => format!("Unit({})", crate::quoted(name)),
+            ModelPiece::Kind(kind) => format!("Kind({})", crate::quoted(kind)),
             other => format!("{other:?}"),
         };
         let player = self
@@ -374,8 +507,28 @@ impl ModelChoice {
             ModelPiece::Base => whose("bases", "every base"),
             ModelPiece::Stash => "every stash".to_owned(),
             ModelPiece::Terrain(t) => format!("every {} square", t.file_stem().replace('-', " ")),
+            ModelPiece::Kind(kind) => {
+                whose(&format!("{kind} units"), &format!("every {kind} unit"))
+            }
+            ModelPiece::Crate => "every crate".to_owned(),
+            ModelPiece::Objective => "every objective".to_owned(),
         }
     }
+}
+
+/// Writes a scenario's `models` field, one entry a line; nothing when
+/// there are none.
+pub(crate) fn write_list(out: &mut String, models: &[ModelChoice]) {
+    if models.is_empty() {
+        return;
+    }
+    out.push_str("    models: [\n");
+    for m in models {
+        out.push_str("        ");
+        out.push_str(&m.to_ron());
+        out.push_str(",\n");
+    }
+    out.push_str("    ],\n");
 }
 
 /// The index of the entry that draws a piece: the best fit, the first of

@@ -32,6 +32,9 @@ pub struct Skirmish {
     pub setup: Setup,
     /// Things worth telling a person that do not stop play.
     pub warnings: Vec<Problem>,
+    /// The skirmish's own models for its pieces; pieces without one keep
+    /// the table's own look ([`crate::models`]).
+    pub models: Vec<crate::ModelChoice>,
 }
 
 impl Skirmish {
@@ -241,7 +244,9 @@ impl Skirmish {
             }
             let _ = writeln!(out, "        ({}),", fields.join(", "));
         }
-        out.push_str("    ],\n)\n");
+        out.push_str("    ],\n");
+        crate::models::write_list(&mut out, &self.models);
+        out.push_str(")\n");
         out
     }
 }
@@ -302,6 +307,8 @@ struct FileSkirmish {
     #[serde(default)]
     buildings: Vec<FileElement>,
     units: Vec<FileUnit>,
+    #[serde(default)]
+    models: Vec<crate::models::FileModel>,
 }
 
 fn default_turns() -> u32 {
@@ -510,6 +517,7 @@ fn count_problems(file: &FileSkirmish) -> Vec<Problem> {
         ("units", file.units.len(), MAX_UNITS),
         ("crates", file.crates.len(), 8),
         ("sides", file.sides.len(), 2),
+        ("models", file.models.len(), crate::models::MAX_MODELS),
     ] {
         if n > most {
             problems.push(Problem::field(
@@ -923,11 +931,19 @@ fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
             .collect(),
         seed: file.seed,
     };
+    let mut warnings = Vec::new();
+    let models = crate::models::convert(
+        file.models,
+        crate::models::Subjects::Frontiers(&setup),
+        &mut problems,
+        &mut warnings,
+    );
     (
         Skirmish {
             name: file.name,
             setup,
-            warnings: Vec::new(),
+            warnings,
+            models,
         },
         problems,
     )

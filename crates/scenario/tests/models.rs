@@ -209,3 +209,99 @@ fn entries_that_fit_no_piece_are_warnings() {
     assert!(lines[3].contains("no player has a Factor 3"));
     assert!(lines.iter().all(|l| l.contains("this model is not used")));
 }
+
+/// The shipped skirmish with `models` added.
+fn skirmish_with_models(models: &str) -> Result<sandtable_scenario::skirmish::Skirmish, String> {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios/frontiers/skirmish.ron"),
+    )
+    .expect("the skirmish");
+    let end = text.rfind(')').expect("the file's end");
+    let text = format!("{}    models: [{models}],\n)\n", &text[..end]);
+    sandtable_scenario::skirmish::parse(&text, "skirmish.ron").map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_skirmish_s_entries_are_read_written_back_and_draw_the_most_specific() {
+    let s = skirmish_with_models(
+        r#"(piece: Units, file: "all.glb", unit_mm: 1.0),
+           (piece: Units, player: "Zirl", file: "zirl.glb", unit_mm: 1.0),
+           (piece: Kind("lg_trooper"), file: "trooper.glb", unit_mm: 1000.0),
+           (piece: Unit("T2"), file: "t2.glb", unit_mm: 1.0),"#,
+    )
+    .expect("valid models");
+    assert_eq!(s.models.len(), 4);
+    assert_eq!(s.models[2].piece, ModelPiece::Kind("lg_trooper".into()));
+    assert!(
+        !s.warnings
+            .iter()
+            .any(|w| w.display_in("m").to_string().contains("models[")),
+        "{:?}",
+        s.warnings
+    );
+    let again = sandtable_scenario::skirmish::parse(&s.to_ron(), "again").expect("written back");
+    assert_eq!(again.models, s.models);
+    let names = ["Legion", "Zirl"];
+    let file = |piece| model_for(&s.models, piece, &names).map(|i| s.models[i].file.as_str());
+    let figure = |side, kind, id| PieceOf::Figure { side, kind, id };
+    assert_eq!(
+        file(figure(0, "lg_trooper", "T2")),
+        Some("t2.glb"),
+        "an id wins"
+    );
+    assert_eq!(
+        file(figure(0, "lg_trooper", "T1")),
+        Some("trooper.glb"),
+        "a unit type beats all units"
+    );
+    assert_eq!(file(figure(0, "lg_captain", "CP")), Some("all.glb"));
+    assert_eq!(
+        file(figure(1, "zr_cluster", "K1")),
+        Some("zirl.glb"),
+        "a side's own entry beats every side's"
+    );
+    assert_eq!(file(PieceOf::Crate), None, "no entry draws crates");
+}
+
+#[test]
+fn a_skirmish_refuses_cache_pieces_and_warns_of_entries_that_fit_nothing() {
+    let e = skirmish_with_models(r#"(piece: Base, file: "b.glb", unit_mm: 1.0),"#)
+        .expect_err("no bases in a skirmish");
+    assert!(
+        e.contains("models[0].piece") && e.contains("a Frontiers skirmish has no such pieces"),
+        "{e}"
+    );
+    let e = skirmish_with_models(r#"(piece: Crate, player: "Zirl", file: "c.glb", unit_mm: 1.0),"#)
+        .expect_err("crates are no side's");
+    assert!(e.contains("models[0].player"), "{e}");
+    let e = skirmish_with_models(r#"(piece: Units, file: "../c.glb", unit_mm: 1.0),"#)
+        .expect_err("outside its folder");
+    assert!(e.contains("models[0].file"), "{e}");
+    let e = with_models(r#"(piece: Kind("lg_trooper"), file: "k.glb", unit_mm: 1.0),"#)
+        .expect_err("no unit types in Cache");
+    assert!(
+        e.contains("a Conflict at Cache scenario has no such pieces"),
+        "{e}"
+    );
+    let s = skirmish_with_models(
+        r#"(piece: Kind("zr_walker"), player: "Legion", file: "w.glb", unit_mm: 1.0),
+           (piece: Unit("T9"), file: "t9.glb", unit_mm: 1.0),
+           (piece: Units, player: "Orcs", file: "o.glb", unit_mm: 1.0),
+           (piece: Crate, file: "c.glb", unit_mm: 1.0),"#,
+    )
+    .expect("warnings only");
+    let lines: Vec<String> = s
+        .warnings
+        .iter()
+        .map(|w| w.display_in("m").to_string())
+        .collect();
+    for want in [
+        "models[0]: no unit is of the type \"zr_walker\": this model is not used",
+        "models[1]: no unit has the id \"T9\": this model is not used",
+        "models[2]: no side is named \"Orcs\": this model is not used",
+        "models[3]: the skirmish has no crates: this model is not used",
+    ] {
+        assert!(lines.iter().any(|l| l.contains(want)), "{want}: {lines:?}");
+    }
+}

@@ -1349,3 +1349,45 @@ fn a_new_game_keeps_the_seats_and_a_bot_seated_ends_real_dice() {
         common::notice(&app)
     );
 }
+
+/// A finished skirmish says so first on the panel: who won, after which
+/// turn (R145, R146), as the CLI's last line does.
+#[test]
+fn a_finished_skirmish_shows_its_outcome_first() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = common::temp_dir("frontiers-table", "over");
+    let moves =
+        std::fs::read_to_string(root.join("crates/cli/tests/data/frontiers-confrontation.moves"))
+            .expect("the record");
+    let commands: Vec<&str> = moves.lines().filter(|l| !l.starts_with('[')).collect();
+    let file = dir.join("over.moves");
+    std::fs::write(
+        &file,
+        format!(
+            "[Scenario \"{}\"]\n[Seed \"7\"]\n{}\n",
+            scenario("confrontation.ron").display(),
+            commands.join("\n")
+        ),
+    )
+    .expect("written");
+    let mut app = headless();
+    open(&mut app, &file);
+    let active = skirmish(&app);
+    let (over, turn) = (
+        active
+            .game
+            .game()
+            .ending()
+            .expect("the record ends the game"),
+        active.game.game().turn_number(),
+    );
+    let sandtable_core::game::Ending::Won(winner) = over else {
+        panic!("a win: {over:?}")
+    };
+    let name = &active.game.game().setup().sides[winner.index()].name;
+    assert_eq!(
+        state_lines(active)[0],
+        format!("Over after turn {turn}: {name} won")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

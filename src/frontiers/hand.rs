@@ -564,7 +564,9 @@ fn read_clicks(
     mut out: MessageWriter<super::play::SkirmishInput>,
 ) {
     use super::play::SkirmishInput;
-    if egui.as_ref().is_some_and(|e| e.wants_any_pointer_input()) {
+    // Behind the curtain the table is hidden: the click that takes the
+    // table is the curtain's, not the table's.
+    if active.curtain() || egui.as_ref().is_some_and(|e| e.wants_any_pointer_input()) {
         *pressed = None;
         return;
     }

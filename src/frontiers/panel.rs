@@ -46,12 +46,24 @@ pub fn state_lines(active: &ActiveSkirmish) -> Vec<String> {
     let game = active.game.game();
     let viewer = viewer_side(active.viewer);
     let setup = game.setup();
-    let mut lines = vec![format!(
-        "Turn {} of {}: {}",
-        game.turn_number(),
-        setup.turns,
-        game.phase_words()
-    )];
+    // Over, the outcome first (R145-R148); else the turn and its phase.
+    let first = match game.ending() {
+        Some(sandtable_core::game::Ending::Won(s)) => format!(
+            "Over after turn {}: {} won",
+            game.turn_number(),
+            setup.sides[s.index()].name
+        ),
+        Some(sandtable_core::game::Ending::Draw(why)) => {
+            format!("Over after turn {}: a draw, {why}", game.turn_number())
+        }
+        None => format!(
+            "Turn {} of {}: {}",
+            game.turn_number(),
+            setup.turns,
+            game.phase_words()
+        ),
+    };
+    let mut lines = vec![first];
     let ap = game.ap_destroyed();
     lines.push(format!(
         "AP destroyed: {} {}, {} {} (R145)",
@@ -286,8 +298,13 @@ fn draw_skirmish_panel(
                 setup.sides[s.index().min(1)].name
             ),
         });
-        for l in state_lines(&skirmish) {
-            ui.label(l);
+        for (k, l) in state_lines(&skirmish).into_iter().enumerate() {
+            // The outcome stands out once the skirmish is over.
+            if k == 0 && game.ending().is_some() {
+                ui.heading(l);
+            } else {
+                ui.label(l);
+            }
         }
         let crates = crate_lines(&skirmish);
         if !crates.is_empty() {

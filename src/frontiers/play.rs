@@ -295,10 +295,8 @@ pub fn skirmish_input(
                     continue;
                 }
                 ClickMeans::Ways(ways) => {
-                    notice.info(format!(
-                        "{} ways at {p}: choose one in the panel",
-                        ways.len()
-                    ));
+                    let names: Vec<String> = ways.iter().map(|w| format!("`{w}`")).collect();
+                    notice.info(format!("{}: choose one in the panel", names.join(" or ")));
                     pick.ways = ways;
                     continue;
                 }

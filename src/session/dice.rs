@@ -101,11 +101,30 @@ impl<S: TableSystem> ActiveGame<S> {
         trial.set_dice(Dice::scripted(rolls.clone()));
         let mut events = Vec::new();
         if let Err(e) = trial.apply_into(seat, &command, &mut events) {
-            let out = GameState::dice(&trial).left().is_some() && e.ruling().0 == 30;
-            return Err(if out {
-                format!("`{command}` rolls dice: roll them and type every roll first; {e}")
-            } else {
-                e.to_string()
+            if !(GameState::dice(&trial).left().is_some() && e.ruling().0 == 30) {
+                return Err(e.to_string());
+            }
+            // How many it rolls: the rolls typed, then as many more as it
+            // takes (a roll again may need more, so "at least").
+            let mut more = self.game.game().clone();
+            let mut filled = rolls.clone();
+            filled.extend(std::iter::repeat_n(3, 256));
+            more.set_dice(Dice::scripted(filled));
+            let rolled = more
+                .apply_into(seat, &command, &mut Vec::new())
+                .ok()
+                .and_then(|_| GameState::dice(&more).script().map(|s| s.used().len()));
+            return Err(match rolled {
+                Some(n) => format!(
+                    "`{command}` rolls {n} di{} here and {} typed: roll them and type every roll first (R30)",
+                    if n == 1 { "e" } else { "ce" },
+                    match rolls.len() {
+                        0 => "none was".to_owned(),
+                        1 => "1 was".to_owned(),
+                        k => format!("{k} were"),
+                    }
+                ),
+                None => format!("`{command}` rolls dice: roll them and type every roll first; {e}"),
             });
         }
         let used = GameState::dice(&trial)

@@ -1391,3 +1391,26 @@ fn a_finished_skirmish_shows_its_outcome_first() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The panel's Print writes the skirmish's 1:1 sheet beside its file,
+/// with its page of play aids.
+#[test]
+fn print_writes_the_skirmish_s_sheet_beside_its_file() {
+    let dir = common::temp_dir("frontiers-table", "print");
+    let file = dir.join("relay.ron");
+    std::fs::copy(scenario("skirmish.ron"), &file).expect("copied");
+    let mut app = headless();
+    open(&mut app, &file);
+    app.world_mut().write_message(SkirmishInput::PrintSheet);
+    app.update();
+    let sheet = dir.join("relay.pdf");
+    let bytes = std::fs::read(&sheet)
+        .unwrap_or_else(|e| panic!("{}: {e}; {}", sheet.display(), common::notice(&app)));
+    assert!(bytes.starts_with(b"%PDF-"));
+    assert!(
+        common::notice(&app).contains("sheet written to"),
+        "{}",
+        common::notice(&app)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

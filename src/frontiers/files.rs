@@ -70,6 +70,15 @@ pub fn record_of(active: &ActiveSkirmish, scenario: String, seats: &[Seat]) -> R
     record
 }
 
+/// As [`crate::cache::files::print_sheet`], for a Frontiers skirmish: its
+/// open table at 1:1, its pieces and a page of play aids at true size.
+pub fn print_skirmish_sheet(skirmish: &Skirmish, out: &Path) -> Result<PathBuf, String> {
+    crate::session::files::write_sheet(
+        sandtable_sheet::plan_skirmish(skirmish, sandtable_sheet::Paper::A4),
+        out,
+    )
+}
+
 /// A skirmish opened from a file, with what the file said besides it.
 pub type OpenedSkirmish = crate::session::open::Opened<Frontiers>;
 

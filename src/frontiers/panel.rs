@@ -537,6 +537,17 @@ fn draw_skirmish_panel(
             }
         }
         buttons.files.open_row(ui, true, skirmish.file.as_deref());
+        let sheet = crate::session::files::sheet_path(&skirmish.source);
+        if ui
+            .button("Print setup sheet (A4 PDF)")
+            .on_hover_text(format!(
+                "the table at 1:1 over several pages, every piece listed, and the play aids at true size, written to {}",
+                sheet.display()
+            ))
+            .clicked()
+        {
+            buttons.inputs.write(SkirmishInput::PrintSheet);
+        }
         ui.separator();
         crate::hud::log_view(ui, "skirmish-log", &skirmish.log, skirmish.viewer);
     });

@@ -101,6 +101,8 @@ pub enum SkirmishInput {
     ClearOrders,
     /// Real dice on or off (R30, [`crate::session::dice`]).
     RealDice(bool),
+    /// Print the skirmish's setup sheet (A4 PDF) beside its file.
+    PrintSheet,
 }
 
 /// A bot's command for the seat that decides, played through the same
@@ -206,6 +208,14 @@ pub fn skirmish_input(
             pick.ways.clear();
         }
         match input {
+            SkirmishInput::PrintSheet => {
+                let out = crate::session::files::sheet_path(&active.source);
+                match super::files::print_skirmish_sheet(&active.setup, &out) {
+                    Ok(out) => notice.info(format!("sheet written to {}", out.display())),
+                    Err(e) => notice.error(e),
+                }
+                continue;
+            }
             SkirmishInput::RealDice(on) => {
                 let seed = active.setup.setup.seed;
                 match active.use_real_dice(*on, &seats, seed) {
@@ -239,7 +249,8 @@ pub fn skirmish_input(
             SkirmishInput::Cancel
             | SkirmishInput::ClearOrders
             | SkirmishInput::Choose(_)
-            | SkirmishInput::RealDice(_) => {
+            | SkirmishInput::RealDice(_)
+            | SkirmishInput::PrintSheet => {
                 continue;
             }
             // A leg's end: the move so far must be one the rules take

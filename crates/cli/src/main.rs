@@ -358,17 +358,7 @@ fn print_sheet(
             sandtable_sheet::plan_battle(&battle, paper),
             battle.setup.offboard.is_some(),
         ),
-        // The 1:1 sheet of an open table is the layout work still to come.
-        Loaded::Frontiers(skirmish) => {
-            return Err(Failure::new(
-                1,
-                format!(
-                    "{}: {} is a Frontiers skirmish; its 1:1 sheet is not made yet",
-                    path_shown(file),
-                    skirmish.name
-                ),
-            ));
-        }
+        Loaded::Frontiers(skirmish) => (sandtable_sheet::plan_skirmish(&skirmish, paper), false),
     };
     let sheet = sheet.map_err(|e| Failure::new(1, format!("{}: {e}", path_shown(file))))?;
     // Streamed a page at a time: an existing sheet is never left half-written.
@@ -385,10 +375,15 @@ fn print_sheet(
             sheet.grid.0, sheet.grid.1
         )
     };
+    let aids = match sheet.aids.len() {
+        0 => String::new(),
+        1 => ", then 1 of play aids at true size".to_owned(),
+        n => format!(", then {n} of play aids at true size"),
+    };
     Ok(format!(
-        "{}: {} pages on {paper} ({tiles}, then {} of pieces)\n",
+        "{}: {} pages on {paper} ({tiles}, then {} of pieces{aids})\n",
         path_shown(out),
         sheet.page_count(),
-        sheet.page_count() - sheet.tiles.len()
+        sheet.page_count() - sheet.tiles.len() - sheet.aids.len()
     ))
 }

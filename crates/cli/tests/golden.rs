@@ -288,6 +288,15 @@ fn cases() -> Vec<(String, Vec<String>)> {
         ],
     );
     add(
+        "print-frontiers-skirmish",
+        &[
+            "print",
+            "scenarios/frontiers/skirmish.ron",
+            "--out",
+            "target/frontiers-sheet.pdf",
+        ],
+    );
+    add(
         "validate-problems",
         &["validate", "scenarios/tests/many-problems.ron"],
     );

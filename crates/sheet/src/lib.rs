@@ -21,10 +21,46 @@ use sandtable_core::game::{Spot, Surface};
 
 mod hexes;
 mod pdf;
+mod skirmish;
 mod squares;
 
 pub use hexes::{MIN_NAMED_HEX_MM, plan_battle, ring_rects, terrain_colour, terrain_pattern};
+pub use skirmish::{plan_skirmish, play_aids, terrain_paint};
 pub use squares::plan;
+
+/// The listing's lines for a scenario's own models, so that the right
+/// figures are set out.
+pub(crate) fn model_lines(models: &[sandtable_scenario::ModelChoice]) -> Vec<String> {
+    models
+        .iter()
+        .map(|m| {
+            format!(
+                "model for {}: {} (one unit of the model is {} mm)",
+                m.describe(),
+                m.file,
+                m.unit_mm
+            )
+        })
+        .collect()
+}
+
+/// Words on the table at a point, in points.
+pub(crate) fn words(x: f64, y: f64, size: f32, text: impl Into<String>) -> Mark {
+    Mark::Text {
+        x,
+        y,
+        size,
+        text: text.into(),
+    }
+}
+
+/// A page of play aids at true size: marks in mm from the lower-left
+/// corner of the page's printable area.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AidPage {
+    /// What the page draws.
+    pub marks: Vec<Mark>,
+}
 
 /// Margin left blank at each page edge, in mm (printers do not print there).
 pub const MARGIN_MM: f64 = 10.0;
@@ -196,6 +232,8 @@ pub struct Sheet {
     /// Each player's letter: a cue besides colour, for black-and-white
     /// prints and people who cannot tell the colours apart.
     marks: Vec<char>,
+    /// Pages of play aids at true size, after the listing.
+    pub aids: Vec<AidPage>,
 }
 
 /// Why a sheet cannot be planned.
@@ -238,9 +276,19 @@ fn lines_per_page(page_h: f64) -> usize {
 }
 
 impl Sheet {
-    /// Pages in all: tiles, then the listing.
+    /// Pages in all: tiles, then the listing, then the play aids.
     pub fn page_count(&self) -> usize {
-        self.tiles.len() + self.listing.len().div_ceil(lines_per_page(self.page_mm.1))
+        self.tiles.len()
+            + self.listing.len().div_ceil(lines_per_page(self.page_mm.1))
+            + self.aids.len()
+    }
+
+    /// The printable area of a page, width and height in mm.
+    pub fn printable_mm(&self) -> (f64, f64) {
+        (
+            self.page_mm.0 - 2.0 * MARGIN_MM,
+            self.page_mm.1 - 2.0 * MARGIN_MM,
+        )
     }
 
     /// The listing split into pages.
@@ -600,6 +648,12 @@ pub trait Contents: fmt::Debug + Send + Sync {
 
     /// The listing: a line for every piece, with where it stands.
     fn listing(&self, paint: &Paint) -> Vec<String>;
+
+    /// Pages of play aids at true size for a printable area of this width
+    /// and height (mm); none by default.
+    fn aids(&self, _printable: (f64, f64)) -> Vec<AidPage> {
+        Vec::new()
+    }
 }
 
 /// Plans a sheet from a system's surface laid on its table and what it
@@ -622,6 +676,7 @@ pub fn plan_surface(
         colours: &colours,
         letters: &marks,
     });
+    let aids = contents.aids((page_mm.0 - 2.0 * MARGIN_MM, page_mm.1 - 2.0 * MARGIN_MM));
     Ok(Sheet {
         title,
         page_mm,
@@ -633,6 +688,7 @@ pub fn plan_surface(
         contents: Arc::new(contents),
         colours,
         marks,
+        aids,
     })
 }
 
@@ -753,12 +809,16 @@ fn furniture(page: &mut pdf::Page, sheet: &Sheet, label: &str) {
     }
 }
 
-/// The drawing of one tile's page.
-fn tile_page(sheet: &Sheet, tile: &Tile) -> pdf::Page {
-    let (x0, y0, x1, y1) = sheet.tile_area(tile);
-    let to_page = |x: f64, y: f64| (x - x0 + MARGIN_MM, y - y0 + MARGIN_MM);
-    let mut page = pdf::Page::default();
-    for mark in sheet.marks_in(tile) {
+/// Draws the marks that meet `area` (x0, y0, x1, y1), each point placed
+/// on the page by `to_page`.
+fn draw(
+    page: &mut pdf::Page,
+    marks: Vec<Mark>,
+    area: (f64, f64, f64, f64),
+    to_page: impl Fn(f64, f64) -> (f64, f64),
+) {
+    let (x0, y0, x1, y1) = area;
+    for mark in marks {
         let (a, b, c, d) = mark.bounds();
         if c < x0 || a > x1 || d < y0 || b > y1 {
             continue;
@@ -808,6 +868,30 @@ fn tile_page(sheet: &Sheet, tile: &Tile) -> pdf::Page {
             }
         }
     }
+}
+
+/// The drawing of the `k`th page of play aids.
+fn aid_page(sheet: &Sheet, k: usize, aid: &AidPage) -> pdf::Page {
+    let mut page = pdf::Page::default();
+    let (w, h) = sheet.printable_mm();
+    draw(&mut page, aid.marks.clone(), (0.0, 0.0, w, h), |x, y| {
+        (x + MARGIN_MM, y + MARGIN_MM)
+    });
+    let label = format!(
+        "play aids at true size, page {} of {}: measure the check ruler first",
+        sheet.page_count() - sheet.aids.len() + k + 1,
+        sheet.page_count()
+    );
+    furniture(&mut page, sheet, &label);
+    page
+}
+
+/// The drawing of one tile's page.
+fn tile_page(sheet: &Sheet, tile: &Tile) -> pdf::Page {
+    let (x0, y0, x1, y1) = sheet.tile_area(tile);
+    let to_page = |x: f64, y: f64| (x - x0 + MARGIN_MM, y - y0 + MARGIN_MM);
+    let mut page = pdf::Page::default();
+    draw(&mut page, sheet.marks_in(tile), (x0, y0, x1, y1), to_page);
     // White margins hide what runs past the printable area.
     let (pw, ph) = sheet.page_mm;
     page.fill([1.0, 1.0, 1.0]);
@@ -859,6 +943,9 @@ pub fn write_pdf(sheet: &Sheet, out: &mut dyn Write, compress: bool) -> io::Resu
     }
     for (k, lines) in sheet.listing_pages().into_iter().enumerate() {
         doc.page(&listing_page(sheet, k, lines))?;
+    }
+    for (k, aid) in sheet.aids.iter().enumerate() {
+        doc.page(&aid_page(sheet, k, aid))?;
     }
     doc.finish(&sheet.title)
 }

@@ -40,18 +40,7 @@ pub fn plan(scenario: &Scenario, paper: Paper) -> Result<Sheet, PlanSheetError> 
     let sides: Vec<String> = game.players().iter().map(|p| p.name.clone()).collect();
     let sides: Vec<&str> = sides.iter().map(String::as_str).collect();
     // The scenario's own models, so that the right figures are set out.
-    let models = scenario
-        .models
-        .iter()
-        .map(|m| {
-            format!(
-                "model for {}: {} (one unit of the model is {} mm)",
-                m.describe(),
-                m.file,
-                m.unit_mm
-            )
-        })
-        .collect();
+    let models = crate::model_lines(&scenario.models);
     let title = scenario.name.clone();
     let contents = CacheTable {
         game,

@@ -7,6 +7,7 @@
 //! alike; the table's centre is the world's origin, its left edge to -X
 //! and its near edge (the first seat's) to +Z.
 
+pub mod draft;
 pub mod dress;
 pub mod files;
 pub mod hand;

@@ -1,0 +1,704 @@
+//! A skirmish's layout being edited: a skirmish that may break the setup
+//! rulings while a person works on it, and the edits that change it:
+//! terrain polygons drawn, their corners dragged, added and deleted;
+//! building elements placed from a small library (a room, a corridor, a
+//! hut, each with its spaces, doors and windows); units placed by their
+//! data id, set down or left to deploy; crates and objectives; the
+//! table's size, the deployment zone and the AP limit. The live check is
+//! the skirmish loader's own ([`crate::session::draft::Draft`]). No Bevy
+//! here: the layout systems and panel drive a [`SkirmishDraft`].
+
+use std::fmt;
+
+use sandtable_frontiers::data::{Faction, UNITS, unit_data};
+use sandtable_frontiers::geometry::Pt;
+use sandtable_frontiers::setup::{
+    Element, MAX_TABLE_MM, Opening, OpeningKind, SideSetup, Terrain, TerrainKind, UnitSetup,
+};
+use sandtable_scenario::skirmish::Skirmish;
+use sandtable_scenario::{Location, Problem};
+
+use crate::session::draft::{Draft, Layout};
+
+/// A skirmish's layout with its history and its check.
+pub type SkirmishDraft = Draft<Skirmish>;
+
+/// A piece of the layout, by its index in its list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Piece {
+    /// A terrain piece.
+    Terrain(usize),
+    /// A building element.
+    Element(usize),
+    /// A unit.
+    Unit(usize),
+    /// A crate lying on the table.
+    Crate(usize),
+    /// An objective.
+    Objective(usize),
+}
+
+/// A building element the library places: its shape, spaces, doors and
+/// windows, with its near-left corner where it is placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Building {
+    /// A room of four spaces, 120 by 90 mm, a door and a window.
+    Room,
+    /// A corridor of three spaces, 150 by 40 mm, a door at each end.
+    Corridor,
+    /// A hut of one space, 60 by 60 mm, a door and a window.
+    Hut,
+}
+
+impl Building {
+    /// Every building of the library.
+    pub const ALL: [Building; 3] = [Building::Room, Building::Corridor, Building::Hut];
+
+    /// Its name, for people.
+    pub fn name(self) -> &'static str {
+        match self {
+            Building::Room => "Room",
+            Building::Corridor => "Corridor",
+            Building::Hut => "Hut",
+        }
+    }
+
+    /// The element, its near-left corner at `at` (R117).
+    pub fn element(self, at: Pt) -> Element {
+        let p = |x: i32, y: i32| Pt::new(at.x + x, at.y + y);
+        let opening = |kind, a: Pt, b: Pt, behind: u8| Opening {
+            kind,
+            a,
+            b,
+            behind: vec![behind],
+        };
+        let rect = |w: i32, d: i32| vec![p(0, 0), p(w, 0), p(w, d), p(0, d)];
+        match self {
+            Building::Room => Element {
+                name: "Room".into(),
+                corners: rect(120, 90),
+                defense: 7,
+                steps: 3,
+                spaces: vec![p(30, 30), p(90, 30), p(30, 65), p(90, 65)],
+                links: vec![(0, 1), (0, 2), (1, 3), (2, 3)],
+                openings: vec![
+                    opening(OpeningKind::Door, p(15, 0), p(45, 0), 0),
+                    opening(OpeningKind::Window, p(120, 55), p(120, 75), 3),
+                ],
+                ..Element::default()
+            },
+            Building::Corridor => Element {
+                name: "Corridor".into(),
+                corners: rect(150, 40),
+                defense: 6,
+                steps: 2,
+                spaces: vec![p(30, 20), p(75, 20), p(120, 20)],
+                links: vec![(0, 1), (1, 2)],
+                openings: vec![
+                    opening(OpeningKind::Door, p(0, 5), p(0, 35), 0),
+                    opening(OpeningKind::Door, p(150, 5), p(150, 35), 2),
+                ],
+                ..Element::default()
+            },
+            Building::Hut => Element {
+                name: "Hut".into(),
+                corners: rect(60, 60),
+                defense: 6,
+                steps: 2,
+                spaces: vec![p(30, 30)],
+                links: Vec::new(),
+                openings: vec![
+                    opening(OpeningKind::Door, p(15, 0), p(45, 0), 0),
+                    opening(OpeningKind::Window, p(60, 20), p(60, 40), 0),
+                ],
+                ..Element::default()
+            },
+        }
+    }
+}
+
+/// One change to a skirmish's layout. Every edit can be undone.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SkirmishEdit {
+    /// A terrain piece of this kind with these corners, in order.
+    AddTerrain {
+        /// Its kind.
+        kind: TerrainKind,
+        /// Its corners.
+        corners: Vec<Pt>,
+    },
+    /// A terrain piece's or an element's corner moved (a drag undoes as
+    /// one edit).
+    MoveCorner {
+        /// The piece: a terrain piece or an element.
+        piece: Piece,
+        /// The corner, from 0.
+        corner: usize,
+        /// Where it goes.
+        to: Pt,
+    },
+    /// A corner added after `after`, at `at`.
+    AddCorner {
+        /// The piece: a terrain piece or an element.
+        piece: Piece,
+        /// The corner it follows.
+        after: usize,
+        /// Where.
+        at: Pt,
+    },
+    /// A corner taken away (a polygon keeps at least 3).
+    DeleteCorner {
+        /// The piece: a terrain piece or an element.
+        piece: Piece,
+        /// The corner.
+        corner: usize,
+    },
+    /// A piece moved so that its first corner, or its centre, is at `to`
+    /// (a drag undoes as one edit).
+    MovePiece {
+        /// The piece.
+        piece: Piece,
+        /// Where its first corner (a polygon) or its centre goes.
+        to: Pt,
+    },
+    /// A piece taken off the layout.
+    DeletePiece(Piece),
+    /// A building from the library, its near-left corner at `at`.
+    PlaceBuilding {
+        /// Which.
+        building: Building,
+        /// Its near-left corner.
+        at: Pt,
+    },
+    /// A unit of a side by its data id, set down at `at`, or waiting to
+    /// deploy (R146) when `at` is `None`; its id the next free one of its
+    /// letter.
+    PlaceUnit {
+        /// Its data id, as `lg_trooper`.
+        data: String,
+        /// Its side, from 0.
+        side: u8,
+        /// Where it stands, if it is set down.
+        at: Option<Pt>,
+    },
+    /// A unit's facing, whole degrees.
+    FaceUnit {
+        /// The unit.
+        unit: usize,
+        /// Its facing.
+        facing: i16,
+    },
+    /// A crate lying at a point (R143).
+    AddCrate(Pt),
+    /// An objective at a point (R148).
+    AddObjective(Pt),
+    /// Rename the skirmish.
+    Rename(String),
+    /// The table's width and depth in mm (R100).
+    SetTable(u16, u16),
+    /// Units deploy wholly within this many mm of their edge (R146);
+    /// `None`: touching it.
+    SetDeployMm(Option<u16>),
+    /// The most AP a side's list holds (R103); `None`: no limit.
+    SetAp(Option<u32>),
+    /// An empty skirmish: the Legion against the Zirl on a table of this
+    /// size, nothing on it.
+    New(u16, u16),
+}
+
+/// Why an edit was refused; the layout is left as it was.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EditSkirmishError {
+    /// No such piece.
+    NoPiece(Piece),
+    /// No such corner.
+    NoCorner(Piece, usize),
+    /// A polygon keeps at least 3 corners.
+    TooFewCorners(Piece),
+    /// A terrain piece needs 3 corners or more.
+    NotAPolygon(usize),
+    /// No unit type of this id.
+    NoUnitType(String),
+    /// No such side.
+    NoSide(u8),
+    /// A table of this size cannot be (R100).
+    Table(u16, u16),
+    /// Nothing to undo or redo.
+    NoHistory(&'static str),
+}
+
+impl fmt::Display for EditSkirmishError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EditSkirmishError::NoPiece(p) => write!(f, "the layout has no {p:?}"),
+            EditSkirmishError::NoCorner(p, k) => write!(f, "{p:?} has no corner {}", k + 1),
+            EditSkirmishError::TooFewCorners(p) => {
+                write!(
+                    f,
+                    "{p:?} keeps at least 3 corners: delete the piece instead"
+                )
+            }
+            EditSkirmishError::NotAPolygon(n) => write!(
+                f,
+                "a terrain piece needs 3 corners or more, and {n} were laid: click more before Done"
+            ),
+            EditSkirmishError::NoUnitType(id) => write!(
+                f,
+                "no unit type is `{id}`: use a data id as `lg_trooper` or `zr_cluster` (R150, R151)"
+            ),
+            EditSkirmishError::NoSide(s) => write!(f, "the skirmish has no side {s}"),
+            EditSkirmishError::Table(w, d) => write!(
+                f,
+                "a table of {w} x {d} mm cannot be: each side from 100 to {MAX_TABLE_MM} mm (R100)"
+            ),
+            EditSkirmishError::NoHistory(what) => write!(f, "nothing to {what}"),
+        }
+    }
+}
+
+/// The letter a unit's id begins with: its type's name after the
+/// faction's prefix (`lg_trooper`: T).
+fn letter(data: &str) -> char {
+    data.split('_')
+        .nth(1)
+        .and_then(|w| w.chars().next())
+        .map_or('U', |c| c.to_ascii_uppercase())
+}
+
+/// The AP of a side's units (R103).
+pub fn side_ap(skirmish: &Skirmish, side: u8) -> u32 {
+    skirmish
+        .setup
+        .units
+        .iter()
+        .filter(|u| u.side == side)
+        .filter_map(|u| unit_data(&u.data))
+        .map(|d| u32::from(d.ap))
+        .sum()
+}
+
+/// The unit types of a faction, by their data ids.
+pub fn unit_types(faction: Faction) -> impl Iterator<Item = &'static str> {
+    UNITS
+        .iter()
+        .filter(move |u| u.faction == faction)
+        .map(|u| u.id)
+}
+
+fn polygon(s: &mut Skirmish, piece: Piece) -> Result<&mut Vec<Pt>, EditSkirmishError> {
+    let setup = &mut s.setup;
+    match piece {
+        Piece::Terrain(i) => setup.terrain.get_mut(i).map(|t| &mut t.corners),
+        Piece::Element(i) => setup.elements.get_mut(i).map(|e| &mut e.corners),
+        _ => None,
+    }
+    .ok_or(EditSkirmishError::NoPiece(piece))
+}
+
+/// Moves every point of an element by (dx, dy): its corners, spaces and
+/// openings.
+fn shift_element(e: &mut Element, dx: i32, dy: i32) {
+    let by = |p: &mut Pt| *p = Pt::new(p.x + dx, p.y + dy);
+    e.corners.iter_mut().for_each(by);
+    e.spaces.iter_mut().for_each(by);
+    for o in &mut e.openings {
+        by(&mut o.a);
+        by(&mut o.b);
+    }
+}
+
+impl Layout for Skirmish {
+    type Edit = SkirmishEdit;
+    type Error = EditSkirmishError;
+    type At = Piece;
+
+    fn change(&mut self, edit: &SkirmishEdit) -> Result<(), EditSkirmishError> {
+        let setup = &mut self.setup;
+        match edit {
+            SkirmishEdit::AddTerrain { kind, corners } => {
+                if corners.len() < 3 {
+                    return Err(EditSkirmishError::NotAPolygon(corners.len()));
+                }
+                setup.terrain.push(Terrain {
+                    kind: *kind,
+                    corners: corners.clone(),
+                });
+            }
+            SkirmishEdit::MoveCorner { piece, corner, to } => {
+                let corners = polygon(self, *piece)?;
+                *corners
+                    .get_mut(*corner)
+                    .ok_or(EditSkirmishError::NoCorner(*piece, *corner))? = *to;
+            }
+            SkirmishEdit::AddCorner { piece, after, at } => {
+                let corners = polygon(self, *piece)?;
+                if *after >= corners.len() {
+                    return Err(EditSkirmishError::NoCorner(*piece, *after));
+                }
+                corners.insert(after + 1, *at);
+            }
+            SkirmishEdit::DeleteCorner { piece, corner } => {
+                let corners = polygon(self, *piece)?;
+                if *corner >= corners.len() {
+                    return Err(EditSkirmishError::NoCorner(*piece, *corner));
+                }
+                if corners.len() <= 3 {
+                    return Err(EditSkirmishError::TooFewCorners(*piece));
+                }
+                corners.remove(*corner);
+            }
+            SkirmishEdit::MovePiece { piece, to } => {
+                let missing = EditSkirmishError::NoPiece(*piece);
+                match *piece {
+                    Piece::Terrain(i) => {
+                        let t = setup.terrain.get_mut(i).ok_or(missing)?;
+                        let first = t.corners[0];
+                        let (dx, dy) = (to.x - first.x, to.y - first.y);
+                        for c in &mut t.corners {
+                            *c = Pt::new(c.x + dx, c.y + dy);
+                        }
+                    }
+                    Piece::Element(i) => {
+                        let e = setup.elements.get_mut(i).ok_or(missing)?;
+                        let first = e.corners[0];
+                        shift_element(e, to.x - first.x, to.y - first.y);
+                    }
+                    Piece::Unit(i) => {
+                        let u = setup.units.get_mut(i).ok_or(missing)?;
+                        u.at = *to;
+                        u.deploy = false;
+                    }
+                    Piece::Crate(i) => *setup.crates.get_mut(i).ok_or(missing)? = *to,
+                    Piece::Objective(i) => *setup.objectives.get_mut(i).ok_or(missing)? = *to,
+                }
+            }
+            SkirmishEdit::DeletePiece(piece) => {
+                let missing = EditSkirmishError::NoPiece(*piece);
+                let (len, i) = match *piece {
+                    Piece::Terrain(i) => (setup.terrain.len(), i),
+                    Piece::Element(i) => (setup.elements.len(), i),
+                    Piece::Unit(i) => (setup.units.len(), i),
+                    Piece::Crate(i) => (setup.crates.len(), i),
+                    Piece::Objective(i) => (setup.objectives.len(), i),
+                };
+                if i >= len {
+                    return Err(missing);
+                }
+                match *piece {
+                    Piece::Terrain(i) => {
+                        setup.terrain.remove(i);
+                    }
+                    Piece::Element(i) => {
+                        setup.elements.remove(i);
+                        // Elements named by index follow the removal.
+                        let at = i as u8;
+                        for e in &mut setup.elements {
+                            e.falls_with.retain(|f| *f != at);
+                            for f in &mut e.falls_with {
+                                if *f > at {
+                                    *f -= 1;
+                                }
+                            }
+                        }
+                        setup.teleprinter = setup.teleprinter.and_then(|(e, k)| match e {
+                            e if e == at => None,
+                            e if e > at => Some((e - 1, k)),
+                            e => Some((e, k)),
+                        });
+                    }
+                    Piece::Unit(i) => {
+                        setup.units.remove(i);
+                    }
+                    Piece::Crate(i) => {
+                        setup.crates.remove(i);
+                    }
+                    Piece::Objective(i) => {
+                        setup.objectives.remove(i);
+                    }
+                }
+            }
+            SkirmishEdit::PlaceBuilding { building, at } => {
+                setup.elements.push(building.element(*at));
+            }
+            SkirmishEdit::PlaceUnit { data, side, at } => {
+                if unit_data(data).is_none() {
+                    return Err(EditSkirmishError::NoUnitType(data.clone()));
+                }
+                if usize::from(*side) >= setup.sides.len() {
+                    return Err(EditSkirmishError::NoSide(*side));
+                }
+                let l = letter(data);
+                let id = (1..)
+                    .map(|n| format!("{l}{n}"))
+                    .find(|id| !setup.units.iter().any(|u| &u.id == id))
+                    .expect("a free id");
+                setup.units.push(UnitSetup {
+                    id,
+                    data: data.clone(),
+                    side: *side,
+                    at: at.unwrap_or_default(),
+                    facing: 0,
+                    back: false,
+                    deploy: at.is_none(),
+                    gear: None,
+                });
+            }
+            SkirmishEdit::FaceUnit { unit, facing } => {
+                let u = setup
+                    .units
+                    .get_mut(*unit)
+                    .ok_or(EditSkirmishError::NoPiece(Piece::Unit(*unit)))?;
+                u.facing = facing.rem_euclid(360);
+            }
+            SkirmishEdit::AddCrate(p) => setup.crates.push(*p),
+            SkirmishEdit::AddObjective(p) => setup.objectives.push(*p),
+            SkirmishEdit::Rename(name) => self.name.clone_from(name),
+            SkirmishEdit::SetTable(w, d) => {
+                if !(100..=MAX_TABLE_MM).contains(w) || !(100..=MAX_TABLE_MM).contains(d) {
+                    return Err(EditSkirmishError::Table(*w, *d));
+                }
+                setup.table = (*w, *d);
+            }
+            SkirmishEdit::SetDeployMm(mm) => setup.deploy_mm = *mm,
+            SkirmishEdit::SetAp(ap) => setup.ap = *ap,
+            SkirmishEdit::New(w, d) => {
+                if !(100..=MAX_TABLE_MM).contains(w) || !(100..=MAX_TABLE_MM).contains(d) {
+                    return Err(EditSkirmishError::Table(*w, *d));
+                }
+                *self = Skirmish {
+                    name: "New skirmish".into(),
+                    setup: sandtable_frontiers::Setup {
+                        table: (*w, *d),
+                        sides: vec![SideSetup::of(Faction::Legion), SideSetup::of(Faction::Zirl)],
+                        turns: 6,
+                        ..sandtable_frontiers::Setup::default()
+                    },
+                    warnings: Vec::new(),
+                    models: Vec::new(),
+                };
+            }
+        }
+        Ok(())
+    }
+
+    fn merges(edit: &SkirmishEdit) -> bool {
+        matches!(
+            edit,
+            SkirmishEdit::Rename(_) | SkirmishEdit::FaceUnit { .. }
+        )
+    }
+
+    fn no_history(what: &'static str) -> EditSkirmishError {
+        EditSkirmishError::NoHistory(what)
+    }
+
+    fn text(&self) -> String {
+        self.to_ron()
+    }
+
+    fn load(text: &str) -> Result<Vec<Problem>, Vec<Problem>> {
+        match sandtable_scenario::skirmish::parse(text, "layout") {
+            Ok(s) => Ok(s.warnings),
+            Err(e) => Err(e.problems),
+        }
+    }
+
+    /// The piece a problem's field names: `terrain[3]...`,
+    /// `buildings[0]...`, `units[5]...`, `crates[1]`, `objectives[0]`.
+    fn at(&self, problem: &Problem) -> Option<Piece> {
+        let Location::Field(path) = &problem.location else {
+            return None;
+        };
+        let index = |prefix: &str| -> Option<usize> {
+            path.strip_prefix(prefix)?.split(']').next()?.parse().ok()
+        };
+        index("terrain[")
+            .map(Piece::Terrain)
+            .or_else(|| index("buildings[").map(Piece::Element))
+            .or_else(|| index("units[").map(Piece::Unit))
+            .or_else(|| index("crates[").map(Piece::Crate))
+            .or_else(|| index("objectives[").map(Piece::Objective))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shipped() -> Skirmish {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios/frontiers/skirmish.ron");
+        let text = std::fs::read_to_string(path).expect("the skirmish");
+        sandtable_scenario::skirmish::parse(&text, "skirmish.ron").expect("it loads")
+    }
+
+    #[test]
+    fn a_layout_made_from_nothing_loads_and_plays() {
+        let mut d = SkirmishDraft::new(shipped());
+        d.apply(&SkirmishEdit::New(900, 600)).expect("a table");
+        // Empty: each side needs a unit (R103).
+        let lines: Vec<String> = d.errors().iter().map(|f| f.line()).collect();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("has no unit") && l.contains("(R103)")),
+            "{lines:?}"
+        );
+        d.apply(&SkirmishEdit::AddTerrain {
+            kind: TerrainKind::Vegetation,
+            corners: vec![Pt::new(300, 250), Pt::new(420, 250), Pt::new(360, 350)],
+        })
+        .expect("woods");
+        d.apply(&SkirmishEdit::PlaceBuilding {
+            building: Building::Room,
+            at: Pt::new(600, 250),
+        })
+        .expect("a room");
+        for (data, side, at) in [
+            ("lg_trooper", 0, (200, 100)),
+            ("lg_trooper", 0, (260, 100)),
+            ("zr_cluster", 1, (200, 500)),
+        ] {
+            d.apply(&SkirmishEdit::PlaceUnit {
+                data: data.into(),
+                side,
+                at: Some(Pt::new(at.0, at.1)),
+            })
+            .expect("a unit");
+        }
+        assert!(d.errors().is_empty(), "{:?}", d.errors());
+        let ids: Vec<&str> = d
+            .layout()
+            .setup
+            .units
+            .iter()
+            .map(|u| u.id.as_str())
+            .collect();
+        assert_eq!(ids, ["T1", "T2", "C1"]);
+        // Written, read back, and a game starts on it.
+        let text = d.layout().text();
+        let again = sandtable_scenario::skirmish::parse(&text, "again").expect("it loads");
+        assert_eq!(again.setup, d.layout().setup);
+        let game =
+            sandtable_frontiers::Game::new(&again.setup, sandtable_core::dice::Dice::seeded(1));
+        assert!(game.is_ok());
+    }
+
+    #[test]
+    fn a_problem_is_lit_on_its_piece_with_its_ruling() {
+        let mut d = SkirmishDraft::new(shipped());
+        let units = d.layout().setup.units.len();
+        // A trooper of the Legion's set down on the Zirl's side of things,
+        // inside the relay hut's wall.
+        d.apply(&SkirmishEdit::PlaceUnit {
+            data: "lg_trooper".into(),
+            side: 0,
+            at: Some(Pt::new(560, 300)),
+        })
+        .expect("placed");
+        let lit: Vec<_> = d
+            .errors()
+            .iter()
+            .filter(|f| f.at == Some(Piece::Unit(units)))
+            .collect();
+        assert!(!lit.is_empty(), "{:?}", d.errors());
+        assert!(lit[0].problem.ruling.is_some(), "{:?}", lit[0]);
+        d.undo().expect("undone");
+        assert!(d.errors().is_empty());
+        // A unit type of the wrong faction: refused by the loader with R103.
+        d.apply(&SkirmishEdit::PlaceUnit {
+            data: "zr_brute".into(),
+            side: 0,
+            at: Some(Pt::new(100, 60)),
+        })
+        .expect("placed");
+        assert!(
+            d.errors().iter().any(|f| f.line().contains("(R103)")),
+            "{:?}",
+            d.errors()
+        );
+    }
+
+    #[test]
+    fn corners_are_dragged_added_and_deleted_and_a_polygon_keeps_three() {
+        let mut d = SkirmishDraft::new(shipped());
+        let t = Piece::Terrain(0);
+        let before = d.layout().setup.terrain[0].corners.clone();
+        d.apply(&SkirmishEdit::MoveCorner {
+            piece: t,
+            corner: 0,
+            to: Pt::new(before[0].x - 10, before[0].y),
+        })
+        .expect("moved");
+        assert_eq!(d.layout().setup.terrain[0].corners[0].x, before[0].x - 10);
+        d.apply(&SkirmishEdit::AddCorner {
+            piece: t,
+            after: 0,
+            at: before[0],
+        })
+        .expect("added");
+        assert_eq!(d.layout().setup.terrain[0].corners.len(), before.len() + 1);
+        let n = d.layout().setup.terrain[0].corners.len();
+        for _ in 3..n {
+            d.apply(&SkirmishEdit::DeleteCorner {
+                piece: t,
+                corner: 0,
+            })
+            .expect("deleted");
+        }
+        assert_eq!(
+            d.apply(&SkirmishEdit::DeleteCorner {
+                piece: t,
+                corner: 0
+            }),
+            Err(EditSkirmishError::TooFewCorners(t))
+        );
+        assert_eq!(
+            d.apply(&SkirmishEdit::AddTerrain {
+                kind: TerrainKind::Hill,
+                corners: vec![Pt::new(1, 1), Pt::new(2, 2)],
+            }),
+            Err(EditSkirmishError::NotAPolygon(2))
+        );
+    }
+
+    #[test]
+    fn an_element_moves_with_its_spaces_and_openings_and_the_ap_is_counted() {
+        let mut d = SkirmishDraft::new(shipped());
+        let hut = d.layout().setup.elements[0].clone();
+        d.apply(&SkirmishEdit::MovePiece {
+            piece: Piece::Element(0),
+            to: Pt::new(hut.corners[0].x + 20, hut.corners[0].y - 10),
+        })
+        .expect("moved");
+        let moved = &d.layout().setup.elements[0];
+        assert_eq!(
+            moved.spaces[0],
+            Pt::new(hut.spaces[0].x + 20, hut.spaces[0].y - 10)
+        );
+        assert_eq!(
+            moved.openings[0].a,
+            Pt::new(hut.openings[0].a.x + 20, hut.openings[0].a.y - 10)
+        );
+        let ap = side_ap(d.layout(), 0);
+        d.apply(&SkirmishEdit::PlaceUnit {
+            data: "lg_trooper".into(),
+            side: 0,
+            at: None,
+        })
+        .expect("waiting to deploy");
+        let trooper = u32::from(unit_data("lg_trooper").expect("data").ap);
+        assert_eq!(side_ap(d.layout(), 0), ap + trooper);
+        // Over the AP limit: the loader says so, with R103.
+        d.apply(&SkirmishEdit::SetAp(Some(ap))).expect("a limit");
+        assert!(
+            d.errors()
+                .iter()
+                .any(|f| f.line().contains("(R103)") && f.line().contains("AP")),
+            "{:?}",
+            d.errors()
+        );
+        assert!(unit_types(Faction::Legion).any(|t| t == "lg_trooper"));
+        assert!(!unit_types(Faction::Legion).any(|t| t == "zr_cluster"));
+    }
+}

@@ -20,6 +20,7 @@ use super::table::{ActiveSkirmish, ElementPiece, SkirmishTop, TerrainPiece, Toke
 use super::{UNIT_MM, world_pt};
 use crate::cache::models::{Figure, Models, NeedsFigure};
 use crate::cache::table::Owner;
+use crate::table::Offending;
 use crate::table::{TableShown, matte, side_colour};
 
 pub(super) fn plugin(app: &mut App) {
@@ -74,20 +75,34 @@ pub fn terrain_look(kind: TerrainKind) -> (Color, f32) {
     }
 }
 
+/// The setup the table shows: the layout being edited in layout mode,
+/// else the skirmish in play's.
+fn shown_setup<'a>(
+    active: &'a ActiveSkirmish,
+    layout: Option<&'a super::layout::SkirmishLayout>,
+) -> &'a sandtable_frontiers::Setup {
+    layout.map_or_else(|| active.game.game().setup(), |l| l.setup())
+}
+
+/// Red, for a piece of a layout that breaks a ruling.
+const OFFENDING: Color = Color::srgb(0.85, 0.12, 0.1);
+
 fn dress_terrain(
     mut commands: Commands,
-    pieces: Query<(Entity, &TerrainPiece), Added<TerrainPiece>>,
+    pieces: Query<(Entity, &TerrainPiece, Has<Offending>), Added<TerrainPiece>>,
     active: Option<Res<ActiveSkirmish>>,
+    layout: Option<Res<super::layout::SkirmishLayout>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
     let Some(active) = active else { return };
-    let setup = active.game.game().setup();
-    for (e, piece) in &pieces {
+    let setup = shown_setup(&active, layout.as_deref());
+    for (e, piece, offending) in &pieces {
         let Some(t) = setup.terrain.get(piece.0) else {
             continue;
         };
         let (colour, height) = terrain_look(t.kind);
+        let colour = if offending { OFFENDING } else { colour };
         commands.entity(e).insert((
             Mesh3d(meshes.add(prism(&outline(setup.table, &t.corners), height))),
             MeshMaterial3d(matte(&mut materials, colour)),
@@ -100,19 +115,27 @@ fn dress_terrain(
 /// keeps a low course of its walls (R119).
 fn dress_elements(
     mut commands: Commands,
-    pieces: Query<(Entity, &ElementPiece), Changed<ElementPiece>>,
+    pieces: Query<(Entity, &ElementPiece, Has<Offending>), Changed<ElementPiece>>,
     active: Option<Res<ActiveSkirmish>>,
+    layout: Option<Res<super::layout::SkirmishLayout>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
     let Some(active) = active else { return };
-    let setup = active.game.game().setup();
-    for (e, piece) in &pieces {
+    let setup = shown_setup(&active, layout.as_deref());
+    for (e, piece, offending) in &pieces {
         let Some(el) = setup.elements.get(piece.index) else {
             continue;
         };
         let table = setup.table;
-        let wall = matte(&mut materials, Color::srgb(0.72, 0.68, 0.6));
+        let wall = matte(
+            &mut materials,
+            if offending {
+                OFFENDING
+            } else {
+                Color::srgb(0.72, 0.68, 0.6)
+            },
+        );
         let floor = matte(&mut materials, Color::srgb(0.5, 0.47, 0.42));
         let top = if piece.ruined { 0.25 } else { 1.2 };
         let mut entity = commands.entity(e);
@@ -248,24 +271,22 @@ fn figure_of(handle: Handle<WorldAsset>, scale: f32, lift: f32) -> impl Bundle {
 /// be read is dressed again with its own look.
 fn dress_units(
     mut commands: Commands,
-    units: Query<(Entity, &UnitPiece), Or<(Added<UnitPiece>, With<NeedsFigure>)>>,
+    units: Query<(Entity, &UnitPiece, Has<Offending>), Or<(Added<UnitPiece>, With<NeedsFigure>)>>,
     shown: Res<TableShown>,
     active: Option<Res<ActiveSkirmish>>,
+    layout: Option<Res<super::layout::SkirmishLayout>>,
     models: Option<Res<Models>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut looks: Local<std::collections::HashMap<([u8; 4], bool, bool, (u16, u16)), UnitLook>>,
 ) {
     let Some(active) = active else { return };
-    let sides: Vec<&str> = active
-        .game
-        .game()
-        .setup()
+    let sides: Vec<&str> = shown_setup(&active, layout.as_deref())
         .sides
         .iter()
         .map(|s| s.name.as_str())
         .collect();
-    for (e, u) in &units {
+    for (e, u, offending) in &units {
         let model = (!u.carcass)
             .then(|| {
                 let piece = PieceOf::Figure {
@@ -276,7 +297,9 @@ fn dress_units(
                 scenario_model(models.as_deref(), &shown, piece, &sides)
             })
             .flatten();
-        let colour = if u.carcass {
+        let colour = if offending {
+            OFFENDING
+        } else if u.carcass {
             Color::srgb(0.2, 0.2, 0.2)
         } else {
             side_colour(&shown, u.side)

@@ -521,11 +521,14 @@ fn forget_pick(mut pick: ResMut<SkirmishPick>, mut draft: ResMut<OrdersDraft>) {
 pub(super) fn window_plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (track_pointer, read_clicks)
+        (
+            track_pointer,
+            read_clicks.run_if(in_state(crate::mode::Mode::Play)),
+            super::layout::read_layout_input.run_if(in_state(crate::mode::Mode::Layout)),
+        )
             .chain()
             .in_set(crate::AppSystems::RecordInput)
-            .run_if(resource_exists::<ActiveSkirmish>)
-            .run_if(in_state(crate::mode::Mode::Play)),
+            .run_if(resource_exists::<ActiveSkirmish>),
     );
 }
 

@@ -11,6 +11,8 @@ pub mod draft;
 pub mod dress;
 pub mod files;
 pub mod hand;
+pub mod layout;
+pub mod layout_panel;
 pub mod panel;
 pub mod play;
 pub mod table;
@@ -23,13 +25,18 @@ pub use table::{ActiveSkirmish, Frontiers, SkirmishLoaded};
 /// The skirmish's entities and its flow, without rendering (headless
 /// tests use it).
 pub fn plugin(app: &mut App) {
-    app.add_plugins((table::plugin, play::plugin, hand::plugin));
+    app.add_plugins((table::plugin, play::plugin, hand::plugin, layout::plugin));
     crate::session::open::join_table::<table::Frontiers>(app, files::opener());
 }
 
 /// The skirmish's looks, panel and labels, for a table with a window.
 pub fn window_plugin(app: &mut App) {
-    app.add_plugins((dress::plugin, panel::plugin, hand::window_plugin));
+    app.add_plugins((
+        dress::plugin,
+        panel::plugin,
+        hand::window_plugin,
+        layout_panel::plugin,
+    ));
 }
 
 /// Millimetres in one world unit.

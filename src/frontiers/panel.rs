@@ -252,6 +252,7 @@ struct SkirmishButtons<'w> {
     inputs: MessageWriter<'w, SkirmishInput>,
     hints: MessageWriter<'w, crate::session::HintRequest>,
     new_game: MessageWriter<'w, crate::session::NewGameRequest>,
+    layout: MessageWriter<'w, crate::mode::SetLayoutMode>,
 }
 
 /// The skirmish's panel.
@@ -275,6 +276,16 @@ fn draw_skirmish_panel(
     let setup = game.setup();
     crate::hud::side_panel(ctx, "skirmish-panel", &mut width, |ui| {
         ui.heading(&skirmish.setup.name);
+        let mut on = false;
+        if ui
+            .checkbox(&mut on, "Layout mode")
+            .on_hover_text(
+                "the table at its real size: terrain, buildings, units, crates and objectives edited, checked, saved and printed",
+            )
+            .changed()
+        {
+            buttons.layout.write(crate::mode::SetLayoutMode::ON);
+        }
         let players: Vec<(String, egui::Color32)> = setup
             .sides
             .iter()

@@ -759,6 +759,32 @@ fn note_keyboard_use(egui: Option<Res<EguiWantsInput>>, mut taken: ResMut<Keyboa
     taken.0 = egui.is_some_and(|e| e.wants_any_keyboard_input());
 }
 
+/// The head of a system's layout panel: the heading, the layout's name
+/// field, the button back to play (`back`, its `hover`), and the notice.
+/// Returns the name when it was changed, and whether the button was
+/// clicked.
+pub fn layout_head(
+    ui: &mut egui::Ui,
+    name: &str,
+    back: &str,
+    hover: &str,
+    notice: &crate::session::Notice,
+) -> (Option<String>, bool) {
+    ui.heading("Layout");
+    let mut typed = name.to_owned();
+    let mut renamed = None;
+    ui.horizontal(|ui| {
+        ui.label("Name:");
+        if ui.text_edit_singleline(&mut typed).changed() {
+            renamed = Some(typed.clone());
+        }
+    });
+    let clicked = ui.button(back).on_hover_text(hover).clicked();
+    notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
+    ui.separator();
+    (renamed, clicked)
+}
+
 /// The players and who sits at each seat, chosen from a list (a person,
 /// or a bot of a strength), and **New game**: the scenario again from its
 /// setup with these seats. Whether New game was clicked.

@@ -93,23 +93,19 @@ fn draw_battle_layout_panel(
     let mut out: Vec<BattleLayoutRequest> = Vec::new();
     crate::hud::side_panel(ctx, "battle-layout-panel", &mut width, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
-                ui.heading("Layout");
-                let mut name = battle.name.clone();
-                ui.horizontal(|ui| {
-                    ui.label("Name:");
-                    if ui.text_edit_singleline(&mut name).changed() {
-                        out.push(BattleLayoutRequest::Edit(BattleEdit::Rename(name.clone())));
-                    }
-                });
-                if ui
-                    .button("Back to the battle")
-                    .on_hover_text("after edits, a new battle starts on the edited layout")
-                    .clicked()
-                {
+                let (renamed, back) = crate::hud::layout_head(
+                    ui,
+                    &battle.name,
+                    "Back to the battle",
+                    "after edits, a new battle starts on the edited layout",
+                    &notice,
+                );
+                if let Some(name) = renamed {
+                    out.push(BattleLayoutRequest::Edit(BattleEdit::Rename(name)));
+                }
+                if back {
                     set_layout.write(SetLayoutMode::OFF);
                 }
-                crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
-                ui.separator();
 
                 // The tools.
                 ui.horizontal(|ui| {

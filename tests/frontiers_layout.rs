@@ -1,0 +1,208 @@
+//! A skirmish's layout editor, headless, by its requests: a terrain
+//! polygon laid corner by corner, a corner dragged, a building placed
+//! from the library, units placed past the AP limit and into a wall with
+//! the loader's problems lit on their pieces with their rulings, undo,
+//! save, and the edited layout played.
+
+use std::path::Path;
+
+use bevy::prelude::*;
+use sandtable::frontiers::ActiveSkirmish;
+use sandtable::frontiers::draft::{Building, Piece, SkirmishEdit};
+use sandtable::frontiers::layout::{SkirmishLayout, SkirmishLayoutRequest, SkirmishTool};
+use sandtable::frontiers::table::{ElementPiece, TerrainPiece, UnitPiece};
+use sandtable::mode::{Mode, SetLayoutMode};
+use sandtable::session::LoadRequest;
+use sandtable::table::Offending;
+use sandtable_frontiers::geometry::Pt;
+use sandtable_frontiers::setup::TerrainKind;
+
+mod common;
+
+fn headless() -> App {
+    let mut app = App::new();
+    // The table's clicks, as the window's picking makes them (Cache's
+    // layout systems read them in any layout mode).
+    app.add_plugins(MinimalPlugins).add_plugins((
+        sandtable::logic_plugin,
+        sandtable::cache::picking::click_plugin,
+    ));
+    app.update();
+    app
+}
+
+fn layout(app: &App) -> &SkirmishLayout {
+    app.world()
+        .get_resource::<SkirmishLayout>()
+        .unwrap_or_else(|| panic!("layout mode is on: {}", common::notice(app)))
+}
+
+fn request(app: &mut App, r: SkirmishLayoutRequest) {
+    app.world_mut().write_message(r);
+    app.update();
+    app.update();
+}
+
+fn tool(app: &mut App, t: SkirmishTool) {
+    app.world_mut().resource_mut::<SkirmishLayout>().tool = t;
+}
+
+fn count<C: Component>(app: &mut App) -> usize {
+    let mut q = app.world_mut().query::<&C>();
+    q.iter(app.world()).count()
+}
+
+/// A click on the table: the button pressed and let go at one point.
+fn click(app: &mut App, p: Pt) {
+    request(app, SkirmishLayoutRequest::Press(p));
+    request(app, SkirmishLayoutRequest::Release(p));
+}
+
+#[test]
+fn each_tool_edits_the_layout_and_the_loader_lights_what_breaks_a_ruling() {
+    let dir = common::temp_dir("frontiers-layout", "tools");
+    let file = dir.join("relay.ron");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/frontiers/skirmish.ron"),
+        &file,
+    )
+    .expect("copied");
+    let mut app = headless();
+    app.world_mut().write_message(LoadRequest::new(&file));
+    app.update();
+    app.update();
+    app.world_mut().write_message(SetLayoutMode {
+        on: true,
+        discard_unsaved: false,
+    });
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Mode>>().get(), Mode::Layout);
+    let setup = layout(&app).setup().clone();
+    assert!(layout(&app).draft.errors().is_empty());
+    assert_eq!(count::<TerrainPiece>(&mut app), setup.terrain.len());
+    assert_eq!(count::<ElementPiece>(&mut app), setup.elements.len());
+
+    // A polygon laid corner by corner, then Done.
+    tool(&mut app, SkirmishTool::Terrain);
+    app.world_mut().resource_mut::<SkirmishLayout>().terrain = TerrainKind::Crater;
+    for p in [Pt::new(850, 420), Pt::new(950, 420), Pt::new(900, 500)] {
+        click(&mut app, p);
+    }
+    assert_eq!(layout(&app).drawing.len(), 3);
+    request(&mut app, SkirmishLayoutRequest::FinishTerrain);
+    let t = setup.terrain.len();
+    assert_eq!(layout(&app).setup().terrain.len(), t + 1);
+    assert_eq!(layout(&app).setup().terrain[t].kind, TerrainKind::Crater);
+    assert_eq!(count::<TerrainPiece>(&mut app), t + 1, "the table follows");
+    assert!(
+        layout(&app).draft.errors().is_empty(),
+        "{:?}",
+        layout(&app).draft.errors()
+    );
+
+    // Its corner dragged: pressed on the corner, let go elsewhere.
+    tool(&mut app, SkirmishTool::Select);
+    request(&mut app, SkirmishLayoutRequest::Press(Pt::new(952, 421)));
+    request(&mut app, SkirmishLayoutRequest::Release(Pt::new(990, 400)));
+    assert_eq!(
+        layout(&app).setup().terrain[t].corners[1],
+        Pt::new(990, 400)
+    );
+    assert_eq!(layout(&app).selected, Some(Piece::Terrain(t)));
+
+    // A building from the library.
+    tool(&mut app, SkirmishTool::Building);
+    app.world_mut().resource_mut::<SkirmishLayout>().building = Building::Hut;
+    click(&mut app, Pt::new(1000, 200));
+    let e = setup.elements.len();
+    assert_eq!(layout(&app).setup().elements.len(), e + 1);
+    assert_eq!(
+        layout(&app).setup().elements[e].corners[0],
+        Pt::new(1000, 200)
+    );
+    assert_eq!(count::<ElementPiece>(&mut app), e + 1);
+    assert!(
+        layout(&app).draft.errors().is_empty(),
+        "{:?}",
+        layout(&app).draft.errors()
+    );
+
+    // A unit set down inside the new hut's wall: lit with its ruling.
+    tool(&mut app, SkirmishTool::Unit);
+    click(&mut app, Pt::new(1000, 230));
+    let u = setup.units.len();
+    let lit: Vec<_> = layout(&app)
+        .draft
+        .errors()
+        .iter()
+        .filter(|f| f.at == Some(Piece::Unit(u)))
+        .map(|f| f.line())
+        .collect();
+    assert!(!lit.is_empty(), "{:?}", layout(&app).draft.errors());
+    assert!(lit.iter().all(|l| l.contains("(R1")), "{lit:?}");
+    let mut q = app
+        .world_mut()
+        .query_filtered::<&UnitPiece, With<Offending>>();
+    let red: Vec<usize> = q.iter(app.world()).map(|p| p.index).collect();
+    assert_eq!(red, [u], "the unit is marked on the table");
+    // Undone, and the table is clean again.
+    request(&mut app, SkirmishLayoutRequest::Undo);
+    assert!(layout(&app).draft.errors().is_empty());
+    assert_eq!(count::<Offending>(&mut app), 0);
+
+    // Past the AP limit: the loader says so, with R103.
+    let ap = sandtable::frontiers::draft::side_ap(layout(&app).draft.layout(), 0);
+    request(
+        &mut app,
+        SkirmishLayoutRequest::Edit(SkirmishEdit::SetAp(Some(ap + 5))),
+    );
+    assert!(
+        layout(&app).draft.errors().is_empty(),
+        "{:?}",
+        layout(&app).draft.errors()
+    );
+    click(&mut app, Pt::new(700, 60));
+    assert!(
+        layout(&app)
+            .draft
+            .errors()
+            .iter()
+            .any(|f| f.line().contains("AP") && f.line().contains("(R103)")),
+        "{:?}",
+        layout(&app).draft.errors()
+    );
+    assert!(
+        common::notice(&app).contains("problem"),
+        "{}",
+        common::notice(&app)
+    );
+    // Saving a layout that does not load is refused.
+    let out = dir.join("edited.ron");
+    request(&mut app, SkirmishLayoutRequest::Save(out.clone()));
+    assert!(!out.exists(), "{}", common::notice(&app));
+    request(&mut app, SkirmishLayoutRequest::Undo);
+
+    // Saved, read back by the loader, and played.
+    request(&mut app, SkirmishLayoutRequest::Save(out.clone()));
+    let text = std::fs::read_to_string(&out).expect("saved");
+    let saved = sandtable_scenario::skirmish::parse(&text, "edited.ron").expect("it loads");
+    assert_eq!(saved.setup, *layout(&app).setup());
+    app.world_mut().write_message(SetLayoutMode {
+        on: false,
+        discard_unsaved: false,
+    });
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Mode>>().get(), Mode::Play);
+    let active = app.world().resource::<ActiveSkirmish>();
+    assert_eq!(active.game.game().setup().terrain.len(), t + 1);
+    assert_eq!(active.game.game().setup().elements.len(), e + 1);
+    assert!(active.record.is_empty());
+    assert!(
+        common::notice(&app).contains("a new skirmish starts on the edited layout"),
+        "{}",
+        common::notice(&app)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -52,6 +52,22 @@ fn count<C: Component>(app: &mut App) -> usize {
     q.iter(app.world()).count()
 }
 
+/// The skirmish of `file` opened, and layout mode switched on.
+fn in_layout(file: &Path) -> App {
+    let mut app = headless();
+    app.world_mut().write_message(LoadRequest::new(file));
+    app.update();
+    app.update();
+    app.world_mut().write_message(SetLayoutMode {
+        on: true,
+        discard_unsaved: false,
+    });
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Mode>>().get(), Mode::Layout);
+    app
+}
+
 /// A click on the table: the button pressed and let go at one point.
 fn click(app: &mut App, p: Pt) {
     request(app, SkirmishLayoutRequest::Press(p));
@@ -67,17 +83,7 @@ fn each_tool_edits_the_layout_and_the_loader_lights_what_breaks_a_ruling() {
         &file,
     )
     .expect("copied");
-    let mut app = headless();
-    app.world_mut().write_message(LoadRequest::new(&file));
-    app.update();
-    app.update();
-    app.world_mut().write_message(SetLayoutMode {
-        on: true,
-        discard_unsaved: false,
-    });
-    app.update();
-    app.update();
-    assert_eq!(*app.world().resource::<State<Mode>>().get(), Mode::Layout);
+    let mut app = in_layout(&file);
     let setup = layout(&app).setup().clone();
     assert!(layout(&app).draft.errors().is_empty());
     assert_eq!(count::<TerrainPiece>(&mut app), setup.terrain.len());
@@ -204,5 +210,96 @@ fn each_tool_edits_the_layout_and_the_loader_lights_what_breaks_a_ruling() {
         "{}",
         common::notice(&app)
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The "done when" of the editor: a layout made from nothing is saved,
+/// printed at 1:1 with its play aids, and played.
+#[test]
+fn a_layout_made_from_nothing_is_saved_printed_and_played() {
+    let dir = common::temp_dir("frontiers-layout", "nothing");
+    let mut app =
+        in_layout(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/frontiers/skirmish.ron"));
+    request(
+        &mut app,
+        SkirmishLayoutRequest::Edit(SkirmishEdit::New(900, 600)),
+    );
+    assert!(layout(&app).setup().units.is_empty());
+    assert!(
+        layout(&app)
+            .draft
+            .errors()
+            .iter()
+            .any(|f| f.line().contains("has no unit") && f.line().contains("(R103)")),
+        "{:?}",
+        layout(&app).draft.errors()
+    );
+    tool(&mut app, SkirmishTool::Terrain);
+    for p in [
+        Pt::new(300, 250),
+        Pt::new(420, 250),
+        Pt::new(430, 330),
+        Pt::new(310, 340),
+    ] {
+        click(&mut app, p);
+    }
+    request(&mut app, SkirmishLayoutRequest::FinishTerrain);
+    tool(&mut app, SkirmishTool::Building);
+    click(&mut app, Pt::new(600, 260));
+    tool(&mut app, SkirmishTool::Objective);
+    click(&mut app, Pt::new(450, 450));
+    tool(&mut app, SkirmishTool::Unit);
+    click(&mut app, Pt::new(200, 100));
+    click(&mut app, Pt::new(260, 100));
+    {
+        let mut l = app.world_mut().resource_mut::<SkirmishLayout>();
+        l.side = 1;
+        l.unit = "zr_cluster".into();
+    }
+    click(&mut app, Pt::new(200, 500));
+    let setup = layout(&app).setup().clone();
+    assert_eq!(
+        (
+            setup.terrain.len(),
+            setup.elements.len(),
+            setup.units.len(),
+            setup.objectives.len()
+        ),
+        (1, 1, 3, 1)
+    );
+    assert!(
+        layout(&app).draft.errors().is_empty(),
+        "{:?}",
+        layout(&app).draft.errors()
+    );
+    // Saved and printed.
+    let file = dir.join("new.ron");
+    request(&mut app, SkirmishLayoutRequest::Save(file.clone()));
+    assert!(file.exists(), "{}", common::notice(&app));
+    request(&mut app, SkirmishLayoutRequest::Print(file.clone()));
+    let sheet = std::fs::read(dir.join("new.pdf")).expect("the sheet");
+    assert!(sheet.starts_with(b"%PDF-"));
+    let planned =
+        sandtable_sheet::plan_skirmish(layout(&app).draft.layout(), sandtable_sheet::Paper::A4)
+            .expect("planned");
+    assert_eq!(planned.table_mm, (900.0, 600.0));
+    assert_eq!(planned.aids.len(), 1);
+    // Played: a new skirmish on it, its first command legal.
+    app.world_mut().write_message(SetLayoutMode {
+        on: false,
+        discard_unsaved: false,
+    });
+    app.update();
+    app.update();
+    let active = app.world().resource::<ActiveSkirmish>();
+    assert_eq!(active.game.game().setup(), &setup);
+    assert!(matches!(
+        &active.source,
+        sandtable::session::ScenarioSource::File(p) if p == &file
+    ));
+    let mut legal = Vec::new();
+    let seat = sandtable_core::game::next_seat(active.game.game()).expect("a seat decides");
+    sandtable_core::game::GameState::legal_into(active.game.game(), seat, &mut legal);
+    assert!(legal.iter().any(|l| l.command.to_string() == "discard"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -533,6 +533,51 @@ mod tests {
     }
 
     #[test]
+    fn every_shipped_skirmish_round_trips_through_the_layout() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/frontiers");
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .expect("the folder")
+            .map(|e| e.expect("an entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+            .collect();
+        names.sort();
+        assert!(names.len() >= 7, "{names:?}");
+        for path in names {
+            let text = std::fs::read_to_string(&path).expect("read");
+            let name = path.display().to_string();
+            let skirmish = sandtable_scenario::skirmish::parse(&text, &name).expect("it loads");
+            let draft = SkirmishDraft::opened(skirmish.clone(), Some(path.clone()));
+            assert!(draft.errors().is_empty(), "{name}: {:?}", draft.errors());
+            // Layout, then its file, then a game: the same setup all through.
+            let again = sandtable_scenario::skirmish::parse(&draft.layout().text(), &name)
+                .expect("written back, it loads");
+            assert_eq!(again.setup, skirmish.setup, "{name}");
+            assert_eq!(again.models, skirmish.models, "{name}");
+            let game = sandtable_frontiers::Game::new(
+                &again.setup,
+                sandtable_core::dice::Dice::seeded(again.setup.seed),
+            )
+            .expect("a game starts");
+            assert_eq!(game.setup(), &skirmish.setup, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_limit_shown_is_the_loader_s_a_cameron_attacker_bringing_its_box() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios/frontiers/cameron-1.ron");
+        let text = std::fs::read_to_string(path).expect("read");
+        let s = sandtable_scenario::skirmish::parse(&text, "cameron-1").expect("it loads");
+        let attacker = usize::from(s.setup.attacker);
+        assert_eq!(s.setup.ap_limit(1 - attacker), Some(250));
+        assert_eq!(s.setup.ap_limit(attacker), None, "its whole box (R148)");
+        assert!(
+            side_ap(&s, s.setup.attacker) > 250,
+            "and it loads: the loader agrees"
+        );
+    }
+
+    #[test]
     fn a_layout_made_from_nothing_loads_and_plays() {
         let mut d = SkirmishDraft::new(shipped());
         d.apply(&SkirmishEdit::New(900, 600)).expect("a table");

@@ -126,8 +126,11 @@ pub struct SkirmishLayout {
     pub unit: String,
     /// The corners of the terrain piece being laid.
     pub drawing: Vec<Pt>,
-    /// The piece selected, for the panel.
+    /// The piece selected, for the panel, and the corner of it pressed
+    /// last, if a corner was.
     pub selected: Option<Piece>,
+    /// The corner of the selected terrain piece or building pressed last.
+    pub corner: Option<usize>,
     /// What a press grabbed, and where: a piece, or one of its corners.
     pub grabbed: Option<(Piece, Option<usize>, Pt)>,
     /// Bumped at every change of the draft, for the table to follow.
@@ -154,6 +157,7 @@ impl SkirmishLayout {
             unit: "lg_trooper".to_owned(),
             drawing: Vec::new(),
             selected: None,
+            corner: None,
             grabbed: None,
             revision: 0,
             opened: NEXT_LAYOUT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -393,6 +397,7 @@ fn apply_skirmish_layout_requests(
                         None => piece_at(setup, *p).map(|piece| (piece, None, *p)),
                     };
                     layout.selected = layout.grabbed.map(|(piece, ..)| piece);
+                    layout.corner = layout.grabbed.and_then(|(_, k, _)| k);
                     notice.info(match layout.grabbed {
                         Some((piece, Some(k), _)) => {
                             format!("corner {} of {piece:?}: drag it where it goes", k + 1)
@@ -413,6 +418,7 @@ fn apply_skirmish_layout_requests(
             SkirmishLayoutRequest::Cancel => {
                 layout.drawing.clear();
                 layout.selected = None;
+                layout.corner = None;
                 layout.grabbed = None;
                 layout.revision += 1;
                 None
@@ -480,6 +486,13 @@ fn apply_skirmish_layout_requests(
                     SkirmishEdit::AddTerrain { .. } => {
                         Some(Piece::Terrain(setup.terrain.len().saturating_sub(1)))
                     }
+                    SkirmishEdit::AddCorner { piece, .. }
+                    | SkirmishEdit::DeleteCorner { piece, .. } => Some(*piece),
+                    _ => None,
+                };
+                layout.corner = match &edit {
+                    SkirmishEdit::MoveCorner { corner, .. } => Some(*corner),
+                    SkirmishEdit::AddCorner { after, .. } => Some(after + 1),
                     _ => None,
                 };
                 notice.info(match layout.draft.problems() {

@@ -7,6 +7,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
+use sandtable_frontiers::geometry::Pt;
 use sandtable_frontiers::setup::TerrainKind;
 
 use super::draft::{Building, Piece, SkirmishEdit, side_ap, unit_types};
@@ -32,6 +33,8 @@ pub(super) fn plugin(app: &mut App) {
 pub struct SkirmishLayoutPanel {
     /// The path typed for saving the layout.
     pub file: Option<String>,
+    /// The width and depth of a new table, in mm.
+    pub new_size: Option<(u16, u16)>,
     /// The layout the fields belong to (`SkirmishLayout::opened`).
     pub layout: Option<u64>,
 }
@@ -115,10 +118,13 @@ fn draw_skirmish_layout_panel(
             // Each side's AP against the limit (R103).
             for (k, side) in setup.sides.iter().enumerate() {
                 let ap = side_ap(&skirmish, k as u8);
-                let over = setup.ap.is_some_and(|limit| ap > limit);
-                let words = match setup.ap {
-                    Some(limit) => format!("{}: {ap} AP of {limit} (R103)", side.name),
-                    None => format!("{}: {ap} AP, no limit", side.name),
+                let limit = setup.ap_limit(k);
+                let over = limit.is_some_and(|limit| ap > limit);
+                let words = match (limit, setup.ap) {
+                    (Some(limit), _) => format!("{}: {ap} AP of {limit} (R103)", side.name),
+                    // Cameron's attacker brings its whole box (R148).
+                    (None, Some(_)) => format!("{}: {ap} AP, its whole box (R148)", side.name),
+                    (None, None) => format!("{}: {ap} AP, no limit", side.name),
                 };
                 if over {
                     ui.colored_label(egui::Color32::from_rgb(230, 80, 70), words);
@@ -274,8 +280,57 @@ fn draw_skirmish_layout_panel(
                         layout.selected = None;
                     }
                 });
+                // A corner pressed: another after it, half way to the next,
+                // or this one taken away (a polygon keeps three).
+                let corners = match piece {
+                    Piece::Terrain(i) => setup.terrain.get(i).map(|t| &t.corners),
+                    Piece::Element(i) => setup.elements.get(i).map(|e| &e.corners),
+                    _ => None,
+                };
+                if let (Some(corners), Some(k)) = (corners, layout.corner)
+                    && k < corners.len()
+                {
+                    let (a, b) = (corners[k], corners[(k + 1) % corners.len()]);
+                    ui.horizontal(|ui| {
+                        ui.label(format!("corner {} at {}, {}", k + 1, a.x, a.y));
+                        if ui.button("Add a corner after it").clicked() {
+                            out.push(SkirmishLayoutRequest::Edit(SkirmishEdit::AddCorner {
+                                piece,
+                                after: k,
+                                at: sandtable_frontiers::geometry::Pt::new(
+                                    (a.x + b.x) / 2,
+                                    (a.y + b.y) / 2,
+                                ),
+                            }));
+                        }
+                        if ui
+                            .add_enabled(corners.len() > 3, egui::Button::new("Delete the corner"))
+                            .clicked()
+                        {
+                            out.push(SkirmishLayoutRequest::Edit(SkirmishEdit::DeleteCorner {
+                                piece,
+                                corner: k,
+                            }));
+                        }
+                    });
+                }
             }
             ui.separator();
+            ui.horizontal(|ui| {
+                let (w, d) = panel.new_size.get_or_insert((1219, 610));
+                ui.label("New, empty:");
+                ui.add(egui::DragValue::new(w).range(100..=6000));
+                ui.label("x");
+                ui.add(egui::DragValue::new(d).range(100..=6000));
+                ui.label("mm");
+                if ui
+                    .button("New")
+                    .on_hover_text("an empty table: the Legion against the Zirl, nothing on it (an edit: Undo brings the layout back)")
+                    .clicked()
+                {
+                    out.push(SkirmishLayoutRequest::Edit(SkirmishEdit::New(*w, *d)));
+                }
+            });
             let (undo, redo) = layout.draft.history();
             ui.horizontal(|ui| {
                 if ui
@@ -370,10 +425,33 @@ fn mark_drawing(
             labels.boxed(p, u.tag.clone(), 12.0, egui::Color32::from_black_alpha(170));
         }
     }
+    let table = layout.setup().table;
+    // Each deployment strip's inner edge, across the table (R146).
+    for (side, depth) in layout.setup().deploy_strips() {
+        let (d, w) = (i32::from(table.1), i32::from(table.0));
+        let y = if side == 0 { depth } else { d - depth };
+        let ends: Vec<egui::Pos2> = [Pt::new(0, y), Pt::new(w, y)]
+            .iter()
+            .filter_map(|p| labels.screen(super::world_pt(table, *p)))
+            .collect();
+        labels.line(ends, egui::Color32::from_rgb(240, 200, 80));
+        // The words inside the strip, beside its edge.
+        let inside = if side == 0 { y - 25 } else { y + 25 };
+        if let Some(mid) = labels.screen(super::world_pt(table, Pt::new(w / 2, inside))) {
+            labels.boxed(
+                mid,
+                format!(
+                    "{} deploys within {depth} mm of its edge (R146)",
+                    layout.setup().sides[usize::from(side)].name
+                ),
+                12.0,
+                egui::Color32::from_black_alpha(170),
+            );
+        }
+    }
     if layout.drawing.is_empty() {
         return Ok(());
     }
-    let table = layout.setup().table;
     let points: Vec<egui::Pos2> = layout
         .drawing
         .iter()

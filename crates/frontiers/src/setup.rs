@@ -329,6 +329,45 @@ pub struct Setup {
     pub seed: u64,
 }
 
+impl Setup {
+    /// The most AP side `side`'s list may hold (R103), `None` for no
+    /// limit: the scenario's `ap`; an Attack/Defense attacker's by its
+    /// `mode`, and a Cameron attacker's whole box, limited only by its
+    /// officers (R148).
+    pub fn ap_limit(&self, side: usize) -> Option<u32> {
+        let ap = self.ap?;
+        let attacking = side == usize::from(self.attacker);
+        match self.victory {
+            Victory::AttackDefense if attacking => Some(crate::victory::attacker_ap(ap, self.mode)),
+            Victory::Cameron if attacking => None,
+            _ => Some(ap),
+        }
+    }
+
+    /// Each side that has units to deploy, with the depth of its strip
+    /// along its edge in mm (R146): the scenario's zone (`deploy_mm`),
+    /// else its largest base's depth and the contact distance, as a unit
+    /// touching the edge reaches.
+    pub fn deploy_strips(&self) -> Vec<(u8, i32)> {
+        (0..self.sides.len() as u8)
+            .filter_map(|side| {
+                let deepest = self
+                    .units
+                    .iter()
+                    .filter(|u| u.side == side && u.deploy)
+                    .filter_map(|u| unit_data(&u.data))
+                    .map(|d| i32::from(d.base.size_mm().0))
+                    .max()?;
+                Some((
+                    side,
+                    self.deploy_mm
+                        .map_or(deepest + i32::from(self.switches.contact_mm), i32::from),
+                ))
+            })
+            .collect()
+    }
+}
+
 impl Default for Setup {
     fn default() -> Setup {
         Setup {
@@ -937,7 +976,7 @@ impl Setup {
                 );
             }
         }
-        if let Some(ap) = self.ap {
+        if self.ap.is_some() {
             for (side, s) in self.sides.iter().enumerate().take(2) {
                 let list: Vec<&UnitData> = units
                     .iter()
@@ -946,17 +985,7 @@ impl Setup {
                     .collect();
                 // Each problem names the side's list, and a unit by its
                 // place in that list.
-                // Attack/Defense: the attacker's points by `mode` (R148).
-                // Cameron: the attacker brings its whole box, no limit
-                // but the officers' (R148).
-                let attacking = side == usize::from(self.attacker);
-                let limit = match self.victory {
-                    Victory::AttackDefense if attacking => {
-                        crate::victory::attacker_ap(ap, self.mode)
-                    }
-                    Victory::Cameron if attacking => u32::MAX,
-                    _ => ap,
-                };
+                let limit = self.ap_limit(side).unwrap_or(u32::MAX);
                 for problem in crate::army::list_problems(
                     &format!("{}'s list", s.name),
                     s.faction,

@@ -165,23 +165,13 @@ impl OpenTable {
     /// and the contact distance along its edge (R146).
     fn strips(&self) -> Vec<(u8, (f64, f64, f64, f64))> {
         let (w, d) = (f64::from(self.setup.table.0), f64::from(self.setup.table.1));
-        (0..self.setup.sides.len() as u8)
-            .filter_map(|side| {
-                let waiting = self
-                    .setup
-                    .units
-                    .iter()
-                    .filter(|u| u.side == side && u.deploy);
-                let deepest = waiting
-                    .filter_map(|u| unit_data(&u.data))
-                    .map(|data| f64::from(data.base.size_mm().0))
-                    .reduce(f64::max)?;
-                let depth = self.setup.deploy_mm.map_or(
-                    deepest + f64::from(self.setup.switches.contact_mm),
-                    f64::from,
-                );
+        self.setup
+            .deploy_strips()
+            .into_iter()
+            .map(|(side, depth)| {
+                let depth = f64::from(depth);
                 let y0 = if side == 0 { 0.0 } else { d - depth };
-                Some((side, (0.0, y0, w, y0 + depth)))
+                (side, (0.0, y0, w, y0 + depth))
             })
             .collect()
     }

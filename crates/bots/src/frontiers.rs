@@ -14,6 +14,35 @@ use sandtable_frontiers::{Command, Game};
 use crate::search::{Judge, result_for, search};
 use crate::{Budget, mix};
 
+/// A hash of what `seat` may know of `game` (R149): the game's state as
+/// that seat's player reads it (`text::json`), so that two games that
+/// differ only in what `seat` may not see hash alike. The bots seed their
+/// own choices with it: a choice never turns on a secret, not even by
+/// way of a random draw.
+pub fn view_hash(game: &Game, seat: Seat) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let side = u8::try_from(seat.index().min(1)).unwrap_or(0);
+    // FNV-1a: stable across runs and builds, unlike the std hasher's keys.
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    sandtable_frontiers::text::json(game, Some(side)).hash(&mut h);
+    h.finish()
+}
+
+/// The FNV-1a hash, for [`view_hash`].
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
 /// Members drawn of each family besides its listed command.
 pub const DRAWN: usize = 3;
 /// Rolls a greedy candidate is weighed over.
@@ -57,7 +86,7 @@ pub fn worth(game: &Game, seat: Seat) -> f32 {
 /// side's hand and face-down markers, a sealed command not yet revealed:
 /// R30, R149); ties to the first.
 pub fn greedy(game: &Game, seat: Seat, seed: u64) -> Option<Command> {
-    let mut rng = ChaCha8Rng::seed_from_u64(mix(seed, game.state_hash()));
+    let mut rng = ChaCha8Rng::seed_from_u64(mix(seed, view_hash(game, seat)));
     let mut best: Option<(f32, Command)> = None;
     for c in candidates(game, seat, &mut rng) {
         let mut sum = 0.0;
@@ -107,6 +136,12 @@ impl Judge<Game> for Balance {
 
 /// The mcts bot's command and its playouts.
 pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Command, u64)> {
-    search(game, seat, Balance, budget, mix(seed, game.state_hash()))
-        .map(|s| (s.command, s.playouts))
+    search(
+        game,
+        seat,
+        Balance,
+        budget,
+        mix(seed, view_hash(game, seat)),
+    )
+    .map(|s| (s.command, s.playouts))
 }

@@ -1373,7 +1373,10 @@ impl Game {
     /// (R149): the decks' order shuffled; the other side's hand drawn
     /// again from its hand and deck together; its face-down markers'
     /// values shuffled among their places; its sealed command, given and
-    /// not yet revealed, replaced by one drawn at random.
+    /// not yet revealed, replaced by one drawn at random. Each pool is put
+    /// in order before it is shuffled, so that the deal depends on what
+    /// `viewer` may know and the seed alone, never on how the hidden
+    /// things lay.
     pub(crate) fn redeal_for(&mut self, viewer: u8, seed: u64) {
         use rand::SeedableRng;
         use rand::seq::SliceRandom;
@@ -1384,10 +1387,12 @@ impl Game {
             if s == usize::from(other) {
                 let n = c.hand.len();
                 let mut pool: Vec<u8> = c.hand.drain(..).chain(c.deck.drain(..)).collect();
+                pool.sort_unstable();
                 pool.shuffle(&mut rng);
                 c.hand = pool.drain(..n).collect();
                 c.deck = pool;
             } else {
+                c.deck.sort_unstable();
                 c.deck.shuffle(&mut rng);
             }
         }
@@ -1422,22 +1427,40 @@ impl Game {
         let hidden: Vec<usize> = (0..seen.len()).filter(|k| seen[*k].2.is_none()).collect();
         let placed = &mut self.flow.placed[usize::from(other)];
         let mut values: Vec<Marker> = hidden.iter().map(|k| placed[*k].marker).collect();
+        values.sort_unstable();
         values.shuffle(&mut rng);
         for (k, v) in hidden.iter().zip(values) {
             placed[*k].marker = v;
         }
-        // A sealed command the viewer has not seen.
+        // A sealed command the viewer has not seen. Sealed orders lie face
+        // down where the viewer sees them (R107): their places stay, their
+        // values were dealt again above, and the sealed command says so.
+        // Another sealed command (a shot) is drawn again from the list.
         if self.flow.sealed[usize::from(other)].is_some() {
-            self.flow.sealed[usize::from(other)] = None;
             if self.flow.phase == Phase::Order {
-                self.flow.placed[usize::from(other)].clear();
-            }
-            let seat = Seat(u16::from(other));
-            if let Some(c) = sandtable_core::game::GameState::random_command(&*self, seat, &mut rng)
-            {
-                let mut events = Vec::new();
-                // Drawn from the list: legal.
-                let _ = self.advance(other, &c, &mut events);
+                let mut orders = [crate::command::Order::default(); crate::command::MAX_ORDERS];
+                let placed = &self.flow.placed[usize::from(other)];
+                for (o, p) in orders.iter_mut().zip(placed) {
+                    *o = crate::command::Order {
+                        unit: self.units[p.unit].tag,
+                        slot: p.slot,
+                        marker: p.marker,
+                    };
+                }
+                self.flow.sealed[usize::from(other)] = Some(Command::Orders {
+                    orders,
+                    n: placed.len().min(crate::command::MAX_ORDERS) as u8,
+                });
+            } else {
+                self.flow.sealed[usize::from(other)] = None;
+                let seat = Seat(u16::from(other));
+                if let Some(c) =
+                    sandtable_core::game::GameState::random_command(&*self, seat, &mut rng)
+                {
+                    let mut events = Vec::new();
+                    // Drawn from the list: legal.
+                    let _ = self.advance(other, &c, &mut events);
+                }
             }
         }
     }

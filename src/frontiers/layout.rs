@@ -420,7 +420,6 @@ fn apply_skirmish_layout_requests(
                 layout.selected = None;
                 layout.corner = None;
                 layout.grabbed = None;
-                layout.revision += 1;
                 None
             }
             SkirmishLayoutRequest::Undo => {
@@ -468,10 +467,10 @@ fn apply_skirmish_layout_requests(
         let Some(edit) = edit else {
             continue;
         };
-        // A corner laid shows on the table.
-        layout.revision += 1;
         match layout.draft.apply(&edit) {
             Ok(()) => {
+                // The table shows the edited draft.
+                layout.revision += 1;
                 // A piece added or moved is the one selected.
                 let setup = layout.setup();
                 layout.selected = match &edit {

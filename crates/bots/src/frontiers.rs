@@ -20,27 +20,17 @@ use crate::{Budget, mix};
 /// own choices with it: a choice never turns on a secret, not even by
 /// way of a random draw.
 pub fn view_hash(game: &Game, seat: Seat) -> u64 {
-    use std::hash::{Hash, Hasher};
     let side = u8::try_from(seat.index().min(1)).unwrap_or(0);
-    // FNV-1a: stable across runs and builds, unlike the std hasher's keys.
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-    sandtable_frontiers::text::json(game, Some(side)).hash(&mut h);
+    let view = sandtable_frontiers::text::json(game, Some(side));
+    // The state hash's own mixer, stable across runs and builds.
+    let mut h = sandtable_core::hash::Mix::new();
+    for chunk in view.as_bytes().chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h.u64(u64::from_le_bytes(word));
+    }
+    h.u64(view.len() as u64);
     h.finish()
-}
-
-/// The FNV-1a hash, for [`view_hash`].
-struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
 }
 
 /// Members drawn of each family besides its listed command.

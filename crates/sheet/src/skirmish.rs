@@ -86,25 +86,17 @@ fn circle(c: (f64, f64), diameter: f64) -> Vec<(f64, f64)> {
 fn outline(f: &Footprint) -> Vec<(f64, f64)> {
     match *f {
         Footprint::Disc { centre, diameter } => circle(pt(centre), f64::from(diameter)),
-        Footprint::Stadium {
-            centre,
-            length,
-            width,
-            facing,
-        } => {
-            let r = f64::from(width) / 2.0;
-            let half = (f64::from(length) / 2.0 - r).max(0.0);
-            let turn = f64::from(facing).to_radians();
-            let (ax, ay) = (turn.cos(), turn.sin());
-            let c = pt(centre);
+        Footprint::Stadium { facing, .. } => {
+            // The rules' own shape: its axis's two ends, and its radius.
+            let shape = f.shape();
+            let (r, turn) = (shape.radius, f64::from(facing).to_radians());
             let n = CIRCLE_SEGMENTS / 2;
             let mut points = Vec::with_capacity(2 * n + 2);
             // Each end's half circle, the front one first.
-            for (end, from) in [(half, -90.0f64), (-half, 90.0)] {
-                let e = (c.0 + ax * end, c.1 + ay * end);
+            for (end, from) in [(shape.core[1], -90.0f64), (shape.core[0], 90.0)] {
                 for k in 0..=n {
                     let a = turn + (from + 180.0 * k as f64 / n as f64).to_radians();
-                    points.push((e.0 + r * a.cos(), e.1 + r * a.sin()));
+                    points.push((end.x + r * a.cos(), end.y + r * a.sin()));
                 }
             }
             points

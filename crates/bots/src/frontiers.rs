@@ -1,14 +1,51 @@
-//! Plain bots for Frontiers: what a move on an open
-//! table offers is drawn, not listed, so every family (a unit's move, its
-//! shot at one enemy ...) is tried as its listed command and as members
-//! drawn over the unit's reach (`GameState::sample_into`); a position is
-//! worth its balance of AP destroyed (R145). The greedy bot weighs each
-//! candidate over its own rolls of the dice; mcts searches them with
-//! random playouts cut off and valued by that balance.
+//! Bots for Frontiers, on the open table.
+//!
+//! - **What a position is worth** ([`balance`], in AP): the AP each side
+//!   has destroyed (R145), plus half of what each side threatens now: each
+//!   standing unit's best shot, worth the AP it is expected to destroy
+//!   (the attack's odds from the rules' own numbers, R123-R129, R142: a
+//!   step on a unit with a damaged side half its AP, a step on a vehicle
+//!   a quarter), the best shots of as many units as the side has
+//!   numbered markers (R106) counted. Cover counts through those odds: a
+//!   unit behind a light structure or in vegetation is harder to hit.
+//!   A unit with no shot at all loses a little for each LNS between it
+//!   and the nearest enemy, and a scenario's goals count (crates banked,
+//!   the diskette carried, objectives held: R147, R148).
+//! - **Candidates** ([`candidates`]): each listed family of the rules
+//!   crate, members of each move drawn over the unit's reach
+//!   (`GameState::sample_into`), and points worth trying: toward the
+//!   nearest enemy, into the nearest vegetation, behind the light
+//!   structures between it and the enemy, toward a crate or the diskette.
+//! - **Greedy** ([`greedy`]): a shot, a grenade or a charge is worth the
+//!   AP it is expected to destroy, any other action what it changes in
+//!   the position's worth; the best is played. Its orders give the
+//!   numbered markers to the units with the best shots, the best first,
+//!   and the decoys to the rest (R107); an active unit names Shoot when it
+//!   has a shot worth taking, else Move (R110). Cards are played where
+//!   they help: reinforce in the Order phase, aim at its own shot, jam at
+//!   the enemy's, cover on a hit, sprint on a move, resupply in the
+//!   Preparation; the cards it never plays are discarded (R105, R152).
+//! - **Mcts** ([`mcts`]): the shared search, its lines the greedy's
+//!   candidates best first (progressive widening), its playouts short and
+//!   valued by [`worth`].
+//!
+//! Every bot decides on a copy redealt from its seat's view (R149): it
+//! never reads the other hand, the marker numbers, the deck or a crate's
+//! contents.
 
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sandtable_core::game::{GameState, Legal, Seat};
+use sandtable_core::game::{GameState, Legal, Seat, Spot};
+use sandtable_frontiers::army::{self, Slot};
+use sandtable_frontiers::attack::{attack_odds, sniper_odds};
+use sandtable_frontiers::command::{Kind, Part};
+use sandtable_frontiers::crates::CrateState;
+use sandtable_frontiers::data::{Back, CARDS, Window};
+use sandtable_frontiers::game::{GRENADE_BONUS, Shot, Struck, Unit};
+use sandtable_frontiers::geometry::{Pt, gap};
+use sandtable_frontiers::setup::{TerrainKind, Victory, point_in};
+use sandtable_frontiers::templates::{LARGE_MM, SMALL_MM};
+use sandtable_frontiers::turn::Phase;
 use sandtable_frontiers::{Command, Game};
 
 use crate::search::{Judge, result_for, search};
@@ -33,79 +70,808 @@ pub fn view_hash(game: &Game, seat: Seat) -> u64 {
     h.finish()
 }
 
-/// Members drawn of each family besides its listed command.
-pub const DRAWN: usize = 3;
-/// Rolls a greedy candidate is weighed over.
-pub const ROLLS: u64 = 6;
+/// Members drawn of each move family besides its listed command and the
+/// points worth trying.
+pub const DRAWN: usize = 4;
+/// Copies a command that rolls at once (a window's grenade, a smoke
+/// bomb, a crate opened) is weighed over.
+pub const ROLLS: u64 = 3;
+/// The share of what each side threatens that a position counts.
+pub const THREAT: f32 = 0.5;
+/// What a step on a unit whose back is its damaged side is worth, of
+/// its AP (R124: it flips, a second step destroys it).
+const FLIP: f32 = 0.5;
+/// What a step on a vehicle is worth, of its AP (R125: a location hit,
+/// a second hit on it destroys it).
+const VEHICLE_STEP: f32 = 0.25;
+/// A drop lands on its aim one time in six (R129): its template's worth
+/// is counted at this share.
+const DROP_SHARE: f32 = 0.4;
+/// AP a unit without a shot loses for each LNS to the nearest enemy.
+const APPROACH: f32 = 0.15;
+/// AP a goal (a lying crate, the diskette, the teleprinter for its
+/// carrier, an objective for the attacker) is worth less for each LNS
+/// between it and the nearest unit that could take it.
+const GOAL_PULL: f32 = 1.0;
+/// AP a crate banked (R148), carried, or the diskette carried (R147) is
+/// worth.
+const GOAL_AP: f32 = 60.0;
+/// The least expected AP for which an active unit names Shoot (R110).
+const SHOOT_MIN: f32 = 1.0;
 
-/// The candidates of `seat`: each family's listed command and [`DRAWN`]
-/// members of it.
+fn side_of(seat: Seat) -> u8 {
+    u8::try_from(seat.index().min(1)).unwrap_or(0)
+}
+
+/// Whether a unit stands on the table: alive, deployed, not aboard.
+fn standing(u: &Unit) -> bool {
+    u.alive && !u.waiting && u.aboard.is_none()
+}
+
+/// The AP unit `u` is expected to lose to an attack with these chances of
+/// a step and of a double (R124, R125).
+fn loss(u: &Unit, step: f32, double: f32) -> f32 {
+    let step_worth = if u.vehicle() {
+        VEHICLE_STEP
+    } else if u.data.back() == Back::Damaged && !u.back {
+        FLIP
+    } else {
+        1.0
+    };
+    f32::from(u.data.ap) * (double + step * step_worth).min(1.0)
+}
+
+fn in_crater(game: &Game, u: &Unit) -> bool {
+    !u.vehicle()
+        && game
+            .setup()
+            .terrain
+            .iter()
+            .any(|t| t.kind == TerrainKind::Crater && point_in(u.at, &t.corners))
+}
+
+/// The AP unit `t` is expected to lose to an attack of this bonus and
+/// these modifiers (R123).
+fn attack_loss(game: &Game, t: usize, bonus: i8, modifiers: i8) -> f32 {
+    let u = &game.units()[t];
+    let [_, step, double] = attack_odds(bonus, modifiers, u.defense(), in_crater(game, u));
+    loss(u, f32::from(step) / 6.0, f32::from(double) / 6.0)
+}
+
+/// The AP a template at `at` is expected to destroy of the side other
+/// than `side`, less what it destroys of `side`'s own (R126): `bonus`
+/// gives the attack's bonus at each unit struck.
+fn template_take(
+    game: &Game,
+    side: u8,
+    at: Pt,
+    diameter: u16,
+    bonus: impl Fn(usize) -> Option<i8>,
+) -> f32 {
+    game.template_targets(at, diameter)
+        .into_iter()
+        .filter_map(|s| match s {
+            Struck::Unit(k) => {
+                let b = bonus(k)?;
+                let l = attack_loss(game, k, b, 0);
+                Some(if game.units()[k].side == side { -l } else { l })
+            }
+            Struck::Element(_) => None,
+        })
+        .sum()
+}
+
+/// The AP unit `i`'s shot with weapon `w` at unit `t` is expected to
+/// destroy (of the enemy, less of its own side under a template), or
+/// `None` where it may not shoot so (R120-R129, R142). Cards are not
+/// counted.
+pub fn shot_take(game: &Game, i: usize, t: usize, w: u8) -> Option<f32> {
+    let units = game.units();
+    let s = &units[i];
+    let bonus = |k: usize| s.bonus(usize::from(w), units[k].armor());
+    Some(match game.plan_shot(i, t, w).ok()? {
+        Shot::Direct(aim) => attack_loss(game, t, bonus(t)?, aim.total()),
+        Shot::Sniper(aim) => {
+            let u = &units[t];
+            let [_, step, _] = sniper_odds(u.defense(), aim.sniper_penalties);
+            loss(u, f32::from(step) / 6.0, 0.0)
+        }
+        Shot::Template { diameter } => template_take(game, s.side, units[t].at, diameter, bonus),
+        Shot::Drop => DROP_SHARE * template_take(game, s.side, units[t].at, LARGE_MM, bonus),
+    })
+}
+
+/// Unit `i`'s best shot now, with weapon `only` where its marker names
+/// one: its expected AP and the shot; 0 and `None` where it has none.
+pub fn best_shot(game: &Game, i: usize, only: Option<u8>) -> (f32, Option<Command>) {
+    let units = game.units();
+    let s = &units[i];
+    let mut best = (0.0, None);
+    if !standing(s) {
+        return best;
+    }
+    let weapons = u8::try_from(s.data.weapons.len().max(1)).unwrap_or(1);
+    for (t, e) in units.iter().enumerate() {
+        if !standing(e) || e.side == s.side {
+            continue;
+        }
+        for w in (0..weapons).filter(|w| only.is_none_or(|o| o == *w)) {
+            if let Some(v) = shot_take(game, i, t, w)
+                && v > best.0
+            {
+                best = (
+                    v,
+                    Some(Command::Shoot {
+                        unit: s.tag,
+                        target: e.tag,
+                        weapon: w,
+                    }),
+                );
+            }
+        }
+    }
+    best
+}
+
+/// The least gap, in LNS, between unit `i` and a standing enemy.
+fn nearest_enemy(game: &Game, i: usize) -> Option<(f64, usize)> {
+    let units = game.units();
+    let u = &units[i];
+    let lns = f64::from(game.setup().switches.lns_mm);
+    units
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| standing(e) && e.side != u.side)
+        .map(|(t, e)| (gap(&u.shape(), &e.shape()) / lns, t))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// Each unit's best shot at each enemy, in AP ([`shot_take`] over its
+/// weapons; 0 where it has none): what a position's worth is made of,
+/// kept so that a move is weighed by working out again only the shots
+/// from and at the units it moved.
+#[derive(Debug, Clone)]
+pub struct Shots {
+    n: usize,
+    take: Vec<f32>,
+}
+
+impl Shots {
+    /// Every shot of `game`.
+    pub fn of(game: &Game) -> Shots {
+        let n = game.units().len();
+        let mut shots = Shots {
+            n,
+            take: vec![0.0; n * n],
+        };
+        for i in 0..n {
+            for t in 0..n {
+                shots.take[i * n + t] = pair_take(game, i, t);
+            }
+        }
+        shots
+    }
+
+    /// Works out again the shots from and at unit `i`.
+    fn redo(&mut self, game: &Game, i: usize) {
+        for t in 0..self.n {
+            self.take[i * self.n + t] = pair_take(game, i, t);
+            self.take[t * self.n + i] = pair_take(game, t, i);
+        }
+    }
+
+    /// The shots of `after`, from these of `before`: worked out again
+    /// from and at each unit that changed, or all where more than
+    /// three did or a cloud came or went.
+    fn after(&self, before: &Game, after: &Game) -> Shots {
+        let changed: Vec<usize> = (0..self.n)
+            .filter(|k| before.units()[*k] != after.units()[*k])
+            .collect();
+        if changed.len() > 3 || before.clouds() != after.clouds() {
+            return Shots::of(after);
+        }
+        let mut out = self.clone();
+        for k in changed {
+            out.redo(after, k);
+        }
+        out
+    }
+
+    /// Unit `i`'s best shot.
+    fn best(&self, i: usize) -> f32 {
+        self.take[i * self.n..(i + 1) * self.n]
+            .iter()
+            .copied()
+            .fold(0.0, f32::max)
+    }
+
+    /// The best shot at unit `i`.
+    fn worst_at(&self, i: usize) -> f32 {
+        (0..self.n)
+            .map(|e| self.take[e * self.n + i])
+            .fold(0.0, f32::max)
+    }
+}
+
+/// Unit `i`'s best shot at unit `t`, over its weapons: 0 where either
+/// does not stand, they are friends, or it has none.
+fn pair_take(game: &Game, i: usize, t: usize) -> f32 {
+    let units = game.units();
+    let (s, e) = (&units[i], &units[t]);
+    if !standing(s) || !standing(e) || s.side == e.side {
+        return 0.0;
+    }
+    let weapons = u8::try_from(s.data.weapons.len().max(1)).unwrap_or(1);
+    (0..weapons)
+        .filter_map(|w| shot_take(game, i, t, w))
+        .fold(0.0, f32::max)
+}
+
+/// What `side` threatens and where it stands, in AP: the best shots of
+/// as many of its units as it has numbered markers (R106), at
+/// [`THREAT`], less [`APPROACH`] for each LNS between a unit with no
+/// shot and the nearest enemy, plus its goals.
+pub fn standing_worth(game: &Game, shots: &Shots, side: u8) -> f32 {
+    let units = game.units();
+    let mut best: Vec<f32> = Vec::new();
+    let mut far = 0.0;
+    for (i, u) in units.iter().enumerate() {
+        if !standing(u) || u.side != side {
+            continue;
+        }
+        let v = shots.best(i);
+        if v > 0.0 {
+            best.push(v);
+        } else if let Some((d, _)) = nearest_enemy(game, i) {
+            far += d as f32;
+        }
+    }
+    best.sort_by(|a, b| b.total_cmp(a));
+    let m = usize::from(game.markers_owed(side)).max(1);
+    let threat: f32 = best.iter().take(m).sum();
+    THREAT * threat - APPROACH * far + goals(game, side)
+}
+
+/// What `side` holds of its scenario's goals, in AP (R147, R148).
+fn goals(game: &Game, side: u8) -> f32 {
+    let setup = game.setup();
+    let units = game.units();
+    let lns = f32::from(setup.switches.lns_mm);
+    let mut v = 0.0;
+    match setup.victory {
+        Victory::TreasureHunt => {
+            v += GOAL_AP * f32::from(game.banked()[usize::from(side)]);
+            // A crate carried is half banked; a lying one draws the
+            // nearest unit.
+            for u in units.iter().filter(|u| u.alive && u.side == side) {
+                if u.gear.is_some() {
+                    v += GOAL_AP / 2.0;
+                }
+            }
+            for c in game
+                .crates()
+                .iter()
+                .filter(|c| c.state == CrateState::Lying)
+            {
+                if let Some(d) = units
+                    .iter()
+                    .filter(|u| standing(u) && u.side == side && !u.vehicle())
+                    .map(|u| (f64::from(u.at.x - c.at.x).hypot(f64::from(u.at.y - c.at.y))) as f32)
+                    .min_by(f32::total_cmp)
+                {
+                    v -= GOAL_PULL * d / lns;
+                }
+            }
+        }
+        Victory::DataRecovery => {
+            if let Some(disk) = game.diskette() {
+                match disk.carrier {
+                    Some(c) if units[usize::from(c)].side == side => {
+                        let u = &units[usize::from(c)];
+                        v += GOAL_AP;
+                        if u.inside.is_some() && u.inside == setup.teleprinter {
+                            v += GOAL_AP;
+                        } else if let Some(t) = teleprinter(game) {
+                            let d = f64::from(u.at.x - t.x).hypot(f64::from(u.at.y - t.y));
+                            v -= GOAL_PULL * d as f32 / lns;
+                        }
+                    }
+                    Some(_) => {}
+                    None => {
+                        if let Some(d) = units
+                            .iter()
+                            .filter(|u| standing(u) && u.side == side && !u.vehicle())
+                            .map(|u| {
+                                (f64::from(u.at.x - disk.at.x).hypot(f64::from(u.at.y - disk.at.y)))
+                                    as f32
+                            })
+                            .min_by(f32::total_cmp)
+                        {
+                            v -= GOAL_PULL * d / lns;
+                        }
+                    }
+                }
+            }
+        }
+        Victory::AttackDefense if setup.attacker == side => {
+            // Each objective held is half the goal; else the nearest
+            // unit's distance counts (R148).
+            for o in &setup.objectives {
+                let near = units
+                    .iter()
+                    .filter(|u| standing(u) && u.side == side && u.inside.is_none())
+                    .map(|u| {
+                        let d = f64::from(u.at.x - o.x).hypot(f64::from(u.at.y - o.y));
+                        let r = f64::from(u.data.base.size_mm().1) / 2.0;
+                        ((d - r).max(0.0)) as f32
+                    })
+                    .min_by(f32::total_cmp);
+                match near {
+                    Some(d) if d <= 0.0 => v += GOAL_AP / 2.0,
+                    Some(d) => v -= GOAL_PULL * d / lns,
+                    None => {}
+                }
+            }
+            if game.objectives_held() {
+                v += GOAL_AP;
+            }
+        }
+        _ => {}
+    }
+    v
+}
+
+/// Where Data recovery's teleprinter stands: its space's point (R147).
+fn teleprinter(game: &Game) -> Option<Pt> {
+    let (e, k) = game.setup().teleprinter?;
+    game.setup()
+        .elements
+        .get(usize::from(e))?
+        .spaces
+        .get(usize::from(k))
+        .copied()
+}
+
+/// The worth of a position to `side` in AP: the balance of AP destroyed
+/// (R145) and of what each side threatens and holds.
+pub fn balance(game: &Game, side: u8) -> f32 {
+    balance_with(game, &Shots::of(game), side)
+}
+
+/// [`balance`] with the position's shots worked out.
+fn balance_with(game: &Game, shots: &Shots, side: u8) -> f32 {
+    let ap = game.ap_destroyed();
+    let (me, them) = (usize::from(side), usize::from(1 - side));
+    f32::from(ap[me]) - f32::from(ap[them]) + standing_worth(game, shots, side)
+        - standing_worth(game, shots, 1 - side)
+}
+
+/// The worth of a position to `seat`, 0 to 1: a finished game's result,
+/// else one half plus half its [`balance`] over the larger army's AP.
+pub fn worth(game: &Game, seat: Seat) -> f32 {
+    if let Some(r) = result_for(game, seat) {
+        return r;
+    }
+    (0.5 + 0.5 * balance(game, side_of(seat)) / scale(game)).clamp(0.0, 1.0)
+}
+
+/// Points worth trying for unit `i`: toward the nearest enemy, into each
+/// vegetation and behind each light structure within its reach (the
+/// side away from the enemy), and toward the crates and the diskette.
+fn wanted_points(game: &Game, i: usize) -> Vec<Pt> {
+    let units = game.units();
+    let u = &units[i];
+    let setup = game.setup();
+    let reach = f64::from(u.movement()) * f64::from(setup.switches.lns_mm);
+    let mut out = Vec::new();
+    let enemy = nearest_enemy(game, i).map(|(_, t)| units[t].at);
+    if let Some(e) = enemy {
+        out.push(e);
+    }
+    let near = |p: Pt| f64::from(p.x - u.at.x).hypot(f64::from(p.y - u.at.y)) <= reach + 60.0;
+    for t in &setup.terrain {
+        let n = t.corners.len().max(1) as i32;
+        let c = Pt::new(
+            t.corners.iter().map(|p| p.x).sum::<i32>() / n,
+            t.corners.iter().map(|p| p.y).sum::<i32>() / n,
+        );
+        if !near(c) {
+            continue;
+        }
+        match t.kind {
+            TerrainKind::Vegetation | TerrainKind::Crater => out.push(c),
+            TerrainKind::LightStructure => {
+                // Behind it: past its centre, away from the enemy.
+                if let Some(e) = enemy {
+                    let (dx, dy) = (f64::from(c.x - e.x), f64::from(c.y - e.y));
+                    let d = dx.hypot(dy).max(1.0);
+                    let r = f64::from(u.data.base.size_mm().1) / 2.0 + 8.0;
+                    out.push(Pt::new(
+                        c.x + (dx / d * r).round() as i32,
+                        c.y + (dy / d * r).round() as i32,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    for c in game.crates() {
+        if c.state == CrateState::Lying {
+            out.push(c.at);
+        }
+    }
+    if setup.victory == Victory::AttackDefense && setup.attacker == u.side {
+        out.extend(setup.objectives.iter().copied());
+    }
+    if let Some(d) = game.diskette() {
+        match d.carrier {
+            None => out.push(d.at),
+            // The carrier heads for the teleprinter's space (R147).
+            Some(c) if usize::from(c) == i => out.extend(teleprinter(game)),
+            Some(_) => {}
+        }
+    }
+    out
+}
+
+fn spot(p: Pt) -> Option<Spot> {
+    Some(Spot::Point {
+        x_mm: i16::try_from(p.x).ok()?,
+        y_mm: i16::try_from(p.y).ok()?,
+    })
+}
+
+/// The candidates of `seat`: each listed family, [`DRAWN`] members of
+/// each move family and of each deployment, a move or a deployment
+/// toward each of the unit's [`wanted_points`], and a rapid-fire shot's
+/// splits.
 pub fn candidates(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Vec<Command> {
     let mut legal: Vec<Legal<Command>> = Vec::new();
     game.legal_into(seat, &mut legal);
-    let mut out = Vec::new();
+    let mut out: Vec<Command> = Vec::new();
+    let push = |c: Command, out: &mut Vec<Command>| {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    };
     for l in &legal {
-        out.push(l.command);
-        let mut drawn = Vec::new();
-        game.sample_into(seat, &l.command, DRAWN, rng, &mut drawn);
-        for c in drawn {
-            if !out.contains(&c) {
-                out.push(c);
+        push(l.command, &mut out);
+        let (drawn, wanted) = match l.command {
+            Command::Move { unit, .. } | Command::Deploy { unit, .. } => {
+                (DRAWN, game.find(unit).map(|i| wanted_points(game, i)))
+            }
+            Command::Shoot { .. } => (2, None),
+            _ => (0, None),
+        };
+        let mut members = Vec::new();
+        game.sample_into(seat, &l.command, drawn, rng, &mut members);
+        for p in wanted.unwrap_or_default() {
+            if let Some(c) = spot(p).and_then(|s| game.nearest(seat, &l.command, s)) {
+                members.push(c);
+            }
+        }
+        for c in members {
+            if game.check(seat, &c).is_ok() {
+                push(c, &mut out);
             }
         }
     }
     out
 }
 
-/// The worth of a position to `seat`, 0 to 1: a finished game's result,
-/// else one half plus half the balance of AP destroyed over the AP on the
-/// table.
-pub fn worth(game: &Game, seat: Seat) -> f32 {
-    if let Some(r) = result_for(game, seat) {
-        return r;
+/// What `command` is expected to destroy at once, in AP, where it is an
+/// attack whose dice roll later (a shot, sealed until its windows close:
+/// R111, R132) or at once (a grenade, a charge); `None` for any other.
+fn attack_take(game: &Game, command: &Command) -> Option<f32> {
+    let units = game.units();
+    match *command {
+        Command::Shoot {
+            unit,
+            target,
+            weapon,
+        } => {
+            let (i, t) = (game.find(unit)?, game.find(target)?);
+            Some(shot_take(game, i, t, weapon).unwrap_or(0.0))
+        }
+        Command::Rapid { unit, parts, n } => {
+            let i = game.find(unit)?;
+            let parts: &[Part] = &parts[..usize::from(n)];
+            let aims = game.check_rapid(i, parts).ok()?;
+            Some(
+                aims.iter()
+                    .zip(parts)
+                    .map(|((t, aim), p)| {
+                        attack_loss(
+                            game,
+                            *t,
+                            i8::try_from(p.bonus).unwrap_or(i8::MAX),
+                            aim.total(),
+                        )
+                    })
+                    .sum(),
+            )
+        }
+        Command::Grenade { unit, target } => {
+            let (i, t) = (game.find(unit)?, game.find(target)?);
+            Some(template_take(
+                game,
+                units[i].side,
+                units[t].at,
+                SMALL_MM,
+                |_| Some(GRENADE_BONUS),
+            ))
+        }
+        Command::Charge { unit, target, .. } => {
+            let (i, t) = (game.find(unit)?, game.find(target)?);
+            let bonus = units[i].bonus(0, units[t].armor())?;
+            Some(attack_loss(game, t, bonus, 0))
+        }
+        _ => None,
     }
-    let ap = game.ap_destroyed();
-    let total: u32 = game.units().iter().map(|u| u32::from(u.data.ap)).sum();
-    let mine = f32::from(ap[seat.index().min(1)]);
-    let theirs = f32::from(ap[1 - seat.index().min(1)]);
-    0.5 + 0.5 * (mine - theirs) / total.max(1) as f32
 }
 
-/// The greedy bot's command: the candidate worth most after it, averaged
-/// over [`ROLLS`] deals of what it cannot see (its own dice, the other
-/// side's hand and face-down markers, a sealed command not yet revealed:
-/// R30, R149); ties to the first.
+/// The worth of `command` to `seat`, in AP: an attack's expected take,
+/// plus what it changes in the [`balance`] (the position after a charge's
+/// move; the AP destroyed by anything else that rolls at once, over
+/// [`ROLLS`] copies); `None` where it is refused. `shots` are `game`'s,
+/// and `base` its balance.
+fn score(
+    game: &Game,
+    seat: Seat,
+    command: &Command,
+    (shots, base): (&Shots, f32),
+    seed: u64,
+) -> Option<f32> {
+    let side = side_of(seat);
+    if matches!(command, Command::Pass { .. }) {
+        return Some(0.0);
+    }
+    let take = attack_take(game, command);
+    if let (Some(take), Command::Shoot { .. } | Command::Rapid { .. }) = (take, command) {
+        return Some(take);
+    }
+    let ap = |g: &Game| {
+        let ap = g.ap_destroyed();
+        f32::from(ap[usize::from(side)]) - f32::from(ap[usize::from(1 - side)])
+    };
+    let rolls = if take.is_some() { 1 } else { ROLLS };
+    let mut sum = 0.0;
+    for k in 0..rolls {
+        let mut copy = game.clone();
+        copy.reseed(mix(seed, k));
+        let mut events = Vec::new();
+        copy.apply_into(seat, command, &mut events).ok()?;
+        let after = balance_with(&copy, &shots.after(game, &copy), side);
+        // An attack counted by its odds: only the position's change.
+        sum += match take {
+            Some(_) => after - ap(&copy) + ap(game),
+            None => after,
+        };
+    }
+    Some(sum / rolls as f32 - base + take.unwrap_or(0.0))
+}
+
+/// What a card is worth kept in hand (R152): the cards the bots play
+/// most, most.
+fn card_worth(card: u8) -> f32 {
+    match CARDS.get(usize::from(card)).map_or("", |c| c.id) {
+        "aim" | "cover" => 5.0,
+        "jam" | "reinforce" => 4.0,
+        "sprint" => 2.0,
+        "resupply" => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// A card worth playing now, from the listed commands (R132, R152):
+/// reinforce in the Order phase, resupply in the Preparation, aim at its
+/// own shot and jam at the enemy's, cover on its own unit's hit, sprint
+/// on its own unit's move.
+fn card_to_play(game: &Game, side: u8, legal: &[Legal<Command>]) -> Option<Command> {
+    let flow = game.flow();
+    let window = flow.window.map(|o| o.kind);
+    let units = game.units();
+    let mine = |t: Option<sandtable_frontiers::Tag>| {
+        t.and_then(|t| game.find(t))
+            .is_some_and(|i| units[i].side == side)
+    };
+    let shooting = |t: Option<sandtable_frontiers::Tag>| {
+        t.and_then(|t| game.find(t)).is_some_and(|i| {
+            flow.active
+                .iter()
+                .any(|a| a.unit == i && !a.done && a.kind == Some(Kind::Shoot))
+        })
+    };
+    let moving = |t: Option<sandtable_frontiers::Tag>| {
+        t.and_then(|t| game.find(t)).is_some_and(|i| {
+            flow.active
+                .iter()
+                .any(|a| a.unit == i && !a.done && a.kind == Some(Kind::Move))
+        })
+    };
+    legal.iter().map(|l| l.command).find(|c| {
+        let Command::Card { card, unit, .. } = *c else {
+            return false;
+        };
+        match CARDS.get(usize::from(card)).map_or("", |c| c.id) {
+            "reinforce" => matches!(flow.phase, Phase::Order),
+            "resupply" => matches!(flow.phase, Phase::Prepare(_)),
+            "aim" => window == Some(Window::Shot) && mine(unit) && shooting(unit),
+            "jam" => window == Some(Window::Shot) && !mine(unit) && shooting(unit),
+            "cover" => window == Some(Window::Hit) && mine(unit),
+            "sprint" => window == Some(Window::Step) && mine(unit) && moving(unit),
+            _ => false,
+        }
+    })
+}
+
+/// The Preparation's discard (R105): the listed set whose cards are
+/// worth least kept, each card let go for a draw worth about the deck's
+/// middling card.
+fn discard(legal: &[Legal<Command>]) -> Option<Command> {
+    const DRAW: f32 = 2.5;
+    legal
+        .iter()
+        .filter_map(|l| match l.command {
+            Command::Discard { cards, n } => Some((
+                cards[..usize::from(n)]
+                    .iter()
+                    .map(|c| DRAW - card_worth(*c))
+                    .sum::<f32>(),
+                l.command,
+            )),
+            _ => None,
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+/// The orders of `side` (R107): its numbered markers on the places with
+/// the best shots, the best first (a vehicle's on the slot of its best
+/// weapon, or on L where it has no shot), each automatic-order unit
+/// numbered, and its decoys on the places left.
+fn orders(game: &Game, side: u8) -> Option<Command> {
+    let units = game.units();
+    let shots = Shots::of(game);
+    let mut places: Vec<(f32, usize, Slot)> = Vec::new();
+    for (i, u) in units.iter().enumerate() {
+        if !u.alive || u.side != side || u.waiting {
+            continue;
+        }
+        let auto = if u
+            .data
+            .has(sandtable_frontiers::data::Ability::AutomaticOrder)
+        {
+            1000.0
+        } else {
+            0.0
+        };
+        for slot in army::marker_places(u) {
+            let shot = match slot {
+                Slot::Weapon(w) => best_shot(game, i, Some(w)).0,
+                Slot::Unit => shots.best(i),
+                Slot::Locomotion => 0.0,
+            };
+            // A unit without a shot moves first where it is most at risk.
+            places.push((auto + shot + 0.01 * shots.worst_at(i), i, slot));
+        }
+    }
+    places.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let m = usize::from(game.markers_owed(side));
+    let mut numbered: Vec<(sandtable_frontiers::Tag, Slot)> = Vec::new();
+    for (_, i, slot) in places {
+        if numbered.len() == m {
+            break;
+        }
+        let held = numbered.iter().filter(|n| n.0 == units[i].tag).count();
+        if held < army::marker_room(&units[i]) {
+            numbered.push((units[i].tag, slot));
+        }
+    }
+    game.orders_with(side, &numbered)
+}
+
+/// The action an active unit names (R110): Shoot where it has a shot
+/// worth [`SHOOT_MIN`], else Move, else what it may.
+fn name(game: &Game, side: u8, legal: &[Legal<Command>]) -> Option<Command> {
+    let named = |kind: Kind| {
+        legal
+            .iter()
+            .map(|l| l.command)
+            .find(|c| matches!(c, Command::Name { kind: k, .. } if *k == kind))
+    };
+    let a = game
+        .flow()
+        .active
+        .iter()
+        .find(|a| a.side == side && a.kind.is_none() && !a.done)?;
+    let only = match a.slot {
+        Slot::Weapon(w) => Some(w),
+        _ => None,
+    };
+    if best_shot(game, a.unit, only).0 >= SHOOT_MIN
+        && let Some(c) = named(Kind::Shoot)
+    {
+        return Some(c);
+    }
+    named(Kind::Move)
+        .or_else(|| named(Kind::Shoot))
+        .or_else(|| named(Kind::Special))
+        .or_else(|| legal.first().map(|l| l.command))
+}
+
+/// The candidates of `seat` with their worth ([`score`]), best first;
+/// ties keep the candidates' order.
+pub fn ranked(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Vec<(f32, Command)> {
+    let side = side_of(seat);
+    let shots = Shots::of(game);
+    let base = balance_with(game, &shots, side);
+    let seed: u64 = rng.random();
+    let mut out: Vec<(f32, Command)> = candidates(game, seat, rng)
+        .into_iter()
+        .filter_map(|c| Some((score(game, seat, &c, (&shots, base), seed)?, c)))
+        .collect();
+    out.sort_by(|a, b| b.0.total_cmp(&a.0));
+    out
+}
+
+/// The greedy bot's command (see the module doc), on a copy redealt from
+/// `seat`'s view (R149).
 pub fn greedy(game: &Game, seat: Seat, seed: u64) -> Option<Command> {
     let mut rng = ChaCha8Rng::seed_from_u64(mix(seed, view_hash(game, seat)));
-    let mut best: Option<(f32, Command)> = None;
-    for c in candidates(game, seat, &mut rng) {
-        let mut sum = 0.0;
-        for k in 0..ROLLS {
-            let mut copy = game.clone();
-            copy.redeal(seat, mix(seed, k));
-            let mut events = Vec::new();
-            if copy.apply_into(seat, &c, &mut events).is_err() {
-                sum = f32::NEG_INFINITY;
-                break;
-            }
-            sum += worth(&copy, seat);
-        }
-        if best.is_none_or(|(b, _)| sum > b) {
-            best = Some((sum, c));
-        }
-    }
-    best.map(|(_, c)| c)
+    let mut own = game.clone();
+    own.redeal(seat, rng.random());
+    choose(&own, seat, &mut rng)
 }
 
-/// The judge of Frontiers' search: candidates as lines, playouts cut off
-/// and valued by [`worth`].
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Balance;
+/// The greedy choice on a copy whose secrets are the bot's own.
+fn choose(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Command> {
+    let side = side_of(seat);
+    let mut legal: Vec<Legal<Command>> = Vec::new();
+    game.legal_into(seat, &mut legal);
+    if legal.len() <= 1 || game.pending().is_some() || !game.picks().is_empty() {
+        return legal.first().map(|l| l.command);
+    }
+    if let Some(c) = card_to_play(game, side, &legal) {
+        return Some(c);
+    }
+    match game.flow().phase {
+        Phase::Prepare(_) => discard(&legal),
+        Phase::Order => orders(game, side)
+            .filter(|c| game.check(seat, c).is_ok())
+            .or_else(|| legal.first().map(|l| l.command)),
+        Phase::Name(_) => name(game, side, &legal),
+        Phase::Window => Some(Command::Pass { unit: None }),
+        Phase::Deploy(_) | Phase::Act | Phase::Shots | Phase::Reserve(_) => ranked(game, seat, rng)
+            .first()
+            .map(|(_, c)| *c)
+            .or_else(|| legal.first().map(|l| l.command)),
+    }
+}
+
+/// The judge of Frontiers' search: the greedy's candidates best first as
+/// lines, each starting from its greedy score as a prior (its own choice
+/// alone first where it follows a policy: orders, names, cards); short
+/// playouts of [`playout_command`]s valued by [`worth`].
+#[derive(Debug, Clone, Default)]
+pub struct Balance {
+    /// The guesses of the last lines, as worths.
+    priors: Vec<f32>,
+}
+
+/// Lines a node of the search tries at most.
+const LINES: usize = 8;
+/// Commands a playout plays at most.
+const PLAYOUT: usize = 30;
+/// Playouts a line's greedy score counts for.
+const PRIOR_WEIGHT: u32 = 4;
 
 impl Judge<Game> for Balance {
     fn values(&mut self, game: &Game, out: &mut Vec<f32>) {
         out.clear();
-        out.extend((0..2).map(|s| worth(game, Seat(s))));
+        // One side's balance is the other's negated: worked out once.
+        let first = worth(game, Seat(0));
+        out.extend([first, 1.0 - first]);
     }
 
     fn lines(
@@ -116,12 +882,105 @@ impl Judge<Game> for Balance {
         out: &mut Vec<Vec<Command>>,
     ) {
         out.clear();
-        out.extend(candidates(game, seat, rng).into_iter().map(|c| vec![c]));
+        self.priors.clear();
+        let side = side_of(seat);
+        let mut legal: Vec<Legal<Command>> = Vec::new();
+        game.legal_into(seat, &mut legal);
+        let policy = match game.flow().phase {
+            Phase::Deploy(_) | Phase::Act | Phase::Shots | Phase::Reserve(_)
+                if game.pending().is_none() && game.picks().is_empty() =>
+            {
+                None
+            }
+            _ => Some(choose(game, seat, rng)),
+        };
+        match policy {
+            Some(first) => {
+                out.extend(first.map(|c| vec![c]));
+                // The other listed commands after it, and other orders.
+                if matches!(game.flow().phase, Phase::Order) {
+                    for _ in 0..3 {
+                        out.push(vec![game.random_orders(side, rng)]);
+                    }
+                }
+                for l in &legal {
+                    if out.len() >= LINES {
+                        break;
+                    }
+                    if first != Some(l.command) {
+                        out.push(vec![l.command]);
+                    }
+                }
+            }
+            None => {
+                let here = worth(game, seat);
+                let scale = scale(game);
+                for (v, c) in ranked(game, seat, rng).into_iter().take(LINES) {
+                    out.push(vec![c]);
+                    self.priors.push((here + 0.5 * v / scale).clamp(0.0, 1.0));
+                }
+            }
+        }
+    }
+
+    fn priors(&mut self, out: &mut Vec<f32>) -> u32 {
+        out.clear();
+        out.extend(self.priors.iter().copied());
+        if out.is_empty() { 0 } else { PRIOR_WEIGHT }
+    }
+
+    fn playout_line(
+        &mut self,
+        game: &Game,
+        seat: Seat,
+        rng: &mut ChaCha8Rng,
+        out: &mut Vec<Command>,
+    ) {
+        out.clear();
+        out.extend(playout_command(game, seat, rng));
     }
 
     fn playout_limit(&self) -> usize {
-        40
+        PLAYOUT
     }
+}
+
+/// A playout's command: the greedy's policies where they are cheap
+/// (orders, names, cards, discards), an actor's best shot where it has
+/// one worth [`SHOOT_MIN`], else a random command.
+pub fn playout_command(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Command> {
+    let side = side_of(seat);
+    let phase = game.flow().phase;
+    if game.pending().is_none() && game.picks().is_empty() {
+        match phase {
+            Phase::Prepare(_) | Phase::Order | Phase::Name(_) | Phase::Window => {
+                return choose(game, seat, rng);
+            }
+            Phase::Act | Phase::Shots | Phase::Reserve(_) => {
+                for (i, kinds, weapon) in game.actors(side) {
+                    if kinds.contains(&Kind::Shoot)
+                        && !game.units()[i].handed
+                        && let (v, Some(c)) = best_shot(game, i, weapon)
+                        && v >= SHOOT_MIN
+                        && game.check(seat, &c).is_ok()
+                    {
+                        return Some(c);
+                    }
+                }
+            }
+            Phase::Deploy(_) => {}
+        }
+    }
+    game.random_command(seat, rng)
+}
+
+/// The larger army's AP: what a balance is measured against.
+fn scale(game: &Game) -> f32 {
+    let mut list = [0u32; 2];
+    for u in game.units() {
+        list[usize::from(u.side.min(1))] += u32::from(u.data.ap);
+    }
+    list[0].max(list[1]).max(1) as f32
 }
 
 /// The mcts bot's command and its playouts.
@@ -129,7 +988,7 @@ pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Comma
     search(
         game,
         seat,
-        Balance,
+        Balance::default(),
         budget,
         mix(seed, view_hash(game, seat)),
     )

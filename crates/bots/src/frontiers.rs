@@ -40,7 +40,7 @@ use sandtable_frontiers::army::{self, Slot};
 use sandtable_frontiers::attack::{attack_odds, sniper_odds};
 use sandtable_frontiers::command::{Kind, Part};
 use sandtable_frontiers::crates::CrateState;
-use sandtable_frontiers::data::{Back, CARDS, Window};
+use sandtable_frontiers::data::{Ability, Back, CARDS, Window};
 use sandtable_frontiers::game::{GRENADE_BONUS, Shot, Struck, Unit};
 use sandtable_frontiers::geometry::{Pt, gap};
 use sandtable_frontiers::setup::{TerrainKind, Victory, point_in};
@@ -96,6 +96,9 @@ const GOAL_PULL: f32 = 1.0;
 /// AP a crate banked (R148), carried, or the diskette carried (R147) is
 /// worth.
 const GOAL_AP: f32 = 60.0;
+/// What a marker on a unit that shoots in the Reserve anyway is worth,
+/// of its shot (R112).
+const RESERVE_SHARE: f32 = 0.3;
 /// The least expected AP for which an active unit names Shoot (R110).
 const SHOOT_MIN: f32 = 1.0;
 
@@ -308,19 +311,23 @@ fn pair_take(game: &Game, i: usize, t: usize) -> f32 {
 }
 
 /// What `side` threatens and where it stands, in AP: the best shots of
-/// as many of its units as it has numbered markers (R106), at
-/// [`THREAT`], less [`APPROACH`] for each LNS between a unit with no
+/// as many of its units as it has numbered markers (R106) and of every
+/// unit that shoots in the Reserve (R112), at [`THREAT`], less [`APPROACH`] for each LNS between a unit with no
 /// shot and the nearest enemy, plus its goals.
 pub fn standing_worth(game: &Game, shots: &Shots, side: u8) -> f32 {
     let units = game.units();
     let mut best: Vec<f32> = Vec::new();
+    let mut reserve = 0.0;
     let mut far = 0.0;
     for (i, u) in units.iter().enumerate() {
         if !standing(u) || u.side != side {
             continue;
         }
         let v = shots.best(i);
-        if v > 0.0 {
+        if v > 0.0 && u.data.has(Ability::ReserveShoot) {
+            // It shoots in the Reserve without a marker (R112).
+            reserve += v;
+        } else if v > 0.0 {
             best.push(v);
         } else if let Some((d, _)) = nearest_enemy(game, i) {
             far += d as f32;
@@ -328,7 +335,7 @@ pub fn standing_worth(game: &Game, shots: &Shots, side: u8) -> f32 {
     }
     best.sort_by(|a, b| b.total_cmp(a));
     let m = usize::from(game.markers_owed(side)).max(1);
-    let threat: f32 = best.iter().take(m).sum();
+    let threat: f32 = reserve + best.iter().take(m).sum::<f32>();
     THREAT * threat - APPROACH * far + goals(game, side)
 }
 
@@ -727,21 +734,19 @@ fn discard(legal: &[Legal<Command>]) -> Option<Command> {
 }
 
 /// The orders of `side` (R107): its numbered markers on the places with
-/// the best shots, the best first (a vehicle's on the slot of its best
+/// the best shots (each automatic-order unit's among them), the best
+/// first (a vehicle's on the slot of its best
 /// weapon, or on L where it has no shot), each automatic-order unit
 /// numbered, and its decoys on the places left.
 fn orders(game: &Game, side: u8) -> Option<Command> {
     let units = game.units();
     let shots = Shots::of(game);
-    let mut places: Vec<(f32, usize, Slot)> = Vec::new();
+    let mut places: Vec<(f32, f32, usize, Slot)> = Vec::new();
     for (i, u) in units.iter().enumerate() {
         if !u.alive || u.side != side || u.waiting {
             continue;
         }
-        let auto = if u
-            .data
-            .has(sandtable_frontiers::data::Ability::AutomaticOrder)
-        {
+        let auto = if u.data.has(Ability::AutomaticOrder) {
             1000.0
         } else {
             0.0
@@ -752,22 +757,34 @@ fn orders(game: &Game, side: u8) -> Option<Command> {
                 Slot::Unit => shots.best(i),
                 Slot::Locomotion => 0.0,
             };
+            // A unit that shoots in the Reserve shoots without a marker
+            // too (R112): a marker only brings its shot forward.
+            let shot = if u.data.has(Ability::ReserveShoot) {
+                RESERVE_SHARE * shot
+            } else {
+                shot
+            };
             // A unit without a shot moves first where it is most at risk.
-            places.push((auto + shot + 0.01 * shots.worst_at(i), i, slot));
+            places.push((auto, shot + 0.01 * shots.worst_at(i), i, slot));
         }
     }
-    places.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // The automatic-order units' places are taken first, then the best;
+    // the numbers go best first.
+    places.sort_by(|a, b| (b.0 + b.1).total_cmp(&(a.0 + a.1)));
     let m = usize::from(game.markers_owed(side));
-    let mut numbered: Vec<(sandtable_frontiers::Tag, Slot)> = Vec::new();
-    for (_, i, slot) in places {
-        if numbered.len() == m {
+    let mut chosen: Vec<(f32, usize, Slot)> = Vec::new();
+    for (_, worth, i, slot) in places {
+        if chosen.len() == m {
             break;
         }
-        let held = numbered.iter().filter(|n| n.0 == units[i].tag).count();
+        let held = chosen.iter().filter(|c| c.1 == i).count();
         if held < army::marker_room(&units[i]) {
-            numbered.push((units[i].tag, slot));
+            chosen.push((worth, i, slot));
         }
     }
+    chosen.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let numbered: Vec<(sandtable_frontiers::Tag, Slot)> =
+        chosen.iter().map(|c| (units[c.1].tag, c.2)).collect();
     game.orders_with(side, &numbered)
 }
 
@@ -829,7 +846,10 @@ fn choose(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Command> {
     let side = side_of(seat);
     let mut legal: Vec<Legal<Command>> = Vec::new();
     game.legal_into(seat, &mut legal);
-    if legal.len() <= 1 || game.pending().is_some() || !game.picks().is_empty() {
+    // One listed command may still be a family of many (the orders, a
+    // unit's move or deployment): only a drop's landing or a pick is
+    // taken as listed.
+    if legal.is_empty() || game.pending().is_some() || !game.picks().is_empty() {
         return legal.first().map(|l| l.command);
     }
     if let Some(c) = card_to_play(game, side, &legal) {
@@ -863,8 +883,11 @@ pub struct Balance {
 const LINES: usize = 8;
 /// Commands a playout plays at most.
 const PLAYOUT: usize = 30;
+/// How much better than the rest a policy's choice is guessed, of a
+/// worth.
+const POLICY_LEAN: f32 = 0.02;
 /// Playouts a line's greedy score counts for.
-const PRIOR_WEIGHT: u32 = 4;
+const PRIOR_WEIGHT: u32 = 24;
 
 impl Judge<Game> for Balance {
     fn values(&mut self, game: &Game, out: &mut Vec<f32>) {
@@ -896,6 +919,7 @@ impl Judge<Game> for Balance {
         };
         match policy {
             Some(first) => {
+                let here = worth(game, seat);
                 out.extend(first.map(|c| vec![c]));
                 // The other listed commands after it, and other orders.
                 if matches!(game.flow().phase, Phase::Order) {
@@ -911,6 +935,16 @@ impl Judge<Game> for Balance {
                         out.push(vec![l.command]);
                     }
                 }
+                // The policy's choice is guessed a little better than the
+                // rest: a few noisy playouts do not overturn it.
+                self.priors.extend((0..out.len()).map(|k| {
+                    let lean = if k == 0 && first.is_some() {
+                        POLICY_LEAN
+                    } else {
+                        -POLICY_LEAN
+                    };
+                    (here + lean).clamp(0.0, 1.0)
+                }));
             }
             None => {
                 let here = worth(game, seat);
@@ -947,7 +981,9 @@ impl Judge<Game> for Balance {
 
 /// A playout's command: the greedy's policies where they are cheap
 /// (orders, names, cards, discards), an actor's best shot where it has
-/// one worth [`SHOOT_MIN`], else a random command.
+/// one worth [`SHOOT_MIN`] (any shot where its shot is owed), else its
+/// action or Reserve let go; a random command where none of these is
+/// legal.
 pub fn playout_command(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Command> {
     let side = side_of(seat);
     let phase = game.flow().phase;
@@ -957,15 +993,27 @@ pub fn playout_command(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Option<
                 return choose(game, seat, rng);
             }
             Phase::Act | Phase::Shots | Phase::Reserve(_) => {
-                for (i, kinds, weapon) in game.actors(side) {
+                let actors = game.actors(side);
+                for (i, kinds, weapon) in &actors {
                     if kinds.contains(&Kind::Shoot)
-                        && !game.units()[i].handed
-                        && let (v, Some(c)) = best_shot(game, i, weapon)
-                        && v >= SHOOT_MIN
+                        && !game.units()[*i].handed
+                        && let (v, Some(c)) = best_shot(game, *i, *weapon)
+                        && (v >= SHOOT_MIN || phase == Phase::Shots)
                         && game.check(seat, &c).is_ok()
                     {
                         return Some(c);
                     }
+                }
+                // Else the unit stays where it stands: a playout weighs
+                // the shots exchanged from the positions its line made.
+                let stay = match (phase, actors.first()) {
+                    (Phase::Reserve(_), Some((i, ..))) => Command::Pass {
+                        unit: Some(game.units()[*i].tag),
+                    },
+                    _ => Command::Pass { unit: None },
+                };
+                if game.check(seat, &stay).is_ok() {
+                    return Some(stay);
                 }
             }
             Phase::Deploy(_) => {}
@@ -983,8 +1031,16 @@ fn scale(game: &Game) -> f32 {
     list[0].max(list[1]).max(1) as f32
 }
 
-/// The mcts bot's command and its playouts.
+/// The mcts bot's command and its playouts. A decision of one listed
+/// family (the orders with no card to play, a lone unit's move or
+/// deployment) is the greedy's: the shared search takes a lone listed
+/// command as it stands.
 pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Command, u64)> {
+    let mut legal: Vec<Legal<Command>> = Vec::new();
+    game.legal_into(seat, &mut legal);
+    if legal.len() == 1 && sandtable_core::game::next_seat(game) == Some(seat) {
+        return greedy(game, seat, seed).map(|c| (c, 0));
+    }
     search(
         game,
         seat,

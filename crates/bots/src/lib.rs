@@ -413,8 +413,9 @@ impl Plays for sandtable_warpspawn::Game {
 }
 
 impl Plays for sandtable_frontiers::Game {
-    /// Every bot mixes the position into the config's seed: the same
-    /// position and config give the same choice.
+    /// Every bot mixes what its seat sees of the position into the
+    /// config's seed ([`frontiers::view_hash`], R149): the same position
+    /// and config give the same choice, and no choice turns on a secret.
     fn decide(
         &self,
         seat: Seat,
@@ -427,8 +428,11 @@ impl Plays for sandtable_frontiers::Game {
             BotKind::Mcts => frontiers::mcts(self, seat, config.budget, config.seed)?,
             BotKind::Greedy => (frontiers::greedy(self, seat, config.seed)?, 0),
             BotKind::Random => {
-                let mut rng = ChaCha8Rng::seed_from_u64(mix(config.seed, self.state_hash()));
-                (contract::random(self, seat, &mut rng)?, 0)
+                let mut rng =
+                    ChaCha8Rng::seed_from_u64(mix(config.seed, frontiers::view_hash(self, seat)));
+                let mut own = self.clone();
+                own.redeal(seat, rng.random());
+                (contract::random(&own, seat, &mut rng)?, 0)
             }
         };
         Some(Decision { command, playouts })

@@ -8,9 +8,9 @@
 use std::path::Path;
 
 use sandtable_bots::Budget;
-use sandtable_bots::frontiers::{greedy, mcts, view_hash};
+use sandtable_bots::frontiers::{best_shot, greedy, mcts, shot_take, view_hash};
 use sandtable_core::dice::Dice;
-use sandtable_core::game::{GameState, next_seat};
+use sandtable_core::game::{GameState, Seat, next_seat};
 use sandtable_core::record::Record;
 use sandtable_frontiers::{Command, Game};
 
@@ -54,6 +54,13 @@ fn a_bot_s_choice_is_the_same_whatever_it_may_not_see() {
             // What the seat sees is the same; what it does not may differ.
             assert_eq!(view_hash(&game, seat), view_hash(&other, seat));
             hidden_differs += usize::from(game.state_hash() != other.state_hash());
+            let random = sandtable_bots::BotConfig::new(sandtable_bots::BotKind::Random, 5);
+            assert_eq!(
+                sandtable_bots::choose(&game, seat, &random),
+                sandtable_bots::choose(&other, seat, &random),
+                "{name}: random at {}",
+                sandtable_frontiers::text::status(&game)
+            );
             assert_eq!(
                 greedy(&game, seat, 5),
                 greedy(&other, seat, 5),
@@ -88,4 +95,135 @@ fn a_fixed_seed_and_budget_give_the_same_choice() {
             mcts(&game, seat, Budget::Iterations(60), 3)
         );
     }
+}
+
+/// Confrontation with every unit deployed by the greedy bot, at the first
+/// Order phase.
+fn first_orders() -> Game {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read_to_string(root.join("scenarios/frontiers/confrontation.ron"))
+        .expect("the scenario");
+    let skirmish = sandtable_scenario::skirmish::parse(&text, "confrontation").expect("it loads");
+    let mut game = Game::new(&skirmish.setup, Dice::seeded(skirmish.setup.seed)).expect("starts");
+    let mut events = Vec::new();
+    while !matches!(game.flow().phase, sandtable_frontiers::turn::Phase::Order) {
+        let seat = next_seat(&game).expect("a seat decides");
+        let c = greedy(&game, seat, 1).expect("a command");
+        game.apply_into(seat, &c, &mut events).expect("legal");
+    }
+    game
+}
+
+#[test]
+fn greedy_numbers_its_best_shots_first_and_deploys_every_unit() {
+    use sandtable_frontiers::army::Marker;
+    let game = first_orders();
+    assert!(
+        game.units().iter().all(|u| !u.waiting),
+        "every unit deployed (R146)"
+    );
+    for seat in [Seat(0), Seat(1)] {
+        let side = seat.0 as u8;
+        // A reinforce card is played first where it is held (R152).
+        let mut game = game.clone();
+        let mut events = Vec::new();
+        let mut choice = greedy(&game, seat, 1);
+        while let Some(c @ Command::Card { .. }) = choice {
+            game.apply_into(seat, &c, &mut events).expect("legal");
+            choice = greedy(&game, seat, 1);
+        }
+        let Some(Command::Orders { orders, n }) = choice else {
+            panic!("orders in the Order phase, not {choice:?}");
+        };
+        let orders = &orders[..usize::from(n)];
+        assert!(
+            game.check(
+                seat,
+                &Command::Orders {
+                    orders: orders_array(orders),
+                    n
+                }
+            )
+            .is_ok()
+        );
+        let numbered: Vec<_> = orders
+            .iter()
+            .filter(|o| matches!(o.marker, Marker::Numbered(_)))
+            .collect();
+        assert_eq!(
+            numbered.len(),
+            usize::from(game.markers_owed(side)),
+            "every numbered marker placed (R106)"
+        );
+        // Marker 1 lies on the unit with the best shot of the side, a
+        // unit that shoots in the Reserve anyway counted at 0.3 (R112).
+        let one = numbered
+            .iter()
+            .find(|o| o.marker == Marker::Numbered(1))
+            .expect("a marker 1");
+        let best = |tag| {
+            let i = game.find(tag).expect("a unit");
+            let reserve = game.units()[i]
+                .data
+                .has(sandtable_frontiers::data::Ability::ReserveShoot);
+            best_shot(&game, i, None).0 * if reserve { 0.3 } else { 1.0 }
+        };
+        let most = game
+            .units()
+            .iter()
+            .filter(|u| u.side == side && u.alive)
+            .map(|u| best(u.tag))
+            .fold(0.0, f32::max);
+        assert!(most > 0.0, "a shot across the table at the start");
+        assert_eq!(best(one.unit), most, "marker 1 on the best shot");
+    }
+}
+
+fn orders_array(
+    orders: &[sandtable_frontiers::command::Order],
+) -> [sandtable_frontiers::command::Order; sandtable_frontiers::command::MAX_ORDERS] {
+    let mut out =
+        [sandtable_frontiers::command::Order::default(); sandtable_frontiers::command::MAX_ORDERS];
+    out[..orders.len()].copy_from_slice(orders);
+    out
+}
+
+#[test]
+fn a_shot_is_worth_the_ap_its_odds_destroy() {
+    // Each direct shot across the table at the first Order phase, weighed
+    // by the bots and by the rules' odds (R123): a double destroys; a
+    // step destroys a unit with no damaged side to flip to, and is half
+    // its AP on one that flips (R124: a second step destroys it).
+    let game = first_orders();
+    let mut checked = [0; 2];
+    for (i, u) in game.units().iter().enumerate() {
+        for (t, e) in game.units().iter().enumerate() {
+            if u.side == e.side || e.vehicle() {
+                continue;
+            }
+            let Ok(sandtable_frontiers::game::Shot::Direct(aim)) = game.plan_shot(i, t, 0) else {
+                continue;
+            };
+            let take = shot_take(&game, i, t, 0).expect("a shot planned is weighed");
+            let bonus = u.bonus(0, e.armor()).expect("a bonus at it");
+            let [miss, step, double] =
+                sandtable_frontiers::attack::attack_odds(bonus, aim.total(), e.defense(), false);
+            assert_eq!(u32::from(miss + step + double), 6);
+            let flips = e.data.back() == sandtable_frontiers::data::Back::Damaged && !e.back;
+            let step_worth = if flips { 0.5 } else { 1.0 };
+            let expected =
+                f32::from(e.data.ap) * (f32::from(double) + step_worth * f32::from(step)) / 6.0;
+            assert!(
+                (take - expected).abs() < 1e-4,
+                "{} at {}: {take} against {expected}",
+                u.tag,
+                e.tag
+            );
+            checked[usize::from(flips)] += 1;
+        }
+    }
+    assert!(
+        checked[0] + checked[1] >= 10,
+        "{checked:?} shots weighed, at units that do not flip and that do"
+    );
 }

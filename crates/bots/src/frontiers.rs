@@ -339,6 +339,27 @@ pub fn standing_worth(game: &Game, shots: &Shots, side: u8) -> f32 {
     THREAT * threat - APPROACH * far + goals(game, side)
 }
 
+/// The distance between two points, in mm.
+fn mm(a: Pt, b: Pt) -> f32 {
+    f64::from(a.x - b.x).hypot(f64::from(a.y - b.y)) as f32
+}
+
+/// The distance from `p` to the nearest centre of a standing unit of
+/// `side` that `may` accepts, less `reach(u)`, in mm.
+fn nearest_to(
+    game: &Game,
+    side: u8,
+    p: Pt,
+    may: impl Fn(&Unit) -> bool,
+    reach: impl Fn(&Unit) -> f32,
+) -> Option<f32> {
+    game.units()
+        .iter()
+        .filter(|u| standing(u) && u.side == side && may(u))
+        .map(|u| (mm(u.at, p) - reach(u)).max(0.0))
+        .min_by(f32::total_cmp)
+}
+
 /// What `side` holds of its scenario's goals, in AP (R147, R148).
 fn goals(game: &Game, side: u8) -> f32 {
     let setup = game.setup();
@@ -360,12 +381,7 @@ fn goals(game: &Game, side: u8) -> f32 {
                 .iter()
                 .filter(|c| c.state == CrateState::Lying)
             {
-                if let Some(d) = units
-                    .iter()
-                    .filter(|u| standing(u) && u.side == side && !u.vehicle())
-                    .map(|u| (f64::from(u.at.x - c.at.x).hypot(f64::from(u.at.y - c.at.y))) as f32)
-                    .min_by(f32::total_cmp)
-                {
+                if let Some(d) = nearest_to(game, side, c.at, |u| !u.vehicle(), |_| 0.0) {
                     v -= GOAL_PULL * d / lns;
                 }
             }
@@ -379,20 +395,12 @@ fn goals(game: &Game, side: u8) -> f32 {
                         if u.inside.is_some() && u.inside == setup.teleprinter {
                             v += GOAL_AP;
                         } else if let Some(t) = teleprinter(game) {
-                            let d = f64::from(u.at.x - t.x).hypot(f64::from(u.at.y - t.y));
-                            v -= GOAL_PULL * d as f32 / lns;
+                            v -= GOAL_PULL * mm(u.at, t) / lns;
                         }
                     }
                     Some(_) => {}
                     None => {
-                        if let Some(d) = units
-                            .iter()
-                            .filter(|u| standing(u) && u.side == side && !u.vehicle())
-                            .map(|u| {
-                                (f64::from(u.at.x - disk.at.x).hypot(f64::from(u.at.y - disk.at.y)))
-                                    as f32
-                            })
-                            .min_by(f32::total_cmp)
+                        if let Some(d) = nearest_to(game, side, disk.at, |u| !u.vehicle(), |_| 0.0)
                         {
                             v -= GOAL_PULL * d / lns;
                         }
@@ -404,15 +412,14 @@ fn goals(game: &Game, side: u8) -> f32 {
             // Each objective held is half the goal; else the nearest
             // unit's distance counts (R148).
             for o in &setup.objectives {
-                let near = units
-                    .iter()
-                    .filter(|u| standing(u) && u.side == side && u.inside.is_none())
-                    .map(|u| {
-                        let d = f64::from(u.at.x - o.x).hypot(f64::from(u.at.y - o.y));
-                        let r = f64::from(u.data.base.size_mm().1) / 2.0;
-                        ((d - r).max(0.0)) as f32
-                    })
-                    .min_by(f32::total_cmp);
+                // Over its centre: within the base's half width of it.
+                let near = nearest_to(
+                    game,
+                    side,
+                    *o,
+                    |u| u.inside.is_none(),
+                    |u| f32::from(u.data.base.size_mm().1) / 2.0,
+                );
                 match near {
                     Some(d) if d <= 0.0 => v += GOAL_AP / 2.0,
                     Some(d) => v -= GOAL_PULL * d / lns,
@@ -475,7 +482,7 @@ fn wanted_points(game: &Game, i: usize) -> Vec<Pt> {
     if let Some(e) = enemy {
         out.push(e);
     }
-    let near = |p: Pt| f64::from(p.x - u.at.x).hypot(f64::from(p.y - u.at.y)) <= reach + 60.0;
+    let near = |p: Pt| f64::from(mm(p, u.at)) <= reach + 60.0;
     for t in &setup.terrain {
         let n = t.corners.len().max(1) as i32;
         let c = Pt::new(

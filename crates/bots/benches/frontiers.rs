@@ -8,6 +8,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use sandtable_bots::frontiers::forget_plans;
 use sandtable_bots::{BotConfig, Budget, decide};
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{GameState, next_seat};
@@ -50,7 +51,12 @@ fn bench(c: &mut Criterion) {
             ("hint (strength 3)", BotConfig::strength(3, 7)),
         ] {
             group.bench_function(format!("{bot} at the first {name}"), |b| {
-                b.iter(|| black_box(decide(black_box(position), seat, &config)))
+                // Each decision starts without the plans of shots the
+                // last one worked out, as the first of a game does.
+                b.iter(|| {
+                    forget_plans();
+                    black_box(decide(black_box(position), seat, &config))
+                })
             });
         }
     }

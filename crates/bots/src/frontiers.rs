@@ -33,6 +33,10 @@
 //! never reads the other hand, the marker numbers, the deck or a crate's
 //! contents.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sandtable_core::game::{GameState, Legal, Seat, Spot};
@@ -164,23 +168,176 @@ fn template_take(
         .sum()
 }
 
+/// What a bot needs of a shot's plan (`Game::plan_shot`): its
+/// modifiers' sum, a sniper's penalties, a template's diameter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Plan {
+    Direct(i8),
+    Sniper(u8),
+    Template(u16),
+    Drop,
+}
+
+/// The plans of shots already worked out on this thread (lines of sight
+/// are most of a bot's time), by the places they depend on: a plan is a
+/// function of the table, where every unit stands and how it stands
+/// (alive, aboard, inside, a carcass), the elements' steps, the clouds and
+/// the turn, and the whole state of the shooter and the target.
+struct Plans {
+    /// A copy of a game on the table the plans are of: holding it keeps
+    /// that table from being freed and another built in its place.
+    anchor: Option<Game>,
+    map: HashMap<(u64, u64, u64, u8), Option<Plan>>,
+}
+
+/// Plans kept at most; past it the cache starts again.
+const PLANS_KEPT: usize = 1 << 16;
+
+thread_local! {
+    static PLANS: RefCell<Plans> = RefCell::new(Plans {
+        anchor: None,
+        map: HashMap::new(),
+    });
+}
+
+/// Forgets the plans this thread keeps: a decision measured after it
+/// starts as the first of a game does.
+pub fn forget_plans() {
+    PLANS.with_borrow_mut(|plans| {
+        plans.anchor = None;
+        plans.map.clear();
+    });
+}
+
+/// The key of where every unit stands on `game`'s table (see [`Plans`]).
+fn places_key(game: &Game) -> u64 {
+    let mut h = DefaultHasher::new();
+    for u in game.units() {
+        (
+            u.tag,
+            std::ptr::from_ref(u.data) as usize,
+            u.at,
+            u.facing,
+            u.alive,
+            u.carcass,
+            u.inside,
+            u.aboard,
+            u.waiting,
+            u.transformed,
+        )
+            .hash(&mut h);
+    }
+    game.element_steps().hash(&mut h);
+    game.clouds().hash(&mut h);
+    game.turn_number().hash(&mut h);
+    h.finish()
+}
+
+/// The key of the state of a shooter or a target that its plans read:
+/// every field but those the rules' shot plan never reads (whether it
+/// acted or readied, its hurts and falls, its hand-off), each named so
+/// that a new field is not forgotten; its data by address.
+fn unit_key(u: &Unit) -> u64 {
+    let Unit {
+        tag,
+        data,
+        side,
+        at,
+        facing,
+        back,
+        alive,
+        carcass,
+        acted: _,
+        hits,
+        inside,
+        hurt: _,
+        fell: _,
+        aboard,
+        boost,
+        waiting,
+        gear,
+        handed: _,
+        readied: _,
+        transformed,
+    } = u;
+    let mut h = DefaultHasher::new();
+    (
+        tag,
+        std::ptr::from_ref(*data) as usize,
+        side,
+        at,
+        facing,
+        back,
+        alive,
+        carcass,
+        hits,
+        inside,
+        aboard,
+        boost,
+    )
+        .hash(&mut h);
+    (waiting, gear, transformed).hash(&mut h);
+    h.finish()
+}
+
+/// Unit `i`'s plan of a shot with weapon `w` at unit `t`, from the cache
+/// where it was worked out before at the same `places` (see [`Plans`]).
+fn plan(game: &Game, places: u64, i: usize, t: usize, w: u8) -> Option<Plan> {
+    let units = game.units();
+    let key = (places, unit_key(&units[i]), unit_key(&units[t]), w);
+    let known = PLANS.with_borrow_mut(|plans| {
+        if plans
+            .anchor
+            .as_ref()
+            .is_none_or(|a| !std::ptr::eq(a.setup(), game.setup()))
+            || plans.map.len() >= PLANS_KEPT
+        {
+            plans.anchor = Some(game.clone());
+            plans.map.clear();
+        }
+        plans.map.get(&key).copied()
+    });
+    if let Some(known) = known {
+        return known;
+    }
+    let made = fresh_plan(game, i, t, w);
+    PLANS.with_borrow_mut(|plans| plans.map.insert(key, made));
+    made
+}
+
+/// Unit `i`'s plan of a shot with weapon `w` at unit `t`, as the rules
+/// work it out.
+fn fresh_plan(game: &Game, i: usize, t: usize, w: u8) -> Option<Plan> {
+    game.plan_shot(i, t, w).ok().map(|shot| match shot {
+        Shot::Direct(aim) => Plan::Direct(aim.total()),
+        Shot::Sniper(aim) => Plan::Sniper(aim.sniper_penalties),
+        Shot::Template { diameter } => Plan::Template(diameter),
+        Shot::Drop => Plan::Drop,
+    })
+}
+
 /// The AP unit `i`'s shot with weapon `w` at unit `t` is expected to
 /// destroy (of the enemy, less of its own side under a template), or
 /// `None` where it may not shoot so (R120-R129, R142). Cards are not
 /// counted.
 pub fn shot_take(game: &Game, i: usize, t: usize, w: u8) -> Option<f32> {
+    take_at(game, places_key(game), i, t, w)
+}
+
+/// [`shot_take`] with the key of where the units stand worked out once.
+fn take_at(game: &Game, places: u64, i: usize, t: usize, w: u8) -> Option<f32> {
     let units = game.units();
     let s = &units[i];
     let bonus = |k: usize| s.bonus(usize::from(w), units[k].armor());
-    Some(match game.plan_shot(i, t, w).ok()? {
-        Shot::Direct(aim) => attack_loss(game, t, bonus(t)?, aim.total()),
-        Shot::Sniper(aim) => {
+    Some(match plan(game, places, i, t, w)? {
+        Plan::Direct(total) => attack_loss(game, t, bonus(t)?, total),
+        Plan::Sniper(penalties) => {
             let u = &units[t];
-            let [_, step, _] = sniper_odds(u.defense(), aim.sniper_penalties);
+            let [_, step, _] = sniper_odds(u.defense(), penalties);
             loss(u, f32::from(step) / 6.0, 0.0)
         }
-        Shot::Template { diameter } => template_take(game, s.side, units[t].at, diameter, bonus),
-        Shot::Drop => DROP_SHARE * template_take(game, s.side, units[t].at, LARGE_MM, bonus),
+        Plan::Template(diameter) => template_take(game, s.side, units[t].at, diameter, bonus),
+        Plan::Drop => DROP_SHARE * template_take(game, s.side, units[t].at, LARGE_MM, bonus),
     })
 }
 
@@ -194,12 +351,13 @@ pub fn best_shot(game: &Game, i: usize, only: Option<u8>) -> (f32, Option<Comman
         return best;
     }
     let weapons = u8::try_from(s.data.weapons.len().max(1)).unwrap_or(1);
+    let places = places_key(game);
     for (t, e) in units.iter().enumerate() {
         if !standing(e) || e.side == s.side {
             continue;
         }
         for w in (0..weapons).filter(|w| only.is_none_or(|o| o == *w)) {
-            if let Some(v) = shot_take(game, i, t, w)
+            if let Some(v) = take_at(game, places, i, t, w)
                 && v > best.0
             {
                 best = (
@@ -247,19 +405,20 @@ impl Shots {
             n,
             take: vec![0.0; n * n],
         };
+        let places = places_key(game);
         for i in 0..n {
             for t in 0..n {
-                shots.take[i * n + t] = pair_take(game, i, t);
+                shots.take[i * n + t] = pair_take(game, places, i, t);
             }
         }
         shots
     }
 
     /// Works out again the shots from and at unit `i`.
-    fn redo(&mut self, game: &Game, i: usize) {
+    fn redo(&mut self, game: &Game, places: u64, i: usize) {
         for t in 0..self.n {
-            self.take[i * self.n + t] = pair_take(game, i, t);
-            self.take[t * self.n + i] = pair_take(game, t, i);
+            self.take[i * self.n + t] = pair_take(game, places, i, t);
+            self.take[t * self.n + i] = pair_take(game, places, t, i);
         }
     }
 
@@ -274,8 +433,9 @@ impl Shots {
             return Shots::of(after);
         }
         let mut out = self.clone();
+        let places = places_key(after);
         for k in changed {
-            out.redo(after, k);
+            out.redo(after, places, k);
         }
         out
     }
@@ -298,7 +458,7 @@ impl Shots {
 
 /// Unit `i`'s best shot at unit `t`, over its weapons: 0 where either
 /// does not stand, they are friends, or it has none.
-fn pair_take(game: &Game, i: usize, t: usize) -> f32 {
+fn pair_take(game: &Game, places: u64, i: usize, t: usize) -> f32 {
     let units = game.units();
     let (s, e) = (&units[i], &units[t]);
     if !standing(s) || !standing(e) || s.side == e.side {
@@ -306,7 +466,7 @@ fn pair_take(game: &Game, i: usize, t: usize) -> f32 {
     }
     let weapons = u8::try_from(s.data.weapons.len().max(1)).unwrap_or(1);
     (0..weapons)
-        .filter_map(|w| shot_take(game, i, t, w))
+        .filter_map(|w| take_at(game, places, i, t, w))
         .fold(0.0, f32::max)
 }
 
@@ -1056,4 +1216,62 @@ pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Comma
         mix(seed, view_hash(game, seat)),
     )
     .map(|s| (s.command, s.playouts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandtable_core::dice::Dice;
+    use sandtable_core::game::next_seat;
+
+    /// A plan from the cache is the plan the rules work out, at every
+    /// tenth position of a greedy game on Confrontation: the positions
+    /// are visited forward and then backward, so that plans worked out at
+    /// one position are looked up at others where units moved, fired,
+    /// took hits or fell.
+    #[test]
+    fn a_cached_plan_is_the_rules_plan() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios/frontiers/confrontation.ron");
+        let text = std::fs::read_to_string(path).expect("the scenario");
+        let skirmish =
+            sandtable_scenario::skirmish::parse(&text, "confrontation").expect("it loads");
+        let mut game = Game::new(&skirmish.setup, Dice::seeded(3)).expect("it starts");
+        let mut states = Vec::new();
+        let mut events = Vec::new();
+        let mut k = 0;
+        while let Some(seat) = next_seat(&game) {
+            if k % 10 == 0 {
+                states.push(game.clone());
+            }
+            let c = greedy(&game, seat, 5).expect("a command");
+            game.apply_into(seat, &c, &mut events).expect("legal");
+            k += 1;
+        }
+        assert!(states.len() > 20, "{} positions", states.len());
+        let mut looked_up = 0;
+        for g in states.iter().chain(states.iter().rev()) {
+            let places = places_key(g);
+            let n = g.units().len();
+            for i in 0..n {
+                let weapons = u8::try_from(g.units()[i].data.weapons.len().max(1)).unwrap_or(1);
+                for t in 0..n {
+                    for w in 0..weapons {
+                        assert_eq!(
+                            plan(g, places, i, t, w),
+                            fresh_plan(g, i, t, w),
+                            "unit {i} at {t} with weapon {w}, turn {}",
+                            g.turn_number()
+                        );
+                        looked_up += 1;
+                    }
+                }
+            }
+        }
+        let kept = PLANS.with_borrow(|p| p.map.len());
+        assert!(
+            kept < looked_up,
+            "{kept} plans kept of {looked_up} looked up"
+        );
+    }
 }

@@ -325,6 +325,8 @@ pub struct TournamentOptions {
 pub(crate) struct Played {
     /// 1: the first bot won; -1: the second did; 0: a draw.
     result: i8,
+    /// The first bot's seat (player index).
+    seat: usize,
     /// The turns played.
     pub(crate) turns: u32,
     mcts_decisions: u64,
@@ -337,6 +339,7 @@ impl Played {
     pub(crate) fn and(self, other: Played) -> Played {
         Played {
             result: 0,
+            seat: 0,
             turns: self.turns + other.turns,
             mcts_decisions: self.mcts_decisions + other.mcts_decisions,
             playouts: self.playouts + other.playouts,
@@ -351,6 +354,8 @@ struct PairingTotals {
     games: u32,
     wins: u32,
     losses: u32,
+    /// The first bot's wins on seat 0 and on seat 1.
+    seat_wins: [u32; 2],
     turns: u64,
     mcts_decisions: u64,
     playouts: u64,
@@ -361,7 +366,10 @@ impl PairingTotals {
     fn add(&mut self, game: &Played) {
         self.games += 1;
         match game.result {
-            1 => self.wins += 1,
+            1 => {
+                self.wins += 1;
+                self.seat_wins[game.seat.min(1)] += 1;
+            }
             -1 => self.losses += 1,
             _ => {}
         }
@@ -545,6 +553,7 @@ pub(crate) fn run_tournament(
                     let mut kinds = [b, b];
                     kinds[a_seat] = a;
                     let (winner, mut played) = play(seed, kinds);
+                    played.seat = a_seat;
                     played.result = match winner {
                         Some(w) if w.index() == a_seat => 1,
                         Some(_) => -1,
@@ -569,8 +578,16 @@ pub(crate) fn run_tournament(
     let w = words.played.len().max(5);
     let _ = writeln!(
         out,
-        "{:<18} {:>w$} {:>5} {:>5} {:>6}  {:>8}  {:<17} {:>6}",
-        "pairing", words.played, "wins", "draws", "losses", "win rate", "95% CI (Wilson)", "turns"
+        "{:<18} {:>w$} {:>5} {:>5} {:>6}  {:>8}  {:<17} {:>6}  {:>11}",
+        "pairing",
+        words.played,
+        "wins",
+        "draws",
+        "losses",
+        "win rate",
+        "95% CI (Wilson)",
+        "turns",
+        "wins as 0/1"
     );
     let (mut decisions, mut playouts, mut mcts_seconds) = (0u64, 0u64, 0f64);
     for ((a, b), t) in pairings.iter().zip(&results) {
@@ -581,11 +598,12 @@ pub(crate) fn run_tournament(
         let (lo, hi) = wilson(wins, n);
         let _ = writeln!(
             out,
-            "{:<18} {n:>w$} {wins:>5} {draws:>5} {losses:>6}  {:>7.1}%  {:>5.1}% to {:>5.1}%  {turns:>6.1}",
+            "{:<18} {n:>w$} {wins:>5} {draws:>5} {losses:>6}  {:>7.1}%  {:>5.1}% to {:>5.1}%  {turns:>6.1}  {:>11}",
             format!("{a} vs {b}"),
             100.0 * f64::from(wins) / f64::from(n),
             100.0 * lo,
             100.0 * hi,
+            format!("{}/{}", t.seat_wins[0], t.seat_wins[1]),
         );
         decisions += t.mcts_decisions;
         playouts += t.playouts;
@@ -593,7 +611,7 @@ pub(crate) fn run_tournament(
     }
     let _ = writeln!(
         out,
-        "wins, draws and losses are the first bot's; {}",
+        "wins, draws and losses are the first bot's, and its wins as player 0 and as player 1; {}",
         words.draw
     );
     if decisions > 0 {

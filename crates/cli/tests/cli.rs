@@ -889,10 +889,13 @@ fn a_tournament_on_cameron_s_two_games_plays_matches() {
         ],
         "{table}"
     );
-    assert!(
-        row.ends_with(&format!("{:.1}", (ta + tb) as f64)),
+    assert_eq!(
+        cells[cells.len() - 2],
+        format!("{:.1}", (ta + tb) as f64),
         "both games' turns: {row}"
     );
+    // One match, greedy on player 0's seats: its wins there, none as 1.
+    assert_eq!(cells[cells.len() - 1], format!("{wins}/0"), "{row}");
     assert!(table.contains("a draw is a match of equal turns survived (R148)"));
     // Two games that are no match are refused.
     let out = cli(&[

@@ -23,11 +23,13 @@
 //!   and the decoys to the rest (R107); an active unit names Shoot when it
 //!   has a shot worth taking, else Move (R110). Cards are played where
 //!   they help: reinforce in the Order phase, aim at its own shot, jam at
-//!   the enemy's, cover on a hit, sprint on a move, resupply in the
-//!   Preparation; the cards it never plays are discarded (R105, R152).
+//!   the enemy's, cover on a hit, sprint on a move, rally an unmarked
+//!   unit with a shot, resupply in the Preparation; the cards it never
+//!   plays are discarded (R105, R152).
 //! - **Mcts** ([`mcts`]): the shared search, its lines the greedy's
-//!   candidates best first (progressive widening), its playouts short and
-//!   valued by [`worth`].
+//!   candidates best first (progressive widening), at the orders other
+//!   orders made from the greedy's, its playouts short and valued by
+//!   [`worth`].
 //!
 //! Every bot decides on a copy redealt from its seat's view (R149): it
 //! never reads the other hand, the marker numbers, the deck or a crate's
@@ -831,6 +833,7 @@ fn card_worth(card: u8) -> f32 {
     match CARDS.get(usize::from(card)).map_or("", |c| c.id) {
         "aim" | "cover" => 5.0,
         "jam" | "reinforce" => 4.0,
+        "rally" => 3.0,
         "sprint" => 2.0,
         "resupply" => 1.0,
         _ => 0.0,
@@ -838,9 +841,10 @@ fn card_worth(card: u8) -> f32 {
 }
 
 /// A card worth playing now, from the listed commands (R132, R152):
-/// reinforce in the Order phase, resupply in the Preparation, aim at its
-/// own shot and jam at the enemy's, cover on its own unit's hit, sprint
-/// on its own unit's move.
+/// reinforce in the Order phase, resupply in the Preparation, rally on
+/// the unmarked unit with the best shot worth [`SHOOT_MIN`] that would
+/// not shoot in the Reserve, aim at its own shot and jam at the enemy's,
+/// cover on its own unit's hit, sprint on its own unit's move.
 fn card_to_play(game: &Game, side: u8, legal: &[Legal<Command>]) -> Option<Command> {
     let flow = game.flow();
     let window = flow.window.map(|o| o.kind);
@@ -863,6 +867,33 @@ fn card_to_play(game: &Game, side: u8, legal: &[Legal<Command>]) -> Option<Comma
                 .any(|a| a.unit == i && !a.done && a.kind == Some(Kind::Move))
         })
     };
+    // Rally: the unmarked unit with the best shot, where it would not
+    // shoot in the Reserve anyway (R112, R133).
+    let rally = legal
+        .iter()
+        .filter_map(|l| match l.command {
+            Command::Card {
+                card,
+                unit: Some(t),
+                ..
+            } if window == Some(Window::Step)
+                && CARDS
+                    .get(usize::from(card))
+                    .is_some_and(|c| c.id == "rally") =>
+            {
+                let i = game.find(t)?;
+                let u = &units[i];
+                (u.side == side && !u.data.has(Ability::ReserveShoot))
+                    .then(|| (best_shot(game, i, None).0, l.command))
+            }
+            _ => None,
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((v, c)) = rally
+        && v >= SHOOT_MIN
+    {
+        return Some(c);
+    }
     legal.iter().map(|l| l.command).find(|c| {
         let Command::Card { card, unit, .. } = *c else {
             return false;
@@ -906,6 +937,46 @@ fn discard(legal: &[Legal<Command>]) -> Option<Command> {
 /// weapon, or on L where it has no shot), each automatic-order unit
 /// numbered, and its decoys on the places left.
 fn orders(game: &Game, side: u8) -> Option<Command> {
+    let (numbered, _) = order_places(game, side);
+    game.orders_with(side, &numbered)
+}
+
+/// Other orders worth weighing against [`orders`]: the first two numbers
+/// swapped, the second and third swapped, and the last numbered place
+/// (not an automatic-order unit's) given to the best place left.
+fn other_orders(game: &Game, side: u8) -> Vec<Command> {
+    let (numbered, left) = order_places(game, side);
+    let mut out = Vec::new();
+    if numbered.len() >= 2 {
+        let mut swapped = numbered.clone();
+        swapped.swap(0, 1);
+        out.extend(game.orders_with(side, &swapped));
+    }
+    if numbered.len() >= 3 {
+        let mut swapped = numbered.clone();
+        swapped.swap(1, 2);
+        out.extend(game.orders_with(side, &swapped));
+    }
+    // An automatic-order unit keeps its number (R107).
+    let auto = |tag: &sandtable_frontiers::Tag| {
+        game.find(*tag)
+            .is_some_and(|i| game.units()[i].data.has(Ability::AutomaticOrder))
+    };
+    let last = numbered.iter().rposition(|(tag, _)| !auto(tag));
+    if let (Some(last), Some(next)) = (last, left.first()) {
+        let mut other = numbered.clone();
+        other[last] = *next;
+        out.extend(game.orders_with(side, &other));
+    }
+    out
+}
+
+/// Where a marker lies: a unit and its slot (R107).
+type Place = (sandtable_frontiers::Tag, Slot);
+
+/// The places [`orders`] numbers, best first, and the places it may
+/// number that it leaves, best first.
+fn order_places(game: &Game, side: u8) -> (Vec<Place>, Vec<Place>) {
     let units = game.units();
     let shots = Shots::of(game);
     let mut places: Vec<(f32, f32, usize, Slot)> = Vec::new();
@@ -940,19 +1011,18 @@ fn orders(game: &Game, side: u8) -> Option<Command> {
     places.sort_by(|a, b| (b.0 + b.1).total_cmp(&(a.0 + a.1)));
     let m = usize::from(game.markers_owed(side));
     let mut chosen: Vec<(f32, usize, Slot)> = Vec::new();
+    let mut left = Vec::new();
     for (_, worth, i, slot) in places {
-        if chosen.len() == m {
-            break;
-        }
         let held = chosen.iter().filter(|c| c.1 == i).count();
-        if held < army::marker_room(&units[i]) {
+        if chosen.len() == m || held >= army::marker_room(&units[i]) {
+            left.push((units[i].tag, slot));
+        } else {
             chosen.push((worth, i, slot));
         }
     }
     chosen.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let numbered: Vec<(sandtable_frontiers::Tag, Slot)> =
-        chosen.iter().map(|c| (units[c.1].tag, c.2)).collect();
-    game.orders_with(side, &numbered)
+    let numbered = chosen.iter().map(|c| (units[c.1].tag, c.2)).collect();
+    (numbered, left)
 }
 
 /// The action an active unit names (R110): Shoot where it has a shot
@@ -1038,7 +1108,8 @@ fn choose(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Command> {
 
 /// The judge of Frontiers' search: the greedy's candidates best first as
 /// lines, each starting from its greedy score as a prior (its own choice
-/// alone first where it follows a policy: orders, names, cards); short
+/// alone first where it follows a policy: orders, names, cards; at the
+/// orders, [`other_orders`] after it); short
 /// playouts of [`playout_command`]s valued by [`worth`].
 #[derive(Debug, Clone, Default)]
 pub struct Balance {
@@ -1055,6 +1126,9 @@ const PLAYOUT: usize = 30;
 const POLICY_LEAN: f32 = 0.02;
 /// Playouts a line's greedy score counts for.
 const PRIOR_WEIGHT: u32 = 24;
+/// The exploration constant of UCT: lines' worths differ by hundredths
+/// (a few AP of a few hundred), so the search leans on what it measured.
+const EXPLORATION: f32 = 0.05;
 
 impl Judge<Game> for Balance {
     fn values(&mut self, game: &Game, out: &mut Vec<f32>) {
@@ -1090,9 +1164,12 @@ impl Judge<Game> for Balance {
                 out.extend(first.map(|c| vec![c]));
                 // The other listed commands after it, and other orders.
                 if matches!(game.flow().phase, Phase::Order) {
-                    for _ in 0..3 {
-                        out.push(vec![game.random_orders(side, rng)]);
-                    }
+                    out.extend(
+                        other_orders(game, side)
+                            .into_iter()
+                            .filter(|c| Some(*c) != first && game.check(seat, c).is_ok())
+                            .map(|c| vec![c]),
+                    );
                 }
                 for l in &legal {
                     if out.len() >= LINES {
@@ -1143,6 +1220,10 @@ impl Judge<Game> for Balance {
 
     fn playout_limit(&self) -> usize {
         PLAYOUT
+    }
+
+    fn exploration(&self) -> f32 {
+        EXPLORATION
     }
 }
 
@@ -1224,6 +1305,59 @@ mod tests {
     use sandtable_core::dice::Dice;
     use sandtable_core::game::next_seat;
 
+    /// Confrontation at its start, its dice seeded with 3.
+    fn confrontation() -> Game {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios/frontiers/confrontation.ron");
+        let text = std::fs::read_to_string(path).expect("the scenario");
+        let skirmish =
+            sandtable_scenario::skirmish::parse(&text, "confrontation").expect("it loads");
+        Game::new(&skirmish.setup, Dice::seeded(3)).expect("it starts")
+    }
+
+    /// Confrontation with every unit deployed by greedy, at the first
+    /// Order phase.
+    fn first_orders() -> Game {
+        let mut game = confrontation();
+        let mut events = Vec::new();
+        while !matches!(game.flow().phase, Phase::Order) {
+            let seat = next_seat(&game).expect("a seat decides");
+            let c = greedy(&game, seat, 5).expect("a command");
+            game.apply_into(seat, &c, &mut events).expect("legal");
+        }
+        game
+    }
+
+    /// The other orders mcts weighs are legal, each unlike greedy's and
+    /// unlike each other, and number as many markers (R106, R107).
+    #[test]
+    fn other_orders_are_legal_and_differ() {
+        let game = first_orders();
+        for side in 0..2u8 {
+            let seat = Seat(u16::from(side));
+            let mine = orders(&game, side).expect("greedy's orders");
+            let others = other_orders(&game, side);
+            assert_eq!(others.len(), 3, "side {side}: {others:?}");
+            let numbered = |c: &Command| match c {
+                Command::Orders { orders, n } => orders[..usize::from(*n)]
+                    .iter()
+                    .filter(|o| matches!(o.marker, army::Marker::Numbered(_)))
+                    .count(),
+                _ => panic!("not orders: {c:?}"),
+            };
+            for (k, c) in others.iter().enumerate() {
+                assert!(
+                    game.check(seat, c).is_ok(),
+                    "side {side}: {c:?}: {:?}",
+                    game.check(seat, c)
+                );
+                assert_ne!(*c, mine, "side {side}: other orders {k} are greedy's");
+                assert!(!others[..k].contains(c), "side {side}: {k} twice");
+                assert_eq!(numbered(c), numbered(&mine), "side {side}: {c:?}");
+            }
+        }
+    }
+
     /// A plan from the cache is the plan the rules work out, at every
     /// tenth position of a greedy game on Confrontation: the positions
     /// are visited forward and then backward, so that plans worked out at
@@ -1231,12 +1365,7 @@ mod tests {
     /// took hits or fell.
     #[test]
     fn a_cached_plan_is_the_rules_plan() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../scenarios/frontiers/confrontation.ron");
-        let text = std::fs::read_to_string(path).expect("the scenario");
-        let skirmish =
-            sandtable_scenario::skirmish::parse(&text, "confrontation").expect("it loads");
-        let mut game = Game::new(&skirmish.setup, Dice::seeded(3)).expect("it starts");
+        let mut game = confrontation();
         let mut states = Vec::new();
         let mut events = Vec::new();
         let mut k = 0;

@@ -227,3 +227,62 @@ fn a_shot_is_worth_the_ap_its_odds_destroy() {
         "{checked:?} shots weighed, at units that do not flip and that do"
     );
 }
+
+/// Greedy plays rally (R133) in the Step window on its own unmarked unit
+/// with the best shot, worth at least 1 AP, of those that would not shoot
+/// in the Reserve anyway (R112): an action more for a unit that would
+/// only move.
+#[test]
+fn greedy_rallies_its_unmarked_unit_with_the_best_shot() {
+    use sandtable_frontiers::data::{Ability, CARDS};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read_to_string(root.join("scenarios/frontiers/confrontation.ron"))
+        .expect("the scenario");
+    let skirmish = sandtable_scenario::skirmish::parse(&text, "confrontation").expect("it loads");
+    let mut rallies = 0;
+    for seed in 1..=6 {
+        let mut game = Game::new(&skirmish.setup, Dice::seeded(seed)).expect("it starts");
+        let mut events = Vec::new();
+        while let Some(seat) = next_seat(&game) {
+            let c = greedy(&game, seat, seed).expect("a command");
+            if let Command::Card {
+                card,
+                unit: Some(tag),
+                ..
+            } = c
+                && CARDS[usize::from(card)].id == "rally"
+            {
+                let side = game.units()[game.find(tag).expect("a unit")].side;
+                let flow = game.flow();
+                let unmarked = |i: usize| {
+                    !flow.placed[usize::from(side)].iter().any(|p| p.unit == i)
+                        && !flow.over.contains(&i)
+                };
+                let eligible: Vec<usize> = (0..game.units().len())
+                    .filter(|&i| {
+                        let u = &game.units()[i];
+                        u.side == side
+                            && u.alive
+                            && !u.waiting
+                            && unmarked(i)
+                            && !u.data.has(Ability::ReserveShoot)
+                    })
+                    .collect();
+                let i = game.find(tag).expect("a unit");
+                assert!(eligible.contains(&i), "seed {seed}: {tag} may be rallied");
+                let shot = best_shot(&game, i, None).0;
+                assert!(shot >= 1.0, "seed {seed}: {tag}'s best shot {shot}");
+                for &k in &eligible {
+                    assert!(
+                        best_shot(&game, k, None).0 <= shot,
+                        "seed {seed}: {} has a better shot than {tag}",
+                        game.units()[k].tag
+                    );
+                }
+                rallies += 1;
+            }
+            game.apply_into(seat, &c, &mut events).expect("legal");
+        }
+    }
+    assert!(rallies > 0, "no rally played in six games");
+}

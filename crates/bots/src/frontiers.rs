@@ -184,7 +184,7 @@ enum Plan {
 /// are most of a bot's time), by the places they depend on: a plan is a
 /// function of the table, where every unit stands and how it stands
 /// (alive, aboard, inside, a carcass), the elements' steps, the clouds and
-/// the turn, and the whole state of the shooter and the target.
+/// the turn, and what the plan reads of the shooter and the target.
 struct Plans {
     /// A copy of a game on the table the plans are of: holding it keeps
     /// that table from being freed and another built in its place.
@@ -211,23 +211,29 @@ pub fn forget_plans() {
     });
 }
 
+/// Hashes where unit `u` stands and how (see [`Plans`]): its data by
+/// address.
+fn hash_place(u: &Unit, h: &mut DefaultHasher) {
+    (
+        u.tag,
+        std::ptr::from_ref(u.data) as usize,
+        u.at,
+        u.facing,
+        u.alive,
+        u.carcass,
+        u.inside,
+        u.aboard,
+        u.waiting,
+        u.transformed,
+    )
+        .hash(h);
+}
+
 /// The key of where every unit stands on `game`'s table (see [`Plans`]).
 fn places_key(game: &Game) -> u64 {
     let mut h = DefaultHasher::new();
     for u in game.units() {
-        (
-            u.tag,
-            std::ptr::from_ref(u.data) as usize,
-            u.at,
-            u.facing,
-            u.alive,
-            u.carcass,
-            u.inside,
-            u.aboard,
-            u.waiting,
-            u.transformed,
-        )
-            .hash(&mut h);
+        hash_place(u, &mut h);
     }
     game.element_steps().hash(&mut h);
     game.clouds().hash(&mut h);
@@ -236,49 +242,36 @@ fn places_key(game: &Game) -> u64 {
 }
 
 /// The key of the state of a shooter or a target that its plans read:
-/// every field but those the rules' shot plan never reads (whether it
-/// acted or readied, its hurts and falls, its hand-off), each named so
-/// that a new field is not forgotten; its data by address.
+/// where it stands ([`hash_place`]) and every other field but those the
+/// rules' shot plan never reads (whether it acted or readied, its hurts
+/// and falls, its hand-off), each named so that a new field is not
+/// forgotten.
 fn unit_key(u: &Unit) -> u64 {
     let Unit {
-        tag,
-        data,
+        tag: _,
+        data: _,
         side,
-        at,
-        facing,
+        at: _,
+        facing: _,
         back,
-        alive,
-        carcass,
+        alive: _,
+        carcass: _,
         acted: _,
         hits,
-        inside,
+        inside: _,
         hurt: _,
         fell: _,
-        aboard,
+        aboard: _,
         boost,
-        waiting,
+        waiting: _,
         gear,
         handed: _,
         readied: _,
-        transformed,
+        transformed: _,
     } = u;
     let mut h = DefaultHasher::new();
-    (
-        tag,
-        std::ptr::from_ref(*data) as usize,
-        side,
-        at,
-        facing,
-        back,
-        alive,
-        carcass,
-        hits,
-        inside,
-        aboard,
-        boost,
-    )
-        .hash(&mut h);
-    (waiting, gear, transformed).hash(&mut h);
+    hash_place(u, &mut h);
+    (side, back, hits, boost, gear).hash(&mut h);
     h.finish()
 }
 

@@ -162,11 +162,10 @@ fn screen(app: &mut App) -> String {
     );
     parts.push(common::notice(app));
     let game = &*active.game;
-    let side = match viewer {
-        Viewer::Player(s) => Some(s.index()),
-        Viewer::Referee => None,
-    };
-    parts.push(format!("{:?}", game.ring_status(side)));
+    parts.push(format!(
+        "{:?}",
+        game.ring_status(sandtable::warpspawn::ring::viewer_index(viewer))
+    ));
     let g = game.grid().expect("a grid");
     for s in g.grid.ring.squares() {
         parts.push(format!("{:?}", active.describe(s.spot())));

@@ -7,6 +7,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use sandtable_core::game::Viewer;
+use sandtable_frontiers::viewer_side;
 
 use super::play::{SkirmishInput, person_legal};
 use super::table::{ActiveSkirmish, UnitPiece};
@@ -30,14 +31,6 @@ pub(super) fn plugin(app: &mut App) {
 /// What is typed on the panel's command line.
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
 pub struct CommandLine(pub String);
-
-/// The side the viewer sees as, `None` for the referee.
-fn viewer_side(viewer: Viewer) -> Option<u8> {
-    match viewer {
-        Viewer::Referee => None,
-        Viewer::Player(s) => Some(s.0.min(1) as u8),
-    }
-}
 
 /// The lines of the panel's state as the viewer may read them: the turn,
 /// the phase, AP destroyed, the goal, and each side's cards (the
@@ -308,6 +301,9 @@ fn draw_skirmish_panel(
                 "You see as {}: the other side's hand and marker numbers are hidden (R149).",
                 setup.sides[s.index().min(1)].name
             ),
+            Viewer::Public => {
+                "You see what both sides see: no hand, no face-down marker (R149).".to_owned()
+            }
         });
         for (k, l) in state_lines(&skirmish).into_iter().enumerate() {
             // The outcome stands out once the skirmish is over.

@@ -346,10 +346,7 @@ impl<S: TableSystem> ActiveGame<S> {
                 let players = players.unwrap_or_default();
                 // The command as the viewer may read it: a player who may
                 // not reads that a command was undone.
-                let seen = match self.viewer {
-                    Viewer::Player(s) if !players.is_empty() => players[s.index()].clone(),
-                    _ => Some(text.clone()),
-                };
+                let seen = super::read_by(&players, &text, self.viewer).map(str::to_owned);
                 let mut line = LogLine::new(format!("undo {text}"), true);
                 line.players = players
                     .into_iter()
@@ -403,15 +400,15 @@ impl<G: GameState> Clone for Entry<G> {
 
 impl<G: GameState> Entry<G> {
     /// The line as each player may read it in `game` as it stands, by
-    /// seat; empty where every player reads the referee's `text`.
+    /// seat, then as the public may; empty where every viewer reads the
+    /// referee's `text`.
     fn as_players_read_it(&self, game: &G, text: &str) -> Vec<Option<String>> {
         let players: Vec<Option<String>> = (0..game.seats())
-            .map(|s| {
-                let viewer = Viewer::Player(Seat(s as u16));
-                match self {
-                    Entry::Command(seat, command) => game.command_for(*seat, command, viewer),
-                    Entry::Event(event) => game.describe_for(event, viewer),
-                }
+            .map(|s| Viewer::Player(Seat(s as u16)))
+            .chain([Viewer::Public])
+            .map(|viewer| match self {
+                Entry::Command(seat, command) => game.command_for(*seat, command, viewer),
+                Entry::Event(event) => game.describe_for(event, viewer),
             })
             .collect();
         if players.iter().all(|p| p.as_deref() == Some(text)) {

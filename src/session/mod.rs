@@ -171,10 +171,10 @@ pub struct LogLine {
     pub text: String,
     /// Whether this is a command (true) or an event under it (false).
     pub command: bool,
-    /// The line as each player reads it, by seat, where some player may
-    /// read less than the referee (`GameState::command_for`,
-    /// `describe_for`): `None` for a player who may not know it. Empty
-    /// where every player reads `text`.
+    /// The line as each player reads it, by seat, then as the public
+    /// does, where some viewer may read less than the referee
+    /// (`GameState::command_for`, `describe_for`): `None` for one who may
+    /// not know it. Empty where every viewer reads `text`.
     pub players: Vec<Option<String>>,
 }
 
@@ -191,12 +191,25 @@ impl LogLine {
     /// The line as `viewer` may read it, `None` where the viewer may not
     /// know it.
     pub fn shown_to(&self, viewer: Viewer) -> Option<&str> {
-        match viewer {
-            Viewer::Player(seat) if !self.players.is_empty() => {
-                self.players.get(seat.index()).and_then(|t| t.as_deref())
-            }
-            _ => Some(&self.text),
-        }
+        read_by(&self.players, &self.text, viewer)
+    }
+}
+
+/// What `viewer` reads of a line whose referee's text is `text`, among
+/// `players` (one reading a seat, then the public's; empty where every
+/// viewer reads `text`). A seat past the players' reads the public's.
+pub(crate) fn read_by<'a>(
+    players: &'a [Option<String>],
+    text: &'a str,
+    viewer: Viewer,
+) -> Option<&'a str> {
+    let Some((public, seats)) = players.split_last() else {
+        return Some(text);
+    };
+    match viewer {
+        Viewer::Referee => Some(text),
+        Viewer::Player(seat) => seats.get(seat.index()).unwrap_or(public).as_deref(),
+        Viewer::Public => public.as_deref(),
     }
 }
 
@@ -513,4 +526,27 @@ pub fn may_leave_unsaved(
     }
     commands.insert_resource(Dialog::UnsavedMoves(leaving));
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandtable_core::game::Seat;
+
+    #[test]
+    fn a_log_line_reads_as_each_seat_and_the_public_may() {
+        let mut line = LogLine::new("orders A:1", true);
+        // Every viewer reads a line that hides nothing.
+        for viewer in [Viewer::Referee, Viewer::Player(Seat(1)), Viewer::Public] {
+            assert_eq!(line.shown_to(viewer), Some("orders A:1"));
+        }
+        line.players = vec![Some("orders A:1".into()), None, None];
+        assert_eq!(line.shown_to(Viewer::Referee), Some("orders A:1"));
+        assert_eq!(line.shown_to(Viewer::Player(Seat(0))), Some("orders A:1"));
+        assert_eq!(line.shown_to(Viewer::Player(Seat(1))), None);
+        assert_eq!(line.shown_to(Viewer::Public), None);
+        // A seat past the players' reads as the public does.
+        line.players[2] = Some("orders".into());
+        assert_eq!(line.shown_to(Viewer::Player(Seat(7))), Some("orders"));
+    }
 }

@@ -195,11 +195,13 @@ pub struct ReserveTray {
     pub size: Vec2,
 }
 
-/// The viewer as the rules crate's views name it: `None` the referee.
+/// The viewer as the rules crate's views name it: `None` the referee,
+/// an index past the two sides an onlooker (the public, R57).
 pub fn viewer_index(viewer: Viewer) -> Option<usize> {
     match viewer {
         Viewer::Referee => None,
         Viewer::Player(seat) => Some(seat.index()),
+        Viewer::Public => Some(2),
     }
 }
 

@@ -82,10 +82,7 @@ impl Front for Skirmish {
     }
 
     fn draw_at_scale(&self, game: &Game, viewer: Viewer, cell_mm: u16) -> Option<String> {
-        let viewer = match viewer {
-            Viewer::Referee => None,
-            Viewer::Player(s) => Some(s.0.min(1) as u8),
-        };
+        let viewer = sandtable_frontiers::viewer_side(viewer);
         Some(sandtable_frontiers::text::draw(game, cell_mm, viewer))
     }
 

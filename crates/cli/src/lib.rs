@@ -110,6 +110,9 @@ pub trait Front: Sync {
     fn report(&self, tallies: &Tallies, games: u64) -> String;
 }
 
+/// The name `--as` takes for the public's view.
+const PUBLIC: &str = "public";
+
 /// What `show` and `play` are told about the table: where the dice come
 /// from and whose eyes to print the game with.
 #[derive(clap::Args, Default, Debug, Clone)]
@@ -117,7 +120,7 @@ pub struct Seeing {
     /// Rolls of real dice to use instead of the generator, in order, as 4,2,5 (default: the record's [Dice] header, else the seeded generator)
     #[arg(long, value_name = "ROLLS")]
     pub dice: Option<String>,
-    /// Print what this player may see (a name) instead of the referee's view of everything
+    /// Print what this player may see (a name), or what every player sees (`public`: a spectator's view), instead of the referee's view of everything
     #[arg(long = "as", value_name = "PLAYER")]
     pub as_player: Option<String>,
 }
@@ -142,7 +145,8 @@ impl Seeing {
         }
     }
 
-    /// Whose view to print: the referee's, or the named player's.
+    /// Whose view to print: the referee's, the named player's, or the
+    /// public's (`public`, unless a player has that name).
     pub fn viewer<G: GameState>(&self, game: &G) -> Result<Viewer, Failure> {
         let Some(name) = &self.as_player else {
             return Ok(Viewer::Referee);
@@ -152,10 +156,11 @@ impl Seeing {
             .collect();
         match names.iter().position(|n| n == name) {
             Some(k) => Ok(Viewer::Player(Seat(k as u16))),
+            None if name == PUBLIC => Ok(Viewer::Public),
             None => Err(Failure::new(
                 1,
                 format!(
-                    "--as {}: no such player; the players are {}",
+                    "--as {}: no such player; the players are {}, and `{PUBLIC}` is every player's view",
                     quoted(name),
                     names
                         .iter()

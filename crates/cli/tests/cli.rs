@@ -719,12 +719,36 @@ fn as_prints_a_players_view_and_refuses_a_stranger() {
     assert!(blue.status.success(), "{}", text(&blue.stderr));
     // Nothing of a Cache game is hidden from a player.
     assert_eq!(text(&blue.stdout), text(&referee.stdout));
+    let public = stash_record(&["--json", "--as", "public"]);
+    assert!(public.status.success(), "{}", text(&public.stderr));
+    assert_eq!(text(&public.stdout), text(&referee.stdout));
     let out = cli(&["show", "scenarios/snyder-skirmish.ron", "--as", "Green"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr).trim(),
-        "--as \"Green\": no such player; the players are \"Red\", \"Blue\""
+        "--as \"Green\": no such player; the players are \"Red\", \"Blue\", and `public` is every player's view"
     );
+}
+
+#[test]
+fn as_public_prints_no_side_s_hand() {
+    let path = "scenarios/frontiers/skirmish.ron";
+    let record = "discard\ndiscard\n";
+    let dir = std::env::temp_dir().join(format!("sandtable-public-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let moves = dir.join("hands.moves");
+    std::fs::write(&moves, record).expect("the record");
+    let moves = moves.to_str().expect("a UTF-8 path");
+    let show = |viewer: &str| cli(&["show", path, "--record", moves, "--as", viewer]);
+    let public = show("public");
+    assert!(public.status.success(), "{}", text(&public.stderr));
+    let out = text(&public.stdout);
+    assert!(out.contains("Legion: 4 cards in hand"), "{out}");
+    assert!(out.contains("Zirl: 4 cards in hand"), "{out}");
+    // The control: each side reads its own hand.
+    assert!(text(&show("Legion").stdout).contains("Legion: hand ["));
+    assert!(text(&show("Zirl").stdout).contains("Zirl: hand ["));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -206,7 +206,7 @@ fn sealed_bids_are_owed_together_and_a_players_view_lacks_the_others_secrets() {
     let err = seeing(None, Some("East")).viewer(&game).unwrap_err();
     assert_eq!(
         err.message,
-        "--as \"East\": no such player; the players are \"North\", \"South\""
+        "--as \"East\": no such player; the players are \"North\", \"South\", and `public` is every player's view"
     );
     assert_eq!(err.code, 1);
 }

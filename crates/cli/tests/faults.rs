@@ -190,7 +190,7 @@ fn nothing_from_a_file_or_an_argument_forges_a_line_or_turns_one_around() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         err.trim_end(),
-        "--as \"Red\\u{a}ok\\u{202e}\": no such player; the players are \"Red\", \"Blue\""
+        "--as \"Red\\u{a}ok\\u{202e}\": no such player; the players are \"Red\", \"Blue\", and `public` is every player's view"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -195,13 +195,27 @@ pub struct Applied {
 }
 
 /// Who looks at a game: the referee sees everything, a player only what
-/// that player may see (R57).
+/// that player may see (R57), the public only what every player sees: a
+/// spectator's view, no seat's secrets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Viewer {
     /// Everything.
     Referee,
     /// What this player may see.
     Player(Seat),
+    /// What every player sees alike: nobody's hand, sealed order or
+    /// hidden counter.
+    Public,
+}
+
+impl Viewer {
+    /// The seat a player views as; `None` for the referee and the public.
+    pub fn seat(self) -> Option<Seat> {
+        match self {
+            Viewer::Player(seat) => Some(seat),
+            Viewer::Referee | Viewer::Public => None,
+        }
+    }
 }
 
 /// An exact chance, `num` in `den`.

@@ -2440,7 +2440,11 @@ impl GameState for Game {
     /// Another side's orders are its secret; so is its sealed shot until
     /// both are named (R107, R111, R149).
     fn command_for(&self, seat: Seat, command: &Command, viewer: Viewer) -> Option<String> {
-        let other = matches!(viewer, Viewer::Player(v) if v != seat);
+        let other = match viewer {
+            Viewer::Referee => false,
+            Viewer::Player(v) => v != seat,
+            Viewer::Public => true,
+        };
         let sealed_shot = self.flow.phase == Phase::Shots
             && self.flow.sealed[seat.index().min(1)].is_some()
             && kind_of(command).is_some();
@@ -2480,13 +2484,18 @@ impl GameState for Game {
     }
 }
 
-/// The side a viewer sees as; `None` for the referee.
-fn viewer_side(viewer: Viewer) -> Option<u8> {
+/// The side a viewer sees as; `None` for the referee, [`ONLOOKER`] for
+/// the public, who holds no side's secrets (R149).
+pub fn viewer_side(viewer: Viewer) -> Option<u8> {
     match viewer {
         Viewer::Referee => None,
         Viewer::Player(s) => Some(s.0.min(1) as u8),
+        Viewer::Public => Some(ONLOOKER),
     }
 }
+
+/// The side index of an onlooker: no side's.
+pub const ONLOOKER: u8 = 2;
 
 impl Game {
     /// The turn's state into the hash.

@@ -49,5 +49,6 @@ pub mod turn;
 pub mod victory;
 
 pub use command::{Command, ParseCommandError, Tag};
+pub use contract::{ONLOOKER, viewer_side};
 pub use game::{CommandError, Event, Game};
 pub use setup::Setup;

@@ -424,7 +424,11 @@ pub fn json(game: &Game, viewer: Option<u8>) -> String {
         turns: game.setup().turns,
         phase: game.phase_words(),
         owing: (0..2u8).filter(|s| game.owes(*s)).map(name).collect(),
-        hand: viewer.map(|v| card_ids(&game.flow().cards[usize::from(v)].hand)),
+        // A side's own hand; none for the referee (every side's is in
+        // the text) or an onlooker of no side.
+        hand: viewer
+            .and_then(|v| game.flow().cards.get(usize::from(v)))
+            .map(|c| card_ids(&c.hand)),
         cards: (0..2u8)
             .map(|s| {
                 let c = &game.flow().cards[usize::from(s)];

@@ -550,8 +550,9 @@ fn views(g: &Game, seat: u16) -> (String, String) {
     (g.view_json(v), g.draw_text(v))
 }
 
-#[test]
-fn r149_a_hand_and_marker_numbers_are_their_owner_s_until_revealed() {
+/// Two troopers against two clusters, both hands kept in the first
+/// Preparation.
+fn two_a_side_prepared() -> Game {
     let s = setup(&[
         ("T1", "lg_trooper", 0, 100, 100),
         ("T2", "lg_trooper", 0, 200, 100),
@@ -561,6 +562,12 @@ fn r149_a_hand_and_marker_numbers_are_their_owner_s_until_revealed() {
     let mut g = game(&s, &[]);
     play(&mut g, 0, "discard");
     play(&mut g, 1, "discard");
+    g
+}
+
+#[test]
+fn r149_a_hand_and_marker_numbers_are_their_owner_s_until_revealed() {
+    let mut g = two_a_side_prepared();
     // The hand: the Legion's own; the Zirl read its size; the referee all.
     let (json, text) = views(&g, 0);
     assert!(
@@ -634,6 +641,46 @@ fn r149_a_hand_and_marker_numbers_are_their_owner_s_until_revealed() {
     assert!(g.view_json(Viewer::Referee).contains("\"decoy\""));
     // K2's decoy: the Zirl's, never the Legion's before the Reserve.
     assert!(!views(&g, 0).0.contains("\"decoy\""));
+}
+
+#[test]
+fn r149_the_public_reads_no_hand_and_no_face_down_marker() {
+    let mut g = two_a_side_prepared();
+    let public = |g: &Game| (g.view_json(Viewer::Public), g.draw_text(Viewer::Public));
+    let (json, text) = public(&g);
+    assert!(text.contains("Legion: 4 cards in hand"), "{text}");
+    assert!(text.contains("Zirl: 4 cards in hand"), "{text}");
+    let view: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert!(view["hand"].is_null(), "{json}");
+    assert!(!json.contains("\"aim\""), "no card of either hand: {json}");
+    let drew = Event::Prepared {
+        side: 1,
+        discarded: Vec::new(),
+        drew: vec![1, 2],
+    };
+    assert_eq!(
+        g.describe_for(&drew, Viewer::Public).as_deref(),
+        Some("Zirl keeps its hand and draws 2 cards (R105)")
+    );
+    let legion = "orders T1:2 T2:1".parse().expect("orders");
+    orders(&mut g, "orders T1:2 T2:1", "orders K1:1 K2:decoy");
+    assert_eq!(g.command_for(Seat(0), &legion, Viewer::Public), None);
+    let (json, text) = public(&g);
+    for face_down in [
+        "T1 trooper (Legion) at 100,100, front side, defense 5, Movement 4, a face-down marker",
+        "K2 cluster (Zirl) at 200,500, front side, defense 5, Movement 5, a face-down marker",
+    ] {
+        assert!(text.contains(face_down), "{text}");
+    }
+    // Marker 1, turned up in step 1, is everyone's.
+    assert!(text.contains("Movement 4, marker 1"), "{text}");
+    assert!(
+        !json.contains("\"marker 2\"") && !json.contains("\"decoy\""),
+        "{json}"
+    );
+    // The control: each side reads its own.
+    assert!(views(&g, 0).0.contains("\"marker 2\""));
+    assert!(views(&g, 1).0.contains("\"decoy\""));
 }
 
 #[test]

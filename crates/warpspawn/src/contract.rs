@@ -25,14 +25,18 @@ fn side(seat: Seat) -> Option<Side> {
 }
 
 /// The side a viewer sees as; `None` for the referee, who sees everything.
-/// A seat beyond the battle's two is an onlooker of no side: it sees only
-/// what any side sees of the other (R46, R57).
+/// A seat beyond the battle's two, and the public, are onlookers of no
+/// side: they see only what any side sees of the other (R46, R57).
 fn viewer_side(viewer: Viewer) -> Option<usize> {
     match viewer {
         Viewer::Player(seat) => Some(seat.index()),
+        Viewer::Public => Some(ONLOOKER),
         Viewer::Referee => None,
     }
 }
+
+/// The side index of an onlooker: no side's.
+const ONLOOKER: usize = 2;
 
 impl Game {
     /// Checks and applies a command of `side`, appending its events; the
@@ -249,6 +253,7 @@ impl GameState for Game {
         );
         match viewer {
             Viewer::Player(v) if secret && v != seat => None,
+            Viewer::Public if secret => None,
             _ => Some(command.to_string()),
         }
     }

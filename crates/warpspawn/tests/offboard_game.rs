@@ -861,6 +861,37 @@ fn r57_a_seat_beyond_the_two_sides_sees_only_what_is_out_of_every_reserve() {
 }
 
 #[test]
+fn r57_the_public_sees_what_an_onlooker_sees_through_the_whole_march() {
+    let onlooker = Viewer::Player(Seat(5));
+    let mut game = start();
+    let (mut differs_from_red, mut differs_from_blue) = (false, false);
+    for (line, command) in record() {
+        let seat = next_seat(&game).expect("the record ends before the battle");
+        let mut events = Vec::new();
+        game.apply_into(seat, &command, &mut events)
+            .unwrap_or_else(|e| panic!("line {line}: `{command}`: {e}"));
+        let public = picture(&game, Viewer::Public);
+        assert_eq!(public, picture(&game, onlooker), "line {line}");
+        assert_eq!(
+            game.command_for(seat, &command, Viewer::Public),
+            game.command_for(seat, &command, onlooker),
+            "line {line}"
+        );
+        for e in &events {
+            assert_eq!(
+                game.describe_for(e, Viewer::Public),
+                game.describe_for(e, onlooker),
+                "line {line}"
+            );
+        }
+        differs_from_red |= public != picture(&game, Viewer::Player(Seat(0)));
+        differs_from_blue |= public != picture(&game, Viewer::Player(Seat(1)));
+    }
+    // The control: the public holds less than each side somewhere.
+    assert!(differs_from_red && differs_from_blue);
+}
+
+#[test]
 fn r47_a_side_with_no_counter_has_its_orders_sealed_and_an_empty_ring_goes_straight_to_the_table() {
     use sandtable_core::game::{Decision, Seats};
     let without = |sides: &[usize]| {

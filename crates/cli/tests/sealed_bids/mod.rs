@@ -183,13 +183,14 @@ impl SealedBids {
             .collect();
         let hand = match viewer {
             Viewer::Player(p) if p.index() != k => format!("{} cards", cards.len()),
+            Viewer::Public => format!("{} cards", cards.len()),
             _ => format!("hand {}", cards.join(" ")),
         };
         let bid = match (s.bids[k], viewer) {
             (None, _) => "no bid".to_owned(),
             (Some(b), Viewer::Referee) => format!("bid {b}"),
             (Some(b), Viewer::Player(p)) if p.index() == k => format!("bid {b}"),
-            (Some(_), Viewer::Player(_)) => "a sealed bid".to_owned(),
+            (Some(_), Viewer::Player(_) | Viewer::Public) => "a sealed bid".to_owned(),
         };
         format!("{}: score {}, {hand}, {bid}", NAMES[k], s.scores[k])
     }
@@ -395,6 +396,7 @@ impl GameState for SealedBids {
             && matches!(self.state.bids, [Some(_), None] | [None, Some(_)]);
         match viewer {
             Viewer::Player(v) if v != seat && sealed => None,
+            Viewer::Public if sealed => None,
             _ => Some(command.to_string()),
         }
     }
@@ -500,6 +502,7 @@ impl GameState for SealedBids {
         let sees = |seat: usize| match viewer {
             Viewer::Referee => true,
             Viewer::Player(p) => p.index() == seat,
+            Viewer::Public => false,
         };
         let players: Vec<serde_json::Value> = (0..2)
             .map(|k| {

@@ -4,7 +4,7 @@
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{
     Applied, Barrier, Chance, Decision, Ending, GameState, Legal, Odds, Refusal, Seat, Spot,
-    Surface, Viewer,
+    Surface, Viewer, no_dice,
 };
 
 use crate::command::{Command, CommandError, Plan};
@@ -176,6 +176,14 @@ impl GameState for Game {
 
     fn set_dice(&mut self, dice: Dice) {
         self.state.dice = dice;
+    }
+
+    /// Nothing of Cache is hidden: every viewer's copy is the game
+    /// without its dice.
+    fn masked(&self, _viewer: Viewer) -> Game {
+        let mut copy = self.clone();
+        copy.state.dice = no_dice();
+        copy
     }
 
     fn reseed(&mut self, seed: u64) {

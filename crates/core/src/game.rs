@@ -218,6 +218,16 @@ impl Viewer {
     }
 }
 
+/// The dice of a masked game ([`GameState::masked`]): an empty script,
+/// which holds no seed and no roll to come.
+pub fn no_dice() -> Dice {
+    Dice::scripted(Vec::new())
+}
+
+/// The seed a masked game's deal of what its viewer may not see is drawn
+/// with: fixed, so that the deal reads the viewer's view alone.
+pub const MASK_SEED: u64 = 0x6d61_736b;
+
 /// An exact chance, `num` in `den`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Chance {
@@ -480,6 +490,15 @@ pub trait GameState: Clone + Send + Sync + 'static {
         let _ = viewer;
         self.reseed(seed);
     }
+    /// A copy holding only what `viewer` may see: what a network client
+    /// of that viewer is sent. What the viewer may not see is dealt again
+    /// from its view alone with a fixed seed (so two games that look the
+    /// same to the viewer give the same copy, and the copy looks the same
+    /// to it as the game does), and the dice are an empty script
+    /// ([`no_dice`]), so a copy never holds the seed or a future roll.
+    /// For the referee, the game without its dice; for a system that
+    /// hides nothing, the same for every viewer.
+    fn masked(&self, viewer: Viewer) -> Self;
     /// A stable 64-bit hash of the whole changing state, dice included.
     fn state_hash(&self) -> u64;
     /// The turn, as the system counts turns for its records and limits.

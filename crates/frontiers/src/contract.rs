@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use rand::Rng;
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{
-    Applied, Barrier, Chance, Decision, Ending, GameState, Legal, Mark, Odds, Refusal, Ruling,
-    Seat, Seats, Spot, Surface, Viewer,
+    Applied, Barrier, Chance, Decision, Ending, GameState, Legal, MASK_SEED, Mark, Odds, Refusal,
+    Ruling, Seat, Seats, Spot, Surface, Viewer, no_dice,
 };
 use sandtable_core::hash::Mix;
 
@@ -2461,6 +2461,34 @@ impl GameState for Game {
         if let Some(side) = self.side_of(viewer) {
             self.redeal_for(side, seed ^ 0x9e37_79b9_7f4a_7c15);
         }
+    }
+
+    /// What `viewer` may not see dealt again from its view (R149): the
+    /// public's holds neither side's hand, face-down markers or sealed
+    /// command, a side's holds its own; the crates' hidden contents and
+    /// the decks' order are drawn again, and the dice are none.
+    fn masked(&self, viewer: Viewer) -> Game {
+        let mut copy = self.clone();
+        if let Some(side) = viewer_side(viewer) {
+            copy.redeal_for(side, MASK_SEED);
+            // The setup's allotted crates are their side's (R143): left
+            // out of the copy's setup, the game's crates saying what the
+            // viewer knows of them.
+            if self
+                .setup()
+                .units
+                .iter()
+                .any(|u| u.gear.is_some() && u.side != side)
+            {
+                let mut table = (*self.table).clone();
+                for u in table.setup.units.iter_mut().filter(|u| u.side != side) {
+                    u.gear = None;
+                }
+                copy.table = std::sync::Arc::new(table);
+            }
+        }
+        copy.dice = no_dice();
+        copy
     }
 
     fn undo_stop(&self, barrier: Option<Barrier>) -> String {

@@ -649,7 +649,7 @@ pub(crate) fn from_path(e: PathError, names: &dyn Fn(usize) -> String) -> Comman
 }
 
 /// What never changes in a game: the setup and its shapes.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Table {
     /// The setup.
     pub setup: Setup,

@@ -1370,21 +1370,23 @@ impl Game {
     }
 
     /// Everything `viewer` may not know dealt again from what it may
-    /// (R149): the decks' order shuffled; the other side's hand drawn
+    /// (R149): the decks' order shuffled; each other side's hand drawn
     /// again from its hand and deck together; its face-down markers'
     /// values shuffled among their places; its sealed command, given and
-    /// not yet revealed, replaced by one drawn at random. Each pool is put
-    /// in order before it is shuffled, so that the deal depends on what
-    /// `viewer` may know and the seed alone, never on how the hidden
-    /// things lay.
+    /// not yet revealed, replaced by one drawn at random; the crates'
+    /// contents the viewer has not seen drawn again. `viewer` is a side,
+    /// or [`crate::ONLOOKER`] for the public, to whom both sides are
+    /// others. Each pool is put in order before it is shuffled, so that
+    /// the deal depends on what `viewer` may know and the seed alone,
+    /// never on how the hidden things lay.
     pub(crate) fn redeal_for(&mut self, viewer: u8, seed: u64) {
         use rand::SeedableRng;
         use rand::seq::SliceRandom;
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-        let other = 1 - viewer;
-        for s in 0..2 {
-            let c = &mut self.flow.cards[s];
-            if s == usize::from(other) {
+        let others: Vec<u8> = (0..2u8).filter(|s| *s != viewer).collect();
+        for s in 0..2u8 {
+            let c = &mut self.flow.cards[usize::from(s)];
+            if others.contains(&s) {
                 let n = c.hand.len();
                 let mut pool: Vec<u8> = c.hand.drain(..).chain(c.deck.drain(..)).collect();
                 pool.sort_unstable();
@@ -1422,13 +1424,22 @@ impl Game {
                 }
             }
         }
-        // The other's face-down markers.
+        for &other in &others {
+            self.redeal_markers(other, viewer, &mut rng);
+        }
+    }
+
+    /// Side `other`'s face-down markers' values shuffled among their
+    /// places, and its sealed command not yet revealed to `viewer` dealt
+    /// again (R107, R111, R149).
+    fn redeal_markers(&mut self, other: u8, viewer: u8, rng: &mut rand::rngs::SmallRng) {
+        use rand::seq::SliceRandom;
         let seen = self.markers_seen(other, Some(viewer));
         let hidden: Vec<usize> = (0..seen.len()).filter(|k| seen[*k].2.is_none()).collect();
         let placed = &mut self.flow.placed[usize::from(other)];
         let mut values: Vec<Marker> = hidden.iter().map(|k| placed[*k].marker).collect();
         values.sort_unstable();
-        values.shuffle(&mut rng);
+        values.shuffle(rng);
         for (k, v) in hidden.iter().zip(values) {
             placed[*k].marker = v;
         }
@@ -1454,8 +1465,7 @@ impl Game {
             } else {
                 self.flow.sealed[usize::from(other)] = None;
                 let seat = Seat(u16::from(other));
-                if let Some(c) =
-                    sandtable_core::game::GameState::random_command(&*self, seat, &mut rng)
+                if let Some(c) = sandtable_core::game::GameState::random_command(&*self, seat, rng)
                 {
                     let mut events = Vec::new();
                     // Drawn from the list: legal.

@@ -4,7 +4,7 @@
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{
     Applied, Barrier, Decision, Ending, GameState, Legal, Odds, Refusal, Ruling, Seat, Seats, Spot,
-    Surface, Viewer,
+    Surface, Viewer, no_dice,
 };
 
 use crate::command::Command;
@@ -256,6 +256,18 @@ impl GameState for Game {
             Viewer::Public if secret => None,
             _ => Some(command.to_string()),
         }
+    }
+
+    /// The game without its dice; with the off-board grid, everything of
+    /// the ring `viewer` may not know replaced from its view alone
+    /// ([`Game::mask_ring`], R57). The map hides nothing.
+    fn masked(&self, viewer: Viewer) -> Game {
+        let mut copy = self.clone();
+        copy.state.dice = no_dice();
+        if let Some(side) = viewer_side(viewer) {
+            copy.mask_ring(side);
+        }
+        copy
     }
 
     /// A bot's copy (R30, R57): the dice reseeded, and everything of the

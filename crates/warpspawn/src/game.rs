@@ -458,7 +458,7 @@ pub const PATHS_UP_TO: usize = 1024;
 /// [`Battle::path`]'s steps between every two hexes, worked out when first
 /// asked for (bots ask; a game played by people never does). Derived from
 /// the terrain: it neither shows in `Debug` nor counts in `==`.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Paths(OnceLock<Vec<u16>>);
 
 impl fmt::Debug for Paths {
@@ -476,7 +476,7 @@ impl PartialEq for Paths {
 
 /// What does not change in a battle: the map, its terrain, the sides and
 /// the house rules. Shared by every copy of a game.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Battle {
     /// The map's size.
     pub map: Map,

@@ -477,6 +477,30 @@ impl GameState for SealedBids {
         self.reseed(rng.random());
     }
 
+    /// The other's hand and sealed bid, for a player, each a 1; both, for
+    /// the public; the dice none.
+    fn masked(&self, viewer: Viewer) -> SealedBids {
+        let mut copy = self.clone();
+        for k in 0..2 {
+            let sees = match viewer {
+                Viewer::Referee => true,
+                Viewer::Player(p) => p.index() == k,
+                Viewer::Public => false,
+            };
+            if !sees {
+                let s = &mut copy.state;
+                for card in s.hands[k].iter_mut().filter(|c| **c > 0) {
+                    *card = 1;
+                }
+                if let Some(bid) = s.bids[k].as_mut() {
+                    *bid = 1;
+                }
+            }
+        }
+        copy.state.dice = sandtable_core::game::no_dice();
+        copy
+    }
+
     fn state_hash(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let s = &self.state;

@@ -168,6 +168,17 @@ impl Movement {
         self.paths.remove(&id);
     }
 
+    /// Stands a counter at `at` with no steps left, as if it had started
+    /// the tick there: for a masked copy, in which a counter its viewer
+    /// does not locate stands in a square of the viewer's view (R57).
+    pub fn hide(&mut self, id: CounterId, at: Square) {
+        self.paths.remove(&id);
+        self.place(id, at);
+        if let Some(from) = self.started.get_mut(&id) {
+            *from = at;
+        }
+    }
+
     /// Puts every counter where `counters` has it, by its side and number.
     pub fn place_all(&mut self, counters: &[Counter]) {
         for c in &mut self.counters {

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::command::Order;
 use super::counter::Composition;
 use super::play::{FightStep, Stage};
-use super::ticks::Kind;
+use super::ticks::{CounterId, Kind};
 use super::view::GridView;
 use crate::game::{Game, Side};
 
@@ -540,6 +540,133 @@ impl Game {
             });
         }
         Some(parts.join("; "))
+    }
+
+    /// Replaces everything of the ring `viewer` may not know with what its
+    /// view alone gives (R42, R46, R47, R51, R57): `viewer` is a side, or
+    /// an onlooker past the two (the public), to whom both sides are
+    /// enemies. Each enemy side's counters it does not locate stand in one
+    /// square it does not see ([`super::view::Grid::hiding_square`]), which
+    /// is all of that side's reserve: the real reserve never reaches the
+    /// copy. Compositions it has not seen are the first of the guesses;
+    /// unrevealed orders are holds and unrevealed forces all a side has;
+    /// a revealed order and a counter's right to enter the map are kept
+    /// for the counters it locates only; the setup's reserves and starting
+    /// counters of an enemy are left out. No seed: two games that look
+    /// the same to `viewer` give the same copy.
+    pub fn mask_ring(&mut self, viewer: usize) {
+        use super::view::GUESSES;
+        let Some(g) = self.state.grid.as_deref_mut() else {
+            return;
+        };
+        let enemies: Vec<usize> = (0..2).filter(|s| *s != viewer).collect();
+        let grid = &g.grid;
+        let located: Vec<bool> = grid
+            .counters
+            .iter()
+            .map(|c| grid.located_by(viewer, c))
+            .collect();
+        let composed: Vec<bool> = grid
+            .counters
+            .iter()
+            .map(|c| grid.composed_for(viewer, c))
+            .collect();
+        let mut taken: Vec<_> = grid
+            .counters
+            .iter()
+            .zip(&located)
+            .filter(|(_, l)| **l)
+            .map(|(c, _)| c.at)
+            .collect();
+        let mut hiding = [None; 2];
+        for &e in &enemies {
+            hiding[e] = grid.hiding_square(viewer, &taken);
+            taken.extend(hiding[e]);
+        }
+        let hidden: Vec<CounterId> = grid
+            .counters
+            .iter()
+            .zip(&located)
+            .filter(|(_, l)| !**l)
+            .map(|(c, _)| c.id)
+            .collect();
+        for (k, c) in g.grid.counters.iter_mut().enumerate() {
+            if !enemies.contains(&c.id.side) {
+                continue;
+            }
+            if !located[k]
+                && let Some(at) = hiding[c.id.side]
+            {
+                c.at = at;
+            }
+            if !composed[k] {
+                c.pieces = GUESSES[0];
+            }
+        }
+        for &e in &enemies {
+            g.grid.reserves[e] = hiding[e].into_iter().collect();
+        }
+        let counters_of = |side: usize, counters: &[super::view::Counter]| -> Vec<_> {
+            counters
+                .iter()
+                .filter(|c| c.id.side == side)
+                .copied()
+                .collect()
+        };
+        match &mut g.stage {
+            Stage::Orders(orders) => {
+                for &e in &enemies {
+                    let committed = orders[e].committed;
+                    orders[e] = super::orders::Orders::new(e, counters_of(e, &g.grid.counters));
+                    orders[e].committed = committed;
+                }
+            }
+            Stage::Moving(movement) => {
+                for c in &g.grid.counters {
+                    if hidden.contains(&c.id) {
+                        movement.hide(c.id, c.at);
+                    }
+                }
+                movement.place_all(&g.grid.counters);
+            }
+            Stage::Table => {}
+        }
+        if let Some(fight) = g.fight.as_deref_mut() {
+            if !fight.forces.iter().all(|f| f.committed) {
+                for &e in &enemies {
+                    let committed = fight.forces[e].committed;
+                    let theirs: Vec<_> = g
+                        .grid
+                        .counters
+                        .iter()
+                        .filter(|c| c.id.side == e && fight.contest.counters.contains(&c.id))
+                        .copied()
+                        .collect();
+                    fight.forces[e] = super::forces::Forces::new(theirs);
+                    fight.forces[e].committed = committed;
+                }
+            }
+            for (id, from) in &mut fight.from {
+                if hidden.contains(id)
+                    && let Some(at) = hiding[id.side]
+                {
+                    *from = at;
+                }
+            }
+        }
+        g.revealed.retain(|id, _| !hidden.contains(id));
+        g.entering.retain(|id| !hidden.contains(id));
+        // The setup is referee material too (R57): an enemy's reserve
+        // squares and starting counters are left out of the copy's.
+        let mut battle = (*self.battle).clone();
+        if let Some(offboard) = battle.setup.offboard.as_mut() {
+            offboard.reserves.resize(2, None);
+            for &e in &enemies {
+                offboard.reserves[e] = Some(Vec::new());
+            }
+            offboard.counters.retain(|c| !enemies.contains(&c.side));
+        }
+        self.battle = std::sync::Arc::new(battle);
     }
 
     /// Deals again everything of the ring `viewer` may not know (R57): the

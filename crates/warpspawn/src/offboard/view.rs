@@ -169,6 +169,24 @@ impl Grid {
             .is_some_and(|seen| seen.contains(&sq))
     }
 
+    /// The first square of the ring, in the ring's order, that `viewer`
+    /// (a side, or an onlooker past the two) neither sees from the map
+    /// nor from a counter of its own, that is not its own reserve's, and
+    /// that is not in `taken`: where a masked copy stands the counters
+    /// `viewer` does not locate (R46, R55, R57). `None` where it sees
+    /// every square, and so locates every counter.
+    pub fn hiding_square(&self, viewer: usize, taken: &[Square]) -> Option<Square> {
+        self.ring.squares().find(|sq| {
+            !self.seen_by(viewer, *sq)
+                && !self
+                    .counters
+                    .iter()
+                    .any(|own| own.id.side == viewer && counter_sees(own.at, *sq))
+                && !self.reserves.get(viewer).is_some_and(|r| r.contains(sq))
+                && !taken.contains(sq)
+        })
+    }
+
     /// The ring as `viewer` sees it; `None` is the referee, who sees all.
     pub fn view(&self, viewer: Option<usize>) -> GridView {
         let mut counters = Vec::new();

@@ -1,0 +1,275 @@
+//! `GameState::masked` on every system, at positions of whole games: what
+//! a network client of a viewer would hold. The copy looks the same to
+//! its viewer as the game does, holds no dice, and reads the viewer's
+//! view alone: a game whose hidden things were dealt again from that view
+//! (`redeal`) gives the very same copy (R57, R149).
+
+use std::path::Path;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use sandtable_core::dice::Dice;
+use sandtable_core::game::{GameState, Legal, Seat, Viewer, next_seat, no_dice};
+use sandtable_scenario::{Loaded, load_any};
+
+const VIEWERS: [Viewer; 4] = [
+    Viewer::Referee,
+    Viewer::Player(Seat(0)),
+    Viewer::Player(Seat(1)),
+    Viewer::Public,
+];
+
+fn load(path: &str) -> Loaded {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    load_any(&root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// What `viewer` sees of a game: its JSON view and its text board.
+fn picture<G: GameState>(game: &G, viewer: Viewer) -> String {
+    format!("{}\n{}", game.view_json(viewer), game.draw_text(viewer))
+}
+
+fn legal<G: GameState>(game: &G, seat: Seat) -> Vec<Legal<G::Command>> {
+    let mut out = Vec::new();
+    game.legal_into(seat, &mut out);
+    out
+}
+
+/// The same game with everything `viewer` may not see dealt again from
+/// its view with `seed`; the public's with both sides' secrets dealt
+/// again. `None` for the referee, who sees everything.
+fn dealt_again<G: GameState>(game: &G, viewer: Viewer, seed: u64) -> Option<G> {
+    let mut copy = game.clone();
+    match viewer {
+        Viewer::Referee => return None,
+        Viewer::Player(seat) => copy.redeal(seat, seed),
+        Viewer::Public => {
+            copy.redeal(Seat(0), seed);
+            copy.redeal(Seat(1), seed ^ 0x5eed);
+        }
+    }
+    Some(copy)
+}
+
+/// Checks `masked` at `game` for every viewer; returns whether a deal
+/// again changed the game for some viewer (that the check could fail).
+fn check_at<G: GameState + PartialEq + std::fmt::Debug>(game: &G, at: &str) -> bool {
+    let mut changed = false;
+    let mut bare = game.clone();
+    bare.set_dice(no_dice());
+    for viewer in VIEWERS {
+        let masked = game.masked(viewer);
+        assert_eq!(
+            picture(&masked, viewer),
+            picture(game, viewer),
+            "{at}: the copy looks the same to {viewer:?}"
+        );
+        assert_eq!(
+            masked.dice().left(),
+            Some(0),
+            "{at}: no dice for {viewer:?}"
+        );
+        // A seat's own decisions are the same on its copy.
+        if let Viewer::Player(seat) = viewer {
+            assert_eq!(legal(&masked, seat), legal(game, seat), "{at}: {viewer:?}");
+        }
+        match viewer {
+            Viewer::Referee => assert!(masked == bare, "{at}: the referee's is the game"),
+            _ => {
+                for seed in 0..3 {
+                    let again = dealt_again(game, viewer, seed).expect("a player or the public");
+                    assert_eq!(
+                        picture(&again, viewer),
+                        picture(game, viewer),
+                        "{at}: a deal again looks the same to {viewer:?}"
+                    );
+                    let mut bare_again = again.clone();
+                    bare_again.set_dice(no_dice());
+                    changed |= bare_again != bare;
+                    assert!(
+                        again.masked(viewer) == masked,
+                        "{at}: {viewer:?}'s copy reads its view alone (seed {seed})"
+                    );
+                }
+            }
+        }
+    }
+    changed
+}
+
+/// Plays `game` with random commands from `seed`, checking every
+/// `every`th position, for at most `most` commands.
+fn play_and_check<G: GameState + PartialEq + std::fmt::Debug>(
+    mut game: G,
+    seed: u64,
+    every: usize,
+    most: usize,
+    name: &str,
+) -> bool {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut changed = false;
+    for k in 0..most {
+        if k % every == 0 {
+            changed |= check_at(&game, &format!("{name}, command {k}"));
+        }
+        let Some(seat) = next_seat(&game) else { break };
+        let command = game.random_command(seat, &mut rng).expect("a command");
+        let mut events = Vec::new();
+        GameState::apply_into(&mut game, seat, &command, &mut events)
+            .expect("a drawn command is legal");
+    }
+    changed
+}
+
+#[test]
+fn a_cache_game_hides_nothing_so_every_copy_is_the_game_without_its_dice() {
+    let Loaded::Cache(scenario) = load("scenarios/standard.ron") else {
+        panic!("a Cache scenario")
+    };
+    let mut game = scenario.game();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for k in 0..40 {
+        let mut bare = game.clone();
+        bare.set_dice(no_dice());
+        for viewer in VIEWERS {
+            assert!(game.masked(viewer) == bare, "command {k}, {viewer:?}");
+        }
+        let Some(seat) = next_seat(&game) else { break };
+        let command = game.random_command(seat, &mut rng).expect("a command");
+        GameState::apply_into(&mut game, seat, &command, &mut Vec::new()).expect("legal");
+    }
+}
+
+#[test]
+fn a_battle_without_the_grid_hides_nothing() {
+    let Loaded::Warpspawn(battle) = load("scenarios/warpspawn/open-field.ron") else {
+        panic!("a battle")
+    };
+    let game = sandtable_warpspawn::Game::new(&battle.setup, Dice::seeded(battle.setup.seed))
+        .expect("starts");
+    let mut bare = game.clone();
+    bare.set_dice(no_dice());
+    for viewer in VIEWERS {
+        assert!(game.masked(viewer) == bare, "{viewer:?}");
+    }
+    // Played on: still no deal changes it.
+    assert!(!play_and_check(game, 5, 7, 80, "open field"));
+}
+
+#[test]
+fn r57_a_masked_battle_with_the_grid_reads_each_viewer_s_view_alone() {
+    let Loaded::Warpspawn(battle) = load("scenarios/warpspawn/flank-march.ron") else {
+        panic!("a battle")
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text =
+        std::fs::read_to_string(root.join("tests/data/flank-march.moves")).expect("the record");
+    let mut game = sandtable_warpspawn::Game::new(&battle.setup, Dice::seeded(battle.setup.seed))
+        .expect("starts");
+    let mut changed = false;
+    for (line, l) in text.lines().enumerate() {
+        let l = l.trim();
+        if l.is_empty() || l.starts_with('#') || l.starts_with('[') {
+            continue;
+        }
+        changed |= check_at(&game, &format!("flank march, line {}", line + 1));
+        let command: sandtable_warpspawn::Command = l.parse().expect("the notation");
+        let seat = next_seat(&game).expect("the record ends before the battle");
+        GameState::apply_into(&mut game, seat, &command, &mut Vec::new())
+            .unwrap_or_else(|e| panic!("line {}: {e}", line + 1));
+    }
+    assert!(changed, "the control: some deal changed the game");
+}
+
+#[test]
+fn r149_a_masked_skirmish_reads_each_viewer_s_view_alone() {
+    let mut changed = false;
+    for (path, seed) in [
+        ("scenarios/frontiers/cameron-1.ron", 1),
+        ("scenarios/frontiers/treasure-hunt.ron", 2),
+        ("scenarios/frontiers/confrontation.ron", 3),
+    ] {
+        let Loaded::Frontiers(skirmish) = load(path) else {
+            panic!("{path}: a skirmish")
+        };
+        let game =
+            sandtable_frontiers::Game::new(&skirmish.setup, Dice::seeded(skirmish.setup.seed))
+                .expect("starts");
+        changed |= play_and_check(game, seed, 5, 200, path);
+    }
+    assert!(changed, "the control: some deal changed the game");
+}
+
+#[test]
+fn r42_r57_a_masked_battle_holds_nothing_of_the_enemy_s_reserve_squares() {
+    let Loaded::Warpspawn(battle) = load("scenarios/warpspawn/flank-march.ron") else {
+        panic!("a battle")
+    };
+    let start = |setup: &sandtable_warpspawn::Setup| {
+        sandtable_warpspawn::Game::new(setup, Dice::seeded(setup.seed)).expect("starts")
+    };
+    let game = start(&battle.setup);
+    // Blue's reserve less one square where no counter stands: the same
+    // game to Red, another to the referee.
+    let grid = &game.grid().expect("the grid").grid;
+    let reserve = &grid.reserves[1];
+    let empty = *reserve
+        .iter()
+        .find(|sq| grid.counters.iter().all(|c| c.at != **sq))
+        .expect("a reserve square with no counter");
+    let mut setup = battle.setup.clone();
+    let offboard = setup.offboard.as_mut().expect("the grid's setup");
+    offboard.reserves.resize(2, None);
+    offboard.reserves[1] = Some(reserve.iter().copied().filter(|sq| *sq != empty).collect());
+    let other = start(&setup);
+    assert_ne!(
+        picture(&game, Viewer::Referee),
+        picture(&other, Viewer::Referee),
+        "the control: the referee tells them apart"
+    );
+    for viewer in [Viewer::Player(Seat(0)), Viewer::Public] {
+        assert_eq!(
+            picture(&game, viewer),
+            picture(&other, viewer),
+            "{viewer:?}"
+        );
+        assert!(game.masked(viewer) == other.masked(viewer), "{viewer:?}");
+    }
+    // Blue's own copy keeps its reserve.
+    assert!(game.masked(Viewer::Player(Seat(1))) != other.masked(Viewer::Player(Seat(1))));
+}
+
+#[test]
+fn r143_r149_a_masked_skirmish_holds_nothing_of_the_other_side_s_allotted_crates() {
+    let Loaded::Frontiers(skirmish) = load("scenarios/frontiers/cameron-1.ron") else {
+        panic!("a skirmish")
+    };
+    let start = |setup: &sandtable_frontiers::Setup| {
+        sandtable_frontiers::Game::new(setup, Dice::seeded(setup.seed)).expect("starts")
+    };
+    // The Legion's allotment with two contents swapped between carriers.
+    let mut setup = skirmish.setup.clone();
+    let carriers: Vec<usize> = (0..setup.units.len())
+        .filter(|k| setup.units[*k].gear.is_some())
+        .collect();
+    let (a, b) = (carriers[0], carriers[1]);
+    let (ga, gb) = (setup.units[a].gear, setup.units[b].gear);
+    setup.units[a].gear = gb;
+    setup.units[b].gear = ga;
+    let (game, other) = (start(&skirmish.setup), start(&setup));
+    assert_ne!(
+        picture(&game, Viewer::Referee),
+        picture(&other, Viewer::Referee),
+        "the control: the referee tells them apart"
+    );
+    for viewer in [Viewer::Player(Seat(1)), Viewer::Public] {
+        assert_eq!(
+            picture(&game, viewer),
+            picture(&other, viewer),
+            "{viewer:?}"
+        );
+        assert!(game.masked(viewer) == other.masked(viewer), "{viewer:?}");
+    }
+    // The Legion's own copy keeps what it allotted.
+    assert!(game.masked(Viewer::Player(Seat(0))) != other.masked(Viewer::Player(Seat(0))));
+}

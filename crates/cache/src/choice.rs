@@ -10,7 +10,7 @@ use crate::stash::StashResult;
 use crate::{Captive, Command, LegalCommand};
 
 /// A choice a stash result waits for (R22, R23).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Choice {
     /// `place SQ F`: the discovering unit to any empty square.
     PlaceAnywhere {

@@ -14,15 +14,21 @@ use crate::stash::StashList;
 use crate::terrain::{Ground, TerrainPiece};
 
 /// A player's index in turn order (R5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct PlayerId(pub u16);
 
 /// A Factor's index in the game, counting every player's Factors in order (R2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct FactorId(pub u16);
 
 /// A unit's index in the game, counting every Factor's units in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct UnitId(pub u16);
 
 impl PlayerId {
@@ -42,7 +48,19 @@ impl UnitId {
 }
 
 /// A count of actions (R7): given, earned, spent or left.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Actions(pub u16);
 
 impl std::fmt::Display for Actions {
@@ -53,7 +71,7 @@ impl std::fmt::Display for Actions {
 }
 
 /// A player, as fixed at setup.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Player {
     /// Name shown to people.
     pub name: String,
@@ -64,7 +82,7 @@ pub struct Player {
 }
 
 /// A Factor, as fixed at setup (R2).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Factor {
     /// Who commands it.
     pub player: PlayerId,
@@ -77,7 +95,7 @@ pub struct Factor {
 }
 
 /// A unit, as fixed at setup.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Unit {
     /// Who commands it.
     pub player: PlayerId,
@@ -88,7 +106,7 @@ pub struct Unit {
 }
 
 /// Where a unit is now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Place {
     /// On the board.
     Board {
@@ -116,7 +134,7 @@ pub enum Occupant {
 }
 
 /// The unit acting now and its action budget (R7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Activation {
     /// The unit acting.
     pub unit: UnitId,
@@ -140,7 +158,7 @@ impl Activation {
 }
 
 /// How a game ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// Only this player has an active Base (R11).
     Won(PlayerId),
@@ -149,7 +167,7 @@ pub enum Outcome {
 }
 
 /// Why a game ended in a draw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum DrawReason {
     /// The turn limit was reached (R11).
     TurnLimit,
@@ -172,7 +190,7 @@ impl std::fmt::Display for DrawReason {
 /// A draw offered (R24): by whom, and the last player to accept it so far
 /// (the offerer until someone accepts). The others accept in turn order,
 /// each at its next decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct DrawOffer {
     /// Who offered it.
     pub by: PlayerId,
@@ -181,7 +199,7 @@ pub struct DrawOffer {
 }
 
 /// The fixed part of a game, shared between copies of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Table {
     pub(crate) board: Board,
     pub(crate) ground: Vec<Ground>,
@@ -222,7 +240,7 @@ const EMPTY: u16 = u16::MAX;
 const BASE_FLAG: u16 = 0x8000;
 
 /// The changing part of a game.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct State {
     /// Occupancy of every square: `EMPTY`, a unit id, or `BASE_FLAG | factor`.
     pub(crate) cells: Vec<u16>,
@@ -776,4 +794,146 @@ impl MixSquare for Mix {
     fn square(&mut self, sq: Square) {
         self.u64(u64::from(sq.col) | (u64::from(sq.row) << 16));
     }
+}
+
+/// A game as it is written ([`sandtable_core::wire`]): its fixed part and
+/// its state.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct GameWire {
+    table: Table,
+    state: State,
+}
+
+impl serde::Serialize for Game {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut w = s.serialize_struct("GameWire", 2)?;
+        w.serialize_field("table", &*self.table)?;
+        w.serialize_field("state", &self.state)?;
+        w.end()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Game {
+    /// A game read back, refused where its parts do not fit together: a
+    /// board of squares its pieces and cells do not match, an id out of
+    /// range, a unit where its place does not put it.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Game, D::Error> {
+        let GameWire { table, state } = GameWire::deserialize(d)?;
+        fits(&table, &state).map_err(serde::de::Error::custom)?;
+        Ok(Game {
+            table: Arc::new(table),
+            state,
+        })
+    }
+}
+
+/// Whether a table and a state read back fit together, so that no rule
+/// indexes out of them: why not.
+fn fits(t: &Table, s: &State) -> Result<(), String> {
+    let squares = t.board.len();
+    let side = usize::from(crate::geometry::MAX_BOARD_SIDE);
+    if t.board.is_empty() || usize::from(t.board.columns) > side || usize::from(t.board.rows) > side
+    {
+        return Err(format!(
+            "a board of {} x {} squares",
+            t.board.columns, t.board.rows
+        ));
+    }
+    let (players, factors, units) = (t.players.len(), t.factors.len(), t.units.len());
+    let lengths = [
+        ("ground", t.ground.len(), squares),
+        ("cells", s.cells.len(), squares),
+        ("places", s.places.len(), units),
+        ("activated_in", s.activated_in.len(), units),
+        ("base_active", s.base_active.len(), factors),
+        ("stash_present", s.stash_present.len(), t.stashes.len()),
+    ];
+    for (what, len, wanted) in lengths {
+        if len != wanted {
+            return Err(format!("{len} {what} where {wanted} are needed"));
+        }
+    }
+    if !t.stash_at.is_empty() && t.stash_at.len() != squares {
+        return Err(format!(
+            "{} stash squares for {squares} squares",
+            t.stash_at.len()
+        ));
+    }
+    let range = |r: &Range<u16>, n: usize| r.start <= r.end && usize::from(r.end) <= n;
+    let player_ok = |p: PlayerId| p.index() < players;
+    let square_ok = |sq: Square| t.board.contains(sq);
+    for p in &t.players {
+        if !range(&p.factors, factors) || !range(&p.units, units) {
+            return Err(format!(
+                "player {:?} holds pieces that are not there",
+                p.name
+            ));
+        }
+    }
+    for f in &t.factors {
+        if !player_ok(f.player) || !square_ok(f.base) || !range(&f.units, units) {
+            return Err("a Factor out of range".to_owned());
+        }
+    }
+    for u in &t.units {
+        if !player_ok(u.player) || usize::from(u.factor.0) >= factors {
+            return Err("a unit out of range".to_owned());
+        }
+    }
+    if t.stashes.iter().any(|sq| !square_ok(*sq))
+        || t.stash_at
+            .iter()
+            .any(|k| *k != NO_STASH && usize::from(*k) >= t.stashes.len())
+    {
+        return Err("a stash off the board".to_owned());
+    }
+    for (k, c) in s.cells.iter().enumerate() {
+        match decode(*c) {
+            Some(Occupant::Unit(u)) if usize::from(u.0) >= units => {
+                return Err(format!("square {k} holds unit {} of {units}", u.0));
+            }
+            Some(Occupant::Base(f)) if usize::from(f.0) >= factors => {
+                return Err(format!("square {k} holds Factor {} of {factors}", f.0));
+            }
+            _ => {}
+        }
+    }
+    for (k, p) in s.places.iter().enumerate() {
+        let ok = match *p {
+            Place::Board { square, .. } => {
+                square_ok(square)
+                    && decode(s.cells[t.board.index(square)])
+                        == Some(Occupant::Unit(UnitId(k as u16)))
+            }
+            Place::Custody { holder } => player_ok(holder),
+            Place::Removed => true,
+        };
+        if !ok {
+            return Err(format!("unit {k}'s place does not hold it"));
+        }
+    }
+    let activation_ok = |a: &Activation| {
+        usize::from(a.unit.0) < units
+            && square_ok(a.start_square)
+            && u32::from(a.spent) <= u32::from(a.given) + u32::from(a.earned)
+    };
+    if !player_ok(s.current)
+        || s.activation.as_ref().is_some_and(|a| !activation_ok(a))
+        || s.paused.iter().any(|a| !activation_ok(a))
+        || s.draw_offer
+            .is_some_and(|o| !player_ok(o.by) || !player_ok(o.last))
+        || matches!(s.outcome, Some(Outcome::Won(p)) if !player_ok(p))
+        || matches!(
+            s.pending,
+            Some(
+                Choice::PlaceAnywhere { unit }
+                    | Choice::ReturnUnfriendly { unit }
+                    | Choice::ReturnThisUnit { unit }
+            ) if usize::from(unit.0) >= units
+        )
+    {
+        return Err("a player or an activation out of range".to_owned());
+    }
+    Ok(())
 }

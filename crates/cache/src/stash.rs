@@ -72,8 +72,9 @@ pub struct StashRow {
 }
 
 /// A complete stash list: a result for every roll from 11 to 66.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct StashList {
+    #[serde(with = "sandtable_core::wire::array")]
     results: [StashResult; 36],
 }
 

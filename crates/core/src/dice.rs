@@ -25,13 +25,14 @@ use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 
 /// Scripted lists longer than this are refused: far more rolls than any
 /// game of any system makes.
 pub const MAX_SCRIPTED_ROLLS: usize = 100_000;
 
 /// Where a game's random results come from (R30).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Dice {
     /// The game's own generator, seeded from the scenario's or the record's seed.
     Seeded(Stream),
@@ -43,7 +44,7 @@ pub enum Dice {
 /// few words, so that copying a game (which bots do by the million) copies
 /// no generator buffer. Each roll picks the stream up where it was, so the
 /// rolls are exactly those of one ChaCha8 generator drawn from in turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stream {
     key: [u8; 32],
     word_pos: u128,
@@ -60,11 +61,49 @@ impl Stream {
 }
 
 /// A list of rolls and how many of them have been used.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "ScriptWire", try_from = "ScriptWire")]
 pub struct Script {
     /// Shared by copies of a game: the rolls never change, only `next`.
     rolls: Arc<[u8]>,
     next: usize,
+}
+
+/// A script as it is written: its rolls and how many were used.
+#[derive(Serialize, Deserialize)]
+struct ScriptWire {
+    rolls: Vec<u8>,
+    next: usize,
+}
+
+impl From<Script> for ScriptWire {
+    fn from(s: Script) -> ScriptWire {
+        ScriptWire {
+            rolls: s.rolls.to_vec(),
+            next: s.next,
+        }
+    }
+}
+
+impl TryFrom<ScriptWire> for Script {
+    type Error = String;
+
+    fn try_from(w: ScriptWire) -> Result<Script, String> {
+        if w.rolls.len() > MAX_SCRIPTED_ROLLS || w.next > w.rolls.len() {
+            return Err(format!(
+                "a script of {} rolls, {} used: at most {MAX_SCRIPTED_ROLLS}, and no more used than there are",
+                w.rolls.len(),
+                w.next
+            ));
+        }
+        if let Some(r) = w.rolls.iter().find(|r| !(1..=6).contains(*r)) {
+            return Err(format!("a roll of {r} in a script: rolls are 1 to 6"));
+        }
+        Ok(Script {
+            rolls: w.rolls.into(),
+            next: w.next,
+        })
+    }
 }
 
 impl Script {

@@ -15,11 +15,14 @@ use std::fmt;
 use std::str::FromStr;
 
 use rand::Rng;
+use serde::{Deserialize, Serialize};
 
 use crate::dice::Dice;
 
 /// A ruling of RULINGS.md or of a system's rulings file, by number: `R23`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Ruling(pub u16);
 
 impl fmt::Display for Ruling {
@@ -29,7 +32,7 @@ impl fmt::Display for Ruling {
 }
 
 /// A seat at the table: a player's index in the setup's order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Seat(pub u16);
 
 impl Seat {
@@ -40,7 +43,9 @@ impl Seat {
 }
 
 /// A set of seats, for decisions owed by several players at once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Seats(pub u64);
 
 impl Seats {
@@ -87,12 +92,31 @@ pub enum Decision {
 }
 
 /// How a game ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Ending {
     /// This player won.
     Won(Seat),
     /// Nobody won, for this reason (in plain words, with its ruling).
     Draw(&'static str),
+}
+
+/// An ending as it is read: its reason a text of its own, kept once
+/// ([`crate::wire::intern`]).
+#[derive(Deserialize)]
+enum EndingWire {
+    Won(Seat),
+    Draw(String),
+}
+
+impl<'de> Deserialize<'de> for Ending {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Ending, D::Error> {
+        Ok(match EndingWire::deserialize(d)? {
+            EndingWire::Won(seat) => Ending::Won(seat),
+            EndingWire::Draw(why) => {
+                Ending::Draw(crate::wire::intern(why).map_err(serde::de::Error::custom)?)
+            }
+        })
+    }
 }
 
 /// A place on the surface a game is played on.

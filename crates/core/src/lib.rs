@@ -13,3 +13,4 @@ pub mod record;
 pub mod setup;
 pub mod text;
 pub mod undo;
+pub mod wire;

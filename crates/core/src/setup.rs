@@ -13,7 +13,7 @@ use crate::game::Ruling;
 pub const MAX_PROBLEMS_KEPT: usize = 1_000;
 
 /// One problem with a setup, located by the path of the field that causes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SetupProblem {
     /// Field path, as in the scenario file: `players[1].factors[0].units[3]`,
     /// `pieces[3].infantry`.

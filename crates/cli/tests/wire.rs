@@ -1,0 +1,105 @@
+//! Games as bytes (`sandtable_core::wire`): a game read back is the game,
+//! hash for hash; a masked copy reads back as itself; bytes that are not a
+//! game, or a game's bytes with one byte changed, are refused or read into
+//! a game the rules can still look at, and never crash the reader.
+
+use std::path::Path;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sandtable_core::game::{GameState, Seat, Viewer, next_seat};
+use sandtable_core::wire::{WireError, decode, encode};
+use sandtable_scenario::{Loaded, load_any};
+
+fn cache_game(path: &str) -> sandtable_cache::Game {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    match load_any(&root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}")) {
+        Loaded::Cache(scenario) => scenario.game(),
+        _ => panic!("{path}: a Cache scenario"),
+    }
+}
+
+/// Positions of a random game from `seed`: every `every`th of at most
+/// `most` commands.
+fn positions<G: GameState>(mut game: G, seed: u64, every: usize, most: usize) -> Vec<G> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for k in 0..most {
+        if k % every == 0 {
+            out.push(game.clone());
+        }
+        let Some(seat) = next_seat(&game) else { break };
+        let command = game.random_command(seat, &mut rng).expect("a command");
+        GameState::apply_into(&mut game, seat, &command, &mut Vec::new()).expect("legal");
+    }
+    out.push(game);
+    out
+}
+
+/// What a reader does with a game: its lists and views, for every seat.
+fn look<G: GameState>(game: &G) {
+    let mut legal = Vec::new();
+    for s in 0..game.seats() {
+        let seat = Seat(s as u16);
+        game.legal_into(seat, &mut legal);
+        let _ = game.view_json(Viewer::Player(seat));
+        let _ = game.draw_text(Viewer::Player(seat));
+    }
+    let _ = game.decision();
+    let _ = game.state_hash();
+}
+
+#[test]
+fn a_cache_game_reads_back_as_itself() {
+    for (path, seed) in [
+        ("scenarios/standard.ron", 1),
+        ("scenarios/snyder-skirmish.ron", 2),
+    ] {
+        for game in positions(cache_game(path), seed, 4, 120) {
+            let back: sandtable_cache::Game = decode(&encode(&game)).expect("reads back");
+            assert!(back == game, "{path}");
+            assert_eq!(back.state_hash(), game.state_hash());
+            let masked = game.masked(Viewer::Public);
+            let back: sandtable_cache::Game = decode(&encode(&masked)).expect("reads back");
+            assert!(back == masked, "{path}: the masked copy");
+            assert_eq!(back.dice().left(), Some(0), "no dice on the wire");
+        }
+    }
+}
+
+#[test]
+fn bytes_that_are_not_a_cache_game_are_refused_without_a_crash() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    // Random bytes, of every length up to 300.
+    for len in 0..300 {
+        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        if let Ok(game) = decode::<sandtable_cache::Game>(&bytes) {
+            look(&game);
+        }
+    }
+    // A game's bytes with one byte changed: refused with a reason, or a
+    // game the rules can still look at.
+    let game = positions(cache_game("scenarios/snyder-skirmish.ron"), 4, 30, 30)
+        .pop()
+        .expect("a position");
+    let bytes = encode(&game);
+    let (mut refused, mut read) = (0, 0);
+    for _ in 0..3000 {
+        let mut changed = bytes.clone();
+        let k = rng.random_range(0..changed.len());
+        changed[k] = rng.random();
+        match decode::<sandtable_cache::Game>(&changed) {
+            Ok(game) => {
+                look(&game);
+                read += 1;
+            }
+            Err(WireError::Malformed(why)) => {
+                assert!(!why.is_empty());
+                refused += 1;
+            }
+            Err(WireError::Version { found }) => assert_ne!(found, 1),
+        }
+    }
+    // The control: both kinds happened.
+    assert!(refused > 0 && read > 0, "refused {refused}, read {read}");
+}

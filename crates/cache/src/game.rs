@@ -798,32 +798,30 @@ impl MixSquare for Mix {
 
 /// A game as it is written ([`sandtable_core::wire`]): its fixed part and
 /// its state.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct GameWire {
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct GameForm {
     table: Table,
     state: State,
 }
 
-impl serde::Serialize for Game {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut w = s.serialize_struct("GameWire", 2)?;
-        w.serialize_field("table", &*self.table)?;
-        w.serialize_field("state", &self.state)?;
-        w.end()
-    }
-}
+impl sandtable_core::wire::Wire for Game {
+    type Form = GameForm;
 
-impl<'de> serde::Deserialize<'de> for Game {
+    fn to_form(&self) -> GameForm {
+        GameForm {
+            table: (*self.table).clone(),
+            state: self.state.clone(),
+        }
+    }
+
     /// A game read back, refused where its parts do not fit together: a
     /// board of squares its pieces and cells do not match, an id out of
     /// range, a unit where its place does not put it.
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Game, D::Error> {
-        let GameWire { table, state } = GameWire::deserialize(d)?;
-        fits(&table, &state).map_err(serde::de::Error::custom)?;
+    fn from_form(form: GameForm) -> Result<Game, String> {
+        fits(&form.table, &form.state)?;
         Ok(Game {
-            table: Arc::new(table),
-            state,
+            table: Arc::new(form.table),
+            state: form.state,
         })
     }
 }

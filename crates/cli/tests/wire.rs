@@ -1,4 +1,4 @@
-//! Games as bytes (`sandtable_core::wire`): a game read back is the game,
+//! Games as bytes (`sandtable_core::wire::{write, read}`): a game read back is the game,
 //! hash for hash; a masked copy reads back as itself; bytes that are not a
 //! game, or a game's bytes with one byte changed, are refused or read into
 //! a game the rules can still look at, and never crash the reader.
@@ -8,7 +8,7 @@ use std::path::Path;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sandtable_core::game::{GameState, Seat, Viewer, next_seat};
-use sandtable_core::wire::{WireError, decode, encode};
+use sandtable_core::wire::{Wire, WireError, read, write};
 use sandtable_scenario::{Loaded, load_any};
 
 fn cache_game(path: &str) -> sandtable_cache::Game {
@@ -49,49 +49,53 @@ fn look<G: GameState>(game: &G) {
     let _ = game.state_hash();
 }
 
-#[test]
-fn a_cache_game_reads_back_as_itself() {
-    for (path, seed) in [
-        ("scenarios/standard.ron", 1),
-        ("scenarios/snyder-skirmish.ron", 2),
-    ] {
-        for game in positions(cache_game(path), seed, 4, 120) {
-            let back: sandtable_cache::Game = decode(&encode(&game)).expect("reads back");
-            assert!(back == game, "{path}");
-            assert_eq!(back.state_hash(), game.state_hash());
-            let masked = game.masked(Viewer::Public);
-            let back: sandtable_cache::Game = decode(&encode(&masked)).expect("reads back");
-            assert!(back == masked, "{path}: the masked copy");
+/// Every position reads back as itself, hash for hash, and so does its
+/// masked copy for each viewer, without dice.
+fn reads_back<G>(positions: &[G], what: &str)
+where
+    G: GameState + PartialEq + Wire,
+{
+    for (k, game) in positions.iter().enumerate() {
+        let back: G = read(&write(game)).unwrap_or_else(|e| panic!("{what} {k}: {e}"));
+        assert!(back == *game, "{what} {k}");
+        assert_eq!(back.state_hash(), game.state_hash(), "{what} {k}");
+        for viewer in [
+            Viewer::Public,
+            Viewer::Player(Seat(0)),
+            Viewer::Player(Seat(1)),
+        ] {
+            let masked = game.masked(viewer);
+            let back: G = read(&write(&masked)).unwrap_or_else(|e| panic!("{what} {k}: {e}"));
+            assert!(back == masked, "{what} {k}: the masked copy of {viewer:?}");
             assert_eq!(back.dice().left(), Some(0), "no dice on the wire");
         }
     }
 }
 
-#[test]
-fn bytes_that_are_not_a_cache_game_are_refused_without_a_crash() {
-    let mut rng = ChaCha8Rng::seed_from_u64(9);
-    // Random bytes, of every length up to 300.
+/// Random bytes, and `game`'s bytes with one byte changed, are refused
+/// with a reason or read into a game the rules can look at; returns how
+/// many changed encodings were refused and how many read into a game.
+fn survives<G>(game: &G, seed: u64) -> (usize, usize)
+where
+    G: GameState + Wire,
+{
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for len in 0..300 {
         let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
-        if let Ok(game) = decode::<sandtable_cache::Game>(&bytes) {
+        if let Ok(game) = read::<G>(&bytes) {
             look(&game);
         }
     }
-    // A game's bytes with one byte changed: refused with a reason, or a
-    // game the rules can still look at.
-    let game = positions(cache_game("scenarios/snyder-skirmish.ron"), 4, 30, 30)
-        .pop()
-        .expect("a position");
-    let bytes = encode(&game);
-    let (mut refused, mut read) = (0, 0);
+    let bytes = write(game);
+    let (mut refused, mut kept) = (0, 0);
     for _ in 0..3000 {
         let mut changed = bytes.clone();
         let k = rng.random_range(0..changed.len());
         changed[k] = rng.random();
-        match decode::<sandtable_cache::Game>(&changed) {
+        match read::<G>(&changed) {
             Ok(game) => {
                 look(&game);
-                read += 1;
+                kept += 1;
             }
             Err(WireError::Malformed(why)) => {
                 assert!(!why.is_empty());
@@ -100,6 +104,63 @@ fn bytes_that_are_not_a_cache_game_are_refused_without_a_crash() {
             Err(WireError::Version { found }) => assert_ne!(found, 1),
         }
     }
+    (refused, kept)
+}
+
+fn skirmish(path: &str) -> sandtable_frontiers::Game {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    match load_any(&root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}")) {
+        Loaded::Frontiers(s) => sandtable_frontiers::Game::new(
+            &s.setup,
+            sandtable_core::dice::Dice::seeded(s.setup.seed),
+        )
+        .expect("starts"),
+        _ => panic!("{path}: a skirmish"),
+    }
+}
+
+#[test]
+fn a_cache_game_reads_back_as_itself() {
+    for (path, seed) in [
+        ("scenarios/standard.ron", 1),
+        ("scenarios/snyder-skirmish.ron", 2),
+    ] {
+        reads_back(&positions(cache_game(path), seed, 4, 120), path);
+    }
+}
+
+#[test]
+fn bytes_that_are_not_a_cache_game_are_refused_without_a_crash() {
+    let game = positions(cache_game("scenarios/snyder-skirmish.ron"), 4, 30, 30)
+        .pop()
+        .expect("a position");
+    let (refused, read) = survives(&game, 9);
     // The control: both kinds happened.
+    assert!(refused > 0 && read > 0, "refused {refused}, read {read}");
+}
+
+#[test]
+fn a_skirmish_reads_back_as_itself() {
+    for (path, seed) in [
+        ("scenarios/frontiers/confrontation.ron", 1),
+        ("scenarios/frontiers/cameron-1.ron", 2),
+        ("scenarios/frontiers/treasure-hunt.ron", 3),
+        ("scenarios/frontiers/data-recovery.ron", 4),
+    ] {
+        reads_back(&positions(skirmish(path), seed, 10, 300), path);
+    }
+}
+
+#[test]
+fn bytes_that_are_not_a_skirmish_are_refused_without_a_crash() {
+    let game = positions(
+        skirmish("scenarios/frontiers/treasure-hunt.ron"),
+        5,
+        120,
+        120,
+    )
+    .pop()
+    .expect("a position");
+    let (refused, read) = survives(&game, 10);
     assert!(refused > 0 && read > 0, "refused {refused}, read {read}");
 }

@@ -11,8 +11,8 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::{Mutex, PoisonError};
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+pub use serde::Serialize;
+pub use serde::de::DeserializeOwned;
 
 /// The version of the encoding: changed whenever a game's encoded form
 /// changes.
@@ -69,7 +69,31 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, WireError> {
     Ok(value)
 }
 
-/// The most distinct texts [`interned`] keeps: far more than the draw
+/// A value written through a plain form of itself and checked when it is
+/// read back, so that a refusal says why: a game, whose form is its setup
+/// and its state.
+pub trait Wire: Sized {
+    /// What is written.
+    type Form: Serialize + DeserializeOwned;
+    /// The value's form.
+    fn to_form(&self) -> Self::Form;
+    /// The value a form read back makes, or why it makes none (a setup the
+    /// rules refuse, a state that does not fit its setup).
+    fn from_form(form: Self::Form) -> Result<Self, String>;
+}
+
+/// `value` as bytes, through its form ([`encode`]).
+pub fn write<T: Wire>(value: &T) -> Vec<u8> {
+    encode(&value.to_form())
+}
+
+/// The value `bytes` hold, through its form: refused as [`decode`]
+/// refuses, and where the form makes no value, with the reason.
+pub fn read<T: Wire>(bytes: &[u8]) -> Result<T, WireError> {
+    T::from_form(decode(bytes)?).map_err(WireError::Malformed)
+}
+
+/// The most distinct texts [`intern`] keeps: far more than the draw
 /// reasons of every system.
 const MOST_INTERNED: usize = 256;
 

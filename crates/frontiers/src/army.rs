@@ -349,7 +349,9 @@ mod tests {
 }
 
 /// An order marker (R106): a number from 1, or a decoy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Marker {
     /// Turned up in step `n` (R108).
     Numbered(u8),
@@ -359,7 +361,9 @@ pub enum Marker {
 
 /// Where on a unit a marker lies (R107): on infantry, the unit; on a
 /// vehicle, its L slot or a weapon's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Slot {
     /// On the unit (infantry).
     Unit,
@@ -370,7 +374,7 @@ pub enum Slot {
 }
 
 /// A marker placed face down in the Order phase.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Placed {
     /// The unit, by index in the game.
     pub unit: usize,
@@ -542,20 +546,10 @@ pub fn check_orders(
 mod order_tests {
     use super::*;
     use crate::data::Faction;
-    use crate::geometry::Pt;
     use crate::setup::{Setup, SideSetup, UnitSetup};
 
     fn units() -> Vec<crate::game::Unit> {
-        let unit = |id: &str, data: &str, side: u8, x: i32| UnitSetup {
-            id: id.into(),
-            data: data.into(),
-            side,
-            at: Pt::new(x, 100),
-            facing: 0,
-            back: false,
-            deploy: false,
-            gear: None,
-        };
+        let unit = UnitSetup::at_x;
         let setup = Setup {
             sides: vec![SideSetup::of(Faction::Legion), SideSetup::of(Faction::Zirl)],
             units: vec![
@@ -761,18 +755,8 @@ mod turn_tests {
     #[test]
     fn r110_the_slower_unit_s_owner_names_first_and_a_die_breaks_a_tie() {
         use crate::data::Faction;
-        use crate::geometry::Pt;
         use crate::setup::{Setup, SideSetup, UnitSetup};
-        let unit = |data: &str, side: u8, x: i32| UnitSetup {
-            id: String::new(),
-            data: data.into(),
-            side,
-            at: Pt::new(x, 100),
-            facing: 0,
-            back: false,
-            deploy: false,
-            gear: None,
-        };
+        let unit = |data: &str, side: u8, x: i32| UnitSetup::at_x("", data, side, x);
         let setup = Setup {
             sides: vec![SideSetup::of(Faction::Legion), SideSetup::of(Faction::Zirl)],
             units: vec![

@@ -4,7 +4,9 @@
 //! rules over the six faces of the die.
 
 /// What an attack does (R123, R124).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Outcome {
     /// Nothing.
     Miss,

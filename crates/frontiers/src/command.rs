@@ -32,7 +32,9 @@ use crate::moves::MAX_LEGS;
 use crate::setup::id_ok;
 
 /// A unit's short id, as commands name it: 1 to 4 capitals and digits.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Tag([u8; 4]);
 
 impl Tag {
@@ -66,7 +68,9 @@ impl fmt::Debug for Tag {
 }
 
 /// A point of a command, in whole mm (as [`sandtable_core::game::Spot::Point`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct P16 {
     /// Across.
     pub x: i16,
@@ -97,7 +101,7 @@ impl fmt::Display for P16 {
 
 /// A step of a move: a point outdoors its centre goes to, or a space of
 /// a building element it steps into (R117).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Step {
     /// A point on the table.
     At(P16),
@@ -135,7 +139,9 @@ pub const MAX_STEPS: usize = 16;
 
 /// A move's legs: up to [`MAX_LEGS`] straight legs and spaces, at most
 /// [`MAX_STEPS`] steps (R113, R117).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Legs {
     ends: [Step; MAX_STEPS],
     len: u8,
@@ -195,7 +201,7 @@ impl Legs {
 }
 
 /// An activated ability (R135, R136).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Special {
     /// Raise an energy shield (R135).
     Shield,
@@ -225,7 +231,9 @@ impl Special {
 pub const MAX_PARTS: usize = 3;
 
 /// A part of a rapid-fire shot (R141): a target and the bonus it takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Part {
     /// The target.
     pub target: Tag,
@@ -235,7 +243,9 @@ pub struct Part {
 
 /// The kind of action an active unit takes (R109), named before any is
 /// resolved (R110) and resolved in this order (R111).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Kind {
     /// A move, a charge, a transport's boarding or leaving (R113, R134).
     Move,
@@ -273,7 +283,7 @@ pub const MAX_ORDERS: usize = MAX_MARKERS as usize + 2;
 
 /// A marker placed in an `orders` command: the unit, where on it, and
 /// the marker (R107).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Order {
     /// The unit.
     pub unit: Tag,
@@ -309,7 +319,7 @@ impl fmt::Display for Order {
 }
 
 /// A command of Frontiers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Command {
     /// A Move (R113-R116): the legs, and an oval's final facing.
     Move {

@@ -18,7 +18,9 @@ pub const DEFAULT_CRATES: u8 = 6;
 pub const CRATE_MM: u16 = 20;
 
 /// What a crate holds (R144, the seed's ten).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Content {
     /// +2 at heavy armor ("-" counts as +0), a black Missile. Kept.
     AntiTank,
@@ -192,7 +194,7 @@ mod tests {
 }
 
 /// Where a crate is (R143, R148).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum CrateState {
     /// On the table, at its point.
     Lying,
@@ -205,7 +207,7 @@ pub enum CrateState {
 }
 
 /// An equipment crate in play.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Crate {
     /// Where it lies (while it lies).
     pub at: crate::geometry::Pt,

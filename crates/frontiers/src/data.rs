@@ -17,7 +17,7 @@
 //!   vehicles are location type 1 (R125).
 
 /// A faction (R150, R151).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Faction {
     /// The Legion.
     Legion,
@@ -26,7 +26,7 @@ pub enum Faction {
 }
 
 /// A unit's base (R101).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Base {
     /// A 30 mm disc: infantry.
     Round,
@@ -49,7 +49,7 @@ impl Base {
 }
 
 /// A missile weapon (R136).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Missile {
     /// No long range at heavy armor or structure.
     Black,
@@ -130,7 +130,7 @@ pub enum Ability {
 }
 
 /// A unit's other form (R137's Transformation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Form {
     /// Movement, in LNS.
     pub movement: u8,
@@ -564,7 +564,7 @@ pub const UNITS: &[UnitData] = &[
 
 /// What the back of a unit's token shows (R124): a damaged side, or an
 /// ability's side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Back {
     /// A damaged side: Defense and bonuses 1 less, +0 staying +0 (R150):
     /// a step flips the unit, a second destroys it.
@@ -578,7 +578,9 @@ pub enum Back {
 }
 
 /// A vehicle's location, as the seed's table names them (R125).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Location {
     /// A weapon: `A`, `A1` or `A2`, by its index among the weapons.
     Weapon(u8),
@@ -651,8 +653,31 @@ pub fn unit_data(id: &str) -> Option<&'static UnitData> {
     UNITS.iter().find(|u| u.id == id)
 }
 
+/// A unit's data written as its id and read back from the table of
+/// units (`#[serde(with = "crate::data::by_id")]`).
+pub(crate) mod by_id {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::UnitData;
+
+    pub(crate) fn serialize<S: Serializer>(
+        data: &&'static UnitData,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.serialize_str(data.id)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<&'static UnitData, D::Error> {
+        let id = String::deserialize(d)?;
+        super::unit_data(&id)
+            .ok_or_else(|| serde::de::Error::custom(format!("no unit's data is called {id:?}")))
+    }
+}
+
 /// When a card may be played (R132).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Window {
     /// In the Preparation phase.
     Preparation,

@@ -39,11 +39,12 @@ pub const GRENADE_LNS: u32 = 3;
 pub const GRENADE_BONUS: i8 = 2;
 
 /// A unit in the game.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Unit {
     /// Its short id.
     pub tag: Tag,
-    /// Its data (R150, R151).
+    /// Its data (R150, R151), written as its id.
+    #[serde(with = "crate::data::by_id")]
     pub data: &'static UnitData,
     /// Its side.
     pub side: u8,
@@ -226,7 +227,7 @@ pub enum Struck {
 }
 
 /// A drop waiting for where its template fell (`drop: placed`, R129).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct PendingDrop {
     /// The firer.
     pub shooter: usize,
@@ -3288,5 +3289,218 @@ pub fn weapon_name(data: &UnitData, w: usize) -> String {
     match data.weapons.get(w) {
         Some(weapon) if !weapon.name.is_empty() => weapon.name.to_owned(),
         _ => "its weapon".to_owned(),
+    }
+}
+
+/// A skirmish as it is written ([`sandtable_core::wire`]): its setup and
+/// its state.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct GameForm {
+    setup: Setup,
+    units: Vec<Unit>,
+    elements: Vec<u8>,
+    clouds: Vec<Cloud>,
+    turn: u32,
+    flow: crate::turn::Flow,
+    crates: Vec<crate::crates::Crate>,
+    banked: [u8; 2],
+    diskette: Option<crate::objectives::Diskette>,
+    deferred: Option<Vec<(usize, Outcome)>>,
+    pending: Option<PendingDrop>,
+    picks: Vec<usize>,
+    ap: [u16; 2],
+    over: Option<Ending>,
+    dice: Dice,
+}
+
+impl sandtable_core::wire::Wire for Game {
+    type Form = GameForm;
+
+    fn to_form(&self) -> GameForm {
+        GameForm {
+            setup: self.table.setup.clone(),
+            units: self.units.clone(),
+            elements: self.elements.clone(),
+            clouds: self.clouds.clone(),
+            turn: self.turn,
+            flow: self.flow.clone(),
+            crates: self.crates.clone(),
+            banked: self.banked,
+            diskette: self.diskette,
+            deferred: self.deferred.clone(),
+            pending: self.pending,
+            picks: self.picks.clone(),
+            ap: self.ap,
+            over: self.over,
+            dice: self.dice.clone(),
+        }
+    }
+
+    /// A skirmish read back: its setup checked as a scenario's is (R100 to
+    /// R103) and its table built again from it, then its state, refused
+    /// where it does not fit the setup (a unit, a crate, an element or a
+    /// card that is not there).
+    fn from_form(w: GameForm) -> Result<Game, String> {
+        // Any dice: the setup's table is what is wanted of it.
+        let fresh = Game::new(&w.setup, Dice::seeded(0)).map_err(|e| format!("its setup: {e}"))?;
+        let game = Game {
+            table: fresh.table.clone(),
+            units: w.units,
+            elements: w.elements,
+            clouds: w.clouds,
+            turn: w.turn,
+            flow: w.flow,
+            crates: w.crates,
+            banked: w.banked,
+            diskette: w.diskette,
+            deferred: w.deferred,
+            pending: w.pending,
+            picks: w.picks,
+            ap: w.ap,
+            over: w.over,
+            dice: w.dice,
+        };
+        game.fits(&fresh)?;
+        Ok(game)
+    }
+}
+
+impl Game {
+    /// Whether a state read back fits the game `fresh` started from the
+    /// same setup, so that no rule indexes out of it: why not.
+    fn fits(&self, fresh: &Game) -> Result<(), String> {
+        let n = self.units.len();
+        if n != fresh.units.len() || self.elements.len() != fresh.elements.len() {
+            return Err(format!(
+                "{n} units and {} elements where the setup has {} and {}",
+                self.elements.len(),
+                fresh.units.len(),
+                fresh.elements.len()
+            ));
+        }
+        let unit = |k: usize| k < n;
+        let side = |s: u8| s < 2;
+        let elements = &self.table.setup.elements;
+        for (u, f) in self.units.iter().zip(&fresh.units) {
+            let inside_ok = u.inside.is_none_or(|(e, k)| {
+                elements
+                    .get(usize::from(e))
+                    .is_some_and(|el| usize::from(k) < el.spaces.len())
+            });
+            if u.tag != f.tag
+                || u.data.id != f.data.id
+                || u.side != f.side
+                || !inside_ok
+                || u.aboard.is_some_and(|a| !unit(usize::from(a)))
+                || u.gear
+                    .is_some_and(|(k, _)| usize::from(k) >= self.crates.len())
+            {
+                return Err(format!("unit {} does not fit the setup", f.tag));
+            }
+        }
+        for c in &self.crates {
+            let ok = match c.state {
+                crate::crates::CrateState::Carried(u) => unit(usize::from(u)),
+                crate::crates::CrateState::Banked(s) => side(s),
+                _ => true,
+            };
+            if !ok || c.secret_of.is_some_and(|s| !side(s)) {
+                return Err("a crate with a unit or side that is not there".to_owned());
+            }
+        }
+        let f = &self.flow;
+        let phase_side = match f.phase {
+            crate::turn::Phase::Deploy(s)
+            | crate::turn::Phase::Prepare(s)
+            | crate::turn::Phase::Name(s)
+            | crate::turn::Phase::Reserve(s) => s,
+            _ => 0,
+        };
+        let cards_ok = f.cards.iter().all(|c| {
+            c.deck
+                .iter()
+                .chain(&c.hand)
+                .chain(&c.discards)
+                .all(|k| usize::from(*k) < crate::data::CARDS.len())
+        });
+        let units_ok = f.placed.iter().flatten().all(|p| unit(p.unit))
+            && f.active.iter().all(|a| unit(a.unit) && side(a.side))
+            && f.window
+                .is_none_or(|w| side(w.side) && w.unit.is_none_or(unit))
+            && f.landing.iter().all(|(k, _)| unit(*k))
+            && f.mods.iter().all(|(k, _)| unit(*k))
+            && f.over.iter().all(|k| unit(*k))
+            && f.queue.iter().all(|(s, _)| side(*s))
+            && self.picks.iter().all(|k| unit(*k))
+            && self.deferred.iter().flatten().all(|(k, _)| unit(*k))
+            && self.pending.is_none_or(|p| {
+                unit(p.shooter)
+                    && usize::from(p.weapon) < self.units[p.shooter].data.weapons.len().max(1)
+            })
+            && self
+                .diskette
+                .is_none_or(|d| d.carrier.is_none_or(|c| unit(usize::from(c))));
+        if !side(phase_side) || !side(f.first) || !cards_ok || !units_ok {
+            return Err("the turn names a unit, side or card that is not there".to_owned());
+        }
+        if self.clouds.iter().any(|c| c.owner > 1)
+            || matches!(self.over, Some(Ending::Won(s)) if s.0 > 1)
+        {
+            return Err("a cloud or an ending of a seat that is not there".to_owned());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sandtable_core::wire::{Wire, WireError, read, write};
+
+    use super::*;
+    use crate::data::Faction;
+    use crate::setup::{SideSetup, UnitSetup};
+
+    fn game() -> Game {
+        let unit = |data: &str, side: u8, x: i32| UnitSetup::at_x("", data, side, x);
+        let setup = Setup {
+            sides: vec![SideSetup::of(Faction::Legion), SideSetup::of(Faction::Zirl)],
+            units: vec![unit("lg_trooper", 0, 100), unit("zr_cluster", 1, 300)],
+            ..Setup::default()
+        };
+        Game::new(&setup, Dice::seeded(1)).expect("valid")
+    }
+
+    #[test]
+    fn a_state_that_does_not_fit_its_setup_is_refused_with_its_reason() {
+        let g = game();
+        // The control: the form reads back.
+        assert!(Game::from_form(g.to_form()) == Ok(g.clone()));
+        let mut form = g.to_form();
+        form.units.pop();
+        assert_eq!(
+            Game::from_form(form).err().as_deref(),
+            Some("1 units and 0 elements where the setup has 2 and 0")
+        );
+        let mut form = g.to_form();
+        form.flow.cards[0].hand.push(200);
+        assert_eq!(
+            Game::from_form(form).err().as_deref(),
+            Some("the turn names a unit, side or card that is not there")
+        );
+        let mut form = g.to_form();
+        form.units[1].aboard = Some(7);
+        let why = read::<Game>(&sandtable_core::wire::encode(&form)).err();
+        assert!(
+            matches!(&why, Some(WireError::Malformed(w)) if w.contains("does not fit the setup")),
+            "{why:?}"
+        );
+        let mut form = g.to_form();
+        form.setup.sides.pop();
+        assert!(
+            Game::from_form(form)
+                .err()
+                .is_some_and(|w| w.starts_with("its setup: ")),
+        );
+        assert!(read::<Game>(&write(&g)) == Ok(g));
     }
 }

@@ -27,7 +27,19 @@
 
 /// A point of the table in whole millimetres from its left (`x`) and near
 /// (`y`) edges (R100).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Pt {
     /// From the left edge.
     pub x: i32,

@@ -21,7 +21,7 @@ fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> 
 }
 
 /// The diskette (R147).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Diskette {
     /// Where it lies, while it lies.
     pub at: Pt,

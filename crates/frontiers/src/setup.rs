@@ -25,7 +25,9 @@ pub const MAX_CORNERS: usize = 64;
 pub const MAX_TURNS: u32 = 99;
 
 /// How light structures crossed by one line add up (R122).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum LightStacking {
     /// -1 however many are crossed (as written).
     #[default]
@@ -35,7 +37,9 @@ pub enum LightStacking {
 }
 
 /// Whose penalty symbol a light structure costs (R122).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum PenaltySymbol {
     /// The shooter's printed symbol replaces the 1 (as written).
     #[default]
@@ -45,7 +49,9 @@ pub enum PenaltySymbol {
 }
 
 /// A sniper's penalty for a target in a building (R142).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum SniperBuilding {
     /// +1, as the seed's table says.
     #[default]
@@ -55,7 +61,9 @@ pub enum SniperBuilding {
 }
 
 /// How a drop lands (R129).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum DropRule {
     /// Two dice scatter it.
     #[default]
@@ -65,7 +73,7 @@ pub enum DropRule {
 }
 
 /// The rulings' switches (R100, R102, R122, R129, R131, R142).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Switches {
     /// Millimetres a LNS (R100).
     pub lns_mm: u16,
@@ -108,7 +116,9 @@ impl Switches {
 }
 
 /// A kind of terrain (R114, R120, R122, R123).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum TerrainKind {
     /// Woods and the like: blocks sight unless a unit stands in it, -2 or
     /// -1 to shots, 2 LNS off a vehicle's move.
@@ -135,7 +145,7 @@ impl TerrainKind {
 }
 
 /// A terrain piece: a polygon of a kind.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Terrain {
     /// Its kind.
     pub kind: TerrainKind,
@@ -145,7 +155,7 @@ pub struct Terrain {
 
 /// A door or a window of a building element: a segment of its outline,
 /// and the spaces behind it (R117).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub struct Opening {
     /// A door (units pass) or a window (only lines and grenades do).
     pub kind: OpeningKind,
@@ -158,7 +168,9 @@ pub struct Opening {
 }
 
 /// What an opening is (R117).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum OpeningKind {
     /// Units enter and leave by it; lines pass.
     #[default]
@@ -171,7 +183,7 @@ pub enum OpeningKind {
 /// defense (structure) and steps to ruin, its spaces (one unit each,
 /// linked to their neighbours), its doors and windows, and the elements
 /// whose fall brings it down (an X, R119).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub struct Element {
     /// Its name, for people.
     pub name: String,
@@ -211,7 +223,7 @@ pub fn element_id(elements: &[Element], i: usize) -> String {
 }
 
 /// A side (R103).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct SideSetup {
     /// The player's name.
     pub name: String,
@@ -238,7 +250,7 @@ impl SideSetup {
 }
 
 /// A unit where it starts.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct UnitSetup {
     /// Its short id in commands (`T1`): unique in the skirmish; empty for
     /// the default, the data's first letter and a number.
@@ -262,8 +274,28 @@ pub struct UnitSetup {
     pub gear: Option<crate::crates::Content>,
 }
 
+#[cfg(test)]
+impl UnitSetup {
+    /// For the crate's tests: unit `id` of `data` for `side`, facing 0,
+    /// its front showing, on the table at `x`, 100 mm.
+    pub(crate) fn at_x(id: &str, data: &str, side: u8, x: i32) -> UnitSetup {
+        UnitSetup {
+            id: id.into(),
+            data: data.into(),
+            side,
+            at: Pt::new(x, 100),
+            facing: 0,
+            back: false,
+            deploy: false,
+            gear: None,
+        }
+    }
+}
+
 /// How a skirmish is won, besides a side with no unit standing (R145).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Victory {
     /// On AP destroyed after the last turn (R145).
     #[default]
@@ -288,7 +320,7 @@ pub enum Victory {
 }
 
 /// A skirmish as set up: everything [`crate::Game::new`] checks.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     /// The table, width and depth in mm (R100).
     pub table: (u16, u16),

@@ -11,7 +11,7 @@ pub const CLOUD_MM: u16 = 90;
 pub const CLOUDS_EACH: usize = 2;
 
 /// A cloud on the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Cloud {
     /// Its centre.
     pub at: Pt,
@@ -36,7 +36,9 @@ impl Cloud {
 
 /// How the penalties of several clouds crossed add up (R131,
 /// `smoke_stacking`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum SmokeStacking {
     /// Each cloud's penalty counts.
     #[default]

@@ -44,7 +44,7 @@ use crate::game::{CommandError, Event, Game};
 pub const LAST_STEP: u8 = army::MAX_MARKERS;
 
 /// A side's cards (R104, R105), each by its place in [`CARDS`].
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Cards {
     /// Whether the deck is dealt yet (at the side's first draw).
     pub dealt: bool,
@@ -57,7 +57,7 @@ pub struct Cards {
 }
 
 /// Where the turn stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Phase {
     /// This side deploys a unit, before the first turn (R146).
     Deploy(u8),
@@ -78,7 +78,7 @@ pub enum Phase {
 }
 
 /// A card window open (R132).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Open {
     /// Its kind: Step, Shot or Hit.
     pub kind: Window,
@@ -91,7 +91,7 @@ pub struct Open {
 }
 
 /// A unit whose marker is turned up in this step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Active {
     /// Its side.
     pub side: u8,
@@ -106,7 +106,7 @@ pub struct Active {
 }
 
 /// The turn's state.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Flow {
     /// The phase.
     pub phase: Phase,

@@ -47,7 +47,9 @@ pub fn treasure_hunt(banked: [u32; 2], ap_destroyed: [u32; 2]) -> Ending {
 
 /// Attack/Defense's `mode` (R148): the attacker's points as a multiple
 /// of the defender's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Mode {
     /// x1.
     Even,

@@ -164,3 +164,54 @@ fn bytes_that_are_not_a_skirmish_are_refused_without_a_crash() {
     let (refused, read) = survives(&game, 10);
     assert!(refused > 0 && read > 0, "refused {refused}, read {read}");
 }
+
+fn battle(path: &str) -> sandtable_warpspawn::Game {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    match load_any(&root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}")) {
+        Loaded::Warpspawn(b) => sandtable_warpspawn::Game::new(
+            &b.setup,
+            sandtable_core::dice::Dice::seeded(b.setup.seed),
+        )
+        .expect("starts"),
+        _ => panic!("{path}: a battle"),
+    }
+}
+
+/// The flank march after each command of its shipped record.
+fn flank_march() -> Vec<sandtable_warpspawn::Game> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text =
+        std::fs::read_to_string(root.join("tests/data/flank-march.moves")).expect("the record");
+    let mut game = battle("scenarios/warpspawn/flank-march.ron");
+    let mut out = vec![game.clone()];
+    for l in text.lines().map(str::trim) {
+        if l.is_empty() || l.starts_with('#') || l.starts_with('[') {
+            continue;
+        }
+        let command: sandtable_warpspawn::Command = l.parse().expect("the notation");
+        let seat = next_seat(&game).expect("the record ends before the battle");
+        GameState::apply_into(&mut game, seat, &command, &mut Vec::new()).expect("legal");
+        out.push(game.clone());
+    }
+    out
+}
+
+#[test]
+fn a_battle_reads_back_as_itself() {
+    reads_back(
+        &positions(battle("scenarios/warpspawn/open-field.ron"), 1, 10, 300),
+        "open field",
+    );
+    reads_back(&flank_march(), "flank march");
+}
+
+#[test]
+fn bytes_that_are_not_a_battle_are_refused_without_a_crash() {
+    // In the middle of the ring's movement, with orders revealed.
+    let game = flank_march()
+        .into_iter()
+        .find(|g| g.grid().is_some_and(|r| !r.revealed.is_empty()))
+        .expect("a position with orders revealed");
+    let (refused, read) = survives(&game, 11);
+    assert!(refused > 0 && read > 0, "refused {refused}, read {read}");
+}

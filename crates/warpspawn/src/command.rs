@@ -9,7 +9,19 @@ use std::str::FromStr;
 use crate::hex::Hex;
 
 /// Men by kind: infantry and cavalry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Men {
     /// Infantry.
     pub inf: u16,
@@ -75,7 +87,9 @@ impl fmt::Display for Men {
 
 /// What part of a hex marches (R69-R71): men by kind, officers, the
 /// cannon, baggage, flag, prisoners and unarmed men.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Pick {
     /// Armed men.
     pub men: Men,
@@ -132,13 +146,23 @@ impl fmt::Display for Pick {
 }
 
 /// Up to six hexes (a hex has six neighbours).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Hexes {
     len: u8,
     hexes: [Hex; 6],
 }
 
 impl Hexes {
+    /// Whether hexes read back are at most six, each on `map`.
+    pub(crate) fn fits(&self, map: crate::hex::Map) -> bool {
+        usize::from(self.len) <= self.hexes.len()
+            && self.hexes[..usize::from(self.len)]
+                .iter()
+                .all(|h| map.contains(*h))
+    }
+
     /// One hex.
     pub const fn one(hex: Hex) -> Hexes {
         let mut hexes = [Hex::new(0, 0); 6];
@@ -180,7 +204,9 @@ impl Hexes {
 }
 
 /// Up to six hexes, each with men: the hexes a free advance comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Parts {
     len: u8,
     parts: [(Hex, Men); 6],
@@ -214,7 +240,7 @@ impl Parts {
 }
 
 /// Where a rout move goes (R80).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum RoutTo {
     /// Into this hex.
     Hex(Hex),
@@ -225,7 +251,7 @@ pub enum RoutTo {
 }
 
 /// A command of the battle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Command {
     /// The cannon in `cannon` fires at `target` (R65-R68): at its routing
     /// group when `routers`, with the named crew or the first four men,

@@ -15,7 +15,9 @@ use crate::hex::{Edge, Hex, Map};
 use crate::setup::{self, Cover, Setup, SetupError, Switches, Terrain};
 
 /// One of the two sides, by its index in the setup (0 or 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Side(pub u8);
 
 impl Side {
@@ -32,7 +34,9 @@ impl Side {
 
 /// Men with their officers: the armed men of a formation, a routing group,
 /// prisoners or unarmed men (R62, R63).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Band {
     /// Men by kind.
     pub men: Men,
@@ -85,7 +89,7 @@ impl Band {
 }
 
 /// A side's pieces in one hex, with what they did this player turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Stack {
     /// The hex.
     pub hex: Hex,
@@ -111,7 +115,9 @@ pub struct Stack {
 
 /// What a stack's pieces did this player turn (R65, R69-R72, R79, R80);
 /// cleared when a player turn ends (R64).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Marks {
     /// Armed men marked as the crew of a cannon that fired (R65).
     pub crew: Men,
@@ -266,7 +272,7 @@ impl Free {
 }
 
 /// The four phases of a player turn, in order (R64).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Phase {
     /// Cannon fire (R65-R68).
     Cannonade,
@@ -307,7 +313,7 @@ impl fmt::Display for Phase {
 }
 
 /// Which of a hex's men a loss falls on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Which {
     /// The formation's armed men.
     Armed,
@@ -316,7 +322,7 @@ pub enum Which {
 }
 
 /// Why men are lost, for the log and the summary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Cause {
     /// A cannon's shot (R67).
     Shot,
@@ -327,7 +333,7 @@ pub enum Cause {
 }
 
 /// What befalls the losers of a melee (R76).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Fate {
     /// 1-2: the rest are taken prisoner.
     Surrender,
@@ -358,7 +364,7 @@ impl Fate {
 }
 
 /// Why routers make a rout move (R76, R79, R80).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum RoutWhy {
     /// They lost a melee (R76).
     Melee,
@@ -370,7 +376,7 @@ pub enum RoutWhy {
 
 /// Something the rules still have to do, or a decision they wait for,
 /// front first (R64, R76, R77, R80).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Step {
     /// `count` men of `side` in `hexes` die, their owner choosing which (R67,
     /// R68, R76).
@@ -432,7 +438,7 @@ pub enum Step {
 }
 
 /// How the battle ended (R64).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// This side has more victory points.
     Won(Side),
@@ -441,7 +447,7 @@ pub enum Outcome {
 }
 
 /// Why the battle ended (R64, R81).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum EndReason {
     /// The last game turn was played.
     Turns,
@@ -703,7 +709,7 @@ impl Battle {
 }
 
 /// Everything that changes in a battle.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct State {
     /// Every side's pieces, one stack a hex and side, sorted by hex then
     /// side.
@@ -1304,4 +1310,96 @@ impl State {
 /// entering one (R69).
 pub fn is_cover(terrain: Terrain) -> bool {
     matches!(terrain.cover(), Cover::Covered | Cover::Fortified)
+}
+
+/// A battle as it is written ([`sandtable_core::wire`]): its setup and its
+/// state.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct GameForm {
+    setup: Setup,
+    state: State,
+}
+
+impl sandtable_core::wire::Wire for Game {
+    type Form = GameForm;
+
+    fn to_form(&self) -> GameForm {
+        GameForm {
+            setup: self.battle.setup.clone(),
+            state: self.state.clone(),
+        }
+    }
+
+    /// A battle read back: its setup checked as a scenario's is (R60 to
+    /// R64, and the grid's R40 to R57) and its map built again from it,
+    /// then its state, refused where it does not fit the map (a stack off
+    /// it or out of order, a side that is not there, a square off the
+    /// ring).
+    fn from_form(form: GameForm) -> Result<Game, String> {
+        // Any dice: the setup's battle is what is wanted of it.
+        let fresh =
+            Game::new(&form.setup, Dice::seeded(0)).map_err(|e| format!("its setup: {e}"))?;
+        let game = Game {
+            battle: fresh.battle.clone(),
+            state: form.state,
+        };
+        game.fits(&fresh)?;
+        Ok(game)
+    }
+}
+
+impl Game {
+    /// Whether a state read back fits the battle `fresh` started from the
+    /// same setup, so that no rule indexes out of it: why not.
+    fn fits(&self, fresh: &Game) -> Result<(), String> {
+        let map = self.battle.map;
+        let s = &self.state;
+        let side = |x: Side| x.0 < 2;
+        if s.rows != fresh.state.rows || s.slots.len() != fresh.state.slots.len() {
+            return Err("a state of another map".to_owned());
+        }
+        let sorted = s
+            .stacks
+            .windows(2)
+            .all(|w| (w[0].hex, w[0].side) < (w[1].hex, w[1].side));
+        if !sorted
+            || s.stacks
+                .iter()
+                .any(|st| !map.contains(st.hex) || !side(st.side))
+        {
+            return Err("a stack off the map, of no side, or out of order".to_owned());
+        }
+        let mut slots = s.clone();
+        slots.slots.iter_mut().for_each(|k| *k = 0);
+        slots.renumber(0);
+        if slots.slots != s.slots {
+            return Err("the stacks' look-up does not match the stacks".to_owned());
+        }
+        let steps_ok = s.steps.iter().all(|step| match step {
+            Step::Lose { side: x, hexes, .. } => side(*x) && hexes.fits(map),
+            Step::Fate { losers, hexes, .. } => side(*losers) && hexes.fits(map),
+            Step::Rout { side: x, from, .. } => side(*x) && map.contains(*from),
+            Step::Advance {
+                side: x,
+                into,
+                from,
+            } => side(*x) && into.fits(map) && from.fits(map),
+            Step::LoseInRing { side: x, .. } => side(*x),
+            Step::EndTurn => true,
+        });
+        let ending_ok = s.ending.is_none_or(|(o, r)| {
+            !matches!(o, Outcome::Won(x) if !side(x))
+                && !matches!(r, EndReason::NoArmedMen(x) if !side(x))
+        });
+        if !side(s.active) || !side(s.first) || !steps_ok || !ending_ok {
+            return Err("a side, hex or step that is not there".to_owned());
+        }
+        match (&s.grid, &fresh.state.grid) {
+            (None, None) => Ok(()),
+            (Some(g), Some(f)) => g.fits(f, map),
+            _ => Err(
+                "an off-board grid where the setup has none, or none where it has one".to_owned(),
+            ),
+        }
+    }
 }

@@ -14,7 +14,19 @@ use sandtable_core::grid;
 pub const MAX_MAP_SIDE: u16 = 100;
 
 /// A hex of the map by its column and row from 0 (`A1` is column 0, row 0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Hex {
     /// Column from the left edge.
     pub col: u8,
@@ -145,7 +157,7 @@ impl fmt::Display for Edge {
 }
 
 /// The map's extent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Map {
     /// Columns, left to right.
     pub columns: u16,

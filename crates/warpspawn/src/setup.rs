@@ -23,7 +23,9 @@ pub const MAX_COUNT: u16 = 10_000;
 pub use sandtable_core::setup::{MAX_PROBLEMS_KEPT, SetupError, SetupProblem};
 
 /// What a hex is for movement, fire and melee (R60).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Cover {
     /// Fields, roads, bridges.
     Clear,
@@ -145,7 +147,7 @@ pub enum MeleeResult {
 /// The melee table's rows (R74, R75), highest ratio first: 4:1, 3:1, 2:1,
 /// 3:2 and the even row, six results each for rolls 1 to 6. Switch
 /// `melee_rows`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct MeleeRows(pub [[MeleeResult; 6]; 5]);
 
 impl MeleeRows {
@@ -202,7 +204,7 @@ pub enum RallyLow {
 
 /// The house rules a scenario may switch (the rulings' switches), with the
 /// rulings' defaults.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Switches {
     /// Cannon range in hexes, 1 to 6 (R65).
     pub cannon_range: u8,
@@ -240,7 +242,7 @@ impl Default for Switches {
 }
 
 /// One side of the battle.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SideSetup {
     /// The side's name.
     pub name: String,
@@ -253,7 +255,7 @@ pub struct SideSetup {
 }
 
 /// The pieces one side starts with in one hex.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct PiecesSetup {
     /// The hex.
     pub at: Hex,
@@ -286,7 +288,7 @@ impl PiecesSetup {
 }
 
 /// Everything a battle starts from, before validation.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     /// The map's size.
     pub map: Map,

@@ -15,13 +15,21 @@ use crate::command::{Men, PIECE_NAMES, Pick, Words, parse_pieces};
 pub const MAX_PATH: usize = 3;
 
 /// The squares a path enters, in order: one to [`MAX_PATH`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Path {
     len: u8,
     squares: [Square; MAX_PATH],
 }
 
 impl Path {
+    /// Whether a path read back holds one to [`MAX_PATH`] squares of `ring`.
+    pub(crate) fn fits(&self, ring: &super::ring::Ring) -> bool {
+        (1..=MAX_PATH).contains(&usize::from(self.len))
+            && self.squares[..usize::from(self.len)]
+                .iter()
+                .all(|sq| ring.holds(*sq))
+    }
+
     /// The path entering `squares`, one to [`MAX_PATH`] of them.
     pub fn from_slice(squares: &[Square]) -> Option<Path> {
         if squares.is_empty() || squares.len() > MAX_PATH {
@@ -50,7 +58,7 @@ impl std::ops::Deref for Path {
 }
 
 /// What a counter is ordered to do in the Orders phase (R47).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Order {
     /// Stay where it is.
     Hold,
@@ -61,7 +69,7 @@ pub enum Order {
 }
 
 /// A command of the off-board grid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum GridCommand {
     /// `order 5 2E 2F`, `order 5 hold`, `order 5 enter`, each with a
     /// trailing `scout` for a scout (R47, R54); sealed.

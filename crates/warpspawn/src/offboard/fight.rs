@@ -38,7 +38,7 @@ pub enum StandoffRule {
 }
 
 /// One of the two sides of a fight.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Party {
     /// The first side named.
     A,
@@ -47,7 +47,7 @@ pub enum Party {
 }
 
 /// How a fight ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// One side holds the square; the other falls back (R50).
     Won(Party),
@@ -56,7 +56,7 @@ pub enum Outcome {
 }
 
 /// A fight's dice and what they did, for its event and the log.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Resolved {
     /// Each side's dice after cancelling (R52).
     pub dice: (u32, u32),
@@ -166,7 +166,7 @@ pub fn resolve(
 
 /// A counter in a fight: where it stood at the tick's start and stands
 /// now, what it committed (R51), and whether it scouts (R54).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Engaged {
     /// The counter.
     pub id: CounterId,
@@ -181,7 +181,7 @@ pub struct Engaged {
 }
 
 /// Where a counter goes after a fight (R50, R54).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum After {
     /// It holds the square it stands in (a winner, or a breakthrough's
     /// defender).
@@ -195,7 +195,7 @@ pub enum After {
 }
 
 /// A fight settled: its dice and result, and where each counter goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settled {
     /// The dice, the throws and the result.
     pub resolved: Resolved,

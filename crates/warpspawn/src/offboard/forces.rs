@@ -47,7 +47,7 @@ impl std::fmt::Display for ForcesError {
 impl std::error::Error for ForcesError {}
 
 /// One side's forces being picked for a fight.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Forces {
     /// The side's counters in the fight.
     pub counters: Vec<Counter>,

@@ -16,7 +16,7 @@ use super::view::Counter;
 pub type Tick = (usize, Vec<(CounterId, Square, Square)>);
 
 /// The ring moving through the ticks of one Orders phase.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Movement {
     /// Every counter of both sides, where it stands now.
     pub counters: Vec<Counter>,
@@ -166,6 +166,29 @@ impl Movement {
     /// (R57).
     pub fn halt(&mut self, id: CounterId) {
         self.paths.remove(&id);
+    }
+
+    /// Whether a movement read back stands on `ring`: its counters, paths,
+    /// starts and contests on its squares, of the two sides.
+    pub(crate) fn fits(&self, ring: &super::ring::Ring) -> bool {
+        let held = |sq: &Square| ring.holds(*sq);
+        let id_ok = |id: &CounterId| id.side < 2;
+        self.counters.iter().all(|c| id_ok(&c.id) && held(&c.at))
+            && self
+                .paths
+                .iter()
+                .all(|(id, p)| id_ok(id) && p.iter().all(held))
+            && self.started.iter().all(|(id, sq)| id_ok(id) && held(sq))
+            && self.fought.iter().all(id_ok)
+            && self
+                .pending
+                .iter()
+                .all(|c| held(&c.square) && c.counters.iter().all(id_ok))
+            && self.log.iter().all(|(_, moves)| {
+                moves
+                    .iter()
+                    .all(|(id, a, b)| id_ok(id) && held(a) && held(b))
+            })
     }
 
     /// Stands a counter at `at` with no steps left, as if it had started

@@ -103,7 +103,7 @@ impl std::fmt::Display for OrderError {
 impl std::error::Error for OrderError {}
 
 /// What an order did, for the log of the side that wrote it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Written {
     /// The counter has its order.
     Ordered(u16),
@@ -126,7 +126,7 @@ pub enum Written {
 }
 
 /// One side's orders being written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Orders {
     /// The side.
     pub side: usize,
@@ -171,6 +171,19 @@ fn uncrewed(p: &Composition) -> bool {
 }
 
 impl Orders {
+    /// Whether orders read back are a side's, on `ring`'s squares.
+    pub(crate) fn fits(&self, ring: &super::ring::Ring) -> bool {
+        self.side < 2
+            && self
+                .counters
+                .iter()
+                .all(|c| c.id.side == self.side && ring.holds(c.at))
+            && self.orders.values().all(|(o, _)| match o {
+                Order::Path(p) => p.fits(ring),
+                Order::Hold | Order::Enter => true,
+            })
+    }
+
     /// A side's orders at the start of the Orders phase.
     pub fn new(side: usize, counters: Vec<Counter>) -> Orders {
         Orders {

@@ -28,7 +28,7 @@ use crate::hex::{Edge, Hex};
 use crate::play::{CommandError, Group};
 
 /// Where the ring is in a game turn.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Stage {
     /// Both sides write their orders, sealed (R47).
     Orders(Box<[Orders; 2]>),
@@ -39,7 +39,7 @@ pub enum Stage {
 }
 
 /// What a fight waits for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum FightStep {
     /// Both sides pick their forces, sealed (R51).
     Forces,
@@ -60,7 +60,7 @@ pub enum FightStep {
 }
 
 /// A fight in progress (R49-R54).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Fight {
     /// The contest fought.
     pub contest: Contest,
@@ -77,7 +77,7 @@ pub struct Fight {
 }
 
 /// The grid's state in a battle.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GridState {
     /// The ring, its counters, the reserves and what each side saw.
     pub grid: Grid,
@@ -96,6 +96,56 @@ pub struct GridState {
 }
 
 impl GridState {
+    /// Whether a grid read back fits the ring of `fresh` (the grid a
+    /// battle of the same setup starts with) and the map: every square
+    /// on the ring, every counter of the two sides, every hex on the map.
+    pub(crate) fn fits(&self, fresh: &GridState, map: crate::hex::Map) -> Result<(), String> {
+        let ring = &self.grid.ring;
+        let held = |sq: &Square| ring.holds(*sq);
+        let id_ok = |id: &CounterId| id.side < 2;
+        let g = &self.grid;
+        let grid_ok = *ring == fresh.grid.ring
+            && g.reserves.iter().flatten().all(held)
+            && g.seen_from_map.iter().flatten().all(held)
+            && g.counters.iter().all(|c| id_ok(&c.id) && held(&c.at));
+        let stage_ok = match &self.stage {
+            Stage::Orders(orders) => orders
+                .iter()
+                .enumerate()
+                .all(|(s, o)| o.side == s && o.fits(ring)),
+            Stage::Moving(movement) => movement.fits(ring),
+            Stage::Table => true,
+        };
+        let fight_ok = self.fight.as_deref().is_none_or(|f| {
+            held(&f.contest.square)
+                && f.contest.counters.iter().all(id_ok)
+                && f.from.iter().all(|(id, sq)| id_ok(id) && held(sq))
+                && f.forces
+                    .iter()
+                    .all(|forces| forces.counters.iter().all(|c| id_ok(&c.id) && held(&c.at)))
+                && match &f.step {
+                    FightStep::Forces => true,
+                    FightStep::Cancel { side, .. } => *side < 2,
+                    FightStep::Fallback { id, options } => id_ok(id) && options.iter().all(held),
+                }
+                && f.falling.iter().all(id_ok)
+                && f.barred.iter().all(held)
+        });
+        let rest_ok = self.revealed.iter().all(|(id, (o, _))| {
+            id_ok(id)
+                && match o {
+                    Order::Path(p) => p.fits(ring),
+                    Order::Hold | Order::Enter => true,
+                }
+        }) && self.entering.iter().all(id_ok)
+            && self.entered.iter().all(|h| map.contains(*h));
+        if grid_ok && stage_ok && fight_ok && rest_ok {
+            Ok(())
+        } else {
+            Err("the off-board grid holds a square, counter or hex that is not there".to_owned())
+        }
+    }
+
     /// The grid at the start of a battle.
     pub fn new(setup: &OffboardSetup, ring: Ring, homes: [Edge; 2]) -> GridState {
         let reserves = [0, 1].map(|s| match setup.reserves.get(s) {

@@ -657,16 +657,29 @@ impl Game {
         g.revealed.retain(|id, _| !hidden.contains(id));
         g.entering.retain(|id| !hidden.contains(id));
         // The setup is referee material too (R57): an enemy's reserve
-        // squares and starting counters are left out of the copy's.
-        let mut battle = (*self.battle).clone();
-        if let Some(offboard) = battle.setup.offboard.as_mut() {
+        // squares and starting counters are left out of the copy's, and
+        // the battle is made again from what is left, its warnings too, as
+        // a copy read back is.
+        let mut setup = self.battle.setup.clone();
+        if let Some(offboard) = setup.offboard.as_mut() {
             offboard.reserves.resize(2, None);
             for &e in &enemies {
                 offboard.reserves[e] = Some(Vec::new());
             }
             offboard.counters.retain(|c| !enemies.contains(&c.side));
         }
-        self.battle = std::sync::Arc::new(battle);
+        let dice = sandtable_core::dice::Dice::seeded(0);
+        self.battle = match Game::new(&setup, dice) {
+            Ok(game) => game.battle,
+            // Never: a valid setup less an enemy's reserves and counters
+            // is valid. Still, no warning of the whole setup is kept.
+            Err(_) => {
+                let mut battle = (*self.battle).clone();
+                battle.setup = setup;
+                battle.warnings.clear();
+                std::sync::Arc::new(battle)
+            }
+        };
     }
 
     /// Deals again everything of the ring `viewer` may not know (R57): the

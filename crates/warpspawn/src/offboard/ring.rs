@@ -14,7 +14,19 @@ use crate::hex::{Edge, Hex, MAX_MAP_SIDE, Map};
 /// A square of the ring's lattice, by 0-based column and row from the
 /// lattice's bottom-left corner (R40). The lattice counts the map's
 /// columns too: at span 1, square `2E` (column 4, row 1) faces hex `C1`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Square {
     /// Column from the lattice's left edge.
     pub col: u16,
@@ -95,7 +107,7 @@ impl FromStr for Square {
 }
 
 /// What a square of the lattice is (R41).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Place {
     /// The map's rectangle: not a square of the ring.
     Map,
@@ -157,7 +169,7 @@ impl std::error::Error for RingError {}
 
 /// The ring round a map: two squares deep, each square facing `span` map
 /// hexes along the edge it borders (R40).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ring {
     map: Map,
     span: u16,

@@ -22,7 +22,7 @@ pub const MAX_SCOUT_POINTS: u32 = 99;
 pub const MAX_COUNTERS: usize = 500;
 
 /// A counter a side starts with (R43).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct CounterSetup {
     /// Its number, unique within its side.
     pub number: u16,
@@ -35,7 +35,7 @@ pub struct CounterSetup {
 }
 
 /// A battle's off-board grid, before validation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OffboardSetup {
     /// Hexes a square faces along its edge (R40, default 1).
     pub span: u16,

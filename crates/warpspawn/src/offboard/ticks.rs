@@ -16,7 +16,9 @@ use std::collections::BTreeMap;
 use super::ring::Square;
 
 /// A counter, by its side and its number within the side (R43).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct CounterId {
     /// The side, by its index.
     pub side: usize,
@@ -26,7 +28,7 @@ pub struct CounterId {
 
 /// A counter's square at the start of a tick and after its step (the same
 /// square for a counter that holds or has no step left).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Step {
     /// The counter.
     pub id: CounterId,
@@ -43,7 +45,7 @@ impl Step {
 }
 
 /// What kind of contest a tick made (R49).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     /// Opposing counters in one square; `defender` is the side that was
     /// there at the tick's start, none when both are moving.
@@ -62,7 +64,7 @@ pub enum Kind {
 }
 
 /// A fight a tick made, for R50-R54.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Contest {
     /// Where it is fought: the square met in; for a swap, the first of the
     /// two squares in fighting order; for a breakthrough, the mover's

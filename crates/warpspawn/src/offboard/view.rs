@@ -58,7 +58,7 @@ pub const GUESSES: [Composition; 4] = [
 ];
 
 /// A counter on the ring, as the referee knows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counter {
     /// Its side and number.
     pub id: CounterId,
@@ -70,7 +70,7 @@ pub struct Counter {
 
 /// The ring with its counters, each side's reserve squares, and what each
 /// side saw from the map this game turn.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Grid {
     /// The ring.
     pub ring: Ring,

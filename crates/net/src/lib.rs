@@ -1,0 +1,325 @@
+//! Sandtable across two desktops: a server that holds the game and sends
+//! each seat only what it may see, on replicon over renet's netcode.
+//!
+//! Generic over the game contract (`sandtable_core::game::GameState`),
+//! so that every rule system is served by one code path. The server is
+//! authoritative: a client sends a command as text ([`Play`]); the server
+//! reads it in the system's notation, checks it as the client's seat and
+//! applies it, or sends the refusal to that client alone ([`Refused`]).
+//!
+//! What a seat may know lives on one entity of its own ([`SeatView`]: its
+//! masked game as bytes, its log lines, its legal commands), spawned with
+//! the visibility filter [`SeatOnly`]: replicon sends that entity only to
+//! the client that claimed the seat with its code ([`Claim`], [`Seated`]),
+//! and to nobody before. One more entity ([`PublicView`]) holds what every
+//! player sees alike, for everyone, spectators included. Nothing is
+//! replicated a piece at a time, so no entity's existence tells a secret.
+
+use bevy::prelude::*;
+use bevy_replicon::prelude::*;
+use sandtable_core::game::{GameState, Seat, Viewer};
+use sandtable_core::wire::{Wire, write};
+use serde::{Deserialize, Serialize};
+
+/// The longest command a client may send, in bytes.
+pub const MAX_PLAY_BYTES: usize = 256;
+
+/// The longest seat code a client may send, in bytes.
+pub const MAX_CODE_BYTES: usize = 64;
+
+/// A client asks for a seat, with the code the server printed for it.
+#[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    /// The seat, from 0.
+    pub seat: u16,
+    /// Its code.
+    pub code: String,
+}
+
+/// A client plays a command of its seat, in the system's move notation.
+#[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct Play {
+    /// The command, at most [`MAX_PLAY_BYTES`] bytes.
+    pub text: String,
+}
+
+/// The server tells one client why it did not take what it sent: the
+/// ruling's words for a refused command.
+#[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    /// Why, in plain words.
+    pub text: String,
+}
+
+/// What a seat may know: replicated to the client holding the seat alone.
+#[derive(Component, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct SeatView {
+    /// The seat.
+    pub seat: u16,
+    /// The game masked for the seat (`GameState::masked`), as bytes
+    /// (`sandtable_core::wire::write`).
+    pub game: Vec<u8>,
+    /// The log as the seat may read it, a line a command or event.
+    pub log: Vec<String>,
+    /// The seat's legal commands now, in the notation; empty when it owes
+    /// no decision.
+    pub legal: Vec<String>,
+    /// Commands applied so far.
+    pub played: u32,
+}
+
+/// What every player sees alike: replicated to every client.
+#[derive(Component, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct PublicView {
+    /// The game masked for the public, as bytes.
+    pub game: Vec<u8>,
+    /// The log as the public may read it.
+    pub log: Vec<String>,
+    /// Commands applied so far.
+    pub played: u32,
+}
+
+/// The visibility filter of a seat's entity: visible to a client seated
+/// there, to no other.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[component(immutable)]
+pub struct SeatOnly(pub u16);
+
+/// On a client's entity, on the server, once it claimed a seat with its
+/// code.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[component(immutable)]
+pub struct Seated(pub u16);
+
+impl VisibilityFilter for SeatOnly {
+    type ClientComponent = Seated;
+    type Scope = Entity;
+
+    fn is_visible(&self, _client: Entity, seated: Option<&Seated>) -> bool {
+        seated.is_some_and(|s| s.0 == self.0)
+    }
+}
+
+/// The protocol both ends register, in the same order: messages, the
+/// replicated components, the visibility filter.
+pub fn protocol(app: &mut App) {
+    app.add_client_message::<Claim>(Channel::Ordered)
+        .add_client_message::<Play>(Channel::Ordered)
+        .add_server_message::<Refused>(Channel::Ordered)
+        .replicate::<SeatView>()
+        .replicate::<PublicView>()
+        .add_visibility_filter::<SeatOnly>();
+}
+
+/// One line of the game's log: a command of a seat, or an event it
+/// caused, each read again for every viewer whenever the views are made
+/// (a sealed order revealed since reads in full).
+enum Entry<G: GameState> {
+    Command(Seat, G::Command),
+    Event(G::Event),
+}
+
+/// The game the server holds, with its seats' codes and its log.
+#[derive(Resource)]
+pub struct Hosted<G: GameState> {
+    game: G,
+    codes: Vec<String>,
+    log: Vec<Entry<G>>,
+    played: u32,
+    refusals: u64,
+}
+
+impl<G: GameState + Wire> Hosted<G> {
+    /// A game to serve, one code a seat (`codes[k]` claims seat `k`).
+    pub fn new(game: G, codes: Vec<String>) -> Hosted<G> {
+        Hosted {
+            game,
+            codes,
+            log: Vec::new(),
+            played: 0,
+            refusals: 0,
+        }
+    }
+
+    /// The game as the server holds it: everything, the referee's.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// How many things clients sent that the server did not take.
+    pub fn refusals(&self) -> u64 {
+        self.refusals
+    }
+
+    /// The log as `viewer` may read it now.
+    fn log_for(&self, viewer: Viewer) -> Vec<String> {
+        self.log
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Command(seat, command) => self.game.command_for(*seat, command, viewer),
+                Entry::Event(event) => self.game.describe_for(event, viewer),
+            })
+            .collect()
+    }
+
+    /// What seat `seat` may know now.
+    fn seat_view(&self, seat: u16) -> SeatView {
+        let viewer = Viewer::Player(Seat(seat));
+        let mut legal = Vec::new();
+        self.game.legal_into(Seat(seat), &mut legal);
+        SeatView {
+            seat,
+            game: write(&self.game.masked(viewer)),
+            log: self.log_for(viewer),
+            legal: legal.iter().map(|l| l.command.to_string()).collect(),
+            played: self.played,
+        }
+    }
+
+    /// What every player sees alike now.
+    fn public_view(&self) -> PublicView {
+        PublicView {
+            game: write(&self.game.masked(Viewer::Public)),
+            log: self.log_for(Viewer::Public),
+            played: self.played,
+        }
+    }
+
+    /// Reads, checks and applies `text` as `seat`'s command; why not.
+    fn play(&mut self, seat: Seat, text: &str) -> Result<(), String> {
+        if text.len() > MAX_PLAY_BYTES {
+            return Err(format!(
+                "a command is at most {MAX_PLAY_BYTES} bytes; this one is {}",
+                text.len()
+            ));
+        }
+        let command: G::Command = text
+            .trim()
+            .parse()
+            .map_err(|e| format!("`{}` is not a command: {e}", text.trim()))?;
+        self.game
+            .check(seat, &command)
+            .map_err(|e| format!("`{command}` is refused: {e}"))?;
+        let mut events = Vec::new();
+        self.game
+            .apply_into(seat, &command, &mut events)
+            .map_err(|e| format!("`{command}` is refused: {e}"))?;
+        self.log.push(Entry::Command(seat, command));
+        self.log.extend(events.into_iter().map(Entry::Event));
+        self.played += 1;
+        Ok(())
+    }
+}
+
+/// The server's side of the game `G`: claims, plays and the views.
+pub struct ServePlugin<G>(std::marker::PhantomData<G>);
+
+impl<G> Default for ServePlugin<G> {
+    fn default() -> Self {
+        ServePlugin(std::marker::PhantomData)
+    }
+}
+
+impl<G: GameState + Wire> Plugin for ServePlugin<G> {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Startup, spawn_views::<G>)
+            .add_systems(Update, (claim::<G>, play::<G>, refresh_views::<G>).chain());
+    }
+}
+
+/// One entity a seat, each seen by its seat alone, and the public one.
+fn spawn_views<G: GameState + Wire>(mut commands: Commands, hosted: Res<Hosted<G>>) {
+    for seat in 0..hosted.game.seats() as u16 {
+        commands.spawn((Replicated, SeatOnly(seat), hosted.seat_view(seat)));
+    }
+    commands.spawn((Replicated, hosted.public_view()));
+}
+
+/// Seats a client whose code is its seat's; refuses any other claim.
+fn claim<G: GameState + Wire>(
+    mut claims: MessageReader<FromClient<Claim>>,
+    mut hosted: ResMut<Hosted<G>>,
+    mut refused: MessageWriter<ToClients<Refused>>,
+    mut commands: Commands,
+) {
+    for FromClient { client_id, message } in claims.read() {
+        let ClientId::Client(client) = *client_id else {
+            continue;
+        };
+        let seat = usize::from(message.seat);
+        let good = message.code.len() <= MAX_CODE_BYTES
+            && hosted
+                .codes
+                .get(seat)
+                .is_some_and(|code| same_code(code, &message.code));
+        if good {
+            commands.entity(client).insert(Seated(message.seat));
+        } else {
+            hosted.refusals += 1;
+            refused.write(ToClients {
+                targets: SendTargets::Single(*client_id),
+                message: Refused {
+                    text: format!("no seat {} with that code", message.seat),
+                },
+            });
+        }
+    }
+}
+
+/// Whether two codes are the same, in a time that does not depend on
+/// where they first differ.
+fn same_code(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// Plays each seated client's command as its seat's; a refusal goes to
+/// that client alone.
+fn play<G: GameState + Wire>(
+    mut plays: MessageReader<FromClient<Play>>,
+    seated: Query<&Seated>,
+    mut hosted: ResMut<Hosted<G>>,
+    mut refused: MessageWriter<ToClients<Refused>>,
+) {
+    for FromClient { client_id, message } in plays.read() {
+        let seat = match *client_id {
+            ClientId::Client(client) => seated.get(client).ok().map(|s| Seat(s.0)),
+            ClientId::Server => None,
+        };
+        let outcome = match seat {
+            Some(seat) => hosted.play(seat, &message.text),
+            None => Err("claim a seat with its code before playing".to_owned()),
+        };
+        if let Err(text) = outcome {
+            hosted.refusals += 1;
+            refused.write(ToClients {
+                targets: SendTargets::Single(*client_id),
+                message: Refused { text },
+            });
+        }
+    }
+}
+
+/// Makes every view again once a command was applied.
+fn refresh_views<G: GameState + Wire>(
+    hosted: Res<Hosted<G>>,
+    mut seats: Query<&mut SeatView>,
+    mut public: Query<&mut PublicView>,
+) {
+    if !hosted.is_changed() {
+        return;
+    }
+    for mut view in &mut seats {
+        if view.played != hosted.played {
+            *view = hosted.seat_view(view.seat);
+        }
+    }
+    for mut view in &mut public {
+        if view.played != hosted.played {
+            *view = hosted.public_view();
+        }
+    }
+}

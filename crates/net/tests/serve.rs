@@ -1,0 +1,226 @@
+//! The server and its clients in one process (replicon's test apps, no
+//! sockets): seats claimed with their codes, commands played as the
+//! seat's, refusals to their sender alone, each seat's entity to its
+//! client alone and the public one to everyone.
+
+use std::path::Path;
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy_replicon::prelude::*;
+use bevy_replicon::test_app::ServerTestAppExt;
+use sandtable_core::game::{GameState, Seat, Viewer};
+use sandtable_core::wire::read;
+use sandtable_net::{Claim, Hosted, Play, PublicView, Refused, SeatView, ServePlugin, protocol};
+
+type Cache = sandtable_cache::Game;
+
+fn cache_game() -> Cache {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/standard.ron");
+    match sandtable_scenario::load_any(&path).expect("the standard scenario") {
+        sandtable_scenario::Loaded::Cache(s) => s.game(),
+        _ => panic!("a Cache scenario"),
+    }
+}
+
+fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        StatesPlugin,
+        RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
+    ));
+    protocol(&mut app);
+    app
+}
+
+fn server<G: GameState + sandtable_core::wire::Wire>(game: G) -> App {
+    let mut server = app();
+    server
+        .insert_resource(Hosted::new(
+            game,
+            vec!["red-7f3a".into(), "blue-91c2".into()],
+        ))
+        .add_plugins(ServePlugin::<G>::default());
+    server.finish();
+    server
+}
+
+fn client() -> App {
+    let mut client = app();
+    client.finish();
+    client
+}
+
+/// Every client's messages to the server, the server's update, and what
+/// it sends back.
+fn round(server: &mut App, clients: &mut [&mut App]) {
+    for c in clients.iter_mut() {
+        c.update();
+        server.exchange_with_client(c);
+    }
+    server.update();
+    for c in clients.iter_mut() {
+        server.exchange_with_client(c);
+        c.update();
+    }
+}
+
+fn seat_views(client: &mut App) -> Vec<SeatView> {
+    let mut q = client.world_mut().query::<&SeatView>();
+    q.iter(client.world()).cloned().collect()
+}
+
+fn public_view(client: &mut App) -> Option<PublicView> {
+    let mut q = client.world_mut().query::<&PublicView>();
+    q.iter(client.world()).next().cloned()
+}
+
+fn refusals(client: &mut App) -> Vec<String> {
+    client
+        .world_mut()
+        .resource_mut::<Messages<Refused>>()
+        .drain()
+        .map(|r| r.text)
+        .collect()
+}
+
+/// Red claims seat 0 and Blue seat 1, each with its code.
+fn claim_seats(red: &mut App, blue: &mut App) {
+    for (c, seat, code) in [(red, 0, "red-7f3a"), (blue, 1, "blue-91c2")] {
+        c.world_mut().write_message(Claim {
+            seat,
+            code: code.into(),
+        });
+    }
+}
+
+#[test]
+fn each_seat_sees_its_own_entity_and_plays_as_its_seat() {
+    let mut server = server(cache_game());
+    let (mut red, mut blue, mut watcher) = (client(), client(), client());
+    for c in [&mut red, &mut blue, &mut watcher] {
+        server.connect_client(c);
+    }
+    round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
+    // Before a claim: the public entity only.
+    for c in [&mut red, &mut blue, &mut watcher] {
+        assert!(seat_views(c).is_empty());
+        assert!(public_view(c).is_some());
+    }
+    claim_seats(&mut red, &mut blue);
+    // The watcher tries Red's seat with a wrong code.
+    watcher.world_mut().write_message(Claim {
+        seat: 0,
+        code: "red-0000".into(),
+    });
+    round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
+    let seats = |c: &mut App| seat_views(c).iter().map(|v| v.seat).collect::<Vec<_>>();
+    assert_eq!(seats(&mut red), [0]);
+    assert_eq!(seats(&mut blue), [1]);
+    assert!(seats(&mut watcher).is_empty());
+    assert_eq!(refusals(&mut watcher), ["no seat 0 with that code"]);
+    assert!(refusals(&mut red).is_empty());
+
+    // Red plays its first legal command; Blue out of turn is refused.
+    let first = seat_views(&mut red)[0].legal[0].clone();
+    red.world_mut().write_message(Play {
+        text: first.clone(),
+    });
+    blue.world_mut().write_message(Play {
+        text: "pass".into(),
+    });
+    watcher.world_mut().write_message(Play { text: first });
+    round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
+    let game = server.world().resource::<Hosted<Cache>>().game().clone();
+    assert_eq!(refusals(&mut red), Vec::<String>::new());
+    let blue_refused = refusals(&mut blue);
+    assert_eq!(blue_refused.len(), 1, "{blue_refused:?}");
+    assert_eq!(
+        refusals(&mut watcher),
+        ["claim a seat with its code before playing"]
+    );
+    // Each client's copy is the server's game masked for it, no dice.
+    for (c, seat) in [(&mut red, 0u16), (&mut blue, 1)] {
+        let view = &seat_views(c)[0];
+        assert_eq!(view.played, 1);
+        let copy: Cache = read(&view.game).expect("a game");
+        assert!(copy == game.masked(Viewer::Player(Seat(seat))));
+        assert_eq!(copy.dice().left(), Some(0));
+    }
+    let public = public_view(&mut watcher).expect("the public view");
+    assert_eq!(public.played, 1);
+    let copy: Cache = read(&public.game).expect("a game");
+    assert!(copy == game.masked(Viewer::Public));
+}
+
+type Battle = sandtable_warpspawn::Game;
+
+#[test]
+fn r57_two_clients_play_the_flank_march_through_the_server_each_holding_its_own_view() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let battle =
+        match sandtable_scenario::load_any(&root.join("scenarios/warpspawn/flank-march.ron"))
+            .expect("the flank march")
+        {
+            sandtable_scenario::Loaded::Warpspawn(b) => b,
+            _ => panic!("a battle"),
+        };
+    let start = || {
+        Battle::new(
+            &battle.setup,
+            sandtable_core::dice::Dice::seeded(battle.setup.seed),
+        )
+        .expect("starts")
+    };
+    let text = std::fs::read_to_string(root.join("crates/cli/tests/data/flank-march.moves"))
+        .expect("the record");
+    let mut server = server(start());
+    let (mut red, mut blue, mut watcher) = (client(), client(), client());
+    for c in [&mut red, &mut blue, &mut watcher] {
+        server.connect_client(c);
+    }
+    claim_seats(&mut red, &mut blue);
+    round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
+    // The record played by its seats' clients, against a local replay.
+    let mut local = start();
+    let mut played = 0;
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') || line.starts_with('[') {
+            continue;
+        }
+        let command: sandtable_warpspawn::Command = line.parse().expect("the notation");
+        let seat =
+            sandtable_core::game::next_seat(&local).expect("the record ends before the battle");
+        GameState::apply_into(&mut local, seat, &command, &mut Vec::new()).expect("legal");
+        let who = if seat.0 == 0 { &mut red } else { &mut blue };
+        who.world_mut().write_message(Play {
+            text: line.to_owned(),
+        });
+        round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
+        played += 1;
+        for c in [&mut red, &mut blue] {
+            assert!(refusals(c).is_empty(), "`{line}` was refused");
+        }
+        // Each seat holds its own view and no other: its copy is the
+        // game masked for it, which reads its view alone (R57).
+        for (c, s) in [(&mut red, 0u16), (&mut blue, 1)] {
+            let views = seat_views(c);
+            assert_eq!(views.len(), 1);
+            assert_eq!((views[0].seat, views[0].played), (s, played));
+            let copy: Battle = read(&views[0].game).expect("a game");
+            assert!(
+                copy == local.masked(Viewer::Player(Seat(s))),
+                "`{line}`, seat {s}"
+            );
+        }
+        assert!(seat_views(&mut watcher).is_empty());
+        let public: Battle =
+            read(&public_view(&mut watcher).expect("public").game).expect("a game");
+        assert!(public == local.masked(Viewer::Public), "`{line}`");
+    }
+    let hosted = server.world().resource::<Hosted<Battle>>();
+    assert_eq!(hosted.game().state_hash(), local.state_hash());
+    assert_eq!(hosted.refusals(), 0);
+    assert!(played > 20, "the record is played: {played} commands");
+}

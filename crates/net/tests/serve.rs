@@ -115,7 +115,11 @@ fn each_seat_sees_its_own_entity_and_plays_as_its_seat() {
         code: "red-0000".into(),
     });
     round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
-    let seats = |c: &mut App| seat_views(c).iter().map(|v| v.seat).collect::<Vec<_>>();
+    let seats = |c: &mut App| {
+        let mut seats: Vec<u16> = seat_views(c).iter().map(|v| v.seat).collect();
+        seats.sort_unstable();
+        seats
+    };
     assert_eq!(seats(&mut red), [0]);
     assert_eq!(seats(&mut blue), [1]);
     assert!(seats(&mut watcher).is_empty());
@@ -152,6 +156,14 @@ fn each_seat_sees_its_own_entity_and_plays_as_its_seat() {
     assert_eq!(public.played, 1);
     let copy: Cache = read(&public.game).expect("a game");
     assert!(copy == game.masked(Viewer::Public));
+
+    // The control: Blue's view on an entity without the filter reaches
+    // every client; with it, Blue's alone.
+    let blue_view = seat_views(&mut blue)[0].clone();
+    server.world_mut().spawn((Replicated, blue_view));
+    round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
+    assert_eq!(seats(&mut red), [0, 1]);
+    assert_eq!(seats(&mut watcher), [1]);
 }
 
 type Battle = sandtable_warpspawn::Game;

@@ -18,6 +18,7 @@
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use sandtable_core::game::{GameState, Seat, Viewer};
+use sandtable_core::undo::Undoable;
 use sandtable_core::wire::{Wire, write};
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +44,11 @@ pub struct Play {
     pub text: String,
 }
 
+/// A client takes back its seat's last command: only while no other seat
+/// has played since, and never past a roll or a reveal (R31).
+#[derive(Message, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Undo;
+
 /// The server tells one client why it did not take what it sent: the
 /// ruling's words for a refused command.
 #[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
@@ -64,8 +70,8 @@ pub struct SeatView {
     /// The seat's legal commands now, in the notation; empty when it owes
     /// no decision.
     pub legal: Vec<String>,
-    /// Commands applied so far.
-    pub played: u32,
+    /// Changes so far, commands and undos: a client sees the view change.
+    pub revision: u32,
 }
 
 /// What every player sees alike: replicated to every client.
@@ -75,8 +81,8 @@ pub struct PublicView {
     pub game: Vec<u8>,
     /// The log as the public may read it.
     pub log: Vec<String>,
-    /// Commands applied so far.
-    pub played: u32,
+    /// Changes so far, commands and undos.
+    pub revision: u32,
 }
 
 /// The visibility filter of a seat's entity: visible to a client seated
@@ -105,27 +111,31 @@ impl VisibilityFilter for SeatOnly {
 pub fn protocol(app: &mut App) {
     app.add_client_message::<Claim>(Channel::Ordered)
         .add_client_message::<Play>(Channel::Ordered)
+        .add_client_message::<Undo>(Channel::Ordered)
         .add_server_message::<Refused>(Channel::Ordered)
         .replicate::<SeatView>()
         .replicate::<PublicView>()
         .add_visibility_filter::<SeatOnly>();
 }
 
-/// One line of the game's log: a command of a seat, or an event it
-/// caused, each read again for every viewer whenever the views are made
-/// (a sealed order revealed since reads in full).
+/// One line of the game's log: a command of a seat, an event it caused,
+/// or a command taken back, each read again for every viewer whenever
+/// the views are made (a sealed order revealed since reads in full).
 enum Entry<G: GameState> {
     Command(Seat, G::Command),
     Event(G::Event),
+    Undone(Seat, G::Command),
 }
 
 /// The game the server holds, with its seats' codes and its log.
 #[derive(Resource)]
 pub struct Hosted<G: GameState> {
-    game: G,
+    game: Undoable<G>,
     codes: Vec<String>,
     log: Vec<Entry<G>>,
-    played: u32,
+    /// Where each command still undoable starts in `log`.
+    starts: Vec<usize>,
+    revision: u32,
     refusals: u64,
 }
 
@@ -133,17 +143,18 @@ impl<G: GameState + Wire> Hosted<G> {
     /// A game to serve, one code a seat (`codes[k]` claims seat `k`).
     pub fn new(game: G, codes: Vec<String>) -> Hosted<G> {
         Hosted {
-            game,
+            game: Undoable::new(game),
             codes,
             log: Vec::new(),
-            played: 0,
+            starts: Vec::new(),
+            revision: 0,
             refusals: 0,
         }
     }
 
     /// The game as the server holds it: everything, the referee's.
     pub fn game(&self) -> &G {
-        &self.game
+        self.game.game()
     }
 
     /// How many things clients sent that the server did not take.
@@ -153,11 +164,16 @@ impl<G: GameState + Wire> Hosted<G> {
 
     /// The log as `viewer` may read it now.
     fn log_for(&self, viewer: Viewer) -> Vec<String> {
+        let game = self.game();
         self.log
             .iter()
             .filter_map(|e| match e {
-                Entry::Command(seat, command) => self.game.command_for(*seat, command, viewer),
-                Entry::Event(event) => self.game.describe_for(event, viewer),
+                Entry::Command(seat, command) => game.command_for(*seat, command, viewer),
+                Entry::Event(event) => game.describe_for(event, viewer),
+                Entry::Undone(seat, command) => Some(
+                    game.command_for(*seat, command, viewer)
+                        .map_or_else(|| "undo".to_owned(), |c| format!("undo {c}")),
+                ),
             })
             .collect()
     }
@@ -166,22 +182,22 @@ impl<G: GameState + Wire> Hosted<G> {
     fn seat_view(&self, seat: u16) -> SeatView {
         let viewer = Viewer::Player(Seat(seat));
         let mut legal = Vec::new();
-        self.game.legal_into(Seat(seat), &mut legal);
+        self.game().legal_into(Seat(seat), &mut legal);
         SeatView {
             seat,
-            game: write(&self.game.masked(viewer)),
+            game: write(&self.game().masked(viewer)),
             log: self.log_for(viewer),
             legal: legal.iter().map(|l| l.command.to_string()).collect(),
-            played: self.played,
+            revision: self.revision,
         }
     }
 
     /// What every player sees alike now.
     fn public_view(&self) -> PublicView {
         PublicView {
-            game: write(&self.game.masked(Viewer::Public)),
+            game: write(&self.game().masked(Viewer::Public)),
             log: self.log_for(Viewer::Public),
-            played: self.played,
+            revision: self.revision,
         }
     }
 
@@ -197,16 +213,41 @@ impl<G: GameState + Wire> Hosted<G> {
             .trim()
             .parse()
             .map_err(|e| format!("`{}` is not a command: {e}", text.trim()))?;
-        self.game
+        self.game()
             .check(seat, &command)
             .map_err(|e| format!("`{command}` is refused: {e}"))?;
         let mut events = Vec::new();
-        self.game
+        let applied = self
+            .game
             .apply_into(seat, &command, &mut events)
             .map_err(|e| format!("`{command}` is refused: {e}"))?;
+        // Undo stops at a barrier: the lines before it are kept for good.
+        if applied.barrier.is_some() {
+            self.starts.clear();
+        } else {
+            self.starts.push(self.log.len());
+        }
         self.log.push(Entry::Command(seat, command));
         self.log.extend(events.into_iter().map(Entry::Event));
-        self.played += 1;
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// Takes back `seat`'s last command (R31): refused where another seat
+    /// has played since or undo stops before it, with the reason.
+    fn undo(&mut self, seat: Seat) -> Result<(), String> {
+        match self.game.last() {
+            Some((last, _)) if last != seat => {
+                return Err("another seat has played since your last command".to_owned());
+            }
+            _ => {}
+        }
+        let command = self.game.undo()?;
+        if let Some(start) = self.starts.pop() {
+            self.log.truncate(start);
+        }
+        self.log.push(Entry::Undone(seat, command));
+        self.revision += 1;
         Ok(())
     }
 }
@@ -222,14 +263,16 @@ impl<G> Default for ServePlugin<G> {
 
 impl<G: GameState + Wire> Plugin for ServePlugin<G> {
     fn build(&self, app: &mut App) {
-        app.add_systems(Startup, spawn_views::<G>)
-            .add_systems(Update, (claim::<G>, play::<G>, refresh_views::<G>).chain());
+        app.add_systems(Startup, spawn_views::<G>).add_systems(
+            Update,
+            (claim::<G>, play::<G>, undo::<G>, refresh_views::<G>).chain(),
+        );
     }
 }
 
 /// One entity a seat, each seen by its seat alone, and the public one.
 fn spawn_views<G: GameState + Wire>(mut commands: Commands, hosted: Res<Hosted<G>>) {
-    for seat in 0..hosted.game.seats() as u16 {
+    for seat in 0..hosted.game().seats() as u16 {
         commands.spawn((Replicated, SeatOnly(seat), hosted.seat_view(seat)));
     }
     commands.spawn((Replicated, hosted.public_view()));
@@ -255,13 +298,8 @@ fn claim<G: GameState + Wire>(
         if good {
             commands.entity(client).insert(Seated(message.seat));
         } else {
-            hosted.refusals += 1;
-            refused.write(ToClients {
-                targets: SendTargets::Single(*client_id),
-                message: Refused {
-                    text: format!("no seat {} with that code", message.seat),
-                },
-            });
+            let text = format!("no seat {} with that code", message.seat);
+            refuse(&mut hosted, &mut refused, *client_id, text);
         }
     }
 }
@@ -285,25 +323,58 @@ fn play<G: GameState + Wire>(
     mut refused: MessageWriter<ToClients<Refused>>,
 ) {
     for FromClient { client_id, message } in plays.read() {
-        let seat = match *client_id {
-            ClientId::Client(client) => seated.get(client).ok().map(|s| Seat(s.0)),
-            ClientId::Server => None,
-        };
-        let outcome = match seat {
+        let outcome = match seat_of(*client_id, &seated) {
             Some(seat) => hosted.play(seat, &message.text),
             None => Err("claim a seat with its code before playing".to_owned()),
         };
         if let Err(text) = outcome {
-            hosted.refusals += 1;
-            refused.write(ToClients {
-                targets: SendTargets::Single(*client_id),
-                message: Refused { text },
-            });
+            refuse(&mut hosted, &mut refused, *client_id, text);
         }
     }
 }
 
-/// Makes every view again once a command was applied.
+/// Takes back a seated client's last command; a refusal goes to that
+/// client alone.
+fn undo<G: GameState + Wire>(
+    mut undos: MessageReader<FromClient<Undo>>,
+    seated: Query<&Seated>,
+    mut hosted: ResMut<Hosted<G>>,
+    mut refused: MessageWriter<ToClients<Refused>>,
+) {
+    for FromClient { client_id, .. } in undos.read() {
+        let outcome = match seat_of(*client_id, &seated) {
+            Some(seat) => hosted.undo(seat),
+            None => Err("claim a seat with its code before taking a command back".to_owned()),
+        };
+        if let Err(text) = outcome {
+            refuse(&mut hosted, &mut refused, *client_id, text);
+        }
+    }
+}
+
+/// The seat a client claimed, if it did.
+fn seat_of(client_id: ClientId, seated: &Query<&Seated>) -> Option<Seat> {
+    match client_id {
+        ClientId::Client(client) => seated.get(client).ok().map(|s| Seat(s.0)),
+        ClientId::Server => None,
+    }
+}
+
+/// Counts a refusal and sends its reason to its client alone.
+fn refuse<G: GameState>(
+    hosted: &mut Hosted<G>,
+    refused: &mut MessageWriter<ToClients<Refused>>,
+    client_id: ClientId,
+    text: String,
+) {
+    hosted.refusals += 1;
+    refused.write(ToClients {
+        targets: SendTargets::Single(client_id),
+        message: Refused { text },
+    });
+}
+
+/// Makes every view again once a command was applied or taken back.
 fn refresh_views<G: GameState + Wire>(
     hosted: Res<Hosted<G>>,
     mut seats: Query<&mut SeatView>,
@@ -313,12 +384,12 @@ fn refresh_views<G: GameState + Wire>(
         return;
     }
     for mut view in &mut seats {
-        if view.played != hosted.played {
+        if view.revision != hosted.revision {
             *view = hosted.seat_view(view.seat);
         }
     }
     for mut view in &mut public {
-        if view.played != hosted.played {
+        if view.revision != hosted.revision {
             *view = hosted.public_view();
         }
     }

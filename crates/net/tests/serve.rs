@@ -11,7 +11,9 @@ use bevy_replicon::prelude::*;
 use bevy_replicon::test_app::ServerTestAppExt;
 use sandtable_core::game::{GameState, Seat, Viewer};
 use sandtable_core::wire::read;
-use sandtable_net::{Claim, Hosted, Play, PublicView, Refused, SeatView, ServePlugin, protocol};
+use sandtable_net::{
+    Claim, Hosted, Play, PublicView, Refused, SeatView, ServePlugin, Undo, protocol,
+};
 
 type Cache = sandtable_cache::Game;
 
@@ -147,13 +149,13 @@ fn each_seat_sees_its_own_entity_and_plays_as_its_seat() {
     // Each client's copy is the server's game masked for it, no dice.
     for (c, seat) in [(&mut red, 0u16), (&mut blue, 1)] {
         let view = &seat_views(c)[0];
-        assert_eq!(view.played, 1);
+        assert_eq!(view.revision, 1);
         let copy: Cache = read(&view.game).expect("a game");
         assert!(copy == game.masked(Viewer::Player(Seat(seat))));
         assert_eq!(copy.dice().left(), Some(0));
     }
     let public = public_view(&mut watcher).expect("the public view");
-    assert_eq!(public.played, 1);
+    assert_eq!(public.revision, 1);
     let copy: Cache = read(&public.game).expect("a game");
     assert!(copy == game.masked(Viewer::Public));
 
@@ -219,7 +221,7 @@ fn r57_two_clients_play_the_flank_march_through_the_server_each_holding_its_own_
         for (c, s) in [(&mut red, 0u16), (&mut blue, 1)] {
             let views = seat_views(c);
             assert_eq!(views.len(), 1);
-            assert_eq!((views[0].seat, views[0].played), (s, played));
+            assert_eq!((views[0].seat, views[0].revision), (s, played));
             let copy: Battle = read(&views[0].game).expect("a game");
             assert!(
                 copy == local.masked(Viewer::Player(Seat(s))),
@@ -235,4 +237,46 @@ fn r57_two_clients_play_the_flank_march_through_the_server_each_holding_its_own_
     assert_eq!(hosted.game().state_hash(), local.state_hash());
     assert_eq!(hosted.refusals(), 0);
     assert!(played > 20, "the record is played: {played} commands");
+}
+
+#[test]
+fn r31_a_seat_takes_back_its_own_last_command_and_no_other() {
+    let start = cache_game();
+    let mut server = server(start.clone());
+    let (mut red, mut blue) = (client(), client());
+    for c in [&mut red, &mut blue] {
+        server.connect_client(c);
+    }
+    claim_seats(&mut red, &mut blue);
+    round(&mut server, &mut [&mut red, &mut blue]);
+    let first = seat_views(&mut red)[0].legal[0].clone();
+    red.world_mut().write_message(Play {
+        text: first.clone(),
+    });
+    round(&mut server, &mut [&mut red, &mut blue]);
+    // Blue may not take back Red's command.
+    blue.world_mut().write_message(Undo);
+    round(&mut server, &mut [&mut red, &mut blue]);
+    assert_eq!(
+        refusals(&mut blue),
+        ["another seat has played since your last command"]
+    );
+    red.world_mut().write_message(Undo);
+    round(&mut server, &mut [&mut red, &mut blue]);
+    assert!(refusals(&mut red).is_empty());
+    let hosted = server.world().resource::<Hosted<Cache>>();
+    assert_eq!(hosted.game().state_hash(), start.state_hash());
+    for c in [&mut red, &mut blue] {
+        let view = &seat_views(c)[0];
+        assert_eq!(view.revision, 2);
+        assert_eq!(view.log.last(), Some(&format!("undo {first}")));
+        let copy: Cache = read(&view.game).expect("a game");
+        assert!(copy == start.masked(Viewer::Player(Seat(view.seat))));
+    }
+    // Nothing left to take back: the system's words say why.
+    red.world_mut().write_message(Undo);
+    round(&mut server, &mut [&mut red, &mut blue]);
+    let why = refusals(&mut red);
+    assert_eq!(why.len(), 1);
+    assert_eq!(why[0], start.undo_stop(None));
 }

@@ -107,8 +107,19 @@ impl VisibilityFilter for SeatOnly {
 }
 
 /// The protocol both ends register, in the same order: messages, the
-/// replicated components, the visibility filter.
+/// replicated components, the visibility filter; and in replicon's
+/// protocol hash, this build of Sandtable and its encoding of games, so
+/// that a client of another version is told so when it connects.
 pub fn protocol(app: &mut App) {
+    protocol_of(app, sandtable_core::record::ENGINE);
+}
+
+/// [`protocol`] as the build `engine` registers it.
+#[doc(hidden)]
+pub fn protocol_of(app: &mut App, engine: &str) {
+    let mut hasher = app.world_mut().resource_mut::<ProtocolHasher>();
+    hasher.add_custom(engine);
+    hasher.add_custom(sandtable_core::wire::ENCODING);
     app.add_client_message::<Claim>(Channel::Ordered)
         .add_client_message::<Play>(Channel::Ordered)
         .add_client_message::<Undo>(Channel::Ordered)

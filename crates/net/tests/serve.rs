@@ -25,13 +25,19 @@ fn cache_game() -> Cache {
     }
 }
 
-fn app() -> App {
+/// An app with replicon, ticking each update, without the protocol.
+fn bare_app() -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
         StatesPlugin,
         RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
     ));
+    app
+}
+
+fn app() -> App {
+    let mut app = bare_app();
     protocol(&mut app);
     app
 }
@@ -279,4 +285,22 @@ fn r31_a_seat_takes_back_its_own_last_command_and_no_other() {
     let why = refusals(&mut red);
     assert_eq!(why.len(), 1);
     assert_eq!(why[0], start.undo_stop(None));
+}
+
+#[test]
+fn another_build_has_another_protocol() {
+    let hash = |engine: &str| {
+        let mut app = bare_app();
+        sandtable_net::protocol_of(&mut app, engine);
+        app.finish();
+        *app.world().resource::<ProtocolHash>()
+    };
+    assert_eq!(
+        hash(sandtable_core::record::ENGINE),
+        hash(sandtable_core::record::ENGINE)
+    );
+    assert_ne!(
+        hash(sandtable_core::record::ENGINE),
+        hash("sandtable 0.0.0")
+    );
 }

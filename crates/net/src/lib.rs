@@ -17,7 +17,7 @@
 
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
-use sandtable_core::game::{GameState, Seat, Viewer};
+use sandtable_core::game::{Decision, GameState, Seat, Viewer};
 use sandtable_core::undo::Undoable;
 use sandtable_core::wire::{Wire, write};
 use serde::{Deserialize, Serialize};
@@ -146,6 +146,11 @@ pub struct Hosted<G: GameState> {
     log: Vec<Entry<G>>,
     /// Where each command still undoable starts in `log`.
     starts: Vec<usize>,
+    /// The record: every command with its seat, sealed decisions in seat
+    /// order.
+    record: Vec<(Seat, G::Command)>,
+    /// Commands of a sealed decision not yet revealed, as they came.
+    sealed: Vec<(Seat, G::Command)>,
     revision: u32,
     refusals: u64,
 }
@@ -158,6 +163,8 @@ impl<G: GameState + Wire> Hosted<G> {
             codes,
             log: Vec::new(),
             starts: Vec::new(),
+            record: Vec::new(),
+            sealed: Vec::new(),
             revision: 0,
             refusals: 0,
         }
@@ -166,6 +173,15 @@ impl<G: GameState + Wire> Hosted<G> {
     /// The game as the server holds it: everything, the referee's.
     pub fn game(&self) -> &G {
         self.game.game()
+    }
+
+    /// The record so far: every command with its seat, in the order it
+    /// was played, except that the commands of a sealed decision are
+    /// written in seat order once it is revealed, whatever order they
+    /// came in (the record's convention); commands of a decision still
+    /// sealed are not in it.
+    pub fn record(&self) -> &[(Seat, G::Command)] {
+        &self.record
     }
 
     /// How many things clients sent that the server did not take.
@@ -228,10 +244,30 @@ impl<G: GameState + Wire> Hosted<G> {
             .check(seat, &command)
             .map_err(|e| format!("`{command}` is refused: {e}"))?;
         let mut events = Vec::new();
+        let sealed_before = match self.game().decision() {
+            Decision::Sealed(seats) => Some(seats),
+            _ => None,
+        };
         let applied = self
             .game
             .apply_into(seat, &command, &mut events)
             .map_err(|e| format!("`{command}` is refused: {e}"))?;
+        if let Some(before) = sealed_before {
+            self.sealed.push((seat, command));
+            // The decision goes on while the seats that owe it only
+            // dwindle; once none owes, or others owe a new one, it was
+            // revealed: written in seat order, each seat's in its order.
+            let going_on = match self.game().decision() {
+                Decision::Sealed(after) => after.0 & !before.0 == 0,
+                _ => false,
+            };
+            if !going_on {
+                self.sealed.sort_by_key(|(s, _)| *s);
+                self.record.append(&mut self.sealed);
+            }
+        } else {
+            self.record.push((seat, command));
+        }
         // Undo stops at a barrier: the lines before it are kept for good.
         if applied.barrier.is_some() {
             self.starts.clear();
@@ -256,6 +292,11 @@ impl<G: GameState + Wire> Hosted<G> {
         let command = self.game.undo()?;
         if let Some(start) = self.starts.pop() {
             self.log.truncate(start);
+        }
+        // The last command came last: the last of a sealed decision still
+        // sealed, or the record's last.
+        if self.sealed.pop().is_none() {
+            self.record.pop();
         }
         self.log.push(Entry::Undone(seat, command));
         self.revision += 1;

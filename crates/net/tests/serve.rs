@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy_replicon::prelude::*;
 use bevy_replicon::test_app::ServerTestAppExt;
-use sandtable_core::game::{GameState, Seat, Viewer};
+use sandtable_core::game::{Decision, GameState, Seat, Viewer};
 use sandtable_core::wire::read;
 use sandtable_net::{
     Claim, Hosted, Play, PublicView, Refused, SeatView, ServePlugin, Undo, protocol,
@@ -303,4 +303,110 @@ fn another_build_has_another_protocol() {
         hash(sandtable_core::record::ENGINE),
         hash("sandtable 0.0.0")
     );
+}
+
+#[test]
+fn sealed_orders_come_in_any_interleaving_and_are_recorded_in_seat_order() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let battle =
+        match sandtable_scenario::load_any(&root.join("scenarios/warpspawn/flank-march.ron"))
+            .expect("the flank march")
+        {
+            sandtable_scenario::Loaded::Warpspawn(b) => b,
+            _ => panic!("a battle"),
+        };
+    let start = || {
+        Battle::new(
+            &battle.setup,
+            sandtable_core::dice::Dice::seeded(battle.setup.seed),
+        )
+        .expect("starts")
+    };
+    let text = std::fs::read_to_string(root.join("crates/cli/tests/data/flank-march.moves"))
+        .expect("the record");
+    // The record in seat order, each line with its seat and whether it
+    // belongs to a sealed decision; `reveals` marks the line after which
+    // its decision is revealed.
+    let mut local = start();
+    let mut lines: Vec<(Seat, String, bool)> = Vec::new();
+    let mut reveals: Vec<bool> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') || line.starts_with('[') {
+            continue;
+        }
+        let command: sandtable_warpspawn::Command = line.parse().expect("the notation");
+        let seat = sandtable_core::game::next_seat(&local).expect("a seat to play");
+        let before = match local.decision() {
+            Decision::Sealed(seats) => Some(seats),
+            _ => None,
+        };
+        GameState::apply_into(&mut local, seat, &command, &mut Vec::new()).expect("legal");
+        // A sealed decision goes on while the seats that owe it dwindle.
+        let going_on = match (before, local.decision()) {
+            (Some(b), Decision::Sealed(a)) => a.0 & !b.0 == 0,
+            _ => false,
+        };
+        let sealed = before.is_some();
+        reveals.push(!going_on);
+        lines.push((seat, line.to_owned(), sealed));
+    }
+    // Sent with each sealed decision's second seat first.
+    let mut sent: Vec<(Seat, String)> = Vec::new();
+    let mut k = 0;
+    let mut reordered = 0;
+    while k < lines.len() {
+        if !lines[k].2 {
+            sent.push((lines[k].0, lines[k].1.clone()));
+            k += 1;
+            continue;
+        }
+        // One sealed decision: up to the line that reveals it.
+        let end = (k..lines.len())
+            .find(|&j| reveals[j])
+            .map_or(lines.len(), |j| j + 1);
+        let run = &lines[k..end];
+        let (blue, red): (Vec<_>, Vec<_>) = run.iter().partition(|l| l.0 == Seat(1));
+        reordered += usize::from(!blue.is_empty() && !red.is_empty());
+        sent.extend(blue.iter().chain(red.iter()).map(|l| (l.0, l.1.clone())));
+        k = end;
+    }
+    assert!(
+        reordered > 0,
+        "the control: some sealed decision was sent out of seat order"
+    );
+    let mut server = server(start());
+    let (mut red, mut blue) = (client(), client());
+    for c in [&mut red, &mut blue] {
+        server.connect_client(c);
+    }
+    claim_seats(&mut red, &mut blue);
+    round(&mut server, &mut [&mut red, &mut blue]);
+    for (seat, line) in &sent {
+        let who = if seat.0 == 0 { &mut red } else { &mut blue };
+        who.world_mut().write_message(Play { text: line.clone() });
+        round(&mut server, &mut [&mut red, &mut blue]);
+        for c in [&mut red, &mut blue] {
+            let why = refusals(c);
+            assert!(why.is_empty(), "`{line}` was refused: {why:?}");
+        }
+    }
+    let hosted = server.world().resource::<Hosted<Battle>>();
+    assert_eq!(hosted.game().state_hash(), local.state_hash());
+    let record: Vec<(Seat, String)> = hosted
+        .record()
+        .iter()
+        .map(|(s, c)| (*s, c.to_string()))
+        .collect();
+    // Every line but those of a sealed decision still unrevealed at the
+    // record's end, which the server keeps sealed.
+    let kept = (0..lines.len())
+        .rev()
+        .find(|&j| !lines[j].2 || reveals[j])
+        .map_or(0, |j| j + 1);
+    assert!(kept < lines.len(), "the record ends inside sealed orders");
+    let in_seat_order: Vec<(Seat, String)> = lines[..kept]
+        .iter()
+        .map(|(s, l, _)| (*s, l.clone()))
+        .collect();
+    assert_eq!(record, in_seat_order);
 }

@@ -176,8 +176,9 @@ fn each_seat_sees_its_own_entity_and_plays_as_its_seat() {
 
 type Battle = sandtable_warpspawn::Game;
 
-#[test]
-fn r57_two_clients_play_the_flank_march_through_the_server_each_holding_its_own_view() {
+/// The flank march's start, a fresh game each call, and its shipped
+/// record's text.
+fn flank_march() -> (impl Fn() -> Battle, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let battle =
         match sandtable_scenario::load_any(&root.join("scenarios/warpspawn/flank-march.ron"))
@@ -186,15 +187,21 @@ fn r57_two_clients_play_the_flank_march_through_the_server_each_holding_its_own_
             sandtable_scenario::Loaded::Warpspawn(b) => b,
             _ => panic!("a battle"),
         };
-    let start = || {
+    let text = std::fs::read_to_string(root.join("crates/cli/tests/data/flank-march.moves"))
+        .expect("the record");
+    let start = move || {
         Battle::new(
             &battle.setup,
             sandtable_core::dice::Dice::seeded(battle.setup.seed),
         )
         .expect("starts")
     };
-    let text = std::fs::read_to_string(root.join("crates/cli/tests/data/flank-march.moves"))
-        .expect("the record");
+    (start, text)
+}
+
+#[test]
+fn r57_two_clients_play_the_flank_march_through_the_server_each_holding_its_own_view() {
+    let (start, text) = flank_march();
     let mut server = server(start());
     let (mut red, mut blue, mut watcher) = (client(), client(), client());
     for c in [&mut red, &mut blue, &mut watcher] {
@@ -307,23 +314,7 @@ fn another_build_has_another_protocol() {
 
 #[test]
 fn sealed_orders_come_in_any_interleaving_and_are_recorded_in_seat_order() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let battle =
-        match sandtable_scenario::load_any(&root.join("scenarios/warpspawn/flank-march.ron"))
-            .expect("the flank march")
-        {
-            sandtable_scenario::Loaded::Warpspawn(b) => b,
-            _ => panic!("a battle"),
-        };
-    let start = || {
-        Battle::new(
-            &battle.setup,
-            sandtable_core::dice::Dice::seeded(battle.setup.seed),
-        )
-        .expect("starts")
-    };
-    let text = std::fs::read_to_string(root.join("crates/cli/tests/data/flank-march.moves"))
-        .expect("the record");
+    let (start, text) = flank_march();
     // The record in seat order, each line with its seat and whether it
     // belongs to a sealed decision; `reveals` marks the line after which
     // its decision is revealed.

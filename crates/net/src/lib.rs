@@ -114,6 +114,25 @@ pub fn protocol(app: &mut App) {
     protocol_of(app, sandtable_core::record::ENGINE);
 }
 
+/// Netcode's protocol id for this build: the build (`ENGINE`) and the
+/// encoding's version, so that netcode itself refuses a client of another
+/// version.
+pub fn protocol_id() -> u64 {
+    protocol_id_of(sandtable_core::record::ENGINE)
+}
+
+fn protocol_id_of(engine: &str) -> u64 {
+    let mut h = sandtable_core::hash::Mix::new();
+    for chunk in engine.as_bytes().chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h.u64(u64::from_le_bytes(word));
+    }
+    h.u64(engine.len() as u64);
+    h.u64(u64::from(sandtable_core::wire::ENCODING));
+    h.finish()
+}
+
 /// [`protocol`] as the build `engine` registers it.
 #[doc(hidden)]
 pub fn protocol_of(app: &mut App, engine: &str) {
@@ -444,5 +463,24 @@ fn refresh_views<G: GameState + Wire>(
         if view.revision != hosted.revision {
             *view = hosted.public_view();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn another_build_has_another_netcode_protocol_id() {
+        assert_eq!(protocol_id(), protocol_id());
+        assert_ne!(protocol_id(), protocol_id_of("sandtable 0.0.0"));
+    }
+
+    #[test]
+    fn codes_are_the_same_only_when_every_byte_is() {
+        assert!(same_code("red-7f3a", "red-7f3a"));
+        assert!(!same_code("red-7f3a", "red-7f3b"));
+        assert!(!same_code("red-7f3a", "red-7f3"));
+        assert!(!same_code("", "x"));
     }
 }

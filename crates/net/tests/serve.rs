@@ -15,15 +15,9 @@ use sandtable_net::{
     Claim, Hosted, Play, PublicView, Refused, SeatView, ServePlugin, Undo, protocol,
 };
 
-type Cache = sandtable_cache::Game;
+mod common;
 
-fn cache_game() -> Cache {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/standard.ron");
-    match sandtable_scenario::load_any(&path).expect("the standard scenario") {
-        sandtable_scenario::Loaded::Cache(s) => s.game(),
-        _ => panic!("a Cache scenario"),
-    }
-}
+use common::{Cache, cache_game};
 
 /// An app with replicon, ticking each update, without the protocol.
 fn bare_app() -> App {

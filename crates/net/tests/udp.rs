@@ -1,0 +1,171 @@
+//! The server and its clients over UDP on loopback (renet's netcode,
+//! `ServerAuthentication::Unsecure`): a seat claimed and a command played
+//! through real sockets, each test bounded by a deadline.
+
+use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
+use std::time::{Duration, Instant, SystemTime};
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy_replicon::prelude::*;
+use bevy_replicon_renet::netcode::{
+    ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication,
+    ServerConfig,
+};
+use bevy_replicon_renet::renet::ConnectionConfig;
+use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetServer, RepliconRenetPlugins};
+use sandtable_core::game::{GameState, Seat, Viewer};
+use sandtable_core::wire::read;
+use sandtable_net::{Claim, Hosted, Play, SeatView, ServePlugin, protocol, protocol_id};
+
+mod common;
+
+use common::{Cache, cache_game};
+
+/// How long a test may wait for the network.
+const DEADLINE: Duration = Duration::from_secs(10);
+
+fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        StatesPlugin,
+        RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
+        RepliconRenetPlugins,
+    ));
+    protocol(&mut app);
+    app
+}
+
+fn connection(app: &App) -> ConnectionConfig {
+    let channels = app.world().resource::<RepliconChannels>();
+    ConnectionConfig {
+        server_channels_config: channels.server_configs(),
+        client_channels_config: channels.client_configs(),
+        ..Default::default()
+    }
+}
+
+fn now() -> Duration {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .expect("after 1970")
+}
+
+/// A server of `game` listening on a free port of loopback; its port.
+fn server(game: Cache) -> (App, u16) {
+    let mut server = app();
+    server
+        .insert_resource(Hosted::new(
+            game,
+            vec!["red-7f3a".into(), "blue-91c2".into()],
+        ))
+        .add_plugins(ServePlugin::<Cache>::default());
+    server.finish();
+    let socket = UdpSocket::bind(SocketAddr::new(Ipv4Addr::LOCALHOST.into(), 0)).expect("a port");
+    let address = socket.local_addr().expect("its address");
+    let transport = NetcodeServerTransport::new(
+        ServerConfig {
+            current_time: now(),
+            max_clients: 8,
+            protocol_id: protocol_id(),
+            public_addresses: vec![address],
+            authentication: ServerAuthentication::Unsecure,
+        },
+        socket,
+    )
+    .expect("a server transport");
+    let renet = RenetServer::new(connection(&server));
+    server.insert_resource(renet).insert_resource(transport);
+    (server, address.port())
+}
+
+fn client(port: u16, id: u64) -> App {
+    let mut client = app();
+    client.finish();
+    let ip = Ipv4Addr::LOCALHOST.into();
+    let socket = UdpSocket::bind((ip, 0)).expect("a port");
+    let transport = NetcodeClientTransport::new(
+        now(),
+        ClientAuthentication::Unsecure {
+            client_id: id,
+            protocol_id: protocol_id(),
+            server_addr: SocketAddr::new(ip, port),
+            user_data: None,
+        },
+        socket,
+    )
+    .expect("a client transport");
+    let renet = RenetClient::new(connection(&client));
+    client.insert_resource(renet).insert_resource(transport);
+    client
+}
+
+/// Updates the apps until `done` holds, for at most [`DEADLINE`].
+fn until(apps: &mut [&mut App], what: &str, mut done: impl FnMut(&mut [&mut App]) -> bool) {
+    let start = Instant::now();
+    while !done(apps) {
+        assert!(
+            start.elapsed() < DEADLINE,
+            "{what}: not within {DEADLINE:?}"
+        );
+        for app in apps.iter_mut() {
+            app.update();
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn seat_view(app: &mut App) -> Option<SeatView> {
+    let mut q = app.world_mut().query::<&SeatView>();
+    q.iter(app.world()).next().cloned()
+}
+
+#[test]
+fn a_seat_is_claimed_and_played_over_udp_on_loopback() {
+    let (mut server, port) = server(cache_game());
+    let (mut red, mut blue) = (client(port, 1), client(port, 2));
+    until(
+        &mut [&mut server, &mut red, &mut blue],
+        "both connect",
+        |apps| {
+            apps[1..]
+                .iter()
+                .all(|c| c.world().resource::<RenetClient>().is_connected())
+        },
+    );
+    for (c, seat, code) in [(&mut red, 0, "red-7f3a"), (&mut blue, 1, "blue-91c2")] {
+        c.world_mut().write_message(Claim {
+            seat,
+            code: code.into(),
+        });
+    }
+    until(
+        &mut [&mut server, &mut red, &mut blue],
+        "both seated",
+        |apps| {
+            let (_, clients) = apps.split_at_mut(1);
+            clients.iter_mut().all(|c| seat_view(c).is_some())
+        },
+    );
+    let first = seat_view(&mut red).expect("Red's view").legal[0].clone();
+    red.world_mut().write_message(Play { text: first });
+    until(
+        &mut [&mut server, &mut red, &mut blue],
+        "the command reaches both",
+        |apps| {
+            let (_, clients) = apps.split_at_mut(1);
+            clients
+                .iter_mut()
+                .all(|c| seat_view(c).is_some_and(|v| v.revision == 1))
+        },
+    );
+    let game = server.world().resource::<Hosted<Cache>>().game().clone();
+    for (c, seat) in [(&mut red, 0u16), (&mut blue, 1)] {
+        let view = seat_view(c).expect("a view");
+        assert_eq!(view.seat, seat);
+        let copy: Cache = read(&view.game).expect("a game");
+        assert!(copy == game.masked(Viewer::Player(Seat(seat))));
+    }
+    assert_ne!(game.state_hash(), cache_game().state_hash());
+}

@@ -169,3 +169,100 @@ fn a_seat_is_claimed_and_played_over_udp_on_loopback() {
     }
     assert_ne!(game.state_hash(), cache_game().state_hash());
 }
+
+#[test]
+fn garbage_datagrams_and_malformed_messages_leave_the_server_and_the_game_as_they_were() {
+    use rand::{Rng, SeedableRng};
+    let (mut server, port) = server(cache_game());
+    let mut red = client(port, 1);
+    until(&mut [&mut server, &mut red], "Red connects", |apps| {
+        apps[1].world().resource::<RenetClient>().is_connected()
+    });
+    red.world_mut().write_message(Claim {
+        seat: 0,
+        code: "red-7f3a".into(),
+    });
+    until(&mut [&mut server, &mut red], "Red seated", |apps| {
+        seat_view(apps[1]).is_some()
+    });
+    let before = server
+        .world()
+        .resource::<Hosted<Cache>>()
+        .game()
+        .state_hash();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(46);
+    // 1,000 datagrams of random bytes from a stranger's socket.
+    let stranger = UdpSocket::bind((Ipv4Addr::LOCALHOST, 0)).expect("a port");
+    for _ in 0..1000 {
+        let len = rng.random_range(1..1200);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        stranger
+            .send_to(&bytes, (Ipv4Addr::LOCALHOST, port))
+            .expect("sent");
+        server.update();
+    }
+    // 1,000 malformed messages from the connected client, on every
+    // channel it has.
+    let channels = red
+        .world()
+        .resource::<RepliconChannels>()
+        .client_configs()
+        .len() as u8;
+    for k in 0..1000 {
+        let len = rng.random_range(0..200);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        red.world_mut()
+            .resource_mut::<RenetClient>()
+            .send_message(k as u8 % channels, bytes);
+        if k % 50 == 0 {
+            red.update();
+            server.update();
+        }
+    }
+    // And a command that is not in the notation, if Red is still
+    // connected: garbage on replicon's own channel of the protocol check
+    // is a protocol mismatch, and the server drops the sender.
+    red.world_mut().write_message(Play {
+        text: "fly to the moon".into(),
+    });
+    for _ in 0..20 {
+        red.update();
+        server.update();
+    }
+    assert_eq!(
+        *server.world().resource::<State<ServerState>>(),
+        ServerState::Running
+    );
+    let hosted = server.world().resource::<Hosted<Cache>>();
+    assert_eq!(hosted.game().state_hash(), before, "the game is unchanged");
+    // The server still plays: Red, back with its code on a new
+    // connection, gets its seat and plays its first legal command.
+    let mut again = client(port, 3);
+    until(
+        &mut [&mut server, &mut again],
+        "Red connects again",
+        |apps| apps[1].world().resource::<RenetClient>().is_connected(),
+    );
+    again.world_mut().write_message(Claim {
+        seat: 0,
+        code: "red-7f3a".into(),
+    });
+    until(&mut [&mut server, &mut again], "Red seated again", |apps| {
+        seat_view(apps[1]).is_some()
+    });
+    let first = seat_view(&mut again).expect("Red's view").legal[0].clone();
+    again.world_mut().write_message(Play { text: first });
+    until(
+        &mut [&mut server, &mut again],
+        "the command is played",
+        |apps| seat_view(apps[1]).is_some_and(|v| v.revision == 1),
+    );
+    assert_ne!(
+        server
+            .world()
+            .resource::<Hosted<Cache>>()
+            .game()
+            .state_hash(),
+        before
+    );
+}

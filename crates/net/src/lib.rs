@@ -28,6 +28,21 @@ pub const MAX_PLAY_BYTES: usize = 256;
 /// The longest seat code a client may send, in bytes.
 pub const MAX_CODE_BYTES: usize = 64;
 
+/// How often the server logs how many things it refused, when it refused
+/// any since.
+pub const REFUSALS_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The server's count of refusals as last logged.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct RefusalsLogged {
+    /// The total refused when the last line was logged.
+    pub total: u64,
+    /// Lines logged.
+    pub lines: u32,
+    /// When the last count was made, on the real clock.
+    at: std::time::Duration,
+}
+
 /// A client asks for a seat, with the code the server printed for it.
 #[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 pub struct Claim {
@@ -334,10 +349,19 @@ impl<G> Default for ServePlugin<G> {
 
 impl<G: GameState + Wire> Plugin for ServePlugin<G> {
     fn build(&self, app: &mut App) {
-        app.add_systems(Startup, spawn_views::<G>).add_systems(
-            Update,
-            (claim::<G>, play::<G>, undo::<G>, refresh_views::<G>).chain(),
-        );
+        app.init_resource::<RefusalsLogged>()
+            .add_systems(Startup, spawn_views::<G>)
+            .add_systems(
+                Update,
+                (
+                    claim::<G>,
+                    play::<G>,
+                    undo::<G>,
+                    refresh_views::<G>,
+                    log_refusals::<G>,
+                )
+                    .chain(),
+            );
     }
 }
 
@@ -443,6 +467,29 @@ fn refuse<G: GameState>(
         targets: SendTargets::Single(client_id),
         message: Refused { text },
     });
+}
+
+/// Logs the total refused every [`REFUSALS_EVERY`] when it grew: one
+/// line a minute, however much garbage came.
+fn log_refusals<G: GameState + Wire>(
+    time: Res<Time<Real>>,
+    hosted: Res<Hosted<G>>,
+    mut logged: ResMut<RefusalsLogged>,
+) {
+    let now = time.elapsed();
+    if now.saturating_sub(logged.at) < REFUSALS_EVERY {
+        return;
+    }
+    logged.at = now;
+    if hosted.refusals != logged.total {
+        info!(
+            "{} refused in all, {} in the last minute",
+            hosted.refusals,
+            hosted.refusals - logged.total
+        );
+        logged.total = hosted.refusals;
+        logged.lines += 1;
+    }
 }
 
 /// Makes every view again once a command was applied or taken back.

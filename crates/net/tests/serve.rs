@@ -395,3 +395,35 @@ fn sealed_orders_come_in_any_interleaving_and_are_recorded_in_seat_order() {
         .collect();
     assert_eq!(record, in_seat_order);
 }
+
+#[test]
+fn refusals_are_logged_once_a_minute_when_there_were_any() {
+    use bevy::time::TimeUpdateStrategy;
+    use sandtable_net::RefusalsLogged;
+    let mut server = server(cache_game());
+    server.insert_resource(TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_secs(25),
+    ));
+    let mut stranger = client();
+    server.connect_client(&mut stranger);
+    for _ in 0..3 {
+        stranger.world_mut().write_message(Claim {
+            seat: 1,
+            code: "guess".into(),
+        });
+    }
+    round(&mut server, &mut [&mut stranger]);
+    assert_eq!(refusals(&mut stranger).len(), 3);
+    let logged = |server: &App| *server.world().resource::<RefusalsLogged>();
+    // Not yet a minute since the last count: nothing logged.
+    assert_eq!(logged(&server).lines, 0);
+    for _ in 0..3 {
+        server.update();
+    }
+    assert_eq!((logged(&server).lines, logged(&server).total), (1, 3));
+    // Nothing refused since: no more lines.
+    for _ in 0..6 {
+        server.update();
+    }
+    assert_eq!(logged(&server).lines, 1);
+}

@@ -20,9 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::dice::Dice;
 
 /// A ruling of RULINGS.md or of a system's rulings file, by number: `R23`.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Ruling(pub u16);
 
 impl fmt::Display for Ruling {
@@ -43,9 +41,7 @@ impl Seat {
 }
 
 /// A set of seats, for decisions owed by several players at once.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Seats(pub u64);
 
 impl Seats {
@@ -230,16 +226,6 @@ pub enum Viewer {
     /// What every player sees alike: nobody's hand, sealed order or
     /// hidden counter.
     Public,
-}
-
-impl Viewer {
-    /// The seat a player views as; `None` for the referee and the public.
-    pub fn seat(self) -> Option<Seat> {
-        match self {
-            Viewer::Player(seat) => Some(seat),
-            Viewer::Referee | Viewer::Public => None,
-        }
-    }
 }
 
 /// The dice of a masked game ([`GameState::masked`]): an empty script,

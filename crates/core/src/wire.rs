@@ -7,7 +7,7 @@
 //! again from it. What a client is sent is a masked copy
 //! (`GameState::masked`), so the bytes hold only what its viewer may see.
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::{Mutex, PoisonError};
 
@@ -101,9 +101,8 @@ const MOST_INTERNED: usize = 256;
 /// reason): each distinct text is kept once for the program's life, and
 /// one that would make more than [`MOST_INTERNED`] is refused.
 pub fn intern(text: String) -> Result<&'static str, String> {
-    static KEPT: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    static KEPT: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
     let mut kept = KEPT.lock().unwrap_or_else(PoisonError::into_inner);
-    let kept = kept.get_or_insert_with(HashSet::new);
     if let Some(k) = kept.get(text.as_str()) {
         return Ok(k);
     }

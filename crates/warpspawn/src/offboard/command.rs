@@ -68,6 +68,16 @@ pub enum Order {
     Enter,
 }
 
+impl Order {
+    /// Whether an order read back names only squares of `ring`.
+    pub(crate) fn fits(&self, ring: &super::ring::Ring) -> bool {
+        match self {
+            Order::Path(p) => p.fits(ring),
+            Order::Hold | Order::Enter => true,
+        }
+    }
+}
+
 /// A command of the off-board grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum GridCommand {

@@ -178,10 +178,7 @@ impl Orders {
                 .counters
                 .iter()
                 .all(|c| c.id.side == self.side && ring.holds(c.at))
-            && self.orders.values().all(|(o, _)| match o {
-                Order::Path(p) => p.fits(ring),
-                Order::Hold | Order::Enter => true,
-            })
+            && self.orders.values().all(|(o, _)| o.fits(ring))
     }
 
     /// A side's orders at the start of the Orders phase.

@@ -131,13 +131,11 @@ impl GridState {
                 && f.falling.iter().all(id_ok)
                 && f.barred.iter().all(held)
         });
-        let rest_ok = self.revealed.iter().all(|(id, (o, _))| {
-            id_ok(id)
-                && match o {
-                    Order::Path(p) => p.fits(ring),
-                    Order::Hold | Order::Enter => true,
-                }
-        }) && self.entering.iter().all(id_ok)
+        let rest_ok = self
+            .revealed
+            .iter()
+            .all(|(id, (o, _))| id_ok(id) && o.fits(ring))
+            && self.entering.iter().all(id_ok)
             && self.entered.iter().all(|h| map.contains(*h));
         if grid_ok && stage_ok && fight_ok && rest_ok {
             Ok(())

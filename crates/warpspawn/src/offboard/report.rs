@@ -606,18 +606,12 @@ impl Game {
         for &e in &enemies {
             g.grid.reserves[e] = hiding[e].into_iter().collect();
         }
-        let counters_of = |side: usize, counters: &[super::view::Counter]| -> Vec<_> {
-            counters
-                .iter()
-                .filter(|c| c.id.side == side)
-                .copied()
-                .collect()
-        };
         match &mut g.stage {
             Stage::Orders(orders) => {
                 for &e in &enemies {
                     let committed = orders[e].committed;
-                    orders[e] = super::orders::Orders::new(e, counters_of(e, &g.grid.counters));
+                    let theirs = g.grid.counters.iter().filter(|c| c.id.side == e);
+                    orders[e] = super::orders::Orders::new(e, theirs.copied().collect());
                     orders[e].committed = committed;
                 }
             }

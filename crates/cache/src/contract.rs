@@ -179,10 +179,14 @@ impl GameState for Game {
     }
 
     /// Nothing of Cache is hidden: every viewer's copy is the game
-    /// without its dice.
+    /// without its dice, and without the seed they were drawn from,
+    /// which would tell every roll to come (R30).
     fn masked(&self, _viewer: Viewer) -> Game {
         let mut copy = self.clone();
         copy.state.dice = no_dice();
+        if copy.table.seed != 0 {
+            std::sync::Arc::make_mut(&mut copy.table).seed = 0;
+        }
         copy
     }
 

@@ -21,6 +21,57 @@ use sandtable_core::dice::{self, Dice};
 use sandtable_core::game::{GameState, Refusal, Seat, Viewer, next_seat};
 use sandtable_core::record::{Record, header};
 
+/// The scenarios of every system, as [`with_front!`] matches them.
+#[doc(hidden)]
+pub use sandtable_scenario::Loaded;
+
+/// Loads a scenario and runs the body with the front door ([`Front`]) of
+/// the rule system its `rules:` field names, bound to the name given:
+/// `with_front!(&file, |front| run(front))`. Past the front door every
+/// command is generic over the system (the game contract). A scenario
+/// that does not load is a [`Failure`] (exit code 1).
+#[macro_export]
+macro_rules! with_front {
+    ($file:expr, |$front:ident| $body:expr) => {{
+        match $crate::replay::load_any($file) {
+            Err(failure) => Err(failure),
+            // Conflict at Cache and The Snyder Skirmish are the Cache crate's.
+            Ok($crate::Loaded::Cache(scenario)) => {
+                let $front = &scenario;
+                $body
+            }
+            Ok($crate::Loaded::Warpspawn(battle)) => {
+                let $front = &battle;
+                $body
+            }
+            Ok($crate::Loaded::Frontiers(skirmish)) => {
+                let $front = &skirmish;
+                $body
+            }
+        }
+    }};
+}
+
+/// On Ctrl-C, SIGTERM or SIGHUP, a write under way (a sheet, a record)
+/// leaves no temporary file behind: they are removed before the exit, with
+/// the code of the signal as a shell gives it (128 + its number).
+#[cfg(unix)]
+pub fn remove_temporary_files_when_stopped() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                sandtable_scenario::files::remove_unfinished();
+                std::process::exit(128 + signal);
+            }
+        });
+    }
+}
+
+/// Elsewhere, nothing to set up.
+#[cfg(not(unix))]
+pub fn remove_temporary_files_when_stopped() {}
+
 /// A failure to report: the message for stderr and the exit code.
 #[derive(Debug)]
 pub struct Failure {

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use sandtable_cli::{Front, bots, replay, simulate};
+use sandtable_cli::{Front, bots, replay, simulate, with_front};
 use sandtable_core::dice::Dice;
 use sandtable_scenario::Loaded;
 use sandtable_scenario::files::{self, printable};
@@ -143,51 +143,8 @@ enum Cmd {
 
 use sandtable_cli::Failure;
 
-/// Loads a scenario and runs `run` with the front door of the rule system
-/// its `rules:` field names. Past the front door every command is generic
-/// over the system ([`Front`], then the game contract).
-macro_rules! with_front {
-    ($file:expr, |$front:ident| $body:expr) => {{
-        match replay::load_any($file) {
-            Err(failure) => Err(failure),
-            // Conflict at Cache and The Snyder Skirmish are the Cache crate's.
-            Ok(Loaded::Cache(scenario)) => {
-                let $front = &scenario;
-                $body
-            }
-            Ok(Loaded::Warpspawn(battle)) => {
-                let $front = &battle;
-                $body
-            }
-            Ok(Loaded::Frontiers(skirmish)) => {
-                let $front = &skirmish;
-                $body
-            }
-        }
-    }};
-}
-
-/// On Ctrl-C, SIGTERM or SIGHUP, a write under way (a sheet, a record)
-/// leaves no temporary file behind: they are removed before the exit, with
-/// the code of the signal as a shell gives it (128 + its number).
-#[cfg(unix)]
-fn remove_temporary_files_when_stopped() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
-        std::thread::spawn(move || {
-            if let Some(signal) = signals.forever().next() {
-                files::remove_unfinished();
-                std::process::exit(128 + signal);
-            }
-        });
-    }
-}
-
-#[cfg(not(unix))]
-fn remove_temporary_files_when_stopped() {}
-
 fn main() -> ExitCode {
-    remove_temporary_files_when_stopped();
+    sandtable_cli::remove_temporary_files_when_stopped();
     let cli = Cli::parse();
     let result = match cli.command {
         Cmd::Validate { files } => validate(&files),

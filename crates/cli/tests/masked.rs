@@ -51,12 +51,26 @@ fn dealt_again<G: GameState>(game: &G, viewer: Viewer, seed: u64) -> Option<G> {
     Some(copy)
 }
 
+/// The referee's copy: the same position as the game (its state hash
+/// once the dice are taken from both), and no dice.
+fn referee_copy<G: GameState>(game: &G, at: &str) -> G {
+    let copy = game.masked(Viewer::Referee);
+    let mut nodice = game.clone();
+    nodice.set_dice(no_dice());
+    assert_eq!(
+        copy.state_hash(),
+        nodice.state_hash(),
+        "{at}: the referee's copy is the game without its dice"
+    );
+    assert_eq!(copy.dice().left(), Some(0), "{at}: no dice");
+    copy
+}
+
 /// Checks `masked` at `game` for every viewer; returns whether a deal
 /// again changed the game for some viewer (that the check could fail).
 fn check_at<G: GameState + PartialEq + std::fmt::Debug>(game: &G, at: &str) -> bool {
     let mut changed = false;
-    let mut bare = game.clone();
-    bare.set_dice(no_dice());
+    let bare = referee_copy(game, at);
     for viewer in VIEWERS {
         let masked = game.masked(viewer);
         assert_eq!(
@@ -74,7 +88,8 @@ fn check_at<G: GameState + PartialEq + std::fmt::Debug>(game: &G, at: &str) -> b
             assert_eq!(legal(&masked, seat), legal(game, seat), "{at}: {viewer:?}");
         }
         match viewer {
-            Viewer::Referee => assert!(masked == bare, "{at}: the referee's is the game"),
+            // The referee's copy was checked by `referee_copy`.
+            Viewer::Referee => {}
             _ => {
                 for seed in 0..3 {
                     let again = dealt_again(game, viewer, seed).expect("a player or the public");
@@ -83,9 +98,7 @@ fn check_at<G: GameState + PartialEq + std::fmt::Debug>(game: &G, at: &str) -> b
                         picture(game, viewer),
                         "{at}: a deal again looks the same to {viewer:?}"
                     );
-                    let mut bare_again = again.clone();
-                    bare_again.set_dice(no_dice());
-                    changed |= bare_again != bare;
+                    changed |= again.masked(Viewer::Referee) != bare;
                     assert!(
                         again.masked(viewer) == masked,
                         "{at}: {viewer:?}'s copy reads its view alone (seed {seed})"
@@ -129,8 +142,7 @@ fn a_cache_game_hides_nothing_so_every_copy_is_the_game_without_its_dice() {
     let mut game = scenario.game();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     for k in 0..40 {
-        let mut bare = game.clone();
-        bare.set_dice(no_dice());
+        let bare = referee_copy(&game, &format!("command {k}"));
         for viewer in VIEWERS {
             assert!(game.masked(viewer) == bare, "command {k}, {viewer:?}");
         }
@@ -147,8 +159,7 @@ fn a_battle_without_the_grid_hides_nothing() {
     };
     let game = sandtable_warpspawn::Game::new(&battle.setup, Dice::seeded(battle.setup.seed))
         .expect("starts");
-    let mut bare = game.clone();
-    bare.set_dice(no_dice());
+    let bare = referee_copy(&game, "the start");
     for viewer in VIEWERS {
         assert!(game.masked(viewer) == bare, "{viewer:?}");
     }
@@ -272,4 +283,66 @@ fn r143_r149_a_masked_skirmish_holds_nothing_of_the_other_side_s_allotted_crates
     }
     // The Legion's own copy keeps what it allotted.
     assert!(game.masked(Viewer::Player(Seat(0))) != other.masked(Viewer::Player(Seat(0))));
+}
+
+/// Whether `needle` stands anywhere in `bytes`.
+fn holds(bytes: &[u8], needle: &[u8]) -> bool {
+    bytes.windows(needle.len()).any(|w| w == needle)
+}
+
+#[test]
+fn r30_no_masked_copy_holds_the_seed_its_dice_were_drawn_from() {
+    use sandtable_core::wire::write;
+    // A seed no short number could be taken for, as postcard writes it
+    // and as its eight bytes.
+    const SEED: u64 = 0x5eed_c0de_46a1_b2c3;
+    let needles = [postcard_u64(SEED), SEED.to_le_bytes().to_vec()];
+    let check = |bytes: Vec<u8>, what: &str| {
+        for n in &needles {
+            assert!(!holds(&bytes, n), "{what}: the seed is in the copy");
+        }
+    };
+    let Loaded::Cache(scenario) = load("scenarios/standard.ron") else {
+        panic!("a Cache scenario")
+    };
+    let cache = scenario.game_with_seed(SEED);
+    let Loaded::Warpspawn(battle) = load("scenarios/warpspawn/flank-march.ron") else {
+        panic!("a battle")
+    };
+    let mut setup = battle.setup.clone();
+    setup.seed = SEED;
+    let battle = sandtable_warpspawn::Game::new(&setup, Dice::seeded(SEED)).expect("starts");
+    let Loaded::Frontiers(skirmish) = load("scenarios/frontiers/confrontation.ron") else {
+        panic!("a skirmish")
+    };
+    let mut setup = skirmish.setup.clone();
+    setup.seed = SEED;
+    let skirmish = sandtable_frontiers::Game::new(&setup, Dice::seeded(SEED)).expect("starts");
+    // The control: the game itself, encoded, holds it.
+    assert!(needles.iter().any(|n| holds(&write(&battle), n)));
+    for viewer in VIEWERS {
+        check(write(&cache.masked(viewer)), &format!("Cache, {viewer:?}"));
+        check(
+            write(&battle.masked(viewer)),
+            &format!("the flank march, {viewer:?}"),
+        );
+        check(
+            write(&skirmish.masked(viewer)),
+            &format!("Confrontation, {viewer:?}"),
+        );
+    }
+}
+
+/// `value` as postcard writes a u64: seven bits a byte, low first.
+fn postcard_u64(mut value: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let byte = (value & 0x7f) as u8;
+        value >>= 7;
+        if value == 0 {
+            out.push(byte);
+            return out;
+        }
+        out.push(byte | 0x80);
+    }
 }

@@ -505,9 +505,10 @@ pub trait GameState: Clone + Send + Sync + 'static {
     /// from its view alone with a fixed seed (so two games that look the
     /// same to the viewer give the same copy, and the copy looks the same
     /// to it as the game does), and the dice are an empty script
-    /// ([`no_dice`]), so a copy never holds the seed or a future roll.
-    /// For the referee, the game without its dice; for a system that
-    /// hides nothing, the same for every viewer.
+    /// ([`no_dice`]) and any seed the game keeps (its setup's) is 0, so
+    /// a copy never holds the seed or a future roll. For the referee, the
+    /// game without its dice; for a system that hides nothing, the same
+    /// for every viewer.
     fn masked(&self, viewer: Viewer) -> Self;
     /// A stable 64-bit hash of the whole changing state, dice included.
     fn state_hash(&self) -> u64;

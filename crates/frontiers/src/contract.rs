@@ -2488,6 +2488,10 @@ impl GameState for Game {
             }
         }
         copy.dice = no_dice();
+        // The setup's seed would tell every roll to come (R30).
+        if copy.table.setup.seed != 0 {
+            std::sync::Arc::make_mut(&mut copy.table).setup.seed = 0;
+        }
         copy
     }
 

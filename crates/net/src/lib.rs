@@ -15,9 +15,12 @@
 //! player sees alike, for everyone, spectators included. Nothing is
 //! replicated a piece at a time, so no entity's existence tells a secret.
 
+pub mod udp;
+
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
-use sandtable_core::game::{Decision, GameState, Seat, Viewer};
+use sandtable_core::game::{Decision, GameState, Seat, Viewer, next_seat};
+use sandtable_core::record::Record;
 use sandtable_core::undo::Undoable;
 use sandtable_core::wire::{Wire, write};
 use serde::{Deserialize, Serialize};
@@ -64,6 +67,11 @@ pub struct Play {
 #[derive(Message, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Undo;
 
+/// A client gives up its seat: the seat's view is no longer sent to it,
+/// and the seat waits for whoever comes with its code.
+#[derive(Message, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Leave;
+
 /// The server tells one client why it did not take what it sent: the
 /// ruling's words for a refused command.
 #[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
@@ -98,6 +106,9 @@ pub struct PublicView {
     pub log: Vec<String>,
     /// Changes so far, commands and undos.
     pub revision: u32,
+    /// Once the game is over, its record (the move notation, with the
+    /// headers the server was given): every secret is out by then.
+    pub record: Option<String>,
 }
 
 /// The visibility filter of a seat's entity: visible to a client seated
@@ -157,6 +168,7 @@ pub fn protocol_of(app: &mut App, engine: &str) {
     app.add_client_message::<Claim>(Channel::Ordered)
         .add_client_message::<Play>(Channel::Ordered)
         .add_client_message::<Undo>(Channel::Ordered)
+        .add_client_message::<Leave>(Channel::Ordered)
         .add_server_message::<Refused>(Channel::Ordered)
         .replicate::<SeatView>()
         .replicate::<PublicView>()
@@ -187,6 +199,8 @@ pub struct Hosted<G: GameState> {
     sealed: Vec<(Seat, G::Command)>,
     revision: u32,
     refusals: u64,
+    /// The record's headers (scenario, pins, seed ...).
+    headers: Vec<(String, String)>,
 }
 
 impl<G: GameState + Wire> Hosted<G> {
@@ -201,7 +215,45 @@ impl<G: GameState + Wire> Hosted<G> {
             sealed: Vec::new(),
             revision: 0,
             refusals: 0,
+            headers: Vec::new(),
         }
+    }
+
+    /// The same, with the headers its record is written with.
+    pub fn with_headers(mut self, headers: Vec<(String, String)>) -> Hosted<G> {
+        self.headers = headers;
+        self
+    }
+
+    /// Plays a record's commands, each as the seat that acts next (a
+    /// sealed decision's are in seat order): a game resumed. Stops at the
+    /// first command refused, with its place (from 0) and why.
+    pub fn resume(&mut self, commands: &[G::Command]) -> Result<(), (usize, String)> {
+        for (k, command) in commands.iter().enumerate() {
+            let seat = next_seat(self.game()).ok_or_else(|| (k, "the game is over".to_owned()))?;
+            self.play_command(seat, *command).map_err(|e| (k, e))?;
+        }
+        Ok(())
+    }
+
+    /// Changes so far: commands played and taken back. It grows by one
+    /// with each.
+    pub fn revision(&self) -> u32 {
+        self.revision
+    }
+
+    /// The record so far as a file holds it: the headers, the rolls used
+    /// where the dice are scripted (R30), then [`Hosted::record`].
+    pub fn record_file(&self) -> Record<G::Command> {
+        let mut record = Record::from_commands(self.record.iter().map(|(_, c)| *c));
+        record.headers = self.headers.clone();
+        if let Some(script) = self.game().dice().script() {
+            record.headers.push((
+                sandtable_core::record::header::DICE.to_owned(),
+                sandtable_core::dice::write_rolls(script.used()),
+            ));
+        }
+        record
     }
 
     /// The game as the server holds it: everything, the referee's.
@@ -255,15 +307,17 @@ impl<G: GameState + Wire> Hosted<G> {
 
     /// What every player sees alike now.
     fn public_view(&self) -> PublicView {
+        let over = matches!(self.game().decision(), Decision::Over(_));
         PublicView {
             game: write(&self.game().masked(Viewer::Public)),
             log: self.log_for(Viewer::Public),
             revision: self.revision,
+            record: over.then(|| self.record_file().to_string()),
         }
     }
 
     /// Reads, checks and applies `text` as `seat`'s command; why not.
-    fn play(&mut self, seat: Seat, text: &str) -> Result<(), String> {
+    pub fn play(&mut self, seat: Seat, text: &str) -> Result<(), String> {
         if text.len() > MAX_PLAY_BYTES {
             return Err(format!(
                 "a command is at most {MAX_PLAY_BYTES} bytes; this one is {}",
@@ -274,6 +328,11 @@ impl<G: GameState + Wire> Hosted<G> {
             .trim()
             .parse()
             .map_err(|e| format!("`{}` is not a command: {e}", text.trim()))?;
+        self.play_command(seat, command)
+    }
+
+    /// Checks and applies `command` as `seat`'s; why not.
+    pub fn play_command(&mut self, seat: Seat, command: G::Command) -> Result<(), String> {
         self.game()
             .check(seat, &command)
             .map_err(|e| format!("`{command}` is refused: {e}"))?;
@@ -338,6 +397,53 @@ impl<G: GameState + Wire> Hosted<G> {
     }
 }
 
+/// How a bot decides: a seat's command in the game, or none.
+pub type Decide<G> = dyn FnMut(&G, Seat) -> Option<<G as GameState>::Command> + Send + Sync;
+
+/// The bots the server seats, and how they decide: a seat's command in
+/// the game as the referee holds it, or `None` when it has none.
+#[derive(Resource)]
+pub struct Bots<G: GameState> {
+    seats: Vec<Seat>,
+    decide: Box<Decide<G>>,
+    /// A bot that had no command, or gave one the game refused: it plays
+    /// no more, and the server says so once.
+    stuck: Option<String>,
+}
+
+impl<G: GameState> Bots<G> {
+    /// Bots on `seats`, deciding with `decide`.
+    pub fn new(
+        seats: Vec<Seat>,
+        decide: impl FnMut(&G, Seat) -> Option<G::Command> + Send + Sync + 'static,
+    ) -> Bots<G> {
+        Bots {
+            seats,
+            decide: Box::new(decide),
+            stuck: None,
+        }
+    }
+
+    /// Why the bots stopped playing, if they did.
+    pub fn stuck(&self) -> Option<&str> {
+        self.stuck.as_deref()
+    }
+
+    /// The bot seat that owes a decision now, if any.
+    fn to_act(&self, game: &G) -> Option<Seat> {
+        match game.decision() {
+            Decision::One(seat) => self.seats.contains(&seat).then_some(seat),
+            Decision::Sealed(owing) => owing.iter().find(|s| self.seats.contains(s)),
+            Decision::Over(_) => None,
+        }
+    }
+}
+
+/// The systems of [`ServePlugin`], in order: a server adds what follows a
+/// change (writing the record) after them.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Serving;
+
 /// The server's side of the game `G`: claims, plays and the views.
 pub struct ServePlugin<G>(std::marker::PhantomData<G>);
 
@@ -355,12 +461,15 @@ impl<G: GameState + Wire> Plugin for ServePlugin<G> {
                 Update,
                 (
                     claim::<G>,
+                    leave,
                     play::<G>,
                     undo::<G>,
+                    play_bots::<G>,
                     refresh_views::<G>,
                     log_refusals::<G>,
                 )
-                    .chain(),
+                    .chain()
+                    .in_set(Serving),
             );
     }
 }
@@ -376,6 +485,7 @@ fn spawn_views<G: GameState + Wire>(mut commands: Commands, hosted: Res<Hosted<G
 /// Seats a client whose code is its seat's; refuses any other claim.
 fn claim<G: GameState + Wire>(
     mut claims: MessageReader<FromClient<Claim>>,
+    holders: Query<(Entity, &Seated)>,
     mut hosted: ResMut<Hosted<G>>,
     mut refused: MessageWriter<ToClients<Refused>>,
     mut commands: Commands,
@@ -391,11 +501,58 @@ fn claim<G: GameState + Wire>(
                 .get(seat)
                 .is_some_and(|code| same_code(code, &message.code));
         if good {
+            // The seat moves to the newest claim: a player back on a new
+            // connection, the old one perhaps not yet timed out, holds
+            // it alone.
+            for (other, seated) in &holders {
+                if seated.0 == message.seat && other != client {
+                    commands.entity(other).remove::<Seated>();
+                }
+            }
             commands.entity(client).insert(Seated(message.seat));
         } else {
             let text = format!("no seat {} with that code", message.seat);
             refuse(&mut hosted, &mut refused, *client_id, text);
         }
+    }
+}
+
+/// Unseats a client that leaves its seat.
+fn leave(
+    mut leaves: MessageReader<FromClient<Leave>>,
+    seated: Query<&Seated>,
+    mut commands: Commands,
+) {
+    for FromClient { client_id, .. } in leaves.read() {
+        if let ClientId::Client(client) = *client_id
+            && seated.contains(client)
+        {
+            commands.entity(client).remove::<Seated>();
+        }
+    }
+}
+
+/// Lets one bot play one command an update, where a bot seat owes a
+/// decision: the network keeps flowing between a bot's commands.
+fn play_bots<G: GameState + Wire>(bots: Option<ResMut<Bots<G>>>, mut hosted: ResMut<Hosted<G>>) {
+    let Some(mut bots) = bots else {
+        return;
+    };
+    if bots.stuck.is_some() {
+        return;
+    }
+    let Some(seat) = bots.to_act(hosted.game()) else {
+        return;
+    };
+    let name = hosted.game().seat_name(seat).to_owned();
+    let outcome = match (bots.decide)(hosted.game(), seat) {
+        Some(command) => hosted.play_command(seat, command),
+        None => Err("it has no legal command".to_owned()),
+    };
+    if let Err(why) = outcome {
+        let why = format!("the bot of {name} stopped: {why}");
+        warn!("{why}");
+        bots.stuck = Some(why);
     }
 }
 
@@ -511,6 +668,30 @@ fn refresh_views<G: GameState + Wire>(
             *view = hosted.public_view();
         }
     }
+}
+
+/// For tests and measurements in one process: replicon's exchange
+/// between a server app and a client app connected with
+/// `bevy_replicon::test_app::ServerTestAppExt::connect_client`, which
+/// hands `received` every message the client receives, as bytes.
+pub fn exchange_seeing(server: &mut App, client: &mut App, mut received: impl FnMut(&[u8])) {
+    let entity = **client
+        .world()
+        .resource::<bevy_replicon::test_app::TestClientEntity>();
+    let mut client_messages = client.world_mut().resource_mut::<ClientMessages>();
+    let mut server_messages = server.world_mut().resource_mut::<ServerMessages>();
+    for (channel, message) in client_messages.drain_sent() {
+        server_messages.insert_received(entity, channel, message);
+    }
+    server_messages.retain_sent(|(to, channel, message)| {
+        if *to == entity {
+            received(message);
+            client_messages.insert_received(*channel, message.clone());
+            false
+        } else {
+            true
+        }
+    });
 }
 
 #[cfg(test)]

@@ -206,6 +206,7 @@ fn r57_two_clients_play_the_flank_march_through_the_server_each_holding_its_own_
     // The record played by its seats' clients, against a local replay.
     let mut local = start();
     let mut played = 0;
+    let mut odds_seen = 0;
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') || line.starts_with('[') {
             continue;
@@ -234,6 +235,14 @@ fn r57_two_clients_play_the_flank_march_through_the_server_each_holding_its_own_
                 copy == local.masked(Viewer::Player(Seat(s))),
                 "`{line}`, seat {s}"
             );
+            // The seat's odds come from its copy: the same as the
+            // referee's game gives the seat, for every legal command.
+            for text in &views[0].legal {
+                let command: sandtable_warpspawn::Command = text.parse().expect("the notation");
+                let odds = copy.odds(Seat(s), &command);
+                assert_eq!(odds, local.odds(Seat(s), &command), "`{text}`");
+                odds_seen += usize::from(!odds.is_empty());
+            }
         }
         assert!(seat_views(&mut watcher).is_empty());
         let public: Battle =
@@ -244,6 +253,7 @@ fn r57_two_clients_play_the_flank_march_through_the_server_each_holding_its_own_
     assert_eq!(hosted.game().state_hash(), local.state_hash());
     assert_eq!(hosted.refusals(), 0);
     assert!(played > 20, "the record is played: {played} commands");
+    assert!(odds_seen > 0, "some command had odds");
 }
 
 #[test]
@@ -426,4 +436,125 @@ fn refusals_are_logged_once_a_minute_when_there_were_any() {
         server.update();
     }
     assert_eq!(logged(&server).lines, 1);
+}
+
+#[test]
+fn a_seat_moves_to_its_newest_claim_and_a_client_that_leaves_sees_it_no_more() {
+    let mut server = server(cache_game());
+    let (mut red, mut again, mut blue) = (client(), client(), client());
+    for c in [&mut red, &mut again, &mut blue] {
+        server.connect_client(c);
+    }
+    claim_seats(&mut red, &mut blue);
+    round(&mut server, &mut [&mut red, &mut again, &mut blue]);
+    assert_eq!(seat_views(&mut red).len(), 1);
+    // Red's player comes back on a new connection, the old one still up.
+    again.world_mut().write_message(Claim {
+        seat: 0,
+        code: "red-7f3a".into(),
+    });
+    round(&mut server, &mut [&mut red, &mut again, &mut blue]);
+    assert!(
+        seat_views(&mut red).is_empty(),
+        "the old connection lost it"
+    );
+    assert_eq!(seat_views(&mut again).len(), 1);
+    let first = seat_views(&mut again)[0].legal[0].clone();
+    red.world_mut().write_message(Play {
+        text: first.clone(),
+    });
+    round(&mut server, &mut [&mut red, &mut again, &mut blue]);
+    assert_eq!(
+        refusals(&mut red),
+        ["claim a seat with its code before playing"]
+    );
+    // Blue leaves: its view is gone, and the seat waits for its code.
+    blue.world_mut().write_message(sandtable_net::Leave);
+    round(&mut server, &mut [&mut red, &mut again, &mut blue]);
+    assert!(seat_views(&mut blue).is_empty());
+    blue.world_mut().write_message(Claim {
+        seat: 1,
+        code: "blue-91c2".into(),
+    });
+    round(&mut server, &mut [&mut red, &mut again, &mut blue]);
+    assert_eq!(seat_views(&mut blue).len(), 1);
+}
+
+/// Two seated clients play `game` to its end with random legal commands;
+/// after every command each client's copy is the server's game without
+/// its dice (a system that hides nothing hides only the dice). The
+/// commands played.
+fn play_to_the_end_without_secrets<G: GameState + sandtable_core::wire::Wire + PartialEq>(
+    game: G,
+) -> u32 {
+    use rand::{Rng, SeedableRng};
+    let mut server = server(game);
+    let (mut red, mut blue) = (client(), client());
+    for c in [&mut red, &mut blue] {
+        server.connect_client(c);
+    }
+    claim_seats(&mut red, &mut blue);
+    round(&mut server, &mut [&mut red, &mut blue]);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..5000 {
+        for c in [&mut red, &mut blue] {
+            let view = seat_views(c)[0].clone();
+            if !view.legal.is_empty() {
+                let text = view.legal[rng.random_range(0..view.legal.len())].clone();
+                c.world_mut().write_message(Play { text });
+            }
+        }
+        round(&mut server, &mut [&mut red, &mut blue]);
+        let hosted = server.world().resource::<Hosted<G>>();
+        // The game without its dice (and their seed), as the referee's
+        // copy is: every seat's copy is that.
+        let bare = hosted.game().masked(Viewer::Referee);
+        assert_eq!(bare.dice().left(), Some(0));
+        for c in [&mut red, &mut blue] {
+            let view = &seat_views(c)[0];
+            assert_eq!(view.revision, hosted.revision());
+            let copy: G = read(&view.game).expect("a game");
+            assert!(
+                copy == bare,
+                "seat {}: its copy is the game without dice",
+                view.seat
+            );
+        }
+        if matches!(hosted.game().decision(), Decision::Over(_)) {
+            let public = public_view(&mut red).expect("the public view");
+            assert!(
+                public.record.is_some(),
+                "the record goes to everyone at the end"
+            );
+            return hosted.revision();
+        }
+        assert!(public_view(&mut red).is_some_and(|p| p.record.is_none()));
+    }
+    panic!("the game did not end");
+}
+
+#[test]
+fn a_cache_game_and_a_plain_battle_play_to_the_end_each_copy_the_game_without_its_dice() {
+    // Short games, so that random play ends: a turn limit (R11), two
+    // game turns (R64).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut cache = match sandtable_scenario::load_any(&root.join("scenarios/standard.ron"))
+        .expect("the standard table")
+    {
+        sandtable_scenario::Loaded::Cache(s) => s.setup,
+        _ => panic!("a Cache scenario"),
+    };
+    cache.turn_limit = Some(6);
+    let game = Cache::with_dice(&cache, sandtable_core::dice::Dice::seeded(3)).expect("starts");
+    assert!(play_to_the_end_without_secrets(game) > 10);
+    let mut battle =
+        match sandtable_scenario::load_any(&root.join("scenarios/warpspawn/open-field.ron"))
+            .expect("the open field")
+        {
+            sandtable_scenario::Loaded::Warpspawn(b) => b.setup,
+            _ => panic!("a battle"),
+        };
+    battle.turns = 2;
+    let game = Battle::new(&battle, sandtable_core::dice::Dice::seeded(3)).expect("starts");
+    assert!(play_to_the_end_without_secrets(game) > 10);
 }

@@ -16,7 +16,7 @@ use bevy_replicon_renet::renet::ConnectionConfig;
 use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetServer, RepliconRenetPlugins};
 use sandtable_core::game::{GameState, Seat, Viewer};
 use sandtable_core::wire::read;
-use sandtable_net::{Claim, Hosted, Play, SeatView, ServePlugin, protocol, protocol_id};
+use sandtable_net::{Claim, Hosted, Play, SeatView, ServePlugin, protocol_id};
 
 mod common;
 
@@ -26,6 +26,11 @@ use common::{Cache, cache_game};
 const DEADLINE: Duration = Duration::from_secs(10);
 
 fn app() -> App {
+    app_of(sandtable_core::record::ENGINE)
+}
+
+/// An app of the build `engine`.
+fn app_of(engine: &str) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -33,17 +38,12 @@ fn app() -> App {
         RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
         RepliconRenetPlugins,
     ));
-    protocol(&mut app);
+    sandtable_net::protocol_of(&mut app, engine);
     app
 }
 
 fn connection(app: &App) -> ConnectionConfig {
-    let channels = app.world().resource::<RepliconChannels>();
-    ConnectionConfig {
-        server_channels_config: channels.server_configs(),
-        client_channels_config: channels.client_configs(),
-        ..Default::default()
-    }
+    sandtable_net::udp::connection(app.world().resource::<RepliconChannels>())
 }
 
 fn now() -> Duration {
@@ -265,4 +265,50 @@ fn garbage_datagrams_and_malformed_messages_leave_the_server_and_the_game_as_the
             .state_hash(),
         before
     );
+}
+
+#[test]
+fn a_client_of_another_version_is_told_so_within_the_wait() {
+    use sandtable_net::udp::{JOIN_WAIT, JoinPlugin, Joining, join, not_joined};
+    // A server of another build: netcode's protocol id differs, so it
+    // drops the request unanswered.
+    let mut other = app_of("sandtable 0.0.0");
+    other
+        .insert_resource(Hosted::new(cache_game(), vec!["a".into(), "b".into()]))
+        .add_plugins(ServePlugin::<Cache>::default());
+    other.finish();
+    let socket = UdpSocket::bind((Ipv4Addr::LOCALHOST, 0)).expect("a port");
+    let address = socket.local_addr().expect("its address");
+    let transport = NetcodeServerTransport::new(
+        ServerConfig {
+            current_time: now(),
+            max_clients: 8,
+            protocol_id: protocol_id() ^ 1,
+            public_addresses: vec![address],
+            authentication: ServerAuthentication::Unsecure,
+        },
+        socket,
+    )
+    .expect("a server transport");
+    let renet = RenetServer::new(connection(&other));
+    other.insert_resource(renet).insert_resource(transport);
+
+    let mut ours = app();
+    ours.add_plugins(JoinPlugin);
+    ours.finish();
+    join(&mut ours, address, 7).expect("a client socket");
+    let start = Instant::now();
+    until(
+        &mut [&mut other, &mut ours],
+        "the client gives up",
+        |apps| apps[1].world().resource::<Joining>().failed.is_some(),
+    );
+    let joining = ours.world().resource::<Joining>();
+    assert!(start.elapsed() >= JOIN_WAIT);
+    assert!(!joining.connected);
+    assert_eq!(
+        joining.failed.as_deref(),
+        Some(not_joined(address).as_str())
+    );
+    assert!(not_joined(address).contains(&format!("{address} is not a Sandtable server")));
 }

@@ -267,6 +267,10 @@ impl GameState for Game {
         if let Some(side) = viewer_side(viewer) {
             copy.mask_ring(side);
         }
+        // The setup's seed would tell every roll to come (R30).
+        if copy.battle.setup.seed != 0 {
+            std::sync::Arc::make_mut(&mut copy.battle).setup.seed = 0;
+        }
         copy
     }
 

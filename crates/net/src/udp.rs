@@ -1,0 +1,177 @@
+//! The server and its clients over UDP: renet's netcode with
+//! `ServerAuthentication::Unsecure` (neither encrypted nor authenticated:
+//! the seat codes are the only guard), each channel's memory bounded.
+
+use std::net::{SocketAddr, UdpSocket};
+use std::time::{Duration, SystemTime};
+
+use bevy::prelude::*;
+use bevy_replicon::prelude::*;
+use bevy_replicon_renet::netcode::{
+    ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication,
+    ServerConfig,
+};
+use bevy_replicon_renet::renet::ConnectionConfig;
+use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetServer};
+
+use crate::protocol_id;
+
+/// The most bytes a channel from a client may hold: commands are at most
+/// [`crate::MAX_PLAY_BYTES`], so this is a few hundred of them. A client
+/// that sends more than renet can hold is disconnected.
+pub const CLIENT_CHANNEL_BYTES: usize = 64 * 1024;
+
+/// The most bytes a channel from the server may hold for one client: a
+/// seat's view is a few kilobytes and its log grows with the game.
+pub const SERVER_CHANNEL_BYTES: usize = 2 * 1024 * 1024;
+
+/// The most clients a server takes at once: the seats and spectators.
+pub const MAX_CLIENTS: usize = 16;
+
+/// How long a client tries to connect before it says why it could not.
+pub const JOIN_WAIT: Duration = Duration::from_secs(5);
+
+/// Renet's connection for the channels the protocol registered, with
+/// each channel's memory bounded ([`CLIENT_CHANNEL_BYTES`],
+/// [`SERVER_CHANNEL_BYTES`]).
+pub fn connection(channels: &RepliconChannels) -> ConnectionConfig {
+    let mut server = channels.server_configs();
+    for c in &mut server {
+        c.max_memory_usage_bytes = SERVER_CHANNEL_BYTES;
+    }
+    let mut client = channels.client_configs();
+    for c in &mut client {
+        c.max_memory_usage_bytes = CLIENT_CHANNEL_BYTES;
+    }
+    ConnectionConfig {
+        server_channels_config: server,
+        client_channels_config: client,
+        ..Default::default()
+    }
+}
+
+fn since_epoch() -> Duration {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default()
+}
+
+/// Makes `app` (with [`crate::protocol`] registered and finished) a
+/// server listening on `address`; the address it listens on (a port of
+/// 0 takes a free one). Netcode takes only clients that connect to one of
+/// its `public` addresses: empty, the address it listens on.
+pub fn listen(
+    app: &mut App,
+    address: SocketAddr,
+    public: &[SocketAddr],
+) -> std::io::Result<SocketAddr> {
+    let socket = UdpSocket::bind(address)?;
+    let address = socket.local_addr()?;
+    let public_addresses = if public.is_empty() {
+        vec![address]
+    } else {
+        public.to_vec()
+    };
+    let transport = NetcodeServerTransport::new(
+        ServerConfig {
+            current_time: since_epoch(),
+            max_clients: MAX_CLIENTS,
+            protocol_id: protocol_id(),
+            public_addresses,
+            authentication: ServerAuthentication::Unsecure,
+        },
+        socket,
+    )?;
+    let renet = RenetServer::new(connection(app.world().resource::<RepliconChannels>()));
+    app.insert_resource(renet).insert_resource(transport);
+    Ok(address)
+}
+
+/// A client trying to connect, and what it says when it cannot.
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct Joining {
+    /// The server's address, as the player gave it.
+    pub server: SocketAddr,
+    /// When it began, on the real clock.
+    began: Option<Duration>,
+    /// Connected once.
+    pub connected: bool,
+    /// Why it could not connect within [`JOIN_WAIT`], in words.
+    pub failed: Option<String>,
+}
+
+/// Makes `app` (with [`crate::protocol`] registered and finished) a
+/// client of the server at `server`, as `client_id` (unique among the
+/// server's clients; a random number will do). Add [`JoinPlugin`] to be
+/// told when it does not connect.
+pub fn join(app: &mut App, server: SocketAddr, client_id: u64) -> std::io::Result<()> {
+    let local: SocketAddr = match server {
+        SocketAddr::V4(_) => (std::net::Ipv4Addr::UNSPECIFIED, 0).into(),
+        SocketAddr::V6(_) => (std::net::Ipv6Addr::UNSPECIFIED, 0).into(),
+    };
+    let socket = UdpSocket::bind(local)?;
+    let transport = NetcodeClientTransport::new(
+        since_epoch(),
+        ClientAuthentication::Unsecure {
+            client_id,
+            protocol_id: protocol_id(),
+            server_addr: server,
+            user_data: None,
+        },
+        socket,
+    )
+    .map_err(std::io::Error::other)?;
+    let renet = RenetClient::new(connection(app.world().resource::<RepliconChannels>()));
+    app.insert_resource(renet)
+        .insert_resource(transport)
+        .insert_resource(Joining {
+            server,
+            began: None,
+            connected: false,
+            failed: None,
+        });
+    Ok(())
+}
+
+/// A client's watch on its connection: a server of another version
+/// answers nothing a client can read (netcode drops the request, and
+/// replicon's protocol mismatch travels unreliably), so after
+/// [`JOIN_WAIT`] without a connection the client says what may be wrong.
+pub struct JoinPlugin;
+
+impl Plugin for JoinPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Update, watch_joining);
+    }
+}
+
+/// What a client says when it could not connect to `server` in time.
+pub fn not_joined(server: SocketAddr) -> String {
+    format!(
+        "{server} is not a Sandtable server of this version ({}), or is unreachable",
+        sandtable_core::record::ENGINE
+    )
+}
+
+fn watch_joining(
+    time: Res<Time<Real>>,
+    joining: Option<ResMut<Joining>>,
+    client: Option<Res<RenetClient>>,
+) {
+    let (Some(mut joining), Some(client)) = (joining, client) else {
+        return;
+    };
+    let now = time.elapsed();
+    let began = *joining.began.get_or_insert(now);
+    if client.is_connected() {
+        if !joining.connected {
+            joining.connected = true;
+        }
+        return;
+    }
+    if !joining.connected && joining.failed.is_none() && now.saturating_sub(began) >= JOIN_WAIT {
+        let why = not_joined(joining.server);
+        error!("{why}");
+        joining.failed = Some(why);
+    }
+}

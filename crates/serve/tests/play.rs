@@ -1,0 +1,235 @@
+//! `sandtable-serve` run as a host runs it: headless clients join it over
+//! UDP on loopback, claim their seats with the printed codes and play
+//! games to their end; a killed server resumes from its record; garbage
+//! leaves it serving.
+
+use std::time::Duration;
+
+use rand::SeedableRng;
+use sandtable_core::game::GameState;
+use sandtable_core::wire::read;
+
+mod common;
+
+use common::{client, public_view, seat, seat_view, serve, until};
+
+/// A whole game through the server, a few seconds at most here.
+const GAME_DEADLINE: Duration = Duration::from_secs(120);
+
+/// The network's part of a test that must end within 10 s.
+const DEADLINE: Duration = Duration::from_secs(10);
+
+/// Plays a game of `scenario` to its end with two headless clients, each
+/// giving random legal commands; the record each client got at the end,
+/// and the file the server wrote.
+fn play_to_the_end<G: GameState + sandtable_core::wire::Wire>(
+    scenario: &str,
+    seed: u64,
+) -> (String, String, Vec<String>) {
+    let folder = tempfile_folder(&format!("play-{seed}"));
+    let save = folder.join("game.moves");
+    let server = serve(scenario, &["--save", save.to_str().expect("utf-8")]);
+    let (mut red, mut blue) = (client(server.address, 1), client(server.address, 2));
+    seat(&server, &mut [&mut red, &mut blue], DEADLINE);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut sent = [None, None];
+    let mut commands = 0;
+    until(
+        &mut [&mut red, &mut blue],
+        GAME_DEADLINE,
+        &format!("{scenario} ends"),
+        |cs| {
+            if common::play_legal(cs, &mut sent, &mut rng) {
+                commands += 1;
+            }
+            cs.iter_mut()
+                .all(|c| public_view(c).is_some_and(|v| v.record.is_some()))
+        },
+    );
+    // Each client's copy of the end is a finished game, and the public
+    // record is the file's less its codes.
+    for c in [&mut red, &mut blue] {
+        let view = seat_view(c).expect("a view");
+        let game: G = read(&view.game).expect("a game");
+        assert!(
+            matches!(game.decision(), sandtable_core::game::Decision::Over(_)),
+            "{scenario}: over"
+        );
+    }
+    let record = public_view(&mut red)
+        .and_then(|v| v.record)
+        .expect("the record");
+    assert_eq!(
+        public_view(&mut blue).and_then(|v| v.record).as_ref(),
+        Some(&record)
+    );
+    assert!(commands > 10, "{scenario}: {commands} commands");
+    // The file is written after the command; wait for it to hold the end.
+    let mut file = String::new();
+    until(&mut [&mut red], DEADLINE, "the record is written", |_| {
+        file = std::fs::read_to_string(&save).unwrap_or_default();
+        file.lines().filter(|l| !l.starts_with('[')).count()
+            == record.lines().filter(|l| !l.starts_with('[')).count()
+    });
+    let codes: Vec<String> = server.codes.iter().flatten().cloned().collect();
+    (record, file, codes)
+}
+
+/// A folder of this test's own under the target directory, made empty.
+fn tempfile_folder(name: &str) -> std::path::PathBuf {
+    let folder = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).expect("a folder");
+    folder
+}
+
+fn check_record(record: &str, file: &str, codes: &[String]) {
+    for code in codes {
+        assert!(file.contains(code.as_str()), "the file keeps the codes");
+        assert!(
+            !record.contains(code.as_str()),
+            "the players' record has no code"
+        );
+    }
+    assert!(record.contains("[Seed "), "{record}");
+    assert!(record.contains("[Seats \"person, person\"]"), "{record}");
+    let without_codes: String = file
+        .lines()
+        .filter(|l| !l.starts_with("[Codes "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(without_codes, record);
+}
+
+#[test]
+fn headless_clients_play_the_flank_march_to_its_end_through_the_server() {
+    let (record, file, codes) =
+        play_to_the_end::<sandtable_warpspawn::Game>("scenarios/warpspawn/flank-march.ron", 46);
+    check_record(&record, &file, &codes);
+}
+
+#[test]
+fn headless_clients_play_a_frontiers_skirmish_to_its_end_through_the_server() {
+    let (record, file, codes) =
+        play_to_the_end::<sandtable_frontiers::Game>("scenarios/frontiers/confrontation.ron", 47);
+    check_record(&record, &file, &codes);
+}
+
+#[test]
+fn a_killed_server_resumes_from_its_record_and_the_game_goes_on() {
+    let folder = tempfile_folder("resume");
+    let save = folder.join("game.moves");
+    let save_arg = save.to_str().expect("utf-8").to_owned();
+    let mut server = serve("scenarios/standard.ron", &["--save", &save_arg]);
+    let (mut red, mut blue) = (client(server.address, 1), client(server.address, 2));
+    seat(&server, &mut [&mut red, &mut blue], DEADLINE);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    for _ in 0..6 {
+        play_one(&mut [&mut red, &mut blue], &mut rng);
+    }
+    let before: Vec<_> = [&mut red, &mut blue]
+        .into_iter()
+        .map(|c| seat_view(c).expect("a view"))
+        .collect();
+    assert_eq!(before[0].revision, 6);
+    let codes = server.codes.clone();
+    server.child.kill().expect("killed");
+    server.child.wait().expect("gone");
+    let again = serve("scenarios/standard.ron", &["--save", &save_arg]);
+    assert_eq!(again.codes, codes, "the same codes: {:?}", again.printed);
+    assert!(
+        again
+            .printed
+            .iter()
+            .any(|l| l == &format!("resumed after {} commands", before[0].revision)),
+        "{:?}",
+        again.printed
+    );
+    // The players come back with their codes to the same game.
+    let (mut red, mut blue) = (client(again.address, 3), client(again.address, 4));
+    seat(&again, &mut [&mut red, &mut blue], DEADLINE);
+    for (c, was) in [&mut red, &mut blue].into_iter().zip(&before) {
+        let now = seat_view(c).expect("a view");
+        assert_eq!((now.revision, &now.game), (was.revision, &was.game));
+    }
+    for _ in 0..2 {
+        play_one(&mut [&mut red, &mut blue], &mut rng);
+    }
+    assert_eq!(seat_view(&mut red).map(|v| v.revision), Some(8));
+}
+
+/// The seat that owes a decision plays a random legal command, and every
+/// client sees it.
+fn play_one(clients: &mut [&mut bevy::prelude::App], rng: &mut impl rand::Rng) {
+    let views: Vec<_> = clients
+        .iter_mut()
+        .map(|c| seat_view(c).expect("a view"))
+        .collect();
+    let k = (0..views.len())
+        .find(|&k| !views[k].legal.is_empty())
+        .expect("a seat owes a decision");
+    let text = views[k].legal[rng.random_range(0..views[k].legal.len())].clone();
+    clients[k]
+        .world_mut()
+        .write_message(sandtable_net::Play { text });
+    let next = views[k].revision + 1;
+    until(
+        clients,
+        DEADLINE,
+        "the command reaches every client",
+        |cs| {
+            cs.iter_mut()
+                .all(|c| seat_view(c).is_some_and(|v| v.revision == next))
+        },
+    );
+}
+
+#[test]
+fn the_standard_game_served_on_loopback_survives_garbage() {
+    use rand::Rng;
+    let mut server = serve("scenarios/standard.ron", &[]);
+    assert!(server.address.ip().is_loopback());
+    let stranger = std::net::UdpSocket::bind("127.0.0.1:0").expect("a port");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1000);
+    for _ in 0..1000 {
+        let len = rng.random_range(1..1200);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        stranger.send_to(&bytes, server.address).expect("sent");
+    }
+    let (mut red, mut blue) = (client(server.address, 1), client(server.address, 2));
+    seat(&server, &mut [&mut red, &mut blue], DEADLINE);
+    let first = seat_view(&mut red).expect("a view").legal[0].clone();
+    red.world_mut()
+        .write_message(sandtable_net::Play { text: first });
+    until(
+        &mut [&mut red, &mut blue],
+        DEADLINE,
+        "the command is played",
+        |cs| {
+            cs.iter_mut()
+                .all(|c| seat_view(c).is_some_and(|v| v.revision == 1))
+        },
+    );
+    assert!(
+        server.child.try_wait().expect("a status").is_none(),
+        "still serving"
+    );
+    // Without --save the record goes to the data folder, and its path is
+    // printed: it holds the command played.
+    let line = server.printed.last().expect("the record's line");
+    let path = line
+        .strip_prefix("the referee's record: ")
+        .and_then(|l| l.strip_suffix(" (written after every command)"))
+        .expect("the record's path");
+    let path = std::path::Path::new(path);
+    assert!(
+        path.starts_with(common::data_folder().join("served")),
+        "{line}"
+    );
+    let mut text = String::new();
+    until(&mut [&mut red], DEADLINE, "the record is written", |_| {
+        text = std::fs::read_to_string(path).unwrap_or_default();
+        text.lines().any(|l| !l.starts_with('['))
+    });
+    assert!(text.contains("[Codes "), "{text}");
+}

@@ -67,8 +67,9 @@ const CODE_LETTERS: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
 /// Letters a code has: 10 letters of 31 is about 50 bits.
 const CODE_LENGTH: usize = 10;
 
-/// How often the server's loop runs.
-const TICK: Duration = Duration::from_micros(16_667);
+/// How often the server's loop runs: a command reaches the other
+/// client in about this long (docs/network.md has the figures).
+const TICK: Duration = Duration::from_millis(8);
 
 fn main() -> ExitCode {
     sandtable_cli::remove_temporary_files_when_stopped();

@@ -233,3 +233,44 @@ fn the_standard_game_served_on_loopback_survives_garbage() {
     });
     assert!(text.contains("[Codes "), "{text}");
 }
+
+#[test]
+fn a_bot_seated_by_the_server_answers_a_person_s_commands() {
+    let server = serve("scenarios/standard.ron", &["--bot", "1=random"]);
+    assert_eq!(
+        server.codes,
+        [Some(server.codes[0].clone().expect("Red's code")), None]
+    );
+    assert!(
+        server.printed.iter().any(|l| l == "seat 1, Blue: bot 1"),
+        "{:?}",
+        server.printed
+    );
+    let mut red = client(server.address, 1);
+    until(&mut [&mut red], DEADLINE, "Red connects", |cs| {
+        common::connected(cs[0])
+    });
+    red.world_mut().write_message(sandtable_net::Claim {
+        seat: 0,
+        code: server.codes[0].clone().expect("Red's code"),
+    });
+    // Red plays whenever it owes a decision; every other change is the
+    // bot's.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+    let mut sent = [None];
+    let mut red_played = 0u32;
+    until(
+        &mut [&mut red],
+        DEADLINE,
+        "the bot plays three commands",
+        |cs| {
+            if common::play_legal(cs, &mut sent, &mut rng) {
+                red_played += 1;
+            }
+            seat_view(cs[0]).is_some_and(|v| v.revision >= red_played + 3)
+        },
+    );
+    assert!(red_played > 0, "Red played too");
+    let hosted_refusals = common::refusals(&mut red);
+    assert!(hosted_refusals.is_empty(), "{hosted_refusals:?}");
+}

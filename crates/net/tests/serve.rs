@@ -193,9 +193,39 @@ fn flank_march() -> (impl Fn() -> Battle, String) {
     (start, text)
 }
 
+/// The flank march played to its end with scripted dice (R30), a fresh
+/// start each call, and the record's text.
+fn flank_march_to_the_end() -> (impl Fn() -> Battle, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let battle =
+        match sandtable_scenario::load_any(&root.join("scenarios/warpspawn/flank-march.ron"))
+            .expect("the flank march")
+        {
+            sandtable_scenario::Loaded::Warpspawn(b) => b,
+            _ => panic!("a battle"),
+        };
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/flank-march-to-the-end.moves"),
+    )
+    .expect("the record");
+    let dice = text
+        .lines()
+        .find_map(|l| l.strip_prefix("[Dice \"")?.strip_suffix("\"]"))
+        .expect("a [Dice] header");
+    let rolls = sandtable_core::dice::parse_rolls(dice).expect("rolls");
+    let start = move || {
+        Battle::new(
+            &battle.setup,
+            sandtable_core::dice::Dice::scripted(rolls.clone()),
+        )
+        .expect("starts")
+    };
+    (start, text)
+}
+
 #[test]
-fn r57_two_clients_play_the_flank_march_through_the_server_each_holding_its_own_view() {
-    let (start, text) = flank_march();
+fn r57_two_clients_play_the_flank_march_to_its_end_through_the_server_each_holding_its_own_view() {
+    let (start, text) = flank_march_to_the_end();
     let mut server = server(start());
     let (mut red, mut blue, mut watcher) = (client(), client(), client());
     for c in [&mut red, &mut blue, &mut watcher] {
@@ -252,8 +282,28 @@ fn r57_two_clients_play_the_flank_march_through_the_server_each_holding_its_own_
     let hosted = server.world().resource::<Hosted<Battle>>();
     assert_eq!(hosted.game().state_hash(), local.state_hash());
     assert_eq!(hosted.refusals(), 0);
-    assert!(played > 20, "the record is played: {played} commands");
+    assert!(played > 200, "the record is played: {played} commands");
     assert!(odds_seen > 0, "some command had odds");
+    // The battle is over, and everyone gets its record: the commands as
+    // the file has them, and the rolls it used.
+    assert!(matches!(hosted.game().decision(), Decision::Over(_)));
+    let record = public_view(&mut watcher)
+        .and_then(|p| p.record)
+        .expect("the record at the end");
+    let commands = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('['))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(commands(&record), commands(&text));
+    let dice = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("[Dice "))
+            .map(str::to_owned)
+    };
+    assert_eq!(dice(&record), dice(&text));
 }
 
 #[test]

@@ -1,10 +1,12 @@
 //! What a client could learn from the bytes it received: two seats and a
-//! spectator play a battle with the off-board grid through the server
+//! spectator play a battle with the off-board grid, and a Frontiers
+//! skirmish, through the server
 //! (replicon's test apps, every message and replicated component kept as
 //! the bytes that reached each client), and each client's bytes are
 //! searched for the other side's secrets as they stood when they came:
 //! its counters' compositions and squares, its reserve squares, its
-//! unrevealed orders and uncommitted forces, its log and legal commands,
+//! unrevealed orders and uncommitted forces; a skirmish side's hand,
+//! deck, order markers and sealed command; its log and legal commands;
 //! and the dice's key. Without the seat filter the same search finds
 //! them, so the search can fail.
 
@@ -37,6 +39,20 @@ fn app() -> App {
     app
 }
 
+type Skirmish = sandtable_frontiers::Game;
+
+/// Confrontation, seeded with [`SEED`].
+fn skirmish() -> Skirmish {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/frontiers/confrontation.ron");
+    let mut setup = match sandtable_scenario::load_any(&path).expect("Confrontation") {
+        sandtable_scenario::Loaded::Frontiers(s) => s.setup,
+        _ => panic!("a skirmish"),
+    };
+    setup.seed = SEED;
+    Skirmish::new(&setup, Dice::seeded(SEED)).expect("starts")
+}
+
 fn battle() -> Battle {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/warpspawn/flank-march.ron");
@@ -61,23 +77,103 @@ fn pc<T: serde::Serialize>(value: &T) -> Vec<u8> {
 /// Needles shorter than this could turn up by chance.
 const SHORTEST: usize = 6;
 
-/// A side's secrets in `game` as byte strings, by kind: what would be in
-/// a client's bytes if the side's own view, or the referee's, reached it.
-fn secrets(game: &Battle, side: usize, view: &SeatView) -> Vec<(&'static str, Vec<u8>)> {
-    let mut out = Vec::new();
-    let grid = game.state().grid.as_deref().expect("the grid");
-    for c in grid.grid.counters.iter().filter(|c| c.id.side == side) {
-        out.push(("a counter's composition and square", pc(c)));
+/// A system's secrets, as byte strings in the forms a client would
+/// receive them in (postcard, as in a masked copy).
+trait Secrets: GameState + sandtable_core::wire::Wire {
+    /// The side's secrets in the referee's game, by kind.
+    fn secrets(&self, side: usize) -> Vec<(&'static str, Vec<u8>)>;
+    /// Every item of the same forms in a masked copy, both sides'.
+    fn items(&self) -> Vec<Vec<u8>>;
+    /// The dice as the game holds them.
+    fn the_dice(&self) -> &Dice;
+}
+
+impl Secrets for Battle {
+    fn secrets(&self, side: usize) -> Vec<(&'static str, Vec<u8>)> {
+        let mut out = Vec::new();
+        let grid = self.state().grid.as_deref().expect("the grid");
+        for c in grid.grid.counters.iter().filter(|c| c.id.side == side) {
+            out.push(("a counter's composition and square", pc(c)));
+        }
+        out.push(("its reserve squares", pc(&grid.grid.reserves[side])));
+        if let Stage::Orders(orders) = &grid.stage
+            && !orders[side].orders.is_empty()
+        {
+            out.push(("its unrevealed orders", pc(&orders[side].orders)));
+        }
+        if let Some(fight) = &grid.fight {
+            out.push(("its uncommitted forces", pc(&fight.forces[side])));
+        }
+        out
     }
-    out.push(("its reserve squares", pc(&grid.grid.reserves[side])));
-    if let Stage::Orders(orders) = &grid.stage
-        && !orders[side].orders.is_empty()
-    {
-        out.push(("its unrevealed orders", pc(&orders[side].orders)));
+
+    fn items(&self) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        let grid = self.state().grid.as_deref().expect("the grid");
+        for c in &grid.grid.counters {
+            out.push(pc(c));
+        }
+        for side in 0..2 {
+            out.push(pc(&grid.grid.reserves[side]));
+            if let Stage::Orders(orders) = &grid.stage {
+                out.push(pc(&orders[side].orders));
+            }
+            if let Some(fight) = &grid.fight {
+                out.push(pc(&fight.forces[side]));
+            }
+        }
+        out
     }
-    if let Some(fight) = &grid.fight {
-        out.push(("its uncommitted forces", pc(&fight.forces[side])));
+
+    fn the_dice(&self) -> &Dice {
+        &self.state().dice
     }
+}
+
+impl Secrets for Skirmish {
+    fn secrets(&self, side: usize) -> Vec<(&'static str, Vec<u8>)> {
+        let flow = self.flow();
+        let cards = &flow.cards[side];
+        let mut out = vec![("its hand", hand(cards)), ("its deck", pc(&cards.deck))];
+        if !flow.placed[side].is_empty() {
+            out.push(("its order markers", pc(&flow.placed[side])));
+        }
+        if let Some(command) = &flow.sealed[side] {
+            out.push(("its sealed command", pc(command)));
+        }
+        out
+    }
+
+    fn items(&self) -> Vec<Vec<u8>> {
+        let flow = self.flow();
+        let mut out = Vec::new();
+        for side in 0..2 {
+            out.push(hand(&flow.cards[side]));
+            out.push(pc(&flow.cards[side].deck));
+            out.push(pc(&flow.placed[side]));
+            out.push(pc(&flow.sealed[side]));
+        }
+        out
+    }
+
+    fn the_dice(&self) -> &Dice {
+        self.dice()
+    }
+}
+
+/// A hand as a copy holds it, with the public discards after it: a hand
+/// of a few cards alone is too short a needle.
+fn hand(cards: &sandtable_frontiers::turn::Cards) -> Vec<u8> {
+    let mut bytes = pc(&cards.hand);
+    bytes.extend(pc(&cards.discards));
+    bytes
+}
+
+/// A side's secrets in `game` as byte strings, by kind, with the lines of
+/// its seat's view: what would be in a client's bytes if the side's own
+/// view, or the referee's, reached it.
+fn secrets<G: Secrets>(game: &G, side: usize, view: &SeatView) -> Vec<(&'static str, Vec<u8>)> {
+    let mut out = game.secrets(side);
     // A text as a view holds it: its length, then its bytes, so that a
     // command's words inside a longer line the viewer may read (an order
     // revealed in the log) are not taken for the command itself.
@@ -90,21 +186,13 @@ fn secrets(game: &Battle, side: usize, view: &SeatView) -> Vec<(&'static str, Ve
 /// What a viewer may know, in the same forms: every item of its own
 /// masked copies and views so far, so that a secret once shown to it is
 /// no longer one (a counter seen from the map, an order revealed).
-fn known(game: &Battle, viewer: Viewer, view_texts: &[&String], into: &mut HashSet<Vec<u8>>) {
-    let copy = game.masked(viewer);
-    let grid = copy.state().grid.as_deref().expect("the grid");
-    for c in &grid.grid.counters {
-        into.insert(pc(c));
-    }
-    for side in 0..2 {
-        into.insert(pc(&grid.grid.reserves[side]));
-        if let Stage::Orders(orders) = &grid.stage {
-            into.insert(pc(&orders[side].orders));
-        }
-        if let Some(fight) = &grid.fight {
-            into.insert(pc(&fight.forces[side]));
-        }
-    }
+fn known<G: Secrets>(
+    game: &G,
+    viewer: Viewer,
+    view_texts: &[&String],
+    into: &mut HashSet<Vec<u8>>,
+) {
+    into.extend(game.masked(viewer).items());
     for t in view_texts {
         into.insert(pc(t));
     }
@@ -125,18 +213,17 @@ struct Run {
     key_found: bool,
 }
 
-/// Plays the battle with random legal commands through the server, with
-/// or without the seat filter, searching each client's new bytes after
+/// Plays `game` with random legal commands through the server, with or
+/// without the seat filter, searching each client's new bytes after
 /// every round for the secrets it may not know then.
-fn run(filtered: bool) -> Run {
-    let game = battle();
+fn run<G: Secrets + Clone>(game: G, filtered: bool) -> Run {
     let mut server = app();
     server
         .insert_resource(Hosted::new(
             game.clone(),
             vec!["red-7f3a".into(), "blue-91c2".into()],
         ))
-        .add_plugins(ServePlugin::<Battle>::default());
+        .add_plugins(ServePlugin::<G>::default());
     server.finish();
     let mut clients = [app(), app(), app()];
     for c in &mut clients {
@@ -160,7 +247,7 @@ fn run(filtered: bool) -> Run {
         });
     }
     // The dice's key: the seeded stream's first 32 bytes as encoded.
-    let dice = pc(&game.state().dice);
+    let dice = pc(game.the_dice());
     assert_eq!(dice[0], 0, "seeded dice");
     let key = dice[1..33].to_vec();
     let seed = pc(&SEED);
@@ -208,7 +295,7 @@ fn run(filtered: bool) -> Run {
             c.update();
         }
         // The server's game and each seat's view as it holds them now.
-        let hosted = server.world().resource::<Hosted<Battle>>();
+        let hosted = server.world().resource::<Hosted<G>>();
         let now = hosted.game().clone();
         result.commands = hosted.revision();
         // Once the game is over its record goes to everyone: no secret is
@@ -292,9 +379,11 @@ fn own_view(client: &mut App, seat: u16) -> Option<SeatView> {
     q.iter(client.world()).find(|v| v.seat == seat).cloned()
 }
 
-#[test]
-fn r57_no_client_receives_a_byte_of_the_other_side_s_secrets_and_without_the_filter_it_would() {
-    let kept = run(true);
+/// Checks a run with the filter (nothing found) and without it (each of
+/// `kinds` found by both seats' clients), and that the game itself,
+/// encoded, holds the dice's key that no client received.
+fn check<G: Secrets + Clone>(game: G, kinds: &[&str]) {
+    let kept = run(game.clone(), true);
     assert!(kept.commands > 50, "{} commands played", kept.commands);
     assert!(
         kept.looked_for > 1000,
@@ -313,17 +402,11 @@ fn r57_no_client_receives_a_byte_of_the_other_side_s_secrets_and_without_the_fil
         "a client received the dice's key: {:?}",
         kept.examples
     );
-
     // The control: the seats' entities unfiltered, every client receives
     // the other seat's view, and the search finds its secrets.
-    let open = run(false);
+    let open = run(game.clone(), false);
     for k in 0..2 {
-        for kind in [
-            "a counter's composition and square",
-            "its reserve squares",
-            "its unrevealed orders",
-            "a line of its log or a legal command",
-        ] {
+        for kind in kinds {
             assert!(
                 open.found[k].contains(kind),
                 "without the filter client {k} found {:?}, not {kind}",
@@ -331,12 +414,38 @@ fn r57_no_client_receives_a_byte_of_the_other_side_s_secrets_and_without_the_fil
             );
         }
     }
-    // The key is not in any view even unfiltered (masked copies hold no
-    // dice); the referee's own game, encoded, holds it.
-    let referee = sandtable_core::wire::write(&battle());
-    let dice = pc(&battle().state().dice);
+    // The key is in no view even unfiltered (masked copies hold no dice);
+    // the referee's own game, encoded, holds it.
+    let dice = pc(game.the_dice());
     assert!(
-        found(&referee, &dice[1..33]),
+        found(&sandtable_core::wire::write(&game), &dice[1..33]),
         "the unmasked game holds the key"
+    );
+}
+
+#[test]
+fn r57_no_client_receives_a_byte_of_the_other_side_s_ring_and_without_the_filter_it_would() {
+    check(
+        battle(),
+        &[
+            "a counter's composition and square",
+            "its reserve squares",
+            "its unrevealed orders",
+            "a line of its log or a legal command",
+        ],
+    );
+}
+
+#[test]
+fn r149_no_client_receives_a_byte_of_the_other_side_s_hand_or_markers_and_without_the_filter_it_would()
+ {
+    check(
+        skirmish(),
+        &[
+            "its hand",
+            "its order markers",
+            "its sealed command",
+            "a line of its log or a legal command",
+        ],
     );
 }

@@ -19,6 +19,10 @@ const STASH: &str = "stash: ";
 impl Front for Scenario {
     type Game = Game;
 
+    fn rules(&self) -> &'static str {
+        "cache"
+    }
+
     fn title(&self) -> &str {
         &self.name
     }

@@ -22,6 +22,10 @@ const AP: &str = "ap destroyed: ";
 impl Front for Skirmish {
     type Game = Game;
 
+    fn rules(&self) -> &'static str {
+        "frontiers"
+    }
+
     fn title(&self) -> &str {
         &self.name
     }

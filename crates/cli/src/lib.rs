@@ -102,6 +102,9 @@ pub trait Front: Sync {
     type Game: GameState;
     /// The scenario's name.
     fn title(&self) -> &str;
+    /// The rule system, as the table names it (`cache`, `warpspawn`,
+    /// `frontiers`): what a network client reads its game as.
+    fn rules(&self) -> &'static str;
     /// The players' names, in seat order.
     fn seat_names(&self) -> Vec<String>;
     /// How many seats its games have.

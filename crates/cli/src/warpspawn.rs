@@ -23,6 +23,10 @@ const VP: &str = "vp: ";
 impl Front for Battle {
     type Game = Game;
 
+    fn rules(&self) -> &'static str {
+        "warpspawn"
+    }
+
     fn title(&self) -> &str {
         &self.name
     }

@@ -26,6 +26,10 @@ struct Bids;
 impl Front for Bids {
     type Game = SealedBids;
 
+    fn rules(&self) -> &'static str {
+        "sealed-bids"
+    }
+
     fn title(&self) -> &str {
         "Sealed Bids"
     }

@@ -97,9 +97,41 @@ pub struct SeatView {
     pub revision: u32,
 }
 
+/// Where a seat stands in the decision now, as everyone may know it:
+/// never what it decided.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owing {
+    /// It owes nothing now.
+    Nothing,
+    /// It owes the decision now: its move, or a sealed decision it has
+    /// not committed.
+    Decision,
+    /// It has committed its part of a sealed decision that others still
+    /// owe.
+    Committed,
+}
+
+/// Who sits at a seat, as everyone may know it.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct SeatStatus {
+    /// The player's name.
+    pub name: String,
+    /// A bot the server seats plays it.
+    pub bot: bool,
+    /// A client holds it now (a person's seat; a bot's is always held).
+    pub held: bool,
+    /// Where it stands in the decision now.
+    pub owing: Owing,
+}
+
 /// What every player sees alike: replicated to every client.
 #[derive(Component, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 pub struct PublicView {
+    /// The rule system, as the table names it (`cache`, `warpspawn`,
+    /// `frontiers`): how to read `game`.
+    pub rules: String,
+    /// Each seat: who sits there, and whose decision it is.
+    pub seats: Vec<SeatStatus>,
     /// The game masked for the public, as bytes.
     pub game: Vec<u8>,
     /// The log as the public may read it.
@@ -201,6 +233,8 @@ pub struct Hosted<G: GameState> {
     refusals: u64,
     /// The record's headers (scenario, pins, seed ...).
     headers: Vec<(String, String)>,
+    /// The rule system's name, for [`PublicView::rules`].
+    rules: String,
 }
 
 impl<G: GameState + Wire> Hosted<G> {
@@ -216,7 +250,40 @@ impl<G: GameState + Wire> Hosted<G> {
             revision: 0,
             refusals: 0,
             headers: Vec::new(),
+            rules: String::new(),
         }
+    }
+
+    /// The same, its rule system named as the table names it (`cache`,
+    /// `warpspawn`, `frontiers`), so that a client without the scenario
+    /// reads its game.
+    pub fn with_rules(mut self, rules: &str) -> Hosted<G> {
+        self.rules = rules.to_owned();
+        self
+    }
+
+    /// Each seat's status, with the seats a client holds and the bots'.
+    fn statuses(&self, held: &[bool], bots: &[Seat]) -> Vec<SeatStatus> {
+        let game = self.game();
+        let committed: Vec<Seat> = self.sealed.iter().map(|(s, _)| *s).collect();
+        (0..game.seats())
+            .map(|k| {
+                let seat = Seat(k as u16);
+                let owing = match game.decision() {
+                    Decision::One(s) if s == seat => Owing::Decision,
+                    Decision::Sealed(owing) if owing.contains(seat) => Owing::Decision,
+                    Decision::Sealed(_) if committed.contains(&seat) => Owing::Committed,
+                    _ => Owing::Nothing,
+                };
+                let bot = bots.contains(&seat);
+                SeatStatus {
+                    name: game.seat_name(seat).to_owned(),
+                    bot,
+                    held: bot || held.get(k).copied().unwrap_or(false),
+                    owing,
+                }
+            })
+            .collect()
     }
 
     /// The same, with the headers its record is written with.
@@ -305,10 +372,13 @@ impl<G: GameState + Wire> Hosted<G> {
         }
     }
 
-    /// What every player sees alike now.
-    fn public_view(&self) -> PublicView {
+    /// What every player sees alike now, with the seats a client holds
+    /// and the bots'.
+    fn public_view(&self, held: &[bool], bots: &[Seat]) -> PublicView {
         let over = matches!(self.game().decision(), Decision::Over(_));
         PublicView {
+            rules: self.rules.clone(),
+            seats: self.statuses(held, bots),
             game: write(&self.game().masked(Viewer::Public)),
             log: self.log_for(Viewer::Public),
             revision: self.revision,
@@ -475,11 +545,17 @@ impl<G: GameState + Wire> Plugin for ServePlugin<G> {
 }
 
 /// One entity a seat, each seen by its seat alone, and the public one.
-fn spawn_views<G: GameState + Wire>(mut commands: Commands, hosted: Res<Hosted<G>>) {
-    for seat in 0..hosted.game().seats() as u16 {
+fn spawn_views<G: GameState + Wire>(
+    mut commands: Commands,
+    hosted: Res<Hosted<G>>,
+    bots: Option<Res<Bots<G>>>,
+) {
+    let seats = hosted.game().seats();
+    for seat in 0..seats as u16 {
         commands.spawn((Replicated, SeatOnly(seat), hosted.seat_view(seat)));
     }
-    commands.spawn((Replicated, hosted.public_view()));
+    let bots = bots.map_or(Vec::new(), |b| b.seats.clone());
+    commands.spawn((Replicated, hosted.public_view(&vec![false; seats], &bots)));
 }
 
 /// Seats a client whose code is its seat's; refuses any other claim.
@@ -649,25 +725,38 @@ fn log_refusals<G: GameState + Wire>(
     }
 }
 
-/// Makes every view again once a command was applied or taken back.
+/// Makes every view again once a command was applied or taken back,
+/// and the public one when a seat is taken or left.
 fn refresh_views<G: GameState + Wire>(
     hosted: Res<Hosted<G>>,
+    bots: Option<Res<Bots<G>>>,
+    clients: Query<&Seated>,
+    mut last_held: Local<Option<Vec<bool>>>,
     mut seats: Query<&mut SeatView>,
     mut public: Query<&mut PublicView>,
 ) {
-    if !hosted.is_changed() {
+    let mut held = vec![false; hosted.game().seats()];
+    for seated in &clients {
+        if let Some(h) = held.get_mut(usize::from(seated.0)) {
+            *h = true;
+        }
+    }
+    let seating = last_held.as_ref() != Some(&held);
+    if !hosted.is_changed() && !seating {
         return;
     }
+    let bots = bots.map_or(Vec::new(), |b| b.seats.clone());
     for mut view in &mut seats {
         if view.revision != hosted.revision {
             *view = hosted.seat_view(view.seat);
         }
     }
     for mut view in &mut public {
-        if view.revision != hosted.revision {
-            *view = hosted.public_view();
+        if view.revision != hosted.revision || seating {
+            *view = hosted.public_view(&held, &bots);
         }
     }
+    *last_held = Some(held);
 }
 
 /// For tests and measurements in one process: replicon's exchange

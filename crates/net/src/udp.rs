@@ -141,7 +141,20 @@ pub struct JoinPlugin;
 
 impl Plugin for JoinPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, watch_joining);
+        app.add_systems(Update, watch_joining)
+            .add_systems(OnEnter(ClientState::Connected), claim_on_connect);
+    }
+}
+
+/// The seat a client claims whenever it connects (with [`JoinPlugin`]):
+/// a client back after a dropped connection gets its seat and its view
+/// again.
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct Claiming(pub crate::Claim);
+
+fn claim_on_connect(claiming: Option<Res<Claiming>>, mut claims: MessageWriter<crate::Claim>) {
+    if let Some(claiming) = claiming {
+        claims.write(claiming.0.clone());
     }
 }
 

@@ -608,3 +608,73 @@ fn a_cache_game_and_a_plain_battle_play_to_the_end_each_copy_the_game_without_it
     let game = Battle::new(&battle, sandtable_core::dice::Dice::seeded(3)).expect("starts");
     assert!(play_to_the_end_without_secrets(game) > 10);
 }
+
+#[test]
+fn everyone_sees_who_holds_each_seat_and_who_owes_a_sealed_decision_never_what_was_decided() {
+    use sandtable_net::{Owing, SeatStatus};
+    let (start, text) = flank_march();
+    let mut server = app();
+    server
+        .insert_resource(
+            Hosted::new(start(), vec!["red-7f3a".into(), "blue-91c2".into()])
+                .with_rules("warpspawn"),
+        )
+        .add_plugins(ServePlugin::<Battle>::default());
+    server.finish();
+    let (mut red, mut blue, mut watcher) = (client(), client(), client());
+    for c in [&mut red, &mut blue, &mut watcher] {
+        server.connect_client(c);
+    }
+    round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
+    let seats = |c: &mut App| -> Vec<SeatStatus> { public_view(c).expect("the public view").seats };
+    let view = public_view(&mut watcher).expect("the public view");
+    assert_eq!(view.rules, "warpspawn");
+    let status = |s: &[SeatStatus]| -> Vec<(String, bool, Owing)> {
+        s.iter()
+            .map(|x| (x.name.clone(), x.held, x.owing))
+            .collect()
+    };
+    // Nobody seated yet; both owe the sealed orders (R47).
+    assert_eq!(
+        status(&seats(&mut watcher)),
+        [
+            ("Red".to_owned(), false, Owing::Decision),
+            ("Blue".to_owned(), false, Owing::Decision)
+        ]
+    );
+    claim_seats(&mut red, &mut blue);
+    round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
+    assert!(seats(&mut watcher).iter().all(|s| s.held && !s.bot));
+    // Red writes and commits its orders: Red has committed, Blue owes.
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('['))
+        .collect();
+    let red_part = lines
+        .iter()
+        .position(|l| *l == "commit")
+        .expect("Red commits")
+        + 1;
+    for line in &lines[..red_part] {
+        red.world_mut().write_message(Play {
+            text: (*line).to_owned(),
+        });
+        round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
+        assert!(refusals(&mut red).is_empty(), "`{line}`");
+    }
+    let owing: Vec<Owing> = seats(&mut watcher).iter().map(|s| s.owing).collect();
+    assert_eq!(owing, [Owing::Committed, Owing::Decision]);
+    // What Red ordered is in nobody's public view but its own log.
+    let public = public_view(&mut blue).expect("the public view");
+    assert!(
+        !public.log.iter().any(|l| l.contains("2S 3S")),
+        "{:?}",
+        public.log
+    );
+    // Blue drops: its seat is no longer held, and waits for its code.
+    server.disconnect_client(&mut blue);
+    round(&mut server, &mut [&mut red, &mut watcher]);
+    let held: Vec<bool> = seats(&mut watcher).iter().map(|s| s.held).collect();
+    assert_eq!(held, [true, false]);
+}

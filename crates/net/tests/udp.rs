@@ -312,3 +312,25 @@ fn a_client_of_another_version_is_told_so_within_the_wait() {
     );
     assert!(not_joined(address).contains(&format!("{address} is not a Sandtable server")));
 }
+
+#[test]
+fn a_client_claims_its_seat_each_time_it_connects() {
+    use sandtable_net::udp::{Claiming, JoinPlugin, join};
+    let (mut server, port) = server(cache_game());
+    let address = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), port);
+    let claim = Claim {
+        seat: 1,
+        code: "blue-91c2".into(),
+    };
+    for id in [21, 22] {
+        // A first connection, then the player back on a new one.
+        let mut blue = app();
+        blue.add_plugins(JoinPlugin)
+            .insert_resource(Claiming(claim.clone()));
+        blue.finish();
+        join(&mut blue, address, id).expect("a client socket");
+        until(&mut [&mut server, &mut blue], "Blue seated", |apps| {
+            seat_view(apps[1]).is_some_and(|v| v.seat == 1)
+        });
+    }
+}

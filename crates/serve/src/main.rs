@@ -230,7 +230,9 @@ where
     let mut headers = record_headers(front, &args.scenario, path, seed, limit);
     headers.push((header::SEATS.to_owned(), write_seats(&seats)));
     Ok(Opening {
-        hosted: Hosted::new(game, codes.clone()).with_headers(headers),
+        hosted: Hosted::new(game, codes.clone())
+            .with_headers(headers)
+            .with_rules(front.rules()),
         codes,
         seats,
         seed,
@@ -286,7 +288,9 @@ where
         .or(front.turn_limit()));
     let mut headers = record_headers(front, &args.scenario, path, seed, limit);
     headers.push((header::SEATS.to_owned(), write_seats(&seats)));
-    let mut hosted = Hosted::new(game, codes.clone()).with_headers(headers);
+    let mut hosted = Hosted::new(game, codes.clone())
+        .with_headers(headers)
+        .with_rules(front.rules());
     let commands = record.command_list();
     hosted.resume(&commands).map_err(|(k, why)| {
         let line = record.commands.get(k).map_or(0, |(line, _)| *line);

@@ -271,6 +271,11 @@ fn a_bot_seated_by_the_server_answers_a_person_s_commands() {
         },
     );
     assert!(red_played > 0, "Red played too");
+    // Everyone sees who sits where: Red held by its client, Blue a bot.
+    let public = public_view(&mut red).expect("the public view");
+    assert_eq!(public.rules, "cache");
+    let seats: Vec<(bool, bool)> = public.seats.iter().map(|s| (s.held, s.bot)).collect();
+    assert_eq!(seats, [(true, false), (true, true)]);
     let hosted_refusals = common::refusals(&mut red);
     assert!(hosted_refusals.is_empty(), "{hosted_refusals:?}");
 }

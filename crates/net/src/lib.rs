@@ -8,12 +8,15 @@
 //! applies it, or sends the refusal to that client alone ([`Refused`]).
 //!
 //! What a seat may know lives on one entity of its own ([`SeatView`]: its
-//! masked game as bytes, its log lines, its legal commands), spawned with
-//! the visibility filter [`SeatOnly`]: replicon sends that entity only to
-//! the client that claimed the seat with its code ([`Claim`], [`Seated`]),
-//! and to nobody before. One more entity ([`PublicView`]) holds what every
-//! player sees alike, for everyone, spectators included. Nothing is
-//! replicated a piece at a time, so no entity's existence tells a secret.
+//! masked game as bytes and its legal commands), spawned with the
+//! visibility filter [`SeatOnly`]: replicon sends that entity only to the
+//! client that claimed the seat with its code ([`Claim`], [`Seated`]), and
+//! to nobody before. One more entity ([`PublicView`]) holds what every
+//! player sees alike, for everyone, spectators included: the public's
+//! game and who sits where. Nothing is replicated a piece at a time, so
+//! no entity's existence tells a secret. The logs, which grow with the
+//! game, travel as messages of their changed lines ([`LogLines`]) to the
+//! clients that may read them.
 
 pub mod udp;
 
@@ -80,6 +83,69 @@ pub struct Refused {
     pub text: String,
 }
 
+/// Whose log a [`LogLines`] changes.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogOf {
+    /// A seat's, as it may read it: sent to the client holding the seat.
+    Seat(u16),
+    /// The public's: sent to every client.
+    Public,
+}
+
+/// A change of a log: its lines from `from` on, a line a command or
+/// event, replaced by `lines`. A client is sent the whole log (`from` 0)
+/// when it connects (the public's) or takes a seat (the seat's), then
+/// only what changed: the new lines, or the lines of a sealed decision
+/// read again in full once it is revealed, or those an undo took back.
+/// The log is not on the replicated views, which are sent whole at each
+/// change: it grows with the game.
+#[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct LogLines {
+    /// Whose log.
+    pub of: LogOf,
+    /// The first line replaced.
+    pub from: u32,
+    /// The lines from there on.
+    pub lines: Vec<String>,
+    /// The change of the game the log now reads ([`SeatView::revision`]).
+    pub revision: u32,
+}
+
+/// The logs a client has been sent, as [`LogLines`] made them
+/// ([`ViewPlugin`] keeps them).
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Logs {
+    /// The log of the seat the client holds, if it holds one.
+    pub seat: Vec<String>,
+    /// The public's.
+    pub public: Vec<String>,
+    /// The revision the logs read.
+    pub revision: u32,
+}
+
+/// A client's side of the views: it keeps the logs it is sent ([`Logs`]).
+pub struct ViewPlugin;
+
+impl Plugin for ViewPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Logs>()
+            .add_systems(PreUpdate, keep_logs.after(ClientSystems::Receive));
+    }
+}
+
+fn keep_logs(mut changes: MessageReader<LogLines>, mut logs: ResMut<Logs>) {
+    for change in changes.read() {
+        let log = match change.of {
+            LogOf::Seat(_) => &mut logs.seat,
+            LogOf::Public => &mut logs.public,
+        };
+        let from = (change.from as usize).min(log.len());
+        log.truncate(from);
+        log.extend(change.lines.iter().cloned());
+        logs.revision = change.revision;
+    }
+}
+
 /// What a seat may know: replicated to the client holding the seat alone.
 #[derive(Component, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 pub struct SeatView {
@@ -88,8 +154,6 @@ pub struct SeatView {
     /// The game masked for the seat (`GameState::masked`), as bytes
     /// (`sandtable_core::wire::write`).
     pub game: Vec<u8>,
-    /// The log as the seat may read it, a line a command or event.
-    pub log: Vec<String>,
     /// The seat's legal commands now, in the notation; empty when it owes
     /// no decision.
     pub legal: Vec<String>,
@@ -134,8 +198,6 @@ pub struct PublicView {
     pub seats: Vec<SeatStatus>,
     /// The game masked for the public, as bytes.
     pub game: Vec<u8>,
-    /// The log as the public may read it.
-    pub log: Vec<String>,
     /// Changes so far, commands and undos.
     pub revision: u32,
     /// Once the game is over, its record (the move notation, with the
@@ -202,6 +264,7 @@ pub fn protocol_of(app: &mut App, engine: &str) {
         .add_client_message::<Undo>(Channel::Ordered)
         .add_client_message::<Leave>(Channel::Ordered)
         .add_server_message::<Refused>(Channel::Ordered)
+        .add_server_message::<LogLines>(Channel::Ordered)
         .replicate::<SeatView>()
         .replicate::<PublicView>()
         .add_visibility_filter::<SeatOnly>();
@@ -343,7 +406,7 @@ impl<G: GameState + Wire> Hosted<G> {
     }
 
     /// The log as `viewer` may read it now.
-    fn log_for(&self, viewer: Viewer) -> Vec<String> {
+    pub fn log_for(&self, viewer: Viewer) -> Vec<String> {
         let game = self.game();
         self.log
             .iter()
@@ -366,7 +429,6 @@ impl<G: GameState + Wire> Hosted<G> {
         SeatView {
             seat,
             game: write(&self.game().masked(viewer)),
-            log: self.log_for(viewer),
             legal: legal.iter().map(|l| l.command.to_string()).collect(),
             revision: self.revision,
         }
@@ -380,7 +442,6 @@ impl<G: GameState + Wire> Hosted<G> {
             rules: self.rules.clone(),
             seats: self.statuses(held, bots),
             game: write(&self.game().masked(Viewer::Public)),
-            log: self.log_for(Viewer::Public),
             revision: self.revision,
             record: over.then(|| self.record_file().to_string()),
         }
@@ -536,6 +597,7 @@ impl<G: GameState + Wire> Plugin for ServePlugin<G> {
                     undo::<G>,
                     play_bots::<G>,
                     refresh_views::<G>,
+                    send_logs::<G>,
                     log_refusals::<G>,
                 )
                     .chain()
@@ -564,6 +626,7 @@ fn claim<G: GameState + Wire>(
     holders: Query<(Entity, &Seated)>,
     mut hosted: ResMut<Hosted<G>>,
     mut refused: MessageWriter<ToClients<Refused>>,
+    mut logs: MessageWriter<ToClients<LogLines>>,
     mut commands: Commands,
 ) {
     for FromClient { client_id, message } in claims.read() {
@@ -586,11 +649,87 @@ fn claim<G: GameState + Wire>(
                 }
             }
             commands.entity(client).insert(Seated(message.seat));
+            // The seat's whole log, as the seat may read it; what changes
+            // later comes as it changes ([`send_logs`]).
+            logs.write(ToClients {
+                targets: SendTargets::Single(*client_id),
+                message: LogLines {
+                    of: LogOf::Seat(message.seat),
+                    from: 0,
+                    lines: hosted.log_for(Viewer::Player(Seat(message.seat))),
+                    revision: hosted.revision,
+                },
+            });
         } else {
             let text = format!("no seat {} with that code", message.seat);
             refuse(&mut hosted, &mut refused, *client_id, text);
         }
     }
+}
+
+/// Sends each log's change to the clients that read it: the public's to
+/// every client (the whole of it to a client just connected), a seat's
+/// to the clients holding the seat; only the lines from the first that
+/// changed.
+fn send_logs<G: GameState + Wire>(
+    hosted: Res<Hosted<G>>,
+    joined: Query<Entity, Added<AuthorizedClient>>,
+    clients: Query<(Entity, &Seated)>,
+    mut sent: Local<Option<SentLogs>>,
+    mut logs: MessageWriter<ToClients<LogLines>>,
+) {
+    let seats = hosted.game().seats();
+    let (sent_seats, sent_public) =
+        sent.get_or_insert_with(|| (vec![Vec::new(); seats], Vec::new()));
+    let mut send = |targets: SendTargets, of: LogOf, from: usize, lines: &[String]| {
+        logs.write(ToClients {
+            targets,
+            message: LogLines {
+                of,
+                from: from as u32,
+                lines: lines.to_vec(),
+                revision: hosted.revision,
+            },
+        });
+    };
+    if hosted.is_changed() {
+        let public = hosted.log_for(Viewer::Public);
+        if let Some(from) = changed_from(sent_public, &public) {
+            send(
+                SendTargets::CLIENTS_ONLY,
+                LogOf::Public,
+                from,
+                &public[from..],
+            );
+            *sent_public = public;
+        }
+        for (k, sent_seat) in sent_seats.iter_mut().enumerate() {
+            let log = hosted.log_for(Viewer::Player(Seat(k as u16)));
+            let Some(from) = changed_from(sent_seat, &log) else {
+                continue;
+            };
+            for (client, seated) in &clients {
+                if usize::from(seated.0) == k {
+                    let to = SendTargets::Single(ClientId::Client(client));
+                    send(to, LogOf::Seat(k as u16), from, &log[from..]);
+                }
+            }
+            *sent_seat = log;
+        }
+    }
+    for client in &joined {
+        let to = SendTargets::Single(ClientId::Client(client));
+        send(to, LogOf::Public, 0, sent_public);
+    }
+}
+
+/// The logs last sent: each seat's, and the public's.
+type SentLogs = (Vec<Vec<String>>, Vec<String>);
+
+/// Where `new` first differs from `old`, if it does.
+fn changed_from(old: &[String], new: &[String]) -> Option<usize> {
+    let same = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    (same < old.len() || same < new.len()).then_some(same)
 }
 
 /// Unseats a client that leaves its seat.

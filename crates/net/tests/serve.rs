@@ -50,6 +50,7 @@ fn server<G: GameState + sandtable_core::wire::Wire>(game: G) -> App {
 
 fn client() -> App {
     let mut client = app();
+    client.add_plugins(sandtable_net::ViewPlugin);
     client.finish();
     client
 }
@@ -336,7 +337,13 @@ fn r31_a_seat_takes_back_its_own_last_command_and_no_other() {
     for c in [&mut red, &mut blue] {
         let view = &seat_views(c)[0];
         assert_eq!(view.revision, 2);
-        assert_eq!(view.log.last(), Some(&format!("undo {first}")));
+        let logs = c.world().resource::<sandtable_net::Logs>();
+        assert_eq!(
+            logs.seat,
+            [format!("undo {first}")],
+            "the line taken back is gone"
+        );
+        assert_eq!(logs.public, logs.seat);
         let copy: Cache = read(&view.game).expect("a game");
         assert!(copy == start.masked(Viewer::Player(Seat(view.seat))));
     }
@@ -666,12 +673,23 @@ fn everyone_sees_who_holds_each_seat_and_who_owes_a_sealed_decision_never_what_w
     let owing: Vec<Owing> = seats(&mut watcher).iter().map(|s| s.owing).collect();
     assert_eq!(owing, [Owing::Committed, Owing::Decision]);
     // What Red ordered is in nobody's public view but its own log.
-    let public = public_view(&mut blue).expect("the public view");
+    let logs = blue.world().resource::<sandtable_net::Logs>().clone();
+    // The logs a client put together from the lines it was sent are the
+    // server's, as the seat and the public may read them.
+    let hosted = server.world().resource::<Hosted<Battle>>();
+    assert_eq!(logs.seat, hosted.log_for(Viewer::Player(Seat(1))));
+    assert_eq!(logs.public, hosted.log_for(Viewer::Public));
+    let red_logs = red.world().resource::<sandtable_net::Logs>();
+    assert_eq!(red_logs.seat, hosted.log_for(Viewer::Player(Seat(0))));
     assert!(
-        !public.log.iter().any(|l| l.contains("2S 3S")),
-        "{:?}",
-        public.log
+        red_logs.seat.len() > logs.seat.len(),
+        "Red reads its sealed orders, Blue does not"
     );
+    for log in [&logs.public, &logs.seat] {
+        assert!(!log.iter().any(|l| l.contains("2S 3S")), "{log:?}");
+    }
+    let red_log = &red.world().resource::<sandtable_net::Logs>().seat;
+    assert!(red_log.iter().any(|l| l.contains("2S 3S")), "{red_log:?}");
     // Blue drops: its seat is no longer held, and waits for its code.
     server.disconnect_client(&mut blue);
     round(&mut server, &mut [&mut red, &mut watcher]);

@@ -99,6 +99,7 @@ pub fn client(address: SocketAddr, id: u64) -> App {
         RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
         RepliconRenetPlugins,
         JoinPlugin,
+        sandtable_net::ViewPlugin,
     ));
     protocol(&mut app);
     app.finish();

@@ -107,7 +107,8 @@ pub struct LogLines {
     pub from: u32,
     /// The lines from there on.
     pub lines: Vec<String>,
-    /// The change of the game the log now reads ([`SeatView::revision`]).
+    /// The change of the game ([`SeatView::revision`]) when the lines
+    /// were sent: a log that a change left as it was is not sent again.
     pub revision: u32,
 }
 
@@ -119,7 +120,7 @@ pub struct Logs {
     pub seat: Vec<String>,
     /// The public's.
     pub public: Vec<String>,
-    /// The revision the logs read.
+    /// The [`LogLines::revision`] of the last lines received.
     pub revision: u32,
 }
 
@@ -372,6 +373,29 @@ impl<G: GameState + Wire> Hosted<G> {
         self.revision
     }
 
+    /// The commands of a sealed decision not yet revealed, with their
+    /// seats, as they came: the referee's file keeps them, so that a
+    /// server started again holds what was committed.
+    pub fn sealed(&self) -> &[(Seat, G::Command)] {
+        &self.sealed
+    }
+
+    /// Plays the commands of a sealed decision not yet revealed, each as
+    /// its seat's, after [`Hosted::resume`]; why not, at the first refused.
+    pub fn resume_sealed(&mut self, commands: &[(Seat, G::Command)]) -> Result<(), String> {
+        for (seat, command) in commands {
+            self.play_command(*seat, *command)?;
+        }
+        Ok(())
+    }
+
+    /// The rolls of scripted dice not used yet (R30), for the referee's
+    /// file: a game resumed from it has them still. Empty with seeded
+    /// dice.
+    pub fn rolls_left(&self) -> &[u8] {
+        self.game().dice().script().map_or(&[], |s| s.remaining())
+    }
+
     /// The record so far as a file holds it: the headers, the rolls used
     /// where the dice are scripted (R30), then [`Hosted::record`].
     pub fn record_file(&self) -> Record<G::Command> {
@@ -507,6 +531,11 @@ impl<G: GameState + Wire> Hosted<G> {
     /// Takes back `seat`'s last command (R31): refused where another seat
     /// has played since or undo stops before it, with the reason.
     fn undo(&mut self, seat: Seat) -> Result<(), String> {
+        // At the end the record went to everyone, seed and all: the game
+        // may not go on.
+        if matches!(self.game().decision(), Decision::Over(_)) {
+            return Err("the game is over: nothing is taken back".to_owned());
+        }
         match self.game.last() {
             Some((last, _)) if last != seat => {
                 return Err("another seat has played since your last command".to_owned());
@@ -629,6 +658,8 @@ fn claim<G: GameState + Wire>(
     mut logs: MessageWriter<ToClients<LogLines>>,
     mut commands: Commands,
 ) {
+    // Claims of this update: a seat claimed twice goes to the later.
+    let mut claimed: Vec<(u16, Entity)> = Vec::new();
     for FromClient { client_id, message } in claims.read() {
         let ClientId::Client(client) = *client_id else {
             continue;
@@ -643,11 +674,23 @@ fn claim<G: GameState + Wire>(
             // The seat moves to the newest claim: a player back on a new
             // connection, the old one perhaps not yet timed out, holds
             // it alone.
-            for (other, seated) in &holders {
-                if seated.0 == message.seat && other != client {
+            let earlier = holders
+                .iter()
+                .filter(|(_, seated)| seated.0 == message.seat)
+                .map(|(other, _)| other)
+                .chain(
+                    claimed
+                        .iter()
+                        .filter(|(s, _)| *s == message.seat)
+                        .map(|(_, e)| *e),
+                );
+            for other in earlier.collect::<Vec<_>>() {
+                if other != client {
                     commands.entity(other).remove::<Seated>();
+                    logs.write(clear_seat_log(other, message.seat));
                 }
             }
+            claimed.push((message.seat, client));
             commands.entity(client).insert(Seated(message.seat));
             // The seat's whole log, as the seat may read it; what changes
             // later comes as it changes ([`send_logs`]).
@@ -676,6 +719,7 @@ fn send_logs<G: GameState + Wire>(
     joined: Query<Entity, Added<AuthorizedClient>>,
     clients: Query<(Entity, &Seated)>,
     mut sent: Local<Option<SentLogs>>,
+    mut sent_revision: Local<Option<u32>>,
     mut logs: MessageWriter<ToClients<LogLines>>,
 ) {
     let seats = hosted.game().seats();
@@ -692,7 +736,10 @@ fn send_logs<G: GameState + Wire>(
             },
         });
     };
-    if hosted.is_changed() {
+    // Only a command or an undo changes a log (a refusal changes the
+    // server's count alone).
+    if *sent_revision != Some(hosted.revision) {
+        *sent_revision = Some(hosted.revision);
         let public = hosted.log_for(Viewer::Public);
         if let Some(from) = changed_from(sent_public, &public) {
             send(
@@ -732,18 +779,33 @@ fn changed_from(old: &[String], new: &[String]) -> Option<usize> {
     (same < old.len() || same < new.len()).then_some(same)
 }
 
-/// Unseats a client that leaves its seat.
+/// Unseats a client that leaves its seat, and empties its seat's log.
 fn leave(
     mut leaves: MessageReader<FromClient<Leave>>,
     seated: Query<&Seated>,
+    mut logs: MessageWriter<ToClients<LogLines>>,
     mut commands: Commands,
 ) {
     for FromClient { client_id, .. } in leaves.read() {
         if let ClientId::Client(client) = *client_id
-            && seated.contains(client)
+            && let Ok(seat) = seated.get(client)
         {
             commands.entity(client).remove::<Seated>();
+            logs.write(clear_seat_log(client, seat.0));
         }
+    }
+}
+
+/// Empties the seat's log on a client that no longer holds the seat.
+fn clear_seat_log(client: Entity, seat: u16) -> ToClients<LogLines> {
+    ToClients {
+        targets: SendTargets::Single(ClientId::Client(client)),
+        message: LogLines {
+            of: LogOf::Seat(seat),
+            from: 0,
+            lines: Vec::new(),
+            revision: 0,
+        },
     }
 }
 

@@ -516,6 +516,12 @@ fn a_seat_moves_to_its_newest_claim_and_a_client_that_leaves_sees_it_no_more() {
         "the old connection lost it"
     );
     assert_eq!(seat_views(&mut again).len(), 1);
+    let logs = |c: &App| c.world().resource::<sandtable_net::Logs>().seat.clone();
+    assert!(
+        logs(&red).is_empty(),
+        "and its seat's log: {:?}",
+        logs(&red)
+    );
     let first = seat_views(&mut again)[0].legal[0].clone();
     red.world_mut().write_message(Play {
         text: first.clone(),
@@ -526,15 +532,29 @@ fn a_seat_moves_to_its_newest_claim_and_a_client_that_leaves_sees_it_no_more() {
         ["claim a seat with its code before playing"]
     );
     // Blue leaves: its view is gone, and the seat waits for its code.
+    // Red plays from its new connection; Blue reads it.
+    again.world_mut().write_message(Play { text: first });
+    round(&mut server, &mut [&mut red, &mut again, &mut blue]);
+    let blue_log = logs(&blue);
+    assert!(!blue_log.is_empty(), "Blue reads Red's first command");
     blue.world_mut().write_message(sandtable_net::Leave);
     round(&mut server, &mut [&mut red, &mut again, &mut blue]);
     assert!(seat_views(&mut blue).is_empty());
-    blue.world_mut().write_message(Claim {
-        seat: 1,
-        code: "blue-91c2".into(),
-    });
-    round(&mut server, &mut [&mut red, &mut again, &mut blue]);
-    assert_eq!(seat_views(&mut blue).len(), 1);
+    assert!(logs(&blue).is_empty(), "its log went with it");
+    // Two claims of one seat in one update: the later holds it alone.
+    let (mut one, mut two) = (client(), client());
+    for c in [&mut one, &mut two] {
+        server.connect_client(c);
+        c.world_mut().write_message(Claim {
+            seat: 1,
+            code: "blue-91c2".into(),
+        });
+    }
+    round(&mut server, &mut [&mut one, &mut two, &mut blue]);
+    assert!(seat_views(&mut one).is_empty(), "the earlier claim lost it");
+    assert_eq!(seat_views(&mut two).len(), 1);
+    assert_eq!(logs(&two), blue_log);
+    assert!(logs(&one).is_empty());
 }
 
 /// Two seated clients play `game` to its end with random legal commands;
@@ -566,7 +586,6 @@ fn play_to_the_end_without_secrets<G: GameState + sandtable_core::wire::Wire + P
         // The game without its dice (and their seed), as the referee's
         // copy is: every seat's copy is that.
         let bare = hosted.game().masked(Viewer::Referee);
-        assert_eq!(bare.dice().left(), Some(0));
         for c in [&mut red, &mut blue] {
             let view = &seat_views(c)[0];
             assert_eq!(view.revision, hosted.revision());
@@ -583,7 +602,16 @@ fn play_to_the_end_without_secrets<G: GameState + sandtable_core::wire::Wire + P
                 public.record.is_some(),
                 "the record goes to everyone at the end"
             );
-            return hosted.revision();
+            // Its record, seed and all, went to everyone: the seat that
+            // played last may not take it back and play on.
+            let (revision, last) = (hosted.revision(), hosted.record().last().expect("played").0);
+            let who = if last == Seat(0) { &mut red } else { &mut blue };
+            who.world_mut().write_message(Undo);
+            round(&mut server, &mut [&mut red, &mut blue]);
+            let who = if last == Seat(0) { &mut red } else { &mut blue };
+            assert_eq!(refusals(who), ["the game is over: nothing is taken back"]);
+            assert_eq!(server.world().resource::<Hosted<G>>().revision(), revision);
+            return revision;
         }
         assert!(public_view(&mut red).is_some_and(|p| p.record.is_none()));
     }

@@ -60,6 +60,11 @@ struct Args {
 /// never in the record sent to the players at the end.
 const CODES: &str = "Codes";
 
+/// The header of a sealed decision's commands not yet revealed, each as
+/// `SEAT COMMAND`, separated by `;`: in the referee's record alone, so
+/// that a server started again holds what was committed.
+const SEALED: &str = "Sealed";
+
 /// Letters of a join code: no two that a person could mistake for each
 /// other (no `0`/`o`, `1`/`l`/`i`).
 const CODE_LETTERS: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
@@ -296,6 +301,11 @@ where
         let line = record.commands.get(k).map_or(0, |(line, _)| *line);
         Failure::new(2, format!("{}:{line}: {why}", path_shown(path)))
     })?;
+    if let Some(text) = record.header(SEALED) {
+        let bad = |e: String| Failure::new(2, format!("{}: [{SEALED}]: {e}", path_shown(path)));
+        let sealed = read_sealed(text, front.seats()).map_err(bad)?;
+        hosted.resume_sealed(&sealed).map_err(bad)?;
+    }
     Ok(Opening {
         hosted,
         codes,
@@ -314,11 +324,55 @@ struct Saving {
     over: bool,
 }
 
-/// The referee's record with its codes: what the file holds.
+/// The referee's record: the players' (`Hosted::record_file`) with the
+/// codes, the commands of a sealed decision not yet revealed, and with
+/// scripted dice the rolls still to come as well as those used (R30).
 fn record_to_write<G: GameState + Wire>(hosted: &Hosted<G>, codes: &str) -> Record<G::Command> {
     let mut record = hosted.record_file();
+    if !hosted.rolls_left().is_empty() {
+        for (key, value) in &mut record.headers {
+            if key == header::DICE {
+                let mut rolls = sandtable_core::dice::parse_rolls(value).unwrap_or_default();
+                rolls.extend_from_slice(hosted.rolls_left());
+                *value = sandtable_core::dice::write_rolls(&rolls);
+            }
+        }
+    }
     record.headers.push((CODES.to_owned(), codes.to_owned()));
+    if !hosted.sealed().is_empty() {
+        let sealed: Vec<String> = hosted
+            .sealed()
+            .iter()
+            .map(|(seat, command)| format!("{} {command}", seat.0))
+            .collect();
+        record.headers.push((SEALED.to_owned(), sealed.join("; ")));
+    }
     record
+}
+
+/// Reads the `[Sealed]` header: each command with its seat.
+fn read_sealed<C: std::str::FromStr>(text: &str, seats: usize) -> Result<Vec<(Seat, C)>, String>
+where
+    C::Err: std::fmt::Display,
+{
+    text.split(';')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|entry| {
+            let (seat, command) = entry
+                .split_once(' ')
+                .ok_or_else(|| format!("`{entry}` is not SEAT COMMAND"))?;
+            let seat: u16 = seat
+                .parse()
+                .ok()
+                .filter(|s| usize::from(*s) < seats)
+                .ok_or_else(|| format!("`{seat}` is not a seat of {seats}"))?;
+            let command = command
+                .parse()
+                .map_err(|e| format!("`{command}` is not a command: {e}"))?;
+            Ok((Seat(seat), command))
+        })
+        .collect()
 }
 
 /// Writes the record when a command was accepted or taken back since it

@@ -275,7 +275,69 @@ fn a_bot_seated_by_the_server_answers_a_person_s_commands() {
     let public = public_view(&mut red).expect("the public view");
     assert_eq!(public.rules, "cache");
     let seats: Vec<(bool, bool)> = public.seats.iter().map(|s| (s.held, s.bot)).collect();
-    assert_eq!(seats, [(true, false), (true, true)]);
-    let hosted_refusals = common::refusals(&mut red);
-    assert!(hosted_refusals.is_empty(), "{hosted_refusals:?}");
+    assert_eq!(seats[0], (true, false), "Red's client holds its seat");
+    assert!(seats[1].1, "a bot plays Blue");
+}
+
+#[test]
+fn a_server_started_again_holds_the_sealed_orders_already_committed() {
+    use sandtable_net::{Owing, Play};
+    let folder = tempfile_folder("sealed");
+    let save = folder.join("game.moves");
+    let save_arg = save.to_str().expect("utf-8").to_owned();
+    let mut server = serve(
+        "scenarios/warpspawn/flank-march.ron",
+        &["--save", &save_arg],
+    );
+    let (mut red, mut blue) = (client(server.address, 1), client(server.address, 2));
+    seat(&server, &mut [&mut red, &mut blue], DEADLINE);
+    // Red writes and commits its first orders (R47); Blue has not.
+    let orders = [
+        "split 1 cav 4",
+        "order 1 2S 3S",
+        "order 3 2S 3S scout",
+        "order 2 enter",
+        "commit",
+    ];
+    for (k, text) in orders.iter().enumerate() {
+        red.world_mut().write_message(Play {
+            text: (*text).to_owned(),
+        });
+        until(&mut [&mut red, &mut blue], DEADLINE, text, |cs| {
+            seat_view(cs[0]).is_some_and(|v| v.revision as usize == k + 1)
+        });
+        assert!(common::refusals(&mut red).is_empty(), "`{text}`");
+    }
+    let committed = |c: &mut bevy::prelude::App| {
+        public_view(c).map(|p| p.seats.iter().map(|s| s.owing).collect::<Vec<_>>())
+    };
+    until(
+        &mut [&mut red, &mut blue],
+        DEADLINE,
+        "Red committed",
+        |cs| committed(cs[1]) == Some(vec![Owing::Committed, Owing::Decision]),
+    );
+    let file = std::fs::read_to_string(&save).expect("the record");
+    assert!(file.contains("[Sealed \"0 split 1 cav 4; "), "{file}");
+    server.child.kill().expect("killed");
+    server.child.wait().expect("gone");
+    // Started again: Red's orders stand, committed; Blue still owes.
+    let again = serve(
+        "scenarios/warpspawn/flank-march.ron",
+        &["--save", &save_arg],
+    );
+    let (mut red, mut blue) = (client(again.address, 3), client(again.address, 4));
+    seat(&again, &mut [&mut red, &mut blue], DEADLINE);
+    until(
+        &mut [&mut red, &mut blue],
+        DEADLINE,
+        "the same decision",
+        |cs| committed(cs[1]) == Some(vec![Owing::Committed, Owing::Decision]),
+    );
+    let red_log = red.world().resource::<sandtable_net::Logs>().seat.clone();
+    assert!(red_log.iter().any(|l| l.contains("2S 3S")), "{red_log:?}");
+    assert!(
+        seat_view(&mut red).is_some_and(|v| v.legal.is_empty()),
+        "Red has nothing left to write"
+    );
 }

@@ -341,3 +341,84 @@ fn a_server_started_again_holds_the_sealed_orders_already_committed() {
         "Red has nothing left to write"
     );
 }
+
+#[test]
+fn a_game_with_scripted_dice_resumes_twice_with_its_rolls_still_to_come() {
+    use sandtable_net::{Owing, Play};
+    // The first 100 commands of the flank march played to its end with
+    // scripted dice (R30): the file keeps every roll of the script.
+    let text = std::fs::read_to_string(
+        common::root().join("crates/net/tests/data/flank-march-to-the-end.moves"),
+    )
+    .expect("the record");
+    let headers: Vec<&str> = text.lines().filter(|l| l.starts_with('[')).collect();
+    let commands: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('[') && !l.starts_with('#'))
+        .collect();
+    let folder = tempfile_folder("scripted");
+    let save = folder.join("game.moves");
+    let kept: Vec<&str> = headers
+        .iter()
+        .filter(|h| !h.starts_with("[Scenario "))
+        .copied()
+        .chain(commands[..100].iter().copied())
+        .collect();
+    std::fs::write(&save, kept.join("\n") + "\n").expect("written");
+    let save_arg = save.to_str().expect("utf-8").to_owned();
+    let mut next = 100;
+    for round in 0..2 {
+        let mut server = serve(
+            "scenarios/warpspawn/flank-march.ron",
+            &["--save", &save_arg],
+        );
+        assert!(
+            server
+                .printed
+                .iter()
+                .any(|l| l == &format!("resumed after {next} commands")),
+            "{:?}",
+            server.printed
+        );
+        let (mut red, mut blue) = (
+            client(server.address, 10 + round),
+            client(server.address, 20 + round),
+        );
+        seat(&server, &mut [&mut red, &mut blue], DEADLINE);
+        // The record's next commands, each by the lowest seat that owes
+        // a decision (the record's order).
+        for _ in 0..10 {
+            let mut owing = None;
+            until(&mut [&mut red, &mut blue], DEADLINE, "a seat owes", |cs| {
+                owing = public_view(cs[0])
+                    .and_then(|p| p.seats.iter().position(|s| s.owing == Owing::Decision));
+                owing.is_some()
+            });
+            let before = public_view(&mut red).expect("a view").revision;
+            let who = if owing == Some(0) {
+                &mut red
+            } else {
+                &mut blue
+            };
+            who.world_mut().write_message(Play {
+                text: commands[next].to_owned(),
+            });
+            until(&mut [&mut red, &mut blue], DEADLINE, commands[next], |cs| {
+                public_view(cs[0]).is_some_and(|p| p.revision > before)
+            });
+            assert!(common::refusals(&mut red).is_empty());
+            assert!(common::refusals(&mut blue).is_empty());
+            next += 1;
+        }
+        // The file still holds the script's rolls, used and to come.
+        let file = std::fs::read_to_string(&save).expect("the record");
+        let dice = |t: &str| {
+            t.lines()
+                .find(|l| l.starts_with("[Dice "))
+                .map(str::to_owned)
+        };
+        assert_eq!(dice(&file), dice(&text));
+        server.child.kill().expect("killed");
+        server.child.wait().expect("gone");
+    }
+}

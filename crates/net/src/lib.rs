@@ -543,8 +543,14 @@ impl<G: GameState + Wire> Hosted<G> {
             _ => {}
         }
         let command = self.game.undo()?;
+        // The command's lines go, up to the lines of commands taken back
+        // since, which stay.
         if let Some(start) = self.starts.pop() {
-            self.log.truncate(start);
+            let end = self.log[start..]
+                .iter()
+                .position(|e| matches!(e, Entry::Undone(..)))
+                .map_or(self.log.len(), |k| start + k);
+            self.log.drain(start..end);
         }
         // The last command came last: the last of a sealed decision still
         // sealed, or the record's last.

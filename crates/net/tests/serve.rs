@@ -724,3 +724,42 @@ fn everyone_sees_who_holds_each_seat_and_who_owes_a_sealed_decision_never_what_w
     let held: Vec<bool> = seats(&mut watcher).iter().map(|s| s.held).collect();
     assert_eq!(held, [true, false]);
 }
+
+#[test]
+fn r31_two_commands_taken_back_leave_both_undo_lines() {
+    let start = cache_game();
+    let mut server = server(start.clone());
+    let (mut red, mut blue) = (client(), client());
+    for c in [&mut red, &mut blue] {
+        server.connect_client(c);
+    }
+    claim_seats(&mut red, &mut blue);
+    round(&mut server, &mut [&mut red, &mut blue]);
+    // Red activates a unit and moves it: two commands of one turn.
+    let mut played = Vec::new();
+    for _ in 0..2 {
+        let text = seat_views(&mut red)[0].legal[0].clone();
+        red.world_mut().write_message(Play { text: text.clone() });
+        round(&mut server, &mut [&mut red, &mut blue]);
+        assert!(refusals(&mut red).is_empty(), "`{text}`");
+        played.push(text);
+    }
+    let hosted = server.world().resource::<Hosted<Cache>>();
+    assert_eq!(
+        hosted.record().iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+        [Seat(0), Seat(0)],
+        "both Red's"
+    );
+    for _ in 0..2 {
+        red.world_mut().write_message(Undo);
+        round(&mut server, &mut [&mut red, &mut blue]);
+        assert!(refusals(&mut red).is_empty());
+    }
+    let hosted = server.world().resource::<Hosted<Cache>>();
+    assert_eq!(hosted.game().state_hash(), start.state_hash());
+    let log = &red.world().resource::<sandtable_net::Logs>().seat;
+    assert_eq!(
+        log,
+        &[format!("undo {}", played[1]), format!("undo {}", played[0])]
+    );
+}

@@ -61,6 +61,13 @@ impl Front for Scenario {
         records::pins(self)
     }
 
+    /// Cache hides nothing: the scenario, without its seed.
+    fn scenario_for(&self, _masked: &Game) -> String {
+        let mut scenario = self.clone();
+        scenario.setup.seed = 0;
+        scenario.to_ron()
+    }
+
     fn check_pins(&self, record: &Record<sandtable_cache::Command>) -> Vec<String> {
         records::check_pins(record, self)
     }

@@ -66,6 +66,13 @@ impl Front for Skirmish {
         records::pins_of(&self.content_hash())
     }
 
+    fn scenario_for(&self, masked: &Game) -> String {
+        let mut skirmish = self.clone();
+        skirmish.setup = masked.setup().clone();
+        skirmish.setup.seed = 0;
+        skirmish.to_ron()
+    }
+
     fn check_pins(&self, record: &Record<Command>) -> Vec<String> {
         records::check_pins_of(record, &self.name, &self.content_hash())
     }

@@ -121,6 +121,11 @@ pub trait Front: Sync {
     fn start(&self, seed: u64, turn_limit: Option<u32>, dice: Dice) -> Result<Self::Game, String>;
     /// The headers that pin a record to the scenario and the engine.
     fn pins(&self) -> Vec<(String, String)>;
+    /// The scenario as a scenario file, as the viewer of `masked` (a
+    /// masked copy of one of its games, `GameState::masked`) may know it:
+    /// its setup the copy's (nothing of another side's hidden setup) and
+    /// its seed 0. What a network client's table is built from.
+    fn scenario_for(&self, masked: &Self::Game) -> String;
     /// What differs between a record's pins and this scenario and engine,
     /// in words.
     fn check_pins(&self, record: &Record<<Self::Game as GameState>::Command>) -> Vec<String>;

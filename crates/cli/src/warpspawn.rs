@@ -68,6 +68,13 @@ impl Front for Battle {
         records::pins_of(&self.content_hash())
     }
 
+    fn scenario_for(&self, masked: &Game) -> String {
+        let mut battle = self.clone();
+        battle.setup = masked.battle().setup.clone();
+        battle.setup.seed = 0;
+        battle.to_ron()
+    }
+
     fn check_pins(&self, record: &Record<Command>) -> Vec<String> {
         records::check_pins_of(record, &self.name, &self.content_hash())
     }

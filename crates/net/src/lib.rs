@@ -147,6 +147,13 @@ fn keep_logs(mut changes: MessageReader<LogLines>, mut logs: ResMut<Logs>) {
     }
 }
 
+/// The scenario a client's table is built from, as a scenario file: on a
+/// seat's entity as that seat may know it (its setup the seat's masked
+/// copy's), on the public one as everyone may. Sent once: it does not
+/// change during a game.
+#[derive(Component, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioText(pub String);
+
 /// What a seat may know: replicated to the client holding the seat alone.
 #[derive(Component, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 pub struct SeatView {
@@ -268,6 +275,7 @@ pub fn protocol_of(app: &mut App, engine: &str) {
         .add_server_message::<LogLines>(Channel::Ordered)
         .replicate::<SeatView>()
         .replicate::<PublicView>()
+        .replicate::<ScenarioText>()
         .add_visibility_filter::<SeatOnly>();
 }
 
@@ -299,6 +307,8 @@ pub struct Hosted<G: GameState> {
     headers: Vec<(String, String)>,
     /// The rule system's name, for [`PublicView::rules`].
     rules: String,
+    /// The scenario each seat's table is built from, then the public's.
+    scenarios: Option<(Vec<String>, String)>,
 }
 
 impl<G: GameState + Wire> Hosted<G> {
@@ -315,7 +325,16 @@ impl<G: GameState + Wire> Hosted<G> {
             refusals: 0,
             headers: Vec::new(),
             rules: String::new(),
+            scenarios: None,
         }
+    }
+
+    /// The same, with the scenario each seat's table is built from
+    /// (`seats[k]` for seat `k`, as that seat may know it) and the
+    /// public's ([`ScenarioText`]).
+    pub fn with_scenarios(mut self, seats: Vec<String>, public: String) -> Hosted<G> {
+        self.scenarios = Some((seats, public));
+        self
     }
 
     /// The same, its rule system named as the table names it (`cache`,
@@ -648,11 +667,26 @@ fn spawn_views<G: GameState + Wire>(
     bots: Option<Res<Bots<G>>>,
 ) {
     let seats = hosted.game().seats();
+    // Each in one bundle with its view: the filter holds from the start.
+    let text = |k: Option<usize>| {
+        hosted.scenarios.as_ref().and_then(|(seats, public)| {
+            k.map_or(Some(public), |k| seats.get(k))
+                .map(|t| ScenarioText(t.clone()))
+        })
+    };
     for seat in 0..seats as u16 {
-        commands.spawn((Replicated, SeatOnly(seat), hosted.seat_view(seat)));
+        let view = (Replicated, SeatOnly(seat), hosted.seat_view(seat));
+        match text(Some(usize::from(seat))) {
+            Some(scenario) => commands.spawn((view, scenario)),
+            None => commands.spawn(view),
+        };
     }
     let bots = bots.map_or(Vec::new(), |b| b.seats.clone());
-    commands.spawn((Replicated, hosted.public_view(&vec![false; seats], &bots)));
+    let view = (Replicated, hosted.public_view(&vec![false; seats], &bots));
+    match text(None) {
+        Some(scenario) => commands.spawn((view, scenario)),
+        None => commands.spawn(view),
+    };
 }
 
 /// Seats a client whose code is its seat's; refuses any other claim.

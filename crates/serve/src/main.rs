@@ -20,7 +20,7 @@ use sandtable_bots::{BotConfig, MAX_STRENGTH, Plays};
 use sandtable_cli::replay::{check_turn_limit, load_record, record_headers, start};
 use sandtable_cli::{Failure, Front, Seeing, with_front};
 use sandtable_core::dice::Dice;
-use sandtable_core::game::{Decision, Ending, GameState, Seat, seat_seed};
+use sandtable_core::game::{Decision, Ending, GameState, Seat, Viewer, seat_seed};
 use sandtable_core::record::{Record, SeatPlayer, header, read_seats, write_seats};
 use sandtable_core::text::path_shown;
 use sandtable_core::wire::Wire;
@@ -495,6 +495,12 @@ where
     let names: Vec<String> = (0..seats.len())
         .map(|k| hosted.game().seat_name(Seat(k as u16)).to_owned())
         .collect();
+    // The scenario each table is built from, as its viewer may know it.
+    let for_seats = (0..seats.len())
+        .map(|k| front.scenario_for(&hosted.game().masked(Viewer::Player(Seat(k as u16)))))
+        .collect();
+    let public = front.scenario_for(&hosted.game().masked(Viewer::Public));
+    let hosted = hosted.with_scenarios(for_seats, public);
     app.insert_resource(hosted)
         .insert_resource(Saving {
             path: path.clone(),

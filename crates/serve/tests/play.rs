@@ -422,3 +422,72 @@ fn a_game_with_scripted_dice_resumes_twice_with_its_rolls_still_to_come() {
         server.child.wait().expect("gone");
     }
 }
+
+#[test]
+fn each_table_is_sent_its_scenario_without_the_other_side_s_hidden_setup() {
+    use sandtable_net::{PublicView, ScenarioText, SeatView};
+    let battle = |text: &str| match sandtable_scenario::parse_any_in(text, "served", None) {
+        Ok(sandtable_scenario::Loaded::Warpspawn(b)) => b,
+        Ok(_) => panic!("a battle"),
+        Err(e) => panic!("the scenario sent reads back: {e}\n{text}"),
+    };
+    // Where each side's counters and reserves are in a battle's setup.
+    let of_side = |b: &sandtable_scenario::battle::Battle, side: usize| {
+        let grid = b.setup.offboard.as_ref().expect("the grid");
+        let counters = grid.counters.iter().filter(|c| c.side == side).count();
+        let reserves = grid
+            .reserves
+            .get(side)
+            .and_then(|r| r.as_ref())
+            .map_or(0, |r| r.len());
+        (counters, reserves)
+    };
+    // The control: the file itself holds both sides' counters.
+    let file = match sandtable_scenario::load_any(
+        &common::root().join("scenarios/warpspawn/flank-march.ron"),
+    )
+    .expect("the flank march")
+    {
+        sandtable_scenario::Loaded::Warpspawn(b) => b,
+        _ => panic!("a battle"),
+    };
+    assert!(of_side(&file, 0).0 > 0 && of_side(&file, 1).0 > 0);
+
+    let server = serve("scenarios/warpspawn/flank-march.ron", &[]);
+    let (mut red, mut blue) = (client(server.address, 1), client(server.address, 2));
+    seat(&server, &mut [&mut red, &mut blue], DEADLINE);
+    let texts = |c: &mut bevy::prelude::App| {
+        let mut seat = c
+            .world_mut()
+            .query_filtered::<&ScenarioText, bevy::prelude::With<SeatView>>();
+        let seat = seat.iter(c.world()).next().map(|t| t.0.clone());
+        let mut public = c
+            .world_mut()
+            .query_filtered::<&ScenarioText, bevy::prelude::With<PublicView>>();
+        let public = public.iter(c.world()).next().map(|t| t.0.clone());
+        (seat, public)
+    };
+    until(
+        &mut [&mut red, &mut blue],
+        DEADLINE,
+        "the scenarios",
+        |cs| {
+            cs.iter_mut().all(|c| {
+                let (s, p) = texts(c);
+                s.is_some() && p.is_some()
+            })
+        },
+    );
+    for (k, c) in [&mut red, &mut blue].into_iter().enumerate() {
+        let (seat, public) = texts(c);
+        let mine = battle(&seat.expect("the seat's"));
+        assert_eq!(mine.setup.seed, 0);
+        assert_eq!(of_side(&mine, k).0, of_side(&file, k).0, "its own counters");
+        assert_eq!(of_side(&mine, 1 - k).0, 0, "none of the other side's");
+        assert_eq!(of_side(&mine, 1 - k).1, 0, "nor its reserve squares");
+        let everyone = battle(&public.expect("the public's"));
+        assert_eq!((of_side(&everyone, 0).0, of_side(&everyone, 1).0), (0, 0));
+        assert_eq!(everyone.setup.map, file.setup.map);
+        assert_eq!(everyone.name, file.name);
+    }
+}

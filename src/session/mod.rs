@@ -17,11 +17,13 @@ pub mod game;
 pub mod keys;
 pub mod layout;
 pub mod open;
+pub mod remote;
 pub mod seats;
 
 pub use seats::{BotPace, HINT_STRENGTH, HintRequest, NewGameRequest, Seat, Seats};
 
 pub(super) fn plugin(app: &mut App) {
+    remote::plugin(app);
     app.add_message::<bevy::window::WindowCloseRequested>()
         .add_message::<UndoRequest>()
         .add_message::<game::Undone>()

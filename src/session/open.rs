@@ -163,6 +163,9 @@ pub struct Opener {
     pub unsaved: fn(&World) -> bool,
     /// Takes its game, and what the table keeps for it, off the table.
     pub leave: fn(&mut World),
+    /// Puts a game a server sent on its table, as its viewer sees it
+    /// ([`super::remote`]).
+    pub adopt: fn(&mut World, &super::remote::Sent) -> Result<(), String>,
 }
 
 impl Opener {
@@ -171,7 +174,10 @@ impl Opener {
         start: fn(Loaded, ScenarioSource) -> Opening,
         replay: fn(Loaded, ScenarioSource, &str, &Path, Option<usize>) -> Opening,
         embedded: Option<fn() -> Loaded>,
-    ) -> Opener {
+    ) -> Opener
+    where
+        S::Game: sandtable_core::wire::Wire,
+    {
         Opener {
             key: S::KEY,
             start,
@@ -186,6 +192,7 @@ impl Opener {
                 world.remove_resource::<ActiveGame<S>>();
                 S::left(world);
             },
+            adopt: super::remote::adopt::<S>,
         }
     }
 }
@@ -222,7 +229,7 @@ pub struct Openers(pub Vec<Opener>);
 
 impl Openers {
     /// Offers a setup to each system in turn.
-    fn start(
+    pub(crate) fn start(
         &self,
         mut loaded: Loaded,
         source: ScenarioSource,

@@ -108,6 +108,7 @@ fn r57_a_joined_table_shows_its_seat_s_masked_game_and_follows_the_server() {
     assert_eq!(active.viewer, Viewer::Player(Seat(0)));
     assert!(active.game.game() == &game.masked(Viewer::Player(Seat(0))));
     assert!(!active.curtain(), "no curtain: the table is Red's alone");
+    assert!(!active.has_unsaved_work(), "the server keeps the record");
     let watched = watcher
         .world()
         .get_resource::<ActiveGame<Warpspawn>>()
@@ -119,11 +120,12 @@ fn r57_a_joined_table_shows_its_seat_s_masked_game_and_follows_the_server() {
     let grid = active.setup.setup.offboard.as_ref().expect("the grid");
     assert!(grid.counters.iter().all(|c| c.side == 0));
 
-    // Red plays through the server; both tables follow.
+    // Red plays on its table, through the table's own flow: the command
+    // goes to the server, and both tables follow what it sends back.
     let before = active.revision;
-    red.world_mut().write_message(Play {
-        text: "split 1 cav 4".into(),
-    });
+    let command: sandtable_warpspawn::Command = "split 1 cav 4".parse().expect("notation");
+    red.world_mut()
+        .write_message(<Warpspawn as sandtable::session::game::TableSystem>::bot_request(command));
     for _ in 0..3 {
         round(&mut server, &mut [&mut red, &mut watcher]);
     }
@@ -140,4 +142,51 @@ fn r57_a_joined_table_shows_its_seat_s_masked_game_and_follows_the_server() {
     let watched = watcher.world().resource::<ActiveGame<Warpspawn>>();
     assert!(watched.game.game() == &game.masked(Viewer::Public));
     assert!(!watched.log.iter().any(|l| l.text.contains("cav 4")));
+
+    // What the server refuses is shown on the table that asked, with
+    // the server's words; a watching table holds no seat to play.
+    red.world_mut().write_message(Play {
+        text: "fly to the moon".into(),
+    });
+    watcher
+        .world_mut()
+        .write_message(<Warpspawn as sandtable::session::game::TableSystem>::bot_request(command));
+    for _ in 0..3 {
+        round(&mut server, &mut [&mut red, &mut watcher]);
+    }
+    let notice = |t: &App| {
+        t.world()
+            .resource::<sandtable::session::Notice>()
+            .text
+            .clone()
+            .unwrap_or_default()
+    };
+    assert!(
+        notice(&red).contains("`fly to the moon` is not a command"),
+        "{}",
+        notice(&red)
+    );
+    assert!(
+        notice(&watcher).contains("holds no seat"),
+        "{}",
+        notice(&watcher)
+    );
+    assert_eq!(server.world().resource::<Hosted<Battle>>().revision(), 1);
+
+    // Undo on Red's table takes the command back on the server (R31).
+    red.world_mut()
+        .write_message(sandtable::session::UndoRequest);
+    for _ in 0..3 {
+        round(&mut server, &mut [&mut red, &mut watcher]);
+    }
+    let hosted = server.world().resource::<Hosted<Battle>>();
+    assert_eq!(hosted.revision(), 2);
+    let game = hosted.game().clone();
+    let active = red.world().resource::<ActiveGame<Warpspawn>>();
+    assert!(active.game.game() == &game.masked(Viewer::Player(Seat(0))));
+    assert_eq!(
+        game.state_hash(),
+        flank_march().1.state_hash(),
+        "back at the start"
+    );
 }

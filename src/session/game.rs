@@ -138,6 +138,11 @@ pub struct ActiveGame<S: TableSystem> {
     /// (`sandtable_bots::Seen`): the battle's search models its opponent's
     /// replies on it. What was seen stays seen when a command is undone.
     pub seen: Vec<Seen>,
+    /// A game a server holds ([`super::remote`]): what the table asked of
+    /// it and has not sent yet. The table changes nothing of such a game
+    /// itself; each view the server sends replaces it. `None` for a game
+    /// of this table's own.
+    pub outbox: Option<Vec<super::remote::Outgoing>>,
 }
 
 impl<S: TableSystem> Clone for ActiveGame<S> {
@@ -158,6 +163,7 @@ impl<S: TableSystem> Clone for ActiveGame<S> {
             viewer: self.viewer,
             hidden: self.hidden.clone(),
             seen: self.seen.clone(),
+            outbox: self.outbox.clone(),
         }
     }
 }
@@ -194,6 +200,7 @@ impl<S: TableSystem> ActiveGame<S> {
             viewer,
             hidden: Vec::new(),
             seen,
+            outbox: None,
         }
     }
 
@@ -201,6 +208,11 @@ impl<S: TableSystem> ActiveGame<S> {
     /// undone) since it was last saved or opened, or a setup that has no
     /// file of its own.
     pub fn has_unsaved_work(&self) -> bool {
+        // A game a server holds is the server's to keep: its record is
+        // the server's file.
+        if self.outbox.is_some() {
+            return false;
+        }
         self.record != self.saved || self.source == ScenarioSource::Unsaved
     }
 
@@ -212,6 +224,20 @@ impl<S: TableSystem> ActiveGame<S> {
         &mut self,
         command: CommandOf<S>,
     ) -> Result<Vec<<S::Game as GameState>::Event>, String> {
+        // A game a server holds: the command, checked as this table's
+        // seat's on its copy, goes to the server, which sends the game
+        // back changed, or why not.
+        if let Some(outbox) = &mut self.outbox {
+            let Viewer::Player(seat) = self.viewer else {
+                return Err("this table watches the game: it holds no seat".to_owned());
+            };
+            self.game
+                .game()
+                .check(seat, &command)
+                .map_err(|e| e.to_string())?;
+            outbox.push(super::remote::Outgoing::Play(command.to_string()));
+            return Ok(Vec::new());
+        }
         // Over, no seat decides: the rules say why nothing is played.
         let seat = next_seat(self.game.game()).unwrap_or(Seat(0));
         let dice = self.game.game().dice().clone();
@@ -330,6 +356,12 @@ impl<S: TableSystem> ActiveGame<S> {
     /// what was undone, as the viewer may read it, or, in the system's
     /// words, why undo stops. Whether it undid.
     pub fn undo(&mut self, notice: &mut Notice) -> bool {
+        // A game a server holds: the server takes the command back (R31),
+        // or says why not.
+        if let Some(outbox) = &mut self.outbox {
+            outbox.push(super::remote::Outgoing::Undo);
+            return false;
+        }
         // How each player reads the command, asked of the game it left.
         let players = self.game.last().map(|(seat, command)| {
             Entry::<S::Game>::Command(seat, command)

@@ -166,6 +166,8 @@ pub struct Opener {
     /// Puts a game a server sent on its table, as its viewer sees it
     /// ([`super::remote`]).
     pub adopt: fn(&mut World, &super::remote::Sent) -> Result<(), String>,
+    /// Takes what the table asked of a game a server holds, to send.
+    pub outgoing: fn(&mut World) -> Vec<super::remote::Outgoing>,
 }
 
 impl Opener {
@@ -193,6 +195,12 @@ impl Opener {
                 S::left(world);
             },
             adopt: super::remote::adopt::<S>,
+            outgoing: |world| {
+                world
+                    .get_resource_mut::<ActiveGame<S>>()
+                    .and_then(|mut a| a.outbox.as_mut().map(std::mem::take))
+                    .unwrap_or_default()
+            },
         }
     }
 }

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use sandtable_core::game::{Seat, Viewer};
 use sandtable_core::undo::Undoable;
 use sandtable_core::wire::{Wire, read};
-use sandtable_net::{Logs, PublicView, ScenarioText, SeatView};
+use sandtable_net::{Logs, Play, PublicView, Refused, ScenarioText, SeatView, Undo};
 
 use super::game::{ActiveGame, TableSystem};
 use super::open::Openers;
@@ -31,9 +31,56 @@ impl Remote {
     }
 }
 
-/// Follows the server's views.
+/// What the table asks of a game a server holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outgoing {
+    /// A command, in the move notation.
+    Play(String),
+    /// Take back this table's seat's last command (R31).
+    Undo,
+}
+
+/// Follows the server's views, sends what the table asks of the game
+/// and shows what the server refused.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, follow_server.in_set(crate::FlowSteps::Open));
+    app.add_systems(
+        Update,
+        (
+            follow_server.in_set(crate::FlowSteps::Open),
+            send_outgoing.after(crate::FlowSteps::Play),
+            show_refusals
+                .run_if(resource_exists::<Messages<Refused>>)
+                .in_set(crate::FlowSteps::Open),
+        ),
+    );
+}
+
+/// Sends the server what the table asked of its game.
+fn send_outgoing(world: &mut World) {
+    if !world.contains_resource::<Remote>() {
+        return;
+    }
+    let openers = world.resource::<Openers>().clone();
+    for opener in &openers.0 {
+        for asked in (opener.outgoing)(world) {
+            match asked {
+                Outgoing::Play(text) => {
+                    world.write_message(Play { text });
+                }
+                Outgoing::Undo => {
+                    world.write_message(Undo);
+                }
+            }
+        }
+    }
+}
+
+/// What the server refused, with the ruling's words, shown as the table
+/// shows its own refusals.
+fn show_refusals(mut refused: MessageReader<Refused>, mut notice: ResMut<Notice>) {
+    for r in refused.read() {
+        notice.error(r.text.clone());
+    }
 }
 
 /// What the server sent for this table's viewer: the system, the viewer,
@@ -138,6 +185,7 @@ where
         .get_resource_mut::<ActiveGame<S>>()
         .ok_or_else(|| format!("no game of {} on the table", S::KEY))?;
     active.game = Undoable::new(game);
+    active.outbox.get_or_insert_with(Vec::new);
     active.viewer = sent.viewer;
     active.handover = None;
     if let Some(lines) = lines {

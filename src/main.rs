@@ -75,9 +75,51 @@ fn main() -> AppExit {
         }
     }
     app.add_systems(Last, report_load_time);
+    if let Some(server) = options.join
+        && let Err(message) = join(&mut app, server, options.claim.clone())
+    {
+        eprintln!("{message}");
+        return AppExit::error();
+    }
 
     add_checks(&mut app, &options);
     app.run()
+}
+
+/// `--join`: the table follows the game the server at `server` serves,
+/// claiming `claim`'s seat with its code, or watching as the public.
+fn join(
+    app: &mut App,
+    server: std::net::SocketAddr,
+    claim: Option<(u16, String)>,
+) -> Result<(), String> {
+    use sandtable_net::udp::{Claiming, JoinPlugin};
+    app.add_plugins((
+        bevy_replicon::prelude::RepliconPlugins,
+        bevy_replicon_renet::RepliconRenetPlugins,
+        sandtable_net::ViewPlugin,
+        JoinPlugin,
+    ));
+    sandtable_net::protocol(app);
+    // A client's id: unique among the server's clients, drawn at random.
+    let mut id = [0u8; 8];
+    getrandom::fill(&mut id)
+        .map_err(|e| format!("--join: no randomness for the client's id: {e}"))?;
+    sandtable_net::udp::join(app, server, u64::from_le_bytes(id))
+        .map_err(|e| format!("--join {server}: {e}"))?;
+    if let Some((seat, code)) = &claim {
+        app.insert_resource(Claiming(sandtable_net::Claim {
+            seat: *seat,
+            code: code.clone(),
+        }));
+    }
+    app.insert_resource(sandtable::session::remote::Remote::at(
+        claim.map(|(s, _)| s),
+    ));
+    app.world_mut()
+        .resource_mut::<Notice>()
+        .info(format!("joining the game served at {server}"));
+    Ok(())
 }
 
 /// A surface in words, for the load report.

@@ -10,13 +10,16 @@ const MAX_SEAT: usize = u16::MAX as usize;
 
 /// What `sandtable --help` prints.
 pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL]... [--layout] [--screenshot PNG [--frames N]] [--bench-frames N]
+       sandtable --join IP:PORT [--seat P --code CODE] [--screenshot PNG [--frames N]]
 
   FILE.ron           a scenario to play (default: the embedded standard table)
   GAME.moves         a saved game to resume
   --screenshot PNG   save a screenshot after N frames (default 30), then exit
   --bot P=LEVEL      player P (0 is the first) is a bot of strength 1 (random) to 5
   --layout           start in layout mode (rulers, measuring and the editor)
-  --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit";
+    --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit
+  --join IP:PORT     play a game served by sandtable-serve there (without --seat: watch it)
+  --seat P --code C  the seat to take (0 is the first) and the code the server printed for it";
 
 /// The command line, read.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -33,6 +36,10 @@ pub struct Options {
     pub layout: bool,
     /// Bot seats: player index and strength.
     pub bots: Vec<(usize, u8)>,
+    /// The server to join (`--join`).
+    pub join: Option<std::net::SocketAddr>,
+    /// The seat to claim there and its code (`--seat`, `--code`).
+    pub claim: Option<(u16, String)>,
 }
 
 impl Options {
@@ -44,6 +51,7 @@ impl Options {
             ..Options::default()
         };
         let mut args = args.into_iter();
+        let (mut seat_given, mut code_given) = (None, None);
         let number = |v: Option<String>, flag: &str| -> Result<u32, String> {
             v.and_then(|v| v.parse().ok())
                 .ok_or_else(|| format!("{flag} needs a number of frames\n\n{USAGE}"))
@@ -85,12 +93,52 @@ impl Options {
                 "--bench-frames" => {
                     options.bench_frames = Some(number(args.next(), "--bench-frames")?);
                 }
+                "--join" => {
+                    let at = args.next().unwrap_or_default();
+                    let address = at.parse().map_err(|_| {
+                        format!("--join needs the server's IP:PORT, as 192.168.1.20:5000, not `{at}`\n\n{USAGE}")
+                    })?;
+                    options.join = Some(address);
+                }
+                "--seat" => {
+                    let seat = args.next().unwrap_or_default();
+                    let seat: u16 = seat.parse().map_err(|_| {
+                        format!("--seat needs a player index, not `{seat}`\n\n{USAGE}")
+                    })?;
+                    seat_given = Some(seat);
+                }
+                "--code" => {
+                    code_given = Some(args.next().ok_or_else(|| {
+                        format!("--code needs the code the server printed\n\n{USAGE}")
+                    })?);
+                }
                 flag if flag.starts_with('-') => {
                     return Err(format!("unknown option {flag}\n\n{USAGE}"));
                 }
                 _ if options.file.is_none() => options.file = Some(arg.into()),
                 _ => return Err(format!("only one file can be opened\n\n{USAGE}")),
             }
+        }
+        match (seat_given, code_given) {
+            (Some(seat), Some(code)) => options.claim = Some((seat, code)),
+            (None, None) => {}
+            _ => {
+                return Err(format!(
+                    "--seat and --code go together: the seat and its code\n\n{USAGE}"
+                ));
+            }
+        }
+        if options.join.is_none() && options.claim.is_some() {
+            return Err(format!(
+                "--seat and --code take a seat of a game joined with --join\n\n{USAGE}"
+            ));
+        }
+        if options.join.is_some()
+            && (options.file.is_some() || !options.bots.is_empty() || options.layout)
+        {
+            return Err(format!(
+                "--join plays the server's game: no file, --bot or --layout with it\n\n{USAGE}"
+            ));
         }
         Ok(options)
     }
@@ -141,6 +189,35 @@ mod tests {
         let far = parse(&["--bot", "20000=1"]).expect("a seat of the contract");
         assert!(far.check_seats(2).is_err() && far.check_seats(20_001).is_ok());
         assert!(parse(&["--bot", "65536=1"]).is_err());
+    }
+
+    #[test]
+    fn join_takes_a_server_a_seat_and_its_code_and_nothing_of_a_local_game() {
+        let options =
+            parse(&["--join", "127.0.0.1:5000", "--seat", "1", "--code", "ab-cd"]).expect("joined");
+        assert_eq!(
+            options.join,
+            Some("127.0.0.1:5000".parse().expect("an address"))
+        );
+        assert_eq!(options.claim, Some((1, "ab-cd".to_owned())));
+        let watching = parse(&["--join", "[::1]:5000"]).expect("watching");
+        assert_eq!(watching.claim, None);
+        for (args, why) in [
+            (&["--join", "localhost"][..], "IP:PORT"),
+            (&["--join", "127.0.0.1:5000", "--seat", "1"], "go together"),
+            (&["--join", "127.0.0.1:5000", "--code", "x"], "go together"),
+            (&["--seat", "1", "--code", "x"], "joined with --join"),
+            (&["--join", "127.0.0.1:5000", "x.ron"], "no file"),
+            (&["--join", "127.0.0.1:5000", "--bot", "1=2"], "no file"),
+            (
+                &["--join", "127.0.0.1:5000", "--seat", "x", "--code", "y"],
+                "player index",
+            ),
+        ] {
+            let err = parse(args).expect_err("refused");
+            assert!(err.contains(why), "{args:?}: {err}");
+            assert!(err.ends_with(USAGE), "{args:?}: the usage follows");
+        }
     }
 
     /// Words the command line is made of, and values at the limits.

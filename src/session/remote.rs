@@ -22,12 +22,18 @@ pub struct Remote {
     pub seat: Option<u16>,
     /// The view on the table: whose, and its revision.
     shown: Option<(Viewer, u32)>,
+    /// Why the server could not be joined was shown.
+    failure_shown: bool,
 }
 
 impl Remote {
     /// A table joined at `seat`, or watching as the public.
     pub fn at(seat: Option<u16>) -> Remote {
-        Remote { seat, shown: None }
+        Remote {
+            seat,
+            shown: None,
+            failure_shown: false,
+        }
     }
 }
 
@@ -53,6 +59,23 @@ pub fn plugin(app: &mut App) {
                 .in_set(crate::FlowSteps::Open),
         ),
     );
+}
+
+/// Says once, as the table's notice, why the server could not be joined.
+fn show_join_failure(world: &mut World) {
+    let Some(why) = world
+        .get_resource::<sandtable_net::udp::Joining>()
+        .and_then(|j| j.failed.clone())
+    else {
+        return;
+    };
+    let Some(mut remote) = world.get_resource_mut::<Remote>() else {
+        return;
+    };
+    if !remote.failure_shown {
+        remote.failure_shown = true;
+        world.resource_mut::<Notice>().error(why);
+    }
 }
 
 /// Sends the server what the table asked of its game.
@@ -128,6 +151,7 @@ fn follow_server(world: &mut World) {
     let Some(remote) = world.get_resource::<Remote>().cloned() else {
         return;
     };
+    show_join_failure(world);
     let Some(sent) = sent(world, remote.seat) else {
         return;
     };

@@ -408,13 +408,6 @@ impl<G: GameState + Wire> Hosted<G> {
         Ok(())
     }
 
-    /// The rolls of scripted dice not used yet (R30), for the referee's
-    /// file: a game resumed from it has them still. Empty with seeded
-    /// dice.
-    pub fn rolls_left(&self) -> &[u8] {
-        self.game().dice().script().map_or(&[], |s| s.remaining())
-    }
-
     /// The record so far as a file holds it: the headers, the rolls used
     /// where the dice are scripted (R30), then [`Hosted::record`].
     pub fn record_file(&self) -> Record<G::Command> {
@@ -607,11 +600,6 @@ impl<G: GameState> Bots<G> {
             decide: Box::new(decide),
             stuck: None,
         }
-    }
-
-    /// Why the bots stopped playing, if they did.
-    pub fn stuck(&self) -> Option<&str> {
-        self.stuck.as_deref()
     }
 
     /// The bot seat that owes a decision now, if any.

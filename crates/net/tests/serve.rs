@@ -88,6 +88,18 @@ fn refusals(client: &mut App) -> Vec<String> {
         .collect()
 }
 
+/// A server of `game` with Red and Blue connected and seated.
+fn seated<G: GameState + sandtable_core::wire::Wire>(game: G) -> (App, App, App) {
+    let mut server = server(game);
+    let (mut red, mut blue) = (client(), client());
+    for c in [&mut red, &mut blue] {
+        server.connect_client(c);
+    }
+    claim_seats(&mut red, &mut blue);
+    round(&mut server, &mut [&mut red, &mut blue]);
+    (server, red, blue)
+}
+
 /// Red claims seat 0 and Blue seat 1, each with its code.
 fn claim_seats(red: &mut App, blue: &mut App) {
     for (c, seat, code) in [(red, 0, "red-7f3a"), (blue, 1, "blue-91c2")] {
@@ -171,25 +183,26 @@ fn each_seat_sees_its_own_entity_and_plays_as_its_seat() {
 
 type Battle = sandtable_warpspawn::Game;
 
+/// The flank march's setup, as its scenario file gives it.
+fn flank_march_setup() -> sandtable_warpspawn::Setup {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    match sandtable_scenario::load_any(&root.join("scenarios/warpspawn/flank-march.ron"))
+        .expect("the flank march")
+    {
+        sandtable_scenario::Loaded::Warpspawn(b) => b.setup,
+        _ => panic!("a battle"),
+    }
+}
+
 /// The flank march's start, a fresh game each call, and its shipped
 /// record's text.
 fn flank_march() -> (impl Fn() -> Battle, String) {
+    let setup = flank_march_setup();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let battle =
-        match sandtable_scenario::load_any(&root.join("scenarios/warpspawn/flank-march.ron"))
-            .expect("the flank march")
-        {
-            sandtable_scenario::Loaded::Warpspawn(b) => b,
-            _ => panic!("a battle"),
-        };
     let text = std::fs::read_to_string(root.join("crates/cli/tests/data/flank-march.moves"))
         .expect("the record");
     let start = move || {
-        Battle::new(
-            &battle.setup,
-            sandtable_core::dice::Dice::seeded(battle.setup.seed),
-        )
-        .expect("starts")
+        Battle::new(&setup, sandtable_core::dice::Dice::seeded(setup.seed)).expect("starts")
     };
     (start, text)
 }
@@ -197,14 +210,7 @@ fn flank_march() -> (impl Fn() -> Battle, String) {
 /// The flank march played to its end with scripted dice (R30), a fresh
 /// start each call, and the record's text.
 fn flank_march_to_the_end() -> (impl Fn() -> Battle, String) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let battle =
-        match sandtable_scenario::load_any(&root.join("scenarios/warpspawn/flank-march.ron"))
-            .expect("the flank march")
-        {
-            sandtable_scenario::Loaded::Warpspawn(b) => b,
-            _ => panic!("a battle"),
-        };
+    let setup = flank_march_setup();
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/flank-march-to-the-end.moves"),
     )
@@ -215,11 +221,7 @@ fn flank_march_to_the_end() -> (impl Fn() -> Battle, String) {
         .expect("a [Dice] header");
     let rolls = sandtable_core::dice::parse_rolls(dice).expect("rolls");
     let start = move || {
-        Battle::new(
-            &battle.setup,
-            sandtable_core::dice::Dice::scripted(rolls.clone()),
-        )
-        .expect("starts")
+        Battle::new(&setup, sandtable_core::dice::Dice::scripted(rolls.clone())).expect("starts")
     };
     (start, text)
 }
@@ -310,13 +312,7 @@ fn r57_two_clients_play_the_flank_march_to_its_end_through_the_server_each_holdi
 #[test]
 fn r31_a_seat_takes_back_its_own_last_command_and_no_other() {
     let start = cache_game();
-    let mut server = server(start.clone());
-    let (mut red, mut blue) = (client(), client());
-    for c in [&mut red, &mut blue] {
-        server.connect_client(c);
-    }
-    claim_seats(&mut red, &mut blue);
-    round(&mut server, &mut [&mut red, &mut blue]);
+    let (mut server, mut red, mut blue) = seated(start.clone());
     let first = seat_views(&mut red)[0].legal[0].clone();
     red.world_mut().write_message(Play {
         text: first.clone(),
@@ -565,13 +561,7 @@ fn play_to_the_end_without_secrets<G: GameState + sandtable_core::wire::Wire + P
     game: G,
 ) -> u32 {
     use rand::{Rng, SeedableRng};
-    let mut server = server(game);
-    let (mut red, mut blue) = (client(), client());
-    for c in [&mut red, &mut blue] {
-        server.connect_client(c);
-    }
-    claim_seats(&mut red, &mut blue);
-    round(&mut server, &mut [&mut red, &mut blue]);
+    let (mut server, mut red, mut blue) = seated(game);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
     for _ in 0..5000 {
         for c in [&mut red, &mut blue] {
@@ -728,13 +718,7 @@ fn everyone_sees_who_holds_each_seat_and_who_owes_a_sealed_decision_never_what_w
 #[test]
 fn r31_two_commands_taken_back_leave_both_undo_lines() {
     let start = cache_game();
-    let mut server = server(start.clone());
-    let (mut red, mut blue) = (client(), client());
-    for c in [&mut red, &mut blue] {
-        server.connect_client(c);
-    }
-    claim_seats(&mut red, &mut blue);
-    round(&mut server, &mut [&mut red, &mut blue]);
+    let (mut server, mut red, mut blue) = seated(start.clone());
     // Red activates a unit and moves it: two commands of one turn.
     let mut played = Vec::new();
     for _ in 0..2 {

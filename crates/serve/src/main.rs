@@ -329,12 +329,12 @@ struct Saving {
 /// scripted dice the rolls still to come as well as those used (R30).
 fn record_to_write<G: GameState + Wire>(hosted: &Hosted<G>, codes: &str) -> Record<G::Command> {
     let mut record = hosted.record_file();
-    if !hosted.rolls_left().is_empty() {
+    // The whole script: a game resumed from the file has its rolls still.
+    if let Some(script) = hosted.game().dice().script() {
+        let all = [script.used(), script.remaining()].concat();
         for (key, value) in &mut record.headers {
             if key == header::DICE {
-                let mut rolls = sandtable_core::dice::parse_rolls(value).unwrap_or_default();
-                rolls.extend_from_slice(hosted.rolls_left());
-                *value = sandtable_core::dice::write_rolls(&rolls);
+                *value = sandtable_core::dice::write_rolls(&all);
             }
         }
     }

@@ -65,6 +65,18 @@ fn main() -> AppExit {
             app.world_mut().resource_mut::<Notice>().error(e.message);
         }
     }
+    if let Some(host) = &options.host {
+        return match hosted(&mut app, host, &options.bots) {
+            Ok(()) => {
+                add_checks(&mut app, &options);
+                app.run()
+            }
+            Err(message) => {
+                eprintln!("{}", sandtable_scenario::files::printable(&message));
+                AppExit::error()
+            }
+        };
+    }
     {
         let mut seats = app.world_mut().resource_mut::<Seats>();
         for (player, level) in &options.bots {
@@ -84,6 +96,92 @@ fn main() -> AppExit {
 
     add_checks(&mut app, &options);
     app.run()
+}
+
+/// `--host`: the game's server runs on a thread of its own (the server of
+/// `sandtable-serve`, listening on `host.port`), and the table joins it at
+/// the host's seat with that seat's code, as any other table would.
+fn hosted(
+    app: &mut App,
+    host: &sandtable::options::Host,
+    bots: &[(usize, u8)],
+) -> Result<(), String> {
+    use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+    let args = sandtable_serve::Args {
+        scenario: host.scenario.clone(),
+        port: host.port,
+        listen: match host.public {
+            Some(_) => IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+            None => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        },
+        public: host.public.into_iter().collect(),
+        save: host.save.clone(),
+        bots: bots.iter().map(|(p, l)| format!("{p}={l}")).collect(),
+        turn_limit: None,
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("sandtable-host".into())
+        .spawn(
+            move || match sandtable_serve::prepare(&args, sandtable_serve::Logging::Shared) {
+                Ok(mut prepared) => {
+                    let told = (
+                        prepared.listening,
+                        prepared.seats.clone(),
+                        prepared.record.clone(),
+                        prepared.lines(&args.scenario),
+                    );
+                    if tx.send(Ok(told)).is_ok() {
+                        prepared.app.run();
+                    }
+                }
+                Err(failure) => {
+                    let _ = tx.send(Err(failure.message));
+                }
+            },
+        )
+        .map_err(|e| format!("--host: no thread for the server: {e}"))?;
+    let (listening, seats, record, lines) = rx
+        .recv()
+        .map_err(|_| "--host: the server stopped before it began".to_owned())??;
+    for line in &lines {
+        println!("{line}");
+    }
+    let seat = seats.get(usize::from(host.seat)).ok_or_else(|| {
+        format!(
+            "--seat {}: the scenario has {} players, numbered 0 to {}",
+            host.seat,
+            seats.len(),
+            seats.len().saturating_sub(1)
+        )
+    })?;
+    if seat.player != sandtable_core::record::SeatPlayer::Person {
+        return Err(format!(
+            "--seat {}: a bot plays {} (--bot): the host plays another seat",
+            host.seat, seat.name
+        ));
+    }
+    let local = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), listening.port());
+    let address = host.public.unwrap_or(local);
+    join(app, address, Some((host.seat, seat.code.clone())))?;
+    app.world_mut()
+        .resource_mut::<sandtable::session::remote::Remote>()
+        .hosting = Some(sandtable::session::remote::Hosting {
+        address,
+        local_only: host.public.is_none(),
+        seats: seats
+            .iter()
+            .map(|s| {
+                let bot = match s.player {
+                    sandtable_core::record::SeatPlayer::Bot(level) => Some(level),
+                    sandtable_core::record::SeatPlayer::Person => None,
+                };
+                (s.name.clone(), bot, s.code.clone())
+            })
+            .collect(),
+        record,
+    });
+    Ok(())
 }
 
 /// `--join`: the table follows the game the server at `server` serves,
@@ -113,7 +211,8 @@ fn join(
             code: code.clone(),
         }));
     }
-    app.insert_resource(sandtable::session::remote::Remote::at(
+    app.insert_resource(sandtable::session::remote::Remote::joined(
+        server,
         claim.map(|(s, _)| s),
     ));
     app.world_mut()

@@ -10,7 +10,9 @@ const MAX_SEAT: usize = u16::MAX as usize;
 
 /// What `sandtable --help` prints.
 pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL]... [--layout] [--screenshot PNG [--frames N]] [--bench-frames N]
-       sandtable --join IP:PORT [--seat P --code CODE] [--screenshot PNG [--frames N]]
+              sandtable --join IP:PORT [--seat P --code CODE] [--screenshot PNG [--frames N]]
+       sandtable --host FILE.ron --port N [--public IP:PORT] [--seat P] [--bot P=LEVEL]... [--save GAME.moves]
+
 
   FILE.ron           a scenario to play (default: the embedded standard table)
   GAME.moves         a saved game to resume
@@ -19,7 +21,12 @@ pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL
   --layout           start in layout mode (rulers, measuring and the editor)
     --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit
   --join IP:PORT     play a game served by sandtable-serve there (without --seat: watch it)
-  --seat P --code C  the seat to take (0 is the first) and the code the server printed for it";
+    --seat P --code C  the seat to take (0 is the first) and the code the server printed for it
+  --host FILE.ron    serve the scenario from this table on UDP port N (--port) and play seat P
+                     (default 0); this machine holds every secret of the game: for players who
+                     do not trust the host, run sandtable-serve on a machine none of them plays at
+  --public IP:PORT   the address the other players join (default: this machine alone, 127.0.0.1)
+  --save GAME.moves  the hosted game's record (resumed when it holds a game of the scenario)";
 
 /// The command line, read.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -40,6 +47,24 @@ pub struct Options {
     pub join: Option<std::net::SocketAddr>,
     /// The seat to claim there and its code (`--seat`, `--code`).
     pub claim: Option<(u16, String)>,
+    /// The game this table serves (`--host`).
+    pub host: Option<Host>,
+}
+
+/// A game served from the table (`--host`): the server runs on a thread of
+/// the app, and the table joins it like any other.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Host {
+    /// The scenario served.
+    pub scenario: PathBuf,
+    /// The UDP port it listens on (0: a free one).
+    pub port: u16,
+    /// The address other players join; `None`: this machine alone.
+    pub public: Option<std::net::SocketAddr>,
+    /// The seat the host plays.
+    pub seat: u16,
+    /// The referee's record (`--save`).
+    pub save: Option<PathBuf>,
 }
 
 impl Options {
@@ -52,6 +77,7 @@ impl Options {
         };
         let mut args = args.into_iter();
         let (mut seat_given, mut code_given) = (None, None);
+        let (mut host, mut port, mut public, mut save) = (None, None, None, None);
         let number = |v: Option<String>, flag: &str| -> Result<u32, String> {
             v.and_then(|v| v.parse().ok())
                 .ok_or_else(|| format!("{flag} needs a number of frames\n\n{USAGE}"))
@@ -112,12 +138,68 @@ impl Options {
                         format!("--code needs the code the server printed\n\n{USAGE}")
                     })?);
                 }
+                "--host" => {
+                    host = Some(PathBuf::from(args.next().ok_or_else(|| {
+                        format!("--host needs the scenario to serve\n\n{USAGE}")
+                    })?));
+                }
+                "--port" => {
+                    let at = args.next().unwrap_or_default();
+                    port = Some(at.parse::<u16>().map_err(|_| {
+                        format!("--port needs a UDP port number, 0 to 65535, not `{at}`\n\n{USAGE}")
+                    })?);
+                }
+                "--public" => {
+                    let at = args.next().unwrap_or_default();
+                    public = Some(at.parse().map_err(|_| {
+                        format!("--public needs the IP:PORT other players join, as 192.168.1.20:5000, not `{at}`\n\n{USAGE}")
+                    })?);
+                }
+                "--save" => {
+                    save = Some(PathBuf::from(args.next().ok_or_else(|| {
+                        format!("--save needs the record's file name\n\n{USAGE}")
+                    })?));
+                }
                 flag if flag.starts_with('-') => {
                     return Err(format!("unknown option {flag}\n\n{USAGE}"));
                 }
                 _ if options.file.is_none() => options.file = Some(arg.into()),
                 _ => return Err(format!("only one file can be opened\n\n{USAGE}")),
             }
+        }
+        if let Some(scenario) = host {
+            let port = port
+                .ok_or_else(|| format!("--host needs the port to serve on: --port N\n\n{USAGE}"))?;
+            if options.join.is_some()
+                || code_given.is_some()
+                || options.file.is_some()
+                || options.layout
+            {
+                return Err(format!(
+                    "--host serves its scenario and plays it: no --join, --code, other file or --layout with it\n\n{USAGE}"
+                ));
+            }
+            if let Some(public) = public {
+                let public: std::net::SocketAddr = public;
+                if public.port() != port || port == 0 {
+                    return Err(format!(
+                        "--public {public}: the port players join is the port served, {port}\n\n{USAGE}"
+                    ));
+                }
+            }
+            options.host = Some(Host {
+                scenario,
+                port,
+                public,
+                seat: seat_given.unwrap_or(0),
+                save,
+            });
+            return Ok(options);
+        }
+        if port.is_some() || public.is_some() || save.is_some() {
+            return Err(format!(
+                "--port, --public and --save go with --host\n\n{USAGE}"
+            ));
         }
         match (seat_given, code_given) {
             (Some(seat), Some(code)) => options.claim = Some((seat, code)),
@@ -220,9 +302,75 @@ mod tests {
         }
     }
 
+    #[test]
+    fn host_takes_a_scenario_a_port_and_the_seat_played_and_refuses_a_mix_with_join() {
+        let options = parse(&[
+            "--host",
+            "s.ron",
+            "--port",
+            "5000",
+            "--public",
+            "10.0.0.2:5000",
+            "--bot",
+            "1=3",
+        ])
+        .expect("hosted");
+        assert_eq!(
+            options.host,
+            Some(Host {
+                scenario: "s.ron".into(),
+                port: 5000,
+                public: Some("10.0.0.2:5000".parse().expect("an address")),
+                seat: 0,
+                save: None,
+            })
+        );
+        assert_eq!(options.bots, [(1, 3)]);
+        let seated = parse(&[
+            "--host", "s.ron", "--port", "0", "--seat", "1", "--save", "g.moves",
+        ])
+        .expect("hosted at seat 1");
+        let host = seated.host.expect("a host");
+        assert_eq!((host.seat, host.save), (1, Some("g.moves".into())));
+        for (args, why) in [
+            (&["--host", "s.ron"][..], "--port N"),
+            (&["--host"], "scenario to serve"),
+            (&["--host", "s.ron", "--port", "70000"], "0 to 65535"),
+            (
+                &["--host", "s.ron", "--port", "1", "--join", "127.0.0.1:5"],
+                "no --join",
+            ),
+            (
+                &["--host", "s.ron", "--port", "1", "--code", "x"],
+                "no --join, --code",
+            ),
+            (&["--host", "s.ron", "--port", "1", "t.ron"], "other file"),
+            (
+                &["--host", "s.ron", "--port", "1", "--public", "10.0.0.2:2"],
+                "the port served",
+            ),
+            (
+                &["--host", "s.ron", "--port", "1", "--public", "here"],
+                "IP:PORT",
+            ),
+            (&["--port", "1"], "go with --host"),
+            (&["x.ron", "--save", "g.moves"], "go with --host"),
+        ] {
+            let err = parse(args).expect_err("refused");
+            assert!(err.contains(why), "{args:?}: {err}");
+            assert!(err.ends_with(USAGE), "{args:?}: the usage follows");
+        }
+    }
+
     /// Words the command line is made of, and values at the limits.
     const WORDS: &[&str] = &[
         "--bot",
+        "--host",
+        "--port",
+        "--public",
+        "--save",
+        "5000",
+        "127.0.0.1:5000",
         "--layout",
         "--screenshot",
         "--frames",

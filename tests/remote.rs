@@ -13,7 +13,10 @@ use sandtable::warpspawn::table::Warpspawn;
 use sandtable_core::game::{GameState, Seat, Viewer};
 use sandtable_net::{Claim, Hosted, Play, ServePlugin, ViewPlugin, protocol};
 
-type Battle = sandtable_warpspawn::Game;
+#[path = "../crates/net/tests/common/needles.rs"]
+mod needles;
+
+use needles::{Battle, SHORTEST, Secrets, found, pc};
 
 fn flank_march() -> (sandtable_scenario::battle::Battle, Battle) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -35,7 +38,18 @@ fn scenario_for(battle: &sandtable_scenario::battle::Battle, masked: &Battle) ->
 }
 
 fn server() -> App {
-    let (battle, game) = flank_march();
+    server_of(flank_march().1)
+}
+
+/// A server of `game`, a game of the flank march.
+fn server_of(game: Battle) -> App {
+    server_with(game, false)
+}
+
+/// A server of `game`, a game of the flank march, with renet's transport
+/// (`udp`) or replicon's test exchange.
+fn server_with(game: Battle, udp: bool) -> App {
+    let battle = flank_march().0;
     let seats = (0..2)
         .map(|k| scenario_for(&battle, &game.masked(Viewer::Player(Seat(k)))))
         .collect();
@@ -46,6 +60,9 @@ fn server() -> App {
         bevy::state::app::StatesPlugin,
         RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
     ));
+    if udp {
+        server.add_plugins(bevy_replicon_renet::RepliconRenetPlugins);
+    }
     protocol(&mut server);
     server
         .insert_resource(
@@ -188,5 +205,320 @@ fn r57_a_joined_table_shows_its_seat_s_masked_game_and_follows_the_server() {
         game.state_hash(),
         flank_march().1.state_hash(),
         "back at the start"
+    );
+}
+
+/// The flank march played to its end with scripted dice (R30), as the
+/// server's tests play it: a fresh start, and the record's commands.
+fn flank_march_to_the_end() -> (Battle, Vec<String>) {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/net/tests/data/flank-march-to-the-end.moves"),
+    )
+    .expect("the record");
+    let dice = text
+        .lines()
+        .find_map(|l| l.strip_prefix("[Dice \"")?.strip_suffix("\"]"))
+        .expect("a [Dice] header");
+    let rolls = sandtable_core::dice::parse_rolls(dice).expect("rolls");
+    let setup = flank_march().0.setup;
+    let game = Battle::new(&setup, sandtable_core::dice::Dice::scripted(rolls)).expect("starts");
+    let commands = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('['))
+        .map(str::to_owned)
+        .collect();
+    (game, commands)
+}
+
+/// Everything a table holds of the game, as bytes: its game, its log, the
+/// scenario it was built from and the setup it keeps.
+fn held(table: &mut App) -> Vec<u8> {
+    let mut hay = Vec::new();
+    {
+        let active = table.world().resource::<ActiveGame<Warpspawn>>();
+        hay.extend(sandtable_core::wire::write(active.game.game()));
+        for line in &active.log {
+            hay.extend(pc(&line.text));
+        }
+        hay.extend(pc(&active.setup.setup));
+    }
+    let mut texts = table.world_mut().query::<&sandtable_net::ScenarioText>();
+    for text in texts.iter(table.world()) {
+        hay.extend(text.0.as_bytes());
+    }
+    hay
+}
+
+/// The other side's secrets in the referee's `game` that `viewer` does
+/// not know: not in its own masked copy.
+fn unknown_to(game: &Battle, viewer: Viewer, side: usize) -> Vec<(&'static str, Vec<u8>)> {
+    let known: std::collections::HashSet<Vec<u8>> =
+        game.masked(viewer).items().into_iter().collect();
+    game.secrets(side)
+        .into_iter()
+        .filter(|(_, s)| s.len() >= SHORTEST && !known.contains(s))
+        .collect()
+}
+
+#[test]
+fn r57_two_tables_play_the_flank_march_to_its_end_and_neither_holds_the_other_side_s_secrets() {
+    let (start, commands) = flank_march_to_the_end();
+    let mut server = server_of(start.clone());
+    let (mut red, mut blue, mut watcher) = (table(Some(0)), table(Some(1)), table(None));
+    for t in [&mut red, &mut blue, &mut watcher] {
+        server.connect_client(t);
+    }
+    for (t, seat, code) in [(&mut red, 0, "red"), (&mut blue, 1, "blue")] {
+        t.world_mut().write_message(Claim {
+            seat,
+            code: code.into(),
+        });
+    }
+    for _ in 0..3 {
+        round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
+    }
+    // The search can fail: the referee's game holds Blue's secrets, and
+    // the other side's would be found in it.
+    let referee = sandtable_core::wire::write(&start);
+    assert!(
+        unknown_to(&start, Viewer::Player(Seat(0)), 1)
+            .iter()
+            .any(|(_, s)| found(&referee, s)),
+        "the control: Blue's secrets are in the referee's game"
+    );
+    let mut local = start;
+    let mut sealed_seen = 0;
+    for line in &commands {
+        let command: sandtable_warpspawn::Command = line.parse().expect("the notation");
+        let seat =
+            sandtable_core::game::next_seat(&local).expect("the record ends before the battle");
+        GameState::apply_into(&mut local, seat, &command, &mut Vec::new()).expect("legal");
+        // Played on the seat's own table, through the table's flow.
+        let who = if seat.0 == 0 { &mut red } else { &mut blue };
+        who.world_mut().write_message(
+            <Warpspawn as sandtable::session::game::TableSystem>::bot_request(command),
+        );
+        round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
+        let hosted = server.world().resource::<Hosted<Battle>>();
+        assert_eq!(hosted.refusals(), 0, "`{line}` was refused");
+        let logs: Vec<Vec<String>> = [
+            Viewer::Player(Seat(0)),
+            Viewer::Player(Seat(1)),
+            Viewer::Public,
+        ]
+        .into_iter()
+        .map(|v| hosted.log_for(v))
+        .collect();
+        let sealed = matches!(local.decision(), sandtable_core::game::Decision::Sealed(_));
+        for (t, viewer, log) in [
+            (&mut red, Viewer::Player(Seat(0)), &logs[0]),
+            (&mut blue, Viewer::Player(Seat(1)), &logs[1]),
+            (&mut watcher, Viewer::Public, &logs[2]),
+        ] {
+            {
+                let active = t.world().resource::<ActiveGame<Warpspawn>>();
+                assert!(
+                    active.game.game() == &local.masked(viewer),
+                    "`{line}`: {viewer:?}"
+                );
+                let lines: Vec<&String> = active.log.iter().map(|l| &l.text).collect();
+                assert_eq!(
+                    lines,
+                    log.iter().collect::<Vec<_>>(),
+                    "`{line}`: {viewer:?}'s log"
+                );
+            }
+            // Nothing the table holds is a secret of a side the viewer
+            // is not, as it stands now (R57).
+            let hay = held(t);
+            for side in 0..2 {
+                if viewer == Viewer::Player(Seat(side as u16)) {
+                    continue;
+                }
+                for (kind, secret) in unknown_to(&local, viewer, side) {
+                    assert!(
+                        !found(&hay, &secret),
+                        "`{line}`: {viewer:?} holds side {side}'s {kind}"
+                    );
+                }
+            }
+        }
+        if sealed {
+            sealed_seen += 1;
+        }
+    }
+    assert!(sealed_seen > 10, "sealed orders were played: {sealed_seen}");
+    assert!(matches!(
+        local.decision(),
+        sandtable_core::game::Decision::Over(_)
+    ));
+    for t in [&red, &blue, &watcher] {
+        let active = t.world().resource::<ActiveGame<Warpspawn>>();
+        assert!(
+            matches!(
+                active.game.game().decision(),
+                sandtable_core::game::Decision::Over(_)
+            ),
+            "each table shows the end"
+        );
+    }
+}
+
+/// How long a test over UDP may wait for the network.
+const DEADLINE: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Updates the apps until `done` holds, for at most [`DEADLINE`].
+fn until(apps: &mut [&mut App], what: &str, mut done: impl FnMut(&mut [&mut App]) -> bool) {
+    let start = std::time::Instant::now();
+    while !done(apps) {
+        assert!(
+            start.elapsed() < DEADLINE,
+            "{what}: not within {DEADLINE:?}"
+        );
+        for app in apps.iter_mut() {
+            app.update();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+/// The flank march's server listening on a free port of loopback.
+fn udp_server() -> (App, std::net::SocketAddr) {
+    let mut server = server_with(flank_march().1, true);
+    let at =
+        sandtable_net::udp::listen(&mut server, (std::net::Ipv4Addr::LOCALHOST, 0).into(), &[])
+            .expect("listens");
+    (server, at)
+}
+
+/// A headless table joined over UDP as `seat` with `code`, as
+/// `sandtable --join` joins.
+fn udp_table(server: std::net::SocketAddr, seat: u16, code: &str) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins(sandtable::logic_plugin)
+        .add_plugins((
+            RepliconPlugins,
+            bevy_replicon_renet::RepliconRenetPlugins,
+            ViewPlugin,
+            sandtable_net::udp::JoinPlugin,
+        ));
+    protocol(&mut app);
+    app.finish();
+    sandtable_net::udp::join(&mut app, server, 0x7ab1e + u64::from(seat)).expect("a socket");
+    app.insert_resource(sandtable_net::udp::Claiming(Claim {
+        seat,
+        code: code.into(),
+    }))
+    .insert_resource(Remote::joined(server, Some(seat)));
+    app
+}
+
+fn connection_of(table: &App) -> sandtable::session::remote::Connection {
+    table.world().resource::<Remote>().connection.clone()
+}
+
+fn shows_its_seat(table: &App, server: &App) -> bool {
+    let game = server.world().resource::<Hosted<Battle>>().game().clone();
+    table
+        .world()
+        .get_resource::<ActiveGame<Warpspawn>>()
+        .is_some_and(|a| {
+            a.viewer == Viewer::Player(Seat(0))
+                && a.game.game() == &game.masked(Viewer::Player(Seat(0)))
+        })
+}
+
+#[test]
+fn a_table_whose_connection_drops_joins_again_by_itself_and_gets_its_seat_and_view_back() {
+    use sandtable::session::remote::Connection;
+    let (mut server, at) = udp_server();
+    let mut red = udp_table(at, 0, "red");
+    until(
+        &mut [&mut server, &mut red],
+        "Red's table shows Red's game",
+        |a| shows_its_seat(a[1], a[0]),
+    );
+    assert_eq!(connection_of(&red), Connection::Connected);
+    let play = |t: &mut App, text: &str| {
+        let command: sandtable_warpspawn::Command = text.parse().expect("the notation");
+        t.world_mut().write_message(
+            <Warpspawn as sandtable::session::game::TableSystem>::bot_request(command),
+        );
+    };
+    play(&mut red, "split 1 cav 4");
+    until(&mut [&mut server, &mut red], "the command is played", |a| {
+        a[0].world().resource::<Hosted<Battle>>().revision() == 1 && shows_its_seat(a[1], a[0])
+    });
+    // Who sits where, as the server says: Red held, Blue gone.
+    let seats = red.world().resource::<Remote>().seats.clone();
+    assert_eq!(seats.len(), 2);
+    assert!(
+        seats[0].held && !seats[1].held && !seats[1].bot,
+        "{seats:?}"
+    );
+
+    // The server drops Red's connection.
+    let ids = server
+        .world()
+        .resource::<bevy_replicon_renet::RenetServer>()
+        .clients_id();
+    assert_eq!(ids.len(), 1);
+    server
+        .world_mut()
+        .resource_mut::<bevy_replicon_renet::RenetServer>()
+        .disconnect(ids[0]);
+    until(
+        &mut [&mut server, &mut red],
+        "Red's table sees the drop",
+        |a| connection_of(a[1]) == Connection::Lost,
+    );
+    // While it is lost, nothing is sent, and the table says so.
+    red.world_mut()
+        .write_message(sandtable::session::UndoRequest);
+    red.update();
+    let notice = red
+        .world()
+        .resource::<sandtable::session::Notice>()
+        .text
+        .clone()
+        .unwrap_or_default();
+    assert!(notice.contains("not sent"), "{notice}");
+    // It joins again by itself, claims its seat with its code, and the
+    // server's seat list has Red held again.
+    until(
+        &mut [&mut server, &mut red],
+        "Red's table joins again",
+        |a| {
+            connection_of(a[1]) == Connection::Connected
+                && a[1]
+                    .world()
+                    .resource::<Remote>()
+                    .seats
+                    .first()
+                    .is_some_and(|s| s.held)
+                && shows_its_seat(a[1], a[0])
+        },
+    );
+    assert_eq!(
+        red.world()
+            .resource::<sandtable_net::udp::Joining>()
+            .rejoined,
+        1
+    );
+    assert_eq!(
+        server.world().resource::<Hosted<Battle>>().revision(),
+        1,
+        "the command made while lost was never sent"
+    );
+    // And plays on: its undo reaches the server (R31).
+    red.world_mut()
+        .write_message(sandtable::session::UndoRequest);
+    until(
+        &mut [&mut server, &mut red],
+        "an undo after the rejoin",
+        |a| a[0].world().resource::<Hosted<Battle>>().revision() == 2 && shows_its_seat(a[1], a[0]),
     );
 }

@@ -76,10 +76,15 @@ fn start_new_game(
     active: Option<Res<ActiveGame>>,
     mut loaded: MessageWriter<GameLoaded>,
     mut notice: ResMut<Notice>,
+    served: Option<Res<crate::session::remote::Remote>>,
 ) {
     let Some(request) = requests.read().last().copied() else {
         return;
     };
+    if served.is_some() {
+        notice.error(crate::session::SERVED_RECORD);
+        return;
+    }
     if !may_leave(
         &mut commands,
         active.as_deref(),

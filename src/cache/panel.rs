@@ -429,7 +429,7 @@ fn draw_panels(
             .enumerate()
             .map(|(i, player)| (player.name.clone(), player_colour(&active, i)))
             .collect();
-        if crate::hud::seat_chooser(ui, &players, &mut bots.seats) {
+        if crate::hud::seat_chooser(ui, &players, &mut bots.seats, files.served()) {
             bots.new_game.write(NewGameRequest::default());
         }
         ui.separator();
@@ -451,7 +451,8 @@ fn draw_panels(
             }
         });
         if ui
-            .button("Save game")
+            .add_enabled(files.served().is_none(), egui::Button::new("Save game"))
+            .on_disabled_hover_text("the server keeps a served game's record")
             .on_hover_text("to the game's own file, or a new .moves file beside its scenario")
             .clicked()
         {

@@ -290,7 +290,7 @@ fn draw_skirmish_panel(
                 (side.name.clone(), egui::Color32::from_rgb(r, g, b))
             })
             .collect();
-        if crate::hud::seat_chooser(ui, &players, &mut seats) {
+        if crate::hud::seat_chooser(ui, &players, &mut seats, buttons.files.served()) {
             buttons
                 .new_game
                 .write(crate::session::NewGameRequest::default());
@@ -462,7 +462,11 @@ fn draw_skirmish_panel(
             {
                 buttons.undo.write(UndoRequest);
             }
-            if ui.button("Save").clicked() {
+            if ui
+                .add_enabled(buttons.files.served().is_none(), egui::Button::new("Save"))
+                .on_disabled_hover_text("the server keeps a served game's record")
+                .clicked()
+            {
                 buttons.files.save.write(SaveRequest::own_file());
             }
             if ui

@@ -335,9 +335,16 @@ pub struct FilePanel<'w> {
     failure: Res<'w, OpenFailure>,
     pub(crate) save: MessageWriter<'w, SaveRequest>,
     pub(crate) load: MessageWriter<'w, LoadRequest>,
+    remote: Option<Res<'w, crate::session::remote::Remote>>,
 }
 
 impl FilePanel<'_> {
+    /// The server this table follows, when the game is served: then the
+    /// server keeps the record, and the seats are the server's.
+    pub(crate) fn served(&self) -> Option<&crate::session::remote::Remote> {
+        self.remote.as_deref()
+    }
+
     /// The field, starting from the game's own file.
     fn text(&mut self, file: Option<&std::path::Path>) -> &mut String {
         self.field
@@ -355,6 +362,10 @@ impl FilePanel<'_> {
         in_play: bool,
         file: Option<&std::path::Path>,
     ) {
+        if self.remote.is_some() {
+            ui.small("The server keeps this game's record.");
+            return;
+        }
         let text = self.text(file).clone();
         let mut edited = text.clone();
         ui.horizontal(|ui| {
@@ -787,12 +798,19 @@ pub fn layout_head(
 
 /// The players and who sits at each seat, chosen from a list (a person,
 /// or a bot of a strength), and **New game**: the scenario again from its
-/// setup with these seats. Whether New game was clicked.
+/// setup with these seats. Whether New game was clicked. A served game's
+/// seats are the server's: then who sits where, as it says
+/// ([`served_seats`]).
 pub fn seat_chooser(
     ui: &mut egui::Ui,
     players: &[(String, egui::Color32)],
     seats: &mut crate::session::Seats,
+    served: Option<&crate::session::remote::Remote>,
 ) -> bool {
+    if let Some(remote) = served {
+        served_seats(ui, players, remote);
+        return false;
+    }
     let mut new_game = false;
     egui::CollapsingHeader::new("Players")
         .default_open(true)
@@ -821,9 +839,168 @@ pub fn seat_chooser(
     new_game
 }
 
+/// What the panel says of a seat of a served game: who plays it, whether
+/// they are there, and what they owe (a sealed decision's content never).
+pub fn seat_words(
+    status: &sandtable_net::SeatStatus,
+    mine: bool,
+    sealed: bool,
+) -> (String, Option<String>) {
+    use sandtable_net::Owing;
+    let who = match (mine, status.bot, status.held) {
+        (true, _, true) => "you".to_owned(),
+        (true, _, false) => "you, not seated yet".to_owned(),
+        (false, true, _) => "a bot on the server".to_owned(),
+        (false, false, true) => "connected".to_owned(),
+        (false, false, false) => "gone: the seat waits for its code".to_owned(),
+    };
+    let owes = match (status.owing, sealed) {
+        (Owing::Nothing, _) => None,
+        (Owing::Decision, false) if mine => Some("your move".to_owned()),
+        (Owing::Decision, false) => Some("to move: thinking".to_owned()),
+        (Owing::Decision, true) if mine => Some("your sealed orders are owed".to_owned()),
+        (Owing::Decision, true) => Some("owes its sealed orders".to_owned()),
+        (Owing::Committed, _) => Some("committed (sealed)".to_owned()),
+    };
+    (who, owes)
+}
+
+/// A served game's players as the server says: for each seat, its name
+/// in its colour, who plays it and whether they are connected, and what
+/// it owes; the connection; and on the host's table, the warning that
+/// this machine holds every secret, the address and the codes to give.
+pub fn served_seats(
+    ui: &mut egui::Ui,
+    players: &[(String, egui::Color32)],
+    remote: &crate::session::remote::Remote,
+) {
+    use crate::session::remote::Connection;
+    egui::CollapsingHeader::new("Players")
+        .default_open(true)
+        .show(ui, |ui| {
+            let server = remote
+                .server
+                .map_or("the server".to_owned(), |s| s.to_string());
+            match &remote.connection {
+                Connection::Joining => {
+                    ui.label(format!("Joining {server}..."));
+                }
+                Connection::Connected => {
+                    ui.small(format!("Connected to {server}"));
+                }
+                Connection::Lost => {
+                    ui.colored_label(
+                        egui::Color32::LIGHT_RED,
+                        format!(
+                            "The connection to {server} dropped: connecting again. The server keeps the seat."
+                        ),
+                    );
+                }
+                Connection::Failed(why) => {
+                    ui.colored_label(egui::Color32::LIGHT_RED, why);
+                }
+            }
+            let sealed = remote
+                .seats
+                .iter()
+                .any(|s| s.owing == sandtable_net::Owing::Committed)
+                || remote
+                    .seats
+                    .iter()
+                    .filter(|s| s.owing == sandtable_net::Owing::Decision)
+                    .count()
+                    > 1;
+            for (k, status) in remote.seats.iter().enumerate() {
+                let colour = players
+                    .get(k)
+                    .map_or(egui::Color32::WHITE, |(_, c)| *c);
+                let mine = remote.seat == Some(k as u16);
+                let (who, owes) = seat_words(status, mine, sealed);
+                ui.horizontal_wrapped(|ui| {
+                    ui.colored_label(colour, &status.name);
+                    ui.label(who);
+                    if let Some(owes) = owes {
+                        ui.label(egui::RichText::new(owes).strong());
+                    }
+                });
+            }
+            if remote.seat.is_none() {
+                ui.small("Watching: the public view, no seat's secrets.");
+            }
+            if let Some(hosting) = &remote.hosting {
+                ui.separator();
+                ui.colored_label(
+                    egui::Color32::GOLD,
+                    "This machine serves the game and holds every secret of it: its player could read the other side's. For players who do not trust the host, run sandtable-serve on a machine none of them plays at.",
+                );
+                if hosting.local_only {
+                    ui.small(format!(
+                        "Served at {} for this machine alone: start with --public IP:{} for players on other machines.",
+                        hosting.address,
+                        hosting.address.port()
+                    ));
+                } else {
+                    ui.label(format!("Players join {}", hosting.address));
+                }
+                for (k, (name, bot, code)) in hosting.seats.iter().enumerate() {
+                    if remote.seat == Some(k as u16) {
+                        continue;
+                    }
+                    match bot {
+                        Some(level) => ui.small(format!("{name}: a bot of strength {level}")),
+                        None => ui.add(
+                            egui::Label::new(format!(
+                                "{name}: sandtable --join {} --seat {k} --code {code}",
+                                hosting.address
+                            ))
+                            .selectable(true),
+                        ),
+                    };
+                }
+                ui.small(format!("Record: {}", hosting.record.display()));
+            }
+        });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_served_seat_says_who_plays_it_and_what_it_owes_never_the_content() {
+        use sandtable_net::{Owing, SeatStatus};
+        let seat = |bot, held, owing| SeatStatus {
+            name: "Blue".into(),
+            bot,
+            held,
+            owing,
+        };
+        let words = |s: &SeatStatus, mine, sealed| seat_words(s, mine, sealed);
+        assert_eq!(
+            words(&seat(false, false, Owing::Nothing), false, false).0,
+            "gone: the seat waits for its code"
+        );
+        assert_eq!(
+            words(&seat(false, true, Owing::Decision), false, false),
+            ("connected".into(), Some("to move: thinking".into()))
+        );
+        assert_eq!(
+            words(&seat(false, true, Owing::Decision), false, true).1,
+            Some("owes its sealed orders".into())
+        );
+        assert_eq!(
+            words(&seat(false, true, Owing::Committed), false, true).1,
+            Some("committed (sealed)".into())
+        );
+        assert_eq!(
+            words(&seat(true, true, Owing::Decision), false, false).0,
+            "a bot on the server"
+        );
+        assert_eq!(
+            words(&seat(false, true, Owing::Decision), true, false),
+            ("you".into(), Some("your move".into()))
+        );
+    }
 
     #[test]
     fn a_label_at_the_edge_moves_in_whole_and_one_inside_stays() {

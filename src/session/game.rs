@@ -481,10 +481,15 @@ pub fn start_new_game<S: TableSystem>(
     active: Option<Res<ActiveGame<S>>>,
     mut notice: ResMut<Notice>,
     mut bot_requests: ResMut<Messages<S::BotRequest>>,
+    served: Option<Res<super::remote::Remote>>,
 ) {
     let Some(request) = requests.read().last().copied() else {
         return;
     };
+    if served.is_some() {
+        notice.error(super::SERVED_RECORD);
+        return;
+    }
     let Some(active) = active else {
         return;
     };

@@ -379,6 +379,10 @@ impl Notice {
     }
 }
 
+/// Why a served game is not saved or begun again from the table.
+pub const SERVED_RECORD: &str =
+    "this game is served: the server keeps its record, and a new game is begun there";
+
 /// Saves the game record of the game of type `G` (see
 /// [`files::save_game`]): another game's record is replaced only after the
 /// person says so.
@@ -388,11 +392,18 @@ pub fn save_game<G: GameInPlay>(
     active: Option<ResMut<G>>,
     seats: Res<Seats>,
     mut notice: ResMut<Notice>,
+    served: Option<Res<remote::Remote>>,
 ) {
     let Some(mut active) = active else {
         requests.clear();
         return;
     };
+    if served.is_some() {
+        if requests.read().count() > 0 {
+            notice.error(SERVED_RECORD);
+        }
+        return;
+    }
     for request in requests.read() {
         save_now(&mut commands, &mut *active, &seats, request, &mut notice);
     }

@@ -8,22 +8,64 @@ use bevy::prelude::*;
 use sandtable_core::game::{Seat, Viewer};
 use sandtable_core::undo::Undoable;
 use sandtable_core::wire::{Wire, read};
-use sandtable_net::{Logs, Play, PublicView, Refused, ScenarioText, SeatView, Undo};
+use sandtable_net::{Logs, Play, PublicView, Refused, ScenarioText, SeatStatus, SeatView, Undo};
 
 use super::game::{ActiveGame, TableSystem};
 use super::open::Openers;
 use super::{LogLine, Notice, ScenarioSource};
 
-/// This table is joined to a server: the seat it claimed, if any, and
-/// the view last put on the table.
+/// This table is joined to a server: the seat it claimed, if any, the
+/// view last put on the table, and who sits where as the server last
+/// said.
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
 pub struct Remote {
     /// The seat claimed; `None` watches as the public.
     pub seat: Option<u16>,
+    /// The server's address, as joined.
+    pub server: Option<std::net::SocketAddr>,
+    /// Each seat: its player, whether a client or bot holds it, and what
+    /// it owes (a sealed decision as committed or owed, never its
+    /// content).
+    pub seats: Vec<SeatStatus>,
+    /// The connection to the server.
+    pub connection: Connection,
+    /// The game is served from this table (`--host`).
+    pub hosting: Option<Hosting>,
     /// The view on the table: whose, and its revision.
     shown: Option<(Viewer, u32)>,
     /// Why the server could not be joined was shown.
     failure_shown: bool,
+    /// The logs last put on the table: their revision and lengths.
+    log_shown: Option<(u32, usize, usize)>,
+}
+
+/// A table's connection to the server, as the panel tells it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Connection {
+    /// Not connected yet.
+    #[default]
+    Joining,
+    /// Connected: the table shows the server's game.
+    Connected,
+    /// The connection dropped: the table tries again, and its seat waits
+    /// for it on the server.
+    Lost,
+    /// The server could not be reached, and why.
+    Failed(String),
+}
+
+/// What a table serving the game (`sandtable --host`) tells the players.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hosting {
+    /// The address the other players join.
+    pub address: std::net::SocketAddr,
+    /// The server listens on this machine alone (no `--public`).
+    pub local_only: bool,
+    /// Each seat: its player's name, its bot's strength if a bot plays
+    /// it, and its code.
+    pub seats: Vec<(String, Option<u8>, String)>,
+    /// The referee's record.
+    pub record: std::path::PathBuf,
 }
 
 impl Remote {
@@ -31,9 +73,38 @@ impl Remote {
     pub fn at(seat: Option<u16>) -> Remote {
         Remote {
             seat,
-            shown: None,
-            failure_shown: false,
+            ..Remote::default()
         }
+    }
+
+    /// A table joined to `server` at `seat`.
+    pub fn joined(server: std::net::SocketAddr, seat: Option<u16>) -> Remote {
+        Remote {
+            server: Some(server),
+            ..Remote::at(seat)
+        }
+    }
+
+    /// Whether the table may send the server a command now.
+    pub fn may_send(&self) -> bool {
+        self.connection == Connection::Connected
+    }
+}
+
+/// The connection as the client's resources tell it: [`sandtable_net::udp::Joining`]
+/// over UDP, else replicon's client state alone (as in tests).
+fn connection(world: &World) -> Connection {
+    use bevy_replicon::prelude::ClientState;
+    let connected = world
+        .get_resource::<State<ClientState>>()
+        .is_some_and(|s| *s.get() == ClientState::Connected);
+    match world.get_resource::<sandtable_net::udp::Joining>() {
+        Some(j) if j.lost => Connection::Lost,
+        Some(j) if !connected && j.failed.is_some() => {
+            Connection::Failed(j.failed.clone().unwrap_or_default())
+        }
+        _ if connected => Connection::Connected,
+        _ => Connection::Joining,
     }
 }
 
@@ -80,12 +151,20 @@ fn show_join_failure(world: &mut World) {
 
 /// Sends the server what the table asked of its game.
 fn send_outgoing(world: &mut World) {
-    if !world.contains_resource::<Remote>() {
+    let Some(may_send) = world.get_resource::<Remote>().map(Remote::may_send) else {
         return;
-    }
+    };
     let openers = world.resource::<Openers>().clone();
     for opener in &openers.0 {
         for asked in (opener.outgoing)(world) {
+            if !may_send {
+                // Sent now, it would be lost with the connection; the
+                // table's game is the server's last view, unchanged.
+                world.resource_mut::<Notice>().error(
+                    "not sent: the table is not connected to the server (it is connecting again)",
+                );
+                continue;
+            }
             match asked {
                 Outgoing::Play(text) => {
                     world.write_message(Play { text });
@@ -152,10 +231,37 @@ fn follow_server(world: &mut World) {
         return;
     };
     show_join_failure(world);
+    let now = connection(world);
+    if remote.connection != now {
+        if now == Connection::Connected {
+            let server = remote
+                .server
+                .map_or("the server".to_owned(), |s| s.to_string());
+            let words = match (remote.seat, remote.connection == Connection::Lost) {
+                (_, true) => format!("connected again to {server}"),
+                (Some(seat), _) => format!("connected to {server}, claiming seat {seat}"),
+                (None, _) => format!("connected to {server}, watching"),
+            };
+            world.resource_mut::<Notice>().info(words);
+        }
+        world.resource_mut::<Remote>().connection = now;
+    }
+    let seats = {
+        let mut public = world.query::<&PublicView>();
+        public.iter(world).next().map(|v| v.seats.clone())
+    };
+    if let Some(seats) = seats
+        && seats != remote.seats
+    {
+        world.resource_mut::<Remote>().seats = seats;
+    }
     let Some(sent) = sent(world, remote.seat) else {
         return;
     };
-    if remote.shown == Some((sent.viewer, sent.revision)) {
+    let logs = world
+        .get_resource::<Logs>()
+        .map(|l| (l.revision, l.seat.len(), l.public.len()));
+    if remote.shown == Some((sent.viewer, sent.revision)) && remote.log_shown == logs {
         return;
     }
     let first = remote.shown.map(|(v, _)| v) != Some(sent.viewer);
@@ -188,7 +294,11 @@ fn follow_server(world: &mut World) {
         )),
     };
     match adopted {
-        Ok(()) => world.resource_mut::<Remote>().shown = Some((sent.viewer, sent.revision)),
+        Ok(()) => {
+            let mut remote = world.resource_mut::<Remote>();
+            remote.shown = Some((sent.viewer, sent.revision));
+            remote.log_shown = logs;
+        }
         Err(why) => world.resource_mut::<Notice>().error(why),
     }
 }

@@ -106,7 +106,7 @@ fn draw_battle_panel(
             .into_iter()
             .map(|s| (game.name(s).to_owned(), side_colour(&battle, s)))
             .collect();
-        if crate::hud::seat_chooser(ui, &players, &mut seats) {
+        if crate::hud::seat_chooser(ui, &players, &mut seats, files.files.served()) {
             files
                 .new_game
                 .write(crate::session::NewGameRequest::default());
@@ -144,7 +144,7 @@ fn draw_battle_panel(
                 {
                     inputs.write(BattleInput::Cancel);
                 }
-                let save = ui.button("Save game").on_hover_text(match &battle.file {
+                                let save = ui.add_enabled(files.files.served().is_none(), egui::Button::new("Save game")).on_disabled_hover_text("the server keeps a served game's record").on_hover_text(match &battle.file {
                     Some(file) => format!("to {}", file.display()),
                     None => "as a game record (.moves) beside the battle file".to_owned(),
                 });

@@ -31,6 +31,10 @@ pub const MAX_CLIENTS: usize = 16;
 /// How long a client tries to connect before it says why it could not.
 pub const JOIN_WAIT: Duration = Duration::from_secs(5);
 
+/// How long a client whose connection dropped waits before each new
+/// attempt to connect again.
+pub const REJOIN_WAIT: Duration = Duration::from_secs(1);
+
 /// Renet's connection for the channels the protocol registered, with
 /// each channel's memory bounded ([`CLIENT_CHANNEL_BYTES`],
 /// [`SERVER_CHANNEL_BYTES`]).
@@ -98,13 +102,22 @@ pub struct Joining {
     pub connected: bool,
     /// Why it could not connect within [`JOIN_WAIT`], in words.
     pub failed: Option<String>,
+    /// Its connection dropped and it has not connected again yet.
+    pub lost: bool,
+    /// Connections made again after a drop.
+    pub rejoined: u32,
+    /// The id of the client's last connection.
+    client_id: u64,
+    /// When the last attempt to connect again began, on the real clock.
+    retried: Option<Duration>,
 }
 
-/// Makes `app` (with [`crate::protocol`] registered and finished) a
-/// client of the server at `server`, as `client_id` (unique among the
-/// server's clients; a random number will do). Add [`JoinPlugin`] to be
-/// told when it does not connect.
-pub fn join(app: &mut App, server: SocketAddr, client_id: u64) -> std::io::Result<()> {
+/// The transport and renet's client of a new connection to `server`.
+fn connect(
+    channels: &RepliconChannels,
+    server: SocketAddr,
+    client_id: u64,
+) -> std::io::Result<(RenetClient, NetcodeClientTransport)> {
     let local: SocketAddr = match server {
         SocketAddr::V4(_) => (std::net::Ipv4Addr::UNSPECIFIED, 0).into(),
         SocketAddr::V6(_) => (std::net::Ipv6Addr::UNSPECIFIED, 0).into(),
@@ -121,7 +134,31 @@ pub fn join(app: &mut App, server: SocketAddr, client_id: u64) -> std::io::Resul
         socket,
     )
     .map_err(std::io::Error::other)?;
-    let renet = RenetClient::new(connection(app.world().resource::<RepliconChannels>()));
+    Ok((RenetClient::new(connection(channels)), transport))
+}
+
+/// The id of a connection made again: another than the last (the server
+/// may still hold the last until it times out), from the last and the
+/// clock.
+fn next_client_id(last: u64) -> u64 {
+    let mut z = last ^ (since_epoch().as_nanos() as u64);
+    // splitmix64's finaliser.
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    let id = z ^ (z >> 31);
+    if id == last { id.wrapping_add(1) } else { id }
+}
+
+/// Makes `app` (with [`crate::protocol`] registered and finished) a
+/// client of the server at `server`, as `client_id` (unique among the
+/// server's clients; a random number will do). Add [`JoinPlugin`] to be
+/// told when it does not connect.
+pub fn join(app: &mut App, server: SocketAddr, client_id: u64) -> std::io::Result<()> {
+    let (renet, transport) = connect(
+        app.world().resource::<RepliconChannels>(),
+        server,
+        client_id,
+    )?;
     app.insert_resource(renet)
         .insert_resource(transport)
         .insert_resource(Joining {
@@ -129,6 +166,10 @@ pub fn join(app: &mut App, server: SocketAddr, client_id: u64) -> std::io::Resul
             began: None,
             connected: false,
             failed: None,
+            lost: false,
+            rejoined: 0,
+            client_id,
+            retried: None,
         });
     Ok(())
 }
@@ -137,12 +178,28 @@ pub fn join(app: &mut App, server: SocketAddr, client_id: u64) -> std::io::Resul
 /// answers nothing a client can read (netcode drops the request, and
 /// replicon's protocol mismatch travels unreliably), so after
 /// [`JOIN_WAIT`] without a connection the client says what may be wrong.
+/// A connection that drops is made again, every [`REJOIN_WAIT`] until
+/// the server answers, and the client claims its seat again
+/// ([`Claiming`]); what the server sent before the drop is despawned,
+/// so that the views are the server's new ones alone.
 pub struct JoinPlugin;
 
 impl Plugin for JoinPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(Update, watch_joining)
-            .add_systems(OnEnter(ClientState::Connected), claim_on_connect);
+            .add_systems(OnEnter(ClientState::Connected), claim_on_connect)
+            .add_systems(OnEnter(ClientState::Disconnected), forget_what_was_sent);
+    }
+}
+
+/// Despawns what the server replicated: after a drop, replicon forgets
+/// which entity was which, and the server sends them all again.
+fn forget_what_was_sent(
+    sent: Query<Entity, With<bevy_replicon::client::Remote>>,
+    mut commands: Commands,
+) {
+    for entity in &sent {
+        commands.entity(entity).despawn();
     }
 }
 
@@ -170,6 +227,8 @@ fn watch_joining(
     time: Res<Time<Real>>,
     joining: Option<ResMut<Joining>>,
     client: Option<Res<RenetClient>>,
+    channels: Res<RepliconChannels>,
+    mut commands: Commands,
 ) {
     let (Some(mut joining), Some(client)) = (joining, client) else {
         return;
@@ -179,6 +238,40 @@ fn watch_joining(
     if client.is_connected() {
         if !joining.connected {
             joining.connected = true;
+        }
+        if joining.lost {
+            joining.lost = false;
+            joining.rejoined += 1;
+            info!("connected again to {}", joining.server);
+        }
+        return;
+    }
+    if joining.connected && client.is_disconnected() {
+        if !joining.lost {
+            joining.lost = true;
+            warn!(
+                "the connection to {} dropped: connecting again",
+                joining.server
+            );
+        }
+        let due = joining
+            .retried
+            .is_none_or(|at| now.saturating_sub(at) >= REJOIN_WAIT);
+        if due {
+            joining.retried = Some(now);
+            let id = next_client_id(joining.client_id);
+            match connect(&channels, joining.server, id) {
+                Ok((renet, transport)) => {
+                    joining.client_id = id;
+                    // Removed first, so that the new client is an added
+                    // resource: replicon's client begins connecting then.
+                    commands.remove_resource::<RenetClient>();
+                    commands.remove_resource::<NetcodeClientTransport>();
+                    commands.insert_resource(renet);
+                    commands.insert_resource(transport);
+                }
+                Err(e) => warn!("cannot connect again to {}: {e}", joining.server),
+            }
         }
         return;
     }

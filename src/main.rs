@@ -191,30 +191,12 @@ fn join(
     server: std::net::SocketAddr,
     claim: Option<(u16, String)>,
 ) -> Result<(), String> {
-    use sandtable_net::udp::{Claiming, JoinPlugin};
-    app.add_plugins((
-        bevy_replicon::prelude::RepliconPlugins,
-        bevy_replicon_renet::RepliconRenetPlugins,
-        sandtable_net::ViewPlugin,
-        JoinPlugin,
-    ));
-    sandtable_net::protocol(app);
     // A client's id: unique among the server's clients, drawn at random.
     let mut id = [0u8; 8];
     getrandom::fill(&mut id)
         .map_err(|e| format!("--join: no randomness for the client's id: {e}"))?;
-    sandtable_net::udp::join(app, server, u64::from_le_bytes(id))
+    sandtable::session::remote::join(app, server, claim, u64::from_le_bytes(id))
         .map_err(|e| format!("--join {server}: {e}"))?;
-    if let Some((seat, code)) = &claim {
-        app.insert_resource(Claiming(sandtable_net::Claim {
-            seat: *seat,
-            code: code.clone(),
-        }));
-    }
-    app.insert_resource(sandtable::session::remote::Remote::joined(
-        server,
-        claim.map(|(s, _)| s),
-    ));
     app.world_mut()
         .resource_mut::<Notice>()
         .info(format!("joining the game served at {server}"));

@@ -398,21 +398,15 @@ fn udp_server() -> (App, std::net::SocketAddr) {
 fn udp_table(server: std::net::SocketAddr, seat: u16, code: &str) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
-        .add_plugins(sandtable::logic_plugin)
-        .add_plugins((
-            RepliconPlugins,
-            bevy_replicon_renet::RepliconRenetPlugins,
-            ViewPlugin,
-            sandtable_net::udp::JoinPlugin,
-        ));
-    protocol(&mut app);
+        .add_plugins(sandtable::logic_plugin);
+    sandtable::session::remote::join(
+        &mut app,
+        server,
+        Some((seat, code.into())),
+        0x7ab1e + u64::from(seat),
+    )
+    .expect("a socket");
     app.finish();
-    sandtable_net::udp::join(&mut app, server, 0x7ab1e + u64::from(seat)).expect("a socket");
-    app.insert_resource(sandtable_net::udp::Claiming(Claim {
-        seat,
-        code: code.into(),
-    }))
-    .insert_resource(Remote::joined(server, Some(seat)));
     app
 }
 
@@ -521,4 +515,144 @@ fn a_table_whose_connection_drops_joins_again_by_itself_and_gets_its_seat_and_vi
         "an undo after the rejoin",
         |a| a[0].world().resource::<Hosted<Battle>>().revision() == 2 && shows_its_seat(a[1], a[0]),
     );
+}
+
+/// A server of the scenario at `path` on a thread, as `sandtable --host`
+/// runs it, writing its record to a file of its own: its address, the
+/// seats' codes, and the flag that stops it.
+fn hosted_on_a_thread(
+    path: &str,
+) -> (
+    std::net::SocketAddr,
+    Vec<String>,
+    std::sync::Arc<std::sync::atomic::AtomicBool>,
+    std::path::PathBuf,
+) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let record = std::env::temp_dir().join(format!(
+        "sandtable-remote-{}-{}.moves",
+        std::process::id(),
+        path.replace('/', "-")
+    ));
+    let _ = std::fs::remove_file(&record);
+    let args = sandtable_serve::Args {
+        scenario: root.join(path),
+        port: 0,
+        listen: std::net::Ipv4Addr::LOCALHOST.into(),
+        public: Vec::new(),
+        save: Some(record.clone()),
+        bots: Vec::new(),
+        turn_limit: None,
+    };
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let stopped = stop.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut prepared =
+            sandtable_serve::prepare(&args, sandtable_serve::Logging::Shared).expect("serves");
+        prepared
+            .app
+            .add_systems(Update, move |mut exit: MessageWriter<AppExit>| {
+                if stopped.load(Ordering::Relaxed) {
+                    exit.write(AppExit::Success);
+                }
+            });
+        let codes = prepared.seats.iter().map(|s| s.code.clone()).collect();
+        tx.send((prepared.listening, codes)).expect("told");
+        prepared.app.run();
+    });
+    let (address, codes) = rx.recv().expect("the server began");
+    (address, codes, stop, record)
+}
+
+/// Two tables join the server of `path` over UDP as its two seats, each
+/// shows its seat's game of the system `S`, and `commands` random legal
+/// commands are played, each on the table of the seat to move: each
+/// reaches the other table.
+fn plays_over_the_network<S: sandtable::session::game::TableSystem>(path: &str, commands: usize) {
+    use rand::{Rng, SeedableRng};
+    let (address, codes, stop, record) = hosted_on_a_thread(path);
+    let mut tables: Vec<App> = (0..2u16)
+        .map(|k| udp_table(address, k, &codes[usize::from(k)]))
+        .collect();
+    let seated = |t: &App, k: u16| {
+        t.world().resource::<Remote>().connection
+            == sandtable::session::remote::Connection::Connected
+            && t.world()
+                .get_resource::<ActiveGame<S>>()
+                .is_some_and(|a| a.viewer == Viewer::Player(Seat(k)))
+    };
+    {
+        let [a, b] = &mut tables[..] else {
+            unreachable!()
+        };
+        until(&mut [a, b], &format!("{path}: both seated"), |t| {
+            seated(t[0], 0) && seated(t[1], 1)
+        });
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(47);
+    let mut played = 0;
+    for n in 0..commands {
+        let game = tables[0]
+            .world()
+            .resource::<ActiveGame<S>>()
+            .game
+            .game()
+            .clone();
+        let Some(seat) = sandtable_core::game::next_seat(&game) else {
+            break;
+        };
+        let mover = usize::from(seat.0);
+        let copy = tables[mover]
+            .world()
+            .resource::<ActiveGame<S>>()
+            .game
+            .game()
+            .clone();
+        let mut legal = Vec::new();
+        copy.legal_into(seat, &mut legal);
+        assert!(!legal.is_empty(), "{path}: {seat:?} has a legal command");
+        let command = legal[rng.random_range(0..legal.len())].command;
+        let before: Vec<u64> = tables
+            .iter()
+            .map(|t| t.world().resource::<ActiveGame<S>>().revision)
+            .collect();
+        tables[mover]
+            .world_mut()
+            .write_message(S::bot_request(command));
+        let [a, b] = &mut tables[..] else {
+            unreachable!()
+        };
+        until(
+            &mut [a, b],
+            &format!("{path}: command {n}, `{command}`"),
+            |t| (0..2).all(|k| t[k].world().resource::<ActiveGame<S>>().revision > before[k]),
+        );
+        played += 1;
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let text = std::fs::read_to_string(&record).expect("the referee's record");
+    let recorded = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('[') && !l.starts_with('#'))
+        .count();
+    assert!(played > 0, "{path}: commands were played");
+    assert_eq!(
+        recorded, played,
+        "{path}: the referee's record holds each command: {text}"
+    );
+    let _ = std::fs::remove_file(&record);
+    let _ = std::fs::remove_file(record.with_extension("moves.bak"));
+}
+
+#[test]
+fn every_rule_system_plays_over_the_network_from_the_table() {
+    use sandtable::cache::play::Cache;
+    use sandtable::frontiers::table::Frontiers;
+    plays_over_the_network::<Cache>("scenarios/standard.ron", 8);
+    plays_over_the_network::<Cache>("scenarios/snyder-skirmish.ron", 8);
+    plays_over_the_network::<Warpspawn>("scenarios/warpspawn/open-field.ron", 8);
+    plays_over_the_network::<Warpspawn>("scenarios/warpspawn/flank-march.ron", 8);
+    plays_over_the_network::<Frontiers>("scenarios/frontiers/confrontation.ron", 8);
 }

@@ -108,6 +108,36 @@ fn connection(world: &World) -> Connection {
     }
 }
 
+/// Makes `app` a table joined to the server at `server` over UDP as
+/// `client_id`: replicon's client with renet, the views kept
+/// ([`sandtable_net::ViewPlugin`]), the connection watched and made again
+/// after a drop ([`sandtable_net::udp::JoinPlugin`]), claiming `claim`'s
+/// seat with its code, or watching as the public.
+pub fn join(
+    app: &mut App,
+    server: std::net::SocketAddr,
+    claim: Option<(u16, String)>,
+    client_id: u64,
+) -> std::io::Result<()> {
+    use sandtable_net::udp::{Claiming, JoinPlugin};
+    app.add_plugins((
+        bevy_replicon::prelude::RepliconPlugins,
+        bevy_replicon_renet::RepliconRenetPlugins,
+        sandtable_net::ViewPlugin,
+        JoinPlugin,
+    ));
+    sandtable_net::protocol(app);
+    sandtable_net::udp::join(app, server, client_id)?;
+    if let Some((seat, code)) = &claim {
+        app.insert_resource(Claiming(sandtable_net::Claim {
+            seat: *seat,
+            code: code.clone(),
+        }));
+    }
+    app.insert_resource(Remote::joined(server, claim.map(|(s, _)| s)));
+    Ok(())
+}
+
 /// What the table asks of a game a server holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outgoing {

@@ -106,81 +106,11 @@ fn hosted(
     host: &sandtable::options::Host,
     bots: &[(usize, u8)],
 ) -> Result<(), String> {
-    use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-    let args = sandtable_serve::Args {
-        scenario: host.scenario.clone(),
-        port: host.port,
-        listen: match host.public {
-            Some(_) => IpAddr::V4(Ipv4Addr::UNSPECIFIED),
-            None => IpAddr::V4(Ipv4Addr::LOCALHOST),
-        },
-        public: host.public.into_iter().collect(),
-        save: host.save.clone(),
-        bots: bots.iter().map(|(p, l)| format!("{p}={l}")).collect(),
-        turn_limit: None,
-    };
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
-        .name("sandtable-host".into())
-        .spawn(
-            move || match sandtable_serve::prepare(&args, sandtable_serve::Logging::Shared) {
-                Ok(mut prepared) => {
-                    let told = (
-                        prepared.listening,
-                        prepared.seats.clone(),
-                        prepared.record.clone(),
-                        prepared.lines(&args.scenario),
-                    );
-                    if tx.send(Ok(told)).is_ok() {
-                        prepared.app.run();
-                    }
-                }
-                Err(failure) => {
-                    let _ = tx.send(Err(failure.message));
-                }
-            },
-        )
-        .map_err(|e| format!("--host: no thread for the server: {e}"))?;
-    let (listening, seats, record, lines) = rx
-        .recv()
-        .map_err(|_| "--host: the server stopped before it began".to_owned())??;
+    let lines = sandtable::session::remote::host(app.world_mut(), host, bots)
+        .map_err(|e| format!("--host {}: {e}", host.scenario.display()))?;
     for line in &lines {
         println!("{line}");
     }
-    let seat = seats.get(usize::from(host.seat)).ok_or_else(|| {
-        format!(
-            "--seat {}: the scenario has {} players, numbered 0 to {}",
-            host.seat,
-            seats.len(),
-            seats.len().saturating_sub(1)
-        )
-    })?;
-    if seat.player != sandtable_core::record::SeatPlayer::Person {
-        return Err(format!(
-            "--seat {}: a bot plays {} (--bot): the host plays another seat",
-            host.seat, seat.name
-        ));
-    }
-    let local = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), listening.port());
-    let address = host.public.unwrap_or(local);
-    join(app, address, Some((host.seat, seat.code.clone())))?;
-    app.world_mut()
-        .resource_mut::<sandtable::session::remote::Remote>()
-        .hosting = Some(sandtable::session::remote::Hosting {
-        address,
-        local_only: host.public.is_none(),
-        seats: seats
-            .iter()
-            .map(|s| {
-                let bot = match s.player {
-                    sandtable_core::record::SeatPlayer::Bot(level) => Some(level),
-                    sandtable_core::record::SeatPlayer::Person => None,
-                };
-                (s.name.clone(), bot, s.code.clone())
-            })
-            .collect(),
-        record,
-    });
     Ok(())
 }
 
@@ -191,11 +121,8 @@ fn join(
     server: std::net::SocketAddr,
     claim: Option<(u16, String)>,
 ) -> Result<(), String> {
-    // A client's id: unique among the server's clients, drawn at random.
-    let mut id = [0u8; 8];
-    getrandom::fill(&mut id)
-        .map_err(|e| format!("--join: no randomness for the client's id: {e}"))?;
-    sandtable::session::remote::join(app, server, claim, u64::from_le_bytes(id))
+    let id = sandtable::session::remote::random_client_id().map_err(|e| format!("--join: {e}"))?;
+    sandtable::session::remote::connect(app.world_mut(), server, claim, id)
         .map_err(|e| format!("--join {server}: {e}"))?;
     app.world_mut()
         .resource_mut::<Notice>()
@@ -232,6 +159,8 @@ fn base_app() -> App {
         ..default()
     }))
     .add_plugins(sandtable::plugin);
+    // The network's side, idle until the table joins or hosts a game.
+    sandtable::session::remote::network_plugins(&mut app);
     app
 }
 

@@ -656,3 +656,135 @@ fn every_rule_system_plays_over_the_network_from_the_table() {
     plays_over_the_network::<Warpspawn>("scenarios/warpspawn/flank-march.ron", 8);
     plays_over_the_network::<Frontiers>("scenarios/frontiers/confrontation.ron", 8);
 }
+
+/// A headless table with the network's side, as the app has it, on the
+/// scenario at `path`.
+fn networked_table(path: &str) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins(sandtable::logic_plugin);
+    sandtable::session::remote::network_plugins(&mut app);
+    app.finish();
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let opened = app
+        .world()
+        .resource::<sandtable::session::open::Openers>()
+        .open(&file, None)
+        .expect("opens");
+    opened.put_on_table(app.world_mut());
+    app.update();
+    app
+}
+
+#[test]
+fn a_table_hosts_its_scenario_from_the_panel_another_joins_from_its_panel_and_both_leave() {
+    use sandtable::cache::play::Cache;
+    use sandtable::session::remote::{Connection, NetworkField, NetworkRequest};
+    let seated = |t: &App, k: u16| {
+        t.world()
+            .get_resource::<Remote>()
+            .is_some_and(|r| r.connection == Connection::Connected)
+            && t.world()
+                .get_resource::<ActiveGame<Cache>>()
+                .is_some_and(|a| a.outbox.is_some() && a.viewer == Viewer::Player(Seat(k)))
+    };
+    let mut red = networked_table("scenarios/standard.ron");
+    // Typed wrong, the panel's fields say why and nothing changes.
+    red.world_mut().resource_mut::<NetworkField>().port = "fifty".into();
+    red.world_mut().write_message(NetworkRequest::HostTyped);
+    red.update();
+    let notice = |t: &App| {
+        t.world()
+            .resource::<sandtable::session::Notice>()
+            .text
+            .clone()
+            .unwrap_or_default()
+    };
+    assert!(notice(&red).contains("not `fifty`"), "{}", notice(&red));
+    assert!(red.world().get_resource::<Remote>().is_none());
+    {
+        let mut field = red.world_mut().resource_mut::<NetworkField>();
+        field.port = "0".into();
+        field.host_seat = "0".into();
+    }
+    red.world_mut().write_message(NetworkRequest::HostTyped);
+    until(&mut [&mut red], "the host seated at its own server", |t| {
+        seated(t[0], 0)
+    });
+    let hosting = red
+        .world()
+        .resource::<Remote>()
+        .hosting
+        .clone()
+        .expect("hosting");
+    assert!(hosting.local_only);
+    assert_eq!(hosting.seats.len(), 2);
+    let blue_code = hosting.seats[1].2.clone();
+
+    // Blue joins from its panel's fields, with the code the host's panel
+    // shows for Blue.
+    let mut blue = networked_table("scenarios/standard.ron");
+    {
+        let mut field = blue.world_mut().resource_mut::<NetworkField>();
+        field.address = hosting.address.to_string();
+        field.seat = "1".into();
+        field.code = blue_code;
+    }
+    blue.world_mut().write_message(NetworkRequest::JoinTyped);
+    until(&mut [&mut red, &mut blue], "Blue seated", |t| {
+        seated(t[1], 1)
+            && t[0]
+                .world()
+                .resource::<Remote>()
+                .seats
+                .get(1)
+                .is_some_and(|s| s.held)
+    });
+    // A joined table refuses to join again, and a served game is not
+    // saved from the table.
+    blue.world_mut().write_message(NetworkRequest::JoinTyped);
+    blue.update();
+    assert!(
+        notice(&blue).contains("leave it first"),
+        "{}",
+        notice(&blue)
+    );
+    blue.world_mut()
+        .write_message(sandtable::session::SaveRequest::own_file());
+    blue.update();
+    assert!(
+        notice(&blue).contains("the server keeps its record"),
+        "{}",
+        notice(&blue)
+    );
+
+    // Blue leaves: its table has the built-in game again, and the host's
+    // panel shows Blue's seat no longer held.
+    blue.world_mut().write_message(NetworkRequest::Leave);
+    until(&mut [&mut red, &mut blue], "Blue left", |t| {
+        t[1].world().get_resource::<Remote>().is_none()
+            && t[1]
+                .world()
+                .get_resource::<ActiveGame<Cache>>()
+                .is_some_and(|a| a.outbox.is_none())
+            && t[0]
+                .world()
+                .resource::<Remote>()
+                .seats
+                .get(1)
+                .is_some_and(|s| !s.held)
+    });
+    // The host leaves: its server stops, and its record stays.
+    red.world_mut().write_message(NetworkRequest::Leave);
+    red.update();
+    assert!(red.world().get_resource::<Remote>().is_none());
+    assert!(
+        notice(&red).contains("stopped its server"),
+        "{}",
+        notice(&red)
+    );
+    let record = std::fs::read_to_string(&hosting.record).expect("the record stays");
+    assert!(record.contains("[Codes"), "{record}");
+    let _ = std::fs::remove_file(&hosting.record);
+    let _ = std::fs::remove_file(hosting.record.with_extension("moves.bak"));
+}

@@ -439,17 +439,27 @@ fn draw_panels(
             crate::session::ScenarioSource::Embedded => "the standard table (built in)".to_owned(),
             crate::session::ScenarioSource::Unsaved => "an edited layout, not saved".to_owned(),
         };
-        ui.small(format!("Scenario: {open}"));
-        let own = active
-            .file
-            .as_ref()
-            .map_or("not saved yet".to_owned(), |f| f.display().to_string());
-        ui.horizontal(|ui| {
-            ui.small(format!("Game: {own}"));
-            if active.has_unsaved_work() {
-                ui.colored_label(egui::Color32::GOLD, "(not saved)");
+        match files.served() {
+            Some(remote) => {
+                let server = remote
+                    .server
+                    .map_or("a server".to_owned(), |s| s.to_string());
+                ui.small(format!("Scenario and game: served by {server}"));
             }
-        });
+            None => {
+                ui.small(format!("Scenario: {open}"));
+                let own = active
+                    .file
+                    .as_ref()
+                    .map_or("not saved yet".to_owned(), |f| f.display().to_string());
+                ui.horizontal(|ui| {
+                    ui.small(format!("Game: {own}"));
+                    if active.has_unsaved_work() {
+                        ui.colored_label(egui::Color32::GOLD, "(not saved)");
+                    }
+                });
+            }
+        }
         if ui
             .add_enabled(files.served().is_none(), egui::Button::new("Save game"))
             .on_disabled_hover_text("the server keeps a served game's record")

@@ -336,6 +336,8 @@ pub struct FilePanel<'w> {
     pub(crate) save: MessageWriter<'w, SaveRequest>,
     pub(crate) load: MessageWriter<'w, LoadRequest>,
     remote: Option<Res<'w, crate::session::remote::Remote>>,
+    network: ResMut<'w, crate::session::remote::NetworkField>,
+    net: MessageWriter<'w, crate::session::remote::NetworkRequest>,
 }
 
 impl FilePanel<'_> {
@@ -352,6 +354,61 @@ impl FilePanel<'_> {
             .get_or_insert_with(|| file.map(|f| f.display().to_string()).unwrap_or_default())
     }
 
+    /// Joining a game served elsewhere, and (while a game is in play)
+    /// hosting this one.
+    fn network_rows(&mut self, ui: &mut egui::Ui, in_play: bool) {
+        egui::CollapsingHeader::new("Play over the network")
+            .default_open(false)
+            .show(ui, |ui| {
+                let field = &mut *self.network;
+                ui.horizontal(|ui| {
+                    ui.label("Server:");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut field.address)
+                            .hint_text("IP:PORT")
+                            .desired_width(130.0),
+                    );
+                });
+                ui.horizontal(|ui| {
+                    ui.label("Seat:");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut field.seat)
+                            .hint_text("0")
+                            .desired_width(24.0),
+                    );
+                    ui.label("Code:");
+                                        ui.add(
+                        egui::TextEdit::singleline(&mut field.code)
+                            .hint_text("xxxxx-xxxxx")
+                            .desired_width(100.0),
+                    );
+                    let join = ui
+                        .button("Join")
+                        .on_hover_text("play the seat with the code its server printed; with neither, watch as the public");
+                    if join.clicked() {
+                        self.net
+                            .write(crate::session::remote::NetworkRequest::JoinTyped);
+                    }
+                });
+                if !in_play {
+                    return;
+                }
+                ui.horizontal(|ui| {
+                    ui.label("Port:");
+                    ui.add(egui::TextEdit::singleline(&mut field.port).desired_width(44.0));
+                    ui.label("Seat:");
+                    ui.add(egui::TextEdit::singleline(&mut field.host_seat).desired_width(24.0));
+                    let host = ui.button("Host this scenario").on_hover_text(
+                        "serve it from this table, for this machine's tables; the panel's bots play on the server. This machine holds every secret of the game: for players who do not trust the host, run sandtable-serve on a machine none of them plays at",
+                    );
+                    if host.clicked() {
+                        self.net
+                            .write(crate::session::remote::NetworkRequest::HostTyped);
+                    }
+                });
+            });
+    }
+
     /// The field and the Open button (and Save game as, while a game is in
     /// play: `file` is its own file, if it has one), and the offer to open a
     /// damaged saved game up to its last good line. A file of any rule
@@ -362,8 +419,18 @@ impl FilePanel<'_> {
         in_play: bool,
         file: Option<&std::path::Path>,
     ) {
-        if self.remote.is_some() {
+        if let Some(remote) = self.remote.as_deref() {
             ui.small("The server keeps this game's record.");
+            let hover = match &remote.hosting {
+                Some(_) => {
+                    "stops the server this table runs: the other players' tables lose the game; its record stays"
+                }
+                None => "the server keeps your seat for its code: join again to play on",
+            };
+            if ui.button("Leave the game").on_hover_text(hover).clicked() {
+                self.net
+                    .write(crate::session::remote::NetworkRequest::Leave);
+            }
             return;
         }
         let text = self.text(file).clone();
@@ -394,6 +461,7 @@ impl FilePanel<'_> {
                 self.save.write(SaveRequest::to(edited.trim()));
             }
         });
+        self.network_rows(ui, in_play);
         if let Some((path, line)) = &self.failure.0
             && ui
                 .button(format!("Open it up to line {}", line - 1))

@@ -168,6 +168,8 @@ pub struct Opener {
     pub adopt: fn(&mut World, &super::remote::Sent) -> Result<(), String>,
     /// Takes what the table asked of a game a server holds, to send.
     pub outgoing: fn(&mut World) -> Vec<super::remote::Outgoing>,
+    /// Where the game of this system in play, if any, was opened from.
+    pub scenario: fn(&World) -> Option<ScenarioSource>,
 }
 
 impl Opener {
@@ -200,6 +202,11 @@ impl Opener {
                     .get_resource_mut::<ActiveGame<S>>()
                     .and_then(|mut a| a.outbox.as_mut().map(std::mem::take))
                     .unwrap_or_default()
+            },
+            scenario: |world| {
+                world
+                    .get_resource::<ActiveGame<S>>()
+                    .map(|a| a.source.clone())
             },
         }
     }

@@ -55,7 +55,7 @@ pub enum Connection {
 }
 
 /// What a table serving the game (`sandtable --host`) tells the players.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Hosting {
     /// The address the other players join.
     pub address: std::net::SocketAddr,
@@ -66,7 +66,23 @@ pub struct Hosting {
     pub seats: Vec<(String, Option<u8>, String)>,
     /// The referee's record.
     pub record: std::path::PathBuf,
+    /// Set, the server's loop ends.
+    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
+
+impl PartialEq for Hosting {
+    fn eq(&self, other: &Hosting) -> bool {
+        (&self.address, self.local_only, &self.seats, &self.record)
+            == (
+                &other.address,
+                other.local_only,
+                &other.seats,
+                &other.record,
+            )
+    }
+}
+
+impl Eq for Hosting {}
 
 impl Remote {
     /// A table joined at `seat`, or watching as the public.
@@ -108,34 +124,397 @@ fn connection(world: &World) -> Connection {
     }
 }
 
+/// The network's side of a table: replicon's client with renet, the
+/// views kept ([`sandtable_net::ViewPlugin`]), the connection watched and
+/// made again after a drop ([`sandtable_net::udp::JoinPlugin`]). The app
+/// has them from its start, so that its panel can join a game.
+pub fn network_plugins(app: &mut App) {
+    app.add_plugins((
+        bevy_replicon::prelude::RepliconPlugins,
+        bevy_replicon_renet::RepliconRenetPlugins,
+        sandtable_net::ViewPlugin,
+        sandtable_net::udp::JoinPlugin,
+    ));
+    sandtable_net::protocol(app);
+}
+
 /// Makes `app` a table joined to the server at `server` over UDP as
-/// `client_id`: replicon's client with renet, the views kept
-/// ([`sandtable_net::ViewPlugin`]), the connection watched and made again
-/// after a drop ([`sandtable_net::udp::JoinPlugin`]), claiming `claim`'s
-/// seat with its code, or watching as the public.
+/// `client_id` ([`network_plugins`], then [`connect`]), claiming
+/// `claim`'s seat with its code, or watching as the public.
 pub fn join(
     app: &mut App,
     server: std::net::SocketAddr,
     claim: Option<(u16, String)>,
     client_id: u64,
 ) -> std::io::Result<()> {
-    use sandtable_net::udp::{Claiming, JoinPlugin};
-    app.add_plugins((
-        bevy_replicon::prelude::RepliconPlugins,
-        bevy_replicon_renet::RepliconRenetPlugins,
-        sandtable_net::ViewPlugin,
-        JoinPlugin,
-    ));
-    sandtable_net::protocol(app);
-    sandtable_net::udp::join(app, server, client_id)?;
+    network_plugins(app);
+    connect(app.world_mut(), server, claim, client_id)
+}
+
+/// Joins the table (with [`network_plugins`]) to the server at `server`
+/// as `client_id`, claiming `claim`'s seat with its code, or watching.
+pub fn connect(
+    world: &mut World,
+    server: std::net::SocketAddr,
+    claim: Option<(u16, String)>,
+    client_id: u64,
+) -> std::io::Result<()> {
+    sandtable_net::udp::join_world(world, server, client_id)?;
+    // The table's own bots sit out: the server seats a served game's.
+    if let Some(mut seats) = world.get_resource_mut::<super::Seats>() {
+        for seat in &mut seats.0 {
+            *seat = super::Seat::Person;
+        }
+    }
     if let Some((seat, code)) = &claim {
-        app.insert_resource(Claiming(sandtable_net::Claim {
+        world.insert_resource(sandtable_net::udp::Claiming(sandtable_net::Claim {
             seat: *seat,
             code: code.clone(),
         }));
     }
-    app.insert_resource(Remote::joined(server, claim.map(|(s, _)| s)));
+    world.insert_resource(Remote::joined(server, claim.map(|(s, _)| s)));
     Ok(())
+}
+
+/// A client id for netcode, drawn at random: unique among a server's
+/// clients.
+pub fn random_client_id() -> Result<u64, String> {
+    let mut id = [0u8; 8];
+    getrandom::fill(&mut id).map_err(|e| format!("no randomness for the client's id: {e}"))?;
+    Ok(u64::from_le_bytes(id))
+}
+
+/// Serves `host.scenario` from this table: the server of `sandtable-serve`
+/// on a thread of its own, listening on `host.port` (loopback alone
+/// without `host.public`), with `bots` seated; then the table joins it at
+/// `host.seat` with that seat's code, as any other table would. Returns
+/// what the host tells the players, a line each.
+pub fn host(
+    world: &mut World,
+    host: &crate::options::Host,
+    bots: &[(usize, u8)],
+) -> Result<Vec<String>, String> {
+    use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let args = sandtable_serve::Args {
+        scenario: host.scenario.clone(),
+        port: host.port,
+        listen: match host.public {
+            Some(_) => IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+            None => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        },
+        public: host.public.into_iter().collect(),
+        save: host.save.clone(),
+        bots: bots.iter().map(|(p, l)| format!("{p}={l}")).collect(),
+        turn_limit: None,
+    };
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let stopped = stop.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("sandtable-host".into())
+        .spawn(move || {
+            match sandtable_serve::prepare(&args, sandtable_serve::Logging::Shared) {
+                Ok(mut prepared) => {
+                    // The table stops its server when it leaves the game.
+                    prepared
+                        .app
+                        .add_systems(Update, move |mut exit: MessageWriter<AppExit>| {
+                            if stopped.load(Ordering::Relaxed) {
+                                exit.write(AppExit::Success);
+                            }
+                        });
+                    let told = (
+                        prepared.listening,
+                        prepared.seats.clone(),
+                        prepared.record.clone(),
+                        prepared.lines(&args.scenario),
+                    );
+                    if tx.send(Ok(told)).is_ok() {
+                        prepared.app.run();
+                    }
+                }
+                Err(failure) => {
+                    let _ = tx.send(Err(failure.message));
+                }
+            }
+        })
+        .map_err(|e| format!("no thread for the server: {e}"))?;
+    let (listening, seats, record, lines) = rx
+        .recv()
+        .map_err(|_| "the server stopped before it began".to_owned())??;
+    let refuse = |why: String| {
+        stop.store(true, Ordering::Relaxed);
+        Err(why)
+    };
+    let Some(seat) = seats.get(usize::from(host.seat)) else {
+        return refuse(format!(
+            "seat {}: the scenario has {} players, numbered 0 to {}",
+            host.seat,
+            seats.len(),
+            seats.len().saturating_sub(1)
+        ));
+    };
+    if seat.player != sandtable_core::record::SeatPlayer::Person {
+        return refuse(format!(
+            "seat {}: a bot plays {}: the host plays another seat",
+            host.seat, seat.name
+        ));
+    }
+    let local = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), listening.port());
+    let address = host.public.unwrap_or(local);
+    let id = match random_client_id() {
+        Ok(id) => id,
+        Err(why) => return refuse(why),
+    };
+    if let Err(e) = connect(world, address, Some((host.seat, seat.code.clone())), id) {
+        return refuse(format!("{address}: {e}"));
+    }
+    world.resource_mut::<Remote>().hosting = Some(Hosting {
+        address,
+        local_only: host.public.is_none(),
+        seats: seats
+            .iter()
+            .map(|s| {
+                let bot = match s.player {
+                    sandtable_core::record::SeatPlayer::Bot(level) => Some(level),
+                    sandtable_core::record::SeatPlayer::Person => None,
+                };
+                (s.name.clone(), bot, s.code.clone())
+            })
+            .collect(),
+        record,
+        stop,
+    });
+    Ok(lines)
+}
+
+/// What is typed in the panel's network fields.
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct NetworkField {
+    /// The server's address, as IP:PORT.
+    pub address: String,
+    /// The seat to claim (empty: watch).
+    pub seat: String,
+    /// Its code.
+    pub code: String,
+    /// The port to host on.
+    pub port: String,
+    /// The seat the host plays.
+    pub host_seat: String,
+}
+
+impl Default for NetworkField {
+    fn default() -> NetworkField {
+        NetworkField {
+            address: String::new(),
+            seat: String::new(),
+            code: String::new(),
+            port: "5000".to_owned(),
+            host_seat: "0".to_owned(),
+        }
+    }
+}
+
+impl NetworkField {
+    /// The join the fields ask for, or why they do not make one.
+    pub fn join(&self) -> Result<NetworkRequest, String> {
+        let address = self.address.trim();
+        let server = address.parse().map_err(|_| {
+            format!("the server's address is IP:PORT, as 192.168.1.20:5000, not `{address}`")
+        })?;
+        let (seat, code) = (self.seat.trim(), self.code.trim());
+        let claim = match (seat.is_empty(), code.is_empty()) {
+            (true, true) => None,
+            (false, false) => Some((
+                seat.parse().map_err(|_| {
+                    format!("the seat is a player's index (0 is the first), not `{seat}`")
+                })?,
+                code.to_owned(),
+            )),
+            _ => return Err("a seat and its code go together (neither: watch)".to_owned()),
+        };
+        Ok(NetworkRequest::Join { server, claim })
+    }
+
+    /// The hosting the fields ask for, or why they do not make one.
+    pub fn host(&self) -> Result<NetworkRequest, String> {
+        let (port, seat) = (self.port.trim(), self.host_seat.trim());
+        Ok(NetworkRequest::Host {
+            port: port
+                .parse()
+                .map_err(|_| format!("the port is a number from 0 to 65535, not `{port}`"))?,
+            seat: seat.parse().map_err(|_| {
+                format!("the seat is a player's index (0 is the first), not `{seat}`")
+            })?,
+        })
+    }
+}
+
+/// What the panel asks of the network.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub enum NetworkRequest {
+    /// Join the server at this address, at a seat with its code, or
+    /// watching.
+    Join {
+        /// The server's address.
+        server: std::net::SocketAddr,
+        /// The seat and its code; `None` watches.
+        claim: Option<(u16, String)>,
+    },
+    /// Serve the scenario in play from this table on this port, and play
+    /// this seat; the panel's bot seats are the server's bots.
+    Host {
+        /// The UDP port.
+        port: u16,
+        /// The seat the host plays.
+        seat: u16,
+    },
+    /// Leave the served game (stopping the server when this table hosts
+    /// it): the built-in table comes back.
+    Leave,
+    /// Join as the panel's fields say ([`NetworkField::join`]).
+    JoinTyped,
+    /// Host as the panel's fields say ([`NetworkField::host`]).
+    HostTyped,
+}
+
+/// Carries out what the panel asked of the network.
+fn answer_network_requests(world: &mut World) {
+    let Some(requests) = world
+        .get_resource_mut::<Messages<NetworkRequest>>()
+        .map(|mut m| m.drain().collect::<Vec<_>>())
+    else {
+        return;
+    };
+    for request in requests {
+        let typed = match request {
+            NetworkRequest::JoinTyped => world.resource::<NetworkField>().join(),
+            NetworkRequest::HostTyped => world.resource::<NetworkField>().host(),
+            other => Ok(other),
+        };
+        let result = match typed {
+            Err(why) => Err(why),
+            Ok(NetworkRequest::JoinTyped | NetworkRequest::HostTyped) => Ok(()),
+            Ok(NetworkRequest::Join { server, claim }) => join_from_panel(world, server, claim),
+            Ok(NetworkRequest::Host { port, seat }) => host_from_panel(world, port, seat),
+            Ok(NetworkRequest::Leave) => {
+                leave(world);
+                Ok(())
+            }
+        };
+        if let Err(why) = result {
+            world.resource_mut::<Notice>().error(why);
+        }
+    }
+}
+
+/// Why the table cannot join or host now, if it cannot.
+fn may_join(world: &World) -> Result<(), String> {
+    if world.contains_resource::<Remote>() {
+        return Err("this table is in a served game already: leave it first".to_owned());
+    }
+    if !world.contains_resource::<bevy_replicon::prelude::RepliconChannels>() {
+        return Err("this table has no network".to_owned());
+    }
+    let openers = world.resource::<Openers>().clone();
+    if openers.0.iter().any(|o| (o.unsaved)(world)) {
+        return Err(
+            "the game in play has moves not saved: save it (or start a new game) before joining"
+                .to_owned(),
+        );
+    }
+    Ok(())
+}
+
+fn join_from_panel(
+    world: &mut World,
+    server: std::net::SocketAddr,
+    claim: Option<(u16, String)>,
+) -> Result<(), String> {
+    may_join(world)?;
+    connect(world, server, claim, random_client_id()?).map_err(|e| format!("{server}: {e}"))?;
+    world
+        .resource_mut::<Notice>()
+        .info(format!("joining the game served at {server}"));
+    Ok(())
+}
+
+fn host_from_panel(world: &mut World, port: u16, seat: u16) -> Result<(), String> {
+    may_join(world)?;
+    let openers = world.resource::<Openers>().clone();
+    let source = openers.0.iter().find_map(|o| (o.scenario)(world));
+    let scenario = match source {
+        Some(ScenarioSource::File(path)) => path,
+        Some(ScenarioSource::Embedded) => {
+            return Err(
+                "the built-in table has no file to serve: open scenarios/standard.ron, then host"
+                    .to_owned(),
+            );
+        }
+        Some(ScenarioSource::Unsaved) => {
+            return Err(
+                "save the layout to a file first: the server reads it from there".to_owned(),
+            );
+        }
+        None => return Err("open a scenario to host".to_owned()),
+    };
+    let bots: Vec<(usize, u8)> = world
+        .resource::<super::Seats>()
+        .0
+        .iter()
+        .enumerate()
+        .filter_map(|(k, s)| match s {
+            super::Seat::Bot(level) => Some((k, *level)),
+            super::Seat::Person => None,
+        })
+        .collect();
+    let plan = crate::options::Host {
+        scenario,
+        port,
+        public: None,
+        seat,
+        save: None,
+    };
+    let lines = host(world, &plan, &bots)?;
+    for line in &lines {
+        info!("{line}");
+    }
+    world
+        .resource_mut::<Notice>()
+        .info(format!("serving this scenario on port {port}"));
+    Ok(())
+}
+
+/// Leaves the served game: the connection ends (the server keeps the
+/// seat for its code), the server stops when this table hosts it, and
+/// the built-in table comes back.
+fn leave(world: &mut World) {
+    let Some(remote) = world.remove_resource::<Remote>() else {
+        return;
+    };
+    sandtable_net::udp::leave_world(world);
+    if let Some(mut logs) = world.get_resource_mut::<Logs>() {
+        *logs = Logs::default();
+    }
+    if let Some(hosting) = &remote.hosting {
+        hosting
+            .stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    let openers = world.resource::<Openers>().clone();
+    match openers.open(std::path::Path::new(super::files::EMBEDDED), None) {
+        Ok(opened) => opened.put_on_table(world),
+        Err(e) => world.resource_mut::<Notice>().error(e.message),
+    }
+    let words = match &remote.hosting {
+        Some(h) => format!(
+            "left the game and stopped its server; its record is in {}",
+            h.record.display()
+        ),
+        None => "left the served game: the server keeps the seat for its code".to_owned(),
+    };
+    world.resource_mut::<Notice>().info(words);
 }
 
 /// What the table asks of a game a server holds.
@@ -150,16 +529,18 @@ pub enum Outgoing {
 /// Follows the server's views, sends what the table asks of the game
 /// and shows what the server refused.
 pub fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        (
-            follow_server.in_set(crate::FlowSteps::Open),
-            send_outgoing.after(crate::FlowSteps::Play),
-            show_refusals
-                .run_if(resource_exists::<Messages<Refused>>)
-                .in_set(crate::FlowSteps::Open),
-        ),
-    );
+    app.add_message::<NetworkRequest>()
+        .init_resource::<NetworkField>()
+        .add_systems(
+            Update,
+            (
+                follow_server.in_set(crate::FlowSteps::Open),
+                send_outgoing.after(crate::FlowSteps::Play),
+                show_refusals
+                    .run_if(resource_exists::<Messages<Refused>>)
+                    .in_set(crate::FlowSteps::Open),
+            ),
+        );
 }
 
 /// Says once, as the table's notice, why the server could not be joined.
@@ -257,6 +638,7 @@ fn sent(world: &mut World, seat: Option<u16>) -> Option<Sent> {
 /// time (or for another viewer) a game of the scenario sent, then the
 /// game itself, as that viewer may know it.
 fn follow_server(world: &mut World) {
+    answer_network_requests(world);
     let Some(remote) = world.get_resource::<Remote>().cloned() else {
         return;
     };

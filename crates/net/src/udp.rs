@@ -154,24 +154,51 @@ fn next_client_id(last: u64) -> u64 {
 /// server's clients; a random number will do). Add [`JoinPlugin`] to be
 /// told when it does not connect.
 pub fn join(app: &mut App, server: SocketAddr, client_id: u64) -> std::io::Result<()> {
-    let (renet, transport) = connect(
-        app.world().resource::<RepliconChannels>(),
+    join_world(app.world_mut(), server, client_id)
+}
+
+/// [`join`] on a running app's world: a table that joins from its panel.
+pub fn join_world(world: &mut World, server: SocketAddr, client_id: u64) -> std::io::Result<()> {
+    let (renet, transport) = connect(world.resource::<RepliconChannels>(), server, client_id)?;
+    // Removed first, so that the client is an added resource (replicon's
+    // client begins connecting then).
+    world.remove_resource::<RenetClient>();
+    world.remove_resource::<NetcodeClientTransport>();
+    world.insert_resource(renet);
+    world.insert_resource(transport);
+    world.insert_resource(Joining {
         server,
+        began: None,
+        connected: false,
+        failed: None,
+        lost: false,
+        rejoined: 0,
         client_id,
-    )?;
-    app.insert_resource(renet)
-        .insert_resource(transport)
-        .insert_resource(Joining {
-            server,
-            began: None,
-            connected: false,
-            failed: None,
-            lost: false,
-            rejoined: 0,
-            client_id,
-            retried: None,
-        });
+        retried: None,
+    });
     Ok(())
+}
+
+/// Ends a client's connection: netcode tells the server at once, and
+/// what the server replicated is despawned. The client can join again.
+pub fn leave_world(world: &mut World) {
+    if let Some(mut transport) = world.get_resource_mut::<NetcodeClientTransport>() {
+        transport.disconnect();
+    }
+    world.remove_resource::<NetcodeClientTransport>();
+    world.remove_resource::<RenetClient>();
+    world.remove_resource::<Joining>();
+    world.remove_resource::<Claiming>();
+    let sent: Vec<Entity> = world
+        .query_filtered::<Entity, With<bevy_replicon::client::Remote>>()
+        .iter(world)
+        .collect();
+    for entity in sent {
+        world.despawn(entity);
+    }
+    if let Some(mut state) = world.get_resource_mut::<NextState<ClientState>>() {
+        state.set(ClientState::Disconnected);
+    }
 }
 
 /// A client's watch on its connection: a server of another version

@@ -90,6 +90,16 @@ fn table(seat: Option<u16>) -> App {
     app
 }
 
+/// What the table's notice says now.
+fn notice(table: &App) -> String {
+    table
+        .world()
+        .resource::<sandtable::session::Notice>()
+        .text
+        .clone()
+        .unwrap_or_default()
+}
+
 fn round(server: &mut App, tables: &mut [&mut App]) {
     for t in tables.iter_mut() {
         t.update();
@@ -171,13 +181,6 @@ fn r57_a_joined_table_shows_its_seat_s_masked_game_and_follows_the_server() {
     for _ in 0..3 {
         round(&mut server, &mut [&mut red, &mut watcher]);
     }
-    let notice = |t: &App| {
-        t.world()
-            .resource::<sandtable::session::Notice>()
-            .text
-            .clone()
-            .unwrap_or_default()
-    };
     assert!(
         notice(&red).contains("`fly to the moon` is not a command"),
         "{}",
@@ -473,13 +476,7 @@ fn a_table_whose_connection_drops_joins_again_by_itself_and_gets_its_seat_and_vi
     red.world_mut()
         .write_message(sandtable::session::UndoRequest);
     red.update();
-    let notice = red
-        .world()
-        .resource::<sandtable::session::Notice>()
-        .text
-        .clone()
-        .unwrap_or_default();
-    assert!(notice.contains("not sent"), "{notice}");
+    assert!(notice(&red).contains("not sent"), "{}", notice(&red));
     // It joins again by itself, claims its seat with its code, and the
     // server's seat list has Red held again.
     until(
@@ -693,13 +690,6 @@ fn a_table_hosts_its_scenario_from_the_panel_another_joins_from_its_panel_and_bo
     red.world_mut().resource_mut::<NetworkField>().port = "fifty".into();
     red.world_mut().write_message(NetworkRequest::HostTyped);
     red.update();
-    let notice = |t: &App| {
-        t.world()
-            .resource::<sandtable::session::Notice>()
-            .text
-            .clone()
-            .unwrap_or_default()
-    };
     assert!(notice(&red).contains("not `fifty`"), "{}", notice(&red));
     assert!(red.world().get_resource::<Remote>().is_none());
     {

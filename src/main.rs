@@ -88,7 +88,11 @@ fn main() -> AppExit {
     }
     app.add_systems(Last, report_load_time);
     if let Some(server) = options.join
-        && let Err(message) = join(&mut app, server, options.claim.clone())
+        && let Err(message) = join(&mut app, server, options.claim.clone()).map(|()| {
+            app.world_mut()
+                .resource_mut::<sandtable::session::remote::Remote>()
+                .seat_named = options.claim_named.clone();
+        })
     {
         eprintln!("{message}");
         return AppExit::error();

@@ -21,7 +21,8 @@ pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL
   --layout           start in layout mode (rulers, measuring and the editor)
     --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit
   --join IP:PORT     play a game served by sandtable-serve there (without --seat: watch it)
-    --seat P --code C  the seat to take (0 is the first) and the code the server printed for it
+      --seat P --code C  the seat to take, by index (0 is the first) or player's name, and the
+                     code the server printed for it
   --host FILE.ron    serve the scenario from this table on UDP port N (--port) and play seat P
                      (default 0); this machine holds every secret of the game: for players who
                      do not trust the host, run sandtable-serve on a machine none of them plays at
@@ -47,6 +48,9 @@ pub struct Options {
     pub join: Option<std::net::SocketAddr>,
     /// The seat to claim there and its code (`--seat`, `--code`).
     pub claim: Option<(u16, String)>,
+    /// The seat to claim there by its player's name, and its code
+    /// (`--seat NAME`): found once the server says who sits where.
+    pub claim_named: Option<(String, String)>,
     /// The game this table serves (`--host`).
     pub host: Option<Host>,
 }
@@ -128,9 +132,11 @@ impl Options {
                 }
                 "--seat" => {
                     let seat = args.next().unwrap_or_default();
-                    let seat: u16 = seat.parse().map_err(|_| {
-                        format!("--seat needs a player index, not `{seat}`\n\n{USAGE}")
-                    })?;
+                    if seat.trim().is_empty() || seat.starts_with('-') {
+                        return Err(format!(
+                            "--seat needs a player's index or name, not `{seat}`\n\n{USAGE}"
+                        ));
+                    }
                     seat_given = Some(seat);
                 }
                 "--code" => {
@@ -191,7 +197,14 @@ impl Options {
                 scenario,
                 port,
                 public,
-                seat: seat_given.unwrap_or(0),
+                seat: match seat_given {
+                    None => 0,
+                    Some(seat) => seat.parse().map_err(|_| {
+                        format!(
+                            "--seat with --host needs the player's index, not `{seat}`\n\n{USAGE}"
+                        )
+                    })?,
+                },
                 save,
             });
             return Ok(options);
@@ -202,7 +215,10 @@ impl Options {
             ));
         }
         match (seat_given, code_given) {
-            (Some(seat), Some(code)) => options.claim = Some((seat, code)),
+            (Some(seat), Some(code)) => match seat.parse::<u16>() {
+                Ok(index) => options.claim = Some((index, code)),
+                Err(_) => options.claim_named = Some((seat, code)),
+            },
             (None, None) => {}
             _ => {
                 return Err(format!(
@@ -210,7 +226,7 @@ impl Options {
                 ));
             }
         }
-        if options.join.is_none() && options.claim.is_some() {
+        if options.join.is_none() && (options.claim.is_some() || options.claim_named.is_some()) {
             return Err(format!(
                 "--seat and --code take a seat of a game joined with --join\n\n{USAGE}"
             ));
@@ -282,6 +298,20 @@ mod tests {
             Some("127.0.0.1:5000".parse().expect("an address"))
         );
         assert_eq!(options.claim, Some((1, "ab-cd".to_owned())));
+        let named = parse(&[
+            "--join",
+            "127.0.0.1:5000",
+            "--seat",
+            "Blue",
+            "--code",
+            "ab-cd",
+        ])
+        .expect("a seat by name");
+        assert_eq!(named.claim, None);
+        assert_eq!(
+            named.claim_named,
+            Some(("Blue".to_owned(), "ab-cd".to_owned()))
+        );
         let watching = parse(&["--join", "[::1]:5000"]).expect("watching");
         assert_eq!(watching.claim, None);
         for (args, why) in [
@@ -292,8 +322,8 @@ mod tests {
             (&["--join", "127.0.0.1:5000", "x.ron"], "no file"),
             (&["--join", "127.0.0.1:5000", "--bot", "1=2"], "no file"),
             (
-                &["--join", "127.0.0.1:5000", "--seat", "x", "--code", "y"],
-                "player index",
+                &["--join", "127.0.0.1:5000", "--seat", "--code", "y"],
+                "index or name",
             ),
         ] {
             let err = parse(args).expect_err("refused");
@@ -352,6 +382,10 @@ mod tests {
             (
                 &["--host", "s.ron", "--port", "1", "--public", "here"],
                 "IP:PORT",
+            ),
+            (
+                &["--host", "s.ron", "--port", "1", "--seat", "Red"],
+                "the player's index",
             ),
             (&["--port", "1"], "go with --host"),
             (&["x.ron", "--save", "g.moves"], "go with --host"),

@@ -778,3 +778,32 @@ fn a_table_hosts_its_scenario_from_the_panel_another_joins_from_its_panel_and_bo
     let _ = std::fs::remove_file(&hosting.record);
     let _ = std::fs::remove_file(hosting.record.with_extension("moves.bak"));
 }
+
+#[test]
+fn a_table_claims_a_seat_by_its_player_s_name_once_the_server_says_who_sits_where() {
+    let mut server = server();
+    let (mut blue, mut stray) = (table(None), table(None));
+    for t in [&mut blue, &mut stray] {
+        server.connect_client(t);
+    }
+    blue.world_mut().resource_mut::<Remote>().seat_named = Some(("BLUE".into(), "blue".into()));
+    stray.world_mut().resource_mut::<Remote>().seat_named = Some(("Green".into(), "x".into()));
+    for _ in 0..4 {
+        round(&mut server, &mut [&mut blue, &mut stray]);
+    }
+    assert_eq!(blue.world().resource::<Remote>().seat, Some(1));
+    let active = blue.world().resource::<ActiveGame<Warpspawn>>();
+    assert_eq!(active.viewer, Viewer::Player(Seat(1)));
+    let game = server.world().resource::<Hosted<Battle>>().game().clone();
+    assert!(active.game.game() == &game.masked(Viewer::Player(Seat(1))));
+    assert_eq!(stray.world().resource::<Remote>().seat, None);
+    assert!(
+        notice(&stray).contains("no seat is named `Green`: the seats are Red, Blue"),
+        "{}",
+        notice(&stray)
+    );
+    assert_eq!(
+        stray.world().resource::<ActiveGame<Warpspawn>>().viewer,
+        Viewer::Public
+    );
+}

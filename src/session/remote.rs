@@ -35,6 +35,9 @@ pub struct Remote {
     shown: Option<(Viewer, u32)>,
     /// Why the server could not be joined was shown.
     failure_shown: bool,
+    /// A seat to claim by its player's name, with its code, once the
+    /// server says who sits where (`--seat NAME`).
+    pub seat_named: Option<(String, String)>,
     /// The logs last put on the table: their revision and lengths.
     log_shown: Option<(u32, usize, usize)>,
 }
@@ -105,6 +108,33 @@ impl Remote {
     pub fn may_send(&self) -> bool {
         self.connection == Connection::Connected
     }
+}
+
+/// Claims the seat named in [`Remote::seat_named`] now that the server
+/// said who sits where: its index found by the player's name (any case),
+/// or the notice says which names there are.
+fn claim_by_name(world: &mut World, seats: &[SeatStatus]) {
+    let Some((name, code)) = world.resource_mut::<Remote>().seat_named.take() else {
+        return;
+    };
+    let Some(k) = seats
+        .iter()
+        .position(|s| s.name.eq_ignore_ascii_case(name.trim()))
+    else {
+        let names: Vec<&str> = seats.iter().map(|s| s.name.as_str()).collect();
+        world.resource_mut::<Notice>().error(format!(
+            "no seat is named `{name}`: the seats are {}; watching",
+            names.join(", ")
+        ));
+        return;
+    };
+    let claim = sandtable_net::Claim {
+        seat: k as u16,
+        code,
+    };
+    world.insert_resource(sandtable_net::udp::Claiming(claim.clone()));
+    world.write_message(claim);
+    world.resource_mut::<Remote>().seat = Some(k as u16);
 }
 
 /// The connection as the client's resources tell it: [`sandtable_net::udp::Joining`]
@@ -662,10 +692,16 @@ fn follow_server(world: &mut World) {
         let mut public = world.query::<&PublicView>();
         public.iter(world).next().map(|v| v.seats.clone())
     };
-    if let Some(seats) = seats
+        if let Some(seats) = seats
         && seats != remote.seats
     {
         world.resource_mut::<Remote>().seats = seats;
+    }
+    if remote.seat_named.is_some() {
+        let seats = world.resource::<Remote>().seats.clone();
+        if !seats.is_empty() {
+            claim_by_name(world, &seats);
+        }
     }
     let Some(sent) = sent(world, remote.seat) else {
         return;

@@ -692,7 +692,7 @@ fn follow_server(world: &mut World) {
         let mut public = world.query::<&PublicView>();
         public.iter(world).next().map(|v| v.seats.clone())
     };
-        if let Some(seats) = seats
+    if let Some(seats) = seats
         && seats != remote.seats
     {
         world.resource_mut::<Remote>().seats = seats;

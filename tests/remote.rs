@@ -807,3 +807,41 @@ fn a_table_claims_a_seat_by_its_player_s_name_once_the_server_says_who_sits_wher
         Viewer::Public
     );
 }
+
+#[test]
+fn a_table_that_goes_silent_shows_as_gone_at_once_and_as_back_when_heard_from() {
+    let (mut server, at) = udp_server();
+    server.insert_resource(sandtable_net::udp::SilenceLimit(
+        std::time::Duration::from_millis(400),
+    ));
+    let mut red = udp_table(at, 0, "red");
+    let held = |server: &mut App| {
+        let mut q = server.world_mut().query::<&sandtable_net::PublicView>();
+        q.iter(server.world()).next().map(|v| v.seats[0].held)
+    };
+    until(&mut [&mut server, &mut red], "Red seated", |a| {
+        shows_its_seat(a[1], a[0]) && held(a[0]) == Some(true)
+    });
+    // Red's table sends nothing (frozen, or its cable pulled): the server
+    // shows its seat not held within the limit, long before netcode's
+    // 15 s timeout would end the connection.
+    let quiet = std::time::Instant::now();
+    until(&mut [&mut server], "Red shown gone", |a| {
+        held(a[0]) == Some(false)
+    });
+    assert!(quiet.elapsed() < std::time::Duration::from_secs(2));
+    assert!(
+        server.world().resource::<Hosted<Battle>>().revision() == 0,
+        "nothing of the game changed"
+    );
+    // Heard from again, it holds its seat, and its table says so.
+    until(&mut [&mut server, &mut red], "Red back", |a| {
+        held(a[0]) == Some(true)
+            && a[1]
+                .world()
+                .resource::<Remote>()
+                .seats
+                .first()
+                .is_some_and(|s| s.held)
+    });
+}

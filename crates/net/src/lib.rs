@@ -225,6 +225,12 @@ pub struct SeatOnly(pub u16);
 #[component(immutable)]
 pub struct Seated(pub u16);
 
+/// On a client's entity on the server: it has sent nothing for a while
+/// (`udp` marks it after [`udp::SILENCE`]), so the seat it holds shows as
+/// not held until it is heard from again. Its seat stays its own.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Silent;
+
 impl VisibilityFilter for SeatOnly {
     type ClientComponent = Seated;
     type Scope = Entity;
@@ -959,7 +965,7 @@ fn log_refusals<G: GameState + Wire>(
 fn refresh_views<G: GameState + Wire>(
     hosted: Res<Hosted<G>>,
     bots: Option<Res<Bots<G>>>,
-    clients: Query<&Seated>,
+    clients: Query<&Seated, Without<Silent>>,
     mut last_held: Local<Option<Vec<bool>>>,
     mut seats: Query<&mut SeatView>,
     mut public: Query<&mut PublicView>,

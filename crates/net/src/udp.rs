@@ -31,6 +31,54 @@ pub const MAX_CLIENTS: usize = 16;
 /// How long a client tries to connect before it says why it could not.
 pub const JOIN_WAIT: Duration = Duration::from_secs(5);
 
+/// How long a seated client may send nothing before its seat shows as
+/// not held ([`crate::Silent`]): netcode's own timeout, which ends the
+/// connection, is 15 s. A table sends at least once a frame.
+pub const SILENCE: Duration = Duration::from_secs(3);
+
+/// The silence after which a client's seat shows as not held: [`SILENCE`]
+/// unless set otherwise (tests).
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SilenceLimit(pub Duration);
+
+impl Default for SilenceLimit {
+    fn default() -> SilenceLimit {
+        SilenceLimit(SILENCE)
+    }
+}
+
+/// Marks the clients the server has not heard from for the
+/// [`SilenceLimit`] as [`crate::Silent`], and unmarks them when they are
+/// heard from again.
+fn watch_silence(
+    transport: Option<Res<NetcodeServerTransport>>,
+    limit: Res<SilenceLimit>,
+    clients: Query<(
+        Entity,
+        &bevy_replicon::shared::backend::connected_client::NetworkId,
+        Has<crate::Silent>,
+    )>,
+    mut commands: Commands,
+) {
+    let Some(transport) = transport else {
+        return;
+    };
+    for (entity, id, silent) in &clients {
+        let quiet = transport
+            .time_since_last_received_packet(id.get())
+            .is_some_and(|t| t >= limit.0);
+        match (quiet, silent) {
+            (true, false) => {
+                commands.entity(entity).insert(crate::Silent);
+            }
+            (false, true) => {
+                commands.entity(entity).remove::<crate::Silent>();
+            }
+            _ => {}
+        }
+    }
+}
+
 /// How long a client whose connection dropped waits before each new
 /// attempt to connect again.
 pub const REJOIN_WAIT: Duration = Duration::from_secs(1);
@@ -87,7 +135,10 @@ pub fn listen(
         socket,
     )?;
     let renet = RenetServer::new(connection(app.world().resource::<RepliconChannels>()));
-    app.insert_resource(renet).insert_resource(transport);
+    app.insert_resource(renet)
+        .insert_resource(transport)
+        .init_resource::<SilenceLimit>()
+        .add_systems(Update, watch_silence.before(crate::Serving));
     Ok(address)
 }
 

@@ -570,7 +570,7 @@ fn hosted_on_a_thread(
 fn plays_over_the_network<S: sandtable::session::game::TableSystem>(path: &str, commands: usize) {
     use rand::{Rng, SeedableRng};
     let (address, codes, stop, record) = hosted_on_a_thread(path);
-    let mut tables: Vec<App> = (0..2u16)
+    let mut tables: Vec<App> = (0..codes.len() as u16)
         .map(|k| udp_table(address, k, &codes[usize::from(k)]))
         .collect();
     let seated = |t: &App, k: u16| {
@@ -580,14 +580,11 @@ fn plays_over_the_network<S: sandtable::session::game::TableSystem>(path: &str, 
                 .get_resource::<ActiveGame<S>>()
                 .is_some_and(|a| a.viewer == Viewer::Player(Seat(k)))
     };
-    {
-        let [a, b] = &mut tables[..] else {
-            unreachable!()
-        };
-        until(&mut [a, b], &format!("{path}: both seated"), |t| {
-            seated(t[0], 0) && seated(t[1], 1)
-        });
-    }
+    until(
+        &mut tables.iter_mut().collect::<Vec<_>>(),
+        &format!("{path}: every seat seated"),
+        |t| (0..t.len()).all(|k| seated(t[k], k as u16)),
+    );
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(47);
     let mut played = 0;
     for n in 0..commands {
@@ -618,22 +615,26 @@ fn plays_over_the_network<S: sandtable::session::game::TableSystem>(path: &str, 
         tables[mover]
             .world_mut()
             .write_message(S::bot_request(command));
-        let [a, b] = &mut tables[..] else {
-            unreachable!()
-        };
         until(
-            &mut [a, b],
+            &mut tables.iter_mut().collect::<Vec<_>>(),
             &format!("{path}: command {n}, `{command}`"),
-            |t| (0..2).all(|k| t[k].world().resource::<ActiveGame<S>>().revision > before[k]),
+            |t| (0..t.len()).all(|k| t[k].world().resource::<ActiveGame<S>>().revision > before[k]),
         );
         played += 1;
     }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let text = std::fs::read_to_string(&record).expect("the referee's record");
-    let recorded = text
+    // The commands, and those of a sealed decision not revealed yet,
+    // which the referee's record keeps in its `[Sealed]` header.
+    let sealed = text
         .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('[') && !l.starts_with('#'))
-        .count();
+        .find_map(|l| l.strip_prefix("[Sealed \"")?.strip_suffix("\"]"))
+        .map_or(0, |s| s.split(';').filter(|c| !c.trim().is_empty()).count());
+    let recorded = sealed
+        + text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('[') && !l.starts_with('#'))
+            .count();
     assert!(played > 0, "{path}: commands were played");
     assert_eq!(
         recorded, played,
@@ -644,14 +645,50 @@ fn plays_over_the_network<S: sandtable::session::game::TableSystem>(path: &str, 
 }
 
 #[test]
-fn every_rule_system_plays_over_the_network_from_the_table() {
+fn every_shipped_scenario_of_every_rule_system_plays_over_the_network_from_the_table() {
     use sandtable::cache::play::Cache;
     use sandtable::frontiers::table::Frontiers;
-    plays_over_the_network::<Cache>("scenarios/standard.ron", 8);
-    plays_over_the_network::<Cache>("scenarios/snyder-skirmish.ron", 8);
-    plays_over_the_network::<Warpspawn>("scenarios/warpspawn/open-field.ron", 8);
-    plays_over_the_network::<Warpspawn>("scenarios/warpspawn/flank-march.ron", 8);
-    plays_over_the_network::<Frontiers>("scenarios/frontiers/confrontation.ron", 8);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut systems = std::collections::BTreeSet::new();
+    let mut served = 0;
+    for folder in ["scenarios", "scenarios/warpspawn", "scenarios/frontiers"] {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(folder))
+            .expect("the folder")
+            .map(|e| e.expect("an entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+            .collect();
+        files.sort();
+        for file in files {
+            let path = format!(
+                "{folder}/{}",
+                file.file_name().expect("a name").to_string_lossy()
+            );
+            match sandtable_scenario::load_any(&file).expect("a shipped scenario loads") {
+                sandtable_scenario::Loaded::Cache(_) => {
+                    plays_over_the_network::<Cache>(&path, 4);
+                    systems.insert("cache");
+                }
+                sandtable_scenario::Loaded::Warpspawn(b) => {
+                    plays_over_the_network::<Warpspawn>(&path, 4);
+                    systems.insert(if b.setup.offboard.is_some() {
+                        "warpspawn with the grid"
+                    } else {
+                        "warpspawn"
+                    });
+                }
+                sandtable_scenario::Loaded::Frontiers(_) => {
+                    plays_over_the_network::<Frontiers>(&path, 4);
+                    systems.insert("frontiers");
+                }
+            }
+            served += 1;
+        }
+    }
+    assert_eq!(
+        systems.into_iter().collect::<Vec<_>>(),
+        ["cache", "frontiers", "warpspawn", "warpspawn with the grid"]
+    );
+    assert!(served >= 19, "{served} scenarios");
 }
 
 /// A headless table with the network's side, as the app has it, on the

@@ -34,7 +34,9 @@ fn main() -> AppExit {
     let opened = app.world().resource::<Openers>().open(&path, None);
     // A seat that is not a player is a mistake on the command line: said
     // before any window opens.
+    // A hosted scenario's bots are checked by its server, against it.
     if let Ok(opened) = &opened
+        && options.host.is_none()
         && let Err(message) = options.check_seats(opened.seats())
     {
         eprintln!("{message}");
@@ -151,17 +153,31 @@ fn base_app() -> App {
     // The models' files are read through their own source, registered
     // before the asset plugin.
     sandtable::table::files::asset_source(&mut app);
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: "Sandtable".to_owned(),
-            resolution: WindowResolution::new(1280, 720),
-            ..default()
-        }),
-        // The close button asks first when work is unsaved
-        // (`sandtable::session::ask_before_closing`).
-        close_when_requested: false,
-        ..default()
-    }))
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "Sandtable".to_owned(),
+                    resolution: WindowResolution::new(1280, 720),
+                    ..default()
+                }),
+                // The close button asks first when work is unsaved
+                // (`sandtable::session::ask_before_closing`).
+                close_when_requested: false,
+                ..default()
+            })
+            .set(bevy::log::LogPlugin {
+                // A hosted server's netcode logs every datagram it drops as an
+                // error, and renet every long view sent in fragments as a
+                // warning: garbage would flood the log (as `sandtable-serve`
+                // filters them).
+                filter: format!(
+                    "{}renetcode=off,renet::channel::unreliable=error",
+                    bevy::log::DEFAULT_FILTER
+                ),
+                ..default()
+            }),
+    )
     .add_plugins(sandtable::plugin);
     // The network's side, idle until the table joins or hosts a game.
     sandtable::session::remote::network_plugins(&mut app);

@@ -476,7 +476,11 @@ fn a_table_whose_connection_drops_joins_again_by_itself_and_gets_its_seat_and_vi
     red.world_mut()
         .write_message(sandtable::session::UndoRequest);
     red.update();
-    assert!(notice(&red).contains("not sent"), "{}", notice(&red));
+    assert!(
+        notice(&red).contains("not sent: the connection to the server dropped"),
+        "{}",
+        notice(&red)
+    );
     // It joins again by itself, claims its seat with its code, and the
     // server's seat list has Red held again.
     until(
@@ -881,4 +885,79 @@ fn a_table_that_goes_silent_shows_as_gone_at_once_and_as_back_when_heard_from() 
                 .first()
                 .is_some_and(|s| s.held)
     });
+}
+
+#[test]
+fn a_table_joining_a_game_of_another_system_holds_that_game_alone_and_leaving_brings_its_own_back()
+{
+    use sandtable::cache::play::Cache;
+    use sandtable::session::remote::NetworkRequest;
+    let (address, codes, stop, record) = hosted_on_a_thread("scenarios/warpspawn/flank-march.ron");
+    let mut table = networked_table("scenarios/standard.ron");
+    assert!(table.world().get_resource::<ActiveGame<Cache>>().is_some());
+    table.world_mut().write_message(NetworkRequest::Join {
+        server: address,
+        claim: Some((0, codes[0].clone())),
+    });
+    // From the join on, the table's own game is gone: nothing of it can
+    // be played while the server's view is on its way.
+    table.update();
+    assert!(table.world().get_resource::<ActiveGame<Cache>>().is_none());
+    until(&mut [&mut table], "Red's battle on the table", |t| {
+        t[0].world()
+            .get_resource::<ActiveGame<Warpspawn>>()
+            .is_some_and(|a| a.viewer == Viewer::Player(Seat(0)))
+    });
+    assert!(table.world().get_resource::<ActiveGame<Cache>>().is_none());
+    // A served game's layout is the server's: layout mode is refused.
+    table
+        .world_mut()
+        .write_message(sandtable::mode::SetLayoutMode::ON);
+    table.update();
+    table.update();
+    assert!(
+        notice(&table).contains("this game is served"),
+        "{}",
+        notice(&table)
+    );
+    assert_eq!(
+        *table
+            .world()
+            .resource::<State<sandtable::mode::Mode>>()
+            .get(),
+        sandtable::mode::Mode::Play
+    );
+    // Opening a file is refused too.
+    table
+        .world_mut()
+        .write_message(sandtable::session::LoadRequest::new(
+            "scenarios/standard.ron",
+        ));
+    table.update();
+    assert!(
+        notice(&table).contains("leave it first"),
+        "{}",
+        notice(&table)
+    );
+    assert!(table.world().get_resource::<ActiveGame<Cache>>().is_none());
+    // Leaving: the served game is gone and the built-in table is back,
+    // a game of the table's own.
+    table.world_mut().write_message(NetworkRequest::Leave);
+    table.update();
+    table.update();
+    assert!(
+        table
+            .world()
+            .get_resource::<ActiveGame<Warpspawn>>()
+            .is_none()
+    );
+    let own = table
+        .world()
+        .get_resource::<ActiveGame<Cache>>()
+        .expect("the built-in table");
+    assert!(own.outbox.is_none());
+    assert!(table.world().get_resource::<Remote>().is_none());
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let _ = std::fs::remove_file(&record);
+    let _ = std::fs::remove_file(record.with_extension("moves.bak"));
 }

@@ -982,11 +982,14 @@ pub fn served_seats(
                 let colour = players
                     .get(k)
                     .map_or(egui::Color32::WHITE, |(_, c)| *c);
-                let mine = remote.seat == Some(k as u16);
+                                let mine = remote.seated_at() == Some(k as u16);
                 let (who, owes) = seat_words(status, mine, sealed);
                 ui.horizontal_wrapped(|ui| {
                     ui.colored_label(colour, &status.name);
                     ui.label(who);
+                    if !mine && remote.seat == Some(k as u16) {
+                        ui.label("(your claim waits for the server)");
+                    }
                     if let Some(owes) = owes {
                         ui.label(egui::RichText::new(owes).strong());
                     }
@@ -1001,10 +1004,11 @@ pub fn served_seats(
                     egui::Color32::GOLD,
                     "This machine serves the game and holds every secret of it: its player could read the other side's. For players who do not trust the host, run sandtable-serve on a machine none of them plays at.",
                 );
-                if hosting.local_only {
+                                if hosting.local_only {
                     ui.small(format!(
-                        "Served at {} for this machine alone: start with --public IP:{} for players on other machines.",
+                        "Served at {} for this machine's tables alone; for other machines, host with `sandtable --host FILE --port {} --public IP:{}`.",
                         hosting.address,
+                        hosting.address.port(),
                         hosting.address.port()
                     ));
                 } else {

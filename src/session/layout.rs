@@ -90,6 +90,10 @@ pub fn switch_layout<S: LayoutEditing>(
     } in requests.read().copied()
     {
         match (on, *mode.get(), editor.as_deref()) {
+            (true, Mode::Play, _) if active.outbox.is_some() => {
+                // A served game is the server's: its table is not edited here.
+                notice.error(super::SERVED_RECORD);
+            }
             (true, Mode::Play, _)
                 if sandtable_core::game::GameState::hides(active.game.game())
                     && !active.record.is_empty()

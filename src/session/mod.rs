@@ -380,8 +380,7 @@ impl Notice {
 }
 
 /// Why a served game is not saved or begun again from the table.
-pub const SERVED_RECORD: &str =
-    "this game is served: the server keeps its record, and a new game is begun there";
+pub const SERVED_RECORD: &str = "this game is served: the server keeps its record and its layout, and a new game is begun there";
 
 /// Saves the game record of the game of type `G` (see
 /// [`files::save_game`]): another game's record is replaced only after the

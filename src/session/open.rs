@@ -356,6 +356,13 @@ pub fn load_requested_file(
 /// Opens one requested file on the table (see [`load_requested_file`]).
 fn open_requested(world: &mut World, request: &LoadRequest) {
     let path = &request.path;
+    if world.contains_resource::<super::remote::Remote>() {
+        world.resource_mut::<Notice>().error(format!(
+            "not opening {}: this table is in a served game; leave it first",
+            path.display()
+        ));
+        return;
+    }
     if let Some(why) = world.resource::<KeepOpen>().0.clone() {
         world
             .resource_mut::<Notice>()

@@ -71,6 +71,43 @@ pub struct Hosting {
     pub record: std::path::PathBuf,
     /// Set, the server's loop ends.
     pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// The server's thread, until it is stopped.
+    pub thread: std::sync::Arc<std::sync::Mutex<Option<std::thread::JoinHandle<()>>>>,
+}
+
+impl Hosting {
+    /// Stops the server this table runs and waits for it, at most
+    /// [`STOP_WAIT`]: its app's last update tells the other tables it is
+    /// gone (netcode's disconnect), and its port is free again. Whether it
+    /// stopped in time (a bot deep in thought holds it longer).
+    pub fn stop_server(&self) -> bool {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let Some(thread) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() else {
+            return true;
+        };
+        let began = std::time::Instant::now();
+        while !thread.is_finished() && began.elapsed() < STOP_WAIT {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        if thread.is_finished() {
+            let _ = thread.join();
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// How long leaving a hosted game waits for its server to stop.
+pub const STOP_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Stops the server this table hosts when the app exits.
+fn stop_hosted_server(exit: MessageReader<AppExit>, remote: Option<Res<Remote>>) {
+    if !exit.is_empty()
+        && let Some(hosting) = remote.as_ref().and_then(|r| r.hosting.as_ref())
+    {
+        hosting.stop_server();
+    }
 }
 
 impl PartialEq for Hosting {
@@ -101,6 +138,15 @@ impl Remote {
         Remote {
             server: Some(server),
             ..Remote::at(seat)
+        }
+    }
+
+    /// The seat whose view is on the table: claimed, and the server's
+    /// view of it received (a refused claim never is).
+    pub fn seated_at(&self) -> Option<u16> {
+        match self.shown {
+            Some((Viewer::Player(Seat(k)), _)) if self.seat == Some(k) => Some(k),
+            _ => None,
         }
     }
 
@@ -190,6 +236,8 @@ pub fn connect(
     client_id: u64,
 ) -> std::io::Result<()> {
     sandtable_net::udp::join_world(world, server, client_id)?;
+    // Nothing of the table's own game stays to be played meanwhile.
+    clear_table(world);
     // The table's own bots sit out: the server seats a served game's.
     if let Some(mut seats) = world.get_resource_mut::<super::Seats>() {
         for seat in &mut seats.0 {
@@ -224,16 +272,33 @@ pub fn host(
     host: &crate::options::Host,
     bots: &[(usize, u8)],
 ) -> Result<Vec<String>, String> {
-    use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
     use std::sync::atomic::{AtomicBool, Ordering};
+    // The host's own table joins on loopback, which needs no router to
+    // carry its packets back in; other machines join the public address.
+    // Netcode takes clients of the addresses listed alone: both are.
+    let (listen, loopback) = match host.public {
+        Some(SocketAddr::V6(_)) => (
+            IpAddr::V6(Ipv6Addr::UNSPECIFIED),
+            IpAddr::V6(Ipv6Addr::LOCALHOST),
+        ),
+        Some(SocketAddr::V4(_)) => (
+            IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+            IpAddr::V4(Ipv4Addr::LOCALHOST),
+        ),
+        None => (
+            IpAddr::V4(Ipv4Addr::LOCALHOST),
+            IpAddr::V4(Ipv4Addr::LOCALHOST),
+        ),
+    };
     let args = sandtable_serve::Args {
         scenario: host.scenario.clone(),
         port: host.port,
-        listen: match host.public {
-            Some(_) => IpAddr::V4(Ipv4Addr::UNSPECIFIED),
-            None => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        listen,
+        public: match host.public {
+            Some(public) => vec![public, SocketAddr::new(loopback, host.port)],
+            None => Vec::new(),
         },
-        public: host.public.into_iter().collect(),
         save: host.save.clone(),
         bots: bots.iter().map(|(p, l)| format!("{p}={l}")).collect(),
         turn_limit: None,
@@ -241,7 +306,7 @@ pub fn host(
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let stopped = stop.clone();
     let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
+    let thread = std::thread::Builder::new()
         .name("sandtable-host".into())
         .spawn(move || {
             match sandtable_serve::prepare(&args, sandtable_serve::Logging::Shared) {
@@ -273,6 +338,7 @@ pub fn host(
     let (listening, seats, record, lines) = rx
         .recv()
         .map_err(|_| "the server stopped before it began".to_owned())??;
+    let thread = std::sync::Arc::new(std::sync::Mutex::new(Some(thread)));
     let refuse = |why: String| {
         stop.store(true, Ordering::Relaxed);
         Err(why)
@@ -291,14 +357,14 @@ pub fn host(
             host.seat, seat.name
         ));
     }
-    let local = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), listening.port());
+    let local = SocketAddr::new(loopback, listening.port());
     let address = host.public.unwrap_or(local);
     let id = match random_client_id() {
         Ok(id) => id,
         Err(why) => return refuse(why),
     };
-    if let Err(e) = connect(world, address, Some((host.seat, seat.code.clone())), id) {
-        return refuse(format!("{address}: {e}"));
+    if let Err(e) = connect(world, local, Some((host.seat, seat.code.clone())), id) {
+        return refuse(format!("{local}: {e}"));
     }
     world.resource_mut::<Remote>().hosting = Some(Hosting {
         address,
@@ -315,6 +381,7 @@ pub fn host(
             .collect(),
         record,
         stop,
+        thread,
     });
     Ok(lines)
 }
@@ -450,7 +517,7 @@ fn may_join(world: &World) -> Result<(), String> {
     let openers = world.resource::<Openers>().clone();
     if openers.0.iter().any(|o| (o.unsaved)(world)) {
         return Err(
-            "the game in play has moves not saved: save it (or start a new game) before joining"
+                        "the game in play has moves not saved: save it (or start a new game) before joining or hosting"
                 .to_owned(),
         );
     }
@@ -516,6 +583,24 @@ fn host_from_panel(world: &mut World, port: u16, seat: u16) -> Result<(), String
     Ok(())
 }
 
+/// Puts `opened` on the table, in play mode, every other game gone first:
+/// one game is on the table at a time.
+fn on_table_alone(world: &mut World, opened: Box<dyn super::open::OpenedGame>) {
+    if let Some(mut next) = world.get_resource_mut::<NextState<crate::mode::Mode>>() {
+        next.set(crate::mode::Mode::Play);
+    }
+    let openers = world.resource::<Openers>().clone();
+    openers.leave_all_but(opened.system(), world);
+    opened.put_on_table(world);
+}
+
+/// Takes every game off the table: a table joining a server shows
+/// nothing of its own until the server's view comes.
+fn clear_table(world: &mut World) {
+    let openers = world.resource::<Openers>().clone();
+    openers.leave_all_but("", world);
+}
+
 /// Leaves the served game: the connection ends (the server keeps the
 /// seat for its code), the server stops when this table hosts it, and
 /// the built-in table comes back.
@@ -527,22 +612,25 @@ fn leave(world: &mut World) {
     if let Some(mut logs) = world.get_resource_mut::<Logs>() {
         *logs = Logs::default();
     }
-    if let Some(hosting) = &remote.hosting {
-        hosting
-            .stop
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-    }
+    let stopped = remote.hosting.as_ref().map(Hosting::stop_server);
     let openers = world.resource::<Openers>().clone();
     match openers.open(std::path::Path::new(super::files::EMBEDDED), None) {
-        Ok(opened) => opened.put_on_table(world),
+        Ok(opened) => on_table_alone(world, opened),
         Err(e) => world.resource_mut::<Notice>().error(e.message),
     }
-    let words = match &remote.hosting {
-        Some(h) => format!(
+    let words = match (&remote.hosting, stopped, remote.seated_at()) {
+        (Some(h), Some(true), _) => format!(
             "left the game and stopped its server; its record is in {}",
             h.record.display()
         ),
-        None => "left the served game: the server keeps the seat for its code".to_owned(),
+        (Some(h), _, _) => format!(
+            "left the game; its server is stopping (a bot was thinking); its record is in {}",
+            h.record.display()
+        ),
+        (None, _, Some(_)) => {
+            "left the served game: the server keeps the seat for its code".to_owned()
+        }
+        (None, _, None) => "left the server".to_owned(),
     };
     world.resource_mut::<Notice>().info(words);
 }
@@ -561,6 +649,7 @@ pub enum Outgoing {
 pub fn plugin(app: &mut App) {
     app.add_message::<NetworkRequest>()
         .init_resource::<NetworkField>()
+        .add_systems(Last, stop_hosted_server)
         .add_systems(
             Update,
             (
@@ -592,7 +681,10 @@ fn show_join_failure(world: &mut World) {
 
 /// Sends the server what the table asked of its game.
 fn send_outgoing(world: &mut World) {
-    let Some(may_send) = world.get_resource::<Remote>().map(Remote::may_send) else {
+    let Some((may_send, connection)) = world
+        .get_resource::<Remote>()
+        .map(|r| (r.may_send(), r.connection.clone()))
+    else {
         return;
     };
     let openers = world.resource::<Openers>().clone();
@@ -601,9 +693,14 @@ fn send_outgoing(world: &mut World) {
             if !may_send {
                 // Sent now, it would be lost with the connection; the
                 // table's game is the server's last view, unchanged.
-                world.resource_mut::<Notice>().error(
-                    "not sent: the table is not connected to the server (it is connecting again)",
-                );
+                let why = match &connection {
+                    Connection::Lost => {
+                        "not sent: the connection to the server dropped (the table is connecting again)"
+                    }
+                    Connection::Failed(_) => "not sent: the table could not join the server",
+                    _ => "not sent: the table is not connected to the server yet",
+                };
+                world.resource_mut::<Notice>().error(why);
                 continue;
             }
             match asked {
@@ -706,6 +803,12 @@ fn follow_server(world: &mut World) {
     let Some(sent) = sent(world, remote.seat) else {
         return;
     };
+    // Back after a drop, the seat's view comes once the claim is taken
+    // again: until then the table keeps the seat's last view rather than
+    // the public's.
+    if sent.viewer == Viewer::Public && remote.seated_at().is_some() {
+        return;
+    }
     let logs = world
         .get_resource::<Logs>()
         .map(|l| (l.revision, l.seat.len(), l.public.len()));
@@ -726,7 +829,7 @@ fn follow_server(world: &mut World) {
                     .map_err(|e| e.to_string())
             });
         match opened {
-            Ok(opened) => opened.put_on_table(world),
+            Ok(opened) => on_table_alone(world, opened),
             Err(why) => {
                 world.resource_mut::<Notice>().error(why);
                 return;

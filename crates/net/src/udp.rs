@@ -343,10 +343,15 @@ fn watch_joining(
                     joining.client_id = id;
                     // Removed first, so that the new client is an added
                     // resource: replicon's client begins connecting then.
-                    commands.remove_resource::<RenetClient>();
-                    commands.remove_resource::<NetcodeClientTransport>();
-                    commands.insert_resource(renet);
-                    commands.insert_resource(transport);
+                    // Not when the client left meanwhile (no `Joining`).
+                    commands.queue(move |world: &mut World| {
+                        if world.contains_resource::<Joining>() {
+                            world.remove_resource::<RenetClient>();
+                            world.remove_resource::<NetcodeClientTransport>();
+                            world.insert_resource(renet);
+                            world.insert_resource(transport);
+                        }
+                    });
                 }
                 Err(e) => warn!("cannot connect again to {}: {e}", joining.server),
             }

@@ -961,3 +961,51 @@ fn a_table_joining_a_game_of_another_system_holds_that_game_alone_and_leaving_br
     let _ = std::fs::remove_file(&record);
     let _ = std::fs::remove_file(record.with_extension("moves.bak"));
 }
+
+#[test]
+fn r47_both_tables_write_their_sealed_orders_at_once_each_for_its_own_side() {
+    use sandtable::warpspawn::play::BattleChoices;
+    use sandtable_warpspawn::Side;
+    let mut server = server();
+    let (mut red, mut blue) = (table(Some(0)), table(Some(1)));
+    for t in [&mut red, &mut blue] {
+        server.connect_client(t);
+    }
+    for (t, seat, code) in [(&mut red, 0, "red"), (&mut blue, 1, "blue")] {
+        t.world_mut().write_message(Claim {
+            seat,
+            code: code.into(),
+        });
+    }
+    for _ in 0..4 {
+        round(&mut server, &mut [&mut red, &mut blue]);
+    }
+    // Both owe the ring's orders (R47): each table decides for its own
+    // side, not for the first side owing.
+    let game = server.world().resource::<Hosted<Battle>>().game().clone();
+    assert!(matches!(
+        game.decision(),
+        sandtable_core::game::Decision::Sealed(_)
+    ));
+    assert_eq!(red.world().resource::<BattleChoices>().side, Some(Side(0)));
+    assert_eq!(blue.world().resource::<BattleChoices>().side, Some(Side(1)));
+    // Blue writes and commits first, through its table's flow, while Red
+    // still owes.
+    for text in ["order 1 hold", "order 2 hold", "commit"] {
+        let command: sandtable_warpspawn::Command = text.parse().expect("the notation");
+        blue.world_mut().write_message(
+            <Warpspawn as sandtable::session::game::TableSystem>::bot_request(command),
+        );
+        round(&mut server, &mut [&mut red, &mut blue]);
+        assert!(
+            !notice(&blue).contains("decision"),
+            "`{text}`: {}",
+            notice(&blue)
+        );
+    }
+    round(&mut server, &mut [&mut red, &mut blue]);
+    assert_eq!(server.world().resource::<Hosted<Battle>>().revision(), 3);
+    // Blue has committed: its table decides nothing now, Red's still does.
+    assert_eq!(blue.world().resource::<BattleChoices>().side, None);
+    assert_eq!(red.world().resource::<BattleChoices>().side, Some(Side(0)));
+}

@@ -479,7 +479,7 @@ fn show_preview(
     if let Some(p) = pointer.0
         && (pick.unit.is_some() || deploying(game) || game.pending().is_some())
         && super::play::person_may_not_play(&active, &seats).is_none()
-        && let Some(seat) = sandtable_core::game::next_seat(game)
+        && let Some(seat) = active.deciding_seat()
     {
         match click_means(game, seat, &pick, p) {
             ClickMeans::Play(c) => {

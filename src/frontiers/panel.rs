@@ -499,7 +499,7 @@ fn draw_skirmish_panel(
         // The ways the last click offered: a shot, a grenade or a charge
         // at the enemy clicked, a grenade through the window clicked.
         if !pick.ways.is_empty()
-            && let Some(seat) = sandtable_core::game::next_seat(game)
+            && let Some(seat) = skirmish.deciding_seat()
         {
             ui.horizontal_wrapped(|ui| {
                 ui.label("Choose:");

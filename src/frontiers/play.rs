@@ -157,6 +157,19 @@ pub fn person_may_not_play(active: &ActiveSkirmish, seats: &Seats) -> Option<Str
         return Some("confirm the hand-over first".to_owned());
     }
     let game = active.game.game();
+    // A served game: the table plays its own seat when that seat owes the
+    // decision (a sealed one at every owing table at once); the server
+    // seats the bots.
+    if active.outbox.is_some() {
+        return match (active.deciding_seat(), next_seat(game)) {
+            (Some(_), _) => None,
+            (None, None) => Some("the skirmish is over".to_owned()),
+            (None, Some(seat)) => Some(format!(
+                "it is {}'s decision",
+                game.setup().sides[seat.index().min(1)].name
+            )),
+        };
+    }
     match next_seat(game) {
         None => Some("the skirmish is over".to_owned()),
         Some(seat) if seats.of(seat.index()) != TableSeat::Person => Some(format!(
@@ -183,7 +196,7 @@ pub fn person_legal(
         return Err(why);
     }
     let game = active.game.game();
-    let seat = next_seat(game).expect("a person decides");
+    let seat = active.deciding_seat().expect("a person decides");
     let mut legal = Vec::new();
     game.legal_into(seat, &mut legal);
     Ok((seat, legal))
@@ -242,8 +255,8 @@ pub fn skirmish_input(
             notice.error(format!("nothing played: {why}"));
             continue;
         }
+        let seat = active.deciding_seat().expect("a person decides");
         let game = active.game.game();
-        let seat = next_seat(game).expect("a person decides");
         let side = seat.index().min(1) as u8;
         let command = match input {
             SkirmishInput::Cancel

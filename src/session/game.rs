@@ -220,6 +220,25 @@ impl<S: TableSystem> ActiveGame<S> {
     /// keeping the record, the log, what the system keeps beside it and the
     /// hand-over; a refused command changes nothing and says why, with its
     /// ruling. Returns what it caused.
+    /// The seat this table decides for now: in a served game, the table's
+    /// own seat when it owes the decision (a sealed one is written at
+    /// every owing table at once) and none otherwise; at one table, the
+    /// seat to move.
+    pub fn deciding_seat(&self) -> Option<Seat> {
+        let game = self.game.game();
+        if self.outbox.is_none() {
+            return next_seat(game);
+        }
+        let Viewer::Player(seat) = self.viewer else {
+            return None;
+        };
+        match game.decision() {
+            sandtable_core::game::Decision::One(s) if s == seat => Some(seat),
+            sandtable_core::game::Decision::Sealed(owing) if owing.contains(seat) => Some(seat),
+            _ => None,
+        }
+    }
+
     pub fn play(
         &mut self,
         command: CommandOf<S>,

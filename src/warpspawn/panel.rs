@@ -216,7 +216,11 @@ fn draw_battle_panel(
                 &mut inputs,
             );
         } else if let Some(decider) = game.decider() {
-            ui.label(format!("{} (a bot) is thinking...", game.name(decider)));
+            if battle.outbox.is_some() {
+                ui.label(format!("{} is deciding.", game.name(decider)));
+            } else {
+                ui.label(format!("{} (a bot) is thinking...", game.name(decider)));
+            }
         }
         // The ring as the viewer sees it, when no decision of theirs is on
         // show above.

@@ -247,7 +247,7 @@ fn think_of_battle_hint(
         Some(Ok(command)) => command,
     };
     let game = &*active.game;
-    let side = game.decider().expect("a person decides");
+    let side = table_decider(&active).expect("a person decides");
     let mut legal = Vec::new();
     GameState::legal_into(game, seat(side), &mut legal);
     let listed = GameState::listed_as(game, &command);
@@ -495,6 +495,17 @@ pub fn march_pick(game: &Game, command: &Command) -> Option<Pick> {
     })
 }
 
+/// The side this table decides for now
+/// ([`crate::session::game::ActiveGame::deciding_seat`]): at
+/// one table the side to move; in a served game the table's own side when
+/// it owes the decision, so that both sides write sealed orders at once.
+pub fn table_decider(active: &ActiveBattle) -> Option<Side> {
+    if active.outbox.is_none() {
+        return active.game.decider();
+    }
+    active.deciding_seat().map(|s| Side(s.0 as u8))
+}
+
 /// Works the choices out again when the game or the selection changed.
 pub fn list_choices(
     active: Res<ActiveBattle>,
@@ -514,9 +525,8 @@ pub fn list_choices(
         seen: Some(key),
         ..default()
     };
-    let Some(side) = game
-        .decider()
-        .filter(|s| seats.of(usize::from(s.0)) == TableSeat::Person)
+    let Some(side) =
+        table_decider(&active).filter(|s| seats.of(usize::from(s.0)) == TableSeat::Person)
     else {
         *choices = out;
         return;
@@ -687,7 +697,13 @@ pub(super) fn person_may_not_play(active: &ActiveBattle, seats: &Seats) -> Optio
     if active.handover.is_some() {
         return Some("confirm the hand-over first".to_owned());
     }
-    match active.game.decider() {
+    match table_decider(active) {
+        None if active.outbox.is_some() && active.game.decider().is_some() => Some(format!(
+            "it is {}'s decision",
+            active
+                .game
+                .name(active.game.decider().expect("a side decides"))
+        )),
         None => Some("the battle is over".to_owned()),
         Some(side) if seats.of(usize::from(side.0)) != TableSeat::Person => Some(format!(
             "it is {}'s decision, and a bot plays {} (R64)",
@@ -707,7 +723,7 @@ pub(super) fn person_legal(
     if let Some(why) = person_may_not_play(active, seats) {
         return Err(why);
     }
-    let side = active.game.decider().expect("a person decides");
+    let side = table_decider(active).expect("a person decides");
     let mut legal = Vec::new();
     GameState::legal_into(&*active.game, seat(side), &mut legal);
     Ok((side, legal))

@@ -625,7 +625,12 @@ fn forget_ring_pick(
     mut undone: MessageReader<crate::session::game::Undone>,
 ) {
     let game = &*active.game;
-    let key = (active.id, game.decider(), game.phase(), active.viewer);
+    let key = (
+        active.id,
+        super::play::table_decider(&active),
+        game.phase(),
+        active.viewer,
+    );
     let moved = *seen != Some(key);
     *seen = Some(key);
     if moved || undone.read().count() > 0 {

@@ -127,13 +127,8 @@ fn join(
     server: std::net::SocketAddr,
     claim: Option<(u16, String)>,
 ) -> Result<(), String> {
-    let id = sandtable::session::remote::random_client_id().map_err(|e| format!("--join: {e}"))?;
-    sandtable::session::remote::connect(app.world_mut(), server, claim, id)
-        .map_err(|e| format!("--join {server}: {e}"))?;
-    app.world_mut()
-        .resource_mut::<Notice>()
-        .info(format!("joining the game served at {server}"));
-    Ok(())
+    sandtable::session::remote::join_server(app.world_mut(), server, claim)
+        .map_err(|e| format!("--join {server}: {e}"))
 }
 
 /// A surface in words, for the load report.

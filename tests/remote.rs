@@ -90,6 +90,16 @@ fn table(seat: Option<u16>) -> App {
     app
 }
 
+/// Red's and Blue's tables claim their seats with their codes.
+fn claim_red_and_blue(red: &mut App, blue: &mut App) {
+    for (t, seat, code) in [(red, 0, "red"), (blue, 1, "blue")] {
+        t.world_mut().write_message(Claim {
+            seat,
+            code: code.into(),
+        });
+    }
+}
+
 /// What the table's notice says now.
 fn notice(table: &App) -> String {
     table
@@ -273,12 +283,7 @@ fn r57_two_tables_play_the_flank_march_to_its_end_and_neither_holds_the_other_si
     for t in [&mut red, &mut blue, &mut watcher] {
         server.connect_client(t);
     }
-    for (t, seat, code) in [(&mut red, 0, "red"), (&mut blue, 1, "blue")] {
-        t.world_mut().write_message(Claim {
-            seat,
-            code: code.into(),
-        });
-    }
+    claim_red_and_blue(&mut red, &mut blue);
     for _ in 0..3 {
         round(&mut server, &mut [&mut red, &mut blue, &mut watcher]);
     }
@@ -903,6 +908,13 @@ fn a_table_joining_a_game_of_another_system_holds_that_game_alone_and_leaving_br
     // be played while the server's view is on its way.
     table.update();
     assert!(table.world().get_resource::<ActiveGame<Cache>>().is_none());
+    // The table is empty meanwhile, so its waiting panel is drawn.
+    assert!(matches!(
+        table
+            .world()
+            .resource::<NextState<sandtable::session::open::OnTable>>(),
+        NextState::Pending(sandtable::session::open::OnTable(None))
+    ));
     until(&mut [&mut table], "Red's battle on the table", |t| {
         t[0].world()
             .get_resource::<ActiveGame<Warpspawn>>()
@@ -971,12 +983,7 @@ fn r47_both_tables_write_their_sealed_orders_at_once_each_for_its_own_side() {
     for t in [&mut red, &mut blue] {
         server.connect_client(t);
     }
-    for (t, seat, code) in [(&mut red, 0, "red"), (&mut blue, 1, "blue")] {
-        t.world_mut().write_message(Claim {
-            seat,
-            code: code.into(),
-        });
-    }
+    claim_red_and_blue(&mut red, &mut blue);
     for _ in 0..4 {
         round(&mut server, &mut [&mut red, &mut blue]);
     }

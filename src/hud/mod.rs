@@ -761,6 +761,17 @@ fn draw_empty_table(
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
             ui.set_max_width(480.0);
+            if let Some(remote) = files.served() {
+                // Joined: the server's game is on its way, or the notice
+                // says why it is not.
+                let server = remote
+                    .server
+                    .map_or("the server".to_owned(), |s| s.to_string());
+                ui.label(format!("Waiting for the game served at {server}."));
+                notice_text(ui, notice.text.as_deref().map(|t| (t, notice.error)));
+                files.open_row(ui, false, None);
+                return;
+            }
             ui.label("No game is open.");
             if let Some(text) = &notice.text {
                 ui.colored_label(egui::Color32::LIGHT_RED, text);

@@ -17,7 +17,7 @@ use super::{LogLine, Notice, ScenarioSource};
 /// This table is joined to a server: the seat it claimed, if any, the
 /// view last put on the table, and who sits where as the server last
 /// said.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Resource, Debug, Clone, Default)]
 pub struct Remote {
     /// The seat claimed; `None` watches as the public.
     pub seat: Option<u16>,
@@ -109,20 +109,6 @@ fn stop_hosted_server(exit: MessageReader<AppExit>, remote: Option<Res<Remote>>)
         hosting.stop_server();
     }
 }
-
-impl PartialEq for Hosting {
-    fn eq(&self, other: &Hosting) -> bool {
-        (&self.address, self.local_only, &self.seats, &self.record)
-            == (
-                &other.address,
-                other.local_only,
-                &other.seats,
-                &other.record,
-            )
-    }
-}
-
-impl Eq for Hosting {}
 
 impl Remote {
     /// A table joined at `seat`, or watching as the public.
@@ -493,7 +479,7 @@ fn answer_network_requests(world: &mut World) {
         let result = match typed {
             Err(why) => Err(why),
             Ok(NetworkRequest::JoinTyped | NetworkRequest::HostTyped) => Ok(()),
-            Ok(NetworkRequest::Join { server, claim }) => join_from_panel(world, server, claim),
+            Ok(NetworkRequest::Join { server, claim }) => join_server(world, server, claim),
             Ok(NetworkRequest::Host { port, seat }) => host_from_panel(world, port, seat),
             Ok(NetworkRequest::Leave) => {
                 leave(world);
@@ -524,7 +510,10 @@ fn may_join(world: &World) -> Result<(), String> {
     Ok(())
 }
 
-fn join_from_panel(
+/// Joins the table to the server at `server`, claiming `claim`'s seat
+/// with its code or watching (`--join` and the panel's Join): refused
+/// while the table is in a served game or has moves not saved.
+pub fn join_server(
     world: &mut World,
     server: std::net::SocketAddr,
     claim: Option<(u16, String)>,
@@ -599,6 +588,9 @@ fn on_table_alone(world: &mut World, opened: Box<dyn super::open::OpenedGame>) {
 fn clear_table(world: &mut World) {
     let openers = world.resource::<Openers>().clone();
     openers.leave_all_but("", world);
+    if let Some(mut next) = world.get_resource_mut::<NextState<super::open::OnTable>>() {
+        next.set(super::open::OnTable(None));
+    }
 }
 
 /// Leaves the served game: the connection ends (the server keeps the

@@ -346,3 +346,120 @@ fn postcard_u64(mut value: u64) -> Vec<u8> {
         out.push(byte | 0x80);
     }
 }
+
+/// `game` after `lines` of the move notation, each played as the seat
+/// that acts next; the log of what was played, a line a command or event
+/// as `viewer` may read it.
+fn played<G: GameState>(mut game: G, lines: &[&str], viewer: Viewer) -> (G, Vec<String>) {
+    let mut log = Vec::new();
+    for line in lines {
+        let command: G::Command = line
+            .parse()
+            .unwrap_or_else(|_| panic!("`{line}` is in the notation"));
+        let seat = next_seat(&game).expect("the game goes on");
+        let mut events = Vec::new();
+        GameState::apply_into(&mut game, seat, &command, &mut events)
+            .unwrap_or_else(|e| panic!("`{line}`: {e}"));
+        log.extend(game.command_for(seat, &command, viewer));
+        log.extend(events.iter().filter_map(|e| game.describe_for(e, viewer)));
+    }
+    (game, log)
+}
+
+/// Everything `viewer` reads of `game`: its JSON view, its text board,
+/// the same of its masked copy, and the log.
+fn everything<G: GameState>(game: &G, viewer: Viewer, log: &[String]) -> String {
+    let masked = game.masked(viewer);
+    format!(
+        "{}\n{}\n{}",
+        picture(game, viewer),
+        picture(&masked, viewer),
+        log.join("\n")
+    )
+}
+
+#[test]
+fn r46_r57_an_order_through_its_own_reserve_reaches_no_enemy_view_in_either_direction() {
+    let Loaded::Warpspawn(battle) = load("scenarios/warpspawn/flank-march.ron") else {
+        panic!("a battle")
+    };
+    let start = sandtable_warpspawn::Game::new(&battle.setup, Dice::seeded(battle.setup.seed))
+        .expect("starts");
+    // Red's horse rides 1T 2S 2T, Blue's 16R 15S 15R: every square in
+    // their own reserves, where the enemy locates nothing it has not seen.
+    let record = [
+        "order 1 1T 2S 2T",
+        "order 2 hold",
+        "commit",
+        "order 2 hold",
+        "order 1 16R 15S 15R",
+        "commit",
+    ];
+    for (viewer, enemy, path) in [
+        (Viewer::Player(Seat(1)), "Red", "1T 2S 2T"),
+        (Viewer::Player(Seat(0)), "Blue", "16R 15S 15R"),
+        (Viewer::Public, "Red", "1T 2S 2T"),
+        (Viewer::Public, "Blue", "16R 15S 15R"),
+    ] {
+        let (game, log) = played(start.clone(), &record, viewer);
+        let seen = everything(&game, viewer, &log);
+        assert!(
+            !seen.contains(path),
+            "{viewer:?} reads {enemy}'s order {path}:\n{seen}"
+        );
+        assert!(
+            log.iter()
+                .any(|l| l.contains("order in the enemy's reserve")
+                    || l.contains("orders in the enemy's reserve")),
+            "{viewer:?}'s log counts it among the hidden: {log:?}"
+        );
+        // The control: the referee, and the order's own side, read it.
+        let (game, log) = played(start.clone(), &record, Viewer::Referee);
+        assert!(everything(&game, Viewer::Referee, &log).contains(path));
+        let own = Viewer::Player(Seat(if enemy == "Red" { 0 } else { 1 }));
+        let (game, log) = played(start.clone(), &record, own);
+        assert!(
+            everything(&game, own, &log).contains(path),
+            "{enemy} reads its own"
+        );
+    }
+}
+
+#[test]
+fn r107_the_side_that_places_second_sees_nothing_of_the_first_side_s_markers_until_it_has_placed() {
+    let Loaded::Frontiers(skirmish) = load("scenarios/frontiers/skirmish.ron") else {
+        panic!("a skirmish")
+    };
+    let start = sandtable_frontiers::Game::new(&skirmish.setup, Dice::seeded(skirmish.setup.seed))
+        .expect("starts");
+    let legion = ["discard", "discard", "orders T1:1 T2:2 CP:decoy S1:decoy"];
+    for viewer in [Viewer::Player(Seat(1)), Viewer::Public] {
+        let (game, log) = played(start.clone(), &legion, viewer);
+        let seen = everything(&game, viewer, &log);
+        assert!(
+            !seen.contains("face-down marker") && !seen.contains("decoy"),
+            "{viewer:?} sees where the Legion's markers lie before placing:\n{seen}"
+        );
+        let masked = game.masked(viewer);
+        assert_ne!(
+            masked.flow().placed[0],
+            game.flow().placed[0],
+            "{viewer:?}'s copy holds the Legion's places"
+        );
+    }
+    // The Legion sees its own; and once the Zirl have placed too, both
+    // see where every face-down marker lies (R107).
+    let (game, log) = played(start.clone(), &legion, Viewer::Player(Seat(0)));
+    assert!(everything(&game, Viewer::Player(Seat(0)), &log).contains("marker 1"));
+    let mut both = legion.to_vec();
+    both.push("orders K1:1 P1:decoy B1:decoy");
+    let (game, log) = played(start, &both, Viewer::Player(Seat(1)));
+    let seen = everything(&game, Viewer::Player(Seat(1)), &log);
+    for unit in ["T1", "T2", "CP", "S1"] {
+        assert!(
+            seen.lines()
+                .any(|l| l.starts_with(&format!("{unit} ")) && l.contains("marker")),
+            "the Zirl see a marker on {unit} once both placed (step 1 turned T1's up):\n{seen}"
+        );
+    }
+}

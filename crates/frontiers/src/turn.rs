@@ -1353,10 +1353,15 @@ impl Game {
 
     /// A side's markers as it may see them now, and as the other may:
     /// each place with its marker, or `None` while face down to `viewer`
-    /// (R149). Markers are turned up in their step; decoys at the
+    /// (R149). While the Order phase lasts, a side's placing is sealed:
+    /// the other sees where its markers lie only once both have placed
+    /// (R107). Markers are turned up in their step; decoys at the
     /// Reserve.
     pub fn markers_seen(&self, side: u8, viewer: Option<u8>) -> Vec<(usize, Slot, Option<Marker>)> {
         let own = viewer.is_none_or(|v| v == side);
+        if !own && self.flow.phase == Phase::Order {
+            return Vec::new();
+        }
         self.flow.placed[usize::from(side)]
             .iter()
             .map(|p| {
@@ -1443,25 +1448,19 @@ impl Game {
         for (k, v) in hidden.iter().zip(values) {
             placed[*k].marker = v;
         }
-        // A sealed command the viewer has not seen. Sealed orders lie face
-        // down where the viewer sees them (R107): their places stay, their
-        // values were dealt again above, and the sealed command says so.
-        // Another sealed command (a shot) is drawn again from the list.
+        // A sealed command the viewer has not seen. Sealed orders are
+        // placed again at random, places and all: the viewer sees nothing
+        // of them until both sides have placed (R107). Another sealed
+        // command (a shot) is drawn again from the list.
         if self.flow.sealed[usize::from(other)].is_some() {
             if self.flow.phase == Phase::Order {
-                let mut orders = [crate::command::Order::default(); crate::command::MAX_ORDERS];
-                let placed = &self.flow.placed[usize::from(other)];
-                for (o, p) in orders.iter_mut().zip(placed) {
-                    *o = crate::command::Order {
-                        unit: self.units[p.unit].tag,
-                        slot: p.slot,
-                        marker: p.marker,
-                    };
+                let command = self.random_orders(other, rng);
+                if let Command::Orders { orders, n } = &command
+                    && let Ok(placed) = self.placed_of(other, &orders[..usize::from(*n)])
+                {
+                    self.flow.placed[usize::from(other)] = placed;
+                    self.flow.sealed[usize::from(other)] = Some(command);
                 }
-                self.flow.sealed[usize::from(other)] = Some(Command::Orders {
-                    orders,
-                    n: placed.len().min(crate::command::MAX_ORDERS) as u8,
-                });
             } else {
                 self.flow.sealed[usize::from(other)] = None;
                 let seat = Seat(u16::from(other));

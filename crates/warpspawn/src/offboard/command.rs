@@ -76,6 +76,23 @@ impl Order {
             Order::Hold | Order::Enter => true,
         }
     }
+
+    /// Whether the enemy reads this order, revealed (R47), of a counter
+    /// that started at `at`: only where neither its start nor a square of
+    /// its path lies in its side's `reserve`, where a counter shows the
+    /// enemy nothing (R46, R57). The log, the views and the masked copies
+    /// ask this one question.
+    pub fn shows_enemy(
+        &self,
+        at: super::ring::Square,
+        reserve: &std::collections::BTreeSet<super::ring::Square>,
+    ) -> bool {
+        !reserve.contains(&at)
+            && match self {
+                Order::Path(path) => path.iter().all(|sq| !reserve.contains(sq)),
+                Order::Hold | Order::Enter => true,
+            }
+    }
 }
 
 /// A command of the off-board grid.

@@ -512,11 +512,7 @@ impl RingEvent {
                 let shown: Vec<(CounterId, Square, Order, bool)> = orders
                     .iter()
                     .filter(|(id, at, order, _)| {
-                        public(id, at)
-                            && match order {
-                                Order::Path(path) => path.iter().all(|sq| public(id, sq)),
-                                _ => true,
-                            }
+                        id.side == viewer || order.shows_enemy(*at, &reserves[id.side])
                     })
                     .cloned()
                     .collect();

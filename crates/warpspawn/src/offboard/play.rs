@@ -85,8 +85,11 @@ pub struct GridState {
     pub stage: Stage,
     /// The fight in progress.
     pub fight: Option<Box<Fight>>,
-    /// This game turn's orders once revealed, by counter (R47).
-    pub revealed: BTreeMap<CounterId, (Order, bool)>,
+    /// This game turn's orders once revealed, by counter, with the square
+    /// each counter started from and whether it scouts (R47). An enemy
+    /// reads one only where no square of it lies in its side's reserve
+    /// ([`Grid::order_shown`], R46, R57).
+    pub revealed: BTreeMap<CounterId, (Square, Order, bool)>,
     /// Counters that may still enter the map this game turn (R48).
     pub entering: BTreeSet<CounterId>,
     /// Hexes pieces entered this player turn: their formation may not
@@ -134,7 +137,7 @@ impl GridState {
         let rest_ok = self
             .revealed
             .iter()
-            .all(|(id, (o, _))| id_ok(id) && o.fits(ring))
+            .all(|(id, (at, o, _))| id_ok(id) && held(at) && o.fits(ring))
             && self.entering.iter().all(id_ok)
             && self.entered.iter().all(|h| map.contains(*h));
         if grid_ok && stage_ok && fight_ok && rest_ok {
@@ -291,8 +294,9 @@ impl GridState {
             }
             Stage::Table => h.u64(3),
         }
-        for (id, (o, scout)) in &self.revealed {
+        for (id, (at, o, scout)) in &self.revealed {
             order(h, *id, o, *scout);
+            h.u64(square(*at));
         }
         for id in &self.entering {
             h.u64(id.side as u64 | u64::from(id.number) << 8 | 1 << 32);
@@ -683,7 +687,7 @@ impl Game {
                     .copied()
                     .unwrap_or((Order::Hold, false));
                 all.push((c.id, c.at, order, scout));
-                g.revealed.insert(c.id, (order, scout));
+                g.revealed.insert(c.id, (c.at, order, scout));
                 if order == Order::Enter {
                     g.entering.insert(c.id);
                 }
@@ -778,7 +782,7 @@ impl Game {
         for (side, points) in fight.forces.iter().zip(&mut points) {
             for c in &side.counters {
                 let committed = side.committed(c.id.number).expect("in it");
-                let scout = g.revealed.get(&c.id).is_some_and(|(_, scout)| *scout);
+                let scout = g.revealed.get(&c.id).is_some_and(|(_, _, scout)| *scout);
                 if !scout {
                     *points += committed.points();
                 }
@@ -826,7 +830,7 @@ impl Game {
                     from,
                     at: c.at,
                     committed: fight.forces[id.side].committed(id.number)?,
-                    scout: g.revealed.get(id).is_some_and(|(_, scout)| *scout),
+                    scout: g.revealed.get(id).is_some_and(|(_, _, scout)| *scout),
                 })
             })
             .collect();

@@ -31,7 +31,8 @@ pub struct RingSummary {
     /// R51).
     pub committed: BTreeMap<String, bool>,
     /// The orders of this game turn the viewer knows: its own as written,
-    /// the enemy's once revealed where it locates the counter (R47, R57).
+    /// the enemy's once revealed where no square of it lies in its side's
+    /// reserve (R46, R47, R57).
     pub orders: Vec<OrderSummary>,
     /// Counters ordered to enter that may still come on this game turn
     /// (R48), of those the viewer knows.
@@ -211,8 +212,8 @@ impl Game {
             Stage::Table => "table",
         };
         if !matches!(g.stage, Stage::Orders(_)) {
-            for (id, (order, scout)) in &g.revealed {
-                if sees(id.side) || located(id.side, id.number) {
+            for (id, (at, order, scout)) in &g.revealed {
+                if sees(id.side) || order.shows_enemy(*at, &g.grid.reserves[id.side]) {
                     orders.push(OrderSummary {
                         player: names[id.side].clone(),
                         number: id.number,
@@ -550,8 +551,9 @@ impl Game {
     /// is all of that side's reserve: the real reserve never reaches the
     /// copy. Compositions it has not seen are the first of the guesses;
     /// unrevealed orders are holds and unrevealed forces all a side has;
-    /// a revealed order and a counter's right to enter the map are kept
-    /// for the counters it locates only; the setup's reserves and starting
+    /// a revealed order is kept where no square of it lies in its side's
+    /// reserve (R46), and a counter's right to enter the map for the
+    /// counters it locates only; the setup's reserves and starting
     /// counters of an enemy are left out. No seed: two games that look
     /// the same to `viewer` give the same copy.
     pub fn mask_ring(&mut self, viewer: usize) {
@@ -603,6 +605,12 @@ impl Game {
                 c.pieces = GUESSES[0];
             }
         }
+        // An enemy's revealed order stays where it reads it (R46, R57),
+        // read against the real reserve before the copy's replaces it.
+        let reserves = &g.grid.reserves;
+        g.revealed.retain(|id, (at, order, _)| {
+            id.side == viewer || order.shows_enemy(*at, &reserves[id.side])
+        });
         for &e in &enemies {
             g.grid.reserves[e] = hiding[e].into_iter().collect();
         }
@@ -648,7 +656,6 @@ impl Game {
                 }
             }
         }
-        g.revealed.retain(|id, _| !hidden.contains(id));
         g.entering.retain(|id| !hidden.contains(id));
         // The setup is referee material too (R57): an enemy's reserve
         // squares and starting counters are left out of the copy's, and
@@ -680,8 +687,9 @@ impl Game {
     /// unlocated enemy counters' squares (while the ring moves, they halt
     /// where they are dealt) and the unseen enemy compositions; the
     /// enemy's unrevealed orders become holds, and its unrevealed forces
-    /// all it has; what it has sealed stays sealed. The deal depends only
-    /// on what `viewer` sees.
+    /// all it has, and its revealed orders it may not read are left out;
+    /// what it has sealed stays sealed. The deal depends only on what
+    /// `viewer` sees.
     pub fn redeal_ring(&mut self, viewer: usize, seed: u64) {
         use rand::SeedableRng;
         let Some(g) = self.state.grid.as_deref_mut() else {
@@ -689,6 +697,11 @@ impl Game {
         };
         let enemy = 1 - viewer;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x7269_6e67);
+        // The enemy's revealed orders it may not read go (R46, R57).
+        let reserves = &g.grid.reserves;
+        g.revealed.retain(|id, (at, order, _)| {
+            id.side == viewer || order.shows_enemy(*at, &reserves[id.side])
+        });
         let dealt = g.grid.redeal(viewer, &mut rng);
         if let Stage::Moving(movement) = &mut g.stage {
             for c in &g.grid.counters {

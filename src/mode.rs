@@ -42,6 +42,13 @@ impl SetLayoutMode {
     };
 }
 
+/// The table was started in layout mode (`sandtable FILE --layout`): the
+/// person at it asked for the scenario's layout as its referee, so the
+/// first switch to layout mode opens it even where the layout shows what
+/// the rules hide from the players (R57). Used once.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RefereeLayout;
+
 pub(super) fn plugin(app: &mut App) {
     // Headless apps start from `MinimalPlugins`, which have no states.
     if !app.is_plugin_added::<bevy::state::app::StatesPlugin>() {

@@ -813,6 +813,8 @@ fn layout_mode_lays_counters_and_reserve_squares_on_the_ring_by_clicks() {
     use sandtable::warpspawn::ring::{CounterToken, RingTile};
     use sandtable::warpspawn::ring_play::RingInput;
     let mut app = battle_app("flank-march.ron");
+    // Its referee's table, started in layout mode (R57).
+    app.insert_resource(sandtable::mode::RefereeLayout);
     set_mode(&mut app, true);
     layout(&mut app).tool = BattleTool::Counters;
     layout(&mut app).side = 0;

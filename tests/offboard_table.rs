@@ -603,7 +603,7 @@ fn r49_the_ring_s_move_is_played_out_a_tick_at_a_time() {
 }
 
 #[test]
-fn r57_layout_mode_which_shows_both_sides_is_refused_in_a_game_under_way() {
+fn r57_layout_mode_which_shows_both_sides_is_refused_at_the_players_table() {
     use sandtable::mode::{Mode, SetLayoutMode};
     let mut app = app_of(flank_march());
     app.world_mut().write_message(StartTurn);
@@ -617,12 +617,33 @@ fn r57_layout_mode_which_shows_both_sides_is_refused_in_a_game_under_way() {
     assert_eq!(*app.world().resource::<State<Mode>>().get(), Mode::Play);
     let notice = common::notice(&app);
     assert!(notice.contains("referee's (R57)"), "{notice}");
-    // Before the first command the layout opens, as the referee's.
+    // Not before the first command either: the players are at the table.
     let mut fresh = app_of(flank_march());
     fresh.world_mut().write_message(SetLayoutMode::ON);
     fresh.update();
     fresh.update();
-    assert_eq!(*fresh.world().resource::<State<Mode>>().get(), Mode::Layout);
+    assert_eq!(*fresh.world().resource::<State<Mode>>().get(), Mode::Play);
+    let notice = common::notice(&fresh);
+    assert!(notice.contains("referee's (R57)"), "{notice}");
+    // The table started in layout mode by its referee (`--layout`) opens
+    // it, once: back in play, it is refused again.
+    let mut referee = app_of(flank_march());
+    referee.insert_resource(sandtable::mode::RefereeLayout);
+    referee.world_mut().write_message(SetLayoutMode::ON);
+    referee.update();
+    referee.update();
+    assert_eq!(
+        *referee.world().resource::<State<Mode>>().get(),
+        Mode::Layout
+    );
+    referee.world_mut().write_message(SetLayoutMode::OFF);
+    referee.update();
+    referee.update();
+    assert_eq!(*referee.world().resource::<State<Mode>>().get(), Mode::Play);
+    referee.world_mut().write_message(SetLayoutMode::ON);
+    referee.update();
+    referee.update();
+    assert_eq!(*referee.world().resource::<State<Mode>>().get(), Mode::Play);
 }
 
 #[test]

@@ -636,6 +636,13 @@ impl LayoutEditing for Frontiers {
         SkirmishLayout::new(active.setup.clone(), file)
     }
 
+    /// A skirmish's layout is its table: terrain, buildings, crates and
+    /// units where both sides see them. What the rules hide (hands,
+    /// markers, decks, the crates' contents, R143, R149) is not on it.
+    fn layout_hides(_: &ActiveSkirmish) -> bool {
+        false
+    }
+
     fn draft(editor: &SkirmishLayout) -> &SkirmishDraft {
         &editor.draft
     }

@@ -38,6 +38,15 @@ pub trait LayoutEditing: TableSystem {
     /// loader, from `source`.
     fn played(editor: &Self::Editor, source: ScenarioSource) -> Result<ActiveGame<Self>, String>;
 
+    /// Whether the layout shows what the rules hide from the players (an
+    /// off-board grid's starting counters and reserves, R57): then it
+    /// opens from play only once the game is over, or when the table
+    /// was started in layout mode ([`crate::mode::RefereeLayout`]). By
+    /// default, whether the game hides anything.
+    fn layout_hides(active: &ActiveGame<Self>) -> bool {
+        sandtable_core::game::GameState::hides(active.game.game())
+    }
+
     /// What the table does when layout mode is left without an edit
     /// (nothing by default: leaving layout mode builds the table again).
     fn back_unedited(commands: &mut Commands) {
@@ -78,12 +87,18 @@ pub fn switch_layout<S: LayoutEditing>(
     mut next: ResMut<NextState<Mode>>,
     editor: Option<Res<S::Editor>>,
     active: Option<Res<ActiveGame<S>>>,
+    referee: Option<Res<crate::mode::RefereeLayout>>,
     mut notice: ResMut<Notice>,
 ) {
     let Some(active) = active else {
         requests.clear();
         return;
     };
+    // The start in layout mode is the referee's once.
+    let mut referee = referee.is_some();
+    if referee {
+        commands.remove_resource::<crate::mode::RefereeLayout>();
+    }
     for SetLayoutMode {
         on,
         discard_unsaved,
@@ -95,13 +110,15 @@ pub fn switch_layout<S: LayoutEditing>(
                 notice.error(super::SERVED_RECORD);
             }
             (true, Mode::Play, _)
-                if sandtable_core::game::GameState::hides(active.game.game())
-                    && !active.record.is_empty()
+                if S::layout_hides(&active)
+                    && !std::mem::take(&mut referee)
                     && sandtable_core::game::next_seat(active.game.game()).is_some() =>
             {
-                // The layout is the scenario, both sides' secrets with it.
+                // The layout is the scenario, both sides' secrets with it:
+                // not even before the first command, when the players
+                // are at the table already.
                 notice.error(
-                    "the layout shows both sides' starting forces and reserves, which are the referee's (R57): open it before the first command or once the game is over",
+                    "the layout shows both sides' starting forces and reserves, which are the referee's (R57): it opens once the game is over, or for its referee with sandtable FILE --layout",
                 );
             }
             (true, Mode::Play, _) => {

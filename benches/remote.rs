@@ -45,6 +45,9 @@ fn main() {
         save: Some(record.clone()),
         bots: Vec::new(),
         turn_limit: Some(1000),
+        open_watching: false,
+        max_unclaimed: sandtable_net::Limits::default().unclaimed,
+        max_spectators: sandtable_net::Limits::default().spectators,
     };
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -97,8 +100,13 @@ fn table(server: SocketAddr, seat: u16, code: &str, id: u64) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
         .add_plugins(sandtable::logic_plugin);
-    sandtable::session::remote::join(&mut app, server, Some((seat, code.to_owned())), id)
-        .expect("a socket");
+    sandtable::session::remote::join(
+        &mut app,
+        server,
+        sandtable::session::remote::JoinAs::Seat(seat, code.to_owned()),
+        id,
+    )
+    .expect("a socket");
     app.finish();
     app
 }

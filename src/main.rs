@@ -55,6 +55,7 @@ fn main() -> AppExit {
             app.insert_resource(LoadTimer(started, surface_words(opened.surface())));
             opened.put_on_table(app.world_mut());
             if options.layout {
+                app.insert_resource(sandtable::mode::RefereeLayout);
                 app.world_mut()
                     .write_message(sandtable::mode::SetLayoutMode::ON);
             }
@@ -90,7 +91,7 @@ fn main() -> AppExit {
     }
     app.add_systems(Last, report_load_time);
     if let Some(server) = options.join
-        && let Err(message) = join(&mut app, server, options.claim.clone()).map(|()| {
+        && let Err(message) = join(&mut app, server, options.joining_as()).map(|()| {
             app.world_mut()
                 .resource_mut::<sandtable::session::remote::Remote>()
                 .seat_named = options.claim_named.clone();
@@ -121,13 +122,13 @@ fn hosted(
 }
 
 /// `--join`: the table follows the game the server at `server` serves,
-/// claiming `claim`'s seat with its code, or watching as the public.
+/// as a seat's player or a spectator.
 fn join(
     app: &mut App,
     server: std::net::SocketAddr,
-    claim: Option<(u16, String)>,
+    join: sandtable::session::remote::JoinAs,
 ) -> Result<(), String> {
-    sandtable::session::remote::join_server(app.world_mut(), server, claim)
+    sandtable::session::remote::join_server(app.world_mut(), server, join)
         .map_err(|e| format!("--join {server}: {e}"))
 }
 

@@ -10,7 +10,7 @@ const MAX_SEAT: usize = u16::MAX as usize;
 
 /// What `sandtable --help` prints.
 pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL]... [--layout] [--screenshot PNG [--frames N]] [--bench-frames N]
-              sandtable --join IP:PORT [--seat P --code CODE] [--screenshot PNG [--frames N]]
+              sandtable --join IP:PORT [[--seat P] --code CODE] [--screenshot PNG [--frames N]]
        sandtable --host FILE.ron --port N [--public IP:PORT] [--seat P] [--bot P=LEVEL]... [--save GAME.moves]
 
 
@@ -22,12 +22,39 @@ pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL
     --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit
   --join IP:PORT     play a game served by sandtable-serve there (without --seat: watch it)
       --seat P --code C  the seat to take, by index (0 is the first) or player's name, and the
-                     code the server printed for it
+                     code the server printed for it; --code alone: the spectator code
   --host FILE.ron    serve the scenario from this table on UDP port N (--port) and play seat P
                      (default 0); this machine holds every secret of the game: for players who
                      do not trust the host, run sandtable-serve on a machine none of them plays at
   --public IP:PORT   the address the other players join (default: this machine alone, 127.0.0.1)
   --save GAME.moves  the hosted game's record (resumed when it holds a game of the scenario)";
+
+/// What a table joins a served game as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JoinAs {
+    /// A seat's player, with the seat's code.
+    Seat(u16, String),
+    /// A spectator, with the spectator code the server printed (empty
+    /// where its host lets anyone watch).
+    Watcher(String),
+}
+
+impl JoinAs {
+    /// The code the table comes with.
+    pub fn code(&self) -> &str {
+        match self {
+            JoinAs::Seat(_, code) | JoinAs::Watcher(code) => code,
+        }
+    }
+
+    /// The seat it claims, if it claims one.
+    pub fn seat(&self) -> Option<u16> {
+        match self {
+            JoinAs::Seat(seat, _) => Some(*seat),
+            JoinAs::Watcher(_) => None,
+        }
+    }
+}
 
 /// The command line, read.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -51,6 +78,8 @@ pub struct Options {
     /// The seat to claim there by its player's name, and its code
     /// (`--seat NAME`): found once the server says who sits where.
     pub claim_named: Option<(String, String)>,
+    /// The spectator code to watch with (`--code` without `--seat`).
+    pub watch_code: Option<String>,
     /// The game this table serves (`--host`).
     pub host: Option<Host>,
 }
@@ -72,6 +101,19 @@ pub struct Host {
 }
 
 impl Options {
+    /// What `--join` joins as: the seat `--seat` names by index with its
+    /// code, else a spectator coming with the code given (a seat named
+    /// by its player comes with the seat's code, which seats it as it
+    /// connects; the name is checked once the server says who sits
+    /// where).
+    pub fn joining_as(&self) -> JoinAs {
+        match (&self.claim, &self.claim_named, &self.watch_code) {
+            (Some((seat, code)), _, _) => JoinAs::Seat(*seat, code.clone()),
+            (None, Some((_, code)), _) => JoinAs::Watcher(code.clone()),
+            (None, None, code) => JoinAs::Watcher(code.clone().unwrap_or_default()),
+        }
+    }
+
     /// Reads the arguments after the program's name. `Err` holds what to
     /// print: the usage for `--help`, else the problem and the usage.
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
@@ -219,14 +261,18 @@ impl Options {
                 Ok(index) => options.claim = Some((index, code)),
                 Err(_) => options.claim_named = Some((seat, code)),
             },
-            (None, None) => {}
-            _ => {
+            (None, code) => options.watch_code = code,
+            (Some(_), None) => {
                 return Err(format!(
-                    "--seat and --code go together: the seat and its code\n\n{USAGE}"
+                    "--seat needs --code: the seat and its code\n\n{USAGE}"
                 ));
             }
         }
-        if options.join.is_none() && (options.claim.is_some() || options.claim_named.is_some()) {
+        if options.join.is_none()
+            && (options.claim.is_some()
+                || options.claim_named.is_some()
+                || options.watch_code.is_some())
+        {
             return Err(format!(
                 "--seat and --code take a seat of a game joined with --join\n\n{USAGE}"
             ));
@@ -314,10 +360,14 @@ mod tests {
         );
         let watching = parse(&["--join", "[::1]:5000"]).expect("watching");
         assert_eq!(watching.claim, None);
+        assert_eq!(watching.watch_code, None);
+        let coded = parse(&["--join", "[::1]:5000", "--code", "look-2345"]).expect("watching");
+        assert_eq!(coded.watch_code.as_deref(), Some("look-2345"));
+        assert_eq!(coded.joining_as(), JoinAs::Watcher("look-2345".into()));
+        assert_eq!(options.joining_as(), JoinAs::Seat(1, "ab-cd".into()));
         for (args, why) in [
             (&["--join", "localhost"][..], "IP:PORT"),
-            (&["--join", "127.0.0.1:5000", "--seat", "1"], "go together"),
-            (&["--join", "127.0.0.1:5000", "--code", "x"], "go together"),
+            (&["--join", "127.0.0.1:5000", "--seat", "1"], "needs --code"),
             (&["--seat", "1", "--code", "x"], "joined with --join"),
             (&["--join", "127.0.0.1:5000", "x.ron"], "no file"),
             (&["--join", "127.0.0.1:5000", "--bot", "1=2"], "no file"),

@@ -93,7 +93,7 @@ fn table(seat: Option<u16>) -> App {
 /// Red's and Blue's tables claim their seats with their codes.
 fn claim_red_and_blue(red: &mut App, blue: &mut App) {
     for (t, seat, code) in [(red, 0, "red"), (blue, 1, "blue")] {
-        t.world_mut().write_message(Claim {
+        t.world_mut().write_message(Claim::Seat {
             seat,
             code: code.into(),
         });
@@ -129,7 +129,7 @@ fn r57_a_joined_table_shows_its_seat_s_masked_game_and_follows_the_server() {
     for t in [&mut red, &mut watcher] {
         server.connect_client(t);
     }
-    red.world_mut().write_message(Claim {
+    red.world_mut().write_message(Claim::Seat {
         seat: 0,
         code: "red".into(),
     });
@@ -410,7 +410,7 @@ fn udp_table(server: std::net::SocketAddr, seat: u16, code: &str) -> App {
     sandtable::session::remote::join(
         &mut app,
         server,
-        Some((seat, code.into())),
+        sandtable::session::remote::JoinAs::Seat(seat, code.into()),
         0x7ab1e + u64::from(seat),
     )
     .expect("a socket");
@@ -550,6 +550,9 @@ fn hosted_on_a_thread(
         save: Some(record.clone()),
         bots: Vec::new(),
         turn_limit: None,
+        open_watching: false,
+        max_unclaimed: sandtable_net::Limits::default().unclaimed,
+        max_spectators: sandtable_net::Limits::default().spectators,
     };
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let stopped = stop.clone();
@@ -902,7 +905,7 @@ fn a_table_joining_a_game_of_another_system_holds_that_game_alone_and_leaving_br
     assert!(table.world().get_resource::<ActiveGame<Cache>>().is_some());
     table.world_mut().write_message(NetworkRequest::Join {
         server: address,
-        claim: Some((0, codes[0].clone())),
+        join: sandtable::session::remote::JoinAs::Seat(0, codes[0].clone()),
     });
     // From the join on, the table's own game is gone: nothing of it can
     // be played while the server's view is on its way.

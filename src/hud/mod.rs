@@ -1040,6 +1040,19 @@ pub fn served_seats(
                         ),
                     };
                 }
+                ui.add(
+                    egui::Label::new(match &hosting.watching {
+                        sandtable_net::Watching::Code(code) => format!(
+                            "Spectators: sandtable --join {} --code {code}",
+                            hosting.address
+                        ),
+                        sandtable_net::Watching::Open => format!(
+                            "Spectators: sandtable --join {} (no code)",
+                            hosting.address
+                        ),
+                    })
+                    .selectable(true),
+                );
                 ui.small(format!("Record: {}", hosting.record.display()));
             }
         });

@@ -67,6 +67,8 @@ pub struct Hosting {
     /// Each seat: its player's name, its bot's strength if a bot plays
     /// it, and its code.
     pub seats: Vec<(String, Option<u8>, String)>,
+    /// Who may watch: with the spectator code, or anyone.
+    pub watching: sandtable_net::Watching,
     /// The referee's record.
     pub record: std::path::PathBuf,
     /// Set, the server's loop ends.
@@ -160,7 +162,7 @@ fn claim_by_name(world: &mut World, seats: &[SeatStatus]) {
         ));
         return;
     };
-    let claim = sandtable_net::Claim {
+    let claim = sandtable_net::Claim::Seat {
         seat: k as u16,
         code,
     };
@@ -168,6 +170,8 @@ fn claim_by_name(world: &mut World, seats: &[SeatStatus]) {
     world.write_message(claim);
     world.resource_mut::<Remote>().seat = Some(k as u16);
 }
+
+pub use crate::options::JoinAs;
 
 /// The connection as the client's resources tell it: [`sandtable_net::udp::Joining`]
 /// over UDP, else replicon's client state alone (as in tests).
@@ -201,27 +205,29 @@ pub fn network_plugins(app: &mut App) {
 }
 
 /// Makes `app` a table joined to the server at `server` over UDP as
-/// `client_id` ([`network_plugins`], then [`connect`]), claiming
-/// `claim`'s seat with its code, or watching as the public.
+/// `client_id` ([`network_plugins`], then [`connect`]), as a seat's
+/// player or a spectator.
 pub fn join(
     app: &mut App,
     server: std::net::SocketAddr,
-    claim: Option<(u16, String)>,
+    join: JoinAs,
     client_id: u64,
 ) -> std::io::Result<()> {
     network_plugins(app);
-    connect(app.world_mut(), server, claim, client_id)
+    connect(app.world_mut(), server, join, client_id)
 }
 
 /// Joins the table (with [`network_plugins`]) to the server at `server`
-/// as `client_id`, claiming `claim`'s seat with its code, or watching.
+/// as `client_id`, as a seat's player or a spectator: the code comes
+/// with the connection, so that the server seats the table as it lets
+/// it in.
 pub fn connect(
     world: &mut World,
     server: std::net::SocketAddr,
-    claim: Option<(u16, String)>,
+    join: JoinAs,
     client_id: u64,
 ) -> std::io::Result<()> {
-    sandtable_net::udp::join_world(world, server, client_id)?;
+    sandtable_net::udp::join_world(world, server, client_id, join.code())?;
     // Nothing of the table's own game stays to be played meanwhile.
     clear_table(world);
     // The table's own bots sit out: the server seats a served game's.
@@ -230,13 +236,13 @@ pub fn connect(
             *seat = super::Seat::Person;
         }
     }
-    if let Some((seat, code)) = &claim {
-        world.insert_resource(sandtable_net::udp::Claiming(sandtable_net::Claim {
+    if let JoinAs::Seat(seat, code) = &join {
+        world.insert_resource(sandtable_net::udp::Claiming(sandtable_net::Claim::Seat {
             seat: *seat,
             code: code.clone(),
         }));
     }
-    world.insert_resource(Remote::joined(server, claim.map(|(s, _)| s)));
+    world.insert_resource(Remote::joined(server, join.seat()));
     Ok(())
 }
 
@@ -288,6 +294,9 @@ pub fn host(
         save: host.save.clone(),
         bots: bots.iter().map(|(p, l)| format!("{p}={l}")).collect(),
         turn_limit: None,
+        open_watching: false,
+        max_unclaimed: sandtable_net::Limits::default().unclaimed,
+        max_spectators: sandtable_net::Limits::default().spectators,
     };
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let stopped = stop.clone();
@@ -310,6 +319,7 @@ pub fn host(
                         prepared.seats.clone(),
                         prepared.record.clone(),
                         prepared.lines(&args.scenario),
+                        prepared.watching.clone(),
                     );
                     if tx.send(Ok(told)).is_ok() {
                         prepared.app.run();
@@ -321,7 +331,7 @@ pub fn host(
             }
         })
         .map_err(|e| format!("no thread for the server: {e}"))?;
-    let (listening, seats, record, lines) = rx
+    let (listening, seats, record, lines, watching) = rx
         .recv()
         .map_err(|_| "the server stopped before it began".to_owned())??;
     let thread = std::sync::Arc::new(std::sync::Mutex::new(Some(thread)));
@@ -349,7 +359,7 @@ pub fn host(
         Ok(id) => id,
         Err(why) => return refuse(why),
     };
-    if let Err(e) = connect(world, local, Some((host.seat, seat.code.clone())), id) {
+    if let Err(e) = connect(world, local, JoinAs::Seat(host.seat, seat.code.clone()), id) {
         return refuse(format!("{local}: {e}"));
     }
     world.resource_mut::<Remote>().hosting = Some(Hosting {
@@ -365,6 +375,7 @@ pub fn host(
                 (s.name.clone(), bot, s.code.clone())
             })
             .collect(),
+        watching,
         record,
         stop,
         thread,
@@ -379,7 +390,7 @@ pub struct NetworkField {
     pub address: String,
     /// The seat to claim (empty: watch).
     pub seat: String,
-    /// Its code.
+    /// Its code, or the spectator code to watch.
     pub code: String,
     /// The port to host on.
     pub port: String,
@@ -407,17 +418,21 @@ impl NetworkField {
             format!("the server's address is IP:PORT, as 192.168.1.20:5000, not `{address}`")
         })?;
         let (seat, code) = (self.seat.trim(), self.code.trim());
-        let claim = match (seat.is_empty(), code.is_empty()) {
-            (true, true) => None,
-            (false, false) => Some((
+        let join = match (seat.is_empty(), code.is_empty()) {
+            (true, _) => JoinAs::Watcher(code.to_owned()),
+            (false, false) => JoinAs::Seat(
                 seat.parse().map_err(|_| {
                     format!("the seat is a player's index (0 is the first), not `{seat}`")
                 })?,
                 code.to_owned(),
-            )),
-            _ => return Err("a seat and its code go together (neither: watch)".to_owned()),
+            ),
+            (false, true) => {
+                return Err(
+                    "a seat needs its code (no seat: watch, with the spectator code)".to_owned(),
+                );
+            }
         };
-        Ok(NetworkRequest::Join { server, claim })
+        Ok(NetworkRequest::Join { server, join })
     }
 
     /// The hosting the fields ask for, or why they do not make one.
@@ -442,8 +457,8 @@ pub enum NetworkRequest {
     Join {
         /// The server's address.
         server: std::net::SocketAddr,
-        /// The seat and its code; `None` watches.
-        claim: Option<(u16, String)>,
+        /// As a seat's player or a spectator.
+        join: JoinAs,
     },
     /// Serve the scenario in play from this table on this port, and play
     /// this seat; the panel's bot seats are the server's bots.
@@ -479,7 +494,7 @@ fn answer_network_requests(world: &mut World) {
         let result = match typed {
             Err(why) => Err(why),
             Ok(NetworkRequest::JoinTyped | NetworkRequest::HostTyped) => Ok(()),
-            Ok(NetworkRequest::Join { server, claim }) => join_server(world, server, claim),
+            Ok(NetworkRequest::Join { server, join }) => join_server(world, server, join),
             Ok(NetworkRequest::Host { port, seat }) => host_from_panel(world, port, seat),
             Ok(NetworkRequest::Leave) => {
                 leave(world);
@@ -510,16 +525,16 @@ fn may_join(world: &World) -> Result<(), String> {
     Ok(())
 }
 
-/// Joins the table to the server at `server`, claiming `claim`'s seat
-/// with its code or watching (`--join` and the panel's Join): refused
-/// while the table is in a served game or has moves not saved.
+/// Joins the table to the server at `server`, as a seat's player or a
+/// spectator (`--join` and the panel's Join): refused while the table
+/// is in a served game or has moves not saved.
 pub fn join_server(
     world: &mut World,
     server: std::net::SocketAddr,
-    claim: Option<(u16, String)>,
+    join: JoinAs,
 ) -> Result<(), String> {
     may_join(world)?;
-    connect(world, server, claim, random_client_id()?).map_err(|e| format!("{server}: {e}"))?;
+    connect(world, server, join, random_client_id()?).map_err(|e| format!("{server}: {e}"))?;
     world
         .resource_mut::<Notice>()
         .info(format!("joining the game served at {server}"));

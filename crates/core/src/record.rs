@@ -203,6 +203,26 @@ impl<C: Copy> Record<C> {
     }
 }
 
+/// The headers at the top of a record's `text`, up to its first command,
+/// without reading a command: what a record says it is a game of, before
+/// its commands are read in some system's notation. A line that is not a
+/// header ends them.
+pub fn leading_headers(text: &str) -> Vec<(String, String)> {
+    let mut headers = Vec::new();
+    for raw in text.lines() {
+        let trimmed = raw.trim();
+        if trimmed.starts_with('[') {
+            match parse_header(trimmed) {
+                Some(header) => headers.push(header),
+                None => break,
+            }
+        } else if !raw.split('#').next().unwrap_or("").trim().is_empty() {
+            break;
+        }
+    }
+    headers
+}
+
 /// Reads `[Key "value"]`, with an optional `# comment` after it.
 fn parse_header(content: &str) -> Option<(String, String)> {
     let inner = content.strip_prefix('[')?;

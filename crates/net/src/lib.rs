@@ -10,15 +10,20 @@
 //! What a seat may know lives on one entity of its own ([`SeatView`]: its
 //! masked game as bytes and its legal commands), spawned with the
 //! visibility filter [`SeatOnly`]: replicon sends that entity only to the
-//! client that claimed the seat with its code ([`Claim`], [`Seated`]), and
-//! to nobody before. One more entity ([`PublicView`]) holds what every
-//! player sees alike, for everyone, spectators included: the public's
-//! game and who sits where. Nothing is replicated a piece at a time, so
+//! client that claimed the seat with its code ([`Claim`], [`Admitted`]),
+//! and to nobody before. One more entity ([`PublicView`]) holds what every
+//! player sees alike, for seats and spectators ([`AdmittedOnly`]): the
+//! public's game and who sits where. A connection that holds no place
+//! sees nothing and is dropped soon ([`admission`]). Nothing is replicated a piece at a time, so
 //! no entity's existence tells a secret. The logs, which grow with the
 //! game, travel as messages of their changed lines ([`LogLines`]) to the
 //! clients that may read them.
 
+pub mod admission;
+pub mod door;
 pub mod udp;
+
+use std::collections::BTreeMap;
 
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -27,6 +32,10 @@ use sandtable_core::record::Record;
 use sandtable_core::undo::Undoable;
 use sandtable_core::wire::{Wire, write};
 use serde::{Deserialize, Serialize};
+
+pub use admission::{
+    Admission, Admitted, AdmittedOnly, Arrived, CLAIM_WITHIN, Kind, Limits, Watching,
+};
 
 /// The longest command a client may send, in bytes.
 pub const MAX_PLAY_BYTES: usize = 256;
@@ -49,13 +58,29 @@ pub struct RefusalsLogged {
     at: std::time::Duration,
 }
 
-/// A client asks for a seat, with the code the server printed for it.
+/// A client asks for a place, or gives up the one it holds: one message
+/// kind, so that what a client asks in one update is taken in the order
+/// it was asked.
 #[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct Claim {
-    /// The seat, from 0.
-    pub seat: u16,
-    /// Its code.
-    pub code: String,
+pub enum Claim {
+    /// A seat, with the code the server printed for it.
+    Seat {
+        /// The seat, from 0.
+        seat: u16,
+        /// Its code.
+        code: String,
+    },
+    /// A spectator's place, with the spectator code (empty where the
+    /// host allows open watching).
+    Watch {
+        /// The spectator code.
+        code: String,
+    },
+    /// Gives up the place it holds: a seat's view is no longer sent to
+    /// it, and the seat waits for whoever comes with its code. A client
+    /// without a place is dropped [`CLAIM_WITHIN`] later unless it
+    /// claims another.
+    Leave,
 }
 
 /// A client plays a command of its seat, in the system's move notation.
@@ -69,11 +94,6 @@ pub struct Play {
 /// has played since, and never past a roll or a reveal (R31).
 #[derive(Message, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Undo;
-
-/// A client gives up its seat: the seat's view is no longer sent to it,
-/// and the seat waits for whoever comes with its code.
-#[derive(Message, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Leave;
 
 /// The server tells one client why it did not take what it sent: the
 /// ruling's words for a refused command.
@@ -219,12 +239,6 @@ pub struct PublicView {
 #[component(immutable)]
 pub struct SeatOnly(pub u16);
 
-/// On a client's entity, on the server, once it claimed a seat with its
-/// code.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-#[component(immutable)]
-pub struct Seated(pub u16);
-
 /// On a client's entity on the server: it has sent nothing for a while
 /// (`udp` marks it after [`udp::SILENCE`]), so the seat it holds shows as
 /// not held until it is heard from again. Its seat stays its own.
@@ -232,11 +246,11 @@ pub struct Seated(pub u16);
 pub struct Silent;
 
 impl VisibilityFilter for SeatOnly {
-    type ClientComponent = Seated;
+    type ClientComponent = Admitted;
     type Scope = Entity;
 
-    fn is_visible(&self, _client: Entity, seated: Option<&Seated>) -> bool {
-        seated.is_some_and(|s| s.0 == self.0)
+    fn is_visible(&self, _client: Entity, admitted: Option<&Admitted>) -> bool {
+        admitted.and_then(Admitted::seat) == Some(self.0)
     }
 }
 
@@ -276,13 +290,13 @@ pub fn protocol_of(app: &mut App, engine: &str) {
     app.add_client_message::<Claim>(Channel::Ordered)
         .add_client_message::<Play>(Channel::Ordered)
         .add_client_message::<Undo>(Channel::Ordered)
-        .add_client_message::<Leave>(Channel::Ordered)
         .add_server_message::<Refused>(Channel::Ordered)
         .add_server_message::<LogLines>(Channel::Ordered)
         .replicate::<SeatView>()
         .replicate::<PublicView>()
         .replicate::<ScenarioText>()
-        .add_visibility_filter::<SeatOnly>();
+        .add_visibility_filter::<SeatOnly>()
+        .add_visibility_filter::<AdmittedOnly>();
 }
 
 /// One line of the game's log: a command of a seat, an event it caused,
@@ -294,11 +308,13 @@ enum Entry<G: GameState> {
     Undone(Seat, G::Command),
 }
 
-/// The game the server holds, with its seats' codes and its log.
+/// The game the server holds, with who may come in and its log.
 #[derive(Resource)]
 pub struct Hosted<G: GameState> {
     game: Undoable<G>,
-    codes: Vec<String>,
+    /// The seats' codes, who may watch, and how many may wait and watch:
+    /// the server's [`Admission`] from its start.
+    admission: Admission,
     log: Vec<Entry<G>>,
     /// Where each command still undoable starts in `log`.
     starts: Vec<usize>,
@@ -318,11 +334,12 @@ pub struct Hosted<G: GameState> {
 }
 
 impl<G: GameState + Wire> Hosted<G> {
-    /// A game to serve, one code a seat (`codes[k]` claims seat `k`).
+    /// A game to serve, one code a seat (`codes[k]` claims seat `k`),
+    /// open to watch without a code, with the default [`Limits`].
     pub fn new(game: G, codes: Vec<String>) -> Hosted<G> {
         Hosted {
             game: Undoable::new(game),
-            codes,
+            admission: Admission::new(codes, Watching::Open, Limits::default()),
             log: Vec::new(),
             starts: Vec::new(),
             record: Vec::new(),
@@ -340,6 +357,13 @@ impl<G: GameState + Wire> Hosted<G> {
     /// public's ([`ScenarioText`]).
     pub fn with_scenarios(mut self, seats: Vec<String>, public: String) -> Hosted<G> {
         self.scenarios = Some((seats, public));
+        self
+    }
+
+    /// The same, watched by those `watching` lets in, and with `limits`.
+    pub fn with_admission(mut self, watching: Watching, limits: Limits) -> Hosted<G> {
+        self.admission.watching = watching;
+        self.admission.limits = limits;
         self
     }
 
@@ -639,8 +663,10 @@ impl<G: GameState + Wire> Plugin for ServePlugin<G> {
             .add_systems(
                 Update,
                 (
-                    claim::<G>,
-                    leave,
+                    admission::stamp_arrivals,
+                    seat_clients::<G>,
+                    admission::drop_unclaimed,
+                    admission::tell_door,
                     play::<G>,
                     undo::<G>,
                     play_bots::<G>,
@@ -651,6 +677,18 @@ impl<G: GameState + Wire> Plugin for ServePlugin<G> {
                     .chain()
                     .in_set(Serving),
             );
+    }
+
+    fn finish(&self, app: &mut App) {
+        // Who may come in, as the game was hosted: read by the claims
+        // and by the door before a packet is read.
+        let admission = app
+            .world()
+            .get_resource::<Hosted<G>>()
+            .map(|h| h.admission.clone());
+        if let Some(admission) = admission {
+            app.insert_resource(admission);
+        }
     }
 }
 
@@ -676,82 +714,197 @@ fn spawn_views<G: GameState + Wire>(
         };
     }
     let bots = bots.map_or(Vec::new(), |b| b.seats.clone());
-    let view = (Replicated, hosted.public_view(&vec![false; seats], &bots));
+    let view = (
+        Replicated,
+        AdmittedOnly,
+        hosted.public_view(&vec![false; seats], &bots),
+    );
     match text(None) {
         Some(scenario) => commands.spawn((view, scenario)),
         None => commands.spawn(view),
     };
 }
 
-/// Seats a client whose code is its seat's; refuses any other claim.
-fn claim<G: GameState + Wire>(
+/// What a client asked for, once its code was checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ask {
+    Seat(u16),
+    Watch,
+    Leave,
+}
+
+/// Gives each connection the place it asks for: on arrival, the place
+/// its code says (the door read it from the connection; without a door,
+/// none, which is a spectator's place where watching is open), then each
+/// [`Claim`] in the order it came. A seat goes to its newest claim; the
+/// connection that held it watches where there is room, else is
+/// dropped. A wrong code is refused to its sender. Each client is sent
+/// the logs its new place reads, whole, and the logs it no longer reads
+/// emptied.
+fn seat_clients<G: GameState + Wire>(
+    time: Res<Time<Real>>,
+    arrivals: Query<(Entity, &admission::Came), Added<AuthorizedClient>>,
+    clients: Query<(Entity, Option<&Admitted>), With<ConnectedClient>>,
+    admission: Res<Admission>,
     mut claims: MessageReader<FromClient<Claim>>,
-    holders: Query<(Entity, &Seated)>,
     mut hosted: ResMut<Hosted<G>>,
     mut refused: MessageWriter<ToClients<Refused>>,
     mut logs: MessageWriter<ToClients<LogLines>>,
+    mut disconnects: MessageWriter<DisconnectRequest>,
     mut commands: Commands,
 ) {
-    // Claims of this update: a seat claimed twice goes to the later.
-    let mut claimed: Vec<(u16, Entity)> = Vec::new();
+    let before: BTreeMap<Entity, Option<Admitted>> =
+        clients.iter().map(|(e, a)| (e, a.copied())).collect();
+    let mut asks: Vec<(Entity, Ask)> = Vec::new();
+    for (client, came) in &arrivals {
+        match came.0 {
+            Kind::Seat(k) => asks.push((client, Ask::Seat(k))),
+            Kind::Spectator => asks.push((client, Ask::Watch)),
+            Kind::Stranger => {}
+        }
+    }
     for FromClient { client_id, message } in claims.read() {
         let ClientId::Client(client) = *client_id else {
             continue;
         };
-        let seat = usize::from(message.seat);
-        let good = message.code.len() <= MAX_CODE_BYTES
-            && hosted
-                .codes
-                .get(seat)
-                .is_some_and(|code| same_code(code, &message.code));
-        if good {
-            // The seat moves to the newest claim: a player back on a new
-            // connection, the old one perhaps not yet timed out, holds
-            // it alone.
-            let earlier = holders
-                .iter()
-                .filter(|(_, seated)| seated.0 == message.seat)
-                .map(|(other, _)| other)
-                .chain(
-                    claimed
-                        .iter()
-                        .filter(|(s, _)| *s == message.seat)
-                        .map(|(_, e)| *e),
-                );
-            for other in earlier.collect::<Vec<_>>() {
-                if other != client {
-                    commands.entity(other).remove::<Seated>();
-                    logs.write(clear_seat_log(other, message.seat));
+        let ask = match message {
+            Claim::Seat { seat, code } if admission.is_seat_code(*seat, code) => Ask::Seat(*seat),
+            Claim::Seat { seat, .. } => {
+                let text = format!("no seat {seat} with that code");
+                refuse(&mut hosted, &mut refused, *client_id, text);
+                continue;
+            }
+            Claim::Watch { code } if admission.kind_of(code) == Kind::Spectator => Ask::Watch,
+            Claim::Watch { .. } => {
+                let text = match admission.watching {
+                    Watching::Open => "watching takes no code".to_owned(),
+                    Watching::Code(_) => "that is not the spectator code".to_owned(),
+                };
+                refuse(&mut hosted, &mut refused, *client_id, text);
+                continue;
+            }
+            Claim::Leave => Ask::Leave,
+        };
+        asks.push((client, ask));
+    }
+    if asks.is_empty() {
+        return;
+    }
+    let mut places = before.clone();
+    let mut full: Vec<(Entity, String)> = Vec::new();
+    let spectators = |places: &BTreeMap<Entity, Option<Admitted>>, except: Entity| {
+        places
+            .iter()
+            .filter(|(e, p)| **e != except && **p == Some(Admitted::Watching))
+            .count()
+    };
+    for (client, ask) in asks {
+        if !places.contains_key(&client) {
+            continue;
+        }
+        match ask {
+            Ask::Seat(k) => {
+                let earlier: Vec<Entity> = places
+                    .iter()
+                    .filter(|(e, p)| **e != client && **p == Some(Admitted::Seat(k)))
+                    .map(|(e, _)| *e)
+                    .collect();
+                places.insert(client, Some(Admitted::Seat(k)));
+                for other in earlier {
+                    let room = spectators(&places, other) < admission.limits.spectators;
+                    places.insert(other, room.then_some(Admitted::Watching));
+                    if !room {
+                        full.push((
+                            other,
+                            format!("seat {k} was claimed from another connection"),
+                        ));
+                    }
                 }
             }
-            claimed.push((message.seat, client));
-            commands.entity(client).insert(Seated(message.seat));
-            // The seat's whole log, as the seat may read it; what changes
-            // later comes as it changes ([`send_logs`]).
-            logs.write(ToClients {
-                targets: SendTargets::Single(*client_id),
-                message: LogLines {
-                    of: LogOf::Seat(message.seat),
-                    from: 0,
-                    lines: hosted.log_for(Viewer::Player(Seat(message.seat))),
-                    revision: hosted.revision,
-                },
-            });
-        } else {
-            let text = format!("no seat {} with that code", message.seat);
-            refuse(&mut hosted, &mut refused, *client_id, text);
+            Ask::Watch => {
+                if spectators(&places, client) < admission.limits.spectators {
+                    places.insert(client, Some(Admitted::Watching));
+                } else {
+                    full.push((
+                        client,
+                        format!(
+                            "the server's {} spectator places are taken",
+                            admission.limits.spectators
+                        ),
+                    ));
+                }
+            }
+            Ask::Leave => {
+                places.insert(client, None);
+            }
+        }
+    }
+    for (client, why) in full {
+        // Out, once told why.
+        if places.get(&client).is_some_and(Option::is_none) {
+            refuse(&mut hosted, &mut refused, ClientId::Client(client), why);
+            disconnects.write(DisconnectRequest { client });
+        }
+    }
+    for (client, now) in places {
+        let was = before.get(&client).copied().flatten();
+        if was == now {
+            continue;
+        }
+        let to = ClientId::Client(client);
+        if let Some(seat) = was.and_then(|w| w.seat()) {
+            logs.write(clear_log(client, LogOf::Seat(seat)));
+        }
+        match now {
+            Some(place) => {
+                commands.entity(client).insert(place);
+                if was.is_none() {
+                    logs.write(whole_log(to, LogOf::Public, &hosted));
+                }
+                if let Some(seat) = place.seat() {
+                    logs.write(whole_log(to, LogOf::Seat(seat), &hosted));
+                }
+            }
+            None => {
+                commands
+                    .entity(client)
+                    .remove::<Admitted>()
+                    .insert(admission::Arrived(time.elapsed()));
+                logs.write(clear_log(client, LogOf::Public));
+            }
         }
     }
 }
 
+/// The whole log `of`, as its readers may read it now, for `to`; what
+/// changes later comes as it changes ([`send_logs`]).
+fn whole_log<G: GameState + Wire>(
+    to: ClientId,
+    of: LogOf,
+    hosted: &Hosted<G>,
+) -> ToClients<LogLines> {
+    let viewer = match of {
+        LogOf::Seat(seat) => Viewer::Player(Seat(seat)),
+        LogOf::Public => Viewer::Public,
+    };
+    ToClients {
+        targets: SendTargets::Single(to),
+        message: LogLines {
+            of,
+            from: 0,
+            lines: hosted.log_for(viewer),
+            revision: hosted.revision,
+        },
+    }
+}
+
 /// Sends each log's change to the clients that read it: the public's to
-/// every client (the whole of it to a client just connected), a seat's
-/// to the clients holding the seat; only the lines from the first that
-/// changed.
+/// every seat and spectator, a seat's to the clients holding the seat;
+/// only the lines from the first that changed. A client newly admitted
+/// was sent the whole logs it reads ([`seat_clients`]).
 fn send_logs<G: GameState + Wire>(
     hosted: Res<Hosted<G>>,
-    joined: Query<Entity, Added<AuthorizedClient>>,
-    clients: Query<(Entity, &Seated)>,
+    clients: Query<(Entity, &Admitted)>,
     mut sent: Local<Option<SentLogs>>,
     mut sent_revision: Local<Option<u32>>,
     mut logs: MessageWriter<ToClients<LogLines>>,
@@ -776,12 +929,10 @@ fn send_logs<G: GameState + Wire>(
         *sent_revision = Some(hosted.revision);
         let public = hosted.log_for(Viewer::Public);
         if let Some(from) = changed_from(sent_public, &public) {
-            send(
-                SendTargets::CLIENTS_ONLY,
-                LogOf::Public,
-                from,
-                &public[from..],
-            );
+            for (client, _) in &clients {
+                let to = SendTargets::Single(ClientId::Client(client));
+                send(to, LogOf::Public, from, &public[from..]);
+            }
             *sent_public = public;
         }
         for (k, sent_seat) in sent_seats.iter_mut().enumerate() {
@@ -789,18 +940,14 @@ fn send_logs<G: GameState + Wire>(
             let Some(from) = changed_from(sent_seat, &log) else {
                 continue;
             };
-            for (client, seated) in &clients {
-                if usize::from(seated.0) == k {
+            for (client, admitted) in &clients {
+                if admitted.seat().map(usize::from) == Some(k) {
                     let to = SendTargets::Single(ClientId::Client(client));
                     send(to, LogOf::Seat(k as u16), from, &log[from..]);
                 }
             }
             *sent_seat = log;
         }
-    }
-    for client in &joined {
-        let to = SendTargets::Single(ClientId::Client(client));
-        send(to, LogOf::Public, 0, sent_public);
     }
 }
 
@@ -813,29 +960,12 @@ fn changed_from(old: &[String], new: &[String]) -> Option<usize> {
     (same < old.len() || same < new.len()).then_some(same)
 }
 
-/// Unseats a client that leaves its seat, and empties its seat's log.
-fn leave(
-    mut leaves: MessageReader<FromClient<Leave>>,
-    seated: Query<&Seated>,
-    mut logs: MessageWriter<ToClients<LogLines>>,
-    mut commands: Commands,
-) {
-    for FromClient { client_id, .. } in leaves.read() {
-        if let ClientId::Client(client) = *client_id
-            && let Ok(seat) = seated.get(client)
-        {
-            commands.entity(client).remove::<Seated>();
-            logs.write(clear_seat_log(client, seat.0));
-        }
-    }
-}
-
-/// Empties the seat's log on a client that no longer holds the seat.
-fn clear_seat_log(client: Entity, seat: u16) -> ToClients<LogLines> {
+/// Empties the log `of` on a client that no longer reads it.
+fn clear_log(client: Entity, of: LogOf) -> ToClients<LogLines> {
     ToClients {
         targets: SendTargets::Single(ClientId::Client(client)),
         message: LogLines {
-            of: LogOf::Seat(seat),
+            of,
             from: 0,
             lines: Vec::new(),
             revision: 0,
@@ -867,21 +997,11 @@ fn play_bots<G: GameState + Wire>(bots: Option<ResMut<Bots<G>>>, mut hosted: Res
     }
 }
 
-/// Whether two codes are the same, in a time that does not depend on
-/// where they first differ.
-fn same_code(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
-}
-
 /// Plays each seated client's command as its seat's; a refusal goes to
 /// that client alone.
 fn play<G: GameState + Wire>(
     mut plays: MessageReader<FromClient<Play>>,
-    seated: Query<&Seated>,
+    seated: Query<&Admitted>,
     mut hosted: ResMut<Hosted<G>>,
     mut refused: MessageWriter<ToClients<Refused>>,
 ) {
@@ -900,7 +1020,7 @@ fn play<G: GameState + Wire>(
 /// client alone.
 fn undo<G: GameState + Wire>(
     mut undos: MessageReader<FromClient<Undo>>,
-    seated: Query<&Seated>,
+    seated: Query<&Admitted>,
     mut hosted: ResMut<Hosted<G>>,
     mut refused: MessageWriter<ToClients<Refused>>,
 ) {
@@ -916,9 +1036,9 @@ fn undo<G: GameState + Wire>(
 }
 
 /// The seat a client claimed, if it did.
-fn seat_of(client_id: ClientId, seated: &Query<&Seated>) -> Option<Seat> {
+fn seat_of(client_id: ClientId, seated: &Query<&Admitted>) -> Option<Seat> {
     match client_id {
-        ClientId::Client(client) => seated.get(client).ok().map(|s| Seat(s.0)),
+        ClientId::Client(client) => seated.get(client).ok().and_then(Admitted::seat).map(Seat),
         ClientId::Server => None,
     }
 }
@@ -965,14 +1085,14 @@ fn log_refusals<G: GameState + Wire>(
 fn refresh_views<G: GameState + Wire>(
     hosted: Res<Hosted<G>>,
     bots: Option<Res<Bots<G>>>,
-    clients: Query<&Seated, Without<Silent>>,
+    clients: Query<&Admitted, Without<Silent>>,
     mut last_held: Local<Option<Vec<bool>>>,
     mut seats: Query<&mut SeatView>,
     mut public: Query<&mut PublicView>,
 ) {
     let mut held = vec![false; hosted.game().seats()];
-    for seated in &clients {
-        if let Some(h) = held.get_mut(usize::from(seated.0)) {
+    for seat in clients.iter().filter_map(Admitted::seat) {
+        if let Some(h) = held.get_mut(usize::from(seat)) {
             *h = true;
         }
     }
@@ -1026,13 +1146,5 @@ mod tests {
     fn another_build_has_another_netcode_protocol_id() {
         assert_eq!(protocol_id(), protocol_id());
         assert_ne!(protocol_id(), protocol_id_of("sandtable 0.0.0"));
-    }
-
-    #[test]
-    fn codes_are_the_same_only_when_every_byte_is() {
-        assert!(same_code("red-7f3a", "red-7f3a"));
-        assert!(!same_code("red-7f3a", "red-7f3b"));
-        assert!(!same_code("red-7f3a", "red-7f3"));
-        assert!(!same_code("", "x"));
     }
 }

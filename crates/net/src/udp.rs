@@ -1,16 +1,16 @@
 //! The server and its clients over UDP: renet's netcode with
 //! `ServerAuthentication::Unsecure` (neither encrypted nor authenticated:
 //! the seat codes are the only guard), each channel's memory bounded.
+//! The server listens behind its door ([`crate::door`]), which reads
+//! every datagram before netcode does; a client comes with its code in
+//! its connection's user data, so that a seat's player always gets in.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, SystemTime};
 
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
-use bevy_replicon_renet::netcode::{
-    ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication,
-    ServerConfig,
-};
+use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
 use bevy_replicon_renet::renet::ConnectionConfig;
 use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetServer};
 
@@ -24,9 +24,6 @@ pub const CLIENT_CHANNEL_BYTES: usize = 64 * 1024;
 /// The most bytes a channel from the server may hold for one client: a
 /// seat's view is a few kilobytes and its log grows with the game.
 pub const SERVER_CHANNEL_BYTES: usize = 2 * 1024 * 1024;
-
-/// The most clients a server takes at once: the seats and spectators.
-pub const MAX_CLIENTS: usize = 16;
 
 /// How long a client tries to connect before it says why it could not.
 pub const JOIN_WAIT: Duration = Duration::from_secs(5);
@@ -51,7 +48,7 @@ impl Default for SilenceLimit {
 /// [`SilenceLimit`] as [`crate::Silent`], and unmarks them when they are
 /// heard from again.
 fn watch_silence(
-    transport: Option<Res<NetcodeServerTransport>>,
+    transport: Option<Res<crate::door::Door>>,
     limit: Res<SilenceLimit>,
     clients: Query<(
         Entity,
@@ -108,10 +105,12 @@ fn since_epoch() -> Duration {
         .unwrap_or_default()
 }
 
-/// Makes `app` (with [`crate::protocol`] registered and finished) a
-/// server listening on `address`; the address it listens on (a port of
-/// 0 takes a free one). Netcode takes only clients that connect to one of
-/// its `public` addresses: empty, the address it listens on.
+/// Makes `app` (with [`crate::protocol`] registered, a
+/// [`crate::ServePlugin`] added, and finished) a server listening on
+/// `address` behind its door ([`crate::door::Door`]); the address it
+/// listens on (a port of 0 takes a free one). Netcode takes only clients
+/// that connect to one of its `public` addresses: empty, the address it
+/// listens on.
 pub fn listen(
     app: &mut App,
     address: SocketAddr,
@@ -124,21 +123,29 @@ pub fn listen(
     } else {
         public.to_vec()
     };
-    let transport = NetcodeServerTransport::new(
-        ServerConfig {
-            current_time: since_epoch(),
-            max_clients: MAX_CLIENTS,
-            protocol_id: protocol_id(),
-            public_addresses,
-            authentication: ServerAuthentication::Unsecure,
-        },
+    let admission = app
+        .world()
+        .get_resource::<crate::Admission>()
+        .cloned()
+        .ok_or_else(|| {
+            std::io::Error::other(
+                "the server has no admission rules: add ServePlugin and finish the app first",
+            )
+        })?;
+    let door = crate::door::Door::new(
         socket,
+        protocol_id(),
+        public_addresses,
+        [0; 32],
+        admission.slots(),
+        since_epoch(),
     )?;
     let renet = RenetServer::new(connection(app.world().resource::<RepliconChannels>()));
     app.insert_resource(renet)
-        .insert_resource(transport)
+        .insert_resource(door)
         .init_resource::<SilenceLimit>()
         .add_systems(Update, watch_silence.before(crate::Serving));
+    crate::door::plugin(app);
     Ok(address)
 }
 
@@ -159,6 +166,8 @@ pub struct Joining {
     pub rejoined: u32,
     /// The id of the client's last connection.
     client_id: u64,
+    /// The code it comes with: a seat's, the spectator code, or empty.
+    code: String,
     /// When the last attempt to connect again began, on the real clock.
     retried: Option<Duration>,
 }
@@ -168,6 +177,7 @@ fn connect(
     channels: &RepliconChannels,
     server: SocketAddr,
     client_id: u64,
+    code: &str,
 ) -> std::io::Result<(RenetClient, NetcodeClientTransport)> {
     let local: SocketAddr = match server {
         SocketAddr::V4(_) => (std::net::Ipv4Addr::UNSPECIFIED, 0).into(),
@@ -180,7 +190,7 @@ fn connect(
             client_id,
             protocol_id: protocol_id(),
             server_addr: server,
-            user_data: None,
+            user_data: Some(crate::door::code_data(code)),
         },
         socket,
     )
@@ -202,15 +212,28 @@ fn next_client_id(last: u64) -> u64 {
 
 /// Makes `app` (with [`crate::protocol`] registered and finished) a
 /// client of the server at `server`, as `client_id` (unique among the
-/// server's clients; a random number will do). Add [`JoinPlugin`] to be
+/// server's clients; a random number will do), coming with `code`: a
+/// seat's, which seats it, the spectator code, which lets it watch, or
+/// empty (it watches where watching is open, and must claim a place
+/// within [`crate::CLAIM_WITHIN`] otherwise). Add [`JoinPlugin`] to be
 /// told when it does not connect.
-pub fn join(app: &mut App, server: SocketAddr, client_id: u64) -> std::io::Result<()> {
-    join_world(app.world_mut(), server, client_id)
+pub fn join(app: &mut App, server: SocketAddr, client_id: u64, code: &str) -> std::io::Result<()> {
+    join_world(app.world_mut(), server, client_id, code)
 }
 
 /// [`join`] on a running app's world: a table that joins from its panel.
-pub fn join_world(world: &mut World, server: SocketAddr, client_id: u64) -> std::io::Result<()> {
-    let (renet, transport) = connect(world.resource::<RepliconChannels>(), server, client_id)?;
+pub fn join_world(
+    world: &mut World,
+    server: SocketAddr,
+    client_id: u64,
+    code: &str,
+) -> std::io::Result<()> {
+    let (renet, transport) = connect(
+        world.resource::<RepliconChannels>(),
+        server,
+        client_id,
+        code,
+    )?;
     // Removed first, so that the client is an added resource (replicon's
     // client begins connecting then).
     world.remove_resource::<RenetClient>();
@@ -225,6 +248,7 @@ pub fn join_world(world: &mut World, server: SocketAddr, client_id: u64) -> std:
         lost: false,
         rejoined: 0,
         client_id,
+        code: code.to_owned(),
         retried: None,
     });
     Ok(())
@@ -338,7 +362,7 @@ fn watch_joining(
         if due {
             joining.retried = Some(now);
             let id = next_client_id(joining.client_id);
-            match connect(&channels, joining.server, id) {
+            match connect(&channels, joining.server, id, &joining.code) {
                 Ok((renet, transport)) => {
                     joining.client_id = id;
                     // Removed first, so that the new client is an added

@@ -150,7 +150,7 @@ fn run<G: Secrets + Clone>(game: G, filtered: bool) -> Run {
         }
     }
     for (k, code) in ["red-7f3a", "blue-91c2"].iter().enumerate() {
-        clients[k].world_mut().write_message(Claim {
+        clients[k].world_mut().write_message(Claim::Seat {
             seat: k as u16,
             code: (*code).into(),
         });

@@ -48,6 +48,21 @@ fn server<G: GameState + sandtable_core::wire::Wire>(game: G) -> App {
     server
 }
 
+/// [`server`], its spectators let in with the code `look-2345` alone.
+fn guarded_server<G: GameState + sandtable_core::wire::Wire>(game: G) -> App {
+    let mut server = app();
+    server
+        .insert_resource(
+            Hosted::new(game, vec!["red-7f3a".into(), "blue-91c2".into()]).with_admission(
+                sandtable_net::Watching::Code("look-2345".into()),
+                sandtable_net::Limits::default(),
+            ),
+        )
+        .add_plugins(ServePlugin::<G>::default());
+    server.finish();
+    server
+}
+
 fn client() -> App {
     let mut client = app();
     client.add_plugins(sandtable_net::ViewPlugin);
@@ -103,7 +118,7 @@ fn seated<G: GameState + sandtable_core::wire::Wire>(game: G) -> (App, App, App)
 /// Red claims seat 0 and Blue seat 1, each with its code.
 fn claim_seats(red: &mut App, blue: &mut App) {
     for (c, seat, code) in [(red, 0, "red-7f3a"), (blue, 1, "blue-91c2")] {
-        c.world_mut().write_message(Claim {
+        c.world_mut().write_message(Claim::Seat {
             seat,
             code: code.into(),
         });
@@ -125,7 +140,7 @@ fn each_seat_sees_its_own_entity_and_plays_as_its_seat() {
     }
     claim_seats(&mut red, &mut blue);
     // The watcher tries Red's seat with a wrong code.
-    watcher.world_mut().write_message(Claim {
+    watcher.world_mut().write_message(Claim::Seat {
         seat: 0,
         code: "red-0000".into(),
     });
@@ -470,7 +485,7 @@ fn refusals_are_logged_once_a_minute_when_there_were_any() {
     let mut stranger = client();
     server.connect_client(&mut stranger);
     for _ in 0..3 {
-        stranger.world_mut().write_message(Claim {
+        stranger.world_mut().write_message(Claim::Seat {
             seat: 1,
             code: "guess".into(),
         });
@@ -502,7 +517,7 @@ fn a_seat_moves_to_its_newest_claim_and_a_client_that_leaves_sees_it_no_more() {
     round(&mut server, &mut [&mut red, &mut again, &mut blue]);
     assert_eq!(seat_views(&mut red).len(), 1);
     // Red's player comes back on a new connection, the old one still up.
-    again.world_mut().write_message(Claim {
+    again.world_mut().write_message(Claim::Seat {
         seat: 0,
         code: "red-7f3a".into(),
     });
@@ -533,7 +548,7 @@ fn a_seat_moves_to_its_newest_claim_and_a_client_that_leaves_sees_it_no_more() {
     round(&mut server, &mut [&mut red, &mut again, &mut blue]);
     let blue_log = logs(&blue);
     assert!(!blue_log.is_empty(), "Blue reads Red's first command");
-    blue.world_mut().write_message(sandtable_net::Leave);
+    blue.world_mut().write_message(Claim::Leave);
     round(&mut server, &mut [&mut red, &mut again, &mut blue]);
     assert!(seat_views(&mut blue).is_empty());
     assert!(logs(&blue).is_empty(), "its log went with it");
@@ -541,7 +556,7 @@ fn a_seat_moves_to_its_newest_claim_and_a_client_that_leaves_sees_it_no_more() {
     let (mut one, mut two) = (client(), client());
     for c in [&mut one, &mut two] {
         server.connect_client(c);
-        c.world_mut().write_message(Claim {
+        c.world_mut().write_message(Claim::Seat {
             seat: 1,
             code: "blue-91c2".into(),
         });
@@ -746,4 +761,101 @@ fn r31_two_commands_taken_back_leave_both_undo_lines() {
         log,
         &[format!("undo {}", played[1]), format!("undo {}", played[0])]
     );
+}
+
+#[test]
+fn a_leave_then_a_claim_in_one_update_leaves_the_client_seated_and_the_reverse_unseated() {
+    let (mut server, mut red, mut blue) = seated(cache_game());
+    assert_eq!(seat_views(&mut red).len(), 1);
+    // Red gives up its seat and claims it again before the server's next
+    // update: what it asked last holds.
+    red.world_mut().write_message(Claim::Leave);
+    red.world_mut().write_message(Claim::Seat {
+        seat: 0,
+        code: "red-7f3a".into(),
+    });
+    round(&mut server, &mut [&mut red, &mut blue]);
+    round(&mut server, &mut [&mut red, &mut blue]);
+    assert_eq!(
+        seat_views(&mut red)
+            .iter()
+            .map(|v| v.seat)
+            .collect::<Vec<_>>(),
+        [0],
+        "seated after Leave, Claim"
+    );
+    let logs = |c: &App| c.world().resource::<sandtable_net::Logs>().seat.clone();
+    let first = seat_views(&mut red)[0].legal[0].clone();
+    red.world_mut().write_message(Play { text: first });
+    round(&mut server, &mut [&mut red, &mut blue]);
+    assert!(refusals(&mut red).is_empty(), "it plays as Red");
+    assert!(!logs(&red).is_empty(), "and reads Red's log");
+    // The other way round: a claim, then leave, leaves it without a seat.
+    blue.world_mut().write_message(Claim::Seat {
+        seat: 1,
+        code: "blue-91c2".into(),
+    });
+    blue.world_mut().write_message(Claim::Leave);
+    round(&mut server, &mut [&mut red, &mut blue]);
+    round(&mut server, &mut [&mut red, &mut blue]);
+    assert!(
+        seat_views(&mut blue).is_empty(),
+        "unseated after Claim, Leave"
+    );
+    assert!(logs(&blue).is_empty());
+}
+
+#[test]
+fn a_connection_that_claims_no_place_is_dropped_once_its_time_is_up_and_told_why() {
+    use bevy::time::TimeUpdateStrategy;
+    let mut server = guarded_server(cache_game());
+    server.insert_resource(TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(500),
+    ));
+    let (mut stranger, mut red) = (client(), client());
+    for c in [&mut stranger, &mut red] {
+        server.connect_client(c);
+    }
+    red.world_mut().write_message(Claim::Seat {
+        seat: 0,
+        code: "red-7f3a".into(),
+    });
+    // Watching takes the spectator code here: without it, nothing.
+    stranger.world_mut().write_message(Claim::Watch {
+        code: "guess".into(),
+    });
+    round(&mut server, &mut [&mut stranger, &mut red]);
+    assert_eq!(refusals(&mut stranger), ["that is not the spectator code"]);
+    assert!(public_view(&mut stranger).is_none(), "it sees nothing");
+    assert!(public_view(&mut red).is_some());
+    // The backend (renet's) disconnects what the server asks it to.
+    let entity = **stranger
+        .world()
+        .resource::<bevy_replicon::test_app::TestClientEntity>();
+    let asked = |server: &mut App| {
+        server
+            .world_mut()
+            .resource_mut::<Messages<DisconnectRequest>>()
+            .drain()
+            .map(|r| r.client)
+            .collect::<Vec<_>>()
+    };
+    let mut rounds = 0;
+    loop {
+        round(&mut server, &mut [&mut stranger, &mut red]);
+        rounds += 1;
+        let dropped = asked(&mut server);
+        if !dropped.is_empty() {
+            assert_eq!(dropped, [entity], "the stranger alone");
+            break;
+        }
+        assert!(rounds < 30, "the stranger is dropped");
+    }
+    assert_eq!(
+        refusals(&mut stranger),
+        ["no seat or spectator's place claimed within 5 s"]
+    );
+    // Dropped after 5 s (10 rounds of 500 ms), the seat kept.
+    assert!(rounds >= 8, "not before its time: {rounds} rounds");
+    assert_eq!(seat_views(&mut red).len(), 1);
 }

@@ -1,125 +1,26 @@
 //! The server and its clients over UDP on loopback (renet's netcode,
-//! `ServerAuthentication::Unsecure`): a seat claimed and a command played
-//! through real sockets, each test bounded by a deadline.
+//! `ServerAuthentication::Unsecure`, behind the server's door): a seat
+//! claimed and a command played through real sockets; the datagram that
+//! stopped netcode's parser; strangers who would take every place, and
+//! the players who get in regardless; each test bounded by a deadline.
 
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
 use bevy_replicon::prelude::*;
-use bevy_replicon_renet::netcode::{
-    ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication,
-    ServerConfig,
-};
-use bevy_replicon_renet::renet::ConnectionConfig;
-use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetServer, RepliconRenetPlugins};
+use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
+use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetServer};
 use sandtable_core::game::{GameState, Seat, Viewer};
 use sandtable_core::wire::read;
-use sandtable_net::{Claim, Hosted, Play, SeatView, ServePlugin, protocol_id};
+use sandtable_net::{Claim, Hosted, Play, ServePlugin, protocol_id};
 
 mod common;
+#[path = "common/udp.rs"]
+mod net;
 
 use common::{Cache, cache_game};
-
-/// How long a test may wait for the network.
-const DEADLINE: Duration = Duration::from_secs(10);
-
-fn app() -> App {
-    app_of(sandtable_core::record::ENGINE)
-}
-
-/// An app of the build `engine`.
-fn app_of(engine: &str) -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        StatesPlugin,
-        RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
-        RepliconRenetPlugins,
-    ));
-    sandtable_net::protocol_of(&mut app, engine);
-    app
-}
-
-fn connection(app: &App) -> ConnectionConfig {
-    sandtable_net::udp::connection(app.world().resource::<RepliconChannels>())
-}
-
-fn now() -> Duration {
-    SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .expect("after 1970")
-}
-
-/// A server of `game` listening on a free port of loopback; its port.
-fn server(game: Cache) -> (App, u16) {
-    let mut server = app();
-    server
-        .insert_resource(Hosted::new(
-            game,
-            vec!["red-7f3a".into(), "blue-91c2".into()],
-        ))
-        .add_plugins(ServePlugin::<Cache>::default());
-    server.finish();
-    let socket = UdpSocket::bind(SocketAddr::new(Ipv4Addr::LOCALHOST.into(), 0)).expect("a port");
-    let address = socket.local_addr().expect("its address");
-    let transport = NetcodeServerTransport::new(
-        ServerConfig {
-            current_time: now(),
-            max_clients: 8,
-            protocol_id: protocol_id(),
-            public_addresses: vec![address],
-            authentication: ServerAuthentication::Unsecure,
-        },
-        socket,
-    )
-    .expect("a server transport");
-    let renet = RenetServer::new(connection(&server));
-    server.insert_resource(renet).insert_resource(transport);
-    (server, address.port())
-}
-
-fn client(port: u16, id: u64) -> App {
-    let mut client = app();
-    client.finish();
-    let ip = Ipv4Addr::LOCALHOST.into();
-    let socket = UdpSocket::bind((ip, 0)).expect("a port");
-    let transport = NetcodeClientTransport::new(
-        now(),
-        ClientAuthentication::Unsecure {
-            client_id: id,
-            protocol_id: protocol_id(),
-            server_addr: SocketAddr::new(ip, port),
-            user_data: None,
-        },
-        socket,
-    )
-    .expect("a client transport");
-    let renet = RenetClient::new(connection(&client));
-    client.insert_resource(renet).insert_resource(transport);
-    client
-}
-
-/// Updates the apps until `done` holds, for at most [`DEADLINE`].
-fn until(apps: &mut [&mut App], what: &str, mut done: impl FnMut(&mut [&mut App]) -> bool) {
-    let start = Instant::now();
-    while !done(apps) {
-        assert!(
-            start.elapsed() < DEADLINE,
-            "{what}: not within {DEADLINE:?}"
-        );
-        for app in apps.iter_mut() {
-            app.update();
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
-
-fn seat_view(app: &mut App) -> Option<SeatView> {
-    let mut q = app.world_mut().query::<&SeatView>();
-    q.iter(app.world()).next().cloned()
-}
+use net::*;
 
 #[test]
 fn a_seat_is_claimed_and_played_over_udp_on_loopback() {
@@ -135,7 +36,7 @@ fn a_seat_is_claimed_and_played_over_udp_on_loopback() {
         },
     );
     for (c, seat, code) in [(&mut red, 0, "red-7f3a"), (&mut blue, 1, "blue-91c2")] {
-        c.world_mut().write_message(Claim {
+        c.world_mut().write_message(Claim::Seat {
             seat,
             code: code.into(),
         });
@@ -178,7 +79,7 @@ fn garbage_datagrams_and_malformed_messages_leave_the_server_and_the_game_as_the
     until(&mut [&mut server, &mut red], "Red connects", |apps| {
         apps[1].world().resource::<RenetClient>().is_connected()
     });
-    red.world_mut().write_message(Claim {
+    red.world_mut().write_message(Claim::Seat {
         seat: 0,
         code: "red-7f3a".into(),
     });
@@ -243,7 +144,7 @@ fn garbage_datagrams_and_malformed_messages_leave_the_server_and_the_game_as_the
         "Red connects again",
         |apps| apps[1].world().resource::<RenetClient>().is_connected(),
     );
-    again.world_mut().write_message(Claim {
+    again.world_mut().write_message(Claim::Seat {
         seat: 0,
         code: "red-7f3a".into(),
     });
@@ -296,7 +197,7 @@ fn a_client_of_another_version_is_told_so_within_the_wait() {
     let mut ours = app();
     ours.add_plugins(JoinPlugin);
     ours.finish();
-    join(&mut ours, address, 7).expect("a client socket");
+    join(&mut ours, address, 7, "").expect("a client socket");
     let start = Instant::now();
     until(
         &mut [&mut other, &mut ours],
@@ -318,7 +219,7 @@ fn a_client_claims_its_seat_each_time_it_connects() {
     use sandtable_net::udp::{Claiming, JoinPlugin, join};
     let (mut server, port) = server(cache_game());
     let address = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), port);
-    let claim = Claim {
+    let claim = Claim::Seat {
         seat: 1,
         code: "blue-91c2".into(),
     };
@@ -328,9 +229,219 @@ fn a_client_claims_its_seat_each_time_it_connects() {
         blue.add_plugins(JoinPlugin)
             .insert_resource(Claiming(claim.clone()));
         blue.finish();
-        join(&mut blue, address, id).expect("a client socket");
+        join(&mut blue, address, id, "").expect("a client socket");
         until(&mut [&mut server, &mut blue], "Blue seated", |apps| {
             seat_view(apps[1]).is_some_and(|v| v.seat == 1)
         });
     }
+}
+
+/// The server's door, for a look at what it dropped and who is in.
+fn door(server: &App) -> &sandtable_net::door::Door {
+    server.world().resource::<sandtable_net::door::Door>()
+}
+
+/// A game served for Red and Blue whose spectators need the code
+/// `look-2345`, with the default limits.
+fn guarded() -> (App, u16) {
+    server_of(
+        Hosted::new(cache_game(), CODES.map(str::to_owned).to_vec()).with_admission(
+            sandtable_net::Watching::Code("look-2345".into()),
+            sandtable_net::Limits::default(),
+        ),
+    )
+}
+
+#[test]
+fn the_datagram_that_stopped_netcode_is_dropped_at_the_door_and_play_goes_on() {
+    // A connection request, then from the same address a keep-alive whose
+    // prefix (0x94) says its sequence has 9 bytes.
+    let evil = |len: usize| {
+        let mut b = vec![0x94u8];
+        b.resize(len, 0x5a);
+        b
+    };
+    // The control: renetcode 2.0.0 alone panics on it, so this test would
+    // fail without the door.
+    let address: SocketAddr = "127.0.0.1:9".parse().expect("an address");
+    let mut bare = renetcode::NetcodeServer::new(renetcode::ServerConfig {
+        current_time: now(),
+        max_clients: 4,
+        protocol_id: protocol_id(),
+        public_addresses: vec![address],
+        authentication: renetcode::ServerAuthentication::Unsecure,
+    });
+    let mut raw = Raw::new(address.port(), 5, "");
+    raw.pump(Duration::ZERO);
+    let mut request = raw.sent[0].clone();
+    let _ = bare.process_packet(raw.socket.local_addr().expect("its address"), &mut request);
+    let from = raw.socket.local_addr().expect("its address");
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = bare.process_packet(from, &mut evil(20));
+    }))
+    .is_err();
+    assert!(
+        panicked,
+        "renetcode reads a 9-byte sequence into 8 bytes and panics; if it no longer does, say so in crates/net/src/door.rs"
+    );
+
+    let (mut server, port) = server(cache_game());
+    let mut stranger = Raw::new(port, 6, "");
+    stranger.pump(Duration::ZERO);
+    for len in [20, 18, 40, 1200] {
+        stranger.send_raw(&evil(len));
+        server.update();
+    }
+    for _ in 0..20 {
+        stranger.pump(Duration::from_millis(10));
+        stranger.send_raw(&evil(20));
+        server.update();
+    }
+    assert_eq!(
+        *server.world().resource::<State<ServerState>>(),
+        ServerState::Running
+    );
+    assert!(door(&server).dropped() >= 24, "each was dropped unread");
+    // Red comes with its code and plays.
+    let mut red = client_with(port, 1, CODES[0]);
+    until(&mut [&mut server, &mut red], "Red seated", |apps| {
+        seat_view(apps[1]).is_some()
+    });
+    let first = seat_view(&mut red).expect("Red's view").legal[0].clone();
+    red.world_mut().write_message(Play { text: first });
+    until(
+        &mut [&mut server, &mut red],
+        "Red's command played",
+        |apps| seat_view(apps[1]).is_some_and(|v| v.revision == 1),
+    );
+}
+
+#[test]
+fn strangers_never_fill_the_server_and_a_player_with_a_code_always_gets_in() {
+    let (mut server, port) = guarded();
+    // 17 clients with no code, keeping their connections alive.
+    let mut strangers: Vec<Raw> = (0..17).map(|k| Raw::new(port, 100 + k, "")).collect();
+    let began = Instant::now();
+    while began.elapsed() < Duration::from_secs(2) {
+        for s in &mut strangers {
+            s.pump(Duration::from_millis(5));
+        }
+        server.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let limits = sandtable_net::Limits::default();
+    let admitted: Vec<usize> = (0..strangers.len())
+        .filter(|k| strangers[*k].connected())
+        .collect();
+    assert_eq!(
+        admitted.len(),
+        limits.unclaimed,
+        "only as many strangers as may wait get in"
+    );
+    assert_eq!(door(&server).counts(), (0, 0, limits.unclaimed));
+    // Red and Blue come with their codes while the strangers hold on.
+    let mut red = client_with(port, 1, CODES[0]);
+    let mut blue = client_with(port, 2, CODES[1]);
+    let start = Instant::now();
+    while !(seat_view(&mut red).is_some() && seat_view(&mut blue).is_some()) {
+        assert!(start.elapsed() < DEADLINE, "the players get their seats");
+        for s in &mut strangers {
+            s.pump(Duration::from_millis(5));
+        }
+        for app in [&mut server, &mut red, &mut blue] {
+            app.update();
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(seat_view(&mut red).map(|v| v.seat), Some(0));
+    assert_eq!(seat_view(&mut blue).map(|v| v.seat), Some(1));
+    // The strangers let in hold no place and see nothing of the game,
+    // and are dropped once their time to claim one is up; the players
+    // stay.
+    let mut waiting = server
+        .world_mut()
+        .query_filtered::<Entity, (With<ConnectedClient>, Without<sandtable_net::Admitted>)>();
+    assert_eq!(waiting.iter(server.world()).count(), limits.unclaimed);
+    while admitted.iter().any(|k| strangers[*k].connected()) {
+        assert!(
+            began.elapsed() < sandtable_net::CLAIM_WITHIN + DEADLINE,
+            "strangers dropped after {:?}",
+            sandtable_net::CLAIM_WITHIN
+        );
+        for s in &mut strangers {
+            s.pump(Duration::from_millis(5));
+        }
+        for app in [&mut server, &mut red, &mut blue] {
+            app.update();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(
+        began.elapsed() >= sandtable_net::CLAIM_WITHIN,
+        "not before their time: {:?}",
+        began.elapsed()
+    );
+    let (seated, spectators, unclaimed) = door(&server).counts();
+    assert_eq!((seated, spectators), (2, 0));
+    assert!(unclaimed <= limits.unclaimed);
+    for app in [&mut red, &mut blue] {
+        assert!(app.world().resource::<RenetClient>().is_connected());
+    }
+}
+
+#[test]
+fn spectators_come_with_their_code_up_to_the_limit() {
+    let (mut server, port) = guarded();
+    let limits = sandtable_net::Limits::default();
+    let mut watchers: Vec<App> = (0..=limits.spectators as u64)
+        .map(|k| client_with(port, 300 + k, "look-2345"))
+        .collect();
+    let public_seen = |app: &mut App| {
+        let mut q = app.world_mut().query::<&sandtable_net::PublicView>();
+        q.iter(app.world()).next().is_some()
+    };
+    let start = Instant::now();
+    loop {
+        server.update();
+        for w in &mut watchers {
+            w.update();
+        }
+        let seeing = watchers
+            .iter_mut()
+            .map(|w| public_seen(w))
+            .filter(|seen| *seen)
+            .count();
+        if seeing == limits.spectators {
+            break;
+        }
+        assert!(start.elapsed() < DEADLINE, "{seeing} watch");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    for _ in 0..50 {
+        server.update();
+        for w in &mut watchers {
+            w.update();
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let seeing = watchers
+        .iter_mut()
+        .map(|w| public_seen(w))
+        .filter(|seen| *seen)
+        .count();
+    assert_eq!(seeing, limits.spectators, "one place too few for the last");
+    assert_eq!(door(&server).counts(), (0, limits.spectators, 0));
+    // A seat's player still gets in.
+    let mut blue = client_with(port, 2, CODES[1]);
+    until(&mut [&mut server, &mut blue], "Blue seated", |apps| {
+        seat_view(apps[1]).is_some_and(|v| v.seat == 1)
+    });
+    // A wrong spectator code is a stranger's: it sees nothing.
+    let mut wrong = client_with(port, 400, "look-0000");
+    for _ in 0..100 {
+        server.update();
+        wrong.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(!public_seen(&mut wrong));
 }

@@ -195,7 +195,7 @@ where
         server.connect_client(c);
     }
     for (k, code) in codes.iter().enumerate() {
-        clients[k].world_mut().write_message(Claim {
+        clients[k].world_mut().write_message(Claim::Seat {
             seat: k as u16,
             code: code.clone(),
         });

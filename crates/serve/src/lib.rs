@@ -24,7 +24,7 @@ use sandtable_core::game::{Decision, Ending, GameState, Seat, Viewer, seat_seed}
 use sandtable_core::record::{Record, SeatPlayer, header, read_seats, write_seats};
 use sandtable_core::text::path_shown;
 use sandtable_core::wire::Wire;
-use sandtable_net::{Bots, Hosted, ServePlugin, Serving, udp};
+use sandtable_net::{Bots, Hosted, Limits, ServePlugin, Serving, Watching, udp};
 use sandtable_scenario::files;
 
 /// The server's command line: `sandtable-serve SCENARIO --port N ...`.
@@ -56,11 +56,33 @@ pub struct Args {
     /// Turns after which the game is a draw (default: the record's, else the scenario's)
     #[arg(long)]
     pub turn_limit: Option<u32>,
+    /// Let anyone watch without a code (default: spectators come with the spectator code printed)
+    #[arg(long)]
+    pub open_watching: bool,
+    /// Connections that may wait to claim a seat or a spectator's place at once; each has 5 s
+    #[arg(long, default_value_t = Limits::default().unclaimed, value_name = "N")]
+    pub max_unclaimed: usize,
+    /// Spectators at once
+    #[arg(long, default_value_t = Limits::default().spectators, value_name = "N")]
+    pub max_spectators: usize,
+}
+
+impl Args {
+    /// Who may watch, and how many may wait and watch, as given.
+    fn limits(&self) -> Limits {
+        Limits {
+            unclaimed: self.max_unclaimed,
+            spectators: self.max_spectators,
+        }
+    }
 }
 
 /// The header of the seats' join codes: in the referee's record alone,
 /// never in the record sent to the players at the end.
 const CODES: &str = "Codes";
+
+/// The header of the spectator code: in the referee's record alone.
+const WATCH: &str = "WatchCode";
 
 /// The header of a sealed decision's commands not yet revealed, each as
 /// `SEAT COMMAND`, separated by `;`: in the referee's record alone, so
@@ -92,18 +114,29 @@ fn os_bytes<const N: usize>() -> Result<[u8; N], Failure> {
 
 /// One join code a seat, drawn from the operating system.
 fn new_codes(seats: usize) -> Result<Vec<String>, Failure> {
-    (0..seats)
-        .map(|_| {
-            let bytes = os_bytes::<CODE_LENGTH>()?;
-            // 256 is not a multiple of 31: the first letters are a little
-            // likelier, which costs a fraction of a bit.
-            let letters: String = bytes
-                .iter()
-                .map(|b| char::from(CODE_LETTERS[usize::from(*b) % CODE_LETTERS.len()]))
-                .collect();
-            Ok(format!("{}-{}", &letters[..5], &letters[5..]))
-        })
-        .collect()
+    (0..seats).map(|_| new_code()).collect()
+}
+
+/// A join code drawn from the operating system.
+fn new_code() -> Result<String, Failure> {
+    let bytes = os_bytes::<CODE_LENGTH>()?;
+    // 256 is not a multiple of 31: the first letters are a little
+    // likelier, which costs a fraction of a bit.
+    let letters: String = bytes
+        .iter()
+        .map(|b| char::from(CODE_LETTERS[usize::from(*b) % CODE_LETTERS.len()]))
+        .collect();
+    Ok(format!("{}-{}", &letters[..5], &letters[5..]))
+}
+
+/// Who may watch: anyone where `--open-watching` says so, else those
+/// with `code`.
+fn watching(args: &Args, code: &str) -> Watching {
+    if args.open_watching {
+        Watching::Open
+    } else {
+        Watching::Code(code.to_owned())
+    }
 }
 
 /// Reads the `[Codes]` header: one code a seat, separated by spaces.
@@ -204,6 +237,8 @@ fn new_record_path(scenario: &Path) -> Result<PathBuf, Failure> {
 struct Opening<G: GameState> {
     hosted: Hosted<G>,
     codes: Vec<String>,
+    /// The spectator code.
+    watch_code: String,
     seats: Vec<SeatPlayer>,
     seed: u64,
     resumed: usize,
@@ -221,13 +256,16 @@ where
         .map_err(|e| Failure::new(1, format!("{}: {e}", path_shown(&args.scenario))))?;
     let seats = read_bots(&args.bots, front.seats())?;
     let codes = new_codes(front.seats())?;
+    let watch_code = new_code()?;
     let mut headers = record_headers(front, &args.scenario, path, seed, limit);
     headers.push((header::SEATS.to_owned(), write_seats(&seats)));
     Ok(Opening {
         hosted: Hosted::new(game, codes.clone())
+            .with_admission(watching(args, &watch_code), args.limits())
             .with_headers(headers)
             .with_rules(front.rules()),
         codes,
+        watch_code,
         seats,
         seed,
         resumed: 0,
@@ -241,21 +279,42 @@ fn resumed<F: Front>(front: &F, args: &Args, path: &Path) -> Result<Opening<F::G
 where
     F::Game: Wire,
 {
-    let record = load_record(path, front)?;
+    // What game the file holds, from its headers, before its commands
+    // are read in this system's notation: a record of another system
+    // would otherwise be refused for its first command.
+    let text =
+        sandtable_scenario::records::read_text(path).map_err(|e| Failure::new(1, e.to_string()))?;
     let pinned = |key: &str| front.pins().into_iter().find(|(k, _)| k == key);
-    if let Some((_, hash)) = pinned(header::SCENARIO_HASH)
-        && record.header(header::SCENARIO_HASH) != Some(hash.as_str())
-    {
-        return Err(Failure::new(
-            1,
-            format!(
-                "{}: not a game of {} (its [{}] header is not this scenario's): give --save another file",
-                path_shown(path),
-                path_shown(&args.scenario),
+    if let Some((_, hash)) = pinned(header::SCENARIO_HASH) {
+        let headers = sandtable_core::record::leading_headers(&text);
+        let found = headers
+            .iter()
+            .find(|(k, _)| k == header::SCENARIO_HASH)
+            .map(|(_, v)| v.as_str());
+        let why = match found {
+            Some(h) if h == hash => None,
+            Some(_) => Some(format!(
+                "its [{}] header is another scenario's",
                 header::SCENARIO_HASH
-            ),
-        ));
+            )),
+            None if text.trim().is_empty() => Some("the file is empty".to_owned()),
+            None => Some(format!(
+                "it has no [{}] header to say which scenario it is a game of",
+                header::SCENARIO_HASH
+            )),
+        };
+        if let Some(why) = why {
+            return Err(Failure::new(
+                1,
+                format!(
+                    "{}: not a game of {} ({why}): give --save another file",
+                    path_shown(path),
+                    path_shown(&args.scenario),
+                ),
+            ));
+        }
     }
+    let record = load_record(path, front)?;
     let (game, seed) = start(
         front,
         &record,
@@ -275,6 +334,12 @@ where
             .map_err(|e| Failure::new(2, format!("{}: [{CODES}]: {e}", path_shown(path))))?,
         None => new_codes(front.seats())?,
     };
+    let watch_code = match record.header(WATCH) {
+        Some(text) => read_codes(text, 1)
+            .map_err(|e| Failure::new(2, format!("{}: [{WATCH}]: {e}", path_shown(path))))?
+            .remove(0),
+        None => new_code()?,
+    };
     let limit = args.turn_limit.or(record
         .header_number::<u32>(header::TURN_LIMIT)
         .ok()
@@ -283,6 +348,7 @@ where
     let mut headers = record_headers(front, &args.scenario, path, seed, limit);
     headers.push((header::SEATS.to_owned(), write_seats(&seats)));
     let mut hosted = Hosted::new(game, codes.clone())
+        .with_admission(watching(args, &watch_code), args.limits())
         .with_headers(headers)
         .with_rules(front.rules());
     let commands = record.command_list();
@@ -298,6 +364,7 @@ where
     Ok(Opening {
         hosted,
         codes,
+        watch_code,
         seats,
         seed,
         resumed: commands.len(),
@@ -309,6 +376,7 @@ where
 struct Saving {
     path: PathBuf,
     codes: String,
+    watch_code: String,
     written: Option<u32>,
     over: bool,
 }
@@ -316,7 +384,11 @@ struct Saving {
 /// The referee's record: the players' (`Hosted::record_file`) with the
 /// codes, the commands of a sealed decision not yet revealed, and with
 /// scripted dice the rolls still to come as well as those used (R30).
-fn record_to_write<G: GameState + Wire>(hosted: &Hosted<G>, codes: &str) -> Record<G::Command> {
+fn record_to_write<G: GameState + Wire>(
+    hosted: &Hosted<G>,
+    codes: &str,
+    watch_code: &str,
+) -> Record<G::Command> {
     let mut record = hosted.record_file();
     // The whole script: a game resumed from the file has its rolls still.
     if let Some(script) = hosted.game().dice().script() {
@@ -328,6 +400,9 @@ fn record_to_write<G: GameState + Wire>(hosted: &Hosted<G>, codes: &str) -> Reco
         }
     }
     record.headers.push((CODES.to_owned(), codes.to_owned()));
+    record
+        .headers
+        .push((WATCH.to_owned(), watch_code.to_owned()));
     if !hosted.sealed().is_empty() {
         let sealed: Vec<String> = hosted
             .sealed()
@@ -370,7 +445,7 @@ fn save<G: GameState + Wire>(hosted: Res<Hosted<G>>, mut saving: ResMut<Saving>)
     if saving.written == Some(hosted.revision()) {
         return;
     }
-    let record = record_to_write(&hosted, &saving.codes);
+    let record = record_to_write(&hosted, &saving.codes, &saving.watch_code);
     // The file as it was before the server began is kept as a backup;
     // later writes replace the server's own.
     let backups = match saving.written {
@@ -431,6 +506,10 @@ pub struct Prepared {
     pub record: PathBuf,
     /// Commands the record held when the game resumed from it.
     pub resumed: usize,
+    /// Who may watch: with the spectator code, or anyone.
+    pub watching: Watching,
+    /// How many may wait and watch.
+    pub limits: Limits,
 }
 
 impl Prepared {
@@ -449,6 +528,16 @@ impl Prepared {
                 SeatPlayer::Bot(level) => format!("seat {k}, {}: bot {level}", seat.name),
             });
         }
+        lines.push(match &self.watching {
+            Watching::Code(code) => format!(
+                "spectators: code {code} (at most {} at once)",
+                self.limits.spectators
+            ),
+            Watching::Open => format!(
+                "spectators: anyone, without a code (at most {} at once)",
+                self.limits.spectators
+            ),
+        });
         if self.resumed > 0 {
             lines.push(format!("resumed after {} commands", self.resumed));
         }
@@ -532,6 +621,7 @@ where
     let Opening {
         hosted,
         codes,
+        watch_code,
         seats,
         seed,
         resumed,
@@ -572,6 +662,7 @@ where
         .insert_resource(Saving {
             path: path.clone(),
             codes: codes.join(" "),
+            watch_code: watch_code.clone(),
             written: None,
             over: false,
         })
@@ -588,8 +679,11 @@ where
         seats: shown,
         record: path,
         resumed,
+        watching: watching(args, &watch_code),
+        limits: args.limits(),
     })
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;

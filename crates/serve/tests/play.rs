@@ -93,9 +93,17 @@ fn check_record(record: &str, file: &str, codes: &[String]) {
     }
     assert!(record.contains("[Seed "), "{record}");
     assert!(record.contains("[Seats \"person, person\"]"), "{record}");
+    assert!(
+        file.contains("[WatchCode "),
+        "the file keeps the spectator code"
+    );
+    assert!(
+        !record.contains("WatchCode"),
+        "the players' record has none"
+    );
     let without_codes: String = file
         .lines()
-        .filter(|l| !l.starts_with("[Codes "))
+        .filter(|l| !l.starts_with("[Codes ") && !l.starts_with("[WatchCode "))
         .map(|l| format!("{l}\n"))
         .collect();
     assert_eq!(without_codes, record);
@@ -250,7 +258,7 @@ fn a_bot_seated_by_the_server_answers_a_person_s_commands() {
     until(&mut [&mut red], DEADLINE, "Red connects", |cs| {
         common::connected(cs[0])
     });
-    red.world_mut().write_message(sandtable_net::Claim {
+    red.world_mut().write_message(sandtable_net::Claim::Seat {
         seat: 0,
         code: server.codes[0].clone().expect("Red's code"),
     });
@@ -489,5 +497,55 @@ fn each_table_is_sent_its_scenario_without_the_other_side_s_hidden_setup() {
         assert_eq!((of_side(&everyone, 0).0, of_side(&everyone, 1).0), (0, 0));
         assert_eq!(everyone.setup.map, file.setup.map);
         assert_eq!(everyone.name, file.name);
+    }
+}
+
+#[test]
+fn a_save_file_of_another_game_or_an_empty_one_is_refused_for_what_it_is_and_left_as_it_was() {
+    let folder = tempfile_folder("other-games");
+    // A skirmish's record, written by a server of that scenario.
+    let skirmish = folder.join("skirmish.moves");
+    let save_arg = skirmish.to_str().expect("utf-8").to_owned();
+    let server = serve("scenarios/frontiers/skirmish.ron", &["--save", &save_arg]);
+    let began = std::time::Instant::now();
+    while !skirmish.exists() {
+        assert!(
+            began.elapsed() < DEADLINE,
+            "the skirmish's server writes its record"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(server);
+    let mut text = std::fs::read_to_string(&skirmish).expect("the skirmish's record");
+    text.push_str("discard\ndiscard\norders T1:1 T2:2 CP:decoy S1:decoy\n");
+    std::fs::write(&skirmish, &text).expect("written");
+    let empty = folder.join("empty.moves");
+    std::fs::write(&empty, "").expect("written");
+    let no_header = folder.join("bare.moves");
+    std::fs::write(&no_header, "deploy MD 945,15\n").expect("written");
+    for (file, why) in [
+        (&skirmish, "its [ScenarioHash] header is another scenario's"),
+        (&empty, "the file is empty"),
+        (&no_header, "it has no [ScenarioHash] header"),
+    ] {
+        let before = std::fs::read(file).expect("the file");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sandtable-serve"))
+            .arg(common::root().join("scenarios/standard.ron"))
+            .args(["--port", "0", "--save"])
+            .arg(file)
+            .output()
+            .expect("sandtable-serve runs");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert!(
+            said.contains("not a game of") && said.contains(why) && !said.contains("deploy"),
+            "{}: {said}",
+            file.display()
+        );
+        assert_eq!(
+            std::fs::read(file).expect("the file"),
+            before,
+            "left as it was"
+        );
     }
 }

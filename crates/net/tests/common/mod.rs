@@ -6,6 +6,7 @@ use std::path::Path;
 pub type Cache = sandtable_cache::Game;
 
 /// The standard Cache scenario, started.
+#[allow(dead_code)]
 pub fn cache_game() -> Cache {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/standard.ron");
     match sandtable_scenario::load_any(&path).expect("the standard scenario") {

@@ -103,7 +103,7 @@ pub fn client(address: SocketAddr, id: u64) -> App {
     ));
     protocol(&mut app);
     app.finish();
-    join(&mut app, address, id).expect("a client socket");
+    join(&mut app, address, id, "").expect("a client socket");
     app
 }
 
@@ -158,7 +158,7 @@ pub fn seat(server: &Server, clients: &mut [&mut App], deadline: Duration) {
     });
     for (k, c) in clients.iter_mut().enumerate() {
         let code = server.codes[k].clone().expect("a person's seat");
-        c.world_mut().write_message(Claim {
+        c.world_mut().write_message(Claim::Seat {
             seat: k as u16,
             code,
         });

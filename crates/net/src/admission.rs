@@ -191,6 +191,15 @@ pub(crate) fn stamp_arrivals(
     }
 }
 
+/// A connection waiting for a place: when it came (or lost its place),
+/// who it came as, and whether replicon has checked its protocol.
+type Waiting = (
+    Entity,
+    &'static Arrived,
+    &'static Came,
+    Has<AuthorizedClient>,
+);
+
 /// Drops connections that hold no place [`CLAIM_WITHIN`] after they
 /// came (or lost theirs), and the newest of them beyond
 /// [`Limits::unclaimed`], each told why. A connection that came with a
@@ -199,10 +208,7 @@ pub(crate) fn stamp_arrivals(
 pub(crate) fn drop_unclaimed(
     time: Res<Time<Real>>,
     admission: Res<Admission>,
-    waiting: Query<
-        (Entity, &Arrived, &Came, Has<AuthorizedClient>),
-        (With<ConnectedClient>, Without<Admitted>),
-    >,
+    waiting: Query<Waiting, (With<ConnectedClient>, Without<Admitted>)>,
     mut refused: MessageWriter<ToClients<crate::Refused>>,
     mut disconnects: MessageWriter<DisconnectRequest>,
 ) {

@@ -725,6 +725,15 @@ fn spawn_views<G: GameState + Wire>(
     };
 }
 
+/// What the server sends clients about their places: refusals, logs,
+/// and the backend's disconnections.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Replies<'w> {
+    refused: MessageWriter<'w, ToClients<Refused>>,
+    logs: MessageWriter<'w, ToClients<LogLines>>,
+    disconnects: MessageWriter<'w, DisconnectRequest>,
+}
+
 /// What a client asked for, once its code was checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Ask {
@@ -748,11 +757,14 @@ fn seat_clients<G: GameState + Wire>(
     admission: Res<Admission>,
     mut claims: MessageReader<FromClient<Claim>>,
     mut hosted: ResMut<Hosted<G>>,
-    mut refused: MessageWriter<ToClients<Refused>>,
-    mut logs: MessageWriter<ToClients<LogLines>>,
-    mut disconnects: MessageWriter<DisconnectRequest>,
+    replies: Replies,
     mut commands: Commands,
 ) {
+    let Replies {
+        mut refused,
+        mut logs,
+        mut disconnects,
+    } = replies;
     let before: BTreeMap<Entity, Option<Admitted>> =
         clients.iter().map(|(e, a)| (e, a.copied())).collect();
     let mut asks: Vec<(Entity, Ask)> = Vec::new();

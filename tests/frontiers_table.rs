@@ -1414,3 +1414,50 @@ fn print_writes_the_skirmish_s_sheet_beside_its_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn r107_r143_r149_what_the_table_writes_for_the_person_at_it_holds_nothing_its_side_may_not_know() {
+    use sandtable::frontiers::hand::OrdersDraft;
+    use sandtable::frontiers::panel::{crate_lines, unit_label};
+    // Hot-seat, both sides people at the table: at every position the
+    // table shows, the panel's lines and every unit's label, read by the
+    // person behind the curtain, against the secrets oracle (with the
+    // game's views and its masked copy's).
+    let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(11);
+    let mut shown = 0;
+    for file in ["skirmish.ron", "cameron-1.ron", "confrontation.ron"] {
+        let mut app = headless();
+        open(&mut app, &scenario(file));
+        for _ in 0..40 {
+            if skirmish(&app).curtain() {
+                take_table(&mut app);
+            }
+            let active = skirmish(&app);
+            let game = active.game.game();
+            let viewer = active.viewer;
+            let side = match viewer {
+                Viewer::Player(s) => Some(s.0 as u8),
+                _ => None,
+            };
+            let draft = app.world().resource::<OrdersDraft>();
+            let mut lines = state_lines(active);
+            lines.extend(crate_lines(active));
+            lines.extend((0..game.units().len()).map(|i| unit_label(game, i, side, draft)));
+            let leaks = sandtable_secrets::leaks_of(game, viewer, &lines);
+            assert!(leaks.is_empty(), "{file}: {viewer:?} is shown {leaks:?}");
+            shown += 1;
+            let Some(seat) = sandtable_core::game::next_seat(game) else {
+                break;
+            };
+            let Some(command) = game.random_command(seat, &mut rng) else {
+                break;
+            };
+            assert!(
+                input(&mut app, SkirmishInput::Command(command)),
+                "{command}: {}",
+                common::notice(&app)
+            );
+        }
+    }
+    assert!(shown > 60, "{shown} positions");
+}

@@ -770,3 +770,59 @@ fn a_click_on_a_ring_square_reaches_the_ring_and_one_on_a_hex_the_map() {
     assert!(notice.starts_with("C2: "), "{notice}");
     assert_eq!(app.world().resource::<RingPick>().counter, Some(1));
 }
+
+#[test]
+fn r46_r55_r57_the_ring_the_table_draws_for_the_person_at_it_holds_nothing_its_side_may_not_know() {
+    use rand::SeedableRng;
+    use sandtable_core::game::GameState;
+    use sandtable_secrets::Oracle;
+    // Hot-seat, both sides people at the table: at every position the
+    // table shows, its counters' tokens (side, number, square, pieces)
+    // and its tiles' reserve tints, as the person behind the curtain sees
+    // them, against the secrets oracle.
+    let mut app = app_with_pace(flank_march(), 0.0);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(57);
+    let names = ["Red", "Blue"];
+    let mut shown = 0;
+    for _ in 0..120 {
+        take_if_handed(&mut app);
+        let active = app.world().resource::<ActiveBattle>();
+        let (viewer, game) = (active.viewer, active.game.game().clone());
+        let tokens: Vec<CounterToken> = all(&mut app);
+        let counters: Vec<serde_json::Value> = tokens
+            .iter()
+            .map(|t| {
+                serde_json::json!({
+                    "player": names[t.side],
+                    "number": t.number,
+                    "square": t.square.to_string(),
+                    "pieces": t.pieces.map(|p| p.points()),
+                })
+            })
+            .collect();
+        let drawn = serde_json::json!({"offboard": {"counters": counters}});
+        let leaks = game.leaks_in_json(viewer, &drawn);
+        assert!(leaks.is_empty(), "{viewer:?} is drawn {leaks:?}");
+        let own = match viewer {
+            Viewer::Player(s) => Some(usize::from(s.0)),
+            _ => None,
+        };
+        for tile in all::<RingTile>(&mut app) {
+            assert!(
+                tile.reserve.is_none() || tile.reserve == own,
+                "{viewer:?} is drawn the enemy's reserve square {} (R42, R57)",
+                tile.square
+            );
+        }
+        shown += 1;
+        let Some(seat) = sandtable_core::game::next_seat(&game) else {
+            break;
+        };
+        let Some(command) = GameState::random_command(&game, seat, &mut rng) else {
+            break;
+        };
+        app.world_mut().write_message(BattleInput::Command(command));
+        app.update();
+    }
+    assert!(shown > 60, "{shown} positions");
+}

@@ -86,18 +86,22 @@ impl<'a> Knows<'a> {
         None
     }
 
-    /// The other side's unit a line is about: `T1 trooper (Legion) at ...`.
+    /// The other side's unit a line is about: a unit's line (`T1
+    /// trooper (Legion) at ...`) or its label on the table (`T1, a
+    /// face-down marker`).
     fn unit_of_line(&self, line: &str) -> Option<(usize, u8)> {
-        let tag = line.split_whitespace().next()?;
-        self.game
+        let first = line.split_whitespace().next()?;
+        let (tag, label) = match first.strip_suffix(',') {
+            Some(tag) => (tag, true),
+            None => (first, false),
+        };
+        let i = self
+            .game
             .units()
             .iter()
-            .position(|u| u.tag.to_string() == tag && self.other(u.side))
-            .filter(|i| {
-                let side = self.game.units()[*i].side;
-                line.contains(&format!("({})", self.name(side)))
-            })
-            .map(|i| (i, self.game.units()[i].side))
+            .position(|u| u.tag.to_string() == tag && self.other(u.side))?;
+        let side = self.game.units()[i].side;
+        (label || line.contains(&format!("({})", self.name(side)))).then_some((i, side))
     }
 }
 

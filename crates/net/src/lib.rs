@@ -725,13 +725,14 @@ fn spawn_views<G: GameState + Wire>(
     };
 }
 
-/// What the server sends clients about their places: refusals, logs,
-/// and the backend's disconnections.
+/// What the server does about clients' places: refusals and logs sent
+/// them, the backend's disconnections, and their entities' places.
 #[derive(bevy::ecs::system::SystemParam)]
-struct Replies<'w> {
+struct Replies<'w, 's> {
     refused: MessageWriter<'w, ToClients<Refused>>,
     logs: MessageWriter<'w, ToClients<LogLines>>,
     disconnects: MessageWriter<'w, DisconnectRequest>,
+    commands: Commands<'w, 's>,
 }
 
 /// What a client asked for, once its code was checked.
@@ -758,12 +759,12 @@ fn seat_clients<G: GameState + Wire>(
     mut claims: MessageReader<FromClient<Claim>>,
     mut hosted: ResMut<Hosted<G>>,
     replies: Replies,
-    mut commands: Commands,
 ) {
     let Replies {
         mut refused,
         mut logs,
         mut disconnects,
+        mut commands,
     } = replies;
     let before: BTreeMap<Entity, Option<Admitted>> =
         clients.iter().map(|(e, a)| (e, a.copied())).collect();

@@ -389,6 +389,12 @@ fn strangers_never_fill_the_server_and_a_player_with_a_code_always_gets_in() {
     }
 }
 
+/// Whether the client has been sent the public view.
+fn public_seen(app: &mut App) -> bool {
+    let mut q = app.world_mut().query::<&sandtable_net::PublicView>();
+    q.iter(app.world()).next().is_some()
+}
+
 #[test]
 fn spectators_come_with_their_code_up_to_the_limit() {
     let (mut server, port) = guarded();
@@ -396,10 +402,6 @@ fn spectators_come_with_their_code_up_to_the_limit() {
     let mut watchers: Vec<App> = (0..=limits.spectators as u64)
         .map(|k| client_with(port, 300 + k, "look-2345"))
         .collect();
-    let public_seen = |app: &mut App| {
-        let mut q = app.world_mut().query::<&sandtable_net::PublicView>();
-        q.iter(app.world()).next().is_some()
-    };
     let start = Instant::now();
     loop {
         server.update();
@@ -408,7 +410,7 @@ fn spectators_come_with_their_code_up_to_the_limit() {
         }
         let seeing = watchers
             .iter_mut()
-            .map(|w| public_seen(w))
+            .map(public_seen)
             .filter(|seen| *seen)
             .count();
         if seeing == limits.spectators {
@@ -426,7 +428,7 @@ fn spectators_come_with_their_code_up_to_the_limit() {
     }
     let seeing = watchers
         .iter_mut()
-        .map(|w| public_seen(w))
+        .map(public_seen)
         .filter(|seen| *seen)
         .count();
     assert_eq!(seeing, limits.spectators, "one place too few for the last");

@@ -209,7 +209,7 @@ pub(crate) fn drop_unclaimed(
     time: Res<Time<Real>>,
     admission: Res<Admission>,
     waiting: Query<Waiting, (With<ConnectedClient>, Without<Admitted>)>,
-    mut refused: MessageWriter<ToClients<crate::Refused>>,
+    mut turned: MessageWriter<ToClients<crate::TurnedAway>>,
     mut disconnects: MessageWriter<DisconnectRequest>,
 ) {
     let now = time.elapsed();
@@ -234,9 +234,9 @@ pub(crate) fn drop_unclaimed(
             counted += usize::from(counts);
             continue;
         };
-        refused.write(ToClients {
+        turned.write(ToClients {
             targets: SendTargets::Single(ClientId::Client(client)),
-            message: crate::Refused { text: why },
+            message: crate::TurnedAway { text: why },
         });
         disconnects.write(DisconnectRequest { client });
     }

@@ -103,6 +103,15 @@ pub struct Refused {
     pub text: String,
 }
 
+/// The server tells one client why it is dropping its connection: it
+/// holds no place, or the place it asked for is full. A client told so
+/// does not connect again by itself ([`udp::JoinPlugin`]).
+#[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct TurnedAway {
+    /// Why, in plain words.
+    pub text: String,
+}
+
 /// Whose log a [`LogLines`] changes.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LogOf {
@@ -291,6 +300,7 @@ pub fn protocol_of(app: &mut App, engine: &str) {
         .add_client_message::<Play>(Channel::Ordered)
         .add_client_message::<Undo>(Channel::Ordered)
         .add_server_message::<Refused>(Channel::Ordered)
+        .add_server_message::<TurnedAway>(Channel::Ordered)
         .add_server_message::<LogLines>(Channel::Ordered)
         .replicate::<SeatView>()
         .replicate::<PublicView>()
@@ -730,6 +740,7 @@ fn spawn_views<G: GameState + Wire>(
 #[derive(bevy::ecs::system::SystemParam)]
 struct Replies<'w, 's> {
     refused: MessageWriter<'w, ToClients<Refused>>,
+    turned: MessageWriter<'w, ToClients<TurnedAway>>,
     logs: MessageWriter<'w, ToClients<LogLines>>,
     disconnects: MessageWriter<'w, DisconnectRequest>,
     commands: Commands<'w, 's>,
@@ -762,6 +773,7 @@ fn seat_clients<G: GameState + Wire>(
 ) {
     let Replies {
         mut refused,
+        mut turned,
         mut logs,
         mut disconnects,
         mut commands,
@@ -855,7 +867,10 @@ fn seat_clients<G: GameState + Wire>(
     for (client, why) in full {
         // Out, once told why.
         if places.get(&client).is_some_and(Option::is_none) {
-            refuse(&mut hosted, &mut refused, ClientId::Client(client), why);
+            turned.write(ToClients {
+                targets: SendTargets::Single(ClientId::Client(client)),
+                message: TurnedAway { text: why },
+            });
             disconnects.write(DisconnectRequest { client });
         }
     }

@@ -164,6 +164,9 @@ pub struct Joining {
     pub lost: bool,
     /// Connections made again after a drop.
     pub rejoined: u32,
+    /// The server dropped it and said why ([`crate::TurnedAway`]): it
+    /// does not connect again by itself.
+    pub turned_away: bool,
     /// The id of the client's last connection.
     client_id: u64,
     /// The code it comes with: a seat's, the spectator code, or empty.
@@ -247,6 +250,7 @@ pub fn join_world(
         failed: None,
         lost: false,
         rejoined: 0,
+        turned_away: false,
         client_id,
         code: code.to_owned(),
         retried: None,
@@ -288,7 +292,7 @@ pub struct JoinPlugin;
 
 impl Plugin for JoinPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, watch_joining)
+        app.add_systems(Update, (hear_turned_away, watch_joining).chain())
             .add_systems(OnEnter(ClientState::Connected), claim_on_connect)
             .add_systems(OnEnter(ClientState::Disconnected), forget_what_was_sent);
     }
@@ -325,6 +329,23 @@ pub fn not_joined(server: SocketAddr) -> String {
     )
 }
 
+/// A server that drops the client says why first: the client keeps the
+/// words as its failure and stops trying.
+fn hear_turned_away(
+    mut turned: MessageReader<crate::TurnedAway>,
+    joining: Option<ResMut<Joining>>,
+) {
+    let Some(mut joining) = joining else {
+        turned.clear();
+        return;
+    };
+    if let Some(last) = turned.read().last() {
+        warn!("the server turned this client away: {}", last.text);
+        joining.failed = Some(format!("{}: {}", joining.server, last.text));
+        joining.turned_away = true;
+    }
+}
+
 fn watch_joining(
     time: Res<Time<Real>>,
     joining: Option<ResMut<Joining>>,
@@ -349,6 +370,9 @@ fn watch_joining(
         return;
     }
     if joining.connected && client.is_disconnected() {
+        if joining.turned_away {
+            return;
+        }
         if !joining.lost {
             joining.lost = true;
             warn!(

@@ -447,3 +447,40 @@ fn spectators_come_with_their_code_up_to_the_limit() {
     }
     assert!(!public_seen(&mut wrong));
 }
+
+#[test]
+fn a_table_with_a_wrong_code_is_told_why_once_its_time_is_up_and_tries_no_more() {
+    use sandtable_net::udp::{JoinPlugin, Joining, join};
+    let (mut server, port) = guarded();
+    let mut lost = app();
+    lost.add_plugins(JoinPlugin);
+    lost.finish();
+    let address = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), port);
+    join(&mut lost, address, 77, "look-0000").expect("a client socket");
+    until(
+        &mut [&mut server, &mut lost],
+        "connected, as a stranger",
+        |apps| apps[1].world().resource::<Joining>().connected,
+    );
+    let start = Instant::now();
+    until(&mut [&mut server, &mut lost], "turned away", |apps| {
+        apps[1].world().resource::<Joining>().turned_away
+    });
+    // Connected at once, dropped once its 5 s to claim a place were up.
+    assert!(start.elapsed() + Duration::from_secs(1) >= sandtable_net::CLAIM_WITHIN);
+    let failed = lost.world().resource::<Joining>().failed.clone();
+    assert_eq!(
+        failed.as_deref(),
+        Some(format!("{address}: no seat or spectator's place claimed within 5 s").as_str())
+    );
+    // It does not connect again by itself.
+    for _ in 0..300 {
+        server.update();
+        lost.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let joining = lost.world().resource::<Joining>();
+    assert_eq!((joining.rejoined, joining.lost), (0, false));
+    assert!(!lost.world().resource::<RenetClient>().is_connected());
+    assert_eq!(door(&server).counts(), (0, 0, 0));
+}

@@ -11,7 +11,7 @@
 //! (R42, R57). The public is no side: it sees nothing from the map and
 //! has no counter.
 
-use sandtable_core::game::{Viewer, player_marks};
+use sandtable_core::game::{Spot, Viewer, player_marks};
 use sandtable_warpspawn::Game;
 use sandtable_warpspawn::offboard::command::Order;
 use sandtable_warpspawn::offboard::play::{GridState, Stage};
@@ -148,6 +148,18 @@ fn words(o: &Order) -> String {
 }
 
 impl Oracle for Game {
+    /// Every square with a counter, and every reserve square.
+    fn hover_spots(&self) -> Vec<Spot> {
+        let Some(g) = self.grid() else {
+            return Vec::new();
+        };
+        let mut squares: Vec<Square> = g.grid.counters.iter().map(|c| c.at).collect();
+        squares.extend(g.grid.reserves.iter().flatten());
+        squares.sort_unstable();
+        squares.dedup();
+        squares.into_iter().map(Square::spot).collect()
+    }
+
     fn leaks_in_json(&self, viewer: Viewer, json: &serde_json::Value) -> Vec<Leak> {
         let Some(k) = Knows::of(self, viewer) else {
             return Vec::new();
@@ -245,6 +257,45 @@ impl Oracle for Game {
                         continue;
                     };
                     let Some(side) = marks.iter().position(|m| *m == mark) else {
+                        continue;
+                    };
+                    let Some(c) = k.counter(side, n).filter(|_| k.enemy(side)) else {
+                        continue;
+                    };
+                    if !k.locates(c) {
+                        out.push(k.leak(
+                            format!(
+                                "where {}'s counter {n} stands in its reserve",
+                                k.names[side]
+                            ),
+                            "R46, R55",
+                            line,
+                        ));
+                    } else if pieces && !k.knows_pieces(c) {
+                        out.push(k.leak(
+                            format!("the pieces of {}'s counter {n}", k.names[side]),
+                            "R55",
+                            line,
+                        ));
+                    }
+                }
+            }
+            // A square's hover text: `2T: an edge square (R41); Red 1: 10
+            // cavalry, 1 officer`.
+            if let Some((sq, rest)) = line.split_once(": ")
+                && sq.parse::<Square>().is_ok()
+            {
+                for part in rest.split("; ") {
+                    let (who, pieces) = match part.split_once(": ") {
+                        Some((who, _)) => (who, true),
+                        None => (part.split(" (").next().unwrap_or(part), false),
+                    };
+                    let mut w = who.split_whitespace();
+                    let (Some(side), Some(Ok(n)), None) = (
+                        w.next().and_then(|p| k.side_named(p)),
+                        w.next().map(str::parse::<u16>),
+                        w.next(),
+                    ) else {
                         continue;
                     };
                     let Some(c) = k.counter(side, n).filter(|_| k.enemy(side)) else {

@@ -24,7 +24,7 @@
 mod grid;
 mod skirmish;
 
-use sandtable_core::game::{GameState, Viewer};
+use sandtable_core::game::{GameState, Spot, Viewer};
 
 /// What a view shows that its viewer may not know.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,18 +44,28 @@ pub trait Oracle: GameState {
     /// What lines of text shown to `viewer` (a text board, log lines, a
     /// panel, hover texts) say that it may not know.
     fn leaks_in_lines(&self, viewer: Viewer, lines: &[&str]) -> Vec<Leak>;
+    /// The places whose hover text (`GameState::describe_spot`) could
+    /// tell a secret: where a piece with a secret stands, and where a
+    /// hidden thing lies.
+    fn hover_spots(&self) -> Vec<Spot>;
 }
 
 /// Every leak of what `game` shows `viewer`: its JSON and text views,
-/// the JSON view of its masked copy (what a client of the viewer holds;
-/// the copy's text is its JSON's, and `GameState::masked` promises the
-/// copy looks the same to its viewer, which `crates/cli/tests/masked.rs`
-/// checks), and `lines` shown to it besides (a table's labels, say).
+/// its hover texts, the JSON view of its masked copy (what a client of
+/// the viewer holds; the copy's text is its JSON's, and
+/// `GameState::masked` promises the copy looks the same to its viewer,
+/// which `crates/cli/tests/masked.rs` checks), and `lines` shown to it
+/// besides (a table's labels, say).
 pub fn leaks_of<G: Oracle>(game: &G, viewer: Viewer, lines: &[String]) -> Vec<Leak> {
     let mut leaks = json_leaks_of(game, viewer);
     let text = game.draw_text(viewer);
     leaks.extend(game.leaks_in_lines(viewer, &text.lines().collect::<Vec<_>>()));
-    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let hovers: Vec<String> = game
+        .hover_spots()
+        .into_iter()
+        .filter_map(|spot| game.describe_spot(spot, viewer))
+        .collect();
+    let lines: Vec<&str> = lines.iter().chain(&hovers).map(String::as_str).collect();
     leaks.extend(game.leaks_in_lines(viewer, &lines));
     leaks
 }

@@ -106,6 +106,20 @@ impl<'a> Knows<'a> {
 }
 
 impl Oracle for Game {
+    /// Every unit's centre, and every crate's point.
+    fn hover_spots(&self) -> Vec<sandtable_core::game::Spot> {
+        let spot = |p: sandtable_frontiers::geometry::Pt| sandtable_core::game::Spot::Point {
+            x_mm: p.x.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+            y_mm: p.y.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+        };
+        self.units()
+            .iter()
+            .filter(|u| u.alive && !u.waiting)
+            .map(|u| spot(u.at))
+            .chain(self.crates().iter().map(|c| spot(c.at)))
+            .collect()
+    }
+
     fn leaks_in_json(&self, viewer: Viewer, json: &serde_json::Value) -> Vec<Leak> {
         let Some(k) = Knows::of(self, viewer) else {
             return Vec::new();

@@ -182,6 +182,18 @@ fn the_oracle_catches_the_referee_s_views_shown_to_a_seat() {
             .leaks_in_lines(blue, &text.lines().collect::<Vec<_>>())
             .is_empty()
     );
+    // The referee's hover text over Red's squares, shown to Blue.
+    let hovers: Vec<String> = game
+        .hover_spots()
+        .into_iter()
+        .filter_map(|spot| game.describe_spot(spot, Viewer::Referee))
+        .collect();
+    let leaks = game.leaks_in_lines(blue, &hovers.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        leaks.iter().any(|l| l.ruling == "R46, R55"),
+        "Blue hovering over Red's reserve: {}",
+        show(&leaks)
+    );
     // A skirmish after the first draws: the Zirl shown the Legion's hand.
     let mut game = skirmish("scenarios/frontiers/skirmish.ron");
     for line in ["discard", "discard"] {

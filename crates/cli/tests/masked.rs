@@ -463,3 +463,40 @@ fn r107_the_side_that_places_second_sees_nothing_of_the_first_side_s_markers_unt
         );
     }
 }
+
+#[test]
+fn r104_r149_the_other_side_s_cards_in_a_copy_are_dealt_from_every_card_it_could_hold() {
+    use sandtable_frontiers::data::CARDS;
+    let Loaded::Frontiers(skirmish) = load("scenarios/frontiers/skirmish.ron") else {
+        panic!("a skirmish")
+    };
+    let mut setup = skirmish.setup.clone();
+    // The Zirl's deck listed and played as listed: their hand is the same
+    // whatever the seed. The Legion's is 25 of its 30 cards, the dice's
+    // pick, shuffled by them.
+    let list: Vec<String> = CARDS
+        .iter()
+        .flat_map(|c| std::iter::repeat_n(c.id.to_owned(), usize::from(c.limit)))
+        .take(25)
+        .collect();
+    setup.sides[1].deck = Some(list);
+    setup.sides[1].deck_order = true;
+    let zirl = Viewer::Player(Seat(1));
+    let mut copies = Vec::new();
+    let mut real = Vec::new();
+    for seed in 1..=4u64 {
+        setup.seed = seed;
+        let game = sandtable_frontiers::Game::new(&setup, Dice::seeded(seed)).expect("starts");
+        let (game, _) = played(game, &["discard", "discard"], zirl);
+        real.push(game.flow().cards[0].clone());
+        copies.push(game.masked(zirl).flow().cards[0].clone());
+    }
+    // The control: the Legion's real cards differ from seed to seed.
+    assert!(real.windows(2).any(|w| w[0] != w[1]));
+    // What the Zirl know of them is the same each time (four in hand, 21
+    // in the deck, nothing discarded), and so is their copy.
+    for copy in &copies {
+        assert_eq!(copy, &copies[0], "the copy reads the Zirl's view alone");
+        assert_eq!((copy.hand.len(), copy.deck.len()), (4, 21));
+    }
+}

@@ -1375,8 +1375,8 @@ impl Game {
     }
 
     /// Everything `viewer` may not know dealt again from what it may
-    /// (R149): the decks' order shuffled; each other side's hand drawn
-    /// again from its hand and deck together; its face-down markers'
+    /// (R149): its own deck drawn again, and each other side's hand and
+    /// deck, from every card it cannot rule out ([`Game::unseen_cards`]); its face-down markers'
     /// values shuffled among their places; its sealed command, given and
     /// not yet revealed, replaced by one drawn at random; the crates'
     /// contents the viewer has not seen drawn again. `viewer` is a side,
@@ -1390,18 +1390,26 @@ impl Game {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let others: Vec<u8> = (0..2u8).filter(|s| *s != viewer).collect();
         for s in 0..2u8 {
+            // Every card the viewer cannot rule out: for the other side
+            // its hand and deck, for its own the deck; never the cards
+            // themselves, which an empty deck would give away (a hand
+            // dealt from the hand alone is the hand).
+            let other = others.contains(&s);
+            let mut pool = self.unseen_cards(s, other);
             let c = &mut self.flow.cards[usize::from(s)];
-            if others.contains(&s) {
-                let n = c.hand.len();
-                let mut pool: Vec<u8> = c.hand.drain(..).chain(c.deck.drain(..)).collect();
-                pool.sort_unstable();
-                pool.shuffle(&mut rng);
-                c.hand = pool.drain(..n).collect();
-                c.deck = pool;
-            } else {
-                c.deck.sort_unstable();
-                c.deck.shuffle(&mut rng);
+            let (n, m) = (if other { c.hand.len() } else { 0 }, c.deck.len());
+            if pool.len() < n + m {
+                // Never, as the deck is dealt (R104); the cards as they
+                // are, then.
+                pool = if other { c.hand.clone() } else { Vec::new() };
+                pool.extend(&c.deck);
             }
+            pool.sort_unstable();
+            pool.shuffle(&mut rng);
+            if other {
+                c.hand = pool.drain(..n).collect();
+            }
+            c.deck = pool.drain(..m).collect();
         }
         // The other's allotted crates still hidden: contents drawn again
         // from those the viewer has not seen, a trap never (R143, R144).
@@ -1432,6 +1440,36 @@ impl Game {
         for &other in &others {
             self.redeal_markers(other, viewer, &mut rng);
         }
+    }
+
+    /// The cards side `s` may hold in its deck, and in its hand where
+    /// `hand_too`, as anyone who has not seen them knows it: its list, or
+    /// the faction's thirty (R104), less its discards (everyone's, R149)
+    /// and, where the hand is its owner's to see, its hand.
+    fn unseen_cards(&self, s: u8, hand_too: bool) -> Vec<u8> {
+        let c = &self.flow.cards[usize::from(s)];
+        let mut pool: Vec<u8> = match &self.table.setup.sides[usize::from(s)].deck {
+            Some(list) => list
+                .iter()
+                .filter_map(|id| CARDS.iter().position(|d| d.id == id.as_str()))
+                .map(|k| k as u8)
+                .collect(),
+            None => CARDS
+                .iter()
+                .enumerate()
+                .flat_map(|(k, d)| std::iter::repeat_n(k as u8, usize::from(d.limit)))
+                .collect(),
+        };
+        let known = c
+            .discards
+            .iter()
+            .chain(if hand_too { &[][..] } else { &c.hand[..] });
+        for card in known {
+            if let Some(k) = pool.iter().position(|x| x == card) {
+                pool.swap_remove(k);
+            }
+        }
+        pool
     }
 
     /// Side `other`'s face-down markers' values shuffled among their

@@ -234,6 +234,9 @@ fn run<G: Secrets + Clone>(game: G, filtered: bool) -> Run {
             let mut texts: Vec<&String> = public.iter().collect();
             if let Viewer::Player(s) = viewer {
                 texts.extend(logs[s.index()].iter().chain(&views[s.index()].legal));
+                // A seat's client holds the public's copy too, whose
+                // deals may match a secret by chance (a hand of one card).
+                known(&now, Viewer::Public, &[], &mut knows[k]);
             }
             known(&now, viewer, &texts, &mut knows[k]);
         }

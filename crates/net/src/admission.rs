@@ -170,7 +170,13 @@ impl VisibilityFilter for AdmittedOnly {
 /// its connection (the door read it; without a door, none). It takes
 /// that place once replicon has checked its protocol.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Came(pub Kind);
+pub struct Came {
+    /// Who the code says it is.
+    pub kind: Kind,
+    /// It came with a code that is no seat's and not the spectator
+    /// code: a mistyped one, most likely.
+    pub wrong_code: bool,
+}
 
 /// Stamps each new connection with the time it came and who it came as.
 pub(crate) fn stamp_arrivals(
@@ -181,13 +187,19 @@ pub(crate) fn stamp_arrivals(
     mut commands: Commands,
 ) {
     for (client, id) in &arrivals {
-        let kind = match (&door, id) {
-            (Some(door), Some(id)) => door.kind(id.get()),
-            _ => admission.kind_of(""),
+        let came = match (&door, id) {
+            (Some(door), Some(id)) => Came {
+                kind: door.kind(id.get()),
+                wrong_code: door.came_with_a_wrong_code(id.get()),
+            },
+            _ => Came {
+                kind: admission.kind_of(""),
+                wrong_code: false,
+            },
         };
         commands
             .entity(client)
-            .insert((Arrived(time.elapsed()), Came(kind)));
+            .insert((Arrived(time.elapsed()), came));
     }
 }
 
@@ -213,16 +225,28 @@ pub(crate) fn drop_unclaimed(
     mut disconnects: MessageWriter<DisconnectRequest>,
 ) {
     let now = time.elapsed();
-    let mut waiting: Vec<(Duration, Entity, bool)> = waiting
+    let mut waiting: Vec<(Duration, Entity, bool, bool)> = waiting
         .iter()
-        .map(|(e, a, came, checked)| (a.0, e, checked || came.0 == Kind::Stranger))
+        .map(|(e, a, came, checked)| {
+            (
+                a.0,
+                e,
+                checked || came.kind == Kind::Stranger,
+                came.wrong_code,
+            )
+        })
         .collect();
     waiting.sort_unstable();
     let mut counted = 0;
-    for (since, client, counts) in waiting {
+    for (since, client, counts, wrong_code) in waiting {
         let why = if now.saturating_sub(since) >= CLAIM_WITHIN {
             format!(
-                "no seat or spectator's place claimed within {} s",
+                "{}no seat or spectator's place claimed within {} s",
+                if wrong_code {
+                    "the code it came with is no seat's and not the spectator code; "
+                } else {
+                    ""
+                },
                 CLAIM_WITHIN.as_secs()
             )
         } else if counts && counted >= admission.limits.unclaimed {

@@ -239,6 +239,16 @@ pub fn data_code(data: &[u8; USER_DATA_BYTES]) -> &str {
     std::str::from_utf8(&data[1..=len]).unwrap_or("")
 }
 
+/// The door's connections, by netcode's client id.
+#[derive(Debug, Default)]
+struct Clients {
+    /// Who each is: set as it connects, then by the server as claims
+    /// change it.
+    kinds: BTreeMap<u64, Kind>,
+    /// Those that came with a code that is nobody's.
+    wrong_codes: std::collections::BTreeSet<u64>,
+}
+
 /// A request let in and not yet a connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Pending {
@@ -257,9 +267,8 @@ pub struct Door {
     buffer: Box<[u8; PACKET_BYTES]>,
     /// Netcode's clock: seconds since 1970.
     now: Duration,
-    /// Who each connection is, by netcode's client id: set as it
-    /// connects, then by the server as claims change it.
-    kinds: BTreeMap<u64, Kind>,
+    /// Who each connection is.
+    clients: Clients,
     /// Requests let in, by address, until they connect or
     /// [`HANDSHAKE_WAIT`] passes.
     pending: BTreeMap<SocketAddr, Pending>,
@@ -301,7 +310,7 @@ impl Door {
             key,
             buffer: Box::new([0; PACKET_BYTES]),
             now,
-            kinds: BTreeMap::new(),
+            clients: Clients::default(),
             pending: BTreeMap::new(),
             dropped: BTreeMap::new(),
         })
@@ -324,7 +333,7 @@ impl Door {
 
     /// Connections of each kind now: (seated, spectators, unclaimed).
     pub fn counts(&self) -> (usize, usize, usize) {
-        let count = |f: fn(&Kind) -> bool| self.kinds.values().filter(|k| f(k)).count();
+        let count = |f: fn(&Kind) -> bool| self.clients.kinds.values().filter(|k| f(k)).count();
         (
             count(|k| matches!(k, Kind::Seat(_))),
             count(|k| *k == Kind::Spectator),
@@ -335,15 +344,22 @@ impl Door {
     /// Who a connection is: as its code said when it connected, or as
     /// the server said since.
     pub fn kind(&self, client_id: u64) -> Kind {
-        self.kinds
+        self.clients
+            .kinds
             .get(&client_id)
             .copied()
             .unwrap_or(Kind::Stranger)
     }
 
+    /// Whether a connection came with a code that is no seat's and not
+    /// the spectator code.
+    pub fn came_with_a_wrong_code(&self, client_id: u64) -> bool {
+        self.clients.wrong_codes.contains(&client_id)
+    }
+
     /// Says who a connection is now: the server's word after a claim.
     pub fn set_kind(&mut self, client_id: u64, kind: Kind) {
-        if let Some(k) = self.kinds.get_mut(&client_id) {
+        if let Some(k) = self.clients.kinds.get_mut(&client_id) {
             *k = kind;
         }
     }
@@ -357,7 +373,7 @@ impl Door {
             .iter()
             .filter(|(addr, p)| **addr != from && same(&p.kind))
             .count();
-        let connected = self.kinds.values().filter(|k| same(k)).count();
+        let connected = self.clients.kinds.values().filter(|k| same(k)).count();
         match kind {
             Kind::Seat(_) => on_the_way < PENDING_A_SEAT,
             Kind::Spectator => on_the_way + connected < admission.limits.spectators,
@@ -405,11 +421,11 @@ impl Door {
         }
         for client_id in self.netcode.clients_id() {
             let result = self.netcode.update_client(client_id);
-            settle(&self.socket, &mut self.kinds, result, server);
+            settle(&self.socket, &mut self.clients, result, server);
         }
         for client_id in server.disconnections_id() {
             let result = self.netcode.disconnect(client_id);
-            settle(&self.socket, &mut self.kinds, result, server);
+            settle(&self.socket, &mut self.clients, result, server);
         }
     }
 
@@ -450,11 +466,15 @@ impl Door {
                 client_id,
                 user_data,
                 ..
-            } => Some((*client_id, admission.kind_of(data_code(user_data)))),
+            } => {
+                let code = data_code(user_data);
+                let kind = admission.kind_of(code);
+                Some((*client_id, kind, kind == Kind::Stranger && !code.is_empty()))
+            }
             _ => None,
         };
-        let Some((client_id, kind)) = joined else {
-            settle(&self.socket, &mut self.kinds, result, server);
+        let Some((client_id, kind, wrong_code)) = joined else {
+            settle(&self.socket, &mut self.clients, result, server);
             return;
         };
         // Its first keep-alive goes out either way.
@@ -463,7 +483,10 @@ impl Door {
         }
         self.pending.remove(&addr);
         if self.room_for(kind, addr, admission) || matches!(kind, Kind::Seat(_)) {
-            self.kinds.insert(client_id, kind);
+            self.clients.kinds.insert(client_id, kind);
+            if wrong_code {
+                self.clients.wrong_codes.insert(client_id);
+            }
             server.add_connection(client_id);
         } else {
             // Its place was taken meanwhile: out at once, before renet
@@ -503,7 +526,7 @@ impl Door {
     pub fn disconnect_all(&mut self, server: &mut RenetServer) {
         for client_id in self.netcode.clients_id() {
             let result = self.netcode.disconnect(client_id);
-            settle(&self.socket, &mut self.kinds, result, server);
+            settle(&self.socket, &mut self.clients, result, server);
         }
     }
 }
@@ -518,7 +541,7 @@ fn send(socket: &UdpSocket, payload: &[u8], addr: SocketAddr) {
 /// Hands renet what netcode made of a packet, and sends netcode's reply.
 fn settle(
     socket: &UdpSocket,
-    kinds: &mut BTreeMap<u64, Kind>,
+    clients: &mut Clients,
     result: ServerResult,
     server: &mut RenetServer,
 ) {
@@ -535,7 +558,7 @@ fn settle(
             addr,
             ..
         } => {
-            kinds.insert(client_id, Kind::Stranger);
+            clients.kinds.insert(client_id, Kind::Stranger);
             server.add_connection(client_id);
             send(socket, payload, addr);
         }
@@ -544,7 +567,8 @@ fn settle(
             addr,
             payload,
         } => {
-            kinds.remove(&client_id);
+            clients.kinds.remove(&client_id);
+            clients.wrong_codes.remove(&client_id);
             server.remove_connection(client_id);
             if let Some(payload) = payload {
                 send(socket, payload, addr);

@@ -782,7 +782,7 @@ fn seat_clients<G: GameState + Wire>(
         clients.iter().map(|(e, a)| (e, a.copied())).collect();
     let mut asks: Vec<(Entity, Ask)> = Vec::new();
     for (client, came) in &arrivals {
-        match came.0 {
+        match came.kind {
             Kind::Seat(k) => asks.push((client, Ask::Seat(k))),
             Kind::Spectator => asks.push((client, Ask::Watch)),
             Kind::Stranger => {}

@@ -471,7 +471,12 @@ fn a_table_with_a_wrong_code_is_told_why_once_its_time_is_up_and_tries_no_more()
     let failed = lost.world().resource::<Joining>().failed.clone();
     assert_eq!(
         failed.as_deref(),
-        Some(format!("{address}: no seat or spectator's place claimed within 5 s").as_str())
+        Some(
+            format!(
+                "{address}: the code it came with is no seat's and not the spectator code; no seat or spectator's place claimed within 5 s"
+            )
+            .as_str()
+        )
     );
     // It does not connect again by itself.
     for _ in 0..300 {

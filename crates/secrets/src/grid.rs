@@ -125,6 +125,30 @@ impl<'a> Knows<'a> {
         out
     }
 
+    /// What a view saying where `side`'s counter `n` stands, and with
+    /// `pieces` what it holds, tells the viewer that it may not know.
+    fn counter_leak(&self, side: usize, n: u16, pieces: bool, found: &str) -> Option<Leak> {
+        let c = self.counter(side, n).filter(|_| self.enemy(side))?;
+        if !self.locates(c) {
+            Some(self.leak(
+                format!(
+                    "where {}'s counter {n} stands in its reserve",
+                    self.names[side]
+                ),
+                "R46, R55",
+                found,
+            ))
+        } else if pieces && !self.knows_pieces(c) {
+            Some(self.leak(
+                format!("the pieces of {}'s counter {n}", self.names[side]),
+                "R55",
+                found,
+            ))
+        } else {
+            None
+        }
+    }
+
     fn leak(&self, what: String, ruling: &'static str, found: &str) -> Leak {
         Leak {
             what,
@@ -175,23 +199,7 @@ impl Oracle for Game {
             if !k.enemy(side) {
                 continue;
             }
-            let shown = e.to_string();
-            match k.counter(side, n) {
-                Some(c) if !k.locates(c) => out.push(k.leak(
-                    format!(
-                        "where {}'s counter {n} stands in its reserve",
-                        k.names[side]
-                    ),
-                    "R46, R55",
-                    &shown,
-                )),
-                Some(c) if !e["pieces"].is_null() && !k.knows_pieces(c) => out.push(k.leak(
-                    format!("the pieces of {}'s counter {n}", k.names[side]),
-                    "R55",
-                    &shown,
-                )),
-                _ => {}
-            }
+            out.extend(k.counter_leak(side, n, !e["pieces"].is_null(), &e.to_string()));
         }
         for e in ring["orders"].as_array().into_iter().flatten() {
             let (Some(side), Some(n)) = (side_of(e), number_of(e)) else {
@@ -259,25 +267,7 @@ impl Oracle for Game {
                     let Some(side) = marks.iter().position(|m| *m == mark) else {
                         continue;
                     };
-                    let Some(c) = k.counter(side, n).filter(|_| k.enemy(side)) else {
-                        continue;
-                    };
-                    if !k.locates(c) {
-                        out.push(k.leak(
-                            format!(
-                                "where {}'s counter {n} stands in its reserve",
-                                k.names[side]
-                            ),
-                            "R46, R55",
-                            line,
-                        ));
-                    } else if pieces && !k.knows_pieces(c) {
-                        out.push(k.leak(
-                            format!("the pieces of {}'s counter {n}", k.names[side]),
-                            "R55",
-                            line,
-                        ));
-                    }
+                    out.extend(k.counter_leak(side, n, pieces, line));
                 }
             }
             // A square's hover text: `2T: an edge square (R41); Red 1: 10
@@ -298,25 +288,7 @@ impl Oracle for Game {
                     ) else {
                         continue;
                     };
-                    let Some(c) = k.counter(side, n).filter(|_| k.enemy(side)) else {
-                        continue;
-                    };
-                    if !k.locates(c) {
-                        out.push(k.leak(
-                            format!(
-                                "where {}'s counter {n} stands in its reserve",
-                                k.names[side]
-                            ),
-                            "R46, R55",
-                            line,
-                        ));
-                    } else if pieces && !k.knows_pieces(c) {
-                        out.push(k.leak(
-                            format!("the pieces of {}'s counter {n}", k.names[side]),
-                            "R55",
-                            line,
-                        ));
-                    }
+                    out.extend(k.counter_leak(side, n, pieces, line));
                 }
             }
             // An order as the text lists it: `  order: Red 1 1T 2S 2T`.

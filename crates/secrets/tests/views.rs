@@ -108,6 +108,20 @@ fn play_and_check<G: Oracle>(
     positions
 }
 
+/// `game` after `lines` of the move notation, each played as the seat
+/// that acts next.
+fn played<G: GameState>(mut game: G, lines: &[&str]) -> G {
+    for line in lines {
+        let seat = next_seat(&game).expect("the game goes on");
+        let command = line
+            .parse()
+            .unwrap_or_else(|_| panic!("`{line}` is in the notation"));
+        game.apply_into(seat, &command, &mut Vec::new())
+            .unwrap_or_else(|e| panic!("`{line}`: {e}"));
+    }
+    game
+}
+
 fn show(leaks: &[Leak]) -> String {
     leaks
         .iter()
@@ -156,19 +170,17 @@ fn r107_r143_r149_no_view_of_a_frontiers_scenario_shows_a_side_what_the_rules_hi
 fn the_oracle_catches_the_referee_s_views_shown_to_a_seat() {
     // The flank march once the ring has moved: each side's counters in
     // its reserve, unseen by the other.
-    let mut game = battle("scenarios/warpspawn/flank-march.ron");
-    for line in [
-        "order 1 hold",
-        "order 2 hold",
-        "commit",
-        "order 2 hold",
-        "order 1 hold",
-        "commit",
-    ] {
-        let seat = next_seat(&game).expect("goes on");
-        game.apply_into(seat, &line.parse().expect("a command"), &mut Vec::new())
-            .expect("legal");
-    }
+    let game = played(
+        battle("scenarios/warpspawn/flank-march.ron"),
+        &[
+            "order 1 hold",
+            "order 2 hold",
+            "commit",
+            "order 2 hold",
+            "order 1 hold",
+            "commit",
+        ],
+    );
     let blue = Viewer::Player(Seat(1));
     let json: serde_json::Value =
         serde_json::from_str(&game.view_json(Viewer::Referee)).expect("JSON");
@@ -195,12 +207,10 @@ fn the_oracle_catches_the_referee_s_views_shown_to_a_seat() {
         show(&leaks)
     );
     // A skirmish after the first draws: the Zirl shown the Legion's hand.
-    let mut game = skirmish("scenarios/frontiers/skirmish.ron");
-    for line in ["discard", "discard"] {
-        let seat = next_seat(&game).expect("goes on");
-        game.apply_into(seat, &line.parse().expect("a command"), &mut Vec::new())
-            .expect("legal");
-    }
+    let game = played(
+        skirmish("scenarios/frontiers/skirmish.ron"),
+        &["discard", "discard"],
+    );
     let zirl = Viewer::Player(Seat(1));
     let text = game.draw_text(Viewer::Referee);
     let leaks = game.leaks_in_lines(zirl, &text.lines().collect::<Vec<_>>());
@@ -216,19 +226,17 @@ fn the_oracle_catches_a_view_with_one_masking_step_taken_out() {
     // R46: Red's horse rides 1T 2S 2T in its own reserve; the view as
     // it was, which listed a revealed order of any counter Blue located,
     // is caught.
-    let mut game = battle("scenarios/warpspawn/flank-march.ron");
-    for line in [
-        "order 1 1T 2S 2T",
-        "order 2 hold",
-        "commit",
-        "order 2 hold",
-        "order 1 hold",
-        "commit",
-    ] {
-        let seat = next_seat(&game).expect("goes on");
-        game.apply_into(seat, &line.parse().expect("a command"), &mut Vec::new())
-            .expect("legal");
-    }
+    let game = played(
+        battle("scenarios/warpspawn/flank-march.ron"),
+        &[
+            "order 1 1T 2S 2T",
+            "order 2 hold",
+            "commit",
+            "order 2 hold",
+            "order 1 hold",
+            "commit",
+        ],
+    );
     let blue = Viewer::Player(Seat(1));
     assert!(
         leaks_of(&game, blue, &[]).is_empty(),
@@ -251,12 +259,10 @@ fn the_oracle_catches_a_view_with_one_masking_step_taken_out() {
     );
     // R107: the Zirl's view of the Legion's units as it was, with a
     // face-down marker on each unit the Legion had placed on.
-    let mut game = skirmish("scenarios/frontiers/skirmish.ron");
-    for line in ["discard", "discard", "orders T1:1 T2:2 CP:decoy S1:decoy"] {
-        let seat = next_seat(&game).expect("goes on");
-        game.apply_into(seat, &line.parse().expect("a command"), &mut Vec::new())
-            .expect("legal");
-    }
+    let game = played(
+        skirmish("scenarios/frontiers/skirmish.ron"),
+        &["discard", "discard", "orders T1:1 T2:2 CP:decoy S1:decoy"],
+    );
     let zirl = Viewer::Player(Seat(1));
     assert!(
         leaks_of(&game, zirl, &[]).is_empty(),

@@ -116,6 +116,19 @@ pub fn listen(
     address: SocketAddr,
     public: &[SocketAddr],
 ) -> std::io::Result<SocketAddr> {
+    listen_with_key(app, address, public, [0; 32])
+}
+
+/// [`listen`], the server holding the private `key` of netcode's secure
+/// mode (all zeros: unsecured): it takes only clients whose connect
+/// tokens it minted with that key ([`crate::door::mint_token`]), and
+/// every packet after the handshake is encrypted and authenticated.
+pub fn listen_with_key(
+    app: &mut App,
+    address: SocketAddr,
+    public: &[SocketAddr],
+    key: [u8; 32],
+) -> std::io::Result<SocketAddr> {
     let socket = UdpSocket::bind(address)?;
     let address = socket.local_addr()?;
     let public_addresses = if public.is_empty() {
@@ -136,7 +149,7 @@ pub fn listen(
         socket,
         protocol_id(),
         public_addresses,
-        [0; 32],
+        key,
         admission.slots(),
         since_epoch(),
     )?;

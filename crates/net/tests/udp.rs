@@ -489,3 +489,60 @@ fn a_table_with_a_wrong_code_is_told_why_once_its_time_is_up_and_tries_no_more()
     assert!(!lost.world().resource::<RenetClient>().is_connected());
     assert_eq!(door(&server).counts(), (0, 0, 0));
 }
+
+#[test]
+fn a_server_with_a_private_key_takes_the_tokens_it_minted_and_drops_every_other() {
+    use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
+    let key = [0x5a; 32];
+    let mut server = app();
+    server
+        .insert_resource(Hosted::new(cache_game(), CODES.map(str::to_owned).to_vec()))
+        .add_plugins(ServePlugin::<Cache>::default());
+    server.finish();
+    let address = sandtable_net::udp::listen_with_key(
+        &mut server,
+        SocketAddr::new(Ipv4Addr::LOCALHOST.into(), 0),
+        &[],
+        key,
+    )
+    .expect("listens");
+    // A client with a token the server's key sealed, carrying Blue's code.
+    let token = sandtable_net::door::mint_token(
+        &key,
+        protocol_id(),
+        vec![address],
+        41,
+        CODES[1],
+        Duration::from_secs(3600),
+        now(),
+    )
+    .expect("a token");
+    let mut blue = app();
+    blue.finish();
+    let socket = UdpSocket::bind((Ipv4Addr::LOCALHOST, 0)).expect("a port");
+    let transport = NetcodeClientTransport::new(
+        now(),
+        ClientAuthentication::Secure {
+            connect_token: token,
+        },
+        socket,
+    )
+    .expect("a client transport");
+    blue.insert_resource(RenetClient::new(connection(&blue)))
+        .insert_resource(transport);
+    until(&mut [&mut server, &mut blue], "Blue seated", |apps| {
+        seat_view(apps[1]).is_some_and(|v| v.seat == 1)
+    });
+    // A client of netcode's unsecured mode, Red's code and all, never
+    // gets past the door: its token does not open with the key.
+    let mut red = client_with(address.port(), 42, CODES[0]);
+    for _ in 0..200 {
+        server.update();
+        red.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(!red.world().resource::<RenetClient>().is_connected());
+    assert!(seat_view(&mut red).is_none());
+    assert!(door(&server).dropped() > 0, "its requests dropped unread");
+    assert_eq!(door(&server).counts(), (1, 0, 0));
+}

@@ -69,7 +69,9 @@ pub const HANDSHAKE_WAIT: Duration = Duration::from_secs(5);
 /// trying from a few places, never a flood that fills netcode's table.
 pub const PENDING_A_SEAT: usize = 4;
 
-/// Why a datagram was dropped before netcode read it.
+/// Why a datagram's frame was refused before netcode read it. The door
+/// drops a request besides whose token has expired, lasts too long, does
+/// not open with its key, or whose kind of place is full.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dropped {
     /// Shorter or longer than any packet of its kind.
@@ -84,12 +86,6 @@ pub enum Dropped {
     Version,
     /// A request of another build ([`crate::protocol_id`]).
     Protocol,
-    /// A request whose token has expired or lasts too long.
-    Expiry,
-    /// A request whose token does not open with the server's key.
-    Token,
-    /// A request of a stranger or spectator while their places are full.
-    Full,
 }
 
 /// A datagram from a client as the door reads it.
@@ -302,8 +298,8 @@ pub struct Door {
     /// Requests let in, by address, until they connect or
     /// [`HANDSHAKE_WAIT`] passes.
     pending: BTreeMap<SocketAddr, Pending>,
-    /// Datagrams dropped unread, by why.
-    dropped: BTreeMap<&'static str, u64>,
+    /// Datagrams dropped unread.
+    dropped: u64,
 }
 
 impl Door {
@@ -342,7 +338,7 @@ impl Door {
             now,
             clients: Clients::default(),
             pending: BTreeMap::new(),
-            dropped: BTreeMap::new(),
+            dropped: 0,
         })
     }
 
@@ -358,7 +354,7 @@ impl Door {
 
     /// Datagrams dropped before netcode read them, in all.
     pub fn dropped(&self) -> u64 {
-        self.dropped.values().sum()
+        self.dropped
     }
 
     /// Connections of each kind now: (seated, spectators, unclaimed).
@@ -411,19 +407,8 @@ impl Door {
         }
     }
 
-    fn drop_datagram(&mut self, why: Dropped) {
-        let key = match why {
-            Dropped::Size => "size",
-            Dropped::Kind => "kind",
-            Dropped::SequenceBytes => "sequence bytes",
-            Dropped::Sequence => "sequence",
-            Dropped::Version => "version",
-            Dropped::Protocol => "protocol",
-            Dropped::Expiry => "expiry",
-            Dropped::Token => "token",
-            Dropped::Full => "full",
-        };
-        *self.dropped.entry(key).or_default() += 1;
+    fn drop_datagram(&mut self) {
+        self.dropped += 1;
     }
 
     /// Advances netcode's clock by `delta`, reads every datagram waiting,
@@ -472,19 +457,19 @@ impl Door {
             .clients_id_iter()
             .any(|id| self.netcode.client_addr(id) == Some(addr));
         match read_datagram(&self.buffer[..len], self.protocol_id) {
-            Err(why) => return self.drop_datagram(why),
+            Err(_) => return self.drop_datagram(),
             Ok(Datagram::Request(request)) if !connected => {
                 let now = self.now.as_secs();
                 let unsecured = self.key == [0; 32];
                 if request.expire <= now || (unsecured && request.expire > now + MAX_TOKEN_LIFE) {
-                    return self.drop_datagram(Dropped::Expiry);
+                    return self.drop_datagram();
                 }
                 let Some(token) = open_token(&request, self.protocol_id, &self.key) else {
-                    return self.drop_datagram(Dropped::Token);
+                    return self.drop_datagram();
                 };
                 let kind = admission.kind_of(data_code(&token.user_data));
                 if !self.room_for(kind, addr, admission) {
-                    return self.drop_datagram(Dropped::Full);
+                    return self.drop_datagram();
                 }
                 let since = self.pending.get(&addr).map_or(self.now, |p| p.since);
                 self.pending.insert(addr, Pending { kind, since });
@@ -531,7 +516,7 @@ impl Door {
             {
                 send(&self.socket, payload, addr);
             }
-            self.drop_datagram(Dropped::Full);
+            self.drop_datagram();
         }
     }
 
@@ -589,6 +574,9 @@ fn settle(
             addr,
             ..
         } => {
+            // Only a packet makes a connection, and `Door::take` admits
+            // it by its code; a connection settled here (never, from a
+            // client's update or a disconnection) is a stranger.
             clients.kinds.insert(client_id, Kind::Stranger);
             server.add_connection(client_id);
             send(socket, payload, addr);

@@ -494,18 +494,11 @@ fn a_table_with_a_wrong_code_is_told_why_once_its_time_is_up_and_tries_no_more()
 fn a_server_with_a_private_key_takes_the_tokens_it_minted_and_drops_every_other() {
     use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
     let key = [0x5a; 32];
-    let mut server = app();
-    server
-        .insert_resource(Hosted::new(cache_game(), CODES.map(str::to_owned).to_vec()))
-        .add_plugins(ServePlugin::<Cache>::default());
-    server.finish();
-    let address = sandtable_net::udp::listen_with_key(
-        &mut server,
-        SocketAddr::new(Ipv4Addr::LOCALHOST.into(), 0),
-        &[],
+    let (mut server, port) = server_keyed(
+        Hosted::new(cache_game(), CODES.map(str::to_owned).to_vec()),
         key,
-    )
-    .expect("listens");
+    );
+    let address = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), port);
     // A client with a token the server's key sealed, carrying Blue's code.
     let token = sandtable_net::door::mint_token(
         &key,

@@ -60,15 +60,22 @@ pub fn server<G: GameState + Wire>(game: G) -> (App, u16) {
 /// A server of `hosted` listening on a free port of loopback, behind its
 /// door; its port.
 pub fn server_of<G: GameState + Wire>(hosted: Hosted<G>) -> (App, u16) {
+    server_keyed(hosted, [0; 32])
+}
+
+/// [`server_of`], holding the private `key` of netcode's secure mode (all
+/// zeros: unsecured).
+pub fn server_keyed<G: GameState + Wire>(hosted: Hosted<G>, key: [u8; 32]) -> (App, u16) {
     let mut server = app();
     server
         .insert_resource(hosted)
         .add_plugins(ServePlugin::<G>::default());
     server.finish();
-    let address = sandtable_net::udp::listen(
+    let address = sandtable_net::udp::listen_with_key(
         &mut server,
         SocketAddr::new(Ipv4Addr::LOCALHOST.into(), 0),
         &[],
+        key,
     )
     .expect("listens");
     (server, address.port())

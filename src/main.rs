@@ -90,12 +90,8 @@ fn main() -> AppExit {
         }
     }
     app.add_systems(Last, report_load_time);
-    if let Some(server) = options.join
-        && let Err(message) = join(&mut app, server, options.joining_as()).map(|()| {
-            app.world_mut()
-                .resource_mut::<sandtable::session::remote::Remote>()
-                .seat_named = options.claim_named.clone();
-        })
+    if let Some(given) = &options.join
+        && let Err(message) = join(&mut app, given)
     {
         eprintln!("{message}");
         return AppExit::error();
@@ -121,15 +117,14 @@ fn hosted(
     Ok(())
 }
 
-/// `--join`: the table follows the game the server at `server` serves,
-/// as a seat's player or a spectator.
-fn join(
-    app: &mut App,
-    server: std::net::SocketAddr,
-    join: sandtable::session::remote::JoinAs,
-) -> Result<(), String> {
-    sandtable::session::remote::join_server(app.world_mut(), server, join)
-        .map_err(|e| format!("--join {server}: {e}"))
+/// `--join`: the table follows the game served by the server that gave
+/// the invitation (its link, or its file), as a seat's player or a
+/// spectator.
+fn join(app: &mut App, given: &str) -> Result<(), String> {
+    let invitation = sandtable_net::invite::Invitation::from_link_or_file(given)
+        .map_err(|e| format!("--join: {e}"))?;
+    sandtable::session::remote::join_server(app.world_mut(), &invitation)
+        .map_err(|e| format!("--join {}: {e}", invitation.server()))
 }
 
 /// A surface in words, for the load report.

@@ -10,7 +10,7 @@ const MAX_SEAT: usize = u16::MAX as usize;
 
 /// What `sandtable --help` prints.
 pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL]... [--layout] [--screenshot PNG [--frames N]] [--bench-frames N]
-              sandtable --join IP:PORT [[--seat P] --code CODE] [--screenshot PNG [--frames N]]
+              sandtable --join INVITATION [--screenshot PNG [--frames N]]
        sandtable --host FILE.ron --port N [--public IP:PORT] [--seat P] [--bot P=LEVEL]... [--save GAME.moves]
 
 
@@ -20,41 +20,13 @@ pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL
   --bot P=LEVEL      player P (0 is the first) is a bot of strength 1 (random) to 5
   --layout           start in layout mode (rulers, measuring and the editor)
     --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit
-  --join IP:PORT     play a game served by sandtable-serve there (without --seat: watch it)
-      --seat P --code C  the seat to take, by index (0 is the first) or player's name, and the
-                     code the server printed for it; --code alone: the spectator code
+  --join INVITATION  play (or watch) a served game with the invitation its host gave: the
+                     invitation's file, or its sandtable://join/ link
   --host FILE.ron    serve the scenario from this table on UDP port N (--port) and play seat P
                      (default 0); this machine holds every secret of the game: for players who
                      do not trust the host, run sandtable-serve on a machine none of them plays at
   --public IP:PORT   the address the other players join (default: this machine alone, 127.0.0.1)
   --save GAME.moves  the hosted game's record (resumed when it holds a game of the scenario)";
-
-/// What a table joins a served game as.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum JoinAs {
-    /// A seat's player, with the seat's code.
-    Seat(u16, String),
-    /// A spectator, with the spectator code the server printed (empty
-    /// where its host lets anyone watch).
-    Watcher(String),
-}
-
-impl JoinAs {
-    /// The code the table comes with.
-    pub fn code(&self) -> &str {
-        match self {
-            JoinAs::Seat(_, code) | JoinAs::Watcher(code) => code,
-        }
-    }
-
-    /// The seat it claims, if it claims one.
-    pub fn seat(&self) -> Option<u16> {
-        match self {
-            JoinAs::Seat(seat, _) => Some(*seat),
-            JoinAs::Watcher(_) => None,
-        }
-    }
-}
 
 /// The command line, read.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -71,15 +43,9 @@ pub struct Options {
     pub layout: bool,
     /// Bot seats: player index and strength.
     pub bots: Vec<(usize, u8)>,
-    /// The server to join (`--join`).
-    pub join: Option<std::net::SocketAddr>,
-    /// The seat to claim there and its code (`--seat`, `--code`).
-    pub claim: Option<(u16, String)>,
-    /// The seat to claim there by its player's name, and its code
-    /// (`--seat NAME`): found once the server says who sits where.
-    pub claim_named: Option<(String, String)>,
-    /// The spectator code to watch with (`--code` without `--seat`).
-    pub watch_code: Option<String>,
+    /// The invitation to join with (`--join`): its link, or its file's
+    /// path, read when the app starts.
+    pub join: Option<String>,
     /// The game this table serves (`--host`).
     pub host: Option<Host>,
 }
@@ -101,19 +67,6 @@ pub struct Host {
 }
 
 impl Options {
-    /// What `--join` joins as: the seat `--seat` names by index with its
-    /// code, else a spectator coming with the code given (a seat named
-    /// by its player comes with the seat's code, which seats it as it
-    /// connects; the name is checked once the server says who sits
-    /// where).
-    pub fn joining_as(&self) -> JoinAs {
-        match (&self.claim, &self.claim_named, &self.watch_code) {
-            (Some((seat, code)), _, _) => JoinAs::Seat(*seat, code.clone()),
-            (None, Some((_, code)), _) => JoinAs::Watcher(code.clone()),
-            (None, None, code) => JoinAs::Watcher(code.clone().unwrap_or_default()),
-        }
-    }
-
     /// Reads the arguments after the program's name. `Err` holds what to
     /// print: the usage for `--help`, else the problem and the usage.
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
@@ -122,7 +75,7 @@ impl Options {
             ..Options::default()
         };
         let mut args = args.into_iter();
-        let (mut seat_given, mut code_given) = (None, None);
+        let mut seat_given = None;
         let (mut host, mut port, mut public, mut save) = (None, None, None, None);
         let number = |v: Option<String>, flag: &str| -> Result<u32, String> {
             v.and_then(|v| v.parse().ok())
@@ -166,11 +119,13 @@ impl Options {
                     options.bench_frames = Some(number(args.next(), "--bench-frames")?);
                 }
                 "--join" => {
-                    let at = args.next().unwrap_or_default();
-                    let address = at.parse().map_err(|_| {
-                        format!("--join needs the server's IP:PORT, as 192.168.1.20:5000, not `{at}`\n\n{USAGE}")
-                    })?;
-                    options.join = Some(address);
+                    let given = args.next().unwrap_or_default();
+                    if given.trim().is_empty() || given.starts_with('-') {
+                        return Err(format!(
+                            "--join needs the invitation the host gave: its file, or its sandtable://join/ link, not `{given}`\n\n{USAGE}"
+                        ));
+                    }
+                    options.join = Some(given);
                 }
                 "--seat" => {
                     let seat = args.next().unwrap_or_default();
@@ -182,9 +137,9 @@ impl Options {
                     seat_given = Some(seat);
                 }
                 "--code" => {
-                    code_given = Some(args.next().ok_or_else(|| {
-                        format!("--code needs the code the server printed\n\n{USAGE}")
-                    })?);
+                    return Err(format!(
+                        "--code: a served game is joined with its invitation, which holds the seat's code: --join INVITATION\n\n{USAGE}"
+                    ));
                 }
                 "--host" => {
                     host = Some(PathBuf::from(args.next().ok_or_else(|| {
@@ -218,13 +173,9 @@ impl Options {
         if let Some(scenario) = host {
             let port = port
                 .ok_or_else(|| format!("--host needs the port to serve on: --port N\n\n{USAGE}"))?;
-            if options.join.is_some()
-                || code_given.is_some()
-                || options.file.is_some()
-                || options.layout
-            {
+            if options.join.is_some() || options.file.is_some() || options.layout {
                 return Err(format!(
-                    "--host serves its scenario and plays it: no --join, --code, other file or --layout with it\n\n{USAGE}"
+                    "--host serves its scenario and plays it: no --join, other file or --layout with it\n\n{USAGE}"
                 ));
             }
             if let Some(public) = public {
@@ -256,25 +207,9 @@ impl Options {
                 "--port, --public and --save go with --host\n\n{USAGE}"
             ));
         }
-        match (seat_given, code_given) {
-            (Some(seat), Some(code)) => match seat.parse::<u16>() {
-                Ok(index) => options.claim = Some((index, code)),
-                Err(_) => options.claim_named = Some((seat, code)),
-            },
-            (None, code) => options.watch_code = code,
-            (Some(_), None) => {
-                return Err(format!(
-                    "--seat needs --code: the seat and its code\n\n{USAGE}"
-                ));
-            }
-        }
-        if options.join.is_none()
-            && (options.claim.is_some()
-                || options.claim_named.is_some()
-                || options.watch_code.is_some())
-        {
+        if seat_given.is_some() {
             return Err(format!(
-                "--seat and --code take a seat of a game joined with --join\n\n{USAGE}"
+                "--seat goes with --host: a joined game's seat is the one its invitation is for\n\n{USAGE}"
             ));
         }
         if options.join.is_some()
@@ -336,45 +271,25 @@ mod tests {
     }
 
     #[test]
-    fn join_takes_a_server_a_seat_and_its_code_and_nothing_of_a_local_game() {
-        let options =
-            parse(&["--join", "127.0.0.1:5000", "--seat", "1", "--code", "ab-cd"]).expect("joined");
-        assert_eq!(
-            options.join,
-            Some("127.0.0.1:5000".parse().expect("an address"))
-        );
-        assert_eq!(options.claim, Some((1, "ab-cd".to_owned())));
-        let named = parse(&[
-            "--join",
-            "127.0.0.1:5000",
-            "--seat",
-            "Blue",
-            "--code",
-            "ab-cd",
-        ])
-        .expect("a seat by name");
-        assert_eq!(named.claim, None);
-        assert_eq!(
-            named.claim_named,
-            Some(("Blue".to_owned(), "ab-cd".to_owned()))
-        );
-        let watching = parse(&["--join", "[::1]:5000"]).expect("watching");
-        assert_eq!(watching.claim, None);
-        assert_eq!(watching.watch_code, None);
-        let coded = parse(&["--join", "[::1]:5000", "--code", "look-2345"]).expect("watching");
-        assert_eq!(coded.watch_code.as_deref(), Some("look-2345"));
-        assert_eq!(coded.joining_as(), JoinAs::Watcher("look-2345".into()));
-        assert_eq!(options.joining_as(), JoinAs::Seat(1, "ab-cd".into()));
+    fn join_takes_an_invitation_and_nothing_of_a_local_game() {
+        let options = parse(&["--join", "seat-1-blue.invite"]).expect("joined");
+        assert_eq!(options.join.as_deref(), Some("seat-1-blue.invite"));
+        let linked = parse(&["--join", "sandtable://join/AQAB"]).expect("joined");
+        assert_eq!(linked.join.as_deref(), Some("sandtable://join/AQAB"));
         for (args, why) in [
-            (&["--join", "localhost"][..], "IP:PORT"),
-            (&["--join", "127.0.0.1:5000", "--seat", "1"], "needs --code"),
-            (&["--seat", "1", "--code", "x"], "joined with --join"),
-            (&["--join", "127.0.0.1:5000", "x.ron"], "no file"),
-            (&["--join", "127.0.0.1:5000", "--bot", "1=2"], "no file"),
+            (&["--join"][..], "the invitation the host gave"),
+            (&["--join", "--screenshot"], "the invitation the host gave"),
             (
-                &["--join", "127.0.0.1:5000", "--seat", "--code", "y"],
-                "index or name",
+                &["--join", "a.invite", "--seat", "1"],
+                "its invitation is for",
             ),
+            (
+                &["--join", "a.invite", "--code", "x"],
+                "holds the seat's code",
+            ),
+            (&["--seat", "1"], "goes with --host"),
+            (&["--join", "a.invite", "x.ron"], "no file"),
+            (&["--join", "a.invite", "--bot", "1=2"], "no file"),
         ] {
             let err = parse(args).expect_err("refused");
             assert!(err.contains(why), "{args:?}: {err}");
@@ -417,12 +332,8 @@ mod tests {
             (&["--host"], "scenario to serve"),
             (&["--host", "s.ron", "--port", "70000"], "0 to 65535"),
             (
-                &["--host", "s.ron", "--port", "1", "--join", "127.0.0.1:5"],
+                &["--host", "s.ron", "--port", "1", "--join", "a.invite"],
                 "no --join",
-            ),
-            (
-                &["--host", "s.ron", "--port", "1", "--code", "x"],
-                "no --join, --code",
             ),
             (&["--host", "s.ron", "--port", "1", "t.ron"], "other file"),
             (

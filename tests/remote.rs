@@ -392,28 +392,42 @@ fn until(apps: &mut [&mut App], what: &str, mut done: impl FnMut(&mut [&mut App]
     }
 }
 
-/// The flank march's server listening on a free port of loopback.
+/// The private key of the tests' servers over UDP.
+const KEY: [u8; 32] = [0x5a; 32];
+
+/// The flank march's server listening on a free port of loopback, with
+/// [`KEY`]: encrypted, as `sandtable-serve`'s.
 fn udp_server() -> (App, std::net::SocketAddr) {
     let mut server = server_with(flank_march().1, true);
-    let at =
-        sandtable_net::udp::listen(&mut server, (std::net::Ipv4Addr::LOCALHOST, 0).into(), &[])
-            .expect("listens");
+    let at = sandtable_net::udp::listen_with_key(
+        &mut server,
+        (std::net::Ipv4Addr::LOCALHOST, 0).into(),
+        &[],
+        KEY,
+    )
+    .expect("listens");
     (server, at)
 }
 
-/// A headless table joined over UDP as `seat` with `code`, as
-/// `sandtable --join` joins.
+/// A headless table joined over UDP as `seat` with an invitation
+/// carrying `code`, minted with [`KEY`], as `sandtable --join` joins.
 fn udp_table(server: std::net::SocketAddr, seat: u16, code: &str) -> App {
+    let invitation = sandtable_net::invite::Minter::new(KEY, vec![server], "the flank march")
+        .invite(
+            sandtable_net::invite::Place::Seat(seat),
+            code,
+            sandtable_net::udp::since_epoch(),
+        )
+        .expect("minted");
+    invited_table(&invitation)
+}
+
+/// A headless table joined over UDP with `invitation`.
+fn invited_table(invitation: &sandtable_net::invite::Invitation) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
         .add_plugins(sandtable::logic_plugin);
-    sandtable::session::remote::join(
-        &mut app,
-        server,
-        sandtable::session::remote::JoinAs::Seat(seat, code.into()),
-        0x7ab1e + u64::from(seat),
-    )
-    .expect("a socket");
+    sandtable::session::remote::join(&mut app, invitation).expect("a socket");
     app.finish();
     app
 }
@@ -462,7 +476,20 @@ fn a_table_whose_connection_drops_joins_again_by_itself_and_gets_its_seat_and_vi
         "{seats:?}"
     );
 
-    // The server drops Red's connection.
+    // The server drops Red's connection: its table has a fresh token,
+    // given over the encrypted channel, for its next connection.
+    let first_id = red
+        .world()
+        .resource::<sandtable_net::udp::Joining>()
+        .client_id();
+    let fresh = match red.world().resource::<sandtable_net::udp::Joining>().pass() {
+        sandtable_net::udp::Pass::Invited {
+            renewal: Some(token),
+            ..
+        } => token.client_id,
+        other => panic!("a fresh token, not {other:?}"),
+    };
+    assert_ne!(fresh, first_id);
     let ids = server
         .world()
         .resource::<bevy_replicon_renet::RenetServer>()
@@ -508,6 +535,14 @@ fn a_table_whose_connection_drops_joins_again_by_itself_and_gets_its_seat_and_vi
             .rejoined,
         1
     );
+    // With the fresh token: the invitation's is bound to the address its
+    // first connection came from, and its client id may still be held.
+    assert_eq!(
+        red.world()
+            .resource::<sandtable_net::udp::Joining>()
+            .client_id(),
+        fresh
+    );
     assert_eq!(
         server.world().resource::<Hosted<Battle>>().revision(),
         1,
@@ -525,12 +560,12 @@ fn a_table_whose_connection_drops_joins_again_by_itself_and_gets_its_seat_and_vi
 
 /// A server of the scenario at `path` on a thread, as `sandtable --host`
 /// runs it, writing its record to a file of its own: its address, the
-/// seats' codes, and the flag that stops it.
+/// seats' invitations, and the flag that stops it.
 fn hosted_on_a_thread(
     path: &str,
 ) -> (
     std::net::SocketAddr,
-    Vec<String>,
+    Vec<sandtable_net::invite::Invitation>,
     std::sync::Arc<std::sync::atomic::AtomicBool>,
     std::path::PathBuf,
 ) {
@@ -550,7 +585,7 @@ fn hosted_on_a_thread(
         save: Some(record.clone()),
         bots: Vec::new(),
         turn_limit: None,
-        open_watching: false,
+        invitations: None,
         max_unclaimed: sandtable_net::Limits::default().unclaimed,
         max_spectators: sandtable_net::Limits::default().spectators,
     };
@@ -567,12 +602,16 @@ fn hosted_on_a_thread(
                     exit.write(AppExit::Success);
                 }
             });
-        let codes = prepared.seats.iter().map(|s| s.code.clone()).collect();
-        tx.send((prepared.listening, codes)).expect("told");
+        let invitations = prepared
+            .seats
+            .iter()
+            .map(|s| s.invitation.clone().expect("a person's seat").0)
+            .collect();
+        tx.send((prepared.listening, invitations)).expect("told");
         prepared.app.run();
     });
-    let (address, codes) = rx.recv().expect("the server began");
-    (address, codes, stop, record)
+    let (address, invitations) = rx.recv().expect("the server began");
+    (address, invitations, stop, record)
 }
 
 /// Two tables join the server of `path` over UDP as its two seats, each
@@ -581,10 +620,8 @@ fn hosted_on_a_thread(
 /// reaches the other table.
 fn plays_over_the_network<S: sandtable::session::game::TableSystem>(path: &str, commands: usize) {
     use rand::{Rng, SeedableRng};
-    let (address, codes, stop, record) = hosted_on_a_thread(path);
-    let mut tables: Vec<App> = (0..codes.len() as u16)
-        .map(|k| udp_table(address, k, &codes[usize::from(k)]))
-        .collect();
+    let (_, invitations, stop, record) = hosted_on_a_thread(path);
+    let mut tables: Vec<App> = invitations.iter().map(invited_table).collect();
     let seated = |t: &App, k: u16| {
         t.world().resource::<Remote>().connection
             == sandtable::session::remote::Connection::Connected
@@ -758,17 +795,28 @@ fn a_table_hosts_its_scenario_from_the_panel_another_joins_from_its_panel_and_bo
         .expect("hosting");
     assert!(hosting.local_only);
     assert_eq!(hosting.seats.len(), 2);
-    let blue_code = hosting.seats[1].2.clone();
+    let (blue_invitation, blue_file) = hosting.seats[1].2.clone().expect("Blue's invitation");
+    assert_eq!(
+        sandtable_net::invite::Invitation::read(&blue_file),
+        Ok(blue_invitation.clone()),
+        "the file holds the invitation the panel copies"
+    );
 
-    // Blue joins from its panel's fields, with the code the host's panel
-    // shows for Blue.
+    // Blue joins from its panel's field: a link cut short is refused with
+    // why, and nothing changes; then the link the host's panel copies
+    // for Blue.
     let mut blue = networked_table("scenarios/standard.ron");
-    {
-        let mut field = blue.world_mut().resource_mut::<NetworkField>();
-        field.address = hosting.address.to_string();
-        field.seat = "1".into();
-        field.code = blue_code;
-    }
+    let link = blue_invitation.to_link();
+    blue.world_mut().resource_mut::<NetworkField>().invitation = link[..link.len() / 2].into();
+    blue.world_mut().write_message(NetworkRequest::JoinTyped);
+    blue.update();
+    assert!(
+        notice(&blue).contains("cut short or changed"),
+        "{}",
+        notice(&blue)
+    );
+    assert!(blue.world().get_resource::<Remote>().is_none());
+    blue.world_mut().resource_mut::<NetworkField>().invitation = link;
     blue.world_mut().write_message(NetworkRequest::JoinTyped);
     until(&mut [&mut red, &mut blue], "Blue seated", |t| {
         seated(t[1], 1)
@@ -829,35 +877,6 @@ fn a_table_hosts_its_scenario_from_the_panel_another_joins_from_its_panel_and_bo
 }
 
 #[test]
-fn a_table_claims_a_seat_by_its_player_s_name_once_the_server_says_who_sits_where() {
-    let mut server = server();
-    let (mut blue, mut stray) = (table(None), table(None));
-    for t in [&mut blue, &mut stray] {
-        server.connect_client(t);
-    }
-    blue.world_mut().resource_mut::<Remote>().seat_named = Some(("BLUE".into(), "blue".into()));
-    stray.world_mut().resource_mut::<Remote>().seat_named = Some(("Green".into(), "x".into()));
-    for _ in 0..4 {
-        round(&mut server, &mut [&mut blue, &mut stray]);
-    }
-    assert_eq!(blue.world().resource::<Remote>().seat, Some(1));
-    let active = blue.world().resource::<ActiveGame<Warpspawn>>();
-    assert_eq!(active.viewer, Viewer::Player(Seat(1)));
-    let game = server.world().resource::<Hosted<Battle>>().game().clone();
-    assert!(active.game.game() == &game.masked(Viewer::Player(Seat(1))));
-    assert_eq!(stray.world().resource::<Remote>().seat, None);
-    assert!(
-        notice(&stray).contains("no seat is named `Green`: the seats are Red, Blue"),
-        "{}",
-        notice(&stray)
-    );
-    assert_eq!(
-        stray.world().resource::<ActiveGame<Warpspawn>>().viewer,
-        Viewer::Public
-    );
-}
-
-#[test]
 fn a_table_that_goes_silent_shows_as_gone_at_once_and_as_back_when_heard_from() {
     let (mut server, at) = udp_server();
     server.insert_resource(sandtable_net::udp::SilenceLimit(
@@ -900,12 +919,11 @@ fn a_table_joining_a_game_of_another_system_holds_that_game_alone_and_leaving_br
 {
     use sandtable::cache::play::Cache;
     use sandtable::session::remote::NetworkRequest;
-    let (address, codes, stop, record) = hosted_on_a_thread("scenarios/warpspawn/flank-march.ron");
+    let (_, invitations, stop, record) = hosted_on_a_thread("scenarios/warpspawn/flank-march.ron");
     let mut table = networked_table("scenarios/standard.ron");
     assert!(table.world().get_resource::<ActiveGame<Cache>>().is_some());
     table.world_mut().write_message(NetworkRequest::Join {
-        server: address,
-        join: sandtable::session::remote::JoinAs::Seat(0, codes[0].clone()),
+        invitation: Box::new(invitations[0].clone()),
     });
     // From the join on, the table's own game is gone: nothing of it can
     // be played while the server's view is on its way.

@@ -362,29 +362,15 @@ impl FilePanel<'_> {
             .show(ui, |ui| {
                 let field = &mut *self.network;
                 ui.horizontal(|ui| {
-                    ui.label("Server:");
+                    ui.label("Invitation:");
                     ui.add(
-                        egui::TextEdit::singleline(&mut field.address)
-                            .hint_text("IP:PORT")
-                            .desired_width(130.0),
-                    );
-                });
-                ui.horizontal(|ui| {
-                    ui.label("Seat:");
-                    ui.add(
-                        egui::TextEdit::singleline(&mut field.seat)
-                            .hint_text("0")
-                            .desired_width(24.0),
-                    );
-                    ui.label("Code:");
-                                        ui.add(
-                        egui::TextEdit::singleline(&mut field.code)
-                            .hint_text("xxxxx-xxxxx")
-                            .desired_width(100.0),
+                        egui::TextEdit::singleline(&mut field.invitation)
+                            .hint_text("sandtable://join/… or its file")
+                            .desired_width(170.0),
                     );
                     let join = ui
                         .button("Join")
-                        .on_hover_text("play the seat with the code its server printed; with neither, watch as the public");
+                        .on_hover_text("join the game with the invitation its host gave (paste its link, or type its file's path): it is for one seat, or for a spectator");
                     if join.clicked() {
                         self.net
                             .write(crate::session::remote::NetworkRequest::JoinTyped);
@@ -1025,34 +1011,58 @@ pub fn served_seats(
                 } else {
                     ui.label(format!("Players join {}", hosting.address));
                 }
-                for (k, (name, bot, code)) in hosting.seats.iter().enumerate() {
+                ui.small("Each player joins with their seat's invitation (encrypted): give each to its player alone.");
+                for (k, (name, bot, invitation)) in hosting.seats.iter().enumerate() {
                     if remote.seat == Some(k as u16) {
                         continue;
                     }
-                    match bot {
-                        Some(level) => ui.small(format!("{name}: a bot of strength {level}")),
-                        None => ui.add(
-                            egui::Label::new(format!(
-                                "{name}: sandtable --join {} --seat {k} --code {code}",
-                                hosting.address
-                            ))
-                            .selectable(true),
-                        ),
-                    };
+                    match (bot, invitation) {
+                        (Some(level), _) => {
+                            ui.small(format!("{name}: a bot of strength {level}"));
+                        }
+                        (None, Some((invitation, file))) => {
+                            ui.horizontal_wrapped(|ui| {
+                                ui.label(format!("{name}:"));
+                                if ui
+                                    .button("Copy invitation")
+                                    .on_hover_text("copy the seat's sandtable://join/ link, to paste into the player's Join field")
+                                    .clicked()
+                                {
+                                    ui.ctx().copy_text(invitation.to_link());
+                                }
+                                ui.add(
+                                    egui::Label::new(egui::RichText::new(file.display().to_string()).small())
+                                        .selectable(true),
+                                );
+                            });
+                        }
+                        (None, None) => {
+                            ui.small(format!("{name}: no invitation"));
+                        }
+                    }
                 }
-                ui.add(
-                    egui::Label::new(match &hosting.watching {
-                        sandtable_net::Watching::Code(code) => format!(
-                            "Spectators: sandtable --join {} --code {code}",
-                            hosting.address
-                        ),
-                        sandtable_net::Watching::Open => format!(
-                            "Spectators: sandtable --join {} (no code)",
-                            hosting.address
-                        ),
-                    })
-                    .selectable(true),
-                );
+                ui.horizontal_wrapped(|ui| {
+                    ui.label("Spectators:");
+                    if ui
+                        .button("Copy a spectator invitation")
+                        .on_hover_text("a new invitation each time: each lets one spectator in")
+                        .clicked()
+                    {
+                        match hosting.minter.invite(
+                            sandtable_net::invite::Place::Watch,
+                            &hosting.spectator_code,
+                            sandtable_net::udp::since_epoch(),
+                        ) {
+                            Ok(invitation) => ui.ctx().copy_text(invitation.to_link()),
+                            Err(why) => error!("{why}"),
+                        }
+                    }
+                    if let Some((_, file)) = hosting.spectators.first()
+                        && let Some(folder) = file.parent()
+                    {
+                        ui.small(format!("or a file of {}", folder.display()));
+                    }
+                });
                 ui.small(format!("Record: {}", hosting.record.display()));
             }
         });

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use sandtable_core::game::{Seat, Viewer};
 use sandtable_core::undo::Undoable;
 use sandtable_core::wire::{Wire, read};
+use sandtable_net::invite::{Invitation, Place};
 use sandtable_net::{Logs, Play, PublicView, Refused, ScenarioText, SeatStatus, SeatView, Undo};
 
 use super::game::{ActiveGame, TableSystem};
@@ -35,9 +36,6 @@ pub struct Remote {
     shown: Option<(Viewer, u32)>,
     /// Why the server could not be joined was shown.
     failure_shown: bool,
-    /// A seat to claim by its player's name, with its code, once the
-    /// server says who sits where (`--seat NAME`).
-    pub seat_named: Option<(String, String)>,
     /// The logs last put on the table: their revision and lengths.
     log_shown: Option<(u32, usize, usize)>,
 }
@@ -65,10 +63,14 @@ pub struct Hosting {
     /// The server listens on this machine alone (no `--public`).
     pub local_only: bool,
     /// Each seat: its player's name, its bot's strength if a bot plays
-    /// it, and its code.
-    pub seats: Vec<(String, Option<u8>, String)>,
-    /// Who may watch: with the spectator code, or anyone.
-    pub watching: sandtable_net::Watching,
+    /// it, and a person's invitation with the file it is written to.
+    pub seats: Vec<(String, Option<u8>, Option<(Invitation, std::path::PathBuf)>)>,
+    /// The spectators' invitations, each with its file.
+    pub spectators: Vec<(Invitation, std::path::PathBuf)>,
+    /// The server's minter: more invitations for spectators.
+    pub minter: sandtable_net::invite::Minter,
+    /// The spectator code the spectators' invitations carry.
+    pub spectator_code: String,
     /// The referee's record.
     pub record: std::path::PathBuf,
     /// Set, the server's loop ends.
@@ -144,35 +146,6 @@ impl Remote {
     }
 }
 
-/// Claims the seat named in [`Remote::seat_named`] now that the server
-/// said who sits where: its index found by the player's name (any case),
-/// or the notice says which names there are.
-fn claim_by_name(world: &mut World, seats: &[SeatStatus]) {
-    let Some((name, code)) = world.resource_mut::<Remote>().seat_named.take() else {
-        return;
-    };
-    let Some(k) = seats
-        .iter()
-        .position(|s| s.name.eq_ignore_ascii_case(name.trim()))
-    else {
-        let names: Vec<&str> = seats.iter().map(|s| s.name.as_str()).collect();
-        world.resource_mut::<Notice>().error(format!(
-            "no seat is named `{name}`: the seats are {}; watching",
-            names.join(", ")
-        ));
-        return;
-    };
-    let claim = sandtable_net::Claim::Seat {
-        seat: k as u16,
-        code,
-    };
-    world.insert_resource(sandtable_net::udp::Claiming(claim.clone()));
-    world.write_message(claim);
-    world.resource_mut::<Remote>().seat = Some(k as u16);
-}
-
-pub use crate::options::JoinAs;
-
 /// The connection as the client's resources tell it: [`sandtable_net::udp::Joining`]
 /// over UDP, else replicon's client state alone (as in tests).
 fn connection(world: &World) -> Connection {
@@ -204,30 +177,21 @@ pub fn network_plugins(app: &mut App) {
     sandtable_net::protocol(app);
 }
 
-/// Makes `app` a table joined to the server at `server` over UDP as
-/// `client_id` ([`network_plugins`], then [`connect`]), as a seat's
-/// player or a spectator.
-pub fn join(
-    app: &mut App,
-    server: std::net::SocketAddr,
-    join: JoinAs,
-    client_id: u64,
-) -> std::io::Result<()> {
+/// Makes `app` a table joined over UDP with `invitation`
+/// ([`network_plugins`], then [`connect`]), as a seat's player or a
+/// spectator.
+pub fn join(app: &mut App, invitation: &Invitation) -> Result<(), String> {
     network_plugins(app);
-    connect(app.world_mut(), server, join, client_id)
+    connect(app.world_mut(), invitation)
 }
 
-/// Joins the table (with [`network_plugins`]) to the server at `server`
-/// as `client_id`, as a seat's player or a spectator: the code comes
-/// with the connection, so that the server seats the table as it lets
-/// it in.
-pub fn connect(
-    world: &mut World,
-    server: std::net::SocketAddr,
-    join: JoinAs,
-    client_id: u64,
-) -> std::io::Result<()> {
-    sandtable_net::udp::join_world(world, server, client_id, join.code())?;
+/// Joins the table (with [`network_plugins`]) to the server that minted
+/// `invitation`, as the seat's player or a spectator it is for: the
+/// code sealed in its token comes with the connection, so that the
+/// server seats the table as it lets it in, and the table claims the
+/// place again whenever it connects again.
+pub fn connect(world: &mut World, invitation: &Invitation) -> Result<(), String> {
+    sandtable_net::udp::join_invited(world, invitation)?;
     // Nothing of the table's own game stays to be played meanwhile.
     clear_table(world);
     // The table's own bots sit out: the server seats a served game's.
@@ -236,22 +200,12 @@ pub fn connect(
             *seat = super::Seat::Person;
         }
     }
-    if let JoinAs::Seat(seat, code) = &join {
-        world.insert_resource(sandtable_net::udp::Claiming(sandtable_net::Claim::Seat {
-            seat: *seat,
-            code: code.clone(),
-        }));
-    }
-    world.insert_resource(Remote::joined(server, join.seat()));
+    let seat = match invitation.place {
+        Place::Seat(k) => Some(k),
+        Place::Watch => None,
+    };
+    world.insert_resource(Remote::joined(invitation.server(), seat));
     Ok(())
-}
-
-/// A client id for netcode, drawn at random: unique among a server's
-/// clients.
-pub fn random_client_id() -> Result<u64, String> {
-    let mut id = [0u8; 8];
-    getrandom::fill(&mut id).map_err(|e| format!("no randomness for the client's id: {e}"))?;
-    Ok(u64::from_le_bytes(id))
 }
 
 /// Serves `host.scenario` from this table: the server of `sandtable-serve`
@@ -294,7 +248,7 @@ pub fn host(
         save: host.save.clone(),
         bots: bots.iter().map(|(p, l)| format!("{p}={l}")).collect(),
         turn_limit: None,
-        open_watching: false,
+        invitations: None,
         max_unclaimed: sandtable_net::Limits::default().unclaimed,
         max_spectators: sandtable_net::Limits::default().spectators,
     };
@@ -319,7 +273,8 @@ pub fn host(
                         prepared.seats.clone(),
                         prepared.record.clone(),
                         prepared.lines(&args.scenario),
-                        prepared.watching.clone(),
+                        prepared.spectators.clone(),
+                        prepared.minter.clone(),
                     );
                     if tx.send(Ok(told)).is_ok() {
                         prepared.app.run();
@@ -331,7 +286,7 @@ pub fn host(
             }
         })
         .map_err(|e| format!("no thread for the server: {e}"))?;
-    let (listening, seats, record, lines, watching) = rx
+    let (listening, seats, record, lines, spectators, minter) = rx
         .recv()
         .map_err(|_| "the server stopped before it began".to_owned())??;
     let thread = std::sync::Arc::new(std::sync::Mutex::new(Some(thread)));
@@ -355,11 +310,14 @@ pub fn host(
     }
     let local = SocketAddr::new(loopback, listening.port());
     let address = host.public.unwrap_or(local);
-    let id = match random_client_id() {
-        Ok(id) => id,
-        Err(why) => return refuse(why),
-    };
-    if let Err(e) = connect(world, local, JoinAs::Seat(host.seat, seat.code.clone()), id) {
+    // The host's own table reaches its server on loopback, with a token
+    // of its own for that address.
+    let own = minter.reached_at(vec![local]).invite(
+        Place::Seat(host.seat),
+        &seat.code,
+        sandtable_net::udp::since_epoch(),
+    );
+    if let Err(e) = own.and_then(|own| connect(world, &own)) {
         return refuse(format!("{local}: {e}"));
     }
     world.resource_mut::<Remote>().hosting = Some(Hosting {
@@ -372,10 +330,15 @@ pub fn host(
                     sandtable_core::record::SeatPlayer::Bot(level) => Some(level),
                     sandtable_core::record::SeatPlayer::Person => None,
                 };
-                (s.name.clone(), bot, s.code.clone())
+                (s.name.clone(), bot, s.invitation.clone())
             })
             .collect(),
-        watching,
+        spectator_code: spectators
+            .first()
+            .map(|(i, _)| i.code.clone())
+            .unwrap_or_default(),
+        spectators,
+        minter,
         record,
         stop,
         thread,
@@ -386,12 +349,8 @@ pub fn host(
 /// What is typed in the panel's network fields.
 #[derive(Resource, Debug, Clone, PartialEq, Eq)]
 pub struct NetworkField {
-    /// The server's address, as IP:PORT.
-    pub address: String,
-    /// The seat to claim (empty: watch).
-    pub seat: String,
-    /// Its code, or the spectator code to watch.
-    pub code: String,
+    /// The invitation to join with: its link, or its file's path.
+    pub invitation: String,
     /// The port to host on.
     pub port: String,
     /// The seat the host plays.
@@ -401,9 +360,7 @@ pub struct NetworkField {
 impl Default for NetworkField {
     fn default() -> NetworkField {
         NetworkField {
-            address: String::new(),
-            seat: String::new(),
-            code: String::new(),
+            invitation: String::new(),
             port: "5000".to_owned(),
             host_seat: "0".to_owned(),
         }
@@ -413,26 +370,16 @@ impl Default for NetworkField {
 impl NetworkField {
     /// The join the fields ask for, or why they do not make one.
     pub fn join(&self) -> Result<NetworkRequest, String> {
-        let address = self.address.trim();
-        let server = address.parse().map_err(|_| {
-            format!("the server's address is IP:PORT, as 192.168.1.20:5000, not `{address}`")
-        })?;
-        let (seat, code) = (self.seat.trim(), self.code.trim());
-        let join = match (seat.is_empty(), code.is_empty()) {
-            (true, _) => JoinAs::Watcher(code.to_owned()),
-            (false, false) => JoinAs::Seat(
-                seat.parse().map_err(|_| {
-                    format!("the seat is a player's index (0 is the first), not `{seat}`")
-                })?,
-                code.to_owned(),
-            ),
-            (false, true) => {
-                return Err(
-                    "a seat needs its code (no seat: watch, with the spectator code)".to_owned(),
-                );
-            }
-        };
-        Ok(NetworkRequest::Join { server, join })
+        if self.invitation.trim().is_empty() {
+            return Err(
+                "paste the invitation the host gave (its sandtable://join/ link), or its file's path"
+                    .to_owned(),
+            );
+        }
+        let invitation = Invitation::from_link_or_file(&self.invitation)?;
+        Ok(NetworkRequest::Join {
+            invitation: Box::new(invitation),
+        })
     }
 
     /// The hosting the fields ask for, or why they do not make one.
@@ -452,13 +399,11 @@ impl NetworkField {
 /// What the panel asks of the network.
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
 pub enum NetworkRequest {
-    /// Join the server at this address, at a seat with its code, or
-    /// watching.
+    /// Join the server that gave this invitation, at the place it is
+    /// for.
     Join {
-        /// The server's address.
-        server: std::net::SocketAddr,
-        /// As a seat's player or a spectator.
-        join: JoinAs,
+        /// The invitation.
+        invitation: Box<Invitation>,
     },
     /// Serve the scenario in play from this table on this port, and play
     /// this seat; the panel's bot seats are the server's bots.
@@ -494,7 +439,7 @@ fn answer_network_requests(world: &mut World) {
         let result = match typed {
             Err(why) => Err(why),
             Ok(NetworkRequest::JoinTyped | NetworkRequest::HostTyped) => Ok(()),
-            Ok(NetworkRequest::Join { server, join }) => join_server(world, server, join),
+            Ok(NetworkRequest::Join { invitation }) => join_server(world, &invitation),
             Ok(NetworkRequest::Host { port, seat }) => host_from_panel(world, port, seat),
             Ok(NetworkRequest::Leave) => {
                 leave(world);
@@ -525,19 +470,21 @@ fn may_join(world: &World) -> Result<(), String> {
     Ok(())
 }
 
-/// Joins the table to the server at `server`, as a seat's player or a
-/// spectator (`--join` and the panel's Join): refused while the table
-/// is in a served game or has moves not saved.
-pub fn join_server(
-    world: &mut World,
-    server: std::net::SocketAddr,
-    join: JoinAs,
-) -> Result<(), String> {
+/// Joins the table with `invitation`, as the seat's player or the
+/// spectator it is for (`--join` and the panel's Join): refused while
+/// the table is in a served game or has moves not saved.
+pub fn join_server(world: &mut World, invitation: &Invitation) -> Result<(), String> {
     may_join(world)?;
-    connect(world, server, join, random_client_id()?).map_err(|e| format!("{server}: {e}"))?;
-    world
-        .resource_mut::<Notice>()
-        .info(format!("joining the game served at {server}"));
+    connect(world, invitation)?;
+    let place = match invitation.place {
+        Place::Seat(k) => format!("seat {k}"),
+        Place::Watch => "a spectator".to_owned(),
+    };
+    world.resource_mut::<Notice>().info(format!(
+        "joining {} served at {} as {place} (encrypted)",
+        invitation.title,
+        invitation.server()
+    ));
     Ok(())
 }
 
@@ -800,12 +747,6 @@ fn follow_server(world: &mut World) {
         && seats != remote.seats
     {
         world.resource_mut::<Remote>().seats = seats;
-    }
-    if remote.seat_named.is_some() {
-        let seats = world.resource::<Remote>().seats.clone();
-        if !seats.is_empty() {
-            claim_by_name(world, &seats);
-        }
     }
     let Some(sent) = sent(world, remote.seat) else {
         return;

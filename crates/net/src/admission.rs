@@ -106,6 +106,16 @@ impl Admission {
                 .is_some_and(|c| same_code(c, code))
     }
 
+    /// The code that claims a place: the seat's, or the spectator code
+    /// (empty where watching is open).
+    pub fn code_of(&self, admitted: Admitted) -> &str {
+        match (admitted, &self.watching) {
+            (Admitted::Seat(k), _) => self.codes.get(usize::from(k)).map_or("", String::as_str),
+            (Admitted::Watching, Watching::Code(code)) => code,
+            (Admitted::Watching, Watching::Open) => "",
+        }
+    }
+
     /// Netcode slots the door needs: the seats twice over (a player back
     /// on a new connection before the old one timed out), the
     /// spectators and the unclaimed.
@@ -283,6 +293,36 @@ pub(crate) fn tell_door(
             None => Kind::Stranger,
         };
         door.set_kind(id.get(), kind);
+    }
+}
+
+/// Gives each client that took a place a fresh token of that place
+/// ([`crate::Renewal`]), for its next connection: a server with a
+/// private key alone ([`crate::invite::Minter`]).
+pub(crate) fn renew(
+    minter: Option<Res<crate::invite::Minter>>,
+    admission: Res<Admission>,
+    placed: Query<(Entity, &Admitted), Changed<Admitted>>,
+    mut renewals: MessageWriter<ToClients<crate::Renewal>>,
+) {
+    let Some(minter) = minter else {
+        return;
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    for (client, admitted) in &placed {
+        match minter.token(admission.code_of(*admitted), now) {
+            Ok(token) => {
+                let mut bytes = Vec::new();
+                crate::invite::token_bytes(&token, &mut bytes);
+                renewals.write(ToClients {
+                    targets: SendTargets::Single(ClientId::Client(client)),
+                    message: crate::Renewal { token: bytes },
+                });
+            }
+            Err(why) => warn!("no fresh token for a client: {why}"),
+        }
     }
 }
 

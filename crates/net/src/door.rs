@@ -130,32 +130,61 @@ pub fn read_datagram(bytes: &[u8], protocol_id: u64) -> Result<Datagram<'_>, Dro
             token: &rest[53..],
         }));
     }
+    read_sealed(bytes, |kind, body| match kind {
+        // A challenge's response: its sequence and token.
+        3 => Some(body == 8 + CHALLENGE_BYTES as isize),
+        // A keep-alive: the client's slot and the slots.
+        4 => Some(body == 8),
+        5 => Some((1..=PAYLOAD_BYTES as isize).contains(&body)),
+        6 => Some(body == 0),
+        // Denials and challenges go from servers to clients; the rest
+        // are no kind at all.
+        _ => None,
+    })?;
+    Ok(Datagram::Sealed)
+}
+
+/// Reads a datagram from the server as netcode 1.02 writes it, and
+/// refuses anything else, as [`read_datagram`] does a client's: a
+/// denial, a challenge, a keep-alive, a payload or a disconnection, each
+/// of its exact length, its sequence number of at most 8 bytes and at
+/// most [`MAX_SEQUENCE`]. A client reads nothing else: `renetcode`'s
+/// own parser would panic on the same datagrams as a server's.
+pub fn read_from_server(bytes: &[u8]) -> Result<(), Dropped> {
+    read_sealed(bytes, |kind, body| match kind {
+        // A denial and a disconnection: nothing but the tag.
+        1 | 6 => Some(body == 0),
+        // A challenge: its sequence and token.
+        2 => Some(body == 8 + CHALLENGE_BYTES as isize),
+        4 => Some(body == 8),
+        5 => Some((1..=PAYLOAD_BYTES as isize).contains(&body)),
+        // A request or a response goes from clients to servers.
+        _ => None,
+    })
+}
+
+/// Reads a sealed packet's frame: the prefix's kind and sequence bytes,
+/// the body's length (what is left once the prefix, the sequence and
+/// the tag are off) as `fits` takes it for the kind (`None`: a kind not
+/// taken), and the sequence's value.
+fn read_sealed(bytes: &[u8], fits: impl Fn(u8, isize) -> Option<bool>) -> Result<(), Dropped> {
+    let (&prefix, rest) = bytes.split_first().ok_or(Dropped::Size)?;
     let sequence_bytes = usize::from(prefix >> 4);
     if sequence_bytes > SEQUENCE_BYTES {
         return Err(Dropped::SequenceBytes);
     }
-    // The body's bytes once the prefix, the sequence and the tag are off.
     let body = (bytes.len() as isize) - 1 - (sequence_bytes + MAC_BYTES) as isize;
-    let fits = match kind {
-        // A challenge's response: its sequence and token.
-        3 => body == (8 + CHALLENGE_BYTES) as isize,
-        // A keep-alive: the client's slot and the slots.
-        4 => body == 8,
-        5 => (1..=PAYLOAD_BYTES as isize).contains(&body),
-        6 => body == 0,
-        // Denials and challenges go from servers to clients; the rest
-        // are no kind at all.
-        _ => return Err(Dropped::Kind),
-    };
-    if !fits {
-        return Err(Dropped::Size);
+    match fits(prefix & 0x0f, body) {
+        None => return Err(Dropped::Kind),
+        Some(false) => return Err(Dropped::Size),
+        Some(true) => {}
     }
     let mut sequence = [0u8; 8];
     sequence[..sequence_bytes].copy_from_slice(&rest[..sequence_bytes]);
     if u64::from_le_bytes(sequence) > MAX_SEQUENCE {
         return Err(Dropped::Sequence);
     }
-    Ok(Datagram::Sealed)
+    Ok(())
 }
 
 /// The little-endian `u64` at `at` of `bytes`, which holds it.

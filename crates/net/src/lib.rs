@@ -20,7 +20,9 @@
 //! clients that may read them.
 
 pub mod admission;
+pub mod client_door;
 pub mod door;
+pub mod invite;
 pub mod udp;
 
 use std::collections::BTreeMap;
@@ -110,6 +112,18 @@ pub struct Refused {
 pub struct TurnedAway {
     /// Why, in plain words.
     pub text: String,
+}
+
+/// The server gives a connected client a fresh connect token of its
+/// place, over the encrypted channel, for its next connection: a token
+/// names one client id and is bound to the first address that uses it,
+/// so a table whose connection dropped comes back with this one
+/// ([`udp::JoinPlugin`]), from whatever address it has then. Sent by a
+/// server with a private key alone ([`invite::Minter`]).
+#[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct Renewal {
+    /// The token, as netcode writes it ([`invite::token_bytes`]).
+    pub token: Vec<u8>,
 }
 
 /// Whose log a [`LogLines`] changes.
@@ -301,6 +315,7 @@ pub fn protocol_of(app: &mut App, engine: &str) {
         .add_client_message::<Undo>(Channel::Ordered)
         .add_server_message::<Refused>(Channel::Ordered)
         .add_server_message::<TurnedAway>(Channel::Ordered)
+        .add_server_message::<Renewal>(Channel::Ordered)
         .add_server_message::<LogLines>(Channel::Ordered)
         .replicate::<SeatView>()
         .replicate::<PublicView>()
@@ -677,6 +692,7 @@ impl<G: GameState + Wire> Plugin for ServePlugin<G> {
                     seat_clients::<G>,
                     admission::drop_unclaimed,
                     admission::tell_door,
+                    admission::renew,
                     play::<G>,
                     undo::<G>,
                     play_bots::<G>,

@@ -1,19 +1,28 @@
-//! The server and its clients over UDP: renet's netcode with
-//! `ServerAuthentication::Unsecure` (neither encrypted nor authenticated:
-//! the seat codes are the only guard), each channel's memory bounded.
-//! The server listens behind its door ([`crate::door`]), which reads
-//! every datagram before netcode does; a client comes with its code in
-//! its connection's user data, so that a seat's player always gets in.
+//! The server and its clients over UDP: renet's netcode, each channel's
+//! memory bounded. A server with a private key ([`listen_with_key`])
+//! takes only clients with a connect token it minted, and every packet
+//! after the handshake is encrypted and authenticated: a client comes
+//! with an invitation ([`crate::invite`]). A server without
+//! ([`listen`]) is netcode's unsecured mode, where the codes are the only
+//! guard and everything crosses the network in clear: the tests' and
+//! the control runs'. The server listens behind its door
+//! ([`crate::door`]) and a client behind its own ([`crate::client_door`]),
+//! which read every datagram before netcode does; a client comes with
+//! its code in its connection's user data (sealed in secure mode), so
+//! that a seat's player always gets in.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, SystemTime};
 
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
-use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
+use bevy_replicon_renet::netcode::ClientAuthentication;
 use bevy_replicon_renet::renet::ConnectionConfig;
 use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetServer};
+use renetcode::ConnectToken;
 
+use crate::client_door::ClientDoor;
+use crate::invite::{Invitation, Minter};
 use crate::protocol_id;
 
 /// The most bytes a channel from a client may hold: commands are at most
@@ -99,7 +108,8 @@ pub fn connection(channels: &RepliconChannels) -> ConnectionConfig {
     }
 }
 
-fn since_epoch() -> Duration {
+/// The real clock, since 1970: netcode's.
+pub fn since_epoch() -> Duration {
     SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default()
@@ -122,7 +132,10 @@ pub fn listen(
 /// [`listen`], the server holding the private `key` of netcode's secure
 /// mode (all zeros: unsecured): it takes only clients whose connect
 /// tokens it minted with that key ([`crate::door::mint_token`]), and
-/// every packet after the handshake is encrypted and authenticated.
+/// every packet after the handshake is encrypted and authenticated. A
+/// server with a key gives each client that takes a place a fresh token
+/// for its next connection ([`crate::Renewal`]), minted by the
+/// [`Minter`] it keeps, for the public addresses.
 pub fn listen_with_key(
     app: &mut App,
     address: SocketAddr,
@@ -145,6 +158,10 @@ pub fn listen_with_key(
                 "the server has no admission rules: add ServePlugin and finish the app first",
             )
         })?;
+    if key != [0; 32] {
+        // Fresh tokens need no title: they are no invitations.
+        app.insert_resource(Minter::new(key, public_addresses.clone(), ""));
+    }
     let door = crate::door::Door::new(
         socket,
         protocol_id(),
@@ -162,10 +179,28 @@ pub fn listen_with_key(
     Ok(address)
 }
 
+/// What a client comes with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pass {
+    /// A code (a seat's, the spectator code, or empty), to a server of
+    /// netcode's unsecured mode ([`listen`]).
+    Code(String),
+    /// An invitation, to the server with the key that minted it
+    /// ([`listen_with_key`]), and the freshest token that server gave
+    /// this client since ([`crate::Renewal`]), for its next connection.
+    Invited {
+        /// The invitation.
+        invitation: Box<Invitation>,
+        /// The freshest token given.
+        renewal: Option<Box<ConnectToken>>,
+    },
+}
+
 /// A client trying to connect, and what it says when it cannot.
 #[derive(Resource, Debug, Clone, PartialEq, Eq)]
 pub struct Joining {
-    /// The server's address, as the player gave it.
+    /// The server's address, as the player gave it (the invitation's
+    /// first).
     pub server: SocketAddr,
     /// When it began, on the real clock.
     began: Option<Duration>,
@@ -182,36 +217,60 @@ pub struct Joining {
     pub turned_away: bool,
     /// The id of the client's last connection.
     client_id: u64,
-    /// The code it comes with: a seat's, the spectator code, or empty.
-    code: String,
+    /// What it comes with.
+    pass: Pass,
     /// When the last attempt to connect again began, on the real clock.
     retried: Option<Duration>,
 }
 
-/// The transport and renet's client of a new connection to `server`.
+impl Joining {
+    /// What it comes with, the freshest token given included.
+    pub fn pass(&self) -> &Pass {
+        &self.pass
+    }
+
+    /// The id of its last connection.
+    pub fn client_id(&self) -> u64 {
+        self.client_id
+    }
+}
+
+/// The transport and renet's client of a new connection to `server` as
+/// `client_id` (with a code) or as its token says (with an invitation).
+/// `socket`, when given, is the last connection's: a token is bound to
+/// the first address that uses it, so a token tried again is tried from
+/// the same address.
 fn connect(
     channels: &RepliconChannels,
     server: SocketAddr,
     client_id: u64,
-    code: &str,
-) -> std::io::Result<(RenetClient, NetcodeClientTransport)> {
-    let local: SocketAddr = match server {
-        SocketAddr::V4(_) => (std::net::Ipv4Addr::UNSPECIFIED, 0).into(),
-        SocketAddr::V6(_) => (std::net::Ipv6Addr::UNSPECIFIED, 0).into(),
-    };
-    let socket = UdpSocket::bind(local)?;
-    let transport = NetcodeClientTransport::new(
-        since_epoch(),
-        ClientAuthentication::Unsecure {
+    pass: &Pass,
+    socket: Option<UdpSocket>,
+) -> std::io::Result<(RenetClient, ClientDoor)> {
+    let authentication = match pass {
+        Pass::Code(code) => ClientAuthentication::Unsecure {
             client_id,
             protocol_id: protocol_id(),
             server_addr: server,
             user_data: Some(crate::door::code_data(code)),
         },
-        socket,
-    )
-    .map_err(std::io::Error::other)?;
-    Ok((RenetClient::new(connection(channels)), transport))
+        Pass::Invited {
+            invitation,
+            renewal,
+        } => ClientAuthentication::Secure {
+            connect_token: renewal.as_deref().unwrap_or(&invitation.token).clone(),
+        },
+    };
+    let local: SocketAddr = match server {
+        SocketAddr::V4(_) => (std::net::Ipv4Addr::UNSPECIFIED, 0).into(),
+        SocketAddr::V6(_) => (std::net::Ipv6Addr::UNSPECIFIED, 0).into(),
+    };
+    let socket = match socket {
+        Some(socket) => socket,
+        None => UdpSocket::bind(local)?,
+    };
+    let door = ClientDoor::new(since_epoch(), authentication, socket)?;
+    Ok((RenetClient::new(connection(channels)), door))
 }
 
 /// The id of a connection made again: another than the last (the server
@@ -226,13 +285,13 @@ fn next_client_id(last: u64) -> u64 {
     if id == last { id.wrapping_add(1) } else { id }
 }
 
-/// Makes `app` (with [`crate::protocol`] registered and finished) a
-/// client of the server at `server`, as `client_id` (unique among the
-/// server's clients; a random number will do), coming with `code`: a
-/// seat's, which seats it, the spectator code, which lets it watch, or
-/// empty (it watches where watching is open, and must claim a place
-/// within [`crate::CLAIM_WITHIN`] otherwise). Add [`JoinPlugin`] to be
-/// told when it does not connect.
+/// Makes `app` (with [`crate::protocol`] registered, [`JoinPlugin`]
+/// added, and finished) a client of the unsecured server at `server`, as
+/// `client_id` (unique among the server's clients; a random number will
+/// do), coming with `code`: a seat's, which seats it, the spectator
+/// code, which lets it watch, or empty (it watches where watching is
+/// open, and must claim a place within [`crate::CLAIM_WITHIN`]
+/// otherwise).
 pub fn join(app: &mut App, server: SocketAddr, client_id: u64, code: &str) -> std::io::Result<()> {
     join_world(app.world_mut(), server, client_id, code)
 }
@@ -244,18 +303,49 @@ pub fn join_world(
     client_id: u64,
     code: &str,
 ) -> std::io::Result<()> {
-    let (renet, transport) = connect(
+    join_with(world, server, client_id, Pass::Code(code.to_owned()))
+}
+
+/// Makes the app of `world` (as for [`join`]) a client of the server
+/// that minted `invitation`, claiming the place it is for whenever it
+/// connects ([`Claiming`]). An expired invitation is refused here, with
+/// the day it expired.
+pub fn join_invited(world: &mut World, invitation: &Invitation) -> Result<(), String> {
+    invitation.check_time(since_epoch().as_secs())?;
+    let server = invitation.server();
+    join_with(
+        world,
+        server,
+        invitation.token.client_id,
+        Pass::Invited {
+            invitation: Box::new(invitation.clone()),
+            renewal: None,
+        },
+    )
+    .map_err(|e| format!("{server}: {e}"))?;
+    world.insert_resource(Claiming(invitation.claim()));
+    Ok(())
+}
+
+fn join_with(
+    world: &mut World,
+    server: SocketAddr,
+    client_id: u64,
+    pass: Pass,
+) -> std::io::Result<()> {
+    let (renet, door) = connect(
         world.resource::<RepliconChannels>(),
         server,
         client_id,
-        code,
+        &pass,
+        None,
     )?;
     // Removed first, so that the client is an added resource (replicon's
     // client begins connecting then).
     world.remove_resource::<RenetClient>();
-    world.remove_resource::<NetcodeClientTransport>();
+    world.remove_resource::<ClientDoor>();
     world.insert_resource(renet);
-    world.insert_resource(transport);
+    world.insert_resource(door);
     world.insert_resource(Joining {
         server,
         began: None,
@@ -265,7 +355,7 @@ pub fn join_world(
         rejoined: 0,
         turned_away: false,
         client_id,
-        code: code.to_owned(),
+        pass,
         retried: None,
     });
     Ok(())
@@ -274,10 +364,10 @@ pub fn join_world(
 /// Ends a client's connection: netcode tells the server at once, and
 /// what the server replicated is despawned. The client can join again.
 pub fn leave_world(world: &mut World) {
-    if let Some(mut transport) = world.get_resource_mut::<NetcodeClientTransport>() {
-        transport.disconnect();
+    if let Some(mut door) = world.get_resource_mut::<ClientDoor>() {
+        door.disconnect();
     }
-    world.remove_resource::<NetcodeClientTransport>();
+    world.remove_resource::<ClientDoor>();
     world.remove_resource::<RenetClient>();
     world.remove_resource::<Joining>();
     world.remove_resource::<Claiming>();
@@ -293,21 +383,27 @@ pub fn leave_world(world: &mut World) {
     }
 }
 
-/// A client's watch on its connection: a server of another version
-/// answers nothing a client can read (netcode drops the request, and
-/// replicon's protocol mismatch travels unreliably), so after
-/// [`JOIN_WAIT`] without a connection the client says what may be wrong.
-/// A connection that drops is made again, every [`REJOIN_WAIT`] until
-/// the server answers, and the client claims its seat again
+/// A client's transport ([`ClientDoor`]) and its watch on its
+/// connection: a server of another version answers nothing a client can
+/// read (netcode drops the request, and replicon's protocol mismatch
+/// travels unreliably), nor does a server whose key did not mint the
+/// invitation, so after [`JOIN_WAIT`] without a connection the client
+/// says what may be wrong. A connection that drops is made again, every
+/// [`REJOIN_WAIT`] until the server answers, with the freshest token the
+/// server gave ([`crate::Renewal`]), and the client claims its seat again
 /// ([`Claiming`]); what the server sent before the drop is despawned,
 /// so that the views are the server's new ones alone.
 pub struct JoinPlugin;
 
 impl Plugin for JoinPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, (hear_turned_away, watch_joining).chain())
-            .add_systems(OnEnter(ClientState::Connected), claim_on_connect)
-            .add_systems(OnEnter(ClientState::Disconnected), forget_what_was_sent);
+        crate::client_door::plugin(app);
+        app.add_systems(
+            Update,
+            (hear_renewals, hear_turned_away, watch_joining).chain(),
+        )
+        .add_systems(OnEnter(ClientState::Connected), claim_on_connect)
+        .add_systems(OnEnter(ClientState::Disconnected), forget_what_was_sent);
     }
 }
 
@@ -342,6 +438,33 @@ pub fn not_joined(server: SocketAddr) -> String {
     )
 }
 
+/// What a client with an invitation says when it could not connect to
+/// `server` in time: the server answers no token it did not mint.
+pub fn not_joined_invited(server: SocketAddr) -> String {
+    format!(
+        "{server} did not answer the invitation: it is not the server that made it (a server started anew without its record makes new ones), not a Sandtable server of this version ({}), or is unreachable",
+        sandtable_core::record::ENGINE
+    )
+}
+
+/// Keeps the freshest token the server gave, for the next connection:
+/// one that does not read as a token of this build is dropped.
+fn hear_renewals(mut renewals: MessageReader<crate::Renewal>, joining: Option<ResMut<Joining>>) {
+    let Some(mut joining) = joining else {
+        renewals.clear();
+        return;
+    };
+    for renewal in renewals.read() {
+        let Some(token) = crate::invite::token_from_bytes(&renewal.token) else {
+            warn!("the server sent a token that is none");
+            continue;
+        };
+        if let Pass::Invited { renewal, .. } = &mut joining.pass {
+            *renewal = Some(Box::new(token));
+        }
+    }
+}
+
 /// A server that drops the client says why first: the client keeps the
 /// words as its failure and stops trying.
 fn hear_turned_away(
@@ -363,6 +486,7 @@ fn watch_joining(
     time: Res<Time<Real>>,
     joining: Option<ResMut<Joining>>,
     client: Option<Res<RenetClient>>,
+    door: Option<Res<ClientDoor>>,
     channels: Res<RepliconChannels>,
     mut commands: Commands,
 ) {
@@ -398,9 +522,25 @@ fn watch_joining(
             .is_none_or(|at| now.saturating_sub(at) >= REJOIN_WAIT);
         if due {
             joining.retried = Some(now);
-            let id = next_client_id(joining.client_id);
-            match connect(&channels, joining.server, id, &joining.code) {
-                Ok((renet, transport)) => {
+            // A token names its client id; a code's connection takes a
+            // new one.
+            let id = match &joining.pass {
+                Pass::Code(_) => next_client_id(joining.client_id),
+                Pass::Invited {
+                    invitation,
+                    renewal,
+                } => renewal.as_deref().unwrap_or(&invitation.token).client_id,
+            };
+            // The same token again (no fresh one came): from the same
+            // address, to which the server bound it.
+            let socket = match (&joining.pass, &door) {
+                (Pass::Invited { .. }, Some(door)) if id == joining.client_id => {
+                    door.socket().try_clone().ok()
+                }
+                _ => None,
+            };
+            match connect(&channels, joining.server, id, &joining.pass, socket) {
+                Ok((renet, door)) => {
                     joining.client_id = id;
                     // Removed first, so that the new client is an added
                     // resource: replicon's client begins connecting then.
@@ -408,9 +548,9 @@ fn watch_joining(
                     commands.queue(move |world: &mut World| {
                         if world.contains_resource::<Joining>() {
                             world.remove_resource::<RenetClient>();
-                            world.remove_resource::<NetcodeClientTransport>();
+                            world.remove_resource::<ClientDoor>();
                             world.insert_resource(renet);
-                            world.insert_resource(transport);
+                            world.insert_resource(door);
                         }
                     });
                 }
@@ -420,7 +560,10 @@ fn watch_joining(
         return;
     }
     if !joining.connected && joining.failed.is_none() && now.saturating_sub(began) >= JOIN_WAIT {
-        let why = not_joined(joining.server);
+        let why = match joining.pass {
+            Pass::Code(_) => not_joined(joining.server),
+            Pass::Invited { .. } => not_joined_invited(joining.server),
+        };
         error!("{why}");
         joining.failed = Some(why);
     }

@@ -1,9 +1,12 @@
 //! `sandtable-serve`: one game of any rule system, served over UDP to the
-//! players' tables and headless clients. The server holds the whole game
-//! and sends each seat only what it may see (`sandtable-net`); it prints
-//! one join code a seat, seats the bots it is told to, and writes the
-//! referee's record after every accepted command, so that a stopped
-//! server resumes from it. The binary runs it alone; a table hosting a
+//! players' tables and headless clients, encrypted and authenticated
+//! (netcode's secure mode). The server holds the whole game and sends
+//! each seat only what it may see (`sandtable-net`); it holds a private
+//! key, writes one invitation a seat and one a spectator's place, each a
+//! connect token it minted with that key, seats the bots it is told to,
+//! and writes the referee's record after every accepted command, the
+//! key and the codes with it, so that a stopped server resumes from it
+//! and its invitations still hold. The binary runs it alone; a table hosting a
 //! game (`sandtable --host`) runs it on a thread of its own.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -24,6 +27,7 @@ use sandtable_core::game::{Decision, Ending, GameState, Seat, Viewer, seat_seed}
 use sandtable_core::record::{Record, SeatPlayer, header, read_seats, write_seats};
 use sandtable_core::text::path_shown;
 use sandtable_core::wire::Wire;
+use sandtable_net::invite::{self, Invitation, Minter, Place};
 use sandtable_net::{Bots, Hosted, Limits, ServePlugin, Serving, Watching, udp};
 use sandtable_scenario::files;
 
@@ -56,9 +60,9 @@ pub struct Args {
     /// Turns after which the game is a draw (default: the record's, else the scenario's)
     #[arg(long)]
     pub turn_limit: Option<u32>,
-    /// Let anyone watch without a code (default: spectators come with the spectator code printed)
-    #[arg(long)]
-    pub open_watching: bool,
+    /// The folder the invitations are written to (default: beside the record, in a folder named after it)
+    #[arg(long, value_name = "DIR")]
+    pub invitations: Option<PathBuf>,
     /// Connections that may wait to claim a seat or a spectator's place at once; each has 5 s
     #[arg(long, default_value_t = Limits::default().unclaimed, value_name = "N")]
     pub max_unclaimed: usize,
@@ -83,6 +87,11 @@ const CODES: &str = "Codes";
 
 /// The header of the spectator code: in the referee's record alone.
 const WATCH: &str = "WatchCode";
+
+/// The header of the server's private key, which mints the invitations
+/// and the fresh tokens: in the referee's record alone, so that a server
+/// started again from it takes the invitations it gave before.
+const KEY: &str = "ServerKey";
 
 /// The header of a sealed decision's commands not yet revealed, each as
 /// `SEAT COMMAND`, separated by `;`: in the referee's record alone, so
@@ -117,6 +126,11 @@ fn new_codes(seats: usize) -> Result<Vec<String>, Failure> {
     (0..seats).map(|_| new_code()).collect()
 }
 
+/// A private key drawn from the operating system.
+fn new_key() -> Result<[u8; 32], Failure> {
+    invite::new_key().map_err(|e| Failure::new(1, format!("{e}: no key for the server")))
+}
+
 /// A join code drawn from the operating system.
 fn new_code() -> Result<String, Failure> {
     let bytes = os_bytes::<CODE_LENGTH>()?;
@@ -129,14 +143,10 @@ fn new_code() -> Result<String, Failure> {
     Ok(format!("{}-{}", &letters[..5], &letters[5..]))
 }
 
-/// Who may watch: anyone where `--open-watching` says so, else those
-/// with `code`.
-fn watching(args: &Args, code: &str) -> Watching {
-    if args.open_watching {
-        Watching::Open
-    } else {
-        Watching::Code(code.to_owned())
-    }
+/// Who may watch: those with `code`, which every spectator's invitation
+/// carries (nobody comes in without an invitation).
+fn watching(code: &str) -> Watching {
+    Watching::Code(code.to_owned())
 }
 
 /// Reads the `[Codes]` header: one code a seat, separated by spaces.
@@ -239,6 +249,8 @@ struct Opening<G: GameState> {
     codes: Vec<String>,
     /// The spectator code.
     watch_code: String,
+    /// The server's private key.
+    key: [u8; 32],
     seats: Vec<SeatPlayer>,
     seed: u64,
     resumed: usize,
@@ -257,15 +269,17 @@ where
     let seats = read_bots(&args.bots, front.seats())?;
     let codes = new_codes(front.seats())?;
     let watch_code = new_code()?;
+    let key = new_key()?;
     let mut headers = record_headers(front, &args.scenario, path, seed, limit);
     headers.push((header::SEATS.to_owned(), write_seats(&seats)));
     Ok(Opening {
         hosted: Hosted::new(game, codes.clone())
-            .with_admission(watching(args, &watch_code), args.limits())
+            .with_admission(watching(&watch_code), args.limits())
             .with_headers(headers)
             .with_rules(front.rules()),
         codes,
         watch_code,
+        key,
         seats,
         seed,
         resumed: 0,
@@ -340,6 +354,11 @@ where
             .remove(0),
         None => new_code()?,
     };
+    let key = match record.header(KEY) {
+        Some(text) => invite::read_key(text)
+            .map_err(|e| Failure::new(2, format!("{}: [{KEY}]: {e}", path_shown(path))))?,
+        None => new_key()?,
+    };
     let limit = args.turn_limit.or(record
         .header_number::<u32>(header::TURN_LIMIT)
         .ok()
@@ -348,7 +367,7 @@ where
     let mut headers = record_headers(front, &args.scenario, path, seed, limit);
     headers.push((header::SEATS.to_owned(), write_seats(&seats)));
     let mut hosted = Hosted::new(game, codes.clone())
-        .with_admission(watching(args, &watch_code), args.limits())
+        .with_admission(watching(&watch_code), args.limits())
         .with_headers(headers)
         .with_rules(front.rules());
     let commands = record.command_list();
@@ -365,6 +384,7 @@ where
         hosted,
         codes,
         watch_code,
+        key,
         seats,
         seed,
         resumed: commands.len(),
@@ -377,6 +397,8 @@ struct Saving {
     path: PathBuf,
     codes: String,
     watch_code: String,
+    /// The private key, as its header holds it.
+    key: String,
     written: Option<u32>,
     over: bool,
 }
@@ -388,6 +410,7 @@ fn record_to_write<G: GameState + Wire>(
     hosted: &Hosted<G>,
     codes: &str,
     watch_code: &str,
+    key: &str,
 ) -> Record<G::Command> {
     let mut record = hosted.record_file();
     // The whole script: a game resumed from the file has its rolls still.
@@ -403,6 +426,7 @@ fn record_to_write<G: GameState + Wire>(
     record
         .headers
         .push((WATCH.to_owned(), watch_code.to_owned()));
+    record.headers.push((KEY.to_owned(), key.to_owned()));
     if !hosted.sealed().is_empty() {
         let sealed: Vec<String> = hosted
             .sealed()
@@ -445,7 +469,7 @@ fn save<G: GameState + Wire>(hosted: Res<Hosted<G>>, mut saving: ResMut<Saving>)
     if saving.written == Some(hosted.revision()) {
         return;
     }
-    let record = record_to_write(&hosted, &saving.codes, &saving.watch_code);
+    let record = record_to_write(&hosted, &saving.codes, &saving.watch_code, &saving.key);
     // The file as it was before the server began is kept as a backup;
     // later writes replace the server's own.
     let backups = match saving.written {
@@ -490,6 +514,8 @@ pub struct SeatShown {
     pub player: SeatPlayer,
     /// The seat's join code (a bot's seat has one too, unused).
     pub code: String,
+    /// A person's invitation, and the file it is written to.
+    pub invitation: Option<(Invitation, PathBuf)>,
 }
 
 /// A server ready to run: its app, and what the host tells the players.
@@ -510,6 +536,11 @@ pub struct Prepared {
     pub watching: Watching,
     /// How many may wait and watch.
     pub limits: Limits,
+    /// The spectators' invitations, one a spectator's place, and where
+    /// each is written.
+    pub spectators: Vec<(Invitation, PathBuf)>,
+    /// What mints more invitations: the server's key and addresses.
+    pub minter: Minter,
 }
 
 impl Prepared {
@@ -517,27 +548,35 @@ impl Prepared {
     /// seat's code or bot, and where the record is.
     pub fn lines(&self, scenario: &Path) -> Vec<String> {
         let mut lines = vec![format!(
-            "{}: serving {} on {} (UDP; not encrypted: the codes are the only guard)",
+            "{}: serving {} on {} (UDP, encrypted: each player joins with the invitation written for their seat)",
             self.title,
             path_shown(scenario),
             self.listening
         )];
         for (k, seat) in self.seats.iter().enumerate() {
-            lines.push(match seat.player {
-                SeatPlayer::Person => format!("seat {k}, {}: code {}", seat.name, seat.code),
-                SeatPlayer::Bot(level) => format!("seat {k}, {}: bot {level}", seat.name),
+            lines.push(match (&seat.player, &seat.invitation) {
+                (SeatPlayer::Bot(level), _) => format!("seat {k}, {}: bot {level}", seat.name),
+                (SeatPlayer::Person, Some((_, path))) => {
+                    format!("seat {k}, {}: invitation {}", seat.name, path_shown(path))
+                }
+                (SeatPlayer::Person, None) => format!("seat {k}, {}: no invitation", seat.name),
             });
         }
-        lines.push(match &self.watching {
-            Watching::Code(code) => format!(
-                "spectators: code {code} (at most {} at once)",
-                self.limits.spectators
-            ),
-            Watching::Open => format!(
-                "spectators: anyone, without a code (at most {} at once)",
-                self.limits.spectators
-            ),
-        });
+        for (_, path) in &self.spectators {
+            lines.push(format!("spectator: invitation {}", path_shown(path)));
+        }
+        lines.push(format!(
+            "each invitation lets one person in, until {}; give each to its player alone (sandtable --join FILE)",
+            invite::utc_time(
+                self.seats
+                    .iter()
+                    .filter_map(|s| s.invitation.as_ref())
+                    .chain(&self.spectators)
+                    .map(|(i, _)| i.expires())
+                    .min()
+                    .unwrap_or(0)
+            )
+        ));
         if self.resumed > 0 {
             lines.push(format!("resumed after {} commands", self.resumed));
         }
@@ -622,6 +661,7 @@ where
         hosted,
         codes,
         watch_code,
+        key,
         seats,
         seed,
         resumed,
@@ -650,6 +690,7 @@ where
             name: hosted.game().seat_name(Seat(k as u16)).to_owned(),
             player: seats[k],
             code: codes[k].clone(),
+            invitation: None,
         })
         .collect();
     // The scenario each table is built from, as its viewer may know it.
@@ -663,6 +704,7 @@ where
             path: path.clone(),
             codes: codes.join(" "),
             watch_code: watch_code.clone(),
+            key: invite::key_text(&key),
             written: None,
             over: false,
         })
@@ -670,18 +712,108 @@ where
         .add_systems(Update, save::<F::Game>.after(Serving));
     app.finish();
     app.cleanup();
-    let listening = udp::listen(&mut app, address, &args.public)
+    let listening = udp::listen_with_key(&mut app, address, &args.public, key)
         .map_err(|e| Failure::new(1, format!("cannot listen on {address}: {e}")))?;
+    let reached_at = if args.public.is_empty() {
+        vec![listening]
+    } else {
+        args.public.clone()
+    };
+    let minter = Minter::new(key, reached_at, front.title());
+    let folder = args
+        .invitations
+        .clone()
+        .unwrap_or_else(|| invitations_folder(&path));
+    let now = udp::since_epoch();
+    let mut seats = shown;
+    for (k, seat) in seats.iter_mut().enumerate() {
+        if seat.player == SeatPlayer::Person {
+            let invitation = minter
+                .invite(Place::Seat(k as u16), &seat.code, now)
+                .map_err(|e| Failure::new(1, e))?;
+            let file = folder.join(format!("seat-{k}-{}.invite", file_word(&seat.name)));
+            write_invitation(&file, &invitation)?;
+            seat.invitation = Some((invitation, file));
+        }
+    }
+    let mut spectators = Vec::new();
+    for n in 1..=args.limits().spectators {
+        let invitation = minter
+            .invite(Place::Watch, &watch_code, now)
+            .map_err(|e| Failure::new(1, e))?;
+        let file = folder.join(format!("spectator-{n}.invite"));
+        write_invitation(&file, &invitation)?;
+        spectators.push((invitation, file));
+    }
     Ok(Prepared {
         app,
         listening,
         title: front.title().to_owned(),
-        seats: shown,
+        seats,
         record: path,
         resumed,
-        watching: watching(args, &watch_code),
+        watching: watching(&watch_code),
         limits: args.limits(),
+        spectators,
+        minter,
     })
+}
+
+/// The folder of a record's invitations when `--invitations` names none:
+/// beside it, named after it.
+fn invitations_folder(record: &Path) -> PathBuf {
+    let stem = record
+        .file_stem()
+        .map_or("game".into(), |s| s.to_string_lossy());
+    record.with_file_name(format!("{stem}-invitations"))
+}
+
+/// A player's name as a word of a file's name: letters and digits, the
+/// rest dashes.
+fn file_word(name: &str) -> String {
+    let word: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let word = word.trim_matches('-');
+    if word.is_empty() {
+        "player".to_owned()
+    } else {
+        word.to_owned()
+    }
+}
+
+/// Writes an invitation's file (made afresh each time the server starts),
+/// readable by its owner alone where the system has owners.
+fn write_invitation(path: &Path, invitation: &Invitation) -> Result<(), Failure> {
+    let failed = |e: String| {
+        Failure::new(
+            1,
+            format!("{}: the invitation is not written: {e}", path_shown(path)),
+        )
+    };
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder).map_err(|e| failed(e.to_string()))?;
+    }
+    files::write_atomically(
+        path,
+        invitation.file_text().as_bytes(),
+        files::Backups::None,
+    )
+    .map_err(|e| failed(e.to_string()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| failed(e.to_string()))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

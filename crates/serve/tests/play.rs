@@ -3,7 +3,7 @@
 //! games to their end; a killed server resumes from its record; garbage
 //! leaves it serving.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use sandtable_core::game::GameState;
@@ -29,7 +29,7 @@ fn play_to_the_end<G: GameState + sandtable_core::wire::Wire>(
     let folder = tempfile_folder(&format!("play-{seed}"));
     let save = folder.join("game.moves");
     let server = serve(scenario, &["--save", save.to_str().expect("utf-8")]);
-    let (mut red, mut blue) = (client(server.address, 1), client(server.address, 2));
+    let (mut red, mut blue) = (client(&server, 0), client(&server, 1));
     seat(&server, &mut [&mut red, &mut blue], DEADLINE);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut sent = [None, None];
@@ -101,9 +101,21 @@ fn check_record(record: &str, file: &str, codes: &[String]) {
         !record.contains("WatchCode"),
         "the players' record has none"
     );
+    assert!(
+        file.contains("[ServerKey "),
+        "the file keeps the server's key"
+    );
+    assert!(
+        !record.contains("ServerKey"),
+        "the players' record has none"
+    );
     let without_codes: String = file
         .lines()
-        .filter(|l| !l.starts_with("[Codes ") && !l.starts_with("[WatchCode "))
+        .filter(|l| {
+            !l.starts_with("[Codes ")
+                && !l.starts_with("[WatchCode ")
+                && !l.starts_with("[ServerKey ")
+        })
         .map(|l| format!("{l}\n"))
         .collect();
     assert_eq!(without_codes, record);
@@ -129,7 +141,7 @@ fn a_killed_server_resumes_from_its_record_and_the_game_goes_on() {
     let save = folder.join("game.moves");
     let save_arg = save.to_str().expect("utf-8").to_owned();
     let mut server = serve("scenarios/standard.ron", &["--save", &save_arg]);
-    let (mut red, mut blue) = (client(server.address, 1), client(server.address, 2));
+    let (mut red, mut blue) = (client(&server, 0), client(&server, 1));
     seat(&server, &mut [&mut red, &mut blue], DEADLINE);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
     for _ in 0..6 {
@@ -141,9 +153,15 @@ fn a_killed_server_resumes_from_its_record_and_the_game_goes_on() {
         .collect();
     assert_eq!(before[0].revision, 6);
     let codes = server.codes.clone();
+    let invitations = server.invitations.clone();
     server.child.kill().expect("killed");
     server.child.wait().expect("gone");
-    let again = serve("scenarios/standard.ron", &["--save", &save_arg]);
+    // On the same port: the invitations name it.
+    let port = server.address.port().to_string();
+    let again = serve(
+        "scenarios/standard.ron",
+        &["--save", &save_arg, "--port", &port],
+    );
     assert_eq!(again.codes, codes, "the same codes: {:?}", again.printed);
     assert!(
         again
@@ -153,8 +171,12 @@ fn a_killed_server_resumes_from_its_record_and_the_game_goes_on() {
         "{:?}",
         again.printed
     );
-    // The players come back with their codes to the same game.
-    let (mut red, mut blue) = (client(again.address, 3), client(again.address, 4));
+    // The players come back to the same game with the invitations the
+    // server gave before it stopped: it holds the same key.
+    let (mut red, mut blue) = (
+        common::invited(invitations[0].as_ref().expect("Red's")),
+        common::invited(invitations[1].as_ref().expect("Blue's")),
+    );
     seat(&again, &mut [&mut red, &mut blue], DEADLINE);
     for (c, was) in [&mut red, &mut blue].into_iter().zip(&before) {
         let now = seat_view(c).expect("a view");
@@ -204,7 +226,7 @@ fn the_standard_game_served_on_loopback_survives_garbage() {
         let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
         stranger.send_to(&bytes, server.address).expect("sent");
     }
-    let (mut red, mut blue) = (client(server.address, 1), client(server.address, 2));
+    let (mut red, mut blue) = (client(&server, 0), client(&server, 1));
     seat(&server, &mut [&mut red, &mut blue], DEADLINE);
     let first = seat_view(&mut red).expect("a view").legal[0].clone();
     red.world_mut()
@@ -254,7 +276,7 @@ fn a_bot_seated_by_the_server_answers_a_person_s_commands() {
         "{:?}",
         server.printed
     );
-    let mut red = client(server.address, 1);
+    let mut red = client(&server, 0);
     until(&mut [&mut red], DEADLINE, "Red connects", |cs| {
         common::connected(cs[0])
     });
@@ -297,7 +319,7 @@ fn a_server_started_again_holds_the_sealed_orders_already_committed() {
         "scenarios/warpspawn/flank-march.ron",
         &["--save", &save_arg],
     );
-    let (mut red, mut blue) = (client(server.address, 1), client(server.address, 2));
+    let (mut red, mut blue) = (client(&server, 0), client(&server, 1));
     seat(&server, &mut [&mut red, &mut blue], DEADLINE);
     // Red writes and commits its first orders (R47); Blue has not.
     let orders = [
@@ -334,7 +356,7 @@ fn a_server_started_again_holds_the_sealed_orders_already_committed() {
         "scenarios/warpspawn/flank-march.ron",
         &["--save", &save_arg],
     );
-    let (mut red, mut blue) = (client(again.address, 3), client(again.address, 4));
+    let (mut red, mut blue) = (client(&again, 0), client(&again, 1));
     seat(&again, &mut [&mut red, &mut blue], DEADLINE);
     until(
         &mut [&mut red, &mut blue],
@@ -375,7 +397,7 @@ fn a_game_with_scripted_dice_resumes_twice_with_its_rolls_still_to_come() {
     std::fs::write(&save, kept.join("\n") + "\n").expect("written");
     let save_arg = save.to_str().expect("utf-8").to_owned();
     let mut next = 100;
-    for round in 0..2 {
+    for _ in 0..2 {
         let mut server = serve(
             "scenarios/warpspawn/flank-march.ron",
             &["--save", &save_arg],
@@ -388,10 +410,7 @@ fn a_game_with_scripted_dice_resumes_twice_with_its_rolls_still_to_come() {
             "{:?}",
             server.printed
         );
-        let (mut red, mut blue) = (
-            client(server.address, 10 + round),
-            client(server.address, 20 + round),
-        );
+        let (mut red, mut blue) = (client(&server, 0), client(&server, 1));
         seat(&server, &mut [&mut red, &mut blue], DEADLINE);
         // The record's next commands, each by the lowest seat that owes
         // a decision (the record's order).
@@ -462,7 +481,7 @@ fn each_table_is_sent_its_scenario_without_the_other_side_s_hidden_setup() {
     assert!(of_side(&file, 0).0 > 0 && of_side(&file, 1).0 > 0);
 
     let server = serve("scenarios/warpspawn/flank-march.ron", &[]);
-    let (mut red, mut blue) = (client(server.address, 1), client(server.address, 2));
+    let (mut red, mut blue) = (client(&server, 0), client(&server, 1));
     seat(&server, &mut [&mut red, &mut blue], DEADLINE);
     let texts = |c: &mut bevy::prelude::App| {
         let mut seat = c
@@ -548,4 +567,37 @@ fn a_save_file_of_another_game_or_an_empty_one_is_refused_for_what_it_is_and_lef
             "left as it was"
         );
     }
+}
+
+#[test]
+fn a_spectator_s_invitation_lets_one_spectator_in_and_a_copy_used_elsewhere_is_refused() {
+    let server = serve("scenarios/standard.ron", &[]);
+    assert_eq!(server.spectators.len(), 8, "{:?}", server.printed);
+    let mut watcher = common::invited(&server.spectators[0]);
+    until(
+        &mut [&mut watcher],
+        DEADLINE,
+        "the spectator watches",
+        |cs| public_view(cs[0]).is_some(),
+    );
+    assert!(seat_view(&mut watcher).is_none(), "a spectator has no seat");
+    // The same invitation from another address: netcode bound its token
+    // to the first address that used it.
+    let mut copy = common::invited(&server.spectators[0]);
+    let mut other = common::invited(&server.spectators[1]);
+    until(
+        &mut [&mut watcher, &mut copy, &mut other],
+        DEADLINE,
+        "the second spectator watches",
+        |cs| public_view(cs[2]).is_some(),
+    );
+    let began = Instant::now();
+    while began.elapsed() < Duration::from_secs(2) {
+        for c in [&mut watcher, &mut copy, &mut other] {
+            c.update();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(!common::connected(&copy), "the copy is not let in");
+    assert!(public_view(&mut copy).is_none());
 }

@@ -12,7 +12,8 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy_replicon::prelude::*;
 use bevy_replicon_renet::{RenetClient, RepliconRenetPlugins};
-use sandtable_net::udp::{JoinPlugin, join};
+use sandtable_net::invite::Invitation;
+use sandtable_net::udp::{JoinPlugin, join_invited};
 use sandtable_net::{Claim, Play, PublicView, Refused, SeatView, protocol};
 
 /// The repository's root.
@@ -30,8 +31,12 @@ pub fn data_folder() -> PathBuf {
 pub struct Server {
     pub child: Child,
     pub address: SocketAddr,
-    /// Each seat's code, where a person sits.
+    /// Each seat's code, where a person sits, from its invitation.
     pub codes: Vec<Option<String>>,
+    /// Each seat's invitation, where a person sits.
+    pub invitations: Vec<Option<Invitation>>,
+    /// The spectators' invitations.
+    pub spectators: Vec<Invitation>,
     /// Every line it printed before it began serving.
     pub printed: Vec<String>,
 }
@@ -44,12 +49,16 @@ impl Drop for Server {
 }
 
 /// Starts `sandtable-serve` on `scenario` (from the repository's root)
-/// with `args`, on a free port of loopback, and reads what it prints up
+/// with `args`, on a free port of loopback unless `args` name one, and reads what it prints up
 /// to the record's path.
 pub fn serve(scenario: &str, args: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sandtable-serve"))
         .arg(root().join(scenario))
-        .args(["--port", "0"])
+        .args(if args.contains(&"--port") {
+            &[][..]
+        } else {
+            &["--port", "0"][..]
+        })
         .args(args)
         .env("SANDTABLE_DATA_DIR", data_folder())
         .stdout(Stdio::piped())
@@ -60,7 +69,12 @@ pub fn serve(scenario: &str, args: &[&str]) -> Server {
     let mut lines = BufReader::new(stdout).lines();
     let mut printed = Vec::new();
     let mut address = None;
-    let mut codes = Vec::new();
+    let mut invitations = Vec::new();
+    let mut spectators = Vec::new();
+    let read = |line: &str| {
+        let path = line.split(": invitation ").nth(1)?;
+        Some(Invitation::read(Path::new(path)).expect("an invitation"))
+    };
     for line in lines.by_ref() {
         let line = line.expect("a line");
         if let Some(rest) = line.split(" on ").nth(1)
@@ -71,7 +85,10 @@ pub fn serve(scenario: &str, args: &[&str]) -> Server {
             address = Some(addr.parse().expect("HOST:PORT"));
         }
         if line.starts_with("seat ") {
-            codes.push(line.split(": code ").nth(1).map(str::to_owned));
+            invitations.push(read(&line));
+        }
+        if line.starts_with("spectator: ") {
+            spectators.push(read(&line).expect("a spectator's invitation"));
         }
         let last = line.starts_with("the referee's record: ");
         printed.push(line);
@@ -85,13 +102,24 @@ pub fn serve(scenario: &str, args: &[&str]) -> Server {
     Server {
         child,
         address: address.unwrap_or_else(|| panic!("no address in {printed:?}")),
-        codes,
+        codes: invitations
+            .iter()
+            .map(|i| i.as_ref().map(|i| i.code.clone()))
+            .collect(),
+        invitations,
+        spectators,
         printed,
     }
 }
 
-/// A headless client of the server at `address`.
-pub fn client(address: SocketAddr, id: u64) -> App {
+/// A headless client of `server`, joined with the invitation of seat
+/// `seat`.
+pub fn client(server: &Server, seat: usize) -> App {
+    invited(server.invitations[seat].as_ref().expect("a person's seat"))
+}
+
+/// A headless client joined with `invitation`.
+pub fn invited(invitation: &Invitation) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -103,7 +131,7 @@ pub fn client(address: SocketAddr, id: u64) -> App {
     ));
     protocol(&mut app);
     app.finish();
-    join(&mut app, address, id, "").expect("a client socket");
+    join_invited(app.world_mut(), invitation).expect("a client socket");
     app
 }
 

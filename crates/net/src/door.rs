@@ -201,6 +201,11 @@ pub struct Token {
     pub client_id: u64,
     /// What the client asked the server for: the code it carries.
     pub user_data: [u8; USER_DATA_BYTES],
+    /// The keys of the connection's packets: the client's to the server,
+    /// the server's to the client. Whoever opens a token holds them: in
+    /// netcode's unsecured mode, anyone who reads the request (its key is
+    /// all zeros).
+    pub keys: ([u8; 32], [u8; 32]),
 }
 
 /// The bytes of a token's user data.
@@ -239,11 +244,16 @@ pub fn open_token(request: &Request, protocol_id: u64, key: &[u8; 32]) -> Option
             _ => return None,
         };
     }
+    let keys = (
+        sealed.get(at..at + 32)?.try_into().ok()?,
+        sealed.get(at + 32..at + 64)?.try_into().ok()?,
+    );
     at += 64;
     let user_data = sealed.get(at..at + USER_DATA_BYTES)?.try_into().ok()?;
     Some(Token {
         client_id,
         user_data,
+        keys,
     })
 }
 
@@ -781,6 +791,10 @@ mod tests {
         };
         let opened = open_token(&request, 42, &key).expect("it opens");
         assert_eq!(opened.client_id, 77);
+        assert_eq!(
+            opened.keys,
+            (token.client_to_server_key, token.server_to_client_key)
+        );
         assert_eq!(data_code(&opened.user_data), "red-7f3a");
         assert_eq!(open_token(&request, 42, &[0; 32]), None, "another key");
         assert_eq!(open_token(&request, 41, &key), None, "another protocol");

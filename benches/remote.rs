@@ -15,7 +15,7 @@
 //!
 //! Run: `cargo bench --workspace --bench remote --profile dev`.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
@@ -45,7 +45,10 @@ fn main() {
         save: Some(record.clone()),
         bots: Vec::new(),
         turn_limit: Some(1000),
-        open_watching: false,
+        invitations: Some(std::env::temp_dir().join(format!(
+            "sandtable-remote-bench-{}-invitations",
+            std::process::id()
+        ))),
         max_unclaimed: sandtable_net::Limits::default().unclaimed,
         max_spectators: sandtable_net::Limits::default().spectators,
     };
@@ -54,7 +57,7 @@ fn main() {
         let mut prepared =
             sandtable_serve::prepare(&args, sandtable_serve::Logging::Shared).expect("serves");
         tx.send((
-            prepared.listening,
+            prepared.minter.clone(),
             prepared
                 .seats
                 .iter()
@@ -64,7 +67,7 @@ fn main() {
         .expect("told");
         prepared.app.run();
     });
-    let (address, codes) = rx.recv().expect("the server began");
+    let (minter, codes) = rx.recv().expect("the server began");
     let mut seed = 47;
     let frame = Duration::from_micros(16_667);
     for (pace, offset, words) in [
@@ -81,7 +84,7 @@ fn main() {
         ),
     ] {
         seed += 2;
-        let samples = measure(address, &codes, pace, offset, seed);
+        let samples = measure(&minter, &codes, pace, offset, seed);
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         println!(
             "click to change on the other table, {} commands, {words}: median {:.1} ms, 95th percentile {:.1} ms, worst {:.1} ms",
@@ -95,18 +98,21 @@ fn main() {
     let _ = std::fs::remove_file(record.with_extension("moves.bak"));
 }
 
-/// A headless table joined to `server` as `seat` with `code`.
-fn table(server: SocketAddr, seat: u16, code: &str, id: u64) -> App {
+/// A headless table joined as `seat` with an invitation minted for it,
+/// carrying `code`: a new one for each table, as each comes from an
+/// address of its own.
+fn table(minter: &sandtable_net::invite::Minter, seat: u16, code: &str) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
         .add_plugins(sandtable::logic_plugin);
-    sandtable::session::remote::join(
-        &mut app,
-        server,
-        sandtable::session::remote::JoinAs::Seat(seat, code.to_owned()),
-        id,
-    )
-    .expect("a socket");
+    let invitation = minter
+        .invite(
+            sandtable_net::invite::Place::Seat(seat),
+            code,
+            sandtable_net::udp::since_epoch(),
+        )
+        .expect("minted");
+    sandtable::session::remote::join(&mut app, &invitation).expect("a socket");
     app.finish();
     app
 }
@@ -218,7 +224,7 @@ fn table_loop(
 /// two tables joined anew at `server`, each on a thread of its own: the
 /// time until the other table shows the change, sorted.
 fn measure(
-    server: SocketAddr,
+    minter: &sandtable_net::invite::Minter,
     codes: &[String],
     pace: Option<Duration>,
     offset: Duration,
@@ -230,11 +236,12 @@ fn measure(
     let threads: Vec<_> = (0..2usize)
         .map(|me| {
             let (shared, seated, code) = (shared.clone(), seated.clone(), codes[me].clone());
+            let minter = minter.clone();
             let epoch = epoch.clone();
             std::thread::spawn(move || {
-                // A new id for each table: the server may still hold the
-                // last bench's connections.
-                let mut app = table(server, me as u16, &code, seed * 16 + me as u64);
+                // A new token, so a new id, for each table: the server may
+                // still hold the last bench's connections.
+                let mut app = table(&minter, me as u16, &code);
                 let start = Instant::now();
                 while !is_seated(&app) {
                     assert!(start.elapsed() < DEADLINE, "table {me} was not seated");

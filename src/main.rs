@@ -15,6 +15,8 @@ use sandtable::session::open::Openers;
 use sandtable::session::{Notice, OpenFailure, Seat, Seats};
 use sandtable_core::game::Surface;
 
+use sandtable_net::invite::Invitation;
+
 fn main() -> AppExit {
     let options = match Options::parse(std::env::args().skip(1)) {
         Ok(o) => o,
@@ -22,6 +24,16 @@ fn main() -> AppExit {
             eprintln!("{message}");
             return AppExit::error();
         }
+    };
+    // The invitation is read before any window opens: a mistake in it is
+    // said at once.
+    let invitation = match options.join.as_deref().map(Invitation::from_link_or_file) {
+        Some(Err(e)) => {
+            eprintln!("--join: {e}");
+            return AppExit::error();
+        }
+        Some(Ok(invitation)) => Some(invitation),
+        None => None,
     };
     let mut app = base_app();
     let started = Instant::now();
@@ -90,8 +102,8 @@ fn main() -> AppExit {
         }
     }
     app.add_systems(Last, report_load_time);
-    if let Some(given) = &options.join
-        && let Err(message) = join(&mut app, given)
+    if let Some(invitation) = &invitation
+        && let Err(message) = join(&mut app, invitation)
     {
         eprintln!("{message}");
         return AppExit::error();
@@ -120,10 +132,8 @@ fn hosted(
 /// `--join`: the table follows the game served by the server that gave
 /// the invitation (its link, or its file), as a seat's player or a
 /// spectator.
-fn join(app: &mut App, given: &str) -> Result<(), String> {
-    let invitation = sandtable_net::invite::Invitation::from_link_or_file(given)
-        .map_err(|e| format!("--join: {e}"))?;
-    sandtable::session::remote::join_server(app.world_mut(), &invitation)
+fn join(app: &mut App, invitation: &Invitation) -> Result<(), String> {
+    sandtable::session::remote::join_server(app.world_mut(), invitation)
         .map_err(|e| format!("--join {}: {e}", invitation.server()))
 }
 

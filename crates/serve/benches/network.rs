@@ -6,7 +6,10 @@
 //! - bytes a command: what replicon hands each client for each command,
 //!   for each rule system (in one process, every message kept as bytes;
 //!   netcode and UDP add their headers to each packet);
-//! - a `sandtable-serve` process's memory and CPU, at rest and in play.
+//! - a `sandtable-serve` process's memory and CPU, at rest and in play,
+//!   and 15 of them at rest, each with its two players seated;
+//! - the handshake: from a client's join to its seat's view, in netcode's
+//!   unsecured mode and encrypted (with an invitation), side by side.
 //!
 //! Run: `cargo bench --workspace --bench network --profile dev`.
 
@@ -33,7 +36,11 @@ use common::{client, root, seat, seat_view, serve};
 const COMMANDS: usize = 200;
 
 fn main() {
+    handshakes();
+    println!();
     latency_and_process();
+    println!();
+    fifteen_at_rest();
     println!();
     println!(
         "bytes a command, as replicon hands them to each client ({COMMANDS} random legal commands or the game's end)"
@@ -84,7 +91,7 @@ fn latency_and_process() {
     let deadline = Duration::from_secs(30);
     let server = serve("scenarios/standard.ron", &[]);
     let pid = server.child.id();
-    let (mut red, mut blue) = (client(server.address, 1), client(server.address, 2));
+    let (mut red, mut blue) = (client(&server, 0), client(&server, 1));
     seat(&server, &mut [&mut red, &mut blue], deadline);
     // At rest: two clients seated, nobody playing.
     let rest = Duration::from_secs(5);
@@ -154,6 +161,123 @@ fn latency_and_process() {
         rss_rest,
         in_play * 100.0,
         rss_play
+    );
+}
+
+/// The median and 95th percentile of `samples`, in ms.
+fn spread(samples: &mut [Duration]) -> (f64, f64) {
+    samples.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    (
+        ms(samples[samples.len() / 2]),
+        ms(samples[samples.len() * 95 / 100]),
+    )
+}
+
+/// From a client's join to its seat's view, over 40 connections to one
+/// server in this process, updated in turn with the client: in netcode's
+/// unsecured mode with a code, and with a private key and an invitation.
+fn handshakes() {
+    use sandtable_net::invite::{Minter, Place};
+    use sandtable_net::udp::{JoinPlugin, join, join_invited, leave_world, listen_with_key};
+    let path = root().join("scenarios/standard.ron");
+    let game = match sandtable_scenario::load_any(&path).expect("the standard scenario") {
+        sandtable_scenario::Loaded::Cache(s) => s.game(),
+        _ => panic!("a Cache scenario"),
+    };
+    println!(
+        "handshake, from a client's join to its seat's view (40 connections, loopback, in one process)"
+    );
+    for (label, key) in [("unsecured", [0u8; 32]), ("encrypted", [0x4b; 32])] {
+        let mut server = app();
+        server.add_plugins(bevy_replicon_renet::RepliconRenetPlugins);
+        server
+            .insert_resource(Hosted::new(
+                game.clone(),
+                vec!["red-code".into(), "blue-code".into()],
+            ))
+            .add_plugins(ServePlugin::<sandtable_cache::Game>::default());
+        server.finish();
+        let at = listen_with_key(
+            &mut server,
+            (std::net::Ipv4Addr::LOCALHOST, 0).into(),
+            &[],
+            key,
+        )
+        .expect("listens");
+        let minter = Minter::new(key, vec![at], "bench");
+        let mut samples = Vec::new();
+        for n in 0..40u64 {
+            let mut client = app();
+            client.add_plugins((bevy_replicon_renet::RepliconRenetPlugins, JoinPlugin));
+            client.finish();
+            let began = Instant::now();
+            if key == [0; 32] {
+                join(&mut client, at, 1000 + n, "red-code").expect("joins");
+                client.insert_resource(sandtable_net::udp::Claiming(Claim::Seat {
+                    seat: 0,
+                    code: "red-code".into(),
+                }));
+            } else {
+                let invitation = minter
+                    .invite(
+                        Place::Seat(0),
+                        "red-code",
+                        sandtable_net::udp::since_epoch(),
+                    )
+                    .expect("minted");
+                join_invited(client.world_mut(), &invitation).expect("joins");
+            }
+            while seat_view(&mut client).is_none() {
+                server.update();
+                client.update();
+                assert!(
+                    began.elapsed() < Duration::from_secs(10),
+                    "{label}: no seat"
+                );
+            }
+            samples.push(began.elapsed());
+            leave_world(client.world_mut());
+            client.update();
+            for _ in 0..3 {
+                server.update();
+            }
+        }
+        let (median, p95) = spread(&mut samples);
+        println!("  {label:<10} median {median:.1} ms, 95th percentile {p95:.1} ms");
+    }
+}
+
+/// 15 `sandtable-serve` processes, each serving the standard game with
+/// its two players seated, at rest for 10 s: their CPU together.
+fn fifteen_at_rest() {
+    let deadline = Duration::from_secs(30);
+    let servers: Vec<_> = (0..15)
+        .map(|_| serve("scenarios/standard.ron", &[]))
+        .collect();
+    let mut clients: Vec<App> = Vec::new();
+    for server in &servers {
+        let (mut red, mut blue) = (client(server, 0), client(server, 1));
+        seat(server, &mut [&mut red, &mut blue], deadline);
+        clients.push(red);
+        clients.push(blue);
+    }
+    let pids: Vec<u32> = servers.iter().map(|s| s.child.id()).collect();
+    let cpu = |pids: &[u32]| pids.iter().map(|&p| cpu_seconds(p)).sum::<f64>();
+    let (cpu0, t0) = (cpu(&pids), Instant::now());
+    while t0.elapsed() < Duration::from_secs(10) {
+        for c in &mut clients {
+            c.update();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let share = (cpu(&pids) - cpu0) / t0.elapsed().as_secs_f64();
+    let rss: u64 = pids.iter().map(|&p| rss_kib(p)).sum();
+    println!(
+        "15 sandtable-serve processes at rest, two players seated in each: {:.1}% of a core together ({:.1}% each), {} MiB resident together",
+        share * 100.0,
+        share * 100.0 / 15.0,
+        rss / 1024
     );
 }
 

@@ -308,9 +308,7 @@ pub(crate) fn renew(
     let Some(minter) = minter else {
         return;
     };
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::SystemTime::UNIX_EPOCH)
-        .unwrap_or_default();
+    let now = crate::udp::since_epoch();
     for (client, admitted) in &placed {
         match minter.token(admission.code_of(*admitted), now) {
             Ok(token) => {

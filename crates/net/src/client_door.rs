@@ -61,19 +61,9 @@ impl ClientDoor {
         self.netcode.client_id()
     }
 
-    /// The address it sends from.
-    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.socket.local_addr()
-    }
-
     /// Its socket.
     pub fn socket(&self) -> &UdpSocket {
         &self.socket
-    }
-
-    /// The server's address it talks to.
-    pub fn server_addr(&self) -> SocketAddr {
-        self.netcode.server_addr()
     }
 
     /// Datagrams dropped before netcode read them.

@@ -417,23 +417,6 @@ fn a_whole_encrypted_game_shows_a_listener_no_code_and_no_view_and_the_unsecured
     assert_eq!((raw_hits, raw_codes.len()), (0, 0));
 }
 
-/// A server with [`KEY`] on loopback, reached at its own address.
-fn keyed_server() -> (App, SocketAddr) {
-    let mut server = net::app();
-    server
-        .insert_resource(Hosted::new(battle(3), CODES.map(str::to_owned).to_vec()))
-        .add_plugins(ServePlugin::<Battle>::default());
-    server.finish();
-    let at = sandtable_net::udp::listen_with_key(
-        &mut server,
-        SocketAddr::new(Ipv4Addr::LOCALHOST.into(), 0),
-        &[],
-        KEY,
-    )
-    .expect("listens");
-    (server, at)
-}
-
 /// Updates the server and the clients for `time`.
 fn run_for(server: &mut App, clients: &mut [&mut App], time: Duration) {
     let start = Instant::now();
@@ -446,29 +429,9 @@ fn run_for(server: &mut App, clients: &mut [&mut App], time: Duration) {
     }
 }
 
-fn run_until(
-    server: &mut App,
-    clients: &mut [&mut App],
-    what: &str,
-    mut done: impl FnMut(&mut [&mut App]) -> bool,
-) {
-    let start = Instant::now();
-    while !done(clients) {
-        assert!(
-            start.elapsed() < DEADLINE,
-            "{what}: not within {DEADLINE:?}"
-        );
-        server.update();
-        for c in clients.iter_mut() {
-            c.update();
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
-
 #[test]
 fn an_invitation_of_another_key_or_one_expired_is_refused_and_the_right_one_gets_in() {
-    let (mut server, at) = keyed_server();
+    let (mut server, at) = server(KEY, &[], 3);
     let now = sandtable_net::udp::since_epoch();
     let forged = Minter::new([0x77; 32], vec![at], "forged")
         .invite(Place::Seat(0), CODES[0], now)
@@ -533,8 +496,8 @@ fn an_invitation_of_another_key_or_one_expired_is_refused_and_the_right_one_gets
         .invite(Place::Seat(0), CODES[0], now)
         .expect("minted");
     let mut red = invited(&good);
-    run_until(&mut server, &mut [&mut red], "Red seated", |cs| {
-        seat_view(cs[0]).is_some()
+    net::until(&mut [&mut server, &mut red], "Red seated", |apps| {
+        seat_view(apps[1]).is_some()
     });
     // After the wait, the refused say why they may have failed.
     run_for(
@@ -553,13 +516,13 @@ fn an_invitation_of_another_key_or_one_expired_is_refused_and_the_right_one_gets
 
 #[test]
 fn a_token_used_again_from_another_address_is_refused() {
-    let (mut server, at) = keyed_server();
+    let (mut server, at) = server(KEY, &[], 3);
     let invitation = Minter::new(KEY, vec![at], "t")
         .invite(Place::Seat(1), CODES[1], sandtable_net::udp::since_epoch())
         .expect("minted");
     let mut blue = invited(&invitation);
-    run_until(&mut server, &mut [&mut blue], "Blue seated", |cs| {
-        seat_view(cs[0]).is_some()
+    net::until(&mut [&mut server, &mut blue], "Blue seated", |apps| {
+        seat_view(apps[1]).is_some()
     });
     // A copy of the invitation (read off Blue's screen, or a file left
     // about), used from another address: netcode bound the token to

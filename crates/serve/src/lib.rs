@@ -565,18 +565,19 @@ impl Prepared {
         for (_, path) in &self.spectators {
             lines.push(format!("spectator: invitation {}", path_shown(path)));
         }
-        lines.push(format!(
-            "each invitation lets one person in, until {}; give each to its player alone (sandtable --join FILE)",
-            invite::utc_time(
-                self.seats
-                    .iter()
-                    .filter_map(|s| s.invitation.as_ref())
-                    .chain(&self.spectators)
-                    .map(|(i, _)| i.expires())
-                    .min()
-                    .unwrap_or(0)
-            )
-        ));
+        let until = self
+            .seats
+            .iter()
+            .filter_map(|s| s.invitation.as_ref())
+            .chain(&self.spectators)
+            .map(|(i, _)| i.expires())
+            .min();
+        if let Some(until) = until {
+            lines.push(format!(
+                "each invitation lets one person in, until {}; give each to its player alone (sandtable --join FILE)",
+                invite::utc_time(until)
+            ));
+        }
         if self.resumed > 0 {
             lines.push(format!("resumed after {} commands", self.resumed));
         }

@@ -626,14 +626,16 @@ pub fn location(column: u8, roll: u8) -> Location {
 
 impl UnitData {
     /// What its token's back shows (R124, R150): a vehicle's steps roll
-    /// locations; a unit with an energy shield, a tripod or another form
-    /// shows that on its back; any other has a damaged back.
+    /// locations; a unit with an energy shield, a tripod, another form or
+    /// a Reserve action shows that on its back (setting the Reserve
+    /// action flips the unit, R137); any other has a damaged back.
     pub fn back(&self) -> Back {
         if self.is_vehicle() {
             Back::Vehicle
         } else if self.has(Ability::EnergyShield(0))
             || self.has(Ability::Tripod)
             || self.has(Ability::Transformation)
+            || self.has(Ability::ReserveAction)
         {
             Back::Ability
         } else {

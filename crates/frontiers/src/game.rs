@@ -1472,12 +1472,16 @@ impl Game {
         let on_hill = self.standing_in(s.at, TerrainKind::Hill).is_some();
         let reach = if on_hill { 2.0 * ruler } else { ruler };
         let armor = t.armor();
-        let black = s
+        // A black Missile at heavy armor or structure (R136); the
+        // anti-tank weapon of a crate is one, used at heavy armor, where
+        // its +2 works (R144).
+        let black = (s
             .data
             .weapons
             .get(weapon)
             .is_some_and(|w| w.missile == Some(Missile::Black))
-            && armor >= 1;
+            && armor >= 1)
+            || (matches!(s.gear, Some((_, crate::crates::Content::AntiTank))) && armor == 1);
         let no_long = s.data.has(Ability::TargetingComputer) || s.tripod_set() || black;
         if gap(&s.shape(), &t.shape()) > reach + EPS && !no_long {
             modifiers.push((
@@ -1947,6 +1951,7 @@ impl Game {
                 u.at = spot;
                 // Returned on its damaged side; a one-step unit on its front.
                 u.back = u.data.back() == Back::Damaged;
+                u.readied = 0;
                 u.fell = None;
                 let (side, ap) = (u.side, u.data.ap);
                 let ap_side = usize::from(1 - side);
@@ -2765,12 +2770,14 @@ impl Game {
                 unit,
                 what: Special::Reserve,
             } => {
-                // Set now, for the Reserve of a later turn (R137).
+                // Set now, for the Reserve of a later turn: the unit is
+                // flipped over, its Reserve side up (R137).
                 let i = self.find(unit).expect("checked");
                 self.units[i].readied = self.turn;
+                self.units[i].back = true;
                 events.push(Event::Flipped {
                     unit: i,
-                    back: self.units[i].back,
+                    back: true,
                     why: "sets its Reserve action (R137)",
                 });
             }

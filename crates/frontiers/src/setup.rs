@@ -1008,24 +1008,23 @@ impl Setup {
                 );
             }
         }
-        if self.ap.is_some() {
-            for (side, s) in self.sides.iter().enumerate().take(2) {
-                let list: Vec<&UnitData> = units
-                    .iter()
-                    .filter(|u| usize::from(u.side) == side)
-                    .filter_map(|u| unit_data(&u.data))
-                    .collect();
-                // Each problem names the side's list, and a unit by its
-                // place in that list.
-                let limit = self.ap_limit(side).unwrap_or(u32::MAX);
-                for problem in crate::army::list_problems(
-                    &format!("{}'s list", s.name),
-                    s.faction,
-                    &list,
-                    limit,
-                ) {
-                    p.add(problem.path, problem.ruling.map(|r| r.0), problem.message);
-                }
+        // Every list, with `ap` or without, holds its officers and starred
+        // units within R103's limits; `ap` caps the total only. A unit of
+        // the other faction is refused at its `data` above.
+        for (side, s) in self.sides.iter().enumerate().take(2) {
+            let list: Vec<&UnitData> = units
+                .iter()
+                .filter(|u| usize::from(u.side) == side)
+                .filter_map(|u| unit_data(&u.data))
+                .filter(|d| d.faction == s.faction)
+                .collect();
+            // Each problem names the side's list, and a unit by its
+            // place in that list.
+            let limit = self.ap_limit(side).unwrap_or(u32::MAX);
+            for problem in
+                crate::army::list_problems(&format!("{}'s list", s.name), s.faction, &list, limit)
+            {
+                p.add(problem.path, problem.ruling.map(|r| r.0), problem.message);
             }
         }
         for (side, has) in sides_with_units.iter().enumerate() {
@@ -1112,6 +1111,78 @@ mod tests {
             e.contains(
                 "units[4].data: zr_brute is a Zirl unit, and side 0 (Legion) is Legion (R103)"
             ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn r103_officers_and_starred_units_are_limited_in_every_list_ap_caps_the_total_only() {
+        // A 480 AP Legion list: troopers to make up the points.
+        let list = |extra: &[&str]| {
+            let mut units: Vec<UnitSetup> = extra
+                .iter()
+                .enumerate()
+                .map(|(k, d)| unit(d, 0, 60 + 40 * k as i32, 60))
+                .collect();
+            let mut ap: u32 = extra
+                .iter()
+                .map(|d| u32::from(unit_data(d).expect("data").ap))
+                .sum();
+            let mut k = 0;
+            while ap + 15 <= 480 {
+                units.push(unit(
+                    "lg_trooper",
+                    0,
+                    60 + 40 * (k % 25),
+                    120 + 40 * (k / 25),
+                ));
+                ap += 15;
+                k += 1;
+            }
+            units.push(unit("zr_brute", 1, 600, 550));
+            units
+        };
+        let problems = |units: Vec<UnitSetup>, ap: Option<u32>| {
+            Setup {
+                sides: two_sides(),
+                units,
+                ap,
+                ..Setup::default()
+            }
+            .check()
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+        };
+        for ap in [None, Some(1000)] {
+            let e = problems(list(&["lg_captain", "lg_captain"]), ap);
+            assert!(
+                e.contains("Legion's list: 2 lg_captains: a list has one (R103)"),
+                "{ap:?}: {e}"
+            );
+            let e = problems(list(&["lg_hero", "lg_hero"]), ap);
+            assert!(
+                e.contains("Legion's list[1]: lg_hero is starred: a list holds it once (R103)"),
+                "{ap:?}: {e}"
+            );
+            let e = problems(
+                list(&["lg_lieutenant", "lg_lieutenant", "lg_lieutenant"]),
+                ap,
+            );
+            assert!(
+                e.contains("3 lg_lieutenants: a list of 480 AP has at most 2 (2 each started 500 AP) (R103)"),
+                "{ap:?}: {e}"
+            );
+            // Within the limits: valid, with `ap` or without.
+            assert_eq!(
+                problems(list(&["lg_captain", "lg_lieutenant", "lg_hero"]), ap),
+                ""
+            );
+        }
+        // `ap` caps the total.
+        let e = problems(list(&[]), Some(400));
+        assert!(
+            e.contains("Legion's list: the list is 480 AP, over the scenario's 400 (R103)"),
             "{e}"
         );
     }

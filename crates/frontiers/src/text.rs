@@ -28,6 +28,8 @@ pub fn side_shown(u: &Unit) -> &'static str {
                 "shield"
             } else if u.tripod_set() {
                 "tripod"
+            } else if u.readied > 0 {
+                "reserve"
             } else {
                 "back"
             }

@@ -957,9 +957,16 @@ impl Game {
                 };
                 self.units[unit].acted = true;
                 self.flow.group = self.flow.group.map(|(m, _)| (m, 1 - side));
-                // A Reserve action taken is unset (R137).
+                // A Reserve action taken is unset: the unit turns face
+                // up again (R137).
                 if self.reserve_ready(unit) && !matches!(c, Command::Pass { .. }) {
                     self.units[unit].readied = 0;
+                    self.units[unit].back = false;
+                    events.push(Event::Flipped {
+                        unit,
+                        back: false,
+                        why: "takes its Reserve action, which is unset (R137)",
+                    });
                 }
                 if let Command::Pass { .. } = c {
                     events.push(Event::LetGo { unit });

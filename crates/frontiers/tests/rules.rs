@@ -1557,3 +1557,39 @@ fn r125_r138_a_smoke_bomb_is_lost_with_an_e_hit() {
     let e = refused(&g, 1, "smoke V1 300,350");
     assert!(e.contains("V1's equipment is hit: no smoke (R125)"), "{e}");
 }
+
+#[test]
+fn r144_r136_r122_an_anti_tank_weapon_takes_no_long_range_at_heavy_armor() {
+    use sandtable_frontiers::crates::Content;
+    // The trooper's edge at y 115, the crawler's (40 mm) at 415: 300 mm
+    // apart, beyond a ruler (240 mm).
+    let mut trooper = unit("T1", "lg_trooper", 0, 100, 100);
+    trooper.gear = Some(Content::AntiTank);
+    let s = setup(vec![trooper, unit("CR", "zr_crawler", 1, 100, 435)]);
+    // 5 + 2 (anti-tank, "-" as +0) and no long range: 7 against Def 7, a
+    // step; the location die 3.
+    let mut g = game(&s, &[5, 3]);
+    let ev = play(&mut g, 0, "shoot T1 CR");
+    assert!(
+        modifiers(&ev)
+            .iter()
+            .all(|(why, _)| !why.contains("long range")),
+        "a black Missile at heavy armor: {:?}",
+        modifiers(&ev)
+    );
+    let a = attacks(&ev);
+    assert_eq!(a.len(), 1);
+    assert_eq!((a[0].1, a[0].2, a[0].3, a[0].4), (5, 2, 0, 7));
+    assert_eq!(a[0].5, Outcome::Step);
+    // At infantry the anti-tank weapon is not used: long range stays.
+    let mut trooper = unit("T1", "lg_trooper", 0, 100, 100);
+    trooper.gear = Some(Content::AntiTank);
+    let s = setup(vec![trooper, unit("K1", "zr_cluster", 1, 100, 430)]);
+    let mut g = game(&s, &[1]);
+    let ev = play(&mut g, 0, "shoot T1 K1");
+    assert!(
+        modifiers(&ev)
+            .iter()
+            .any(|(why, m)| why.contains("long range") && *m == -1)
+    );
+}

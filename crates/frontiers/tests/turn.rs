@@ -1333,6 +1333,57 @@ fn r137_a_reserve_action_set_in_one_turn_shoots_in_a_later_reserve_then_is_unset
 }
 
 #[test]
+fn r137_setting_a_reserve_action_flips_the_unit_and_taking_it_turns_it_face_up() {
+    use sandtable_core::game::{GameState, Viewer};
+    let s = setup(&[
+        ("G1", "lg_gunner", 0, 100, 100),
+        ("K1", "zr_cluster", 1, 100, 300),
+    ]);
+    let mut g = game(&s, &[]);
+    let shown = |g: &Game| {
+        let v: serde_json::Value =
+            serde_json::from_str(&g.view_json(Viewer::Player(Seat(1)))).expect("json");
+        v["units"][0]["shown"].as_str().expect("shown").to_owned()
+    };
+    assert_eq!(shown(&g), "front");
+    orders(&mut g, "orders G1:1", "orders K1:decoy");
+    play(&mut g, 0, "name G1 special");
+    windows(&mut g);
+    // "Must have been activated in the previous turn (the unit is
+    // therefore flipped over)": its back shows, to both sides (R137).
+    let ev = play(&mut g, 0, "special G1 reserve");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Flipped {
+            unit: 0,
+            back: true,
+            ..
+        }
+    )));
+    assert!(g.units()[0].back);
+    assert_eq!(shown(&g), "reserve");
+    // The Reserve's side is no damaged side: Defense and bonuses stay.
+    assert_eq!(g.units()[0].defense(), 6);
+    play(&mut g, 1, "pass K1");
+    assert_eq!(g.turn(), 2);
+    assert!(g.units()[0].back, "still flipped in the next turn");
+    g.set_dice(Dice::scripted(vec![1, 1, 1, 1]));
+    orders(&mut g, "orders G1:decoy", "orders K1:decoy");
+    play(&mut g, 1, "pass K1");
+    let ev = play(&mut g, 0, "shoot G1 K1");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Flipped {
+            unit: 0,
+            back: false,
+            ..
+        }
+    )));
+    assert!(!g.units()[0].back, "taken and unset: face up again (R137)");
+    assert_eq!(shown(&g), "front");
+}
+
+#[test]
 fn r148_a_cameron_defender_standing_after_the_last_turn_wins_its_game() {
     let mut s = setup(&[
         ("T1", "lg_trooper", 0, 100, 100),

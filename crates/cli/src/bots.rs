@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::{Front, apply_record, header_number, no_command, output, play_seats, record_of};
+use crate::{Front, apply_record_until, header_number, no_command, output, play_seats, record_of};
 use indicatif::{ProgressBar, ProgressStyle};
 use sandtable_bots::{BotConfig, BotKind, Budget, DEFAULT_ITERATIONS, Seen};
 use sandtable_core::dice::Dice;
@@ -147,6 +147,7 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
     let fallback_limit = (!o.bots.is_empty()).then_some(DEFAULT_TURN_LIMIT);
     let mut log = String::new();
     let mut commands = Vec::new();
+    let mut record_stopped = None;
     let (mut game, seed, limit) = match o.record {
         Some(path) => {
             let record = load_record(path, front)?;
@@ -157,14 +158,23 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
                 .or(fallback_limit);
             let (mut game, seed) = start(front, &record, path, o.seed, limit, &o.seeing)?;
             let viewer = o.seeing.viewer(&game)?;
-            // The log is shown only without --json.
-            apply_record(
+            // The log is shown only without --json. A record whose dice
+            // run out stops there, as a bot's command would, and the game
+            // so far is saved (R30); any other refusal is a broken record.
+            commands = record.command_list();
+            match apply_record_until(
                 &mut game,
                 &record,
                 path,
                 (!o.json).then_some((&mut log, viewer)),
-            )?;
-            commands = record.command_list();
+            ) {
+                Ok(()) => {}
+                Err(stop) if stop.dice_out => {
+                    commands.truncate(stop.applied);
+                    record_stopped = Some(stop.failure);
+                }
+                Err(stop) => return Err(stop.failure),
+            }
             (game, seed, limit)
         }
         None => {
@@ -181,6 +191,13 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
     let bot_seed = o.thinking.bot_seed.unwrap_or(seed);
     let mut stuck = None;
     let mut watching = Watching::new(&seats);
+    let no_bots: Vec<Option<BotKind>> = vec![None; seats.len()];
+    // Stopped in the record: no bot plays on.
+    let seats = if record_stopped.is_some() {
+        &no_bots
+    } else {
+        &seats
+    };
     let played = play_seats(
         &mut game,
         &mut commands,
@@ -203,10 +220,10 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
     );
     // Play that stops early (scripted dice run out, R30) stops as it would
     // for a person, and the game so far is still saved, with the rolls used.
-    let stopped = match (played, stuck) {
-        (Err(failure), _) => Some(failure),
-        (Ok(()), Some(seat)) => Some(no_command(&game, seat)),
-        (Ok(()), None) => None,
+    let stopped = match (record_stopped, played, stuck) {
+        (Some(failure), _, _) | (None, Err(failure), _) => Some(failure),
+        (None, Ok(()), Some(seat)) => Some(no_command(&game, seat)),
+        (None, Ok(()), None) => None,
     };
     if let Some(path) = o.save {
         let headers = record_headers(front, file, path, seed, limit);

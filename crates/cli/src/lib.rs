@@ -292,24 +292,49 @@ pub fn apply_record<G: GameState>(
     game: &mut G,
     record: &Record<G::Command>,
     path: &Path,
-    mut log: Option<(&mut String, Viewer)>,
+    log: Option<(&mut String, Viewer)>,
 ) -> Result<(), Failure> {
+    apply_record_until(game, record, path, log).map_err(|stop| stop.failure)
+}
+
+/// Where a record stopped being played ([`apply_record_until`]).
+pub struct RecordStop {
+    /// Why, with the command's line (exit code 2).
+    pub failure: Failure,
+    /// How many of its commands were applied before it.
+    pub applied: usize,
+    /// Whether the command was refused only because the scripted dice ran
+    /// out (R30): the game so far is a game, worth saving.
+    pub dice_out: bool,
+}
+
+/// As [`apply_record`], saying how far the record was played when a
+/// command is refused, and whether only the dice ran out.
+pub fn apply_record_until<G: GameState>(
+    game: &mut G,
+    record: &Record<G::Command>,
+    path: &Path,
+    mut log: Option<(&mut String, Viewer)>,
+) -> Result<(), RecordStop> {
     let mut events = Vec::new();
-    for (line, command) in &record.commands {
+    for (applied, (line, command)) in record.commands.iter().enumerate() {
         // After the end nobody acts: the system itself says why the
         // command is refused.
         let seat = next_seat(game).unwrap_or(Seat(0));
         events.clear();
-        game.apply_into(seat, command, &mut events).map_err(|e| {
-            Failure::new(
-                2,
-                format!(
-                    "{}:{line}: `{command}` {}",
-                    path_shown(path),
-                    why_refused(&e)
+        game.apply_into(seat, command, &mut events)
+            .map_err(|e| RecordStop {
+                failure: Failure::new(
+                    2,
+                    format!(
+                        "{}:{line}: `{command}` {}",
+                        path_shown(path),
+                        why_refused(&e)
+                    ),
                 ),
-            )
-        })?;
+                applied,
+                dice_out: e.ruling().0 == 30,
+            })?;
         if let Some((log, viewer)) = log.as_mut() {
             log_command(
                 log,

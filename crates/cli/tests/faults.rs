@@ -103,6 +103,63 @@ fn bots_whose_scripted_dice_run_out_stop_with_the_refusal_and_save_the_game_so_f
 }
 
 #[test]
+fn a_record_whose_scripted_dice_run_out_stops_there_and_saves_the_game_so_far() {
+    let dir = temp_dir("record-dice-out");
+    let (record, saved) = (dir.join("two.moves"), dir.join("so-far.moves"));
+    // Each Preparation deals its side's deck, shuffled by the dice (R104):
+    // 56 threes serve the first side's shuffle, not the second's.
+    std::fs::write(&record, "discard\ndiscard\n").expect("written");
+    let threes = vec!["3"; 56].join(",");
+    let out = cli(&[
+        "play",
+        "scenarios/frontiers/skirmish.ron",
+        "--record",
+        arg(&record),
+        "--dice",
+        &threes,
+        "--save",
+        arg(&saved),
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "exit 2, no panic:\n{err}");
+    assert!(
+        err.contains(":2: `discard` cannot be played: the deck cannot be shuffled (R104): the scripted dice have run out")
+            && err.contains("(R30); give more rolls with --dice"),
+        "the dice ran out, the command is not called illegal:\n{err}"
+    );
+    assert!(!err.contains("illegal"), "{err}");
+    assert!(
+        err.contains(&format!("the game so far is saved to {}", arg(&saved))),
+        "{err}"
+    );
+    let kept = std::fs::read_to_string(&saved).expect("the game so far is saved");
+    let commands: Vec<&str> = kept.lines().filter(|l| !l.starts_with('[')).collect();
+    assert_eq!(commands, ["discard"], "the first command, applied:\n{kept}");
+    assert!(kept.contains("[Dice \"3 3 3"), "the rolls used:\n{kept}");
+    let replay = cli(&[
+        "play",
+        "scenarios/frontiers/skirmish.ron",
+        "--record",
+        arg(&saved),
+    ]);
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    // A record's illegal command is still a broken record: nothing saved.
+    let _ = std::fs::remove_file(&saved);
+    std::fs::write(&record, "discard\nmove Q9 1,1\n").expect("written");
+    let out = cli(&[
+        "play",
+        "scenarios/frontiers/skirmish.ron",
+        "--record",
+        arg(&record),
+        "--save",
+        arg(&saved),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!saved.exists(), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_name_past_its_limit_is_refused_with_its_path_in_bounded_memory() {
     let dir = temp_dir("long-name");
     // A 3.1 MB battle: a side named by 3,000,000 characters and 2,491

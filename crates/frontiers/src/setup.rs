@@ -960,9 +960,18 @@ impl Setup {
             if self.objectives.is_empty() {
                 p.add("objectives", Some(148), "an attack needs its objectives");
             }
-            if self.attacker > 1 {
-                p.add("attacker", Some(148), "the attacker is side 0 or 1");
-            }
+        }
+        // Read wherever a side is attacked or defended (R148), whatever the
+        // victory: side 0 or 1, never another.
+        if self.attacker > 1 {
+            p.add(
+                "attacker",
+                Some(148),
+                format!(
+                    "side {} is no side: the attacker is side 0 or 1",
+                    self.attacker
+                ),
+            );
         }
         if self.objectives.len() > 8 {
             p.add(
@@ -981,30 +990,47 @@ impl Setup {
                 );
             }
         }
-        if self.victory == Victory::DataRecovery {
-            match self.diskette {
-                None => p.add("diskette", Some(147), "a data recovery needs its diskette"),
-                Some(c) => {
-                    let disc = Footprint::disc(c, crate::crates::CRATE_MM).shape();
-                    if !on_table(&disc, self.table) {
-                        p.add(
-                            "diskette",
-                            Some(101),
-                            format!("the diskette at {c} is not wholly on the table"),
-                        );
-                    }
-                }
+        // A diskette, wherever given, lies on the table: the game places
+        // it (R101, R147).
+        if let Some(c) = self.diskette {
+            let disc = Footprint::disc(c, crate::crates::CRATE_MM).shape();
+            if !on_table(&disc, self.table) {
+                p.add(
+                    "diskette",
+                    Some(101),
+                    format!("the diskette at {c} is not wholly on the table"),
+                );
             }
-            let ok = self.teleprinter.is_some_and(|(e, k)| {
-                self.elements
-                    .get(usize::from(e))
-                    .is_some_and(|el| usize::from(k) < el.spaces.len())
-            });
-            if !ok {
+        }
+        if self.victory == Victory::DataRecovery {
+            if self.diskette.is_none() {
+                p.add("diskette", Some(147), "a data recovery needs its diskette");
+            }
+            if self.teleprinter.is_none() {
                 p.add(
                     "teleprinter",
                     Some(147),
                     "a data recovery needs its teleprinter: a space of a building",
+                );
+            }
+        }
+        // A teleprinter, wherever given, is a space that exists: it is
+        // named and drawn by it (R147).
+        if let Some((e, k)) = self.teleprinter {
+            let ok = self
+                .elements
+                .get(usize::from(e))
+                .is_some_and(|el| usize::from(k) < el.spaces.len());
+            if !ok {
+                p.add(
+                    "teleprinter",
+                    Some(147),
+                    format!(
+                        "element {} space {} is no building's space (elements and spaces counted from 0 here; {} elements)",
+                        e,
+                        k,
+                        self.elements.len()
+                    ),
                 );
             }
         }
@@ -1185,6 +1211,42 @@ mod tests {
             e.contains("Legion's list: the list is 480 AP, over the scenario's 400 (R103)"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn r147_r148_an_attacker_teleprinter_or_diskette_out_of_range_is_refused_whatever_the_victory()
+    {
+        let setup = Setup {
+            sides: two_sides(),
+            units: vec![
+                unit("lg_trooper", 0, 100, 100),
+                unit("zr_brute", 1, 500, 500),
+            ],
+            ..Setup::default()
+        };
+        assert_eq!(setup.check(), Ok(()));
+        for victory in [Victory::Skirmish, Victory::Cameron] {
+            let bad = Setup {
+                victory,
+                attacker: 2,
+                teleprinter: Some((0, 0)),
+                diskette: Some(Pt::new(-50, 100)),
+                ..setup.clone()
+            };
+            let e = bad.check().unwrap_err().to_string();
+            assert!(
+                e.contains("attacker: side 2 is no side: the attacker is side 0 or 1 (R148)"),
+                "{e}"
+            );
+            assert!(
+                e.contains("teleprinter: element 0 space 0 is no building's space"),
+                "{e}"
+            );
+            assert!(
+                e.contains("diskette: the diskette at -50,100 is not wholly on the table (R101)"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

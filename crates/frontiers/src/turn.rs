@@ -999,9 +999,17 @@ impl Game {
                 .map(|d| d.iter().map(String::as_str).collect());
             let deck =
                 army::deal(list.as_deref(), setup.deck_order, &mut self.dice).map_err(|e| {
-                    CommandError {
-                        ruling: 104,
-                        reason: e.to_string(),
+                    match e {
+                        // The shuffle needs rolls the script lacks: the dice
+                        // ran out, not a wrong deck (R30).
+                        army::DeckError::Dice(out) => CommandError {
+                            ruling: 30,
+                            reason: format!("the deck cannot be shuffled (R104): {}", out.reason()),
+                        },
+                        e => CommandError {
+                            ruling: 104,
+                            reason: e.to_string(),
+                        },
                     }
                 })?;
             self.flow.cards[s].deck = deck

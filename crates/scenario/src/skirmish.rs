@@ -908,13 +908,16 @@ fn convert(file: FileSkirmish) -> (Skirmish, Vec<Problem>) {
                     let e = (0..elements.len())
                         .find(|k| sandtable_frontiers::setup::element_id(&elements, *k) == id)?;
                     let n: usize = n.parse().ok()?;
-                    (n >= 1 && n <= elements[e].spaces.len()).then_some((e as u8, (n - 1) as u8))
+                    // Spaces from 1, as commands name them (R117): "RH.0" is
+                    // none.
+                    let k = n.checked_sub(1).filter(|k| *k < elements[e].spaces.len())?;
+                    Some((u8::try_from(e).ok()?, u8::try_from(k).ok()?))
                 });
                 if found.is_none() {
                     problems.push(
                         Problem::field(
                             "teleprinter",
-                            format!("{space:?} is no building's space: an element's id and a space's number, as RH.2"),
+                            format!("{space:?} is no building's space: an element's id and a space's number from 1, as RH.2"),
                         )
                         .with_ruling(Ruling(147)),
                     );

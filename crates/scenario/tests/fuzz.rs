@@ -883,6 +883,23 @@ const SKIRMISH_TOKENS: &[&str] = &[
     "windows: [(from: (560, 280), to: (560, 300), behind: [])],",
     "falls_with: [\"RH\", \"NOPE\"],",
     "id: \"RH\",",
+    "teleprinter: \"RH.0\",",
+    "teleprinter: \"RH.256\",",
+    "teleprinter: \"RH.-1\",",
+    "teleprinter: \"E9.1\",",
+    "victory: DataRecovery,",
+    "victory: AttackDefense,",
+    "victory: Cameron,",
+    "attacker: \"Nobody\",",
+    "diskette: (-5000, 70000),",
+    "links: [(0, 0), (255, 1)],",
+    "doors: [(from: (575, 260), to: (605, 260), behind: [0])],",
+    "falls_with: [\"\"],",
+    "deck: [\"aim\", \"nothing\"],",
+    "gear: \"trap\",",
+    "gear: \"\",",
+    "ap: 0,",
+    "objectives: [(0, 0), (99999, 5)],",
     "Frontiers",
     "Zirl",
     "name: \"x\\nfuzz.ron: ok\",",
@@ -977,6 +994,66 @@ fn a_skirmish_s_problems_name_their_fields_and_rulings() {
     );
     assert!(
         e.contains("units[10].data: no unit has the data id \"zr_nobody\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn every_index_like_field_out_of_range_is_refused_with_its_path() {
+    // Each of these once panicked or could reach an index out of range;
+    // each is refused with its field's path.
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios/frontiers/data-recovery.ron"),
+    )
+    .expect("readable");
+    assert!(text.contains("teleprinter: \"RH.4\""));
+    for (bad, said) in [
+        (
+            "teleprinter: \"RH.0\"",
+            "teleprinter: \"RH.0\" is no building's space",
+        ),
+        (
+            "teleprinter: \"RH.5\"",
+            "teleprinter: \"RH.5\" is no building's space",
+        ),
+        (
+            "teleprinter: \"RH.999\"",
+            "teleprinter: \"RH.999\" is no building's space",
+        ),
+        (
+            "teleprinter: \"XX.1\"",
+            "teleprinter: \"XX.1\" is no building's space",
+        ),
+        (
+            "teleprinter: \"RH\"",
+            "teleprinter: \"RH\" is no building's space",
+        ),
+    ] {
+        let e = sandtable_scenario::parse_any_in(
+            &text.replace("teleprinter: \"RH.4\"", bad),
+            "dr.ron",
+            None,
+        )
+        .expect_err(bad)
+        .to_string();
+        assert!(e.contains(said), "{bad}: {e}");
+        assert!(e.contains("(R147)"), "{e}");
+    }
+    // A space numbered 0 behind a door or in a link: numbered from 1.
+    let relay = relay_skirmish();
+    let zero = relay.replacen("behind: [1]", "behind: [0]", 1);
+    assert_ne!(zero, relay, "the relay's hut has a door");
+    let e = sandtable_scenario::parse_any_in(&zero, "z.ron", None)
+        .expect_err("space 0")
+        .to_string();
+    assert!(e.contains(".behind[0]: spaces are numbered from 1"), "{e}");
+    let far = relay.replacen("behind: [1]", "behind: [200]", 1);
+    let e = sandtable_scenario::parse_any_in(&far, "z.ron", None)
+        .expect_err("space 200")
+        .to_string();
+    assert!(
+        e.contains(".behind: an opening has one or more of the element's"),
         "{e}"
     );
 }

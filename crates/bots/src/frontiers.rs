@@ -181,16 +181,25 @@ enum Plan {
 }
 
 /// The plans of shots already worked out on this thread (lines of sight
-/// are most of a bot's time), by the places they depend on: a plan is a
-/// function of the table, where every unit stands and how it stands
-/// (alive, aboard, inside, a carcass), the elements' steps, the clouds and
-/// the turn, and what the plan reads of the shooter and the target.
+/// are most of a bot's time), by what they depend on: a plan is a
+/// function of the table, what the plan reads of the shooter and the
+/// target, and their surroundings: where the units and clouds near the
+/// lines between them stand and how (alive, aboard, inside, a carcass),
+/// and the elements' steps (`Game::sight_key`). A move keeps every plan
+/// whose lines it does not come near.
 struct Plans {
     /// A copy of a game on the table the plans are of: holding it keeps
     /// that table from being freed and another built in its place.
     anchor: Option<Game>,
     map: HashMap<(u64, u64, u64, u8), Option<Plan>>,
+    /// Whole tables of shots ([`Shots::of`]) by [`position_key`]: a
+    /// decision that changed nothing they read (a pass, a card named)
+    /// finds the last one's.
+    shots: HashMap<u64, Shots>,
 }
+
+/// Tables of shots kept at most; past it they start again.
+const SHOTS_KEPT: usize = 64;
 
 /// Plans kept at most; past it the cache starts again.
 const PLANS_KEPT: usize = 1 << 16;
@@ -199,6 +208,7 @@ thread_local! {
     static PLANS: RefCell<Plans> = RefCell::new(Plans {
         anchor: None,
         map: HashMap::new(),
+        shots: HashMap::new(),
     });
 }
 
@@ -208,6 +218,7 @@ pub fn forget_plans() {
     PLANS.with_borrow_mut(|plans| {
         plans.anchor = None;
         plans.map.clear();
+        plans.shots.clear();
     });
 }
 
@@ -229,11 +240,13 @@ fn hash_place(u: &Unit, h: &mut DefaultHasher) {
         .hash(h);
 }
 
-/// The key of where every unit stands on `game`'s table (see [`Plans`]).
-fn places_key(game: &Game) -> u64 {
+/// The key of all a table of shots reads ([`Shots::of`]): each unit's
+/// [`unit_key`] and whether it waits to deploy, the clouds, the elements'
+/// steps and the turn.
+fn position_key(game: &Game) -> u64 {
     let mut h = DefaultHasher::new();
     for u in game.units() {
-        hash_place(u, &mut h);
+        (unit_key(u), u.waiting).hash(&mut h);
     }
     game.element_steps().hash(&mut h);
     game.clouds().hash(&mut h);
@@ -276,10 +289,15 @@ fn unit_key(u: &Unit) -> u64 {
 }
 
 /// Unit `i`'s plan of a shot with weapon `w` at unit `t`, from the cache
-/// where it was worked out before at the same `places` (see [`Plans`]).
-fn plan(game: &Game, places: u64, i: usize, t: usize, w: u8) -> Option<Plan> {
+/// where it was worked out before with the same shooter, target and
+/// surroundings (see [`Plans`]).
+fn plan(game: &Game, i: usize, t: usize, w: u8) -> Option<Plan> {
     let units = game.units();
-    let key = (places, unit_key(&units[i]), unit_key(&units[t]), w);
+    // What else the lines between the two depend on: the units and clouds
+    // near them, the elements' steps (the rules' own account).
+    let mut near = DefaultHasher::new();
+    game.sight_key(i, t, &mut near);
+    let key = (near.finish(), unit_key(&units[i]), unit_key(&units[t]), w);
     let known = PLANS.with_borrow_mut(|plans| {
         if plans
             .anchor
@@ -289,6 +307,7 @@ fn plan(game: &Game, places: u64, i: usize, t: usize, w: u8) -> Option<Plan> {
         {
             plans.anchor = Some(game.clone());
             plans.map.clear();
+            plans.shots.clear();
         }
         plans.map.get(&key).copied()
     });
@@ -316,15 +335,15 @@ fn fresh_plan(game: &Game, i: usize, t: usize, w: u8) -> Option<Plan> {
 /// `None` where it may not shoot so (R120-R129, R142). Cards are not
 /// counted.
 pub fn shot_take(game: &Game, i: usize, t: usize, w: u8) -> Option<f32> {
-    take_at(game, places_key(game), i, t, w)
+    take_at(game, i, t, w)
 }
 
 /// [`shot_take`] with the key of where the units stand worked out once.
-fn take_at(game: &Game, places: u64, i: usize, t: usize, w: u8) -> Option<f32> {
+fn take_at(game: &Game, i: usize, t: usize, w: u8) -> Option<f32> {
     let units = game.units();
     let s = &units[i];
     let bonus = |k: usize| s.bonus(usize::from(w), units[k].armor());
-    Some(match plan(game, places, i, t, w)? {
+    Some(match plan(game, i, t, w)? {
         Plan::Direct(total) => attack_loss(game, t, bonus(t)?, total),
         Plan::Sniper(penalties) => {
             let u = &units[t];
@@ -346,13 +365,12 @@ pub fn best_shot(game: &Game, i: usize, only: Option<u8>) -> (f32, Option<Comman
         return best;
     }
     let weapons = u8::try_from(s.data.weapons.len().max(1)).unwrap_or(1);
-    let places = places_key(game);
     for (t, e) in units.iter().enumerate() {
         if !standing(e) || e.side == s.side {
             continue;
         }
         for w in (0..weapons).filter(|w| only.is_none_or(|o| o == *w)) {
-            if let Some(v) = take_at(game, places, i, t, w)
+            if let Some(v) = take_at(game, i, t, w)
                 && v > best.0
             {
                 best = (
@@ -393,27 +411,59 @@ pub struct Shots {
 }
 
 impl Shots {
-    /// Every shot of `game`.
+    /// Every shot of `game`, from the last tables where one was worked
+    /// out at the same [`position_key`].
     pub fn of(game: &Game) -> Shots {
+        let key = position_key(game);
+        let known = PLANS.with_borrow(|plans| {
+            plans
+                .anchor
+                .as_ref()
+                .is_some_and(|a| std::ptr::eq(a.setup(), game.setup()))
+                .then(|| plans.shots.get(&key).cloned())
+                .flatten()
+        });
+        if let Some(known) = known {
+            return known;
+        }
+        let made = Shots::fresh(game);
+        PLANS.with_borrow_mut(|plans| {
+            // Kept only on the table the plans are of (the anchor): a
+            // table's address is not reused while it is held.
+            if plans
+                .anchor
+                .as_ref()
+                .is_some_and(|a| std::ptr::eq(a.setup(), game.setup()))
+            {
+                if plans.shots.len() >= SHOTS_KEPT {
+                    plans.shots.clear();
+                }
+                plans.shots.insert(key, made.clone());
+            }
+        });
+        made
+    }
+
+    /// Every shot of `game`, worked out.
+    fn fresh(game: &Game) -> Shots {
         let n = game.units().len();
         let mut shots = Shots {
             n,
             take: vec![0.0; n * n],
         };
-        let places = places_key(game);
         for i in 0..n {
             for t in 0..n {
-                shots.take[i * n + t] = pair_take(game, places, i, t);
+                shots.take[i * n + t] = pair_take(game, i, t);
             }
         }
         shots
     }
 
     /// Works out again the shots from and at unit `i`.
-    fn redo(&mut self, game: &Game, places: u64, i: usize) {
+    fn redo(&mut self, game: &Game, i: usize) {
         for t in 0..self.n {
-            self.take[i * self.n + t] = pair_take(game, places, i, t);
-            self.take[t * self.n + i] = pair_take(game, places, t, i);
+            self.take[i * self.n + t] = pair_take(game, i, t);
+            self.take[t * self.n + i] = pair_take(game, t, i);
         }
     }
 
@@ -428,9 +478,8 @@ impl Shots {
             return Shots::of(after);
         }
         let mut out = self.clone();
-        let places = places_key(after);
         for k in changed {
-            out.redo(after, places, k);
+            out.redo(after, k);
         }
         out
     }
@@ -453,7 +502,7 @@ impl Shots {
 
 /// Unit `i`'s best shot at unit `t`, over its weapons: 0 where either
 /// does not stand, they are friends, or it has none.
-fn pair_take(game: &Game, places: u64, i: usize, t: usize) -> f32 {
+fn pair_take(game: &Game, i: usize, t: usize) -> f32 {
     let units = game.units();
     let (s, e) = (&units[i], &units[t]);
     if !standing(s) || !standing(e) || s.side == e.side {
@@ -461,7 +510,7 @@ fn pair_take(game: &Game, places: u64, i: usize, t: usize) -> f32 {
     }
     let weapons = u8::try_from(s.data.weapons.len().max(1)).unwrap_or(1);
     (0..weapons)
-        .filter_map(|w| take_at(game, places, i, t, w))
+        .filter_map(|w| take_at(game, i, t, w))
         .fold(0.0, f32::max)
 }
 
@@ -1373,14 +1422,13 @@ mod tests {
         assert!(states.len() > 20, "{} positions", states.len());
         let mut looked_up = 0;
         for g in states.iter().chain(states.iter().rev()) {
-            let places = places_key(g);
             let n = g.units().len();
             for i in 0..n {
                 let weapons = u8::try_from(g.units()[i].data.weapons.len().max(1)).unwrap_or(1);
                 for t in 0..n {
                     for w in 0..weapons {
                         assert_eq!(
-                            plan(g, places, i, t, w),
+                            plan(g, i, t, w),
                             fresh_plan(g, i, t, w),
                             "unit {i} at {t} with weapon {w}, turn {}",
                             g.turn_number()

@@ -739,3 +739,31 @@ fn output_over_an_input_is_refused_and_changes_nothing() {
         "activate C7\n"
     );
 }
+
+#[test]
+fn the_largest_skirmish_table_drawn_at_a_millimetre_is_scaled_to_fit_within_the_cap() {
+    // A 6,000 x 6,000 mm table (the most R100's scenarios allow) asked at
+    // 1 mm a character would be 36 million characters: the drawing is
+    // coarsened to at most 250,000 and says so.
+    let dir = temp_dir("big-skirmish");
+    let text = std::fs::read_to_string(root().join("scenarios/frontiers/skirmish.ron"))
+        .expect("the skirmish")
+        .replace(
+            "table: (width_mm: 1219, depth_mm: 610)",
+            "table: (width_mm: 6000, depth_mm: 6000)",
+        );
+    assert!(text.contains("6000"));
+    let path = dir.join("big.ron");
+    std::fs::write(&path, &text).expect("written");
+    let run = capped(&["show", arg(&path), "--cell-mm", "1"]);
+    ends_with(&run, 0, "a big table shown");
+    let head = run.stdout.lines().nth(2).unwrap_or("");
+    assert!(
+        head.contains("table 6000 x 6000 mm, 12 mm a character (not 1: a drawing holds at most 250000 characters, so it is scaled to fit)"),
+        "{head}"
+    );
+    let rows = run.stdout.lines().filter(|l| l.starts_with('|')).count();
+    assert_eq!(rows, 6000usize.div_ceil(12));
+    assert!(run.stdout.len() < 400_000, "{} bytes", run.stdout.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}

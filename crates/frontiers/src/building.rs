@@ -368,7 +368,7 @@ impl Game {
             return Ok(0.0);
         }
         let u = &self.units[i];
-        let (things, names) = self.obstacles_for_move(i);
+        let (things, names) = self.obstacles_for_move(i, start, legs);
         let mover = Mover {
             at: footprint(u.data, start, u.facing),
             movement: u8::MAX,
@@ -383,7 +383,7 @@ impl Game {
             self.table.setup.switches.lns_mm,
             self.table.setup.table,
         )
-        .map_err(|e| crate::game::from_path(e, &|k| names[k].clone()))
+        .map_err(|e| crate::game::from_path(e, &|k| self.obstacle_name(names[k])))
     }
 
     /// Whether units `a` and `b` are in contact (R102): within contact

@@ -660,6 +660,9 @@ pub struct Table {
     pub elements: Vec<Shape>,
     /// Each element's short id.
     pub element_tags: Vec<Tag>,
+    /// The elements' and terrain pieces' shapes filed by where they lie:
+    /// element k as number k, terrain piece k after the elements.
+    pub index: crate::index::Grid,
 }
 
 /// A shot's line and modifiers, worked out before it is fired.
@@ -800,17 +803,22 @@ impl Game {
                 transformed: false,
             })
             .collect();
+        let terrain: Vec<Shape> = setup
+            .terrain
+            .iter()
+            .map(|t| Footprint::Polygon(t.corners.clone()).shape())
+            .collect();
+        let elements: Vec<Shape> = setup
+            .elements
+            .iter()
+            .map(|e| Footprint::Polygon(e.corners.clone()).shape())
+            .collect();
+        let shapes: Vec<&Shape> = elements.iter().chain(&terrain).collect();
+        let index = crate::index::Grid::new(setup.table, &shapes);
         let table = Table {
-            terrain: setup
-                .terrain
-                .iter()
-                .map(|t| Footprint::Polygon(t.corners.clone()).shape())
-                .collect(),
-            elements: setup
-                .elements
-                .iter()
-                .map(|e| Footprint::Polygon(e.corners.clone()).shape())
-                .collect(),
+            index,
+            terrain,
+            elements,
             element_tags: (0..setup.elements.len())
                 .map(|k| {
                     Tag::new(&crate::setup::element_id(&setup.elements, k)).expect("checked ids")
@@ -993,25 +1001,58 @@ impl Game {
         Ok(i)
     }
 
-    /// What stands in the way of a move of unit `mover`, with names for
-    /// refusals: building elements not ruined, the other standing units,
-    /// vegetation (R114).
-    pub(crate) fn obstacles_for_move(&self, mover: usize) -> (Vec<(Shape, Kind)>, Vec<String>) {
-        self.obstacles_but(mover, &[])
+    /// What may stand in the way of a move of unit `mover` from `start`
+    /// along the leg ends `legs` (R114): building elements not ruined, the
+    /// other standing units, vegetation, in that order, each with what
+    /// names it in a refusal ([`Game::obstacle_name`]). Only those near
+    /// the path are given (the table's index, then each unit's reach):
+    /// what lies farther than the mover's own reach from every leg can
+    /// neither meet the footprint it sweeps nor where it ends.
+    pub(crate) fn obstacles_for_move(
+        &self,
+        mover: usize,
+        start: Pt,
+        legs: &[Pt],
+    ) -> (Vec<(Shape, Kind)>, Vec<Named>) {
+        self.obstacles_but(mover, &[], start, legs)
     }
 
     /// As [`Game::obstacles_for_move`], leaving out the units of `skip`
     /// (those an oval pushes off a light structure, R115).
-    fn obstacles_but(&self, mover: usize, skip: &[usize]) -> (Vec<(Shape, Kind)>, Vec<String>) {
+    fn obstacles_but(
+        &self,
+        mover: usize,
+        skip: &[usize],
+        start: Pt,
+        legs: &[Pt],
+    ) -> (Vec<(Shape, Kind)>, Vec<Named>) {
+        // The path's corridor: each leg, and where it starts, within the
+        // mover's reach from its centre (an oval at any facing), and a
+        // millimetre more.
+        let (len, wide) = self.units[mover].data.base.size_mm();
+        let reach = f64::from(len.max(wide)) / 2.0 + 1.0;
+        let mut path: Vec<(V, V)> = Vec::with_capacity(legs.len().max(1));
+        let mut at = start.v();
+        for end in legs {
+            path.push((at, end.v()));
+            at = end.v();
+        }
+        if path.is_empty() {
+            path.push((at, at));
+        }
+        let mut near = Vec::new();
+        for (p, q) in &path {
+            self.table.index.near_segment(*p, *q, reach, &mut near);
+        }
+        crate::index::Grid::finish(&mut near);
+        let elements = self.table.elements.len() as u32;
         let mut things = Vec::new();
         let mut names = Vec::new();
-        for (k, shape) in self.table.elements.iter().enumerate() {
+        for &n in near.iter().take_while(|n| **n < elements) {
+            let k = n as usize;
             if self.elements[k] > 0 {
-                things.push((shape.clone(), Kind::Building));
-                names.push(format!(
-                    "the building element {}",
-                    self.table.setup.elements[k].name
-                ));
+                things.push((self.table.elements[k].clone(), Kind::Building));
+                names.push(Named::Element(k));
             }
         }
         for (i, u) in self.units.iter().enumerate() {
@@ -1023,22 +1064,46 @@ impl Game {
                 && u.aboard.is_none()
                 && !skip.contains(&i)
             {
+                let (l, w) = u.data.base.size_mm();
+                let r = f64::from(l.max(w)) / 2.0;
+                let c = u.at.v();
+                if path
+                    .iter()
+                    .all(|(p, q)| crate::geometry::point_segment(c, *p, *q) > r + reach)
+                {
+                    continue;
+                }
                 things.push((
                     u.shape(),
                     Kind::Unit {
                         vehicle: u.vehicle(),
                     },
                 ));
-                names.push(format!("{} ({})", u.tag, u.data.short_name()));
+                names.push(Named::Unit(i));
             }
         }
-        for (k, t) in self.table.setup.terrain.iter().enumerate() {
-            if t.kind == TerrainKind::Vegetation {
+        for &n in near.iter().skip_while(|n| **n < elements) {
+            let k = (n - elements) as usize;
+            if self.table.setup.terrain[k].kind == TerrainKind::Vegetation {
                 things.push((self.table.terrain[k].clone(), Kind::Vegetation));
-                names.push(format!("vegetation (terrain[{k}])"));
+                names.push(Named::Terrain(k));
             }
         }
         (things, names)
+    }
+
+    /// What names an obstacle in a refusal.
+    pub(crate) fn obstacle_name(&self, named: Named) -> String {
+        match named {
+            Named::Element(k) => {
+                format!("the building element {}", self.table.setup.elements[k].name)
+            }
+            Named::Unit(i) => {
+                let u = &self.units[i];
+                format!("{} ({})", u.tag, u.data.short_name())
+            }
+            Named::Terrain(k) => format!("vegetation (terrain[{k}])"),
+        }
     }
 
     /// Checks unit `i`'s path; its length in mm and where it ends.
@@ -1077,7 +1142,7 @@ impl Game {
         // An oval may end on circular units standing on a light
         // structure: it pushes them off (R115).
         let pushable = self.pushable(i);
-        let (things, names) = self.obstacles_but(i, &pushable);
+        let (things, names) = self.obstacles_but(i, &pushable, u.at, &points);
         let mover = Mover {
             at: u.footprint(),
             movement: u.movement(),
@@ -1092,7 +1157,7 @@ impl Game {
             self.table.setup.switches.lns_mm,
             self.table.setup.table,
         )
-        .map_err(|e| from_path(e, &|k| names[k].clone()))?;
+        .map_err(|e| from_path(e, &|k| self.obstacle_name(names[k])))?;
         let end = points.last().copied().unwrap_or(u.at);
         if !pushable.is_empty() {
             let mut moved = self.clone();
@@ -1248,22 +1313,38 @@ impl Game {
 
     /// Whether `p` stands in a terrain piece of `kind`: the piece's index.
     fn standing_in(&self, p: Pt, kind: TerrainKind) -> Option<usize> {
-        self.table
-            .setup
-            .terrain
-            .iter()
-            .position(|t| t.kind == kind && point_in(p, &t.corners))
+        // A point in a piece lies within its bounding disc: the index's
+        // pieces near it hold every one it stands in, the first first.
+        let mut near = Vec::new();
+        self.table.index.near_segment(p.v(), p.v(), 0.0, &mut near);
+        crate::index::Grid::finish(&mut near);
+        let elements = self.table.elements.len() as u32;
+        near.iter()
+            .skip_while(|n| **n < elements)
+            .map(|n| (n - elements) as usize)
+            .find(|k| {
+                let t = &self.table.setup.terrain[*k];
+                t.kind == kind && point_in(p, &t.corners)
+            })
     }
 
     /// The obstacles to a line from unit `from` to unit `to` and what each
     /// costs (R120, R122, R131): blocking ones, and crossed ones with the
-    /// penalty of each and whether it is a light structure.
+    /// penalty of each and whether it is a light structure; in a fixed
+    /// order (elements, units, terrain, clouds). Only those that may come
+    /// near one of the lines of `near` are given (each a segment and how
+    /// far from it an obstacle's bounding disc may reach, as
+    /// [`crate::sight`] asks): the table's index for the fixed shapes, a
+    /// unit's or cloud's own reach for the rest. What is left out is what
+    /// no such line could meet, so the rules decide the same.
     pub(crate) fn sight_obstacles(
         &self,
         from: usize,
         to: usize,
         sniper: bool,
-    ) -> Vec<(Shape, Crossed)> {
+        near: &[(V, V, f64)],
+    ) -> Vec<(std::borrow::Cow<'_, Shape>, Crossed)> {
+        use std::borrow::Cow;
         let s = &self.units[from];
         let t = &self.units[to];
         let sw = self.table.setup.switches;
@@ -1275,41 +1356,58 @@ impl Game {
         // A flier over an element stands on its roof, outdoors (R116).
         let on_roof =
             |u: &Unit, corners: &[Pt]| u.data.has(Ability::Flight) && point_in(u.at, corners);
-        for (k, shape) in self.table.elements.iter().enumerate() {
+        let mut fixed = Vec::new();
+        for (p, q, reach) in near {
+            self.table.index.near_segment(*p, *q, *reach, &mut fixed);
+        }
+        crate::index::Grid::finish(&mut fixed);
+        let elements = self.table.elements.len() as u32;
+        for &n in fixed.iter().take_while(|n| **n < elements) {
+            let k = n as usize;
+            let shape = &self.table.elements[k];
             let corners = &self.table.setup.elements[k].corners;
             if self.elements[k] == 0 {
                 if !touched(shape) {
-                    out.push((shape.clone(), Crossed::Light));
+                    out.push((Cow::Borrowed(shape), Crossed::Light));
                 }
             } else if !on_roof(s, corners) && !on_roof(t, corners) {
-                out.push((shape.clone(), Crossed::Block));
+                out.push((Cow::Borrowed(shape), Crossed::Block));
             }
         }
         for (i, u) in self.units.iter().enumerate() {
             if i == from || i == to {
                 continue;
             }
-            if u.alive && !sniper && u.inside.is_none() && u.aboard.is_none() {
-                out.push((u.shape(), Crossed::Block));
-            } else if u.carcass {
+            let blocks = u.alive && !sniper && u.inside.is_none() && u.aboard.is_none();
+            if !blocks && !u.carcass {
+                continue;
+            }
+            if !self.meets_corridor(u, near) {
+                continue;
+            }
+            if blocks {
+                out.push((Cow::Owned(u.shape()), Crossed::Block));
+            } else {
                 let shape = u.shape();
                 if !touched(&shape) {
-                    out.push((shape, Crossed::Light));
+                    out.push((Cow::Owned(shape), Crossed::Light));
                 }
             }
         }
-        for (k, tp) in self.table.setup.terrain.iter().enumerate() {
+        for &n in fixed.iter().skip_while(|n| **n < elements) {
+            let k = (n - elements) as usize;
+            let tp = &self.table.setup.terrain[k];
             let shape = &self.table.terrain[k];
             match tp.kind {
                 TerrainKind::Vegetation | TerrainKind::Hill => {
                     let in_it = point_in(s.at, &tp.corners) || point_in(t.at, &tp.corners);
                     if !in_it {
-                        out.push((shape.clone(), Crossed::Block));
+                        out.push((Cow::Borrowed(shape), Crossed::Block));
                     }
                 }
                 TerrainKind::LightStructure => {
                     if !touched(shape) {
-                        out.push((shape.clone(), Crossed::Light));
+                        out.push((Cow::Borrowed(shape), Crossed::Light));
                     }
                 }
                 TerrainKind::Crater => {}
@@ -1318,11 +1416,96 @@ impl Game {
         for c in &self.clouds {
             if c.owner != u16::from(s.side)
                 && let Some(p) = c.penalty(self.turn)
+                && may_meet(near, c.at.v(), f64::from(CLOUD_MM) / 2.0)
             {
-                out.push((Footprint::disc(c.at, CLOUD_MM).shape(), Crossed::Smoke(p)));
+                out.push((
+                    Cow::Owned(Footprint::disc(c.at, CLOUD_MM).shape()),
+                    Crossed::Smoke(p),
+                ));
             }
         }
         out
+    }
+
+    /// The ways a line from unit `from` to unit `to` may run (R118):
+    /// straight at the target outdoors; through an opening when either
+    /// stands in a building.
+    fn sight_ways(&self, from: usize, to: usize) -> Vec<Way> {
+        let (s, t) = (&self.units[from], &self.units[to]);
+        if s.inside.is_none() && t.inside.is_none() {
+            vec![Way::Through {
+                from: s.at,
+                to: t.shape(),
+                modifier: 0,
+            }]
+        } else {
+            self.building_lines(from, to)
+        }
+    }
+
+    /// Where the lines of `ways` from unit `from` to unit `to` may meet
+    /// something: near the segment from where each way starts to its
+    /// target's centre, as far as the target reaches and a millimetre (the
+    /// sight search's own reach), and near the line from centre to centre
+    /// (a clear way's smoke). [`Game::sight_obstacles`] gives what lies
+    /// there.
+    fn sight_corridors(&self, from: usize, to: usize, ways: &[Way]) -> Vec<(V, V, f64)> {
+        let (s, t) = (&self.units[from], &self.units[to]);
+        let mut near = vec![(s.at.v(), t.at.v(), GRAZE_MM + 1.0)];
+        for way in ways {
+            if let Way::Through {
+                from: p, to: shape, ..
+            } = way
+            {
+                let (centre, half) = crate::sight::centre_and_half(shape);
+                near.push((p.v(), centre, half + 1.0));
+            }
+        }
+        near
+    }
+
+    /// Hashes into `h` all that unit `from`'s lines of sight to unit `to`
+    /// depend on beyond the two units themselves and the table: every
+    /// other unit and enemy cloud that may come near them ([`Game::aim`]'s
+    /// own corridors and filter), by index with where and how it stands,
+    /// the elements' steps and the turn's smoke. Two positions that hash
+    /// alike here, with the same shooter and target, aim alike: a bot may
+    /// keep a shot's plan by it, and work out again only what a move
+    /// changed.
+    pub fn sight_key<H: std::hash::Hasher>(&self, from: usize, to: usize, h: &mut H) {
+        use std::hash::Hash;
+        let ways = self.sight_ways(from, to);
+        let near = self.sight_corridors(from, to, &ways);
+        for (i, u) in self.units.iter().enumerate() {
+            if i != from && i != to && (u.alive || u.carcass) && self.meets_corridor(u, &near) {
+                (
+                    i,
+                    u.at,
+                    u.facing,
+                    u.alive,
+                    u.carcass,
+                    u.inside,
+                    u.aboard,
+                    u.back,
+                    u.transformed,
+                )
+                    .hash(h);
+            }
+        }
+        u32::MAX.hash(h);
+        for c in &self.clouds {
+            if may_meet(&near, c.at.v(), f64::from(CLOUD_MM) / 2.0) {
+                (c.at, c.owner, c.penalty(self.turn)).hash(h);
+            }
+        }
+        self.elements.hash(h);
+    }
+
+    /// Whether unit `u` may come near one of the lines of `near` (see
+    /// [`may_meet`]).
+    fn meets_corridor(&self, u: &Unit, near: &[(V, V, f64)]) -> bool {
+        let (l, w) = u.data.base.size_mm();
+        may_meet(near, u.at.v(), f64::from(l.max(w)) / 2.0)
     }
 
     /// The best line from unit `from` to unit `to` within the arc of its
@@ -1332,7 +1515,9 @@ impl Game {
         let s = &self.units[from];
         let t = &self.units[to];
         let sw = self.table.setup.switches;
-        let obstacles = self.sight_obstacles(from, to, sniper);
+        let ways = self.sight_ways(from, to);
+        let near = self.sight_corridors(from, to, &ways);
+        let obstacles = self.sight_obstacles(from, to, sniper, &near);
         let list: Vec<Obstacle> = obstacles
             .iter()
             .map(|(shape, c)| Obstacle {
@@ -1350,17 +1535,6 @@ impl Game {
             facing: dir(f64::from(s.facing)),
             half: (f64::from(arc) / 2.0).to_radians(),
         });
-        // The ways a line may run (R118): straight at the target outdoors;
-        // through an opening when either stands in a building.
-        let ways = if s.inside.is_none() && t.inside.is_none() {
-            vec![Way::Through {
-                from: s.at,
-                to: t.shape(),
-                modifier: 0,
-            }]
-        } else {
-            self.building_lines(from, to)
-        };
         let mut lines: Vec<(i8, Pt, crate::sight::Sight)> = Vec::new();
         let mut clear = false;
         for way in &ways {
@@ -2190,10 +2364,17 @@ impl Game {
         let (a, b) = (s.at.v(), p.v());
         let blocked = |shape: &Shape| blocks_segment(shape, a, b, GRAZE_MM);
         let flier = s.data.has(Ability::Flight);
-        if self.table.elements.iter().enumerate().any(|(k, e)| {
+        // The fixed shapes near the line (the table's index): what blocks
+        // it lies across it.
+        let mut near = Vec::new();
+        self.table.index.near_segment(a, b, GRAZE_MM, &mut near);
+        crate::index::Grid::finish(&mut near);
+        let elements = self.table.elements.len() as u32;
+        if near.iter().take_while(|n| **n < elements).any(|n| {
+            let k = *n as usize;
             self.elements[k] > 0
                 && !(flier && point_in(s.at, &self.table.setup.elements[k].corners))
-                && blocked(e)
+                && blocked(&self.table.elements[k])
         }) {
             return false;
         }
@@ -2205,7 +2386,9 @@ impl Game {
         {
             return false;
         }
-        !self.table.setup.terrain.iter().enumerate().any(|(k, t)| {
+        !near.iter().skip_while(|n| **n < elements).any(|n| {
+            let k = (n - elements) as usize;
+            let t = &self.table.setup.terrain[k];
             matches!(t.kind, TerrainKind::Vegetation | TerrainKind::Hill)
                 && !point_in(s.at, &t.corners)
                 && !point_in(p, &t.corners)
@@ -3275,6 +3458,34 @@ impl Game {
     pub fn overlapping(&self, a: usize, b: usize) -> bool {
         overlaps(&self.units[a].shape(), &self.units[b].shape())
     }
+}
+
+/// Whether a shape reaching at most `r` from `c` may come near one of the
+/// lines of `near` (each a segment and how far from it a bounding disc may
+/// reach, as [`crate::sight`] asks): its bounding disc (about its first
+/// core point, at most 2r across, within r of c) within that reach.
+fn may_meet(near: &[(V, V, f64)], c: V, r: f64) -> bool {
+    near.iter().any(|(p, q, reach)| {
+        let d = 3.0 * r + reach + 1.0;
+        // Beyond the segment's box grown by the reach: farther than that
+        // from it, decided without a square root.
+        let out = c.x < p.x.min(q.x) - d
+            || c.x > p.x.max(q.x) + d
+            || c.y < p.y.min(q.y) - d
+            || c.y > p.y.max(q.y) + d;
+        !out && crate::geometry::point_segment(c, *p, *q) <= d
+    })
+}
+
+/// What stands in a move's way, for the refusal that names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Named {
+    /// A building element, by index.
+    Element(usize),
+    /// A unit, by index.
+    Unit(usize),
+    /// A terrain piece, by index.
+    Terrain(usize),
 }
 
 /// What a crossed obstacle costs a shot.

@@ -572,9 +572,11 @@ pub fn blocks_segment(shape: &Shape, p: V, q: V, graze: f64) -> bool {
 /// the parts within `depth` of an edge (each a capsule, so one interval),
 /// leave something.
 fn polygon_blocks(corners: &[V], p: V, q: V, depth: f64) -> bool {
+    let n = corners.len();
+    let outline = || (0..n).map(move |i| (corners[i], corners[(i + 1) % n]));
     // Where the segment crosses the outline.
     let mut cuts = vec![0.0, 1.0];
-    for (a, b) in edges(corners) {
+    for (a, b) in outline() {
         if let Some(t) = crossing(p, q, a, b) {
             cuts.push(t);
         }
@@ -589,9 +591,21 @@ fn polygon_blocks(corners: &[V], p: V, q: V, depth: f64) -> bool {
     if inside_parts.is_empty() {
         return false;
     }
-    let mut near: Vec<(f64, f64)> = edges(corners)
-        .iter()
-        .filter_map(|(a, b)| capsule_interval(p, q, *a, *b, depth))
+    // A part's middle deeper than `depth` (and rounding) from every edge:
+    // the segment around it is covered by no edge's reach, so the walk
+    // below would find that gap. Decided at once.
+    let deep = inside_parts.iter().any(|&(lo, hi)| {
+        let m = p.add(q.sub(p).scale((lo + hi) / 2.0));
+        outline()
+            .map(|(a, b)| point_segment(m, a, b))
+            .fold(f64::INFINITY, f64::min)
+            > depth + EPS
+    });
+    if deep {
+        return true;
+    }
+    let mut near: Vec<(f64, f64)> = outline()
+        .filter_map(|(a, b)| capsule_interval(p, q, a, b, depth))
         .collect();
     near.sort_by(|x, y| x.0.total_cmp(&y.0));
     // A length of the segment that counts: more than rounding.

@@ -36,6 +36,7 @@ pub mod data;
 pub mod deploy;
 pub mod game;
 pub mod geometry;
+pub mod index;
 pub mod marks;
 pub mod moves;
 pub mod objectives;

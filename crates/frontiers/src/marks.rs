@@ -208,7 +208,7 @@ impl Game {
     /// `why`: where the first thing that blocks it starts, if one does.
     fn blocked_mark(&self, i: usize, t: usize, why: String) -> Mark {
         let (a, b) = (self.units[i].at.v(), self.units[t].at.v());
-        let obstacles = self.sight_obstacles(i, t, false);
+        let obstacles = self.sight_obstacles(i, t, false, &[(a, b, GRAZE_MM + 1.0)]);
         let first = obstacles
             .iter()
             .filter(|(_, c)| *c == Crossed::Block)

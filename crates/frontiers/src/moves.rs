@@ -13,6 +13,7 @@
 use std::fmt;
 
 use crate::geometry::{EPS, Footprint, Pt, Shape, V, along_leg, first_touch, overlaps, swept};
+use crate::index::Bounds;
 
 /// The most legs a move has (R113).
 pub const MAX_LEGS: usize = 8;
@@ -174,13 +175,22 @@ pub fn check_path(
     let standing = mover.at.shape();
     let mut vegetation = false;
     let mut at = start;
+    // Each thing's box: what a leg's swept box misses, it cannot touch.
+    let boxes: Vec<Bounds> = things
+        .iter()
+        .map(|(thing, _)| Bounds::of(thing).grown(EPS))
+        .collect();
     for end in legs {
         let by = V::new(f64::from(end.x - at.x), f64::from(end.y - at.y));
         let moved = placed(&mover.at, at, None).shape();
         let area = swept(&moved, by);
+        let area_box = Bounds::of(&area);
         // The first thing touched along this leg, if any.
         let mut first: Option<(f64, usize, Kind)> = None;
         for (i, (thing, kind)) in things.iter().enumerate() {
+            if !boxes[i].meets(&area_box) {
+                continue;
+            }
             let stops = match kind {
                 Kind::Building => !mover.flight,
                 Kind::Unit { vehicle } => !mover.flight && (*vehicle || !mover.vehicle),

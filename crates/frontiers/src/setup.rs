@@ -956,10 +956,8 @@ impl Setup {
         if self.victory == Victory::TreasureHunt && self.crates.is_empty() {
             p.add("crates", Some(148), "a treasure hunt needs its crates");
         }
-        if self.victory == Victory::AttackDefense {
-            if self.objectives.is_empty() {
-                p.add("objectives", Some(148), "an attack needs its objectives");
-            }
+        if self.victory == Victory::AttackDefense && self.objectives.is_empty() {
+            p.add("objectives", Some(148), "an attack needs its objectives");
         }
         // Read wherever a side is attacked or defended (R148), whatever the
         // victory: side 0 or 1, never another.

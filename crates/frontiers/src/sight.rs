@@ -100,6 +100,24 @@ fn entry(shape: &Shape, from: V, dir: V, far: f64) -> Option<f64> {
     Some(t * far)
 }
 
+/// A shape's centre (its core points' mean) and how far it reaches from
+/// there: where the sight search aims at a target, and how wide the
+/// corridor to it is.
+pub(crate) fn centre_and_half(shape: &Shape) -> (V, f64) {
+    let centre = shape
+        .core
+        .iter()
+        .fold(V::new(0.0, 0.0), |a, p| a.add(*p))
+        .scale(1.0 / shape.core.len().max(1) as f64);
+    let half = shape
+        .core
+        .iter()
+        .map(|p| p.sub(centre).len())
+        .fold(0.0, f64::max)
+        + shape.radius;
+    (centre, half)
+}
+
 /// Every clear line of sight from `from` to `target` worth telling apart:
 /// one for each set of obstacles crossed that some clear line crosses,
 /// the first found of each (see the module doc), in a fixed order.
@@ -128,11 +146,7 @@ pub fn sight_lines_in(
     arc: Option<Arc>,
 ) -> Vec<Sight> {
     let s = from.v();
-    let centre = target
-        .core
-        .iter()
-        .fold(V::new(0.0, 0.0), |a, p| a.add(*p))
-        .scale(1.0 / target.core.len().max(1) as f64);
+    let (centre, target_half) = centre_and_half(target);
     let to_centre = centre.sub(s);
     let d = to_centre.len();
     if d == 0.0 {
@@ -162,25 +176,12 @@ pub fn sight_lines_in(
     // the target's far side and within its cone, roughly (a disc round
     // each, against the segment to the target's centre widened by its
     // reach); the exact test comes later.
-    let target_half = target
-        .core
-        .iter()
-        .map(|p| p.sub(centre).len())
-        .fold(0.0, f64::max)
-        + target.radius;
     let relevant: Vec<usize> = obstacles
         .iter()
         .enumerate()
         .filter(|(_, o)| {
             // A circle round the obstacle, about its first core point.
-            let first = o.shape.core[0];
-            let half = o
-                .shape
-                .core
-                .iter()
-                .map(|p| p.sub(first).len())
-                .fold(0.0, f64::max)
-                + o.shape.radius;
+            let (first, half) = crate::index::bounding_disc(o.shape);
             first.sub(s).len() - half <= target_far
                 && point_segment(first, s, centre) <= half + target_half + 1.0
         })
@@ -210,7 +211,14 @@ pub fn sight_lines_in(
         tried.push((w[0] + w[1]) / 2.0);
     }
     tried.extend(angles.last().copied());
+    // Each relevant obstacle's box: a line whose box misses it is neither
+    // blocked nor crossed by it, so the exact test is spared.
+    let boxes: Vec<crate::index::Bounds> = relevant
+        .iter()
+        .map(|&i| crate::index::Bounds::of(obstacles[i].shape).grown(EPS))
+        .collect();
     let mut out: Vec<Sight> = Vec::new();
+    let mut last_blocker: Option<usize> = None;
     for a in tried {
         let (sin, cos) = (a.sin(), a.cos());
         let dir = V::new(ahead.x * cos - ahead.y * sin, ahead.x * sin + ahead.y * cos);
@@ -223,11 +231,25 @@ pub fn sight_lines_in(
         let to = s.add(dir.scale(t));
         let mut crossed = Vec::new();
         let mut blocked = false;
-        for &i in &relevant {
+        let line = crate::index::Bounds::segment(s, to);
+        // The obstacle that blocked the last line tried first: its
+        // neighbour is most often blocked by it too, and a blocked line
+        // is dropped whatever else it crosses.
+        if let Some(k) = last_blocker
+            && boxes[k].meets(&line)
+            && blocks_segment(obstacles[relevant[k]].shape, s, to, graze)
+        {
+            continue;
+        }
+        for (k, &i) in relevant.iter().enumerate() {
             let o = obstacles[i];
+            if !boxes[k].meets(&line) {
+                continue;
+            }
             if blocks_segment(o.shape, s, to, graze) {
                 if o.blocks {
                     blocked = true;
+                    last_blocker = Some(k);
                     break;
                 }
                 crossed.push(i);

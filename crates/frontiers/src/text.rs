@@ -15,6 +15,24 @@ use crate::geometry::{Footprint, Pt, gap};
 use crate::setup::{TerrainKind, point_in};
 use crate::turn::card_ids;
 
+/// The most characters a text drawing of the table holds (about 500 x
+/// 500): a finer cell asked for on a larger table is coarsened to fit,
+/// and the drawing says so.
+pub const MOST_DRAWN: i64 = 250_000;
+
+/// The cell a drawing of a table of `table` mm uses when `cell_mm` is
+/// asked for: that, or the finest whole mm that keeps the drawing within
+/// [`MOST_DRAWN`] characters.
+pub fn drawn_cell(table: (u16, u16), cell_mm: u16) -> i32 {
+    let (w, d) = (i64::from(table.0), i64::from(table.1));
+    let chars = |cell: i64| ((w + cell - 1) / cell) * ((d + cell - 1) / cell);
+    let mut cell = i64::from(cell_mm.max(1));
+    while chars(cell) > MOST_DRAWN {
+        cell += 1;
+    }
+    cell as i32
+}
+
 /// The default cell of the text table: 20 mm a character.
 pub const DEFAULT_CELL_MM: u16 = 20;
 
@@ -129,14 +147,22 @@ pub fn unit_line(game: &Game, u: &Unit, viewer: Option<u8>) -> String {
 /// The table drawn in text, `cell_mm` mm a character, far edge at the
 /// top; then the legend, every unit, the clouds and the status.
 pub fn draw(game: &Game, cell_mm: u16, viewer: Option<u8>) -> String {
-    let cell = i32::from(cell_mm.max(1));
+    let asked = i32::from(cell_mm.max(1));
     let (w, d) = game.setup().table;
+    let cell = drawn_cell(game.setup().table, cell_mm);
     let cols = (i32::from(w) + cell - 1) / cell;
     let rows = (i32::from(d) + cell - 1) / cell;
     let mut out = String::new();
+    let scaled = if cell > asked {
+        format!(
+            " (not {asked}: a drawing holds at most {MOST_DRAWN} characters, so it is scaled to fit)"
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "table {w} x {d} mm, {cell} mm a character; the first seat's edge at the bottom"
+        "table {w} x {d} mm, {cell} mm a character{scaled}; the first seat's edge at the bottom"
     );
     for row in (0..rows).rev() {
         out.push('|');
@@ -274,8 +300,17 @@ fn cell_char(game: &Game, p: Pt, cell: i32) -> char {
     {
         return 'x';
     }
-    for (k, e) in game.setup().elements.iter().enumerate() {
-        if point_in(p, &e.corners) {
+    // Only the fixed shapes filed near the cell (the table's index): a
+    // cell's square lies within a cell's length of its centre.
+    let mut near = Vec::new();
+    game.table
+        .index
+        .near_segment(p.v(), p.v(), f64::from(cell), &mut near);
+    crate::index::Grid::finish(&mut near);
+    let elements = game.setup().elements.len() as u32;
+    for &n in near.iter().take_while(|n| **n < elements) {
+        let k = n as usize;
+        if point_in(p, &game.setup().elements[k].corners) {
             return if game.element_steps()[k] > 0 {
                 '#'
             } else {
@@ -300,9 +335,11 @@ fn cell_char(game: &Game, p: Pt, cell: i32) -> char {
         Pt::new(p.x - half, p.y + half),
     ])
     .shape();
-    for t in &game.setup().terrain {
+    for &n in near.iter().skip_while(|n| **n < elements) {
+        let k = (n - elements) as usize;
+        let t = &game.setup().terrain[k];
         let thin = t.kind == TerrainKind::LightStructure
-            && crate::geometry::overlaps(&Footprint::Polygon(t.corners.clone()).shape(), &square);
+            && crate::geometry::overlaps(&game.table.terrain[k], &square);
         if thin || point_in(p, &t.corners) {
             return match t.kind {
                 TerrainKind::Vegetation => '*',

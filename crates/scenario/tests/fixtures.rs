@@ -1,6 +1,8 @@
 //! Every invalid scenario in `scenarios/tests/` is refused with exactly the
 //! problems its `// expect:` lines name: each expected text appears in its own
-//! reported problem, and nothing else is reported.
+//! reported problem, and nothing else is reported. The tables at the
+//! documented limits beside them (`frontiers-*.ron`, made by
+//! `scripts/frontiers-scale-tables.py`) are valid, and load.
 
 use std::path::PathBuf;
 
@@ -10,9 +12,38 @@ fn fixtures() -> Vec<PathBuf> {
         .expect("scenarios/tests exists")
         .map(|e| e.expect("readable entry").path())
         .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .filter(|p| !is_scale_table(p))
         .collect();
     files.sort();
     files
+}
+
+/// Whether `path` is one of the valid tables at the limits.
+fn is_scale_table(path: &std::path::Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("frontiers-"))
+}
+
+#[test]
+fn the_tables_at_the_limits_load() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/tests");
+    let tables: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("scenarios/tests exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| is_scale_table(p))
+        .collect();
+    assert_eq!(tables.len(), 2, "{tables:?}");
+    for path in tables {
+        match sandtable_scenario::load_any(&path) {
+            Ok(sandtable_scenario::Loaded::Frontiers(s)) => {
+                assert!(s.setup.terrain.len() == 200 || s.setup.units.len() == 120);
+                assert!(s.setup.terrain.iter().all(|t| t.corners.len() == 64));
+            }
+            Ok(_) => panic!("{} is a Frontiers table", path.display()),
+            Err(e) => panic!("{}: {e}", path.display()),
+        }
+    }
 }
 
 #[test]

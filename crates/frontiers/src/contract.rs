@@ -18,7 +18,7 @@ use crate::command::Kind;
 use crate::command::{Command, Legs, MAX_PARTS, P16, Part, Special, Step, Tag};
 use crate::data::{Ability, Back, LOCATIONS, Location};
 use crate::game::{CommandError, Event, Game, Shot, Struck, weapon_name};
-use crate::geometry::{Footprint, Pt, gap};
+use crate::geometry::{EPS, Footprint, Pt, V, gap, round_mm};
 use crate::setup::TerrainKind;
 use crate::templates::{LARGE_MM, SMALL_MM};
 use crate::turn::{Owing, Phase, card_ids, kind_of};
@@ -99,6 +99,10 @@ impl Refusal for CommandError {
 /// Tries per member drawn before a draw gives up (a crowded table refuses
 /// most points).
 const TRIES: usize = 12;
+
+/// The most paths round an obstacle or through a building tried for one
+/// charge's or care's family: the nearest first (R134, R139).
+const DETOURS_TRIED: usize = 48;
 
 fn spot(p: Pt) -> Option<Spot> {
     Some(Spot::Point {
@@ -287,7 +291,12 @@ impl Game {
 
     /// Paths of unit `i` to contact with unit `t` that `ok` accepts: none
     /// at all where it accepts standing still, else one straight leg to
-    /// contact from each of 16 sides of `t`, the nearest first, at most 4.
+    /// contact from each of 16 sides of `t`, the nearest first, at most 4;
+    /// where no straight leg is accepted, the ways round what stands
+    /// between ([`Game::detour_paths`]) and into or out of a building by
+    /// its doors ([`Game::building_paths`]), the shortest first. So a
+    /// charge or a care of several legs, or indoors, is listed as one of
+    /// one straight leg is (R113, R117, R134, R139).
     fn approach_paths(&self, i: usize, t: usize, ok: impl Fn(&Legs) -> bool) -> Vec<Legs> {
         let u = &self.units[i];
         let target = &self.units[t];
@@ -295,21 +304,262 @@ impl Game {
             return vec![Legs::default()];
         }
         let reach = f64::from(u.movement()) * f64::from(self.setup().switches.lns_mm);
-        if gap(&u.shape(), &target.shape()) > reach {
+        if u.inside.is_none() && target.inside.is_none() {
+            if gap(&u.shape(), &target.shape()) > reach {
+                return Vec::new();
+            }
+            let mut ends: Vec<(f64, Pt)> = (0..16)
+                .filter_map(|k| self.contact_spot(i, t, f64::from(k) * 22.5))
+                .map(|p| {
+                    let d = f64::from(p.x - u.at.x).hypot(f64::from(p.y - u.at.y));
+                    (d, p)
+                })
+                .filter(|(d, _)| *d <= reach)
+                .collect();
+            ends.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let straight: Vec<Legs> = ends
+                .into_iter()
+                .filter_map(|(_, p)| {
+                    let legs = Legs::of(&[Game::p16(p)])?;
+                    ok(&legs).then_some(legs)
+                })
+                .take(4)
+                .collect();
+            if !straight.is_empty() {
+                return straight;
+            }
+            return self.detour_paths(i, t, reach, &ok);
+        }
+        self.building_paths(i, t, reach, &ok)
+    }
+
+    /// The spots in contact with unit `t` where unit `i` may end, at 16
+    /// bearings, within `reach` of `from` (straight).
+    fn contact_ends(&self, i: usize, t: usize, from: Pt, reach: f64) -> Vec<Pt> {
+        (0..16)
+            .filter_map(|k| self.contact_spot(i, t, f64::from(k) * 22.5))
+            .filter(|p| f64::from(p.x - from.x).hypot(f64::from(p.y - from.y)) <= reach)
+            .collect()
+    }
+
+    /// Points unit `i` may turn at to pass round what stands near the
+    /// line from `from` to `to`: beside each corner of a building element
+    /// (off it along the corner's bisector by the unit's half-width and 3
+    /// mm) and round each other unit (8 points, as far off), within
+    /// `reach` of `from`.
+    fn turning_points(&self, i: usize, from: Pt, to: Pt, reach: f64) -> Vec<Pt> {
+        let u = &self.units[i];
+        let (len, wide) = u.data.base.size_mm();
+        let r = f64::from(len.max(wide)) / 2.0 + 3.0;
+        let (a, b) = (from.v(), to.v());
+        let near = |p: V| crate::geometry::point_segment(p, a, b) <= reach;
+        let mut out = Vec::new();
+        for (k, shape) in self.table.elements.iter().enumerate() {
+            if self.ruined(k) {
+                continue;
+            }
+            let c = &shape.core;
+            let n = c.len();
+            for j in 0..n {
+                let (prev, at, next) = (c[(j + n - 1) % n], c[j], c[(j + 1) % n]);
+                let out_dir = |p: V| {
+                    let d = at.sub(p);
+                    let l = d.len().max(EPS);
+                    V::new(d.x / l, d.y / l)
+                };
+                let (d1, d2) = (out_dir(prev), out_dir(next));
+                let bis = V::new(d1.x + d2.x, d1.y + d2.y);
+                let l = bis.len();
+                if l < EPS {
+                    continue;
+                }
+                // Off the corner, away from the element's inside.
+                let scale = r / (l / 2.0).max(0.2);
+                for sign in [1.0, -1.0] {
+                    let p = V::new(
+                        at.x + sign * bis.x / l * scale,
+                        at.y + sign * bis.y / l * scale,
+                    );
+                    if !crate::setup::point_in(round_mm(p), &self.table.setup.elements[k].corners)
+                        && near(p)
+                    {
+                        out.push(round_mm(p));
+                        break;
+                    }
+                }
+            }
+        }
+        for (k, o) in self.units.iter().enumerate() {
+            if k == i || !o.alive || o.inside.is_some() || o.aboard.is_some() {
+                continue;
+            }
+            let (l2, w2) = o.data.base.size_mm();
+            let d = f64::from(l2.max(w2)) / 2.0 + r;
+            for n in 0..8 {
+                let ang = f64::from(n) * std::f64::consts::FRAC_PI_4;
+                let p = V::new(o.at.v().x + d * ang.cos(), o.at.v().y + d * ang.sin());
+                if near(p) {
+                    out.push(round_mm(p));
+                }
+            }
+        }
+        out.retain(|p| f64::from(p.x - from.x).hypot(f64::from(p.y - from.y)) <= reach);
+        out
+    }
+
+    /// Paths of two legs round what stands between unit `i` and unit `t`,
+    /// both outdoors: by a turning point to a spot in contact, within
+    /// `reach`, the shortest first, at most 4 of those `ok` accepts; a
+    /// bounded number tried.
+    fn detour_paths(
+        &self,
+        i: usize,
+        t: usize,
+        reach: f64,
+        ok: &impl Fn(&Legs) -> bool,
+    ) -> Vec<Legs> {
+        let start = self.units[i].at;
+        let target = self.units[t].at;
+        let dist = |a: Pt, b: Pt| f64::from(a.x - b.x).hypot(f64::from(a.y - b.y));
+        let mut tries: Vec<(f64, Pt, Pt)> = Vec::new();
+        for w in self.turning_points(i, start, target, reach) {
+            let first = dist(start, w);
+            for c in self.contact_ends(i, t, w, reach - first) {
+                tries.push((first + dist(w, c), w, c));
+            }
+        }
+        tries.sort_by(|a, b| a.0.total_cmp(&b.0));
+        tries
+            .into_iter()
+            .take(DETOURS_TRIED)
+            .filter_map(|(_, w, c)| {
+                let legs = Legs::of(&[Game::p16(w), Game::p16(c)])?;
+                ok(&legs).then_some(legs)
+            })
+            .take(4)
+            .collect()
+    }
+
+    /// Paths into, within or out of a building to contact (R102, R117):
+    /// to a unit indoors, into a free space linked to its own, through a
+    /// door from outdoors (a straight leg to before the door, or two legs
+    /// round what stands between) or through linked spaces from within;
+    /// to a unit outdoors from indoors, out by a door behind the mover's
+    /// space to a spot in contact. The fewest spaces and shortest first,
+    /// at most 4 of those `ok` accepts.
+    fn building_paths(
+        &self,
+        i: usize,
+        t: usize,
+        reach: f64,
+        ok: &impl Fn(&Legs) -> bool,
+    ) -> Vec<Legs> {
+        let u = &self.units[i];
+        if u.vehicle() || u.data.base != crate::data::Base::Round {
             return Vec::new();
         }
-        let mut ends: Vec<(f64, Pt)> = (0..16)
-            .filter_map(|k| self.contact_spot(i, t, f64::from(k) * 22.5))
-            .map(|p| {
-                let d = f64::from(p.x - u.at.x).hypot(f64::from(p.y - u.at.y));
-                (d, p)
-            })
-            .filter(|(d, _)| *d <= reach)
-            .collect();
-        ends.sort_by(|a, b| a.0.total_cmp(&b.0));
-        ends.into_iter()
-            .filter_map(|(_, p)| {
-                let legs = Legs::of(&[Game::p16(p)])?;
+        let lns = f64::from(self.setup().switches.lns_mm);
+        let els = &self.setup().elements;
+        let dist = |a: Pt, b: Pt| f64::from(a.x - b.x).hypot(f64::from(a.y - b.y));
+        let mut tries: Vec<(f64, Vec<Step>)> = Vec::new();
+        match (u.inside, self.units[t].inside) {
+            (_, Some((e, k))) => {
+                let e = usize::from(e);
+                let tag = self.element_tag(e);
+                // Each free space linked to the target's, by the fewest
+                // spaces from where the mover comes in.
+                let goal = |j: u8| j != k && self.linked(e, j, k);
+                let starts: Vec<(f64, Vec<Step>, u8)> = match u.inside {
+                    Some((e0, j0)) if usize::from(e0) == e => vec![(0.0, Vec::new(), j0)],
+                    Some(_) => Vec::new(),
+                    None => (0..els[e].openings.len())
+                        .filter(|o| self.passable(e, *o))
+                        .flat_map(|o| {
+                            let before = self.before_door(i, e, o);
+                            els[e].openings[o]
+                                .behind
+                                .iter()
+                                .filter_map(move |b| Some((before?, *b)))
+                                .collect::<Vec<_>>()
+                        })
+                        .flat_map(|(before, b)| {
+                            let mut ways =
+                                vec![(dist(u.at, before), vec![Step::At(Game::p16(before))])];
+                            // Round what stands between, to the door.
+                            let first = dist(u.at, before);
+                            if first > 0.0 {
+                                for w in self.turning_points(i, u.at, before, reach) {
+                                    let d = dist(u.at, w) + dist(w, before);
+                                    if d <= reach {
+                                        ways.push((
+                                            d,
+                                            vec![
+                                                Step::At(Game::p16(w)),
+                                                Step::At(Game::p16(before)),
+                                            ],
+                                        ));
+                                    }
+                                }
+                            }
+                            ways.into_iter().map(move |(d, mut steps)| {
+                                steps.push(Step::Space(tag, b + 1));
+                                (d + lns, steps, b)
+                            })
+                        })
+                        .collect(),
+                };
+                for (cost, steps, first) in starts {
+                    if goal(first) {
+                        tries.push((cost, steps.clone()));
+                    }
+                    // Breadth first through free linked spaces.
+                    let mut seen = vec![first];
+                    let mut frontier = vec![(cost, steps, first)];
+                    while let Some((c, path, at)) = frontier.pop() {
+                        if c + lns > reach + EPS {
+                            continue;
+                        }
+                        for n in 0..els[e].spaces.len() as u8 {
+                            if seen.contains(&n) || !self.linked(e, at, n) || n == k {
+                                continue;
+                            }
+                            if self.occupant(e as u8, n, i).is_some() {
+                                continue;
+                            }
+                            seen.push(n);
+                            let mut p = path.clone();
+                            p.push(Step::Space(tag, n + 1));
+                            if goal(n) {
+                                tries.push((c + lns, p.clone()));
+                            }
+                            frontier.insert(0, (c + lns, p, n));
+                        }
+                    }
+                }
+            }
+            (Some((e, j)), None) => {
+                let e = usize::from(e);
+                for o in self.doors_of(e, j) {
+                    let Some(before) = self.before_door(i, e, o) else {
+                        continue;
+                    };
+                    for c in self.contact_ends(i, t, before, reach) {
+                        tries.push((
+                            dist(before, c),
+                            vec![Step::At(Game::p16(before)), Step::At(Game::p16(c))],
+                        ));
+                    }
+                }
+            }
+            (None, None) => {}
+        }
+        tries.retain(|(c, _)| *c <= reach + EPS);
+        tries.sort_by(|a, b| a.0.total_cmp(&b.0));
+        tries
+            .into_iter()
+            .take(DETOURS_TRIED)
+            .filter_map(|(_, steps)| {
+                let legs = Legs::of_steps(&steps)?;
                 ok(&legs).then_some(legs)
             })
             .take(4)

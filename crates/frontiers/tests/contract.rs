@@ -119,6 +119,157 @@ fn skirmish(shift: &[(i8, i8)]) -> Setup {
     }
 }
 
+/// How many multi-leg charges and cares the properties found accepted (a
+/// check that the generator below reaches them).
+static MULTI_LEG_ACCEPTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Charges and cares of the units whose moves are listed, drawn along
+/// paths of two and three legs through points within their reach, and
+/// into or out of a building by a door and its linked spaces (R113,
+/// R117, R134, R139): what a person may type or drag, whether the rules
+/// accept it or not.
+fn multi_leg(game: &Game, legal: &[Legal<Command>], rng: &mut ChaCha8Rng) -> Vec<Command> {
+    use rand::Rng;
+    use sandtable_frontiers::command::{Legs, P16, Step};
+    use sandtable_frontiers::data::Ability;
+    let units = game.units();
+    let mut out = Vec::new();
+    let p16 = |x: f64, y: f64| P16::of(Pt::new(x.round() as i32, y.round() as i32));
+    for l in legal {
+        let Command::Move { unit, .. } = l.command else {
+            continue;
+        };
+        let Some(i) = game.find(unit) else { continue };
+        let u = &units[i];
+        let charges = u.data.has(Ability::Charge);
+        let heals = u.data.has(Ability::Medic);
+        if !charges && !heals {
+            continue;
+        }
+        let reach = f64::from(u.movement()) * 30.0;
+        let radius = |k: usize| {
+            let (a, b) = units[k].data.base.size_mm();
+            f64::from(a.max(b)) / 2.0
+        };
+        for (t, e) in units.iter().enumerate() {
+            if t == i || !e.alive || e.aboard.is_some() {
+                continue;
+            }
+            let make = |legs: Legs| {
+                if e.side != u.side && charges {
+                    Some(Command::Charge {
+                        unit,
+                        target: e.tag,
+                        legs,
+                    })
+                } else if e.side == u.side && heals {
+                    Some(Command::Heal {
+                        unit,
+                        patient: e.tag,
+                        legs,
+                    })
+                } else {
+                    None
+                }
+            };
+            // Only where the other is within reach: elsewhere every draw
+            // is refused as too long.
+            let apart = f64::from(e.at.x - u.at.x).hypot(f64::from(e.at.y - u.at.y))
+                - radius(i)
+                - radius(t);
+            let draws = if apart <= reach { 24 } else { 0 };
+            for _ in 0..draws {
+                // To a spot just touching the other, by one or two points
+                // drawn within reach.
+                let a = rng.random::<f64>() * std::f64::consts::TAU;
+                let d = radius(i) + radius(t) + rng.random_range(0.5..2.0);
+                let Some(end) = p16(
+                    f64::from(e.at.x) + d * a.cos(),
+                    f64::from(e.at.y) + d * a.sin(),
+                ) else {
+                    continue;
+                };
+                let mut steps = Vec::new();
+                for _ in 0..rng.random_range(1..=2) {
+                    let (r, b) = (
+                        reach * rng.random::<f64>().sqrt(),
+                        rng.random::<f64>() * std::f64::consts::TAU,
+                    );
+                    if let Some(w) = p16(
+                        f64::from(u.at.x) + r * b.cos(),
+                        f64::from(u.at.y) + r * b.sin(),
+                    ) {
+                        steps.push(Step::At(w));
+                    }
+                }
+                steps.push(Step::At(end));
+                if let Some(c) = Legs::of_steps(&steps).and_then(make) {
+                    out.push(c);
+                }
+            }
+            // Into the other's building by each door, then through linked
+            // spaces; or out of the mover's by a door to the other.
+            let els = &game.setup().elements;
+            for (k, el) in els.iter().enumerate() {
+                let tag =
+                    sandtable_frontiers::Tag::new(&sandtable_frontiers::setup::element_id(els, k))
+                        .expect("an id");
+                for op in el.openings.iter().filter(|o| o.kind == OpeningKind::Door) {
+                    let (mx, my) = (
+                        f64::from(op.a.x + op.b.x) / 2.0,
+                        f64::from(op.a.y + op.b.y) / 2.0,
+                    );
+                    let (dx, dy) = (f64::from(op.b.x - op.a.x), f64::from(op.b.y - op.a.y));
+                    let len = dx.hypot(dy).max(1.0);
+                    let off = radius(i) + 1.0;
+                    for side in [1.0, -1.0] {
+                        let Some(before) =
+                            p16(mx - dy / len * off * side, my + dx / len * off * side)
+                        else {
+                            continue;
+                        };
+                        if sandtable_frontiers::setup::point_in(before.pt(), &el.corners) {
+                            continue;
+                        }
+                        let mut steps = vec![Step::At(before)];
+                        let mut at = op.behind[rng.random_range(0..op.behind.len())];
+                        steps.push(Step::Space(tag, at + 1));
+                        for _ in 0..rng.random_range(0..=2) {
+                            let next: Vec<u8> = el
+                                .links
+                                .iter()
+                                .filter_map(|&(x, y)| {
+                                    (x == at).then_some(y).or((y == at).then_some(x))
+                                })
+                                .collect();
+                            if next.is_empty() {
+                                break;
+                            }
+                            at = next[rng.random_range(0..next.len())];
+                            steps.push(Step::Space(tag, at + 1));
+                        }
+                        if let Some(c) = Legs::of_steps(&steps).and_then(make) {
+                            out.push(c);
+                        }
+                        // Out by this door to a spot touching the other.
+                        let a = rng.random::<f64>() * std::f64::consts::TAU;
+                        let d = radius(i) + radius(t) + 1.0;
+                        if let Some(end) = p16(
+                            f64::from(e.at.x) + d * a.cos(),
+                            f64::from(e.at.y) + d * a.sin(),
+                        ) && let Some(c) =
+                            Legs::of_steps(&[Step::At(before), Step::At(end)]).and_then(make)
+                        {
+                            out.push(c);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Checks the properties at `game` for the seat to act.
 fn check_here(game: &Game, rng: &mut ChaCha8Rng) -> Result<(), TestCaseError> {
     let Some(seat) = next_seat(game) else {
@@ -176,6 +327,20 @@ fn check_here(game: &Game, rng: &mut ChaCha8Rng) -> Result<(), TestCaseError> {
         if let Some(snapped) = game.nearest(seat, &l.command, wanted) {
             prop_assert!(game.check(seat, &snapped).is_ok(), "snapped {}", snapped);
             prop_assert_eq!(game.listed_as(&snapped), l.command);
+        }
+    }
+    // Charges and cares along paths of several legs, and into or out of
+    // the hut by its doors: each accepted one is of a listed family.
+    for c in multi_leg(game, &legal, rng) {
+        if game.check(seat, &c).is_ok() {
+            let family = game.listed_as(&c);
+            prop_assert!(
+                legal.iter().any(|x| x.command == family),
+                "{} accepted, its family {} not listed",
+                c,
+                family
+            );
+            MULTI_LEG_ACCEPTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
     }
     // A command moved a little off a member: accepted as one of a listed
@@ -243,6 +408,54 @@ proptest! {
             }
         }
     }
+}
+
+/// Charges and cares along several legs and through doors, drawn at every
+/// decision of seeded random games from shifted positions: every one the
+/// rules accept is of a listed family (the contract's promise), and the
+/// draws reach enough of them to say so.
+#[test]
+fn every_accepted_charge_or_care_of_several_legs_or_indoors_is_listed() {
+    use rand::Rng;
+    let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    let (mut accepted, mut indoors, mut positions) = (0, 0, 0);
+    for game_no in 0..200 {
+        let shift: Vec<(i8, i8)> = (0..17)
+            .map(|_| (rng.random_range(-20..=20), rng.random_range(-20..=20)))
+            .collect();
+        let Ok(mut game) = Game::new(&skirmish(&shift), Dice::seeded(game_no)) else {
+            continue;
+        };
+        let mut events = Vec::new();
+        for _ in 0..150 {
+            let Some(seat) = next_seat(&game) else { break };
+            let mut legal: Vec<Legal<Command>> = Vec::new();
+            game.legal_into(seat, &mut legal);
+            positions += 1;
+            for c in multi_leg(&game, &legal, &mut rng) {
+                if game.check(seat, &c).is_err() {
+                    continue;
+                }
+                let family = game.listed_as(&c);
+                assert!(
+                    legal.iter().any(|x| x.command == family),
+                    "{c} accepted, its family {family} not listed"
+                );
+                assert!(
+                    matches!(family, Command::Charge { .. } | Command::Heal { .. }),
+                    "{c} is listed as {family}"
+                );
+                accepted += 1;
+                indoors += usize::from(c.to_string().contains("RH."));
+            }
+            let c = game.random_command(seat, &mut rng).expect("a command");
+            game.apply_into(seat, &c, &mut events).expect("legal");
+        }
+    }
+    println!(
+        "{accepted} charges and cares of several legs accepted ({indoors} by the hut's doors) over {positions} positions"
+    );
+    assert!(accepted >= 20, "{accepted} accepted: the draws reach them");
 }
 
 /// A fixed record of the shipped kind of skirmish, played by the random

@@ -2262,15 +2262,16 @@ impl GameState for Game {
                 legs: Legs::default(),
                 face: None,
             },
+            // A charge is named as a Move (R134): one whose path none of
+            // the system's approaches finds is of its unit's moves.
             Command::Charge { unit, target, .. } => match (self.find(unit), self.find(target)) {
-                (Some(i), Some(t)) => Command::Charge {
-                    unit,
-                    target,
-                    legs: self
-                        .charge_paths(i, t)
-                        .into_iter()
-                        .next()
-                        .unwrap_or_default(),
+                (Some(i), Some(t)) => match self.charge_paths(i, t).into_iter().next() {
+                    Some(legs) => Command::Charge { unit, target, legs },
+                    None => Command::Move {
+                        unit,
+                        legs: Legs::default(),
+                        face: None,
+                    },
                 },
                 _ => *command,
             },

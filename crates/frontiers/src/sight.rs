@@ -187,6 +187,33 @@ pub fn sight_lines_in(
         })
         .map(|(i, _)| i)
         .collect();
+    // A blocking disc nearer than every point of the target whose shadow
+    // covers the target's whole reach in angle blocks each line tried
+    // (each passes it closer than its radius less the graze, before its
+    // end): none is clear, decided without trying them (R120).
+    let nearest = match target.core.as_slice() {
+        [c] => c.sub(s).len(),
+        [a, b] => point_segment(s, *a, *b),
+        corners => (0..corners.len())
+            .map(|k| point_segment(s, corners[k], corners[(k + 1) % corners.len()]))
+            .fold(f64::INFINITY, f64::min),
+    } - target.radius;
+    for &i in &relevant {
+        let o = obstacles[i];
+        if let ([c], true) = (o.shape.core.as_slice(), o.blocks) {
+            let v = c.sub(s);
+            let d = v.len();
+            // Its reach less the graze, and a hair for rounding.
+            let r = o.shape.radius - graze - 2.0 * EPS;
+            if r > 0.0 && d > r && d <= nearest {
+                let half = (r / d).asin() - 1e-9;
+                let at = ahead.cross(v).atan2(ahead.dot(v));
+                if at - half < lo && hi < at + half {
+                    return Vec::new();
+                }
+            }
+        }
+    }
     let mut angles = vec![lo, hi];
     for &i in &relevant {
         let shape = obstacles[i].shape;
@@ -284,6 +311,34 @@ mod tests {
     use super::*;
     use crate::geometry::Footprint;
     use crate::geometry::square;
+
+    #[test]
+    fn r120_a_target_hidden_whole_behind_a_nearer_unit_has_no_line_and_one_half_hidden_has() {
+        let shooter = Pt::new(0, 0);
+        let target = Footprint::disc(Pt::new(400, 0), 30).shape();
+        let blocks = |at: Pt| {
+            let unit = Footprint::disc(at, 30).shape();
+            sight_lines(
+                shooter,
+                &target,
+                &[Obstacle {
+                    shape: &unit,
+                    blocks: true,
+                }],
+                0.5,
+            )
+        };
+        // Right in front: its shadow (about 8.6 degrees either side) holds
+        // the target's (about 2.1).
+        assert!(blocks(Pt::new(100, 0)).is_empty());
+        // Off to one side by 16 mm: the target's edge shows past it.
+        let lines = blocks(Pt::new(100, 16));
+        assert!(!lines.is_empty());
+        assert!(lines.iter().all(|l| l.to.y < 0.0), "{lines:?}");
+        // Behind the target's nearest point: it hides nothing of the
+        // lines, which end first.
+        assert!(!blocks(Pt::new(430, 0)).is_empty());
+    }
 
     #[test]
     fn r120_r121_a_target_half_behind_a_wall_is_seen_past_its_edge_and_the_cheapest_line_wins() {

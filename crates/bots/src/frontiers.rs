@@ -1099,12 +1099,24 @@ fn name(game: &Game, side: u8, legal: &[Legal<Command>]) -> Option<Command> {
 /// The candidates of `seat` with their worth ([`score`]), best first;
 /// ties keep the candidates' order.
 pub fn ranked(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Vec<(f32, Command)> {
+    ranked_by(game, seat, rng, None)
+}
+
+/// [`ranked`], its weighing stopped at `deadline` where one is given: the
+/// candidates weighed by then, best first.
+fn ranked_by(
+    game: &Game,
+    seat: Seat,
+    rng: &mut ChaCha8Rng,
+    deadline: Option<std::time::Instant>,
+) -> Vec<(f32, Command)> {
     let side = side_of(seat);
     let shots = Shots::of(game);
     let base = balance_with(game, &shots, side);
     let seed: u64 = rng.random();
     let mut out: Vec<(f32, Command)> = candidates(game, seat, rng)
         .into_iter()
+        .take_while(|_| deadline.is_none_or(|d| std::time::Instant::now() < d))
         .filter_map(|c| Some((score(game, seat, &c, (&shots, base), seed)?, c)))
         .collect();
     out.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -1157,6 +1169,19 @@ fn choose(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Command> {
 pub struct Balance {
     /// The guesses of the last lines, as worths.
     priors: Vec<f32>,
+    /// When the search must answer, under a time budget: past it, a
+    /// node's lines are the legal list's families unweighed and its value
+    /// an even one, so that one iteration does not run on for a whole
+    /// weighing of a big army.
+    deadline: Option<std::time::Instant>,
+}
+
+impl Balance {
+    /// Whether the search's time is up.
+    fn late(&self) -> bool {
+        self.deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+    }
 }
 
 /// Lines a node of the search tries at most.
@@ -1173,8 +1198,16 @@ const PRIOR_WEIGHT: u32 = 24;
 const EXPLORATION: f32 = 0.05;
 
 impl Judge<Game> for Balance {
+    fn deadline(&mut self, at: Option<std::time::Instant>) {
+        self.deadline = at;
+    }
+
     fn values(&mut self, game: &Game, out: &mut Vec<f32>) {
         out.clear();
+        if self.late() {
+            out.extend([0.5, 0.5]);
+            return;
+        }
         // One side's balance is the other's negated: worked out once.
         let first = worth(game, Seat(0));
         out.extend([first, 1.0 - first]);
@@ -1192,6 +1225,13 @@ impl Judge<Game> for Balance {
         let side = side_of(seat);
         let mut legal: Vec<Legal<Command>> = Vec::new();
         game.legal_into(seat, &mut legal);
+        if self.late() {
+            for l in legal.iter().take(LINES) {
+                out.push(vec![l.command]);
+                self.priors.push(0.5);
+            }
+            return;
+        }
         let policy = match game.flow().phase {
             Phase::Deploy(_) | Phase::Act | Phase::Shots | Phase::Reserve(_)
                 if game.pending().is_none() && game.picks().is_empty() =>
@@ -1235,9 +1275,20 @@ impl Judge<Game> for Balance {
             None => {
                 let here = worth(game, seat);
                 let scale = scale(game);
-                for (v, c) in ranked(game, seat, rng).into_iter().take(LINES) {
+                for (v, c) in ranked_by(game, seat, rng, self.deadline)
+                    .into_iter()
+                    .take(LINES)
+                {
                     out.push(vec![c]);
                     self.priors.push((here + 0.5 * v / scale).clamp(0.0, 1.0));
+                }
+                // Stopped at the deadline before any was weighed: the
+                // list's families, unweighed.
+                if out.is_empty() && self.late() {
+                    for l in legal.iter().take(LINES) {
+                        out.push(vec![l.command]);
+                        self.priors.push(0.5);
+                    }
                 }
             }
         }

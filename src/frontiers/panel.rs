@@ -517,8 +517,9 @@ fn draw_skirmish_panel(
         if !commands.is_empty() {
             ui.label(
                 egui::RichText::new(format!(
-                    "{} legal commands; those fitting what is typed (a move's end, a drop's point: type your own):",
-                    commands.len()
+                    "{} legal command{}; those fitting what is typed (a move's end, a drop's point: type your own):",
+                    commands.len(),
+                    if commands.len() == 1 { "" } else { "s" }
                 ))
                 .small(),
             );

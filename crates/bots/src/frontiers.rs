@@ -414,6 +414,12 @@ impl Shots {
     /// Every shot of `game`, from the last tables where one was worked
     /// out at the same [`position_key`].
     pub fn of(game: &Game) -> Shots {
+        Shots::of_by(game, None).expect("no deadline")
+    }
+
+    /// [`Shots::of`], given up (`None`) where `deadline` passes before the
+    /// table is worked out: a search out of time does not wait for it.
+    fn of_by(game: &Game, deadline: Option<std::time::Instant>) -> Option<Shots> {
         let key = position_key(game);
         let known = PLANS.with_borrow(|plans| {
             plans
@@ -424,9 +430,9 @@ impl Shots {
                 .flatten()
         });
         if let Some(known) = known {
-            return known;
+            return Some(known);
         }
-        let made = Shots::fresh(game);
+        let made = Shots::fresh(game, deadline)?;
         PLANS.with_borrow_mut(|plans| {
             // Kept only on the table the plans are of (the anchor): a
             // table's address is not reused while it is held.
@@ -441,22 +447,26 @@ impl Shots {
                 plans.shots.insert(key, made.clone());
             }
         });
-        made
+        Some(made)
     }
 
-    /// Every shot of `game`, worked out.
-    fn fresh(game: &Game) -> Shots {
+    /// Every shot of `game`, worked out; `None` where `deadline` passes
+    /// first (the clock read at each shooter).
+    fn fresh(game: &Game, deadline: Option<std::time::Instant>) -> Option<Shots> {
         let n = game.units().len();
         let mut shots = Shots {
             n,
             take: vec![0.0; n * n],
         };
         for i in 0..n {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                return None;
+            }
             for t in 0..n {
                 shots.take[i * n + t] = pair_take(game, i, t);
             }
         }
-        shots
+        Some(shots)
     }
 
     /// Works out again the shots from and at unit `i`.
@@ -1111,7 +1121,9 @@ fn ranked_by(
     deadline: Option<std::time::Instant>,
 ) -> Vec<(f32, Command)> {
     let side = side_of(seat);
-    let shots = Shots::of(game);
+    let Some(shots) = Shots::of_by(game, deadline) else {
+        return Vec::new();
+    };
     let base = balance_with(game, &shots, side);
     let seed: u64 = rng.random();
     let mut out: Vec<(f32, Command)> = candidates(game, seat, rng)
@@ -1126,14 +1138,36 @@ fn ranked_by(
 /// The greedy bot's command (see the module doc), on a copy redealt from
 /// `seat`'s view (R149).
 pub fn greedy(game: &Game, seat: Seat, seed: u64) -> Option<Command> {
+    greedy_by(game, seat, seed, None)
+}
+
+/// [`greedy`], its weighing of an action's candidates stopped at
+/// `deadline` where one is given (the best weighed by then, else the
+/// listed command).
+fn greedy_by(
+    game: &Game,
+    seat: Seat,
+    seed: u64,
+    deadline: Option<std::time::Instant>,
+) -> Option<Command> {
     let mut rng = ChaCha8Rng::seed_from_u64(mix(seed, view_hash(game, seat)));
     let mut own = game.clone();
     own.redeal(seat, rng.random());
-    choose(&own, seat, &mut rng)
+    choose_by(&own, seat, &mut rng, deadline)
 }
 
 /// The greedy choice on a copy whose secrets are the bot's own.
 fn choose(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Command> {
+    choose_by(game, seat, rng, None)
+}
+
+/// [`choose`], with [`ranked_by`]'s deadline.
+fn choose_by(
+    game: &Game,
+    seat: Seat,
+    rng: &mut ChaCha8Rng,
+    deadline: Option<std::time::Instant>,
+) -> Option<Command> {
     let side = side_of(seat);
     let mut legal: Vec<Legal<Command>> = Vec::new();
     game.legal_into(seat, &mut legal);
@@ -1153,10 +1187,12 @@ fn choose(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Command> {
             .or_else(|| legal.first().map(|l| l.command)),
         Phase::Name(_) => name(game, side, &legal),
         Phase::Window => Some(Command::Pass { unit: None }),
-        Phase::Deploy(_) | Phase::Act | Phase::Shots | Phase::Reserve(_) => ranked(game, seat, rng)
-            .first()
-            .map(|(_, c)| *c)
-            .or_else(|| legal.first().map(|l| l.command)),
+        Phase::Deploy(_) | Phase::Act | Phase::Shots | Phase::Reserve(_) => {
+            ranked_by(game, seat, rng, deadline)
+                .first()
+                .map(|(_, c)| *c)
+                .or_else(|| legal.first().map(|l| l.command))
+        }
     }
 }
 
@@ -1204,12 +1240,18 @@ impl Judge<Game> for Balance {
 
     fn values(&mut self, game: &Game, out: &mut Vec<f32>) {
         out.clear();
-        if self.late() {
-            out.extend([0.5, 0.5]);
-            return;
-        }
         // One side's balance is the other's negated: worked out once.
-        let first = worth(game, Seat(0));
+        // Out of time (before or while the shots are worked out): even.
+        let first = match result_for(game, Seat(0)) {
+            Some(r) => r,
+            None if self.late() => 0.5,
+            None => match Shots::of_by(game, self.deadline) {
+                Some(shots) => {
+                    (0.5 + 0.5 * balance_with(game, &shots, 0) / scale(game)).clamp(0.0, 1.0)
+                }
+                None => 0.5,
+            },
+        };
         out.extend([first, 1.0 - first]);
     }
 
@@ -1225,7 +1267,10 @@ impl Judge<Game> for Balance {
         let side = side_of(seat);
         let mut legal: Vec<Legal<Command>> = Vec::new();
         game.legal_into(seat, &mut legal);
-        if self.late() {
+        // Out of time, or running out while the position's shots (which
+        // every weighing below reads, and keeps) are worked out: the
+        // list's families, unweighed.
+        if self.late() || (self.deadline.is_some() && Shots::of_by(game, self.deadline).is_none()) {
             for l in legal.iter().take(LINES) {
                 out.push(vec![l.command]);
                 self.priors.push(0.5);
@@ -1380,7 +1425,15 @@ pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Comma
     let mut legal: Vec<Legal<Command>> = Vec::new();
     game.legal_into(seat, &mut legal);
     if legal.len() == 1 && sandtable_core::game::next_seat(game) == Some(seat) {
-        return greedy(game, seat, seed).map(|c| (c, 0));
+        // One family: greedy's member of it, weighed within the time
+        // budget where there is one.
+        let deadline = match budget {
+            Budget::Iterations(_) => None,
+            Budget::Within { time, .. } | Budget::Time(time) => {
+                Some(std::time::Instant::now() + time)
+            }
+        };
+        return greedy_by(game, seat, seed, deadline).map(|c| (c, 0));
     }
     search(
         game,

@@ -241,12 +241,12 @@ fn hash_place(u: &Unit, h: &mut DefaultHasher) {
 }
 
 /// The key of all a table of shots reads ([`Shots::of`]): each unit's
-/// [`unit_key`] and whether it waits to deploy, the clouds, the elements'
-/// steps and the turn.
+/// [`unit_key`] (whether it waits to deploy among it), the clouds, the
+/// elements' steps and the turn.
 fn position_key(game: &Game) -> u64 {
     let mut h = DefaultHasher::new();
     for u in game.units() {
-        (unit_key(u), u.waiting).hash(&mut h);
+        unit_key(u).hash(&mut h);
     }
     game.element_steps().hash(&mut h);
     game.clouds().hash(&mut h);

@@ -104,6 +104,11 @@ const TRIES: usize = 12;
 /// charge's or care's family: the nearest first (R134, R139).
 const DETOURS_TRIED: usize = 48;
 
+/// The distance between two points, in mm.
+fn apart(a: Pt, b: Pt) -> f64 {
+    f64::from(a.x - b.x).hypot(f64::from(a.y - b.y))
+}
+
 fn spot(p: Pt) -> Option<Spot> {
     Some(Spot::Point {
         x_mm: i16::try_from(p.x).ok()?,
@@ -311,7 +316,7 @@ impl Game {
             let mut ends: Vec<(f64, Pt)> = (0..16)
                 .filter_map(|k| self.contact_spot(i, t, f64::from(k) * 22.5))
                 .map(|p| {
-                    let d = f64::from(p.x - u.at.x).hypot(f64::from(p.y - u.at.y));
+                    let d = apart(p, u.at);
                     (d, p)
                 })
                 .filter(|(d, _)| *d <= reach)
@@ -338,7 +343,7 @@ impl Game {
     fn contact_ends(&self, i: usize, t: usize, from: Pt, reach: f64) -> Vec<Pt> {
         (0..16)
             .filter_map(|k| self.contact_spot(i, t, f64::from(k) * 22.5))
-            .filter(|p| f64::from(p.x - from.x).hypot(f64::from(p.y - from.y)) <= reach)
+            .filter(|p| apart(*p, from) <= reach)
             .collect()
     }
 
@@ -403,7 +408,7 @@ impl Game {
                 }
             }
         }
-        out.retain(|p| f64::from(p.x - from.x).hypot(f64::from(p.y - from.y)) <= reach);
+        out.retain(|p| apart(*p, from) <= reach);
         out
     }
 
@@ -420,12 +425,11 @@ impl Game {
     ) -> Vec<Legs> {
         let start = self.units[i].at;
         let target = self.units[t].at;
-        let dist = |a: Pt, b: Pt| f64::from(a.x - b.x).hypot(f64::from(a.y - b.y));
         let mut tries: Vec<(f64, Pt, Pt)> = Vec::new();
         for w in self.turning_points(i, start, target, reach) {
-            let first = dist(start, w);
+            let first = apart(start, w);
             for c in self.contact_ends(i, t, w, reach - first) {
-                tries.push((first + dist(w, c), w, c));
+                tries.push((first + apart(w, c), w, c));
             }
         }
         tries.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -460,7 +464,6 @@ impl Game {
         }
         let lns = f64::from(self.setup().switches.lns_mm);
         let els = &self.setup().elements;
-        let dist = |a: Pt, b: Pt| f64::from(a.x - b.x).hypot(f64::from(a.y - b.y));
         let mut tries: Vec<(f64, Vec<Step>)> = Vec::new();
         match (u.inside, self.units[t].inside) {
             (_, Some((e, k))) => {
@@ -484,12 +487,12 @@ impl Game {
                         })
                         .flat_map(|(before, b)| {
                             let mut ways =
-                                vec![(dist(u.at, before), vec![Step::At(Game::p16(before))])];
+                                vec![(apart(u.at, before), vec![Step::At(Game::p16(before))])];
                             // Round what stands between, to the door.
-                            let first = dist(u.at, before);
+                            let first = apart(u.at, before);
                             if first > 0.0 {
                                 for w in self.turning_points(i, u.at, before, reach) {
-                                    let d = dist(u.at, w) + dist(w, before);
+                                    let d = apart(u.at, w) + apart(w, before);
                                     if d <= reach {
                                         ways.push((
                                             d,
@@ -514,8 +517,8 @@ impl Game {
                     }
                     // Breadth first through free linked spaces.
                     let mut seen = vec![first];
-                    let mut frontier = vec![(cost, steps, first)];
-                    while let Some((c, path, at)) = frontier.pop() {
+                    let mut frontier = std::collections::VecDeque::from([(cost, steps, first)]);
+                    while let Some((c, path, at)) = frontier.pop_front() {
                         if c + lns > reach + EPS {
                             continue;
                         }
@@ -532,7 +535,7 @@ impl Game {
                             if goal(n) {
                                 tries.push((c + lns, p.clone()));
                             }
-                            frontier.insert(0, (c + lns, p, n));
+                            frontier.push_back((c + lns, p, n));
                         }
                     }
                 }
@@ -545,7 +548,7 @@ impl Game {
                     };
                     for c in self.contact_ends(i, t, before, reach) {
                         tries.push((
-                            dist(before, c),
+                            apart(before, c),
                             vec![Step::At(Game::p16(before)), Step::At(Game::p16(c))],
                         ));
                     }

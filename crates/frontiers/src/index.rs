@@ -97,25 +97,6 @@ pub fn bounding_disc(shape: &Shape) -> (V, f64) {
     (first, half)
 }
 
-/// A fixed shape as the index keeps it: its box, and its bounding disc.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Filed {
-    /// Its own box.
-    pub bounds: Bounds,
-    /// Its bounding disc's centre and radius.
-    pub disc: (V, f64),
-}
-
-impl Filed {
-    /// The filing of `shape`.
-    pub fn of(shape: &Shape) -> Filed {
-        Filed {
-            bounds: Bounds::of(shape),
-            disc: bounding_disc(shape),
-        }
-    }
-}
-
 /// The grid: shapes by number (the caller's), each filed in the cells its
 /// bounding disc's box covers. Cells at the grid's edges reach on without
 /// end (a point beyond the table falls in the nearest), so a shape off
@@ -126,8 +107,8 @@ pub struct Grid {
     cols: usize,
     rows: usize,
     cells: Vec<Vec<u32>>,
-    /// Each shape's filing, by its number.
-    pub filed: Vec<Filed>,
+    /// How many shapes it holds.
+    shapes: usize,
 }
 
 impl Grid {
@@ -143,10 +124,11 @@ impl Grid {
             cols,
             rows,
             cells: vec![Vec::new(); cols * rows],
-            filed: shapes.iter().map(|s| Filed::of(s)).collect(),
+            shapes: shapes.len(),
         };
-        for (n, f) in grid.filed.clone().iter().enumerate() {
-            let b = Bounds::disc(f.disc.0, f.disc.1);
+        for (n, shape) in shapes.iter().enumerate() {
+            let (centre, half) = bounding_disc(shape);
+            let b = Bounds::disc(centre, half);
             let (c0, r0) = grid.cell_of(b.lo);
             let (c1, r1) = grid.cell_of(b.hi);
             for r in r0..=r1 {
@@ -176,8 +158,8 @@ impl Grid {
     /// of few shapes gives them all. The caller sorts and dedups
     /// ([`Grid::finish`]).
     pub fn near_segment(&self, p: V, q: V, reach: f64, out: &mut Vec<u32>) {
-        if self.filed.len() <= FEW {
-            out.extend(0..self.filed.len() as u32);
+        if self.shapes <= FEW {
+            out.extend(0..self.shapes as u32);
             return;
         }
         // A millimetre's slack for rounding.
@@ -274,8 +256,8 @@ mod tests {
                 }
             }
             assert!(found.windows(2).all(|w| w[0] < w[1]));
-            // And it narrows: a short segment finds few of the 200.
         }
+        // And it narrows: a short segment finds few of the 200.
         found.clear();
         grid.near_segment(V::new(600.0, 600.0), V::new(700.0, 600.0), 2.0, &mut found);
         Grid::finish(&mut found);

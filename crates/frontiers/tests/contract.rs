@@ -119,10 +119,6 @@ fn skirmish(shift: &[(i8, i8)]) -> Setup {
     }
 }
 
-/// How many multi-leg charges and cares the properties found accepted (a
-/// check that the generator below reaches them).
-static MULTI_LEG_ACCEPTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
 /// Charges and cares of the units whose moves are listed, drawn along
 /// paths of two and three legs through points within their reach, and
 /// into or out of a building by a door and its linked spaces (R113,
@@ -340,7 +336,6 @@ fn check_here(game: &Game, rng: &mut ChaCha8Rng) -> Result<(), TestCaseError> {
                 c,
                 family
             );
-            MULTI_LEG_ACCEPTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
     }
     // A command moved a little off a member: accepted as one of a listed

@@ -54,7 +54,7 @@ use sandtable_frontiers::templates::{LARGE_MM, SMALL_MM};
 use sandtable_frontiers::turn::Phase;
 use sandtable_frontiers::{Command, Game};
 
-use crate::search::{Judge, result_for, search};
+use crate::search::{Judge, less_time, result_for, search};
 use crate::{Budget, mix};
 
 /// A hash of what `seat` may know of `game` (R149): the game's state as
@@ -756,13 +756,23 @@ fn spot(p: Pt) -> Option<Spot> {
 pub fn candidates(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Vec<Command> {
     let mut legal: Vec<Legal<Command>> = Vec::new();
     game.legal_into(seat, &mut legal);
+    candidates_of(game, seat, &legal, rng)
+}
+
+/// [`candidates`] of the listed families `legal`.
+fn candidates_of(
+    game: &Game,
+    seat: Seat,
+    legal: &[Legal<Command>],
+    rng: &mut ChaCha8Rng,
+) -> Vec<Command> {
     let mut out: Vec<Command> = Vec::new();
     let push = |c: Command, out: &mut Vec<Command>| {
         if !out.contains(&c) {
             out.push(c);
         }
     };
-    for l in &legal {
+    for l in legal {
         push(l.command, &mut out);
         let (drawn, wanted) = match l.command {
             Command::Move { unit, .. } | Command::Deploy { unit, .. } => {
@@ -867,14 +877,24 @@ fn score(
     for k in 0..rolls {
         let mut copy = game.clone();
         copy.reseed(mix(seed, k));
+        let dice = copy.dice().position();
         let mut events = Vec::new();
         copy.apply_into(seat, command, &mut events).ok()?;
         let after = balance_with(&copy, &shots.after(game, &copy), side);
         // An attack counted by its odds: only the position's change.
-        sum += match take {
+        let worth = match take {
             Some(_) => after - ap(&copy) + ap(game),
             None => after,
         };
+        sum += worth;
+        if copy.dice().position() == dice {
+            // No die rolled (a move): every copy ends alike, and is
+            // counted as if weighed.
+            for _ in k + 1..rolls {
+                sum += worth;
+            }
+            break;
+        }
     }
     Some(sum / rolls as f32 - base + take.unwrap_or(0.0))
 }
@@ -1109,14 +1129,16 @@ fn name(game: &Game, side: u8, legal: &[Legal<Command>]) -> Option<Command> {
 /// The candidates of `seat` with their worth ([`score`]), best first;
 /// ties keep the candidates' order.
 pub fn ranked(game: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Vec<(f32, Command)> {
-    ranked_by(game, seat, rng, None)
+    ranked_by(game, seat, &listed(game, seat, None), rng, None)
 }
 
-/// [`ranked`], its weighing stopped at `deadline` where one is given: the
-/// candidates weighed by then, best first.
+/// [`ranked`] of the families `legal` ([`listed`]), its weighing stopped
+/// at `deadline` where one is given: the candidates weighed by then,
+/// best first.
 fn ranked_by(
     game: &Game,
     seat: Seat,
+    legal: &[Legal<Command>],
     rng: &mut ChaCha8Rng,
     deadline: Option<std::time::Instant>,
 ) -> Vec<(f32, Command)> {
@@ -1126,13 +1148,64 @@ fn ranked_by(
     };
     let base = balance_with(game, &shots, side);
     let seed: u64 = rng.random();
-    let mut out: Vec<(f32, Command)> = candidates(game, seat, rng)
+    let mut out: Vec<(f32, Command)> = candidates_of(game, seat, legal, rng)
         .into_iter()
         .take_while(|_| deadline.is_none_or(|d| std::time::Instant::now() < d))
         .filter_map(|c| Some((score(game, seat, &c, (&shots, base), seed)?, c)))
         .collect();
     out.sort_by(|a, b| b.0.total_cmp(&a.0));
     out
+}
+
+/// What `seat` may do now, as the rules list it; in the Reserve, where
+/// every unit of the side acts once in the order its player chooses
+/// (R112), only the families of the unit to act first ([`reserve_focus`]).
+/// Weighing one unit a decision keeps a Reserve of `n` units to `n`
+/// weighings of one unit's candidates, where weighing every unit's each
+/// time costs `n` times as much.
+fn listed(game: &Game, seat: Seat, deadline: Option<std::time::Instant>) -> Vec<Legal<Command>> {
+    let mut legal: Vec<Legal<Command>> = Vec::new();
+    match reserve_focus(game, side_of(seat), deadline) {
+        Some(i) => game.legal_of_unit(side_of(seat), i, &mut legal),
+        None => game.legal_into(seat, &mut legal),
+    }
+    legal
+}
+
+/// In the Reserve, the unit of `side` to act first: the one with the best
+/// shot ([`Shots::best`]) among those that may shoot, so that the best
+/// shots go first, else the first of the group (the first too where
+/// `deadline` passes before the shots are worked out). `None` elsewhere,
+/// or where one unit is left to act.
+fn reserve_focus(game: &Game, side: u8, deadline: Option<std::time::Instant>) -> Option<usize> {
+    if !matches!(game.flow().phase, Phase::Reserve(_))
+        || game.pending().is_some()
+        || !game.picks().is_empty()
+    {
+        return None;
+    }
+    let actors = game.actors(side);
+    if actors.len() < 2 {
+        return None;
+    }
+    let Some(shots) = Shots::of_by(game, deadline) else {
+        return Some(actors[0].0);
+    };
+    actors
+        .iter()
+        .map(|(i, kinds, _)| {
+            let shot = if kinds.contains(&Kind::Shoot) {
+                shots.best(*i)
+            } else {
+                0.0
+            };
+            (*i, shot)
+        })
+        .fold(None::<(usize, f32)>, |best, (i, v)| match best {
+            Some((_, b)) if v <= b => best,
+            _ => Some((i, v)),
+        })
+        .map(|(i, _)| i)
 }
 
 /// The greedy bot's command (see the module doc), on a copy redealt from
@@ -1169,12 +1242,16 @@ fn choose_by(
     deadline: Option<std::time::Instant>,
 ) -> Option<Command> {
     let side = side_of(seat);
-    let mut legal: Vec<Legal<Command>> = Vec::new();
-    game.legal_into(seat, &mut legal);
+    let legal = listed(game, seat, deadline);
     // One listed command may still be a family of many (the orders, a
     // unit's move or deployment): only a drop's landing or a pick is
     // taken as listed.
     if legal.is_empty() || game.pending().is_some() || !game.picks().is_empty() {
+        return legal.first().map(|l| l.command);
+    }
+    // Under a time budget, the position's shots (which every choice below
+    // reads, and keeps) by the deadline, else the listed command.
+    if deadline.is_some() && Shots::of_by(game, deadline).is_none() {
         return legal.first().map(|l| l.command);
     }
     if let Some(c) = card_to_play(game, side, &legal) {
@@ -1188,7 +1265,7 @@ fn choose_by(
         Phase::Name(_) => name(game, side, &legal),
         Phase::Window => Some(Command::Pass { unit: None }),
         Phase::Deploy(_) | Phase::Act | Phase::Shots | Phase::Reserve(_) => {
-            ranked_by(game, seat, rng, deadline)
+            ranked_by(game, seat, &legal, rng, deadline)
                 .first()
                 .map(|(_, c)| *c)
                 .or_else(|| legal.first().map(|l| l.command))
@@ -1265,8 +1342,7 @@ impl Judge<Game> for Balance {
         out.clear();
         self.priors.clear();
         let side = side_of(seat);
-        let mut legal: Vec<Legal<Command>> = Vec::new();
-        game.legal_into(seat, &mut legal);
+        let legal = listed(game, seat, self.deadline);
         // Out of time, or running out while the position's shots (which
         // every weighing below reads, and keeps) are worked out: the
         // list's families, unweighed.
@@ -1320,7 +1396,7 @@ impl Judge<Game> for Balance {
             None => {
                 let here = worth(game, seat);
                 let scale = scale(game);
-                for (v, c) in ranked_by(game, seat, rng, self.deadline)
+                for (v, c) in ranked_by(game, seat, &legal, rng, self.deadline)
                     .into_iter()
                     .take(LINES)
                 {
@@ -1353,6 +1429,12 @@ impl Judge<Game> for Balance {
         out: &mut Vec<Command>,
     ) {
         out.clear();
+        // Under a time budget, the position's shots (which the orders and
+        // the shots of a playout read, and keep) are worked out by the
+        // deadline, else the playout stops and is valued as it stands.
+        if self.deadline.is_some() && Shots::of_by(game, self.deadline).is_none() {
+            return;
+        }
         out.extend(playout_command(game, seat, rng));
     }
 
@@ -1422,19 +1504,30 @@ fn scale(game: &Game) -> f32 {
 /// deployment) is the greedy's: the shared search takes a lone listed
 /// command as it stands.
 pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Command, u64)> {
-    let mut legal: Vec<Legal<Command>> = Vec::new();
-    game.legal_into(seat, &mut legal);
-    if legal.len() == 1 && sandtable_core::game::next_seat(game) == Some(seat) {
+    let start = std::time::Instant::now();
+    // In a Reserve of two units or more, each lists a pass (R112): more
+    // than one family, known without listing every unit's shots.
+    let one = !(matches!(game.flow().phase, Phase::Reserve(_))
+        && game.pending().is_none()
+        && game.picks().is_empty()
+        && game.actors(side_of(seat)).len() > 1)
+        && {
+            let mut legal: Vec<Legal<Command>> = Vec::new();
+            game.legal_into(seat, &mut legal);
+            legal.len() == 1
+        };
+    if one && sandtable_core::game::next_seat(game) == Some(seat) {
         // One family: greedy's member of it, weighed within the time
         // budget where there is one.
         let deadline = match budget {
             Budget::Iterations(_) => None,
-            Budget::Within { time, .. } | Budget::Time(time) => {
-                Some(std::time::Instant::now() + time)
-            }
+            Budget::Within { time, .. } | Budget::Time(time) => Some(start + time),
         };
         return greedy_by(game, seat, seed, deadline).map(|c| (c, 0));
     }
+    // The time budget counts from the call: what the listing took is
+    // taken from it.
+    let budget = less_time(budget, start.elapsed());
     search(
         game,
         seat,

@@ -479,6 +479,20 @@ fn start<G: GameState>(game: &G, seat: Seat) -> Start<G::Command> {
     Start::Search(legal)
 }
 
+/// `budget` with `spent` taken from its time, where it has one: a
+/// decision's time counts from its call, the listing of its commands
+/// included.
+pub fn less_time(budget: Budget, spent: std::time::Duration) -> Budget {
+    match budget {
+        Budget::Iterations(n) => Budget::Iterations(n),
+        Budget::Time(time) => Budget::Time(time.saturating_sub(spent)),
+        Budget::Within { iterations, time } => Budget::Within {
+            iterations,
+            time: time.saturating_sub(spent),
+        },
+    }
+}
+
 /// Root lines with their visits and value sums, and the iterations run.
 type Grown<C> = (Vec<(Vec<C>, u64, f64)>, u64);
 
@@ -538,10 +552,12 @@ pub fn search<G: GameState, J: Judge<G>>(
     budget: Budget,
     seed: u64,
 ) -> Option<Searched<G::Command>> {
+    let began = Instant::now();
     let legal = match start(game, seat) {
         Start::Search(legal) => legal,
         Start::Answer(answer) => return answer,
     };
+    let budget = less_time(budget, began.elapsed());
     let grown = Tree::new(game, seat, judge, mix(seed, 0)).grow(budget, 1);
     Some(choose(game, seat, &legal, vec![grown]))
 }
@@ -564,10 +580,12 @@ where
     if trees == 1 {
         return search(game, seat, judge(), budget, seed);
     }
+    let began = Instant::now();
     let legal = match start(game, seat) {
         Start::Search(legal) => legal,
         Start::Answer(answer) => return answer,
     };
+    let budget = less_time(budget, began.elapsed());
     let results = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..trees)
             .map(|t| {

@@ -286,3 +286,67 @@ fn greedy_rallies_its_unmarked_unit_with_the_best_shot() {
     }
     assert!(rallies > 0, "no rally played in six games");
 }
+
+/// In the Reserve each unit of the group acts once, in the order its
+/// player chooses (R112): greedy weighs one unit a decision, the one with
+/// the best shot among those that may shoot, else the first of the
+/// group, so its choice is always that unit's, and the group's best
+/// shots go first.
+#[test]
+fn greedy_acts_in_the_reserve_with_the_unit_of_the_best_shot_first() {
+    use sandtable_frontiers::command::Kind;
+    use sandtable_frontiers::turn::Phase;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read_to_string(root.join("scenarios/frontiers/confrontation.ron"))
+        .expect("the scenario");
+    let skirmish = sandtable_scenario::skirmish::parse(&text, "confrontation").expect("it loads");
+    let (mut groups, mut shooters) = (0, 0);
+    for seed in 1..=4 {
+        let mut game = Game::new(&skirmish.setup, Dice::seeded(seed)).expect("it starts");
+        let mut events = Vec::new();
+        while let Some(seat) = next_seat(&game) {
+            let c = greedy(&game, seat, seed).expect("a command");
+            if let Phase::Reserve(side) = game.flow().phase
+                && game.pending().is_none()
+                && game.picks().is_empty()
+            {
+                let actors = game.actors(side);
+                if actors.len() > 1 {
+                    groups += 1;
+                    let shot = |i: usize, kinds: &[Kind]| {
+                        if kinds.contains(&Kind::Shoot) {
+                            best_shot(&game, i, None).0
+                        } else {
+                            0.0
+                        }
+                    };
+                    let best = actors
+                        .iter()
+                        .map(|(i, kinds, _)| shot(*i, kinds))
+                        .fold(0.0, f32::max);
+                    // The first of the group with that shot.
+                    let (first, ..) = actors
+                        .iter()
+                        .find(|(i, kinds, _)| shot(*i, kinds) >= best)
+                        .expect("a unit");
+                    let tag = game.units()[*first].tag;
+                    let of = match c {
+                        Command::Pass { unit } => unit,
+                        other => other.unit(),
+                    };
+                    assert_eq!(
+                        of,
+                        Some(tag),
+                        "seed {seed}: {c:?} is not of {tag}, the unit to act first (best shot {best})"
+                    );
+                    if best > 0.0 {
+                        shooters += 1;
+                    }
+                }
+            }
+            game.apply_into(seat, &c, &mut events).expect("legal");
+        }
+    }
+    assert!(groups > 10, "{groups} Reserve decisions of a group");
+    assert!(shooters > 0, "no Reserve decision had a shot");
+}

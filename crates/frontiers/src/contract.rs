@@ -748,46 +748,84 @@ impl Game {
             }
             Phase::Act | Phase::Shots | Phase::Reserve(_) => {
                 let reserve = matches!(self.flow.phase, Phase::Reserve(_));
-                for (i, kinds, weapon) in self.actors(side) {
-                    let from = out.len();
-                    self.unit_families(i, out);
-                    let mut k = from;
-                    while k < out.len() {
-                        let c = &out[k].command;
-                        // A transformation goes with any action (R137);
-                        // a unit that handed a crate over or took one
-                        // does not shoot this turn (R144).
-                        let fits = matches!(c, Command::Transform { .. })
-                            || kind_of(c).is_some_and(|kind| {
-                                kinds.contains(&kind)
-                                    && (kind != Kind::Shoot
-                                        || !self.units[i].handed
-                                            && weapon
-                                                .is_none_or(|w| crate::turn::weapon_of(c) == w))
-                            });
-                        if fits {
-                            k += 1;
-                        } else {
-                            out.remove(k);
-                        }
-                    }
-                    if kinds.contains(&Kind::Card) {
-                        self.card_families(side, out);
-                    }
-                    if reserve {
-                        out.push(plain(
-                            Command::Pass {
-                                unit: Some(self.units[i].tag),
-                            },
-                            piece(i),
-                        ));
-                    }
+                let actors = self.actors(side);
+                for (i, kinds, weapon) in &actors {
+                    self.actor_families(side, *i, kinds, *weapon, out);
                 }
-                if !reserve && !self.actors(side).is_empty() {
+                if !reserve && !actors.is_empty() {
                     out.push(plain(Command::Pass { unit: None }, None));
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The part of [`Game::legal_for`]'s list that is unit `i`'s, where
+    /// it is among the units that may act now for `side` (in the Reserve
+    /// every unit of the group is: R112): its families, the cards it may
+    /// play and, in the Reserve, its pass. Empty where it may not act. A
+    /// player who picks the unit first lists no other's.
+    pub fn legal_of_unit(&self, side: u8, i: usize, out: &mut Vec<Legal<Command>>) {
+        out.clear();
+        if self.over.is_some()
+            || side > 1
+            || !self.picks.is_empty()
+            || self.pending.is_some()
+            || !matches!(
+                self.flow.phase,
+                Phase::Act | Phase::Shots | Phase::Reserve(_)
+            )
+        {
+            return;
+        }
+        if let Some((i, kinds, weapon)) = self.actors(side).into_iter().find(|a| a.0 == i) {
+            self.actor_families(side, i, &kinds, weapon, out);
+        }
+    }
+
+    /// Unit `i`'s families as an actor that may take `kinds` (with weapon
+    /// `weapon` only, where its marker names one), appended to `out`.
+    fn actor_families(
+        &self,
+        side: u8,
+        i: usize,
+        kinds: &[Kind],
+        weapon: Option<u8>,
+        out: &mut Vec<Legal<Command>>,
+    ) {
+        let from = out.len();
+        self.unit_families(i, out);
+        let mut k = from;
+        while k < out.len() {
+            let c = &out[k].command;
+            // A transformation goes with any action (R137);
+            // a unit that handed a crate over or took one
+            // does not shoot this turn (R144).
+            let fits = matches!(c, Command::Transform { .. })
+                || kind_of(c).is_some_and(|kind| {
+                    kinds.contains(&kind)
+                        && (kind != Kind::Shoot
+                            || !self.units[i].handed
+                                && weapon.is_none_or(|w| crate::turn::weapon_of(c) == w))
+                });
+            if fits {
+                k += 1;
+            } else {
+                out.remove(k);
+            }
+        }
+        if kinds.contains(&Kind::Card) {
+            self.card_families(side, out);
+        }
+        if matches!(self.flow.phase, Phase::Reserve(_)) {
+            out.push(Legal {
+                command: Command::Pass {
+                    unit: Some(self.units[i].tag),
+                },
+                cost: 0,
+                piece: spot(self.units[i].at),
+                at: None,
+            });
         }
     }
 

@@ -280,6 +280,38 @@ fn check_here(game: &Game, rng: &mut ChaCha8Rng) -> Result<(), TestCaseError> {
     let mut none = Vec::new();
     game.legal_into(other, &mut none);
     prop_assert!(!alone || none.is_empty(), "the other seat owes nothing");
+    // Each actor's part of the list, listed alone, is the list's: the
+    // parts in the actors' order, and the action's pass after them
+    // (R111, R112).
+    let side = u8::try_from(seat.index()).expect("a side");
+    let mut parts: Vec<Legal<Command>> = Vec::new();
+    let mut part: Vec<Legal<Command>> = Vec::new();
+    for (i, ..) in game.actors(side) {
+        game.legal_of_unit(side, i, &mut part);
+        parts.extend(part.iter().copied());
+    }
+    if !matches!(
+        game.flow().phase,
+        sandtable_frontiers::turn::Phase::Reserve(_)
+    ) && legal
+        .last()
+        .is_some_and(|l| l.command == Command::Pass { unit: None })
+        && game.pending().is_none()
+        && game.picks().is_empty()
+    {
+        parts.push(*legal.last().expect("the pass"));
+    }
+    if game.pending().is_none()
+        && game.picks().is_empty()
+        && matches!(
+            game.flow().phase,
+            sandtable_frontiers::turn::Phase::Act
+                | sandtable_frontiers::turn::Phase::Shots
+                | sandtable_frontiers::turn::Phase::Reserve(_)
+        )
+    {
+        prop_assert_eq!(&parts, &legal, "the actors' parts are the list");
+    }
     for l in &legal {
         prop_assert!(
             game.check(seat, &l.command).is_ok(),

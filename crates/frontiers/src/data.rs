@@ -306,7 +306,8 @@ pub const UNITS: &[UnitData] = &[
         4,
         Round,
         &[],
-        &[A::Sniper, A::Tripod],
+        // `reserve_shoot` by the ruling "Balance" (R150).
+        &[A::Sniper, A::Tripod, A::ReserveShoot],
     ),
     unit(
         "lg_medic",
@@ -441,7 +442,8 @@ pub const UNITS: &[UnitData] = &[
         5,
         Round,
         &[gun(3, None, None)],
-        &[A::RapidFire, A::ReserveShoot],
+        // No `reserve_shoot`: the ruling "Balance" (R151).
+        &[A::RapidFire],
     ),
     unit(
         "zr_drone",
@@ -481,7 +483,8 @@ pub const UNITS: &[UnitData] = &[
         5,
         Round,
         &[],
-        &[A::Sniper, A::Camouflage, A::Infiltration],
+        // `reserve_shoot` by the ruling "Balance" (R151).
+        &[A::Sniper, A::Camouflage, A::Infiltration, A::ReserveShoot],
     ),
     unit(
         "zr_brute",

@@ -470,11 +470,11 @@ fn r112_the_reserve_removes_decoys_then_the_fastest_act_a_coin_starting_a_tie() 
         ("T1", "lg_trooper", 0, 100, 100),
         ("CM", "lg_commando", 0, 200, 100),
         ("M1", "lg_mortar", 0, 300, 100),
-        ("K1", "zr_cluster", 1, 100, 500),
+        ("K1", "zr_stalker", 1, 100, 500),
         ("P1", "zr_processor", 1, 300, 500),
     ]);
     // The Reserve: CM and K1 (5) tie: a coin, 2: the Legion starts;
-    // K1's shot rolls a 3; T1 and P1 (4) tie: a coin, 5, the Zirl.
+    // K1's sniper shot rolls a 3; T1 and P1 (4) tie: a coin, 5, the Zirl.
     let mut g = game(&s, &[2, 3, 5]);
     let ev = orders(
         &mut g,
@@ -500,14 +500,18 @@ fn r112_the_reserve_removes_decoys_then_the_fastest_act_a_coin_starting_a_tie() 
     }));
     assert_eq!(g.decision(), one(0));
     assert!(refused(&g, 0, "move T1").contains("T1 is not among the units that act now"));
-    // A commando shoots only with reserve_shoot; a cluster may (R112).
+    // A commando shoots only with reserve_shoot; a stalker has it (R112,
+    // the ruling "Balance").
     assert!(refused(&g, 0, "shoot CM K1").contains("it shoots only with reserve_shoot"));
     play(&mut g, 0, "move CM 200,140");
     // Alternating in the group: the Zirl's K1.
     assert_eq!(g.decision(), one(1));
     let ev = play(&mut g, 1, "shoot K1 CM");
     let ev = [ev, windows(&mut g)].concat();
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacked { .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Sniped { roll: 3, .. }))
+    );
     // Movement 4: T1 and P1, a coin again; then M1 (3) alone.
     assert_eq!(g.flow().group, Some((4, 1)));
     assert_eq!(g.decision(), one(1));
@@ -517,6 +521,34 @@ fn r112_the_reserve_removes_decoys_then_the_fastest_act_a_coin_starting_a_tie() 
     play(&mut g, 0, "pass M1");
     assert_eq!(g.turn(), 2, "then all markers go: the next turn");
     assert_eq!(g.flow().phase, Phase::Prepare(0));
+}
+
+/// The ruling "Balance": `zr_cluster` has no `reserve_shoot` (it moves or
+/// lets its Reserve go), `lg_sniper` and `zr_stalker` have it (R112,
+/// R150, R151).
+#[test]
+fn balance_a_cluster_does_not_shoot_in_the_reserve_a_sniper_does() {
+    let s = setup(&[
+        ("S1", "lg_sniper", 0, 100, 100),
+        ("K1", "zr_cluster", 1, 100, 500),
+    ]);
+    // The Reserve: K1 (5) first; then S1 (4) alone, its shot rolls a 4.
+    let mut g = game(&s, &[4]);
+    orders(&mut g, "orders S1:decoy", "orders K1:decoy");
+    assert_eq!(g.flow().phase, Phase::Reserve(1));
+    assert!(
+        refused(&g, 1, "shoot K1 S1").contains("it shoots only with reserve_shoot"),
+        "a cluster does not shoot in the Reserve"
+    );
+    play(&mut g, 1, "pass K1");
+    assert_eq!(g.flow().phase, Phase::Reserve(0));
+    let ev = play(&mut g, 0, "shoot S1 K1");
+    let ev = [ev, windows(&mut g)].concat();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Sniped { roll: 4, .. })),
+        "the sniper shoots in the Reserve: {ev:?}"
+    );
 }
 
 #[test]

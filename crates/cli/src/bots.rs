@@ -75,7 +75,7 @@ impl Thinking {
         Ok(())
     }
 
-    fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let trees = match self.mcts_trees {
             1 => "one tree".to_owned(),
             n => format!("{n} trees"),
@@ -401,9 +401,21 @@ impl PairingTotals {
 /// set), through the contract: the winner's seat, if any, and the figures.
 pub(crate) fn play_game<F: Front>(
     front: &F,
-    mut game: F::Game,
+    game: F::Game,
     bots: [BotConfig; 2],
 ) -> (Option<Seat>, Played) {
+    let (winner, played, _) = play_game_watched(front, game, bots, |_, _| {});
+    (winner, played)
+}
+
+/// [`play_game`], `watch` given each command's events with the game
+/// they left; the game at its end too.
+pub(crate) fn play_game_watched<F: Front>(
+    front: &F,
+    mut game: F::Game,
+    bots: [BotConfig; 2],
+    mut watch: impl FnMut(&F::Game, &[<F::Game as GameState>::Event]),
+) -> (Option<Seat>, Played, F::Game) {
     let mut played = Played::default();
     let mut events = Vec::new();
     let mut watching = Watching::new(&bots.map(|b| Some(b.kind)));
@@ -422,13 +434,14 @@ pub(crate) fn play_game<F: Front>(
         events.clear();
         game.apply_into(seat, &command, &mut events)
             .expect("bots give legal commands");
+        watch(&game, &events);
     }
     played.turns = game.turn();
     let winner = match game.decision() {
         Decision::Over(Ending::Won(seat)) => Some(seat),
         _ => None,
     };
-    (winner, played)
+    (winner, played, game)
 }
 
 /// The Wilson score interval of `wins` in `n` at 95% (z = 1.96).
@@ -499,6 +512,45 @@ pub(crate) struct Words {
     pub(crate) draw: &'static str,
 }
 
+/// Runs `job(0)` to `job(jobs - 1)` on `threads` threads (the machine's
+/// cores by default, never more than the jobs), each taking the next job
+/// left, with a progress bar of `what` on the terminal; the threads used
+/// and the seconds taken.
+pub(crate) fn run_jobs(
+    jobs: u64,
+    threads: Option<usize>,
+    what: &str,
+    job: impl Fn(u64) + Sync,
+) -> (usize, f64) {
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
+        .min(usize::try_from(jobs).unwrap_or(usize::MAX))
+        .max(1);
+    let bar = ProgressBar::new(jobs);
+    bar.set_style(
+        ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {what}, eta {{eta}}"))
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let next = AtomicU64::new(0);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let j = next.fetch_add(1, Ordering::Relaxed);
+                    if j >= jobs {
+                        break;
+                    }
+                    job(j);
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    (threads, started.elapsed().as_secs_f64())
+}
+
 /// The games of a tournament: every pairing of `bots`, `o.games` deals
 /// each from `first_seed`, each deal played twice, the first bot on seat
 /// 0 then on seat 1. `play(seed, kinds)` plays one deal with `kinds[p]`
@@ -541,49 +593,25 @@ pub(crate) fn run_tournament(
             (j % u64::from(o.games)) as u32,
         )
     };
-    let threads = o
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
-        .min(usize::try_from(jobs).unwrap_or(usize::MAX));
-    let bar = ProgressBar::new(jobs);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let next = AtomicU64::new(0);
     let results: Mutex<Vec<PairingTotals>> =
         Mutex::new(vec![PairingTotals::default(); pairings.len()]);
-    let started = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                loop {
-                    let j = next.fetch_add(1, Ordering::Relaxed);
-                    if j >= jobs {
-                        break;
-                    }
-                    let (p, k) = job(j);
-                    let (a, b) = pairings[p];
-                    let seed = first_seed.wrapping_add(u64::from(k / 2));
-                    // Deal k/2 is played twice: the first bot on seat 0, then on seat 1.
-                    let a_seat = (k % 2) as usize;
-                    let mut kinds = [b, b];
-                    kinds[a_seat] = a;
-                    let (winner, mut played) = play(seed, kinds);
-                    played.seat = a_seat;
-                    played.result = match winner {
-                        Some(w) if w.index() == a_seat => 1,
-                        Some(_) => -1,
-                        None => 0,
-                    };
-                    results.lock().expect("no panics hold this lock")[p].add(&played);
-                    bar.inc(1);
-                }
-            });
-        }
+    let (threads, seconds) = run_jobs(jobs, o.threads, words.played, |j| {
+        let (p, k) = job(j);
+        let (a, b) = pairings[p];
+        let seed = first_seed.wrapping_add(u64::from(k / 2));
+        // Deal k/2 is played twice: the first bot on seat 0, then on seat 1.
+        let a_seat = (k % 2) as usize;
+        let mut kinds = [b, b];
+        kinds[a_seat] = a;
+        let (winner, mut played) = play(seed, kinds);
+        played.seat = a_seat;
+        played.result = match winner {
+            Some(w) if w.index() == a_seat => 1,
+            Some(_) => -1,
+            None => 0,
+        };
+        results.lock().expect("no panics hold this lock")[p].add(&played);
     });
-    bar.finish_and_clear();
-    let seconds = started.elapsed().as_secs_f64();
     let results = results.into_inner().expect("threads are done");
 
     let mut out = String::new();

@@ -262,7 +262,7 @@ pub fn simulate_match(
 
 /// The two games of a Cameron match (R148), checked: both Cameron, the
 /// same sides, each attacking in one.
-fn load_match(
+pub(crate) fn load_match(
     a: &std::path::Path,
     b: &std::path::Path,
 ) -> Result<(Skirmish, Skirmish), crate::Failure> {
@@ -297,7 +297,11 @@ fn load_match(
 /// The turns a Cameron game's defender survived (R148): a defender
 /// destroyed in turn t survived t - 1; one standing after the last turn
 /// survived them all.
-fn survived(s: &Skirmish, turns: u32, winner: Option<sandtable_core::game::Seat>) -> u32 {
+pub(crate) fn survived(
+    s: &Skirmish,
+    turns: u32,
+    winner: Option<sandtable_core::game::Seat>,
+) -> u32 {
     let defender = 1 - s.setup.attacker;
     match winner {
         Some(w) if w.0 == u16::from(defender) => turns,

@@ -5,6 +5,7 @@
 //! scenario that starts games and seats bots. The binary's commands are
 //! built on it.
 
+pub mod balance;
 pub mod bots;
 mod cache;
 pub mod frontiers;

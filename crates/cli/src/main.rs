@@ -100,6 +100,31 @@ enum Cmd {
         #[command(flatten)]
         thinking: bots::Thinking,
     },
+    /// Measure how fair a Frontiers scenario is: the same bot on both sides, each deal played on the ground as set and turned (the zones exchanged)
+    Balance {
+        /// Frontiers scenario file (.ron), the Legion against the Zirl
+        file: PathBuf,
+        /// A second scenario: the two are a Cameron match, the roles
+        /// swapped, and matches are played (R148)
+        second: Option<PathBuf>,
+        /// The bot on both sides: random, greedy or mcts
+        #[arg(long)]
+        bot: sandtable_bots::BotKind,
+        /// Games (or matches) in all; deal i / 2 is played twice, the second time on the ground turned
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// Seed of the first deal; deal i uses seed + i (default: the scenario's seed)
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Turns after which a game is a draw (default: the scenario's limit)
+        #[arg(long)]
+        turn_limit: Option<u32>,
+        /// Games played at once (default: the machine's cores)
+        #[arg(long)]
+        threads: Option<usize>,
+        #[command(flatten)]
+        thinking: bots::Thinking,
+    },
     /// Write a printable setup sheet: the table at 1:1 scale over several pages, and a list of every piece
     Print {
         /// Scenario file (.ron)
@@ -205,6 +230,29 @@ fn main() -> ExitCode {
                     bots::tournament(front, &file, &bots, options)
                 }),
             }
+        }),
+        Cmd::Balance {
+            file,
+            second,
+            bot,
+            games,
+            seed,
+            turn_limit,
+            threads,
+            thinking,
+        } => thinking.check().and_then(|()| {
+            sandtable_cli::balance::balance(
+                &file,
+                second.as_deref(),
+                sandtable_cli::balance::BalanceOptions {
+                    bot,
+                    games,
+                    seed,
+                    turn_limit,
+                    threads,
+                    thinking,
+                },
+            )
         }),
         Cmd::Print { file, paper, out } => print_sheet(&file, &paper, &out),
         Cmd::Perft { file, depth } => with_front!(&file, |front| perft(front, depth)),

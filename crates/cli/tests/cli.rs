@@ -932,3 +932,165 @@ fn a_tournament_on_cameron_s_two_games_plays_matches() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("a match is two Frontiers scenarios of Cameron"));
 }
+
+/// Reads `balance`'s last line, in the form other tools read: each
+/// faction's share won with its Wilson 95% interval, the drawn share and
+/// the games (or matches): `balance: Legion 48.5% (41.7-55.4) Zirl 45.0%
+/// (38.3-51.9) drawn 6.5% over 200 games`. The shares and the count.
+fn balance_line(line: &str, what: &str) -> ([f64; 3], u32) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert!(words.len() >= 12, "{line}");
+    assert_eq!(
+        (words[0], words[1], words[4], words[7], words[9], words[11]),
+        ("balance:", "Legion", "Zirl", "drawn", "over", what),
+        "{line}"
+    );
+    let share = |w: &str| -> f64 {
+        w.strip_suffix('%')
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("a share: {w} in {line}"))
+    };
+    let interval = |w: &str| -> (f64, f64) {
+        let inner = w
+            .strip_prefix('(')
+            .and_then(|w| w.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("an interval: {w} in {line}"));
+        let (lo, hi) = inner.split_once('-').expect("lo-hi");
+        (lo.parse().expect("lo"), hi.parse().expect("hi"))
+    };
+    let shares = [share(words[2]), share(words[5]), share(words[8])];
+    for (p, w) in [(shares[0], words[3]), (shares[1], words[6])] {
+        let (lo, hi) = interval(w);
+        assert!(lo <= p && p <= hi, "{p} within ({lo}-{hi}): {line}");
+    }
+    assert!(
+        (shares.iter().sum::<f64>() - 100.0).abs() <= 0.15,
+        "the shares add up: {line}"
+    );
+    (shares, words[10].parse().expect("a count"))
+}
+
+/// `balance`: the same bot on both sides, each deal played on the ground
+/// as set and turned; a report of what decided the games, ending with the
+/// line other tools read, the same on one thread as on two.
+#[test]
+fn balance_reports_each_faction_s_share_in_one_last_line() {
+    let run = |threads: &str| {
+        let out = cli(&[
+            "balance",
+            "scenarios/frontiers/skirmish.ron",
+            "--bot",
+            "random",
+            "--games",
+            "6",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let out = run("1");
+    let last = out.lines().last().unwrap_or("");
+    let (shares, games) = balance_line(last, "games");
+    assert_eq!(games, 6, "{out}");
+    // The counts above it agree with the line.
+    let won = out
+        .lines()
+        .find(|l| l.starts_with("games won"))
+        .expect("the wins");
+    let n: Vec<f64> = won
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(n.len(), 3, "Legion, Zirl, drawn: {won}");
+    for (k, s) in shares.iter().enumerate() {
+        assert!(
+            (100.0 * n[k] / 6.0 - s).abs() < 0.06,
+            "{won} against {last}"
+        );
+    }
+    for want in [
+        "on the ground as set",
+        "on the ground turned",
+        "AP destroyed a game",
+        "Legion units destroyed by type",
+        "Zirl units destroyed by type",
+        "turns a game",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+    // The deals' games do not depend on the threads.
+    let figures = |o: &str| -> Vec<String> {
+        o.lines()
+            .filter(|l| !l.contains(" s on "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(figures(&out), figures(&run("2")));
+}
+
+/// `balance` of a Cameron match (R148) plays matches and gives each
+/// faction's mean turns survived as the defender after the shares; what
+/// it cannot weigh is refused, saying why.
+#[test]
+fn balance_of_a_cameron_match_and_what_it_refuses() {
+    let out = cli(&[
+        "balance",
+        "scenarios/frontiers/cameron-1.ron",
+        "scenarios/frontiers/cameron-2.ron",
+        "--bot",
+        "random",
+        "--games",
+        "2",
+        "--turn-limit",
+        "3",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = text(&out.stdout);
+    let last = out.lines().last().unwrap_or("");
+    let (head, defended) = last.split_once("; ").expect("the defenders' turns");
+    assert_eq!(balance_line(head, "matches").1, 2, "{out}");
+    let words: Vec<&str> = defended.split_whitespace().collect();
+    assert_eq!(
+        (words[0], words[1], words[2], words[3], words[5], words[6]),
+        ("as", "the", "defender", "Legion", "turns,", "Zirl"),
+        "{last}"
+    );
+    for w in [words[4], words[7]] {
+        let turns: f64 = w.parse().expect("turns");
+        assert!((0.0..=3.0).contains(&turns), "{last}");
+    }
+    let refused = |args: &[&str], why: &str| {
+        let out = cli(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(why), "{args:?}: {err}");
+    };
+    refused(
+        &["balance", "scenarios/standard.ron", "--bot", "greedy"],
+        "balance weighs a Frontiers scenario's two factions",
+    );
+    refused(
+        &[
+            "balance",
+            "scenarios/frontiers/skirmish.ron",
+            "--bot",
+            "greedy",
+            "--games",
+            "0",
+        ],
+        "--games must be at least 1",
+    );
+    refused(
+        &[
+            "balance",
+            "scenarios/frontiers/skirmish.ron",
+            "scenarios/frontiers/cameron-2.ron",
+            "--bot",
+            "greedy",
+        ],
+        "Cameron",
+    );
+}

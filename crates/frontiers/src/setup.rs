@@ -376,6 +376,31 @@ impl Setup {
         }
     }
 
+    /// This table with its ground (the terrain and the building elements,
+    /// their spaces and openings with them) turned half a turn about the
+    /// table's centre, and nothing else moved: the units, the crates, the
+    /// objectives, the diskette and each side's edge (R146) stay. So the
+    /// two sides fight over each other's ground: the sides' zones
+    /// exchanged, the terrain as it is, as a fair measure plays each deal
+    /// both ways. Turning twice gives the table back.
+    pub fn ground_turned(&self) -> Setup {
+        let (w, d) = (i32::from(self.table.0), i32::from(self.table.1));
+        let turn = |p: &mut Pt| *p = Pt::new(w - p.x, d - p.y);
+        let mut out = self.clone();
+        for t in &mut out.terrain {
+            t.corners.iter_mut().for_each(turn);
+        }
+        for e in &mut out.elements {
+            e.corners.iter_mut().for_each(turn);
+            e.spaces.iter_mut().for_each(turn);
+            for o in &mut e.openings {
+                turn(&mut o.a);
+                turn(&mut o.b);
+            }
+        }
+        out
+    }
+
     /// Each side that has units to deploy, with the depth of its strip
     /// along its edge in mm (R146): the scenario's zone (`deploy_mm`),
     /// else its largest base's depth and the contact distance, as a unit
@@ -1245,6 +1270,55 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    /// Turning the ground half a turn (a fair measure's second game of a
+    /// deal) moves the terrain and the buildings, their spaces and
+    /// openings, and nothing of the sides: turned twice it is as set.
+    #[test]
+    fn the_ground_turned_half_a_turn_moves_the_terrain_and_buildings_only() {
+        let setup = Setup {
+            table: (1000, 600),
+            sides: two_sides(),
+            units: vec![unit("lg_trooper", 0, 100, 100)],
+            terrain: vec![Terrain {
+                kind: TerrainKind::Hill,
+                corners: vec![Pt::new(100, 400), Pt::new(300, 400), Pt::new(200, 550)],
+            }],
+            elements: vec![Element {
+                corners: vec![
+                    Pt::new(600, 100),
+                    Pt::new(700, 100),
+                    Pt::new(700, 200),
+                    Pt::new(600, 200),
+                ],
+                spaces: vec![Pt::new(650, 150)],
+                openings: vec![Opening {
+                    a: Pt::new(640, 100),
+                    b: Pt::new(660, 100),
+                    behind: vec![0],
+                    ..Opening::default()
+                }],
+                ..Element::default()
+            }],
+            objectives: vec![Pt::new(500, 80)],
+            ..Setup::default()
+        };
+        let turned = setup.ground_turned();
+        assert_eq!(
+            turned.terrain[0].corners,
+            [Pt::new(900, 200), Pt::new(700, 200), Pt::new(800, 50)]
+        );
+        let e = &turned.elements[0];
+        assert_eq!(e.corners[0], Pt::new(400, 500));
+        assert_eq!(e.spaces, [Pt::new(350, 450)]);
+        assert_eq!(
+            (e.openings[0].a, e.openings[0].b),
+            (Pt::new(360, 500), Pt::new(340, 500))
+        );
+        assert_eq!(turned.units, setup.units, "the units stay");
+        assert_eq!(turned.objectives, setup.objectives, "the sides' goals stay");
+        assert_eq!(turned.ground_turned(), setup);
     }
 
     #[test]

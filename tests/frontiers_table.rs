@@ -277,13 +277,13 @@ fn a_confrontation_opens_with_its_units_waiting_to_deploy() {
     // Every unit waits off the table (R146): none stands on it yet.
     let mut q = app.world_mut().query::<&UnitPiece>();
     assert_eq!(q.iter(app.world()).count(), 0);
-    // The goal: 80% of the enemy list, the Zirl's 235 AP and the Legion's
+    // The goal: 80% of the enemy list, the Zirl's 250 AP and the Legion's
     // 245 (R146).
     let lines = state_lines(skirmish(&app));
     assert!(
         lines
             .iter()
-            .any(|l| l == "Goal: 80% of the enemy list (R146): Legion 0 of 188, Zirl 0 of 196"),
+            .any(|l| l == "Goal: 80% of the enemy list (R146): Legion 0 of 200, Zirl 0 of 196"),
         "{lines:?}"
     );
     take_table(&mut app);
@@ -1360,11 +1360,16 @@ fn a_finished_skirmish_shows_its_outcome_first() {
         std::fs::read_to_string(root.join("crates/cli/tests/data/frontiers-confrontation.moves"))
             .expect("the record");
     let commands: Vec<&str> = moves.lines().filter(|l| !l.starts_with('[')).collect();
+    // The record's own seed.
+    let seed = moves
+        .lines()
+        .find(|l| l.starts_with("[Seed "))
+        .expect("the record's seed");
     let file = dir.join("over.moves");
     std::fs::write(
         &file,
         format!(
-            "[Scenario \"{}\"]\n[Seed \"7\"]\n{}\n",
+            "[Scenario \"{}\"]\n{seed}\n{}\n",
             scenario("confrontation.ron").display(),
             commands.join("\n")
         ),

@@ -370,14 +370,14 @@ fn report(
     let _ = writeln!(
         out,
         "{:<34} {:>8.1} {:>8.1}",
-        "AP destroyed a game (R145)",
+        "AP destroyed by it a game (R145)",
         mean(t.ap[0]),
         mean(t.ap[1])
     );
     let _ = writeln!(
         out,
         "{:<34} {:>8.2} {:>8.2}",
-        "units destroyed a game",
+        "its units destroyed a game",
         mean(u64::from(t.lost_by[0])),
         mean(u64::from(t.lost_by[1]))
     );

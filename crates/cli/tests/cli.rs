@@ -1014,7 +1014,7 @@ fn balance_reports_each_faction_s_share_in_one_last_line() {
     for want in [
         "on the ground as set",
         "on the ground turned",
-        "AP destroyed a game",
+        "AP destroyed by it a game",
         "Legion units destroyed by type",
         "Zirl units destroyed by type",
         "turns a game",

@@ -283,7 +283,7 @@ pub const UNITS: &[UnitData] = &[
         4,
         5,
         Round,
-        &[gun(2, None, Some(0))],
+        &[gun(3, None, Some(0))],
         &[A::Grenades],
     ),
     unit(
@@ -441,7 +441,7 @@ pub const UNITS: &[UnitData] = &[
         5,
         5,
         Round,
-        &[gun(3, None, None)],
+        &[gun(2, None, None)],
         // No `reserve_shoot`: the ruling "Balance" (R151).
         &[A::RapidFire],
     ),
@@ -762,6 +762,105 @@ pub const CARDS: &[CardData] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A unit's tuned figures as `docs/frontiers.md`'s table of the
+    /// project's data prints them: AP, Movement, Defense, each weapon's
+    /// bonuses at body, heavy and structure, and its abilities' numbers.
+    fn row(d: &UnitData) -> [String; 5] {
+        let bonus = |b: &[Option<i8>; 3]| {
+            b.iter()
+                .map(|x| x.map_or("-".to_owned(), |n| n.to_string()))
+                .collect::<Vec<_>>()
+                .join("/")
+        };
+        let weapons = if d.weapons.is_empty() {
+            "none".to_owned()
+        } else {
+            d.weapons
+                .iter()
+                .map(|w| {
+                    if w.name.is_empty() {
+                        bonus(&w.bonus)
+                    } else {
+                        format!("{} {}", w.name, bonus(&w.bonus))
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        let mut numbers: Vec<String> = d
+            .abilities
+            .iter()
+            .filter_map(|a| match a {
+                Ability::Orders(n) => Some(format!("orders +{n}")),
+                Ability::PenaltySymbol(n) => Some(format!("penalty -{n}")),
+                Ability::EnergyShield(n) => Some(format!("shield Def {n}")),
+                Ability::Transport(n) => Some(format!("transport {n}")),
+                _ => None,
+            })
+            .collect();
+        if let Some(f) = d.other_form {
+            numbers.push(format!(
+                "other form Mv {} Def {} {}",
+                f.movement,
+                f.defense,
+                bonus(&f.bonus)
+            ));
+        }
+        [
+            d.ap.to_string(),
+            d.movement.to_string(),
+            d.defense.to_string(),
+            weapons,
+            if numbers.is_empty() {
+                "-".to_owned()
+            } else {
+                numbers.join(", ")
+            },
+        ]
+    }
+
+    /// The ruling "Balance": the shipped data is the table the docs print
+    /// with the figures that justified each change, unit for unit.
+    #[test]
+    fn balance_the_shipped_data_is_the_table_in_the_docs() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/frontiers.md");
+        let docs = std::fs::read_to_string(path).expect("docs/frontiers.md");
+        let mut seen = Vec::new();
+        for line in docs.lines() {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            // | `id` | AP | Mv | Def | weapons | numbers | before | figure |
+            let Some(id) = cells
+                .get(1)
+                .and_then(|c| c.strip_prefix('`'))
+                .and_then(|c| c.strip_suffix('`'))
+            else {
+                continue;
+            };
+            let Some(d) = UNITS.iter().find(|u| u.id == id) else {
+                continue;
+            };
+            if cells.len() < 9 {
+                continue;
+            }
+            assert_eq!(
+                cells[2..7].to_vec(),
+                row(d).to_vec(),
+                "{id}: the docs' table and the shipped data differ"
+            );
+            seen.push(id);
+        }
+        for u in UNITS {
+            assert_eq!(
+                seen.iter().filter(|s| **s == u.id).count(),
+                1,
+                "{} is in the docs' table once: | `{}` | {} |",
+                u.id,
+                u.id,
+                row(u).join(" | ")
+            );
+        }
+    }
 
     #[test]
     fn r150_r151_every_id_is_one_unit_s_and_each_box_holds_its_counts() {

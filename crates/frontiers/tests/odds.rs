@@ -233,5 +233,5 @@ fn r141_a_split_shot_s_odds_are_each_part_s_roll() {
         ("T2", "lg_trooper", 0, 150, 100),
         ("K1", "zr_cluster", 1, 120, 300),
     ]);
-    check(&s, 1, Slot::Unit, "shoot K1 T1+2 T2+1", 2);
+    check(&s, 1, Slot::Unit, "shoot K1 T1+1 T2+1", 2);
 }

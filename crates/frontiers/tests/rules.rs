@@ -256,9 +256,9 @@ fn r102_a_charge_ends_in_contact_within_2_mm_and_attacks() {
 
 #[test]
 fn r123_r124_a_step_flips_a_damaged_back_then_destroys_and_a_double_destroys() {
-    // Turn 1: T1 at K1 (6 + 2 = 8 against 5: a step); K1 at T1 (1: miss).
-    // Turn 2 (the second seat first): K1 misses, T1 at K1 on its damaged side,
-    // bonus 1: 4 + 1 = 5 against defense 4: destroyed.
+    // Turn 1: T1 at K1 (6 + 3 = 9 against 5: a step); K1 at T1 (1: miss).
+    // Turn 2 (the second seat first): K1 misses, T1 at K1 on its damaged
+    // side: 4 + 3 = 7 against defense 4, a step (not twice 4): destroyed.
     let s = setup(vec![
         unit("T1", "lg_trooper", 0, 100, 100),
         unit("K1", "zr_cluster", 1, 100, 300),
@@ -271,8 +271,8 @@ fn r123_r124_a_step_flips_a_damaged_back_then_destroys_and_a_double_destroys() {
     assert_eq!(g.units()[1].defense(), 4);
     assert_eq!(
         g.units()[1].bonus(0, 0),
-        Some(2),
-        "3 less 1 when damaged (R150)"
+        Some(1),
+        "2 less 1 when damaged (R151)"
     );
     play(&mut g, 1, "shoot K1 T1");
     play(&mut g, 1, "move K2");
@@ -431,10 +431,10 @@ fn r123_a_crater_adds_one_to_infantry_s_defense() {
         unit("K1", "zr_cluster", 1, 100, 200),
     ]);
     s.terrain.push(rect(TerrainKind::Crater, 70, 170, 130, 230));
-    let mut g = game(&s, &[3]);
+    let mut g = game(&s, &[2]);
     let ev = play(&mut g, 0, "shoot T1 K1");
-    // 3 + 2 = 5 against 5 + 1: a miss.
-    assert_eq!(attacks(&ev), [(Struck::Unit(1), 3, 2, 0, 6, Outcome::Miss)]);
+    // 2 + 3 = 5 against 5 + 1: a miss (out of the crater, a step).
+    assert_eq!(attacks(&ev), [(Struck::Unit(1), 2, 3, 0, 6, Outcome::Miss)]);
 }
 
 #[test]
@@ -618,13 +618,13 @@ fn r135_a_raised_shield_defends_at_its_own_value_and_drops_after_a_fight() {
         unit("K1", "zr_cluster", 1, 100, 300),
         unit("K2", "zr_cluster", 1, 900, 500),
     ]);
-    let mut g = game(&s, &[5]);
+    let mut g = game(&s, &[6]);
     play(&mut g, 0, "special H1 shield");
     assert_eq!(g.units()[0].defense(), 8);
     assert!(refused(&g, 1, "special K1 shield").contains("no energy shield (R135)"));
     let ev = play(&mut g, 1, "shoot K1 H1");
-    // 5 + 3 = 8 against 8: a step; the hero's back is one step (R124).
-    assert_eq!(attacks(&ev), [(Struck::Unit(0), 5, 3, 0, 8, Outcome::Step)]);
+    // 6 + 2 = 8 against 8: a step; the hero's back is one step (R124).
+    assert_eq!(attacks(&ev), [(Struck::Unit(0), 6, 2, 0, 8, Outcome::Step)]);
     assert!(!g.units()[0].alive);
     // The hero fights with its shield up: the shield drops.
     let mut g = game(&s, &[1, 1]);
@@ -1056,7 +1056,7 @@ fn r102_r134_indoors_contact_is_a_linked_space() {
 
 #[test]
 fn r141_rapid_fire_splits_its_bonus_among_targets_close_together() {
-    // K1, a cluster (3 at body, rapid-fire), at T1 and T2 45 mm apart.
+    // K1, a cluster (2 at body, rapid-fire), at T1 and T2 45 mm apart.
     let s = setup(vec![
         unit("T1", "lg_trooper", 0, 100, 100),
         unit("T2", "lg_trooper", 0, 175, 100),
@@ -1071,18 +1071,18 @@ fn r141_rapid_fire_splits_its_bonus_among_targets_close_together() {
     assert!(e.contains("no rapid-fire"), "{e}");
     for (text, said) in [
         (
-            "shoot K1 T1+2 T2+2",
-            "the parts add up to +4: K1's bonus at body armor is +3 (R141)",
+            "shoot K1 T1+2 T2+1",
+            "the parts add up to +3: K1's bonus at body armor is +2 (R141)",
         ),
         (
-            "shoot K1 T1+2 T3+1",
+            "shoot K1 T1+1 T3+1",
             "within 2 LNS (60 mm) of each other (R141)",
         ),
         (
-            "shoot K1 T1+2 W1+1",
+            "shoot K1 T1+1 W1+1",
             "no bonus (\"-\") at W1's heavy armor (R123)",
         ),
-        ("shoot K1 T1+3 T1+0", "(R141)"),
+        ("shoot K1 T1+2 T1+0", "(R141)"),
     ] {
         let e = refused(&g, 1, text);
         assert!(e.contains(said), "{text}: {e}");
@@ -1099,12 +1099,12 @@ fn r141_rapid_fire_splits_its_bonus_among_targets_close_together() {
         e.contains("K2 has body armor and CR heavy armor: a split shot's targets share one defense type (R141)"),
         "{e}"
     );
-    let ev = play(&mut g, 1, "shoot K1 T1+2 T2+1");
-    // Each its own roll and modifiers: 5 + 2 against 5, 3 + 1 against 5.
+    let ev = play(&mut g, 1, "shoot K1 T1+1 T2+1");
+    // Each its own roll and modifiers: 5 + 1 against 5, 3 + 1 against 5.
     assert_eq!(
         attacks(&ev),
         [
-            (Struck::Unit(0), 5, 2, 0, 5, Outcome::Step),
+            (Struck::Unit(0), 5, 1, 0, 5, Outcome::Step),
             (Struck::Unit(1), 3, 1, 0, 5, Outcome::Miss)
         ]
     );

@@ -864,7 +864,7 @@ fn r132_a_card_outside_its_window_is_refused_and_cards_alternate_until_both_pass
     play(&mut g, 1, "card jam T1");
     play(&mut g, 0, "pass");
     let ev = play(&mut g, 1, "pass");
-    // 5 + 2 + 2 - 2 = 7 against 5: a step; K1's side holds cards: its Hit
+    // 5 + 3 + 2 - 2 = 8 against 5: a step; K1's side holds cards: its Hit
     // window.
     let rolled: Vec<(i8, i8)> = ev
         .iter()
@@ -875,7 +875,7 @@ fn r132_a_card_outside_its_window_is_refused_and_cards_alternate_until_both_pass
             _ => None,
         })
         .collect();
-    assert_eq!(rolled, [(2, 0)], "aim +2 and jam -2 (R152)");
+    assert_eq!(rolled, [(3, 0)], "aim +2 and jam -2 (R152)");
     assert_eq!(g.decision(), one(1));
     let ev = play(&mut g, 1, "card cover K1");
     assert!(ev.contains(&Event::Covered { unit: 1 }));

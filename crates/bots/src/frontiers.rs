@@ -1178,16 +1178,7 @@ fn listed(game: &Game, seat: Seat, deadline: Option<std::time::Instant>) -> Vec<
 /// `deadline` passes before the shots are worked out). `None` elsewhere,
 /// or where one unit is left to act.
 fn reserve_focus(game: &Game, side: u8, deadline: Option<std::time::Instant>) -> Option<usize> {
-    if !matches!(game.flow().phase, Phase::Reserve(_))
-        || game.pending().is_some()
-        || !game.picks().is_empty()
-    {
-        return None;
-    }
-    let actors = game.actors(side);
-    if actors.len() < 2 {
-        return None;
-    }
+    let actors = reserve_group(game, side)?;
     let Some(shots) = Shots::of_by(game, deadline) else {
         return Some(actors[0].0);
     };
@@ -1206,6 +1197,24 @@ fn reserve_focus(game: &Game, side: u8, deadline: Option<std::time::Instant>) ->
             _ => Some((i, v)),
         })
         .map(|(i, _)| i)
+}
+
+/// A unit that may act now, the kinds it may take and the weapon its
+/// marker names, as `Game::actors` gives them.
+type Actor = (usize, Vec<Kind>, Option<u8>);
+
+/// In a Reserve with no landing or pick owed, the units of `side` that
+/// may act now, where they are two or more (R112): each lists a pass, so
+/// the list has more than one family. `None` elsewhere.
+fn reserve_group(game: &Game, side: u8) -> Option<Vec<Actor>> {
+    if !matches!(game.flow().phase, Phase::Reserve(_))
+        || game.pending().is_some()
+        || !game.picks().is_empty()
+    {
+        return None;
+    }
+    let actors = game.actors(side);
+    (actors.len() > 1).then_some(actors)
 }
 
 /// The greedy bot's command (see the module doc), on a copy redealt from
@@ -1290,6 +1299,15 @@ pub struct Balance {
 }
 
 impl Balance {
+    /// The first [`LINES`] of the list's families as lines, unweighed:
+    /// each an even guess.
+    fn unweighed(&mut self, legal: &[Legal<Command>], out: &mut Vec<Vec<Command>>) {
+        for l in legal.iter().take(LINES) {
+            out.push(vec![l.command]);
+            self.priors.push(0.5);
+        }
+    }
+
     /// Whether the search's time is up.
     fn late(&self) -> bool {
         self.deadline
@@ -1347,10 +1365,7 @@ impl Judge<Game> for Balance {
         // every weighing below reads, and keeps) are worked out: the
         // list's families, unweighed.
         if self.late() || (self.deadline.is_some() && Shots::of_by(game, self.deadline).is_none()) {
-            for l in legal.iter().take(LINES) {
-                out.push(vec![l.command]);
-                self.priors.push(0.5);
-            }
+            self.unweighed(&legal, out);
             return;
         }
         let policy = match game.flow().phase {
@@ -1406,10 +1421,7 @@ impl Judge<Game> for Balance {
                 // Stopped at the deadline before any was weighed: the
                 // list's families, unweighed.
                 if out.is_empty() && self.late() {
-                    for l in legal.iter().take(LINES) {
-                        out.push(vec![l.command]);
-                        self.priors.push(0.5);
-                    }
+                    self.unweighed(&legal, out);
                 }
             }
         }
@@ -1505,17 +1517,13 @@ fn scale(game: &Game) -> f32 {
 /// command as it stands.
 pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Command, u64)> {
     let start = std::time::Instant::now();
-    // In a Reserve of two units or more, each lists a pass (R112): more
-    // than one family, known without listing every unit's shots.
-    let one = !(matches!(game.flow().phase, Phase::Reserve(_))
-        && game.pending().is_none()
-        && game.picks().is_empty()
-        && game.actors(side_of(seat)).len() > 1)
-        && {
-            let mut legal: Vec<Legal<Command>> = Vec::new();
-            game.legal_into(seat, &mut legal);
-            legal.len() == 1
-        };
+    // A Reserve group has more than one family, known without listing
+    // every unit's shots.
+    let one = reserve_group(game, side_of(seat)).is_none() && {
+        let mut legal: Vec<Legal<Command>> = Vec::new();
+        game.legal_into(seat, &mut legal);
+        legal.len() == 1
+    };
     if one && sandtable_core::game::next_seat(game) == Some(seat) {
         // One family: greedy's member of it, weighed within the time
         // budget where there is one.

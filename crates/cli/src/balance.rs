@@ -330,6 +330,8 @@ fn report(
     let what = if matches { "matches" } else { "games" };
     let games_a = if matches { 2 * t.played } else { t.played };
     let per_game = f64::from(games_a.max(1));
+    // A Cameron match's mean turns survived as the defender (R148).
+    let turns = |f: usize| t.survived[f] as f64 / f64::from(t.defended[f].max(1));
     let mut out = String::new();
     let titles: Vec<String> = parts
         .iter()
@@ -392,7 +394,6 @@ fn report(
         );
     }
     if matches {
-        let turns = |f: usize| t.survived[f] as f64 / f64::from(t.defended[f].max(1));
         let _ = writeln!(
             out,
             "{:<34} {:>8.1} {:>8.1}",
@@ -427,7 +428,6 @@ fn report(
     );
     let mut last = last_line(t, what);
     if matches {
-        let turns = |f: usize| t.survived[f] as f64 / f64::from(t.defended[f].max(1));
         let _ = write!(
             last,
             "; as the defender {} {:.1} turns, {} {:.1}",

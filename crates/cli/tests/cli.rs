@@ -795,6 +795,8 @@ fn every_shipped_frontiers_scenario_is_played_to_its_end_by_a_record() {
         "confrontation",
         "treasure-hunt",
         "attack-defense",
+        "attack-defense-easy",
+        "attack-defense-difficult",
         "data-recovery",
         "cameron-1",
         "cameron-2",

@@ -372,3 +372,53 @@ fn a_first_player_left_out_is_drawn_with_the_seed() {
         scenario.game_with_seed(7).current_player()
     );
 }
+
+/// The lists of every shipped Frontiers scenario are picked to their
+/// target (docs/frontiers.md, "Lists to match"): at most the side's limit
+/// and within 10 AP of it (R103, R148: an Attack/Defense attacker's `ap`
+/// times its `mode`); a Cameron attacker fields its whole box, so its
+/// list has no limit; the skirmish, without `ap`, fields lists within 10
+/// AP of each other.
+#[test]
+fn every_shipped_frontiers_list_is_within_10_ap_of_its_target() {
+    let dir = scenarios_dir().join("frontiers");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("scenarios/frontiers/ exists") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let s = sandtable_scenario::skirmish::parse(&text, &path.display().to_string())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let list = |side: usize| -> u32 {
+            s.setup
+                .units
+                .iter()
+                .filter(|u| usize::from(u.side) == side)
+                .map(|u| {
+                    u32::from(
+                        sandtable_frontiers::data::unit_data(&u.data)
+                            .expect("shipped data")
+                            .ap,
+                    )
+                })
+                .sum()
+        };
+        let lists = [list(0), list(1)];
+        let name = path.display();
+        if s.setup.ap.is_none() {
+            assert!(
+                lists[0].abs_diff(lists[1]) <= 10,
+                "{name}: lists of {lists:?} AP"
+            );
+        }
+        for (side, &ap) in lists.iter().enumerate() {
+            if let Some(limit) = s.setup.ap_limit(side) {
+                assert!(
+                    ap <= limit && ap + 10 >= limit,
+                    "{name}: side {side} fields {ap} AP, its target {limit}"
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 9, "the shipped Frontiers scenarios");
+}

@@ -147,6 +147,8 @@ fn r107_r143_r149_no_view_of_a_frontiers_scenario_shows_a_side_what_the_rules_hi
         "scenarios/frontiers/skirmish.ron",
         "scenarios/frontiers/confrontation.ron",
         "scenarios/frontiers/attack-defense.ron",
+        "scenarios/frontiers/attack-defense-easy.ron",
+        "scenarios/frontiers/attack-defense-difficult.ron",
         "scenarios/frontiers/data-recovery.ron",
         "scenarios/frontiers/treasure-hunt.ron",
         "scenarios/frontiers/cameron-1.ron",

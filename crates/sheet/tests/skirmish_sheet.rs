@@ -78,6 +78,8 @@ fn every_shipped_skirmish_prints_its_table_its_pieces_and_its_play_aids() {
         "confrontation.ron",
         "treasure-hunt.ron",
         "attack-defense.ron",
+        "attack-defense-easy.ron",
+        "attack-defense-difficult.ron",
         "data-recovery.ron",
         "cameron-1.ron",
         "cameron-2.ron",

@@ -35,7 +35,7 @@
 //! never reads the other hand, the marker numbers, the deck or a crate's
 //! contents.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
@@ -46,7 +46,7 @@ use sandtable_frontiers::army::{self, Slot};
 use sandtable_frontiers::attack::{attack_odds, sniper_odds};
 use sandtable_frontiers::command::{Kind, Part};
 use sandtable_frontiers::crates::CrateState;
-use sandtable_frontiers::data::{Ability, Back, CARDS, Window};
+use sandtable_frontiers::data::{Ability, Back, CARDS, Missile, Window};
 use sandtable_frontiers::game::{GRENADE_BONUS, Shot, Struck, Unit};
 use sandtable_frontiers::geometry::{Pt, gap};
 use sandtable_frontiers::setup::{TerrainKind, Victory, point_in};
@@ -403,12 +403,25 @@ fn nearest_enemy(game: &Game, i: usize) -> Option<(f64, usize)> {
 /// Each unit's best shot at each enemy, in AP ([`shot_take`] over its
 /// weapons; 0 where it has none): what a position's worth is made of,
 /// kept so that a move is weighed by working out again only the shots
-/// from and at the units it moved.
+/// from and at the units it moved. A shot is worked out only where it
+/// may matter: each pair's [`pair_bound`] is known at once, and a shot
+/// whose bound is no more than a best already found is left; every best
+/// is that of the whole table.
 #[derive(Debug, Clone)]
 pub struct Shots {
     n: usize,
-    take: Vec<f32>,
+    /// Each pair's bound, shooter by target.
+    bound: Vec<f32>,
+    /// Each pair's shot, shooter by target; NaN until worked out.
+    take: Vec<Cell<f32>>,
+    /// Each unit's best shot and its target, once worked out.
+    best: Vec<Cell<Option<(f32, usize)>>>,
+    /// The best shot at each unit, once worked out.
+    worst: Vec<Cell<Option<f32>>>,
 }
+
+/// No target: a best of 0.
+const NO_TARGET: usize = usize::MAX;
 
 impl Shots {
     /// Every shot of `game`, from the last tables where one was worked
@@ -450,63 +463,158 @@ impl Shots {
         Some(made)
     }
 
-    /// Every shot of `game`, worked out; `None` where `deadline` passes
-    /// first (the clock read at each shooter).
+    /// Every unit's best shot in `game`, worked out; `None` where
+    /// `deadline` passes first (the clock read at each shooter).
     fn fresh(game: &Game, deadline: Option<std::time::Instant>) -> Option<Shots> {
         let n = game.units().len();
-        let mut shots = Shots {
+        let mut bound = vec![0.0; n * n];
+        for i in 0..n {
+            for t in 0..n {
+                bound[i * n + t] = pair_bound(game, i, t);
+            }
+        }
+        let shots = Shots {
             n,
-            take: vec![0.0; n * n],
+            bound,
+            take: vec![Cell::new(f32::NAN); n * n],
+            best: vec![Cell::new(None); n],
+            worst: vec![Cell::new(None); n],
         };
         for i in 0..n {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 return None;
             }
-            for t in 0..n {
-                shots.take[i * n + t] = pair_take(game, i, t);
+            shots.best_of(game, i);
+        }
+        // The best shot at each unit too: a table kept and looked up
+        // again is a copy, which would work them out again each time.
+        for i in 0..n {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                return None;
             }
+            shots.worst_at(game, i);
         }
         Some(shots)
     }
 
-    /// Works out again the shots from and at unit `i`.
-    fn redo(&mut self, game: &Game, i: usize) {
-        for t in 0..self.n {
-            self.take[i * self.n + t] = pair_take(game, i, t);
-            self.take[t * self.n + i] = pair_take(game, t, i);
+    /// Unit `i`'s shot at unit `t` in `game` (the table's), worked out
+    /// once.
+    fn take(&self, game: &Game, i: usize, t: usize) -> f32 {
+        let cell = &self.take[i * self.n + t];
+        if cell.get().is_nan() {
+            cell.set(pair_take(game, i, t));
         }
+        cell.get()
     }
 
-    /// The shots of `after`, from these of `before`: worked out again
-    /// from and at each unit that changed, or all where more than
-    /// three did or a cloud came or went.
-    fn after(&self, before: &Game, after: &Game) -> Shots {
-        let changed: Vec<usize> = (0..self.n)
+    /// The best of the shots `pairs` gives, each a pair's index into the
+    /// table: those of the highest bound first, until no bound is above
+    /// the best found; its value and its pair.
+    fn best_among(&self, game: &Game, pairs: impl Iterator<Item = usize>) -> (f32, usize) {
+        let mut order: Vec<usize> = pairs.filter(|&p| self.bound[p] > 0.0).collect();
+        order.sort_by(|&a, &b| self.bound[b].total_cmp(&self.bound[a]));
+        let mut best = (0.0_f32, NO_TARGET);
+        for p in order {
+            if self.bound[p] <= best.0 {
+                break;
+            }
+            let v = self.take(game, p / self.n, p % self.n);
+            if v > best.0 {
+                best = (v, p);
+            }
+        }
+        best
+    }
+
+    /// Unit `i`'s best shot in `game` (the table's) and its target.
+    fn best_of(&self, game: &Game, i: usize) -> (f32, usize) {
+        if let Some(known) = self.best[i].get() {
+            return known;
+        }
+        let (v, p) = self.best_among(game, (0..self.n).map(|t| i * self.n + t));
+        let found = (v, if p == NO_TARGET { p } else { p % self.n });
+        self.best[i].set(Some(found));
+        found
+    }
+
+    /// Each unit's best shot ([`Shots::best`]), by index.
+    fn bests(&self, game: &Game) -> Vec<f32> {
+        (0..self.n).map(|i| self.best(game, i)).collect()
+    }
+
+    /// Each unit's best shot in `after`, from these shots of `before`:
+    /// the shots from and at each unit that changed worked out again, the
+    /// rest kept, or all worked out again where more than three changed
+    /// or a cloud came or went: then `None` where `deadline` passes
+    /// before that table is worked out.
+    fn bests_after(
+        &self,
+        before: &Game,
+        after: &Game,
+        deadline: Option<std::time::Instant>,
+    ) -> Option<Vec<f32>> {
+        let n = self.n;
+        let changed: Vec<usize> = (0..n)
             .filter(|k| before.units()[*k] != after.units()[*k])
             .collect();
         if changed.len() > 3 || before.clouds() != after.clouds() {
-            return Shots::of(after);
+            return Shots::of_by(after, deadline).map(|shots| shots.bests(after));
         }
-        let mut out = self.clone();
-        for k in changed {
-            out.redo(after, k);
-        }
-        out
+        let bests = (0..n)
+            .map(|k| {
+                if changed.contains(&k) {
+                    // Its row afresh.
+                    let mut order: Vec<(f32, usize)> = (0..n)
+                        .map(|t| (pair_bound(after, k, t), t))
+                        .filter(|(b, _)| *b > 0.0)
+                        .collect();
+                    order.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    let mut best = 0.0_f32;
+                    for (bound, t) in order {
+                        if bound <= best {
+                            break;
+                        }
+                        best = best.max(pair_take(after, k, t));
+                    }
+                    best
+                } else {
+                    // Its row kept but for the changed targets: its best
+                    // where that is at none of them.
+                    let (kept, at) = self.best_of(before, k);
+                    let mut best = if at == NO_TARGET || !changed.contains(&at) {
+                        kept
+                    } else {
+                        self.best_among(
+                            before,
+                            (0..n).filter(|t| !changed.contains(t)).map(|t| k * n + t),
+                        )
+                        .0
+                    };
+                    for &c in &changed {
+                        if pair_bound(after, k, c) > best {
+                            best = best.max(pair_take(after, k, c));
+                        }
+                    }
+                    best
+                }
+            })
+            .collect();
+        Some(bests)
     }
 
-    /// Unit `i`'s best shot.
-    fn best(&self, i: usize) -> f32 {
-        self.take[i * self.n..(i + 1) * self.n]
-            .iter()
-            .copied()
-            .fold(0.0, f32::max)
+    /// Unit `i`'s best shot in `game` (the table's).
+    fn best(&self, game: &Game, i: usize) -> f32 {
+        self.best_of(game, i).0
     }
 
-    /// The best shot at unit `i`.
-    fn worst_at(&self, i: usize) -> f32 {
-        (0..self.n)
-            .map(|e| self.take[e * self.n + i])
-            .fold(0.0, f32::max)
+    /// The best shot at unit `i` in `game` (the table's).
+    fn worst_at(&self, game: &Game, i: usize) -> f32 {
+        if let Some(known) = self.worst[i].get() {
+            return known;
+        }
+        let found = self.best_among(game, (0..self.n).map(|e| e * self.n + i)).0;
+        self.worst[i].set(Some(found));
+        found
     }
 }
 
@@ -524,11 +632,41 @@ fn pair_take(game: &Game, i: usize, t: usize) -> f32 {
         .fold(0.0, f32::max)
 }
 
+/// A bound above unit `i`'s best shot at unit `t` ([`pair_take`]), found
+/// without a line of sight: every modifier a shot's plan sums is a
+/// penalty (R122; cards are not counted) and a sniper's penalties only
+/// raise the roll it needs (R142), so the odds at none are the best. A
+/// template's worth follows no line, and a unit that may lay one
+/// (indirect fire, a blue missile: R126, R128) has no bound (infinity).
+fn pair_bound(game: &Game, i: usize, t: usize) -> f32 {
+    let units = game.units();
+    let (s, e) = (&units[i], &units[t]);
+    if !standing(s) || !standing(e) || s.side == e.side {
+        return 0.0;
+    }
+    if s.data.has(Ability::Indirect)
+        || s.data
+            .weapons
+            .iter()
+            .any(|w| w.missile == Some(Missile::Blue))
+    {
+        return f32::INFINITY;
+    }
+    if s.data.weapons.is_empty() {
+        let [_, step, _] = sniper_odds(e.defense(), 0);
+        return loss(e, f32::from(step) / 6.0, 0.0);
+    }
+    (0..s.data.weapons.len())
+        .filter_map(|w| s.bonus(w, e.armor()))
+        .map(|b| attack_loss(game, t, b, 0))
+        .fold(0.0, f32::max)
+}
+
 /// What `side` threatens and where it stands, in AP: the best shots of
 /// as many of its units as it has numbered markers (R106) and of every
 /// unit that shoots in the Reserve (R112), at [`THREAT`], less [`APPROACH`] for each LNS between a unit with no
 /// shot and the nearest enemy, plus its goals.
-pub fn standing_worth(game: &Game, shots: &Shots, side: u8) -> f32 {
+pub fn standing_worth(game: &Game, bests: &[f32], side: u8) -> f32 {
     let units = game.units();
     let mut best: Vec<f32> = Vec::new();
     let mut reserve = 0.0;
@@ -537,7 +675,7 @@ pub fn standing_worth(game: &Game, shots: &Shots, side: u8) -> f32 {
         if !standing(u) || u.side != side {
             continue;
         }
-        let v = shots.best(i);
+        let v = bests[i];
         if v > 0.0 && u.data.has(Ability::ReserveShoot) {
             // It shoots in the Reserve without a marker (R112).
             reserve += v;
@@ -663,15 +801,15 @@ fn teleprinter(game: &Game) -> Option<Pt> {
 /// The worth of a position to `side` in AP: the balance of AP destroyed
 /// (R145) and of what each side threatens and holds.
 pub fn balance(game: &Game, side: u8) -> f32 {
-    balance_with(game, &Shots::of(game), side)
+    balance_with(game, &Shots::of(game).bests(game), side)
 }
 
-/// [`balance`] with the position's shots worked out.
-fn balance_with(game: &Game, shots: &Shots, side: u8) -> f32 {
+/// [`balance`] with each unit's best shot worked out ([`Shots::bests`]).
+fn balance_with(game: &Game, bests: &[f32], side: u8) -> f32 {
     let ap = game.ap_destroyed();
     let (me, them) = (usize::from(side), usize::from(1 - side));
-    f32::from(ap[me]) - f32::from(ap[them]) + standing_worth(game, shots, side)
-        - standing_worth(game, shots, 1 - side)
+    f32::from(ap[me]) - f32::from(ap[them]) + standing_worth(game, bests, side)
+        - standing_worth(game, bests, 1 - side)
 }
 
 /// The worth of a position to `seat`, 0 to 1: a finished game's result,
@@ -851,14 +989,16 @@ fn attack_take(game: &Game, command: &Command) -> Option<f32> {
 /// The worth of `command` to `seat`, in AP: an attack's expected take,
 /// plus what it changes in the [`balance`] (the position after a charge's
 /// move; the AP destroyed by anything else that rolls at once, over
-/// [`ROLLS`] copies); `None` where it is refused. `shots` are `game`'s,
-/// and `base` its balance.
+/// [`ROLLS`] copies); `None` where it is refused, or where `deadline`
+/// passes before a table of shots it needs is worked out. `shots` are
+/// `game`'s, and `base` its balance.
 fn score(
     game: &Game,
     seat: Seat,
     command: &Command,
     (shots, base): (&Shots, f32),
     seed: u64,
+    deadline: Option<std::time::Instant>,
 ) -> Option<f32> {
     let side = side_of(seat);
     if matches!(command, Command::Pass { .. }) {
@@ -880,7 +1020,7 @@ fn score(
         let dice = copy.dice().position();
         let mut events = Vec::new();
         copy.apply_into(seat, command, &mut events).ok()?;
-        let after = balance_with(&copy, &shots.after(game, &copy), side);
+        let after = balance_with(&copy, &shots.bests_after(game, &copy, deadline)?, side);
         // An attack counted by its odds: only the position's change.
         let worth = match take {
             Some(_) => after - ap(&copy) + ap(game),
@@ -1064,7 +1204,7 @@ fn order_places(game: &Game, side: u8) -> (Vec<Place>, Vec<Place>) {
         for slot in army::marker_places(u) {
             let shot = match slot {
                 Slot::Weapon(w) => best_shot(game, i, Some(w)).0,
-                Slot::Unit => shots.best(i),
+                Slot::Unit => shots.best(game, i),
                 Slot::Locomotion => 0.0,
             };
             // A unit that shoots in the Reserve shoots without a marker
@@ -1075,7 +1215,7 @@ fn order_places(game: &Game, side: u8) -> (Vec<Place>, Vec<Place>) {
                 shot
             };
             // A unit without a shot moves first where it is most at risk.
-            places.push((auto, shot + 0.01 * shots.worst_at(i), i, slot));
+            places.push((auto, shot + 0.01 * shots.worst_at(game, i), i, slot));
         }
     }
     // The automatic-order units' places are taken first, then the best;
@@ -1146,12 +1286,12 @@ fn ranked_by(
     let Some(shots) = Shots::of_by(game, deadline) else {
         return Vec::new();
     };
-    let base = balance_with(game, &shots, side);
+    let base = balance_with(game, &shots.bests(game), side);
     let seed: u64 = rng.random();
     let mut out: Vec<(f32, Command)> = candidates_of(game, seat, legal, rng)
         .into_iter()
         .take_while(|_| deadline.is_none_or(|d| std::time::Instant::now() < d))
-        .filter_map(|c| Some((score(game, seat, &c, (&shots, base), seed)?, c)))
+        .filter_map(|c| Some((score(game, seat, &c, (&shots, base), seed, deadline)?, c)))
         .collect();
     out.sort_by(|a, b| b.0.total_cmp(&a.0));
     out
@@ -1186,7 +1326,7 @@ fn reserve_focus(game: &Game, side: u8, deadline: Option<std::time::Instant>) ->
         .iter()
         .map(|(i, kinds, _)| {
             let shot = if kinds.contains(&Kind::Shoot) {
-                shots.best(*i)
+                shots.best(game, *i)
             } else {
                 0.0
             };
@@ -1341,9 +1481,9 @@ impl Judge<Game> for Balance {
             Some(r) => r,
             None if self.late() => 0.5,
             None => match Shots::of_by(game, self.deadline) {
-                Some(shots) => {
-                    (0.5 + 0.5 * balance_with(game, &shots, 0) / scale(game)).clamp(0.0, 1.0)
-                }
+                Some(shots) => (0.5
+                    + 0.5 * balance_with(game, &shots.bests(game), 0) / scale(game))
+                .clamp(0.0, 1.0),
                 None => 0.5,
             },
         };
@@ -1511,6 +1651,12 @@ fn scale(game: &Game) -> f32 {
     list[0].max(list[1]).max(1) as f32
 }
 
+/// The search stops at its time budget less the budget over this (a
+/// tenth of it): the deadline is checked between steps (a weighing, a playout's
+/// command), and the step under way when it passes ends within what is
+/// kept, so that the decision is made within its budget.
+const OVERRUN_SHARE: u32 = 10;
+
 /// The mcts bot's command and its playouts. A decision of one listed
 /// family (the orders with no card to play, a lone unit's move or
 /// deployment) is the greedy's: the shared search takes a lone listed
@@ -1529,13 +1675,19 @@ pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Comma
         // budget where there is one.
         let deadline = match budget {
             Budget::Iterations(_) => None,
-            Budget::Within { time, .. } | Budget::Time(time) => Some(start + time),
+            Budget::Within { time, .. } | Budget::Time(time) => {
+                Some(start + time - time / OVERRUN_SHARE)
+            }
         };
         return greedy_by(game, seat, seed, deadline).map(|c| (c, 0));
     }
     // The time budget counts from the call: what the listing took is
-    // taken from it.
-    let budget = less_time(budget, start.elapsed());
+    // taken from it, and a share kept for the step that runs past it.
+    let kept = match budget {
+        Budget::Iterations(_) => std::time::Duration::ZERO,
+        Budget::Within { time, .. } | Budget::Time(time) => time / OVERRUN_SHARE,
+    };
+    let budget = less_time(budget, start.elapsed() + kept);
     search(
         game,
         seat,
@@ -1612,18 +1764,7 @@ mod tests {
     /// took hits or fell.
     #[test]
     fn a_cached_plan_is_the_rules_plan() {
-        let mut game = confrontation();
-        let mut states = Vec::new();
-        let mut events = Vec::new();
-        let mut k = 0;
-        while let Some(seat) = next_seat(&game) {
-            if k % 10 == 0 {
-                states.push(game.clone());
-            }
-            let c = greedy(&game, seat, 5).expect("a command");
-            game.apply_into(seat, &c, &mut events).expect("legal");
-            k += 1;
-        }
+        let states = greedy_positions();
         assert!(states.len() > 20, "{} positions", states.len());
         let mut looked_up = 0;
         for g in states.iter().chain(states.iter().rev()) {
@@ -1648,5 +1789,117 @@ mod tests {
             kept < looked_up,
             "{kept} plans kept of {looked_up} looked up"
         );
+    }
+
+    /// Positions of a greedy game of Confrontation, one every ten
+    /// commands.
+    fn greedy_positions() -> Vec<Game> {
+        let mut game = confrontation();
+        let mut states = Vec::new();
+        let mut events = Vec::new();
+        let mut k = 0;
+        while let Some(seat) = next_seat(&game) {
+            if k % 10 == 0 {
+                states.push(game.clone());
+            }
+            let c = greedy(&game, seat, 5).expect("a command");
+            game.apply_into(seat, &c, &mut events).expect("legal");
+            k += 1;
+        }
+        states
+    }
+
+    /// Every shot of `game` worked out, shooter by target: the table
+    /// without bounds.
+    fn whole_table(game: &Game) -> Vec<Vec<f32>> {
+        let n = game.units().len();
+        (0..n)
+            .map(|i| (0..n).map(|t| pair_take(game, i, t)).collect())
+            .collect()
+    }
+
+    fn row_maxima(table: &[Vec<f32>]) -> Vec<f32> {
+        table
+            .iter()
+            .map(|row| row.iter().copied().fold(0.0, f32::max))
+            .collect()
+    }
+
+    /// No shot is worth more than its bound, so the bests and the best
+    /// shots at each unit found by bounds are the whole table's.
+    #[test]
+    fn a_shot_is_never_above_its_bound_and_the_bests_are_the_whole_table_s() {
+        let states = greedy_positions();
+        assert!(states.len() > 20, "{} positions", states.len());
+        let (mut pairs, mut worked) = (0, 0);
+        for g in &states {
+            let table = whole_table(g);
+            let n = table.len();
+            let shots = Shots::fresh(g, None).expect("no deadline");
+            for (i, row) in table.iter().enumerate() {
+                for (t, v) in row.iter().enumerate() {
+                    assert!(
+                        *v <= pair_bound(g, i, t),
+                        "unit {i} at {t}: {v} above its bound {}, turn {}",
+                        pair_bound(g, i, t),
+                        g.turn_number()
+                    );
+                }
+            }
+            assert_eq!(
+                shots.bests(g),
+                row_maxima(&table),
+                "turn {}",
+                g.turn_number()
+            );
+            for t in 0..n {
+                let worst = table.iter().map(|row| row[t]).fold(0.0, f32::max);
+                assert_eq!(shots.worst_at(g, t), worst, "at unit {t}");
+            }
+            pairs += n * n;
+            worked += shots.take.iter().filter(|c| !c.get().is_nan()).count();
+        }
+        // The bounds spare work, or they would be no use.
+        assert!(worked < pairs, "{worked} shots worked out of {pairs}");
+    }
+
+    /// The bests after a command, from the shots before it, are the
+    /// whole table's with the rows and columns of the units it changed
+    /// worked out again (all of it where more than three changed or a
+    /// cloud came or went).
+    #[test]
+    fn the_bests_after_a_command_are_those_of_the_table_worked_out_again() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut weighed = 0;
+        for g in &greedy_positions() {
+            let Some(seat) = next_seat(g) else { continue };
+            let shots = Shots::of(g);
+            let before = whole_table(g);
+            for c in candidates(g, seat, &mut rng).iter().take(12) {
+                let mut after = g.clone();
+                if after.apply_into(seat, c, &mut Vec::new()).is_err() {
+                    continue;
+                }
+                let n = before.len();
+                let changed: Vec<usize> = (0..n)
+                    .filter(|k| g.units()[*k] != after.units()[*k])
+                    .collect();
+                let expected = if changed.len() > 3 || g.clouds() != after.clouds() {
+                    row_maxima(&whole_table(&after))
+                } else {
+                    let mut table = before.clone();
+                    for &k in &changed {
+                        table[k] = (0..n).map(|t| pair_take(&after, k, t)).collect();
+                        for (t, row) in table.iter_mut().enumerate() {
+                            row[k] = pair_take(&after, t, k);
+                        }
+                    }
+                    row_maxima(&table)
+                };
+                assert_eq!(shots.bests_after(g, &after, None), Some(expected), "{c}");
+                weighed += 1;
+            }
+        }
+        assert!(weighed > 50, "{weighed} commands weighed");
     }
 }

@@ -1081,6 +1081,9 @@ fn card_to_play(game: &Game, side: u8, legal: &[Legal<Command>]) -> Option<Comma
     };
     // Rally: the unmarked unit with the best shot, where it would not
     // shoot in the Reserve anyway (R112, R133).
+    // The position's shots, worked out (or found kept) only where a rally
+    // is offered.
+    let shots = std::cell::OnceCell::new();
     let rally = legal
         .iter()
         .filter_map(|l| match l.command {
@@ -1095,8 +1098,12 @@ fn card_to_play(game: &Game, side: u8, legal: &[Legal<Command>]) -> Option<Comma
             {
                 let i = game.find(t)?;
                 let u = &units[i];
-                (u.side == side && !u.data.has(Ability::ReserveShoot))
-                    .then(|| (best_shot(game, i, None).0, l.command))
+                (u.side == side && !u.data.has(Ability::ReserveShoot)).then(|| {
+                    (
+                        shots.get_or_init(|| Shots::of(game)).best(game, i),
+                        l.command,
+                    )
+                })
             }
             _ => None,
         })

@@ -1,15 +1,20 @@
 //! The camera: orbit with the right mouse button, pan with the middle button
 //! or WASD, zoom with the wheel, T for a top-down view and Home (or R) to
-//! reset. Nothing moves while the pointer or the keyboard belongs to a panel,
-//! and the wheel does not zoom while a piece being dragged has it.
+//! reset. Nothing moves while the pointer or the keyboard belongs to a panel
+//! (the side panel included, which egui does not count as under the pointer:
+//! it is drawn on egui's background layer, where only its windows are
+//! found), and the wheel does not zoom while a piece being dragged has it.
 
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
 
+use crate::hud::PanelWidth;
 use crate::table::{TableBuilt, TableShown};
 
-pub(super) fn plugin(app: &mut App) {
+/// The camera and its controls.
+pub fn plugin(app: &mut App) {
     app.init_resource::<WheelTaken>()
         .add_systems(Startup, spawn_camera)
         .add_systems(
@@ -91,9 +96,14 @@ fn orbit_camera(
     scroll: Res<AccumulatedMouseScroll>,
     egui: Option<Res<EguiWantsInput>>,
     wheel: Option<Res<WheelTaken>>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    panel: Option<Res<PanelWidth>>,
     time: Res<Time>,
 ) {
-    let pointer_free = egui.as_ref().is_none_or(|e| !e.wants_any_pointer_input());
+    let on_panel = windows
+        .single()
+        .is_ok_and(|w| over_panel(w, panel.as_ref().map_or(0.0, |p| p.0)));
+    let pointer_free = !on_panel && egui.as_ref().is_none_or(|e| !e.wants_any_pointer_input());
     let keys_free = egui.as_ref().is_none_or(|e| !e.wants_any_keyboard_input());
     for mut cam in &mut cameras {
         if pointer_free {
@@ -142,6 +152,15 @@ fn orbit_camera(
             }
         }
     }
+}
+
+/// Whether the pointer is over the side panel, `panel` logical pixels wide
+/// at the window's right edge.
+fn over_panel(window: &Window, panel: f32) -> bool {
+    panel > 0.0
+        && window
+            .cursor_position()
+            .is_some_and(|p| p.x >= window.width() - panel)
 }
 
 /// Right and forward along the table for a camera turned by `yaw`.

@@ -1665,3 +1665,62 @@ fn a_wall_crossing_lands_beyond_the_wall_for_the_table_the_click_and_the_hint() 
         Some(sq("D6"))
     );
 }
+
+/// The duel's table with the camera, in a 1280 x 720 window whose side
+/// panel is 320 wide, the pointer at `x`: the camera's distance before
+/// and after the wheel turns a line toward the table.
+fn camera_after_a_wheel_at(x: f32) -> (f32, f32) {
+    use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
+    use bevy::window::{PrimaryWindow, WindowResolution};
+    use sandtable::camera::OrbitCamera;
+    use sandtable::hud::PanelWidth;
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins).add_plugins((
+        sandtable::logic_plugin,
+        click_plugin,
+        sandtable::camera::plugin,
+    ));
+    app.init_resource::<ButtonInput<MouseButton>>()
+        .init_resource::<ButtonInput<KeyCode>>()
+        .init_resource::<AccumulatedMouseMotion>()
+        .init_resource::<AccumulatedMouseScroll>()
+        .insert_resource(PanelWidth(320.0));
+    let mut window = Window {
+        resolution: WindowResolution::new(1280, 720),
+        ..default()
+    };
+    window.set_cursor_position(Some(Vec2::new(x, 300.0)));
+    app.world_mut().spawn((window, PrimaryWindow));
+    let mut active = ActiveGame::new(duel(), ScenarioSource::Embedded);
+    active.handover = None;
+    app.insert_resource(active);
+    app.world_mut().write_message(GameLoaded);
+    app.update();
+    app.update();
+    let distance = |app: &mut App| {
+        app.world_mut()
+            .query::<&OrbitCamera>()
+            .single(app.world())
+            .expect("one camera")
+            .distance
+    };
+    let before = distance(&mut app);
+    app.world_mut()
+        .resource_mut::<AccumulatedMouseScroll>()
+        .delta = Vec2::new(0.0, 1.0);
+    app.update();
+    (before, distance(&mut app))
+}
+
+#[test]
+fn the_wheel_over_the_side_panel_scrolls_the_panel_and_leaves_the_camera_where_it_is() {
+    // Over the panel (x 960 to 1280): the camera does not move.
+    let (before, after) = camera_after_a_wheel_at(1100.0);
+    assert_eq!(before, after, "the wheel over the panel zoomed the table");
+    // Over the table the same turn zooms in.
+    let (before, after) = camera_after_a_wheel_at(400.0);
+    assert!(
+        after < before,
+        "the wheel over the table zooms: {before} to {after}"
+    );
+}

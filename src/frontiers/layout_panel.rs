@@ -354,11 +354,9 @@ fn draw_skirmish_layout_panel(
                     out.push(SkirmishLayoutRequest::Revert);
                 }
             });
-            let default_file = layout
-                .draft
-                .last_file()
-                .map_or_else(|| "layout.ron".to_owned(), |p| p.display().to_string());
-            let file = panel.file.get_or_insert(default_file);
+            let file = panel.file.get_or_insert_with(|| {
+                crate::session::files::layout_file(layout.draft.last_file(), "layout.ron")
+            });
             ui.horizontal(|ui| {
                 ui.label("File:");
                 ui.text_edit_singleline(file);

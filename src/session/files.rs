@@ -342,9 +342,24 @@ pub fn write_record<C: std::fmt::Display>(
 
 /// The one rule for a setup sheet's name, for every system and mode: a PDF
 /// beside `file`, of its name with `.pdf` for its extension (`y.ron` prints
-/// `y.pdf`, never over `y.ron` itself).
+/// `y.pdf`, never over `y.ron` itself), as a whole path (a file named
+/// without a folder is the folder Sandtable runs in), so that the notice
+/// that tells where it went says where that is.
 pub fn sheet_beside(file: &Path) -> PathBuf {
-    file.with_extension("pdf")
+    std::path::absolute(file)
+        .unwrap_or_else(|_| file.to_path_buf())
+        .with_extension("pdf")
+}
+
+/// The file a layout mode offers to save to and print beside until the
+/// person names another: the one the layout was opened from or last saved
+/// to, else `name` in the [data folder](data_folder), where the tables'
+/// own sheets and saves of a layout saved nowhere go (never the folder
+/// Sandtable happens to run in); as a whole path.
+pub fn layout_file(last: Option<&Path>, name: &str) -> String {
+    last.map_or_else(|| data_folder_made().join(name), Path::to_path_buf)
+        .display()
+        .to_string()
 }
 
 /// Where the setup sheet of a game's scenario goes: beside the scenario, as
@@ -469,5 +484,31 @@ mod tests {
         // A game of a scenario file is still saved beside it.
         let beside = new_record_path(&ScenarioSource::File(PathBuf::from("/x/duel.ron")));
         assert_eq!(beside, PathBuf::from("/x/duel.moves"));
+    }
+
+    #[test]
+    fn a_layout_saved_nowhere_is_saved_and_printed_in_the_data_folder_and_the_whole_path_said() {
+        // The layout modes' file field, for a layout opened from no file:
+        // the data folder, as the tables' own sheets of one are.
+        let offered = PathBuf::from(layout_file(None, "layout.ron"));
+        assert_eq!(offered, data_folder().join("layout.ron"));
+        assert_eq!(
+            sheet_beside(&offered).parent(),
+            sheet_path(&ScenarioSource::Unsaved).parent(),
+            "one place for a layout's sheet"
+        );
+        // A layout with a file keeps it.
+        assert_eq!(
+            layout_file(Some(Path::new("/x/duel.ron")), "layout.ron"),
+            "/x/duel.ron"
+        );
+        // A file named without a folder prints where it would be saved,
+        // and the sheet's path is whole, so the notice says where.
+        let bare = sheet_beside(Path::new("mine.ron"));
+        assert!(bare.is_absolute(), "{}", bare.display());
+        assert_eq!(
+            bare,
+            std::env::current_dir().expect("a folder").join("mine.pdf")
+        );
     }
 }

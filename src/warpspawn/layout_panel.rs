@@ -335,12 +335,9 @@ fn draw_battle_layout_panel(
                 });
 
                 // Saving and printing.
-                let own = layout
-                    .draft
-                    .last_file()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_else(|| "battle.ron".to_owned());
-                let file = panel.file.get_or_insert(own);
+                let file = panel.file.get_or_insert_with(|| {
+                    crate::session::files::layout_file(layout.draft.last_file(), "battle.ron")
+                });
                 ui.horizontal(|ui| {
                     ui.label("File:");
                     ui.text_edit_singleline(file);

@@ -107,10 +107,7 @@ fn draw_layout_panel(
         panel.file = None;
     }
     let file = panel.file.get_or_insert_with(|| {
-        editor
-            .draft
-            .last_file()
-            .map_or("layout.ron".to_owned(), |p| p.display().to_string())
+        crate::session::files::layout_file(editor.draft.last_file(), "layout.ron")
     });
     let mut file = file.clone();
     let mut edit = |e: Edit| {

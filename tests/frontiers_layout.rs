@@ -10,9 +10,11 @@ use bevy::prelude::*;
 use sandtable::frontiers::ActiveSkirmish;
 use sandtable::frontiers::draft::{Building, Piece, SkirmishEdit};
 use sandtable::frontiers::layout::{SkirmishLayout, SkirmishLayoutRequest, SkirmishTool};
+use sandtable::frontiers::play::SkirmishInput;
 use sandtable::frontiers::table::{ElementPiece, TerrainPiece, UnitPiece};
 use sandtable::mode::{Mode, SetLayoutMode};
 use sandtable::session::LoadRequest;
+use sandtable::session::StartTurn;
 use sandtable::table::Offending;
 use sandtable_frontiers::geometry::Pt;
 use sandtable_frontiers::setup::TerrainKind;
@@ -302,4 +304,97 @@ fn a_layout_made_from_nothing_is_saved_printed_and_played() {
     sandtable_core::game::GameState::legal_into(active.game.game(), seat, &mut legal);
     assert!(legal.iter().any(|l| l.command.to_string() == "discard"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Ctrl+Z in layout mode: the keys pressed and let go.
+fn ctrl_z(app: &mut App) {
+    let mut keys = ButtonInput::<KeyCode>::default();
+    keys.press(KeyCode::ControlLeft);
+    keys.press(KeyCode::KeyZ);
+    app.world_mut().insert_resource(keys);
+    app.update();
+    app.world_mut().remove_resource::<ButtonInput<KeyCode>>();
+    app.update();
+}
+
+#[test]
+fn ctrl_z_undoes_the_last_edit_and_its_notice_and_leaves_the_game_alone() {
+    let dir = common::temp_dir("frontiers-layout", "ctrl-z");
+    let file = dir.join("relay.ron");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/frontiers/skirmish.ron"),
+        &file,
+    )
+    .expect("copied");
+    // Commands of the game first, the last of which Ctrl+Z would take
+    // back in play (R31), but not in layout mode.
+    let mut app = headless();
+    app.world_mut()
+        .write_message(sandtable::session::LoadRequest::new(&file));
+    app.update();
+    app.update();
+    app.world_mut().write_message(StartTurn);
+    app.update();
+    app.update();
+    let played = |app: &App| {
+        app.world()
+            .get_resource::<ActiveSkirmish>()
+            .expect("a skirmish")
+            .record
+            .len()
+    };
+    for line in ["discard", "discard", "orders E1:1 T1:2 CP:decoy S1:decoy"] {
+        app.world_mut()
+            .write_message(SkirmishInput::Text(line.into()));
+        app.update();
+        app.update();
+        app.world_mut().write_message(StartTurn);
+        app.update();
+        app.update();
+    }
+    assert_eq!(played(&app), 3, "{}", common::notice(&app));
+    app.world_mut().write_message(SetLayoutMode {
+        on: true,
+        discard_unsaved: false,
+    });
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Mode>>().get(), Mode::Layout);
+    // An AP limit below the lists: a problem, told (R103).
+    let ap = sandtable::frontiers::draft::side_ap(layout(&app).draft.layout(), 0);
+    request(
+        &mut app,
+        SkirmishLayoutRequest::Edit(SkirmishEdit::SetAp(Some(ap - 5))),
+    );
+    assert!(!layout(&app).draft.errors().is_empty());
+    assert!(
+        common::notice(&app).contains("problem"),
+        "{}",
+        common::notice(&app)
+    );
+    // Ctrl+Z: the edit undone, the notice says the layout loads, and the
+    // game keeps its command.
+    ctrl_z(&mut app);
+    assert!(
+        layout(&app).draft.errors().is_empty(),
+        "{:?}",
+        layout(&app).draft.errors()
+    );
+    assert!(
+        common::notice(&app).contains("the layout loads"),
+        "{}",
+        common::notice(&app)
+    );
+    assert_eq!(played(&app), 3, "the game's commands are kept");
+    // The panel's Undo clears the notice the same way.
+    request(
+        &mut app,
+        SkirmishLayoutRequest::Edit(SkirmishEdit::SetAp(Some(ap - 5))),
+    );
+    request(&mut app, SkirmishLayoutRequest::Undo);
+    assert!(
+        common::notice(&app).contains("the layout loads"),
+        "{}",
+        common::notice(&app)
+    );
 }

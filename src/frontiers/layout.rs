@@ -49,6 +49,13 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
+            read_layout_keys
+                .run_if(resource_exists::<SkirmishLayout>)
+                .run_if(in_state(Mode::Layout))
+                .in_set(AppSystems::RecordInput),
+        )
+        .add_systems(
+            Update,
             show_skirmish_draft
                 .run_if(resource_exists::<SkirmishLayout>)
                 // After the skirmish's own table, which it replaces.
@@ -284,13 +291,10 @@ pub enum SkirmishLayoutRequest {
     Revert,
 }
 
-/// The mouse and keys on the table in layout mode: the left button's
-/// press and release where the pointer is; Enter lays the terrain piece
-/// being drawn, Escape lets go; Ctrl+Z undoes, Ctrl+Y or Ctrl+Shift+Z
-/// redoes. Ignored over a panel and while a panel has the keyboard.
+/// The mouse on the table in layout mode: the left button's press and
+/// release where the pointer is. Ignored over a panel.
 pub(super) fn read_layout_input(
     buttons: Res<ButtonInput<MouseButton>>,
-    keys: Res<ButtonInput<KeyCode>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     pointer: Res<super::hand::PointerAt>,
     layout: Option<Res<SkirmishLayout>>,
@@ -309,7 +313,20 @@ pub(super) fn read_layout_input(
             out.write(SkirmishLayoutRequest::Release(p));
         }
     }
-    if egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()) {
+}
+
+/// The keys of layout mode: Enter lays the terrain piece being drawn,
+/// Escape lets go; Ctrl+Z undoes, Ctrl+Y or Ctrl+Shift+Z redoes. Ignored
+/// while a panel has the keyboard.
+fn read_layout_keys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    taken: Option<Res<crate::session::keys::KeyboardTaken>>,
+    mut out: MessageWriter<SkirmishLayoutRequest>,
+) {
+    let Some(keys) = keys else {
+        return;
+    };
+    if taken.is_some_and(|t| t.0) {
         return;
     }
     let ctrl = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
@@ -424,14 +441,20 @@ fn apply_skirmish_layout_requests(
             }
             SkirmishLayoutRequest::Undo => {
                 match layout.draft.undo() {
-                    Ok(()) => layout.revision += 1,
+                    Ok(()) => {
+                        layout.revision += 1;
+                        tell_problems(&layout.draft, &mut notice);
+                    }
                     Err(e) => notice.error(e.to_string()),
                 }
                 None
             }
             SkirmishLayoutRequest::Redo => {
                 match layout.draft.redo() {
-                    Ok(()) => layout.revision += 1,
+                    Ok(()) => {
+                        layout.revision += 1;
+                        tell_problems(&layout.draft, &mut notice);
+                    }
                     Err(e) => notice.error(e.to_string()),
                 }
                 None
@@ -439,6 +462,7 @@ fn apply_skirmish_layout_requests(
             SkirmishLayoutRequest::Revert => {
                 layout.draft.revert();
                 layout.revision += 1;
+                tell_problems(&layout.draft, &mut notice);
                 None
             }
             SkirmishLayoutRequest::Save(path) => {
@@ -494,18 +518,24 @@ fn apply_skirmish_layout_requests(
                     SkirmishEdit::AddCorner { after, .. } => Some(after + 1),
                     _ => None,
                 };
-                notice.info(match layout.draft.problems() {
-                    Some((n, first)) => format!(
-                        "{} problem{} to fix; first: {first}",
-                        n,
-                        if n == 1 { "" } else { "s" }
-                    ),
-                    None => "the layout loads: it may be saved and played".to_owned(),
-                });
+                tell_problems(&layout.draft, &mut notice);
             }
             Err(e) => notice.error(e.to_string()),
         }
     }
+}
+
+/// The notice after the layout changed, by an edit, an undo or a redo:
+/// its problems, or that it loads; never what an edit undone had caused.
+fn tell_problems(draft: &SkirmishDraft, notice: &mut Notice) {
+    notice.info(match draft.problems() {
+        Some((n, first)) => format!(
+            "{} problem{} to fix; first: {first}",
+            n,
+            if n == 1 { "" } else { "s" }
+        ),
+        None => "the layout loads: it may be saved and played".to_owned(),
+    });
 }
 
 /// The table follows the draft: the table top, terrain, buildings,

@@ -1466,3 +1466,46 @@ fn r107_r143_r149_what_the_table_writes_for_the_person_at_it_holds_nothing_its_s
     }
     assert!(shown > 60, "{shown} positions");
 }
+
+#[test]
+fn a_notice_stays_with_the_seat_it_was_written_for_and_goes_at_the_hand_over() {
+    let mut app = headless();
+    open(&mut app, &scenario("skirmish.ron"));
+    take_table(&mut app);
+    assert!(input(&mut app, SkirmishInput::Text("discard".into())));
+    take_table(&mut app);
+    assert!(input(&mut app, SkirmishInput::Text("discard".into())));
+    take_table(&mut app);
+    // The Legion's sealed orders: its own notice says they are given, and
+    // the table waits to be handed to the Zirl (R107).
+    assert!(input(
+        &mut app,
+        SkirmishInput::Text("orders E1:1 T1:2 CP:decoy S1:decoy".into())
+    ));
+    assert!(
+        common::notice(&app).contains("your sealed command is given"),
+        "{}",
+        common::notice(&app)
+    );
+    assert!(skirmish(&app).handover.is_some());
+    // A click on the table before the Zirl takes it is refused, said to
+    // the Legion still at it.
+    app.world_mut().write_message(SkirmishInput::Click(
+        sandtable_frontiers::geometry::Pt::new(300, 300),
+    ));
+    app.update();
+    app.update();
+    assert!(
+        common::notice(&app).contains("confirm the hand-over first"),
+        "{}",
+        common::notice(&app)
+    );
+    // The Zirl takes the table: nothing written for the Legion shows.
+    take_table(&mut app);
+    assert!(skirmish(&app).handover.is_none());
+    assert_eq!(
+        common::notice(&app),
+        "",
+        "the Legion's notice shown to the Zirl"
+    );
+}

@@ -558,15 +558,21 @@ pub fn undo_commands<S: TableSystem>(
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Undone;
 
-/// The hand-over is confirmed: the seat it was made to plays now.
+/// The hand-over is confirmed: the seat it was made to plays now. The
+/// notice was written for the person who handed the table over (what
+/// their command did, that the hand-over waits), and goes with them: the
+/// next person reads nothing of it.
 pub fn start_turn<S: TableSystem>(
     mut requests: MessageReader<StartTurn>,
     mut active: Option<ResMut<ActiveGame<S>>>,
+    mut notice: ResMut<Notice>,
 ) {
     if requests.read().count() > 0
         && let Some(active) = active.as_deref_mut()
+        && active.handover.is_some()
     {
         active.take_table();
+        *notice = Notice::default();
     }
 }
 

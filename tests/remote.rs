@@ -1037,3 +1037,49 @@ fn r47_both_tables_write_their_sealed_orders_at_once_each_for_its_own_side() {
     assert_eq!(blue.world().resource::<BattleChoices>().side, None);
     assert_eq!(red.world().resource::<BattleChoices>().side, Some(Side(0)));
 }
+
+#[test]
+fn a_table_whose_server_stops_says_so_within_3_s_and_shows_the_other_seats_unknown() {
+    use bevy::time::TimeUpdateStrategy;
+    use sandtable::session::remote::Connection;
+    let (mut server, at) = udp_server();
+    let mut red = udp_table(at, 0, "red");
+    until(&mut [&mut server, &mut red], "Red seated", |a| {
+        shows_its_seat(a[1], a[0]) && connection_of(a[1]) == Connection::Connected
+    });
+    let blue_words = |red: &App| {
+        let remote = red.world().resource::<Remote>();
+        let heard = remote.connection == Connection::Connected;
+        sandtable::hud::seat_words(&remote.seats[1], false, false, heard).0
+    };
+    assert_eq!(blue_words(&red), "gone: the seat waits for its code");
+    // The server stops, without a word (killed): its socket closes.
+    drop(server);
+    // Red's clock is stepped a quarter of a second an update: within 3 s
+    // of it the table says the server is silent, long before netcode's
+    // own 15 s timeout would end the connection.
+    red.insert_resource(TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(250),
+    ));
+    let mut stepped = std::time::Duration::ZERO;
+    while connection_of(&red) != Connection::Silent {
+        assert!(
+            stepped <= std::time::Duration::from_secs(3),
+            "still {:?} after {stepped:?}",
+            connection_of(&red)
+        );
+        red.update();
+        stepped += std::time::Duration::from_millis(250);
+    }
+    assert!(stepped >= sandtable_net::udp::SERVER_SILENCE, "{stepped:?}");
+    // Meanwhile the other seat is unknown, and nothing is sent.
+    assert_eq!(blue_words(&red), "unknown: no word from the server");
+    red.world_mut()
+        .write_message(sandtable::session::UndoRequest);
+    red.update();
+    assert!(
+        notice(&red).contains("not sent: nothing heard from the server"),
+        "{}",
+        notice(&red)
+    );
+}

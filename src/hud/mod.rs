@@ -906,12 +906,19 @@ pub fn seat_chooser(
 
 /// What the panel says of a seat of a served game: who plays it, whether
 /// they are there, and what they owe (a sealed decision's content never).
+/// While the table is not connected to its server (`heard` false: joining
+/// again, or the server silent) another seat is unknown: what the server
+/// last said of it may no longer hold.
 pub fn seat_words(
     status: &sandtable_net::SeatStatus,
     mine: bool,
     sealed: bool,
+    heard: bool,
 ) -> (String, Option<String>) {
     use sandtable_net::Owing;
+    if !heard && !mine {
+        return ("unknown: no word from the server".to_owned(), None);
+    }
     let who = match (mine, status.bot, status.held) {
         (true, _, true) => "you".to_owned(),
         (true, _, false) => "you, not seated yet".to_owned(),
@@ -953,6 +960,15 @@ pub fn served_seats(
                 Connection::Connected => {
                     ui.small(format!("Connected to {server}"));
                 }
+                Connection::Silent => {
+                    ui.colored_label(
+                        egui::Color32::LIGHT_RED,
+                        format!(
+                            "Nothing heard from {server} for {} s: it may have stopped. The table waits for it.",
+                            sandtable_net::udp::SERVER_SILENCE.as_secs()
+                        ),
+                    );
+                }
                 Connection::Lost => {
                     ui.colored_label(
                         egui::Color32::LIGHT_RED,
@@ -980,7 +996,8 @@ pub fn served_seats(
                     .get(k)
                     .map_or(egui::Color32::WHITE, |(_, c)| *c);
                                 let mine = remote.seated_at() == Some(k as u16);
-                let (who, owes) = seat_words(status, mine, sealed);
+                let heard = remote.connection == Connection::Connected;
+                let (who, owes) = seat_words(status, mine, sealed, heard);
                 ui.horizontal_wrapped(|ui| {
                     ui.colored_label(colour, &status.name);
                     ui.label(who);
@@ -1081,7 +1098,7 @@ mod tests {
             held,
             owing,
         };
-        let words = |s: &SeatStatus, mine, sealed| seat_words(s, mine, sealed);
+        let words = |s: &SeatStatus, mine, sealed| seat_words(s, mine, sealed, true);
         assert_eq!(
             words(&seat(false, false, Owing::Nothing), false, false).0,
             "gone: the seat waits for its code"
@@ -1104,6 +1121,16 @@ mod tests {
         );
         assert_eq!(
             words(&seat(false, true, Owing::Decision), true, false),
+            ("you".into(), Some("your move".into()))
+        );
+        // Not heard from the server: another seat is unknown, one's own
+        // still one's own.
+        assert_eq!(
+            seat_words(&seat(false, true, Owing::Decision), false, false, false),
+            ("unknown: no word from the server".into(), None)
+        );
+        assert_eq!(
+            seat_words(&seat(false, true, Owing::Decision), true, false, false),
             ("you".into(), Some("your move".into()))
         );
     }

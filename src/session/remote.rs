@@ -48,6 +48,10 @@ pub enum Connection {
     Joining,
     /// Connected: the table shows the server's game.
     Connected,
+    /// Connected, but nothing heard from the server for
+    /// [`sandtable_net::udp::SERVER_SILENCE`]: it may be gone. What it
+    /// last said of the other seats is not shown as holding.
+    Silent,
     /// The connection dropped: the table tries again, and its seat waits
     /// for it on the server.
     Lost,
@@ -155,6 +159,7 @@ fn connection(world: &World) -> Connection {
         .is_some_and(|s| *s.get() == ClientState::Connected);
     match world.get_resource::<sandtable_net::udp::Joining>() {
         Some(j) if j.lost => Connection::Lost,
+        Some(j) if j.silent && connected => Connection::Silent,
         Some(j) if !connected && j.failed.is_some() => {
             Connection::Failed(j.failed.clone().unwrap_or_default())
         }
@@ -651,6 +656,9 @@ fn send_outgoing(world: &mut World) {
                     Connection::Lost => {
                         "not sent: the connection to the server dropped (the table is connecting again)"
                     }
+                    Connection::Silent => {
+                        "not sent: nothing heard from the server for a while (it may have stopped)"
+                    }
                     Connection::Failed(_) => "not sent: the table could not join the server",
                     _ => "not sent: the table is not connected to the server yet",
                 };
@@ -730,7 +738,8 @@ fn follow_server(world: &mut World) {
             let server = remote
                 .server
                 .map_or("the server".to_owned(), |s| s.to_string());
-            let words = match (remote.seat, remote.connection == Connection::Lost) {
+            let back = matches!(remote.connection, Connection::Lost | Connection::Silent);
+            let words = match (remote.seat, back) {
                 (_, true) => format!("connected again to {server}"),
                 (Some(seat), _) => format!("connected to {server}, claiming seat {seat}"),
                 (None, _) => format!("connected to {server}, watching"),

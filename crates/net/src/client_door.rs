@@ -26,6 +26,9 @@ pub struct ClientDoor {
     buffer: Box<[u8; PACKET_BYTES]>,
     /// Datagrams dropped unread.
     dropped: u64,
+    /// How long the client's clock ran, over its updates, since the last
+    /// update that heard from the server.
+    silence: Duration,
 }
 
 impl std::fmt::Debug for ClientDoor {
@@ -53,6 +56,7 @@ impl ClientDoor {
             netcode,
             buffer: Box::new([0; PACKET_BYTES]),
             dropped: 0,
+            silence: Duration::ZERO,
         })
     }
 
@@ -69,6 +73,15 @@ impl ClientDoor {
     /// Datagrams dropped before netcode read them.
     pub fn dropped(&self) -> u64 {
         self.dropped
+    }
+
+    /// How long the server has said nothing: the time the client's updates
+    /// covered since the last one that read a packet of it (netcode's
+    /// keep-alive comes four times a second). An update that reads one
+    /// counts none, however long its frame was, so a slow frame does not
+    /// read as silence.
+    pub fn silence(&self) -> Duration {
+        self.silence
     }
 
     /// Ends the connection at once, telling the server.
@@ -119,6 +132,13 @@ impl ClientDoor {
                 client.process_packet(payload);
             }
         }
+        // Netcode marks the time of a packet it took as now, before the
+        // clock moves on below.
+        self.silence = if self.netcode.time_since_last_received_packet() == Duration::ZERO {
+            Duration::ZERO
+        } else {
+            self.silence + delta
+        };
         if let Some((packet, addr)) = self.netcode.update(delta) {
             send(&self.socket, packet, addr);
         }

@@ -634,14 +634,26 @@ impl<G: GameState + Wire> Hosted<G> {
 pub type Decide<G> = dyn FnMut(&G, Seat) -> Option<<G as GameState>::Command> + Send + Sync;
 
 /// The bots the server seats, and how they decide: a seat's command in
-/// the game as the referee holds it, or `None` when it has none.
+/// the game as the referee holds it, or `None` when it has none. A bot
+/// thinks on a thread of its own, so that the server answers its clients
+/// meanwhile (a client takes a server silent for 2 s as gone).
 #[derive(Resource)]
 pub struct Bots<G: GameState> {
     seats: Vec<Seat>,
-    decide: Box<Decide<G>>,
+    decide: std::sync::Arc<std::sync::Mutex<Box<Decide<G>>>>,
     /// A bot that had no command, or gave one the game refused: it plays
     /// no more, and the server says so once.
     stuck: Option<String>,
+    /// The bot thinking now: its seat, the game's revision it thinks in,
+    /// and where its command comes.
+    thinking: Option<Thinking<G>>,
+}
+
+/// A bot's decision under way on its thread.
+struct Thinking<G: GameState> {
+    seat: Seat,
+    revision: u32,
+    answer: std::sync::Mutex<std::sync::mpsc::Receiver<Option<G::Command>>>,
 }
 
 impl<G: GameState> Bots<G> {
@@ -652,8 +664,9 @@ impl<G: GameState> Bots<G> {
     ) -> Bots<G> {
         Bots {
             seats,
-            decide: Box::new(decide),
+            decide: std::sync::Arc::new(std::sync::Mutex::new(Box::new(decide))),
             stuck: None,
+            thinking: None,
         }
     }
 
@@ -1017,8 +1030,11 @@ fn clear_log(client: Entity, of: LogOf) -> ToClients<LogLines> {
     }
 }
 
-/// Lets one bot play one command an update, where a bot seat owes a
-/// decision: the network keeps flowing between a bot's commands.
+/// Sets a bot thinking where a bot seat owes a decision, on a thread of
+/// its own, and plays its command once it comes, one an update: the
+/// network keeps flowing while a bot thinks and between its commands. A
+/// command thought for a game that changed meanwhile (a person's undo)
+/// is dropped, and the bot thinks again.
 fn play_bots<G: GameState + Wire>(bots: Option<ResMut<Bots<G>>>, mut hosted: ResMut<Hosted<G>>) {
     let Some(mut bots) = bots else {
         return;
@@ -1026,11 +1042,46 @@ fn play_bots<G: GameState + Wire>(bots: Option<ResMut<Bots<G>>>, mut hosted: Res
     if bots.stuck.is_some() {
         return;
     }
-    let Some(seat) = bots.to_act(hosted.game()) else {
+    let answered = match &bots.thinking {
+        None => None,
+        Some(t) => {
+            let answer = t
+                .answer
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .try_recv();
+            match answer {
+                Ok(command) => Some((t.seat, t.revision, command)),
+                Err(std::sync::mpsc::TryRecvError::Empty) => return,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    Some((t.seat, t.revision, None))
+                }
+            }
+        }
+    };
+    let Some((seat, revision, command)) = answered else {
+        if let Some(seat) = bots.to_act(hosted.game()) {
+            let (tell, answer) = std::sync::mpsc::channel();
+            let game = hosted.game().clone();
+            let decide = std::sync::Arc::clone(&bots.decide);
+            std::thread::spawn(move || {
+                let mut decide = decide.lock().unwrap_or_else(|e| e.into_inner());
+                let _ = tell.send((decide)(&game, seat));
+            });
+            bots.thinking = Some(Thinking {
+                seat,
+                revision: hosted.revision(),
+                answer: std::sync::Mutex::new(answer),
+            });
+        }
         return;
     };
+    bots.thinking = None;
+    if revision != hosted.revision() || bots.to_act(hosted.game()) != Some(seat) {
+        return;
+    }
     let name = hosted.game().seat_name(seat).to_owned();
-    let outcome = match (bots.decide)(hosted.game(), seat) {
+    let outcome = match command {
         Some(command) => hosted.play_command(seat, command),
         None => Err("it has no legal command".to_owned()),
     };

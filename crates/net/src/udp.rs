@@ -85,6 +85,12 @@ fn watch_silence(
     }
 }
 
+/// How long a connected client may hear nothing from its server before it
+/// says the server is silent ([`Joining::silent`]), within the 3 s a
+/// person waits: netcode's keep-alive comes four times a second, and its
+/// own timeout, which ends the connection, is 15 s.
+pub const SERVER_SILENCE: Duration = Duration::from_secs(2);
+
 /// How long a client whose connection dropped waits before each new
 /// attempt to connect again.
 pub const REJOIN_WAIT: Duration = Duration::from_secs(1);
@@ -210,6 +216,10 @@ pub struct Joining {
     pub failed: Option<String>,
     /// Its connection dropped and it has not connected again yet.
     pub lost: bool,
+    /// Connected, it has heard nothing from the server for
+    /// [`SERVER_SILENCE`]: the server may be gone, and what it last said
+    /// of the other seats may no longer hold.
+    pub silent: bool,
     /// Connections made again after a drop.
     pub rejoined: u32,
     /// The server dropped it and said why ([`crate::TurnedAway`]): it
@@ -352,6 +362,7 @@ fn join_with(
         connected: false,
         failed: None,
         lost: false,
+        silent: false,
         rejoined: 0,
         turned_away: false,
         client_id,
@@ -499,6 +510,16 @@ fn watch_joining(
         if !joining.connected {
             joining.connected = true;
         }
+        let silent = door.as_ref().is_some_and(|d| d.silence() >= SERVER_SILENCE);
+        if silent != joining.silent {
+            joining.silent = silent;
+            if silent {
+                warn!(
+                    "nothing heard from {} for {SERVER_SILENCE:?}",
+                    joining.server
+                );
+            }
+        }
         if joining.lost {
             joining.lost = false;
             joining.rejoined += 1;
@@ -506,6 +527,7 @@ fn watch_joining(
         }
         return;
     }
+    joining.silent = false;
     if joining.connected && client.is_disconnected() {
         if joining.turned_away {
             return;

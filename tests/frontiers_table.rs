@@ -1394,6 +1394,12 @@ fn a_finished_skirmish_shows_its_outcome_first() {
         state_lines(active)[0],
         format!("Over after turn {turn}: {name} won")
     );
+    // Who destroyed what, in words (R145): the CLI's `play` of this record
+    // ends "AP destroyed: Legion 35, Zirl 75".
+    assert_eq!(
+        state_lines(active)[1],
+        "Legion has destroyed 35 AP of Zirl, Zirl 75 of Legion (R145)"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -57,10 +57,12 @@ pub fn state_lines(active: &ActiveSkirmish) -> Vec<String> {
         ),
     };
     let mut lines = vec![first];
+    // Who destroyed what: each side's AP of the other's units (R145).
     let ap = game.ap_destroyed();
+    let (a, b) = (&setup.sides[0].name, &setup.sides[1].name);
     lines.push(format!(
-        "AP destroyed: {} {}, {} {} (R145)",
-        setup.sides[0].name, ap[0], setup.sides[1].name, ap[1]
+        "{a} has destroyed {} AP of {b}, {b} {} of {a} (R145)",
+        ap[0], ap[1]
     ));
     lines.push(goal_line(game));
     for side in 0..2u8 {

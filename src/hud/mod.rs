@@ -929,7 +929,8 @@ pub fn seat_words(
     let owes = match (status.owing, sealed) {
         (Owing::Nothing, _) => None,
         (Owing::Decision, false) if mine => Some("your move".to_owned()),
-        (Owing::Decision, false) => Some("to move: thinking".to_owned()),
+        (Owing::Decision, false) if status.bot => Some("to move: thinking".to_owned()),
+        (Owing::Decision, false) => Some("to move".to_owned()),
         (Owing::Decision, true) if mine => Some("your sealed orders are owed".to_owned()),
         (Owing::Decision, true) => Some("owes its sealed orders".to_owned()),
         (Owing::Committed, _) => Some("committed (sealed)".to_owned()),
@@ -1103,9 +1104,17 @@ mod tests {
             words(&seat(false, false, Owing::Nothing), false, false).0,
             "gone: the seat waits for its code"
         );
+        // A person to move is not said to think; a bot is.
         assert_eq!(
             words(&seat(false, true, Owing::Decision), false, false),
-            ("connected".into(), Some("to move: thinking".into()))
+            ("connected".into(), Some("to move".into()))
+        );
+        assert_eq!(
+            words(&seat(true, true, Owing::Decision), false, false),
+            (
+                "a bot on the server".into(),
+                Some("to move: thinking".into())
+            )
         );
         assert_eq!(
             words(&seat(false, true, Owing::Decision), false, true).1,

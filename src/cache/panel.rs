@@ -293,6 +293,7 @@ fn draw_panels(
     mut width: ResMut<PanelWidth>,
     mut bots: BotPanel,
     mut start_turn: MessageWriter<StartTurn>,
+    mut over_closed: Local<Option<(String, usize)>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if *mode.get() == Mode::Layout {
@@ -517,16 +518,37 @@ fn draw_panels(
                 }
             });
     } else if let Some(text) = outcome_text(&active.game) {
-        egui::Window::new("Game over")
-            .collapsible(false)
-            .resizable(false)
-            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-            .show(ctx, |ui| {
-                ui.label(egui::RichText::new(text).size(28.0).strong());
-                ui.label("Save the game or open another scenario from the panel.");
-            });
+        // Closed, the box stays closed for this ending; the panel still
+        // says the outcome, and the table shows behind.
+        let ending = (text.clone(), active.record.len());
+        if over_closed.as_ref() != Some(&ending) && game_over_box(ctx, &text).0 {
+            *over_closed = Some(ending);
+        }
     }
     Ok(())
+}
+
+/// The box that says the game is over, over the middle of the table:
+/// whether the person closed it (its Close button or its title's cross),
+/// and where its Close button is.
+fn game_over_box(ctx: &egui::Context, text: &str) -> (bool, egui::Rect) {
+    let mut open = true;
+    let (mut close, mut at) = (false, egui::Rect::NOTHING);
+    egui::Window::new("Game over")
+        .collapsible(false)
+        .resizable(false)
+        .open(&mut open)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            ui.label(egui::RichText::new(text).size(28.0).strong());
+            ui.label("Save the game or open another scenario from the panel.");
+            let button = ui
+                .button("Close")
+                .on_hover_text("look at the table; the panel keeps the outcome");
+            close = button.clicked();
+            at = button.rect;
+        });
+    (!open || close, at)
 }
 
 /// Square names along the near and left edges, costs on reachable squares,
@@ -703,6 +725,35 @@ mod tests {
     /// The places of the controls' buttons, drawn by egui without a window.
     fn button_places(notice: Option<(&str, bool)>, acting: bool) -> Vec<egui::Rect> {
         settled(&blue_to_play(notice, acting)).0
+    }
+
+    #[test]
+    fn the_game_over_box_closes_by_its_button() {
+        let ctx = egui::Context::default();
+        let mut draw = |events: Vec<egui::Event>| {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(1280.0, 720.0),
+                )),
+                events,
+                ..Default::default()
+            };
+            let mut out = (false, egui::Rect::NOTHING);
+            let mut output = ctx.run_ui(input, |ui| {
+                out = game_over_box(ui.ctx(), "Game over after turn 4: Blue wins");
+            });
+            output.textures_delta.clear();
+            out
+        };
+        // Drawn and settled: open, its button in the middle of the table.
+        draw(Vec::new());
+        let (closed, button) = draw(Vec::new());
+        assert!(!closed);
+        assert!(button.is_positive(), "{button:?}");
+        let [press, release] = click(button.center());
+        assert!(!draw(press).0);
+        assert!(draw(release).0, "the Close button closes it");
     }
 
     #[test]

@@ -730,7 +730,7 @@ mod tests {
     #[test]
     fn the_game_over_box_closes_by_its_button() {
         let ctx = egui::Context::default();
-        let mut draw = |events: Vec<egui::Event>| {
+        let draw = |events: Vec<egui::Event>| {
             let input = egui::RawInput {
                 screen_rect: Some(egui::Rect::from_min_size(
                     egui::Pos2::ZERO,

@@ -1445,7 +1445,7 @@ impl Game {
                 } else {
                     modifiers
                         .iter()
-                        .map(|(w, m)| format!("{m:+} {w}"))
+                        .map(|(w, m)| format!("{m:+}: {w}"))
                         .collect::<Vec<_>>()
                         .join(", ")
                 };

@@ -1674,7 +1674,7 @@ impl Game {
         if light != 0 {
             modifiers.push((
                 format!(
-                    "{} light structure{} crossed (R122)",
+                    "crossed {} light structure{} (R122)",
                     lights,
                     if lights == 1 { "" } else { "s" }
                 ),

@@ -261,7 +261,7 @@ fn sight_mark(aim: &Aim, sniper: bool) -> Mark {
             aim.modifiers.iter().map(|m| i16::from(m.1)).sum(),
             aim.modifiers
                 .iter()
-                .map(|(w, m)| format!("{m:+} {w}"))
+                .map(|(w, m)| format!("{m:+}: {w}"))
                 .collect(),
         )
     };

@@ -82,7 +82,7 @@ fn r122_a_shot_s_line_carries_the_modifiers_it_is_rolled_with() {
             Event::Sighted { modifiers, .. } => Some(
                 modifiers
                     .iter()
-                    .map(|(w, m)| format!("{m:+} {w}"))
+                    .map(|(w, m)| format!("{m:+}: {w}"))
                     .collect(),
             ),
             _ => None,

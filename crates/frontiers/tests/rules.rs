@@ -370,7 +370,7 @@ fn r121_r122_the_best_line_and_its_modifiers() {
         modifiers(&ev),
         [
             ("long range, beyond a ruler (R122)".to_owned(), -1),
-            ("1 light structure crossed (R122)".to_owned(), -1)
+            ("crossed 1 light structure (R122)".to_owned(), -1)
         ]
     );
     // In the same woods: -1; either in woods: -2 (R122).
@@ -519,7 +519,7 @@ fn r125_a_destroyed_oval_leaves_a_carcass_that_blocks_no_sight() {
     let ev = play(&mut g, 0, "shoot T1 K1");
     assert_eq!(
         modifiers(&ev),
-        [("1 light structure crossed (R122)".to_owned(), -1)]
+        [("crossed 1 light structure (R122)".to_owned(), -1)]
     );
 }
 

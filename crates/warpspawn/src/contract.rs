@@ -296,7 +296,7 @@ impl Game {
         let game = self;
         let terrain = game.battle().terrain(hex);
         let cover = format!("{:?}", terrain.cover()).to_lowercase();
-        let mut parts = vec![format!("{hex}: {terrain:?} ({cover})")];
+        let mut parts = vec![format!("{hex}: {} ({cover})", terrain.words())];
         for st in game.stacks().iter().filter(|s| s.hex == hex) {
             let mut what = Vec::new();
             let men = st.armed.men;
@@ -357,15 +357,15 @@ mod tests {
         };
         assert_eq!(
             at("C2"),
-            "C2: Fields (clear); Red: 16 infantry, 1 officer, the flag; holds up to 20 armed men (R62)"
+            "C2: fields (clear); Red: 16 infantry, 1 officer, the flag; holds up to 20 armed men (R62)"
         );
         assert_eq!(
             at("F2"),
-            "F2: Fields (clear); Red: 8 infantry, a cannon; holds up to 10 armed men (R62)"
+            "F2: fields (clear); Red: 8 infantry, a cannon; holds up to 10 armed men (R62)"
         );
         assert_eq!(
             at("D6"),
-            "D6: Trees (covered); holds up to 20 armed men (R62)"
+            "D6: trees (covered); holds up to 20 armed men (R62)"
         );
         assert_eq!(
             game.describe_spot(Spot::Hex { col: 200, row: 0 }, Viewer::Referee),

@@ -67,6 +67,25 @@ pub enum Terrain {
 }
 
 impl Terrain {
+    /// The terrain in the rules' words, as the labels say it: "low wall",
+    /// not `LowWall`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Terrain::Fields => "fields",
+            Terrain::Road => "road",
+            Terrain::Bridge => "bridge",
+            Terrain::Trees => "trees",
+            Terrain::Buildings => "buildings",
+            Terrain::Bocage => "bocage",
+            Terrain::LowWall => "low wall",
+            Terrain::Fort => "fort",
+            Terrain::Trench => "trench",
+            Terrain::Water => "water",
+            Terrain::River => "river",
+            Terrain::Mountain => "mountain",
+        }
+    }
+
     /// Every terrain, in the order of R60.
     pub const ALL: [Terrain; 12] = [
         Terrain::Fields,

@@ -634,19 +634,54 @@ fn draw_curtain<S: TableSystem>(
 
 /// The notice in a slot of fixed height ([`NOTICE_HEIGHT`]).
 pub(crate) fn notice_slot(ui: &mut egui::Ui, notice: Option<(&str, bool)>) {
-    fixed_slot(ui, "notice", NOTICE_HEIGHT, |ui| notice_text(ui, notice));
+    fixed_slot(ui, "notice", NOTICE_HEIGHT, |ui| {
+        notice_text(ui, notice);
+    });
 }
 
-/// A notice's words: an error's in red.
-pub(crate) fn notice_text(ui: &mut egui::Ui, notice: Option<(&str, bool)>) {
-    if let Some((text, error)) = notice {
-        let colour = if error {
-            egui::Color32::from_rgb(255, 120, 110)
-        } else {
-            egui::Color32::LIGHT_GRAY
-        };
-        ui.colored_label(colour, text);
+/// A notice's words: an error's in red. Its slot is of a fixed height (so
+/// that the buttons below never move), so a long notice is never only cut
+/// off: a click on it opens it whole in a window of its own, until that
+/// window is closed or another notice comes. Whether it is open whole.
+pub(crate) fn notice_text(ui: &mut egui::Ui, notice: Option<(&str, bool)>) -> bool {
+    let whole_id = egui::Id::new("notice-whole");
+    let Some((text, error)) = notice else {
+        ui.data_mut(|d| d.remove::<String>(whole_id));
+        return false;
+    };
+    let colour = if error {
+        egui::Color32::from_rgb(255, 120, 110)
+    } else {
+        egui::Color32::LIGHT_GRAY
+    };
+    let words = ui
+        .add(egui::Label::new(egui::RichText::new(text).color(colour)).sense(egui::Sense::click()))
+        .on_hover_text("click to read it whole");
+    if words.clicked() {
+        ui.data_mut(|d| d.insert_temp(whole_id, text.to_owned()));
     }
+    // Open for this notice only: another one closes it.
+    let whole = ui
+        .data(|d| d.get_temp::<String>(whole_id))
+        .filter(|w| w == text);
+    let Some(whole) = whole else {
+        ui.data_mut(|d| d.remove::<String>(whole_id));
+        return false;
+    };
+    let mut open = true;
+    egui::Window::new("Notice")
+        .id(egui::Id::new("notice-whole-window"))
+        .open(&mut open)
+        .collapsible(false)
+        .default_width(480.0)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ui.ctx(), |ui| {
+            ui.colored_label(colour, whole);
+        });
+    if !open {
+        ui.data_mut(|d| d.remove::<String>(whole_id));
+    }
+    open
 }
 
 /// The question the table waits on (unsaved work, a file to replace),
@@ -1089,6 +1124,42 @@ pub fn served_seats(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_notice_opens_whole_on_a_click_and_closes_with_another() {
+        let ctx = egui::Context::default();
+        let long = "`move T1 900,300` is refused: the path touches the building element Relay hut at 614,245, and a unit's base may not overlap a building or another unit on any leg of its path (R114)";
+        let draw = |events: Vec<egui::Event>, text: &str| {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(320.0, 720.0),
+                )),
+                events,
+                ..Default::default()
+            };
+            let mut open = false;
+            let mut output = ctx.run_ui(input, |ui| {
+                open = notice_text(ui, Some((text, true)));
+            });
+            output.textures_delta.clear();
+            open
+        };
+        assert!(!draw(Vec::new(), long), "not open before a click");
+        let at = egui::pos2(20.0, 6.0);
+        let button = |pressed| egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        };
+        draw(vec![egui::Event::PointerMoved(at), button(true)], long);
+        assert!(draw(vec![button(false)], long), "a click opens it whole");
+        assert!(draw(Vec::new(), long), "and it stays open");
+        // Another notice closes it.
+        assert!(!draw(Vec::new(), "played `pass`"));
+        assert!(!draw(Vec::new(), long), "closed for good");
+    }
 
     #[test]
     fn a_served_seat_says_who_plays_it_and_what_it_owes_never_the_content() {

@@ -19,7 +19,13 @@ pub fn plugin(app: &mut App) {
         .add_systems(Startup, spawn_camera)
         .add_systems(
             Update,
-            (frame_board_on_load, orbit_camera, place_camera).chain(),
+            (
+                frame_board_on_load,
+                turn_to_the_seat,
+                orbit_camera,
+                place_camera,
+            )
+                .chain(),
         );
 }
 
@@ -161,6 +167,24 @@ fn over_panel(window: &Window, panel: f32) -> bool {
         && window
             .cursor_position()
             .is_some_and(|p| p.x >= window.width() - panel)
+}
+
+/// Hot-seat: the person who takes the table looks from their own edge,
+/// where the system gives its seats one, and Home brings them back there.
+fn turn_to_the_seat(
+    mut taken: MessageReader<crate::session::TableTaken>,
+    mut cameras: Query<&mut OrbitCamera>,
+) {
+    let Some(last) = taken.read().last() else {
+        return;
+    };
+    let yaw = last.yaw;
+    for mut cam in &mut cameras {
+        if cam.home.1 != yaw {
+            cam.home.1 = yaw;
+            cam.reset();
+        }
+    }
 }
 
 /// Right and forward along the table for a camera turned by `yaw`.

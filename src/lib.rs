@@ -16,7 +16,7 @@
 //! rule system or its rules crate):
 //!
 //! ```text
-//! shared:   session -> mode      hud -> session, mode     camera -> table, hud
+//! shared:   session -> mode      hud -> session, mode     camera -> table, hud, session
 //!           table, picking, mode (import no other folder)
 //! systems:  cache -> hud, session, table, picking, mode
 //!           warpspawn -> camera, hud, session, table, picking, mode

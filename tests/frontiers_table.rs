@@ -1515,3 +1515,37 @@ fn a_notice_stays_with_the_seat_it_was_written_for_and_goes_at_the_hand_over() {
         "the Legion's notice shown to the Zirl"
     );
 }
+
+#[test]
+fn in_hot_seat_the_camera_turns_to_the_edge_of_the_seat_that_takes_the_table() {
+    use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
+    use sandtable::camera::OrbitCamera;
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins((sandtable::logic_plugin, sandtable::camera::plugin));
+    app.init_resource::<ButtonInput<MouseButton>>()
+        .init_resource::<ButtonInput<KeyCode>>()
+        .init_resource::<AccumulatedMouseMotion>()
+        .init_resource::<AccumulatedMouseScroll>();
+    app.update();
+    open(&mut app, &scenario("skirmish.ron"));
+    let yaw = |app: &mut App| {
+        let mut q = app.world_mut().query::<&OrbitCamera>();
+        let cam = q.single(app.world()).expect("one camera");
+        (cam.yaw, cam.home.1)
+    };
+    // The Legion, the first seat, looks from the near edge.
+    take_table(&mut app);
+    assert_eq!(yaw(&mut app), (0.0, 0.0));
+    // Its discard hands the table to the Zirl, who looks from the far
+    // edge, and Home keeps them there.
+    assert!(input(&mut app, SkirmishInput::Text("discard".into())));
+    assert!(skirmish(&app).handover.is_some());
+    assert_eq!(yaw(&mut app), (0.0, 0.0), "not before the Zirl take it");
+    take_table(&mut app);
+    assert_eq!(yaw(&mut app), (std::f32::consts::PI, std::f32::consts::PI));
+    // And back to the Legion.
+    assert!(input(&mut app, SkirmishInput::Text("discard".into())));
+    take_table(&mut app);
+    assert_eq!(yaw(&mut app), (0.0, 0.0));
+}

@@ -38,6 +38,16 @@ pub struct SkirmishExtra {
 }
 
 impl TableSystem for Frontiers {
+    /// The first side deploys at the near edge, the second at the far one
+    /// (R146): each looks across the table from its own.
+    fn seat_view(_game: &Game, seat: Seat) -> Option<f32> {
+        Some(if seat.0 == 1 {
+            std::f32::consts::PI
+        } else {
+            0.0
+        })
+    }
+
     const KEY: &'static str = "frontiers";
     type Game = Game;
     type Setup = Skirmish;

@@ -56,6 +56,14 @@ pub trait TableSystem: Sized + Send + Sync + 'static {
     /// ([`super::bots::bot_command`]).
     fn bot_seed(active: &ActiveGame<Self>) -> u64;
 
+    /// How far the camera turns about the table, in radians, for `seat`
+    /// to look from its own edge when it takes the table at a hand-over;
+    /// `None` where the system's seats have no edges of their own to
+    /// look from (the view stays as it is).
+    fn seat_view(_game: &Self::Game, _seat: Seat) -> Option<f32> {
+        None
+    }
+
     /// Says that a game of the system was put on the table (its message
     /// that the table is built anew).
     fn loaded(world: &mut World);
@@ -566,13 +574,17 @@ pub fn start_turn<S: TableSystem>(
     mut requests: MessageReader<StartTurn>,
     mut active: Option<ResMut<ActiveGame<S>>>,
     mut notice: ResMut<Notice>,
+    mut taken: MessageWriter<super::TableTaken>,
 ) {
     if requests.read().count() > 0
         && let Some(active) = active.as_deref_mut()
-        && active.handover.is_some()
+        && let Some(next) = active.handover
     {
         active.take_table();
         *notice = Notice::default();
+        if let Some(yaw) = S::seat_view(active.game.game(), next) {
+            taken.write(super::TableTaken { yaw });
+        }
     }
 }
 

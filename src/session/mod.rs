@@ -32,6 +32,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<LoadRequest>()
         .add_message::<DialogAnswer>()
         .add_message::<StartTurn>()
+        .add_message::<TableTaken>()
         .add_message::<HintRequest>()
         .add_message::<NewGameRequest>()
         .init_resource::<Seats>()
@@ -227,6 +228,15 @@ pub fn next_game_id() -> u64 {
 /// (hot-seat).
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StartTurn;
+
+/// A hand-over was taken by a seat with an edge of its own: the camera
+/// turns to look from it.
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
+pub struct TableTaken {
+    /// How far the camera turns about the table, in radians (0: from the
+    /// near edge).
+    pub yaw: f32,
+}
 
 /// Why the file in play may not be left now, if anything forbids it (a
 /// layout with edits saved nowhere): opening another file is refused with

@@ -1549,3 +1549,37 @@ fn in_hot_seat_the_camera_turns_to_the_edge_of_the_seat_that_takes_the_table() {
     take_table(&mut app);
     assert_eq!(yaw(&mut app), (0.0, 0.0));
 }
+
+#[test]
+fn the_hint_follows_the_decision_and_a_click_with_nothing_to_pick_says_why() {
+    use sandtable::frontiers::panel::decision_hint;
+    let mut app = headless();
+    open(&mut app, &scenario("skirmish.ron"));
+    take_table(&mut app);
+    // The Preparation: discard or keep, not "click one of your units".
+    let hint = decision_hint(skirmish(&app).game.game());
+    assert!(
+        hint.contains("Preparation") && hint.contains("(R105)"),
+        "{hint}"
+    );
+    // A click on the empty table says what the decision asks.
+    app.world_mut().write_message(SkirmishInput::Click(
+        sandtable_frontiers::geometry::Pt::new(1100, 300),
+    ));
+    app.update();
+    app.update();
+    assert!(
+        common::notice(&app).contains("Preparation"),
+        "{}",
+        common::notice(&app)
+    );
+    assert!(input(&mut app, SkirmishInput::Text("discard".into())));
+    take_table(&mut app);
+    assert!(input(&mut app, SkirmishInput::Text("discard".into())));
+    take_table(&mut app);
+    let hint = decision_hint(skirmish(&app).game.game());
+    assert!(
+        hint.contains("order markers") && hint.contains("R107"),
+        "{hint}"
+    );
+}

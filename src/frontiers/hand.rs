@@ -274,7 +274,14 @@ pub fn click_means(game: &Game, seat: Seat, pick: &SkirmishPick, p: Pt) -> Click
         };
     }
     let Some(i) = pick.unit else {
-        return ClickMeans::Refused("click one of your units that may act now".to_owned());
+        // The hint, as the rest of the refusal: its first letter small.
+        let hint = super::panel::decision_hint(game);
+        let mut words = hint.chars();
+        let hint = words
+            .next()
+            .map(|c| c.to_lowercase().chain(words).collect::<String>())
+            .unwrap_or_default();
+        return ClickMeans::Refused(format!("nothing here to click: {hint}"));
     };
     let unit = game.units()[i].tag;
     match here {

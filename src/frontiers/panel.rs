@@ -71,6 +71,33 @@ pub fn state_lines(active: &ActiveSkirmish) -> Vec<String> {
     lines
 }
 
+/// What the decision owed now asks of the person at the table, in a line:
+/// what to click or pick, by the turn's phase (R105-R112, R132, R146).
+pub fn decision_hint(game: &sandtable_frontiers::Game) -> &'static str {
+    use sandtable_frontiers::turn::Phase;
+    if game.ending().is_some() {
+        return "The skirmish is over: save it, or start a new game.";
+    }
+    match game.flow().phase {
+        Phase::Deploy(_) => {
+            "Click where the unit waiting to deploy stands, touching your edge (R146); the list below names it."
+        }
+        Phase::Prepare(_) => {
+            "Your Preparation: discard cards from your hand below, or keep it (R105)."
+        }
+        Phase::Order => {
+            "Lay your order markers: click your units in the order they act, then seal them below (R106, R107)."
+        }
+        Phase::Name(_) => {
+            "Name the action of the unit whose marker turned up: pick it below (R110)."
+        }
+        Phase::Window => "A card window is open: play a card of it below, or pass (R132).",
+        Phase::Act | Phase::Shots | Phase::Reserve(_) => {
+            "Click one of your units that may act, then where it moves or an enemy to shoot at: what it would play shows first."
+        }
+    }
+}
+
 /// The crates as the viewer may know them (R143, R149), a line each.
 pub fn crate_lines(active: &ActiveSkirmish) -> Vec<String> {
     let game = active.game.game();
@@ -326,12 +353,7 @@ fn draw_skirmish_panel(
                 });
         }
         ui.separator();
-        ui.label(
-            egui::RichText::new(
-                "Click one of your units that may act, then where it moves or an enemy to shoot at: what it would play shows first.",
-            )
-            .small(),
-        );
+        ui.label(egui::RichText::new(decision_hint(game)).small());
         let key = (
             skirmish.id,
             skirmish.revision,

@@ -20,11 +20,15 @@ use sandtable_core::game::{GameState, Seat, Surface, Viewer};
 
 mod common;
 
+/// The table without a window; card windows wait for a pass typed or
+/// clicked, as the games these tests play were written
+/// ([`sandtable::frontiers::play::AutoPass`] off).
 fn headless() -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
         .add_plugins(sandtable::logic_plugin);
     app.update();
+    app.insert_resource(sandtable::frontiers::play::AutoPass(false));
     app
 }
 
@@ -1582,4 +1586,60 @@ fn the_hint_follows_the_decision_and_a_click_with_nothing_to_pick_says_why() {
         hint.contains("order markers") && hint.contains("R107"),
         "{hint}"
     );
+}
+
+#[test]
+fn a_card_window_with_no_card_to_play_passes_by_itself_said_only_to_its_seat() {
+    let mut app = headless();
+    app.insert_resource(sandtable::frontiers::play::AutoPass(true));
+    open(&mut app, &scenario("skirmish.ron"));
+    let mut typed = 0;
+    for line in [
+        "discard",
+        "discard",
+        "orders E1:1 T1:2 CP:decoy S1:decoy",
+        "orders B1:1 K1:2 P1:decoy ST:decoy",
+        "name E1 move",
+        "name B1 move",
+    ] {
+        take_table(&mut app);
+        assert!(
+            input(&mut app, SkirmishInput::Text(line.into())),
+            "{line}: {}",
+            common::notice(&app)
+        );
+        typed += 1;
+    }
+    take_table(&mut app);
+    let active = skirmish(&app);
+    let passed = active.record.len() - typed;
+    let own: Vec<&sandtable::session::LogLine> = active
+        .log
+        .iter()
+        .filter(|l| l.text.contains("passed by itself"))
+        .collect();
+    println!(
+        "{passed} passes by themselves; {:?}",
+        own.iter().map(|l| &l.text).collect::<Vec<_>>()
+    );
+    assert!(passed > 0, "no window passed by itself");
+    assert_eq!(own.len(), passed);
+    for l in own {
+        // Read by its own seat alone: not the other, not the public.
+        let seats: Vec<bool> = (0..2)
+            .map(|s| l.shown_to(Viewer::Player(Seat(s))).is_some())
+            .collect();
+        assert_eq!(seats.iter().filter(|s| **s).count(), 1, "{}", l.text);
+        assert!(l.shown_to(Viewer::Public).is_none());
+    }
+    // Taken back, the pass is not played again by itself: the person went
+    // back to the window to choose there.
+    let before = skirmish(&app).record.len();
+    app.world_mut().write_message(UndoRequest);
+    for _ in 0..4 {
+        app.update();
+    }
+    let after = skirmish(&app).record.len();
+    println!("undo: {before} to {after}: {}", common::notice(&app));
+    assert!(after < before, "{}", common::notice(&app));
 }

@@ -292,6 +292,7 @@ fn draw_skirmish_panel(
     mut listed: Local<Listed>,
     hint: Res<super::play::SkirmishHint>,
     mut typed: ResMut<crate::session::dice::TypedRolls>,
+    mut auto_pass: ResMut<super::play::AutoPass>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = skirmish.game.game();
@@ -519,6 +520,10 @@ fn draw_skirmish_panel(
         if let Some(on) = crate::session::dice::real_dice_row(ui, &skirmish.dice, &mut typed) {
             buttons.inputs.write(SkirmishInput::RealDice(on));
         }
+        ui.checkbox(&mut auto_pass.0, "Pass a card window with no card to play")
+            .on_hover_text(
+                "a Step, Shot or Hit window you may play no card of passes by itself, said in your own log only (R132, R149)",
+            );
         crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
         // The ways the last click offered: a shot, a grenade or a charge
         // at the enemy clicked, a grenade through the window clicked.

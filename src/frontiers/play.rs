@@ -19,6 +19,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<SkirmishInput>()
         .add_message::<BotMove>()
         .init_resource::<SkirmishHint>()
+        .init_resource::<AutoPass>()
         .add_systems(
             Update,
             (
@@ -30,6 +31,7 @@ pub(super) fn plugin(app: &mut App) {
                     play_bot_moves,
                     skirmish_input,
                     crate::session::game::undo_commands::<Frontiers>,
+                    pass_empty_windows,
                     crate::session::save_game::<ActiveSkirmish>,
                 )
                     .chain()
@@ -200,6 +202,67 @@ pub fn person_legal(
     let mut legal = Vec::new();
     game.legal_into(seat, &mut legal);
     Ok((seat, legal))
+}
+
+/// Whether a card window passes by itself for a person at the table who
+/// holds no card of it that they may play (R132): a pass that carries no
+/// choice is not asked for. On by default; the panel turns it off.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AutoPass(pub bool);
+
+impl Default for AutoPass {
+    fn default() -> AutoPass {
+        AutoPass(true)
+    }
+}
+
+/// A card window owed by a person at this table who may play no card of
+/// it passes by itself ([`AutoPass`]). The pass is the same command as one
+/// chosen, and reads alike in every log; only the passing seat's own log
+/// says it passed by itself, since the other side may not learn that its
+/// hand holds no card it may play (R149). After an undo the window waits
+/// for the person, who went back to it.
+fn pass_empty_windows(
+    mut active: ResMut<ActiveSkirmish>,
+    seats: Res<Seats>,
+    auto: Res<AutoPass>,
+    mut undone: MessageReader<crate::session::game::Undone>,
+    mut held_at: Local<Option<usize>>,
+) {
+    if undone.read().count() > 0 {
+        *held_at = Some(active.record.len());
+    }
+    if !auto.0 || held_at.is_some_and(|at| active.record.len() <= at) {
+        return;
+    }
+    let game = active.game.game();
+    let Some(open) = game
+        .flow()
+        .window
+        .filter(|_| game.flow().phase == sandtable_frontiers::turn::Phase::Window)
+    else {
+        return;
+    };
+    let Ok((seat, legal)) = person_legal(&active, &seats) else {
+        return;
+    };
+    let pass = match legal.as_slice() {
+        [only] if matches!(only.command, Command::Pass { .. }) => only.command,
+        _ => return,
+    };
+    if active.play(pass).is_ok() {
+        let text = format!(
+            "the {:?} window passed by itself: no card of it to play (R132)",
+            open.kind
+        );
+        let mut players: Vec<Option<String>> = vec![None; GameState::seats(active.game.game()) + 1];
+        players[seat.index()] = Some(text.clone());
+        active.log.push(crate::session::LogLine {
+            text,
+            command: false,
+            players,
+        });
+    }
 }
 
 /// Plays what the person asked for, through the contract: a typed

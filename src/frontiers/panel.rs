@@ -298,302 +298,314 @@ fn draw_skirmish_panel(
     let game = skirmish.game.game();
     let setup = game.setup();
     crate::hud::side_panel(ctx, "skirmish-panel", &mut width, |ui| {
-        ui.heading(&skirmish.setup.name);
-        let mut on = false;
-        if ui
-            .checkbox(&mut on, "Layout mode")
-            .on_hover_text(
-                "the table at its real size: terrain, buildings, units, crates and objectives edited, checked, saved and printed",
-            )
-            .changed()
-        {
-            buttons.layout.write(crate::mode::SetLayoutMode::ON);
-        }
-        let players: Vec<(String, egui::Color32)> = setup
-            .sides
-            .iter()
-            .enumerate()
-            .map(|(s, side)| {
-                let [r, g, b, _] = crate::table::side_colour(&shown, s as u8)
-                    .to_srgba()
-                    .to_u8_array();
-                (side.name.clone(), egui::Color32::from_rgb(r, g, b))
-            })
-            .collect();
-        if crate::hud::seat_chooser(ui, &players, &mut seats, buttons.files.served()) {
-            buttons
-                .new_game
-                .write(crate::session::NewGameRequest::default());
-        }
-        ui.label(match skirmish.viewer {
-            Viewer::Referee => "You see everything (the referee's view).".to_owned(),
-            Viewer::Player(s) => format!(
-                "You see as {}: the other side's hand and marker numbers are hidden (R149).",
-                setup.sides[s.index().min(1)].name
-            ),
-            Viewer::Public => {
-                "You see what both sides see: no hand, no face-down marker (R149).".to_owned()
-            }
-        });
-        for (k, l) in state_lines(&skirmish).into_iter().enumerate() {
-            // The outcome stands out once the skirmish is over.
-            if k == 0 && game.ending().is_some() {
-                ui.heading(l);
-            } else {
-                ui.label(l);
-            }
-        }
-        let crates = crate_lines(&skirmish);
-        if !crates.is_empty() {
-            egui::CollapsingHeader::new(format!("Crates ({})", crates.len()))
-                .id_salt("skirmish-crates")
-                .show(ui, |ui| {
-                    for l in crates {
-                        ui.label(egui::RichText::new(l).small());
-                    }
-                });
-        }
-        ui.separator();
-        ui.label(egui::RichText::new(decision_hint(game)).small());
-        let key = (
-            skirmish.id,
-            skirmish.revision,
-            skirmish.handover,
-            skirmish.viewer,
-            seats.0.clone(),
-        );
-        if listed.seen.as_ref() != Some(&key) {
-            *listed = Listed::of(&skirmish, &seats, key);
-        }
-        let legal = &listed.legal;
-        // Deployment: the units waiting, one chosen to go where the table
-        // is clicked (R146).
-        if let Ok((_, list)) = legal
-            && super::hand::deploying(game)
-        {
-            let waiting: Vec<String> = list
-                .iter()
-                .filter_map(|c| c.strip_prefix("deploy "))
-                .filter_map(|c| c.split_whitespace().next())
-                .map(str::to_owned)
-                .collect();
-            if !waiting.is_empty() {
-                ui.label(egui::RichText::new("Deployment (R146)").strong());
-                ui.label("Choose a unit, then click where it stands:");
-                ui.horizontal_wrapped(|ui| {
-                    for (k, tag) in waiting.iter().enumerate() {
-                        let Some(i) = sandtable_frontiers::Tag::new(tag).and_then(|t| game.find(t))
-                        else {
-                            continue;
-                        };
-                        let chosen = pick.unit == Some(i) || (k == 0 && pick.unit.is_none());
-                        if ui.selectable_label(chosen, tag).clicked() {
-                            buttons.inputs.write(SkirmishInput::Choose(i));
-                        }
-                    }
-                });
-            }
-        }
-        // The Order phase: markers laid by clicking units, then sealed.
-        if let Ok((seat, _)) = legal
-            && listed.orders
-        {
-            let side = seat.index().min(1) as u8;
-            ui.label(egui::RichText::new("Orders (R106, R107)").strong());
-            ui.label(format!(
-                "Click your units in the order they act: {} of {} numbered markers laid{}; the {} decoys go on the first places left.",
-                draft.0.len(),
-                game.markers_owed(side),
-                if draft.0.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", draft.words())
-                },
-                sandtable_frontiers::army::DECOYS
-            ));
-            ui.horizontal(|ui| {
-                if ui.button("Seal orders").clicked() {
-                    buttons.inputs.write(SkirmishInput::SealOrders);
-                }
+        // Everything above the log scrolls, so that at 1280 x 720 the log
+        // keeps its room at the bottom whatever the panel holds.
+        let above = (ui.available_height() - LOG_ROOM).max(LOG_ROOM);
+        egui::ScrollArea::vertical()
+            .id_salt("skirmish-panel-scroll")
+            .max_height(above)
+            .show(ui, |ui| {
+                ui.heading(&skirmish.setup.name);
+                let mut on = false;
                 if ui
-                    .add_enabled(!draft.0.is_empty(), egui::Button::new("Clear"))
-                    .clicked()
+                    .checkbox(&mut on, "Layout mode")
+                    .on_hover_text(
+                        "the table at its real size: terrain, buildings, units, crates and objectives edited, checked, saved and printed",
+                    )
+                    .changed()
                 {
-                    buttons.inputs.write(SkirmishInput::ClearOrders);
+                    buttons.layout.write(crate::mode::SetLayoutMode::ON);
                 }
-            });
-        }
-        let commands: &[String] = match legal {
-            Ok((_, list)) => list,
-            Err(_) => &[],
-        };
-        if let Err(why) = legal {
-            ui.label(why);
-        }
-        // The person's hand, a button a card: a card with one way to play
-        // it now is played; one with several puts `card <id>` on the line,
-        // and the list below offers its ways (R132).
-        if let Ok((seat, _)) = legal {
-            let own = &game.flow().cards[seat.index().min(1)].hand;
-            if !own.is_empty() {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label("Your hand:");
-                    for id in sandtable_frontiers::turn::card_ids(own) {
-                        let prefix = format!("card {id}");
-                        let ways = card_ways(commands, id);
-                        let button = ui
-                            .add_enabled(!ways.is_empty(), egui::Button::new(id))
-                            .on_disabled_hover_text("not playable now: not its window (R132)");
-                        if button.clicked() {
-                            match ways.as_slice() {
-                                [one] => match one.parse() {
-                                    Ok(command) => {
-                                        buttons.inputs.write(SkirmishInput::Command(command));
-                                    }
-                                    Err(_) => line.0 = (*one).clone(),
-                                },
-                                _ => line.0 = format!("{prefix} "),
-                            }
-                        }
+                let players: Vec<(String, egui::Color32)> = setup
+                    .sides
+                    .iter()
+                    .enumerate()
+                    .map(|(s, side)| {
+                        let [r, g, b, _] = crate::table::side_colour(&shown, s as u8)
+                            .to_srgba()
+                            .to_u8_array();
+                        (side.name.clone(), egui::Color32::from_rgb(r, g, b))
+                    })
+                    .collect();
+                if crate::hud::seat_chooser(ui, &players, &mut seats, buttons.files.served()) {
+                    buttons
+                        .new_game
+                        .write(crate::session::NewGameRequest::default());
+                }
+                ui.label(match skirmish.viewer {
+                    Viewer::Referee => "You see everything (the referee's view).".to_owned(),
+                    Viewer::Player(s) => format!(
+                        "You see as {}: the other side's hand and marker numbers are hidden (R149).",
+                        setup.sides[s.index().min(1)].name
+                    ),
+                    Viewer::Public => {
+                        "You see what both sides see: no hand, no face-down marker (R149).".to_owned()
                     }
                 });
-            }
-        }
-        let mut enter = false;
-        ui.horizontal(|ui| {
-            let field = ui.add(
-                egui::TextEdit::singleline(&mut line.0)
-                    .hint_text("a command, as move T1 150,90")
-                    .desired_width(230.0),
-            );
-            enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if ui
-                .add_enabled(legal.is_ok(), egui::Button::new("Play"))
-                .clicked()
-            {
-                enter = true;
-            }
-        });
-        if enter && !line.0.trim().is_empty() {
-            buttons
-                .inputs
-                .write(SkirmishInput::Text(std::mem::take(&mut line.0)));
-        }
-        ui.horizontal(|ui| {
-            if ui
-                .button("Undo")
-                .on_hover_text("U or Ctrl+Z: one command back, to the last reveal or roll (R31)")
-                .clicked()
-            {
-                buttons.undo.write(UndoRequest);
-            }
-            if ui
-                .add_enabled(buttons.files.served().is_none(), egui::Button::new("Save"))
-                .on_disabled_hover_text("the server keeps a served game's record")
-                .clicked()
-            {
-                buttons.files.save.write(SaveRequest::own_file());
-            }
-            if ui
-                .add_enabled(legal.is_ok(), egui::Button::new("Hint"))
-                .on_hover_text("the command a bot would play, from what you see")
-                .clicked()
-            {
-                buttons.hints.write(crate::session::HintRequest);
-            }
-            if let Some(command) = hint.for_game(&skirmish)
-                && ui
-                    .button("Play the hint")
-                    .on_hover_text(command.to_string())
-                    .clicked()
-            {
-                buttons.inputs.write(SkirmishInput::Command(command));
-            }
-            if ui
-                .add_enabled(pick.unit.is_some(), egui::Button::new("Let go"))
-                .on_hover_text("Escape: let go of the selected unit")
-                .clicked()
-            {
-                buttons.inputs.write(SkirmishInput::Cancel);
-            }
-        });
-        if let Some(on) = crate::session::dice::real_dice_row(ui, &skirmish.dice, &mut typed) {
-            buttons.inputs.write(SkirmishInput::RealDice(on));
-        }
-        ui.checkbox(&mut auto_pass.0, "Pass a card window with no card to play")
-            .on_hover_text(
-                "a Step, Shot or Hit window you may play no card of passes by itself, said in your own log only (R132, R149)",
-            );
-        crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
-        // The ways the last click offered: a shot, a grenade or a charge
-        // at the enemy clicked, a grenade through the window clicked.
-        if !pick.ways.is_empty()
-            && let Some(seat) = skirmish.deciding_seat()
-        {
-            ui.horizontal_wrapped(|ui| {
-                ui.label("Choose:");
-                for way in &pick.ways {
-                    if ui
-                        .button(egui::RichText::new(way.to_string()).monospace())
-                        .on_hover_text(super::hand::preview_words(game, seat, way))
-                        .clicked()
-                    {
-                        buttons.inputs.write(SkirmishInput::Command(*way));
+                for (k, l) in state_lines(&skirmish).into_iter().enumerate() {
+                    // The outcome stands out once the skirmish is over.
+                    if k == 0 && game.ending().is_some() {
+                        ui.heading(l);
+                    } else {
+                        ui.label(l);
                     }
                 }
-            });
-        }
-        if !commands.is_empty() {
-            ui.label(
-                egui::RichText::new(format!(
-                    "{} legal command{}; those fitting what is typed (a move's end, a drop's point: type your own):",
-                    commands.len(),
-                    if commands.len() == 1 { "" } else { "s" }
-                ))
-                .small(),
-            );
-            egui::ScrollArea::vertical()
-                .id_salt("skirmish-legal")
-                .max_height(150.0)
-                .show(ui, |ui| {
-                    for c in fitting(commands, &line.0, 40) {
+                let crates = crate_lines(&skirmish);
+                if !crates.is_empty() {
+                    egui::CollapsingHeader::new(format!("Crates ({})", crates.len()))
+                        .id_salt("skirmish-crates")
+                        .show(ui, |ui| {
+                            for l in crates {
+                                ui.label(egui::RichText::new(l).small());
+                            }
+                        });
+                }
+                ui.separator();
+                ui.label(egui::RichText::new(decision_hint(game)).small());
+                let key = (
+                    skirmish.id,
+                    skirmish.revision,
+                    skirmish.handover,
+                    skirmish.viewer,
+                    seats.0.clone(),
+                );
+                if listed.seen.as_ref() != Some(&key) {
+                    *listed = Listed::of(&skirmish, &seats, key);
+                }
+                let legal = &listed.legal;
+                // Deployment: the units waiting, one chosen to go where the table
+                // is clicked (R146).
+                if let Ok((_, list)) = legal
+                    && super::hand::deploying(game)
+                {
+                    let waiting: Vec<String> = list
+                        .iter()
+                        .filter_map(|c| c.strip_prefix("deploy "))
+                        .filter_map(|c| c.split_whitespace().next())
+                        .map(str::to_owned)
+                        .collect();
+                    if !waiting.is_empty() {
+                        ui.label(egui::RichText::new("Deployment (R146)").strong());
+                        ui.label("Choose a unit, then click where it stands:");
+                        ui.horizontal_wrapped(|ui| {
+                            for (k, tag) in waiting.iter().enumerate() {
+                                let Some(i) = sandtable_frontiers::Tag::new(tag).and_then(|t| game.find(t))
+                                else {
+                                    continue;
+                                };
+                                let chosen = pick.unit == Some(i) || (k == 0 && pick.unit.is_none());
+                                if ui.selectable_label(chosen, tag).clicked() {
+                                    buttons.inputs.write(SkirmishInput::Choose(i));
+                                }
+                            }
+                        });
+                    }
+                }
+                // The Order phase: markers laid by clicking units, then sealed.
+                if let Ok((seat, _)) = legal
+                    && listed.orders
+                {
+                    let side = seat.index().min(1) as u8;
+                    ui.label(egui::RichText::new("Orders (R106, R107)").strong());
+                    ui.label(format!(
+                        "Click your units in the order they act: {} of {} numbered markers laid{}; the {} decoys go on the first places left.",
+                        draft.0.len(),
+                        game.markers_owed(side),
+                        if draft.0.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", draft.words())
+                        },
+                        sandtable_frontiers::army::DECOYS
+                    ));
+                    ui.horizontal(|ui| {
+                        if ui.button("Seal orders").clicked() {
+                            buttons.inputs.write(SkirmishInput::SealOrders);
+                        }
                         if ui
-                            .add(egui::Button::new(egui::RichText::new(&c).monospace()).small())
+                            .add_enabled(!draft.0.is_empty(), egui::Button::new("Clear"))
                             .clicked()
                         {
-                            match c.parse() {
-                                Ok(command) => {
-                                    buttons.inputs.write(SkirmishInput::Command(command));
-                                }
-                                Err(_) => line.0 = c.clone(),
-                            }
+                            buttons.inputs.write(SkirmishInput::ClearOrders);
                         }
+                    });
+                }
+                let commands: &[String] = match legal {
+                    Ok((_, list)) => list,
+                    Err(_) => &[],
+                };
+                if let Err(why) = legal {
+                    ui.label(why);
+                }
+                // The person's hand, a button a card: a card with one way to play
+                // it now is played; one with several puts `card <id>` on the line,
+                // and the list below offers its ways (R132).
+                if let Ok((seat, _)) = legal {
+                    let own = &game.flow().cards[seat.index().min(1)].hand;
+                    if !own.is_empty() {
+                        ui.horizontal_wrapped(|ui| {
+                            ui.label("Your hand:");
+                            for id in sandtable_frontiers::turn::card_ids(own) {
+                                let prefix = format!("card {id}");
+                                let ways = card_ways(commands, id);
+                                let button = ui
+                                    .add_enabled(!ways.is_empty(), egui::Button::new(id))
+                                    .on_disabled_hover_text("not playable now: not its window (R132)");
+                                if button.clicked() {
+                                    match ways.as_slice() {
+                                        [one] => match one.parse() {
+                                            Ok(command) => {
+                                                buttons.inputs.write(SkirmishInput::Command(command));
+                                            }
+                                            Err(_) => line.0 = (*one).clone(),
+                                        },
+                                        _ => line.0 = format!("{prefix} "),
+                                    }
+                                }
+                            }
+                        });
+                    }
+                }
+                let mut enter = false;
+                ui.horizontal(|ui| {
+                    let field = ui.add(
+                        egui::TextEdit::singleline(&mut line.0)
+                            .hint_text("a command, as move T1 150,90")
+                            .desired_width(230.0),
+                    );
+                    enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    if ui
+                        .add_enabled(legal.is_ok(), egui::Button::new("Play"))
+                        .clicked()
+                    {
+                        enter = true;
                     }
                 });
-        }
-        if !skirmish.extra.rolls.is_empty() {
-            ui.label(egui::RichText::new("Dice").strong());
-            for r in &skirmish.extra.rolls {
-                ui.label(egui::RichText::new(r).small());
-            }
-        }
-        buttons.files.open_row(ui, true, skirmish.file.as_deref());
-        let sheet = crate::session::files::sheet_path(&skirmish.source);
-        if ui
-            .button("Print setup sheet (A4 PDF)")
-            .on_hover_text(format!(
-                "the table at 1:1 over several pages, every piece listed, and the play aids at true size, written to {}",
-                sheet.display()
-            ))
-            .clicked()
-        {
-            buttons.inputs.write(SkirmishInput::PrintSheet);
-        }
+                if enter && !line.0.trim().is_empty() {
+                    buttons
+                        .inputs
+                        .write(SkirmishInput::Text(std::mem::take(&mut line.0)));
+                }
+                ui.horizontal(|ui| {
+                    if ui
+                        .button("Undo")
+                        .on_hover_text("U or Ctrl+Z: one command back, to the last reveal or roll (R31)")
+                        .clicked()
+                    {
+                        buttons.undo.write(UndoRequest);
+                    }
+                    if ui
+                        .add_enabled(buttons.files.served().is_none(), egui::Button::new("Save"))
+                        .on_disabled_hover_text("the server keeps a served game's record")
+                        .clicked()
+                    {
+                        buttons.files.save.write(SaveRequest::own_file());
+                    }
+                    if ui
+                        .add_enabled(legal.is_ok(), egui::Button::new("Hint"))
+                        .on_hover_text("the command a bot would play, from what you see")
+                        .clicked()
+                    {
+                        buttons.hints.write(crate::session::HintRequest);
+                    }
+                    if let Some(command) = hint.for_game(&skirmish)
+                        && ui
+                            .button("Play the hint")
+                            .on_hover_text(command.to_string())
+                            .clicked()
+                    {
+                        buttons.inputs.write(SkirmishInput::Command(command));
+                    }
+                    if ui
+                        .add_enabled(pick.unit.is_some(), egui::Button::new("Let go"))
+                        .on_hover_text("Escape: let go of the selected unit")
+                        .clicked()
+                    {
+                        buttons.inputs.write(SkirmishInput::Cancel);
+                    }
+                });
+                if let Some(on) = crate::session::dice::real_dice_row(ui, &skirmish.dice, &mut typed) {
+                    buttons.inputs.write(SkirmishInput::RealDice(on));
+                }
+                ui.checkbox(&mut auto_pass.0, "Pass a card window with no card to play")
+                    .on_hover_text(
+                        "a Step, Shot or Hit window you may play no card of passes by itself, said in your own log only (R132, R149)",
+                    );
+                crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
+                // The ways the last click offered: a shot, a grenade or a charge
+                // at the enemy clicked, a grenade through the window clicked.
+                if !pick.ways.is_empty()
+                    && let Some(seat) = skirmish.deciding_seat()
+                {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label("Choose:");
+                        for way in &pick.ways {
+                            if ui
+                                .button(egui::RichText::new(way.to_string()).monospace())
+                                .on_hover_text(super::hand::preview_words(game, seat, way))
+                                .clicked()
+                            {
+                                buttons.inputs.write(SkirmishInput::Command(*way));
+                            }
+                        }
+                    });
+                }
+                if !commands.is_empty() {
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "{} legal command{}; those fitting what is typed (a move's end, a drop's point: type your own):",
+                            commands.len(),
+                            if commands.len() == 1 { "" } else { "s" }
+                        ))
+                        .small(),
+                    );
+                    egui::ScrollArea::vertical()
+                        .id_salt("skirmish-legal")
+                        .max_height(150.0)
+                        .show(ui, |ui| {
+                            for c in fitting(commands, &line.0, 40) {
+                                if ui
+                                    .add(egui::Button::new(egui::RichText::new(&c).monospace()).small())
+                                    .clicked()
+                                {
+                                    match c.parse() {
+                                        Ok(command) => {
+                                            buttons.inputs.write(SkirmishInput::Command(command));
+                                        }
+                                        Err(_) => line.0 = c.clone(),
+                                    }
+                                }
+                            }
+                        });
+                }
+                if !skirmish.extra.rolls.is_empty() {
+                    ui.label(egui::RichText::new("Dice").strong());
+                    for r in &skirmish.extra.rolls {
+                        ui.label(egui::RichText::new(r).small());
+                    }
+                }
+                buttons.files.open_row(ui, true, skirmish.file.as_deref());
+                let sheet = crate::session::files::sheet_path(&skirmish.source);
+                if ui
+                    .button("Print setup sheet (A4 PDF)")
+                    .on_hover_text(format!(
+                        "the table at 1:1 over several pages, every piece listed, and the play aids at true size, written to {}",
+                        sheet.display()
+                    ))
+                    .clicked()
+                {
+                    buttons.inputs.write(SkirmishInput::PrintSheet);
+                }
+            });
         ui.separator();
         crate::hud::log_view(ui, "skirmish-log", &skirmish.log, skirmish.viewer);
     });
     Ok(())
 }
+
+/// The least height the log keeps at the panel's bottom, in logical
+/// pixels: what is above it scrolls instead.
+const LOG_ROOM: f32 = 160.0;
 
 /// Each unit's id over it, and its markers as the viewer sees them
 /// (numbers of the other side's face-down markers hidden, R149).

@@ -293,6 +293,7 @@ fn draw_skirmish_panel(
     hint: Res<super::play::SkirmishHint>,
     mut typed: ResMut<crate::session::dice::TypedRolls>,
     mut auto_pass: ResMut<super::play::AutoPass>,
+    mut discards: Local<(u64, Vec<usize>)>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = skirmish.game.game();
@@ -442,7 +443,46 @@ fn draw_skirmish_panel(
                 // and the list below offers its ways (R132).
                 if let Ok((seat, _)) = legal {
                     let own = &game.flow().cards[seat.index().min(1)].hand;
-                    if !own.is_empty() {
+                    // The Preparation: the cards clicked are the ones
+                    // discarded (R105), a button plays it.
+                    let preparing = matches!(
+                        game.flow().phase,
+                        sandtable_frontiers::turn::Phase::Prepare(s) if usize::from(s) == seat.index()
+                    );
+                    if discards.0 != skirmish.revision {
+                        *discards = (skirmish.revision, Vec::new());
+                    }
+                    if preparing {
+                        let ids = sandtable_frontiers::turn::card_ids(own);
+                        ui.horizontal_wrapped(|ui| {
+                            ui.label("Your hand, click to discard:");
+                            for (k, id) in ids.iter().enumerate() {
+                                let chosen = discards.1.contains(&k);
+                                if ui
+                                    .selectable_label(chosen, *id)
+                                    .on_hover_text("discarded at the end of the Preparation, and replaced from the deck (R105)")
+                                    .clicked()
+                                {
+                                    if chosen {
+                                        discards.1.retain(|c| *c != k);
+                                    } else if discards.1.len() < sandtable_frontiers::command::MAX_DISCARD {
+                                        discards.1.push(k);
+                                    }
+                                }
+                            }
+                        });
+                        let words: Vec<&str> = discards.1.iter().filter_map(|k| ids.get(*k).copied()).collect();
+                        let label = if words.is_empty() {
+                            "Keep my hand".to_owned()
+                        } else {
+                            format!("Discard {}", words.join(", "))
+                        };
+                        if ui.button(label).clicked() {
+                            let text = std::iter::once("discard").chain(words).collect::<Vec<_>>().join(" ");
+                            buttons.inputs.write(SkirmishInput::Text(text));
+                            discards.1.clear();
+                        }
+                    } else if !own.is_empty() {
                         ui.horizontal_wrapped(|ui| {
                             ui.label("Your hand:");
                             for id in sandtable_frontiers::turn::card_ids(own) {

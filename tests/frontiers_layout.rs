@@ -54,12 +54,31 @@ fn count<C: Component>(app: &mut App) -> usize {
     q.iter(app.world()).count()
 }
 
+/// The shipped relay skirmish copied into a fresh folder for the test
+/// `name`: the folder and the copy.
+fn relay_copy(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = common::temp_dir("frontiers-layout", name);
+    let file = dir.join("relay.ron");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/frontiers/skirmish.ron"),
+        &file,
+    )
+    .expect("copied");
+    (dir, file)
+}
+
 /// The skirmish of `file` opened, and layout mode switched on.
 fn in_layout(file: &Path) -> App {
     let mut app = headless();
     app.world_mut().write_message(LoadRequest::new(file));
     app.update();
     app.update();
+    layout_on(&mut app);
+    app
+}
+
+/// Layout mode switched on.
+fn layout_on(app: &mut App) {
     app.world_mut().write_message(SetLayoutMode {
         on: true,
         discard_unsaved: false,
@@ -67,7 +86,6 @@ fn in_layout(file: &Path) -> App {
     app.update();
     app.update();
     assert_eq!(*app.world().resource::<State<Mode>>().get(), Mode::Layout);
-    app
 }
 
 /// A click on the table: the button pressed and let go at one point.
@@ -78,13 +96,7 @@ fn click(app: &mut App, p: Pt) {
 
 #[test]
 fn each_tool_edits_the_layout_and_the_loader_lights_what_breaks_a_ruling() {
-    let dir = common::temp_dir("frontiers-layout", "tools");
-    let file = dir.join("relay.ron");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/frontiers/skirmish.ron"),
-        &file,
-    )
-    .expect("copied");
+    let (dir, file) = relay_copy("tools");
     let mut app = in_layout(&file);
     let setup = layout(&app).setup().clone();
     assert!(layout(&app).draft.errors().is_empty());
@@ -319,13 +331,7 @@ fn ctrl_z(app: &mut App) {
 
 #[test]
 fn ctrl_z_undoes_the_last_edit_and_its_notice_and_leaves_the_game_alone() {
-    let dir = common::temp_dir("frontiers-layout", "ctrl-z");
-    let file = dir.join("relay.ron");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/frontiers/skirmish.ron"),
-        &file,
-    )
-    .expect("copied");
+    let (dir, file) = relay_copy("ctrl-z");
     // Commands of the game first, the last of which Ctrl+Z would take
     // back in play (R31), but not in layout mode.
     let mut app = headless();
@@ -353,13 +359,7 @@ fn ctrl_z_undoes_the_last_edit_and_its_notice_and_leaves_the_game_alone() {
         app.update();
     }
     assert_eq!(played(&app), 3, "{}", common::notice(&app));
-    app.world_mut().write_message(SetLayoutMode {
-        on: true,
-        discard_unsaved: false,
-    });
-    app.update();
-    app.update();
-    assert_eq!(*app.world().resource::<State<Mode>>().get(), Mode::Layout);
+    layout_on(&mut app);
     // An AP limit below the lists: a problem, told (R103).
     let ap = sandtable::frontiers::draft::side_ap(layout(&app).draft.layout(), 0);
     request(
@@ -397,4 +397,5 @@ fn ctrl_z_undoes_the_last_edit_and_its_notice_and_leaves_the_game_alone() {
         "{}",
         common::notice(&app)
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -656,6 +656,7 @@ fn label_table(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hud::egui_frames::click;
 
     /// Controls in the middle of a game, Blue to play.
     fn blue_to_play<'a>(notice: Option<(&'a str, bool)>, acting: bool) -> Controls<'a> {
@@ -681,36 +682,11 @@ mod tests {
         c: &Controls<'_>,
         events: Vec<egui::Event>,
     ) -> (ControlsClicked, f32) {
-        let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(
-                egui::Pos2::ZERO,
-                egui::vec2(1280.0, 720.0),
-            )),
-            events,
-            ..Default::default()
-        };
         let mut out = (ControlsClicked::default(), 0.0);
-        let mut output = ctx.run_ui(input, |ui| {
+        crate::hud::egui_frames::frame(ctx, egui::vec2(1280.0, 720.0), events, |ui| {
             out = (play_controls(ui, c), ui.cursor().min.y);
         });
-        // No renderer takes the font textures: they are let go.
-        output.textures_delta.clear();
         out
-    }
-
-    /// A click of the primary button at `at`: pressed in one frame,
-    /// released in the next.
-    fn click(at: egui::Pos2) -> [Vec<egui::Event>; 2] {
-        let button = |pressed| egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::default(),
-        };
-        [
-            vec![egui::Event::PointerMoved(at), button(true)],
-            vec![button(false)],
-        ]
     }
 
     /// Draws `c` for two frames (egui settles sizes in the first): its
@@ -731,19 +707,10 @@ mod tests {
     fn the_game_over_box_closes_by_its_button() {
         let ctx = egui::Context::default();
         let draw = |events: Vec<egui::Event>| {
-            let input = egui::RawInput {
-                screen_rect: Some(egui::Rect::from_min_size(
-                    egui::Pos2::ZERO,
-                    egui::vec2(1280.0, 720.0),
-                )),
-                events,
-                ..Default::default()
-            };
             let mut out = (false, egui::Rect::NOTHING);
-            let mut output = ctx.run_ui(input, |ui| {
+            crate::hud::egui_frames::frame(&ctx, egui::vec2(1280.0, 720.0), events, |ui| {
                 out = game_over_box(ui.ctx(), "Game over after turn 4: Blue wins");
             });
-            output.textures_delta.clear();
             out
         };
         // Drawn and settled: open, its button in the middle of the table.

@@ -293,7 +293,9 @@ fn draw_skirmish_panel(
     hint: Res<super::play::SkirmishHint>,
     mut typed: ResMut<crate::session::dice::TypedRolls>,
     mut auto_pass: ResMut<super::play::AutoPass>,
-    mut discards: Local<(u64, Vec<usize>)>,
+    // The cards of the hand marked for discarding, by place, and the
+    // game and position they were marked in.
+    mut discards: Local<((u64, u64), Vec<usize>)>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = skirmish.game.game();
@@ -449,8 +451,9 @@ fn draw_skirmish_panel(
                         game.flow().phase,
                         sandtable_frontiers::turn::Phase::Prepare(s) if usize::from(s) == seat.index()
                     );
-                    if discards.0 != skirmish.revision {
-                        *discards = (skirmish.revision, Vec::new());
+                    let at = (skirmish.id, skirmish.revision);
+                    if discards.0 != at {
+                        *discards = (at, Vec::new());
                     }
                     if preparing {
                         let ids = sandtable_frontiers::turn::card_ids(own);

@@ -1122,6 +1122,46 @@ pub fn served_seats(
 }
 
 #[cfg(test)]
+pub(crate) mod egui_frames {
+    //! Panels drawn by egui without a window, for the tests: one frame at
+    //! a time, with the pointer's events.
+    use bevy_egui::egui;
+
+    /// One frame of `ctx` on a screen of `size`, with `events`: `add`
+    /// draws it.
+    pub(crate) fn frame(
+        ctx: &egui::Context,
+        size: egui::Vec2,
+        events: Vec<egui::Event>,
+        add: impl FnMut(&mut egui::Ui),
+    ) {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+            events,
+            ..Default::default()
+        };
+        let mut output = ctx.run_ui(input, add);
+        // No renderer takes the font textures: they are let go.
+        output.textures_delta.clear();
+    }
+
+    /// A click of the primary button at `at`: pressed in one frame,
+    /// released in the next.
+    pub(crate) fn click(at: egui::Pos2) -> [Vec<egui::Event>; 2] {
+        let button = |pressed| egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        };
+        [
+            vec![egui::Event::PointerMoved(at), button(true)],
+            vec![button(false)],
+        ]
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -1130,31 +1170,16 @@ mod tests {
         let ctx = egui::Context::default();
         let long = "`move T1 900,300` is refused: the path touches the building element Relay hut at 614,245, and a unit's base may not overlap a building or another unit on any leg of its path (R114)";
         let draw = |events: Vec<egui::Event>, text: &str| {
-            let input = egui::RawInput {
-                screen_rect: Some(egui::Rect::from_min_size(
-                    egui::Pos2::ZERO,
-                    egui::vec2(320.0, 720.0),
-                )),
-                events,
-                ..Default::default()
-            };
             let mut open = false;
-            let mut output = ctx.run_ui(input, |ui| {
+            egui_frames::frame(&ctx, egui::vec2(320.0, 720.0), events, |ui| {
                 open = notice_text(ui, Some((text, true)));
             });
-            output.textures_delta.clear();
             open
         };
         assert!(!draw(Vec::new(), long), "not open before a click");
-        let at = egui::pos2(20.0, 6.0);
-        let button = |pressed| egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::default(),
-        };
-        draw(vec![egui::Event::PointerMoved(at), button(true)], long);
-        assert!(draw(vec![button(false)], long), "a click opens it whole");
+        let [press, release] = egui_frames::click(egui::pos2(20.0, 6.0));
+        draw(press, long);
+        assert!(draw(release, long), "a click opens it whole");
         assert!(draw(Vec::new(), long), "and it stays open");
         // Another notice closes it.
         assert!(!draw(Vec::new(), "played `pass`"));

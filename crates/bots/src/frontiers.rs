@@ -511,19 +511,9 @@ impl Shots {
     /// table: those of the highest bound first, until no bound is above
     /// the best found; its value and its pair.
     fn best_among(&self, game: &Game, pairs: impl Iterator<Item = usize>) -> (f32, usize) {
-        let mut order: Vec<usize> = pairs.filter(|&p| self.bound[p] > 0.0).collect();
-        order.sort_by(|&a, &b| self.bound[b].total_cmp(&self.bound[a]));
-        let mut best = (0.0_f32, NO_TARGET);
-        for p in order {
-            if self.bound[p] <= best.0 {
-                break;
-            }
-            let v = self.take(game, p / self.n, p % self.n);
-            if v > best.0 {
-                best = (v, p);
-            }
-        }
-        best
+        best_by_bound(pairs.map(|p| (self.bound[p], p)), |p| {
+            self.take(game, p / self.n, p % self.n)
+        })
     }
 
     /// Unit `i`'s best shot in `game` (the table's) and its target.
@@ -564,19 +554,10 @@ impl Shots {
             .map(|k| {
                 if changed.contains(&k) {
                     // Its row afresh.
-                    let mut order: Vec<(f32, usize)> = (0..n)
-                        .map(|t| (pair_bound(after, k, t), t))
-                        .filter(|(b, _)| *b > 0.0)
-                        .collect();
-                    order.sort_by(|a, b| b.0.total_cmp(&a.0));
-                    let mut best = 0.0_f32;
-                    for (bound, t) in order {
-                        if bound <= best {
-                            break;
-                        }
-                        best = best.max(pair_take(after, k, t));
-                    }
-                    best
+                    best_by_bound((0..n).map(|t| (pair_bound(after, k, t), t)), |t| {
+                        pair_take(after, k, t)
+                    })
+                    .0
                 } else {
                     // Its row kept but for the changed targets: its best
                     // where that is at none of them.
@@ -616,6 +597,29 @@ impl Shots {
         self.worst[i].set(Some(found));
         found
     }
+}
+
+/// The best of `shots`, each its bound and what works it out (`take`):
+/// the highest bounds tried first, until no bound is above the best found
+/// (a shot no more than its bound cannot beat it); the best and its key,
+/// 0 and [`NO_TARGET`] where none is above 0.
+fn best_by_bound(
+    shots: impl Iterator<Item = (f32, usize)>,
+    mut take: impl FnMut(usize) -> f32,
+) -> (f32, usize) {
+    let mut order: Vec<(f32, usize)> = shots.filter(|(b, _)| *b > 0.0).collect();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut best = (0.0_f32, NO_TARGET);
+    for (bound, key) in order {
+        if bound <= best.0 {
+            break;
+        }
+        let v = take(key);
+        if v > best.0 {
+            best = (v, key);
+        }
+    }
+    best
 }
 
 /// Unit `i`'s best shot at unit `t`, over its weapons: 0 where either
@@ -1670,6 +1674,11 @@ const OVERRUN_SHARE: u32 = 10;
 /// command as it stands.
 pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Command, u64)> {
     let start = std::time::Instant::now();
+    // A share of the time kept for the step under way when it runs out.
+    let budget = match budget {
+        Budget::Iterations(_) => budget,
+        Budget::Within { time, .. } | Budget::Time(time) => less_time(budget, time / OVERRUN_SHARE),
+    };
     // A Reserve group has more than one family, known without listing
     // every unit's shots.
     let one = reserve_group(game, side_of(seat)).is_none() && {
@@ -1682,19 +1691,13 @@ pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Comma
         // budget where there is one.
         let deadline = match budget {
             Budget::Iterations(_) => None,
-            Budget::Within { time, .. } | Budget::Time(time) => {
-                Some(start + time - time / OVERRUN_SHARE)
-            }
+            Budget::Within { time, .. } | Budget::Time(time) => Some(start + time),
         };
         return greedy_by(game, seat, seed, deadline).map(|c| (c, 0));
     }
     // The time budget counts from the call: what the listing took is
-    // taken from it, and a share kept for the step that runs past it.
-    let kept = match budget {
-        Budget::Iterations(_) => std::time::Duration::ZERO,
-        Budget::Within { time, .. } | Budget::Time(time) => time / OVERRUN_SHARE,
-    };
-    let budget = less_time(budget, start.elapsed() + kept);
+    // taken from it.
+    let budget = less_time(budget, start.elapsed());
     search(
         game,
         seat,

@@ -1643,3 +1643,212 @@ fn a_card_window_with_no_card_to_play_passes_by_itself_said_only_to_its_seat() {
     println!("undo: {before} to {after}: {}", common::notice(&app));
     assert!(after < before, "{}", common::notice(&app));
 }
+
+/// A key pressed and let go, as the person at the table does.
+fn press(app: &mut App, key: KeyCode) {
+    let mut keys = ButtonInput::<KeyCode>::default();
+    keys.press(key);
+    app.world_mut().insert_resource(keys);
+    app.update();
+    app.world_mut().remove_resource::<ButtonInput<KeyCode>>();
+    app.update();
+}
+
+/// The key code of a choice's key.
+fn key_code(key: char) -> KeyCode {
+    match key {
+        'm' => KeyCode::KeyM,
+        'f' => KeyCode::KeyF,
+        'c' => KeyCode::KeyC,
+        'x' => KeyCode::KeyX,
+        'p' => KeyCode::KeyP,
+        '1' => KeyCode::Digit1,
+        '2' => KeyCode::Digit2,
+        '3' => KeyCode::Digit3,
+        other => panic!("no key {other} on the table"),
+    }
+}
+
+/// A whole turn of the Legion against a bot, every decision the person
+/// makes by what the table offers: the Preparation's button, clicks on
+/// units for the orders and their seal (R105-R107), the action named by
+/// its key on the table (R110), the sole unit that may act picked for
+/// the person and a click where it moves or at whom it shoots (R113,
+/// R120), P to pass (R111, R132), a Reserve's choice by its key (R112).
+/// No command is typed or picked from the list.
+#[test]
+fn a_whole_turn_against_a_bot_is_played_by_table_picks_and_keys_alone() {
+    use sandtable::frontiers::choices::{Does, choices};
+    use sandtable::frontiers::hand::SkirmishPick;
+    use sandtable::frontiers::panel::discard_input;
+    use sandtable::session::Seat as TableSeat;
+    use sandtable_frontiers::Command;
+    use sandtable_frontiers::geometry::Pt;
+    use sandtable_frontiers::turn::Phase;
+    let mut app = headless();
+    app.insert_resource(sandtable::frontiers::play::AutoPass(true))
+        .insert_resource(sandtable::session::BotPace(std::time::Duration::ZERO));
+    open(&mut app, &scenario("skirmish.ron"));
+    app.world_mut().resource_mut::<Seats>().0[1] = TableSeat::Bot(1);
+    app.update();
+    if skirmish(&app).curtain() {
+        take_table(&mut app);
+    }
+    let mut named = 0;
+    let (mut moved, mut shot, mut keys) = (0, 0, 0);
+    for _ in 0..2000 {
+        let game = skirmish(&app).game.game().clone();
+        if game.turn_number() > 1 || game.ending().is_some() {
+            break;
+        }
+        let Ok((seat, legal)) = person_legal(skirmish(&app), app.world().resource::<Seats>())
+        else {
+            // The bot thinks, or the table waits to be taken.
+            if skirmish(&app).curtain() {
+                take_table(&mut app);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            app.update();
+            continue;
+        };
+        assert_eq!(seat, Seat(0), "the person plays the Legion");
+        let before = skirmish(&app).record.len();
+        let pick = app.world().resource::<SkirmishPick>().clone();
+        let offered = choices(&game, seat, &pick);
+        let key_of = |offered: &sandtable::frontiers::choices::Choices, want: Option<char>| {
+            want.filter(|k| offered.list.iter().any(|c| c.key == *k))
+                .or_else(|| offered.list.first().map(|c| c.key))
+        };
+        match game.flow().phase {
+            Phase::Prepare(_) => {
+                app.world_mut().write_message(discard_input(&[]));
+                app.update();
+                app.update();
+            }
+            Phase::Order => {
+                let owed = game.markers_owed(0);
+                let mine: Vec<Pt> = game
+                    .units()
+                    .iter()
+                    .filter(|u| u.side == 0 && u.alive && !u.waiting && u.aboard.is_none())
+                    .map(|u| u.at)
+                    .take(usize::from(owed))
+                    .collect();
+                for at in mine {
+                    app.world_mut().write_message(SkirmishInput::Click(at));
+                    app.update();
+                }
+                input(&mut app, SkirmishInput::SealOrders);
+            }
+            Phase::Name(_) => {
+                // Move first, then shoot, by their keys on the table.
+                let want = [Some('m'), Some('f')][named % 2];
+                named += 1;
+                let key = key_of(&offered, want).expect("a kind to name");
+                press(&mut app, key_code(key));
+                keys += 1;
+            }
+            Phase::Act | Phase::Shots | Phase::Reserve(_) => {
+                let unit = pick.unit.map(|i| game.units()[i].clone());
+                if unit.is_none() {
+                    // Several may act: the person clicks one.
+                    let first = legal
+                        .iter()
+                        .find_map(|l| l.command.unit())
+                        .and_then(|t| game.find(t))
+                        .expect("a unit that acts");
+                    app.world_mut()
+                        .write_message(SkirmishInput::Click(game.units()[first].at));
+                    app.update();
+                    app.update();
+                    assert_eq!(
+                        app.world().resource::<SkirmishPick>().unit,
+                        Some(first),
+                        "{}",
+                        common::notice(&app)
+                    );
+                    continue;
+                }
+                let mut played = false;
+                if let Some(u) = &unit {
+                    let moves = legal
+                        .iter()
+                        .any(|l| matches!(l.command, Command::Move { unit, .. } if unit == u.tag));
+                    let shoots = legal
+                        .iter()
+                        .any(|l| matches!(l.command, Command::Shoot { unit, .. } if unit == u.tag));
+                    if moves {
+                        // Towards the table's middle, a short way.
+                        let (w, d) = game.setup().table;
+                        let to = Pt::new(
+                            u.at.x + (i32::from(w) / 2 - u.at.x).signum() * 40,
+                            u.at.y + (i32::from(d) / 2 - u.at.y).signum() * 40,
+                        );
+                        played = input(&mut app, SkirmishInput::Click(to));
+                        moved += usize::from(played);
+                    } else if shoots {
+                        for e in game.units().iter().filter(|e| e.side == 1 && e.alive) {
+                            app.world_mut().write_message(SkirmishInput::Click(e.at));
+                            app.update();
+                            app.update();
+                            // Several ways at it: the first button the
+                            // table offers.
+                            let ways = app.world().resource::<SkirmishPick>().ways.clone();
+                            if let Some(way) = ways.first() {
+                                input(&mut app, SkirmishInput::Command(*way));
+                            }
+                            if skirmish(&app).record.len() > before {
+                                played = true;
+                                shot += 1;
+                                break;
+                            }
+                        }
+                    }
+                }
+                if !played && skirmish(&app).record.len() == before {
+                    let key = key_of(&offered, Some('p')).unwrap_or_else(|| {
+                        panic!(
+                            "a choice at {:?}, {:?}: {offered:?}, {:?}; {}",
+                            game.flow().phase,
+                            pick,
+                            legal
+                                .iter()
+                                .map(|l| l.command.to_string())
+                                .collect::<Vec<_>>(),
+                            common::notice(&app)
+                        )
+                    });
+                    press(&mut app, key_code(key));
+                    keys += 1;
+                }
+            }
+            Phase::Window => {
+                let key = key_of(&offered, Some('p')).expect("a pass");
+                assert!(
+                    offered.list.iter().any(|c| c.key == 'p'
+                        && matches!(c.does, Does::Play(Command::Pass { unit: None }))),
+                    "a window offers its pass on P: {offered:?}"
+                );
+                press(&mut app, key_code(key));
+                keys += 1;
+            }
+            Phase::Deploy(_) => panic!("the skirmish deploys nothing"),
+        }
+        assert!(
+            skirmish(&app).record.len() > before || app.world().resource::<SkirmishPick>() != &pick,
+            "the person's pick or key at {:?} did nothing: {}",
+            game.flow().phase,
+            common::notice(&app)
+        );
+    }
+    let game = skirmish(&app).game.game();
+    println!(
+        "turn {} {:?} {:?}, {} commands: {moved} moves and {shot} shots clicked, {keys} keys",
+        game.turn_number(),
+        game.flow().phase,
+        sandtable_core::game::next_seat(game),
+        skirmish(&app).record.len()
+    );
+    assert_eq!(game.turn_number(), 2, "{}", common::notice(&app));
+    assert!(moved > 0 && keys > 0, "{moved} moves, {keys} keys");
+}

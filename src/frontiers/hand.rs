@@ -54,6 +54,9 @@ pub struct SkirmishPick {
     /// a shot, a grenade or a charge at the enemy clicked, a grenade
     /// through the window clicked (R127, R134).
     pub ways: Vec<Command>,
+    /// A command waiting for the click that says where its point lies (a
+    /// smoke screen's cloud, R152), chosen on the table.
+    pub placing: Option<Command>,
 }
 
 impl SkirmishPick {
@@ -519,7 +522,7 @@ pub fn deploying(game: &Game) -> bool {
 
 /// A new game, or a command undone: the selection and the orders laid
 /// go.
-fn forget_pick(mut pick: ResMut<SkirmishPick>, mut draft: ResMut<OrdersDraft>) {
+pub(super) fn forget_pick(mut pick: ResMut<SkirmishPick>, mut draft: ResMut<OrdersDraft>) {
     *pick = SkirmishPick::default();
     draft.0.clear();
 }

@@ -7,6 +7,7 @@
 //! alike; the table's centre is the world's origin, its left edge to -X
 //! and its near edge (the first seat's) to +Z.
 
+pub mod choices;
 pub mod draft;
 pub mod dress;
 pub mod files;
@@ -25,7 +26,13 @@ pub use table::{ActiveSkirmish, Frontiers, SkirmishLoaded};
 /// The skirmish's entities and its flow, without rendering (headless
 /// tests use it).
 pub fn plugin(app: &mut App) {
-    app.add_plugins((table::plugin, play::plugin, hand::plugin, layout::plugin));
+    app.add_plugins((
+        table::plugin,
+        play::plugin,
+        hand::plugin,
+        choices::plugin,
+        layout::plugin,
+    ));
     crate::session::open::join_table::<table::Frontiers>(app, files::opener());
 }
 
@@ -35,6 +42,7 @@ pub fn window_plugin(app: &mut App) {
         dress::plugin,
         panel::plugin,
         hand::window_plugin,
+        choices::window_plugin,
         layout_panel::plugin,
     ));
 }

@@ -89,13 +89,26 @@ pub fn decision_hint(game: &sandtable_frontiers::Game) -> &'static str {
             "Lay your order markers: click your units in the order they act, then seal them below (R106, R107)."
         }
         Phase::Name(_) => {
-            "Name the action of the unit whose marker turned up: pick it below (R110)."
+            "Name the action of the unit whose marker turned up, on the table by it or by a key: M move, F shoot, C card, X special (R110)."
         }
-        Phase::Window => "A card window is open: play a card of it below, or pass (R132).",
+        Phase::Window => {
+            "A card window is open: play a card of it from your hand, or pass with P (R132)."
+        }
         Phase::Act | Phase::Shots | Phase::Reserve(_) => {
-            "Click one of your units that may act, then where it moves or an enemy to shoot at: what it would play shows first."
+            "Click one of your units that may act (the only one is picked for you), then where it moves or an enemy to shoot at: what it would play shows first. Its other choices are on the table by it; P passes."
         }
     }
+}
+
+/// What the Preparation's button plays: the cards clicked in the hand
+/// discarded, none to keep it (R105).
+pub fn discard_input(cards: &[&str]) -> SkirmishInput {
+    SkirmishInput::Text(
+        std::iter::once("discard")
+            .chain(cards.iter().copied())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
 }
 
 /// The crates as the viewer may know them (R143, R149), a line each.
@@ -481,8 +494,7 @@ fn draw_skirmish_panel(
                             format!("Discard {}", words.join(", "))
                         };
                         if ui.button(label).clicked() {
-                            let text = std::iter::once("discard").chain(words).collect::<Vec<_>>().join(" ");
-                            buttons.inputs.write(SkirmishInput::Text(text));
+                            buttons.inputs.write(discard_input(&words));
                             discards.1.clear();
                         }
                     } else if !own.is_empty() {
@@ -495,14 +507,22 @@ fn draw_skirmish_panel(
                                     .add_enabled(!ways.is_empty(), egui::Button::new(id))
                                     .on_disabled_hover_text("not playable now: not its window (R132)");
                                 if button.clicked() {
-                                    match ways.as_slice() {
-                                        [one] => match one.parse() {
-                                            Ok(command) => {
-                                                buttons.inputs.write(SkirmishInput::Command(command));
-                                            }
-                                            Err(_) => line.0 = (*one).clone(),
-                                        },
-                                        _ => line.0 = format!("{prefix} "),
+                                    // Its ways offered on the table; a
+                                    // way that lies at a point waits for
+                                    // the click there (R152).
+                                    let parsed: Vec<sandtable_frontiers::Command> =
+                                        ways.iter().filter_map(|w| w.parse().ok()).collect();
+                                    match parsed.as_slice() {
+                                        [] => line.0 = format!("{prefix} "),
+                                        [one @ sandtable_frontiers::Command::Card { at: Some(_), .. }] => {
+                                            buttons.inputs.write(SkirmishInput::Place(*one));
+                                        }
+                                        [one] => {
+                                            buttons.inputs.write(SkirmishInput::Command(*one));
+                                        }
+                                        _ => {
+                                            buttons.inputs.write(SkirmishInput::Offer(parsed));
+                                        }
                                     }
                                 }
                             }
@@ -575,24 +595,6 @@ fn draw_skirmish_panel(
                         "a Step, Shot or Hit window you may play no card of passes by itself, said in your own log only (R132, R149)",
                     );
                 crate::hud::notice_slot(ui, notice.text.as_deref().map(|t| (t, notice.error)));
-                // The ways the last click offered: a shot, a grenade or a charge
-                // at the enemy clicked, a grenade through the window clicked.
-                if !pick.ways.is_empty()
-                    && let Some(seat) = skirmish.deciding_seat()
-                {
-                    ui.horizontal_wrapped(|ui| {
-                        ui.label("Choose:");
-                        for way in &pick.ways {
-                            if ui
-                                .button(egui::RichText::new(way.to_string()).monospace())
-                                .on_hover_text(super::hand::preview_words(game, seat, way))
-                                .clicked()
-                            {
-                                buttons.inputs.write(SkirmishInput::Command(*way));
-                            }
-                        }
-                    });
-                }
                 if !commands.is_empty() {
                     ui.label(
                         egui::RichText::new(format!(

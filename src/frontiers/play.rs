@@ -101,6 +101,12 @@ pub enum SkirmishInput {
     SealOrders,
     /// Take back the order markers laid by clicks.
     ClearOrders,
+    /// Offer these commands to choose among (a choice on the table with
+    /// several ways).
+    Offer(Vec<Command>),
+    /// Wait for the click that says where this command's point lies (a
+    /// smoke screen's cloud, R152).
+    Place(Command),
     /// Real dice on or off (R30, [`crate::session::dice`]).
     RealDice(bool),
     /// Print the skirmish's setup sheet (A4 PDF) beside its file.
@@ -312,6 +318,16 @@ pub fn skirmish_input(
                 *pick = super::hand::SkirmishPick::of(*i);
                 continue;
             }
+            SkirmishInput::Offer(ways) => {
+                pick.ways = ways.clone();
+                notice.info(format!("{} ways: choose one on the table", ways.len()));
+                continue;
+            }
+            SkirmishInput::Place(c) => {
+                pick.placing = Some(*c);
+                notice.info(format!("`{c}`: click where it lies; Escape lets go"));
+                continue;
+            }
             _ => {}
         }
         if let Some(why) = person_may_not_play(&active, &seats) {
@@ -325,6 +341,8 @@ pub fn skirmish_input(
             SkirmishInput::Cancel
             | SkirmishInput::ClearOrders
             | SkirmishInput::Choose(_)
+            | SkirmishInput::Offer(_)
+            | SkirmishInput::Place(_)
             | SkirmishInput::RealDice(_)
             | SkirmishInput::PrintSheet => {
                 continue;
@@ -350,6 +368,35 @@ pub fn skirmish_input(
                     continue;
                 }
             },
+            // A card chosen on the table lies where the click is (R152).
+            SkirmishInput::Click(p) if pick.placing.is_some() => {
+                let placing = pick.placing.expect("a command to place");
+                let at = sandtable_frontiers::command::P16::of(*p);
+                match (placing, at) {
+                    (
+                        Command::Card {
+                            card,
+                            unit,
+                            patient,
+                            location,
+                            legs,
+                            ..
+                        },
+                        Some(at),
+                    ) => Command::Card {
+                        card,
+                        unit,
+                        patient,
+                        location,
+                        at: Some(at),
+                        legs,
+                    },
+                    _ => {
+                        notice.error(format!("`{placing}` cannot lie at {p}: off the table"));
+                        continue;
+                    }
+                }
+            }
             // In the Order phase a click on a unit of one's own lays the
             // next numbered marker on it (R107).
             SkirmishInput::Click(p) if super::hand::owes_orders(game, seat) => {

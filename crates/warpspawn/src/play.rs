@@ -287,7 +287,7 @@ impl Game {
                 format!(
                     "the ring moves before the table: {} owes {} first",
                     self.name(Side(owes as u8)),
-                    self.grid_owed_words(Some(side.index()))
+                    self.grid_owed_words(owes, Some(side.index()))
                 ),
             );
         }

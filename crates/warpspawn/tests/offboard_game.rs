@@ -927,3 +927,36 @@ fn r47_a_side_with_no_counter_has_its_orders_sealed_and_an_empty_ring_goes_strai
         Decision::Sealed(Seats::default().with(Seat(0)).with(Seat(1)))
     );
 }
+
+#[test]
+fn r47_the_ring_s_status_names_every_side_that_owes_its_sealed_orders() {
+    let mut game = start();
+    // Both sides owe their orders at once: each viewer reads both names,
+    // and the other side's words only as sealed.
+    for viewer in [None, Some(0), Some(1)] {
+        let status = game.ring_status(viewer).expect("the ring waits");
+        assert!(
+            status.contains("Red owes its orders") && status.contains("Blue owes its orders"),
+            "{viewer:?}: {status}"
+        );
+        if let Some(v) = viewer {
+            let other = ["Red", "Blue"][1 - v];
+            assert!(
+                status.contains(&format!(
+                    "{other} owes its orders for the ring, sealed (R47)"
+                )),
+                "{viewer:?}: {status}"
+            );
+        }
+    }
+    // Red seals its orders: Blue alone owes them now.
+    play(&mut game, &["commit"]);
+    for viewer in [None, Some(0), Some(1)] {
+        let status = game.ring_status(viewer).expect("the ring waits");
+        assert!(
+            status.contains("Red has committed") && status.contains("Blue owes its orders"),
+            "{viewer:?}: {status}"
+        );
+        assert!(!status.contains("Red owes"), "{viewer:?}: {status}");
+    }
+}

@@ -503,10 +503,10 @@ impl Game {
         }
     }
 
-    /// What the grid waits for, in words as `viewer` may read them
-    /// (`None`: the referee): the example of an order names a counter of
+    /// What the grid waits for from `side`, in words as `viewer` may read
+    /// them (`None`: the referee): the example of an order names a counter of
     /// the writer's only to the writer (R57).
-    pub(crate) fn grid_owed_words(&self, viewer: Option<usize>) -> String {
+    pub(crate) fn grid_owed_words(&self, side: usize, viewer: Option<usize>) -> String {
         let Some(g) = self.grid() else {
             return String::new();
         };
@@ -528,7 +528,6 @@ impl Game {
         }
         match &g.stage {
             Stage::Orders(orders) => {
-                let side = g.decider().unwrap_or_default();
                 if viewer.is_some_and(|v| v != side) {
                     return "its orders for the ring, sealed (R47)".to_owned();
                 }

@@ -482,13 +482,30 @@ impl Game {
     /// referee): `None` when it waits for nothing.
     pub fn ring_status(&self, viewer: Option<usize>) -> Option<String> {
         let g = self.grid()?;
-        let side = g.decider()?;
+        let first = g.decider()?;
+        let name = |s: usize| self.name(Side(s as u8));
+        // Sealed decisions are owed by both sides at once: each is named,
+        // its words as the viewer may know them (R47, R51).
+        let owed = match g.sealed() {
+            Some(owing) => (0..2)
+                .map(|s| {
+                    if owing[s] {
+                        format!("{} owes {}", name(s), self.grid_owed_words(s, viewer))
+                    } else {
+                        format!("{} has committed, sealed", name(s))
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+            None => format!(
+                "{} owes {}",
+                name(first),
+                self.grid_owed_words(first, viewer)
+            ),
+        };
         Some(format!(
-            "game turn {} of {}: the ring before the table (R47): {} owes {}",
-            self.state.turn,
-            self.battle.turns,
-            self.name(Side(side as u8)),
-            self.grid_owed_words(viewer)
+            "game turn {} of {}: the ring before the table (R47): {owed}",
+            self.state.turn, self.battle.turns,
         ))
     }
 

@@ -1852,3 +1852,86 @@ fn a_whole_turn_against_a_bot_is_played_by_table_picks_and_keys_alone() {
     assert_eq!(game.turn_number(), 2, "{}", common::notice(&app));
     assert!(moved > 0 && keys > 0, "{moved} moves, {keys} keys");
 }
+
+/// A template stays where it landed through the next step (R126):
+/// public, laid on the table for both sides to see.
+#[test]
+fn r126_a_template_is_shown_where_it_landed_through_the_next_step() {
+    use sandtable_frontiers::geometry::Pt;
+    let dir = common::temp_dir("frontiers_table", "template");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let moves =
+        std::fs::read_to_string(root.join("crates/cli/tests/data/skirmish.moves")).expect("moves");
+    let (headers, commands): (Vec<&str>, Vec<&str>) =
+        moves.lines().partition(|l| l.starts_with('['));
+    // The shipped record's 21st command, a Hit window's pass, lets a
+    // drop's large template land at 687,373 in step 2; the 22nd ends the
+    // step; step 3's shots come with the 29th.
+    let file = dir.join("template.moves");
+    let upto = |n: usize| {
+        std::fs::write(
+            &file,
+            format!(
+                "[Scenario \"{}\"]\n[Seats \"person, person\"]\n{}\n{}\n",
+                scenario("skirmish.ron").display(),
+                headers.join("\n"),
+                commands[..n].join("\n")
+            ),
+        )
+        .expect("written");
+    };
+    let shown = |app: &App| {
+        let s = skirmish(app);
+        s.extra
+            .templates_now(s.game.game(), s.record.len())
+            .to_vec()
+    };
+    let landed = vec![(Pt::new(687, 373), sandtable_frontiers::templates::LARGE_MM)];
+    upto(20);
+    let mut app = headless();
+    open(&mut app, &file);
+    assert!(shown(&app).is_empty(), "{:?}", shown(&app));
+    take_table(&mut app);
+    assert!(input(&mut app, SkirmishInput::Text(commands[20].into())));
+    assert_eq!(shown(&app), landed, "{}", common::notice(&app));
+    // The dice rolled for it: no undo takes it back (R31), and it stays.
+    app.world_mut().write_message(UndoRequest);
+    app.update();
+    app.update();
+    assert_eq!(skirmish(&app).record.len(), 21);
+    assert!(
+        common::notice(&app).contains("(R31)"),
+        "{}",
+        common::notice(&app)
+    );
+    assert_eq!(shown(&app), landed);
+    // Through step 3, where the next template (at 520,150) takes its
+    // place; that one through step 4, gone with step 5.
+    let mut laid = (landed, 2);
+    for (k, line) in commands.iter().enumerate().skip(21) {
+        if skirmish(&app).curtain() {
+            take_table(&mut app);
+        }
+        assert!(
+            input(&mut app, SkirmishInput::Text((*line).into())),
+            "{line}: {}",
+            common::notice(&app)
+        );
+        let step = skirmish(&app).game.game().flow().step;
+        let now = shown(&app);
+        if step > laid.1 + 1 {
+            assert!(now.is_empty(), "step {step}: {now:?}");
+            assert_eq!(laid.1, 3, "the second template's step");
+            return;
+        }
+        if now != laid.0 {
+            assert_eq!(
+                now,
+                vec![(Pt::new(520, 150), sandtable_frontiers::templates::LARGE_MM)],
+                "after {k}: {line}"
+            );
+            laid = (now, step);
+        }
+    }
+    panic!("the record ends before step 5");
+}

@@ -672,6 +672,7 @@ fn label_skirmish(
     let game = skirmish.game.game();
     let viewer = viewer_side(skirmish.viewer);
     draw_marks(&labels, game, &preview, &pick);
+    draw_remains(&labels, &skirmish);
     if let Some(p) = pointer.0 {
         if !preview.words.is_empty() {
             labels.pointer_bar(preview.words.clone());
@@ -696,6 +697,52 @@ fn label_skirmish(
         );
     }
     Ok(())
+}
+
+/// What the last shots left: each template laid in the step under way
+/// where it landed (R126), and a faint ring where a unit was destroyed
+/// without a carcass (R124; a vehicle's carcass stands as a piece, R125).
+fn draw_remains(labels: &TableLabels, skirmish: &ActiveSkirmish) {
+    let game = skirmish.game.game();
+    let table = game.setup().table;
+    for (at, d) in skirmish.extra.templates_now(game, skirmish.record.len()) {
+        let c = (at.x as f32, at.y as f32);
+        labels.line(
+            circle(labels, table, c, f32::from(*d)),
+            egui::Color32::from_rgb(250, 150, 40),
+        );
+        if let Some(p) = screen_of(labels, table, c.0, c.1) {
+            labels.boxed(
+                p,
+                "template (R126)".to_owned(),
+                10.0,
+                egui::Color32::from_rgba_unmultiplied(120, 60, 10, 190),
+            );
+        }
+    }
+    for u in game.units() {
+        if u.alive || u.carcass || u.waiting || u.aboard.is_some() {
+            continue;
+        }
+        let d = match u.footprint() {
+            sandtable_frontiers::geometry::Footprint::Disc { diameter, .. } => diameter,
+            sandtable_frontiers::geometry::Footprint::Stadium { length, .. } => length,
+            sandtable_frontiers::geometry::Footprint::Polygon(_) => 60,
+        };
+        let c = (u.at.x as f32, u.at.y as f32);
+        labels.line(
+            circle(labels, table, c, f32::from(d)),
+            egui::Color32::from_rgba_unmultiplied(200, 200, 200, 90),
+        );
+        if let Some(p) = screen_of(labels, table, c.0, c.1) {
+            labels.boxed(
+                p,
+                format!("{} destroyed", u.tag),
+                10.0,
+                egui::Color32::from_rgba_unmultiplied(40, 40, 40, 120),
+            );
+        }
+    }
 }
 
 /// A point of the table, in mm, on the screen a little above the top.

@@ -35,6 +35,31 @@ pub struct Frontiers;
 pub struct SkirmishExtra {
     /// What the last dice rolled decided.
     pub rolls: Vec<String>,
+    /// The templates laid in a step, each centre and diameter (R126),
+    /// shown where they landed through the step after it: the last
+    /// attack of a step often ends it.
+    pub templates: Vec<(sandtable_frontiers::geometry::Pt, u16)>,
+    /// The turn and step they were laid in, and the record's length once
+    /// the last was: after an undo back past it they are no longer shown.
+    pub templates_at: (u32, u8, usize),
+}
+
+impl SkirmishExtra {
+    /// The templates to show now: those laid in this step or the one
+    /// before it, of this turn, by commands still in the record.
+    pub fn templates_now(
+        &self,
+        game: &Game,
+        played: usize,
+    ) -> &[(sandtable_frontiers::geometry::Pt, u16)] {
+        let (turn, step, len) = self.templates_at;
+        let now = game.flow().step;
+        if turn == game.turn_number() && (now == step || now == step + 1) && played >= len {
+            &self.templates
+        } else {
+            &[]
+        }
+    }
 }
 
 impl TableSystem for Frontiers {
@@ -79,6 +104,25 @@ impl TableSystem for Frontiers {
         dice: &sandtable_core::dice::Dice,
         events: &[Event],
     ) {
+        let game = active.game.game();
+        // The templates laid, public as they lie on the table (R126,
+        // R149): kept until the next step.
+        let laid: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Template { at, diameter } => Some((*at, *diameter)),
+                _ => None,
+            })
+            .collect();
+        if !laid.is_empty() {
+            let at = (game.turn_number(), game.flow().step, active.record.len());
+            let extra = &mut active.extra;
+            if (extra.templates_at.0, extra.templates_at.1) != (at.0, at.1) {
+                extra.templates.clear();
+            }
+            extra.templates.extend(laid);
+            extra.templates_at = at;
+        }
         let game = active.game.game();
         if dice.position() == GameState::dice(game).position() {
             return;

@@ -816,6 +816,7 @@ fn draw_marks(
             .chain(pick.legs.iter().copied())
             .filter_map(|p| screen_of(labels, table, p.x as f32, p.y as f32))
             .collect();
+        labels.keep_clear(&line);
         labels.line(line, egui::Color32::from_rgb(250, 210, 60));
     }
     for mark in &preview.marks {
@@ -826,6 +827,8 @@ fn draw_marks(
                     .filter_map(xy)
                     .filter_map(|(x, y)| screen_of(labels, table, x, y))
                     .collect();
+                // The units' labels step aside from the path.
+                labels.keep_clear(&line);
                 labels.line(line, egui::Color32::from_rgb(90, 200, 250));
             }
             Mark::Sight {

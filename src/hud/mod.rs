@@ -223,6 +223,32 @@ impl<'a> TableLabels<'a> {
         );
     }
 
+    /// Text centred on a point that the boxes drawn after it keep clear
+    /// of ([`clear_of`]): a square's name under the tokens on it.
+    pub fn text_kept(&self, at: egui::Pos2, s: &str, size: f32, colour: egui::Color32) {
+        let galley =
+            self.painter
+                .layout_no_wrap(s.to_owned(), egui::FontId::proportional(size), colour);
+        let rect = egui::Align2::CENTER_CENTER.anchor_size(at, galley.size());
+        self.taken.borrow_mut().push(rect.expand(1.0));
+        self.painter.galley(rect.min, galley, colour);
+    }
+
+    /// Marks the line through `points` as taken: the boxes drawn after it
+    /// step aside rather than cover it ([`clear_of`]), as the labels of
+    /// the units along a selected unit's path do.
+    pub fn keep_clear(&self, points: &[egui::Pos2]) {
+        let mut taken = self.taken.borrow_mut();
+        for w in points.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            let n = ((b - a).length() / 6.0).ceil().max(1.0) as usize;
+            for k in 0..=n {
+                let p = a + (b - a) * (k as f32 / n as f32);
+                taken.push(egui::Rect::from_center_size(p, egui::vec2(4.0, 4.0)));
+            }
+        }
+    }
+
     /// A line through points on the screen, with a dark edge so that it
     /// reads over any ground.
     pub fn line(&self, points: Vec<egui::Pos2>, colour: egui::Color32) {
@@ -288,12 +314,14 @@ const HOVER_TEXT: f32 = 14.0;
 /// where it is when it overlaps none, else the nearest free place up to a
 /// box's height above or below (labels of neighbouring pieces, or of the
 /// hexes a march reaches, stack instead of hiding each other, and stay by
-/// what they label); where none is free, the place that covers least.
+/// what they label), else half its width aside (off a path that runs up
+/// the screen); where none is free, the place that covers least.
 fn clear_of(rect: egui::Rect, taken: &[egui::Rect]) -> egui::Rect {
     let step = rect.height() + 1.0;
     // Only the boxes within reach of the five places can cover one: found
     // once, so that a table of hundreds of labels stays cheap.
-    let reach = rect.expand2(egui::vec2(0.0, step));
+    let side = rect.width() / 2.0 + 4.0;
+    let reach = rect.expand2(egui::vec2(side, step));
     let near: Vec<egui::Rect> = taken
         .iter()
         .copied()
@@ -306,7 +334,12 @@ fn clear_of(rect: egui::Rect, taken: &[egui::Rect]) -> egui::Rect {
             .map(|i| i.area())
             .sum()
     };
-    let places = [0.0, -0.5, 0.5, -1.0, 1.0].map(|k| rect.translate(egui::vec2(0.0, k * step)));
+    // Up or down first; then aside, off a path that runs up the screen.
+    let places = [0.0, -0.5, 0.5, -1.0, 1.0]
+        .map(|k| rect.translate(egui::vec2(0.0, k * step)))
+        .into_iter()
+        .chain([-1.0, 1.0].map(|k| rect.translate(egui::vec2(k * side, 0.0))))
+        .collect::<Vec<_>>();
     if let Some(free) = places.iter().find(|r| covered(r) == 0.0) {
         return *free;
     }
@@ -1279,6 +1312,18 @@ mod tests {
             ring.iter().all(|t| t.intersect(least).area() < a.area()),
             "{least:?} is not wholly under another"
         );
+        // Across a path running up the screen, marked taken: aside.
+        let path: Vec<egui::Rect> = (0..40)
+            .map(|k| {
+                egui::Rect::from_center_size(
+                    egui::pos2(a.center().x, a.top() - 40.0 + k as f32 * 3.0),
+                    egui::vec2(4.0, 4.0),
+                )
+            })
+            .collect();
+        let aside = clear_of(a, &path);
+        assert!(path.iter().all(|t| !t.intersects(aside)), "{aside:?}");
+        assert_eq!(aside.top(), a.top(), "{aside:?}");
         // Three labels on one spot: three places, none over another.
         let mut taken = Vec::new();
         for _ in 0..3 {

@@ -633,7 +633,8 @@ pub(super) fn label_ring(
 
 /// Each square's name, each token's side and number (with its pieces
 /// where the viewer may know them), each tray's count: in play and in
-/// layout mode alike.
+/// layout mode alike. The names come first, so that the tokens' labels
+/// step aside rather than cover them.
 pub(super) fn label_ring_parts(
     labels: &TableLabels,
     names: &[String],
@@ -645,7 +646,7 @@ pub(super) fn label_ring_parts(
     let faint = egui::Color32::from_rgba_unmultiplied(235, 235, 220, 170);
     for (tile, at) in tiles {
         if let Some(p) = labels.screen(at.translation + Vec3::new(0.0, 0.05, tile.size.y * 0.3)) {
-            labels.text(p, &tile.square.to_string(), 10.0, faint);
+            labels.text_kept(p, &tile.square.to_string(), 10.0, faint);
         }
     }
     for (t, at) in tokens {

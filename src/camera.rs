@@ -79,6 +79,7 @@ fn spawn_camera(mut commands: Commands) {
 fn frame_board_on_load(
     mut built: MessageReader<TableBuilt>,
     shown: Res<TableShown>,
+    view: Option<Res<crate::session::SeatView>>,
     mut cameras: Query<&mut OrbitCamera>,
 ) {
     if !built.read().any(|b| b.reframe) {
@@ -90,6 +91,9 @@ fn frame_board_on_load(
     let (columns, rows) = (extent.x, extent.y);
     for mut cam in &mut cameras {
         cam.home = OrbitCamera::framing(columns, rows);
+        if let Some(yaw) = view.as_ref().and_then(|v| v.0) {
+            cam.home.1 = yaw;
+        }
         cam.reset();
     }
 }
@@ -169,16 +173,17 @@ fn over_panel(window: &Window, panel: f32) -> bool {
             .is_some_and(|p| p.x >= window.width() - panel)
 }
 
-/// Hot-seat: the person who takes the table looks from their own edge,
-/// where the system gives its seats one, and Home brings them back there.
+/// The person at the table looks from their seat's own edge, where the
+/// system gives its seats one ([`crate::session::SeatView`]): turned there
+/// when the table's view becomes that seat's, and Home brings them back
+/// there.
 fn turn_to_the_seat(
-    mut taken: MessageReader<crate::session::TableTaken>,
+    view: Option<Res<crate::session::SeatView>>,
     mut cameras: Query<&mut OrbitCamera>,
 ) {
-    let Some(last) = taken.read().last() else {
+    let Some(yaw) = view.filter(|v| v.is_changed()).and_then(|v| v.0) else {
         return;
     };
-    let yaw = last.yaw;
     for mut cam in &mut cameras {
         if cam.home.1 != yaw {
             cam.home.1 = yaw;

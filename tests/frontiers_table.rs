@@ -1521,17 +1521,21 @@ fn a_notice_stays_with_the_seat_it_was_written_for_and_goes_at_the_hand_over() {
 }
 
 #[test]
-fn in_hot_seat_the_camera_turns_to_the_edge_of_the_seat_that_takes_the_table() {
+fn the_camera_looks_from_the_edge_of_the_seat_the_table_shows() {
     use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
     use sandtable::camera::OrbitCamera;
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .add_plugins((sandtable::logic_plugin, sandtable::camera::plugin));
-    app.init_resource::<ButtonInput<MouseButton>>()
-        .init_resource::<ButtonInput<KeyCode>>()
-        .init_resource::<AccumulatedMouseMotion>()
-        .init_resource::<AccumulatedMouseScroll>();
-    app.update();
+    let with_camera = || {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .add_plugins((sandtable::logic_plugin, sandtable::camera::plugin));
+        app.init_resource::<ButtonInput<MouseButton>>()
+            .init_resource::<ButtonInput<KeyCode>>()
+            .init_resource::<AccumulatedMouseMotion>()
+            .init_resource::<AccumulatedMouseScroll>();
+        app.update();
+        app
+    };
+    let mut app = with_camera();
     open(&mut app, &scenario("skirmish.ron"));
     let yaw = |app: &mut App| {
         let mut q = app.world_mut().query::<&OrbitCamera>();
@@ -1552,6 +1556,30 @@ fn in_hot_seat_the_camera_turns_to_the_edge_of_the_seat_that_takes_the_table() {
     assert!(input(&mut app, SkirmishInput::Text("discard".into())));
     take_table(&mut app);
     assert_eq!(yaw(&mut app), (0.0, 0.0));
+    // A person playing the Zirl alone against a bot looks from the far
+    // edge from the start, and a game opened again is framed from there.
+    let file = common::temp_dir("frontiers_table", "zirl-alone").join("zirl.moves");
+    std::fs::write(
+        &file,
+        format!(
+            "[Scenario \"{}\"]\n[Seats \"bot 2, person\"]\n",
+            scenario("skirmish.ron").display()
+        ),
+    )
+    .expect("written");
+    let mut app = with_camera();
+    for _ in 0..2 {
+        open(&mut app, &file);
+        app.update();
+        assert_eq!(
+            skirmish(&app).viewer,
+            Viewer::Player(Seat(1)),
+            "{} {:?}",
+            common::notice(&app),
+            app.world().resource::<Seats>().0
+        );
+        assert_eq!(yaw(&mut app), (std::f32::consts::PI, std::f32::consts::PI));
+    }
 }
 
 #[test]

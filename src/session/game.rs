@@ -57,8 +57,8 @@ pub trait TableSystem: Sized + Send + Sync + 'static {
     fn bot_seed(active: &ActiveGame<Self>) -> u64;
 
     /// How far the camera turns about the table, in radians, for `seat`
-    /// to look from its own edge when it takes the table at a hand-over;
-    /// `None` where the system's seats have no edges of their own to
+    /// to look from its own edge when the table shows its view (a
+    /// hand-over taken, a person at that seat alone); `None` where the system's seats have no edges of their own to
     /// look from (the view stays as it is).
     fn seat_view(_game: &Self::Game, _seat: Seat) -> Option<f32> {
         None
@@ -574,17 +574,28 @@ pub fn start_turn<S: TableSystem>(
     mut requests: MessageReader<StartTurn>,
     mut active: Option<ResMut<ActiveGame<S>>>,
     mut notice: ResMut<Notice>,
-    mut taken: MessageWriter<super::TableTaken>,
 ) {
     if requests.read().count() > 0
         && let Some(active) = active.as_deref_mut()
-        && let Some(next) = active.handover
+        && active.handover.is_some()
     {
         active.take_table();
         *notice = Notice::default();
-        if let Some(yaw) = S::seat_view(active.game.game(), next) {
-            taken.write(super::TableTaken { yaw });
-        }
+    }
+}
+
+/// Keeps [`super::SeatView`] to the seat the table shows: the camera
+/// looks from that seat's edge, where the system gives it one.
+pub fn follow_the_viewer<S: TableSystem>(
+    active: Res<ActiveGame<S>>,
+    mut view: ResMut<super::SeatView>,
+) {
+    let want = match active.viewer {
+        Viewer::Player(seat) => S::seat_view(active.game.game(), seat),
+        Viewer::Referee | Viewer::Public => None,
+    };
+    if view.0 != want {
+        view.0 = want;
     }
 }
 

@@ -32,10 +32,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<LoadRequest>()
         .add_message::<DialogAnswer>()
         .add_message::<StartTurn>()
-        .add_message::<TableTaken>()
         .add_message::<HintRequest>()
         .add_message::<NewGameRequest>()
         .init_resource::<Seats>()
+        .init_resource::<SeatView>()
         .init_resource::<BotPace>()
         .init_resource::<Notice>()
         .init_resource::<dice::TypedRolls>()
@@ -229,14 +229,14 @@ pub fn next_game_id() -> u64 {
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StartTurn;
 
-/// A hand-over was taken by a seat with an edge of its own: the camera
-/// turns to look from it.
-#[derive(Message, Debug, Clone, Copy, PartialEq)]
-pub struct TableTaken {
-    /// How far the camera turns about the table, in radians (0: from the
-    /// near edge).
-    pub yaw: f32,
-}
+/// Where the seat the table shows looks from, in radians about the table
+/// (0: from the near edge), where the system gives its seats edges of
+/// their own ([`game::TableSystem::seat_view`]): the camera turns there
+/// when the table's view becomes a seat's (a hand-over taken, a person
+/// playing the second seat against a bot, a served game's seat), and a
+/// table built anew is framed from there.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct SeatView(pub Option<f32>);
 
 /// Why the file in play may not be left now, if anything forbids it (a
 /// layout with edits saved nowhere): opening another file is refused with

@@ -596,12 +596,16 @@ fn selecting_and_moving_a_unit_touches_only_that_unit() {
 /// gives `result`: Red's base on C2 with `red_units`, Blue's on F7 with a
 /// unit on G6.
 fn stash_scenario(result: &str, red_units: &str) -> Scenario {
+    sandtable_scenario::parse(&stash_ron(result, red_units), "stash").expect("valid")
+}
+
+/// The text of [`stash_scenario`].
+fn stash_ron(result: &str, red_units: &str) -> String {
     let rows: Vec<String> = (1..=6)
         .flat_map(|t| (1..=6).map(move |u| format!("(roll: {t}{u}, result: {result})")))
         .collect();
-    sandtable_scenario::parse(
-        &format!(
-            r#"(
+    format!(
+        r#"(
             name: "stash", rules: SnyderSkirmish, board: (columns: 8, rows: 8),
             players: [
                 (name: "Red", factors: [(base: "C2", units: [{red_units}])]),
@@ -610,11 +614,8 @@ fn stash_scenario(result: &str, red_units: &str) -> Scenario {
             stashes: ["D5"],
             stash_list: [{}],
         )"#,
-            rows.join(", ")
-        ),
-        "stash",
+        rows.join(", ")
     )
-    .expect("valid")
 }
 
 #[test]
@@ -1722,5 +1723,85 @@ fn the_wheel_over_the_side_panel_scrolls_the_panel_and_leaves_the_camera_where_i
     assert!(
         after < before,
         "the wheel over the table zooms: {before} to {after}"
+    );
+}
+
+/// Real dice at Cache's table (R30): switched on, a stash's roll waits
+/// for the two dice typed in, refused with how many it needs; the rolls
+/// typed decide it; the save keeps every die and opens again with real
+/// dice; a bot seated hands the dice back to the generator.
+#[test]
+fn r30_cache_s_table_rolls_real_dice_typed_in_and_saves_every_die() {
+    use sandtable::cache::play::RealDiceRequest;
+    use sandtable::session::dice::TypedRolls;
+    let dir = common::temp_dir("app", "cache-real-dice");
+    let file = dir.join("stash.ron");
+    std::fs::write(
+        &file,
+        stash_ron("ExtraActions(3)", r#"(at: "D4", facing: N)"#),
+    )
+    .expect("written");
+    let mut opened = sandtable::cache::files::open(&file).expect("opens").active;
+    opened.handover = None;
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .add_plugins((sandtable::logic_plugin, click_plugin));
+    app.insert_resource(opened);
+    app.world_mut().write_message(GameLoaded);
+    app.update();
+    app.world_mut().write_message(RealDiceRequest(true));
+    app.update();
+    fn active(app: &App) -> &ActiveGame {
+        app.world().resource::<ActiveGame>()
+    }
+    assert!(active(&app).dice.real, "{}", common::notice(&app));
+    click(&mut app, "D4", true);
+    assert_eq!(active(&app).record.len(), 1, "{}", common::notice(&app));
+    // Onto the stash without its dice: refused, saying how many (R30).
+    click(&mut app, "D5", false);
+    assert_eq!(active(&app).record.len(), 1);
+    let notice = common::notice(&app);
+    assert!(
+        notice.contains("2 dice") && notice.contains("(R30)"),
+        "{notice}"
+    );
+    app.world_mut().resource_mut::<TypedRolls>().0 = "6 1".into();
+    click(&mut app, "D5", false);
+    assert_eq!(active(&app).record.len(), 2, "{}", common::notice(&app));
+    assert_eq!(
+        active(&app).extra.last_roll.as_ref().map(|r| r.0),
+        Some([6, 1]),
+        "the rolls typed decide"
+    );
+    assert!(app.world().resource::<TypedRolls>().0.is_empty());
+    // Saved with every die, the start's own first.
+    let saved = dir.join("stash.moves");
+    app.world_mut()
+        .write_message(sandtable::session::SaveRequest::to(&saved));
+    app.update();
+    let text = std::fs::read_to_string(&saved).expect("saved");
+    let rolled = sandtable_core::dice::write_rolls(&active(&app).dice.rolled);
+    assert!(rolled.ends_with("6 1"), "{rolled}");
+    assert!(text.contains(&format!("[Dice \"{rolled}\"]")), "{text}");
+    // Opened again: the same game, its dice still real.
+    let reopened = sandtable::cache::files::open(&saved)
+        .expect("reopens")
+        .active;
+    assert_eq!(reopened.game.summary(), active(&app).game.summary());
+    assert!(reopened.dice.real);
+    assert_eq!(reopened.dice.rolled, active(&app).dice.rolled);
+    // A bot seated: the generator rolls again, and says so.
+    app.world_mut()
+        .resource_mut::<sandtable::session::Seats>()
+        .0 = vec![
+        sandtable::session::Seat::Person,
+        sandtable::session::Seat::Bot(1),
+    ];
+    app.update();
+    assert!(!active(&app).dice.real);
+    assert!(
+        common::notice(&app).contains("(R30)"),
+        "{}",
+        common::notice(&app)
     );
 }

@@ -392,6 +392,34 @@ fn a_game_played_with_real_dice_opens_goes_on_with_them_and_is_saved_with_them()
     let units = skirmish(&app).game.game().units().to_vec();
     open(&mut app, &saved);
     assert_eq!(skirmish(&app).game.game().units(), &units[..]);
+    // With a bot at the table the generator rolls on, and the save still
+    // keeps every roll: the seed alone would not replay what was played.
+    std::fs::write(
+        &record,
+        format!(
+            "[Scenario \"{}\"]\n[Seats \"person, bot 2\"]\n[Dice \"6 6 1 2 6 1 1 5 5 6 6\"]\n{moves}",
+            data.join("skirmish-decks.ron").display()
+        ),
+    )
+    .expect("written");
+    let mut app = headless();
+    // The bot waits: the save holds the record's commands alone.
+    app.insert_resource(sandtable::session::BotPace(std::time::Duration::from_secs(
+        3600,
+    )));
+    open(&mut app, &record);
+    assert!(!skirmish(&app).dice.real, "a bot reads no real dice (R30)");
+    let saved = dir.join("with-bot.moves");
+    app.world_mut().write_message(SaveRequest {
+        to: Some(saved.clone()),
+        replace: false,
+    });
+    app.update();
+    let text = std::fs::read_to_string(&saved).expect("saved");
+    assert!(text.contains("[Dice \"6 6 1 2 6 1 1 5\"]"), "{text}");
+    let units = skirmish(&app).game.game().units().to_vec();
+    open(&mut app, &saved);
+    assert_eq!(skirmish(&app).game.game().units(), &units[..]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

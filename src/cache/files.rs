@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use sandtable_cache::{Game, Record};
-use sandtable_core::dice::{self, Dice};
+use sandtable_core::dice::Dice;
 use sandtable_core::record::{SeatPlayer, header, read_seats, write_seats};
 use sandtable_core::undo::Undoable;
 use sandtable_scenario::records;
@@ -85,11 +85,14 @@ fn replay(
         if let Some(limit) = turn_limit {
             setup.turn_limit = Some(limit);
         }
-        let dice = rolls.map_or_else(|| Dice::seeded(setup.seed), Dice::scripted);
+        let dice = rolls
+            .clone()
+            .map_or_else(|| Dice::seeded(setup.seed), Dice::scripted);
         active.game = Undoable::new(
-            Game::with_dice(&setup, dice)
+            Game::with_dice(&setup, dice.clone())
                 .map_err(|e| OpenError::plain(format!("{}: {e}", path.display())))?,
         );
+        active = active.rolled_from(&dice);
     }
     let players = active.game.players().len();
     let seats = record
@@ -105,6 +108,14 @@ fn replay(
             .play(*command)
             .map_err(|e| OpenError::illegal(path, *line, command, &e, &notes))?;
     }
+    // Played with real dice, they go on (R30) when people hold every seat
+    // the file names (none named: the table's people); with a bot the
+    // generator rolls from here.
+    let persons = seats
+        .as_ref()
+        .is_none_or(|s| s.iter().all(|s| *s == Seat::Person));
+    let seed = active.game.game().seed();
+    active.go_on_after_replay(rolls.is_some(), persons, seed);
     // What the last command rolled is shown only for rolls made at the
     // table.
     active.extra.last_roll = None;
@@ -157,11 +168,10 @@ fn record_of(active: &ActiveGame, scenario: String, seats: &[Seat]) -> Record {
             .headers
             .push((header::TURN_LIMIT.to_owned(), limit.to_string()));
     }
-    if let Some(script) = active.game.dice().script() {
-        // The real dice it was played with: it replays roll for roll.
-        record
-            .headers
-            .push((header::DICE.to_owned(), dice::write_rolls(script.used())));
+    // Once real dice were used, every roll, the generator's and the real
+    // ones in the order rolled: the game replays roll for roll (R30).
+    if let Some(rolls) = active.dice.header() {
+        record.headers.push((header::DICE.to_owned(), rolls));
     }
     let players = active.game.players().len();
     let seats: Vec<SeatPlayer> = (0..players)

@@ -57,6 +57,8 @@ pub struct BotPanel<'w> {
     thinking: Option<Res<'w, Thinking<Cache>>>,
     hint_requests: MessageWriter<'w, HintRequest>,
     new_game: MessageWriter<'w, NewGameRequest>,
+    typed: ResMut<'w, crate::session::dice::TypedRolls>,
+    real_dice: MessageWriter<'w, crate::cache::play::RealDiceRequest>,
 }
 
 /// What the top of the play panel shows: the turn, the command buttons and
@@ -432,6 +434,14 @@ fn draw_panels(
             .collect();
         if crate::hud::seat_chooser(ui, &players, &mut bots.seats, files.served()) {
             bots.new_game.write(NewGameRequest::default());
+        }
+        // Real dice rolled beside the table, typed in before each command
+        // that rolls (R30).
+        if files.served().is_none()
+            && let Some(on) = crate::session::dice::real_dice_row(ui, &active.dice, &mut bots.typed)
+        {
+            bots.real_dice
+                .write(crate::cache::play::RealDiceRequest(on));
         }
         ui.separator();
         ui.label(egui::RichText::new("Files").strong());

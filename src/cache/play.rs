@@ -30,14 +30,18 @@ pub(super) fn plugin(app: &mut App) {
                 answer_dialogs::<ActiveGame>.in_set(crate::FlowSteps::Answers),
                 (
                     start_turn::<Cache>,
+                    use_real_dice,
                     apply_commands,
                     crate::session::game::undo_commands::<Cache>,
                     save_game::<ActiveGame>,
                 )
                     .chain()
                     .in_set(crate::FlowSteps::Play),
+                crate::session::game::real_dice_for_people::<Cache>
+                    .in_set(crate::FlowSteps::Follow),
             ),
         );
+    app.add_message::<RealDiceRequest>();
     closing_plugin::<ActiveGame>(app);
 }
 
@@ -137,8 +141,36 @@ pub type ActiveGame = crate::session::game::ActiveGame<Cache>;
 impl ActiveGame {
     /// A new game of a scenario.
     pub fn new(scenario: Scenario, source: ScenarioSource) -> ActiveGame {
+        let dice = sandtable_core::dice::Dice::seeded(scenario.setup.seed);
         let game = scenario.game();
         crate::session::game::ActiveGame::started(game, scenario, source, CacheExtra::default())
+            .rolled_from(&dice)
+    }
+}
+
+/// Real dice on or off, from the panel's switch (R30,
+/// [`crate::session::dice`]).
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RealDiceRequest(pub bool);
+
+/// Turns real dice on or off as the panel asks: refused, saying why, while
+/// a bot sits at the table (R30).
+fn use_real_dice(
+    mut requests: MessageReader<RealDiceRequest>,
+    mut active: Option<ResMut<ActiveGame>>,
+    seats: Res<crate::session::Seats>,
+    mut notice: ResMut<Notice>,
+) {
+    let Some(active) = active.as_deref_mut() else {
+        requests.clear();
+        return;
+    };
+    for RealDiceRequest(on) in requests.read().copied() {
+        let seed = active.game.game().seed();
+        match active.use_real_dice(on, &seats, seed) {
+            Ok(words) => notice.info(words),
+            Err(why) => notice.error(why),
+        }
     }
 }
 
@@ -158,6 +190,7 @@ pub fn apply_commands(
     mut notice: ResMut<Notice>,
     mut events: MessageWriter<PlayEvent>,
     mut loaded: MessageReader<GameLoaded>,
+    mut typed: ResMut<crate::session::dice::TypedRolls>,
 ) {
     let Some(active) = active.as_deref_mut() else {
         requests.clear();
@@ -173,7 +206,8 @@ pub fn apply_commands(
             notice.info("confirm the hand-over first");
             continue;
         }
-        match active.play(command) {
+        // With real dice, the rolls typed in decide (R30).
+        match active.play_typed(command, &mut typed) {
             Ok(applied) => {
                 for event in applied {
                     events.write(PlayEvent(event));

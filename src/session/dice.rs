@@ -26,13 +26,16 @@ pub struct DiceBook {
     /// first, the start's own rolls included (a first player drawn, a
     /// deck shuffled).
     pub rolled: Vec<u8>,
+    /// Whether the game was replayed from a record of every roll (its
+    /// `[Dice]`): the seed alone does not replay it, whoever rolls now.
+    pub replayed: bool,
 }
 
 impl DiceBook {
     /// Whether a save keeps every roll (`[Dice]`): once real dice were
     /// used, the seed alone no longer replays the game.
     pub fn kept(&self) -> bool {
-        self.real || !self.typed.is_empty()
+        self.real || self.replayed || !self.typed.is_empty()
     }
 
     /// The `[Dice]` header's value of a save, when it has one.
@@ -175,6 +178,7 @@ impl<S: TableSystem> ActiveGame<S> {
         if !real {
             return;
         }
+        self.dice.replayed = true;
         if persons {
             self.dice.real = true;
             self.game.set_dice(Dice::scripted(Vec::new()));

@@ -490,12 +490,34 @@ pub fn settle_handover<S: TableSystem>(
         return;
     };
     active.settle_handover(&seats);
+    no_real_dice_with_bots(active, &seats, &mut notice);
+}
+
+/// A bot cannot read real dice: a bot seated at a game with real dice
+/// hands them back to the generator, and says so (R30).
+fn no_real_dice_with_bots<S: TableSystem>(
+    active: &mut ActiveGame<S>,
+    seats: &Seats,
+    notice: &mut Notice,
+) {
     let players = active.game.game().seats();
     if active.dice.real && (0..players).any(|k| seats.of(k) != super::Seat::Person) {
         let seed = S::bot_seed(active);
-        if active.use_real_dice(false, &seats, seed).is_ok() {
+        if active.use_real_dice(false, seats, seed).is_ok() {
             notice.info("a bot sits at the table: the generator rolls the dice again (R30)");
         }
+    }
+}
+
+/// [`no_real_dice_with_bots`] alone, for a system that settles its
+/// hand-overs in its own way.
+pub fn real_dice_for_people<S: TableSystem>(
+    mut active: Option<ResMut<ActiveGame<S>>>,
+    seats: Res<Seats>,
+    mut notice: ResMut<Notice>,
+) {
+    if let Some(active) = active.as_deref_mut() {
+        no_real_dice_with_bots(active, &seats, &mut notice);
     }
 }
 

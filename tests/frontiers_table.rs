@@ -1586,7 +1586,7 @@ fn the_camera_looks_from_the_edge_of_the_seat_the_table_shows() {
     assert_eq!(yaw(&mut app), (0.0, 0.0));
     // A person playing the Zirl alone against a bot looks from the far
     // edge from the start, and a game opened again is framed from there.
-    let file = common::temp_dir("frontiers_table", "zirl-alone").join("zirl.moves");
+    let file = common::temp_dir("frontiers-table", "zirl-alone").join("zirl.moves");
     std::fs::write(
         &file,
         format!(
@@ -1914,7 +1914,7 @@ fn a_whole_turn_against_a_bot_is_played_by_table_picks_and_keys_alone() {
 #[test]
 fn r126_a_template_is_shown_where_it_landed_through_the_next_step() {
     use sandtable_frontiers::geometry::Pt;
-    let dir = common::temp_dir("frontiers_table", "template");
+    let dir = common::temp_dir("frontiers-table", "template");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let moves =
         std::fs::read_to_string(root.join("crates/cli/tests/data/skirmish.moves")).expect("moves");

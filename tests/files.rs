@@ -379,11 +379,14 @@ fn a_record_played_with_real_dice_and_a_turn_limit_opens_and_saves_with_both() {
     let app = app_opening(&record);
     let game = &active(&app).game;
     assert_eq!(game.turn_limit(), Some(7), "the record's turn limit");
-    let script = game
-        .dice()
-        .script()
-        .expect("the record's dice, not the generator");
-    assert_eq!(script.used(), [2], "the first player's draw took one roll");
+    assert_eq!(
+        active(&app).dice.rolled,
+        [2],
+        "the record's dice, not the generator: the first player's draw took one roll"
+    );
+    // Two people at the table: real dice go on from here (R30).
+    assert!(active(&app).dice.real);
+    assert!(game.dice().script().is_some_and(|s| s.used().is_empty()));
     // The same game as the rules play it from those dice.
     let scenario = sandtable_scenario::parse(DUEL, "duel.ron").expect("valid");
     let mut setup = scenario.setup.clone();
@@ -395,6 +398,11 @@ fn a_record_played_with_real_dice_and_a_turn_limit_opens_and_saves_with_both() {
     )
     .expect("valid");
     direct.apply(Command::Pass).expect("legal");
+    // Its real dice go on from a fresh script, as the table's do.
+    sandtable_core::game::GameState::set_dice(
+        &mut direct,
+        sandtable_core::dice::Dice::scripted(Vec::new()),
+    );
     assert_eq!(game.state_hash(), direct.state_hash());
 
     let mut app = app;

@@ -399,3 +399,74 @@ fn ctrl_z_undoes_the_last_edit_and_its_notice_and_leaves_the_game_alone() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The Measure tool reads the distance between two clicks in mm and LNS
+/// (R100), or inches; the Door/window tool lays an opening on the wall
+/// clicked (R117), and Delete takes it away; a ruin from the library is a
+/// light structure (R119).
+#[test]
+fn r100_r117_measure_openings_and_ruins_in_layout_mode() {
+    use sandtable_frontiers::setup::OpeningKind;
+    let (_dir, file) = relay_copy("measure");
+    let mut app = in_layout(&file);
+    tool(&mut app, SkirmishTool::Measure);
+    click(&mut app, Pt::new(100, 100));
+    assert!(layout(&app).reading.is_none());
+    assert_eq!(layout(&app).measure_from, Some(Pt::new(100, 100)));
+    click(&mut app, Pt::new(400, 500));
+    let reading = layout(&app).reading.clone().expect("a reading");
+    let lns = f64::from(layout(&app).setup().switches.lns_mm);
+    assert!(
+        reading.starts_with(&format!("500 mm, {:.1} LNS", 500.0 / lns))
+            && reading.contains("(R100)"),
+        "{reading}"
+    );
+    app.world_mut().resource_mut::<SkirmishLayout>().inches = true;
+    click(&mut app, Pt::new(0, 0));
+    click(&mut app, Pt::new(254, 0));
+    assert!(
+        layout(&app)
+            .reading
+            .as_deref()
+            .is_some_and(|r| r.starts_with("10.0\"")),
+        "{:?}",
+        layout(&app).reading
+    );
+    // Measuring changes nothing of the layout.
+    assert!(!layout(&app).draft.edited(), "{}", common::notice(&app));
+    // A room placed, a window laid on its far wall (which has none), then
+    // taken away.
+    tool(&mut app, SkirmishTool::Building);
+    app.world_mut().resource_mut::<SkirmishLayout>().building = Building::Room;
+    click(&mut app, Pt::new(50, 250));
+    let e = layout(&app).setup().elements.len() - 1;
+    let before = layout(&app).setup().elements[e].openings.clone();
+    tool(&mut app, SkirmishTool::Opening);
+    app.world_mut().resource_mut::<SkirmishLayout>().opening = OpeningKind::Window;
+    click(&mut app, Pt::new(100, 343));
+    let after = layout(&app).setup().elements[e].openings.clone();
+    assert_eq!(after.len(), before.len() + 1, "{}", common::notice(&app));
+    let window = after.last().expect("the window");
+    assert_eq!(window.kind, OpeningKind::Window);
+    assert!(window.a.y == 340 && window.b.y == 340, "{window:?}");
+    tool(&mut app, SkirmishTool::Delete);
+    click(&mut app, Pt::new(100, 341));
+    assert_eq!(
+        layout(&app).setup().elements[e].openings,
+        before,
+        "{}",
+        common::notice(&app)
+    );
+    // A ruin: a light structure where it is placed.
+    let terrain = layout(&app).setup().terrain.len();
+    tool(&mut app, SkirmishTool::Building);
+    app.world_mut().resource_mut::<SkirmishLayout>().building = Building::Ruin;
+    click(&mut app, Pt::new(60, 300));
+    let setup = layout(&app).setup();
+    assert_eq!(setup.terrain.len(), terrain + 1, "{}", common::notice(&app));
+    assert_eq!(
+        setup.terrain.last().map(|t| t.kind),
+        Some(TerrainKind::LightStructure)
+    );
+    assert_eq!(layout(&app).selected, Some(Piece::Terrain(terrain)));
+}

@@ -48,11 +48,27 @@ pub enum Building {
     Corridor,
     /// A hut of one space, 60 by 60 mm, a door and a window.
     Hut,
+    /// An L-shaped room of four spaces, 150 by 120 mm over all, a door
+    /// and a window.
+    LRoom,
+    /// A T-shaped corridor of four spaces, 150 by 100 mm over all, a
+    /// door at each of its three ends.
+    TCorridor,
+    /// A ruin: a room fallen to its walls' stumps, a light structure
+    /// (R119), 120 by 90 mm.
+    Ruin,
 }
 
 impl Building {
     /// Every building of the library.
-    pub const ALL: [Building; 3] = [Building::Room, Building::Corridor, Building::Hut];
+    pub const ALL: [Building; 6] = [
+        Building::Room,
+        Building::Corridor,
+        Building::Hut,
+        Building::LRoom,
+        Building::TCorridor,
+        Building::Ruin,
+    ];
 
     /// Its name, for people.
     pub fn name(self) -> &'static str {
@@ -60,6 +76,34 @@ impl Building {
             Building::Room => "Room",
             Building::Corridor => "Corridor",
             Building::Hut => "Hut",
+            Building::LRoom => "L-shaped room",
+            Building::TCorridor => "T-shaped corridor",
+            Building::Ruin => "Ruin",
+        }
+    }
+
+    /// Whether it is laid as terrain, a light structure (R119), rather
+    /// than as a building element.
+    pub fn is_ruin(self) -> bool {
+        self == Building::Ruin
+    }
+
+    /// Its outline, its near-left corner at `at`: what the table shows
+    /// under the pointer before it is placed.
+    pub fn outline(self, at: Pt) -> Vec<Pt> {
+        match self {
+            Building::Ruin => Building::ruin(at).corners,
+            _ => self.element(at).corners,
+        }
+    }
+
+    /// The ruin's light structure, its near-left corner at `at` (R119):
+    /// the room's floor with a wall's corner fallen in.
+    pub fn ruin(at: Pt) -> Terrain {
+        let p = |x: i32, y: i32| Pt::new(at.x + x, at.y + y);
+        Terrain {
+            kind: TerrainKind::LightStructure,
+            corners: vec![p(0, 0), p(120, 0), p(120, 50), p(85, 90), p(0, 90)],
         }
     }
 
@@ -100,6 +144,52 @@ impl Building {
                 ],
                 ..Element::default()
             },
+            Building::LRoom => Element {
+                name: "L-shaped room".into(),
+                corners: vec![
+                    p(0, 0),
+                    p(150, 0),
+                    p(150, 60),
+                    p(60, 60),
+                    p(60, 120),
+                    p(0, 120),
+                ],
+                defense: 7,
+                steps: 4,
+                spaces: vec![p(30, 30), p(75, 30), p(120, 30), p(30, 90)],
+                links: vec![(0, 1), (1, 2), (0, 3)],
+                openings: vec![
+                    opening(OpeningKind::Door, p(105, 0), p(135, 0), 2),
+                    opening(OpeningKind::Window, p(0, 80), p(0, 100), 3),
+                ],
+                ..Element::default()
+            },
+            Building::TCorridor => Element {
+                name: "T-shaped corridor".into(),
+                corners: vec![
+                    p(55, 0),
+                    p(95, 0),
+                    p(95, 60),
+                    p(150, 60),
+                    p(150, 100),
+                    p(0, 100),
+                    p(0, 60),
+                    p(55, 60),
+                ],
+                defense: 6,
+                steps: 3,
+                spaces: vec![p(75, 25), p(75, 80), p(25, 80), p(125, 80)],
+                links: vec![(0, 1), (1, 2), (1, 3)],
+                openings: vec![
+                    opening(OpeningKind::Door, p(60, 0), p(90, 0), 0),
+                    opening(OpeningKind::Door, p(0, 65), p(0, 95), 2),
+                    opening(OpeningKind::Door, p(150, 65), p(150, 95), 3),
+                ],
+                ..Element::default()
+            },
+            // Laid as terrain ([`Building::ruin`]); as an element, the
+            // room it was.
+            Building::Ruin => Building::Room.element(at),
             Building::Hut => Element {
                 name: "Hut".into(),
                 corners: rect(60, 60),
@@ -163,6 +253,23 @@ pub enum SkirmishEdit {
     },
     /// A piece taken off the layout.
     DeletePiece(Piece),
+    /// A door or a window on the wall of a building element nearest
+    /// `at`, within [`WALL_REACH_MM`], centred where `at` falls on the
+    /// wall; behind it the element's space nearest it (R117).
+    AddOpening {
+        /// A door or a window.
+        kind: OpeningKind,
+        /// Where on the wall.
+        at: Pt,
+    },
+    /// An element's door or window taken away, by its index among the
+    /// element's openings.
+    DeleteOpening {
+        /// The element.
+        element: usize,
+        /// The opening.
+        opening: usize,
+    },
     /// A building from the library, its near-left corner at `at`.
     PlaceBuilding {
         /// Which.
@@ -225,6 +332,12 @@ pub enum EditSkirmishError {
     Table(u16, u16),
     /// Nothing to undo or redo.
     NoHistory(&'static str),
+    /// No building element's wall within reach of the point.
+    NoWall(Pt),
+    /// The wall is too short for the opening, or it would overlap another.
+    NoRoom(Pt),
+    /// No such opening.
+    NoOpening(usize, usize),
 }
 
 impl fmt::Display for EditSkirmishError {
@@ -252,8 +365,133 @@ impl fmt::Display for EditSkirmishError {
                 "a table of {w} x {d} mm cannot be: each side from 100 to {MAX_TABLE_MM} mm (R100)"
             ),
             EditSkirmishError::NoHistory(what) => write!(f, "nothing to {what}"),
+            EditSkirmishError::NoWall(p) => write!(
+                f,
+                "no building element's wall within {WALL_REACH_MM} mm of {p}: click on a wall (R117)"
+            ),
+            EditSkirmishError::NoRoom(p) => write!(
+                f,
+                "no room for it on the wall at {p}: the wall is too short there, or another door or window is in the way (R117)"
+            ),
+            EditSkirmishError::NoOpening(e, k) => {
+                write!(f, "element {} has no opening {}", e + 1, k + 1)
+            }
         }
     }
+}
+
+/// How near a wall a click lays a door or a window on it (mm).
+pub const WALL_REACH_MM: f64 = 20.0;
+
+/// A door's width and a window's along the wall (mm): a round base
+/// passes a door (R101, R117).
+pub fn opening_width(kind: OpeningKind) -> i32 {
+    match kind {
+        OpeningKind::Door => 30,
+        OpeningKind::Window => 20,
+    }
+}
+
+/// The wall of a building element nearest `p`, within [`WALL_REACH_MM`]:
+/// the element and the wall's first corner, with the point of the wall
+/// nearest `p` as a share of its length.
+fn wall_at(setup: &sandtable_frontiers::setup::Setup, p: Pt) -> Option<(usize, usize, f64)> {
+    let mut best: Option<(f64, usize, usize, f64)> = None;
+    for (e, el) in setup.elements.iter().enumerate() {
+        let n = el.corners.len();
+        for k in 0..n {
+            let (a, b) = (el.corners[k], el.corners[(k + 1) % n]);
+            let (dx, dy) = (f64::from(b.x - a.x), f64::from(b.y - a.y));
+            let len2 = dx * dx + dy * dy;
+            if len2 == 0.0 {
+                continue;
+            }
+            let t =
+                ((f64::from(p.x - a.x) * dx + f64::from(p.y - a.y) * dy) / len2).clamp(0.0, 1.0);
+            let (qx, qy) = (f64::from(a.x) + t * dx, f64::from(a.y) + t * dy);
+            let d = (f64::from(p.x) - qx).hypot(f64::from(p.y) - qy);
+            if d <= WALL_REACH_MM && best.is_none_or(|b| d < b.0) {
+                best = Some((d, e, k, t));
+            }
+        }
+    }
+    best.map(|(_, e, k, t)| (e, k, t))
+}
+
+/// The opening of `kind` that a click at `p` lays: on the nearest wall,
+/// centred where `p` falls on it and kept whole on the wall, clear of the
+/// element's other openings; behind it the nearest space (R117).
+fn opening_on_wall(
+    setup: &sandtable_frontiers::setup::Setup,
+    kind: OpeningKind,
+    p: Pt,
+) -> Result<(usize, Opening), EditSkirmishError> {
+    let (e, k, t) = wall_at(setup, p).ok_or(EditSkirmishError::NoWall(p))?;
+    let el = &setup.elements[e];
+    let (a, b) = (el.corners[k], el.corners[(k + 1) % el.corners.len()]);
+    let (dx, dy) = (f64::from(b.x - a.x), f64::from(b.y - a.y));
+    let len = dx.hypot(dy);
+    let half = f64::from(opening_width(kind)) / 2.0;
+    if len < 2.0 * half {
+        return Err(EditSkirmishError::NoRoom(p));
+    }
+    let centre = (t * len).clamp(half, len - half);
+    let at = |s: f64| {
+        Pt::new(
+            (f64::from(a.x) + dx * s / len).round() as i32,
+            (f64::from(a.y) + dy * s / len).round() as i32,
+        )
+    };
+    let (from, to) = (at(centre - half), at(centre + half));
+    // Clear of the other openings on the same wall.
+    let on_wall = |q: Pt| sandtable_frontiers::geometry::point_segment(q.v(), a.v(), b.v()) < 1.0;
+    let along = |q: Pt| (f64::from(q.x - a.x) * dx + f64::from(q.y - a.y) * dy) / len;
+    let (lo, hi) = (centre - half, centre + half);
+    if el.openings.iter().any(|o| {
+        on_wall(o.a) && on_wall(o.b) && {
+            let (s, e) = (along(o.a).min(along(o.b)), along(o.a).max(along(o.b)));
+            s < hi && lo < e
+        }
+    }) {
+        return Err(EditSkirmishError::NoRoom(p));
+    }
+    let mid = Pt::new((from.x + to.x) / 2, (from.y + to.y) / 2);
+    let behind = el
+        .spaces
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, s)| i64::from(s.x - mid.x).pow(2) + i64::from(s.y - mid.y).pow(2))
+        .map_or(Vec::new(), |(i, _)| vec![i as u8]);
+    Ok((
+        e,
+        Opening {
+            kind,
+            a: from,
+            b: to,
+            behind,
+        },
+    ))
+}
+
+/// The door or window within [`WALL_REACH_MM`] of `p`: its element and
+/// its index among the element's openings.
+pub fn opening_at(setup: &sandtable_frontiers::setup::Setup, p: Pt) -> Option<(usize, usize)> {
+    setup
+        .elements
+        .iter()
+        .enumerate()
+        .flat_map(|(e, el)| {
+            el.openings.iter().enumerate().map(move |(k, o)| {
+                (
+                    sandtable_frontiers::geometry::point_segment(p.v(), o.a.v(), o.b.v()),
+                    e,
+                    k,
+                )
+            })
+        })
+        .filter(|(d, ..)| *d <= WALL_REACH_MM / 2.0)
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, e, k)| (e, k))
 }
 
 /// The letter a unit's id begins with: its type's name after the
@@ -418,7 +656,23 @@ impl Layout for Skirmish {
                 }
             }
             SkirmishEdit::PlaceBuilding { building, at } => {
-                setup.elements.push(building.element(*at));
+                if building.is_ruin() {
+                    setup.terrain.push(Building::ruin(*at));
+                } else {
+                    setup.elements.push(building.element(*at));
+                }
+            }
+            SkirmishEdit::AddOpening { kind, at } => {
+                let (e, opening) = opening_on_wall(setup, *kind, *at)?;
+                setup.elements[e].openings.push(opening);
+            }
+            SkirmishEdit::DeleteOpening { element, opening } => {
+                let el = setup
+                    .elements
+                    .get_mut(*element)
+                    .filter(|el| *opening < el.openings.len())
+                    .ok_or(EditSkirmishError::NoOpening(*element, *opening))?;
+                el.openings.remove(*opening);
             }
             SkirmishEdit::PlaceUnit { data, side, at } => {
                 if unit_data(data).is_none() {
@@ -627,6 +881,156 @@ mod tests {
         let game =
             sandtable_frontiers::Game::new(&again.setup, sandtable_core::dice::Dice::seeded(1));
         assert!(game.is_ok());
+    }
+
+    /// An empty 900 x 600 table with a unit a side, which loads.
+    fn bare() -> SkirmishDraft {
+        let mut d = SkirmishDraft::new(shipped());
+        d.apply(&SkirmishEdit::New(900, 600)).expect("a table");
+        for (data, side, at) in [("lg_trooper", 0, (100, 60)), ("zr_cluster", 1, (100, 540))] {
+            d.apply(&SkirmishEdit::PlaceUnit {
+                data: data.into(),
+                side,
+                at: Some(Pt::new(at.0, at.1)),
+            })
+            .expect("a unit");
+        }
+        assert!(d.errors().is_empty(), "{:?}", d.errors());
+        d
+    }
+
+    #[test]
+    fn r117_r119_every_building_of_the_library_loads_and_a_ruin_is_a_light_structure() {
+        for (k, b) in Building::ALL.into_iter().enumerate() {
+            let mut d = bare();
+            d.apply(&SkirmishEdit::PlaceBuilding {
+                building: b,
+                at: Pt::new(300 + 10 * k as i32, 200),
+            })
+            .expect("placed");
+            assert!(d.errors().is_empty(), "{}: {:?}", b.name(), d.errors());
+            let setup = &d.layout().setup;
+            if b.is_ruin() {
+                assert!(setup.elements.is_empty());
+                assert_eq!(setup.terrain.len(), 1);
+                assert_eq!(setup.terrain[0].kind, TerrainKind::LightStructure);
+            } else {
+                let el = &setup.elements[0];
+                // Every space inside, every opening on the outline.
+                for s in &el.spaces {
+                    assert!(
+                        sandtable_frontiers::setup::point_in(*s, &el.corners),
+                        "{}: {s}",
+                        b.name()
+                    );
+                }
+                let n = el.corners.len();
+                for o in &el.openings {
+                    assert!(
+                        (0..n).any(|k| {
+                            let (a, c) = (el.corners[k], el.corners[(k + 1) % n]);
+                            sandtable_frontiers::geometry::point_segment(o.a.v(), a.v(), c.v())
+                                < 1.0
+                                && sandtable_frontiers::geometry::point_segment(
+                                    o.b.v(),
+                                    a.v(),
+                                    c.v(),
+                                ) < 1.0
+                        }),
+                        "{}: {o:?}",
+                        b.name()
+                    );
+                }
+            }
+            assert!(b.outline(Pt::new(0, 0)).len() >= 4);
+            // Written and read back, a game starts on it.
+            let again =
+                sandtable_scenario::skirmish::parse(&d.layout().text(), "again").expect("it loads");
+            assert!(
+                sandtable_frontiers::Game::new(&again.setup, sandtable_core::dice::Dice::seeded(1))
+                    .is_ok()
+            );
+        }
+    }
+
+    #[test]
+    fn r117_doors_and_windows_are_laid_one_at_a_time_on_any_wall_and_taken_away() {
+        use sandtable_frontiers::setup::OpeningKind;
+        let mut d = bare();
+        d.apply(&SkirmishEdit::PlaceBuilding {
+            building: Building::Room,
+            at: Pt::new(300, 200),
+        })
+        .expect("a room");
+        // The room: 120 by 90 from 300,200; its far wall (y 290) has none.
+        d.apply(&SkirmishEdit::AddOpening {
+            kind: OpeningKind::Door,
+            at: Pt::new(340, 294),
+        })
+        .expect("a door on the far wall");
+        let el = &d.layout().setup.elements[0];
+        let door = el.openings.last().expect("the door");
+        assert_eq!(door.kind, OpeningKind::Door);
+        let mut ends = [door.a, door.b];
+        ends.sort_by_key(|p| p.x);
+        assert_eq!(ends, [Pt::new(325, 290), Pt::new(355, 290)]);
+        // Behind it the space nearest: 330,265 is the room's third.
+        assert_eq!(door.behind, vec![2]);
+        assert!(d.errors().is_empty(), "{:?}", d.errors());
+        // Near a corner it is kept whole on the wall.
+        d.apply(&SkirmishEdit::AddOpening {
+            kind: OpeningKind::Window,
+            at: Pt::new(416, 292),
+        })
+        .expect("a window at the corner");
+        let w = d.layout().setup.elements[0]
+            .openings
+            .last()
+            .expect("the window")
+            .clone();
+        assert_eq!(w.kind, OpeningKind::Window);
+        let (lo, hi) = (w.a.x.min(w.b.x), w.a.x.max(w.b.x));
+        assert!(
+            w.a.y == 290 && w.b.y == 290 && hi <= 420 && hi - lo == 20,
+            "{w:?}"
+        );
+        // Over the door: no room; far from any wall: none; nothing changes.
+        let before = d.layout().setup.clone();
+        let over = d.apply(&SkirmishEdit::AddOpening {
+            kind: OpeningKind::Window,
+            at: Pt::new(340, 290),
+        });
+        assert!(
+            matches!(over, Err(EditSkirmishError::NoRoom(_))),
+            "{over:?}"
+        );
+        let nowhere = d.apply(&SkirmishEdit::AddOpening {
+            kind: OpeningKind::Door,
+            at: Pt::new(600, 500),
+        });
+        assert!(
+            matches!(nowhere, Err(EditSkirmishError::NoWall(_))),
+            "{nowhere:?}"
+        );
+        assert!(nowhere.unwrap_err().to_string().contains("(R117)"));
+        assert_eq!(d.layout().setup, before);
+        // The door found where it is clicked, taken away, and undone.
+        let (e, k) = opening_at(&d.layout().setup, Pt::new(340, 291)).expect("the door");
+        assert_eq!(
+            d.layout().setup.elements[e].openings[k].kind,
+            OpeningKind::Door
+        );
+        d.apply(&SkirmishEdit::DeleteOpening {
+            element: e,
+            opening: k,
+        })
+        .expect("deleted");
+        assert_eq!(
+            d.layout().setup.elements[0].openings.len(),
+            before.elements[0].openings.len() - 1
+        );
+        d.undo().expect("undone");
+        assert_eq!(d.layout().setup, before);
     }
 
     #[test]

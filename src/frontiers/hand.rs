@@ -309,6 +309,13 @@ pub fn click_means(game: &Game, seat: Seat, pick: &SkirmishPick, p: Pt) -> Click
                 .map(|l| l.command)
                 .collect();
             if !ways.is_empty() {
+                let mut ways = ways;
+                if ways
+                    .iter()
+                    .any(|w| matches!(w, Command::Shoot { weapon: 0, .. }))
+                {
+                    ways.extend(rapid_ways(game, seat, unit, target));
+                }
                 return one_or_ways(ways);
             }
             let shot = Command::Shoot {
@@ -367,7 +374,15 @@ pub fn click_means(game: &Game, seat: Seat, pick: &SkirmishPick, p: Pt) -> Click
                     "{unit} neither moves nor throws smoke now, nor a grenade through a window there: its action is another (R111)"
                 ));
             };
-            match game.nearest(seat, &listed, spot(p)) {
+            // The move to the very point clicked where the rules take
+            // it; else the family's member nearest it.
+            let exact = match listed {
+                Command::Move { .. } => P16::of(p)
+                    .and_then(|q| Command::move_to(unit, &[q], None))
+                    .filter(|c| game.check(seat, c).is_ok()),
+                _ => None,
+            };
+            match exact.or_else(|| game.nearest(seat, &listed, spot(p))) {
                 Some(c) => {
                     let mut ways = windows;
                     ways.push(c);
@@ -392,6 +407,77 @@ pub fn click_means(game: &Game, seat: Seat, pick: &SkirmishPick, p: Pt) -> Click
             }
         }
     }
+}
+
+/// The rapid-fire shots of `unit` that `target` is the first part of
+/// (R141): its bonus split among 2 or 3 enemies within 2 LNS of each
+/// other, every split the rules accept, so that a click on the first
+/// target offers them beside the whole shot.
+pub fn rapid_ways(game: &Game, seat: Seat, unit: Tag, target: Tag) -> Vec<Command> {
+    use sandtable_frontiers::command::{MAX_PARTS, Part};
+    let (Some(i), Some(t)) = (game.find(unit), game.find(target)) else {
+        return Vec::new();
+    };
+    let side = game.units()[i].side;
+    let reach = 2.0 * f64::from(game.setup().switches.lns_mm);
+    let first = game.units()[t].shape();
+    // The other enemies near enough the first target to share a split.
+    let near: Vec<Tag> = game
+        .units()
+        .iter()
+        .enumerate()
+        .filter(|(k, e)| {
+            *k != t
+                && e.alive
+                && !e.waiting
+                && e.aboard.is_none()
+                && e.side != side
+                && gap(&e.shape(), &first) <= reach
+        })
+        .map(|(_, e)| e.tag)
+        .collect();
+    let mut groups: Vec<Vec<Tag>> = near.iter().map(|e| vec![target, *e]).collect();
+    for (a, e) in near.iter().enumerate() {
+        for f in &near[a + 1..] {
+            groups.push(vec![target, *e, *f]);
+        }
+    }
+    let mut out = Vec::new();
+    for group in groups {
+        // Every bonus of 1 to 3 in each part (the data's largest bonus is
+        // 3, MAX_PARTS parts at most): the rules keep those that split
+        // the unit's own.
+        let k = group.len();
+        let splits: Vec<Vec<u8>> = (0..3usize.pow(k as u32))
+            .map(|mut code| {
+                (0..k)
+                    .map(|_| {
+                        let b = (code % 3) as u8 + 1;
+                        code /= 3;
+                        b
+                    })
+                    .collect()
+            })
+            .collect();
+        for split in splits {
+            let mut parts = [Part::default(); MAX_PARTS];
+            for (n, (tag, bonus)) in group.iter().zip(&split).enumerate() {
+                parts[n] = Part {
+                    target: *tag,
+                    bonus: *bonus,
+                };
+            }
+            let c = Command::Rapid {
+                unit,
+                parts,
+                n: k as u8,
+            };
+            if game.check(seat, &c).is_ok() {
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// One command played, or two or more to choose among.

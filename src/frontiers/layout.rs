@@ -82,19 +82,28 @@ pub enum SkirmishTool {
     Crate,
     /// A click lays an objective (R148).
     Objective,
-    /// A click takes the piece there off the layout.
+    /// A click lays a door or a window of the chosen kind on the wall of
+    /// a building element nearest it (R117).
+    Opening,
+    /// Two clicks: the distance between them, in mm and LNS (R100) or
+    /// inches.
+    Measure,
+    /// A click takes the piece there off the layout: a door or a window
+    /// within reach of its wall first.
     Delete,
 }
 
 impl SkirmishTool {
     /// Every tool, in the panel's order.
-    pub const ALL: [SkirmishTool; 7] = [
+    pub const ALL: [SkirmishTool; 9] = [
         SkirmishTool::Select,
         SkirmishTool::Terrain,
         SkirmishTool::Building,
+        SkirmishTool::Opening,
         SkirmishTool::Unit,
         SkirmishTool::Crate,
         SkirmishTool::Objective,
+        SkirmishTool::Measure,
         SkirmishTool::Delete,
     ];
 
@@ -107,6 +116,8 @@ impl SkirmishTool {
             SkirmishTool::Unit => "Unit",
             SkirmishTool::Crate => "Crate",
             SkirmishTool::Objective => "Objective",
+            SkirmishTool::Opening => "Door/window",
+            SkirmishTool::Measure => "Measure",
             SkirmishTool::Delete => "Delete",
         }
     }
@@ -127,6 +138,14 @@ pub struct SkirmishLayout {
     pub terrain: TerrainKind,
     /// The building the building tool places.
     pub building: Building,
+    /// What the opening tool lays: a door or a window.
+    pub opening: sandtable_frontiers::setup::OpeningKind,
+    /// Rulers and readings in inches rather than millimetres.
+    pub inches: bool,
+    /// The first point of a measurement, waiting for the second.
+    pub measure_from: Option<Pt>,
+    /// The last measurement, in words.
+    pub reading: Option<String>,
     /// The side units are placed for.
     pub side: u8,
     /// The unit type the unit tool places, by data id.
@@ -160,6 +179,10 @@ impl SkirmishLayout {
             tool: SkirmishTool::Select,
             terrain: TerrainKind::Vegetation,
             building: Building::Room,
+            opening: sandtable_frontiers::setup::OpeningKind::Door,
+            inches: false,
+            measure_from: None,
+            reading: None,
             side: 0,
             unit: "lg_trooper".to_owned(),
             drawing: Vec::new(),
@@ -175,6 +198,21 @@ impl SkirmishLayout {
     /// The setup the table shows.
     pub fn setup(&self) -> &Setup {
         &self.draft.layout().setup
+    }
+
+    /// The distance from `a` to `b` in words: mm and LNS (R100), or
+    /// inches.
+    pub fn measure(&self, a: Pt, b: Pt) -> String {
+        let mm = f64::from(a.x - b.x).hypot(f64::from(a.y - b.y));
+        if self.inches {
+            format!(
+                "{:.1}\" from {a} to {b}",
+                mm / crate::hud::rulers::MM_PER_INCH
+            )
+        } else {
+            let lns = f64::from(self.setup().switches.lns_mm);
+            format!("{mm:.0} mm, {:.1} LNS, from {a} to {b} (R100)", mm / lns)
+        }
     }
 }
 
@@ -392,7 +430,24 @@ fn tool_edit(layout: &mut SkirmishLayout, to: Pt) -> Option<SkirmishEdit> {
         }),
         SkirmishTool::Crate => Some(SkirmishEdit::AddCrate(to)),
         SkirmishTool::Objective => Some(SkirmishEdit::AddObjective(to)),
-        SkirmishTool::Delete => piece_at(setup, to).map(SkirmishEdit::DeletePiece),
+        SkirmishTool::Opening => Some(SkirmishEdit::AddOpening {
+            kind: layout.opening,
+            at: to,
+        }),
+        SkirmishTool::Measure => {
+            match layout.measure_from.take() {
+                None => {
+                    layout.measure_from = Some(to);
+                    layout.reading = None;
+                }
+                Some(from) => layout.reading = Some(layout.measure(from, to)),
+            }
+            None
+        }
+        SkirmishTool::Delete => match super::draft::opening_at(setup, to) {
+            Some((element, opening)) => Some(SkirmishEdit::DeleteOpening { element, opening }),
+            None => piece_at(setup, to).map(SkirmishEdit::DeletePiece),
+        },
     }
 }
 
@@ -434,6 +489,8 @@ fn apply_skirmish_layout_requests(
             }),
             SkirmishLayoutRequest::Cancel => {
                 layout.drawing.clear();
+                layout.measure_from = None;
+                layout.reading = None;
                 layout.selected = None;
                 layout.corner = None;
                 layout.grabbed = None;
@@ -502,6 +559,9 @@ fn apply_skirmish_layout_requests(
                     | SkirmishEdit::MoveCorner { piece, .. } => Some(*piece),
                     SkirmishEdit::PlaceUnit { .. } => {
                         Some(Piece::Unit(setup.units.len().saturating_sub(1)))
+                    }
+                    SkirmishEdit::PlaceBuilding { building, .. } if building.is_ruin() => {
+                        Some(Piece::Terrain(setup.terrain.len().saturating_sub(1)))
                     }
                     SkirmishEdit::PlaceBuilding { .. } => {
                         Some(Piece::Element(setup.elements.len().saturating_sub(1)))

@@ -252,10 +252,35 @@ fn draw_skirmish_layout_panel(
                 SkirmishTool::Objective => {
                     ui.label("Click where an objective lies (R148).");
                 }
+                SkirmishTool::Opening => {
+                    ui.horizontal(|ui| {
+                        use sandtable_frontiers::setup::OpeningKind;
+                        ui.selectable_value(&mut layout.opening, OpeningKind::Door, "Door");
+                        ui.selectable_value(&mut layout.opening, OpeningKind::Window, "Window");
+                    });
+                    ui.label(format!(
+                        "Click a building's wall: a {} {} mm wide lies there, the nearest space behind it (R117). Delete takes one away.",
+                        match layout.opening {
+                            sandtable_frontiers::setup::OpeningKind::Door => "door",
+                            sandtable_frontiers::setup::OpeningKind::Window => "window",
+                        },
+                        super::draft::opening_width(layout.opening)
+                    ));
+                }
+                SkirmishTool::Measure => {
+                    ui.label(match layout.measure_from {
+                        Some(from) => format!("From {from}: click where the measure ends; Escape lets go."),
+                        None => "Click two points: the distance between them.".to_owned(),
+                    });
+                    if let Some(reading) = &layout.reading {
+                        ui.label(egui::RichText::new(reading).strong());
+                    }
+                }
                 SkirmishTool::Delete => {
-                    ui.label("Click a piece to take it off the layout.");
+                    ui.label("Click a piece to take it off the layout, or a door or a window on its wall.");
                 }
             }
+            ui.checkbox(&mut layout.inches, "Rulers and readings in inches");
             if let Some(piece) = layout.selected {
                 ui.separator();
                 ui.label(format!("Selected: {}", piece_words(layout, piece)));
@@ -406,24 +431,94 @@ fn draw_skirmish_layout_panel(
 }
 
 /// The corners of the terrain piece being laid, joined on the table, and
-/// the units' ids over them.
+/// the units' ids over them; the rulers along the near and left edges,
+/// the measure being taken from its first point to the pointer, and the
+/// ghost of what a click or a drag would lay: the building under the
+/// pointer, the piece or corner being dragged.
 fn mark_drawing(
     mut contexts: EguiContexts,
     camera: Query<(&Camera, &GlobalTransform), Without<bevy_egui::PrimaryEguiContext>>,
     layout: Res<SkirmishLayout>,
     units: Query<(&super::table::UnitPiece, &Transform)>,
+    pointer: Res<super::hand::PointerAt>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_at)) = camera.single() else {
         return Ok(());
     };
     let labels = TableLabels::new(ctx, cam, cam_at);
+    let table = layout.setup().table;
+    crate::hud::rulers::draw_edge_rulers(
+        &labels,
+        (f64::from(table.0), f64::from(table.1)),
+        f64::from(super::UNIT_MM),
+        layout.inches,
+    );
+    let screen = |p: Pt| labels.screen(super::world_pt(table, p));
+    let ghost = egui::Color32::from_rgba_unmultiplied(250, 250, 250, 150);
+    let outline = |corners: &[Pt]| -> Vec<egui::Pos2> {
+        corners
+            .iter()
+            .chain(corners.first())
+            .filter_map(|p| screen(*p))
+            .collect()
+    };
+    if let Some(at) = pointer.0 {
+        match layout.tool {
+            // The measure from its first point to the pointer.
+            SkirmishTool::Measure => {
+                if let Some(from) = layout.measure_from {
+                    let line: Vec<egui::Pos2> =
+                        [from, at].iter().filter_map(|p| screen(*p)).collect();
+                    labels.line(line, egui::Color32::from_rgb(255, 240, 150));
+                    labels.pointer_bar(layout.measure(from, at));
+                }
+            }
+            SkirmishTool::Building => {
+                labels.line(outline(&layout.building.outline(at)), ghost);
+            }
+            SkirmishTool::Select => {
+                if let Some((piece, corner, from)) = layout.grabbed {
+                    let (dx, dy) = (at.x - from.x, at.y - from.y);
+                    let moved = |q: &Pt| Pt::new(q.x + dx, q.y + dy);
+                    let setup = layout.setup();
+                    let corners: Option<Vec<Pt>> = match piece {
+                        Piece::Terrain(i) => setup.terrain.get(i).map(|t| t.corners.clone()),
+                        Piece::Element(i) => setup.elements.get(i).map(|e| e.corners.clone()),
+                        _ => None,
+                    };
+                    match (corners, corner) {
+                        // A corner dragged: the polygon with it moved.
+                        (Some(mut c), Some(k)) if k < c.len() => {
+                            c[k] = moved(&c[k]);
+                            labels.line(outline(&c), ghost);
+                        }
+                        (Some(c), _) => {
+                            let c: Vec<Pt> = c.iter().map(moved).collect();
+                            labels.line(outline(&c), ghost);
+                        }
+                        // A unit, crate or objective: a ring where it goes.
+                        (None, _) if at != from => {
+                            if let Some(p) = screen(at) {
+                                labels.painter.circle_stroke(
+                                    p,
+                                    10.0,
+                                    egui::Stroke::new(2.0, ghost),
+                                );
+                            }
+                        }
+                        (None, _) => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
     for (u, at) in &units {
         if let Some(p) = labels.screen(at.translation + Vec3::Y * 0.9) {
             labels.boxed(p, u.tag.clone(), 12.0, egui::Color32::from_black_alpha(170));
         }
     }
-    let table = layout.setup().table;
     // Each deployment strip's inner edge, across the table (R146).
     for (side, depth) in layout.setup().deploy_strips() {
         let (d, w) = (i32::from(table.1), i32::from(table.0));

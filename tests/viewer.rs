@@ -36,6 +36,7 @@ impl Plays for SealedBids {
         sandtable_bots::contract::random(self, seat, &mut rng).map(|command| Decision {
             command,
             playouts: 0,
+            value: None,
         })
     }
 }

@@ -1672,7 +1672,12 @@ const OVERRUN_SHARE: u32 = 10;
 /// family (the orders with no card to play, a lone unit's move or
 /// deployment) is the greedy's: the shared search takes a lone listed
 /// command as it stands.
-pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Command, u64)> {
+pub fn mcts(
+    game: &Game,
+    seat: Seat,
+    budget: Budget,
+    seed: u64,
+) -> Option<(Command, u64, Option<f32>)> {
     let start = std::time::Instant::now();
     // A share of the time kept for the step under way when it runs out.
     let budget = match budget {
@@ -1693,7 +1698,7 @@ pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Comma
             Budget::Iterations(_) => None,
             Budget::Within { time, .. } | Budget::Time(time) => Some(start + time),
         };
-        return greedy_by(game, seat, seed, deadline).map(|c| (c, 0));
+        return greedy_by(game, seat, seed, deadline).map(|c| (c, 0, None));
     }
     // The time budget counts from the call: what the listing took is
     // taken from it.
@@ -1705,7 +1710,7 @@ pub fn mcts(game: &Game, seat: Seat, budget: Budget, seed: u64) -> Option<(Comma
         budget,
         mix(seed, view_hash(game, seat)),
     )
-    .map(|s| (s.command, s.playouts))
+    .map(|s| (s.command, s.playouts, s.value))
 }
 
 #[cfg(test)]

@@ -286,13 +286,17 @@ impl BotConfig {
 }
 
 /// What a bot decided, with the work it took.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Decision<C> {
     /// The command, always legal for the seat.
     pub command: C,
     /// Playouts run by mcts (0 for the other bots, when only one command was
     /// legal, and when a time budget follows the line it chose before).
     pub playouts: u64,
+    /// The tree search's estimate of the seat's chances, from 0 (lost) to
+    /// 1 (won): its chosen line's mean value ([`search::Searched::value`]).
+    /// `None` for the other bots and where nothing was searched.
+    pub value: Option<f32>,
 }
 
 /// A rule system the bots play: the same three bots, each with the
@@ -342,6 +346,7 @@ impl Plays for Game {
                 (!legal.is_empty()).then(|| Decision {
                     command: legal[rng.random_range(0..legal.len())].command,
                     playouts: 0,
+                    value: None,
                 })
             }
             BotKind::Greedy => {
@@ -351,10 +356,15 @@ impl Plays for Game {
                 greedy::choose(&own, &mut rng).map(|command| Decision {
                     command,
                     playouts: 0,
+                    value: None,
                 })
             }
             BotKind::Mcts => mcts::choose(game, seed, config.seed, config.budget, config.threads)
-                .map(|(command, playouts)| Decision { command, playouts }),
+                .map(|(command, playouts, value)| Decision {
+                    command,
+                    playouts,
+                    value,
+                }),
         }
     }
 }
@@ -370,7 +380,7 @@ impl Plays for sandtable_warpspawn::Game {
         seat: Seat,
         config: &BotConfig,
     ) -> Option<Decision<sandtable_warpspawn::Command>> {
-        let (command, playouts) = match config.kind {
+        let (command, playouts, value) = match config.kind {
             BotKind::Mcts => warpspawn::mcts(
                 self,
                 seat,
@@ -379,17 +389,21 @@ impl Plays for sandtable_warpspawn::Game {
                 config.threads,
                 config.seen.careless(),
             )
-            .map(|s| (s.command, s.playouts))?,
-            BotKind::Greedy => (warpspawn::greedy(self, seat, config.seed)?, 0),
+            .map(|s| (s.command, s.playouts, s.value))?,
+            BotKind::Greedy => (warpspawn::greedy(self, seat, config.seed)?, 0, None),
             BotKind::Random => {
                 let mut rng = ChaCha8Rng::seed_from_u64(mix(
                     config.seed,
                     self.seen_hash(sandtable_warpspawn::Side(seat.0 as u8)),
                 ));
-                (contract::random(self, seat, &mut rng)?, 0)
+                (contract::random(self, seat, &mut rng)?, 0, None)
             }
         };
-        Some(Decision { command, playouts })
+        Some(Decision {
+            command,
+            playouts,
+            value,
+        })
     }
 
     /// Greedy's choice is worked out with a seed of its own (0): with its
@@ -424,18 +438,22 @@ impl Plays for sandtable_frontiers::Game {
         if next_seat(self) != Some(seat) {
             return None;
         }
-        let (command, playouts) = match config.kind {
+        let (command, playouts, value) = match config.kind {
             BotKind::Mcts => frontiers::mcts(self, seat, config.budget, config.seed)?,
-            BotKind::Greedy => (frontiers::greedy(self, seat, config.seed)?, 0),
+            BotKind::Greedy => (frontiers::greedy(self, seat, config.seed)?, 0, None),
             BotKind::Random => {
                 let mut rng =
                     ChaCha8Rng::seed_from_u64(mix(config.seed, frontiers::view_hash(self, seat)));
                 let mut own = self.clone();
                 own.redeal(seat, rng.random());
-                (contract::random(&own, seat, &mut rng)?, 0)
+                (contract::random(&own, seat, &mut rng)?, 0, None)
             }
         };
-        Some(Decision { command, playouts })
+        Some(Decision {
+            command,
+            playouts,
+            value,
+        })
     }
 }
 

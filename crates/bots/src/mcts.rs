@@ -212,17 +212,18 @@ thread_local! {
     static PLANS: RefCell<HashMap<(u64, u64), Command>> = RefCell::new(HashMap::new());
 }
 
-/// The search's command and the playouts it ran, or `None` when nothing is legal.
+/// The search's command, the playouts it ran and its estimate of the
+/// seat's chances, or `None` when nothing is legal.
 pub(crate) fn choose(
     game: &Game,
     seed: u64,
     plan_key: u64,
     budget: Budget,
     threads: u8,
-) -> Option<(Command, u64)> {
+) -> Option<(Command, u64, Option<f32>)> {
     let legal = game.legal_commands();
     if legal.len() <= 1 {
-        return legal.first().map(|l| (l.command, 0));
+        return legal.first().map(|l| (l.command, 0, None));
     }
     let timed = matches!(budget, Budget::Time(_));
     if timed {
@@ -233,7 +234,7 @@ pub(crate) fn choose(
         if let Some(command) = planned
             && legal.iter().any(|l| l.command == command)
         {
-            return Some((command, 0));
+            return Some((command, 0, None));
         }
     }
     let maps = Maps::new(game).with_base_reach(game);
@@ -246,7 +247,7 @@ pub(crate) fn choose(
         seed,
         threads,
     )?;
-    let (line, playouts) = (searched.line, searched.playouts);
+    let (line, playouts, value) = (searched.line, searched.playouts, searched.value);
     if timed && line.len() > 1 {
         // The positions before each later command of the line, reached on a
         // plain copy: a line ends at a roll, so no dice are rolled on the way.
@@ -264,5 +265,5 @@ pub(crate) fn choose(
             }
         });
     }
-    Some((line[0], playouts))
+    Some((line[0], playouts, value))
 }

@@ -182,7 +182,7 @@ pub fn result_for<G: GameState>(game: &G, seat: Seat) -> Option<f32> {
 }
 
 /// What a search decided.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Searched<C> {
     /// The first command of the chosen line: legal now for the seat.
     pub command: C,
@@ -190,6 +190,10 @@ pub struct Searched<C> {
     pub line: Vec<C>,
     /// Playouts run (0 when the seat had one legal command only).
     pub playouts: u64,
+    /// The chosen line's mean value for the seat, from 0 (lost) to 1
+    /// (won) as [`Judge::values`] gives it: the search's estimate of the
+    /// seat's chances with its best play; `None` without a search.
+    pub value: Option<f32>,
 }
 
 /// Applies `line` for the seats whose decision each command is; false when
@@ -474,6 +478,7 @@ fn start<G: GameState>(game: &G, seat: Seat) -> Start<G::Command> {
             command: l.command,
             line: vec![l.command],
             playouts: 0,
+            value: None,
         }));
     }
     Start::Search(legal)
@@ -529,15 +534,17 @@ fn choose<G: GameState>(
         }
     }
     match best {
-        Some((line, ..)) => Searched {
+        Some((line, visits, total)) => Searched {
             command: line[0],
             line: line.clone(),
             playouts,
+            value: Some((total / *visits as f64) as f32),
         },
         None => Searched {
             command: legal[0].command,
             line: vec![legal[0].command],
             playouts,
+            value: None,
         },
     }
 }

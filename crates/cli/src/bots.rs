@@ -213,7 +213,7 @@ pub fn play<F: Front>(front: &F, file: &Path, o: PlayOptions<'_>) -> Result<Stri
             if decided.is_none() {
                 stuck = Some(seat);
             }
-            let command = decided?.0;
+            let command = decided?.command;
             watching.about_to_play(game, seat, command);
             Some((command, kind))
         },
@@ -422,7 +422,9 @@ pub(crate) fn play_game_watched<F: Front>(
     while let Some(seat) = next_seat(&game) {
         let config = &bots[seat.index()].with_seen(watching.seen[seat.index()]);
         let started = Instant::now();
-        let (command, playouts) = front
+        let sandtable_bots::Decision {
+            command, playouts, ..
+        } = front
             .decide(&game, seat, config)
             .expect("seeded dice always leave a seat to act a legal command");
         if config.kind == BotKind::Mcts && playouts > 0 {

@@ -77,8 +77,8 @@ impl Front for Scenario {
         game: &Game,
         seat: Seat,
         bot: &sandtable_bots::BotConfig,
-    ) -> Option<(sandtable_cache::Command, u64)> {
-        sandtable_bots::decide(game, seat, bot).map(|d| (d.command, d.playouts))
+    ) -> Option<sandtable_bots::Decision<sandtable_cache::Command>> {
+        sandtable_bots::decide(game, seat, bot)
     }
 
     fn tally(&self, event: &Event, tallies: &mut Tallies) {

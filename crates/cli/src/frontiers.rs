@@ -82,8 +82,8 @@ impl Front for Skirmish {
         game: &Game,
         seat: Seat,
         bot: &sandtable_bots::BotConfig,
-    ) -> Option<(Command, u64)> {
-        sandtable_bots::decide(game, seat, bot).map(|d| (d.command, d.playouts))
+    ) -> Option<sandtable_bots::Decision<Command>> {
+        sandtable_bots::decide(game, seat, bot)
     }
 
     fn perft_note(&self) -> Option<&'static str> {

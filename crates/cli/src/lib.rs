@@ -10,6 +10,7 @@ pub mod bots;
 mod cache;
 pub mod frontiers;
 pub mod replay;
+pub mod review;
 pub mod simulate;
 mod warpspawn;
 
@@ -130,15 +131,16 @@ pub trait Front: Sync {
     /// What differs between a record's pins and this scenario and engine,
     /// in words.
     fn check_pins(&self, record: &Record<<Self::Game as GameState>::Command>) -> Vec<String>;
-    /// A bot's decision for the seat to act: the command, and the playouts
-    /// its search ran; `None` when the seat has no legal command (scripted
-    /// dice that have run out can leave none).
+    /// A bot's decision for the seat to act: the command, the playouts its
+    /// search ran and its estimate of the seat's chances; `None` when the
+    /// seat has no legal command (scripted dice that have run out can leave
+    /// none).
     fn decide(
         &self,
         game: &Self::Game,
         seat: Seat,
         bot: &sandtable_bots::BotConfig,
-    ) -> Option<(<Self::Game as GameState>::Command, u64)>;
+    ) -> Option<sandtable_bots::Decision<<Self::Game as GameState>::Command>>;
     /// What a bot of another seat sees of `seat` giving `command` in this
     /// position, before it is applied (`sandtable_bots::Plays::as_greedy`);
     /// a system whose bots model no one sees nothing (the default).

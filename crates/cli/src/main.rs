@@ -1,12 +1,13 @@
 //! `sandtable-cli`: Sandtable without a window. Validates scenario files, draws
-//! boards in the terminal, replays game records, simulates random games, and
-//! lets bots play and hold tournaments. A scenario's `rules:` field picks
+//! boards in the terminal, replays game records and looks back at them
+//! (each side's chances and the turning points), simulates random games,
+//! and lets bots play and hold tournaments. A scenario's `rules:` field picks
 //! the rule system; its front door (`sandtable_cli::Front`) starts the game,
 //! and everything after goes through the game contract. Files live in
 //! `sandtable-scenario`, bots in `sandtable-bots`.
 
 use sandtable_core::text::path_shown;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -125,6 +126,16 @@ enum Cmd {
         #[command(flatten)]
         thinking: bots::Thinking,
     },
+    /// Look back at a game record: each side's chance of winning after every decision, as the tree search estimates it, and the turning points
+    Review {
+        /// The game record (.moves); its [Scenario] header names the scenario
+        record: PathBuf,
+        /// The scenario file, where the record's header does not name it or it has moved
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+        #[command(flatten)]
+        args: sandtable_cli::review::ReviewArgs,
+    },
     /// Write a printable setup sheet: the table at 1:1 scale over several pages, and a list of every piece
     Print {
         /// Scenario file (.ron)
@@ -181,6 +192,16 @@ fn main() -> ExitCode {
         } => with_front!(&file, |front| {
             replay::show(front, &file, record.as_deref(), &seeing, cell_mm)
         }),
+        Cmd::Review {
+            record,
+            scenario,
+            args,
+        } => match scenario.map_or_else(|| scenario_of(&record), Ok) {
+            Err(failure) => Err(failure),
+            Ok(file) => with_front!(&file, |front| {
+                sandtable_cli::review::run(front, &record, &args, std::io::stderr().is_terminal())
+            }),
+        },
         Cmd::Play {
             file,
             record,
@@ -301,6 +322,34 @@ fn main() -> ExitCode {
             eprintln!("{}", printable(&failure.message));
             ExitCode::from(failure.code)
         }
+    }
+}
+
+/// The scenario a record's `[Scenario]` header names, or why none.
+fn scenario_of(record: &std::path::Path) -> Result<PathBuf, Failure> {
+    let text = sandtable_scenario::records::read_text(record)
+        .map_err(|e| Failure::new(1, e.to_string()))?;
+    // Only the headers are read here: any command line will do.
+    #[derive(Clone, Copy)]
+    struct AnyLine;
+    impl std::str::FromStr for AnyLine {
+        type Err = std::convert::Infallible;
+        fn from_str(_: &str) -> Result<AnyLine, Self::Err> {
+            Ok(AnyLine)
+        }
+    }
+    let parsed: sandtable_core::record::Record<AnyLine> =
+        sandtable_core::record::Record::parse(&text)
+            .map_err(|e| Failure::new(2, format!("{}: {e}", path_shown(record))))?;
+    match parsed.header(sandtable_core::record::header::SCENARIO) {
+        Some(header) => Ok(sandtable_scenario::records::scenario_path(record, header)),
+        None => Err(Failure::new(
+            1,
+            format!(
+                "{}: the record has no [Scenario] header: name its scenario with --scenario FILE.ron",
+                path_shown(record)
+            ),
+        )),
     }
 }
 

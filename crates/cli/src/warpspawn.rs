@@ -84,8 +84,8 @@ impl Front for Battle {
         game: &Game,
         seat: Seat,
         bot: &sandtable_bots::BotConfig,
-    ) -> Option<(Command, u64)> {
-        sandtable_bots::decide(game, seat, bot).map(|d| (d.command, d.playouts))
+    ) -> Option<sandtable_bots::Decision<Command>> {
+        sandtable_bots::decide(game, seat, bot)
     }
 
     fn as_greedy(&self, game: &Game, seat: Seat, command: &Command) -> Option<bool> {

@@ -76,7 +76,12 @@ impl Front for Bids {
 
     /// The contract's bots: a random command, or the search for mcts and
     /// greedy alike.
-    fn decide(&self, game: &SealedBids, seat: Seat, bot: &BotConfig) -> Option<(Cmd, u64)> {
+    fn decide(
+        &self,
+        game: &SealedBids,
+        seat: Seat,
+        bot: &BotConfig,
+    ) -> Option<sandtable_bots::Decision<Cmd>> {
         use rand::SeedableRng;
         let command = match (bot.kind, bot.budget) {
             (BotKind::Random, _) => {
@@ -88,7 +93,11 @@ impl Front for Bids {
             }
             (_, Budget::Time(_)) => sandtable_bots::contract::mcts(game, seat, 100, bot.seed),
         }?;
-        Some((command, 0))
+        Some(sandtable_bots::Decision {
+            command,
+            playouts: 0,
+            value: None,
+        })
     }
 
     fn tally(&self, event: &Happened, tallies: &mut Tallies) {

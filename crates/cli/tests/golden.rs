@@ -122,6 +122,25 @@ fn cases() -> Vec<(String, Vec<String>)> {
         &["play", skirmish, "--record", hut, "--json"],
     );
     add("perft-frontiers-skirmish", &["perft", skirmish, "2"]);
+    // Looking back at a record: the search's chances after every decision
+    // and the turning points, for every system; a record that names no
+    // scenario is refused, saying how to name one.
+    for (name, record, iterations) in [
+        (
+            "review-cache-open-field-capture",
+            "crates/cli/tests/data/open-field-capture.moves",
+            "30",
+        ),
+        ("review-warpspawn-flank-march", flank_moves, "30"),
+        (
+            "review-frontiers-person-wins-legion",
+            "crates/cli/tests/data/skirmish-person-wins-legion.moves",
+            "20",
+        ),
+    ] {
+        add(name, &["review", record, "--mcts-iterations", iterations]);
+    }
+    add("review-no-scenario", &["review", skirmish_moves]);
     let confrontation = "scenarios/frontiers/confrontation.ron";
     add(
         "simulate-frontiers-confrontation",

@@ -10,6 +10,7 @@ pub mod game;
 pub mod grid;
 pub mod hash;
 pub mod record;
+pub mod replay;
 pub mod setup;
 pub mod text;
 pub mod undo;

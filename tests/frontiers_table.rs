@@ -1442,7 +1442,7 @@ fn a_finished_skirmish_shows_its_outcome_first() {
         format!("Over after turn {turn}: {name} won")
     );
     // Who destroyed what, in words (R145): the CLI's `play` of this record
-    // ends "AP destroyed: Legion 35, Zirl 75".
+    // ends "Legion has destroyed 35 AP of Zirl, Zirl 75 of Legion".
     assert_eq!(
         state_lines(active)[1],
         "Legion has destroyed 35 AP of Zirl, Zirl 75 of Legion (R145)"

@@ -58,11 +58,12 @@ pub fn state_lines(active: &ActiveSkirmish) -> Vec<String> {
     };
     let mut lines = vec![first];
     // Who destroyed what: each side's AP of the other's units (R145).
-    let ap = game.ap_destroyed();
-    let (a, b) = (&setup.sides[0].name, &setup.sides[1].name);
     lines.push(format!(
-        "{a} has destroyed {} AP of {b}, {b} {} of {a} (R145)",
-        ap[0], ap[1]
+        "{} (R145)",
+        sandtable_frontiers::text::destroyed_words(
+            [&setup.sides[0].name, &setup.sides[1].name],
+            game.ap_destroyed()
+        )
     ));
     lines.push(goal_line(game));
     for side in 0..2u8 {

@@ -1698,10 +1698,7 @@ impl Game {
             ),
             Event::Ended { ending, ap } => {
                 let names = &self.setup().sides;
-                let score = format!(
-                    "AP destroyed: {} {}, {} {}",
-                    names[0].name, ap[0], names[1].name, ap[1]
-                );
+                let score = crate::text::destroyed_words([&names[0].name, &names[1].name], *ap);
                 match ending {
                     Ending::Won(s) => {
                         format!("{} wins (R145); {score}", names[s.index()].name)

@@ -352,14 +352,20 @@ fn cell_char(game: &Game, p: Pt, cell: i32) -> char {
     '.'
 }
 
+/// Who destroyed what (R145): "Legion has destroyed 35 AP of Zirl, Zirl
+/// 75 of Legion", for sides named `names` that destroyed `ap` each.
+pub fn destroyed_words(names: [&str; 2], ap: [u16; 2]) -> String {
+    let [a, b] = names;
+    format!(
+        "{a} has destroyed {} AP of {b}, {b} {} of {a}",
+        ap[0], ap[1]
+    )
+}
+
 /// The status line: the turn, whose activation, the AP destroyed.
 pub fn status(game: &Game) -> String {
     let sides = &game.setup().sides;
-    let ap = game.ap_destroyed();
-    let score = format!(
-        "AP destroyed: {} {}, {} {}",
-        sides[0].name, ap[0], sides[1].name, ap[1]
-    );
+    let score = destroyed_words([&sides[0].name, &sides[1].name], game.ap_destroyed());
     match game.ending() {
         Some(Ending::Won(s)) => format!("over: {} won; {score}", sides[s.index()].name),
         Some(Ending::Draw(why)) => format!("over: a draw, {why}; {score}"),

@@ -2344,3 +2344,44 @@ fn replay_a_person_s_win(person: usize) {
         "the person's side wins"
     );
 }
+
+/// A game between bots, watched: paused, no bot plays; going on at the
+/// fastest pace, they play; paused again, they stop after the command
+/// under way and the game waits as it stands.
+#[test]
+fn a_game_of_bots_is_watched_paused_and_gone_on_with() {
+    use sandtable::session::{BotPace, BotsPaused, Seat as TableSeat};
+    let mut app = headless();
+    app.insert_resource(BotsPaused(true))
+        .insert_resource(BotPace(std::time::Duration::ZERO));
+    open(&mut app, &scenario("skirmish.ron"));
+    app.world_mut().resource_mut::<Seats>().0 = vec![TableSeat::Bot(1), TableSeat::Bot(1)];
+    let run = |app: &mut App, updates: usize| {
+        for _ in 0..updates {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            app.update();
+        }
+    };
+    run(&mut app, 100);
+    assert_eq!(skirmish(&app).record.len(), 0, "paused: no bot plays");
+    app.insert_resource(BotsPaused(false));
+    let mut played = 0;
+    for _ in 0..2000 {
+        run(&mut app, 1);
+        played = skirmish(&app).record.len();
+        if played >= 10 {
+            break;
+        }
+    }
+    assert!(played >= 10, "going on, the bots play: {played}");
+    app.insert_resource(BotsPaused(true));
+    // The command under way, if a bot was thinking, lands; then none.
+    run(&mut app, 50);
+    let stopped = skirmish(&app).record.len();
+    run(&mut app, 200);
+    assert_eq!(
+        skirmish(&app).record.len(),
+        stopped,
+        "paused again: it waits"
+    );
+}

@@ -59,6 +59,7 @@ pub struct BotPanel<'w> {
     new_game: MessageWriter<'w, NewGameRequest>,
     typed: ResMut<'w, crate::session::dice::TypedRolls>,
     real_dice: MessageWriter<'w, crate::cache::play::RealDiceRequest>,
+    controls: crate::hud::BotControls<'w>,
 }
 
 /// What the top of the play panel shows: the turn, the command buttons and
@@ -434,6 +435,9 @@ fn draw_panels(
             .collect();
         if crate::hud::seat_chooser(ui, &players, &mut bots.seats, files.served()) {
             bots.new_game.write(NewGameRequest::default());
+        }
+        if files.served().is_none() {
+            bots.controls.row(ui, &bots.seats);
         }
         // Real dice rolled beside the table, typed in before each command
         // that rolls (R30).

@@ -289,6 +289,7 @@ struct SkirmishButtons<'w> {
     hints: MessageWriter<'w, crate::session::HintRequest>,
     new_game: MessageWriter<'w, crate::session::NewGameRequest>,
     layout: MessageWriter<'w, crate::mode::SetLayoutMode>,
+    bots: crate::hud::BotControls<'w>,
 }
 
 /// The skirmish's panel.
@@ -348,6 +349,9 @@ fn draw_skirmish_panel(
                     buttons
                         .new_game
                         .write(crate::session::NewGameRequest::default());
+                }
+                if buttons.files.served().is_none() {
+                    buttons.bots.row(ui, &seats);
                 }
                 ui.label(match skirmish.viewer {
                     Viewer::Referee => "You see everything (the referee's view).".to_owned(),

@@ -972,6 +972,49 @@ pub fn seat_chooser(
     new_game
 }
 
+/// The bots' pace and pause, for a panel: shown while a bot holds a seat.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct BotControls<'w> {
+    pace: ResMut<'w, crate::session::BotPace>,
+    paused: ResMut<'w, crate::session::BotsPaused>,
+}
+
+impl BotControls<'_> {
+    /// A row under the players while a bot holds a seat: **Pause** (or
+    /// **Go on**) and the pace the bots play at, so that a person watching
+    /// a game of bots may stop to look.
+    pub fn row(&mut self, ui: &mut egui::Ui, seats: &crate::session::Seats) {
+        if !seats
+            .0
+            .iter()
+            .any(|s| matches!(s, crate::session::Seat::Bot(_)))
+        {
+            return;
+        }
+        ui.horizontal(|ui| {
+            let label = if self.paused.0 { "Go on" } else { "Pause" };
+            if ui
+                .button(label)
+                .on_hover_text("the bots stop after the command under way, until they go on")
+                .clicked()
+            {
+                self.paused.0 = !self.paused.0;
+            }
+            let now = crate::session::BOT_PACES
+                .iter()
+                .find(|(_, d)| *d == self.pace.0)
+                .map_or("its own pace", |(words, _)| *words);
+            egui::ComboBox::from_id_salt("bot-pace")
+                .selected_text(format!("bots: {now}"))
+                .show_ui(ui, |ui| {
+                    for (words, pace) in crate::session::BOT_PACES {
+                        ui.selectable_value(&mut self.pace.0, pace, words);
+                    }
+                });
+        });
+    }
+}
+
 /// What the panel says of a seat of a served game: who plays it, whether
 /// they are there, and what they owe (a sealed decision's content never).
 /// While the table is not connected to its server (`heard` false: joining

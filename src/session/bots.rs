@@ -98,6 +98,7 @@ fn start_bot_thinking<S: TableSystem>(
     seats: Res<Seats>,
     thinking: Option<Res<Thinking<S>>>,
     pace: Res<BotPace>,
+    paused: Option<Res<super::BotsPaused>>,
     last: Option<Res<LastBotMove<S>>>,
     mode: Res<State<Mode>>,
     time: Res<Time<Real>>,
@@ -112,6 +113,7 @@ fn start_bot_thinking<S: TableSystem>(
         || *mode.get() != Mode::Play
         || active.handover.is_some()
         || wait.is_some_and(|w| w.0)
+        || paused.is_some_and(|p| p.0)
         || last.is_some_and(|l| time.elapsed() < l.0 + pace.0)
     {
         return;

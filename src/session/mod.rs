@@ -20,7 +20,9 @@ pub mod open;
 pub mod remote;
 pub mod seats;
 
-pub use seats::{BotPace, HINT_STRENGTH, HintRequest, NewGameRequest, Seat, Seats};
+pub use seats::{
+    BOT_PACES, BotPace, BotsPaused, HINT_STRENGTH, HintRequest, NewGameRequest, Seat, Seats,
+};
 
 pub(super) fn plugin(app: &mut App) {
     remote::plugin(app);
@@ -37,6 +39,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Seats>()
         .init_resource::<SeatView>()
         .init_resource::<BotPace>()
+        .init_resource::<BotsPaused>()
         .init_resource::<Notice>()
         .init_resource::<dice::TypedRolls>()
         .init_resource::<KeepOpen>()

@@ -87,6 +87,19 @@ impl Default for BotPace {
     }
 }
 
+/// Whether the bots wait: a game between bots stopped to look at, until
+/// it goes on ([`BotPace`] its pace then).
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct BotsPaused(pub bool);
+
+/// The paces a person may watch bots at: a step a second, the table's own
+/// (the default), as fast as the table draws.
+pub const BOT_PACES: [(&str, Duration); 3] = [
+    ("a step a second", Duration::from_secs(1)),
+    ("the table's pace", Duration::from_millis(700)),
+    ("as fast as the table draws", Duration::ZERO),
+];
+
 /// Ask for a hint for the person to move.
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HintRequest;

@@ -111,6 +111,9 @@ fn draw_battle_panel(
                 .new_game
                 .write(crate::session::NewGameRequest::default());
         }
+        if files.files.served().is_none() {
+            files.bots.row(ui, &seats);
+        }
         // The phase bar's buttons keep their place whatever is shown below.
         ui.horizontal(|ui| {
                 let may_play = battle.handover.is_none() && choices.side.is_some();
@@ -288,6 +291,7 @@ struct BattleButtons<'w> {
     hint: Res<'w, super::play::BattleHint>,
     hints: MessageWriter<'w, crate::session::HintRequest>,
     new_game: MessageWriter<'w, crate::session::NewGameRequest>,
+    bots: crate::hud::BotControls<'w>,
 }
 
 /// Each side's victory points (R81) as a bar against the larger of the two.

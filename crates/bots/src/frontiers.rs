@@ -54,7 +54,7 @@ use sandtable_frontiers::templates::{LARGE_MM, SMALL_MM};
 use sandtable_frontiers::turn::Phase;
 use sandtable_frontiers::{Command, Game};
 
-use crate::search::{Judge, less_time, result_for, search};
+use crate::search::{Judge, Sight, less_time, result_for, search_seeing};
 use crate::{Budget, mix};
 
 /// A hash of what `seat` may know of `game` (R149): the game's state as
@@ -1678,6 +1678,17 @@ pub fn mcts(
     budget: Budget,
     seed: u64,
 ) -> Option<(Command, u64, Option<f32>)> {
+    mcts_seeing(game, seat, budget, seed, Sight::Own)
+}
+
+/// As [`mcts`], knowing what `sight` says.
+pub fn mcts_seeing(
+    game: &Game,
+    seat: Seat,
+    budget: Budget,
+    seed: u64,
+    sight: Sight,
+) -> Option<(Command, u64, Option<f32>)> {
     let start = std::time::Instant::now();
     // A share of the time kept for the step under way when it runs out.
     let budget = match budget {
@@ -1703,12 +1714,14 @@ pub fn mcts(
     // The time budget counts from the call: what the listing took is
     // taken from it.
     let budget = less_time(budget, start.elapsed());
-    search(
+    search_seeing(
         game,
         seat,
-        Balance::default(),
+        Balance::default,
         budget,
         mix(seed, view_hash(game, seat)),
+        1,
+        sight,
     )
     .map(|s| (s.command, s.playouts, s.value))
 }

@@ -207,6 +207,10 @@ pub struct BotConfig {
     pub threads: u8,
     /// What the bot has seen of the other seats' play so far.
     pub seen: Seen,
+    /// What mcts may know of the position: its seat's view at the table,
+    /// or every secret when a finished game is looked back at
+    /// ([`search::Sight`]).
+    pub sight: search::Sight,
 }
 
 /// What a bot has seen of the other seats' play: of their commands where
@@ -249,7 +253,13 @@ impl BotConfig {
             budget: Budget::Iterations(DEFAULT_ITERATIONS),
             threads: 1,
             seen: Seen::default(),
+            sight: search::Sight::Own,
         }
+    }
+
+    /// The same bot, knowing what `sight` says.
+    pub fn with_sight(self, sight: search::Sight) -> BotConfig {
+        BotConfig { sight, ..self }
     }
 
     /// The same bot, having seen `seen` of the other seats' play.
@@ -359,12 +369,13 @@ impl Plays for Game {
                     value: None,
                 })
             }
-            BotKind::Mcts => mcts::choose(game, seed, config.seed, config.budget, config.threads)
-                .map(|(command, playouts, value)| Decision {
+            BotKind::Mcts => {
+                mcts::choose(game, seed, config).map(|(command, playouts, value)| Decision {
                     command,
                     playouts,
                     value,
-                }),
+                })
+            }
         }
     }
 }
@@ -381,15 +392,8 @@ impl Plays for sandtable_warpspawn::Game {
         config: &BotConfig,
     ) -> Option<Decision<sandtable_warpspawn::Command>> {
         let (command, playouts, value) = match config.kind {
-            BotKind::Mcts => warpspawn::mcts(
-                self,
-                seat,
-                config.budget,
-                config.seed,
-                config.threads,
-                config.seen.careless(),
-            )
-            .map(|s| (s.command, s.playouts, s.value))?,
+            BotKind::Mcts => warpspawn::mcts_seeing(self, seat, config, config.seen.careless())
+                .map(|s| (s.command, s.playouts, s.value))?,
             BotKind::Greedy => (warpspawn::greedy(self, seat, config.seed)?, 0, None),
             BotKind::Random => {
                 let mut rng = ChaCha8Rng::seed_from_u64(mix(
@@ -439,7 +443,9 @@ impl Plays for sandtable_frontiers::Game {
             return None;
         }
         let (command, playouts, value) = match config.kind {
-            BotKind::Mcts => frontiers::mcts(self, seat, config.budget, config.seed)?,
+            BotKind::Mcts => {
+                frontiers::mcts_seeing(self, seat, config.budget, config.seed, config.sight)?
+            }
             BotKind::Greedy => (frontiers::greedy(self, seat, config.seed)?, 0, None),
             BotKind::Random => {
                 let mut rng =

@@ -33,7 +33,7 @@ use sandtable_core::game::Seat;
 use crate::Budget;
 use crate::eval::{self, Maps};
 use crate::lines::{Line, Lines, MIN_GAIN};
-use crate::search::{Judge, search_trees};
+use crate::search::Judge;
 
 /// Exploration constant of UCT, for values in 0..=1.
 const EXPLORATION: f32 = 0.15;
@@ -217,10 +217,9 @@ thread_local! {
 pub(crate) fn choose(
     game: &Game,
     seed: u64,
-    plan_key: u64,
-    budget: Budget,
-    threads: u8,
+    config: &crate::BotConfig,
 ) -> Option<(Command, u64, Option<f32>)> {
+    let (plan_key, budget, threads) = (config.seed, config.budget, config.threads);
     let legal = game.legal_commands();
     if legal.len() <= 1 {
         return legal.first().map(|l| (l.command, 0, None));
@@ -239,13 +238,14 @@ pub(crate) fn choose(
     }
     let maps = Maps::new(game).with_base_reach(game);
     let seat = Seat(game.current_player().0);
-    let searched = search_trees(
+    let searched = crate::search::search_seeing(
         game,
         seat,
         || Cache::new(game, &maps),
         budget,
         seed,
         threads,
+        config.sight,
     )?;
     let (line, playouts, value) = (searched.line, searched.playouts, searched.value);
     if timed && line.len() > 1 {

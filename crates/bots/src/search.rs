@@ -181,6 +181,19 @@ pub fn result_for<G: GameState>(game: &G, seat: Seat) -> Option<f32> {
     }
 }
 
+/// What a search may know of the position: the searching seat's view, as
+/// a player at the table (every iteration deals again what the seat may
+/// not see, and the dice to come; R30, R57), or everything but the dice to
+/// come, as the referee of a finished game looking back at it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Sight {
+    /// The seat's own view: what a bot at the table knows.
+    #[default]
+    Own,
+    /// Every secret as it stands; only the dice are drawn afresh.
+    All,
+}
+
 /// What a search decided.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Searched<C> {
@@ -217,6 +230,7 @@ struct Tree<'a, G: GameState, J> {
     seat: Seat,
     judge: J,
     open: bool,
+    sight: Sight,
     exploration: f32,
     playout_limit: usize,
     widening: bool,
@@ -233,11 +247,12 @@ struct Tree<'a, G: GameState, J> {
 }
 
 impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
-    fn new(root: &'a G, seat: Seat, judge: J, seed: u64) -> Tree<'a, G, J> {
+    fn new(root: &'a G, seat: Seat, judge: J, seed: u64, sight: Sight) -> Tree<'a, G, J> {
         Tree {
             root,
             seat,
             open: judge.open_loop(root, seat),
+            sight,
             exploration: judge.exploration(),
             playout_limit: judge.playout_limit(),
             widening: judge.widening(),
@@ -285,7 +300,11 @@ impl<'a, G: GameState, J: Judge<G>> Tree<'a, G, J> {
         self.game.clone_from(self.root);
         if self.open {
             let seed = self.rng.random();
-            self.game.redeal(self.seat, seed);
+            match self.sight {
+                Sight::Own => self.game.redeal(self.seat, seed),
+                // The referee's: the secrets as they are, the dice anew.
+                Sight::All => self.game.reseed(seed),
+            }
         }
         self.path.clear();
         self.path.push(0);
@@ -565,40 +584,45 @@ pub fn search<G: GameState, J: Judge<G>>(
         Start::Answer(answer) => return answer,
     };
     let budget = less_time(budget, began.elapsed());
-    let grown = Tree::new(game, seat, judge, mix(seed, 0)).grow(budget, 1);
+    let grown = Tree::new(game, seat, judge, mix(seed, 0), Sight::Own).grow(budget, 1);
     Some(choose(game, seat, &legal, vec![grown]))
 }
 
 /// As [`search`], with `trees` trees at once, one a thread, each with a
-/// judge that `judge` makes (see the module doc).
-pub fn search_trees<G, J>(
+/// judge that `judge` makes (see the module doc), knowing what `sight`
+/// says.
+pub fn search_seeing<G, J>(
     game: &G,
     seat: Seat,
     judge: impl Fn() -> J + Sync,
     budget: Budget,
     seed: u64,
     trees: u8,
+    sight: Sight,
 ) -> Option<Searched<G::Command>>
 where
     G: GameState,
     J: Judge<G>,
 {
     let trees = u32::from(trees.max(1));
-    if trees == 1 {
-        return search(game, seat, judge(), budget, seed);
-    }
     let began = Instant::now();
     let legal = match start(game, seat) {
         Start::Search(legal) => legal,
         Start::Answer(answer) => return answer,
     };
     let budget = less_time(budget, began.elapsed());
+    if trees == 1 {
+        // One tree: grown here, as `search` grows it.
+        let grown = Tree::new(game, seat, judge(), mix(seed, 0), sight).grow(budget, 1);
+        return Some(choose(game, seat, &legal, vec![grown]));
+    }
     let results = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..trees)
             .map(|t| {
                 let judge = &judge;
                 scope.spawn(move || {
-                    Tree::new(game, seat, judge(), mix(seed, u64::from(t))).grow(budget, trees)
+                    Tree::new(game, seat, judge(), mix(seed, u64::from(t)), sight)
+                        .grow(budget, trees)
                 })
             })
             .collect();

@@ -51,7 +51,7 @@ use sandtable_warpspawn::{
     density_modifier, range_modifier, ratio_row,
 };
 
-use crate::search::{Judge, Searched, result_for, search_trees};
+use crate::search::{Judge, Searched, Sight, result_for, search_seeing};
 use crate::{Budget, mix};
 
 /// The most of the other side's turns that a playout of mcts answers with
@@ -852,7 +852,23 @@ pub fn mcts(
     trees: u8,
     careless: f32,
 ) -> Option<Searched<Command>> {
-    search_trees(
+    let config = crate::BotConfig::new(crate::BotKind::Mcts, seed)
+        .with_budget(budget)
+        .with_threads(trees);
+    mcts_seeing(game, seat, &config, careless)
+}
+
+/// As [`mcts`], with `config`'s budget, seed, trees and sight
+/// ([`Sight`]).
+pub fn mcts_seeing(
+    game: &Game,
+    seat: Seat,
+    config: &crate::BotConfig,
+    careless: f32,
+) -> Option<Searched<Command>> {
+    let (budget, seed, trees, sight): (Budget, u64, u8, Sight) =
+        (config.budget, config.seed, config.threads, config.sight);
+    search_seeing(
         game,
         seat,
         || Judgement {
@@ -863,6 +879,7 @@ pub fn mcts(
         budget,
         mix(seed, game.seen_hash(Side(seat.0 as u8))),
         trees,
+        sight,
     )
 }
 

@@ -1,9 +1,12 @@
 //! `review`: a game record looked back at. After every decision of the
 //! record, the tree search estimates each side's chance of winning: the
-//! search of the seat to decide there, from what that seat could see
-//! (every playout deals again what it may not see and the dice to come,
-//! R30, R57, R149), its chosen line's mean value; a finished game's result
-//! where it has ended. The decisions where the estimate moved most are its
+//! search of the seat to decide there, its chosen line's mean value; a
+//! finished game's result where it has ended. A record of a finished game
+//! is looked back at with the referee's knowledge (every secret as it
+//! stood, only the dice to come drawn afresh); one of a game still going
+//! on, from what the deciding seat could see then (every playout deals
+//! again what it may not see, R30, R57, R149), so that a review of an
+//! unfinished game tells no secret. The decisions where the estimate moved most are its
 //! turning points, each with the command the search would have played
 //! there and its estimate. The curve is printed as a table and may be
 //! written as an SVG. Every system reviews through the game contract.
@@ -12,6 +15,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use sandtable_bots::search::Sight;
 use sandtable_bots::{BotConfig, BotKind, Budget};
 use sandtable_core::game::{Decision, Ending, GameState, Seat, next_seat, seat_seed};
 use sandtable_core::record::Record;
@@ -51,6 +55,9 @@ pub struct Review {
     pub start: Vec<Option<f32>>,
     /// The decisions, in order.
     pub steps: Vec<Step>,
+    /// What the search knew: the referee's knowledge (a finished game) or
+    /// the deciding seat's view.
+    pub sight: Sight,
 }
 
 impl Review {
@@ -108,8 +115,7 @@ fn results<G: GameState>(game: &G) -> Option<Vec<Option<f32>>> {
 fn estimate<F: Front>(
     front: &F,
     game: &F::Game,
-    iterations: u32,
-    seed: u64,
+    (iterations, seed, sight): (u32, u64, Sight),
     last: &[Option<f32>],
 ) -> (
     Vec<Option<f32>>,
@@ -122,7 +128,8 @@ fn estimate<F: Front>(
         return (last.to_vec(), None);
     };
     let config = BotConfig::new(BotKind::Mcts, seat_seed(seed, seat))
-        .with_budget(Budget::Iterations(iterations));
+        .with_budget(Budget::Iterations(iterations))
+        .with_sight(sight);
     let Some(decision) = front.decide(game, seat, &config) else {
         return (last.to_vec(), None);
     };
@@ -164,8 +171,19 @@ pub fn review<F: Front>(
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let names = front.seat_names();
+    // A finished game is looked back at as its referee; one going on, only
+    // as each seat saw it.
+    let ended = {
+        let mut end = game.clone();
+        let mut events = Vec::new();
+        record.commands.iter().all(|(_, c)| {
+            next_seat(&end).is_some_and(|seat| end.apply_into(seat, c, &mut events).is_ok())
+        }) && matches!(end.decision(), Decision::Over(_))
+    };
+    let sight = if ended { Sight::All } else { Sight::Own };
+    let how = (iterations, seed, sight);
     let even = vec![Some(1.0 / names.len().max(1) as f32); names.len()];
-    let (start, mut instead) = estimate(front, &game, iterations, seed, &even);
+    let (start, mut instead) = estimate(front, &game, how, &even);
     bar.inc(1);
     let mut steps = Vec::with_capacity(n);
     let mut last = start.clone();
@@ -190,7 +208,7 @@ pub fn review<F: Front>(
                 ),
             )
         })?;
-        let (chances, next) = estimate(front, &game, iterations, seed, &last);
+        let (chances, next) = estimate(front, &game, how, &last);
         steps.push(Step {
             line: *line,
             seat,
@@ -207,6 +225,7 @@ pub fn review<F: Front>(
         names,
         start,
         steps,
+        sight,
     })
 }
 
@@ -219,9 +238,15 @@ fn percent(c: Option<f32>) -> String {
 /// every decision, then the turning points.
 pub fn text(review: &Review, iterations: u32) -> String {
     let mut out = String::new();
+    let knew = match review.sight {
+        Sight::All => {
+            "with the referee's knowledge, the game being over (every secret as it stood, only the dice to come drawn afresh)"
+        }
+        Sight::Own => "from what that side could see then, the game not being over (R149)",
+    };
     let _ = writeln!(
         out,
-        "Each side's chance of winning after every decision, as the tree search ({iterations} iterations) of the side to decide estimates it from what that side could see then (R149); a finished game's result where it has ended."
+        "Each side's chance of winning after every decision, as the tree search ({iterations} iterations) of the side to decide estimates it {knew}; a finished game's result where it has ended."
     );
     let _ = write!(out, "{:>5}  {:<28}", "line", "decision");
     for name in &review.names {

@@ -90,6 +90,8 @@ fn a_skirmish_reviewed_ends_at_its_result_with_an_estimate_after_every_decision(
         );
         assert!((a + b - 1.0).abs() < 1e-5, "{chances:?}");
     }
+    // A finished game: looked back at with the referee's knowledge.
+    assert_eq!(r.sight, sandtable_bots::search::Sight::All);
     // The Zirl won (R145): the last estimate is the result.
     assert_eq!(
         r.steps.last().map(|s| s.chances.clone()),
@@ -240,6 +242,9 @@ fn a_record_s_positions_kept_at_intervals_are_each_position_as_it_replays() {
         load("scenarios/warpspawn/flank-march.ron")
     {
         counted += positions_match(&front, &data.join("flank-march.moves"), 5);
+        // A game still going on: looked back at only as each side saw it.
+        let r = reviewed(&front, &data.join("flank-march.moves"), 5, 1);
+        assert_eq!(r.sight, sandtable_bots::search::Sight::Own);
     }
     if let sandtable_scenario::Loaded::Frontiers(front) =
         load("scenarios/frontiers/confrontation.ron")

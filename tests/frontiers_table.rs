@@ -379,19 +379,23 @@ fn a_game_played_with_real_dice_opens_goes_on_with_them_and_is_saved_with_them()
     assert!(skirmish(&app).game.game().dice().left().is_some());
     assert!(skirmish(&app).dice.real);
     units_follow(&mut app);
-    let saved = dir.join("again.moves");
-    app.world_mut().write_message(SaveRequest {
-        to: Some(saved.clone()),
-        replace: false,
-    });
-    app.update();
     // Saved with the dice the game rolled: the record's last three rolls
-    // were never rolled, and are no part of the game (R30).
-    let text = std::fs::read_to_string(&saved).expect("saved");
-    assert!(text.contains("[Dice \"6 6 1 2 6 1 1 5\"]"), "{text}");
-    let units = skirmish(&app).game.game().units().to_vec();
-    open(&mut app, &saved);
-    assert_eq!(skirmish(&app).game.game().units(), &units[..]);
+    // were never rolled, and are no part of the game (R30); opened again,
+    // the same game.
+    let saves_every_die = |app: &mut App, name: &str| {
+        let saved = dir.join(name);
+        app.world_mut().write_message(SaveRequest {
+            to: Some(saved.clone()),
+            replace: false,
+        });
+        app.update();
+        let text = std::fs::read_to_string(&saved).expect("saved");
+        assert!(text.contains("[Dice \"6 6 1 2 6 1 1 5\"]"), "{text}");
+        let units = skirmish(app).game.game().units().to_vec();
+        open(app, &saved);
+        assert_eq!(skirmish(app).game.game().units(), &units[..]);
+    };
+    saves_every_die(&mut app, "again.moves");
     // With a bot at the table the generator rolls on, and the save still
     // keeps every roll: the seed alone would not replay what was played.
     std::fs::write(
@@ -409,17 +413,7 @@ fn a_game_played_with_real_dice_opens_goes_on_with_them_and_is_saved_with_them()
     )));
     open(&mut app, &record);
     assert!(!skirmish(&app).dice.real, "a bot reads no real dice (R30)");
-    let saved = dir.join("with-bot.moves");
-    app.world_mut().write_message(SaveRequest {
-        to: Some(saved.clone()),
-        replace: false,
-    });
-    app.update();
-    let text = std::fs::read_to_string(&saved).expect("saved");
-    assert!(text.contains("[Dice \"6 6 1 2 6 1 1 5\"]"), "{text}");
-    let units = skirmish(&app).game.game().units().to_vec();
-    open(&mut app, &saved);
-    assert_eq!(skirmish(&app).game.game().units(), &units[..]);
+    saves_every_die(&mut app, "with-bot.moves");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -2026,7 +2020,6 @@ fn enter_by_table(
     let before = skirmish(app).record.len();
     let game = skirmish(app).game.game().clone();
     let seat = skirmish(app).deciding_seat().expect("the person decides");
-    let side = seat.index() as u8;
     let at_of = |tag: sandtable_frontiers::Tag| game.units()[game.find(tag).expect("a unit")].at;
     let pick = |app: &App| app.world().resource::<SkirmishPick>().clone();
     // Picks `unit` by a click on it, unless it is picked.
@@ -2187,7 +2180,6 @@ fn enter_by_table(
             }
         }
     }
-    let _ = side;
     let active = skirmish(app);
     (active.record.len() > before).then(|| active.record[before])
 }

@@ -152,32 +152,24 @@ pub const PASS_KEY: char = 'p';
 /// a card by its id, a special by its word, every other by its first
 /// word (`heal`, `hand`, `rapid`, `pass`).
 fn group(game: &Game, command: &Command) -> String {
+    // A word with its first letter capital, for a button.
+    let capital = |w: &str| format!("{}{}", w[..1].to_uppercase(), &w[1..]);
     match command {
-        Command::Name { kind, .. } => {
-            let w = kind.word();
-            format!("{}{}", w[..1].to_uppercase(), &w[1..])
-        }
+        Command::Name { kind, .. } => capital(kind.word()),
         Command::Card { card, .. } => {
             format!(
                 "Card {}",
                 CARDS.get(usize::from(*card)).map_or("?", |c| c.id)
             )
         }
-        Command::Special { what, .. } => {
-            let w = what.word();
-            format!("{}{}", w[..1].to_uppercase(), &w[1..])
-        }
+        Command::Special { what, .. } => capital(what.word()),
         Command::Pass { unit: Some(u) } => format!("Let {u}'s Reserve go"),
         Command::Pass { unit: None } => match game.flow().phase {
             sandtable_frontiers::turn::Phase::Window => "Pass the window".to_owned(),
             _ => "Pass".to_owned(),
         },
         Command::Pick { .. } => "Pick who takes the step".to_owned(),
-        other => {
-            let text = other.to_string();
-            let w = text.split_whitespace().next().unwrap_or("?");
-            format!("{}{}", w[..1].to_uppercase(), &w[1..])
-        }
+        other => capital(other.to_string().split_whitespace().next().unwrap_or("?")),
     }
 }
 
@@ -329,7 +321,7 @@ fn read_choice_keys(
     if pressed.is_empty() {
         return;
     }
-    let Ok((seat, _)) = super::play::person_legal(&active, &seats) else {
+    let Some(seat) = super::play::person_seat(&active, &seats) else {
         return;
     };
     let offered = choices(active.game.game(), seat, &pick);
@@ -357,7 +349,9 @@ fn draw_choice_bar(
     let Ok((cam, cam_at)) = camera.single() else {
         return Ok(());
     };
-    let Ok((seat, _)) = super::play::person_legal(&active, &seats) else {
+    // The seat alone: the legal list is worked out with the choices,
+    // when the game or the pick changed, not every frame.
+    let Some(seat) = super::play::person_seat(&active, &seats) else {
         return Ok(());
     };
     let game = active.game.game();
@@ -371,12 +365,7 @@ fn draw_choice_bar(
         return Ok(());
     }
     let labels = crate::hud::TableLabels::new(ctx, cam, cam_at);
-    let bounds = cam
-        .logical_viewport_rect()
-        .map(|r| {
-            egui::Rect::from_min_max(egui::pos2(r.min.x, r.min.y), egui::pos2(r.max.x, r.max.y))
-        })
-        .unwrap_or_else(|| ctx.content_rect());
+    let bounds = labels.bounds();
     let table = game.setup().table;
     let under = offered
         .unit

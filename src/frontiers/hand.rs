@@ -418,6 +418,14 @@ pub fn rapid_ways(game: &Game, seat: Seat, unit: Tag, target: Tag) -> Vec<Comman
     let (Some(i), Some(t)) = (game.find(unit), game.find(target)) else {
         return Vec::new();
     };
+    // Only a rapid-firer splits: no split to weigh for any other unit,
+    // as the pointer passes over an enemy.
+    if !game.units()[i]
+        .data
+        .has(sandtable_frontiers::data::Ability::RapidFire)
+    {
+        return Vec::new();
+    }
     let side = game.units()[i].side;
     let reach = 2.0 * f64::from(game.setup().switches.lns_mm);
     let first = game.units()[t].shape();

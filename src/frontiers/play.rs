@@ -194,6 +194,15 @@ pub fn person_may_not_play(active: &ActiveSkirmish, seats: &Seats) -> Option<Str
     }
 }
 
+/// The seat a person decides for now, without its legal list; `None`
+/// when no person may play now.
+pub fn person_seat(active: &ActiveSkirmish, seats: &Seats) -> Option<Seat> {
+    person_may_not_play(active, seats)
+        .is_none()
+        .then(|| active.deciding_seat())
+        .flatten()
+}
+
 /// The seat a person decides for now and its legal list, or why no
 /// person may play now.
 pub fn person_legal(
@@ -203,10 +212,9 @@ pub fn person_legal(
     if let Some(why) = person_may_not_play(active, seats) {
         return Err(why);
     }
-    let game = active.game.game();
     let seat = active.deciding_seat().expect("a person decides");
     let mut legal = Vec::new();
-    game.legal_into(seat, &mut legal);
+    active.game.game().legal_into(seat, &mut legal);
     Ok((seat, legal))
 }
 
@@ -234,6 +242,7 @@ fn pass_empty_windows(
     auto: Res<AutoPass>,
     mut undone: MessageReader<crate::session::game::Undone>,
     mut held_at: Local<Option<usize>>,
+    mut weighed: Local<Option<(u64, u64, bool, Viewer, Vec<TableSeat>)>>,
 ) {
     if undone.read().count() > 0 {
         *held_at = Some(active.record.len());
@@ -241,6 +250,22 @@ fn pass_empty_windows(
     if !auto.0 || held_at.is_some_and(|at| active.record.len() <= at) {
         return;
     }
+    // A window is weighed once for a position, a hand-over and seats: a
+    // window the person may play a card in waits without its legal list
+    // worked out again every frame.
+    let now = (
+        active.id,
+        active.revision,
+        active.handover.is_some(),
+        active.viewer,
+    );
+    if weighed
+        .as_ref()
+        .is_some_and(|w| (w.0, w.1, w.2, w.3) == now && w.4 == seats.0)
+    {
+        return;
+    }
+    *weighed = Some((now.0, now.1, now.2, now.3, seats.0.clone()));
     let game = active.game.game();
     let Some(open) = game
         .flow()

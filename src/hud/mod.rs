@@ -168,7 +168,7 @@ impl<'a> TableLabels<'a> {
     }
 
     /// The table's part of the window (beside the panel).
-    fn bounds(&self) -> egui::Rect {
+    pub fn bounds(&self) -> egui::Rect {
         self.cam
             .logical_viewport_rect()
             .map(|r| {

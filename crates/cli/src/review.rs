@@ -15,9 +15,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use sandtable_bots::search::Sight;
+use sandtable_bots::search::{Sight, result_for};
 use sandtable_bots::{BotConfig, BotKind, Budget};
-use sandtable_core::game::{Decision, Ending, GameState, Seat, next_seat, seat_seed};
+use sandtable_core::game::{Decision, GameState, Seat, next_seat, seat_seed};
 use sandtable_core::record::Record;
 
 use crate::{Failure, Front, Seeing};
@@ -93,18 +93,14 @@ impl Review {
     }
 }
 
-/// The chances a finished game gives each seat: 1 a win, 0 a loss, 0.5
-/// each in a draw.
+/// The chances a finished game gives each seat (`result_for`: 1 a win,
+/// 0 a loss, 0.5 each in a draw).
 fn results<G: GameState>(game: &G) -> Option<Vec<Option<f32>>> {
-    match game.decision() {
-        Decision::Over(Ending::Won(w)) => Some(
-            (0..game.seats())
-                .map(|s| Some(if s == w.index() { 1.0 } else { 0.0 }))
-                .collect(),
-        ),
-        Decision::Over(Ending::Draw(_)) => Some(vec![Some(0.5); game.seats()]),
-        _ => None,
-    }
+    matches!(game.decision(), Decision::Over(_)).then(|| {
+        (0..game.seats())
+            .map(|s| result_for(game, Seat(s as u16)))
+            .collect()
+    })
 }
 
 /// Each seat's chance at `game` and the search's choice there, by the

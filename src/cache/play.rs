@@ -97,6 +97,14 @@ impl TableSystem for Cache {
         world.write_message(GameLoaded);
     }
 
+    /// A command stepped through in review floats its capture bonus, as
+    /// in play.
+    fn shown_in_review(world: &mut World, _: u64, stepped: Option<Vec<Event>>) {
+        for event in stepped.into_iter().flatten() {
+            world.write_message(PlayEvent(event));
+        }
+    }
+
     /// A Cache table opened in Cache's layout mode is edited from then on
     /// (`layout::editor`).
     fn keeps_layout_on_open() -> bool {

@@ -6,6 +6,7 @@
 //! own panel with these (`crate::cache::panel`, `crate::warpspawn::panel`);
 //! with no game on the table, a window offers to open one.
 
+pub mod review;
 pub mod rulers;
 
 use bevy::camera::Viewport;
@@ -23,6 +24,7 @@ use crate::session::{
 };
 
 pub(super) fn plugin(app: &mut App) {
+    review::plugin(app);
     app.add_plugins(EguiPlugin::default())
         // The panels get a camera of their own, so that the table's camera can
         // be narrowed to the space left of the side panel.
@@ -371,6 +373,8 @@ pub struct FilePanel<'w> {
     remote: Option<Res<'w, crate::session::remote::Remote>>,
     network: ResMut<'w, crate::session::remote::NetworkField>,
     net: MessageWriter<'w, crate::session::remote::NetworkRequest>,
+    review: MessageWriter<'w, crate::session::review::ReviewRequest>,
+    reviewing: Option<Res<'w, crate::session::review::ReviewPanel>>,
 }
 
 impl FilePanel<'_> {
@@ -479,6 +483,16 @@ impl FilePanel<'_> {
             {
                 self.save.write(SaveRequest::to(edited.trim()));
             }
+            if in_play
+                && self.reviewing.is_none()
+                && ui
+                    .button("Review")
+                    .on_hover_text("step through the game from its start, from either side's eyes, with the turning points the search finds; nothing is played")
+                    .clicked()
+            {
+                self.review
+                    .write(crate::session::review::ReviewRequest::Open);
+            }
         });
         self.network_rows(ui, in_play);
         if let Some((path, line)) = &self.failure.0
@@ -567,8 +581,11 @@ pub fn log_view(
         .stick_to_bottom(true)
         .auto_shrink([false, true])
         .show_rows(ui, row, count, |ui, rows| {
+            // In review, a line clicked jumps to its command.
+            let jumps = review::log_jumps(ui.ctx());
             for i in rows {
-                let line = &log[shown.as_ref().map_or(i, |s| s[i])];
+                let index = shown.as_ref().map_or(i, |s| s[i]);
+                let line = &log[index];
                 let Some(words) = line.shown_to(viewer) else {
                     continue;
                 };
@@ -577,7 +594,14 @@ pub fn log_view(
                 } else {
                     egui::RichText::new(format!("   {words}")).small()
                 };
-                ui.add(egui::Label::new(text).truncate());
+                let label = egui::Label::new(text).truncate();
+                if jumps {
+                    if ui.add(label.sense(egui::Sense::click())).clicked() {
+                        review::log_clicked(ui.ctx(), index);
+                    }
+                } else {
+                    ui.add(label);
+                }
             }
         });
 }

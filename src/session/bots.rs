@@ -110,6 +110,7 @@ fn start_bot_thinking<S: TableSystem>(
     // A served game's bots are the server's.
     if thinking.is_some()
         || active.outbox.is_some()
+        || active.reviewing.is_some()
         || *mode.get() != Mode::Play
         || active.handover.is_some()
         || wait.is_some_and(|w| w.0)

@@ -66,6 +66,9 @@ impl<S: TableSystem> ActiveGame<S> {
         if on == self.dice.real {
             return Ok("nothing changed".to_owned());
         }
+        if self.reviewing.is_some() {
+            return Err(super::game::IN_REVIEW.to_owned());
+        }
         let players = GameState::seats(self.game.game());
         if on && (0..players).any(|k| seats.of(k) != super::Seat::Person) {
             return Err(

@@ -215,6 +215,12 @@ where
     S: super::game::TableSystem,
     C: std::fmt::Display,
 {
+    // A position in review: the game reviewed is saved, whole.
+    if let Some(whole) = active.reviewing.as_deref_mut() {
+        let target = save_active(whole, to, replace, setup_ron, record)?;
+        active.source = whole.source.clone();
+        return Ok(target);
+    }
     let target = save_target(to, active.file.as_deref(), &active.source, replace)?;
     let scenario = scenario_header_for(&target, &mut active.source, || setup_ron(&active.setup))?;
     write_record(&target, &record(active, scenario))?;

@@ -64,6 +64,19 @@ pub trait TableSystem: Sized + Send + Sync + 'static {
         None
     }
 
+    /// A position was put on the table in review
+    /// ([`super::review`]): `replayed` is the revision its replay gave it
+    /// (its marks are keyed to that), `stepped` the events of its last
+    /// command when it is one command on from the position shown before,
+    /// so that they show as in play. Nothing by default.
+    fn shown_in_review(
+        world: &mut World,
+        replayed: u64,
+        stepped: Option<Vec<<Self::Game as GameState>::Event>>,
+    ) {
+        let _ = (world, replayed, stepped);
+    }
+
     /// Says that a game of the system was put on the table (its message
     /// that the table is built anew).
     fn loaded(world: &mut World);
@@ -151,7 +164,20 @@ pub struct ActiveGame<S: TableSystem> {
     /// itself; each view the server sends replaces it. `None` for a game
     /// of this table's own.
     pub outbox: Option<Vec<super::remote::Outgoing>>,
+    /// The game as it stood before its first command, kept when that
+    /// command is played: where a review replays the record from
+    /// ([`super::review`]).
+    pub origin: Option<std::sync::Arc<ActiveGame<S>>>,
+    /// On a position shown in review: the game the review was opened on,
+    /// whole and unchanged, which closing the review puts back. Nothing
+    /// is played or undone on a position in review; saving saves the
+    /// game reviewed.
+    pub reviewing: Option<Box<ActiveGame<S>>>,
 }
+
+/// Why nothing is played on a position shown in review.
+pub const IN_REVIEW: &str =
+    "the table shows a position in review: Play on from here to play from it, or close the review";
 
 impl<S: TableSystem> Clone for ActiveGame<S> {
     fn clone(&self) -> Self {
@@ -172,6 +198,8 @@ impl<S: TableSystem> Clone for ActiveGame<S> {
             hidden: self.hidden.clone(),
             seen: self.seen.clone(),
             outbox: self.outbox.clone(),
+            origin: self.origin.clone(),
+            reviewing: self.reviewing.clone(),
         }
     }
 }
@@ -209,6 +237,8 @@ impl<S: TableSystem> ActiveGame<S> {
             hidden: Vec::new(),
             seen,
             outbox: None,
+            origin: None,
+            reviewing: None,
         }
     }
 
@@ -220,6 +250,9 @@ impl<S: TableSystem> ActiveGame<S> {
         // the server's file.
         if self.outbox.is_some() {
             return false;
+        }
+        if let Some(whole) = &self.reviewing {
+            return whole.has_unsaved_work();
         }
         self.record != self.saved || self.source == ScenarioSource::Unsaved
     }
@@ -264,6 +297,13 @@ impl<S: TableSystem> ActiveGame<S> {
                 .map_err(|e| e.to_string())?;
             outbox.push(super::remote::Outgoing::Play(command.to_string()));
             return Ok(Vec::new());
+        }
+        if self.reviewing.is_some() {
+            return Err(IN_REVIEW.to_owned());
+        }
+        // The start, kept for a review to replay the record from.
+        if self.record.is_empty() && self.origin.is_none() {
+            self.origin = Some(std::sync::Arc::new(self.clone()));
         }
         // Over, no seat decides: the rules say why nothing is played.
         let seat = next_seat(self.game.game()).unwrap_or(Seat(0));
@@ -356,6 +396,10 @@ impl<S: TableSystem> ActiveGame<S> {
     /// hides anything on a person's seat (a bot's seat is never the
     /// table's view while a person sits at the table).
     pub fn settle_handover(&mut self, seats: &Seats) {
+        // A position in review is seen through the eyes chosen for it.
+        if self.reviewing.is_some() {
+            return;
+        }
         if self.handover.is_some_and(|next| !S::waits_for(seats, next)) {
             self.handover = None;
         }
@@ -387,6 +431,10 @@ impl<S: TableSystem> ActiveGame<S> {
         // or says why not.
         if let Some(outbox) = &mut self.outbox {
             outbox.push(super::remote::Outgoing::Undo);
+            return false;
+        }
+        if self.reviewing.is_some() {
+            notice.error(IN_REVIEW);
             return false;
         }
         // How each player reads the command, asked of the game it left.

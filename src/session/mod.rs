@@ -18,6 +18,7 @@ pub mod keys;
 pub mod layout;
 pub mod open;
 pub mod remote;
+pub mod review;
 pub mod seats;
 
 pub use seats::{
@@ -26,6 +27,7 @@ pub use seats::{
 
 pub(super) fn plugin(app: &mut App) {
     remote::plugin(app);
+    review::plugin(app);
     app.add_message::<bevy::window::WindowCloseRequested>()
         .add_message::<UndoRequest>()
         .add_message::<game::Undone>()

@@ -42,8 +42,9 @@ pub fn join_table<S: TableSystem>(app: &mut App, opener: Opener) {
     app.add_systems(
         PreUpdate,
         note_on_table::<S>.run_if(resource_added::<ActiveGame<S>>),
-    )
-    .add_systems(
+    );
+    super::review::add_review::<S>(app);
+    app.add_systems(
         Update,
         super::game::follow_the_viewer::<S>
             .in_set(crate::AppSystems::SyncTable)

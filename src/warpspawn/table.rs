@@ -64,6 +64,17 @@ impl TableSystem for Warpspawn {
         world.write_message(BattleLoaded);
     }
 
+    /// A ring's move stepped through in review plays out tick by tick, as
+    /// in play; a position jumped to shows the ring as it stands.
+    fn shown_in_review(world: &mut World, replayed: u64, stepped: Option<Vec<Event>>) {
+        let mut active = world.resource_mut::<ActiveGame<Self>>();
+        let revision = active.revision;
+        let ticks = &mut active.extra.ticks;
+        if stepped.is_some() && ticks.1 == replayed {
+            ticks.1 = revision;
+        }
+    }
+
     /// The battle again from its file's setup and seed.
     fn new_game(active: &ActiveGame<Self>) -> Result<ActiveGame<Self>, String> {
         Ok(ActiveBattle::new(active.setup.clone())?.with_source(active.source.clone()))

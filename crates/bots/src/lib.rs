@@ -100,6 +100,7 @@ pub mod frontiers;
 mod greedy;
 mod lines;
 mod mcts;
+pub mod review;
 pub mod search;
 pub mod warpspawn;
 

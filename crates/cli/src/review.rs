@@ -15,141 +15,20 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use sandtable_bots::search::{Sight, result_for};
-use sandtable_bots::{BotConfig, BotKind, Budget};
-use sandtable_core::game::{Decision, GameState, Seat, next_seat, seat_seed};
+use sandtable_bots::search::Sight;
+use sandtable_core::game::{GameState, Seat};
 use sandtable_core::record::Record;
 
 use crate::{Failure, Front, Seeing};
 
-/// The default iterations of the search at each position.
-pub const DEFAULT_ITERATIONS: u32 = 100;
-
-/// How many turning points are named.
-pub const TURNING_POINTS: usize = 3;
-
-/// One decision of the record and the estimates after it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Step {
-    /// The record's line of the command.
-    pub line: usize,
-    /// The seat that gave it.
-    pub seat: Seat,
-    /// The command, as the record holds it.
-    pub command: String,
-    /// Each seat's chance of winning after it, from 0 to 1; `None` for a
-    /// seat of more than two whose chances the search did not weigh.
-    pub chances: Vec<Option<f32>>,
-    /// The command the search would have given in its place, and its
-    /// estimate of the seat's chance with it; `None` where nothing was to
-    /// choose (one legal command).
-    pub instead: Option<(String, f32)>,
-}
-
-/// A record reviewed: the chances at the start and after each decision.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Review {
-    /// The seats' names.
-    pub names: Vec<String>,
-    /// Each seat's chance at the start.
-    pub start: Vec<Option<f32>>,
-    /// The decisions, in order.
-    pub steps: Vec<Step>,
-    /// What the search knew: the referee's knowledge (a finished game) or
-    /// the deciding seat's view.
-    pub sight: Sight,
-}
-
-impl Review {
-    /// The chances before decision `k` (from 0): the start's, or those
-    /// after the decision before it.
-    pub fn before(&self, k: usize) -> &[Option<f32>] {
-        match k {
-            0 => &self.start,
-            _ => &self.steps[k - 1].chances,
-        }
-    }
-
-    /// How far decision `k` moved its own seat's chance: after less
-    /// before, where both are known.
-    pub fn swing(&self, k: usize) -> Option<f32> {
-        let s = self.steps[k].seat.index();
-        Some(self.steps[k].chances.get(s).copied()?? - self.before(k).get(s).copied()??)
-    }
-
-    /// The decisions that moved their seat's chance most, largest first
-    /// (at most `n`): decisions with a choice (more than one legal
-    /// command), since a forced one turned nothing; a decision that moved
-    /// nothing is none.
-    pub fn turning_points(&self, n: usize) -> Vec<usize> {
-        let mut ks: Vec<(usize, f32)> = (0..self.steps.len())
-            .filter(|k| self.steps[*k].instead.is_some())
-            .filter_map(|k| self.swing(k).map(|d| (k, d.abs())))
-            .filter(|(_, d)| *d > 0.0)
-            .collect();
-        // Largest first; the earlier of two equal swings first.
-        ks.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        ks.into_iter().take(n).map(|(k, _)| k).collect()
-    }
-}
-
-/// The chances a finished game gives each seat (`result_for`: 1 a win,
-/// 0 a loss, 0.5 each in a draw).
-fn results<G: GameState>(game: &G) -> Option<Vec<Option<f32>>> {
-    matches!(game.decision(), Decision::Over(_)).then(|| {
-        (0..game.seats())
-            .map(|s| result_for(game, Seat(s as u16)))
-            .collect()
-    })
-}
-
-/// Each seat's chance at `game` and the search's choice there, by the
-/// search of the seat to decide: for two seats the other's is the rest;
-/// where the search weighed nothing (one legal command) the chances stay
-/// `last`.
-#[allow(clippy::type_complexity)]
-fn estimate<F: Front>(
-    front: &F,
-    game: &F::Game,
-    (iterations, seed, sight): (u32, u64, Sight),
-    last: &[Option<f32>],
-) -> (
-    Vec<Option<f32>>,
-    Option<(<F::Game as GameState>::Command, f32)>,
-) {
-    if let Some(done) = results(game) {
-        return (done, None);
-    }
-    let Some(seat) = next_seat(game) else {
-        return (last.to_vec(), None);
-    };
-    let config = BotConfig::new(BotKind::Mcts, seat_seed(seed, seat))
-        .with_budget(Budget::Iterations(iterations))
-        .with_sight(sight);
-    let Some(decision) = front.decide(game, seat, &config) else {
-        return (last.to_vec(), None);
-    };
-    let Some(v) = decision.value else {
-        return (last.to_vec(), None);
-    };
-    let v = v.clamp(0.0, 1.0);
-    let seats = game.seats();
-    let chances = (0..seats)
-        .map(|s| match (s == seat.index(), seats) {
-            (true, _) => Some(v),
-            (false, 2) => Some(1.0 - v),
-            (false, _) => None,
-        })
-        .collect();
-    (chances, Some((decision.command, v)))
-}
+pub use sandtable_bots::review::{DEFAULT_ITERATIONS, Review, Step, TURNING_POINTS};
 
 /// Reviews `record` of `front`'s scenario from `game`, its start: the
 /// search of `iterations` at every position, seeded from `seed`; a
 /// progress bar on stderr when `progress`.
 pub fn review<F: Front>(
     front: &F,
-    mut game: F::Game,
+    game: F::Game,
     record: &Record<<F::Game as GameState>::Command>,
     path: &Path,
     iterations: u32,
@@ -166,63 +45,32 @@ pub fn review<F: Front>(
         ProgressStyle::with_template("{bar:40} {pos}/{len} positions weighed, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let names = front.seat_names();
-    // A finished game is looked back at as its referee; one going on, only
-    // as each seat saw it.
-    let ended = {
-        let mut end = game.clone();
-        let mut events = Vec::new();
-        record.commands.iter().all(|(_, c)| {
-            next_seat(&end).is_some_and(|seat| end.apply_into(seat, c, &mut events).is_ok())
-        }) && matches!(end.decision(), Decision::Over(_))
+    let decide = |g: &F::Game, seat: Seat, config: &sandtable_bots::BotConfig| {
+        front.decide(g, seat, config)
     };
-    let sight = if ended { Sight::All } else { Sight::Own };
-    let how = (iterations, seed, sight);
-    let even = vec![Some(1.0 / names.len().max(1) as f32); names.len()];
-    let (start, mut instead) = estimate(front, &game, how, &even);
-    bar.inc(1);
-    let mut steps = Vec::with_capacity(n);
-    let mut last = start.clone();
-    let mut events = Vec::new();
-    for (line, command) in &record.commands {
-        let seat = next_seat(&game).ok_or_else(|| {
-            Failure::new(
-                2,
-                format!(
-                    "{}:{line}: `{command}` comes after the game's end",
-                    sandtable_core::text::path_shown(path)
-                ),
-            )
-        })?;
-        events.clear();
-        game.apply_into(seat, command, &mut events).map_err(|e| {
-            Failure::new(
-                2,
-                format!(
-                    "{}:{line}: `{command}` is refused: {e}",
-                    sandtable_core::text::path_shown(path)
-                ),
-            )
-        })?;
-        let (chances, next) = estimate(front, &game, how, &last);
-        steps.push(Step {
-            line: *line,
-            seat,
-            command: command.to_string(),
-            chances: chances.clone(),
-            instead: instead.take().map(|(c, v)| (c.to_string(), v)),
-        });
-        instead = next;
-        last = chances;
-        bar.inc(1);
-    }
+    let review = sandtable_bots::review::review(
+        &decide,
+        front.seat_names(),
+        game,
+        &record.commands,
+        (iterations, seed),
+        &mut |k| {
+            bar.set_position(k as u64);
+            true
+        },
+    )
+    .map_err(|e| {
+        Failure::new(
+            2,
+            format!(
+                "{}:{}: {e}",
+                sandtable_core::text::path_shown(path),
+                e.line
+            ),
+        )
+    })?;
     bar.finish_and_clear();
-    Ok(Review {
-        names,
-        start,
-        steps,
-        sight,
-    })
+    Ok(review)
 }
 
 /// A chance in words: `62%`, or `-` where it was not weighed.

@@ -115,7 +115,12 @@ fn replay(
         .as_ref()
         .is_none_or(|s| s.iter().all(|s| *s == Seat::Person));
     let seed = active.game.game().seed();
-    active.go_on_after_replay(rolls.is_some(), persons, seed);
+    active.go_on_after_replay(
+        rolls.is_some(),
+        crate::session::dice::real_after(&record),
+        persons,
+        seed,
+    );
     // What the last command rolled is shown only for rolls made at the
     // table.
     active.extra.last_roll = None;
@@ -170,9 +175,7 @@ fn record_of(active: &ActiveGame, scenario: String, seats: &[Seat]) -> Record {
     }
     // Once real dice were used, every roll, the generator's and the real
     // ones in the order rolled: the game replays roll for roll (R30).
-    if let Some(rolls) = active.dice.header() {
-        record.headers.push((header::DICE.to_owned(), rolls));
-    }
+    record.headers.extend(active.dice.headers());
     let players = active.game.players().len();
     let seats: Vec<SeatPlayer> = (0..players)
         .map(|p| seats.get(p).copied().unwrap_or_default().into())

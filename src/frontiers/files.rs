@@ -58,9 +58,7 @@ pub fn record_of(active: &ActiveSkirmish, scenario: String, seats: &[Seat]) -> R
     }
     // Once real dice were used, every roll, the generator's and the real
     // ones in the order rolled: the game replays roll for roll (R30).
-    if let Some(rolls) = active.dice.header() {
-        record.headers.push((header::DICE.to_owned(), rolls));
-    }
+    record.headers.extend(active.dice.headers());
     let seats: Vec<SeatPlayer> = (0..2)
         .map(|k| seats.get(k).copied().unwrap_or_default().into())
         .collect();
@@ -150,7 +148,12 @@ fn replay(
     }
     // Played with real dice, they go on (R30); a bot cannot read them, so
     // with a bot the generator rolls from here.
-    active.go_on_after_replay(rolls.is_some(), persons, setup.seed);
+    active.go_on_after_replay(
+        rolls.is_some(),
+        crate::session::dice::real_after(&record),
+        persons,
+        setup.seed,
+    );
     active.handover = if persons {
         sandtable_core::game::next_seat(active.game.game())
     } else {

@@ -213,8 +213,8 @@ fn bar(
                     // What the command was and what the search preferred
                     // are told on hover only where the eyes may read the
                     // command: the referee's, or the seat's own.
-                    let readable = panel.eyes == Viewer::Referee
-                        || panel.eyes == Viewer::Player(step.seat);
+                    let readable =
+                        panel.eyes == Viewer::Referee || panel.eyes == Viewer::Player(step.seat);
                     let hover = match (&step.instead, readable) {
                         (_, false) => "the position after this decision".to_owned(),
                         (Some((c, v)), true) if *c != step.command => format!(
@@ -228,7 +228,9 @@ fn bar(
                         ),
                     };
                     if ui
-                        .add(egui::Button::new(egui::RichText::new(words).small().color(TURNING)))
+                        .add(egui::Button::new(
+                            egui::RichText::new(words).small().color(TURNING),
+                        ))
                         .on_hover_text(hover)
                         .clicked()
                     {
@@ -236,8 +238,12 @@ fn bar(
                     }
                 }
                 ui.small(match review.sight {
-                    sandtable_bots::search::Sight::All => "· weighed with the referee's knowledge, the game being over",
-                    sandtable_bots::search::Sight::Own => "· weighed from what the deciding side could see then",
+                    sandtable_bots::search::Sight::All => {
+                        "· weighed with the referee's knowledge, the game being over"
+                    }
+                    sandtable_bots::search::Sight::Own => {
+                        "· weighed from what the deciding side could see then"
+                    }
                 });
             });
         }
@@ -258,7 +264,10 @@ fn curve(ui: &mut egui::Ui, panel: &ReviewPanel) -> Option<usize> {
     let y = |c: f32| inner.bottom() - inner.height() * c;
     let grey = egui::Stroke::new(1.0, egui::Color32::from_gray(70));
     painter.line_segment(
-        [egui::pos2(inner.left(), y(0.5)), egui::pos2(inner.right(), y(0.5))],
+        [
+            egui::pos2(inner.left(), y(0.5)),
+            egui::pos2(inner.right(), y(0.5)),
+        ],
         grey,
     );
     if let Some(Ok(review)) = &panel.curve {

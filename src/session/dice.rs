@@ -10,6 +10,7 @@
 use bevy::prelude::*;
 use sandtable_core::dice::{Dice, parse_rolls, write_rolls};
 use sandtable_core::game::{GameState, Refusal, next_seat};
+use sandtable_core::record::header;
 
 use super::game::{ActiveGame, CommandOf, TableSystem};
 use super::{LogLine, Seats};
@@ -42,6 +43,35 @@ impl DiceBook {
     pub fn header(&self) -> Option<String> {
         self.kept().then(|| write_rolls(&self.rolled))
     }
+
+    /// The headers a save writes of the dice: every roll (`[Dice]`), and
+    /// what rolls after them (`[DiceAfter]`: real dice, or the generator
+    /// for a game that went on with it, a branch of a review say), once
+    /// the seed alone no longer replays the game.
+    pub fn headers(&self) -> Vec<(String, String)> {
+        let Some(rolls) = self.header() else {
+            return Vec::new();
+        };
+        vec![
+            (header::DICE.to_owned(), rolls),
+            (
+                header::DICE_AFTER.to_owned(),
+                if self.real { REAL } else { GENERATOR }.to_owned(),
+            ),
+        ]
+    }
+}
+
+/// `[DiceAfter]`'s word for real dice.
+pub const REAL: &str = "real";
+/// `[DiceAfter]`'s word for the generator.
+pub const GENERATOR: &str = "generator";
+
+/// Whether a record's game goes on with real dice after its list of
+/// rolls: unless its `[DiceAfter]` says the generator (a record written
+/// before that header said nothing, and only real dice wrote a list).
+pub fn real_after<C>(record: &sandtable_core::record::Record<C>) -> bool {
+    record.header(header::DICE_AFTER) != Some(GENERATOR)
 }
 
 /// The rolls of real dice typed in the panel for the next command, as `4`
@@ -175,14 +205,15 @@ impl<S: TableSystem> ActiveGame<S> {
     }
 
     /// After a saved game is replayed: a game saved with every roll
-    /// (`real`) goes on with real dice when people hold every seat, else
-    /// the generator rolls from here, seeded from `seed` (R30).
-    pub fn go_on_after_replay(&mut self, real: bool, persons: bool, seed: u64) {
-        if !real {
+    /// (`listed`) goes on with real dice when the record says so
+    /// (`real_after`) and people hold every seat, else the generator rolls
+    /// from here, seeded from `seed` (R30).
+    pub fn go_on_after_replay(&mut self, listed: bool, real_after: bool, persons: bool, seed: u64) {
+        if !listed {
             return;
         }
         self.dice.replayed = true;
-        if persons {
+        if persons && real_after {
             self.dice.real = true;
             self.game.set_dice(Dice::scripted(Vec::new()));
         } else {

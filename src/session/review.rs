@@ -232,7 +232,7 @@ impl<S: TableSystem> Review<S> {
             })?;
             commands.push((seat, *command));
             marks.push(mark(&at));
-            if (k + 1) % EVERY == 0 {
+            if (k + 1).is_multiple_of(EVERY) {
                 kept.push(at.clone());
             }
         }
@@ -297,7 +297,7 @@ impl<S: TableSystem> Review<S> {
         let k = k.min(self.len());
         // A kept copy's own last command is played again from the copy
         // before it, for its events.
-        let from = if k > 0 && k % EVERY == 0 {
+        let from = if k > 0 && k.is_multiple_of(EVERY) {
             k / EVERY - 1
         } else {
             k / EVERY
@@ -436,9 +436,7 @@ impl<S: TableSystem> Review<S> {
                 .find(|l| l.command)
                 .and_then(|l| l.shown_to(self.eyes).map(str::to_owned))
                 .map(|c| format!("{}: {c}", game.seat_name(seat)))
-                .or_else(|| {
-                    (self.eyes == Viewer::Referee).then(|| format!("{}", command))
-                })
+                .or_else(|| (self.eyes == Viewer::Referee).then(|| format!("{}", command)))
         });
         ReviewPanel {
             at: self.at,
@@ -503,7 +501,11 @@ fn fresh_seed() -> u64 {
 /// record's own generator rolls its positions), with real dice where the
 /// game reviewed had them; seen as the seat the eyes were, or handed to
 /// the seat to decide.
-pub fn branch<S: TableSystem>(shown: &ActiveGame<S>, keep_seed: bool, seed_kept: bool) -> ActiveGame<S> {
+pub fn branch<S: TableSystem>(
+    shown: &ActiveGame<S>,
+    keep_seed: bool,
+    seed_kept: bool,
+) -> ActiveGame<S> {
     let mut branch = shown.clone();
     let whole = branch.reviewing.take();
     let real = whole.as_ref().is_some_and(|w| w.dice.real);
@@ -676,7 +678,10 @@ fn finish_curve<S: TableSystem>(
     };
     review.curve.task = None;
     review.curve.done = Some(result.map(Arc::new).map_err(|e| {
-        format!("the positions could not be weighed: command {}: {e}", e.line)
+        format!(
+            "the positions could not be weighed: command {}: {e}",
+            e.line
+        )
     }));
     *panel = review.panel(&active);
 }

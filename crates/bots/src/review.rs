@@ -234,17 +234,15 @@ mod tests {
 
     #[test]
     fn a_game_of_cache_is_weighed_after_every_decision_and_stops_when_told() {
-        let game = sandtable_cache::Game::new(&sandtable_cache::samples::table_a_skirmish(
-            7,
-            Some(200),
-        ))
-        .expect("the sample starts");
+        let game =
+            sandtable_cache::Game::new(&sandtable_cache::samples::table_a_skirmish(7, Some(200)))
+                .expect("the sample starts");
         let mut play = game.clone();
         let mut commands = Vec::new();
         for k in 0..6 {
             let seat = next_seat(&play).expect("not over");
-            let c = crate::choose(&play, seat, &BotConfig::new(BotKind::Greedy, k))
-                .expect("a command");
+            let c =
+                crate::choose(&play, seat, &BotConfig::new(BotKind::Greedy, k)).expect("a command");
             GameState::apply_into(&mut play, seat, &c, &mut Vec::new()).expect("legal");
             commands.push((k as usize + 1, c));
         }

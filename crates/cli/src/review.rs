@@ -45,9 +45,8 @@ pub fn review<F: Front>(
         ProgressStyle::with_template("{bar:40} {pos}/{len} positions weighed, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let decide = |g: &F::Game, seat: Seat, config: &sandtable_bots::BotConfig| {
-        front.decide(g, seat, config)
-    };
+    let decide =
+        |g: &F::Game, seat: Seat, config: &sandtable_bots::BotConfig| front.decide(g, seat, config);
     let review = sandtable_bots::review::review(
         &decide,
         front.seat_names(),
@@ -62,11 +61,7 @@ pub fn review<F: Front>(
     .map_err(|e| {
         Failure::new(
             2,
-            format!(
-                "{}:{}: {e}",
-                sandtable_core::text::path_shown(path),
-                e.line
-            ),
+            format!("{}:{}: {e}", sandtable_core::text::path_shown(path), e.line),
         )
     })?;
     bar.finish_and_clear();

@@ -20,6 +20,9 @@ pub mod header {
     pub const TURN_LIMIT: &str = "TurnLimit";
     /// Scripted dice (R30): the rolls, as `4 2 5`.
     pub const DICE: &str = "Dice";
+    /// What rolls after the rolls of `[Dice]`: `real` dice typed in, or
+    /// the `generator`. A record without it goes on with real dice.
+    pub const DICE_AFTER: &str = "DiceAfter";
     /// Each seat, `person` or `bot N`, in seat order ([`super::write_seats`]).
     pub const SEATS: &str = "Seats";
 }

@@ -66,6 +66,10 @@ fn main() -> AppExit {
             }
             app.insert_resource(LoadTimer(started, surface_words(opened.surface())));
             opened.put_on_table(app.world_mut());
+            if options.review {
+                app.world_mut()
+                    .write_message(sandtable::session::review::ReviewRequest::Open);
+            }
             if options.layout {
                 app.insert_resource(sandtable::mode::RefereeLayout);
                 app.world_mut()

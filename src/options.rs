@@ -9,17 +9,19 @@ use std::path::PathBuf;
 const MAX_SEAT: usize = u16::MAX as usize;
 
 /// What `sandtable --help` prints.
-pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves] [--bot P=LEVEL]... [--layout] [--screenshot PNG [--frames N]] [--bench-frames N]
+pub const USAGE: &str = "usage: sandtable [FILE.ron | GAME.moves [--review]] [--bot P=LEVEL]... [--layout] [--screenshot PNG [--frames N]] [--bench-frames N]
               sandtable --join INVITATION [--screenshot PNG [--frames N]]
        sandtable --host FILE.ron --port N [--public IP:PORT] [--seat P] [--bot P=LEVEL]... [--save GAME.moves]
 
 
   FILE.ron           a scenario to play (default: the embedded standard table)
   GAME.moves         a saved game to resume
+  --review           look back at GAME.moves: step through it from either side's eyes, with the
+                     turning points the search finds, and play on from any position as a new game
   --screenshot PNG   save a screenshot after N frames (default 30), then exit
   --bot P=LEVEL      player P (0 is the first) is a bot of strength 1 (random) to 5
   --layout           start in layout mode (rulers, measuring and the editor)
-    --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit
+  --bench-frames N   run N frames, print the time spent in Sandtable's own systems, then exit
   --join INVITATION  play (or watch) a served game with the invitation its host gave: the
                      invitation's file, or its sandtable://join/ link
   --host FILE.ron    serve the scenario from this table on UDP port N (--port) and play seat P
@@ -41,6 +43,8 @@ pub struct Options {
     pub bench_frames: Option<u32>,
     /// Start in layout mode.
     pub layout: bool,
+    /// Open the saved game in review.
+    pub review: bool,
     /// Bot seats: player index and strength.
     pub bots: Vec<(usize, u8)>,
     /// The invitation to join with (`--join`): its link, or its file's
@@ -92,6 +96,7 @@ impl Options {
                 }
                 "--frames" => options.frames = number(args.next(), "--frames")?,
                 "--layout" => options.layout = true,
+                "--review" => options.review = true,
                 "--bot" => {
                     let seat = args.next().unwrap_or_default();
                     let max = sandtable_bots::MAX_STRENGTH;
@@ -173,9 +178,10 @@ impl Options {
         if let Some(scenario) = host {
             let port = port
                 .ok_or_else(|| format!("--host needs the port to serve on: --port N\n\n{USAGE}"))?;
-            if options.join.is_some() || options.file.is_some() || options.layout {
+            if options.join.is_some() || options.file.is_some() || options.layout || options.review
+            {
                 return Err(format!(
-                    "--host serves its scenario and plays it: no --join, other file or --layout with it\n\n{USAGE}"
+                    "--host serves its scenario and plays it: no --join, other file, --layout or --review with it\n\n{USAGE}"
                 ));
             }
             if let Some(public) = public {
@@ -217,6 +223,18 @@ impl Options {
         {
             return Err(format!(
                 "--join plays the server's game: no file, --bot or --layout with it\n\n{USAGE}"
+            ));
+        }
+        if options.review
+            && (options.layout
+                || options.join.is_some()
+                || !options
+                    .file
+                    .as_ref()
+                    .is_some_and(|f| f.extension().is_some_and(|e| e == "moves")))
+        {
+            return Err(format!(
+                "--review looks back at a saved game: one GAME.moves, and no --layout or --join with it\n\n{USAGE}"
             ));
         }
         Ok(options)
@@ -290,11 +308,26 @@ mod tests {
             (&["--seat", "1"], "goes with --host"),
             (&["--join", "a.invite", "x.ron"], "no file"),
             (&["--join", "a.invite", "--bot", "1=2"], "no file"),
+            (&["--review"], "one GAME.moves"),
+            (&["x.ron", "--review"], "one GAME.moves"),
+            (&["x.moves", "--review", "--layout"], "no --layout"),
+            (
+                &["--host", "x.ron", "--port", "5000", "--review"],
+                "--review with it",
+            ),
         ] {
             let err = parse(args).expect_err("refused");
             assert!(err.contains(why), "{args:?}: {err}");
             assert!(err.ends_with(USAGE), "{args:?}: the usage follows");
         }
+    }
+
+    #[test]
+    fn review_opens_a_saved_game_in_review() {
+        let options = parse(&["game.moves", "--review", "--bot", "1=2"]).expect("reviewed");
+        assert!(options.review);
+        assert_eq!(options.file, Some(PathBuf::from("game.moves")));
+        assert!(!parse(&["game.moves"]).expect("opened").review);
     }
 
     #[test]

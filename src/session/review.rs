@@ -184,9 +184,10 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 impl<S: TableSystem> Review<S> {
-    /// The review of `whole`, the game on the table: its record replayed
-    /// from its start, a copy kept every [`EVERY`] commands; or why not.
-    pub fn of(whole: &ActiveGame<S>) -> Result<Review<S>, String> {
+    /// The review of `whole`, the game on the table, with these `seats`:
+    /// its record replayed from its start, a copy kept every [`EVERY`]
+    /// commands; or why not.
+    pub fn of(whole: &ActiveGame<S>, seats: &Seats) -> Result<Review<S>, String> {
         if whole.outbox.is_some() {
             return Err("a served game is reviewed from its record, which the server sends every seat at its end".to_owned());
         }
@@ -245,12 +246,18 @@ impl<S: TableSystem> Review<S> {
         let game = whole.game.game();
         let hides = game.hides();
         let over = matches!(game.decision(), Decision::Over(_));
+        // A seat's eyes by default: the one the table showed, else the
+        // first person's, else the first seat's.
         let eyes = if !hides {
             Viewer::Referee
         } else {
             match whole.viewer {
                 Viewer::Player(seat) => Viewer::Player(seat),
-                _ => Viewer::Player(Seat(0)),
+                _ => Viewer::Player(Seat(
+                    (0..game.seats())
+                        .find(|&s| seats.of(s) == super::Seat::Person)
+                        .unwrap_or(0) as u16,
+                )),
             }
         };
         let names = (0..game.seats())
@@ -555,7 +562,7 @@ fn answer_requests<S: TableSystem>(
     let mut review = review;
     for request in requests.read().copied() {
         match (request, review.as_deref_mut()) {
-            (ReviewRequest::Open, None) => match Review::<S>::of(&active) {
+            (ReviewRequest::Open, None) => match Review::<S>::of(&active, &seats) {
                 Ok(mut fresh) => {
                     let whole = Box::new(active.clone());
                     let at = fresh.len();

@@ -68,7 +68,13 @@ fn server_with(game: Battle, udp: bool) -> App {
         .insert_resource(
             Hosted::new(game, vec!["red".into(), "blue".into()])
                 .with_rules("warpspawn")
-                .with_scenarios(seats, public),
+                .with_scenarios(seats, public)
+                .with_whole_scenario(battle.to_ron())
+                // As `sandtable-serve` names it, beside its own record.
+                .with_headers(vec![(
+                    "Scenario".to_owned(),
+                    "../scenarios/warpspawn/flank-march.ron".to_owned(),
+                )]),
         )
         .add_plugins(ServePlugin::<Battle>::default());
     server.finish();
@@ -85,7 +91,14 @@ fn table(seat: Option<u16>) -> App {
             ViewPlugin,
         ));
     protocol(&mut app);
-    app.insert_resource(Remote::at(seat));
+    app.insert_resource(Remote::at(seat))
+        // The records of served games kept apart, not in the data folder.
+        .insert_resource(sandtable::session::remote::ServedFolder(
+            std::env::temp_dir().join(format!(
+                "sandtable-remote-{}-served-{seat:?}",
+                std::process::id()
+            )),
+        ));
     app.finish();
     app
 }
@@ -372,6 +385,56 @@ fn r57_two_tables_play_the_flank_march_to_its_end_and_neither_holds_the_other_si
             "each table shows the end"
         );
     }
+    // The record and the whole scenario came to every seat at the end:
+    // each table keeps them, and its seat looks back at the game, as its
+    // referee once asked.
+    for t in [&red, &blue, &watcher] {
+        let kept = t
+            .world()
+            .get_resource::<sandtable::session::remote::ServedRecord>()
+            .expect("the record kept")
+            .0
+            .clone()
+            .expect("written");
+        let text = std::fs::read_to_string(&kept).expect("the record");
+        assert!(text.starts_with("[Scenario \"flank-march.ron\"]"), "{text}");
+        assert!(kept.with_extension("ron").exists());
+    }
+    red.world_mut()
+        .write_message(sandtable::session::remote::NetworkRequest::ReviewRecord);
+    red.update();
+    red.update();
+    assert!(
+        red.world().get_resource::<Remote>().is_none(),
+        "left the game"
+    );
+    let review = red
+        .world()
+        .get_resource::<sandtable::session::review::Review<Warpspawn>>()
+        .unwrap_or_else(|| panic!("in review: {}", notice(&red)));
+    assert!(review.over);
+    assert_eq!(review.len(), commands.len());
+    let whole = red
+        .world()
+        .resource::<ActiveGame<Warpspawn>>()
+        .reviewing
+        .clone()
+        .expect("the game reviewed");
+    let played: Vec<String> = whole.record.iter().map(ToString::to_string).collect();
+    assert_eq!(played, commands);
+    // The referee's game, rolls and all (the dice's own state apart).
+    let mut end = whole.game.game().clone();
+    end.set_dice(local.dice().clone());
+    assert!(end == local, "the record replays to the served game");
+    red.world_mut()
+        .write_message(sandtable::session::review::ReviewRequest::Eyes(
+            Viewer::Referee,
+        ));
+    red.update();
+    assert_eq!(
+        red.world().resource::<ActiveGame<Warpspawn>>().viewer,
+        Viewer::Referee
+    );
 }
 
 /// How long a test over UDP may wait for the network.

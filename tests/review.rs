@@ -453,6 +453,20 @@ fn a_game_played_on_from_a_position_is_a_record_of_its_own_and_the_original_is_u
     same.set_dice(fresh_dice);
     assert_eq!(same.state_hash(), fresh);
     assert!(!again.dice.real);
+    // Reviewed in turn from its list of rolls, the branch steps back to
+    // where it left the record.
+    ask(&mut app, ReviewRequest::Open);
+    app.update();
+    assert!(
+        app.world().get_resource::<Review<Frontiers>>().is_some(),
+        "{}",
+        common::notice(&app)
+    );
+    ask(&mut app, ReviewRequest::To(60));
+    let mut left = game::<Frontiers>(&app).game.game().clone();
+    left.set_dice(position.dice().clone());
+    assert_eq!(left.state_hash(), hashes[60]);
+    ask(&mut app, ReviewRequest::Close);
 
     // The record's seed kept: the dice fall as they did.
     review_of::<Frontiers>(&mut app, &file);

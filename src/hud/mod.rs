@@ -375,6 +375,7 @@ pub struct FilePanel<'w> {
     net: MessageWriter<'w, crate::session::remote::NetworkRequest>,
     review: MessageWriter<'w, crate::session::review::ReviewRequest>,
     reviewing: Option<Res<'w, crate::session::review::ReviewPanel>>,
+    served_record: Option<Res<'w, crate::session::remote::ServedRecord>>,
 }
 
 impl FilePanel<'_> {
@@ -444,6 +445,18 @@ impl FilePanel<'_> {
     ) {
         if let Some(remote) = self.remote.as_deref() {
             ui.small("The server keeps this game's record.");
+            if self
+                .served_record
+                .as_deref()
+                .is_some_and(|r| r.0.is_ok())
+                && ui
+                    .button("Review the game")
+                    .on_hover_text("leave the game, over, and look back at it from its record, which the server sent every seat: as its referee, or either side")
+                    .clicked()
+            {
+                self.net
+                    .write(crate::session::remote::NetworkRequest::ReviewRecord);
+            }
             let hover = match &remote.hosting {
                 Some(_) => {
                     "stops the server this table runs: the other players' tables lose the game; its record stays"

@@ -361,7 +361,7 @@ pub fn load_requested_file(
 }
 
 /// Opens one requested file on the table (see [`load_requested_file`]).
-fn open_requested(world: &mut World, request: &LoadRequest) {
+pub(super) fn open_requested(world: &mut World, request: &LoadRequest) {
     let path = &request.path;
     if world.contains_resource::<super::remote::Remote>() {
         world.resource_mut::<Notice>().error(format!(

@@ -4,6 +4,8 @@
 //! server sent for that viewer. Nothing of the game is worked out here:
 //! each view the server sends replaces the game on the table.
 
+use std::path::{Path, PathBuf};
+
 use bevy::prelude::*;
 use sandtable_core::game::{Seat, Viewer};
 use sandtable_core::undo::Undoable;
@@ -421,6 +423,9 @@ pub enum NetworkRequest {
     /// Leave the served game (stopping the server when this table hosts
     /// it): the built-in table comes back.
     Leave,
+    /// Leave the served game, over, and look back at it: its record and
+    /// scenario as the server sent them ([`ServedRecord`]), in review.
+    ReviewRecord,
     /// Join as the panel's fields say ([`NetworkField::join`]).
     JoinTyped,
     /// Host as the panel's fields say ([`NetworkField::host`]).
@@ -450,6 +455,7 @@ fn answer_network_requests(world: &mut World) {
                 leave(world);
                 Ok(())
             }
+            Ok(NetworkRequest::ReviewRecord) => review_served(world),
         };
         if let Err(why) = result {
             world.resource_mut::<Notice>().error(why);
@@ -567,6 +573,7 @@ fn leave(world: &mut World) {
     let Some(remote) = world.remove_resource::<Remote>() else {
         return;
     };
+    world.remove_resource::<ServedRecord>();
     sandtable_net::udp::leave_world(world);
     if let Some(mut logs) = world.get_resource_mut::<Logs>() {
         *logs = Logs::default();
@@ -592,6 +599,150 @@ fn leave(world: &mut World) {
         (None, _, None) => "left the server".to_owned(),
     };
     world.resource_mut::<Notice>().info(words);
+}
+
+/// The record of a served game that is over and its scenario, as the
+/// server sent them to every seat, kept in [`ServedFolder`] so that the
+/// table can look back at the game as its referee: the record's file, or
+/// why they could not be kept.
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct ServedRecord(pub Result<PathBuf, String>);
+
+/// Where the records of served games are kept: `served` in the data
+/// folder ([`super::files::data_folder`]).
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct ServedFolder(pub PathBuf);
+
+impl Default for ServedFolder {
+    fn default() -> Self {
+        ServedFolder(super::files::data_folder().join("served"))
+    }
+}
+
+/// The most a record or a scenario a server sends may hold: anything
+/// longer is not kept.
+pub const MOST_SENT: usize = 8 << 20;
+
+/// Once the served game is over, keeps the record and the scenario the
+/// server sent every seat, once.
+fn keep_served_record(world: &mut World) {
+    if world.contains_resource::<ServedRecord>() {
+        return;
+    }
+    let sent = {
+        let mut public = world.query::<&PublicView>();
+        public
+            .iter(world)
+            .next()
+            .and_then(|v| Some((v.record.clone()?, v.scenario.clone()?)))
+    };
+    let Some((record, scenario)) = sent else {
+        return;
+    };
+    let folder = world.get_resource_or_init::<ServedFolder>().0.clone();
+    let kept = write_served(&folder, &record, &scenario);
+    match &kept {
+        Ok(path) => world.resource_mut::<Notice>().info(format!(
+            "the game is over: the server sent its record and scenario, kept as {}; Review looks back at it as its referee",
+            path.display()
+        )),
+        Err(why) => world
+            .resource_mut::<Notice>()
+            .error(format!("the served game's record was not kept: {why}")),
+    }
+    world.insert_resource(ServedRecord(kept));
+}
+
+/// Writes the `record` and `scenario` a server sent into `folder`, under
+/// a name no file there has (the record's scenario's name, in letters,
+/// digits, `-` and `_`), the record naming the scenario beside it.
+/// Returns the record's file. What a stranger sent is only written as
+/// text, under a name of the table's own making.
+pub fn write_served(folder: &Path, record: &str, scenario: &str) -> Result<PathBuf, String> {
+    for (what, text) in [("record", record), ("scenario", scenario)] {
+        if text.len() > MOST_SENT {
+            return Err(format!(
+                "its {what} is {} bytes, more than the {MOST_SENT} a table keeps",
+                text.len()
+            ));
+        }
+    }
+    let named = record
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("[Scenario \"")?.strip_suffix("\"]"))
+        .and_then(|n| {
+            Path::new(n)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+        })
+        .unwrap_or_default();
+    let mut stem: String = named
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .take(60)
+        .collect();
+    if stem.is_empty() {
+        stem = "served".to_owned();
+    }
+    std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let name = (1..10_000)
+        .map(|k| match k {
+            1 => stem.clone(),
+            k => format!("{stem}-{k}"),
+        })
+        .find(|n| {
+            !folder.join(format!("{n}.ron")).exists() && !folder.join(format!("{n}.moves")).exists()
+        })
+        .ok_or_else(|| format!("{}: no free name for {stem}", folder.display()))?;
+    let scenario_file = folder.join(format!("{name}.ron"));
+    let record_file = folder.join(format!("{name}.moves"));
+    // The record names the scenario beside it.
+    let header = format!(
+        "[{} \"{name}.ron\"]",
+        sandtable_core::record::header::SCENARIO
+    );
+    let mut lines: Vec<&str> = record
+        .lines()
+        .filter(|l| !l.trim().starts_with("[Scenario \""))
+        .collect();
+    lines.insert(0, &header);
+    let text = lines.join("\n") + "\n";
+    let write = |path: &Path, bytes: &[u8]| {
+        sandtable_scenario::files::write_atomically(
+            path,
+            bytes,
+            sandtable_scenario::files::Backups::None,
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))
+    };
+    write(&scenario_file, scenario.as_bytes())?;
+    write(&record_file, text.as_bytes())?;
+    Ok(record_file)
+}
+
+/// Leaves the served game, over, and opens its record in review.
+fn review_served(world: &mut World) -> Result<(), String> {
+    let path = match world.get_resource::<ServedRecord>().map(|r| r.0.clone()) {
+        Some(Ok(path)) => path,
+        Some(Err(why)) => return Err(format!("the served game's record was not kept: {why}")),
+        None => {
+            return Err(
+                "the served game is reviewed from its record, which the server sends every seat at its end"
+                    .to_owned(),
+            );
+        }
+    };
+    leave(world);
+    super::open::open_requested(
+        world,
+        &super::LoadRequest {
+            path,
+            until_line: None,
+            discard_unsaved: true,
+        },
+    );
+    world.write_message(super::review::ReviewRequest::Open);
+    Ok(())
 }
 
 /// What the table asks of a game a server holds.
@@ -757,6 +908,7 @@ fn follow_server(world: &mut World) {
     {
         world.resource_mut::<Remote>().seats = seats;
     }
+    keep_served_record(world);
     let Some(sent) = sent(world, remote.seat) else {
         return;
     };

@@ -254,6 +254,10 @@ pub struct PublicView {
     /// Once the game is over, its record (the move notation, with the
     /// headers the server was given): every secret is out by then.
     pub record: Option<String>,
+    /// Once the game is over, the scenario the record is played on, whole
+    /// (as the referee's file holds it), so that every seat may replay the
+    /// record and look back at it as its referee.
+    pub scenario: Option<String>,
 }
 
 /// The visibility filter of a seat's entity: visible to a client seated
@@ -356,6 +360,8 @@ pub struct Hosted<G: GameState> {
     rules: String,
     /// The scenario each seat's table is built from, then the public's.
     scenarios: Option<(Vec<String>, String)>,
+    /// The scenario whole, sent to everyone with the record at the end.
+    whole: Option<String>,
 }
 
 impl<G: GameState + Wire> Hosted<G> {
@@ -374,7 +380,16 @@ impl<G: GameState + Wire> Hosted<G> {
             headers: Vec::new(),
             rules: String::new(),
             scenarios: None,
+            whole: None,
         }
+    }
+
+    /// The same, with the scenario whole (the referee's file), sent to
+    /// everyone with the record once the game is over
+    /// ([`PublicView::scenario`]).
+    pub fn with_whole_scenario(mut self, whole: String) -> Hosted<G> {
+        self.whole = Some(whole);
+        self
     }
 
     /// The same, with the scenario each seat's table is built from
@@ -535,6 +550,7 @@ impl<G: GameState + Wire> Hosted<G> {
             game: write(&self.game().masked(Viewer::Public)),
             revision: self.revision,
             record: over.then(|| self.record_file().to_string()),
+            scenario: self.whole.clone().filter(|_| over),
         }
     }
 

@@ -699,7 +699,12 @@ where
         .map(|k| front.scenario_for(&hosted.game().masked(Viewer::Player(Seat(k as u16)))))
         .collect();
     let public = front.scenario_for(&hosted.game().masked(Viewer::Public));
-    let hosted = hosted.with_scenarios(for_seats, public);
+    // The scenario whole, for every seat at the end, with the record.
+    let whole = std::fs::read_to_string(&args.scenario)
+        .map_err(|e| Failure::new(1, format!("{}: {e}", path_shown(&args.scenario))))?;
+    let hosted = hosted
+        .with_scenarios(for_seats, public)
+        .with_whole_scenario(whole);
     app.insert_resource(hosted)
         .insert_resource(Saving {
             path: path.clone(),

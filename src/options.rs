@@ -228,10 +228,10 @@ impl Options {
         if options.review
             && (options.layout
                 || options.join.is_some()
-                || !options
+                || options
                     .file
                     .as_ref()
-                    .is_some_and(|f| f.extension().is_some_and(|e| e == "moves")))
+                    .is_none_or(|f| f.extension().is_none_or(|e| e != "moves")))
         {
             return Err(format!(
                 "--review looks back at a saved game: one GAME.moves, and no --layout or --join with it\n\n{USAGE}"

@@ -260,10 +260,17 @@ fn flank_march_to_the_end() -> (Battle, Vec<String>) {
 
 /// Everything a table holds of the game, as bytes: its game, its log, the
 /// scenario it was built from and the setup it keeps.
+///
+/// In review, the game kept up to date, the one reviewed: the position
+/// shown is a view the table was sent before, each checked against what
+/// it was sent ([`red_looks_back`]); a view sent before may hold what the
+/// seat saw then and does not see now (R57: a counter seen before it
+/// marched off), which the seat remembers.
 fn held(table: &mut App) -> Vec<u8> {
     let mut hay = Vec::new();
     {
         let active = table.world().resource::<ActiveGame<Warpspawn>>();
+        let active = active.reviewing.as_deref().unwrap_or(active);
         hay.extend(sandtable_core::wire::write(active.game.game()));
         for line in &active.log {
             hay.extend(pc(&line.text));
@@ -311,10 +318,27 @@ fn r57_two_tables_play_the_flank_march_to_its_end_and_neither_holds_the_other_si
     );
     let mut local = start;
     let mut sealed_seen = 0;
+    // Each game Red's table was shown, and whether Red's table looks back
+    // at them while the battle goes on.
+    let mut red_saw = vec![red_shows(&red)];
+    let mut looking_back = None;
+    let mut looked_back = 0;
     for line in &commands {
         let command: sandtable_warpspawn::Command = line.parse().expect("the notation");
         let seat =
             sandtable_core::game::next_seat(&local).expect("the record ends before the battle");
+        // Red looks back while Blue decides alone, and stops when Red
+        // decides again.
+        let blue_alone = local.decision() == sandtable_core::game::Decision::One(Seat(1));
+        if looking_back.is_none() && blue_alone && red_saw.len() > 12 {
+            looking_back = Some(red_looks_back(&mut red, &red_saw));
+            looked_back += 1;
+        } else if let Some(at) = looking_back
+            && !blue_alone
+        {
+            red_stops_looking_back(&mut red, at, &red_saw[at], &local);
+            looking_back = None;
+        }
         GameState::apply_into(&mut local, seat, &command, &mut Vec::new()).expect("legal");
         // Played on the seat's own table, through the table's flow.
         let who = if seat.0 == 0 { &mut red } else { &mut blue };
@@ -339,7 +363,10 @@ fn r57_two_tables_play_the_flank_march_to_its_end_and_neither_holds_the_other_si
             (&mut watcher, Viewer::Public, &logs[2]),
         ] {
             {
+                // In review, the game the table keeps up to date is the
+                // one reviewed.
                 let active = t.world().resource::<ActiveGame<Warpspawn>>();
+                let active = active.reviewing.as_deref().unwrap_or(active);
                 assert!(
                     active.game.game() == &local.masked(viewer),
                     "`{line}`: {viewer:?}"
@@ -369,8 +396,19 @@ fn r57_two_tables_play_the_flank_march_to_its_end_and_neither_holds_the_other_si
         if sealed {
             sealed_seen += 1;
         }
+        red_saw.push(
+            red.world()
+                .resource::<ActiveGame<Warpspawn>>()
+                .reviewing
+                .as_deref()
+                .map_or_else(|| red_shows(&red), |w| w.game.game().clone()),
+        );
     }
     assert!(sealed_seen > 10, "sealed orders were played: {sealed_seen}");
+    if let Some(at) = looking_back {
+        red_stops_looking_back(&mut red, at, &red_saw[at], &local);
+    }
+    assert!(looked_back > 0, "Red looked back while the battle went on");
     assert!(matches!(
         local.decision(),
         sandtable_core::game::Decision::Over(_)
@@ -434,6 +472,81 @@ fn r57_two_tables_play_the_flank_march_to_its_end_and_neither_holds_the_other_si
     assert_eq!(
         red.world().resource::<ActiveGame<Warpspawn>>().viewer,
         Viewer::Referee
+    );
+}
+
+/// The game Red's table shows.
+fn red_shows(red: &App) -> Battle {
+    red.world()
+        .resource::<ActiveGame<Warpspawn>>()
+        .game
+        .game()
+        .clone()
+}
+
+/// Red's table looks back at the battle going on: each view it was sent
+/// (`saw`), as it came, through Red's eyes alone; no new game from a
+/// view. Returns the position it stays at.
+fn red_looks_back(red: &mut App, saw: &[Battle]) -> usize {
+    use sandtable::session::review::{Review, ReviewRequest};
+    red.world_mut().write_message(ReviewRequest::Open);
+    red.update();
+    let review = red
+        .world()
+        .get_resource::<Review<Warpspawn>>()
+        .unwrap_or_else(|| panic!("in review: {}", notice(red)));
+    assert!(review.seen());
+    assert_eq!(review.len() + 1, saw.len(), "a position a view");
+    for k in (0..saw.len()).rev() {
+        red.world_mut().write_message(ReviewRequest::To(k));
+        red.update();
+        let active = red.world().resource::<ActiveGame<Warpspawn>>();
+        assert!(active.game.game() == &saw[k], "view {k} as it came");
+        assert_eq!(active.viewer, Viewer::Player(Seat(0)));
+    }
+    for (asked, why) in [
+        (ReviewRequest::Eyes(Viewer::Referee), "own eyes"),
+        (ReviewRequest::Eyes(Viewer::Player(Seat(1))), "own eyes"),
+        (
+            ReviewRequest::PlayOn { keep_seed: true },
+            "not the whole game",
+        ),
+    ] {
+        red.world_mut().write_message(asked);
+        red.update();
+        assert!(notice(red).contains(why), "{asked:?}: {}", notice(red));
+    }
+    let at = saw.len() / 2;
+    red.world_mut().write_message(ReviewRequest::To(at));
+    red.update();
+    at
+}
+
+/// Blue played on while Red looked back at position `at`: Red's table
+/// still shows it, nothing Red asks is sent, and closed, the table shows
+/// the battle as it stands now (`now`, masked for Red).
+fn red_stops_looking_back(red: &mut App, at: usize, was: &Battle, now: &Battle) {
+    use sandtable::session::review::ReviewRequest;
+    let shown = red.world().resource::<ActiveGame<Warpspawn>>();
+    assert!(shown.game.game() == was, "the position looked at stays");
+    let before = shown.reviewing.as_ref().expect("in review").revision;
+    red.world_mut()
+        .write_message(sandtable::session::UndoRequest);
+    red.update();
+    assert!(notice(red).contains("in review"), "{}", notice(red));
+    let shown = red.world().resource::<ActiveGame<Warpspawn>>();
+    assert_eq!(shown.outbox.as_ref().map(Vec::len), Some(0), "nothing sent");
+    assert_eq!(
+        shown.reviewing.as_ref().expect("in review").revision,
+        before
+    );
+    red.world_mut().write_message(ReviewRequest::Close);
+    red.update();
+    let active = red.world().resource::<ActiveGame<Warpspawn>>();
+    assert!(active.reviewing.is_none());
+    assert!(
+        active.game.game() == &now.masked(Viewer::Player(Seat(0))),
+        "closed at position {at}, the table shows the battle as it stands"
     );
 }
 

@@ -456,6 +456,15 @@ impl FilePanel<'_> {
             {
                 self.net
                     .write(crate::session::remote::NetworkRequest::ReviewRecord);
+            } else if self.served_record.is_none()
+                && self.reviewing.is_none()
+                && ui
+                    .button("Review what this table saw")
+                    .on_hover_text("step back through the views the server sent this table, as they came: your seat's alone; the game goes on meanwhile, and its record comes at the end")
+                    .clicked()
+            {
+                self.review
+                    .write(crate::session::review::ReviewRequest::Open);
             }
             let hover = match &remote.hosting {
                 Some(_) => {

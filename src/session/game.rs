@@ -284,6 +284,9 @@ impl<S: TableSystem> ActiveGame<S> {
         &mut self,
         command: CommandOf<S>,
     ) -> Result<Vec<<S::Game as GameState>::Event>, String> {
+        if self.reviewing.is_some() {
+            return Err(IN_REVIEW.to_owned());
+        }
         // A game a server holds: the command, checked as this table's
         // seat's on its copy, goes to the server, which sends the game
         // back changed, or why not.
@@ -297,9 +300,6 @@ impl<S: TableSystem> ActiveGame<S> {
                 .map_err(|e| e.to_string())?;
             outbox.push(super::remote::Outgoing::Play(command.to_string()));
             return Ok(Vec::new());
-        }
-        if self.reviewing.is_some() {
-            return Err(IN_REVIEW.to_owned());
         }
         // The start, kept for a review to replay the record from.
         if self.record.is_empty() && self.origin.is_none() {
@@ -429,12 +429,12 @@ impl<S: TableSystem> ActiveGame<S> {
     pub fn undo(&mut self, notice: &mut Notice) -> bool {
         // A game a server holds: the server takes the command back (R31),
         // or says why not.
-        if let Some(outbox) = &mut self.outbox {
-            outbox.push(super::remote::Outgoing::Undo);
-            return false;
-        }
         if self.reviewing.is_some() {
             notice.error(IN_REVIEW);
+            return false;
+        }
+        if let Some(outbox) = &mut self.outbox {
+            outbox.push(super::remote::Outgoing::Undo);
             return false;
         }
         // How each player reads the command, asked of the game it left.

@@ -975,9 +975,16 @@ where
         Viewer::Player(_) => logs.seat.clone(),
         _ => logs.public.clone(),
     });
-    let mut active = world
+    let mut shown = world
         .get_resource_mut::<ActiveGame<S>>()
         .ok_or_else(|| format!("no game of {} on the table", S::KEY))?;
+    // In review, the game comes to the one reviewed, and the position
+    // shown stays.
+    let id = shown.id;
+    let active = match shown.reviewing.as_deref_mut() {
+        Some(whole) => whole,
+        None => &mut *shown,
+    };
     active.game = Undoable::new(game);
     active.outbox.get_or_insert_with(Vec::new);
     active.viewer = sent.viewer;
@@ -986,5 +993,73 @@ where
         active.log = lines.into_iter().map(|l| LogLine::new(l, false)).collect();
     }
     active.revision += 1;
+    let (game, log) = (active.game.game().clone(), active.log.clone());
+    let id = shown.reviewing.as_ref().map_or(id, |w| w.id);
+    world
+        .get_resource_or_insert_with(ServedViews::<S>::default)
+        .keep(id, sent.revision, game, &log);
     Ok(())
+}
+
+/// Every view of a served game this table was sent, as it came: what its
+/// seat (or the public) saw at each moment, for a review while the game
+/// goes on ([`super::review`]). The log's lines are kept once each.
+#[derive(Resource)]
+pub struct ServedViews<S: TableSystem> {
+    /// The game on the table they are of, by its id.
+    pub id: u64,
+    /// Each view: the revision the server gave it, its game, and its log
+    /// as lines of [`ServedViews::lines`].
+    pub views: Vec<(u32, S::Game, Vec<u32>)>,
+    /// Every line any view's log held.
+    pub lines: Vec<String>,
+    known: std::collections::HashMap<String, u32>,
+}
+
+impl<S: TableSystem> Default for ServedViews<S> {
+    fn default() -> Self {
+        ServedViews {
+            id: 0,
+            views: Vec::new(),
+            lines: Vec::new(),
+            known: std::collections::HashMap::new(),
+        }
+    }
+}
+
+impl<S: TableSystem> ServedViews<S> {
+    /// Keeps a view of the game `id`: a new one for a new revision, else
+    /// the last one's log brought up to date (the log came after its
+    /// game). Another game's views are let go.
+    fn keep(&mut self, id: u64, revision: u32, game: S::Game, log: &[LogLine]) {
+        if self.id != id {
+            *self = ServedViews::default();
+            self.id = id;
+        }
+        let mut ids = Vec::with_capacity(log.len());
+        for line in log {
+            let next = self.lines.len() as u32;
+            let k = *self.known.entry(line.text.clone()).or_insert(next);
+            if k == next {
+                self.lines.push(line.text.clone());
+            }
+            ids.push(k);
+        }
+        match self.views.last_mut() {
+            Some(last) if last.0 == revision => {
+                last.1 = game;
+                last.2 = ids;
+            }
+            _ => self.views.push((revision, game, ids)),
+        }
+    }
+
+    /// The log of view `k`, as its viewer read it then.
+    pub fn log(&self, k: usize) -> Vec<LogLine> {
+        self.views.get(k).map_or_else(Vec::new, |(_, _, ids)| {
+            ids.iter()
+                .map(|&i| LogLine::new(self.lines[i as usize].clone(), false))
+                .collect()
+        })
+    }
 }

@@ -76,13 +76,36 @@ struct Mark {
     deciding: Option<Seat>,
 }
 
+/// Where a review's positions come from.
+enum Source<S: TableSystem> {
+    /// A record replayed.
+    Record {
+        /// The table's game after 0, [`EVERY`], 2 × [`EVERY`] ...
+        /// commands.
+        kept: Vec<ActiveGame<S>>,
+        /// The record: each command with the seat that gave it.
+        commands: Vec<(Seat, CommandOf<S>)>,
+    },
+    /// The views a served game going on sent this table, as they came
+    /// ([`super::remote::ServedViews`]): all its seat saw.
+    Seen {
+        /// The table's game the views are shown on.
+        base: Box<ActiveGame<S>>,
+        /// Each view's game and log, as lines of `lines`.
+        views: Vec<(S::Game, Vec<u32>)>,
+        /// Every line of the views' logs.
+        lines: Vec<String>,
+    },
+}
+
+/// Why a served game's views are not played on.
+pub const SEEN_NOT_WHOLE: &str = "a served game's views are what this seat saw, not the whole game: play on from its record, which the server sends every seat at the end";
+
 /// The review of the system `S`'s game on the table.
 #[derive(Resource)]
 pub struct Review<S: TableSystem> {
-    /// The table's game after 0, [`EVERY`], 2 × [`EVERY`] ... commands.
-    kept: Vec<ActiveGame<S>>,
-    /// The record: each command with the seat that gave it.
-    pub commands: Vec<(Seat, CommandOf<S>)>,
+    /// Where its positions come from.
+    source: Source<S>,
     /// Each position's turn and deciding seat, from the start (`n + 1`).
     marks: Vec<Mark>,
     /// The position shown: after this many commands.
@@ -163,6 +186,9 @@ pub struct ReviewPanel {
 /// Why the referee's eyes wait for the end of a game that hides anything.
 pub const REFEREE_AT_THE_END: &str = "the referee's view of everything is offered once the game is over: before, each seat saw only its own";
 
+/// Why a served game's views are seen only through the table's eyes.
+pub const SEEN_EYES: &str = "a served game going on is reviewed through this table's own eyes, as its views came: everything else comes with the record at the end";
+
 /// Adds the review of the system `S`.
 pub fn add_review<S: TableSystem>(app: &mut App) {
     app.add_systems(
@@ -189,7 +215,9 @@ impl<S: TableSystem> Review<S> {
     /// commands; or why not.
     pub fn of(whole: &ActiveGame<S>, seats: &Seats) -> Result<Review<S>, String> {
         if whole.outbox.is_some() {
-            return Err("a served game is reviewed from its record, which the server sends every seat at its end".to_owned());
+            return Err(
+                "a served game going on is reviewed from the views its seat was sent".to_owned(),
+            );
         }
         if whole.reviewing.is_some() {
             return Err("the table shows a review already".to_owned());
@@ -269,8 +297,7 @@ impl<S: TableSystem> Review<S> {
             .collect();
         let seed = S::bot_seed(whole);
         Ok(Review {
-            kept,
-            commands,
+            source: Source::Record { kept, commands },
             marks,
             at: whole.record.len(),
             eyes,
@@ -291,14 +318,82 @@ impl<S: TableSystem> Review<S> {
         })
     }
 
-    /// How many commands the record holds.
-    pub fn len(&self) -> usize {
-        self.commands.len()
+    /// The review of `whole`, a served game going on, from `seen`, the
+    /// views the server sent this table: each as its viewer saw it, the
+    /// only eyes offered; no curve and no new game, which wait for the
+    /// record the server sends every seat at the end.
+    pub fn of_views(
+        whole: &ActiveGame<S>,
+        seen: &super::remote::ServedViews<S>,
+    ) -> Result<Review<S>, String> {
+        if whole.reviewing.is_some() {
+            return Err("the table shows a review already".to_owned());
+        }
+        if seen.id != whole.id || seen.views.len() < 2 {
+            return Err(
+                "nothing has been played since this table joined: there is nothing to look back at"
+                    .to_owned(),
+            );
+        }
+        let views: Vec<(S::Game, Vec<u32>)> = seen
+            .views
+            .iter()
+            .map(|(_, game, log)| (game.clone(), log.clone()))
+            .collect();
+        let marks = views
+            .iter()
+            .map(|(g, _)| Mark {
+                turn: g.turn(),
+                deciding: next_seat(g),
+            })
+            .collect();
+        let mut base = Box::new(whole.clone());
+        base.handover = None;
+        let game = whole.game.game();
+        let names = (0..game.seats())
+            .map(|s| game.seat_name(Seat(s as u16)).to_owned())
+            .collect();
+        let n = views.len() - 1;
+        Ok(Review {
+            source: Source::Seen {
+                base,
+                views,
+                lines: seen.lines.clone(),
+            },
+            marks,
+            at: n,
+            eyes: whole.viewer,
+            id: super::next_game_id(),
+            shown: whole.revision + 1,
+            hides: game.hides(),
+            over: matches!(game.decision(), Decision::Over(_)),
+            seed_kept: false,
+            names,
+            curve: CurveWork {
+                weighed: Arc::new(AtomicUsize::new(0)),
+                stop: Arc::new(AtomicBool::new(false)),
+                task: None,
+                done: Some(Err("the curve is weighed from the record, which the server sends every seat at the end".to_owned())),
+                iterations: DEFAULT_ITERATIONS,
+                seed: 0,
+            },
+        })
     }
 
-    /// Whether the record holds no command (a review never does).
+    /// Whether the positions are a served game's views as they came.
+    pub fn seen(&self) -> bool {
+        matches!(self.source, Source::Seen { .. })
+    }
+
+    /// How many steps the review holds: the record's commands, or the
+    /// views after the first.
+    pub fn len(&self) -> usize {
+        self.marks.len() - 1
+    }
+
+    /// Whether the review holds no step (a review never does).
     pub fn is_empty(&self) -> bool {
-        self.commands.is_empty()
+        self.len() == 0
     }
 
     /// The table's game after `k` commands, as it replays, and the events
@@ -306,6 +401,20 @@ impl<S: TableSystem> Review<S> {
     /// [`EVERY`] - 1 commands played.
     pub fn position(&self, k: usize) -> (ActiveGame<S>, Vec<<S::Game as GameState>::Event>) {
         let k = k.min(self.len());
+        let (kept, commands) = match &self.source {
+            Source::Record { kept, commands } => (kept, commands),
+            Source::Seen { base, views, lines } => {
+                // The view as it came, with its log as it was then.
+                let mut at = (**base).clone();
+                at.game = sandtable_core::undo::Undoable::new(views[k].0.clone());
+                at.log = views[k]
+                    .1
+                    .iter()
+                    .map(|&i| super::LogLine::new(lines[i as usize].clone(), false))
+                    .collect();
+                return (at, Vec::new());
+            }
+        };
         // A kept copy's own last command is played again from the copy
         // before it, for its events.
         let from = if k > 0 && k.is_multiple_of(EVERY) {
@@ -313,9 +422,9 @@ impl<S: TableSystem> Review<S> {
         } else {
             k / EVERY
         };
-        let mut at = self.kept[from].clone();
+        let mut at = kept[from].clone();
         let mut events = Vec::new();
-        for (_, command) in &self.commands[from * EVERY..k] {
+        for (_, command) in &commands[from * EVERY..k] {
             // Each command is played on the game and dice it was played on
             // when the review was opened: it replays as it did then.
             events = at.play(*command).unwrap_or_default();
@@ -355,6 +464,13 @@ impl<S: TableSystem> Review<S> {
     /// The eyes offered: each seat, then the referee where the game hides
     /// nothing or is over.
     fn eyes_offered(&self) -> Vec<(Viewer, String)> {
+        if self.seen() {
+            let name = match self.eyes {
+                Viewer::Player(seat) => self.names.get(seat.index()).cloned().unwrap_or_default(),
+                _ => "a spectator".to_owned(),
+            };
+            return vec![(self.eyes, name)];
+        }
         let mut offered: Vec<(Viewer, String)> = self
             .names
             .iter()
@@ -369,6 +485,9 @@ impl<S: TableSystem> Review<S> {
 
     /// Why the referee's eyes are not offered, if they are not.
     fn referee_why_not(&self) -> Option<&'static str> {
+        if self.seen() {
+            return Some(SEEN_EYES);
+        }
         (self.hides && !self.over).then_some(REFEREE_AT_THE_END)
     }
 
@@ -402,9 +521,11 @@ impl<S: TableSystem> Review<S> {
 
     /// Starts the search weighing every position, off the main thread.
     fn start_curve(&mut self) {
-        let start = self.kept[0].game.game().clone();
-        let commands: Vec<(usize, CommandOf<S>)> = self
-            .commands
+        let Source::Record { kept, commands } = &self.source else {
+            return;
+        };
+        let start = kept[0].game.game().clone();
+        let commands: Vec<(usize, CommandOf<S>)> = commands
             .iter()
             .enumerate()
             .map(|(k, (_, c))| (k + 1, *c))
@@ -438,7 +559,10 @@ impl<S: TableSystem> Review<S> {
             },
         };
         let last = self.at.checked_sub(1).and_then(|k| {
-            let (seat, command) = self.commands[k];
+            let Source::Record { commands, .. } = &self.source else {
+                return shown.log.last().map(|l| l.text.clone());
+            };
+            let (seat, command) = commands[k];
             // The command as the eyes could read it then.
             shown
                 .log
@@ -558,15 +682,20 @@ fn answer_requests<S: TableSystem>(
     mut notice: ResMut<Notice>,
     seats: Res<Seats>,
     mut bot_requests: ResMut<Messages<S::BotRequest>>,
+    views: Option<Res<super::remote::ServedViews<S>>>,
 ) {
     let Some(mut active) = active else {
         requests.clear();
         return;
     };
-    let mut review = review;
+    // A review of a game no longer on the table is over.
+    let mut review = review.filter(|r| active.reviewing.is_some() && active.id == r.id);
     for request in requests.read().copied() {
         match (request, review.as_deref_mut()) {
-            (ReviewRequest::Open, None) => match Review::<S>::of(&active, &seats) {
+            (ReviewRequest::Open, None) => match match (&active.outbox, &views) {
+                (Some(_), Some(views)) => Review::<S>::of_views(&active, views),
+                _ => Review::<S>::of(&active, &seats),
+            } {
                 Ok(mut fresh) => {
                     let whole = Box::new(active.clone());
                     let at = fresh.len();
@@ -574,10 +703,15 @@ fn answer_requests<S: TableSystem>(
                     fresh.start_curve();
                     commands.insert_resource(fresh.panel(&shown));
                     *active = shown;
-                    notice.info(format!(
-                        "review: {} commands; step with the arrow keys or the bar under the table, nothing is played",
-                        at
-                    ));
+                    notice.info(if fresh.seen() {
+                        format!(
+                            "review of what this table was sent: {at} changes; step with the arrow keys or the bar under the table, nothing is played, and the game goes on meanwhile"
+                        )
+                    } else {
+                        format!(
+                            "review: {at} commands; step with the arrow keys or the bar under the table, nothing is played"
+                        )
+                    });
                     commands.insert_resource(fresh);
                     // The bar's review is inserted by the commands; the
                     // next request waits for the next frame.
@@ -597,6 +731,9 @@ fn answer_requests<S: TableSystem>(
                 commands.remove_resource::<ReviewPanel>();
                 notice.info("the review is closed: the game is as it was");
                 return;
+            }
+            (ReviewRequest::PlayOn { .. }, Some(r)) if r.seen() => {
+                notice.error(SEEN_NOT_WHOLE);
             }
             (ReviewRequest::PlayOn { keep_seed }, Some(r)) => {
                 let at = r.at;
@@ -622,6 +759,10 @@ fn answer_requests<S: TableSystem>(
                     && let Some(why) = r.referee_why_not()
                 {
                     notice.error(why);
+                    continue;
+                }
+                if r.seen() && eyes != r.eyes {
+                    notice.error(SEEN_EYES);
                     continue;
                 }
                 if matches!(eyes, Viewer::Player(s) if s.index() >= r.names.len())

@@ -205,7 +205,7 @@ fn bar(
                         c.map_or_else(|| "-".to_owned(), |c| format!("{:.0}%", 100.0 * c))
                     };
                     let words = format!(
-                        "{}: {who} {} -> {}",
+                        "command {}: {who} {} -> {}",
                         step.line,
                         pc(review.before(k).get(s).copied().flatten()),
                         pc(step.chances.get(s).copied().flatten()),

@@ -35,12 +35,13 @@ fn median(mut times: Vec<Duration>) -> Duration {
 
 fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let skirmish = match sandtable_scenario::load_any(&root.join("scenarios/frontiers/skirmish.ron"))
-        .expect("the skirmish")
-    {
-        sandtable_scenario::Loaded::Frontiers(s) => s,
-        _ => panic!("a skirmish"),
-    };
+    let skirmish =
+        match sandtable_scenario::load_any(&root.join("scenarios/frontiers/skirmish.ron"))
+            .expect("the skirmish")
+        {
+            sandtable_scenario::Loaded::Frontiers(s) => s,
+            _ => panic!("a skirmish"),
+        };
     let mut setup = skirmish.setup.clone();
     setup.turns = 60;
     let dice = sandtable_core::dice::Dice::seeded(setup.seed);

@@ -97,6 +97,10 @@ impl TableSystem for Cache {
         world.write_message(GameLoaded);
     }
 
+    fn seat_colour(active: &crate::session::game::ActiveGame<Self>, seat: Seat) -> Option<[u8; 3]> {
+        active.setup.colours.get(seat.index()).map(|c| c.0)
+    }
+
     /// A command stepped through in review floats its capture bonus, as
     /// in play.
     fn shown_in_review(world: &mut World, _: u64, stepped: Option<Vec<Event>>) {

@@ -92,6 +92,12 @@ impl TableSystem for Frontiers {
         world.write_message(SkirmishLoaded);
     }
 
+    fn seat_colour(_: &ActiveGame<Self>, seat: Seat) -> Option<[u8; 3]> {
+        sandtable_scenario::DEFAULT_COLOURS[..2]
+            .get(seat.index())
+            .map(|c| c.0)
+    }
+
     /// The skirmish again from its file's setup and seed.
     fn new_game(active: &ActiveGame<Self>) -> Result<ActiveGame<Self>, String> {
         Ok(ActiveSkirmish::new(active.setup.clone())?.with_source(active.source.clone()))

@@ -18,7 +18,8 @@ const REVIEW_ON: &str = "review-on";
 /// The egui memory's line of the log clicked, for the review bar.
 const LOG_CLICKED: &str = "review-log-clicked";
 
-/// The colours of the seats' curves (as the CLI's SVG draws them).
+/// The colours of the seats' curves where the system gives none (as the
+/// CLI's SVG draws them).
 const COLOURS: [egui::Color32; 4] = [
     egui::Color32::from_rgb(0x2a, 0x6f, 0xdb),
     egui::Color32::from_rgb(0xe0, 0x8a, 0x1e),
@@ -27,7 +28,7 @@ const COLOURS: [egui::Color32; 4] = [
 ];
 
 /// The colour of the turning points' rings.
-const TURNING: egui::Color32 = egui::Color32::from_rgb(0xd6, 0x27, 0x28);
+const TURNING: egui::Color32 = egui::Color32::from_rgb(0xfa, 0xd2, 0x3c);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -250,6 +251,14 @@ fn bar(
     }
 }
 
+/// Seat `s`'s colour: its pieces', else the curve's own.
+fn colour(panel: &ReviewPanel, s: usize) -> egui::Color32 {
+    match panel.colours.get(s).copied().flatten() {
+        Some([r, g, b]) => egui::Color32::from_rgb(r, g, b),
+        None => COLOURS[s % COLOURS.len()],
+    }
+}
+
 /// The timeline, with the curve of each side's chance once weighed: a
 /// line a seat, the turning points ringed, the position shown marked.
 /// Returns the position clicked.
@@ -286,7 +295,7 @@ fn curve(ui: &mut egui::Ui, panel: &ReviewPanel) -> Option<usize> {
             if points.len() > 1 {
                 painter.add(egui::Shape::line(
                     points,
-                    egui::Stroke::new(1.5, COLOURS[s % COLOURS.len()]),
+                    egui::Stroke::new(1.5, colour(panel, s)),
                 ));
             }
         }
@@ -306,7 +315,7 @@ fn curve(ui: &mut egui::Ui, panel: &ReviewPanel) -> Option<usize> {
                 egui::Align2::LEFT_TOP,
                 name,
                 egui::FontId::proportional(12.0),
-                COLOURS[s % COLOURS.len()],
+                colour(panel, s),
             );
         }
     }

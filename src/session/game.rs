@@ -64,6 +64,13 @@ pub trait TableSystem: Sized + Send + Sync + 'static {
         None
     }
 
+    /// The colour of `seat`'s pieces, as the panel shows its name, for
+    /// the review's curve; `None` leaves it the curve's own.
+    fn seat_colour(active: &ActiveGame<Self>, seat: Seat) -> Option<[u8; 3]> {
+        let _ = (active, seat);
+        None
+    }
+
     /// A position was put on the table in review
     /// ([`super::review`]): `replayed` is the revision its replay gave it
     /// (its marks are keyed to that), `stepped` the events of its last

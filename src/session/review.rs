@@ -175,6 +175,8 @@ pub struct ReviewPanel {
     pub seed_kept: bool,
     /// The seats' names.
     pub names: Vec<String>,
+    /// The seats' colours, where the system gives them.
+    pub colours: Vec<Option<[u8; 3]>>,
     /// The curve, once weighed, or why not.
     pub curve: Option<Result<Arc<Curve>, String>>,
     /// Positions weighed so far, of `len + 1`.
@@ -584,6 +586,9 @@ impl<S: TableSystem> Review<S> {
             referee_why_not: self.referee_why_not(),
             seed_kept: self.seed_kept,
             names: self.names.clone(),
+            colours: (0..self.names.len())
+                .map(|s| S::seat_colour(shown, Seat(s as u16)))
+                .collect(),
             curve: self
                 .curve
                 .done

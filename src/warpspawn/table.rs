@@ -64,6 +64,10 @@ impl TableSystem for Warpspawn {
         world.write_message(BattleLoaded);
     }
 
+    fn seat_colour(active: &ActiveGame<Self>, seat: Seat) -> Option<[u8; 3]> {
+        active.setup.colours.get(seat.index()).map(|c| c.0)
+    }
+
     /// A ring's move stepped through in review plays out tick by tick, as
     /// in play; a position jumped to shows the ring as it stands.
     fn shown_in_review(world: &mut World, replayed: u64, stepped: Option<Vec<Event>>) {

@@ -165,6 +165,21 @@ where
         ask(&mut app, ReviewRequest::To(k));
         assert_eq!(hash::<S>(&app), hashes[k], "{}: jumped to {k}", S::KEY);
     }
+    // A line of the log clicked: the position after its command, the
+    // log being the one shown there.
+    ask(&mut app, ReviewRequest::To(n));
+    let want = n.min(10);
+    let line = game::<S>(&app)
+        .log
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.command)
+        .nth(want - 1)
+        .map(|(i, _)| i)
+        .expect("a command's line");
+    ask(&mut app, ReviewRequest::LogLine(line));
+    assert_eq!(at::<S>(&app), want, "{}: the log's line {line}", S::KEY);
+    assert_eq!(hash::<S>(&app), hashes[want]);
     // A turn and a side's go at a time, on to the end and back.
     for stride in [Stride::Turn, Stride::Go] {
         ask(&mut app, ReviewRequest::Step(Stride::End, false));
@@ -365,6 +380,14 @@ fn a_finished_game_is_reviewed_as_its_referee_once_asked_and_each_seat_by_defaul
     assert!(matches!(game::<Frontiers>(&app).viewer, Viewer::Player(_)));
     let panel = app.world().resource::<ReviewPanel>();
     assert!(panel.referee_why_not.is_none());
+    // Each side's curve in its pieces' colour.
+    assert_eq!(
+        panel.colours,
+        sandtable_scenario::DEFAULT_COLOURS[..2]
+            .iter()
+            .map(|c| Some(c.0))
+            .collect::<Vec<_>>()
+    );
     assert!(
         panel
             .eyes_offered

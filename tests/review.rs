@@ -75,6 +75,20 @@ where
     CommandOf<S>: FromStr,
     <CommandOf<S> as FromStr>::Err: std::fmt::Display,
 {
+    let (hashes, commands, _) = replayed_with_phases::<S>(app, path);
+    (hashes, commands)
+}
+
+/// [`replayed`], with each position's turn and phase.
+#[allow(clippy::type_complexity)]
+fn replayed_with_phases<S: TableSystem>(
+    app: &mut App,
+    path: &Path,
+) -> (Vec<u64>, Vec<CommandOf<S>>, Vec<(u32, u32)>)
+where
+    CommandOf<S>: FromStr,
+    <CommandOf<S> as FromStr>::Err: std::fmt::Display,
+{
     let text = std::fs::read_to_string(path).expect("the record");
     let record: Record<CommandOf<S>> = Record::parse(&text).expect("a record");
     let first = record.commands[0].0;
@@ -89,14 +103,16 @@ where
     let mut bare = game::<S>(app).game.game().clone();
     assert!(game::<S>(app).record.is_empty());
     let mut hashes = vec![bare.state_hash()];
+    let mut phases = vec![(bare.turn(), S::phase(&bare))];
     for (line, command) in &record.commands {
         let seat = sandtable_core::game::next_seat(&bare).expect("not over");
         bare.apply_into(seat, command, &mut Vec::new())
             .unwrap_or_else(|e| panic!("line {line}: {e}"));
         hashes.push(bare.state_hash());
+        phases.push((bare.turn(), S::phase(&bare)));
     }
     let commands = record.commands.iter().map(|(_, c)| *c).collect();
-    (hashes, commands)
+    (hashes, commands, phases)
 }
 
 /// Opens the record at `path` and puts it into review.
@@ -124,7 +140,7 @@ fn at<S: TableSystem>(app: &App) -> usize {
 
 /// Steps through the record at `path` in review: back from the last
 /// position to the first one command at a time, on again, by jumps, by
-/// a side's go and a turn, each position hash for hash as the record
+/// a phase and a turn, each position hash for hash as the record
 /// replays; closed, the game is as it was.
 fn steps_hash_for_hash<S: TableSystem>(path: &Path)
 where
@@ -132,7 +148,7 @@ where
     <CommandOf<S> as FromStr>::Err: std::fmt::Display,
 {
     let mut app = headless();
-    let (hashes, commands) = replayed::<S>(&mut app, path);
+    let (hashes, commands, phases) = replayed_with_phases::<S>(&mut app, path);
     let n = commands.len();
     review_of::<S>(&mut app, path);
     let before = app.world().resource::<Review<S>>().id;
@@ -180,29 +196,48 @@ where
     ask(&mut app, ReviewRequest::LogLine(line));
     assert_eq!(at::<S>(&app), want, "{}: the log's line {line}", S::KEY);
     assert_eq!(hash::<S>(&app), hashes[want]);
-    // A turn and a side's go at a time, on to the end and back.
-    for stride in [Stride::Turn, Stride::Go] {
+    // A turn and a phase at a time, on to the end and back: it stops at
+    // each position where the turn (or the phase) changes, and at the end.
+    let mut turns = 0;
+    for stride in [Stride::Turn, Stride::Phase] {
+        let key = |k: usize| match stride {
+            Stride::Turn => (phases[k].0, 0),
+            _ => phases[k],
+        };
+        let mut want: Vec<usize> = (1..=n).filter(|&k| key(k) != key(k - 1)).collect();
+        if want.last() != Some(&n) {
+            want.push(n);
+        }
         ask(&mut app, ReviewRequest::Step(Stride::End, false));
         assert_eq!(at::<S>(&app), 0);
         let mut stops = vec![0];
         while at::<S>(&app) < n {
-            let (turn, deciding) = {
+            let (turn, phase) = {
                 let g = game::<S>(&app).game.game();
-                (g.turn(), sandtable_core::game::next_seat(g))
+                (g.turn(), S::phase(g))
             };
             ask(&mut app, ReviewRequest::Step(stride, true));
             let g = game::<S>(&app).game.game();
             let k = at::<S>(&app);
             assert_eq!(hash::<S>(&app), hashes[k]);
-            // It stops where the turn (or the seat deciding) changes,
-            // or at the end.
+            // It stops where the turn (or the phase) changes, at the
+            // first position that differs, or at the end.
             let changed = match stride {
                 Stride::Turn => g.turn() != turn,
-                _ => sandtable_core::game::next_seat(g) != deciding,
+                _ => (g.turn(), S::phase(g)) != (turn, phase),
             };
             assert!(changed || k == n, "{}: {stride:?} stopped at {k}", S::KEY);
             stops.push(k);
         }
+        assert_eq!(stops[1..], want, "{}: {stride:?}", S::KEY);
+        // More than one turn, and more phases than turns.
+        assert!(
+            want.len() > turns.max(1),
+            "{}: {} {stride:?} stops",
+            S::KEY,
+            want.len()
+        );
+        turns = want.len();
         // Back, it stops at the same places.
         for want in stops.iter().rev().skip(1) {
             ask(&mut app, ReviewRequest::Step(stride, false));

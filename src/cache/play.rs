@@ -97,6 +97,11 @@ impl TableSystem for Cache {
         world.write_message(GameLoaded);
     }
 
+    /// A phase is a unit's activation (R6).
+    fn phase(game: &Game) -> u32 {
+        u32::from(game.activations_left())
+    }
+
     fn seat_colour(active: &crate::session::game::ActiveGame<Self>, seat: Seat) -> Option<[u8; 3]> {
         active.setup.colours.get(seat.index()).map(|c| c.0)
     }

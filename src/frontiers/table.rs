@@ -92,6 +92,21 @@ impl TableSystem for Frontiers {
         world.write_message(SkirmishLoaded);
     }
 
+    /// A phase is the deployment, a Preparation, the orders, a step
+    /// (its naming, actions, shots and card windows) or the Reserve
+    /// (R105-R112, R146).
+    fn phase(game: &Game) -> u32 {
+        use sandtable_frontiers::turn::Phase;
+        let flow = game.flow();
+        match flow.phase {
+            Phase::Deploy(_) => 1,
+            Phase::Prepare(side) => 2 + u32::from(side),
+            Phase::Order => 4,
+            Phase::Reserve(_) => 1_000,
+            Phase::Name(_) | Phase::Act | Phase::Shots | Phase::Window => 10 + u32::from(flow.step),
+        }
+    }
+
     fn seat_colour(_: &ActiveGame<Self>, seat: Seat) -> Option<[u8; 3]> {
         sandtable_scenario::DEFAULT_COLOURS[..2]
             .get(seat.index())

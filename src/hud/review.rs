@@ -1,6 +1,6 @@
 //! The review bar under the table, for every system
 //! ([`crate::session::review`]): where the position shown stands, the
-//! steps (a command, a side's go, a turn, the first and the last), whose
+//! steps (a command, a phase, a turn, the first and the last), whose
 //! eyes the table sees through, **Play on from here** and **Close**, and
 //! the curve of each side's chance as the tree search weighs it, its
 //! turning points ringed: a click on the curve jumps there, and a line of
@@ -102,10 +102,10 @@ fn bar(
         let steps = [
             ("|<", Stride::End, false, "the first position"),
             ("<<<", Stride::Turn, false, "a turn back (Ctrl+Left)"),
-            ("<<", Stride::Go, false, "a side's go back (Shift+Left)"),
+            ("<<", Stride::Phase, false, "a phase back (Shift+Left)"),
             ("<", Stride::Command, false, "one command back (Left)"),
             (">", Stride::Command, true, "one command on (Right)"),
-            (">>", Stride::Go, true, "a side's go on (Shift+Right)"),
+            (">>", Stride::Phase, true, "a phase on (Shift+Right)"),
             (">>>", Stride::Turn, true, "a turn on (Ctrl+Right)"),
             (">|", Stride::End, true, "the last position (End)"),
         ];

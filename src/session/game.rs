@@ -64,6 +64,13 @@ pub trait TableSystem: Sized + Send + Sync + 'static {
         None
     }
 
+    /// Where `game` stands within its turn, as a number that changes from
+    /// one phase to the next (a review steps a phase at a time): by
+    /// default the seat that decides, so that a phase is a side's go.
+    fn phase(game: &Self::Game) -> u32 {
+        sandtable_core::game::next_seat(game).map_or(u32::MAX, |s| u32::from(s.0))
+    }
+
     /// The colour of `seat`'s pieces, as the panel shows its name, for
     /// the review's curve; `None` leaves it the curve's own.
     fn seat_colour(active: &ActiveGame<Self>, seat: Seat) -> Option<[u8; 3]> {

@@ -61,8 +61,9 @@ pub enum ReviewRequest {
 pub enum Stride {
     /// One command.
     Command,
-    /// To where another seat decides: a side's go.
-    Go,
+    /// To where the phase changes (the system's own:
+    /// [`TableSystem::phase`]).
+    Phase,
     /// To where the turn changes.
     Turn,
     /// To the first or the last position.
@@ -73,6 +74,7 @@ pub enum Stride {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Mark {
     turn: u32,
+    phase: u32,
     deciding: Option<Seat>,
 }
 
@@ -243,6 +245,7 @@ impl<S: TableSystem> Review<S> {
         at.origin = whole.origin.clone();
         let mark = |a: &ActiveGame<S>| Mark {
             turn: a.game.game().turn(),
+            phase: S::phase(a.game.game()),
             deciding: next_seat(a.game.game()),
         };
         let mut kept = vec![at.clone()];
@@ -346,6 +349,7 @@ impl<S: TableSystem> Review<S> {
             .iter()
             .map(|(g, _)| Mark {
                 turn: g.turn(),
+                phase: S::phase(g),
                 deciding: next_seat(g),
             })
             .collect();
@@ -438,7 +442,7 @@ impl<S: TableSystem> Review<S> {
     pub fn target(&self, stride: Stride, forward: bool) -> usize {
         let (k, n) = (self.at, self.len());
         let same = |a: Mark, b: Mark| match stride {
-            Stride::Go => a.deciding == b.deciding,
+            Stride::Phase => (a.turn, a.phase) == (b.turn, b.phase),
             _ => a.turn == b.turn,
         };
         match stride {
@@ -446,10 +450,10 @@ impl<S: TableSystem> Review<S> {
             Stride::Command => k.saturating_sub(1),
             Stride::End if forward => n,
             Stride::End => 0,
-            Stride::Go | Stride::Turn if forward => (k + 1..=n)
+            Stride::Phase | Stride::Turn if forward => (k + 1..=n)
                 .find(|&j| !same(self.marks[j], self.marks[k]))
                 .unwrap_or(n),
-            Stride::Go | Stride::Turn => {
+            Stride::Phase | Stride::Turn => {
                 let start_of = |j: usize| {
                     let mut i = j;
                     while i > 0 && same(self.marks[i - 1], self.marks[j]) {
@@ -859,7 +863,7 @@ fn end_stale_review<S: TableSystem>(
     }
 }
 
-/// The review's keys: the arrows step a command, with Shift a side's go,
+/// The review's keys: the arrows step a command, with Shift a phase,
 /// with Ctrl a turn; End goes to the last position. Not while a text
 /// field has the keyboard.
 fn read_review_keys(
@@ -878,7 +882,7 @@ fn read_review_keys(
     let stride = if ctrl {
         Stride::Turn
     } else if shift {
-        Stride::Go
+        Stride::Phase
     } else {
         Stride::Command
     };

@@ -64,6 +64,16 @@ impl TableSystem for Warpspawn {
         world.write_message(BattleLoaded);
     }
 
+    /// A phase is the Cannonade, March, Melee or Rally of a side's
+    /// player turn (R63), the ring's sealed orders apart (R47).
+    fn phase(game: &Game) -> u32 {
+        let sealed = matches!(
+            sandtable_core::game::GameState::decision(game),
+            sandtable_core::game::Decision::Sealed(_)
+        );
+        u32::from(game.active().0) * 8 + game.phase() as u32 * 2 + u32::from(sealed)
+    }
+
     fn seat_colour(active: &ActiveGame<Self>, seat: Seat) -> Option<[u8; 3]> {
         active.setup.colours.get(seat.index()).map(|c| c.0)
     }

@@ -632,3 +632,56 @@ fn bots_wait_while_their_game_is_in_review() {
         assert!(wait.elapsed() < Duration::from_secs(60), "the bots play on");
     }
 }
+
+#[test]
+fn r149_through_a_seat_s_eyes_a_game_going_on_shows_only_that_seat_s_own_estimates() {
+    let dir = common::temp_dir("review", "curve-eyes");
+    let cut = cut_record(&data("skirmish-person-wins-zirl.moves"), &dir, 30);
+    let mut app = headless();
+    review_of::<Frontiers>(&mut app, &cut);
+    let wait = std::time::Instant::now();
+    while app
+        .world()
+        .resource::<ReviewPanel>()
+        .curve
+        .as_ref()
+        .is_none()
+    {
+        app.update();
+        assert!(
+            wait.elapsed() < Duration::from_secs(300),
+            "the curve is weighed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for seat in [Seat(0), Seat(1)] {
+        ask(&mut app, ReviewRequest::Eyes(Viewer::Player(seat)));
+        let panel = app.world().resource::<ReviewPanel>();
+        let curve = panel.curve.clone().expect("weighed").expect("no failure");
+        assert_eq!(curve.sight, sandtable_bots::search::Sight::Own);
+        // Who decided after each command, as the record replays.
+        let (mut own, mut others) = (0, 0);
+        for k in 0..curve.steps.len() {
+            ask(&mut app, ReviewRequest::To(k + 1));
+            let deciding = sandtable_core::game::next_seat(game::<Frontiers>(&app).game.game());
+            let step = &curve.steps[k];
+            if deciding == Some(seat) {
+                own += usize::from(step.chances.iter().all(Option::is_some));
+            } else {
+                assert!(
+                    step.chances.iter().all(Option::is_none),
+                    "{seat:?}: position {} was weighed by another side",
+                    k + 1
+                );
+                others += 1;
+            }
+            if step.seat != seat {
+                assert_eq!(step.instead, None, "{seat:?}: another side's alternative");
+            }
+        }
+        assert!(
+            own > 0 && others > 0,
+            "{seat:?}: {own} own, {others} others"
+        );
+    }
+}

@@ -189,7 +189,7 @@ fn bar(
             ui.ctx().request_repaint();
         }
         Some(Err(why)) => {
-            ui.colored_label(egui::Color32::from_rgb(200, 60, 60), why);
+            ui.small(why);
         }
         Some(Ok(review)) => {
             ui.horizontal_wrapped(|ui| {

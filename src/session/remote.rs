@@ -608,14 +608,15 @@ fn leave(world: &mut World) {
 #[derive(Resource, Debug, Clone, PartialEq, Eq)]
 pub struct ServedRecord(pub Result<PathBuf, String>);
 
-/// Where the records of served games are kept: `served` in the data
-/// folder ([`super::files::data_folder`]).
+/// Where the records of served games are kept: `received` in the data
+/// folder ([`super::files::data_folder`]), apart from the `served`
+/// folder where a server writes its referee's records.
 #[derive(Resource, Debug, Clone, PartialEq, Eq)]
 pub struct ServedFolder(pub PathBuf);
 
 impl Default for ServedFolder {
     fn default() -> Self {
-        ServedFolder(super::files::data_folder().join("served"))
+        ServedFolder(super::files::data_folder().join("received"))
     }
 }
 

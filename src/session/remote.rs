@@ -1064,3 +1064,48 @@ impl<S: TableSystem> ServedViews<S> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_a_server_sent_is_kept_under_a_name_of_the_table_s_own_making() {
+        let folder =
+            std::env::temp_dir().join(format!("sandtable-received-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&folder);
+        let scenario = "(rules: \"cache\")";
+        // A name that climbs out of the folder, or holds anything but
+        // letters, digits, - and _, is cut down to what it may hold.
+        let sent = "[Scenario \"../../../etc/pass wd;rm.ron\"]\n[Seed \"4\"]\nactivate E7\n";
+        let first = write_served(&folder, sent, scenario).expect("kept");
+        assert_eq!(first, folder.join("passwdrm.moves"));
+        let text = std::fs::read_to_string(&first).expect("written");
+        assert_eq!(
+            text,
+            "[Scenario \"passwdrm.ron\"]\n[Seed \"4\"]\nactivate E7\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(folder.join("passwdrm.ron")).expect("written"),
+            scenario
+        );
+        // Never over a file kept before.
+        let second = write_served(&folder, sent, scenario).expect("kept");
+        assert_eq!(second, folder.join("passwdrm-2.moves"));
+        assert_eq!(std::fs::read_to_string(&first).expect("kept"), text);
+        // No [Scenario] header: a name of its own, the header added.
+        let bare = write_served(&folder, "activate E7\n", scenario).expect("kept");
+        assert_eq!(bare, folder.join("served.moves"));
+        assert!(
+            std::fs::read_to_string(&bare)
+                .expect("written")
+                .starts_with("[Scenario \"served.ron\"]\n")
+        );
+        // Too long: nothing written.
+        let huge = "x".repeat(MOST_SENT + 1);
+        let why = write_served(&folder, &huge, scenario).expect_err("refused");
+        assert!(why.contains("more than"), "{why}");
+        assert!(!folder.join("served-2.moves").exists());
+        let _ = std::fs::remove_dir_all(&folder);
+    }
+}

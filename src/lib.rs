@@ -11,13 +11,16 @@
 //! use it with `MinimalPlugins`); [`plugin`] adds the looks, the camera,
 //! picking and the panels.
 //!
-//! Imports run one way, from a rule system's folder to the shared table
-//! (`tests/imports.rs` fails on a circle, and on a shared folder naming a
-//! rule system or its rules crate):
+//! Imports run one way, from a rule system's folder to the shared table,
+//! and from this file, which registers the rule systems ([`SYSTEMS`]), to
+//! the folders, never back (`tests/imports.rs` fails on a circle, on a
+//! shared folder naming a rule system or its rules crate, and on a folder
+//! naming anything of this file):
 //!
 //! ```text
 //! shared:   session -> mode      hud -> session, mode     camera -> table, hud, session
 //!           table, picking, mode (import no other folder)
+//! all:      any folder -> schedule (the sets of a frame; it imports none)
 //! systems:  cache -> hud, session, table, picking, mode
 //!           warpspawn -> camera, hud, session, table, picking, mode
 //!           frontiers -> hud, session, table, picking, mode
@@ -32,68 +35,21 @@ pub mod hud;
 pub mod mode;
 pub mod options;
 pub mod picking;
+pub mod schedule;
 pub mod session;
 pub mod table;
 pub mod warpspawn;
 
 pub use mode::Mode;
 
-/// The order of Sandtable's work in a frame. Input becomes requests, requests
-/// are applied by the rules crate, then the table and the visuals follow.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AppSystems {
-    /// Keys, clicks and panel buttons become command requests.
-    RecordInput,
-    /// Requests go to the rules crate; its events are published.
-    ApplyCommands,
-    /// Entities follow the game state.
-    SyncTable,
-    /// Short-lived visuals: floating bonuses, highlights.
-    Animate,
-}
-
-/// The steps of [`AppSystems::ApplyCommands`], in order: every folder
-/// orders its systems by these sets, never by another folder's systems.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FlowSteps {
-    /// The answers to the question on show (save first, discard, replace).
-    Answers,
-    /// The scenario started again.
-    NewGame,
-    /// A file opened: the game in play may change here.
-    Open,
-    /// The game's own flow: the hand-over taken, commands, undo, saves.
-    Play,
-    /// What follows a game opened or played: the seats fitted to it, the
-    /// bot's hand-over, the layout editor started again.
-    Follow,
-}
-
 /// The game flow and the table's entities, without rendering or input devices.
 pub fn logic_plugin(app: &mut App) {
-    app.configure_sets(
-        Update,
-        (
-            AppSystems::RecordInput,
-            AppSystems::ApplyCommands,
-            AppSystems::SyncTable,
-            AppSystems::Animate,
-        )
-            .chain(),
-    );
-    app.configure_sets(
-        Update,
-        (
-            FlowSteps::Answers,
-            FlowSteps::NewGame,
-            FlowSteps::Open,
-            FlowSteps::Play,
-            FlowSteps::Follow,
-        )
-            .chain()
-            .in_set(AppSystems::ApplyCommands),
-    );
-    app.add_plugins((mode::plugin, session::plugin, table::plugin));
+    app.add_plugins((
+        schedule::plugin,
+        mode::plugin,
+        session::plugin,
+        table::plugin,
+    ));
     for system in SYSTEMS {
         (system.logic)(app);
     }

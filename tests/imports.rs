@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The folders (and single files) of `src/` every rule system shares.
-const SHARED: [&str; 7] = [
-    "camera", "hud", "mode", "options", "picking", "session", "table",
+const SHARED: [&str; 8] = [
+    "camera", "hud", "mode", "options", "picking", "schedule", "session", "table",
 ];
 
 /// What a shared folder may not name: the rule systems' folders and their
@@ -148,6 +148,71 @@ fn system_names(texts: &[(String, String)], src: &Path) -> Vec<(String, &'static
         }
     }
     out
+}
+
+/// Where a file of `src/` names something of the registration
+/// (`src/lib.rs`): a `crate::` path that is not one of `modules`, the
+/// folders and files of `src/`. File and name.
+fn registration_names(
+    texts: &[(String, String)],
+    modules: &BTreeSet<String>,
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (path, text) in texts {
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("crate::") {
+            rest = &rest[at + "crate::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !modules.contains(&name) {
+                out.push((path.clone(), name));
+            }
+        }
+    }
+    out
+}
+
+/// The folders and files of `src/` but the registration and the binary.
+fn modules_of(src: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(src)
+        .expect("src/")
+        .filter_map(|e| {
+            let name = e
+                .ok()?
+                .file_name()
+                .to_str()?
+                .trim_end_matches(".rs")
+                .to_owned();
+            (name != "lib" && name != "main").then_some(name)
+        })
+        .collect()
+}
+
+#[test]
+fn no_folder_imports_the_registration() {
+    // `src/lib.rs` registers the rule systems: it imports every folder,
+    // and no folder names anything of it but another folder (the sets of
+    // a frame are `schedule`'s).
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let (_, texts) = graph(&src);
+    let modules = modules_of(&src);
+    assert!(modules.contains("schedule") && modules.contains("session"));
+    let found = registration_names(&texts, &modules);
+    assert!(
+        found.is_empty(),
+        "a folder names the registration: {found:?}"
+    );
+    // The control: a name of the registration is found.
+    let planted = [(
+        "/x/src/cache/play.rs".to_owned(),
+        code("use crate::AppSystems;"),
+    )];
+    assert_eq!(
+        registration_names(&planted, &modules),
+        [("/x/src/cache/play.rs".to_owned(), "AppSystems".to_owned())]
+    );
 }
 
 #[test]

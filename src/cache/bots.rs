@@ -13,17 +13,20 @@ use crate::session::{GameLoaded, HintRequest, Leaving, NewGameRequest, Notice, S
 pub(super) fn plugin(app: &mut App) {
     crate::session::bots::add_bots::<Cache>(app);
     app.init_resource::<Hint>()
-        .add_systems(Update, think_of_hint.in_set(crate::AppSystems::RecordInput))
+        .add_systems(
+            Update,
+            think_of_hint.in_set(crate::schedule::AppSystems::RecordInput),
+        )
         .add_systems(
             Update,
             (
-                start_new_game.in_set(crate::FlowSteps::NewGame),
+                start_new_game.in_set(crate::schedule::FlowSteps::NewGame),
                 // After every way a game can be loaded, and the commands.
                 (
                     crate::session::game::settle_handover::<Cache>,
                     fit_seats_to_game,
                 )
-                    .in_set(crate::FlowSteps::Follow),
+                    .in_set(crate::schedule::FlowSteps::Follow),
             ),
         );
 }

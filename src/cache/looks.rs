@@ -11,11 +11,11 @@ use sandtable_scenario::ModelTerrain;
 
 use super::builtin::{DefaultLook, Paint, Shape, parts};
 use super::models::{self, Figure, Models, NeedsFigure, Pick};
-use crate::AppSystems;
 use crate::cache::table::{
     Acted, ActionBudget, BasePiece, ChoiceTarget, CustomModel, GridPos, Owner, Reachable, SQUARE,
     SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, square_center,
 };
+use crate::schedule::AppSystems;
 use crate::table::shaped;
 use crate::table::{Offending, Selected, TableBuilt, TablePiece, TableShown};
 

@@ -42,7 +42,7 @@ pub(super) fn plugin(app: &mut App) {
     .add_systems(
         Update,
         crate::hud::describe_hovered::<Cache>
-            .after(crate::AppSystems::SyncTable)
+            .after(crate::schedule::AppSystems::SyncTable)
             .run_if(in_state(Mode::Play))
             .run_if(on_table::<Cache>),
     );

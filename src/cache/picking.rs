@@ -8,11 +8,11 @@
 use bevy::prelude::*;
 use sandtable_cache::{Choice, Command, Facing, Square};
 
-use crate::AppSystems;
 use crate::cache::play::{ActiveGame, CommandRequest};
 use crate::cache::table::{GridPos, advance_to};
 pub use crate::picking::TableClick;
 use crate::picking::{ClickButton, Hovered, point_under_cursor};
+use crate::schedule::AppSystems;
 use crate::session::{Notice, UndoRequest};
 
 /// Cache's picking on a table with a window.

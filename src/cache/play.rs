@@ -8,7 +8,7 @@ use sandtable_cache::{Command, Event, Game, Outcome};
 use sandtable_core::game::Seat;
 use sandtable_scenario::Scenario;
 
-use crate::AppSystems;
+use crate::schedule::AppSystems;
 use crate::session::game::{TableSystem, start_turn};
 use crate::session::{
     GameInPlay, GameLoaded, Leaving, Notice, ScenarioSource, Seats, answer_dialogs, closing_plugin,
@@ -27,7 +27,7 @@ pub(super) fn plugin(app: &mut App) {
                 )
                     .in_set(AppSystems::RecordInput)
                     .run_if(in_state(crate::mode::Mode::Play)),
-                answer_dialogs::<ActiveGame>.in_set(crate::FlowSteps::Answers),
+                answer_dialogs::<ActiveGame>.in_set(crate::schedule::FlowSteps::Answers),
                 (
                     start_turn::<Cache>,
                     use_real_dice,
@@ -36,9 +36,9 @@ pub(super) fn plugin(app: &mut App) {
                     save_game::<ActiveGame>,
                 )
                     .chain()
-                    .in_set(crate::FlowSteps::Play),
+                    .in_set(crate::schedule::FlowSteps::Play),
                 crate::session::game::real_dice_for_people::<Cache>
-                    .in_set(crate::FlowSteps::Follow),
+                    .in_set(crate::schedule::FlowSteps::Follow),
             ),
         );
     app.add_message::<RealDiceRequest>();

@@ -11,10 +11,10 @@ use sandtable_cache::{
 use sandtable_core::game::Surface;
 use sandtable_scenario::{Physical, PieceOf, models::model_for};
 
-use crate::AppSystems;
 use crate::cache::play::{ActiveGame, PlayEvent};
 use crate::mode::{Mode, mode_change_pending};
 use crate::picking::{track_clicks, track_drags, track_hover};
+use crate::schedule::AppSystems;
 use crate::session::GameLoaded;
 use crate::table::{TableBuilt, TablePiece, TableRebuild, TableShown, scenario_folder};
 

@@ -24,9 +24,9 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            read_choice_keys.in_set(crate::AppSystems::RecordInput),
+            read_choice_keys.in_set(crate::schedule::AppSystems::RecordInput),
             select_sole_actor
-                .in_set(crate::AppSystems::SyncTable)
+                .in_set(crate::schedule::AppSystems::SyncTable)
                 .after(super::hand::forget_pick),
         )
             .distributive_run_if(resource_exists::<ActiveSkirmish>)

@@ -34,7 +34,7 @@ pub(super) fn plugin(app: &mut App) {
             // asks for.
             (dress_units, dress_tokens).after(crate::cache::models::load_scenario_models),
         )
-            .after(crate::AppSystems::SyncTable),
+            .after(crate::schedule::AppSystems::SyncTable),
     );
 }
 

@@ -27,7 +27,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             show_preview
-                .in_set(crate::AppSystems::SyncTable)
+                .in_set(crate::schedule::AppSystems::SyncTable)
                 .run_if(resource_exists::<ActiveSkirmish>),
         )
         .add_systems(
@@ -37,7 +37,7 @@ pub(super) fn plugin(app: &mut App) {
                     on_message::<super::SkirmishLoaded>
                         .or_eager(on_message::<crate::session::game::Undone>),
                 )
-                .in_set(crate::AppSystems::SyncTable),
+                .in_set(crate::schedule::AppSystems::SyncTable),
         );
 }
 
@@ -631,7 +631,7 @@ pub(super) fn window_plugin(app: &mut App) {
             super::layout::read_layout_input.run_if(in_state(crate::mode::Mode::Layout)),
         )
             .chain()
-            .in_set(crate::AppSystems::RecordInput)
+            .in_set(crate::schedule::AppSystems::RecordInput)
             .run_if(resource_exists::<ActiveSkirmish>),
     );
 }

@@ -22,8 +22,8 @@ use super::table::{
     UnitPiece,
 };
 use super::{UNIT_MM, world_pt};
-use crate::AppSystems;
 use crate::mode::Mode;
+use crate::schedule::AppSystems;
 use crate::session::layout::{LayoutEditing, keep_unsaved_layout_open, switch_layout};
 use crate::session::open::on_table;
 use crate::session::{Notice, ScenarioSource};
@@ -45,7 +45,7 @@ pub(super) fn plugin(app: &mut App) {
                     .distributive_run_if(in_state(Mode::Layout)),
             )
                 .chain()
-                .in_set(crate::FlowSteps::Follow),
+                .in_set(crate::schedule::FlowSteps::Follow),
         )
         .add_systems(
             Update,

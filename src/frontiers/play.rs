@@ -24,8 +24,8 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 crate::session::keys::read_undo_keys::<Frontiers>
-                    .in_set(crate::AppSystems::RecordInput),
-                think_of_skirmish_hint.in_set(crate::AppSystems::RecordInput),
+                    .in_set(crate::schedule::AppSystems::RecordInput),
+                think_of_skirmish_hint.in_set(crate::schedule::AppSystems::RecordInput),
                 (
                     start_turn::<Frontiers>,
                     play_bot_moves,
@@ -35,9 +35,10 @@ pub(super) fn plugin(app: &mut App) {
                     crate::session::save_game::<ActiveSkirmish>,
                 )
                     .chain()
-                    .in_set(crate::FlowSteps::Play),
-                settle_handover::<Frontiers>.in_set(crate::FlowSteps::Follow),
-                crate::session::game::start_new_game::<Frontiers>.in_set(crate::FlowSteps::NewGame),
+                    .in_set(crate::schedule::FlowSteps::Play),
+                settle_handover::<Frontiers>.in_set(crate::schedule::FlowSteps::Follow),
+                crate::session::game::start_new_game::<Frontiers>
+                    .in_set(crate::schedule::FlowSteps::NewGame),
             )
                 // Each asks on its own: a file opened in between takes
                 // the skirmish away in the middle of a frame.
@@ -51,11 +52,12 @@ pub(super) fn plugin(app: &mut App) {
                     on_message::<super::SkirmishLoaded>
                         .or_eager(resource_removed::<ActiveSkirmish>),
                 )
-                .in_set(crate::AppSystems::SyncTable),
+                .in_set(crate::schedule::AppSystems::SyncTable),
         )
         .add_systems(
             Update,
-            crate::session::answer_dialogs::<ActiveSkirmish>.in_set(crate::FlowSteps::Answers),
+            crate::session::answer_dialogs::<ActiveSkirmish>
+                .in_set(crate::schedule::FlowSteps::Answers),
         );
     crate::session::closing_plugin::<ActiveSkirmish>(app);
 }

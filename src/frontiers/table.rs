@@ -12,7 +12,7 @@ use sandtable_frontiers::{Event, Game};
 use sandtable_scenario::skirmish::Skirmish;
 
 use super::{UNIT_MM, world_pt};
-use crate::AppSystems;
+use crate::schedule::AppSystems;
 use crate::session::ScenarioSource;
 use crate::session::game::{ActiveGame, TableSystem};
 use crate::table::{TableBuilt, TablePiece, TableShown};

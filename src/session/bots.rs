@@ -22,14 +22,14 @@ use crate::mode::Mode;
 type Cmd<S> = <<S as TableSystem>::Game as GameState>::Command;
 
 /// Adds the bots' systems of the rule system `S`, in
-/// [`crate::AppSystems::RecordInput`]: a finished thought is played before
+/// [`crate::schedule::AppSystems::RecordInput`]: a finished thought is played before
 /// a new one starts.
 pub fn add_bots<S: TableSystem>(app: &mut App) {
     app.add_systems(
         Update,
         (finish_bot_thinking::<S>, start_bot_thinking::<S>)
             .chain()
-            .in_set(crate::AppSystems::RecordInput),
+            .in_set(crate::schedule::AppSystems::RecordInput),
     )
     .add_systems(
         Update,

@@ -55,24 +55,24 @@ pub(super) fn plugin(app: &mut App) {
             // After the answers that may ask for it, before anything reads
             // what the game was told, in the same frame: a game opened is
             // played on from the next command.
-            open::load_requested_file.in_set(crate::FlowSteps::Open),
+            open::load_requested_file.in_set(crate::schedule::FlowSteps::Open),
         )
         .add_systems(
             Update,
             layout::no_layout_without_a_game
                 .run_if(open::nothing_on_table)
-                .in_set(crate::FlowSteps::Follow),
+                .in_set(crate::schedule::FlowSteps::Follow),
         )
         .add_systems(
             Update,
             (
-                reset_file_field.in_set(crate::AppSystems::SyncTable),
+                reset_file_field.in_set(crate::schedule::AppSystems::SyncTable),
                 (
                     ask_before_closing_on_layout.after(AskBeforeClosing),
                     close_unless_kept,
                 )
                     .chain()
-                    .in_set(crate::AppSystems::ApplyCommands),
+                    .in_set(crate::schedule::AppSystems::ApplyCommands),
             ),
         );
 }
@@ -117,7 +117,7 @@ pub fn closing_plugin<G: GameInPlay>(app: &mut App) {
     app.add_systems(
         Update,
         ask_before_closing::<G>
-            .in_set(crate::AppSystems::ApplyCommands)
+            .in_set(crate::schedule::AppSystems::ApplyCommands)
             .in_set(AskBeforeClosing),
     );
 }

@@ -47,7 +47,7 @@ pub fn join_table<S: TableSystem>(app: &mut App, opener: Opener) {
     app.add_systems(
         Update,
         super::game::follow_the_viewer::<S>
-            .in_set(crate::AppSystems::SyncTable)
+            .in_set(crate::schedule::AppSystems::SyncTable)
             .run_if(resource_exists::<ActiveGame<S>>),
     );
 }

@@ -764,11 +764,11 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                follow_server.in_set(crate::FlowSteps::Open),
-                send_outgoing.after(crate::FlowSteps::Play),
+                follow_server.in_set(crate::schedule::FlowSteps::Open),
+                send_outgoing.after(crate::schedule::FlowSteps::Play),
                 show_refusals
                     .run_if(resource_exists::<Messages<Refused>>)
-                    .in_set(crate::FlowSteps::Open),
+                    .in_set(crate::schedule::FlowSteps::Open),
             ),
         );
 }

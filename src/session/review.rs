@@ -198,8 +198,8 @@ pub fn add_review<S: TableSystem>(app: &mut App) {
     app.add_systems(
         Update,
         (
-            answer_requests::<S>.in_set(crate::FlowSteps::Play),
-            (finish_curve::<S>, end_stale_review::<S>).in_set(crate::FlowSteps::Follow),
+            answer_requests::<S>.in_set(crate::schedule::FlowSteps::Play),
+            (finish_curve::<S>, end_stale_review::<S>).in_set(crate::schedule::FlowSteps::Follow),
         ),
     );
 }
@@ -209,7 +209,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         read_review_keys
             .run_if(resource_exists::<ReviewPanel>)
-            .in_set(crate::AppSystems::RecordInput),
+            .in_set(crate::schedule::AppSystems::RecordInput),
     );
 }
 

@@ -23,7 +23,7 @@ pub(super) fn plugin(app: &mut App) {
             dress_pieces,
             light_hexes,
         )
-            .after(crate::AppSystems::SyncTable),
+            .after(crate::schedule::AppSystems::SyncTable),
     );
 }
 

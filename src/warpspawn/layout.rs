@@ -17,8 +17,8 @@ use super::draft::{BattleDraft, BattleEdit};
 use super::looks::Slot;
 use super::play::BattleInput;
 use super::table::{ActiveBattle, BattleLoaded, Warpspawn, spawn_hex_table, spawn_stack};
-use crate::AppSystems;
 use crate::mode::Mode;
+use crate::schedule::AppSystems;
 use crate::session::layout::{LayoutEditing, keep_unsaved_layout_open, switch_layout};
 use crate::session::open::on_table;
 use crate::session::{Notice, ScenarioSource};
@@ -43,7 +43,7 @@ pub(super) fn plugin(app: &mut App) {
                     .distributive_run_if(in_state(Mode::Layout)),
             )
                 .chain()
-                .in_set(crate::FlowSteps::Follow),
+                .in_set(crate::schedule::FlowSteps::Follow),
         )
         .add_systems(
             Update,

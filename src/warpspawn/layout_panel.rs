@@ -31,7 +31,7 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            light_layout_hexes.after(crate::AppSystems::SyncTable),
+            light_layout_hexes.after(crate::schedule::AppSystems::SyncTable),
         );
 }
 

@@ -13,7 +13,7 @@ use sandtable_core::game::{GameState, Legal, Odds, Seat};
 use sandtable_warpspawn::{AttackPlan, Command, Event, FirePlan, Game, Hex, Phase, Pick, Side};
 
 use super::table::{ActiveBattle, Warpspawn};
-use crate::AppSystems;
+use crate::schedule::AppSystems;
 use crate::session::dice::TypedRolls;
 use crate::session::game::{settle_handover, start_turn};
 use crate::session::{Notice, Seat as TableSeat, Seats};
@@ -52,9 +52,10 @@ pub(super) fn plugin(app: &mut App) {
                     forget_pick_after_undo,
                 )
                     .chain()
-                    .in_set(crate::FlowSteps::Play),
-                settle_handover::<Warpspawn>.in_set(crate::FlowSteps::Follow),
-                crate::session::game::start_new_game::<Warpspawn>.in_set(crate::FlowSteps::NewGame),
+                    .in_set(crate::schedule::FlowSteps::Play),
+                settle_handover::<Warpspawn>.in_set(crate::schedule::FlowSteps::Follow),
+                crate::session::game::start_new_game::<Warpspawn>
+                    .in_set(crate::schedule::FlowSteps::NewGame),
                 list_choices.in_set(AppSystems::SyncTable),
             )
                 // Each asks on its own: a file opened in between takes the
@@ -74,7 +75,8 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            crate::session::answer_dialogs::<ActiveBattle>.in_set(crate::FlowSteps::Answers),
+            crate::session::answer_dialogs::<ActiveBattle>
+                .in_set(crate::schedule::FlowSteps::Answers),
         );
     crate::session::closing_plugin::<ActiveBattle>(app);
 }

@@ -16,7 +16,7 @@ use sandtable_warpspawn::{Edge, Game, Map};
 
 use super::table::ActiveBattle;
 use super::{HEX, map_size};
-use crate::AppSystems;
+use crate::schedule::AppSystems;
 use crate::table::TablePiece;
 
 pub(super) fn plugin(app: &mut App) {

@@ -14,7 +14,7 @@ use crate::table::TableShown;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (dress_ring_tiles, dress_tokens, dress_trays).after(crate::AppSystems::SyncTable),
+        (dress_ring_tiles, dress_tokens, dress_trays).after(crate::schedule::AppSystems::SyncTable),
     );
 }
 

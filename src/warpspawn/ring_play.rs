@@ -22,7 +22,7 @@ use sandtable_warpspawn::{Command, Game, Hex, Phase, Side};
 
 use super::play::{BattleDrag, BattlePick, person_legal, play_person, seat};
 use super::table::ActiveBattle;
-use crate::AppSystems;
+use crate::schedule::AppSystems;
 use crate::session::dice::TypedRolls;
 use crate::session::{Notice, Seats};
 
@@ -37,7 +37,7 @@ pub(super) fn plugin(app: &mut App) {
                 ring_input.before(super::play::battle_input),
                 forget_ring_pick,
             )
-                .in_set(crate::FlowSteps::Play)
+                .in_set(crate::schedule::FlowSteps::Play)
                 .distributive_run_if(resource_exists::<ActiveBattle>)
                 .distributive_run_if(in_state(crate::mode::Mode::Play)),
         );

@@ -14,7 +14,7 @@ use crate::session::{ScenarioSource, Seats};
 
 use super::looks::Slot;
 use super::{HEX, hex_center, map_size};
-use crate::AppSystems;
+use crate::schedule::AppSystems;
 use crate::table::{TableBuilt, TablePiece, TableShown};
 
 pub(super) fn plugin(app: &mut App) {

@@ -12,11 +12,11 @@ use sandtable_scenario::Scenario;
 
 use super::draft::{Draft, Edit, Item, PieceRef, Turn};
 use super::{LayoutMode, LayoutTool};
-use crate::AppSystems;
 use crate::cache::picking::{TableClick, TableDrag};
 use crate::cache::play::{ActiveGame, Cache};
 use crate::mode::Mode;
 use crate::picking::ClickButton;
+use crate::schedule::AppSystems;
 use crate::session::keys::KeyboardTaken;
 use crate::session::layout::{LayoutEditing, file_of, keep_unsaved_layout_open, switch_layout};
 use crate::session::open::on_table;
@@ -44,7 +44,7 @@ pub(super) fn plugin(app: &mut App) {
                     .run_if(in_state(Mode::Layout)),
             )
                 .chain()
-                .in_set(crate::FlowSteps::Follow),
+                .in_set(crate::schedule::FlowSteps::Follow),
         );
 }
 

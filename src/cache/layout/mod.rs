@@ -8,11 +8,11 @@ use bevy::prelude::*;
 use sandtable_cache::{Board, Square};
 use sandtable_scenario::Physical;
 
-use crate::AppSystems;
 use crate::cache::picking::TableClick;
 use crate::cache::table::SQUARE;
 use crate::mode::Mode;
 use crate::picking::ClickButton;
+use crate::schedule::AppSystems;
 use crate::table::TableShown;
 
 pub mod draft;

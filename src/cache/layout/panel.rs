@@ -35,7 +35,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             describe_hovered_piece
-                .after(crate::AppSystems::SyncTable)
+                .after(crate::schedule::AppSystems::SyncTable)
                 .run_if(in_state(Mode::Layout)),
         );
 }

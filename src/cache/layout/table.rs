@@ -10,9 +10,9 @@ use sandtable_cache::PlayerId;
 
 use super::LayoutEditor;
 use super::draft::{Draft, PieceRef};
-use crate::AppSystems;
 use crate::cache::table::{Contents, TableBuilder};
 use crate::mode::{Mode, mode_change_pending};
+use crate::schedule::AppSystems;
 use crate::session::GameLoaded;
 use crate::table::{Offending, Selected, TableRebuild};
 

@@ -586,7 +586,7 @@ fn loops(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 /// list shrinks with it. The test fails on any change, a new circle or one
 /// gone, so that the list always says where the crates stand.
 const LOOPS_TODAY: [(&str, &[&[&str]]); 4] = [
-    ("core", &[&["game", "undo"]]),
+    ("core", &[]),
     (
         "cache",
         &[&["choice", "command", "event", "game", "setup", "terrain"]],

@@ -471,7 +471,7 @@ pub trait GameState: Clone + Send + Sync + 'static {
     /// start of the game. Undo itself is the contract's
     /// ([`crate::undo::Undoable`]), from the barriers `apply_into` reports.
     fn undo_stop(&self, barrier: Option<Barrier>) -> String {
-        crate::undo::default_stop(barrier)
+        default_stop(barrier)
     }
     /// The odds of a command decided by dice, before it is played: one
     /// distribution for each thing the dice decide (a shot's casualties, and
@@ -541,6 +541,19 @@ pub trait GameState: Clone + Send + Sync + 'static {
     fn draw_text(&self, viewer: Viewer) -> String;
     /// Setup warnings worth showing, in plain words.
     fn warnings(&self) -> Vec<String>;
+}
+
+/// The words of a stop of undo that a system does not phrase its own way.
+pub fn default_stop(barrier: Option<Barrier>) -> String {
+    match barrier {
+        None | Some(Barrier::TurnStart) => {
+            "undo goes back no further than the start of the turn (R31)".to_owned()
+        }
+        Some(Barrier::Roll) => "undo never goes back past a roll of the dice (R31)".to_owned(),
+        Some(Barrier::Reveal) => {
+            "undo never goes back past something hidden being revealed (R31)".to_owned()
+        }
+    }
 }
 
 /// One mark a player for a text board, unique among the players: the

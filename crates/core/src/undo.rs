@@ -122,15 +122,3 @@ impl<G: GameState> Deref for Undoable<G> {
     }
 }
 
-/// The words of a stop of undo that a system does not phrase its own way.
-pub fn default_stop(barrier: Option<Barrier>) -> String {
-    match barrier {
-        None | Some(Barrier::TurnStart) => {
-            "undo goes back no further than the start of the turn (R31)".to_owned()
-        }
-        Some(Barrier::Roll) => "undo never goes back past a roll of the dice (R31)".to_owned(),
-        Some(Barrier::Reveal) => {
-            "undo never goes back past something hidden being revealed (R31)".to_owned()
-        }
-    }
-}

@@ -2787,7 +2787,7 @@ impl GameState for Game {
     fn undo_stop(&self, barrier: Option<Barrier>) -> String {
         match barrier {
             Some(Barrier::Roll) => "dice were rolled, or a drop landed (R31)".into(),
-            other => sandtable_core::undo::default_stop(other),
+            other => sandtable_core::game::default_stop(other),
         }
     }
 

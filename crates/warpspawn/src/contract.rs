@@ -167,7 +167,7 @@ impl GameState for Game {
             None | Some(Barrier::TurnStart) => {
                 "undo goes back no further than the start of the player turn (R31)".to_owned()
             }
-            other => sandtable_core::undo::default_stop(other),
+            other => sandtable_core::game::default_stop(other),
         }
     }
 

@@ -121,4 +121,3 @@ impl<G: GameState> Deref for Undoable<G> {
         &self.game
     }
 }
-

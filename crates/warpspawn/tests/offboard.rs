@@ -11,13 +11,13 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sandtable_core::dice::Dice;
 use sandtable_warpspawn::offboard::counter::Composition;
+use sandtable_warpspawn::offboard::counter::Counter;
 use sandtable_warpspawn::offboard::fight::{After, Engaged, StandoffRule, SuperiorNumbers, settle};
 use sandtable_warpspawn::offboard::movement::Movement;
 use sandtable_warpspawn::offboard::moves::fall_backs;
 use sandtable_warpspawn::offboard::orders::{Orders, Writing};
 use sandtable_warpspawn::offboard::ring::{Ring, Square};
 use sandtable_warpspawn::offboard::ticks::CounterId;
-use sandtable_warpspawn::offboard::view::Counter;
 use sandtable_warpspawn::{Edge, Map};
 
 fn ring() -> Ring {

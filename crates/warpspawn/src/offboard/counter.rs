@@ -1,5 +1,20 @@
-//! A counter's composition, its force points and dice (R43), its rate of
-//! march in squares (R44), and whether it may scout (R54).
+//! A counter on the ring: where it stands and what it holds, its force
+//! points and dice (R43), its rate of march in squares (R44), and whether
+//! it may scout (R54).
+
+use super::ring::Square;
+use super::ticks::CounterId;
+
+/// A counter on the ring, as the referee knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Counter {
+    /// Its side and number.
+    pub id: CounterId,
+    /// Its square.
+    pub at: Square,
+    /// What it holds.
+    pub pieces: Composition,
+}
 
 /// What a counter holds, known only to its owner (R43): Warpspawn pieces,
 /// never routers, prisoners or unarmed men.

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::command::GridCommand;
 use super::counter::Composition;
-use super::view::Counter;
+use super::counter::Counter;
 
 /// Why a pick of forces is refused. Each names its ruling.
 #[derive(Debug, Clone, PartialEq, Eq)]

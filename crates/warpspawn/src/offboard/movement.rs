@@ -6,10 +6,10 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::command::Order;
+use super::counter::Counter;
 use super::orders::Orders;
 use super::ring::Square;
 use super::ticks::{Contest, CounterId, Step, contests};
-use super::view::Counter;
 
 /// A tick of the ring's movement, for the log: its number from 1 and the
 /// counters that stepped, each from and to.

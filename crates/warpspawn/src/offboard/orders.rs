@@ -7,11 +7,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::command::{GridCommand, MAX_PATH, Order, Path};
+use super::counter::Counter;
 use super::counter::{CREW, Composition};
 use super::moves::{PathError, check_path};
 use super::ring::{Place, Ring, Square};
 use super::ticks::CounterId;
-use super::view::Counter;
 
 /// What the writer's side knows when it writes (R57): the ring, its own
 /// reserve, the squares it sees held by the enemy, and the scenario's

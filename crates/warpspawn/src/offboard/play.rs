@@ -9,6 +9,7 @@ use sandtable_core::game::{Barrier, Legal};
 
 use super::command::{GridCommand, Order};
 use super::counter::Composition;
+use super::counter::Counter;
 use super::event::RingEvent;
 use super::fight::{After, Engaged, Outcome, Party, cancel, settle};
 use super::fire::{CounterShot, plan_shot};
@@ -20,7 +21,7 @@ use super::ring::{Ring, Square};
 use super::setup::OffboardSetup;
 use super::sight::seen_from_map;
 use super::ticks::{Contest, CounterId, Kind};
-use super::view::{Counter, Grid};
+use super::view::Grid;
 use crate::command::{Command, Men, Pick};
 use crate::event::Event;
 use crate::game::{Band, Game, Phase, Side, Stack, Step};

@@ -731,7 +731,7 @@ impl Game {
         g.grid = dealt;
         if let Stage::Orders(orders) = &mut g.stage {
             let committed = orders[enemy].committed;
-            let mine: Vec<super::view::Counter> = g
+            let mine: Vec<super::counter::Counter> = g
                 .grid
                 .counters
                 .iter()
@@ -745,7 +745,7 @@ impl Game {
             && !fight.forces.iter().all(|f| f.committed)
         {
             let committed = fight.forces[enemy].committed;
-            let theirs: Vec<super::view::Counter> = g
+            let theirs: Vec<super::counter::Counter> = g
                 .grid
                 .counters
                 .iter()

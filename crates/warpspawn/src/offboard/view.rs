@@ -13,11 +13,10 @@ use std::collections::BTreeSet;
 
 use rand::Rng;
 
-use super::counter::Composition;
+use super::counter::{Composition, Counter};
 use super::orders::Writing;
 use super::ring::{Ring, Square};
 use super::sight::counter_sees;
-use super::ticks::CounterId;
 
 /// What a counter the viewer has not seen may hold, for a deal (R57): a
 /// column of foot, a large one, a body of horse with its officer, a few
@@ -56,17 +55,6 @@ pub const GUESSES: [Composition; 4] = [
         flag: false,
     },
 ];
-
-/// A counter on the ring, as the referee knows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Counter {
-    /// Its side and number.
-    pub id: CounterId,
-    /// Its square.
-    pub at: Square,
-    /// What it holds.
-    pub pieces: Composition,
-}
 
 /// The ring with its counters, each side's reserve squares, and what each
 /// side saw from the map this game turn.
@@ -264,6 +252,7 @@ mod tests {
     use super::super::fixtures::{ring, sq};
     use super::*;
     use crate::hex::Edge;
+    use crate::offboard::ticks::CounterId;
     use rand::SeedableRng;
 
     fn counter(side: usize, number: u16, at: &str, infantry: u16, cavalry: u16) -> Counter {

@@ -596,7 +596,6 @@ const LOOPS_TODAY: [(&str, &[&[&str]]); 4] = [
         &[
             &["command", "offboard::command"],
             &["event", "game", "offboard::fire", "offboard::play", "play"],
-            &["offboard::setup", "setup"],
         ],
     ),
     (

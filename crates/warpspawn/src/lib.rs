@@ -48,6 +48,7 @@ mod hex;
 mod legal;
 mod odds;
 pub mod offboard;
+mod pieces;
 mod play;
 pub mod samples;
 mod setup;

@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::hex::{Edge, Hex, MAX_MAP_SIDE, Map};
 
+pub use crate::pieces::PiecesSetup;
+
 /// The longest battle, in game turns (R64).
 pub const MAX_TURNS: u32 = 1_000;
 
@@ -271,39 +273,6 @@ pub struct SideSetup {
     pub deployment: Vec<Hex>,
     /// The most points it may spend (R61, default 100).
     pub points: u32,
-}
-
-/// The pieces one side starts with in one hex.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub struct PiecesSetup {
-    /// The hex.
-    pub at: Hex,
-    /// The side, by its index in [`Setup::sides`].
-    pub side: usize,
-    /// Infantry men.
-    pub infantry: u16,
-    /// Cavalry men.
-    pub cavalry: u16,
-    /// Officers.
-    pub officers: u16,
-    /// A cannon.
-    pub cannon: bool,
-    /// Baggage.
-    pub baggage: bool,
-    /// The side's flag.
-    pub flag: bool,
-}
-
-impl PiecesSetup {
-    /// Their cost in points, doubled so that cavalry's 1.5 stays whole
-    /// (R61).
-    pub fn cost_doubled(&self) -> u64 {
-        2 * u64::from(self.infantry)
-            + 3 * u64::from(self.cavalry)
-            + 6 * u64::from(self.officers)
-            + 20 * u64::from(self.cannon)
-            + 4 * u64::from(self.baggage)
-    }
 }
 
 /// Everything a battle starts from, before validation.

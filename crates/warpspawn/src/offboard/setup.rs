@@ -7,7 +7,7 @@
 use super::counter::{CREW, Composition, SCOUT_MAX_POINTS};
 use super::ring::{Ring, Square};
 use crate::hex::Map;
-use crate::setup::PiecesSetup;
+use crate::pieces::PiecesSetup;
 
 /// The default hexes a ring square faces (R40).
 pub const DEFAULT_SPAN: u16 = 1;

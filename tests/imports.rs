@@ -5,7 +5,9 @@
 //! import each other round a circle (following `use` paths through
 //! re-exports and globs, which can hide one; a file's test modules apart)
 //! are exactly those listed today, a list that shrinks as each crate is
-//! put in layers. Read from the source text, without building anything.
+//! put in layers; so are the system folders of `src/` that import another
+//! system's, and the files whose code before their tests is over 1,500
+//! lines. Read from the source text, without building anything.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -709,4 +711,55 @@ fn the_crate_check_follows_re_exports_and_globs_to_a_circle() {
     modules.insert("a".to_owned(), "pub struct Thing;".to_owned());
     edges.insert("a".to_owned(), BTreeSet::new());
     assert!(loops(&edges).is_empty());
+}
+
+/// The most lines a file's code before its tests may hold.
+const MOST_LINES: usize = 1_500;
+
+/// The files whose code before their tests is longer than [`MOST_LINES`]
+/// today: each is to be split by what it decides, and this list shrinks
+/// with them. The test fails on any change, so that it always says where
+/// the files stand.
+const LONG_FILES_TODAY: [&str; 6] = [
+    "crates/bots/src/frontiers.rs",
+    "crates/frontiers/src/contract.rs",
+    "crates/frontiers/src/game.rs",
+    "crates/frontiers/src/turn.rs",
+    "crates/warpspawn/src/offboard/play.rs",
+    "crates/warpspawn/src/play.rs",
+];
+
+/// How many lines a file's code holds before its first `#[cfg(test)]`.
+fn lines_before_tests(text: &str) -> usize {
+    text.lines()
+        .take_while(|l| !l.contains("#[cfg(test)]"))
+        .count()
+}
+
+#[test]
+fn no_file_s_code_before_its_tests_is_longer_than_1500_lines_but_those_listed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = sources(&root.join("src"));
+    for entry in std::fs::read_dir(root.join("crates")).expect("crates/") {
+        let src = entry.expect("an entry").path().join("src");
+        if src.is_dir() {
+            files.extend(sources(&src));
+        }
+    }
+    assert!(files.len() > 100, "every crate's files were read");
+    let mut long: Vec<String> = files
+        .iter()
+        .filter(|p| lines_before_tests(&std::fs::read_to_string(p).expect("readable")) > MOST_LINES)
+        .map(|p| {
+            p.strip_prefix(root)
+                .expect("under the root")
+                .display()
+                .to_string()
+        })
+        .collect();
+    long.sort();
+    assert_eq!(long, LONG_FILES_TODAY, "the files over {MOST_LINES} lines");
+    // The control: a file of 1,501 lines before its tests is long.
+    let text = "fn f() {}\n".repeat(MOST_LINES + 1) + "#[cfg(test)]\nmod tests {}\n";
+    assert_eq!(lines_before_tests(&text), MOST_LINES + 1);
 }

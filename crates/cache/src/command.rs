@@ -10,7 +10,7 @@ use sandtable_core::game::Legal;
 use crate::game::{Actions, Game, Occupant, Place, PlayerId, UnitId};
 use crate::geometry::{Facing, Square};
 use crate::ruling::Ruling;
-use crate::terrain::{Ground, TerrainClass};
+use crate::terrain::{Ground, TerrainClass, enter_cost};
 
 /// A command in the move notation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -837,14 +837,6 @@ impl Game {
             cost,
             target: captured,
         })
-    }
-}
-
-/// Actions to enter a square a unit may stand on (R12): 1, or 3 for water.
-pub(crate) fn enter_cost(ground: Ground) -> u16 {
-    match ground.class() {
-        TerrainClass::T120 => 3,
-        _ => 1,
     }
 }
 

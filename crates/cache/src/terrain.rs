@@ -167,7 +167,7 @@ impl Ground {
                 "1 action to enter, +1 to step on or off the bridge (R15)".to_owned()
             }
             g => {
-                let n = crate::command::enter_cost(g);
+                let n = enter_cost(g);
                 format!(
                     "{n} action{} to enter (R12)",
                     if n == 1 { "" } else { "s" }
@@ -193,5 +193,13 @@ impl Ground {
             Ground::BuildingEntrance => "a building entrance",
         };
         format!("{name} ({})", self.class())
+    }
+}
+
+/// Actions to enter a square a unit may stand on (R12): 1, or 3 for water.
+pub(crate) fn enter_cost(ground: Ground) -> u16 {
+    match ground.class() {
+        TerrainClass::T120 => 3,
+        _ => 1,
     }
 }

@@ -244,8 +244,23 @@ where
             assert_eq!(at::<S>(&app), *want, "{}: {stride:?} back", S::KEY);
         }
     }
-    // Nothing is played on a position in review; undo takes nothing back.
+    // Saved from a position in review, the game reviewed is saved whole.
     ask(&mut app, ReviewRequest::To(n / 2));
+    let dir = common::temp_dir("review", &format!("save-{}", S::KEY));
+    let saved = dir.join("whole.moves");
+    app.world_mut().write_message(SaveRequest::to(&saved));
+    app.update();
+    let text = std::fs::read_to_string(&saved)
+        .unwrap_or_else(|e| panic!("{}: saved: {e}; {}", S::KEY, common::notice(&app)));
+    let record: Record<CommandOf<S>> = Record::parse(&text).expect("a record");
+    assert_eq!(
+        record.commands.iter().map(|(_, c)| *c).collect::<Vec<_>>(),
+        commands,
+        "{}: the whole record",
+        S::KEY
+    );
+    assert_eq!(at::<S>(&app), n / 2, "the review goes on");
+    // Nothing is played on a position in review; undo takes nothing back.
     app.world_mut()
         .write_message(sandtable::session::UndoRequest);
     app.update();
@@ -264,7 +279,9 @@ where
     assert_eq!(back.game.game().state_hash(), hashes[n]);
     assert_eq!(back.id, whole.id);
     assert_ne!(back.id, before);
-    assert_eq!(back.file.as_deref(), Some(path));
+    // Its own file is now the one saved in review.
+    assert_eq!(back.file.as_deref(), Some(saved.as_path()));
+    assert!(!back.has_unsaved_work());
 }
 
 #[test]

@@ -630,7 +630,6 @@ const LOOPS_TODAY: [(&str, &[&[&str]]); 4] = [
             "army",
             "building",
             "command",
-            "crates",
             "game",
             "objectives",
             "setup",

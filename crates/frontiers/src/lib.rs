@@ -29,6 +29,7 @@ pub mod army;
 pub mod attack;
 pub mod building;
 pub mod cards;
+mod carry;
 pub mod command;
 mod contract;
 pub mod crates;

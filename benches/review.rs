@@ -71,9 +71,9 @@ fn main() {
     // From the first position to the last, as the bar's ">|" does.
     let mut jumps = Vec::new();
     for _ in 0..21 {
-        let first = review.position(0);
+        let first = review.position(0, false);
         let start = Instant::now();
-        let last = review.position(COMMANDS);
+        let last = review.position(COMMANDS, false);
         jumps.push(start.elapsed());
         assert_eq!(last.0.record.len(), COMMANDS);
         drop(first);
@@ -82,7 +82,7 @@ fn main() {
     let mut slowest = (Duration::ZERO, 0);
     for k in 0..=COMMANDS {
         let start = Instant::now();
-        let at = review.position(k);
+        let at = review.position(k, false);
         let took = start.elapsed();
         assert_eq!(at.0.record.len(), k);
         if took > slowest.0 {

@@ -1469,8 +1469,6 @@ fn print_writes_the_skirmish_s_sheet_beside_its_file() {
 
 #[test]
 fn r107_r143_r149_what_the_table_writes_for_the_person_at_it_holds_nothing_its_side_may_not_know() {
-    use sandtable::frontiers::hand::OrdersDraft;
-    use sandtable::frontiers::panel::{crate_lines, unit_label};
     // Hot-seat, both sides people at the table: at every position the
     // table shows, the panel's lines and every unit's label, read by the
     // person behind the curtain, against the secrets oracle (with the
@@ -1484,17 +1482,10 @@ fn r107_r143_r149_what_the_table_writes_for_the_person_at_it_holds_nothing_its_s
             if skirmish(&app).curtain() {
                 take_table(&mut app);
             }
+            let lines = common::skirmish_lines(&app);
             let active = skirmish(&app);
             let game = active.game.game();
             let viewer = active.viewer;
-            let side = match viewer {
-                Viewer::Player(s) => Some(s.0 as u8),
-                _ => None,
-            };
-            let draft = app.world().resource::<OrdersDraft>();
-            let mut lines = state_lines(active);
-            lines.extend(crate_lines(active));
-            lines.extend((0..game.units().len()).map(|i| unit_label(game, i, side, draft)));
             let leaks = sandtable_secrets::leaks_of(game, viewer, &lines);
             assert!(leaks.is_empty(), "{file}: {viewer:?} is shown {leaks:?}");
             shown += 1;

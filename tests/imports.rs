@@ -55,22 +55,25 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
+/// The first name of every `crate::` path in `code` (`x` of `crate::x::y`).
+fn crate_names(code: &str) -> Vec<String> {
+    code.split("crate::")
+        .skip(1)
+        .map(|rest| {
+            rest.chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect()
+}
+
 /// The top-level modules of `src/` that `code` names (`crate::x`), among
 /// `modules`.
 fn named(code: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let mut rest = code;
-    while let Some(at) = rest.find("crate::") {
-        rest = &rest[at + "crate::".len()..];
-        let name: String = rest
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        if modules.contains(&name) {
-            out.insert(name);
-        }
-    }
-    out
+    crate_names(code)
+        .into_iter()
+        .filter(|name| modules.contains(name))
+        .collect()
 }
 
 /// A circle of the graph, if it has one, as the modules along it.
@@ -163,21 +166,15 @@ fn registration_names(
     texts: &[(String, String)],
     modules: &BTreeSet<String>,
 ) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (path, text) in texts {
-        let mut rest = text.as_str();
-        while let Some(at) = rest.find("crate::") {
-            rest = &rest[at + "crate::".len()..];
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if !modules.contains(&name) {
-                out.push((path.clone(), name));
-            }
-        }
-    }
-    out
+    texts
+        .iter()
+        .flat_map(|(path, text)| {
+            crate_names(text)
+                .into_iter()
+                .filter(|name| !modules.contains(name))
+                .map(move |name| (path.clone(), name))
+        })
+        .collect()
 }
 
 /// The folders and files of `src/` but the registration and the binary.
@@ -379,7 +376,7 @@ fn paths_named(text: &str) -> Vec<String> {
             continue;
         }
         let Some(end) = rest.find(';') else { break };
-        let tree: String = rest[..end].chars().filter(|c| !c.is_whitespace()).collect();
+        let tree = use_tree(&rest[..end]);
         expand(&tree, "", &mut out);
         rest = &rest[end..];
     }
@@ -405,7 +402,19 @@ fn paths_named(text: &str) -> Vec<String> {
     out
 }
 
-/// A `use` tree, its whitespace gone, expanded under `prefix`.
+/// A `use` tree's text made plain for [`expand`]: each ` as ` (a
+/// rename) marked by `@`, then every whitespace gone.
+fn use_tree(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(" as ", "@")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
+/// A `use` tree made plain ([`use_tree`]), expanded under `prefix`.
 fn expand(tree: &str, prefix: &str, out: &mut Vec<String>) {
     let join = |p: &str, s: &str| {
         if p.is_empty() {
@@ -416,12 +425,8 @@ fn expand(tree: &str, prefix: &str, out: &mut Vec<String>) {
     };
     match tree.find('{') {
         None => {
-            let path = tree.split(" as ").next().unwrap_or(tree);
-            let path = path
-                .split("as")
-                .next()
-                .filter(|_| !tree.contains("::as"))
-                .unwrap_or(path);
+            // `a::b as c` names `a::b` ([`use_tree`] marks ` as ` by `@`).
+            let path = tree.split('@').next().unwrap_or(tree);
             out.push(join(prefix, path.trim_end_matches("::")));
         }
         Some(open) => {
@@ -533,7 +538,7 @@ fn resolve(
     while let Some(at) = scan.find("pub use ") {
         scan = &scan[at + "pub use ".len()..];
         let Some(end) = scan.find(';') else { break };
-        let tree: String = scan[..end].chars().filter(|c| !c.is_whitespace()).collect();
+        let tree = use_tree(&scan[..end]);
         expand(&tree, "", &mut exported);
         scan = &scan[end..];
     }
@@ -672,6 +677,10 @@ fn the_crate_check_follows_re_exports_and_globs_to_a_circle() {
         "use crate::Thing; pub struct Other;".to_owned(),
     );
     modules.insert("c".to_owned(), "use super::b::*; pub struct C;".to_owned());
+    // A rename names what it renames; a name holding `as` is itself.
+    let mut renamed = Vec::new();
+    expand(&use_tree("crate::{b::Other as O, Base}"), "", &mut renamed);
+    assert_eq!(renamed, ["crate::b::Other", "crate::Base"]);
     // A test module's imports are not the file's; its code after them is.
     modules.insert(
         "d".to_owned(),

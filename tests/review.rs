@@ -393,28 +393,11 @@ where
     assert!(told > n, "{told} lines of the log read");
 }
 
-/// What Frontiers' panel and labels write for the person at the table.
-fn skirmish_lines(app: &App) -> Vec<String> {
-    use sandtable::frontiers::hand::OrdersDraft;
-    use sandtable::frontiers::panel::{crate_lines, state_lines, unit_label};
-    let active = game::<Frontiers>(app);
-    let game = active.game.game();
-    let side = match active.viewer {
-        Viewer::Player(s) => Some(s.0 as u8),
-        _ => None,
-    };
-    let draft = app.world().resource::<OrdersDraft>();
-    let mut lines = state_lines(active);
-    lines.extend(crate_lines(active));
-    lines.extend((0..game.units().len()).map(|i| unit_label(game, i, side, draft)));
-    lines
-}
-
 #[test]
 fn r149_a_seat_s_review_of_a_skirmish_going_on_holds_nothing_it_could_not_see() {
     let dir = common::temp_dir("review", "eyes-skirmish");
     let cut = cut_record(&data("skirmish-person-wins-zirl.moves"), &dir, 90);
-    eyes_hold_nothing_hidden::<Frontiers>(&cut, skirmish_lines);
+    eyes_hold_nothing_hidden::<Frontiers>(&cut, common::skirmish_lines);
 }
 
 #[test]

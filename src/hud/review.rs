@@ -8,6 +8,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
+use sandtable_bots::review::percent;
 use sandtable_core::game::Viewer;
 
 use crate::session::review::{ReviewPanel, ReviewRequest, Stride};
@@ -202,14 +203,11 @@ fn bar(
                     let step = &review.steps[k];
                     let s = step.seat.index();
                     let who = review.names.get(s).map_or("?", String::as_str);
-                    let pc = |c: Option<f32>| {
-                        c.map_or_else(|| "-".to_owned(), |c| format!("{:.0}%", 100.0 * c))
-                    };
                     let words = format!(
                         "command {}: {who} {} -> {}",
                         step.line,
-                        pc(review.before(k).get(s).copied().flatten()),
-                        pc(step.chances.get(s).copied().flatten()),
+                        percent(review.before(k).get(s).copied().flatten()),
+                        percent(step.chances.get(s).copied().flatten()),
                     );
                     // What the command was and what the search preferred
                     // are told on hover only where the eyes may read the
@@ -343,12 +341,7 @@ fn curve(ui: &mut egui::Ui, panel: &ReviewPanel) -> Option<usize> {
                     .names
                     .iter()
                     .zip(chances)
-                    .map(|(name, c)| {
-                        format!(
-                            "{name} {}",
-                            c.map_or_else(|| "-".to_owned(), |c| format!("{:.0}%", 100.0 * c))
-                        )
-                    })
+                    .map(|(name, c)| format!("{name} {}", percent(*c)))
                     .collect();
                 format!("position {k}: {}", each.join(", "))
             }

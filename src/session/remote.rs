@@ -981,7 +981,6 @@ where
         .ok_or_else(|| format!("no game of {} on the table", S::KEY))?;
     // In review, the game comes to the one reviewed, and the position
     // shown stays.
-    let id = shown.id;
     let active = match shown.reviewing.as_deref_mut() {
         Some(whole) => whole,
         None => &mut *shown,
@@ -994,8 +993,9 @@ where
         active.log = lines.into_iter().map(|l| LogLine::new(l, false)).collect();
     }
     active.revision += 1;
-    let (game, log) = (active.game.game().clone(), active.log.clone());
-    let id = shown.reviewing.as_ref().map_or(id, |w| w.id);
+    // The views are of the game kept up to date: the one reviewed, in
+    // review.
+    let (id, game, log) = (active.id, active.game.game().clone(), active.log.clone());
     world
         .get_resource_or_insert_with(ServedViews::<S>::default)
         .keep(id, sent.revision, game, &log);

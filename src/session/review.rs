@@ -391,6 +391,12 @@ impl<S: TableSystem> Review<S> {
         matches!(self.source, Source::Seen { .. })
     }
 
+    /// Whether `active`, the game on the table, is a position of this
+    /// review: another game on the table (opened, begun again) ends it.
+    fn shows(&self, active: &ActiveGame<S>) -> bool {
+        active.reviewing.is_some() && active.id == self.id
+    }
+
     /// How many steps the review holds: the record's commands, or the
     /// views after the first.
     pub fn len(&self) -> usize {
@@ -402,10 +408,15 @@ impl<S: TableSystem> Review<S> {
         self.len() == 0
     }
 
-    /// The table's game after `k` commands, as it replays, and the events
-    /// of its last command: from the copy kept before it, at most
-    /// [`EVERY`] - 1 commands played.
-    pub fn position(&self, k: usize) -> (ActiveGame<S>, Vec<<S::Game as GameState>::Event>) {
+    /// The table's game after `k` commands, as it replays, and with
+    /// `events`, the events of its last command: from the copy kept
+    /// before it, at most [`EVERY`] - 1 commands played (a kept copy's
+    /// events are its last [`EVERY`] commands played again).
+    pub fn position(
+        &self,
+        k: usize,
+        events: bool,
+    ) -> (ActiveGame<S>, Vec<<S::Game as GameState>::Event>) {
         let k = k.min(self.len());
         let (kept, commands) = match &self.source {
             Source::Record { kept, commands } => (kept, commands),
@@ -423,19 +434,19 @@ impl<S: TableSystem> Review<S> {
         };
         // A kept copy's own last command is played again from the copy
         // before it, for its events.
-        let from = if k > 0 && k.is_multiple_of(EVERY) {
+        let from = if events && k > 0 && k.is_multiple_of(EVERY) {
             k / EVERY - 1
         } else {
             k / EVERY
         };
         let mut at = kept[from].clone();
-        let mut events = Vec::new();
+        let mut last = Vec::new();
         for (_, command) in &commands[from * EVERY..k] {
             // Each command is played on the game and dice it was played on
             // when the review was opened: it replays as it did then.
-            events = at.play(*command).unwrap_or_default();
+            last = at.play(*command).unwrap_or_default();
         }
-        (at, events)
+        (at, last)
     }
 
     /// Where a stride from the position shown lands.
@@ -606,13 +617,14 @@ impl<S: TableSystem> Review<S> {
     /// The position after `k` commands, ready for the table: seen through
     /// the review's eyes, carrying `whole`, the game reviewed, and a
     /// revision the table has not shown. Returns it, the revision its
-    /// replay gave it and its last command's events.
+    /// replay gave it and, with `events`, its last command's events.
     fn shown(
         &mut self,
         k: usize,
         whole: Box<ActiveGame<S>>,
+        events: bool,
     ) -> (ActiveGame<S>, u64, Vec<<S::Game as GameState>::Event>) {
-        let (mut at, events) = self.position(k);
+        let (mut at, events) = self.position(k, events);
         self.at = k.min(self.len());
         let replayed = at.revision;
         at.viewer = self.eyes;
@@ -698,7 +710,7 @@ fn answer_requests<S: TableSystem>(
         return;
     };
     // A review of a game no longer on the table is over.
-    let mut review = review.filter(|r| active.reviewing.is_some() && active.id == r.id);
+    let mut review = review.filter(|r| r.shows(&active));
     for request in requests.read().copied() {
         match (request, review.as_deref_mut()) {
             (ReviewRequest::Open, None) => match match (&active.outbox, &views) {
@@ -708,7 +720,7 @@ fn answer_requests<S: TableSystem>(
                 Ok(mut fresh) => {
                     let whole = Box::new(active.clone());
                     let at = fresh.len();
-                    let (shown, _, _) = fresh.shown(at, whole);
+                    let (shown, _, _) = fresh.shown(at, whole, false);
                     fresh.start_curve();
                     commands.insert_resource(fresh.panel(&shown));
                     *active = shown;
@@ -815,7 +827,7 @@ fn show<S: TableSystem>(
     let Some(whole) = active.reviewing.take() else {
         return;
     };
-    let (shown, replayed, events) = review.shown(k, whole);
+    let (shown, replayed, events) = review.shown(k, whole, one_on);
     *active = shown;
     commands.insert_resource(review.panel(active));
     let stepped = one_on.then_some(events);
@@ -857,7 +869,7 @@ fn end_stale_review<S: TableSystem>(
     let Some(review) = review else {
         return;
     };
-    if active.is_none_or(|a| a.reviewing.is_none() || a.id != review.id) {
+    if active.is_none_or(|a| !review.shows(&a)) {
         commands.remove_resource::<Review<S>>();
         commands.remove_resource::<ReviewPanel>();
     }

@@ -33,3 +33,25 @@ pub fn close_window(app: &mut App) {
         });
     app.update();
 }
+
+/// What Frontiers' panel and labels write for the person at the table:
+/// its state lines, its crates' lines and every unit's label, as the
+/// table's viewer reads them.
+pub fn skirmish_lines(app: &App) -> Vec<String> {
+    use sandtable::frontiers::hand::OrdersDraft;
+    use sandtable::frontiers::panel::{crate_lines, state_lines, unit_label};
+    use sandtable_core::game::Viewer;
+    let active = app
+        .world()
+        .resource::<sandtable::frontiers::ActiveSkirmish>();
+    let game = active.game.game();
+    let side = match active.viewer {
+        Viewer::Player(s) => Some(s.0 as u8),
+        _ => None,
+    };
+    let draft = app.world().resource::<OrdersDraft>();
+    let mut lines = state_lines(active);
+    lines.extend(crate_lines(active));
+    lines.extend((0..game.units().len()).map(|i| unit_label(game, i, side, draft)));
+    lines
+}

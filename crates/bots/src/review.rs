@@ -87,6 +87,11 @@ impl Review {
     }
 }
 
+/// A chance in words: `62%`, or `-` where it was not weighed.
+pub fn percent(c: Option<f32>) -> String {
+    c.map_or_else(|| "-".to_owned(), |c| format!("{:.0}%", 100.0 * c))
+}
+
 /// Why a record could not be reviewed: its command at `line` comes after
 /// the game's end, or the rules refuse it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,6 +21,7 @@ use sandtable_core::record::Record;
 
 use crate::{Failure, Front, Seeing};
 
+use sandtable_bots::review::percent;
 pub use sandtable_bots::review::{DEFAULT_ITERATIONS, Review, Step, TURNING_POINTS};
 
 /// Reviews `record` of `front`'s scenario from `game`, its start: the
@@ -66,11 +67,6 @@ pub fn review<F: Front>(
     })?;
     bar.finish_and_clear();
     Ok(review)
-}
-
-/// A chance in words: `62%`, or `-` where it was not weighed.
-fn percent(c: Option<f32>) -> String {
-    c.map_or_else(|| "-".to_owned(), |c| format!("{:.0}%", 100.0 * c))
 }
 
 /// The review as text: what the estimates are, the table of chances after

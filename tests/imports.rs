@@ -615,13 +615,36 @@ fn loops(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     out
 }
 
+/// For each loop, the paths by which one of its files names another:
+/// what a failure shows, so that the import to move is plain.
+fn loop_imports(src: &Path, found: &[Vec<String>]) -> Vec<String> {
+    let modules = crate_modules(src);
+    let mut out = Vec::new();
+    for component in found {
+        for module in component {
+            for path in paths_named(&modules[module]) {
+                for to in resolve(&path, module, &modules, &mut BTreeSet::new()) {
+                    let holds = module.starts_with(to.as_str())
+                        && (to.is_empty() || module[to.len()..].starts_with("::"));
+                    if &to != module && !holds && component.contains(&to) {
+                        out.push(format!("{module} -> {to}: {path}"));
+                    }
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// The rules crates' files that import each other round a circle today,
 /// crate by crate: the layering of each crate takes them apart, and this
 /// list shrinks with it. The test fails on any change, a new circle or one
 /// gone, so that the list always says where the crates stand.
 const LOOPS_TODAY: [(&str, &[&[&str]]); 4] = [
     ("core", &[]),
-    ("cache", &[&["choice", "command", "event", "game"]]),
+    ("cache", &[]),
     (
         "warpspawn",
         &[
@@ -653,8 +676,10 @@ fn the_rules_crates_files_import_each_other_round_no_circle_but_those_listed() {
             .map(|l| l.iter().map(|m| (*m).to_owned()).collect())
             .collect();
         assert_eq!(
-            found, known,
-            "crates/{krate}: the files importing round a circle"
+            found,
+            known,
+            "crates/{krate}: the files importing round a circle; the imports inside each:\n{}",
+            loop_imports(&root.join(krate).join("src"), &found).join("\n")
         );
     }
 }

@@ -9,8 +9,9 @@ use sandtable_core::game::{
 
 use crate::command::{Command, CommandError, Plan};
 use crate::event::Event;
-use crate::game::{DrawReason, Game, Occupant, Outcome, PlayerId};
+use crate::game::Game;
 use crate::geometry::Square;
+use crate::pieces::{DrawReason, Occupant, Outcome, PlayerId};
 use crate::ruling::Ruling;
 
 impl From<Ruling> for sandtable_core::game::Ruling {

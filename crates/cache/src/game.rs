@@ -1,6 +1,7 @@
 //! The validated game: its fixed table (board, terrain, players, factors) and its
-//! changing state, with queries for the UI, the CLI and bots. Commands are
-//! checked in `command`, executed into events in `event`, listed in `legal`.
+//! changing state, with queries for the UI, the CLI and bots. The values it is
+//! made of are `pieces`'; commands are checked in `check`, carried out into
+//! events in `apply`, listed in `legal`.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -9,194 +10,13 @@ use sandtable_core::dice::Dice;
 
 use crate::choice::Choice;
 use crate::geometry::{Board, Facing, Square};
+use crate::pieces::{
+    Activation, DrawOffer, DrawReason, Factor, FactorId, Occupant, Outcome, Place, Player,
+    PlayerId, Unit, UnitId, activation_limit,
+};
 use crate::setup::{Setup, SetupError, SetupProblem};
 use crate::stash::StashList;
 use crate::terrain::{Ground, TerrainPiece};
-
-/// A player's index in turn order (R5).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub struct PlayerId(pub u16);
-
-/// A Factor's index in the game, counting every player's Factors in order (R2).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub struct FactorId(pub u16);
-
-/// A unit's index in the game, counting every Factor's units in order.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub struct UnitId(pub u16);
-
-impl PlayerId {
-    pub(crate) fn index(self) -> usize {
-        usize::from(self.0)
-    }
-}
-impl FactorId {
-    pub(crate) fn index(self) -> usize {
-        usize::from(self.0)
-    }
-}
-impl UnitId {
-    pub(crate) fn index(self) -> usize {
-        usize::from(self.0)
-    }
-}
-
-/// A count of actions (R7): given, earned, spent or left.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Default,
-    serde::Serialize,
-    serde::Deserialize,
-)]
-pub struct Actions(pub u16);
-
-impl std::fmt::Display for Actions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let n = self.0;
-        write!(f, "{n} action{}", if n == 1 { "" } else { "s" })
-    }
-}
-
-/// A player, as fixed at setup.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Player {
-    /// Name shown to people.
-    pub name: String,
-    /// The player's Factors.
-    pub factors: Range<u16>,
-    /// The player's units (those of its Factors, in order).
-    pub units: Range<u16>,
-}
-
-/// A Factor, as fixed at setup (R2).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Factor {
-    /// Who commands it.
-    pub player: PlayerId,
-    /// Its index among its player's Factors.
-    pub index: u16,
-    /// The square of its Base.
-    pub base: Square,
-    /// Its units.
-    pub units: Range<u16>,
-}
-
-/// A unit, as fixed at setup.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Unit {
-    /// Who commands it.
-    pub player: PlayerId,
-    /// Its Factor.
-    pub factor: FactorId,
-    /// An optional name for the miniature.
-    pub name: Option<String>,
-}
-
-/// Where a unit is now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Place {
-    /// On the board.
-    Board {
-        /// Its square.
-        square: Square,
-        /// The way it faces.
-        facing: Facing,
-    },
-    /// Captured, in a player's custody (R10).
-    Custody {
-        /// The player who captured it.
-        holder: PlayerId,
-    },
-    /// Out of the game: its Base was captured (R10).
-    Removed,
-}
-
-/// What stands on a square.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Occupant {
-    /// A unit.
-    Unit(UnitId),
-    /// The Base of a Factor (active: captured bases leave the board).
-    Base(FactorId),
-}
-
-/// The unit acting now and its action budget (R7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct Activation {
-    /// The unit acting.
-    pub unit: UnitId,
-    /// Actions given at activation (AG+4).
-    pub given: u16,
-    /// Actions earned by captures (R9).
-    pub earned: u16,
-    /// Actions spent so far.
-    pub spent: u16,
-    /// Where the unit stood when its activation began (R13).
-    pub start_square: Square,
-    /// The way it faced when its activation began (R13).
-    pub start_facing: Facing,
-}
-
-impl Activation {
-    /// Actions still to spend.
-    pub fn left(&self) -> Actions {
-        Actions(self.given + self.earned - self.spent)
-    }
-}
-
-/// How a game ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Outcome {
-    /// Only this player has an active Base (R11).
-    Won(PlayerId),
-    /// Nobody won.
-    Draw(DrawReason),
-}
-
-/// Why a game ended in a draw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum DrawReason {
-    /// The turn limit was reached (R11).
-    TurnLimit,
-    /// No player has a unit on the board, so nothing can change again (R28).
-    NoUnits,
-    /// Every other remaining player accepted a draw offered (R24).
-    Agreed,
-}
-
-impl std::fmt::Display for DrawReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            DrawReason::TurnLimit => "the turn limit is reached (R11)",
-            DrawReason::NoUnits => "no player has a unit on the board (R28)",
-            DrawReason::Agreed => "every player agreed to a draw (R24)",
-        })
-    }
-}
-
-/// A draw offered (R24): by whom, and the last player to accept it so far
-/// (the offerer until someone accepts). The others accept in turn order,
-/// each at its next decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct DrawOffer {
-    /// Who offered it.
-    pub by: PlayerId,
-    /// The last player to accept it, or `by`.
-    pub last: PlayerId,
-}
 
 /// The fixed part of a game, shared between copies of it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -369,11 +189,6 @@ fn decode(cell: u16) -> Option<Occupant> {
         c if c & BASE_FLAG != 0 => Some(Occupant::Base(FactorId(c & !BASE_FLAG))),
         c => Some(Occupant::Unit(UnitId(c))),
     }
-}
-
-/// The activation limit of a player with `n` units on the board (R6): half, rounded up.
-pub fn activation_limit(n: usize) -> u16 {
-    u16::try_from(n.div_ceil(2)).unwrap_or(u16::MAX)
 }
 
 /// A game of Conflict at Cache: a validated table and its state. Undo is

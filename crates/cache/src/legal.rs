@@ -5,8 +5,9 @@
 //! of the game, which bots never make.
 
 use crate::command::{Command, LegalCommand, Plan, free};
-use crate::game::{Game, Place, UnitId};
+use crate::game::Game;
 use crate::geometry::Square;
+use crate::pieces::{Place, UnitId};
 use crate::terrain::TerrainClass;
 
 impl Game {

@@ -60,14 +60,18 @@
 //!
 //! The playout restarts from the setup when a game ends (turn limit 200).
 
+mod apply;
+mod check;
 mod choice;
 mod command;
 mod contract;
+mod discovery;
 mod event;
 mod game;
 mod geometry;
 mod legal;
 mod notation;
+mod pieces;
 mod ruling;
 pub mod samples;
 mod setup;
@@ -79,12 +83,13 @@ mod text;
 pub use choice::Choice;
 pub use command::{CacheLegal, Captive, Command, CommandError, LegalCommand, MoveKind};
 pub use event::{CaptureSide, Event};
-pub use game::{
-    Actions, Activation, DrawOffer, DrawReason, Factor, FactorId, Game, Occupant, Outcome, Place,
-    Player, PlayerId, Unit, UnitId, activation_limit,
-};
+pub use game::Game;
 pub use geometry::{Board, Facing, MAX_BOARD_SIDE, ParseFacingError, ParseSquareError, Square};
 pub use notation::{ParseCommandError, Record};
+pub use pieces::{
+    Actions, Activation, DrawOffer, DrawReason, Factor, FactorId, Occupant, Outcome, Place, Player,
+    PlayerId, Unit, UnitId, activation_limit,
+};
 pub use ruling::Ruling;
 pub use sandtable_core::record::ParseRecordError;
 pub use setup::{

@@ -3,8 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, Outcome, Place, UnitId};
+use crate::game::Game;
 use crate::geometry::{Facing, Square};
+use crate::pieces::{Outcome, Place, UnitId};
 
 /// A snapshot of the game a person or a program can read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,7 +97,7 @@ pub struct ActivationSummary {
 impl Game {
     /// The state summary.
     pub fn summary(&self) -> StateSummary {
-        let name = |p: crate::game::PlayerId| self.player(p).name.clone();
+        let name = |p: crate::pieces::PlayerId| self.player(p).name.clone();
         let mut summary = StateSummary {
             turn: self.turn(),
             current_player: name(self.current_player()),
@@ -143,7 +144,7 @@ impl Game {
                 player: name(factor.player),
                 factor: factor.index,
                 square: factor.base,
-                active: self.base_active(crate::game::FactorId(i as u16)),
+                active: self.base_active(crate::pieces::FactorId(i as u16)),
             });
         }
         summary

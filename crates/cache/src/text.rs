@@ -5,8 +5,9 @@
 
 use std::fmt::Write as _;
 
-use crate::game::{DrawReason, Game, Occupant, Outcome, PlayerId};
+use crate::game::Game;
 use crate::geometry::{Facing, Square};
+use crate::pieces::{DrawReason, Occupant, Outcome, PlayerId};
 use crate::terrain::Ground;
 
 /// One mark a player, unique: the name's first letter, or its number.

@@ -749,7 +749,7 @@ fn a_cameron_defender_s_crates_show_on_the_panel_to_the_defender_alone() {
 #[test]
 fn a_confrontation_is_played_by_requests_through_a_shot_a_card_and_the_reserve() {
     use sandtable_frontiers::Command;
-    use sandtable_frontiers::turn::Phase;
+    use sandtable_frontiers::flow::Phase;
     let mut app = headless();
     open(&mut app, &scenario("confrontation.ron"));
     let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(3);
@@ -1739,8 +1739,8 @@ fn a_whole_turn_against_a_bot_is_played_by_table_picks_and_keys_alone() {
     use sandtable::frontiers::panel::discard_input;
     use sandtable::session::Seat as TableSeat;
     use sandtable_frontiers::Command;
+    use sandtable_frontiers::flow::Phase;
     use sandtable_frontiers::geometry::Pt;
-    use sandtable_frontiers::turn::Phase;
     let mut app = headless();
     app.insert_resource(sandtable::frontiers::play::AutoPass(true))
         .insert_resource(sandtable::session::BotPace(std::time::Duration::ZERO));

@@ -652,18 +652,7 @@ const LOOPS_TODAY: [(&str, &[&[&str]]); 4] = [
             &["event", "game", "offboard::fire", "offboard::play", "play"],
         ],
     ),
-    (
-        "frontiers",
-        &[&[
-            "army",
-            "building",
-            "command",
-            "game",
-            "objectives",
-            "setup",
-            "turn",
-        ]],
-    ),
+    ("frontiers", &[]),
 ];
 
 #[test]
@@ -750,11 +739,10 @@ const MOST_LINES: usize = 1_500;
 /// today: each is to be split by what it decides, and this list shrinks
 /// with them. The test fails on any change, so that it always says where
 /// the files stand.
-const LONG_FILES_TODAY: [&str; 6] = [
+const LONG_FILES_TODAY: [&str; 5] = [
     "crates/bots/src/frontiers.rs",
     "crates/frontiers/src/contract.rs",
     "crates/frontiers/src/game.rs",
-    "crates/frontiers/src/turn.rs",
     "crates/warpspawn/src/offboard/play.rs",
     "crates/warpspawn/src/play.rs",
 ];

@@ -165,7 +165,7 @@ fn group(game: &Game, command: &Command) -> String {
         Command::Special { what, .. } => capital(what.word()),
         Command::Pass { unit: Some(u) } => format!("Let {u}'s Reserve go"),
         Command::Pass { unit: None } => match game.flow().phase {
-            sandtable_frontiers::turn::Phase::Window => "Pass the window".to_owned(),
+            sandtable_frontiers::flow::Phase::Window => "Pass the window".to_owned(),
             _ => "Pass".to_owned(),
         },
         Command::Pick { .. } => "Pick who takes the step".to_owned(),
@@ -191,7 +191,7 @@ pub fn sole_actor(game: &Game, legal: &[sandtable_core::game::Legal<Command>]) -
 /// the table makes, of the unit picked (else of the only one that may
 /// act) and of none, grouped, each with its key.
 pub fn choices(game: &Game, seat: Seat, pick: &SkirmishPick) -> Choices {
-    use sandtable_frontiers::turn::Phase;
+    use sandtable_frontiers::flow::Phase;
     let mut legal = Vec::new();
     game.legal_into(seat, &mut legal);
     let named = legal.iter().find_map(|l| match l.command {

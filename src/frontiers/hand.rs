@@ -121,11 +121,11 @@ impl OrdersDraft {
             ));
         }
         let held = self.0.iter().filter(|(t, _)| *t == u.tag).count();
-        let place = sandtable_frontiers::army::marker_places(u)
+        let place = sandtable_frontiers::orders::marker_places(u)
             .into_iter()
             .find(|s| !self.0.contains(&(u.tag, *s)));
         match place {
-            Some(slot) if held < sandtable_frontiers::army::marker_room(u) => {
+            Some(slot) if held < sandtable_frontiers::orders::marker_room(u) => {
                 self.0.push((u.tag, slot));
                 Ok(())
             }
@@ -610,7 +610,7 @@ fn show_preview(
 pub fn deploying(game: &Game) -> bool {
     matches!(
         game.flow().phase,
-        sandtable_frontiers::turn::Phase::Deploy(_)
+        sandtable_frontiers::flow::Phase::Deploy(_)
     )
 }
 

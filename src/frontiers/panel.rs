@@ -75,7 +75,7 @@ pub fn state_lines(active: &ActiveSkirmish) -> Vec<String> {
 /// What the decision owed now asks of the person at the table, in a line:
 /// what to click or pick, by the turn's phase (R105-R112, R132, R146).
 pub fn decision_hint(game: &sandtable_frontiers::Game) -> &'static str {
-    use sandtable_frontiers::turn::Phase;
+    use sandtable_frontiers::flow::Phase;
     if game.ending().is_some() {
         return "The skirmish is over: save it, or start a new game.";
     }
@@ -467,7 +467,7 @@ fn draw_skirmish_panel(
                     // discarded (R105), a button plays it.
                     let preparing = matches!(
                         game.flow().phase,
-                        sandtable_frontiers::turn::Phase::Prepare(s) if usize::from(s) == seat.index()
+                        sandtable_frontiers::flow::Phase::Prepare(s) if usize::from(s) == seat.index()
                     );
                     let at = (skirmish.id, skirmish.revision);
                     if discards.0 != at {

@@ -272,7 +272,7 @@ fn pass_empty_windows(
     let Some(open) = game
         .flow()
         .window
-        .filter(|_| game.flow().phase == sandtable_frontiers::turn::Phase::Window)
+        .filter(|_| game.flow().phase == sandtable_frontiers::flow::Phase::Window)
     else {
         return;
     };

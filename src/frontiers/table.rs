@@ -96,7 +96,7 @@ impl TableSystem for Frontiers {
     /// (its naming, actions, shots and card windows) or the Reserve
     /// (R105-R112, R146).
     fn phase(game: &Game) -> u32 {
-        use sandtable_frontiers::turn::Phase;
+        use sandtable_frontiers::flow::Phase;
         let flow = game.flow();
         match flow.phase {
             Phase::Deploy(_) => 1,

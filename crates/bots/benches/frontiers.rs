@@ -13,7 +13,7 @@ use sandtable_bots::{BotConfig, Budget, decide};
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{GameState, next_seat};
 use sandtable_frontiers::Game;
-use sandtable_frontiers::turn::Phase;
+use sandtable_frontiers::flow::Phase;
 
 /// Plays greedy for both seats until `stop` holds.
 fn play_until(game: &mut Game, stop: impl Fn(&Game) -> bool) {

@@ -88,7 +88,7 @@ fn bench(c: &mut Criterion) {
             .unwrap_or_else(|e| panic!("{text}: {e}"));
     }
     while let sandtable_core::game::Decision::One(seat) = sk.decision() {
-        if sk.flow().phase != sandtable_frontiers::turn::Phase::Window {
+        if sk.flow().phase != sandtable_frontiers::flow::Phase::Window {
             break;
         }
         let pass: sandtable_frontiers::Command = "pass".parse().expect("notation");

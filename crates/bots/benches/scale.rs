@@ -13,7 +13,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{GameState, Legal, Seat, next_seat};
-use sandtable_frontiers::turn::Phase;
+use sandtable_frontiers::flow::Phase;
 use sandtable_frontiers::{Command, Game};
 
 fn load(name: &str) -> Game {

@@ -42,16 +42,19 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sandtable_core::game::{GameState, Legal, Seat, Spot};
-use sandtable_frontiers::army::{self, Slot};
+use sandtable_frontiers::army::Slot;
 use sandtable_frontiers::attack::{attack_odds, sniper_odds};
 use sandtable_frontiers::command::{Kind, Part};
 use sandtable_frontiers::crates::CrateState;
 use sandtable_frontiers::data::{Ability, Back, CARDS, Missile, Window};
-use sandtable_frontiers::game::{GRENADE_BONUS, Shot, Struck, Unit};
+use sandtable_frontiers::event::Struck;
+use sandtable_frontiers::flow::Phase;
+use sandtable_frontiers::game::{GRENADE_BONUS, Shot};
 use sandtable_frontiers::geometry::{Pt, gap};
+use sandtable_frontiers::orders;
 use sandtable_frontiers::setup::{TerrainKind, Victory, point_in};
 use sandtable_frontiers::templates::{LARGE_MM, SMALL_MM};
-use sandtable_frontiers::turn::Phase;
+use sandtable_frontiers::unit::Unit;
 use sandtable_frontiers::{Command, Game};
 
 use crate::search::{Judge, Sight, less_time, result_for, search_seeing};
@@ -1212,7 +1215,7 @@ fn order_places(game: &Game, side: u8) -> (Vec<Place>, Vec<Place>) {
         } else {
             0.0
         };
-        for slot in army::marker_places(u) {
+        for slot in orders::marker_places(u) {
             let shot = match slot {
                 Slot::Weapon(w) => best_shot(game, i, Some(w)).0,
                 Slot::Unit => shots.best(game, i),
@@ -1237,7 +1240,7 @@ fn order_places(game: &Game, side: u8) -> (Vec<Place>, Vec<Place>) {
     let mut left = Vec::new();
     for (_, worth, i, slot) in places {
         let held = chosen.iter().filter(|c| c.1 == i).count();
-        if chosen.len() == m || held >= army::marker_room(&units[i]) {
+        if chosen.len() == m || held >= orders::marker_room(&units[i]) {
             left.push((units[i].tag, slot));
         } else {
             chosen.push((worth, i, slot));
@@ -1768,7 +1771,7 @@ mod tests {
             let numbered = |c: &Command| match c {
                 Command::Orders { orders, n } => orders[..usize::from(*n)]
                     .iter()
-                    .filter(|o| matches!(o.marker, army::Marker::Numbered(_)))
+                    .filter(|o| matches!(o.marker, sandtable_frontiers::army::Marker::Numbered(_)))
                     .count(),
                 _ => panic!("not orders: {c:?}"),
             };

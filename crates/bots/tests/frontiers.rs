@@ -106,7 +106,7 @@ fn first_orders() -> Game {
     let skirmish = sandtable_scenario::skirmish::parse(&text, "confrontation").expect("it loads");
     let mut game = Game::new(&skirmish.setup, Dice::seeded(skirmish.setup.seed)).expect("starts");
     let mut events = Vec::new();
-    while !matches!(game.flow().phase, sandtable_frontiers::turn::Phase::Order) {
+    while !matches!(game.flow().phase, sandtable_frontiers::flow::Phase::Order) {
         let seat = next_seat(&game).expect("a seat decides");
         let c = greedy(&game, seat, 1).expect("a command");
         game.apply_into(seat, &c, &mut events).expect("legal");
@@ -295,7 +295,7 @@ fn greedy_rallies_its_unmarked_unit_with_the_best_shot() {
 #[test]
 fn greedy_acts_in_the_reserve_with_the_unit_of_the_best_shot_first() {
     use sandtable_frontiers::command::Kind;
-    use sandtable_frontiers::turn::Phase;
+    use sandtable_frontiers::flow::Phase;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let text = std::fs::read_to_string(root.join("scenarios/frontiers/confrontation.ron"))
         .expect("the scenario");

@@ -9,7 +9,7 @@ use sandtable_core::dice::Dice;
 use sandtable_core::game::{Seat, Viewer};
 use sandtable_core::record::Record;
 use sandtable_frontiers::attack::Outcome;
-use sandtable_frontiers::game::Struck;
+use sandtable_frontiers::event::Struck;
 use sandtable_frontiers::setup::MAX_TURNS;
 use sandtable_frontiers::{Command, Event, Game};
 use sandtable_scenario::records;

@@ -30,10 +30,12 @@
 use crate::army::Marker;
 use crate::command::{Command, Kind, Tag};
 use crate::data::{CARDS, Window};
-use crate::game::{CommandError, Event, Game};
+use crate::event::{CommandError, Event};
+use crate::flow::{Active, Open, Phase};
+use crate::game::Game;
 use crate::geometry::{EPS, Footprint, gap};
 use crate::smoke::Cloud;
-use crate::turn::{Active, Open, Phase, kind_of};
+use crate::turn::kind_of;
 
 fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> {
     Err(CommandError {

@@ -5,7 +5,8 @@
 
 use crate::command::{Command, Legs, Tag};
 use crate::crates::{CRATE_MM, Content, Crate, CrateState};
-use crate::game::{CommandError, Event, Game};
+use crate::event::{CommandError, Event};
+use crate::game::Game;
 use crate::geometry::{EPS, Footprint, gap};
 
 fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> {

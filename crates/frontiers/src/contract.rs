@@ -17,11 +17,13 @@ use crate::attack::{attack_odds, sniper_odds};
 use crate::command::Kind;
 use crate::command::{Command, Legs, MAX_PARTS, P16, Part, Special, Step, Tag};
 use crate::data::{Ability, Back, LOCATIONS, Location};
-use crate::game::{CommandError, Event, Game, Shot, Struck, weapon_name};
+use crate::event::{CommandError, Event, Struck};
+use crate::flow::{Owing, Phase};
+use crate::game::{Game, Shot, weapon_name};
 use crate::geometry::{EPS, Footprint, Pt, V, gap, round_mm};
 use crate::setup::TerrainKind;
 use crate::templates::{LARGE_MM, SMALL_MM};
-use crate::turn::{Owing, Phase, card_ids, kind_of};
+use crate::turn::{card_ids, kind_of};
 
 /// A kind of care a medic or mechanic gives (R139): the ability, and
 /// for a mechanic the marker it takes off (`None`: a return).
@@ -838,8 +840,8 @@ impl Game {
         for auto in [true, false] {
             for (i, u) in self.units.iter().enumerate() {
                 if u.alive && u.side == side && u.data.has(Ability::AutomaticOrder) == auto {
-                    let mut slots = crate::army::marker_places(u);
-                    slots.truncate(crate::army::marker_room(u));
+                    let mut slots = crate::orders::marker_places(u);
+                    slots.truncate(crate::orders::marker_room(u));
                     places.extend(slots.into_iter().map(|s| (i, s)));
                 }
             }

@@ -7,10 +7,12 @@
 //! the state. Opening is a Move ending in contact (`open T3 150,90`); a
 //! carrier holds one; a handing over stops both from shooting that turn;
 //! a treasure hunt banks crates carried to the own edge (R148). This file
-//! holds the crates as data; the rules that change them are
-//! `crate::carry`'s.
+//! holds the crates, and Data recovery's diskette (R147), as data; the
+//! rules that change them are `crate::carry`'s and `crate::objectives`'.
 
 use sandtable_core::dice::{Dice, DiceOut};
+
+use crate::geometry::Pt;
 
 /// The most and fewest crates a skirmish holds, and its default (R143).
 pub const CRATES: std::ops::RangeInclusive<u8> = 2..=8;
@@ -142,6 +144,18 @@ pub fn deal(n: u8, dice: &mut Dice) -> Result<Vec<Content>, DiceOut> {
     }
     Ok(out)
 }
+
+/// The diskette (R147).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Diskette {
+    /// Where it lies, while it lies.
+    pub at: Pt,
+    /// The unit carrying it, by index.
+    pub carrier: Option<u8>,
+}
+
+/// A diskette or an objective is a disc this many mm across (R101).
+pub const DISC_MM: u16 = CRATE_MM;
 
 #[cfg(test)]
 mod tests {

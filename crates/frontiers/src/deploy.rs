@@ -12,10 +12,11 @@ use rand::Rng;
 use crate::building::Place;
 use crate::command::{Command, P16, Step, Tag};
 use crate::data::{Ability, Base};
-use crate::game::{CommandError, Event, Game};
+use crate::event::{CommandError, Event};
+use crate::flow::Phase;
+use crate::game::Game;
 use crate::geometry::{EPS, Footprint, Pt, gap, overlaps};
 use crate::setup::{footprint, on_table};
-use crate::turn::Phase;
 
 fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> {
     Err(CommandError {
@@ -127,10 +128,7 @@ impl Game {
                 let shape = footprint(u.data, at, u.facing).shape();
                 let far = 3.0 * f64::from(self.setup().switches.lns_mm);
                 for o in &self.setup().objectives {
-                    let d = gap(
-                        &shape,
-                        &Footprint::disc(*o, crate::objectives::DISC_MM).shape(),
-                    );
+                    let d = gap(&shape, &Footprint::disc(*o, crate::crates::DISC_MM).shape());
                     if d < far - EPS {
                         return refuse(
                             138,
@@ -351,7 +349,7 @@ impl Game {
 }
 
 /// How far a unit's footprint reaches from its centre, at most (R101).
-fn reach(u: &crate::game::Unit) -> i32 {
+fn reach(u: &crate::unit::Unit) -> i32 {
     let (l, w) = u.data.base.size_mm();
     (i32::from(l.max(w)) + 1) / 2
 }

@@ -15,10 +15,11 @@ use crate::attack::{Outcome, attack, sniper};
 use crate::building::{Place, Way};
 use crate::command::{Command, Legs, P16, Part, Special, Step, Tag};
 use crate::data::{Ability, Back, Location, Missile, UnitData, location, unit_data};
+use crate::event::{CommandError, Event, PendingDrop, Struck, from_path, refuse};
 use crate::geometry::{
     EPS, Footprint, Pt, Shape, V, blocks_segment, gap, in_contact, overlaps, round_mm,
 };
-use crate::moves::{Kind, Mover, PathError, check_path};
+use crate::moves::{Kind, Mover, check_path};
 use crate::setup::{
     DropRule, LightStacking, PenaltySymbol, Setup, TerrainKind, default_ids, footprint, on_table,
     point_in,
@@ -26,6 +27,7 @@ use crate::setup::{
 use crate::sight::{Arc as SightArc, Obstacle, sight_lines_in};
 use crate::smoke::{CLOUD_MM, CLOUDS_EACH, Cloud, SmokeStacking};
 use crate::templates::{LARGE_MM, SMALL_MM, drop_landing, template_hits};
+use crate::unit::Unit;
 
 /// The steps left of a standing element with an X, which takes no steps
 /// and falls only with the element it is tied to (R119).
@@ -37,617 +39,6 @@ pub const GRAZE_MM: f64 = 0.5;
 pub const GRENADE_LNS: u32 = 3;
 /// A grenade's bonus at every type (the seed's Grenades).
 pub const GRENADE_BONUS: i8 = 2;
-
-/// A unit in the game.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct Unit {
-    /// Its short id.
-    pub tag: Tag,
-    /// Its data (R150, R151), written as its id.
-    #[serde(with = "crate::data::by_id")]
-    pub data: &'static UnitData,
-    /// Its side.
-    pub side: u8,
-    /// Its centre.
-    pub at: Pt,
-    /// An oval's facing, whole degrees.
-    pub facing: i16,
-    /// Whether its token shows its back (R124): damaged, or its ability's
-    /// side.
-    pub back: bool,
-    /// Whether it still stands.
-    pub alive: bool,
-    /// A destroyed oval's carcass, a light structure (R125).
-    pub carcass: bool,
-    /// Whether it has had its Reserve this turn, or has none (R112).
-    pub acted: bool,
-    /// A vehicle's locations hit, by [`Location::bit`] (R125).
-    pub hits: u8,
-    /// The building element and space it stands in (R117), from 0.
-    pub inside: Option<(u8, u8)>,
-    /// The turn it last took a step, 0 for none (R139).
-    pub hurt: u32,
-    /// The turn it was destroyed and whether by a double (R139).
-    pub fell: Option<(u32, bool)>,
-    /// The transport it is aboard, by index (R140).
-    pub aboard: Option<u8>,
-    /// Movement added this turn by cards (a sprint, R152).
-    pub boost: u8,
-    /// Whether it waits off the table to be deployed (R146): not
-    /// standing until it is.
-    pub waiting: bool,
-    /// The crate it carries, by index, and what it holds (R143, R144).
-    pub gear: Option<(u8, crate::crates::Content)>,
-    /// Whether it handed a crate over or took one this turn: it does not
-    /// shoot (R144).
-    pub handed: bool,
-    /// The turn its Reserve action was set, 0 for none (R137).
-    pub readied: u32,
-    /// Whether it has transformed this turn (R137).
-    pub transformed: bool,
-}
-
-impl Unit {
-    /// Its footprint.
-    pub fn footprint(&self) -> Footprint {
-        footprint(self.data, self.at, self.facing)
-    }
-
-    /// Its shape.
-    pub fn shape(&self) -> Shape {
-        self.footprint().shape()
-    }
-
-    /// Whether it shows a damaged side (R124).
-    pub fn damaged(&self) -> bool {
-        self.back && self.data.back() == Back::Damaged
-    }
-
-    /// Whether its energy shield is up (R135).
-    pub fn shield_up(&self) -> bool {
-        self.back && self.data.has(Ability::EnergyShield(0))
-    }
-
-    /// Whether its tripod is set (R136).
-    pub fn tripod_set(&self) -> bool {
-        self.back && self.data.has(Ability::Tripod)
-    }
-
-    /// Its Defense now (R123, R135, R150): the shield's when it is up, 1
-    /// less when damaged.
-    pub fn defense(&self) -> u8 {
-        if let Some(form) = self.other_form() {
-            return form.defense;
-        }
-        if self.shield_up() {
-            return self
-                .data
-                .abilities
-                .iter()
-                .find_map(|a| match a {
-                    Ability::EnergyShield(d) => Some(*d),
-                    _ => None,
-                })
-                .unwrap_or(self.data.defense);
-        }
-        self.data.defense - u8::from(self.damaged())
-    }
-
-    /// Its Movement in LNS now: 0 with its locomotion hit (R125); its
-    /// other form's showing that form (R137, R151).
-    pub fn movement(&self) -> u8 {
-        self.movement_with(self.gear.map(|(_, c)| c))
-    }
-
-    /// Its Movement in LNS were it carrying `gear` (R144).
-    pub fn movement_with(&self, gear: Option<crate::crates::Content>) -> u8 {
-        if self.hits & Location::Locomotion.bit() != 0 {
-            0
-        } else {
-            let base = match self.other_form() {
-                Some(form) => form.movement,
-                None => self.data.movement,
-            };
-            let base = match gear {
-                Some(content) => content.movement(base),
-                None => base,
-            };
-            base + self.boost
-        }
-    }
-
-    /// Its crate's content as `viewer` (`None`: the referee) may know
-    /// it, `games`'s crates telling whose secret it is (R143, R149):
-    /// `Some(None)` for a crate carried whose content is hidden.
-    pub fn gear_seen(
-        &self,
-        crates: &[crate::crates::Crate],
-        viewer: Option<u8>,
-    ) -> Option<Option<crate::crates::Content>> {
-        let (k, c) = self.gear?;
-        Some(crates[usize::from(k)].known_to(viewer).then_some(c))
-    }
-
-    /// Its Movement as `viewer` may know it: a hidden jump jet not
-    /// counted (R143, R149).
-    pub fn movement_seen(&self, crates: &[crate::crates::Crate], viewer: Option<u8>) -> u8 {
-        self.movement_with(self.gear_seen(crates, viewer).flatten())
-    }
-
-    /// The other form it shows, if it transforms and shows its back (R137).
-    pub fn other_form(&self) -> Option<crate::data::Form> {
-        self.data.other_form.filter(|_| self.back)
-    }
-
-    /// Weapon `i`'s bonus at armor `armor` now (R123): `None` where it
-    /// has none, the weapon is gone (R125) or it has no such weapon; 1
-    /// less when damaged, +0 staying +0 (R150).
-    pub fn bonus(&self, weapon: usize, armor: usize) -> Option<i8> {
-        let w = self.data.weapons.get(weapon)?;
-        if self.hits & Location::Weapon(weapon as u8).bit() != 0 {
-            return None;
-        }
-        let b = match self.other_form() {
-            Some(form) => form.bonus[armor],
-            None => w.bonus[armor],
-        };
-        let b = b.map(|b| if self.damaged() && b > 0 { b - 1 } else { b });
-        // What a crate gives its carrier (R144).
-        match self.gear {
-            Some((_, content)) => content.shot_bonus(armor, b),
-            None => b,
-        }
-    }
-
-    /// Whether it may throw smoke (R130, R138): a smoke bomb, its
-    /// equipment unhurt (R125).
-    pub fn has_smoke(&self) -> bool {
-        (self.data.has(Ability::SmokeBomb) && self.hits & Location::Equipment.bit() == 0)
-            || matches!(self.gear, Some((_, crate::crates::Content::SmokeBomb)))
-    }
-
-    /// Which of a weapon's bonuses a shot at it uses (R101).
-    pub fn armor(&self) -> usize {
-        self.data.armor()
-    }
-
-    /// Whether it is a vehicle.
-    pub fn vehicle(&self) -> bool {
-        self.data.is_vehicle()
-    }
-}
-
-/// What a template or shot hits: a unit or a building element.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Struck {
-    /// A unit, by index.
-    Unit(usize),
-    /// A building element, by index.
-    Element(usize),
-}
-
-/// A drop waiting for where its template fell (`drop: placed`, R129).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct PendingDrop {
-    /// The firer.
-    pub shooter: usize,
-    /// The weapon.
-    pub weapon: u8,
-    /// The centre aimed at.
-    pub aim: Pt,
-}
-
-/// What a command did.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Event {
-    /// A unit moved along its path (R113).
-    Moved {
-        /// The unit.
-        unit: usize,
-        /// Where it stood.
-        from: Pt,
-        /// Where it stands.
-        to: Pt,
-        /// Its facing now.
-        facing: i16,
-        /// The path's length, in mm.
-        length: f64,
-        /// The space it ends in, if it ends in a building (R117).
-        into: Option<(u8, u8)>,
-    },
-    /// A grenade thrown through a window (R127).
-    ThroughWindow {
-        /// The thrower.
-        unit: usize,
-        /// The element.
-        element: usize,
-        /// The window's number among its windows, from 1.
-        window: u8,
-    },
-    /// A unit set down by its transport along its path (R140).
-    Deployed {
-        /// The unit.
-        unit: usize,
-        /// Where it stands.
-        at: Pt,
-    },
-    /// A unit pushed off a light structure by an oval ending on it (R115).
-    Pushed {
-        /// The unit.
-        unit: usize,
-        /// Where it stands now.
-        to: Pt,
-    },
-    /// A unit boarded a transport (R140).
-    Boarded {
-        /// The unit.
-        unit: usize,
-        /// The transport.
-        vehicle: usize,
-    },
-    /// A unit set down by its destroyed transport (R125).
-    Unloaded {
-        /// The unit.
-        unit: usize,
-        /// Where it stands.
-        at: Pt,
-    },
-    /// A transport's C location was hit with several aboard: its owner
-    /// picks which takes the step (R125).
-    PickOwed {
-        /// The transport.
-        vehicle: usize,
-    },
-    /// A medic or a mechanic cared for a unit (R139).
-    Cared {
-        /// The medic or mechanic.
-        carer: usize,
-        /// The unit cared for.
-        patient: usize,
-        /// What was done, in words.
-        done: &'static str,
-    },
-    /// A unit in a building's ruin stands outdoors where it was (R119).
-    Outdoors {
-        /// The unit.
-        unit: usize,
-    },
-    /// A shot's line of sight and its modifiers (R120-R122).
-    Sighted {
-        /// The shooter.
-        shooter: usize,
-        /// The target.
-        target: usize,
-        /// The line's end on the target, in whole mm.
-        to: Pt,
-        /// Each modifier and its reason.
-        modifiers: Vec<(String, i8)>,
-    },
-    /// An attack rolled (R123).
-    Attacked {
-        /// Who is attacked.
-        struck: Struck,
-        /// The die.
-        roll: u8,
-        /// The bonus.
-        bonus: i8,
-        /// The modifiers' sum.
-        modifiers: i8,
-        /// The defense it needs (a crater's +1 in).
-        defense: u8,
-        /// What it did.
-        outcome: Outcome,
-    },
-    /// A sniper's shot rolled (R142).
-    Sniped {
-        /// The target.
-        target: usize,
-        /// The die.
-        roll: u8,
-        /// What it needed.
-        need: u8,
-        /// The seed's penalties counted in `need` (R142).
-        penalties: u8,
-        /// What it did.
-        outcome: Outcome,
-    },
-    /// A unit turned to its damaged side (R124).
-    Damaged {
-        /// The unit.
-        unit: usize,
-    },
-    /// A vehicle's location rolled (R125).
-    LocationHit {
-        /// The vehicle.
-        unit: usize,
-        /// The die.
-        roll: u8,
-        /// The location.
-        location: Location,
-        /// Whether it was hit before: the vehicle is destroyed.
-        again: bool,
-    },
-    /// A unit destroyed (R124, R125), its AP to the enemy (R145).
-    Destroyed {
-        /// The unit.
-        unit: usize,
-        /// Whether a carcass stays.
-        carcass: bool,
-    },
-    /// A building element took a step (R119).
-    ElementStep {
-        /// The element.
-        element: usize,
-        /// Steps left before it is a ruin.
-        left: u8,
-    },
-    /// An element became a ruin, a light structure (R119).
-    Ruined {
-        /// The element.
-        element: usize,
-    },
-    /// A template laid (R126).
-    Template {
-        /// Its centre.
-        at: Pt,
-        /// Its diameter.
-        diameter: u16,
-    },
-    /// A drop's scatter (R129).
-    Scattered {
-        /// The centre aimed at.
-        aim: Pt,
-        /// The direction die.
-        direction: u8,
-        /// The distance die.
-        distance: u8,
-        /// Where it lands.
-        at: Pt,
-    },
-    /// A drop awaits where its template fell (`drop: placed`, R129).
-    AwaitingDrop {
-        /// The centre aimed at.
-        aim: Pt,
-    },
-    /// A cloud thrown (R130).
-    Smoked {
-        /// The thrower.
-        unit: usize,
-        /// Its centre.
-        at: Pt,
-    },
-    /// A unit flipped to an ability's side or back (R135, R136).
-    Flipped {
-        /// The unit.
-        unit: usize,
-        /// Whether it shows its back now.
-        back: bool,
-        /// Why, in words.
-        why: &'static str,
-    },
-    /// A side's Preparation (R105): what it discarded (everyone's to
-    /// see) and drew (its own).
-    Prepared {
-        /// The side.
-        side: u8,
-        /// The cards discarded, by their place in the card list.
-        discarded: Vec<u8>,
-        /// The cards drawn.
-        drew: Vec<u8>,
-    },
-    /// A side placed its markers, face down (R107).
-    OrdersSealed {
-        /// The side.
-        side: u8,
-    },
-    /// Where a side's face-down markers lie, seen by both once both
-    /// sides have placed theirs (R107).
-    MarkersLie {
-        /// The side.
-        side: u8,
-        /// Each marker's unit and slot.
-        places: Vec<(usize, crate::army::Slot)>,
-    },
-    /// A marker turned up in its step (R108).
-    MarkerUp {
-        /// The unit.
-        unit: usize,
-        /// Where it lies.
-        slot: crate::army::Slot,
-        /// Its number.
-        n: u8,
-    },
-    /// A coin (a die, 1 to 3 the first seat): who names first (R110) or
-    /// starts a group of the Reserve (R112).
-    Coin {
-        /// The roll.
-        roll: u8,
-        /// The side it gave.
-        side: u8,
-        /// What it decided.
-        why: &'static str,
-    },
-    /// An active unit's action named (R110).
-    Named {
-        /// The unit.
-        unit: usize,
-        /// Its kind.
-        kind: crate::command::Kind,
-    },
-    /// A side named its shot, sealed (R111).
-    ShotSealed {
-        /// The side.
-        side: u8,
-    },
-    /// A unit's action, or its Reserve, let go or lost (R111, R112).
-    LetGo {
-        /// The unit.
-        unit: usize,
-    },
-    /// A card played (R132): everyone sees it.
-    CardPlayed {
-        /// Its side.
-        side: u8,
-        /// The card, by its place in the card list.
-        card: u8,
-        /// The unit it names, if it names one.
-        unit: Option<usize>,
-    },
-    /// A resupply's two cards drawn (R152): the side's own to see.
-    Resupplied {
-        /// The side.
-        side: u8,
-        /// The cards drawn.
-        drew: Vec<u8>,
-    },
-    /// A crate opened: what it held (R143, R144).
-    CrateOpened {
-        /// The opener.
-        unit: usize,
-        /// The crate.
-        crate_k: u8,
-        /// Its content.
-        content: crate::crates::Content,
-    },
-    /// A crate handed over: neither shoots this turn (R144).
-    HandedOver {
-        /// The carrier.
-        from: usize,
-        /// The taker.
-        to: usize,
-    },
-    /// A crate used once, gone (R144).
-    CrateSpent {
-        /// Its carrier.
-        unit: usize,
-        /// What it held.
-        content: crate::crates::Content,
-    },
-    /// A crate its side allotted shown to both as its carrier uses it or
-    /// falls (R143).
-    CrateShown {
-        /// The carrier.
-        unit: usize,
-        /// The crate.
-        crate_k: u8,
-        /// What it holds.
-        content: crate::crates::Content,
-    },
-    /// A fallen carrier's crate lies where it fell.
-    CrateDropped {
-        /// The carrier.
-        unit: usize,
-        /// The crate.
-        crate_k: u8,
-    },
-    /// A crate banked at the own edge (R148).
-    Banked {
-        /// Its carrier.
-        unit: usize,
-    },
-    /// The diskette picked up (R147).
-    DisketteTaken {
-        /// The carrier.
-        unit: usize,
-    },
-    /// The diskette tossed to a friend; it always arrives (R147).
-    Tossed {
-        /// The thrower.
-        from: usize,
-        /// The catcher.
-        to: usize,
-    },
-    /// The diskette dropped where its carrier fell (R147).
-    DisketteDropped {
-        /// The carrier.
-        unit: usize,
-    },
-    /// A unit left off the table: no room to deploy it (R146).
-    Withheld {
-        /// The unit.
-        unit: usize,
-    },
-    /// A unit deployed (R146): at its point, or in a space (R138).
-    Placed {
-        /// The unit.
-        unit: usize,
-        /// Its centre.
-        at: Pt,
-    },
-    /// A side passed in a card window (R132).
-    Passed {
-        /// The side.
-        side: u8,
-    },
-    /// A step cancelled by a cover card (R152).
-    Covered {
-        /// The unit.
-        unit: usize,
-    },
-    /// The decoys revealed and removed at the Reserve (R112).
-    DecoysGone {
-        /// Their side.
-        side: u8,
-        /// The units they lay on.
-        units: Vec<usize>,
-    },
-    /// A new game turn began.
-    TurnBegan {
-        /// Its number.
-        turn: u32,
-    },
-    /// The game ended (R145).
-    Ended {
-        /// How.
-        ending: Ending,
-        /// AP each side destroyed.
-        ap: [u16; 2],
-    },
-}
-
-/// Why a command is refused: its ruling and where and why, in words.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommandError {
-    /// The ruling.
-    pub ruling: u16,
-    /// Why.
-    pub reason: String,
-}
-
-impl std::fmt::Display for CommandError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} (R{})", self.reason, self.ruling)
-    }
-}
-
-impl std::error::Error for CommandError {}
-
-fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> {
-    Err(CommandError {
-        ruling,
-        reason: reason.into(),
-    })
-}
-
-pub(crate) fn from_path(e: PathError, names: &dyn Fn(usize) -> String) -> CommandError {
-    let ruling = match e {
-        PathError::TooManyLegs(_) | PathError::TooLong { .. } => 113,
-        PathError::Touches { .. } | PathError::EndsOn { .. } => 114,
-        PathError::OffTable { .. } => 101,
-    };
-    let reason = match &e {
-        PathError::Touches { index, at, .. } => {
-            format!("the path touches {} at {at}", names(*index))
-        }
-        PathError::EndsOn { index } => format!("the move ends on {}", names(*index)),
-        _ => {
-            let text = e.to_string();
-            text.rsplit_once(" (R")
-                .map_or(text.clone(), |(t, _)| t.to_owned())
-        }
-    };
-    CommandError { ruling, reason }
-}
 
 /// What never changes in a game: the setup and its shapes.
 #[derive(Debug, Clone)]
@@ -725,14 +116,14 @@ pub struct Game {
     pub(crate) clouds: Vec<Cloud>,
     pub(crate) turn: u32,
     /// Where the turn stands (R105-R112).
-    pub(crate) flow: crate::turn::Flow,
+    pub(crate) flow: crate::flow::Flow,
     /// The equipment crates (R143).
     pub(crate) crates: Vec<crate::crates::Crate>,
     /// Crates each side banked (R148).
     pub(crate) banked: [u8; 2],
     /// Data recovery's diskette: where it lies, or the unit carrying it
     /// (R147).
-    pub(crate) diskette: Option<crate::objectives::Diskette>,
+    pub(crate) diskette: Option<crate::crates::Diskette>,
     /// While two shots resolve together, the outcomes their attacks
     /// rolled, landed after both (R111).
     pub(crate) deferred: Option<Vec<(usize, Outcome)>>,
@@ -838,7 +229,7 @@ impl Game {
             units,
             clouds: Vec::new(),
             turn: 1,
-            flow: crate::turn::Flow::new(),
+            flow: crate::flow::Flow::new(),
             crates: setup
                 .crates
                 .iter()
@@ -862,7 +253,7 @@ impl Game {
             banked: [0; 2],
             diskette: setup
                 .diskette
-                .map(|at| crate::objectives::Diskette { at, carrier: None }),
+                .map(|at| crate::crates::Diskette { at, carrier: None }),
             deferred: None,
             pending: None,
             picks: Vec::new(),
@@ -893,7 +284,7 @@ impl Game {
             if game.deployable(side).is_empty() {
                 side = 1 - side;
             }
-            game.flow.phase = crate::turn::Phase::Deploy(side);
+            game.flow.phase = crate::flow::Phase::Deploy(side);
         }
         Ok(game)
     }
@@ -3519,10 +2910,10 @@ pub struct GameForm {
     elements: Vec<u8>,
     clouds: Vec<Cloud>,
     turn: u32,
-    flow: crate::turn::Flow,
+    flow: crate::flow::Flow,
     crates: Vec<crate::crates::Crate>,
     banked: [u8; 2],
-    diskette: Option<crate::objectives::Diskette>,
+    diskette: Option<crate::crates::Diskette>,
     deferred: Option<Vec<(usize, Outcome)>>,
     pending: Option<PendingDrop>,
     picks: Vec<usize>,
@@ -3628,10 +3019,10 @@ impl Game {
         }
         let f = &self.flow;
         let phase_side = match f.phase {
-            crate::turn::Phase::Deploy(s)
-            | crate::turn::Phase::Prepare(s)
-            | crate::turn::Phase::Name(s)
-            | crate::turn::Phase::Reserve(s) => s,
+            crate::flow::Phase::Deploy(s)
+            | crate::flow::Phase::Prepare(s)
+            | crate::flow::Phase::Name(s)
+            | crate::flow::Phase::Reserve(s) => s,
             _ => 0,
         };
         let cards_ok = f.cards.iter().all(|c| {

@@ -8,29 +8,12 @@
 use sandtable_core::game::{Ending, Seat};
 
 use crate::command::Tag;
-use crate::crates::CRATE_MM;
-use crate::game::{CommandError, Event, Game};
+use crate::crates::{DISC_MM, Diskette};
+use crate::event::refuse;
+use crate::event::{CommandError, Event};
+use crate::game::Game;
 use crate::geometry::{EPS, Footprint, Pt, gap};
 use crate::setup::Victory;
-
-fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> {
-    Err(CommandError {
-        ruling,
-        reason: reason.into(),
-    })
-}
-
-/// The diskette (R147).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct Diskette {
-    /// Where it lies, while it lies.
-    pub at: Pt,
-    /// The unit carrying it, by index.
-    pub carrier: Option<u8>,
-}
-
-/// A diskette or an objective is a disc this many mm across (R101).
-pub const DISC_MM: u16 = CRATE_MM;
 
 impl Game {
     /// The diskette, in a data recovery.

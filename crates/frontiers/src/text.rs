@@ -10,10 +10,11 @@ use serde::Serialize;
 
 use crate::army::{Marker, Slot};
 use crate::data::{Back, Base, Location};
-use crate::game::{Game, Unit};
+use crate::game::Game;
 use crate::geometry::{Footprint, Pt, gap};
 use crate::setup::{TerrainKind, point_in};
 use crate::turn::card_ids;
+use crate::unit::Unit;
 
 /// The most characters a text drawing of the table holds (about 500 x
 /// 500): a finer cell asked for on a larger table is coarsened to fit,

@@ -7,7 +7,8 @@
 use crate::building::Place;
 use crate::command::{Legs, Step, Tag};
 use crate::data::{Ability, Base};
-use crate::game::{CommandError, Event, Game};
+use crate::event::{CommandError, Event};
+use crate::game::Game;
 use crate::geometry::{EPS, Pt, gap};
 use crate::setup::footprint;
 

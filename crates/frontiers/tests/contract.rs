@@ -292,7 +292,7 @@ fn check_here(game: &Game, rng: &mut ChaCha8Rng) -> Result<(), TestCaseError> {
     }
     if !matches!(
         game.flow().phase,
-        sandtable_frontiers::turn::Phase::Reserve(_)
+        sandtable_frontiers::flow::Phase::Reserve(_)
     ) && legal
         .last()
         .is_some_and(|l| l.command == Command::Pass { unit: None })
@@ -305,9 +305,9 @@ fn check_here(game: &Game, rng: &mut ChaCha8Rng) -> Result<(), TestCaseError> {
         && game.picks().is_empty()
         && matches!(
             game.flow().phase,
-            sandtable_frontiers::turn::Phase::Act
-                | sandtable_frontiers::turn::Phase::Shots
-                | sandtable_frontiers::turn::Phase::Reserve(_)
+            sandtable_frontiers::flow::Phase::Act
+                | sandtable_frontiers::flow::Phase::Shots
+                | sandtable_frontiers::flow::Phase::Reserve(_)
         )
     {
         prop_assert_eq!(&parts, &legal, "the actors' parts are the list");

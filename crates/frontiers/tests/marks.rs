@@ -5,7 +5,7 @@
 use sandtable_core::dice::Dice;
 use sandtable_core::game::{DiscKind, GameState, Mark, Seat, Spot, Viewer};
 use sandtable_frontiers::data::Faction;
-use sandtable_frontiers::game::Event;
+use sandtable_frontiers::event::Event;
 use sandtable_frontiers::geometry::Pt;
 use sandtable_frontiers::setup::{SideSetup, Terrain, TerrainKind, UnitSetup};
 use sandtable_frontiers::{Command, Game, Setup};

@@ -5,10 +5,10 @@ use sandtable_core::dice::Dice;
 use sandtable_core::game::{GameState, Seat};
 use sandtable_frontiers::army::Slot;
 use sandtable_frontiers::data::{Faction, Location};
-use sandtable_frontiers::game::Event;
+use sandtable_frontiers::event::Event;
+use sandtable_frontiers::flow::Phase;
 use sandtable_frontiers::geometry::Pt;
 use sandtable_frontiers::setup::{SideSetup, UnitSetup};
-use sandtable_frontiers::turn::Phase;
 use sandtable_frontiers::{Command, Game, Setup};
 
 fn setup(units: &[(&str, &str, u8, i32, i32)]) -> Setup {
@@ -39,7 +39,7 @@ fn result_words(game: &Game, events: &[Event]) -> Vec<String> {
         let tag = |u: &usize| game.units()[*u].tag.to_string();
         match e {
             Event::Attacked {
-                struck: sandtable_frontiers::game::Struck::Unit(u),
+                struck: sandtable_frontiers::event::Struck::Unit(u),
                 outcome: sandtable_frontiers::attack::Outcome::Miss,
                 ..
             }

@@ -8,10 +8,10 @@ use sandtable_core::game::{Ending, GameState, Seat};
 use sandtable_frontiers::army::Marker;
 use sandtable_frontiers::attack::Outcome;
 use sandtable_frontiers::data::{Faction, Location};
-use sandtable_frontiers::game::{Event, Struck};
+use sandtable_frontiers::event::{Event, Struck};
+use sandtable_frontiers::flow::{Owing, Phase};
 use sandtable_frontiers::geometry::Pt;
 use sandtable_frontiers::setup::{DropRule, Element, SideSetup, Terrain, TerrainKind, UnitSetup};
-use sandtable_frontiers::turn::{Owing, Phase};
 use sandtable_frontiers::{Command, Game, Setup};
 
 fn sides() -> Vec<SideSetup> {

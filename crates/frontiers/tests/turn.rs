@@ -8,10 +8,10 @@ use sandtable_core::dice::Dice;
 use sandtable_core::game::{Decision, Ending, GameState, Seat, Seats, Viewer};
 use sandtable_frontiers::attack::Outcome;
 use sandtable_frontiers::data::Faction;
-use sandtable_frontiers::game::{Event, Struck};
+use sandtable_frontiers::event::{Event, Struck};
+use sandtable_frontiers::flow::Phase;
 use sandtable_frontiers::geometry::Pt;
 use sandtable_frontiers::setup::{SideSetup, UnitSetup};
-use sandtable_frontiers::turn::Phase;
 use sandtable_frontiers::{Command, Game, Setup};
 
 /// A deck of 25 within the limits, in the order it is drawn (R104, R152).

@@ -13,7 +13,8 @@ use sandtable_core::game::Viewer;
 use sandtable_frontiers::Game;
 use sandtable_frontiers::army::Marker;
 use sandtable_frontiers::crates::CrateState;
-use sandtable_frontiers::turn::{LAST_STEP, Phase};
+use sandtable_frontiers::flow::Phase;
+use sandtable_frontiers::turn::LAST_STEP;
 
 use crate::{Leak, Oracle, says};
 

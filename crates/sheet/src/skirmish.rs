@@ -323,7 +323,7 @@ impl Contents for OpenTable {
                 marks,
             );
         }
-        let objective = f64::from(sandtable_frontiers::objectives::DISC_MM);
+        let objective = f64::from(sandtable_frontiers::crates::DISC_MM);
         let tokens = setup
             .objectives
             .iter()

@@ -106,7 +106,7 @@ impl Secrets for Skirmish {
 
 /// A hand as a copy holds it, with the public discards after it: a hand
 /// of a few cards alone is too short a needle.
-pub fn hand(cards: &sandtable_frontiers::turn::Cards) -> Vec<u8> {
+pub fn hand(cards: &sandtable_frontiers::flow::Cards) -> Vec<u8> {
     let mut bytes = pc(&cards.hand);
     bytes.extend(pc(&cards.discards));
     bytes

@@ -25,6 +25,9 @@
 //! R105-R112), [`army`] (lists, markers, decks), the views each side may
 //! see (R149) and the game on the contract.
 
+mod abilities;
+mod action;
+mod areas;
 pub mod army;
 pub mod attack;
 pub mod building;
@@ -43,9 +46,12 @@ pub mod index;
 mod indoors;
 pub mod marks;
 pub mod moves;
+mod moving;
 pub mod objectives;
 pub mod orders;
+mod seeing;
 pub mod setup;
+mod shooting;
 pub mod sight;
 pub mod smoke;
 pub mod templates;

@@ -647,10 +647,7 @@ const LOOPS_TODAY: [(&str, &[&[&str]]); 4] = [
     ("cache", &[]),
     (
         "warpspawn",
-        &[
-            &["command", "offboard::command"],
-            &["event", "game", "offboard::fire", "offboard::play", "play"],
-        ],
+        &[&["event", "game", "offboard::fire", "offboard::play", "play"]],
     ),
     ("frontiers", &[]),
 ];

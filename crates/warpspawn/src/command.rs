@@ -7,143 +7,11 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::hex::Hex;
-
-/// Men by kind: infantry and cavalry.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize,
-)]
-pub struct Men {
-    /// Infantry.
-    pub inf: u16,
-    /// Cavalry.
-    pub cav: u16,
-}
-
-impl Men {
-    /// No men.
-    pub const NONE: Men = Men { inf: 0, cav: 0 };
-
-    /// Infantry and cavalry counts.
-    pub const fn new(inf: u16, cav: u16) -> Men {
-        Men { inf, cav }
-    }
-
-    /// Men of both kinds.
-    pub const fn total(self) -> u16 {
-        self.inf + self.cav
-    }
-
-    /// Whether there are none.
-    pub const fn is_empty(self) -> bool {
-        (self.inf | self.cav) == 0
-    }
-
-    /// Both counts added.
-    pub const fn plus(self, other: Men) -> Men {
-        Men::new(self.inf + other.inf, self.cav + other.cav)
-    }
-
-    /// Both counts taken away; `None` when either would go below 0.
-    pub fn minus(self, other: Men) -> Option<Men> {
-        Some(Men::new(
-            self.inf.checked_sub(other.inf)?,
-            self.cav.checked_sub(other.cav)?,
-        ))
-    }
-
-    /// Whether each kind holds at least `other`'s count.
-    pub fn covers(self, other: Men) -> bool {
-        self.inf >= other.inf && self.cav >= other.cav
-    }
-
-    /// The first `n` of them, infantry first.
-    pub fn take_infantry_first(self, n: u16) -> Men {
-        let inf = n.min(self.inf);
-        Men::new(inf, (n - inf).min(self.cav))
-    }
-}
-
-impl fmt::Display for Men {
-    /// `inf 2 cav 1`, leaving out a kind with none; `none` for no men.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.inf, self.cav) {
-            (0, 0) => f.write_str("none"),
-            (i, 0) => write!(f, "inf {i}"),
-            (0, c) => write!(f, "cav {c}"),
-            (i, c) => write!(f, "inf {i} cav {c}"),
-        }
-    }
-}
-
-/// What part of a hex marches (R69-R71): men by kind, officers, the
-/// cannon, baggage, flag, prisoners and unarmed men.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-pub struct Pick {
-    /// Armed men.
-    pub men: Men,
-    /// Officers.
-    pub officers: u16,
-    /// The cannon.
-    pub cannon: bool,
-    /// The baggage.
-    pub baggage: bool,
-    /// The flag.
-    pub flag: bool,
-    /// Prisoners held, infantry taken first.
-    pub prisoners: u16,
-    /// Unarmed men, infantry taken first.
-    pub unarmed: u16,
-}
-
-impl Pick {
-    /// Whether nothing is picked.
-    pub fn is_empty(&self) -> bool {
-        *self == Pick::default()
-    }
-}
-
-impl fmt::Display for Pick {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut words: Vec<String> = Vec::new();
-        if self.men.inf > 0 {
-            words.push(format!("inf {}", self.men.inf));
-        }
-        if self.men.cav > 0 {
-            words.push(format!("cav {}", self.men.cav));
-        }
-        if self.officers > 0 {
-            words.push(format!("officer {}", self.officers));
-        }
-        if self.cannon {
-            words.push("cannon".into());
-        }
-        if self.baggage {
-            words.push("baggage".into());
-        }
-        if self.flag {
-            words.push("flag".into());
-        }
-        if self.prisoners > 0 {
-            words.push(format!("prisoners {}", self.prisoners));
-        }
-        if self.unarmed > 0 {
-            words.push(format!("unarmed {}", self.unarmed));
-        }
-        f.write_str(&words.join(" "))
-    }
-}
+use crate::men::Men;
+use crate::men::Pick;
+use crate::words::PIECE_NAMES;
+use crate::words::Words;
+use crate::words::parse_pieces;
 
 /// Up to six hexes (a hex has six neighbours).
 #[derive(
@@ -435,7 +303,7 @@ impl fmt::Display for Command {
             } => {
                 write!(f, "enter {counter} {hex}")?;
                 if let Some(p) = pieces {
-                    write!(f, " {}", crate::offboard::command::pieces_words(p))?;
+                    write!(f, " {}", crate::words::pieces_words(p))?;
                 }
                 Ok(())
             }
@@ -487,80 +355,6 @@ impl fmt::Display for ParseCommandError {
 
 impl std::error::Error for ParseCommandError {}
 
-/// A command's words, read one at a time.
-pub(crate) struct Words<'a> {
-    words: Vec<&'a str>,
-    at: usize,
-}
-
-impl<'a> Words<'a> {
-    /// The words of `text`.
-    pub(crate) fn new(text: &'a str) -> Words<'a> {
-        Words {
-            words: text.split_whitespace().collect(),
-            at: 0,
-        }
-    }
-
-    pub(crate) fn peek(&self) -> Option<&'a str> {
-        self.words.get(self.at).copied()
-    }
-
-    pub(crate) fn next(&mut self) -> Option<&'a str> {
-        let w = self.peek();
-        self.at += usize::from(w.is_some());
-        w
-    }
-
-    fn hex(&mut self, what: &str) -> Result<Hex, String> {
-        let w = self.next().ok_or_else(|| format!("{what} is missing"))?;
-        w.parse::<Hex>().map_err(|e| e.to_string())
-    }
-
-    fn is_hex(&self) -> bool {
-        self.peek().is_some_and(|w| w.parse::<Hex>().is_ok())
-    }
-
-    pub(crate) fn count(&mut self, what: &str) -> Result<u16, String> {
-        let w = self
-            .next()
-            .ok_or_else(|| format!("`{what}` needs a number after it"))?;
-        w.parse::<u16>()
-            .map_err(|_| format!("`{w}` after `{what}` is not a number of men"))
-    }
-
-    /// `inf N`, `cav N` (also `infantry`, `cavalry`), in any order, once each.
-    pub(crate) fn men(&mut self) -> Result<Option<Men>, String> {
-        let mut men = Men::NONE;
-        let mut any = false;
-        let (mut inf, mut cav) = (false, false);
-        while let Some(w) = self.peek() {
-            match w.to_ascii_lowercase().as_str() {
-                "inf" | "infantry" if !inf => {
-                    self.next();
-                    men.inf = self.count(w)?;
-                    inf = true;
-                }
-                "cav" | "cavalry" if !cav => {
-                    self.next();
-                    men.cav = self.count(w)?;
-                    cav = true;
-                }
-                _ => break,
-            }
-            any = true;
-        }
-        Ok(any.then_some(men))
-    }
-
-    pub(crate) fn done(&self) -> Result<(), String> {
-        match self.peek() {
-            None => Ok(()),
-            Some(w) => Err(format!("`{w}` was not expected there")),
-        }
-    }
-}
-
 impl FromStr for Command {
     type Err = ParseCommandError;
 
@@ -584,7 +378,7 @@ fn parse(text: &str) -> Result<Command, String> {
             {
                 // At a counter on the off-board grid (R56).
                 w.next();
-                let counter = crate::offboard::command::number(&mut w, "fire")?;
+                let counter = crate::words::number(&mut w, "fire")?;
                 let crew = match w.next() {
                     None => None,
                     Some(word) if word.eq_ignore_ascii_case("crew") => {
@@ -679,15 +473,15 @@ fn parse(text: &str) -> Result<Command, String> {
             Command::Attack { target, from }
         }
         "lose" if w.peek().is_some_and(|word| word.parse::<u16>().is_ok()) => {
-            let counter = crate::offboard::command::number(&mut w, "lose")?;
+            let counter = crate::words::number(&mut w, "lose")?;
             let men = w.men()?.ok_or("name who dies: lose 5 inf 2 cav 1")?;
             Command::LoseInRing { counter, men }
         }
         "enter" => {
-            let counter = crate::offboard::command::number(&mut w, "enter")?;
+            let counter = crate::words::number(&mut w, "enter")?;
             let hex = w.hex("the hex entered")?;
             let pieces = if w.peek().is_some() {
-                Some(crate::offboard::command::pieces(&mut w)?)
+                Some(crate::words::pieces(&mut w)?)
             } else {
                 None
             };
@@ -776,66 +570,6 @@ fn parse_pick(w: &mut Words<'_>) -> Result<Pick, String> {
         "is not something that marches",
         "nothing is named to march",
     )
-}
-
-/// The names of what a hex or a counter holds, as commands spell them:
-/// the last two (prisoners and unarmed men) march, never stand in a
-/// counter.
-pub(crate) const PIECE_NAMES: [&str; 8] = [
-    "inf",
-    "cav",
-    "officer",
-    "cannon",
-    "baggage",
-    "flag",
-    "prisoners",
-    "unarmed",
-];
-
-/// Reads pieces named by `names` (`inf 8 cav 2 officer 1 cannon ...`), in
-/// any order, once each, to the end of the command; `unknown` says what a
-/// word that names none of them is not, `empty` what is said when nothing
-/// is named.
-pub(crate) fn parse_pieces(
-    w: &mut Words<'_>,
-    names: &[&str],
-    unknown: &str,
-    empty: &str,
-) -> Result<Pick, String> {
-    let mut pick = Pick::default();
-    let mut seen: Vec<&str> = Vec::new();
-    while let Some(word) = w.next() {
-        let key = word.to_ascii_lowercase();
-        let spelled = match key.as_str() {
-            "infantry" => "inf",
-            "cavalry" => "cav",
-            "officers" => "officer",
-            "prisoner" => "prisoners",
-            other => other,
-        };
-        let Some(name) = names.iter().copied().find(|n| *n == spelled) else {
-            let (last, rest) = names.split_last().expect("names to read");
-            return Err(format!("`{word}` {unknown}: {} or {last}", rest.join(", ")));
-        };
-        if seen.contains(&name) {
-            return Err(format!("`{name}` is named twice"));
-        }
-        seen.push(name);
-        match name {
-            "inf" => pick.men.inf = w.count(word)?,
-            "cav" => pick.men.cav = w.count(word)?,
-            "officer" => pick.officers = w.count(word)?,
-            "prisoners" => pick.prisoners = w.count(word)?,
-            "unarmed" => pick.unarmed = w.count(word)?,
-            "cannon" => pick.cannon = true,
-            "baggage" => pick.baggage = true,
-            _ => pick.flag = true,
-        }
-    }
-    if pick.is_empty() {
-        return Err(empty.into());
-    }
-    Ok(pick)
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! What commands and the steps they set going did, one thing at a time, and
 //! each in plain words for logs and the CLI.
 
-use crate::command::{Hexes, Men, Parts, RoutTo};
+use crate::command::{Hexes, Parts, RoutTo};
 use crate::game::{Band, EndReason, Fate, Game, Outcome, Phase, Side, Which};
 use crate::hex::Hex;
+use crate::men::Men;
 use crate::setup::MeleeResult;
 
 /// Something that happened in the battle.

@@ -10,8 +10,9 @@ use std::sync::{Arc, OnceLock};
 use sandtable_core::dice::Dice;
 use sandtable_core::hash::Mix;
 
-use crate::command::{Hexes, Men};
+use crate::command::Hexes;
 use crate::hex::{Edge, Hex, Map};
+use crate::men::Men;
 use crate::setup::{self, Cover, Setup, SetupError, Switches, Terrain};
 
 /// One of the two sides, by its index in the setup (0 or 1).

@@ -18,9 +18,10 @@
 use rand::Rng;
 use sandtable_core::game::Legal;
 
-use crate::command::{Command, Hexes, Men, Pick};
+use crate::command::{Command, Hexes};
 use crate::game::{Band, Far, Free, Game, Phase, Side, Stack, Step, is_cover};
 use crate::hex::Hex;
+use crate::men::{Men, Pick};
 use crate::play::{Group, sorted};
 
 /// Most stacks of a side that [`Game::random_command`] draws a March

@@ -46,6 +46,7 @@ mod event;
 mod game;
 mod hex;
 mod legal;
+mod men;
 mod odds;
 pub mod offboard;
 mod pieces;
@@ -54,14 +55,16 @@ pub mod samples;
 mod setup;
 mod summary;
 mod text;
+mod words;
 
-pub use command::{Command, Hexes, Men, ParseCommandError, Parts, Pick, RoutTo};
+pub use command::{Command, Hexes, ParseCommandError, Parts, RoutTo};
 pub use event::{Event, band_words, marching_words};
 pub use game::{
     Band, Battle, Cause, EndReason, Fate, Game, Marks, Outcome, PATHS_UP_TO, Phase, RoutWhy, Side,
     Stack, State, Step, Which, is_cover,
 };
 pub use hex::{Edge, Hex, MAX_MAP_SIDE, Map, ParseHexError, between};
+pub use men::{Men, Pick};
 pub use play::{
     AttackPlan, CommandError, FirePlan, Group, RallyResult, casualties, density_modifier,
     rally_result, range_modifier, ratio_row, rout_words,

@@ -10,12 +10,13 @@ use std::fmt;
 
 use sandtable_core::dice::Dice;
 
-use crate::command::{Command, Hexes, Men, Parts, Pick, RoutTo};
+use crate::command::{Command, Hexes, Parts, RoutTo};
 use crate::event::{Event, band_words};
 use crate::game::{
     Band, Cause, EndReason, Fate, Game, Outcome, Phase, RoutWhy, Side, Stack, Step, Which, is_cover,
 };
 use crate::hex::{Hex, between};
+use crate::men::{Men, Pick};
 use crate::setup::{Cover, EvenRow, HalfRound, MeleeResult, RallyLow};
 
 /// A refused command: the reason in plain words and the ruling it

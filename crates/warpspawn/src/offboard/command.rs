@@ -8,7 +8,8 @@ use std::str::FromStr;
 
 use super::counter::Composition;
 use super::ring::Square;
-use crate::command::{Men, PIECE_NAMES, Pick, Words, parse_pieces};
+use crate::words::Words;
+use crate::words::{number, pieces, pieces_words};
 
 /// The longest path an order may name: a horse counter's rate behind the
 /// lines (R44).
@@ -161,20 +162,6 @@ impl fmt::Display for ParseGridCommandError {
 
 impl std::error::Error for ParseGridCommandError {}
 
-/// The pieces' words, as a march names them: `inf 10 cav 2 officer 1
-/// cannon baggage flag`.
-pub(crate) fn pieces_words(p: &Composition) -> String {
-    Pick {
-        men: Men::new(p.infantry, p.cavalry),
-        officers: p.officers,
-        cannon: p.cannon,
-        baggage: p.baggage,
-        flag: p.flag,
-        ..Pick::default()
-    }
-    .to_string()
-}
-
 impl fmt::Display for GridCommand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -211,36 +198,6 @@ impl fmt::Display for GridCommand {
             GridCommand::Fallback(sq) => write!(f, "fallback {sq}"),
         }
     }
-}
-
-/// A counter's number after a verb.
-pub(crate) fn number(w: &mut Words<'_>, verb: &str) -> Result<u16, String> {
-    let word = w
-        .next()
-        .ok_or_else(|| format!("`{verb}` needs a counter's number: {verb} 5"))?;
-    match word.parse::<u16>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!("`{word}` is not a counter's number (1 or more)")),
-    }
-}
-
-/// Pieces named after a counter: at least one, each once; never
-/// prisoners or unarmed men (R43).
-pub(crate) fn pieces(w: &mut Words<'_>) -> Result<Composition, String> {
-    let pick = parse_pieces(
-        w,
-        &PIECE_NAMES[..6],
-        "is not a piece of a counter",
-        "name the pieces: inf 10 cav 2 officer 1 cannon baggage flag",
-    )?;
-    Ok(Composition {
-        infantry: pick.men.inf,
-        cavalry: pick.men.cav,
-        officers: pick.officers,
-        cannon: pick.cannon,
-        baggage: pick.baggage,
-        flag: pick.flag,
-    })
 }
 
 fn parse(text: &str) -> Result<GridCommand, String> {

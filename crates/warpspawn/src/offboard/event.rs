@@ -11,8 +11,8 @@ use super::counter::Composition;
 use super::fight::{After, Outcome, Party};
 use super::ring::Square;
 use super::ticks::{CounterId, Kind};
-use crate::command::Men;
 use crate::hex::Hex;
+use crate::men::Men;
 
 /// Something that happened on the ring.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -22,10 +22,11 @@ use super::setup::OffboardSetup;
 use super::sight::seen_from_map;
 use super::ticks::{Contest, CounterId, Kind};
 use super::view::Grid;
-use crate::command::{Command, Men, Pick};
+use crate::command::Command;
 use crate::event::Event;
 use crate::game::{Band, Game, Phase, Side, Stack, Step};
 use crate::hex::{Edge, Hex};
+use crate::men::{Men, Pick};
 use crate::play::{CommandError, Group};
 
 /// Where the ring is in a game turn.

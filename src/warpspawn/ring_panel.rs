@@ -13,7 +13,7 @@ use bevy_egui::egui;
 use sandtable_core::game::{GameState, Legal};
 use sandtable_warpspawn::offboard::command::{GridCommand, Order};
 use sandtable_warpspawn::offboard::counter::Composition;
-use sandtable_warpspawn::offboard::play::Stage;
+use sandtable_warpspawn::offboard::state::Stage;
 use sandtable_warpspawn::{Command, Game, Phase, Side};
 
 use super::play::{BattleInput, BattlePick, seat};

@@ -16,8 +16,8 @@
 use bevy::prelude::*;
 use sandtable_core::game::{GameState, Legal};
 use sandtable_warpspawn::offboard::command::{GridCommand, Order, Path};
-use sandtable_warpspawn::offboard::play::Stage;
 use sandtable_warpspawn::offboard::ring::Square;
+use sandtable_warpspawn::offboard::state::Stage;
 use sandtable_warpspawn::{Command, Game, Hex, Phase, Side};
 
 use super::play::{BattleDrag, BattlePick, person_legal, play_person, seat};

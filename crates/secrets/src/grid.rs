@@ -15,8 +15,8 @@ use sandtable_core::game::{Spot, Viewer, player_marks};
 use sandtable_warpspawn::Game;
 use sandtable_warpspawn::offboard::command::Order;
 use sandtable_warpspawn::offboard::counter::Counter;
-use sandtable_warpspawn::offboard::play::{GridState, Stage};
 use sandtable_warpspawn::offboard::ring::Square;
+use sandtable_warpspawn::offboard::state::{GridState, Stage};
 
 use crate::{Leak, Oracle};
 

@@ -572,6 +572,32 @@ fn parse_pick(w: &mut Words<'_>) -> Result<Pick, String> {
     )
 }
 
+/// A refused command: the reason in plain words and the ruling it
+/// enforces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandError {
+    /// The ruling.
+    pub ruling: u16,
+    /// Why, in plain words.
+    pub reason: String,
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (R{})", self.reason, self.ruling)
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+/// A refusal under a ruling, in words.
+pub(crate) fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, CommandError> {
+    Err(CommandError {
+        ruling,
+        reason: reason.into(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

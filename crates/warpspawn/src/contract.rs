@@ -8,11 +8,12 @@ use sandtable_core::game::{
 };
 
 use crate::command::Command;
+use crate::command::CommandError;
 use crate::event::Event;
-use crate::game::{Game, Outcome, Side};
+use crate::game::Game;
 use crate::hex::Hex;
 use crate::offboard::command::GridCommand;
-use crate::play::CommandError;
+use crate::terms::{Outcome, Side};
 
 impl Refusal for CommandError {
     fn ruling(&self) -> Ruling {

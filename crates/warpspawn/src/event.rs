@@ -2,10 +2,11 @@
 //! each in plain words for logs and the CLI.
 
 use crate::command::{Hexes, Parts, RoutTo};
-use crate::game::{Band, EndReason, Fate, Game, Outcome, Phase, Side, Which};
+use crate::game::Game;
 use crate::hex::Hex;
 use crate::men::Men;
 use crate::setup::MeleeResult;
+use crate::terms::{Band, EndReason, Fate, Outcome, Phase, Side, Which};
 
 /// Something that happened in the battle.
 #[derive(Debug, Clone, PartialEq, Eq)]

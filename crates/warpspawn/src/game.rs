@@ -14,80 +14,12 @@ use crate::command::Hexes;
 use crate::hex::{Edge, Hex, Map};
 use crate::men::Men;
 use crate::setup::{self, Cover, Setup, SetupError, Switches, Terrain};
-
-/// One of the two sides, by its index in the setup (0 or 1).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub struct Side(pub u8);
-
-impl Side {
-    /// The enemy.
-    pub const fn other(self) -> Side {
-        Side(1 - self.0)
-    }
-
-    /// The side's index, for slices of sides.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// Men with their officers: the armed men of a formation, a routing group,
-/// prisoners or unarmed men (R62, R63).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-pub struct Band {
-    /// Men by kind.
-    pub men: Men,
-    /// Officers (who are not men, R63).
-    pub officers: u16,
-}
-
-impl Band {
-    /// Nobody.
-    pub const NONE: Band = Band {
-        men: Men::NONE,
-        officers: 0,
-    };
-
-    /// Whether there is nobody.
-    pub const fn is_empty(self) -> bool {
-        self.men.is_empty() && self.officers == 0
-    }
-
-    /// Men and officers counted together (prisoners and unarmed men are
-    /// counted so in the notation: `prisoners 3`).
-    pub const fn heads(self) -> u16 {
-        self.men.total() + self.officers
-    }
-
-    /// Both added.
-    pub const fn plus(self, other: Band) -> Band {
-        Band {
-            men: self.men.plus(other.men),
-            officers: self.officers + other.officers,
-        }
-    }
-
-    /// `other` taken away, where each count covers it.
-    pub fn minus(self, other: Band) -> Option<Band> {
-        Some(Band {
-            men: self.men.minus(other.men)?,
-            officers: self.officers.checked_sub(other.officers)?,
-        })
-    }
-
-    /// The first `n` heads: infantry, then cavalry, then officers.
-    pub fn take(self, n: u16) -> Band {
-        let men = self.men.take_infantry_first(n.min(self.men.total()));
-        Band {
-            men,
-            officers: (n - men.total()).min(self.officers),
-        }
-    }
-}
+use crate::terms::Band;
+use crate::terms::EndReason;
+use crate::terms::Outcome;
+use crate::terms::Phase;
+use crate::terms::Side;
+use crate::terms::Step;
 
 /// A side's pieces in one hex, with what they did this player turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -270,192 +202,6 @@ impl Free {
     pub(crate) fn has_fast(&self) -> bool {
         self.men.cav > 0 || self.officers > 0
     }
-}
-
-/// The four phases of a player turn, in order (R64).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Phase {
-    /// Cannon fire (R65-R68).
-    Cannonade,
-    /// Moving (R69-R71).
-    March,
-    /// Attacks (R72-R77).
-    Melee,
-    /// Rallies and rout moves (R78-R80).
-    Rally,
-}
-
-impl Phase {
-    /// Its name in the JSON summary and in logs.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Phase::Cannonade => "cannonade",
-            Phase::March => "march",
-            Phase::Melee => "melee",
-            Phase::Rally => "rally",
-        }
-    }
-
-    /// The phase after it, `None` after the Rally phase.
-    pub const fn next(self) -> Option<Phase> {
-        match self {
-            Phase::Cannonade => Some(Phase::March),
-            Phase::March => Some(Phase::Melee),
-            Phase::Melee => Some(Phase::Rally),
-            Phase::Rally => None,
-        }
-    }
-}
-
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Which of a hex's men a loss falls on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Which {
-    /// The formation's armed men.
-    Armed,
-    /// The routing group.
-    Routing,
-}
-
-/// Why men are lost, for the log and the summary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Cause {
-    /// A cannon's shot (R67).
-    Shot,
-    /// Fire over the firer's own men (R68).
-    FriendlyFire,
-    /// A melee (R76).
-    Melee,
-}
-
-/// What befalls the losers of a melee (R76).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Fate {
-    /// 1-2: the rest are taken prisoner.
-    Surrender,
-    /// 3-4: the rest rout and make a rout move at once.
-    Rout,
-    /// 5-6: all are killed.
-    Slaughter,
-}
-
-impl Fate {
-    /// The casualty table's row for a roll (R76).
-    pub const fn of_roll(roll: u8) -> Fate {
-        match roll {
-            1 | 2 => Fate::Surrender,
-            3 | 4 => Fate::Rout,
-            _ => Fate::Slaughter,
-        }
-    }
-
-    /// Its name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Fate::Surrender => "surrender",
-            Fate::Rout => "rout",
-            Fate::Slaughter => "slaughter",
-        }
-    }
-}
-
-/// Why routers make a rout move (R76, R79, R80).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum RoutWhy {
-    /// They lost a melee (R76).
-    Melee,
-    /// Their formation panicked (R79).
-    Panic,
-    /// The Rally phase ended (R80).
-    RallyEnd,
-}
-
-/// Something the rules still have to do, or a decision they wait for,
-/// front first (R64, R76, R77, R80).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Step {
-    /// `count` men of `side` in `hexes` die, their owner choosing which (R67,
-    /// R68, R76).
-    Lose {
-        /// Whose men.
-        side: Side,
-        /// Where.
-        hexes: Hexes,
-        /// How many are still to be chosen.
-        count: u16,
-        /// The formation's men or the routers.
-        which: Which,
-        /// Only men who fought (a melee's losses spare marked crews, R72).
-        fighting: bool,
-        /// Why.
-        cause: Cause,
-    },
-    /// The losers' fate once both sides' losses are taken (R76).
-    Fate {
-        /// The losers.
-        losers: Side,
-        /// The losers' hexes.
-        hexes: Hexes,
-        /// What befalls them.
-        fate: Fate,
-    },
-    /// The routers of `side` in `from` make a rout move, their enemy
-    /// choosing where (R80).
-    Rout {
-        /// The routers' side.
-        side: Side,
-        /// Their hex.
-        from: Hex,
-        /// Why they rout.
-        why: RoutWhy,
-    },
-    /// The winner's free advance (R77), chosen by the winner.
-    Advance {
-        /// The winner.
-        side: Side,
-        /// The hexes it may advance into (several for a defender that beat
-        /// attackers from several hexes).
-        into: Hexes,
-        /// The hexes its men who fought stand in.
-        from: Hexes,
-    },
-    /// `count` men of `side`'s counter `counter` die from a shot, their
-    /// owner choosing which (R56, R67).
-    LoseInRing {
-        /// Whose counter.
-        side: Side,
-        /// Its number.
-        counter: u16,
-        /// How many are still to be chosen.
-        count: u16,
-    },
-    /// The player turn ends once everything before it is done (R64).
-    EndTurn,
-}
-
-/// How the battle ended (R64).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Outcome {
-    /// This side has more victory points.
-    Won(Side),
-    /// Equal victory points.
-    Draw,
-}
-
-/// Why the battle ended (R64, R81).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum EndReason {
-    /// The last game turn was played.
-    Turns,
-    /// A side has no armed, non-routing men.
-    NoArmedMen(Side),
-    /// A flag was captured (`capture_the_flag`, R81).
-    FlagCaptured,
 }
 
 /// The largest map, in hexes, whose marching paths between every two hexes
@@ -739,7 +485,7 @@ pub struct State {
     /// The dice (R30).
     pub dice: Dice,
     /// The off-board grid, in a battle with one (R40-R57).
-    pub grid: Option<Box<crate::offboard::play::GridState>>,
+    pub grid: Option<Box<crate::offboard::state::GridState>>,
 }
 
 impl Clone for State {
@@ -931,7 +677,7 @@ impl Game {
         if let Some(offboard) = &setup.offboard {
             let ring = crate::offboard::ring::Ring::new(map, offboard.span)
                 .expect("a validated span divides the map");
-            state.grid = Some(Box::new(crate::offboard::play::GridState::new(
+            state.grid = Some(Box::new(crate::offboard::state::GridState::new(
                 offboard,
                 ring,
                 battle.homes,

@@ -50,29 +50,32 @@ mod men;
 mod odds;
 pub mod offboard;
 mod pieces;
+mod plans;
 mod play;
 pub mod samples;
 mod setup;
 mod summary;
+mod tables;
+mod terms;
 mod text;
 mod words;
 
+pub use command::CommandError;
 pub use command::{Command, Hexes, ParseCommandError, Parts, RoutTo};
 pub use event::{Event, band_words, marching_words};
-pub use game::{
-    Band, Battle, Cause, EndReason, Fate, Game, Marks, Outcome, PATHS_UP_TO, Phase, RoutWhy, Side,
-    Stack, State, Step, Which, is_cover,
-};
+pub use game::{Battle, Game, Marks, PATHS_UP_TO, Stack, State, is_cover};
 pub use hex::{Edge, Hex, MAX_MAP_SIDE, Map, ParseHexError, between};
 pub use men::{Men, Pick};
-pub use play::{
-    AttackPlan, CommandError, FirePlan, Group, RallyResult, casualties, density_modifier,
-    rally_result, range_modifier, ratio_row, rout_words,
-};
+pub use plans::{AttackPlan, FirePlan};
+pub use play::rout_words;
 pub use setup::{
     Cover, EvenRow, HalfRound, MAX_COUNT, MAX_PIECE_ENTRIES, MAX_PROBLEMS_KEPT, MAX_TURNS,
     MeleeResult, MeleeRows, PiecesSetup, RallyLow, Setup, SetupError, SetupProblem, SideSetup,
     Switches, Terrain, points_doubled, points_text, validate, warnings,
 };
 pub use summary::{Awaiting, PieceSummary, Summary};
+pub use tables::{
+    RallyResult, casualties, density_modifier, rally_result, range_modifier, ratio_row,
+};
+pub use terms::{Band, Cause, EndReason, Fate, Group, Outcome, Phase, RoutWhy, Side, Step, Which};
 pub use text::{draw as draw_text, terrain_mark};

@@ -8,9 +8,10 @@
 use sandtable_core::game::{Chance, Odds};
 
 use crate::command::Command;
-use crate::game::{Fate, Game, Side};
-use crate::play::{RallyResult, casualties, rally_result};
+use crate::game::Game;
 use crate::setup::{MeleeResult, RallyLow};
+use crate::tables::{RallyResult, casualties, rally_result};
+use crate::terms::{Fate, Side};
 
 fn add(outcomes: &mut Vec<(String, Chance)>, label: String, num: u64, den: u64) {
     match outcomes.iter_mut().find(|(l, _)| *l == label) {
@@ -49,7 +50,7 @@ impl Game {
             return Vec::new();
         };
         match plan {
-            crate::play::Plan::Fire(fire) => {
+            crate::plans::Plan::Fire(fire) => {
                 let modifier = fire.modifier();
                 let shot = shot_outcomes(modifier, fire.target_men);
                 let mods = modifier_words(&fire.modifiers);
@@ -76,7 +77,7 @@ impl Game {
                 }
                 out
             }
-            crate::play::Plan::Attack(attack) => {
+            crate::plans::Plan::Attack(attack) => {
                 let rows = &self.battle.switches.melee_rows.0[attack.row];
                 let attacker = self.name(side).to_owned();
                 let defender = self.name(side.other()).to_owned();
@@ -144,7 +145,7 @@ impl Game {
                     },
                 ]
             }
-            crate::play::Plan::Rally {
+            crate::plans::Plan::Rally {
                 routers,
                 with,
                 modifier,
@@ -172,7 +173,7 @@ impl Game {
                     outcomes: out,
                 }]
             }
-            crate::play::Plan::FireAtCounter(plan) => {
+            crate::plans::Plan::FireAtCounter(plan) => {
                 // The counter is one its side sees (R55, R56): its men are
                 // the shooter's to know.
                 let modifier = plan.shot.modifier();

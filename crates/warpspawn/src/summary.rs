@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Band, Game, Outcome, Side, Stack, Step};
+use crate::game::{Game, Stack};
 use crate::hex::Hex;
+use crate::terms::{Band, Outcome, Side, Step};
 
 /// A snapshot of the battle a person or a program can read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -88,11 +89,11 @@ impl Game {
             let side = g.decider()?;
             let choice = match (&g.fight, &g.stage) {
                 (Some(f), _) => match f.step {
-                    crate::offboard::play::FightStep::Forces => "forces",
-                    crate::offboard::play::FightStep::Cancel { .. } => "cancel",
-                    crate::offboard::play::FightStep::Fallback { .. } => "fallback",
+                    crate::offboard::state::FightStep::Forces => "forces",
+                    crate::offboard::state::FightStep::Cancel { .. } => "cancel",
+                    crate::offboard::state::FightStep::Fallback { .. } => "fallback",
                 },
-                (None, crate::offboard::play::Stage::Orders(_)) => "orders",
+                (None, crate::offboard::state::Stage::Orders(_)) => "orders",
                 _ => return None,
             };
             Some((side, choice))

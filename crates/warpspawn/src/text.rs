@@ -7,9 +7,10 @@ use std::fmt::Write as _;
 use sandtable_core::game::player_marks;
 
 use crate::event::band_words;
-use crate::game::{Game, Outcome, Side, Stack};
+use crate::game::{Game, Stack};
 use crate::hex::Hex;
 use crate::setup::Terrain;
+use crate::terms::{Outcome, Side};
 
 /// The letter of a terrain on the map.
 pub fn terrain_mark(t: Terrain) -> char {

@@ -501,7 +501,7 @@ fn r48_a_formation_marching_off_into_enemy_counters_fights_them_at_once() {
     // Beaten, the column's owner picks where it falls back (R50).
     assert!(matches!(
         g.fight.as_ref().map(|f| &f.step),
-        Some(sandtable_warpspawn::offboard::play::FightStep::Fallback { .. })
+        Some(sandtable_warpspawn::offboard::state::FightStep::Fallback { .. })
     ));
     play(&mut game, &["fallback 6S"]);
     let g = game.grid().expect("a grid");
@@ -541,7 +541,7 @@ fn r48_r50_a_beaten_formation_that_marched_off_falls_back_on_the_ring_never_onto
         .expect("owed")
         .step
         .clone();
-    let sandtable_warpspawn::offboard::play::FightStep::Fallback { options, .. } = owed else {
+    let sandtable_warpspawn::offboard::state::FightStep::Fallback { options, .. } = owed else {
         panic!("a fall-back is owed: {owed:?}");
     };
     let names: Vec<String> = options.iter().map(ToString::to_string).collect();

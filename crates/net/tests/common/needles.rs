@@ -6,7 +6,7 @@
 
 use sandtable_core::dice::Dice;
 use sandtable_core::game::GameState;
-use sandtable_warpspawn::offboard::play::Stage;
+use sandtable_warpspawn::offboard::state::Stage;
 
 /// The battle.
 pub type Battle = sandtable_warpspawn::Game;

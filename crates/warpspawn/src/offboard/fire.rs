@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::ring::{Place, Ring, Square};
 use crate::hex::Hex;
-use crate::play::{density_modifier, range_modifier};
+use crate::tables::{density_modifier, range_modifier};
 
 /// Why a cannon may not fire at a square.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,7 +180,7 @@ mod tests {
         assert_eq!(thin.modifier(), -2);
         assert_eq!(dense.modifier(), 1);
         // The casualties follow R67's table: a natural 6 kills at least 1.
-        assert_eq!(crate::play::casualties(6, thin.modifier(), 4), 4);
-        assert_eq!(crate::play::casualties(1, thin.modifier(), 4), 0);
+        assert_eq!(crate::tables::casualties(6, thin.modifier(), 4), 4);
+        assert_eq!(crate::tables::casualties(1, thin.modifier(), 4), 0);
     }
 }

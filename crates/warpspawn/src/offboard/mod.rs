@@ -50,6 +50,7 @@ pub mod report;
 pub mod ring;
 pub mod setup;
 pub mod sight;
+pub mod state;
 pub mod ticks;
 pub mod view;
 

@@ -57,7 +57,13 @@ pub fn logic_plugin(app: &mut App) {
 
 /// The whole app on top of `DefaultPlugins`: logic, looks, camera, picking, panels.
 pub fn plugin(app: &mut App) {
-    app.add_plugins((logic_plugin, camera::plugin, picking::plugin, hud::plugin));
+    app.add_plugins((
+        logic_plugin,
+        table::models::plugin,
+        camera::plugin,
+        picking::plugin,
+        hud::plugin,
+    ));
     for system in SYSTEMS {
         (system.window)(app);
     }

@@ -4,10 +4,10 @@
 //! no folder names the registration. In the rules crates, no two files
 //! import each other round a circle (following `use` paths through
 //! re-exports and globs, which can hide one; a file's test modules apart).
-//! The system folders of `src/` that import another system's, and the
-//! files whose code before their tests is over 1,500 lines, are exactly
-//! those listed today. Read from the source text, without building
-//! anything.
+//! No system's folder names another system, neither its folder nor its
+//! rules crate. The files whose code before their tests is over 1,500
+//! lines are exactly those listed today. Read from the source text,
+//! without building anything.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -133,20 +133,27 @@ fn graph(src: &Path) -> (BTreeMap<String, BTreeSet<String>>, Vec<(String, String
 }
 
 /// Where a shared folder names a rule system: file and name.
+/// A file's path under `src` and the folder (or single file) of `src/`
+/// holding it.
+fn folder_of(path: &str, src: &Path) -> (PathBuf, String) {
+    let rel = Path::new(path)
+        .strip_prefix(src)
+        .map(|p| p.to_path_buf())
+        .unwrap_or_default();
+    let first = rel
+        .components()
+        .next()
+        .and_then(|c| c.as_os_str().to_str())
+        .unwrap_or_default()
+        .trim_end_matches(".rs")
+        .to_owned();
+    (rel, first)
+}
+
 fn system_names(texts: &[(String, String)], src: &Path) -> Vec<(String, &'static str)> {
     let mut out = Vec::new();
     for (path, text) in texts {
-        let rel = Path::new(path)
-            .strip_prefix(src)
-            .map(|p| p.to_path_buf())
-            .unwrap_or_default();
-        let first = rel
-            .components()
-            .next()
-            .and_then(|c| c.as_os_str().to_str())
-            .unwrap_or_default()
-            .trim_end_matches(".rs")
-            .to_owned();
+        let (_, first) = folder_of(path, src);
         if !SHARED.contains(&first.as_str()) {
             continue;
         }
@@ -221,27 +228,65 @@ fn no_folder_imports_the_registration() {
 /// The rule systems' folders of `src/`.
 const SYSTEM_FOLDERS: [&str; 3] = ["cache", "warpspawn", "frontiers"];
 
-/// A system's folder that imports another system's today: what every
-/// system's table uses (miniature models, a piece's owner) is to move to
-/// the shared table, and this list shrinks with it. The test fails on any
-/// change, so that it always says where the folders stand.
-const SYSTEM_IMPORTS_TODAY: [(&str, &str); 1] = [("frontiers", "cache")];
-
-#[test]
-fn no_system_s_folder_imports_another_but_those_listed() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let (edges, _) = graph(&src);
-    let mut found: Vec<(&str, &str)> = Vec::new();
-    for from in SYSTEM_FOLDERS {
-        for to in SYSTEM_FOLDERS {
-            if from != to && edges.get(from).is_some_and(|e| e.contains(to)) {
-                found.push((from, to));
+/// What each system's folder names of another system: its folder
+/// (`crate::cache`) or its rules crate (`sandtable_cache`), file by file.
+fn other_systems_named(texts: &[(String, String)], src: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (path, text) in texts {
+        let (rel, first) = folder_of(path, src);
+        if !SYSTEM_FOLDERS.contains(&first.as_str()) {
+            continue;
+        }
+        for other in SYSTEM_FOLDERS.iter().filter(|o| **o != first) {
+            for name in [format!("crate::{other}"), format!("sandtable_{other}")] {
+                if text.contains(&name) {
+                    out.push((rel.display().to_string(), name));
+                }
             }
         }
     }
+    out
+}
+
+#[test]
+fn no_system_s_folder_imports_another_system_s_folder_or_rules_crate() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let (edges, texts) = graph(&src);
+    for from in SYSTEM_FOLDERS {
+        for to in SYSTEM_FOLDERS {
+            assert!(
+                from == to || !edges.get(from).is_some_and(|e| e.contains(to)),
+                "src/{from} imports src/{to}: what every system's table uses belongs to the shared table"
+            );
+        }
+    }
+    let found = other_systems_named(&texts, &src);
+    assert!(
+        found.is_empty(),
+        "a system's folder names another system: {found:?}"
+    );
+    // The control: a Frontiers file naming Cache's rules crate or folder
+    // is found; one naming its own crate is not.
+    let planted = vec![
+        (
+            src.join("frontiers/dress.rs").display().to_string(),
+            "use sandtable_frontiers::Game; use crate::table::x;".to_owned(),
+        ),
+        (
+            src.join("frontiers/dress.rs").display().to_string(),
+            "let o = Owner(sandtable_cache::PlayerId(0)); use crate::cache::models::Figure;"
+                .to_owned(),
+        ),
+    ];
     assert_eq!(
-        found, SYSTEM_IMPORTS_TODAY,
-        "a system's folder imports another's"
+        other_systems_named(&planted, &src),
+        vec![
+            ("frontiers/dress.rs".to_owned(), "crate::cache".to_owned()),
+            (
+                "frontiers/dress.rs".to_owned(),
+                "sandtable_cache".to_owned()
+            ),
+        ]
     );
 }
 

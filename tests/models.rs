@@ -16,11 +16,11 @@ use bevy::prelude::*;
 use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
 use sandtable::cache::builtin::DefaultLook;
 use sandtable::cache::looks::PlayerLooks;
-use sandtable::cache::models::{AssetsFolder, Figure, Models};
 use sandtable::cache::picking::click_plugin;
 use sandtable::cache::play::ActiveGame;
-use sandtable::cache::table::{BasePiece, Owner, StashToken, TerrainPiece, UnitPiece};
+use sandtable::cache::table::{BasePiece, StashToken, TerrainPiece, UnitPiece};
 use sandtable::session::{GameLoaded, Notice, ScenarioSource};
+use sandtable::table::models::{AssetsFolder, Figure, Models, Owner};
 use sandtable_scenario::{ModelTerrain, Scenario};
 
 /// The app with the looks and model loading; `file` is where the scenario
@@ -58,6 +58,7 @@ fn app_with_assets(scenario: Scenario, file: Option<&Path>, assets: Option<&Path
     .add_plugins((
         sandtable::logic_plugin,
         click_plugin,
+        sandtable::table::models::plugin,
         sandtable::cache::looks::plugin,
     ));
     let source = match file {
@@ -227,7 +228,7 @@ fn the_default_looks_are_read_from_assets() {
     let mut owners = app.world_mut().query::<(Entity, &Owner)>();
     let owner_of: std::collections::HashMap<Entity, usize> = owners
         .iter(app.world())
-        .map(|(e, o)| (e, usize::from(o.0.0)))
+        .map(|(e, o)| (e, usize::from(o.0)))
         .collect();
     let mut parents = app.world_mut().query::<&ChildOf>();
     let painted: Vec<(Entity, Handle<StandardMaterial>)> = named

@@ -12,6 +12,7 @@ use bevy::prelude::*;
 use sandtable_scenario::ModelTerrain;
 
 use crate::cache::table::SQUARE;
+use crate::table::models::PLAYER_MATERIAL;
 
 /// A look that ships as a file in `assets/looks/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -232,12 +233,6 @@ impl Paint {
         }
     }
 }
-
-/// The name of the material that takes the player's colour.
-pub const PLAYER_MATERIAL: &str = "player";
-
-/// The name of the material that takes a darker shade of the player's colour.
-pub const PLAYER_DARK_MATERIAL: &str = "player dark";
 
 /// One part of a default look.
 #[derive(Debug, Clone, Copy, PartialEq)]

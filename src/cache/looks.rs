@@ -10,12 +10,16 @@ use std::collections::HashMap;
 use sandtable_scenario::ModelTerrain;
 
 use super::builtin::{DefaultLook, Paint, Shape, parts};
-use super::models::{self, Figure, Models, NeedsFigure, Pick};
+use super::models::{self, Pick};
 use crate::cache::table::{
-    Acted, ActionBudget, BasePiece, ChoiceTarget, CustomModel, GridPos, Owner, Reachable, SQUARE,
+    Acted, ActionBudget, BasePiece, ChoiceTarget, CustomModel, GridPos, Reachable, SQUARE,
     SquareTile, StashToken, TableIndex, TerrainPiece, UnitPiece, square_center,
 };
 use crate::schedule::AppSystems;
+use crate::table::models::{
+    Figure, Models, NeedsFigure, Owner, SeatPaints, load_scenario_models, make_offending,
+    make_seat_paints,
+};
 use crate::table::shaped;
 use crate::table::{Offending, Selected, TableBuilt, TablePiece, TableShown};
 
@@ -23,18 +27,22 @@ use crate::table::{Offending, Selected, TableBuilt, TablePiece, TableShown};
 /// models' plugin.
 pub fn plugin(app: &mut App) {
     app.add_plugins(models::plugin)
-        .add_systems(Startup, (make_looks, light_the_table))
+        .add_systems(Startup, (make_looks.after(make_offending), light_the_table))
         .add_systems(
             Update,
             (
-                (lay_table_slab, make_player_looks),
+                (lay_table_slab, make_player_looks.after(make_seat_paints)),
                 (dress_squares, need_figures, dress_bases, dress_units),
-                (
-                    models::load_scenario_models,
-                    models::watch_model_loads,
-                    place_figures,
-                )
-                    .chain(),
+            )
+                .chain()
+                .before(load_scenario_models)
+                .after(AppSystems::SyncTable)
+                .before(AppSystems::Animate),
+        )
+        .add_systems(
+            Update,
+            (
+                place_figures,
                 (
                     highlight_reachable_squares,
                     light_choice_squares,
@@ -46,7 +54,7 @@ pub fn plugin(app: &mut App) {
                 ),
             )
                 .chain()
-                .after(AppSystems::SyncTable)
+                .after(crate::table::models::watch_model_loads)
                 .before(AppSystems::Animate),
         );
 }
@@ -157,6 +165,7 @@ fn glow(materials: &mut Assets<StandardMaterial>, color: Color) -> Handle<Standa
 
 fn make_looks(
     mut commands: Commands,
+    seat_paints: Res<SeatPaints>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
@@ -204,12 +213,7 @@ fn make_looks(
             glow(&mut materials, Color::srgb(0.95, 0.45, 0.15)),
         ],
         hover: glow(&mut materials, Color::srgb(0.9, 0.95, 1.0)),
-        offending: materials.add(StandardMaterial {
-            base_color: Color::srgb(0.92, 0.10, 0.08),
-            emissive: LinearRgba::rgb(0.5, 0.02, 0.0),
-            perceptual_roughness: 0.6,
-            ..default()
-        }),
+        offending: seat_paints.offending.clone(),
         selection: glow(&mut materials, Color::srgb(1.0, 0.85, 0.2)),
     };
     commands.spawn((
@@ -289,26 +293,24 @@ fn lay_table_slab(
 
 fn make_player_looks(
     mut built: MessageReader<TableBuilt>,
-    shown: Res<TableShown>,
+    paints: Res<SeatPaints>,
     mut players: ResMut<PlayerLooks>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
     if built.read().count() == 0 {
         return;
     }
-    players.0 = shown
-        .colours
+    // Each player's colours are the seat's paints, which the figures'
+    // `player` materials take too.
+    players.0 = paints
+        .seats
         .iter()
         .enumerate()
-        .map(|(p, c)| {
-            let [r, g, b] = c.0;
-            let color = Color::srgb_u8(r, g, b);
-            let dark = Color::srgb_u8(r / 2, g / 2, b / 2);
+        .map(|(p, paint)| {
             let sides = crate::cache::table::player_shape(sandtable_cache::PlayerId(p as u16));
             PlayerLook {
-                colour: matte(&mut materials, color),
-                dark: matte(&mut materials, dark),
+                colour: paint.colour.clone(),
+                dark: paint.dark.clone(),
                 plinth: meshes.add(shaped(sides, 0.38 * SQUARE, 0.14)),
                 disc: meshes.add(shaped(sides, 0.34 * SQUARE, 0.06)),
             }
@@ -370,7 +372,7 @@ fn dress_bases(
     bases: Query<(Entity, &Owner, Has<Offending>), Added<BasePiece>>,
 ) {
     for (e, owner, offending) in &bases {
-        let Some(look) = players.0.get(usize::from(owner.0.0)) else {
+        let Some(look) = players.0.get(usize::from(owner.0)) else {
             continue;
         };
         let dark = if offending {
@@ -395,7 +397,7 @@ fn dress_units(
     units: Query<(Entity, &Owner, Has<Offending>), Added<UnitPiece>>,
 ) {
     for (e, owner, offending) in &units {
-        let Some(look) = players.0.get(usize::from(owner.0.0)) else {
+        let Some(look) = players.0.get(usize::from(owner.0)) else {
             continue;
         };
         let dark = if offending {
@@ -445,7 +447,7 @@ fn place_figures(
     for (e, (unit, base, stash, terrain), custom, owner, offending) in &pieces {
         let mut piece = commands.entity(e);
         piece.remove::<NeedsFigure>();
-        let player = owner.and_then(|o| players.0.get(usize::from(o.0.0)));
+        let player = owner.and_then(|o| players.0.get(usize::from(o.0)));
         let builtin = |parent: &mut ChildSpawnerCommands, look: DefaultLook, at: Transform| {
             parent
                 .spawn((

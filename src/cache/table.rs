@@ -16,6 +16,7 @@ use crate::mode::{Mode, mode_change_pending};
 use crate::picking::{track_clicks, track_drags, track_hover};
 use crate::schedule::AppSystems;
 use crate::session::GameLoaded;
+use crate::table::models::{Owner, PickedByFigure};
 use crate::table::{TableBuilt, TablePiece, TableRebuild, TableShown, scenario_folder};
 
 /// Size of a square in world units (one unit is one square, 30 mm on Table A).
@@ -68,17 +69,14 @@ pub struct SquareTile;
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GridPos(pub Square);
 
-/// A unit's miniature.
+/// A unit's miniature, clicked on its figure.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[require(PickedByFigure)]
 pub struct UnitPiece(pub UnitId);
 
 /// The way a unit faces.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FacingDir(pub Facing);
-
-/// Who commands a unit or a base.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Owner(pub PlayerId);
 
 /// A unit captured into a player's custody tray (R10).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,8 +86,9 @@ pub struct InCustody(pub PlayerId);
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutOfGame;
 
-/// A Factor's base.
+/// A Factor's base, clicked on its figure.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[require(PickedByFigure)]
 pub struct BasePiece(pub FactorId);
 
 /// A terrain piece as the scenario laid it; its squares' looks are children.
@@ -386,7 +385,7 @@ impl TableBuilder<'_, '_> {
         for (i, &(owner, at)) in contents.bases.iter().enumerate() {
             let mut e = commands.spawn((
                 BasePiece(FactorId(i as u16)),
-                Owner(owner),
+                Owner(owner.0),
                 GridPos(at),
                 TablePiece,
                 Transform::from_translation(square_center(board, at)),
@@ -407,7 +406,7 @@ impl TableBuilder<'_, '_> {
             let (square, facing) = place.unwrap_or((Square::new(0, 0), Facing::N));
             let mut e = commands.spawn((
                 UnitPiece(id),
-                Owner(owner),
+                Owner(owner.0),
                 GridPos(square),
                 FacingDir(facing),
                 TablePiece,

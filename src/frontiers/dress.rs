@@ -18,9 +18,8 @@ use sandtable_scenario::models::model_for;
 
 use super::table::{ActiveSkirmish, ElementPiece, SkirmishTop, TerrainPiece, Token, UnitPiece};
 use super::{UNIT_MM, world_pt};
-use crate::cache::models::{Figure, Models, NeedsFigure};
-use crate::cache::table::Owner;
 use crate::table::Offending;
+use crate::table::models::{Figure, Models, NeedsFigure, Owner};
 use crate::table::{TableShown, matte, side_colour};
 
 pub(super) fn plugin(app: &mut App) {
@@ -32,7 +31,7 @@ pub(super) fn plugin(app: &mut App) {
             dress_elements,
             // After the scenario's models are read, which a new table
             // asks for.
-            (dress_units, dress_tokens).after(crate::cache::models::load_scenario_models),
+            (dress_units, dress_tokens).after(crate::table::models::load_scenario_models),
         )
             .after(crate::schedule::AppSystems::SyncTable),
     );
@@ -319,7 +318,7 @@ fn dress_units(
             .remove::<NeedsFigure>()
             .despawn_related::<Children>()
             // The model's `player` materials take the side's colours.
-            .insert(Owner(sandtable_cache::PlayerId(u16::from(u.side))));
+            .insert(Owner(u16::from(u.side)));
         entity.with_children(|c| {
             // An oval: a disc stretched along its facing (+X before the
             // turn), the stadium's ends rounded.

@@ -68,7 +68,7 @@ pub fn record_of(active: &ActiveSkirmish, scenario: String, seats: &[Seat]) -> R
     record
 }
 
-/// As [`crate::cache::files::print_sheet`], for a Frontiers skirmish: its
+/// As Cache's `print_sheet`, for a Frontiers skirmish: its
 /// open table at 1:1, its pieces and a page of play aids at true size.
 pub fn print_skirmish_sheet(skirmish: &Skirmish, out: &Path) -> Result<PathBuf, String> {
     crate::session::files::write_sheet(

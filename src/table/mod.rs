@@ -4,9 +4,12 @@
 //! says what is shown (its surface, physical table, colours and models);
 //! [`TableBuilt`] tells that a table was built anew and [`TableRebuild`]
 //! asks for one. Each system builds and syncs its own entities
-//! (`crate::cache::table`, `crate::warpspawn::table`).
+//! (`crate::cache::table`, `crate::warpspawn::table`,
+//! `crate::frontiers::table`); the scenario's models, the seats' paints and
+//! the figures' painting are [`models`]'.
 
 pub mod files;
+pub mod models;
 
 use bevy::prelude::*;
 use sandtable_core::game::Surface;

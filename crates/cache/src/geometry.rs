@@ -5,7 +5,6 @@ use std::fmt;
 use std::str::FromStr;
 
 use sandtable_core::game::Spot;
-
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The most columns or rows a board may have: column names run from `A` to `ZZ`.

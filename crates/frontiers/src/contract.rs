@@ -14,8 +14,7 @@ use sandtable_core::game::{
 use sandtable_core::hash::Mix;
 
 use crate::attack::sniper_odds;
-use crate::command::Kind;
-use crate::command::{Command, Legs, P16, Special, Tag};
+use crate::command::{Command, Kind, Legs, P16, Special, Tag};
 use crate::data::{Ability, Back};
 use crate::event::{CommandError, Event, Struck};
 use crate::families::{CareOf, TRIES};

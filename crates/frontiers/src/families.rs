@@ -9,8 +9,7 @@
 use rand::Rng;
 use sandtable_core::game::{Legal, Seat, Spot};
 
-use crate::command::Kind;
-use crate::command::{Command, Legs, MAX_PARTS, P16, Part, Special, Step, Tag};
+use crate::command::{Command, Kind, Legs, MAX_PARTS, P16, Part, Special, Step, Tag};
 use crate::data::{Ability, Location};
 use crate::flow::Phase;
 use crate::game::{Game, Shot};

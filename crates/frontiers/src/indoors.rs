@@ -6,8 +6,7 @@
 use crate::building::{Place, Way, opening_shape};
 use crate::command::{Legs, Step, Tag};
 use crate::data::Base;
-use crate::event::refuse;
-use crate::event::{CommandError, Event};
+use crate::event::{CommandError, Event, refuse};
 use crate::game::Game;
 use crate::geometry::{EPS, Pt, V, gap, overlaps, round_mm};
 use crate::moves::{Mover, check_path};

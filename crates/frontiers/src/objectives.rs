@@ -9,8 +9,7 @@ use sandtable_core::game::{Ending, Seat};
 
 use crate::command::Tag;
 use crate::crates::{DISC_MM, Diskette};
-use crate::event::refuse;
-use crate::event::{CommandError, Event};
+use crate::event::{CommandError, Event, refuse};
 use crate::game::Game;
 use crate::geometry::{EPS, Footprint, Pt, gap};
 use crate::setup::Victory;

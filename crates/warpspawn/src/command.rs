@@ -7,11 +7,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::hex::Hex;
-use crate::men::Men;
-use crate::men::Pick;
-use crate::words::PIECE_NAMES;
-use crate::words::Words;
-use crate::words::parse_pieces;
+use crate::men::{Men, Pick};
+use crate::words::{PIECE_NAMES, Words, parse_pieces};
 
 /// Up to six hexes (a hex has six neighbours).
 #[derive(
@@ -596,6 +593,11 @@ pub(crate) fn refuse<T>(ruling: u16, reason: impl Into<String>) -> Result<T, Com
         ruling,
         reason: reason.into(),
     })
+}
+
+/// The hexes in map order.
+pub(crate) fn sorted(hexes: Hexes) -> Hexes {
+    hexes.sorted()
 }
 
 #[cfg(test)]

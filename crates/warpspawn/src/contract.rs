@@ -7,8 +7,7 @@ use sandtable_core::game::{
     Surface, Viewer, no_dice,
 };
 
-use crate::command::Command;
-use crate::command::CommandError;
+use crate::command::{Command, CommandError};
 use crate::event::Event;
 use crate::game::Game;
 use crate::hex::Hex;

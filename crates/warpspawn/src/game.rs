@@ -14,12 +14,7 @@ use crate::command::Hexes;
 use crate::hex::{Edge, Hex, Map};
 use crate::men::Men;
 use crate::setup::{self, Cover, Setup, SetupError, Switches, Terrain};
-use crate::terms::Band;
-use crate::terms::EndReason;
-use crate::terms::Outcome;
-use crate::terms::Phase;
-use crate::terms::Side;
-use crate::terms::Step;
+use crate::terms::{Band, EndReason, Outcome, Phase, Side, Step};
 
 /// A side's pieces in one hex, with what they did this player turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

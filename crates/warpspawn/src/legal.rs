@@ -18,13 +18,11 @@
 use rand::Rng;
 use sandtable_core::game::Legal;
 
-use crate::command::{Command, Hexes};
+use crate::command::{Command, Hexes, sorted};
 use crate::game::{Far, Free, Game, Stack, is_cover};
 use crate::hex::Hex;
 use crate::men::{Men, Pick};
-use crate::play::sorted;
-use crate::terms::Group;
-use crate::terms::{Band, Phase, Side, Step};
+use crate::terms::{Band, Group, Phase, Side, Step};
 
 /// Most stacks of a side that [`Game::random_command`] draws a March
 /// command from slot by slot; a side with more is drawn from its list.

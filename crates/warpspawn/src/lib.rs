@@ -40,6 +40,7 @@
 //! target is 2 million); the legal list at the start of a March phase (63
 //! commands) takes 0.64 to 0.68 µs; figures in docs/warpspawn.md.
 
+mod check;
 mod command;
 mod contract;
 mod event;
@@ -60,6 +61,7 @@ mod terms;
 mod text;
 mod words;
 
+pub use check::rout_words;
 pub use command::CommandError;
 pub use command::{Command, Hexes, ParseCommandError, Parts, RoutTo};
 pub use event::{Event, band_words, marching_words};
@@ -67,7 +69,6 @@ pub use game::{Battle, Game, Marks, PATHS_UP_TO, Stack, State, is_cover};
 pub use hex::{Edge, Hex, MAX_MAP_SIDE, Map, ParseHexError, between};
 pub use men::{Men, Pick};
 pub use plans::{AttackPlan, FirePlan};
-pub use play::rout_words;
 pub use setup::{
     Cover, EvenRow, HalfRound, MAX_COUNT, MAX_PIECE_ENTRIES, MAX_PROBLEMS_KEPT, MAX_TURNS,
     MeleeResult, MeleeRows, PiecesSetup, RallyLow, Setup, SetupError, SetupProblem, SideSetup,

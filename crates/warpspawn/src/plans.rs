@@ -3,14 +3,11 @@
 //! off and shots at a counter (R48, R56). `play` checks a command into a
 //! plan and carries it out.
 
-use crate::command::Hexes;
-use crate::command::Parts;
-use crate::command::RoutTo;
+use crate::command::{Hexes, Parts, RoutTo};
 use crate::hex::Hex;
 use crate::men::Men;
 use crate::setup::MeleeResult;
-use crate::terms::Group;
-use crate::terms::Which;
+use crate::terms::{Group, Which};
 
 /// A checked command, ready to apply.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,8 +8,7 @@ use std::str::FromStr;
 
 use super::counter::Composition;
 use super::ring::Square;
-use crate::words::Words;
-use crate::words::{number, pieces, pieces_words};
+use crate::words::{Words, number, pieces, pieces_words};
 
 /// The longest path an order may name: a horse counter's rate behind the
 /// lines (R44).

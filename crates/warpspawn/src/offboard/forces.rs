@@ -5,8 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::command::GridCommand;
-use super::counter::Composition;
-use super::counter::Counter;
+use super::counter::{Composition, Counter};
 
 /// Why a pick of forces is refused. Each names its ruling.
 #[derive(Debug, Clone, PartialEq, Eq)]

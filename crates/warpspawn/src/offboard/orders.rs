@@ -7,8 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::command::{GridCommand, MAX_PATH, Order, Path};
-use super::counter::Counter;
-use super::counter::{CREW, Composition};
+use super::counter::{CREW, Composition, Counter};
 use super::moves::{PathError, check_path};
 use super::ring::{Place, Ring, Square};
 use super::ticks::CounterId;

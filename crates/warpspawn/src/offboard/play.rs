@@ -8,8 +8,7 @@ use std::collections::{BTreeSet, VecDeque};
 use sandtable_core::game::{Barrier, Legal};
 
 use super::command::{GridCommand, Order};
-use super::counter::Composition;
-use super::counter::Counter;
+use super::counter::{Composition, Counter};
 use super::event::RingEvent;
 use super::fight::{After, Engaged, Outcome, Party, cancel, settle};
 use super::fire::plan_shot;
@@ -21,21 +20,15 @@ use super::ring::Square;
 use super::setup::OffboardSetup;
 use super::sight::seen_from_map;
 use super::ticks::{Contest, CounterId, Kind};
-use crate::command::Command;
-use crate::command::CommandError;
+use crate::command::{Command, CommandError};
 use crate::event::Event;
 use crate::game::{Game, Stack};
 use crate::hex::Hex;
 use crate::men::{Men, Pick};
-use crate::offboard::state::CounterFirePlan;
-use crate::offboard::state::EnterPlan;
-use crate::offboard::state::Fight;
-use crate::offboard::state::FightStep;
-use crate::offboard::state::GridState;
-use crate::offboard::state::MarchOffPlan;
-use crate::offboard::state::Stage;
-use crate::terms::Group;
-use crate::terms::{Band, Phase, Side, Step};
+use crate::offboard::state::{
+    CounterFirePlan, EnterPlan, Fight, FightStep, GridState, MarchOffPlan, Stage,
+};
+use crate::terms::{Band, Group, Phase, Side, Step};
 
 /// An event of the ring, as the battle's events carry it.
 pub(crate) fn ring_event(event: RingEvent) -> Event {

@@ -6,21 +6,17 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use crate::hex::Edge;
-use crate::hex::Hex;
+use crate::hex::{Edge, Hex};
 use crate::men::Men;
 use crate::offboard::command::Order;
-use crate::offboard::counter::Composition;
-use crate::offboard::counter::Counter;
+use crate::offboard::counter::{Composition, Counter};
 use crate::offboard::fire::CounterShot;
 use crate::offboard::forces::Forces;
 use crate::offboard::movement::Movement;
 use crate::offboard::orders::Orders;
-use crate::offboard::ring::Ring;
-use crate::offboard::ring::Square;
+use crate::offboard::ring::{Ring, Square};
 use crate::offboard::setup::OffboardSetup;
-use crate::offboard::ticks::Contest;
-use crate::offboard::ticks::CounterId;
+use crate::offboard::ticks::{Contest, CounterId};
 use crate::offboard::view::Grid;
 use crate::terms::Group;
 

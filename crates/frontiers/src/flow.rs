@@ -9,7 +9,7 @@ use crate::attack::Outcome;
 use crate::command::{Command, Kind};
 use crate::data::Window;
 
-/// A side's cards (R104, R105), each by its place in [`CARDS`].
+/// A side's cards (R104, R105), each by its place in [`crate::data::CARDS`].
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Cards {
     /// Whether the deck is dealt yet (at the side's first draw).
@@ -163,7 +163,7 @@ pub enum Owing {
     Over(Ending),
 }
 
-/// What happened, for [`Game::apply_as`]'s caller: dice rolled, a reveal,
+/// What happened, for [`crate::Game::apply_as`]'s caller: dice rolled, a reveal,
 /// a new turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Done {

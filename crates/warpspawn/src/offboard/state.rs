@@ -81,7 +81,7 @@ pub struct GridState {
     /// This game turn's orders once revealed, by counter, with the square
     /// each counter started from and whether it scouts (R47). An enemy
     /// reads one only where no square of it lies in its side's reserve
-    /// ([`Grid::order_shown`], R46, R57).
+    /// ([`Order::shows_enemy`], R46, R57).
     pub revealed: BTreeMap<CounterId, (Square, Order, bool)>,
     /// Counters that may still enter the map this game turn (R48).
     pub entering: BTreeSet<CounterId>,

@@ -1,7 +1,7 @@
 //! Carrying out a checked command: its plan becomes events, and applying an
 //! event is the only place where the state changes (R31: a command reports
 //! where undo stops after it). The turn's end and the next player (R5, R6),
-//! captures and bases (R9 to R11) and the game's end (R24, R25) are here.
+//! captures and bases (R9, R10) and the game's end (R11, R24, R28) are here.
 
 use sandtable_core::game::Barrier;
 

@@ -1,6 +1,8 @@
-//! Inside buildings (R117-R119): a path through doors and spaces, the
-//! lines of sight through openings, contact indoors, and an element's
-//! fall to a ruin.
+//! Inside buildings (R117-R119), the values: where a unit stands (outdoors,
+//! in a space, aboard), a way a line of sight runs through an opening, and
+//! an opening's segment as a shape. The rules (a path through doors and
+//! spaces, the lines of sight through openings, contact indoors, an
+//! element's fall to a ruin) are `indoors`'.
 //!
 //! A building element is a polygon with spaces (one unit each, linked to
 //! their neighbours), doors and windows on its outline with the spaces

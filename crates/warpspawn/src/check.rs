@@ -1,8 +1,8 @@
-//! Checking a command (R64-R81): every command is checked in full into a
+//! Checking a command (R64-R80): every command is checked in full into a
 //! plan before anything changes, naming the ruling of a refusal: a
-//! cannon's fire (R64-R68), a march (R69-R73), an attack (R74-R77),
-//! losses, the free advance, a rally and a rout (R78-R81), the end of a
-//! phase, and the grid's commands, which `offboard::play` checks. `play`
+//! cannon's fire (R65-R68), a march (R69-R71), an attack (R72-R76),
+//! losses, the free advance (R77), a rally and a rout (R78-R80), the end of
+//! a phase, and the grid's commands, which `offboard::play` checks. `play`
 //! carries a plan out.
 
 use crate::command::{Command, CommandError, Hexes, Parts, RoutTo, refuse, sorted};

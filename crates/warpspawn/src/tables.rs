@@ -1,6 +1,6 @@
-//! The rules' tables as functions: a shot's casualties (R67), its
-//! density and range modifiers (R64, R65), a melee's ratio row (R74) and
-//! a rally's result (R79). The battle's fire and melee, the grid's fire
+//! The rules' tables as functions: a shot's casualties with its density
+//! and range modifiers (R67), a melee's ratio row (R74) and a rally's
+//! result (R79). The battle's fire and melee, the grid's fire
 //! at a counter and the odds are all read from them.
 
 use crate::setup::RallyLow;

@@ -1,7 +1,8 @@
 //! The battle's terms, as values: a side, a band of men and officers, the
-//! group that marches (R69-R71), the phases of a turn (R37), what befalls
+//! group that marches (R69-R71), the phases of a turn (R64), what befalls
 //! a formation and why (R74-R80), a step of the turn and how a battle
-//! ends (R86). The state (`game`) and the rules (`play`) are built on them.
+//! ends (R64, R81). The state (`game`) and the rules (`check`, `play`) are
+//! built on them.
 
 use std::fmt;
 

@@ -603,25 +603,35 @@ fn join_path(at: &str, name: &str) -> String {
     }
 }
 
-/// Which files of the rules crate at `src` each file imports, followed
-/// through re-exports and globs; a file's own tests and the crate root's
-/// `mod` lines are not imports.
-fn crate_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+/// Each import of the rules crate at `src` that names another of its
+/// files: the importing file, the file imported and the path naming it,
+/// followed through re-exports and globs. A file's own tests and the
+/// modules holding it (their `mod` lines declare it) are not imports.
+fn crate_imports(src: &Path) -> Vec<(String, String, String)> {
     let modules = crate_modules(src);
-    let mut edges = BTreeMap::new();
+    let mut out = Vec::new();
     for (module, text) in &modules {
-        let mut to = BTreeSet::new();
         for path in paths_named(text) {
-            to.extend(resolve(&path, module, &modules, &mut BTreeSet::new()));
+            for to in resolve(&path, module, &modules, &mut BTreeSet::new()) {
+                let holds = module.starts_with(to.as_str())
+                    && (to.is_empty() || module[to.len()..].starts_with("::"));
+                if &to != module && !holds {
+                    out.push((module.clone(), to, path.clone()));
+                }
+            }
         }
-        // A file depends on the modules it names, not on itself or on
-        // the modules holding it (their `mod` lines declare it).
-        to.retain(|m: &String| {
-            m != module
-                && !(module.starts_with(m.as_str())
-                    && (m.is_empty() || module[m.len()..].starts_with("::")))
-        });
-        edges.insert(module.clone(), to);
+    }
+    out
+}
+
+/// Which files of the rules crate at `src` each file imports.
+fn crate_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut edges: BTreeMap<String, BTreeSet<String>> = crate_modules(src)
+        .into_keys()
+        .map(|m| (m, BTreeSet::new()))
+        .collect();
+    for (from, to, _) in crate_imports(src) {
+        edges.entry(from).or_default().insert(to);
     }
     edges
 }
@@ -662,21 +672,11 @@ fn loops(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 /// For each loop, the paths by which one of its files names another:
 /// what a failure shows, so that the import to move is plain.
 fn loop_imports(src: &Path, found: &[Vec<String>]) -> Vec<String> {
-    let modules = crate_modules(src);
-    let mut out = Vec::new();
-    for component in found {
-        for module in component {
-            for path in paths_named(&modules[module]) {
-                for to in resolve(&path, module, &modules, &mut BTreeSet::new()) {
-                    let holds = module.starts_with(to.as_str())
-                        && (to.is_empty() || module[to.len()..].starts_with("::"));
-                    if &to != module && !holds && component.contains(&to) {
-                        out.push(format!("{module} -> {to}: {path}"));
-                    }
-                }
-            }
-        }
-    }
+    let mut out: Vec<String> = crate_imports(src)
+        .into_iter()
+        .filter(|(from, to, _)| found.iter().any(|c| c.contains(from) && c.contains(to)))
+        .map(|(from, to, path)| format!("{from} -> {to}: {path}"))
+        .collect();
     out.sort();
     out.dedup();
     out

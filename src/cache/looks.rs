@@ -85,13 +85,6 @@ pub struct Looks {
     selection: Handle<StandardMaterial>,
 }
 
-impl Looks {
-    /// The red of pieces that break a ruling.
-    pub fn offending_material(&self) -> Handle<StandardMaterial> {
-        self.offending.clone()
-    }
-}
-
 /// Each player's looks, in turn order: its colour, a darker shade, and the
 /// shape its bases and miniatures stand on.
 #[derive(Resource, Default)]
@@ -109,11 +102,6 @@ impl PlayerLook {
     /// The player's colour.
     pub fn colour_material(&self) -> Handle<StandardMaterial> {
         self.colour.clone()
-    }
-
-    /// A darker shade of it.
-    pub fn dark_material(&self) -> Handle<StandardMaterial> {
-        self.dark.clone()
     }
 }
 

@@ -70,7 +70,7 @@ pub struct PickedByFigure;
 
 /// The materials every seat's pieces are painted with, in turn order, and
 /// the red of a piece that breaks a ruling.
-#[derive(Resource, Debug, Default)]
+#[derive(Resource, Debug)]
 pub struct SeatPaints {
     /// Each seat's colour and its darker shade.
     pub seats: Vec<SeatPaint>,

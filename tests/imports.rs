@@ -760,6 +760,66 @@ fn the_crate_check_follows_re_exports_and_globs_to_a_circle() {
     assert!(loops(&edges).is_empty());
 }
 
+/// The files of the Warpspawn crate that join the battle to the
+/// off-board grid round it: the root (its re-exports), the contract, the
+/// summary, the text board and the sample battles. Every other file
+/// outside `offboard` is the battle's, which asks for the grid through
+/// `off_map` and `off_map_rules` and names none of its files.
+const WARPSPAWN_TOP: [&str; 5] = ["", "contract", "summary", "text", "samples"];
+
+/// Whether a module of the Warpspawn crate is the grid's.
+fn in_grid(module: &str) -> bool {
+    module == "offboard" || module.starts_with("offboard::")
+}
+
+/// The imports, of those given, by which a battle's file names a file of
+/// the grid.
+fn battle_imports_of_grid(imports: &[(String, String, String)]) -> Vec<String> {
+    let mut out: Vec<String> = imports
+        .iter()
+        .filter(|(from, to, _)| {
+            !in_grid(from) && !WARPSPAWN_TOP.contains(&from.as_str()) && in_grid(to)
+        })
+        .map(|(from, to, path)| format!("{from} -> {to}: {path}"))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn the_battle_s_files_do_not_import_the_off_board_grid_s() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/warpspawn/src");
+    let imports = crate_imports(&src);
+    // The grid plugs in: its plug names the battle's files.
+    assert!(
+        imports
+            .iter()
+            .any(|(from, to, _)| from == "offboard::plug" && to == "off_map_rules"),
+        "the grid's plug implements the battle's hooks"
+    );
+    let found = battle_imports_of_grid(&imports);
+    assert!(
+        found.is_empty(),
+        "crates/warpspawn: the battle's files import the grid's; move what they need into the battle's hooks (off_map, off_map_rules):\n{}",
+        found.join("\n")
+    );
+    // The control: a battle's file naming the grid is found; the top's and
+    // the grid's own imports are not.
+    let import =
+        |from: &str, to: &str, path: &str| (from.to_owned(), to.to_owned(), path.to_owned());
+    let control = [
+        import("check", "offboard::plug", "crate::offboard::plug::Game"),
+        import("contract", "offboard::plug", "crate::offboard::plug::Game"),
+        import("offboard::play", "game", "crate::game::Stack"),
+        import("offboard::play", "offboard::plug", "super::plug::Game"),
+    ];
+    assert_eq!(
+        battle_imports_of_grid(&control),
+        ["check -> offboard::plug: crate::offboard::plug::Game"]
+    );
+}
+
 /// The most lines a file's code before its tests may hold.
 const MOST_LINES: usize = 1_500;
 

@@ -243,20 +243,20 @@ impl Battle {
             if sw.capture_the_flag {
                 fields.push("capture_the_flag: true".to_owned());
             }
-            if sw.superior_numbers != d.superior_numbers {
+            if sw.off_map.superior_numbers != d.off_map.superior_numbers {
                 fields.push(format!(
                     "superior_numbers: {}",
-                    match sw.superior_numbers {
+                    match sw.off_map.superior_numbers {
                         offboard::fight::SuperiorNumbers::OneForOne => "one_for_one",
                         offboard::fight::SuperiorNumbers::Excess => "excess",
                         offboard::fight::SuperiorNumbers::Off => "off",
                     }
                 ));
             }
-            if sw.standoff != d.standoff {
+            if sw.off_map.standoff != d.off_map.standoff {
                 fields.push(format!(
                     "standoff: {}",
-                    match sw.standoff {
+                    match sw.off_map.standoff {
                         offboard::fight::StandoffRule::Bounce => "bounce",
                         offboard::fight::StandoffRule::Reroll => "reroll",
                     }
@@ -974,10 +974,10 @@ fn convert(file: FileBattle) -> (Battle, Vec<Problem>) {
         switches.capture_the_flag = v;
     }
     if let Some(v) = h.superior_numbers {
-        switches.superior_numbers = v;
+        switches.off_map.superior_numbers = v;
     }
     if let Some(v) = h.standoff {
-        switches.standoff = v;
+        switches.off_map.standoff = v;
     }
     let offboard = file
         .offboard

@@ -97,10 +97,10 @@ fn a_block_is_read_with_its_defaults_and_written_back_the_same() {
     );
     let battle = parse(&switched, "flank.ron").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
-        battle.setup.switches.superior_numbers,
+        battle.setup.switches.off_map.superior_numbers,
         SuperiorNumbers::Excess
     );
-    assert_eq!(battle.setup.switches.standoff, StandoffRule::Reroll);
+    assert_eq!(battle.setup.switches.off_map.standoff, StandoffRule::Reroll);
     assert_eq!(parse(&battle.to_ron(), "again").unwrap(), battle);
 }
 

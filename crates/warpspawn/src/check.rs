@@ -2,38 +2,39 @@
 //! plan before anything changes, naming the ruling of a refusal: a
 //! cannon's fire (R65-R68), a march (R69-R71), an attack (R72-R76),
 //! losses, the free advance (R77), a rally and a rout (R78-R80), the end of
-//! a phase, and the grid's commands, which `offboard::play` checks. `play`
-//! carries a plan out.
+//! a phase; the commands that reach off the map and the off-map system's
+//! own commands are checked by it (`OffMapRules`: the grid's, R47-R56).
+//! `play` carries a plan out.
 
-use crate::command::{Command, CommandError, Hexes, Parts, RoutTo, refuse, sorted};
+use crate::command::{Command, CommandError, Hexes, Parts, RoutTo, refuse, sorted, write_rout};
 use crate::event::band_words;
 use crate::game::{Game, Stack, is_cover};
 use crate::hex::{Hex, between};
 use crate::men::{Men, Pick};
+use crate::off_map::OffMapState;
+use crate::off_map_rules::OffMapRules;
 use crate::plans::{AttackPlan, FirePlan, Plan};
 use crate::setup::{Cover, EvenRow, HalfRound};
 use crate::tables::{density_modifier, range_modifier, ratio_row};
 use crate::terms::{Band, Group, Phase, Side, Step, Which};
 
-impl Game {
+impl<G: OffMapRules> Game<G> {
     /// Checks a command of `side` in full, changing nothing.
-    pub(crate) fn plan(&self, side: Side, command: &Command) -> Result<Plan, CommandError> {
+    pub(crate) fn plan(&self, side: Side, command: &Command<G>) -> Result<Plan<G>, CommandError> {
         let s = &self.state;
         if s.ending.is_some() {
             return refuse(64, "the battle is over");
         }
-        if let Command::Grid(grid) = command {
-            return self.check_grid(side, grid).map(|()| Plan::Grid);
+        if let Command::Grid(own) = command {
+            return G::check(self, side, own).map(|()| Plan::OffMap);
         }
-        if let Some(g) = self.grid()
-            && let Some(owes) = g.decider()
-        {
+        if let Some(owes) = self.state.grid.as_deref().and_then(|g| g.decider()) {
             return refuse(
                 47,
                 format!(
                     "the ring moves before the table: {} owes {} first",
                     self.name(Side(owes as u8)),
-                    self.grid_owed_words(owes, Some(side.index()))
+                    G::owed_words(self, owes, Some(side.index()))
                 ),
             );
         }
@@ -105,26 +106,25 @@ impl Game {
                 counter,
                 hex,
                 pieces,
-            } => self.plan_enter(counter, hex, pieces).map(Plan::Enter),
+            } => G::plan_enter(self, counter, hex, pieces).map(Plan::Enter),
             Command::MarchOff { from, square, pick } => {
-                self.plan_march_off(from, square, pick).map(Plan::MarchOff)
+                G::plan_march_off(self, from, square, pick).map(Plan::MarchOff)
             }
             Command::FireAtCounter {
                 cannon,
                 square,
                 counter,
                 crew,
-            } => self
-                .plan_fire_at_counter(cannon, square, counter, crew)
+            } => G::plan_fire(self, cannon, square, counter, crew)
                 .map(|plan| Plan::FireAtCounter(Box::new(plan))),
-            Command::LoseInRing { counter, men } => self
-                .plan_lose_in_ring(counter, men)
-                .map(|()| Plan::LoseInRing { counter, men }),
+            Command::LoseInRing { counter, men } => {
+                G::plan_lose(self, counter, men).map(|()| Plan::LoseInRing { counter, men })
+            }
         }
     }
 
     /// Checks a command of `side` without changing anything.
-    pub fn check_as(&self, side: Side, command: &Command) -> Result<(), CommandError> {
+    pub fn check_as(&self, side: Side, command: &Command<G>) -> Result<(), CommandError> {
         self.plan(side, command).map(|_| ())
     }
 
@@ -132,7 +132,7 @@ impl Game {
     /// the fire is direct (R66), its modifiers (R67) and the friendly
     /// formations on its line (R68), for a table to show before the shot;
     /// `None` for any other command or a refused one.
-    pub fn fire_plan(&self, side: Side, command: &Command) -> Option<FirePlan> {
+    pub fn fire_plan(&self, side: Side, command: &Command<G>) -> Option<FirePlan> {
         match self.plan(side, command) {
             Ok(Plan::Fire(plan)) => Some(plan),
             _ => None,
@@ -142,7 +142,7 @@ impl Game {
     /// The checked melee of an `attack` command of `side`: both strengths
     /// and the melee table's row (R72-R74); `None` for any other command or
     /// a refused one.
-    pub fn attack_plan(&self, side: Side, command: &Command) -> Option<AttackPlan> {
+    pub fn attack_plan(&self, side: Side, command: &Command<G>) -> Option<AttackPlan> {
         match self.plan(side, command) {
             Ok(Plan::Attack(plan)) => Some(plan),
             _ => None,
@@ -234,7 +234,7 @@ impl Game {
                     *side,
                     Some(Command::LoseInRing {
                         counter: *counter,
-                        men: self.ring_men(*side, *counter).take_infantry_first(*count),
+                        men: G::men(self, *side, *counter).take_infantry_first(*count),
                     })
                 )
             ),
@@ -245,7 +245,7 @@ impl Game {
     /// may play now, or nothing: a refusal offers only an example that is
     /// itself accepted. Each candidate answers the decision `side` owes, so
     /// checking it never asks for these words again.
-    fn example(&self, side: Side, candidates: impl IntoIterator<Item = Command>) -> String {
+    fn example(&self, side: Side, candidates: impl IntoIterator<Item = Command<G>>) -> String {
         candidates
             .into_iter()
             .find(|c| self.plan(side, c).is_ok())
@@ -774,7 +774,7 @@ impl Game {
                     ),
                 );
             }
-            if self.grid().is_some_and(|g| g.entered.contains(hex)) {
+            if self.state.grid.as_deref().is_some_and(|g| g.entered(*hex)) {
                 return refuse(
                     48,
                     format!(
@@ -859,7 +859,7 @@ impl Game {
             .collect()
     }
 
-    fn plan_lose(&self, hex: Hex, men: Men) -> Result<Plan, CommandError> {
+    fn plan_lose(&self, hex: Hex, men: Men) -> Result<Plan<G>, CommandError> {
         let Some(&Step::Lose {
             side,
             hexes,
@@ -922,7 +922,7 @@ impl Game {
         (survivors.div_ceil(2).min(cap), survivors.min(cap))
     }
 
-    fn plan_advance(&self, into: Hex, parts: Parts) -> Result<Plan, CommandError> {
+    fn plan_advance(&self, into: Hex, parts: Parts) -> Result<Plan<G>, CommandError> {
         let Some(&Step::Advance {
             side,
             into: targets,
@@ -975,7 +975,7 @@ impl Game {
         Ok(Plan::Advance { into, from: parts })
     }
 
-    fn plan_rally(&self, routers: Hex, with: Hex) -> Result<Plan, CommandError> {
+    fn plan_rally(&self, routers: Hex, with: Hex) -> Result<Plan<G>, CommandError> {
         self.in_phase(Phase::Rally, "rally rolls")?;
         let side = self.state.active;
         let Some(group) = self
@@ -1098,7 +1098,7 @@ impl Game {
         out
     }
 
-    fn plan_rout(&self, from: Hex, to: RoutTo) -> Result<Plan, CommandError> {
+    fn plan_rout(&self, from: Hex, to: RoutTo) -> Result<Plan<G>, CommandError> {
         let Some(&Step::Rout {
             side, from: owed, ..
         }) = self.state.steps.front()
@@ -1153,7 +1153,7 @@ impl Game {
         self.state.stacks.iter().find(|s| self.owes_rally(s))
     }
 
-    fn plan_end(&self) -> Result<Plan, CommandError> {
+    fn plan_end(&self) -> Result<Plan<G>, CommandError> {
         if let Some(st) = self.rally_owed() {
             return refuse(
                 79,
@@ -1184,7 +1184,7 @@ fn crew_of(cannon: Hex, men: Men, crew: Option<Men>) -> Result<Men, CommandError
 }
 
 /// The hexes a command names, to check that they lie on the map.
-fn command_hexes(command: &Command) -> Named {
+fn command_hexes<G: OffMapRules>(command: &Command<G>) -> Named {
     let mut named = Named::default();
     match command {
         Command::Fire { cannon, target, .. } => named.extend(&[*cannon, *target]),
@@ -1246,5 +1246,7 @@ fn words_of(hexes: &[Hex]) -> String {
 
 /// A rout choice in the notation's words.
 pub fn rout_words(from: Hex, to: RoutTo) -> String {
-    Command::Rout { from, to }.to_string()
+    let mut words = String::new();
+    write_rout(&mut words, from, to).expect("a String takes any words");
+    words
 }

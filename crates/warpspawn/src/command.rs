@@ -8,6 +8,7 @@ use std::str::FromStr;
 
 use crate::hex::Hex;
 use crate::men::{Men, Pick};
+use crate::off_map::OffMap;
 use crate::words::{PIECE_NAMES, Words, parse_pieces};
 
 /// Up to six hexes (a hex has six neighbours).
@@ -117,7 +118,8 @@ pub enum RoutTo {
 
 /// A command of the battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Command {
+#[serde(bound = "")]
+pub enum Command<G: OffMap> {
     /// The cannon in `cannon` fires at `target` (R65-R68): at its routing
     /// group when `routers`, with the named crew or the first four men,
     /// infantry first.
@@ -182,7 +184,7 @@ pub enum Command {
     End,
     /// A command of the off-board grid (R45-R54): an order, a split, a
     /// merge, a commit, forces, cancelled dice or a fall-back.
-    Grid(crate::offboard::command::GridCommand),
+    Grid(G::Command),
     /// `enter 5 C1 [pieces]`: pieces of counter `counter`, ordered to
     /// enter, come onto `hex`, a hex its square faces (R48); all of them
     /// when `pieces` is `None`.
@@ -192,7 +194,7 @@ pub enum Command {
         /// The hex entered.
         hex: Hex,
         /// What enters.
-        pieces: Option<crate::offboard::counter::Composition>,
+        pieces: Option<G::Pieces>,
     },
     /// `march C1 off [2E] [pieces]`: pieces in an edge hex march off the
     /// map into the edge square facing it, named where a corner hex faces
@@ -201,7 +203,7 @@ pub enum Command {
         /// The hex left.
         from: Hex,
         /// The edge square entered, where it must be named.
-        square: Option<crate::offboard::ring::Square>,
+        square: Option<G::Place>,
         /// What marches off.
         pick: Option<Pick>,
     },
@@ -211,7 +213,7 @@ pub enum Command {
         /// The cannon's hex.
         cannon: Hex,
         /// The counter's square.
-        square: crate::offboard::ring::Square,
+        square: G::Place,
         /// The enemy counter's number.
         counter: u16,
         /// The crew named, if any.
@@ -242,7 +244,7 @@ impl fmt::Display for Written {
     }
 }
 
-impl fmt::Display for Command {
+impl<G: OffMap> fmt::Display for Command<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Command::Fire {
@@ -286,11 +288,7 @@ impl fmt::Display for Command {
                 Ok(())
             }
             Command::Rally { routers, with } => write!(f, "rally {routers} with {with}"),
-            Command::Rout { from, to } => match to {
-                RoutTo::Hex(h) => write!(f, "rout {from} {h}"),
-                RoutTo::Off => write!(f, "rout {from} off"),
-                RoutTo::Surrender(h) => write!(f, "rout {from} surrender {h}"),
-            },
+            Command::Rout { from, to } => write_rout(f, *from, *to),
             Command::End => f.write_str("end"),
             Command::Grid(grid) => fmt::Display::fmt(grid, f),
             Command::Enter {
@@ -300,7 +298,7 @@ impl fmt::Display for Command {
             } => {
                 write!(f, "enter {counter} {hex}")?;
                 if let Some(p) = pieces {
-                    write!(f, " {}", crate::words::pieces_words(p))?;
+                    write!(f, " {}", G::pieces_words(p))?;
                 }
                 Ok(())
             }
@@ -331,6 +329,16 @@ impl fmt::Display for Command {
     }
 }
 
+/// A rout move in the notation: `rout D4 D3`, `rout D4 off`, `rout D4
+/// surrender E5`.
+pub(crate) fn write_rout(f: &mut impl fmt::Write, from: Hex, to: RoutTo) -> fmt::Result {
+    match to {
+        RoutTo::Hex(h) => write!(f, "rout {from} {h}"),
+        RoutTo::Off => write!(f, "rout {from} off"),
+        RoutTo::Surrender(h) => write!(f, "rout {from} surrender {h}"),
+    }
+}
+
 /// Why a command could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseCommandError {
@@ -352,10 +360,10 @@ impl fmt::Display for ParseCommandError {
 
 impl std::error::Error for ParseCommandError {}
 
-impl FromStr for Command {
+impl<G: OffMap> FromStr for Command<G> {
     type Err = ParseCommandError;
 
-    fn from_str(text: &str) -> Result<Command, ParseCommandError> {
+    fn from_str(text: &str) -> Result<Command<G>, ParseCommandError> {
         parse(text).map_err(|reason| ParseCommandError {
             text: text.to_owned(),
             reason,
@@ -363,16 +371,13 @@ impl FromStr for Command {
     }
 }
 
-fn parse(text: &str) -> Result<Command, String> {
+fn parse<G: OffMap>(text: &str) -> Result<Command<G>, String> {
     let mut w = Words::new(text);
     let verb = w.next().ok_or("it is empty")?.to_ascii_lowercase();
     let command = match verb.as_str() {
         "fire" => {
             let cannon = w.hex("the cannon's hex")?;
-            if let Some(square) = w
-                .peek()
-                .and_then(|word| word.parse::<crate::offboard::ring::Square>().ok())
-            {
+            if let Some(square) = w.peek().and_then(|word| word.parse::<G::Place>().ok()) {
                 // At a counter on the off-board grid (R56).
                 w.next();
                 let counter = crate::words::number(&mut w, "fire")?;
@@ -417,10 +422,7 @@ fn parse(text: &str) -> Result<Command, String> {
             {
                 // Off the map onto the off-board grid (R48).
                 w.next();
-                let square = match w
-                    .peek()
-                    .and_then(|word| word.parse::<crate::offboard::ring::Square>().ok())
-                {
+                let square = match w.peek().and_then(|word| word.parse::<G::Place>().ok()) {
                     Some(sq) => {
                         w.next();
                         Some(sq)
@@ -478,7 +480,7 @@ fn parse(text: &str) -> Result<Command, String> {
             let counter = crate::words::number(&mut w, "enter")?;
             let hex = w.hex("the hex entered")?;
             let pieces = if w.peek().is_some() {
-                Some(crate::words::pieces(&mut w)?)
+                Some(G::parse_pieces(&mut w)?)
             } else {
                 None
             };
@@ -544,15 +546,13 @@ fn parse(text: &str) -> Result<Command, String> {
             Command::Rout { from, to }
         }
         "end" => Command::End,
-        "order" | "split" | "merge" | "commit" | "forces" | "cancel" | "fallback" => {
-            return text
-                .parse::<crate::offboard::command::GridCommand>()
-                .map(Command::Grid)
-                .map_err(|e| e.reason);
+        verb if G::VERBS.contains(&verb) => {
+            return G::parse_command(text).map(Command::Grid);
         }
         other => {
             return Err(format!(
-                "`{other}` is not a verb: fire, march, attack, lose, advance, rally, rout or end; on the off-board grid enter, order, split, merge, commit, forces, cancel or fallback"
+                "`{other}` is not a verb: fire, march, attack, lose, advance, rally, rout or end; {}",
+                G::VERBS_WORDS
             ));
         }
     };
@@ -602,7 +602,7 @@ pub(crate) fn sorted(hexes: Hexes) -> Hexes {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::offboard::plug::Command;
 
     #[test]
     fn every_documented_form_reads_and_prints_back() {

@@ -7,11 +7,10 @@ use sandtable_core::game::{
     Surface, Viewer, no_dice,
 };
 
-use crate::command::{Command, CommandError};
-use crate::event::Event;
-use crate::game::Game;
+use crate::command::CommandError;
 use crate::hex::Hex;
 use crate::offboard::command::GridCommand;
+use crate::offboard::plug::{Command, Event, Game};
 use crate::terms::{Outcome, Side};
 
 impl Refusal for CommandError {

@@ -5,12 +5,13 @@ use crate::command::{Hexes, Parts, RoutTo};
 use crate::game::Game;
 use crate::hex::Hex;
 use crate::men::Men;
+use crate::off_map::OffMap;
 use crate::setup::MeleeResult;
 use crate::terms::{Band, EndReason, Fate, Outcome, Phase, Side, Which};
 
 /// Something that happened in the battle.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
+pub enum Event<G: OffMap> {
     /// A cannon fired (R65-R67).
     Fired {
         /// The cannon's hex.
@@ -227,7 +228,7 @@ pub enum Event {
     },
     /// Something on the off-board grid (R40-R57), boxed: it is rare, and
     /// the battle's own events stay small.
-    Ring(Box<crate::offboard::event::RingEvent>),
+    Ring(Box<G::Event>),
     /// The battle ended (R64).
     Ended {
         /// How.
@@ -312,9 +313,9 @@ fn signed(v: i8) -> String {
     }
 }
 
-impl Game {
+impl<G: OffMap> Game<G> {
     /// An event in plain words.
-    pub fn describe(&self, event: &Event) -> String {
+    pub fn describe(&self, event: &Event<G>) -> String {
         let name = |s: Side| self.name(s);
         match event {
             Event::Fired {
@@ -546,7 +547,7 @@ impl Game {
             Event::Panicked { hex } => {
                 format!("the formation in {hex} panics and routs (R79)")
             }
-            Event::Ring(ring) => ring.words(&self.battle.names),
+            Event::Ring(ring) => G::event_words(ring, &self.battle.names),
             Event::PhaseBegan { phase, side } => {
                 format!("{}'s {} phase begins", name(*side), phase.name())
             }

@@ -13,6 +13,7 @@ use sandtable_core::hash::Mix;
 use crate::command::Hexes;
 use crate::hex::{Edge, Hex, Map};
 use crate::men::Men;
+use crate::off_map::{OffMap, OffMapState};
 use crate::setup::{self, Cover, Setup, SetupError, Switches, Terrain};
 use crate::terms::{Band, EndReason, Outcome, Phase, Side, Step};
 
@@ -225,7 +226,7 @@ impl PartialEq for Paths {
 /// What does not change in a battle: the map, its terrain, the sides and
 /// the house rules. Shared by every copy of a game.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Battle {
+pub struct Battle<G: OffMap> {
     /// The map's size.
     pub map: Map,
     /// Terrain by [`Map::index`].
@@ -249,9 +250,9 @@ pub struct Battle {
     /// Game turns (R64).
     pub turns: u32,
     /// The house rules.
-    pub switches: Switches,
+    pub switches: Switches<G>,
     /// The setup the battle was made from.
-    pub setup: Setup,
+    pub setup: Setup<G>,
     /// Setup warnings (R61).
     pub warnings: Vec<String>,
 }
@@ -319,7 +320,7 @@ impl Adjacent {
     }
 }
 
-impl Battle {
+impl<G: OffMap> Battle<G> {
     /// The terrain of a hex on the map.
     #[inline]
     pub fn terrain(&self, hex: Hex) -> Terrain {
@@ -377,7 +378,7 @@ impl Battle {
         let paths = self
             .paths
             .0
-            .get_or_init(|| Battle::paths(self.map, &self.terrain, &self.adjacent));
+            .get_or_init(|| Self::paths(self.map, &self.terrain, &self.adjacent));
         if paths.is_empty() {
             return from.distance(to);
         }
@@ -452,7 +453,8 @@ impl Battle {
 
 /// Everything that changes in a battle.
 #[derive(Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct State {
+#[serde(bound = "")]
+pub struct State<G: OffMap> {
     /// Every side's pieces, one stack a hex and side, sorted by hex then
     /// side.
     pub stacks: Vec<Stack>,
@@ -480,11 +482,11 @@ pub struct State {
     /// The dice (R30).
     pub dice: Dice,
     /// The off-board grid, in a battle with one (R40-R57).
-    pub grid: Option<Box<crate::offboard::state::GridState>>,
+    pub grid: Option<Box<G::State>>,
 }
 
-impl Clone for State {
-    fn clone(&self) -> State {
+impl<G: OffMap> Clone for State<G> {
+    fn clone(&self) -> State<G> {
         State {
             stacks: self.stacks.clone(),
             slots: self.slots.clone(),
@@ -504,7 +506,7 @@ impl Clone for State {
 
     /// Copies `source` into this state, reusing its buffers (bots and perft
     /// copy positions by the million).
-    fn clone_from(&mut self, source: &State) {
+    fn clone_from(&mut self, source: &State<G>) {
         self.stacks.clone_from(&source.stacks);
         self.slots.clone_from(&source.slots);
         self.rows = source.rows;
@@ -524,13 +526,13 @@ impl Clone for State {
 /// A Warpspawn battle: its fixed parts and its state. Undo is the
 /// contract's (`sandtable_core::undo`), from the barriers it reports.
 #[derive(Debug)]
-pub struct Game {
-    pub(crate) battle: Arc<Battle>,
-    pub(crate) state: State,
+pub struct Game<G: OffMap> {
+    pub(crate) battle: Arc<Battle<G>>,
+    pub(crate) state: State<G>,
 }
 
-impl Clone for Game {
-    fn clone(&self) -> Game {
+impl<G: OffMap> Clone for Game<G> {
+    fn clone(&self) -> Game<G> {
         Game {
             battle: Arc::clone(&self.battle),
             state: self.state.clone(),
@@ -538,7 +540,7 @@ impl Clone for Game {
     }
 
     /// Copies `source` into this game, reusing its buffers.
-    fn clone_from(&mut self, source: &Game) {
+    fn clone_from(&mut self, source: &Game<G>) {
         if !Arc::ptr_eq(&self.battle, &source.battle) {
             self.battle = Arc::clone(&source.battle);
         }
@@ -546,16 +548,17 @@ impl Clone for Game {
     }
 }
 
-impl PartialEq for Game {
-    fn eq(&self, other: &Game) -> bool {
+impl<G: OffMap> PartialEq for Game<G> {
+    fn eq(&self, other: &Game<G>) -> bool {
         self.state == other.state && self.battle == other.battle
     }
 }
 
-impl Game {
-    /// Checks a setup against every ruling and starts the battle: the first
-    /// player as the scenario names it, or by a coin of the dice (R64).
-    pub fn new(setup: &Setup, mut dice: Dice) -> Result<Game, SetupError> {
+impl<G: OffMap> Game<G> {
+    /// Checks a setup against every ruling and sets the battle out: the
+    /// first player as the scenario names it, or by a coin of the dice
+    /// (R64). [`Game::new`] then begins its first game turn.
+    pub(crate) fn set_out(setup: &Setup<G>, mut dice: Dice) -> Result<Game<G>, SetupError> {
         setup::validate(setup)?;
         let map = setup.map;
         let terrain = setup::terrain_grid(setup);
@@ -638,7 +641,7 @@ impl Game {
         }
         stacks.sort_by_key(|s| (s.hex, s.side));
         let home_paths = [0, 1]
-            .map(|s: usize| Battle::home_paths(map, &terrain, &adjacent, setup.sides[s].home));
+            .map(|s: usize| Battle::<G>::home_paths(map, &terrain, &adjacent, setup.sides[s].home));
         let battle = Battle {
             map,
             home_paths,
@@ -669,32 +672,23 @@ impl Game {
             grid: None,
         };
         state.renumber(0);
-        if let Some(offboard) = &setup.offboard {
-            let ring = crate::offboard::ring::Ring::new(map, offboard.span)
-                .expect("a validated span divides the map");
-            state.grid = Some(Box::new(crate::offboard::state::GridState::new(
-                offboard,
-                ring,
-                battle.homes,
-            )));
+        if let Some(off_map) = &setup.offboard {
+            state.grid = Some(Box::new(G::start(off_map, map, battle.homes)));
         }
-        let mut game = Game {
+        Ok(Game {
             battle: Arc::new(battle),
             state,
-        };
-        // The first game turn opens with its Orders phase (R47).
-        game.begin_orders(&mut Vec::new());
-        Ok(game)
+        })
     }
 
     /// The battle's fixed parts.
     #[inline]
-    pub fn battle(&self) -> &Battle {
+    pub fn battle(&self) -> &Battle<G> {
         &self.battle
     }
 
     /// The state now.
-    pub fn state(&self) -> &State {
+    pub fn state(&self) -> &State<G> {
         &self.state
     }
 
@@ -884,7 +878,7 @@ fn step_word(step: &Step) -> u64 {
     }
 }
 
-impl State {
+impl<G: OffMap> State<G> {
     /// The slot of a hex and side, for a hex on the map.
     fn slot(&self, hex: Hex, side: Side) -> Option<usize> {
         let slot = (usize::from(hex.col) * usize::from(self.rows) + usize::from(hex.row)) * 2
@@ -1032,13 +1026,10 @@ impl State {
 
     /// A side's armed men in all: a side with none ends the battle (R64).
     pub fn armed_men(&self, side: Side) -> u32 {
-        let ring: u32 = self.grid.as_deref().map_or(0, |g| {
-            g.counters()
-                .iter()
-                .filter(|c| c.id.side == side.index())
-                .map(|c| u32::from(c.pieces.infantry) + u32::from(c.pieces.cavalry))
-                .sum()
-        });
+        let ring: u32 = self
+            .grid
+            .as_deref()
+            .map_or(0, |g| g.armed_men(side.index()));
         ring + self
             .stacks
             .iter()
@@ -1054,46 +1045,10 @@ pub fn is_cover(terrain: Terrain) -> bool {
     matches!(terrain.cover(), Cover::Covered | Cover::Fortified)
 }
 
-/// A battle as it is written ([`sandtable_core::wire`]): its setup and its
-/// state.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
-pub struct GameForm {
-    setup: Setup,
-    state: State,
-}
-
-impl sandtable_core::wire::Wire for Game {
-    type Form = GameForm;
-
-    fn to_form(&self) -> GameForm {
-        GameForm {
-            setup: self.battle.setup.clone(),
-            state: self.state.clone(),
-        }
-    }
-
-    /// A battle read back: its setup checked as a scenario's is (R60 to
-    /// R64, and the grid's R40 to R57) and its map built again from it,
-    /// then its state, refused where it does not fit the map (a stack off
-    /// it or out of order, a side that is not there, a square off the
-    /// ring).
-    fn from_form(form: GameForm) -> Result<Game, String> {
-        // Any dice: the setup's battle is what is wanted of it.
-        let fresh =
-            Game::new(&form.setup, Dice::seeded(0)).map_err(|e| format!("its setup: {e}"))?;
-        let game = Game {
-            battle: fresh.battle.clone(),
-            state: form.state,
-        };
-        game.fits(&fresh)?;
-        Ok(game)
-    }
-}
-
-impl Game {
+impl<G: OffMap> Game<G> {
     /// Whether a state read back fits the battle `fresh` started from the
     /// same setup, so that no rule indexes out of it: why not.
-    fn fits(&self, fresh: &Game) -> Result<(), String> {
+    pub(crate) fn fits(&self, fresh: &Game<G>) -> Result<(), String> {
         let map = self.battle.map;
         let s = &self.state;
         let side = |x: Side| x.0 < 2;

@@ -22,6 +22,8 @@ use crate::command::{Command, Hexes, sorted};
 use crate::game::{Far, Free, Game, Stack, is_cover};
 use crate::hex::Hex;
 use crate::men::{Men, Pick};
+use crate::off_map::OffMapState;
+use crate::off_map_rules::OffMapRules;
 use crate::terms::{Band, Group, Phase, Side, Step};
 
 /// Most stacks of a side that [`Game::random_command`] draws a March
@@ -41,15 +43,13 @@ enum Pace {
     Fast,
 }
 
-impl Game {
+impl<G: OffMapRules> Game<G> {
     /// Every legal command of `side` now, one a family (see the module
     /// doc), in a stable order; empty when `side` owes no decision.
-    pub fn legal_commands_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
+    pub fn legal_commands_into(&self, side: Side, out: &mut Vec<Legal<Command<G>>>) {
         out.clear();
-        if let Some(g) = self.grid()
-            && g.waits()
-        {
-            out.extend(self.grid_legal(side).into_iter().map(|command| Legal {
+        if self.state.grid.as_deref().is_some_and(|g| g.waits()) {
+            out.extend(G::legal(self, side).into_iter().map(|command| Legal {
                 command: Command::Grid(command),
                 cost: 0,
                 piece: None,
@@ -70,8 +70,8 @@ impl Game {
             Phase::Melee => self.attacks_into(side, out),
             Phase::Rally => self.rallies_into(side, out),
         }
-        if self.grid().is_some() {
-            self.ring_commands_into(side, out);
+        if self.state.grid.is_some() {
+            G::commands_into(self, side, out);
         }
         // What `plan` asks of an end once the side decides and owes no
         // step (R64, R79).
@@ -86,13 +86,13 @@ impl Game {
     }
 
     /// Every legal command of `side` now, in a new list.
-    pub fn legal_commands(&self, side: Side) -> Vec<Legal<Command>> {
+    pub fn legal_commands(&self, side: Side) -> Vec<Legal<Command<G>>> {
         let mut out = Vec::new();
         self.legal_commands_into(side, &mut out);
         out
     }
 
-    fn owed_into(&self, step: &Step, out: &mut Vec<Legal<Command>>) {
+    fn owed_into(&self, step: &Step, out: &mut Vec<Legal<Command<G>>>) {
         match *step {
             Step::Lose {
                 side,
@@ -164,7 +164,7 @@ impl Game {
                 counter,
                 count,
             } => {
-                let pool = self.ring_men(side, counter);
+                let pool = G::men(self, side, counter);
                 let t = count.min(pool.total());
                 for inf in t.saturating_sub(pool.cav)..=t.min(pool.inf) {
                     out.push(Legal {
@@ -181,7 +181,7 @@ impl Game {
         }
     }
 
-    fn fire_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
+    fn fire_into(&self, side: Side, out: &mut Vec<Legal<Command<G>>>) {
         let range = u16::from(self.battle.switches.cannon_range);
         for st in
             self.state.stacks.iter().filter(|s| {
@@ -218,7 +218,7 @@ impl Game {
         }
     }
 
-    fn marches_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
+    fn marches_into(&self, side: Side, out: &mut Vec<Legal<Command<G>>>) {
         for st in self.state.stacks.iter().filter(|s| s.side == side) {
             let f = st.free();
             let (slow, fast) = (f.has_slow(), f.has_fast());
@@ -280,7 +280,14 @@ impl Game {
     /// The listed march of `st`'s `pace` family into its neighbour `to`
     /// (map index `index`), if any: what [`Game::marches_into`] lists there,
     /// worked out alone.
-    fn near_march(&self, st: &Stack, f: &Free, to: Hex, index: u16, pace: Pace) -> Option<Command> {
+    fn near_march(
+        &self,
+        st: &Stack,
+        f: &Free,
+        to: Hex,
+        index: u16,
+        pace: Pace,
+    ) -> Option<Command<G>> {
         let index = usize::from(index);
         let pick = if !self.battle.impassable_at(index) && self.state.empty_at(index) {
             self.empty_pick(st, f, 1, pace)
@@ -346,9 +353,9 @@ impl Game {
     /// [`DRAW_TRIES`] empty slots, or for a side of more than
     /// [`DRAW_STACKS`] stacks, the list is made and drawn from, each command
     /// equally likely too.
-    pub fn random_command<R: Rng + ?Sized>(&self, side: Side, rng: &mut R) -> Option<Command> {
-        if self.grid().is_some_and(|g| g.waits()) {
-            let legal = self.grid_legal(side);
+    pub fn random_command<R: Rng + ?Sized>(&self, side: Side, rng: &mut R) -> Option<Command<G>> {
+        if self.state.grid.as_deref().is_some_and(|g| g.waits()) {
+            let legal = G::legal(self, side);
             return (!legal.is_empty())
                 .then(|| Command::Grid(legal[rng.random_range(0..legal.len())]));
         }
@@ -359,7 +366,7 @@ impl Game {
         // and marches off the slots do not hold.
         if self.state.steps.is_empty()
             && self.state.phase == Phase::March
-            && self.grid().is_none()
+            && self.state.grid.is_none()
             && let Some(command) = self.draw_march(side, rng, DRAW_TRIES)
         {
             return Some(command);
@@ -377,7 +384,7 @@ impl Game {
         side: Side,
         rng: &mut R,
         tries: usize,
-    ) -> Option<Command> {
+    ) -> Option<Command<G>> {
         // Each stack with something free to march, by its index (a map of
         // 100 x 100 hexes holds at most 20,000 stacks), and its slots.
         let mut stacks = [(0u16, 0u16); DRAW_STACKS];
@@ -388,7 +395,7 @@ impl Game {
             if st.side != side {
                 continue;
             }
-            let slots = Game::march_slots(&st.free());
+            let slots = Self::march_slots(&st.free());
             if slots == 0 {
                 continue;
             }
@@ -438,7 +445,7 @@ impl Game {
     /// [`Game::march_slots`]), if it holds one: the neighbours first, the
     /// slow pace before the fast in each, in the order of the list, then
     /// the hexes two away.
-    fn march_in_slot(&self, st: &Stack, r: u32) -> Option<Command> {
+    fn march_in_slot(&self, st: &Stack, r: u32) -> Option<Command<G>> {
         let f = st.free();
         let (slow, fast) = (f.has_slow(), f.has_fast());
         let paces = u32::from(slow) + u32::from(fast);
@@ -468,7 +475,14 @@ impl Game {
     /// march of the family is legal. This is the list's own reading of R61,
     /// R62, R63 and R69-R71, kept quick for searches; the property tests
     /// hold it to `check`.
-    fn march_rep(&self, st: &Stack, f: &Free, to: Hex, via: &[Hex], pace: Pace) -> Option<Command> {
+    fn march_rep(
+        &self,
+        st: &Stack,
+        f: &Free,
+        to: Hex,
+        via: &[Hex],
+        pace: Pace,
+    ) -> Option<Command<G>> {
         let (pick, mid) = self.march_pick(st, f, to, via, pace)?;
         Some(Command::March {
             from: st.hex,
@@ -598,7 +612,7 @@ impl Game {
         })
     }
 
-    fn attacks_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
+    fn attacks_into(&self, side: Side, out: &mut Vec<Legal<Command<G>>>) {
         for foe in self
             .state
             .stacks
@@ -646,7 +660,7 @@ impl Game {
         }
     }
 
-    fn rallies_into(&self, side: Side, out: &mut Vec<Legal<Command>>) {
+    fn rallies_into(&self, side: Side, out: &mut Vec<Legal<Command<G>>>) {
         for st in self
             .state
             .stacks
@@ -682,8 +696,8 @@ impl Game {
 
     /// The listed command of `command`'s family (see the module doc): the
     /// command itself for commands listed one by one.
-    pub fn listed_as(&self, command: &Command) -> Command {
-        if let Some(listed) = self.ring_listed_as(command) {
+    pub fn listed_as(&self, command: &Command<G>) -> Command<G> {
+        if let Some(listed) = G::listed_as(self, command) {
             return listed;
         }
         match *command {
@@ -843,7 +857,12 @@ fn fast_group(f: &Free, flag_ok: bool, meets: Meets, cav: u16) -> Option<Group> 
 }
 
 /// A listed march, its cost the hexes it moves.
-fn march_legal(from: Hex, to: Hex, hexes: u16, command: Command) -> Legal<Command> {
+fn march_legal<G: OffMapRules>(
+    from: Hex,
+    to: Hex,
+    hexes: u16,
+    command: Command<G>,
+) -> Legal<Command<G>> {
     Legal {
         command,
         cost: hexes,
@@ -860,6 +879,7 @@ mod tests {
 
     use super::*;
     use crate::hex::Map;
+    use crate::offboard::plug::{Command, Game};
     use crate::samples;
 
     /// Positions of random games of the sample battles: every decision of

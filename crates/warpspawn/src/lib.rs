@@ -47,8 +47,11 @@ mod event;
 mod game;
 mod hex;
 mod legal;
+mod made;
 mod men;
 mod odds;
+pub mod off_map;
+pub mod off_map_rules;
 pub mod offboard;
 mod pieces;
 mod plans;
@@ -63,16 +66,17 @@ mod words;
 
 pub use check::rout_words;
 pub use command::CommandError;
-pub use command::{Command, Hexes, ParseCommandError, Parts, RoutTo};
-pub use event::{Event, band_words, marching_words};
-pub use game::{Battle, Game, Marks, PATHS_UP_TO, Stack, State, is_cover};
+pub use command::{Hexes, ParseCommandError, Parts, RoutTo};
+pub use event::{band_words, marching_words};
+pub use game::{Marks, PATHS_UP_TO, Stack, is_cover};
 pub use hex::{Edge, Hex, MAX_MAP_SIDE, Map, ParseHexError, between};
 pub use men::{Men, Pick};
+pub use offboard::plug::{Battle, Command, Event, Game, Setup, State, Switches};
 pub use plans::{AttackPlan, FirePlan};
 pub use setup::{
     Cover, EvenRow, HalfRound, MAX_COUNT, MAX_PIECE_ENTRIES, MAX_PROBLEMS_KEPT, MAX_TURNS,
-    MeleeResult, MeleeRows, PiecesSetup, RallyLow, Setup, SetupError, SetupProblem, SideSetup,
-    Switches, Terrain, points_doubled, points_text, validate, warnings,
+    MeleeResult, MeleeRows, PiecesSetup, RallyLow, SetupError, SetupProblem, SideSetup, Terrain,
+    points_doubled, points_text, validate, warnings,
 };
 pub use summary::{Awaiting, PieceSummary, Summary};
 pub use tables::{

@@ -9,6 +9,7 @@ use sandtable_core::game::{Chance, Odds};
 
 use crate::command::Command;
 use crate::game::Game;
+use crate::off_map_rules::OffMapRules;
 use crate::setup::{MeleeResult, RallyLow};
 use crate::tables::{RallyResult, casualties, rally_result};
 use crate::terms::{Fate, Side};
@@ -42,10 +43,10 @@ fn men(n: u16) -> String {
     format!("{n} {}", if n == 1 { "man" } else { "men" })
 }
 
-impl Game {
+impl<G: OffMapRules> Game<G> {
     /// The odds of a command of `side`, one distribution for each thing
     /// its dice decide; empty when no dice decide it or it is refused.
-    pub fn odds_of(&self, side: Side, command: &Command) -> Vec<Odds> {
+    pub fn odds_of(&self, side: Side, command: &Command<G>) -> Vec<Odds> {
         let Ok(plan) = self.plan(side, command) else {
             return Vec::new();
         };
@@ -176,14 +177,14 @@ impl Game {
             crate::plans::Plan::FireAtCounter(plan) => {
                 // The counter is one its side sees (R55, R56): its men are
                 // the shooter's to know.
-                let modifier = plan.shot.modifier();
-                let shot = shot_outcomes(modifier, plan.target_men);
-                let mods = modifier_words(&plan.shot.modifiers);
+                let plan = G::shot(&plan);
+                let modifier = plan.modifier;
+                let shot = shot_outcomes(modifier, plan.men);
+                let mods = modifier_words(&plan.modifiers);
                 vec![Odds {
                     what: format!(
-                        "the shot at counter {} in {}: 1d6 {modifier:+} ({}), at least 0, a natural 6 kills at least 1 (R56, R67)",
-                        plan.id.number,
-                        plan.square,
+                        "the shot at {}: 1d6 {modifier:+} ({}), at least 0, a natural 6 kills at least 1 (R56, R67)",
+                        plan.target,
                         mods.join(", ")
                     ),
                     outcomes: shot,

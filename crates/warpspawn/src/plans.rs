@@ -1,22 +1,23 @@
 //! What a checked command will do (a plan): the battle's fire, march,
-//! attack, losses, advance, rally and rout, and the grid's entries, marches
-//! off and shots at a counter (R48, R56). `play` checks a command into a
-//! plan and carries it out.
+//! attack, losses, advance, rally and rout, and the entries, marches off
+//! and shots at a counter that reach off the map (R48, R56). `play` checks
+//! a command into a plan and carries it out.
 
 use crate::command::{Hexes, Parts, RoutTo};
 use crate::hex::Hex;
 use crate::men::Men;
+use crate::off_map::OffMap;
 use crate::setup::MeleeResult;
 use crate::terms::{Group, Which};
 
 /// A checked command, ready to apply.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Plan {
-    /// A command of the off-board grid, applied by `offboard::play`.
-    Grid,
-    Enter(crate::offboard::state::EnterPlan),
-    MarchOff(crate::offboard::state::MarchOffPlan),
-    FireAtCounter(Box<crate::offboard::state::CounterFirePlan>),
+pub(crate) enum Plan<G: OffMap> {
+    /// A command of the system off the map, which it applies itself.
+    OffMap,
+    Enter(G::EnterPlan),
+    MarchOff(G::MarchOffPlan),
+    FireAtCounter(Box<G::FirePlan>),
     LoseInRing {
         counter: u16,
         men: Men,

@@ -13,6 +13,8 @@ use crate::event::Event;
 use crate::game::{Game, Stack};
 use crate::hex::Hex;
 use crate::men::Men;
+use crate::off_map::OffMapState;
+use crate::off_map_rules::OffMapRules;
 use crate::plans::{AttackPlan, FirePlan, Plan};
 use crate::setup::MeleeResult;
 use crate::tables::{RallyResult, casualties, rally_result};
@@ -20,15 +22,15 @@ use crate::terms::{
     Band, Cause, EndReason, Fate, Group, Outcome, Phase, RoutWhy, Side, Step, Which,
 };
 
-impl Game {
+impl<G: OffMapRules> Game<G> {
     /// Checks and applies a command of `side`, appending its events and
     /// those of the steps it sets going; returns whether dice were rolled
     /// and whether a player turn ended. A refused command changes nothing.
     pub(crate) fn execute(
         &mut self,
         side: Side,
-        command: &Command,
-        events: &mut Vec<Event>,
+        command: &Command<G>,
+        events: &mut Vec<Event<G>>,
     ) -> Result<(bool, bool), CommandError> {
         let plan = self.plan(side, command)?;
         let turn_before = (self.state.turn, self.state.active);
@@ -69,29 +71,32 @@ impl Game {
             Plan::March { from, path, group } => {
                 self.march(from, path, group, events);
                 // Sight is checked again after each march (R55).
-                self.look(side, events);
+                G::after_move(self, side, events);
                 false
             }
-            Plan::Grid => unreachable!("the grid's commands are applied by `apply_as`"),
+            Plan::OffMap => unreachable!("its own commands are applied by `apply_as`"),
             Plan::Enter(plan) => {
-                self.enter(&plan, events);
+                G::enter(self, &plan, events);
                 // Sight is checked again after each entry (R55).
-                self.look(side, events);
+                G::after_move(self, side, events);
                 false
             }
             Plan::MarchOff(plan) => {
-                self.march_off(&plan, events);
+                G::march_off(self, &plan, events);
                 false
             }
             Plan::FireAtCounter(plan) => {
                 let mut dice = self.state.dice.clone();
                 let roll = d6(&mut dice)?;
                 self.state.dice = dice;
-                self.fire_at_counter(&plan, roll, events);
+                G::fire(self, &plan, roll, events);
                 true
             }
             Plan::LoseInRing { counter, men } => {
-                self.lose_in_ring(counter, men, events);
+                let Some(Step::LoseInRing { side, .. }) = self.state.steps.pop_front() else {
+                    unreachable!("checked: a loss is owed");
+                };
+                G::kill(self, side, counter, men, events);
                 false
             }
             Plan::Lose { hex, men } => {
@@ -117,7 +122,7 @@ impl Game {
         Ok((rolled, turn_ended))
     }
 
-    fn fire(&mut self, plan: &FirePlan, rolls: &FireRolls, events: &mut Vec<Event>) {
+    fn fire(&mut self, plan: &FirePlan, rolls: &FireRolls, events: &mut Vec<Event<G>>) {
         let side = self.state.active;
         let st = self.state.stack_mut(plan.cannon, side);
         st.marks.fired = true;
@@ -190,7 +195,7 @@ impl Game {
         roll: u8,
         result: MeleeResult,
         fate_roll: Option<u8>,
-        events: &mut Vec<Event>,
+        events: &mut Vec<Event<G>>,
     ) {
         let side = self.state.active;
         let enemy = side.other();
@@ -245,7 +250,14 @@ impl Game {
         });
     }
 
-    fn rally(&mut self, routers: Hex, with: Hex, roll: u8, modifier: i8, events: &mut Vec<Event>) {
+    fn rally(
+        &mut self,
+        routers: Hex,
+        with: Hex,
+        roll: u8,
+        modifier: i8,
+        events: &mut Vec<Event<G>>,
+    ) {
         let side = self.state.active;
         events.push(Event::RallyRolled {
             routers,
@@ -302,7 +314,7 @@ impl Game {
 
     /// A formation's armed men, crews included, and its officers rout,
     /// leaving cannon, baggage and flags (R76, R79).
-    fn rout_formation(&mut self, hex: Hex, side: Side, events: &mut Vec<Event>) {
+    fn rout_formation(&mut self, hex: Hex, side: Side, events: &mut Vec<Event<G>>) {
         let st = self.state.stack_mut(hex, side);
         let band = st.armed;
         st.routing = st.routing.plus(band);
@@ -311,7 +323,7 @@ impl Game {
         events.push(Event::Routed { hex, side, band });
     }
 
-    fn march(&mut self, from: Hex, path: Hexes, group: Group, events: &mut Vec<Event>) {
+    fn march(&mut self, from: Hex, path: Hexes, group: Group, events: &mut Vec<Event<G>>) {
         let side = self.state.active;
         let to = *path.as_slice().last().expect("a path has a hex");
         let steps = path.as_slice().len() as u8;
@@ -371,7 +383,7 @@ impl Game {
     /// R69, R77, R78, R80): routers, unarmed men and officers as prisoners,
     /// cannon, baggage and flags as its own; its own men held there are
     /// freed.
-    pub(crate) fn capture(&mut self, hex: Hex, by: Side, events: &mut Vec<Event>) {
+    pub(crate) fn capture(&mut self, hex: Hex, by: Side, events: &mut Vec<Event<G>>) {
         let enemy = by.other();
         let Some(foe) = self.state.take(hex, enemy) else {
             return;
@@ -453,7 +465,7 @@ impl Game {
         which: Which,
         men: Men,
         fighting: bool,
-        events: &mut Vec<Event>,
+        events: &mut Vec<Event<G>>,
     ) {
         let st = self.state.stack_mut(hex, side);
         let band = match which {
@@ -496,7 +508,7 @@ impl Game {
         });
     }
 
-    fn lose(&mut self, hex: Hex, men: Men, events: &mut Vec<Event>) {
+    fn lose(&mut self, hex: Hex, men: Men, events: &mut Vec<Event<G>>) {
         let Some(Step::Lose {
             side,
             hexes,
@@ -523,7 +535,7 @@ impl Game {
         self.kill(hex, side, which, men, fighting, events);
     }
 
-    fn advance(&mut self, into: Hex, parts: Parts, events: &mut Vec<Event>) {
+    fn advance(&mut self, into: Hex, parts: Parts, events: &mut Vec<Event<G>>) {
         let Some(Step::Advance { side, .. }) = self.state.steps.pop_front() else {
             unreachable!("checked: an advance is owed");
         };
@@ -544,7 +556,7 @@ impl Game {
         }
     }
 
-    fn rout_move(&mut self, from: Hex, to: Option<RoutTo>, events: &mut Vec<Event>) {
+    fn rout_move(&mut self, from: Hex, to: Option<RoutTo>, events: &mut Vec<Event<G>>) {
         let Some(Step::Rout { side, why, .. }) = self.state.steps.pop_front() else {
             unreachable!("checked: a rout move is owed");
         };
@@ -587,7 +599,7 @@ impl Game {
         });
     }
 
-    fn end_phase(&mut self, events: &mut Vec<Event>) {
+    fn end_phase(&mut self, events: &mut Vec<Event<G>>) {
         let side = self.state.active;
         match self.state.phase.next() {
             Some(next) => {
@@ -619,7 +631,7 @@ impl Game {
 
     /// Prisoners with no man of the holding side in their hex escape,
     /// unarmed (R78).
-    fn escape(&mut self, events: &mut Vec<Event>) {
+    fn escape(&mut self, events: &mut Vec<Event<G>>) {
         let loose: Vec<(Hex, Side)> = self
             .state
             .stacks
@@ -645,7 +657,7 @@ impl Game {
 
     /// Runs the steps at the front that need no decision, or have one
     /// possible answer (R64), until one waits for its player.
-    fn run_steps(&mut self, events: &mut Vec<Event>) {
+    fn run_steps(&mut self, events: &mut Vec<Event<G>>) {
         while let Some(step) = self.state.steps.front().copied() {
             match step {
                 Step::Lose {
@@ -788,13 +800,13 @@ impl Game {
                     counter,
                     count,
                 } => {
-                    let men = self.ring_men(side, counter);
+                    let men = G::men(self, side, counter);
                     if count == 0 || men.is_empty() {
                         self.state.steps.pop_front();
                     } else if men.total() <= count || men.inf == 0 || men.cav == 0 {
                         self.state.steps.pop_front();
                         let dead = men.take_infantry_first(count.min(men.total()));
-                        self.kill_in_ring(side, counter, dead, events);
+                        G::kill(self, side, counter, dead, events);
                     } else {
                         return;
                     }
@@ -826,12 +838,12 @@ impl Game {
     /// its last game turn, when a side has no armed men, or with a captured
     /// flag under `capture_the_flag`; otherwise the other side's turn
     /// begins.
-    fn end_turn(&mut self, events: &mut Vec<Event>) {
+    fn end_turn(&mut self, events: &mut Vec<Event<G>>) {
         for st in &mut self.state.stacks {
             st.marks = Default::default();
         }
         if let Some(g) = self.state.grid.as_deref_mut() {
-            g.entered.clear();
+            g.end_turn();
         }
         let s = &self.state;
         let reason = if self.battle.switches.capture_the_flag && s.flag_taken {
@@ -876,7 +888,7 @@ impl Game {
         });
         if new_turn {
             // Each game turn opens with the ring's Orders phase (R47).
-            self.begin_orders(events);
+            G::begin_turn(self, events);
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Small battles for examples, tests and benches, built in code.
 
 use crate::hex::{Edge, Hex, Map};
-use crate::setup::{PiecesSetup, Setup, SideSetup, Switches, Terrain};
+use crate::offboard::plug::{Setup, Switches};
+use crate::setup::{PiecesSetup, SideSetup, Terrain};
 
 fn h(name: &str) -> Hex {
     name.parse().expect("a sample names its hexes rightly")

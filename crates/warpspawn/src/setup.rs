@@ -9,6 +9,7 @@ use sandtable_core::game::Ruling;
 use serde::{Deserialize, Serialize};
 
 use crate::hex::{Edge, Hex, MAX_MAP_SIDE, Map};
+use crate::off_map::OffMap;
 
 pub use crate::pieces::PiecesSetup;
 
@@ -226,7 +227,8 @@ pub enum RallyLow {
 /// The house rules a scenario may switch (the rulings' switches), with the
 /// rulings' defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct Switches {
+#[serde(bound = "")]
+pub struct Switches<G: OffMap> {
     /// Cannon range in hexes, 1 to 6 (R65).
     pub cannon_range: u8,
     /// The melee table (R74, R75).
@@ -239,16 +241,12 @@ pub struct Switches {
     pub rally_low: RallyLow,
     /// The game ends with the player turn in which a flag is captured (R81).
     pub capture_the_flag: bool,
-    /// How superior numbers cancel dice in the ring (R52); only with an
-    /// off-board grid.
-    pub superior_numbers: crate::offboard::fight::SuperiorNumbers,
-    /// What a standoff of two movers does in the ring (R53); only with an
-    /// off-board grid.
-    pub standoff: crate::offboard::fight::StandoffRule,
+    /// The house rules of the system off the map; only with one.
+    pub off_map: G::Switches,
 }
 
-impl Default for Switches {
-    fn default() -> Switches {
+impl<G: OffMap> Default for Switches<G> {
+    fn default() -> Switches<G> {
         Switches {
             cannon_range: 6,
             melee_rows: MeleeRows::default(),
@@ -256,8 +254,7 @@ impl Default for Switches {
             half_round: HalfRound::default(),
             rally_low: RallyLow::default(),
             capture_the_flag: false,
-            superior_numbers: Default::default(),
-            standoff: Default::default(),
+            off_map: Default::default(),
         }
     }
 }
@@ -277,7 +274,8 @@ pub struct SideSetup {
 
 /// Everything a battle starts from, before validation.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Setup {
+#[serde(bound = "")]
+pub struct Setup<G: OffMap> {
     /// The map's size.
     pub map: Map,
     /// Terrain by hex; a hex not listed is fields. A later entry for the
@@ -294,9 +292,10 @@ pub struct Setup {
     /// The side that plays first; `None` tosses the seeded coin (R64).
     pub first_player: Option<usize>,
     /// House rules.
-    pub switches: Switches,
-    /// The off-board grid round the map, if the battle has one (R40-R57).
-    pub offboard: Option<crate::offboard::setup::OffboardSetup>,
+    pub switches: Switches<G>,
+    /// The system off the map, if the battle has one: the off-board grid
+    /// round it (R40-R57).
+    pub offboard: Option<G::Setup>,
 }
 
 struct Problems {
@@ -319,7 +318,7 @@ impl Problems {
 }
 
 /// The terrain of every hex, column by column, once a setup is valid.
-pub(crate) fn terrain_grid(setup: &Setup) -> Vec<Terrain> {
+pub(crate) fn terrain_grid<G: OffMap>(setup: &Setup<G>) -> Vec<Terrain> {
     let mut grid = vec![Terrain::Fields; setup.map.len()];
     for (hex, terrain) in &setup.terrain {
         if setup.map.contains(*hex) {
@@ -331,21 +330,18 @@ pub(crate) fn terrain_grid(setup: &Setup) -> Vec<Terrain> {
 
 /// Points a side spends, doubled (R61): its pieces on the map and those of
 /// its counters on the off-board grid.
-pub fn points_doubled(setup: &Setup, side: usize) -> u64 {
+pub fn points_doubled<G: OffMap>(setup: &Setup<G>, side: usize) -> u64 {
     let on_map: u64 = setup
         .pieces
         .iter()
         .filter(|p| p.side == side)
         .map(PiecesSetup::cost_doubled)
         .sum();
-    let counters: u64 = setup
+    let off_map = setup
         .offboard
-        .iter()
-        .flat_map(|o| &o.counters)
-        .filter(|c| c.side == side)
-        .map(|c| c.as_pieces().cost_doubled())
-        .sum();
-    on_map + counters
+        .as_ref()
+        .map_or(0, |o| G::points_doubled(o, side));
+    on_map + off_map
 }
 
 /// Writes a doubled figure (points, strengths) whole or with its half
@@ -359,7 +355,7 @@ pub fn points_text(doubled: u64) -> String {
 }
 
 /// Checks a setup against every ruling, listing every problem.
-pub fn validate(setup: &Setup) -> Result<(), SetupError> {
+pub fn validate<G: OffMap>(setup: &Setup<G>) -> Result<(), SetupError> {
     let mut p = Problems {
         kept: Vec::new(),
         more: 0,
@@ -590,30 +586,13 @@ pub fn validate(setup: &Setup) -> Result<(), SetupError> {
             format!("there is no side {first} (sides count from 0)"),
         );
     }
-    match &setup.offboard {
-        Some(offboard) => {
-            for (path, ruling, why) in
-                crate::offboard::setup::problems(offboard, map, setup.sides.len())
-            {
-                p.add(path, ruling, why);
-            }
-        }
-        None => {
-            if setup.switches.superior_numbers != Default::default() {
-                p.add(
-                    "house_rules.superior_numbers",
-                    Some(52),
-                    "superior numbers switch the off-board grid's fights; this battle has no `offboard` block",
-                );
-            }
-            if setup.switches.standoff != Default::default() {
-                p.add(
-                    "house_rules.standoff",
-                    Some(53),
-                    "the standoff switches the off-board grid's fights; this battle has no `offboard` block",
-                );
-            }
-        }
+    for (path, ruling, why) in G::problems(
+        setup.offboard.as_ref(),
+        &setup.switches.off_map,
+        map,
+        setup.sides.len(),
+    ) {
+        p.add(path, ruling, why);
     }
     if !(1..=6).contains(&setup.switches.cannon_range) {
         p.add(
@@ -636,7 +615,7 @@ pub fn validate(setup: &Setup) -> Result<(), SetupError> {
 }
 
 /// Warnings about a valid setup: a side spending under 90 points (R61).
-pub fn warnings(setup: &Setup) -> Vec<String> {
+pub fn warnings<G: OffMap>(setup: &Setup<G>) -> Vec<String> {
     setup
         .sides
         .iter()

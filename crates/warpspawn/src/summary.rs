@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, Stack};
+use crate::game::Stack;
 use crate::hex::Hex;
+use crate::offboard::plug::Game;
 use crate::terms::{Band, Outcome, Side, Step};
 
 /// A snapshot of the battle a person or a program can read.

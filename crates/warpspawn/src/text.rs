@@ -7,8 +7,9 @@ use std::fmt::Write as _;
 use sandtable_core::game::player_marks;
 
 use crate::event::band_words;
-use crate::game::{Game, Stack};
+use crate::game::Stack;
 use crate::hex::Hex;
+use crate::offboard::plug::Game;
 use crate::setup::Terrain;
 use crate::terms::{Outcome, Side};
 

@@ -5,10 +5,9 @@
 
 use crate::hex::Hex;
 use crate::men::{Men, Pick};
-use crate::offboard::counter::Composition;
 
 /// A command's words, read one at a time.
-pub(crate) struct Words<'a> {
+pub struct Words<'a> {
     words: Vec<&'a str>,
     at: usize,
 }
@@ -141,20 +140,6 @@ pub(crate) fn parse_pieces(
     Ok(pick)
 }
 
-/// The pieces' words, as a march names them: `inf 10 cav 2 officer 1
-/// cannon baggage flag`.
-pub(crate) fn pieces_words(p: &Composition) -> String {
-    Pick {
-        men: Men::new(p.infantry, p.cavalry),
-        officers: p.officers,
-        cannon: p.cannon,
-        baggage: p.baggage,
-        flag: p.flag,
-        ..Pick::default()
-    }
-    .to_string()
-}
-
 /// A counter's number after a verb.
 pub(crate) fn number(w: &mut Words<'_>, verb: &str) -> Result<u16, String> {
     let word = w
@@ -164,23 +149,4 @@ pub(crate) fn number(w: &mut Words<'_>, verb: &str) -> Result<u16, String> {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!("`{word}` is not a counter's number (1 or more)")),
     }
-}
-
-/// Pieces named after a counter: at least one, each once; never
-/// prisoners or unarmed men (R43).
-pub(crate) fn pieces(w: &mut Words<'_>) -> Result<Composition, String> {
-    let pick = parse_pieces(
-        w,
-        &PIECE_NAMES[..6],
-        "is not a piece of a counter",
-        "name the pieces: inf 10 cav 2 officer 1 cannon baggage flag",
-    )?;
-    Ok(Composition {
-        infantry: pick.men.inf,
-        cavalry: pick.men.cav,
-        officers: pick.officers,
-        cannon: pick.cannon,
-        baggage: pick.baggage,
-        flag: pick.flag,
-    })
 }

@@ -7,8 +7,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::counter::Composition;
+use super::counter::{command_words, read_pieces};
 use super::ring::Square;
-use crate::words::{Words, number, pieces, pieces_words};
+use crate::words::{Words, number};
 
 /// The longest path an order may name: a horse counter's rate behind the
 /// lines (R44).
@@ -185,12 +186,12 @@ impl fmt::Display for GridCommand {
                 Ok(())
             }
             GridCommand::Split { counter, pieces } => {
-                write!(f, "split {counter} {}", pieces_words(pieces))
+                write!(f, "split {counter} {}", command_words(pieces))
             }
             GridCommand::Merge { counter, joining } => write!(f, "merge {counter} {joining}"),
             GridCommand::Commit => write!(f, "commit"),
             GridCommand::Forces { counter, pieces } => match pieces {
-                Some(p) => write!(f, "forces {counter} {}", pieces_words(p)),
+                Some(p) => write!(f, "forces {counter} {}", command_words(p)),
                 None => write!(f, "forces {counter} all"),
             },
             GridCommand::Cancel(n) => write!(f, "cancel {n}"),
@@ -253,7 +254,7 @@ fn parse(text: &str) -> Result<GridCommand, String> {
             let counter = number(&mut w, "split")?;
             GridCommand::Split {
                 counter,
-                pieces: pieces(&mut w)?,
+                pieces: read_pieces(&mut w)?,
             }
         }
         "merge" => {
@@ -275,7 +276,11 @@ fn parse(text: &str) -> Result<GridCommand, String> {
             }
             GridCommand::Forces {
                 counter,
-                pieces: if all { None } else { Some(pieces(&mut w)?) },
+                pieces: if all {
+                    None
+                } else {
+                    Some(read_pieces(&mut w)?)
+                },
             }
         }
         "cancel" => {

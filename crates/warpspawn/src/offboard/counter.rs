@@ -4,6 +4,8 @@
 
 use super::ring::Square;
 use super::ticks::CounterId;
+use crate::men::{Men, Pick};
+use crate::words::{PIECE_NAMES, Words, parse_pieces};
 
 /// A counter on the ring, as the referee knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -126,6 +128,39 @@ impl Composition {
 /// Dice for a number of force points: points / 10, rounded up (R43, R51).
 pub fn dice_for(points: u32) -> u32 {
     points.div_ceil(POINTS_A_DIE)
+}
+
+/// The pieces' words, as a march names them: `inf 10 cav 2 officer 1
+/// cannon baggage flag`.
+pub(crate) fn command_words(p: &Composition) -> String {
+    Pick {
+        men: Men::new(p.infantry, p.cavalry),
+        officers: p.officers,
+        cannon: p.cannon,
+        baggage: p.baggage,
+        flag: p.flag,
+        ..Pick::default()
+    }
+    .to_string()
+}
+
+/// Pieces named after a counter: at least one, each once; never
+/// prisoners or unarmed men (R43).
+pub(crate) fn read_pieces(w: &mut Words<'_>) -> Result<Composition, String> {
+    let pick = parse_pieces(
+        w,
+        &PIECE_NAMES[..6],
+        "is not a piece of a counter",
+        "name the pieces: inf 10 cav 2 officer 1 cannon baggage flag",
+    )?;
+    Ok(Composition {
+        infantry: pick.men.inf,
+        cavalry: pick.men.cav,
+        officers: pick.officers,
+        cannon: pick.cannon,
+        baggage: pick.baggage,
+        flag: pick.flag,
+    })
 }
 
 #[cfg(test)]

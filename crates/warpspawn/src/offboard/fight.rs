@@ -9,6 +9,19 @@ use super::counter::{Composition, dice_for};
 use super::ring::Square;
 use super::ticks::{CounterId, Kind};
 
+/// The grid's house rules among the battle's switches: how superior
+/// numbers cancel dice (R52) and what a standoff does (R53); only with an
+/// off-board grid.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+pub struct GridSwitches {
+    /// How superior numbers cancel dice in the ring (R52).
+    pub superior_numbers: SuperiorNumbers,
+    /// What a standoff of two movers does in the ring (R53).
+    pub standoff: StandoffRule,
+}
+
 /// R52's switch: how the side with more dice may cancel enemy dice.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,

@@ -34,7 +34,9 @@
 //! - [`report`]: the ring as each viewer sees it, for the JSON summary and
 //!   the text board (R46, R51, R55, R57);
 //! - [`event`]: what the ring did, in words, as each side may read it
-//!   (R57).
+//!   (R57);
+//! - [`plug`]: the grid plugged into the battle where the battle asks
+//!   (`crate::off_map`), and the battle's types with the grid in them.
 
 pub mod command;
 pub mod counter;
@@ -46,6 +48,7 @@ pub mod movement;
 pub mod moves;
 pub mod orders;
 pub mod play;
+pub mod plug;
 pub mod report;
 pub mod ring;
 pub mod setup;

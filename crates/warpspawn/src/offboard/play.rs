@@ -16,13 +16,13 @@ use super::forces::Forces;
 use super::movement::Movement;
 use super::moves::fall_backs;
 use super::orders::{OrderError, Orders, Written};
+use super::plug::{Command, Event, Game};
 use super::ring::Square;
 use super::setup::OffboardSetup;
 use super::sight::seen_from_map;
 use super::ticks::{Contest, CounterId, Kind};
-use crate::command::{Command, CommandError};
-use crate::event::Event;
-use crate::game::{Game, Stack};
+use crate::command::CommandError;
+use crate::game::Stack;
 use crate::hex::Hex;
 use crate::men::{Men, Pick};
 use crate::offboard::state::{
@@ -479,7 +479,7 @@ impl Game {
     /// Both sides' forces are revealed (R51); the side with more dice may
     /// cancel (R52), or the dice are thrown.
     fn reveal_forces(&mut self, events: &mut Vec<Event>) -> Result<(), CommandError> {
-        let rule = self.battle.switches.superior_numbers;
+        let rule = self.battle.switches.off_map.superior_numbers;
         let g = self.grid_mut();
         let fight = g.fight.as_deref_mut().expect("a fight");
         let mut forces = Vec::new();
@@ -513,8 +513,8 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), CommandError> {
         let rules = (
-            self.battle.switches.superior_numbers,
-            self.battle.switches.standoff,
+            self.battle.switches.off_map.superior_numbers,
+            self.battle.switches.off_map.standoff,
         );
         let mut dice = self.state.dice.clone();
         let g = self.state.grid.as_deref_mut().expect("a grid");
@@ -1208,15 +1208,6 @@ impl Game {
             });
         }
         Ok(())
-    }
-
-    /// A counter's men die; with no men left, its officers die too; the
-    /// enemy scores them (R56, R81).
-    pub(crate) fn lose_in_ring(&mut self, number: u16, men: Men, events: &mut Vec<Event>) {
-        let Some(Step::LoseInRing { side, .. }) = self.state.steps.pop_front() else {
-            unreachable!("checked: a loss is owed");
-        };
-        self.kill_in_ring(side, number, men, events);
     }
 
     /// Kills `men` of a counter; an empty counter leaves the ring.

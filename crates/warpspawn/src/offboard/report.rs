@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 
 use super::command::Order;
 use super::counter::Composition;
+use super::plug::Game;
 use super::state::{FightStep, Stage};
 use super::ticks::{CounterId, Kind};
 use super::view::GridView;
-use crate::game::Game;
 use crate::terms::Side;
 
 /// The ring in the JSON summary.

@@ -179,16 +179,94 @@ fn data_folder_made() -> PathBuf {
     folder
 }
 
+/// The folder a package installed Sandtable's files in, beside its
+/// programs: `../share/sandtable` from the running executable
+/// (`/usr/share/sandtable` for `/usr/bin/sandtable`), when it is there. It
+/// holds the assets and the shipped scenarios, and Sandtable never writes
+/// in it.
+pub fn installed_folder() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?.parent()?.join("share").join("sandtable");
+    dir.is_dir().then_some(dir)
+}
+
+/// Whether Sandtable may put a file of its own making (a saved game, a
+/// sheet) in `folder`: never inside the folder a package installed its
+/// files in ([`installed_folder`]),
+/// nor in a folder that refuses a new file. A folder that is not there
+/// refuses nothing: writing there says why it fails. Each folder is asked
+/// once a run (the panels name where a sheet goes in every frame).
+pub fn may_write_in(folder: &Path) -> bool {
+    static KNOWN: std::sync::Mutex<std::collections::BTreeMap<PathBuf, bool>> =
+        std::sync::Mutex::new(std::collections::BTreeMap::new());
+    let mut known = KNOWN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    *known
+        .entry(folder.to_path_buf())
+        .or_insert_with(|| may_write_in_from(folder, installed_folder().as_deref()))
+}
+
+/// [`may_write_in`], with the installed folder given.
+fn may_write_in_from(folder: &Path, installed: Option<&Path>) -> bool {
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    let whole = |p: &Path| {
+        std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or(p.into()))
+    };
+    if let Some(installed) = installed
+        && whole(folder).starts_with(whole(installed))
+    {
+        return false;
+    }
+    if !folder.exists() {
+        return true;
+    }
+    let probe = folder.join(format!(".sandtable-{}.probe", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// `file` where Sandtable may write it ([`may_write_in`]), else a file of
+/// the same name in the [data folder](data_folder).
+fn writable(file: PathBuf) -> PathBuf {
+    let folder = file.parent().unwrap_or(Path::new(""));
+    if may_write_in(folder) {
+        return file;
+    }
+    let name = file
+        .file_name()
+        .map_or_else(|| "game".into(), |n| n.to_os_string());
+    data_folder_made().join(name)
+}
+
 /// Where a game with no file of its own is saved: a new name beside its
-/// scenario, or in the [data folder](data_folder) for the built-in table
-/// or a layout saved nowhere (never the folder Sandtable happens to run
-/// in). The notice names the whole path.
+/// scenario, or in the [data folder](data_folder) for the built-in table,
+/// a layout saved nowhere, or a scenario where Sandtable may not write
+/// ([`may_write_in`]: the shipped scenarios of a package, never the folder
+/// Sandtable happens to run in). The notice names the whole path.
 pub fn new_record_path(source: &ScenarioSource) -> PathBuf {
     match source {
         ScenarioSource::File(p) => {
             let folder = p.parent().unwrap_or(Path::new(""));
             let stem = p.file_stem().map_or("game".into(), |s| s.to_string_lossy());
-            disk::unused_path(folder, &stem, RECORD_EXTENSION)
+            if may_write_in(folder) {
+                disk::unused_path(folder, &stem, RECORD_EXTENSION)
+            } else {
+                disk::unused_path(&data_folder_made(), &stem, RECORD_EXTENSION)
+            }
         }
         ScenarioSource::Embedded => {
             disk::unused_path(&data_folder_made(), "standard", RECORD_EXTENSION)
@@ -359,21 +437,27 @@ pub fn sheet_beside(file: &Path) -> PathBuf {
 
 /// The file a layout mode offers to save to and print beside until the
 /// person names another: the one the layout was opened from or last saved
-/// to, else `name` in the [data folder](data_folder), where the tables'
-/// own sheets and saves of a layout saved nowhere go (never the folder
-/// Sandtable happens to run in); as a whole path.
+/// to (of the same name in the data folder where Sandtable may not write
+/// there, as in a package's shipped scenarios), else `name` in the [data
+/// folder](data_folder), where the tables' own sheets and saves of a layout
+/// saved nowhere go (never the folder Sandtable happens to run in); as a
+/// whole path.
 pub fn layout_file(last: Option<&Path>, name: &str) -> String {
-    last.map_or_else(|| data_folder_made().join(name), Path::to_path_buf)
-        .display()
-        .to_string()
+    last.map_or_else(
+        || data_folder_made().join(name),
+        |p| writable(p.to_path_buf()),
+    )
+    .display()
+    .to_string()
 }
 
 /// Where the setup sheet of a game's scenario goes: beside the scenario, as
 /// a PDF of the same name (in the [data folder](data_folder) for the
-/// built-in table or a layout saved nowhere).
+/// built-in table, a layout saved nowhere, or a scenario where Sandtable
+/// may not write, [`may_write_in`]).
 pub fn sheet_path(source: &ScenarioSource) -> PathBuf {
     match source {
-        ScenarioSource::File(p) => sheet_beside(p),
+        ScenarioSource::File(p) => writable(sheet_beside(p)),
         ScenarioSource::Embedded => data_folder_made().join("standard.pdf"),
         ScenarioSource::Unsaved => data_folder_made().join("layout.pdf"),
     }
@@ -490,6 +574,35 @@ mod tests {
         // A game of a scenario file is still saved beside it.
         let beside = new_record_path(&ScenarioSource::File(PathBuf::from("/x/duel.ron")));
         assert_eq!(beside, PathBuf::from("/x/duel.moves"));
+    }
+
+    #[test]
+    fn nothing_is_written_in_the_folder_a_package_installed_or_one_that_refuses_files() {
+        let base = std::env::temp_dir().join(format!("sandtable-may-write-{}", std::process::id()));
+        let installed = base.join("share/sandtable");
+        let shipped = installed.join("scenarios");
+        std::fs::create_dir_all(&shipped).expect("a scratch folder");
+        let mine = base.join("mine");
+        std::fs::create_dir_all(&mine).expect("a scratch folder");
+        // The package's folder and every folder in it: never, whoever runs.
+        assert!(!may_write_in_from(&shipped, Some(&installed)));
+        assert!(!may_write_in_from(&installed, Some(&installed)));
+        // Also when named through `..`.
+        assert!(!may_write_in_from(
+            &mine.join("../share/sandtable/scenarios"),
+            Some(&installed)
+        ));
+        // A folder of the person's: yes, and the probe leaves nothing.
+        assert!(may_write_in_from(&mine, Some(&installed)));
+        assert!(may_write_in_from(&mine, None));
+        assert_eq!(std::fs::read_dir(&mine).expect("the folder").count(), 0);
+        // A "folder" that is a file refuses a new file in it.
+        let file = mine.join("a-file");
+        std::fs::write(&file, "x").expect("a scratch file");
+        assert!(!may_write_in_from(&file, None));
+        // A folder that is not there refuses nothing: the write says why.
+        assert!(may_write_in_from(&base.join("gone"), None));
+        let _ = std::fs::remove_dir_all(&base);
     }
 
     #[test]

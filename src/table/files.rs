@@ -205,7 +205,9 @@ impl Default for AssetsFolder {
 }
 
 /// The assets folder: `SANDTABLE_ASSETS` when set, else `assets/` beside
-/// the executable when there is one, else the source tree's.
+/// the executable when there is one, else the one a package installed
+/// ([`installed_folder`](crate::session::files::installed_folder)), else
+/// the source tree's.
 pub fn assets_folder() -> PathBuf {
     if let Some(dir) = std::env::var_os("SANDTABLE_ASSETS") {
         return PathBuf::from(dir);
@@ -214,5 +216,11 @@ pub fn assets_folder() -> PathBuf {
         .ok()
         .and_then(|exe| exe.parent().map(|d| d.join("assets")))
         .filter(|d| d.is_dir());
-    beside.unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")))
+    beside
+        .or_else(|| {
+            crate::session::files::installed_folder()
+                .map(|d| d.join("assets"))
+                .filter(|d| d.is_dir())
+        })
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")))
 }

@@ -6,7 +6,6 @@
 //! users.
 
 use sandtable_core::game::Legal;
-use sandtable_core::hash::Mix;
 
 use super::command::GridCommand;
 use super::counter::{Composition, command_words, read_pieces};
@@ -18,7 +17,7 @@ use super::state::{CounterFirePlan, EnterPlan, GridState, MarchOffPlan};
 use crate::command::CommandError;
 use crate::hex::{Edge, Hex, Map};
 use crate::men::{Men, Pick};
-use crate::off_map::{OffMap, OffMapState, Problem, ShotAt};
+use crate::off_map::{OffMap, Problem, ShotAt};
 use crate::off_map_rules::OffMapRules;
 use crate::terms::Side;
 use crate::words::Words;
@@ -124,40 +123,6 @@ impl OffMap for Offboard {
 
     fn event_words(event: &RingEvent, names: &[String; 2]) -> String {
         event.words(names)
-    }
-}
-
-impl OffMapState for GridState {
-    fn decider(&self) -> Option<usize> {
-        GridState::decider(self)
-    }
-
-    fn waits(&self) -> bool {
-        GridState::waits(self)
-    }
-
-    fn entered(&self, hex: Hex) -> bool {
-        self.entered.contains(&hex)
-    }
-
-    fn end_turn(&mut self) {
-        self.entered.clear();
-    }
-
-    fn armed_men(&self, side: usize) -> u32 {
-        self.counters()
-            .iter()
-            .filter(|c| c.id.side == side)
-            .map(|c| u32::from(c.pieces.infantry) + u32::from(c.pieces.cavalry))
-            .sum()
-    }
-
-    fn hash_into(&self, h: &mut Mix) {
-        GridState::hash_into(self, h);
-    }
-
-    fn fits(&self, fresh: &GridState, map: Map) -> Result<(), String> {
-        GridState::fits(self, fresh, map)
     }
 }
 

@@ -7,6 +7,7 @@
 use super::counter::{CREW, Composition, SCOUT_MAX_POINTS};
 use super::ring::{Ring, Square};
 use crate::hex::Map;
+use crate::off_map::Problem;
 use crate::pieces::PiecesSetup;
 
 /// The default hexes a ring square faces (R40).
@@ -79,10 +80,6 @@ impl CounterSetup {
         }
     }
 }
-
-/// A problem of the block: its field's path, the ruling it breaks, and what
-/// is wrong.
-pub(crate) type Problem = (String, Option<u16>, String);
 
 /// The problems of an `offboard` block laid round `map` for `sides` sides:
 /// everything but the points, which the setup counts with the map's

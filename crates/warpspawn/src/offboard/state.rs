@@ -6,8 +6,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use crate::hex::{Edge, Hex};
+use crate::hex::{Edge, Hex, Map};
 use crate::men::Men;
+use crate::off_map::OffMapState;
 use crate::offboard::command::Order;
 use crate::offboard::counter::{Composition, Counter};
 use crate::offboard::fire::CounterShot;
@@ -92,54 +93,6 @@ pub struct GridState {
 }
 
 impl GridState {
-    /// Whether a grid read back fits the ring of `fresh` (the grid a
-    /// battle of the same setup starts with) and the map: every square
-    /// on the ring, every counter of the two sides, every hex on the map.
-    pub(crate) fn fits(&self, fresh: &GridState, map: crate::hex::Map) -> Result<(), String> {
-        let ring = &self.grid.ring;
-        let held = |sq: &Square| ring.holds(*sq);
-        let id_ok = |id: &CounterId| id.side < 2;
-        let g = &self.grid;
-        let grid_ok = *ring == fresh.grid.ring
-            && g.reserves.iter().flatten().all(held)
-            && g.seen_from_map.iter().flatten().all(held)
-            && g.counters.iter().all(|c| id_ok(&c.id) && held(&c.at));
-        let stage_ok = match &self.stage {
-            Stage::Orders(orders) => orders
-                .iter()
-                .enumerate()
-                .all(|(s, o)| o.side == s && o.fits(ring)),
-            Stage::Moving(movement) => movement.fits(ring),
-            Stage::Table => true,
-        };
-        let fight_ok = self.fight.as_deref().is_none_or(|f| {
-            held(&f.contest.square)
-                && f.contest.counters.iter().all(id_ok)
-                && f.from.iter().all(|(id, sq)| id_ok(id) && held(sq))
-                && f.forces
-                    .iter()
-                    .all(|forces| forces.counters.iter().all(|c| id_ok(&c.id) && held(&c.at)))
-                && match &f.step {
-                    FightStep::Forces => true,
-                    FightStep::Cancel { side, .. } => *side < 2,
-                    FightStep::Fallback { id, options } => id_ok(id) && options.iter().all(held),
-                }
-                && f.falling.iter().all(id_ok)
-                && f.barred.iter().all(held)
-        });
-        let rest_ok = self
-            .revealed
-            .iter()
-            .all(|(id, (at, o, _))| id_ok(id) && held(at) && o.fits(ring))
-            && self.entering.iter().all(id_ok)
-            && self.entered.iter().all(|h| map.contains(*h));
-        if grid_ok && stage_ok && fight_ok && rest_ok {
-            Ok(())
-        } else {
-            Err("the off-board grid holds a square, counter or hex that is not there".to_owned())
-        }
-    }
-
     /// The grid at the start of a battle.
     pub fn new(setup: &OffboardSetup, ring: Ring, homes: [Edge; 2]) -> GridState {
         let reserves = [0, 1].map(|s| match setup.reserves.get(s) {
@@ -223,9 +176,36 @@ impl GridState {
     pub fn counters(&self) -> &[Counter] {
         &self.grid.counters
     }
+}
+
+/// What the battle asks of the grid's state (R40-R57).
+impl OffMapState for GridState {
+    fn decider(&self) -> Option<usize> {
+        GridState::decider(self)
+    }
+
+    fn waits(&self) -> bool {
+        GridState::waits(self)
+    }
+
+    fn entered(&self, hex: Hex) -> bool {
+        self.entered.contains(&hex)
+    }
+
+    fn end_turn(&mut self) {
+        self.entered.clear();
+    }
+
+    fn armed_men(&self, side: usize) -> u32 {
+        self.counters()
+            .iter()
+            .filter(|c| c.id.side == side)
+            .map(|c| u32::from(c.pieces.infantry) + u32::from(c.pieces.cavalry))
+            .sum()
+    }
 
     /// Mixes everything that changes on the ring into a state hash.
-    pub(crate) fn hash_into(&self, h: &mut sandtable_core::hash::Mix) {
+    fn hash_into(&self, h: &mut sandtable_core::hash::Mix) {
         let square = |sq: Square| u64::from(sq.col) | u64::from(sq.row) << 16;
         let counter = |h: &mut sandtable_core::hash::Mix, c: &Counter| {
             let p = c.pieces;
@@ -313,6 +293,54 @@ impl GridState {
                         | (options.len() as u64) << 32
                 }
             });
+        }
+    }
+
+    /// Whether a grid read back fits the ring of `fresh` (the grid a
+    /// battle of the same setup starts with) and the map: every square
+    /// on the ring, every counter of the two sides, every hex on the map.
+    fn fits(&self, fresh: &GridState, map: Map) -> Result<(), String> {
+        let ring = &self.grid.ring;
+        let held = |sq: &Square| ring.holds(*sq);
+        let id_ok = |id: &CounterId| id.side < 2;
+        let g = &self.grid;
+        let grid_ok = *ring == fresh.grid.ring
+            && g.reserves.iter().flatten().all(held)
+            && g.seen_from_map.iter().flatten().all(held)
+            && g.counters.iter().all(|c| id_ok(&c.id) && held(&c.at));
+        let stage_ok = match &self.stage {
+            Stage::Orders(orders) => orders
+                .iter()
+                .enumerate()
+                .all(|(s, o)| o.side == s && o.fits(ring)),
+            Stage::Moving(movement) => movement.fits(ring),
+            Stage::Table => true,
+        };
+        let fight_ok = self.fight.as_deref().is_none_or(|f| {
+            held(&f.contest.square)
+                && f.contest.counters.iter().all(id_ok)
+                && f.from.iter().all(|(id, sq)| id_ok(id) && held(sq))
+                && f.forces
+                    .iter()
+                    .all(|forces| forces.counters.iter().all(|c| id_ok(&c.id) && held(&c.at)))
+                && match &f.step {
+                    FightStep::Forces => true,
+                    FightStep::Cancel { side, .. } => *side < 2,
+                    FightStep::Fallback { id, options } => id_ok(id) && options.iter().all(held),
+                }
+                && f.falling.iter().all(id_ok)
+                && f.barred.iter().all(held)
+        });
+        let rest_ok = self
+            .revealed
+            .iter()
+            .all(|(id, (at, o, _))| id_ok(id) && held(at) && o.fits(ring))
+            && self.entering.iter().all(id_ok)
+            && self.entered.iter().all(|h| map.contains(*h));
+        if grid_ok && stage_ok && fight_ok && rest_ok {
+            Ok(())
+        } else {
+            Err("the off-board grid holds a square, counter or hex that is not there".to_owned())
         }
     }
 }

@@ -460,9 +460,27 @@ fn a_scenario_opened_by_a_relative_path_finds_its_models() {
     std::fs::create_dir_all(dir.join("figures")).expect("folder");
     copy_default(DefaultLook::Unit, &dir.join("figures/vey.glb"));
     std::fs::write(dir.join("duel.ron"), "").expect("the scenario's file");
-    let cwd = std::env::current_dir().expect("working folder");
-    let relative = sandtable_scenario::files::relative_path(&cwd, &dir.join("duel.ron"));
+    // Up from the working folder to the root, and down to the scenario: a
+    // relative path wherever the two folders lie.
+    let cwd = std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .expect("working folder");
+    let below_root = |p: &Path| -> std::path::PathBuf {
+        p.components()
+            .filter(|c| matches!(c, std::path::Component::Normal(_)))
+            .collect()
+    };
+    let up = "../".repeat(below_root(&cwd).components().count());
+    let scenario_file = dir.canonicalize().expect("the folder").join("duel.ron");
+    let relative = Path::new(&up)
+        .join(below_root(&scenario_file))
+        .display()
+        .to_string();
     assert!(!Path::new(&relative).is_absolute(), "{relative}");
+    assert!(
+        Path::new(&relative).is_file(),
+        "{relative} leads to the scenario"
+    );
     let scenario = duel(r#"(piece: Unit("Vey"), file: "figures/vey.glb", unit_mm: 1.0),"#);
     let mut app = app_with(scenario, Some(Path::new(&relative)));
     settle(&mut app);

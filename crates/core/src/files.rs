@@ -369,9 +369,11 @@ pub fn unused_path(folder: &Path, stem: &str, ext: &str) -> PathBuf {
         .expect("some name is free")
 }
 
-/// `to` as a path relative to the folder `from`, when both can be resolved;
-/// otherwise `to` made absolute. Separators are `/`, so a record written on
-/// one system reads on another.
+/// `to` as a path relative to the folder `from`, when both can be resolved
+/// and share a folder below the root; otherwise `to` made absolute (a game
+/// saved in a person's home of a scenario a package installed in
+/// `/usr/share` names it `/usr/share/...`, not by climbing to the root).
+/// Separators are `/`, so a record written on one system reads on another.
 pub fn relative_path(from: &Path, to: &Path) -> String {
     let (Ok(from), Ok(to)) = (fs::canonicalize(from), fs::canonicalize(to)) else {
         return std::path::absolute(to)
@@ -382,8 +384,12 @@ pub fn relative_path(from: &Path, to: &Path) -> String {
     let a: Vec<Component> = from.components().collect();
     let b: Vec<Component> = to.components().collect();
     let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    // Another drive or root: only the absolute path leads there.
-    if common == 0 {
+    // Another drive, or only the root in common: the absolute path says
+    // where it is.
+    if !a[..common]
+        .iter()
+        .any(|c| matches!(c, Component::Normal(_)))
+    {
         return to.display().to_string();
     }
     let mut parts: Vec<String> = vec!["..".to_owned(); a.len() - common];
@@ -607,6 +613,12 @@ mod tests {
         assert_eq!(
             relative_path(&dir.join("scenarios"), &dir.join("scenarios/x.ron")),
             "x.ron"
+        );
+        // Only the root in common: named from the root, not by climbing.
+        assert_eq!(relative_path(&dir.join("games"), Path::new("/")), "/");
+        assert_eq!(
+            relative_path(Path::new("/"), &dir),
+            dir.canonicalize().expect("there").display().to_string()
         );
         assert_eq!(
             unused_path(&dir.join("scenarios"), "x", "ron"),

@@ -8,7 +8,8 @@ use std::str::FromStr;
 
 /// The headers every system's records share, by name.
 pub mod header {
-    /// The scenario file, relative to the record's folder.
+    /// The scenario file, relative to the record's folder (from the root
+    /// when the two share no folder below it).
     pub const SCENARIO: &str = "Scenario";
     /// The scenario's content hash, that pins the record to it.
     pub const SCENARIO_HASH: &str = "ScenarioHash";

@@ -134,7 +134,8 @@ pub fn check_pins_of<C>(record: &Record<C>, name: &str, now: &str) -> Vec<String
 }
 
 /// The `[Scenario]` header of a record to be written at `record_path` for a
-/// scenario file: the scenario's path relative to the record's folder.
+/// scenario file: the scenario's path relative to the record's folder, or
+/// from the root when the two share no folder below it.
 pub fn scenario_header(record_path: &Path, scenario_path: &Path) -> String {
     let folder = match record_path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,

@@ -239,6 +239,16 @@ fn may_write_in_from(folder: &Path, installed: Option<&Path>) -> bool {
     }
 }
 
+/// `folder` where Sandtable may write in it ([`may_write_in`]), else the
+/// [data folder](data_folder).
+fn writable_folder(folder: &Path) -> PathBuf {
+    if may_write_in(folder) {
+        folder.to_path_buf()
+    } else {
+        data_folder_made()
+    }
+}
+
 /// `file` where Sandtable may write it ([`may_write_in`]), else a file of
 /// the same name in the [data folder](data_folder).
 fn writable(file: PathBuf) -> PathBuf {
@@ -262,11 +272,7 @@ pub fn new_record_path(source: &ScenarioSource) -> PathBuf {
         ScenarioSource::File(p) => {
             let folder = p.parent().unwrap_or(Path::new(""));
             let stem = p.file_stem().map_or("game".into(), |s| s.to_string_lossy());
-            if may_write_in(folder) {
-                disk::unused_path(folder, &stem, RECORD_EXTENSION)
-            } else {
-                disk::unused_path(&data_folder_made(), &stem, RECORD_EXTENSION)
-            }
+            disk::unused_path(&writable_folder(folder), &stem, RECORD_EXTENSION)
         }
         ScenarioSource::Embedded => {
             disk::unused_path(&data_folder_made(), "standard", RECORD_EXTENSION)
